@@ -1,0 +1,5 @@
+//go:build cgo
+
+package sqlite
+
+func init() { testDrivers = append(testDrivers, Mattn()) }

@@ -1,0 +1,93 @@
+package sqlite
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Journal modes, by the names gobench accepts. Rollback is SQLite's default
+// mode, DELETE.
+var journalModes = map[string]string{
+	"rollback": "delete",
+	"delete":   "delete",
+	"truncate": "truncate",
+	"persist":  "persist",
+	"wal":      "wal",
+	"memory":   "memory",
+	"off":      "off",
+}
+
+// JournalModes lists the journal mode names users may pass.
+func JournalModes() []string {
+	return []string{"rollback", "truncate", "persist", "wal", "memory", "off"}
+}
+
+// SyncLevels lists the synchronous levels, weakest first.
+func SyncLevels() []string { return []string{"off", "normal", "full", "extra"} }
+
+// Options are the SQLite settings of a run. Every one is applied
+// explicitly on every connection, whatever the driver's own default, so
+// that drivers are comparable: mattn/go-sqlite3 builds SQLite with
+// SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 (NORMAL in WAL mode) and a 5 s busy
+// timeout; modernc.org/sqlite keeps stock FULL and a 0 s busy timeout.
+type Options struct {
+	// Journal is one of JournalModes; "rollback" is SQLite's DELETE mode.
+	Journal string `json:"journal"`
+	// Sync is one of SyncLevels (PRAGMA synchronous).
+	Sync string `json:"sync"`
+	// BusyTimeoutMS is PRAGMA busy_timeout in milliseconds: how long a
+	// connection waits for a lock before an op fails with busy.
+	BusyTimeoutMS int64 `json:"busy_timeout_ms"`
+}
+
+// DefaultOptions returns stock SQLite's settings: rollback journal,
+// synchronous=FULL, and a 5 s busy timeout so that many writers wait for
+// each other rather than fail at once.
+func DefaultOptions() Options {
+	return Options{Journal: "rollback", Sync: "full", BusyTimeoutMS: 5000}
+}
+
+// Validate checks the options.
+func (o Options) Validate() error {
+	if _, ok := journalModes[o.Journal]; !ok {
+		return fmt.Errorf("unknown journal mode %q (want one of %s)", o.Journal, strings.Join(JournalModes(), ", "))
+	}
+	if !slices.Contains(SyncLevels(), o.Sync) {
+		return fmt.Errorf("unknown sync level %q (want one of %s)", o.Sync, strings.Join(SyncLevels(), ", "))
+	}
+	if o.BusyTimeoutMS < 0 || o.BusyTimeoutMS > int64(time.Hour/time.Millisecond) {
+		return fmt.Errorf("busy timeout of %d ms is out of range (want 0 to 1h)", o.BusyTimeoutMS)
+	}
+	return nil
+}
+
+// Encode returns the options as the raw JSON a store.Config carries.
+func (o Options) Encode() json.RawMessage {
+	b, err := json.Marshal(o)
+	if err != nil {
+		panic(err) // cannot happen: plain struct of strings and ints
+	}
+	return b
+}
+
+// decodeOptions reads options from a store.Config: defaults for nil,
+// refusing unknown fields and invalid values.
+func decodeOptions(raw json.RawMessage) (Options, error) {
+	o := DefaultOptions()
+	if len(raw) > 0 {
+		dec := json.NewDecoder(strings.NewReader(string(raw)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&o); err != nil {
+			return o, fmt.Errorf("%w: sqlite options: %w", store.ErrInvalid, err)
+		}
+	}
+	if err := o.Validate(); err != nil {
+		return o, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	return o, nil
+}

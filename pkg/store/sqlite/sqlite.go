@@ -1,0 +1,485 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// applicationID marks a database as gobench's own ("gbnc"), in the
+// application_id field of the SQLite header.
+const applicationID = 0x67626e63
+
+// Statements of the kv schema. The read and the upsert are the statements
+// of the classic WAL-vs-rollback benchmark.
+const (
+	schemaSQL   = `CREATE TABLE kv(k INTEGER PRIMARY KEY, v BLOB NOT NULL)`
+	getSQL      = `SELECT * FROM kv WHERE k=?`
+	putSQL      = `INSERT INTO kv(k,v) VALUES(?,?) ON CONFLICT(k) DO UPDATE SET v=excluded.v`
+	updateSQL   = `UPDATE kv SET v=? WHERE k=?`
+	deleteSQL   = `DELETE FROM kv WHERE k=?`
+	beginSQL    = `BEGIN IMMEDIATE`
+	commitSQL   = `COMMIT`
+	rollbackSQL = `ROLLBACK`
+)
+
+// Driver is a store.Driver for SQLite through one Go driver. Connections
+// use the Go driver's database/sql/driver interfaces directly: no
+// database/sql pool, no per-call context, one SQLite connection per
+// worker, every statement prepared once.
+type Driver struct {
+	name string
+	drv  driver.Driver
+	// code extracts SQLite's (possibly extended) result code from one of
+	// the driver's errors.
+	code func(error) (int, bool)
+}
+
+var _ store.Driver = (*Driver)(nil)
+
+// Name returns the name the driver is registered under.
+func (d *Driver) Name() string { return d.name }
+
+// Open checks cfg and returns a store for the database at cfg.Path. It
+// touches no file: Init creates the database, Conn opens it.
+func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
+	opts, err := decodeOptions(cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Path == "" {
+		return nil, fmt.Errorf("%w: no database path", store.ErrInvalid)
+	}
+	return &db{d: d, path: cfg.Path, opts: opts}, nil
+}
+
+// db is an SQLite database file.
+type db struct {
+	d    *Driver
+	path string
+	opts Options
+}
+
+var _ store.Store = (*db)(nil)
+var _ store.Describer = (*db)(nil)
+
+// dsn returns a file: URI for path; mode is "rw" or "rwc".
+func dsn(path, mode string) string {
+	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: "mode=" + mode}
+	return u.String()
+}
+
+// Init refuses a database gobench did not create, then marks the file,
+// sets the journal mode and recreates the kv table, empty. The journal
+// mode is in force before the schema exists.
+func (s *db) Init(_ context.Context) error {
+	if fi, err := os.Stat(s.path); err == nil && fi.Size() > 0 {
+		if err := s.checkOwned(); err != nil {
+			return err
+		}
+	} else if err == nil && fi.IsDir() {
+		return fmt.Errorf("%w: %s is a directory, not a database file", store.ErrInvalid, s.path)
+	}
+	c, err := s.open("rwc")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	for _, q := range []string{
+		fmt.Sprintf("PRAGMA application_id=%d", applicationID),
+		"DROP TABLE IF EXISTS kv",
+		schemaSQL,
+	} {
+		if err := execOnce(c.c, q); err != nil {
+			return fmt.Errorf("initialising %s: %s: %w", s.path, q, s.d.wrap(err))
+		}
+	}
+	return nil
+}
+
+// checkOwned returns ErrForeign unless the existing file at s.path is a
+// SQLite database carrying gobench's application id.
+func (s *db) checkOwned() error {
+	c, err := s.d.drv.Open(dsn(s.path, "ro"))
+	if err != nil {
+		return fmt.Errorf("%w: %s exists and cannot be opened as SQLite (%v); gobench only writes to databases it created", store.ErrForeign, s.path, err)
+	}
+	defer c.Close()
+	id, err := queryString(c, "PRAGMA application_id")
+	if err != nil {
+		return fmt.Errorf("%w: %s exists and is not a SQLite database (%v); gobench only writes to databases it created", store.ErrForeign, s.path, err)
+	}
+	if id != strconv.Itoa(applicationID) {
+		return fmt.Errorf("%w: %s exists and was not created by gobench (application_id %s); choose a new path: gobench never modifies a database it did not create", store.ErrForeign, s.path, id)
+	}
+	return nil
+}
+
+// Conn opens a connection with every option applied and every statement
+// prepared.
+func (s *db) Conn(_ context.Context) (store.Conn, error) {
+	c, err := s.open("rw")
+	if err != nil {
+		return nil, err
+	}
+	if err := c.prepare(); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Close releases nothing: connections own every resource.
+func (s *db) Close() error { return nil }
+
+// open opens one connection and applies the options, busy timeout first so
+// that the following pragmas wait for locks like any statement.
+func (s *db) open(mode string) (*conn, error) {
+	dc, err := s.d.drv.Open(dsn(s.path, mode))
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", s.path, s.d.wrap(err))
+	}
+	c := &conn{c: dc, d: s.d}
+	journal := journalModes[s.opts.Journal]
+	for _, q := range []string{
+		fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS),
+		"PRAGMA journal_mode=" + journal,
+		"PRAGMA synchronous=" + s.opts.Sync,
+	} {
+		got, err := queryString(dc, q)
+		if err != nil {
+			dc.Close()
+			return nil, fmt.Errorf("opening %s: %s: %w", s.path, q, s.d.wrap(err))
+		}
+		if strings.HasPrefix(q, "PRAGMA journal_mode") && !strings.EqualFold(got, journal) {
+			dc.Close()
+			return nil, fmt.Errorf("%w: %s: SQLite kept journal mode %q instead of %q (WAL needs shared memory; some filesystems refuse it)", store.ErrInvalid, s.path, got, journal)
+		}
+	}
+	return c, nil
+}
+
+// Describe reads back, on a connection configured like the workers', the
+// SQLite version and the settings in force.
+func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
+	c, err := s.open("rw")
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	facts := []store.Fact{{Name: "driver", Value: s.d.name}}
+	for _, q := range []struct{ name, sql string }{
+		{"sqlite_version", "SELECT sqlite_version()"},
+		{"journal_mode", "PRAGMA journal_mode"},
+		{"synchronous", "PRAGMA synchronous"},
+		{"busy_timeout_ms", "PRAGMA busy_timeout"},
+		{"page_size", "PRAGMA page_size"},
+		{"locking_mode", "PRAGMA locking_mode"},
+	} {
+		v, err := queryString(c.c, q.sql)
+		if err != nil {
+			return nil, fmt.Errorf("describing %s: %s: %w", s.path, q.sql, s.d.wrap(err))
+		}
+		if q.name == "synchronous" {
+			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n < len(SyncLevels()) {
+				v = SyncLevels()[n]
+			}
+		}
+		facts = append(facts, store.Fact{Name: q.name, Value: v})
+	}
+	return facts, nil
+}
+
+// conn is one worker's SQLite connection.
+type conn struct {
+	c driver.Conn
+	d *Driver
+
+	get, put, update, del, begin, commit, rollback stmt
+
+	inTx   bool
+	closed bool
+	args1  [1]driver.NamedValue
+	args2  [2]driver.NamedValue
+	dest   [2]driver.Value
+}
+
+var (
+	_ store.Conn    = (*conn)(nil)
+	_ store.Updater = (*conn)(nil)
+	_ store.Deleter = (*conn)(nil)
+	_ store.Batcher = (*conn)(nil)
+)
+
+// stmt is a prepared statement through the context-taking driver
+// interfaces, which both drivers implement.
+type stmt interface {
+	driver.Stmt
+	driver.StmtExecContext
+	driver.StmtQueryContext
+}
+
+// bg is the context of every operation: never cancelled, so neither driver
+// starts a cancellation watcher per call.
+var bg = context.Background()
+
+func (c *conn) prepare() error {
+	for _, p := range []struct {
+		dst *stmt
+		sql string
+	}{
+		{&c.get, getSQL}, {&c.put, putSQL}, {&c.update, updateSQL}, {&c.del, deleteSQL},
+		{&c.begin, beginSQL}, {&c.commit, commitSQL}, {&c.rollback, rollbackSQL},
+	} {
+		ds, err := c.c.Prepare(p.sql)
+		if err != nil {
+			return fmt.Errorf("preparing %q: %w", p.sql, c.d.wrap(err))
+		}
+		s, ok := ds.(stmt)
+		if !ok {
+			ds.Close()
+			return fmt.Errorf("driver %s: prepared statements lack the context interfaces", c.d.name)
+		}
+		*p.dst = s
+	}
+	for i := range c.args1 {
+		c.args1[i].Ordinal = i + 1
+	}
+	for i := range c.args2 {
+		c.args2[i].Ordinal = i + 1
+	}
+	return nil
+}
+
+func keyArg(key uint64) int64 {
+	if key > math.MaxInt64 {
+		panic("sqlite: key above MaxInt64") // key spaces are validated far below this
+	}
+	return int64(key)
+}
+
+// Get runs the read statement.
+func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
+	c.args1[0].Value = keyArg(key)
+	rows, err := c.get.QueryContext(bg, c.args1[:])
+	if err != nil {
+		return dst[:0], c.d.wrap(err)
+	}
+	err = rows.Next(c.dest[:])
+	dst = dst[:0]
+	if err == nil {
+		switch v := c.dest[1].(type) {
+		case []byte:
+			dst = append(dst, v...)
+		case string:
+			dst = append(dst, v...)
+		}
+	}
+	cerr := rows.Close()
+	switch {
+	case err == io.EOF:
+		return dst, store.ErrNotFound
+	case err != nil:
+		return dst, c.d.wrap(err)
+	case cerr != nil:
+		return dst, c.d.wrap(cerr)
+	}
+	return dst, nil
+}
+
+// Put runs the upsert, inside BEGIN IMMEDIATE … COMMIT unless a batch is
+// open: the write lock is taken up front, so that in WAL mode a write never
+// fails on a stale read snapshot (SQLITE_BUSY_SNAPSHOT), whatever the busy
+// timeout.
+func (c *conn) Put(key uint64, value []byte) error {
+	c.args2[0].Value = keyArg(key)
+	c.args2[1].Value = value
+	return c.write(c.put, c.args2[:], false)
+}
+
+// Update runs the update; a missing key is ErrNotFound.
+func (c *conn) Update(key uint64, value []byte) error {
+	c.args2[0].Value = value
+	c.args2[1].Value = keyArg(key)
+	return c.write(c.update, c.args2[:], true)
+}
+
+// Delete runs the delete; a missing key is ErrNotFound.
+func (c *conn) Delete(key uint64) error {
+	c.args1[0].Value = keyArg(key)
+	return c.write(c.del, c.args1[:], true)
+}
+
+// write executes one write statement as its own transaction, or inside
+// the open batch.
+func (c *conn) write(s stmt, args []driver.NamedValue, mustExist bool) error {
+	own := !c.inTx
+	if own {
+		if err := c.Begin(); err != nil {
+			return err
+		}
+	}
+	res, err := s.ExecContext(bg, args)
+	if err == nil && mustExist {
+		var n int64
+		if n, err = res.RowsAffected(); err == nil && n == 0 {
+			err = store.ErrNotFound
+		}
+	}
+	if err != nil {
+		if own {
+			_ = c.Rollback()
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		return c.d.wrap(err)
+	}
+	if own {
+		return c.Commit()
+	}
+	return nil
+}
+
+// Begin opens a transaction with BEGIN IMMEDIATE.
+func (c *conn) Begin() error {
+	if _, err := c.begin.ExecContext(bg, nil); err != nil {
+		return c.d.wrap(err)
+	}
+	c.inTx = true
+	return nil
+}
+
+// Commit commits the open transaction. If COMMIT fails (busy, in rollback
+// mode, while readers hold their locks), the transaction stays open until
+// Rollback.
+func (c *conn) Commit() error {
+	if _, err := c.commit.ExecContext(bg, nil); err != nil {
+		return c.d.wrap(err)
+	}
+	c.inTx = false
+	return nil
+}
+
+// Rollback abandons the open transaction, if any.
+func (c *conn) Rollback() error {
+	if !c.inTx {
+		return nil
+	}
+	c.inTx = false
+	if _, err := c.rollback.ExecContext(bg, nil); err != nil {
+		return c.d.wrap(err)
+	}
+	return nil
+}
+
+// Close closes the statements and the connection; twice is a no-op.
+func (c *conn) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	_ = c.Rollback()
+	var first error
+	for _, s := range []stmt{c.get, c.put, c.update, c.del, c.begin, c.commit, c.rollback} {
+		if s != nil {
+			if err := s.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	if err := c.c.Close(); err != nil && first == nil {
+		first = err
+	}
+	return c.d.wrap(first)
+}
+
+// SQLite primary result codes gobench classifies.
+const (
+	codeBusy       = 5
+	codeLocked     = 6
+	codeIOErr      = 10
+	codeFull       = 13
+	codeConstraint = 19
+)
+
+// wrap tags a driver error with its class.
+func (d *Driver) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	code, ok := d.code(err)
+	if !ok {
+		return store.Wrap(store.Other, err)
+	}
+	return store.Wrap(classOf(code), err)
+}
+
+func classOf(code int) store.Class {
+	switch code & 0xff {
+	case codeBusy:
+		return store.Busy
+	case codeLocked:
+		return store.Locked
+	case codeIOErr:
+		return store.IO
+	case codeFull:
+		return store.Full
+	case codeConstraint:
+		return store.Constraint
+	}
+	return store.Other
+}
+
+// execOnce prepares, runs and closes one statement.
+func execOnce(c driver.Conn, q string) error {
+	s, err := c.Prepare(q)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	_, err = s.(driver.StmtExecContext).ExecContext(bg, nil)
+	return err
+}
+
+// queryString runs a one-row, one-column query and returns the value as
+// text ("" for no row).
+func queryString(c driver.Conn, q string) (string, error) {
+	s, err := c.Prepare(q)
+	if err != nil {
+		return "", err
+	}
+	defer s.Close()
+	rows, err := s.(driver.StmtQueryContext).QueryContext(bg, nil)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	dest := make([]driver.Value, len(rows.Columns()))
+	if err := rows.Next(dest); err != nil {
+		if err == io.EOF {
+			return "", nil
+		}
+		return "", err
+	}
+	if len(dest) == 0 {
+		return "", nil
+	}
+	switch v := dest[0].(type) {
+	case []byte:
+		return string(v), nil
+	case nil:
+		return "", nil
+	default:
+		return fmt.Sprint(v), nil
+	}
+}

@@ -1,0 +1,223 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/storetest"
+)
+
+// testDrivers lists the drivers of this build; the cgo test file adds mattn.
+var testDrivers = []*Driver{Modernc()}
+
+func forEachDriver(t *testing.T, f func(t *testing.T, d *Driver)) {
+	for _, d := range testDrivers {
+		t.Run(d.Name(), func(t *testing.T) { f(t, d) })
+	}
+}
+
+func cfg(t *testing.T, o Options) store.Config {
+	return store.Config{Path: filepath.Join(t.TempDir(), "test.db"), Options: o.Encode()}
+}
+
+func TestConformance(t *testing.T) {
+	for _, journal := range []string{"rollback", "wal"} {
+		t.Run(journal, func(t *testing.T) {
+			forEachDriver(t, func(t *testing.T, d *Driver) {
+				o := DefaultOptions()
+				o.Journal = journal
+				storetest.Run(t, d, func(t *testing.T) store.Config { return cfg(t, o) })
+			})
+		})
+	}
+}
+
+func openInit(t *testing.T, d *Driver, c store.Config) store.Store {
+	t.Helper()
+	st, err := d.Open(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Init(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func facts(t *testing.T, st store.Store) map[string]string {
+	t.Helper()
+	fs, err := st.(store.Describer).Describe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, f := range fs {
+		m[f.Name] = f.Value
+	}
+	return m
+}
+
+// Every journal mode and sync level is in force as asked, read back from
+// SQLite, on every driver: in particular mattn's WAL default of NORMAL is
+// overridden.
+func TestSettingsReadBack(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		for _, journal := range JournalModes() {
+			for _, sync := range SyncLevels() {
+				o := Options{Journal: journal, Sync: sync, BusyTimeoutMS: 1234}
+				f := facts(t, openInit(t, d, cfg(t, o)))
+				if want := journalModes[journal]; f["journal_mode"] != want {
+					t.Errorf("%s/%s: journal_mode = %q, want %q", journal, sync, f["journal_mode"], want)
+				}
+				if f["synchronous"] != sync {
+					t.Errorf("%s/%s: synchronous = %q, want %q", journal, sync, f["synchronous"], sync)
+				}
+				if f["busy_timeout_ms"] != "1234" {
+					t.Errorf("%s/%s: busy_timeout = %q, want 1234", journal, sync, f["busy_timeout_ms"])
+				}
+				if !strings.HasPrefix(f["sqlite_version"], "3.") {
+					t.Errorf("sqlite_version = %q", f["sqlite_version"])
+				}
+			}
+		}
+	})
+}
+
+// A file gobench did not create is refused and left byte for byte as it
+// was; an empty file is taken.
+func TestRefusesForeignDatabase(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		dir := t.TempDir()
+		cases := map[string][]byte{
+			"text.txt":  []byte("my precious notes\n"),
+			"sqlite.db": nil, // filled below with a foreign SQLite database
+		}
+		foreign := filepath.Join(dir, "sqlite.db")
+		{
+			o := DefaultOptions()
+			st := openInit(t, d, store.Config{Path: foreign, Options: o.Encode()})
+			c, err := st.Conn(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := execOnce(c.(*conn).c, "PRAGMA application_id=7"); err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+			b, err := os.ReadFile(foreign)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases["sqlite.db"] = b
+		}
+		for name, content := range cases {
+			p := filepath.Join(dir, name)
+			if err := os.WriteFile(p, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			st, err := d.Open(context.Background(), store.Config{Path: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = st.Init(context.Background())
+			if !errors.Is(err, store.ErrForeign) {
+				t.Errorf("%s: Init error = %v, want ErrForeign", name, err)
+			}
+			after, _ := os.ReadFile(p)
+			if string(after) != string(content) {
+				t.Errorf("%s: file changed by a refused Init", name)
+			}
+		}
+		empty := filepath.Join(dir, "empty.db")
+		if err := os.WriteFile(empty, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		openInit(t, d, store.Config{Path: empty})
+	})
+}
+
+// A writer that cannot take the lock within the busy timeout fails with
+// class busy.
+func TestBusyClass(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		o := DefaultOptions()
+		o.BusyTimeoutMS = 0
+		st := openInit(t, d, cfg(t, o))
+		a, err := st.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		b, err := st.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		if err := a.(store.Batcher).Begin(); err != nil {
+			t.Fatal(err)
+		}
+		err = b.Put(1, []byte("x"))
+		if got := store.Classify(err); got != store.Busy {
+			t.Fatalf("Put while another connection holds the write lock: %v (class %v), want busy", err, got)
+		}
+		if err := a.(store.Batcher).Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Put(1, []byte("x")); err != nil {
+			t.Fatalf("Put after the lock is released: %v", err)
+		}
+	})
+}
+
+// A worker connection never creates a database.
+func TestConnDoesNotCreate(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		p := filepath.Join(t.TempDir(), "missing.db")
+		st, err := d.Open(context.Background(), store.Config{Path: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Conn(context.Background()); err == nil {
+			t.Fatal("Conn on a missing database succeeded")
+		}
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Fatalf("Conn created %s", p)
+		}
+	})
+}
+
+func TestOptionsValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"default", DefaultOptions(), ""},
+		{"journal", Options{Journal: "wall", Sync: "full"}, `unknown journal mode "wall"`},
+		{"sync", Options{Journal: "wal", Sync: "fast"}, `unknown sync level "fast"`},
+		{"busy", Options{Journal: "wal", Sync: "full", BusyTimeoutMS: -1}, "busy timeout"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.o.Validate()
+			if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+				t.Fatalf("Validate() = %v, want %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := Modernc().Open(context.Background(), store.Config{Path: "x", Options: []byte(`{"jurnal":"wal"}`)}); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("unknown option field: %v, want ErrInvalid", err)
+	}
+}
+
+func TestDSNEscapesPath(t *testing.T) {
+	got := dsn("/tmp/a b?c#d%e.db", "rw")
+	if want := "file:/tmp/a%20b%3Fc%23d%25e.db?mode=rw"; got != want {
+		t.Fatalf("dsn = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,114 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Config says which database to open and how. It is plain data: the
+// coordinator serialises it into the plan every worker process reads.
+type Config struct {
+	// Path is the database file (or directory, for engines that keep one).
+	Path string `json:"path"`
+	// Options holds the engine's own settings as JSON; each engine decodes
+	// and validates them into its own typed struct (for SQLite: journal
+	// mode, synchronous level, busy timeout). Nil means the engine's
+	// defaults.
+	Options json.RawMessage `json:"options,omitempty"`
+}
+
+// Driver opens stores of one engine. Drivers are registered in a Registry
+// under their Name. A Driver must be safe for concurrent use.
+type Driver interface {
+	// Name is the name users select the driver by (for example "mattn").
+	Name() string
+	// Open opens the database described by cfg. Open must not create the
+	// schema or load data: the coordinator calls Store.Init once for that,
+	// while every worker only calls Open and Store.Conn. Open must fail
+	// with a wrapped error of class ErrInvalid when cfg.Options do not
+	// decode or validate.
+	Open(ctx context.Context, cfg Config) (Store, error)
+}
+
+// Store is an open database shared by the workers of one process.
+// Conn may be called from several goroutines at once; Init and Close are
+// called once, by one goroutine.
+type Store interface {
+	// Init prepares the database for a run: it refuses (with ErrForeign) a
+	// database that gobench did not create, marks a new one as its own,
+	// and (re)creates the schema, empty. Only the coordinator calls it,
+	// before any worker starts.
+	Init(ctx context.Context) error
+	// Conn returns a new connection for one worker. Everything the worker
+	// needs to run ops (statements prepared, pragmas applied) is done here,
+	// so that nothing but the operations themselves falls inside the
+	// measured window.
+	Conn(ctx context.Context) (Conn, error)
+	// Close releases the store. Conns must be closed first.
+	Close() error
+}
+
+// Conn is one worker's connection. A Conn is used by one goroutine at a
+// time. Its methods take no context: the measured path must not pay for
+// cancellation plumbing (both SQLite drivers start a goroutine per call for
+// a cancellable context), so workers check for cancellation between
+// operations instead.
+//
+// Errors returned by Conn methods should be classifiable by Classify; an
+// engine wraps its native errors with the matching class (see Error).
+type Conn interface {
+	// Get reads the value of key, appending it to dst[:0] and returning the
+	// result. A missing key returns an error of class ErrNotFound.
+	Get(key uint64, dst []byte) ([]byte, error)
+	// Put inserts or replaces the value of key (an upsert). Outside a batch
+	// (see Batcher) the write is its own transaction, durable to the
+	// engine's configured level when Put returns.
+	Put(key uint64, value []byte) error
+	// Close releases the connection. Closing twice returns nil.
+	Close() error
+}
+
+// Updater is implemented by a Conn that can update an existing key only.
+// Without it, an "update" op is not available on the engine.
+type Updater interface {
+	// Update replaces the value of an existing key; a missing key returns
+	// an error of class ErrNotFound.
+	Update(key uint64, value []byte) error
+}
+
+// Deleter is implemented by a Conn that can delete keys. Without it, a
+// "delete" op is not available on the engine.
+type Deleter interface {
+	// Delete removes key; a missing key returns an error of class
+	// ErrNotFound.
+	Delete(key uint64) error
+}
+
+// Batcher is implemented by a Conn that can group several operations into
+// one transaction. Without it, a batch size above one is refused.
+type Batcher interface {
+	// Begin starts a transaction that takes the write lock up front, so
+	// that a batch that reads before it writes cannot fail on a stale
+	// snapshot.
+	Begin() error
+	// Commit commits the transaction started by Begin.
+	Commit() error
+	// Rollback abandons the transaction started by Begin. It is a no-op
+	// when no transaction is open.
+	Rollback() error
+}
+
+// Fact is one named property of a store's environment, such as the engine
+// version or a setting read back from the database.
+type Fact struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Describer is implemented by a Store that can report facts about itself:
+// versions and the settings actually in force (read back from the engine,
+// not echoed from the configuration). Without it, a result names only the
+// driver.
+type Describer interface {
+	Describe(ctx context.Context) ([]Fact, error)
+}

@@ -1,0 +1,127 @@
+package workload
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Distribution names how keys are drawn from a key space.
+type Distribution string
+
+// The key distributions.
+const (
+	// Uniform draws every key with the same probability.
+	Uniform Distribution = "uniform"
+	// Zipfian draws key i (from 0) with probability proportional to
+	// 1/(i+1)^theta: key 0 is the hottest. It follows the generator of
+	// Gray et al., "Quickly generating billion-record synthetic databases"
+	// (SIGMOD 1994), as YCSB does.
+	Zipfian Distribution = "zipfian"
+)
+
+// DefaultTheta is the zipfian skew YCSB uses.
+const DefaultTheta = 0.99
+
+// KeySpace is the set of keys ops draw from: 0 to Count-1.
+type KeySpace struct {
+	Count        uint64       `json:"count"`
+	Distribution Distribution `json:"distribution"`
+	// Theta is the zipfian skew, in (0, 1); ignored for uniform.
+	Theta float64 `json:"theta,omitempty"`
+}
+
+// DefaultKeySpace returns 10,000 uniformly drawn keys.
+func DefaultKeySpace() KeySpace {
+	return KeySpace{Count: 10_000, Distribution: Uniform, Theta: DefaultTheta}
+}
+
+// Validate checks the key space.
+func (k KeySpace) Validate() error {
+	if k.Count == 0 {
+		return fmt.Errorf("key count is 0 (want at least 1)")
+	}
+	switch k.Distribution {
+	case Uniform:
+	case Zipfian:
+		if !(k.Theta > 0 && k.Theta < 1) {
+			return fmt.Errorf("zipfian theta %v is out of range (want a value between 0 and 1, exclusive, such as %v)", k.Theta, DefaultTheta)
+		}
+	default:
+		return fmt.Errorf("unknown key distribution %q (want uniform or zipfian)", k.Distribution)
+	}
+	return nil
+}
+
+// Set parses a distribution name. It implements flag.Value.
+func (d *Distribution) Set(s string) error {
+	switch Distribution(s) {
+	case Uniform, Zipfian:
+		*d = Distribution(s)
+		return nil
+	}
+	return fmt.Errorf("unknown key distribution %q (want uniform or zipfian)", s)
+}
+
+func (d *Distribution) String() string { return string(*d) }
+
+// Type names the flag's value type in help output.
+func (d *Distribution) Type() string { return "dist" }
+
+// keyChooser draws keys with an explicit random source. A keyChooser is
+// immutable once built, so the workers of one process share one (the
+// zipfian constant costs O(Count) to compute).
+type keyChooser interface {
+	next(r *rand.Rand) uint64
+}
+
+func newKeyChooser(k KeySpace) keyChooser {
+	if k.Distribution == Zipfian {
+		return newZipf(k.Count, k.Theta)
+	}
+	return uniformKeys{n: k.Count}
+}
+
+type uniformKeys struct{ n uint64 }
+
+func (u uniformKeys) next(r *rand.Rand) uint64 { return r.Uint64N(u.n) }
+
+// zipf is Gray et al.'s zipfian generator, as in YCSB's ZipfianGenerator.
+type zipf struct {
+	n                  uint64
+	theta, alpha, eta  float64
+	zetaN, halfPowTeta float64
+}
+
+func newZipf(n uint64, theta float64) *zipf {
+	z := &zipf{n: n, theta: theta, alpha: 1 / (1 - theta)}
+	z.zetaN = zeta(n, theta)
+	zeta2 := zeta(2, theta)
+	z.halfPowTeta = 1 + math.Pow(0.5, theta)
+	z.eta = (1 - math.Pow(2/float64(n), 1-theta)) / (1 - zeta2/z.zetaN)
+	return z
+}
+
+func zeta(n uint64, theta float64) float64 {
+	var sum float64
+	for i := uint64(1); i <= n; i++ {
+		sum += 1 / math.Pow(float64(i), theta)
+	}
+	return sum
+}
+
+func (z *zipf) next(r *rand.Rand) uint64 {
+	u := r.Float64()
+	uz := u * z.zetaN
+	if uz < 1 {
+		return 0
+	}
+	if uz < z.halfPowTeta && z.n > 1 {
+		return 1
+	}
+	k := uint64(float64(z.n) * math.Pow(z.eta*u-z.eta+1, z.alpha))
+	if k >= z.n {
+		k = z.n - 1
+	}
+	return k
+}

@@ -1,0 +1,141 @@
+package workload
+
+import (
+	"math/rand/v2"
+)
+
+// Random streams of one worker in one phase. Each has its own generator so
+// that, for example, a change of key distribution leaves the op sequence
+// alone.
+const (
+	streamOps    = 1
+	streamKeys   = 2
+	streamValues = 3
+	// streamPreload seeds the values the coordinator preloads.
+	streamPreload = 4
+)
+
+// splitmix64 is the finaliser of SplitMix64: a bijective mix of 64 bits.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// WorkerSeed derives the seed of one random stream of one worker in one
+// phase. It depends only on its arguments: not on the store, the journal
+// mode or whether workers are processes or goroutines.
+func WorkerSeed(seed uint64, worker, phase, stream int) uint64 {
+	h := splitmix64(seed)
+	h = splitmix64(h ^ uint64(worker))
+	h = splitmix64(h ^ uint64(phase)<<32)
+	return splitmix64(h ^ uint64(stream)<<48)
+}
+
+// newRand returns a PCG generator for one stream. PCG's output for a seed
+// is fixed by the math/rand/v2 specification, so sequences are stable
+// across Go releases.
+func newRand(seed uint64, worker, phase, stream int) *rand.Rand {
+	s := WorkerSeed(seed, worker, phase, stream)
+	return rand.New(rand.NewPCG(s, splitmix64(s)))
+}
+
+// deck deals ops in exact proportions: a deck holds every op as many times
+// as its share (reduced by the shares' greatest common divisor, so 95/5 is
+// a deck of 19 reads and 1 upsert), shuffled anew each time it runs out.
+// Every full deck dealt has the mix's exact proportions.
+type deck struct {
+	r     *rand.Rand
+	cards []Op
+	next  int
+}
+
+func newDeck(m Mix, r *rand.Rand) *deck {
+	g := 0
+	for _, w := range m {
+		g = gcd(g, w.Percent)
+	}
+	d := &deck{r: r}
+	for _, w := range canonical(m) {
+		for range w.Percent / max(g, 1) {
+			d.cards = append(d.cards, w.Op)
+		}
+	}
+	d.next = len(d.cards)
+	return d
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func (d *deck) deal() Op {
+	if d.next == len(d.cards) {
+		d.r.Shuffle(len(d.cards), func(i, j int) { d.cards[i], d.cards[j] = d.cards[j], d.cards[i] })
+		d.next = 0
+	}
+	op := d.cards[d.next]
+	d.next++
+	return op
+}
+
+// Lottery is the seeded sequence of operations one worker runs in one
+// phase: which op, on which key, with which value. Two Lotteries built
+// from the same plan, phase and worker id deal the same sequence.
+type Lottery struct {
+	deck   *deck
+	keys   keyChooser
+	keyRng *rand.Rand
+	valRng *rand.Rand
+	value  []byte
+}
+
+// NewLottery returns the lottery of worker in phase of plan. The plan must
+// be valid.
+func NewLottery(plan *Plan, phase, worker int) *Lottery {
+	return newLottery(plan, phase, worker, newKeyChooser(plan.Keys))
+}
+
+func newLottery(plan *Plan, phase, worker int, keys keyChooser) *Lottery {
+	return &Lottery{
+		deck:   newDeck(plan.Phases[phase].Mix, newRand(plan.Seed, worker, phase, streamOps)),
+		keys:   keys,
+		keyRng: newRand(plan.Seed, worker, phase, streamKeys),
+		valRng: newRand(plan.Seed, worker, phase, streamValues),
+		value:  make([]byte, plan.ValueSize),
+	}
+}
+
+// Next deals the next op and its key. For a write, Value returns the value
+// to write.
+func (l *Lottery) Next() (Op, uint64) {
+	op := l.deck.deal()
+	key := l.keys.next(l.keyRng)
+	if op == OpUpsert || op == OpUpdate {
+		fillValue(l.value, l.valRng)
+	}
+	return op, key
+}
+
+// Value returns the value dealt with the last write op. The slice is reused
+// by the next call to Next.
+func (l *Lottery) Value() []byte { return l.value }
+
+const valueAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// fillValue fills b with printable characters (a 64-character value is a
+// 64-byte string), ten characters per 64-bit draw.
+func fillValue(b []byte, r *rand.Rand) {
+	for i := 0; i < len(b); {
+		x := r.Uint64()
+		for j := 0; j < 10 && i < len(b); j++ {
+			b[i] = valueAlphabet[x&63]
+			x >>= 6
+			i++
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package workload
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Limits on a plan, so that a typo cannot ask for something absurd.
+const (
+	MaxValueSize   = 16 << 20 // bytes
+	MaxProcs       = 4096
+	MaxGoroutines  = 4096
+	MaxWorkers     = 65536
+	MaxPhaseLength = 72 * time.Hour // sample offsets are 48-bit nanoseconds (78 h)
+	MaxBatch       = 1_000_000
+)
+
+// Worker modes.
+const (
+	// ModeProcess runs each group of Goroutines workers in its own OS
+	// process, each with its own database connection.
+	ModeProcess = "process"
+	// ModeGoroutine runs every worker as a goroutine of one process.
+	ModeGoroutine = "goroutine"
+)
+
+// Error policies.
+const (
+	// OnErrorStop stops the run at the first error that is not busy,
+	// locked or not-found.
+	OnErrorStop = "stop"
+	// OnErrorContinue counts every error and goes on.
+	OnErrorContinue = "continue"
+)
+
+// Plan is everything a run needs, as plain data: the store to open, what
+// to preload, the phases and who runs them. Worker processes receive it as
+// JSON on stdin; results carry it. Build one with DefaultPlan and adjust.
+type Plan struct {
+	// Seed is the base seed; every worker's random streams derive from
+	// it, the worker id and the phase (see WorkerSeed).
+	Seed uint64 `json:"seed"`
+	// Driver is the registered store driver name, such as "mattn".
+	Driver string `json:"driver"`
+	// Store says which database to open and with which engine options.
+	Store store.Config `json:"store"`
+	// Keys is the key space the ops draw from.
+	Keys KeySpace `json:"keys"`
+	// Preload is how many rows (keys 0 to Preload-1) are written before
+	// the first phase, outside any measurement.
+	Preload uint64 `json:"preload"`
+	// ValueSize is the size in bytes of every value written.
+	ValueSize int `json:"value_size"`
+	// Mode is ModeProcess or ModeGoroutine.
+	Mode string `json:"mode"`
+	// Procs is the number of worker processes (in goroutine mode: groups
+	// of goroutines, numbered the same way).
+	Procs int `json:"procs"`
+	// Goroutines is the number of workers per process. Worker ids run
+	// from 0 to Procs*Goroutines-1; worker p*Goroutines+g is goroutine g
+	// of process p.
+	Goroutines int `json:"goroutines"`
+	// OnError is OnErrorStop or OnErrorContinue: what a worker does after
+	// an op fails with an error other than busy or locked (those are
+	// always counted and the worker goes on).
+	OnError string `json:"on_error"`
+	// Phases run one after another, each started by its own barrier.
+	Phases []Phase `json:"phases"`
+}
+
+// Phase is one stretch of a run: a mix dealt for a count of ops per worker
+// or for a duration.
+type Phase struct {
+	Name string `json:"name"`
+	Mix  Mix    `json:"mix"`
+	// Ops is the number of ops per worker; zero when Duration bounds the
+	// phase instead.
+	Ops int64 `json:"ops,omitempty"`
+	// Duration bounds the phase by time when Ops is zero.
+	Duration Duration `json:"duration,omitempty"`
+	// Batch is the number of ops per transaction; 1 makes each op its own
+	// transaction.
+	Batch int `json:"batch"`
+}
+
+// DefaultPlan returns the classic mix benchmark: 10,000 preloaded keys,
+// 64-byte values, one phase of 15,000 ops per worker dealt 95% reads and
+// 5% upserts, one worker process, seed 1. Driver and Store are left for
+// the caller.
+func DefaultPlan() Plan {
+	return Plan{
+		Seed:       1,
+		Keys:       DefaultKeySpace(),
+		Preload:    DefaultKeySpace().Count,
+		ValueSize:  64,
+		Mode:       ModeProcess,
+		Procs:      1,
+		Goroutines: 1,
+		OnError:    OnErrorStop,
+		Phases:     []Phase{DefaultPhase()},
+	}
+}
+
+// DefaultPhase returns the 95/5 mix phase of 15,000 ops per worker.
+func DefaultPhase() Phase {
+	return Phase{Name: "mix", Mix: DefaultMix(), Ops: 15_000, Batch: 1}
+}
+
+// Workers returns the total number of workers.
+func (p *Plan) Workers() int { return p.Procs * p.Goroutines }
+
+// Validate checks the plan and returns an error that names the offending
+// setting and what would be valid.
+func (p *Plan) Validate() error {
+	if p.Driver == "" {
+		return errors.New("no driver named")
+	}
+	if err := p.Keys.Validate(); err != nil {
+		return fmt.Errorf("keys: %w", err)
+	}
+	if p.Preload > p.Keys.Count {
+		return fmt.Errorf("preload of %d rows exceeds the key space of %d keys", p.Preload, p.Keys.Count)
+	}
+	if p.ValueSize < 1 || p.ValueSize > MaxValueSize {
+		return fmt.Errorf("value size %d is out of range (want 1 to %d bytes)", p.ValueSize, MaxValueSize)
+	}
+	if p.Mode != ModeProcess && p.Mode != ModeGoroutine {
+		return fmt.Errorf("unknown worker mode %q (want %s or %s)", p.Mode, ModeProcess, ModeGoroutine)
+	}
+	if p.Procs < 1 || p.Procs > MaxProcs {
+		return fmt.Errorf("procs %d is out of range (want 1 to %d)", p.Procs, MaxProcs)
+	}
+	if p.Goroutines < 1 || p.Goroutines > MaxGoroutines {
+		return fmt.Errorf("goroutines %d is out of range (want 1 to %d)", p.Goroutines, MaxGoroutines)
+	}
+	if p.Workers() > MaxWorkers {
+		return fmt.Errorf("%d workers (procs × goroutines) is more than %d", p.Workers(), MaxWorkers)
+	}
+	if p.OnError != OnErrorStop && p.OnError != OnErrorContinue {
+		return fmt.Errorf("unknown error policy %q (want %s or %s)", p.OnError, OnErrorStop, OnErrorContinue)
+	}
+	if len(p.Phases) == 0 {
+		return errors.New("plan has no phases")
+	}
+	for i, ph := range p.Phases {
+		if err := ph.Validate(); err != nil {
+			return fmt.Errorf("phase %d (%s): %w", i, ph.Name, err)
+		}
+	}
+	return nil
+}
+
+// Validate checks the phase.
+func (ph *Phase) Validate() error {
+	if err := ph.Mix.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case ph.Ops < 0:
+		return fmt.Errorf("op count %d is negative (want a positive count per worker)", ph.Ops)
+	case ph.Duration < 0:
+		return fmt.Errorf("duration %v is negative", ph.Duration)
+	case ph.Ops > 0 && ph.Duration > 0:
+		return errors.New("both an op count and a duration are set (want one of them)")
+	case ph.Ops == 0 && ph.Duration == 0:
+		return errors.New("neither an op count nor a duration is set (want one of them)")
+	case time.Duration(ph.Duration) > MaxPhaseLength:
+		return fmt.Errorf("duration %v is longer than the maximum of %v", ph.Duration, MaxPhaseLength)
+	}
+	if ph.Batch < 1 || ph.Batch > MaxBatch {
+		return fmt.Errorf("batch %d is out of range (want 1 to %d ops per transaction)", ph.Batch, MaxBatch)
+	}
+	return nil
+}
+
+// Duration is a time.Duration that reads and writes JSON as a string such
+// as "10s", so plans and results stay readable.
+type Duration time.Duration
+
+// MarshalJSON encodes d as a duration string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// UnmarshalJSON decodes a duration string.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("duration must be a string such as \"10s\": %w", err)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// String formats d like time.Duration.
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// DecodePlan reads a JSON plan and validates it. Unknown fields are
+// refused, so a worker never silently ignores a setting.
+func DecodePlan(b []byte) (*Plan, error) {
+	var p Plan
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("decoding plan: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("decoding plan: trailing data after the plan")
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid plan: %w", err)
+	}
+	return &p, nil
+}

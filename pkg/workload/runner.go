@@ -1,0 +1,370 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Sample is the record of one operation: what ran, how it ended, when it
+// started (as an offset from the phase's START) and how long it took, by
+// the monotonic clock around the operation alone.
+type Sample struct {
+	Op      Op
+	Class   store.Class
+	Start   time.Duration
+	Latency time.Duration
+}
+
+// WorkerStats is what a worker reports when its phase ends: the number of
+// samples it recorded, so a receiver can prove none went missing, and the
+// offset at which its last op finished.
+type WorkerStats struct {
+	Worker  int
+	Phase   int
+	Samples int64
+	End     time.Duration
+}
+
+// Sink receives one worker's samples for one phase. Its methods are called
+// from that worker's goroutine only, never concurrently. Record runs
+// between operations, outside the clocked window, but still on the
+// worker's path: it should cost little and never block for long.
+type Sink interface {
+	// Record takes one sample. An error stops the worker.
+	Record(s Sample) error
+	// Done is called once, after the last Record of the phase.
+	Done(st WorkerStats) error
+}
+
+// Collector hands out the Sink of each worker and phase. Sink is called
+// before the phase's barrier, from any goroutine, for every worker of a
+// host; implementations must be safe for that concurrent use.
+type Collector interface {
+	Sink(worker, phase int) Sink
+}
+
+// Host runs some of a plan's workers in this process, each on its own
+// connection to one shared Store. A worker process runs one Host; in-process
+// runs (Run, and the coordinator's goroutine mode) run one Host with every
+// worker.
+type Host struct {
+	Plan  *Plan
+	Store store.Store
+	// Workers are the worker ids this host runs.
+	Workers   []int
+	Collector Collector
+	// Barrier is called once per phase, when every worker of the host
+	// holds its connection, has its lottery and sink and is ready to
+	// deal; it returns when the phase may start (the START barrier). Nil
+	// starts at once.
+	Barrier func(ctx context.Context, phase int) error
+}
+
+// Run runs every phase of the plan on the host's workers. Cancelling ctx
+// stops the workers after their current op; their samples so far are
+// delivered and Done is called, and Run returns ctx's error.
+func (h *Host) Run(ctx context.Context) (err error) {
+	conns := make([]store.Conn, len(h.Workers))
+	defer func() {
+		for _, c := range conns {
+			if c != nil {
+				if cerr := c.Close(); cerr != nil && err == nil {
+					err = fmt.Errorf("closing connection: %w", cerr)
+				}
+			}
+		}
+	}()
+	for i := range h.Workers {
+		c, err := h.Store.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("worker %d: opening connection: %w", h.Workers[i], err)
+		}
+		conns[i] = c
+		if err := checkCapabilities(h.Plan, c); err != nil {
+			return err
+		}
+	}
+	keys := newKeyChooser(h.Plan.Keys)
+	for phase := range h.Plan.Phases {
+		if err := h.runPhase(ctx, phase, conns, keys); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (h *Host) runPhase(ctx context.Context, phase int, conns []store.Conn, keys keyChooser) error {
+	var start time.Time
+	begin := make(chan struct{})
+	g, gctx := errgroup.WithContext(ctx)
+	for i, id := range h.Workers {
+		w := &worker{
+			id:      id,
+			phase:   phase,
+			spec:    &h.Plan.Phases[phase],
+			onError: h.Plan.OnError,
+			conn:    conns[i],
+			lottery: newLottery(h.Plan, phase, id, keys),
+			sink:    h.Collector.Sink(id, phase),
+		}
+		g.Go(func() error {
+			select {
+			case <-begin:
+			case <-gctx.Done():
+				return nil
+			}
+			return w.run(gctx, start)
+		})
+	}
+	if h.Barrier != nil {
+		if err := h.Barrier(ctx, phase); err != nil {
+			// Release the waiting workers without running them.
+			g.Go(func() error { return err })
+			_ = g.Wait()
+			return err
+		}
+	}
+	start = time.Now()
+	close(begin)
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// checkCapabilities refuses, before any phase starts, a plan whose ops or
+// batching the connection cannot do.
+func checkCapabilities(p *Plan, c store.Conn) error {
+	for _, ph := range p.Phases {
+		for _, op := range ph.Mix.Ops() {
+			if !supports(c, op) {
+				return fmt.Errorf("%w: driver %s cannot do %v operations", store.ErrInvalid, p.Driver, op)
+			}
+		}
+		if _, ok := c.(store.Batcher); ph.Batch > 1 && !ok {
+			return fmt.Errorf("%w: driver %s cannot batch operations into transactions", store.ErrInvalid, p.Driver)
+		}
+	}
+	return nil
+}
+
+func supports(c store.Conn, op Op) bool {
+	switch op {
+	case OpRead, OpUpsert:
+		return true
+	case OpUpdate:
+		_, ok := c.(store.Updater)
+		return ok
+	case OpDelete:
+		_, ok := c.(store.Deleter)
+		return ok
+	}
+	return false
+}
+
+// worker is one worker's state for one phase.
+type worker struct {
+	id, phase int
+	spec      *Phase
+	onError   string
+	conn      store.Conn
+	lottery   *Lottery
+	sink      Sink
+	buf       []byte
+	samples   int64
+	end       time.Duration
+}
+
+// ErrOp wraps an operation error that stopped a worker.
+var ErrOp = errors.New("operation failed")
+
+func (w *worker) run(ctx context.Context, start time.Time) error {
+	err := w.loop(ctx, start)
+	if derr := w.sink.Done(WorkerStats{Worker: w.id, Phase: w.phase, Samples: w.samples, End: w.end}); derr != nil && err == nil {
+		err = fmt.Errorf("worker %d: %w", w.id, derr)
+	}
+	return err
+}
+
+func (w *worker) loop(ctx context.Context, start time.Time) error {
+	done := ctx.Done()
+	batch := w.spec.Batch
+	var tx store.Batcher
+	if batch > 1 {
+		tx = w.conn.(store.Batcher)
+	}
+	inTx := 0
+	limit := time.Duration(w.spec.Duration)
+	for n := int64(0); w.spec.Ops == 0 || n < w.spec.Ops; n++ {
+		select {
+		case <-done:
+			return w.finishTx(tx, inTx, start)
+		default:
+		}
+		op, key := w.lottery.Next()
+		if tx != nil && inTx == 0 {
+			if err := w.timed(OpBegin, start, func() error { return tx.Begin() }); err != nil {
+				return err
+			}
+		}
+		err := w.timed(op, start, func() error { return w.exec(op, key) })
+		if err != nil {
+			if tx != nil {
+				_ = tx.Rollback()
+			}
+			return err
+		}
+		if tx != nil {
+			if inTx++; inTx == batch {
+				inTx = 0
+				if err := w.timed(OpCommit, start, func() error { return tx.Commit() }); err != nil {
+					_ = tx.Rollback()
+					return err
+				}
+			}
+		}
+		if limit > 0 && w.end >= limit {
+			break
+		}
+	}
+	return w.finishTx(tx, inTx, start)
+}
+
+// finishTx commits a partly filled batch.
+func (w *worker) finishTx(tx store.Batcher, inTx int, start time.Time) error {
+	if tx == nil || inTx == 0 {
+		return nil
+	}
+	if err := w.timed(OpCommit, start, func() error { return tx.Commit() }); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return nil
+}
+
+// timed runs f, clocks it, records the sample and returns an error only
+// when the worker must stop: the sink failed, or f failed with a class the
+// error policy does not let the worker continue after.
+func (w *worker) timed(op Op, start time.Time, f func() error) error {
+	t0 := time.Now()
+	err := f()
+	t1 := time.Now()
+	class := store.Classify(err)
+	w.end = t1.Sub(start)
+	w.samples++
+	if serr := w.sink.Record(Sample{Op: op, Class: class, Start: t0.Sub(start), Latency: t1.Sub(t0)}); serr != nil {
+		return fmt.Errorf("worker %d: recording a sample: %w", w.id, serr)
+	}
+	if err != nil && class != store.Busy && class != store.Locked && class != store.NotFound && w.onError != OnErrorContinue {
+		return fmt.Errorf("worker %d: %v: %w: %w", w.id, op, ErrOp, err)
+	}
+	return nil
+}
+
+func (w *worker) exec(op Op, key uint64) error {
+	var err error
+	switch op {
+	case OpRead:
+		w.buf, err = w.conn.Get(key, w.buf)
+	case OpUpsert:
+		err = w.conn.Put(key, w.lottery.Value())
+	case OpUpdate:
+		err = w.conn.(store.Updater).Update(key, w.lottery.Value())
+	case OpDelete:
+		err = w.conn.(store.Deleter).Delete(key)
+	default:
+		err = fmt.Errorf("op %v cannot be executed", op)
+	}
+	return err
+}
+
+// Preload writes keys 0 to plan.Preload-1 with seeded values, in
+// transactions of up to 1,000 rows where the connection can batch. It runs
+// before any measurement.
+func Preload(ctx context.Context, st store.Store, plan *Plan) (err error) {
+	if plan.Preload == 0 {
+		return nil
+	}
+	c, err := st.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("preload: opening connection: %w", err)
+	}
+	defer func() {
+		if cerr := c.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("preload: closing connection: %w", cerr)
+		}
+	}()
+	tx, _ := c.(store.Batcher)
+	const chunk = 1000
+	r := newRand(plan.Seed, 0, 0, streamPreload)
+	value := make([]byte, plan.ValueSize)
+	for lo := uint64(0); lo < plan.Preload; lo += chunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := preloadChunk(c, tx, r, value, lo, min(lo+chunk, plan.Preload)); err != nil {
+			return fmt.Errorf("preload of keys %d and up: %w", lo, err)
+		}
+	}
+	return nil
+}
+
+func preloadChunk(c store.Conn, tx store.Batcher, r *rand.Rand, value []byte, lo, hi uint64) error {
+	if tx != nil {
+		if err := tx.Begin(); err != nil {
+			return err
+		}
+	}
+	for k := lo; k < hi; k++ {
+		fillValue(value, r)
+		if err := c.Put(k, value); err != nil {
+			if tx != nil {
+				_ = tx.Rollback()
+			}
+			return err
+		}
+	}
+	if tx != nil {
+		return tx.Commit()
+	}
+	return nil
+}
+
+// Run runs plan in this process against a store opened with drv: it opens
+// the store, initialises and preloads it, runs every worker as a goroutine
+// (ignoring plan.Mode) and closes the store. Samples go to c. This is the
+// library entry point; the gobench command adds worker processes on top of
+// the same Host.
+func Run(ctx context.Context, plan *Plan, drv store.Driver, c Collector) (err error) {
+	if err := plan.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	st, err := drv.Open(ctx, plan.Store)
+	if err != nil {
+		return fmt.Errorf("opening store: %w", err)
+	}
+	defer func() {
+		if cerr := st.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("closing store: %w", cerr)
+		}
+	}()
+	if err := st.Init(ctx); err != nil {
+		return fmt.Errorf("initialising store: %w", err)
+	}
+	if err := Preload(ctx, st, plan); err != nil {
+		return err
+	}
+	ids := make([]int, plan.Workers())
+	for i := range ids {
+		ids[i] = i
+	}
+	h := &Host{Plan: plan, Store: st, Workers: ids, Collector: c}
+	return h.Run(ctx)
+}

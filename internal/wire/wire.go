@@ -1,0 +1,489 @@
+// Package wire is the binary protocol between the gobench coordinator and
+// its worker processes.
+//
+// # Streams
+//
+// Each direction is one stream: the coordinator writes to a worker's stdin
+// (Plan, then Start for each phase, or Stop), a worker writes to fd 3
+// (Ready for each phase, Samples, Done per worker and phase, Error). A
+// stream opens with an 8-byte header: the magic "GBNW", a little-endian
+// uint16 version (1) and two zero bytes. Frames follow, each an 8-byte
+// header (type byte, three zero bytes, little-endian uint32 payload length)
+// and the payload.
+//
+// # Samples
+//
+// A Samples payload is the worker id and phase (uint32 each) and then
+// fixed-size 16-byte samples: a uint64 holding the op in bits 0-7, the
+// outcome class in bits 8-15 and the start offset in nanoseconds in bits
+// 16-63 (so a phase lasts at most 78 hours), then a uint64 latency in
+// nanoseconds. Workers batch up to MaxBatch samples per frame.
+//
+// # Errors
+//
+// The Reader checks every frame in full (type, reserved bytes, length for
+// its type, every sample's op and class) before handing it out, so a
+// corrupt or truncated stream is reported as a *FrameError naming the
+// stream and the byte offset, and a bad sample is never counted.
+package wire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// Version is the protocol version this package reads and writes.
+const Version = 1
+
+var magic = [4]byte{'G', 'B', 'N', 'W'}
+
+const (
+	streamHeaderLen = 8
+	frameHeaderLen  = 8
+	sampleLen       = 16
+	batchHeaderLen  = 8
+	// MaxBatch is the most samples a Samples frame may carry.
+	MaxBatch = 4096
+	// MaxPlan is the largest plan payload accepted.
+	MaxPlan = 1 << 20
+	// MaxMessage is the largest error message accepted.
+	MaxMessage = 64 << 10
+	// maxStart is the largest start offset a sample can carry.
+	maxStart = 1<<48 - 1
+)
+
+// Type is a frame type.
+type Type uint8
+
+// Frame types.
+const (
+	TypePlan    Type = 1 // coordinator → worker: process index and JSON plan
+	TypeReady   Type = 2 // worker → coordinator: phase and pid; all connections open
+	TypeStart   Type = 3 // coordinator → worker: start the phase now
+	TypeStop    Type = 4 // coordinator → worker: stop after the current op
+	TypeSamples Type = 5 // worker → coordinator: a batch of samples
+	TypeDone    Type = 6 // worker → coordinator: one worker finished a phase
+	TypeError   Type = 7 // worker → coordinator: the worker failed, with a message
+)
+
+var typeNames = map[Type]string{
+	TypePlan: "plan", TypeReady: "ready", TypeStart: "start", TypeStop: "stop",
+	TypeSamples: "samples", TypeDone: "done", TypeError: "error",
+}
+
+func (t Type) String() string {
+	if n, ok := typeNames[t]; ok {
+		return n
+	}
+	return fmt.Sprintf("type(%d)", uint8(t))
+}
+
+// payloadBounds returns the smallest and largest payload of a frame type.
+func payloadBounds(t Type) (lo, hi int, ok bool) {
+	switch t {
+	case TypePlan:
+		return 5, 4 + MaxPlan, true
+	case TypeReady:
+		return 8, 8, true
+	case TypeStart:
+		return 4, 4, true
+	case TypeStop:
+		return 0, 0, true
+	case TypeSamples:
+		return batchHeaderLen + sampleLen, batchHeaderLen + MaxBatch*sampleLen, true
+	case TypeDone:
+		return 24, 24, true
+	case TypeError:
+		return 0, MaxMessage, true
+	}
+	return 0, 0, false
+}
+
+// FrameError is a malformed stream: where it went wrong and why.
+type FrameError struct {
+	// Source names the stream, such as "worker process 3".
+	Source string
+	// Offset is the byte offset in the stream where the bad frame or
+	// header starts.
+	Offset int64
+	Err    error
+}
+
+func (e *FrameError) Error() string {
+	return fmt.Sprintf("%s: corrupt stream at byte %d: %v", e.Source, e.Offset, e.Err)
+}
+
+func (e *FrameError) Unwrap() error { return e.Err }
+
+// Frame is one decoded, validated frame. Its payload belongs to the Reader
+// and is valid until the next call to Scan.
+type Frame struct {
+	Type    Type
+	Offset  int64
+	payload []byte
+}
+
+// Plan is the payload of a Plan frame.
+type Plan struct {
+	Proc int
+	JSON []byte
+}
+
+// Ready is the payload of a Ready frame.
+type Ready struct {
+	Phase int
+	PID   int
+}
+
+// Plan decodes a Plan frame. The JSON aliases the frame's payload.
+func (f Frame) Plan() Plan {
+	return Plan{Proc: int(binary.LittleEndian.Uint32(f.payload)), JSON: f.payload[4:]}
+}
+
+// Ready decodes a Ready frame.
+func (f Frame) Ready() Ready {
+	return Ready{Phase: int(binary.LittleEndian.Uint32(f.payload)), PID: int(binary.LittleEndian.Uint32(f.payload[4:]))}
+}
+
+// Phase decodes a Start frame.
+func (f Frame) Phase() int { return int(binary.LittleEndian.Uint32(f.payload)) }
+
+// Done decodes a Done frame.
+func (f Frame) Done() workload.WorkerStats {
+	p := f.payload
+	return workload.WorkerStats{
+		Worker:  int(binary.LittleEndian.Uint32(p)),
+		Phase:   int(binary.LittleEndian.Uint32(p[4:])),
+		Samples: int64(binary.LittleEndian.Uint64(p[8:])),
+		End:     time.Duration(binary.LittleEndian.Uint64(p[16:])),
+	}
+}
+
+// Message decodes an Error frame.
+func (f Frame) Message() string { return string(f.payload) }
+
+// Batch decodes a Samples frame.
+func (f Frame) Batch() Batch {
+	return Batch{
+		Worker: int(binary.LittleEndian.Uint32(f.payload)),
+		Phase:  int(binary.LittleEndian.Uint32(f.payload[4:])),
+		data:   f.payload[batchHeaderLen:],
+	}
+}
+
+// Batch is the samples of one Samples frame.
+type Batch struct {
+	Worker, Phase int
+	data          []byte
+}
+
+// Len returns the number of samples.
+func (b Batch) Len() int { return len(b.data) / sampleLen }
+
+// At returns sample i.
+func (b Batch) At(i int) workload.Sample {
+	return decodeSample(b.data[i*sampleLen:])
+}
+
+func encodeSample(dst []byte, s workload.Sample) {
+	start := max(s.Start, 0)
+	if start > maxStart {
+		start = maxStart
+	}
+	binary.LittleEndian.PutUint64(dst, uint64(start)<<16|uint64(s.Class)<<8|uint64(s.Op))
+	binary.LittleEndian.PutUint64(dst[8:], uint64(max(s.Latency, 0)))
+}
+
+func decodeSample(src []byte) workload.Sample {
+	w := binary.LittleEndian.Uint64(src)
+	return workload.Sample{
+		Op:      workload.Op(w),
+		Class:   store.Class(w >> 8),
+		Start:   time.Duration(w >> 16),
+		Latency: time.Duration(binary.LittleEndian.Uint64(src[8:])),
+	}
+}
+
+func checkSamples(data []byte) error {
+	for i := 0; i < len(data); i += sampleLen {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if op := workload.Op(w); !op.Valid() {
+			return fmt.Errorf("sample %d: unknown op %d", i/sampleLen, uint8(op))
+		}
+		if c := uint8(w >> 8); int(c) >= store.NumClasses {
+			return fmt.Errorf("sample %d: unknown outcome class %d", i/sampleLen, c)
+		}
+		if lat := binary.LittleEndian.Uint64(data[i+8:]); lat > math.MaxInt64 {
+			return fmt.Errorf("sample %d: impossible latency %d ns", i/sampleLen, lat)
+		}
+	}
+	return nil
+}
+
+// Reader reads frames from a stream, in the manner of bufio.Scanner.
+type Reader struct {
+	r      io.Reader
+	source string
+	off    int64
+	buf    []byte
+	frame  Frame
+	err    error
+	opened bool
+}
+
+// NewReader returns a Reader of r; source names the stream in errors.
+func NewReader(r io.Reader, source string) *Reader {
+	return &Reader{r: r, source: source, buf: make([]byte, 0, 4096)}
+}
+
+// Scan reads the next frame, checking it in full. It returns false at the
+// end of the stream or on an error; Err tells which.
+func (r *Reader) Scan() bool {
+	if r.err != nil {
+		return false
+	}
+	if !r.opened {
+		var h [streamHeaderLen]byte
+		if !r.fill(h[:], 0, true) {
+			return false
+		}
+		if [4]byte(h[:4]) != magic {
+			return r.fail(0, fmt.Errorf("bad magic %q (want %q)", h[:4], magic[:]))
+		}
+		if v := binary.LittleEndian.Uint16(h[4:]); v != Version {
+			return r.fail(0, fmt.Errorf("protocol version %d (this gobench speaks %d)", v, Version))
+		}
+		if h[6] != 0 || h[7] != 0 {
+			return r.fail(0, errors.New("reserved header bytes are not zero"))
+		}
+		r.off = streamHeaderLen
+		r.opened = true
+	}
+	start := r.off
+	var h [frameHeaderLen]byte
+	if !r.fill(h[:], start, true) {
+		return false
+	}
+	typ := Type(h[0])
+	n := binary.LittleEndian.Uint32(h[4:])
+	lo, hi, ok := payloadBounds(typ)
+	switch {
+	case !ok:
+		return r.fail(start, fmt.Errorf("unknown frame type %d", h[0]))
+	case h[1] != 0 || h[2] != 0 || h[3] != 0:
+		return r.fail(start, fmt.Errorf("%v frame: reserved bytes are not zero", typ))
+	case int64(n) < int64(lo) || int64(n) > int64(hi):
+		return r.fail(start, fmt.Errorf("%v frame: impossible length %d (want %d to %d)", typ, n, lo, hi))
+	case typ == TypeSamples && (n-batchHeaderLen)%sampleLen != 0:
+		return r.fail(start, fmt.Errorf("samples frame: length %d is not a whole number of samples", n))
+	}
+	if cap(r.buf) < int(n) {
+		r.buf = make([]byte, n)
+	}
+	r.buf = r.buf[:n]
+	if !r.fill(r.buf, start, false) {
+		return false
+	}
+	if typ == TypeSamples {
+		if err := checkSamples(r.buf[batchHeaderLen:]); err != nil {
+			return r.fail(start, fmt.Errorf("samples frame: %w", err))
+		}
+	}
+	r.frame = Frame{Type: typ, Offset: start, payload: r.buf}
+	return true
+}
+
+// fill reads len(b) bytes. At a clean end of stream before the first byte
+// (allowed only where atBoundary), it returns false with no error; a stream
+// that ends part-way is an error at offset at, where the cut unit began.
+func (r *Reader) fill(b []byte, at int64, atBoundary bool) bool {
+	n, err := io.ReadFull(r.r, b)
+	r.off += int64(n)
+	switch {
+	case err == nil:
+		return true
+	case err == io.EOF && atBoundary:
+		return false
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		r.fail(at, fmt.Errorf("stream cut short: %d of %d bytes", n, len(b)))
+	default:
+		r.err = fmt.Errorf("%s: reading: %w", r.source, err)
+	}
+	return false
+}
+
+func (r *Reader) fail(off int64, err error) bool {
+	r.err = &FrameError{Source: r.source, Offset: off, Err: err}
+	return false
+}
+
+// Frame returns the frame read by the last successful Scan.
+func (r *Reader) Frame() Frame { return r.frame }
+
+// Err returns the first error, or nil at a clean end of stream.
+func (r *Reader) Err() error { return r.err }
+
+// Offset returns how many bytes have been read.
+func (r *Reader) Offset() int64 { return r.off }
+
+// Writer writes frames to a stream. It is safe for concurrent use: the
+// workers of one process share one Writer.
+type Writer struct {
+	mu     sync.Mutex
+	w      io.Writer
+	opened bool
+	buf    []byte
+	err    error
+}
+
+// NewWriter returns a Writer to w. The stream header goes out with the
+// first frame.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// write sends one frame whose first frameHeaderLen bytes of b are reserved
+// for the header. The caller holds w.mu.
+func (w *Writer) write(t Type, b []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	b[0] = byte(t)
+	b[1], b[2], b[3] = 0, 0, 0
+	binary.LittleEndian.PutUint32(b[4:], uint32(len(b)-frameHeaderLen))
+	if !w.opened {
+		var h [streamHeaderLen]byte
+		copy(h[:], magic[:])
+		binary.LittleEndian.PutUint16(h[4:], Version)
+		if _, err := w.w.Write(h[:]); err != nil {
+			w.err = err
+			return err
+		}
+		w.opened = true
+	}
+	if _, err := w.w.Write(b); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
+// small writes a frame built from a few fixed fields.
+func (w *Writer) small(t Type, build func(p []byte) []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = build(append(w.buf[:0], make([]byte, frameHeaderLen)...))
+	return w.write(t, w.buf)
+}
+
+// Plan sends the plan for process proc.
+func (w *Writer) Plan(proc int, planJSON []byte) error {
+	if len(planJSON) == 0 || len(planJSON) > MaxPlan {
+		return fmt.Errorf("plan of %d bytes (want 1 to %d)", len(planJSON), MaxPlan)
+	}
+	return w.small(TypePlan, func(p []byte) []byte {
+		return append(binary.LittleEndian.AppendUint32(p, uint32(proc)), planJSON...)
+	})
+}
+
+// Ready tells the coordinator that every worker of this process is ready
+// for phase.
+func (w *Writer) Ready(phase, pid int) error {
+	return w.small(TypeReady, func(p []byte) []byte {
+		return binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(p, uint32(phase)), uint32(pid))
+	})
+}
+
+// Start tells a worker process to start phase.
+func (w *Writer) Start(phase int) error {
+	return w.small(TypeStart, func(p []byte) []byte { return binary.LittleEndian.AppendUint32(p, uint32(phase)) })
+}
+
+// Stop tells a worker process to stop after its current ops.
+func (w *Writer) Stop() error {
+	return w.small(TypeStop, func(p []byte) []byte { return p })
+}
+
+// Done reports that a worker finished a phase.
+func (w *Writer) Done(st workload.WorkerStats) error {
+	return w.small(TypeDone, func(p []byte) []byte {
+		p = binary.LittleEndian.AppendUint32(p, uint32(st.Worker))
+		p = binary.LittleEndian.AppendUint32(p, uint32(st.Phase))
+		p = binary.LittleEndian.AppendUint64(p, uint64(st.Samples))
+		return binary.LittleEndian.AppendUint64(p, uint64(max(st.End, 0)))
+	})
+}
+
+// Error reports a worker failure; long messages are cut to MaxMessage.
+func (w *Writer) Error(msg string) error {
+	if len(msg) > MaxMessage {
+		msg = msg[:MaxMessage]
+	}
+	return w.small(TypeError, func(p []byte) []byte { return append(p, msg...) })
+}
+
+// FlushInterval is the longest a SampleSink holds samples before sending
+// them, measured on the samples' own clock, so the coordinator sees a run's
+// progress even when ops are slow.
+const FlushInterval = 100 * time.Millisecond
+
+// SampleSink batches one worker's samples for one phase into Samples
+// frames. It implements workload.Sink; it is used by one goroutine.
+type SampleSink struct {
+	w         *Writer
+	buf       []byte
+	n         int
+	size      int
+	lastFlush time.Duration
+}
+
+var _ workload.Sink = (*SampleSink)(nil)
+
+// NewSampleSink returns a sink for worker in phase that sends frames of up
+// to batch samples (at most MaxBatch) through w.
+func NewSampleSink(w *Writer, worker, phase, batch int) *SampleSink {
+	batch = min(max(batch, 1), MaxBatch)
+	buf := make([]byte, frameHeaderLen+batchHeaderLen, frameHeaderLen+batchHeaderLen+batch*sampleLen)
+	binary.LittleEndian.PutUint32(buf[frameHeaderLen:], uint32(worker))
+	binary.LittleEndian.PutUint32(buf[frameHeaderLen+4:], uint32(phase))
+	return &SampleSink{w: w, buf: buf, size: batch}
+}
+
+// Record adds a sample, sending the batch when it is full or older than
+// FlushInterval.
+func (s *SampleSink) Record(smp workload.Sample) error {
+	s.buf = s.buf[:len(s.buf)+sampleLen]
+	encodeSample(s.buf[len(s.buf)-sampleLen:], smp)
+	s.n++
+	if end := smp.Start + smp.Latency; s.n == s.size || end-s.lastFlush >= FlushInterval {
+		s.lastFlush = end
+		return s.flush()
+	}
+	return nil
+}
+
+func (s *SampleSink) flush() error {
+	if s.n == 0 {
+		return nil
+	}
+	s.w.mu.Lock()
+	err := s.w.write(TypeSamples, s.buf)
+	s.w.mu.Unlock()
+	s.buf = s.buf[:frameHeaderLen+batchHeaderLen]
+	s.n = 0
+	return err
+}
+
+// Done sends the remaining samples and then the worker's Done frame.
+func (s *SampleSink) Done(st workload.WorkerStats) error {
+	if err := s.flush(); err != nil {
+		return err
+	}
+	return s.w.Done(st)
+}

@@ -1,0 +1,469 @@
+package result
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// Histogram geometry. Latencies are recorded in nanoseconds from 1 ns to
+// HistogramMax at three significant digits (0.1% resolution); a latency
+// above HistogramMax is recorded as HistogramMax and counted as clamped.
+const (
+	HistogramMin    = 1
+	HistogramMax    = int64(time.Hour)
+	histogramDigits = 3
+	// timelineDigits is the precision of the per-second histograms, which
+	// exist only while their second is open.
+	timelineDigits = 2
+)
+
+func newHistogram() *hdr.Histogram {
+	return hdr.New(HistogramMin, HistogramMax, histogramDigits)
+}
+
+func newTimelineHistogram() *hdr.Histogram {
+	return hdr.New(HistogramMin, HistogramMax, timelineDigits)
+}
+
+// Builder turns the samples of a run into a Result. It hands one Recorder
+// to each worker and phase (it is a workload.Collector). Memory is bounded
+// by the number of workers and op kinds, plus a small summary per second
+// of timeline: never by the number of ops.
+//
+// Sink may be called concurrently; each Recorder is then used by one
+// goroutine at a time. Result must be called after every Recorder is done
+// with (the workers have returned).
+type Builder struct {
+	plan   *workload.Plan
+	mu     sync.Mutex
+	phases []*phaseState
+}
+
+var _ workload.Collector = (*Builder)(nil)
+
+type phaseState struct {
+	recorders []*Recorder // by worker id
+	skew      time.Duration
+	tl        timeline
+}
+
+// NewBuilder returns a Builder for a run of plan, which must be valid.
+func NewBuilder(plan *workload.Plan) *Builder {
+	b := &Builder{plan: plan}
+	for range plan.Phases {
+		ps := &phaseState{recorders: make([]*Recorder, plan.Workers())}
+		ps.tl.init(plan.Workers())
+		b.phases = append(b.phases, ps)
+	}
+	return b
+}
+
+// Sink returns the Recorder of worker in phase (the same one on every
+// call).
+func (b *Builder) Sink(worker, phase int) workload.Sink { return b.Recorder(worker, phase) }
+
+// Recorder returns the Recorder of worker in phase, creating it on first
+// use. It panics on a worker or phase outside the plan: callers check ids
+// from outside input first.
+func (b *Builder) Recorder(worker, phase int) *Recorder {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ps := b.phases[phase]
+	r := ps.recorders[worker]
+	if r == nil {
+		r = &Recorder{ps: ps, worker: worker}
+		ps.recorders[worker] = r
+	}
+	return r
+}
+
+// SetStartSkew records how long releasing every worker from the START
+// barrier of phase took.
+func (b *Builder) SetStartSkew(phase int, d time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.phases[phase].skew = d
+}
+
+// Recorder aggregates one worker's samples for one phase: a latency
+// histogram and outcome counts per op kind, and the current second of the
+// timeline, handed to the shared timeline when the worker moves on to the
+// next second. It implements workload.Sink.
+type Recorder struct {
+	ps     *phaseState
+	worker int
+
+	hists    [workload.MaxOp]*hdr.Histogram
+	counts   [workload.MaxOp][store.NumClasses]int64
+	clamped  int64
+	samples  int64
+	end      time.Duration
+	finished bool
+	reported int64
+
+	sec    int64
+	cur    [workload.MaxOp]*hdr.Histogram
+	curCnt [workload.MaxOp][2]int64 // ops, errors
+	curAny bool
+}
+
+var _ workload.Sink = (*Recorder)(nil)
+
+// Record adds one sample.
+func (r *Recorder) Record(s workload.Sample) error {
+	if !s.Op.Valid() || int(s.Class) >= store.NumClasses {
+		return fmt.Errorf("worker %d: invalid sample op %d class %d", r.worker, s.Op, s.Class)
+	}
+	lat := max(int64(s.Latency), 0)
+	if lat > HistogramMax {
+		lat = HistogramMax
+		r.clamped++
+	}
+	h := r.hists[s.Op]
+	if h == nil {
+		h = newHistogram()
+		r.hists[s.Op] = h
+	}
+	_ = h.RecordValue(lat) // in range by construction
+	r.counts[s.Op][s.Class]++
+	r.samples++
+	end := s.Start + s.Latency
+	r.end = max(r.end, end)
+
+	sec := int64(end / time.Second)
+	isErr := int64(0)
+	if s.Class.IsError() {
+		isErr = 1
+	}
+	switch {
+	case sec < r.sec:
+		// Completions of one closed-loop worker arrive in order; a sample
+		// from an earlier second still counts, straight into the timeline.
+		r.ps.tl.late(sec, s.Op, lat, isErr)
+		return nil
+	case sec > r.sec:
+		r.handOff(sec)
+		r.sec = sec
+	}
+	c := r.cur[s.Op]
+	if c == nil {
+		c = newTimelineHistogram()
+		r.cur[s.Op] = c
+	}
+	_ = c.RecordValue(lat)
+	r.curCnt[s.Op][0]++
+	r.curCnt[s.Op][1] += isErr
+	r.curAny = true
+	return nil
+}
+
+// handOff gives the current second to the shared timeline; the worker's
+// later samples all complete in second next or after.
+func (r *Recorder) handOff(next int64) {
+	r.ps.tl.handOff(r.worker, r.sec, &r.cur, &r.curCnt, r.curAny, next)
+	for op := range r.cur {
+		if r.cur[op] != nil {
+			r.cur[op].Reset()
+		}
+		r.curCnt[op] = [2]int64{}
+	}
+	r.curAny = false
+}
+
+// Done ends the worker's phase. It fails when the worker's own count of
+// samples differs from the number recorded: a sample went missing.
+func (r *Recorder) Done(st workload.WorkerStats) error {
+	r.handOff(math.MaxInt64)
+	r.finished = true
+	r.reported = st.Samples
+	if st.Samples != r.samples {
+		return fmt.Errorf("worker %d sent %d samples but %d arrived", r.worker, st.Samples, r.samples)
+	}
+	return nil
+}
+
+// Result assembles the result of the run. Command, StartedAt and the
+// environment's filesystem and store facts are for the caller to fill in.
+// A worker that never finished its phase, or whose sample count did not
+// match, makes the result incomplete, with the reason in Problems.
+func (b *Builder) Result() *Result {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := &Result{
+		SchemaVersion: SchemaVersion,
+		Tool:          ToolInfo(),
+		Plan:          *b.plan,
+		Environment: Environment{
+			OS:         runtime.GOOS,
+			Arch:       runtime.GOARCH,
+			CPUs:       runtime.NumCPU(),
+			Filesystem: "unknown",
+		},
+	}
+	for i, ps := range b.phases {
+		ph, problems := ps.build(b.plan.Phases[i].Name)
+		r.Phases = append(r.Phases, ph)
+		r.Problems = append(r.Problems, problems...)
+	}
+	r.Complete = len(r.Problems) == 0
+	return r
+}
+
+func (ps *phaseState) build(name string) (Phase, []string) {
+	ph := Phase{Name: name, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush()}
+	var problems []string
+	var wall time.Duration
+	var merged [workload.MaxOp]*hdr.Histogram
+	var counts [workload.MaxOp][store.NumClasses]int64
+	for id, r := range ps.recorders {
+		w := Worker{ID: id}
+		if r != nil {
+			wall = max(wall, r.end)
+			ph.ClampedSamples += r.clamped
+			w.Finished = r.finished
+			w.Seconds = r.end.Seconds()
+			for op, h := range r.hists {
+				if h == nil {
+					continue
+				}
+				if merged[op] == nil {
+					merged[op] = newHistogram()
+				}
+				merged[op].Merge(h)
+				for c, n := range r.counts[op] {
+					counts[op][c] += n
+					if workload.Op(op).IsData() {
+						w.Ops += n
+						if store.Class(c).IsError() {
+							w.Errors += n
+						}
+					}
+				}
+			}
+			if w.Seconds > 0 {
+				w.OpsPerSec = float64(w.Ops-w.Errors) / w.Seconds
+			}
+			if r.finished && r.reported != r.samples {
+				problems = append(problems, fmt.Sprintf("phase %s: worker %d sent %d samples but %d arrived", name, id, r.reported, r.samples))
+			}
+		}
+		if !w.Finished {
+			problems = append(problems, fmt.Sprintf("phase %s: worker %d did not finish", name, id))
+		}
+		ph.Workers = append(ph.Workers, w)
+	}
+	ph.WallSeconds = wall.Seconds()
+	total := newHistogram()
+	var totalCounts [store.NumClasses]int64
+	for op, h := range merged {
+		if h == nil {
+			continue
+		}
+		ph.Ops = append(ph.Ops, opStats(workload.Op(op).String(), h, counts[op], ph.WallSeconds))
+		if workload.Op(op).IsData() {
+			total.Merge(h)
+			for c, n := range counts[op] {
+				totalCounts[c] += n
+			}
+		}
+	}
+	ph.Total = opStats("total", total, totalCounts, ph.WallSeconds)
+	ph.WorkerSpread = spread(ph.Workers)
+	return ph, problems
+}
+
+func opStats(kind string, h *hdr.Histogram, counts [store.NumClasses]int64, wall float64) OpStats {
+	o := OpStats{Kind: kind, Count: h.TotalCount(), NotFound: counts[store.NotFound]}
+	for c, n := range counts {
+		o.Errors.add(store.Class(c), n)
+	}
+	if wall > 0 {
+		o.OpsPerSec = float64(o.Count-o.Errors.Total) / wall
+	}
+	if o.Count > 0 {
+		o.MeanMicros = h.Mean() / 1e3
+		o.P50Micros = micros(h.ValueAtQuantile(50))
+		o.P90Micros = micros(h.ValueAtQuantile(90))
+		o.P99Micros = micros(h.ValueAtQuantile(99))
+		o.P999Micros = micros(h.ValueAtQuantile(99.9))
+		o.MaxMicros = micros(h.Max())
+	}
+	enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		panic(fmt.Sprintf("result: encoding a histogram: %v", err)) // writes to memory only
+	}
+	o.Histogram = string(enc)
+	return o
+}
+
+func micros(ns int64) float64 { return float64(ns) / 1e3 }
+
+func spread(ws []Worker) Spread {
+	var rates []float64
+	for _, w := range ws {
+		if w.Finished {
+			rates = append(rates, w.OpsPerSec)
+		}
+	}
+	if len(rates) == 0 {
+		return Spread{}
+	}
+	slices.Sort(rates)
+	return Spread{MinOpsPerSec: rates[0], MedianOpsPerSec: median(rates), MaxOpsPerSec: rates[len(rates)-1]}
+}
+
+// median of sorted values.
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// ToolInfo describes this gobench build, from its build information.
+func ToolInfo() Tool {
+	t := Tool{Name: "gobench", Version: "(devel)", GoVersion: runtime.Version()}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := bi.Main.Version; v != "" {
+			t.Version = v
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && t.Version == "(devel)" {
+				t.Version = "(devel) " + s.Value
+			}
+		}
+	}
+	return t
+}
+
+// timeline collects the per-second activity of all workers of a phase.
+// Seconds stay open, as mergeable histograms, until every worker has moved
+// past them (its watermark); then each is reduced to a summary.
+type timeline struct {
+	mu        sync.Mutex
+	open      map[int64]*openSecond
+	watermark []int64 // per worker: every second below it is handed in
+	maxSec    int64
+	next      int64 // every second below next is final
+	final     []Second
+}
+
+type openSecond struct {
+	hists [workload.MaxOp]*hdr.Histogram
+	cnt   [workload.MaxOp][2]int64
+}
+
+func (t *timeline) init(workers int) {
+	t.open = map[int64]*openSecond{}
+	t.watermark = make([]int64, workers)
+	t.maxSec = -1
+}
+
+func (t *timeline) second(sec int64) *openSecond {
+	s := t.open[sec]
+	if s == nil {
+		s = &openSecond{}
+		t.open[sec] = s
+	}
+	t.maxSec = max(t.maxSec, sec)
+	return s
+}
+
+func (t *timeline) handOff(worker int, sec int64, hists *[workload.MaxOp]*hdr.Histogram, cnt *[workload.MaxOp][2]int64, any bool, next int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if any {
+		s := t.second(sec)
+		for op, h := range hists {
+			if cnt[op][0] == 0 {
+				continue
+			}
+			if s.hists[op] == nil {
+				s.hists[op] = newTimelineHistogram()
+			}
+			s.hists[op].Merge(h)
+			s.cnt[op][0] += cnt[op][0]
+			s.cnt[op][1] += cnt[op][1]
+		}
+	}
+	t.watermark[worker] = max(t.watermark[worker], next)
+	t.advance()
+}
+
+// late adds one sample to a second the worker has already handed in.
+func (t *timeline) late(sec int64, op workload.Op, lat, isErr int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if sec < t.next {
+		// Already summarised: keep the counts exact; percentiles stay as
+		// they were.
+		e := &t.final[sec]
+		for i := range e.Ops {
+			if e.Ops[i].Kind == op.String() {
+				e.Ops[i].Count++
+				e.Ops[i].Errors += isErr
+				return
+			}
+		}
+		e.Ops = append(e.Ops, SecondOps{Kind: op.String(), Count: 1, Errors: isErr})
+		return
+	}
+	s := t.second(sec)
+	if s.hists[op] == nil {
+		s.hists[op] = newTimelineHistogram()
+	}
+	_ = s.hists[op].RecordValue(lat)
+	s.cnt[op][0]++
+	s.cnt[op][1] += isErr
+}
+
+// advance summarises every second that all workers have moved past.
+func (t *timeline) advance() {
+	low := slices.Min(t.watermark)
+	for t.next < low && t.next <= t.maxSec {
+		t.summarise(t.next)
+	}
+}
+
+func (t *timeline) summarise(sec int64) {
+	e := Second{Second: sec, Ops: []SecondOps{}}
+	if s := t.open[sec]; s != nil {
+		for op, h := range s.hists {
+			if h == nil || s.cnt[op][0] == 0 {
+				continue
+			}
+			e.Ops = append(e.Ops, SecondOps{
+				Kind:      workload.Op(op).String(),
+				Count:     s.cnt[op][0],
+				Errors:    s.cnt[op][1],
+				P50Micros: micros(h.ValueAtQuantile(50)),
+				P99Micros: micros(h.ValueAtQuantile(99)),
+				MaxMicros: micros(h.Max()),
+			})
+		}
+		delete(t.open, sec)
+	}
+	t.final = append(t.final, e)
+	t.next = sec + 1
+}
+
+// flush summarises every remaining second and returns the timeline.
+func (t *timeline) flush() []Second {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.next <= t.maxSec {
+		t.summarise(t.next)
+	}
+	return slices.Clone(t.final)
+}

@@ -1,0 +1,251 @@
+package result
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// SchemaVersion is the version of the JSON result format. It changes only
+// when a field changes meaning or goes away; new fields keep the version.
+const SchemaVersion = 1
+
+// Result is everything measured in one run. Its JSON form is the stable,
+// documented output of gobench (see the README's field list).
+type Result struct {
+	SchemaVersion int       `json:"schema_version"`
+	Tool          Tool      `json:"tool"`
+	Command       string    `json:"command"`
+	StartedAt     time.Time `json:"started_at"`
+	// Complete is false when the run was interrupted or a worker failed;
+	// Problems then says what happened.
+	Complete    bool          `json:"complete"`
+	Problems    []string      `json:"problems,omitempty"`
+	Plan        workload.Plan `json:"plan"`
+	Environment Environment   `json:"environment"`
+	Phases      []Phase       `json:"phases"`
+}
+
+// Tool identifies the gobench build that produced a result.
+type Tool struct {
+	Name      string `json:"name"`
+	Version   string `json:"version"`
+	GoVersion string `json:"go_version"`
+}
+
+// Environment is where the run happened.
+type Environment struct {
+	OS   string `json:"os"`
+	Arch string `json:"arch"`
+	CPUs int    `json:"cpus"`
+	// Filesystem is the type of the filesystem holding the database
+	// (such as "ext4" or "tmpfs"), or "unknown".
+	Filesystem string `json:"filesystem"`
+	// Store holds the engine's facts, read back from the database: driver,
+	// SQLite version, journal mode and synchronous level in force, …
+	Store []store.Fact `json:"store"`
+}
+
+// StoreFact returns the value of the named store fact, or "".
+func (e Environment) StoreFact(name string) string {
+	for _, f := range e.Store {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// Phase is the measurement of one phase.
+type Phase struct {
+	Name string `json:"name"`
+	// WallSeconds is from START to the last op's completion, over all
+	// workers: the denominator of every throughput.
+	WallSeconds float64 `json:"wall_seconds"`
+	// StartSkewMicros is how long the coordinator took to release every
+	// worker process from the START barrier (0 for goroutines).
+	StartSkewMicros float64 `json:"start_skew_us"`
+	// Total sums the data ops (not transaction markers).
+	Total OpStats   `json:"total"`
+	Ops   []OpStats `json:"ops"`
+	// Workers holds per-worker totals, by worker id.
+	Workers []Worker `json:"workers"`
+	// WorkerSpread is the spread of per-worker throughput.
+	WorkerSpread Spread `json:"worker_spread"`
+	// Timeline holds one entry per second of the phase, by op completion.
+	Timeline []Second `json:"timeline"`
+	// ClampedSamples counts latencies above the histogram's ceiling
+	// (HistogramMax), recorded at the ceiling.
+	ClampedSamples int64 `json:"clamped_samples"`
+}
+
+// OpStats is the measurement of one op kind (or the total).
+type OpStats struct {
+	Kind string `json:"kind"`
+	// Count is every op attempted, successful or not.
+	Count int64 `json:"count"`
+	// NotFound counts ops that found no such key (not errors).
+	NotFound int64 `json:"not_found"`
+	// Errors counts failed ops by class.
+	Errors Errors `json:"errors"`
+	// OpsPerSec is the throughput of ops that did not fail:
+	// (Count - Errors.Total) / WallSeconds.
+	OpsPerSec float64 `json:"ops_per_sec"`
+	// Latency percentiles in microseconds, over every attempt (failed
+	// attempts included: a busy timeout is latency a caller waits).
+	MeanMicros float64 `json:"mean_us"`
+	P50Micros  float64 `json:"p50_us"`
+	P90Micros  float64 `json:"p90_us"`
+	P99Micros  float64 `json:"p99_us"`
+	P999Micros float64 `json:"p999_us"`
+	MaxMicros  float64 `json:"max_us"`
+	// Histogram is the full latency histogram in nanoseconds, in
+	// HdrHistogram's V2 compressed base64 encoding: lossless, mergeable,
+	// readable by every HdrHistogram implementation.
+	Histogram string `json:"histogram"`
+}
+
+// Errors counts failed ops by class.
+type Errors struct {
+	Total      int64 `json:"total"`
+	Busy       int64 `json:"busy"`
+	Locked     int64 `json:"locked"`
+	Constraint int64 `json:"constraint"`
+	IO         int64 `json:"io"`
+	Full       int64 `json:"full"`
+	Other      int64 `json:"other"`
+}
+
+func (e *Errors) add(c store.Class, n int64) {
+	if !c.IsError() || n == 0 {
+		return
+	}
+	e.Total += n
+	switch c {
+	case store.Busy:
+		e.Busy += n
+	case store.Locked:
+		e.Locked += n
+	case store.Constraint:
+		e.Constraint += n
+	case store.IO:
+		e.IO += n
+	case store.Full:
+		e.Full += n
+	default:
+		e.Other += n
+	}
+}
+
+func (e *Errors) merge(o Errors) {
+	e.Total += o.Total
+	e.Busy += o.Busy
+	e.Locked += o.Locked
+	e.Constraint += o.Constraint
+	e.IO += o.IO
+	e.Full += o.Full
+	e.Other += o.Other
+}
+
+// Worker is one worker's totals in a phase.
+type Worker struct {
+	ID int `json:"id"`
+	// Ops counts the worker's data ops; Errors those that failed.
+	Ops    int64 `json:"ops"`
+	Errors int64 `json:"errors"`
+	// Seconds is from START to the worker's last completion.
+	Seconds   float64 `json:"seconds"`
+	OpsPerSec float64 `json:"ops_per_sec"`
+	// Finished is false for a worker that never reported the end of
+	// its phase.
+	Finished bool `json:"finished"`
+}
+
+// Spread summarises per-worker throughput.
+type Spread struct {
+	MinOpsPerSec    float64 `json:"min_ops_per_sec"`
+	MedianOpsPerSec float64 `json:"median_ops_per_sec"`
+	MaxOpsPerSec    float64 `json:"max_ops_per_sec"`
+}
+
+// Second is one second of a phase's timeline.
+type Second struct {
+	// Second counts from the phase's START: entry 0 holds the ops that
+	// completed in its first second.
+	Second int64       `json:"second"`
+	Ops    []SecondOps `json:"ops"`
+}
+
+// SecondOps is one op kind's activity in one second.
+type SecondOps struct {
+	Kind   string `json:"kind"`
+	Count  int64  `json:"count"`
+	Errors int64  `json:"errors"`
+	// Latency percentiles of the ops completed in this second, in
+	// microseconds, at two significant digits.
+	P50Micros float64 `json:"p50_us"`
+	P99Micros float64 `json:"p99_us"`
+	MaxMicros float64 `json:"max_us"`
+}
+
+// Op returns the stats of the op kind named kind, or false.
+func (p *Phase) Op(kind string) (OpStats, bool) {
+	for _, o := range p.Ops {
+		if o.Kind == kind {
+			return o, true
+		}
+	}
+	return OpStats{}, false
+}
+
+// DecodeHistogram decodes an OpStats histogram.
+func (o *OpStats) DecodeHistogram() (*hdr.Histogram, error) {
+	h, err := hdr.Decode([]byte(o.Histogram))
+	if err != nil {
+		return nil, fmt.Errorf("decoding %s histogram: %w", o.Kind, err)
+	}
+	return h, nil
+}
+
+// Write encodes r as indented JSON.
+func (r *Result) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// Read decodes and checks a JSON result, such as a file a user hands to
+// gobench. It refuses other schema versions and results whose histograms
+// do not decode or disagree with their counts.
+func Read(rd io.Reader) (*Result, error) {
+	var r Result
+	dec := json.NewDecoder(rd)
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("decoding result: %w", err)
+	}
+	if r.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("result schema version %d is not supported (this gobench reads version %d)", r.SchemaVersion, SchemaVersion)
+	}
+	for _, ph := range r.Phases {
+		for _, o := range ph.Ops {
+			h, err := o.DecodeHistogram()
+			if err != nil {
+				return nil, fmt.Errorf("phase %s: %w", ph.Name, err)
+			}
+			if h.TotalCount() != o.Count {
+				return nil, fmt.Errorf("phase %s, %s: histogram holds %d samples but count is %d", ph.Name, o.Kind, h.TotalCount(), o.Count)
+			}
+		}
+	}
+	if len(r.Phases) == 0 {
+		return nil, errors.New("result has no phases")
+	}
+	return &r, nil
+}

@@ -234,7 +234,7 @@ func Read(rd io.Reader) (*Result, error) {
 		return nil, fmt.Errorf("result schema version %d is not supported (this gobench reads version %d)", r.SchemaVersion, SchemaVersion)
 	}
 	for _, ph := range r.Phases {
-		for _, o := range ph.Ops {
+		for _, o := range append([]OpStats{ph.Total}, ph.Ops...) {
 			h, err := o.DecodeHistogram()
 			if err != nil {
 				return nil, fmt.Errorf("phase %s: %w", ph.Name, err)

@@ -1,0 +1,412 @@
+// Package coord runs a plan: it sets the store up once, starts the
+// workers (as worker processes re-executing gobench, or as goroutines),
+// holds them at a START barrier until every one is ready, and merges what
+// they report into a result.
+//
+// # Processes
+//
+// Each worker process gets the plan on stdin and streams its samples back
+// on fd 3 (see package wire); its stdout and stderr are kept, the last
+// lines of them quoted if it fails. One reader goroutine per process
+// decodes its stream straight into that worker's result.Recorder, so the
+// coordinator's memory follows the number of workers, not of ops. Worker
+// processes die with the coordinator: they stop when their stdin closes,
+// and on Linux the kernel kills them if the coordinator dies first.
+package coord
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gobench/gobench/internal/wire"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// Config is what Run needs besides the plan.
+type Config struct {
+	Plan     *workload.Plan
+	Registry *store.Registry
+	// Command returns the command that starts one worker process; it must
+	// run ServeWorker with stdin and fd 3 as given. Nil runs this
+	// executable with the "worker" argument.
+	Command func() (*exec.Cmd, error)
+	// ReadyTimeout bounds how long workers may take to open the store and
+	// report ready for a phase. Zero means one minute.
+	ReadyTimeout time.Duration
+	// StopGrace is how long worker processes have to stop after an
+	// interrupt before they are killed. Zero means ten seconds.
+	StopGrace time.Duration
+	// Log receives notes on the run's progress (store set up, workers
+	// started). Nil discards them.
+	Log io.Writer
+}
+
+// ErrWorker marks a failure of a worker process.
+var ErrWorker = errors.New("worker failed")
+
+// Run sets up the store, runs every phase of cfg.Plan and returns the
+// result. When ctx is cancelled, workers stop after their current op and
+// Run returns the partial result, marked incomplete, with ctx's error.
+// When a worker fails, Run stops the others and returns the partial result
+// with an error naming the worker and the cause.
+func Run(ctx context.Context, cfg Config) (*result.Result, error) {
+	p := cfg.Plan
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	drv, err := cfg.Registry.Lookup(p.Driver)
+	if err != nil {
+		return nil, err
+	}
+	logf := func(format string, args ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format+"\n", args...)
+		}
+	}
+	st, err := drv.Open(ctx, p.Store)
+	if err != nil {
+		return nil, fmt.Errorf("opening the store: %w", err)
+	}
+	defer st.Close()
+	if err := st.Init(ctx); err != nil {
+		return nil, fmt.Errorf("setting up the store: %w", err)
+	}
+	if p.Preload > 0 {
+		t0 := time.Now()
+		if err := workload.Preload(ctx, st, p); err != nil {
+			return nil, err
+		}
+		logf("preloaded %d rows in %v", p.Preload, time.Since(t0).Round(time.Millisecond))
+	}
+	var facts []store.Fact
+	if d, ok := st.(store.Describer); ok {
+		if facts, err = d.Describe(ctx); err != nil {
+			return nil, err
+		}
+	}
+
+	b := result.NewBuilder(p)
+	started := time.Now().UTC()
+	var m mode
+	if p.Mode == workload.ModeGoroutine {
+		m = &goroutineMode{plan: p, store: st}
+	} else {
+		m = &processMode{cfg: cfg}
+	}
+	logf("running %d phase(s) on %d×%d %s workers", len(p.Phases), p.Procs, p.Goroutines, p.Mode)
+	runErr := m.run(ctx, b)
+
+	res := b.Result()
+	res.StartedAt = started
+	res.Environment.Store = facts
+	switch {
+	case runErr != nil && ctx.Err() != nil:
+		res.Complete = false
+		res.Problems = append([]string{"interrupted"}, res.Problems...)
+		return res, ctx.Err()
+	case runErr != nil:
+		res.Complete = false
+		res.Problems = append([]string{runErr.Error()}, res.Problems...)
+		return res, runErr
+	case !res.Complete:
+		return res, fmt.Errorf("%w: %s", ErrWorker, strings.Join(res.Problems, "; "))
+	}
+	return res, nil
+}
+
+// mode runs the workers of a plan into a builder.
+type mode interface {
+	run(ctx context.Context, b *result.Builder) error
+}
+
+// goroutineMode runs every worker in this process on the coordinator's
+// store.
+type goroutineMode struct {
+	plan  *workload.Plan
+	store store.Store
+}
+
+func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
+	ids := make([]int, g.plan.Workers())
+	for i := range ids {
+		ids[i] = i
+	}
+	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: b}
+	return h.Run(ctx)
+}
+
+// processMode runs each group of goroutines in a worker process.
+type processMode struct{ cfg Config }
+
+// proc is one worker process.
+type proc struct {
+	index  int
+	cmd    *exec.Cmd
+	ctl    *wire.Writer
+	stdin  io.Closer
+	output *tailBuffer
+	// ready receives each phase the process reports ready for.
+	ready chan int
+}
+
+func (m *processMode) run(ctx context.Context, b *result.Builder) error {
+	p := m.cfg.Plan
+	planJSON, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("encoding the plan: %w", err)
+	}
+	g, gctx := errgroup.WithContext(context.Background())
+	var procs []*proc
+	for i := range p.Procs {
+		pr, samples, serr := m.start(i, planJSON)
+		if serr != nil {
+			err = serr
+			break
+		}
+		procs = append(procs, pr)
+		g.Go(func() error { return pr.serve(samples, p, b) })
+	}
+	kill := func() {
+		for _, pr := range procs {
+			_ = pr.cmd.Process.Kill() // a no-op for a process already reaped
+		}
+	}
+	stop := sync.OnceFunc(func() {
+		for _, pr := range procs {
+			_ = pr.ctl.Stop()
+		}
+	})
+	if err == nil {
+		err = m.barriers(ctx, gctx, procs, b)
+	}
+	if err != nil && ctx.Err() == nil {
+		kill() // the run never got going: nothing to save
+	}
+	waitErr := m.wait(ctx, gctx, g, stop, kill)
+	for _, pr := range procs {
+		_ = pr.stdin.Close()
+	}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return err // the cause; the workers' deaths that follow are its effect
+	}
+	return waitErr
+}
+
+// wait waits for every worker process to finish. On an interrupt or a
+// failed worker, it asks the rest to stop after their current op, and
+// kills them if they have not stopped within the grace period.
+func (m *processMode) wait(ctx, gctx context.Context, g *errgroup.Group, stop, kill func()) error {
+	done := make(chan error, 1)
+	go func() { done <- g.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	case <-gctx.Done():
+	}
+	stop()
+	grace := m.cfg.StopGrace
+	if grace == 0 {
+		grace = 10 * time.Second
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(grace):
+		kill()
+		return <-done
+	}
+}
+
+// barriers runs the START barrier of every phase.
+func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *result.Builder) error {
+	timeout := m.cfg.ReadyTimeout
+	if timeout == 0 {
+		timeout = time.Minute
+	}
+	for phase := range m.cfg.Plan.Phases {
+		deadline := time.NewTimer(timeout)
+		for _, pr := range procs {
+			select {
+			case got := <-pr.ready:
+				if got != phase {
+					deadline.Stop()
+					return fmt.Errorf("%w: worker process %d reported ready for phase %d while phase %d was due", ErrWorker, pr.index, got, phase)
+				}
+			case <-deadline.C:
+				return fmt.Errorf("%w: worker process %d (pid %d) was not ready for phase %d within %v%s", ErrWorker, pr.index, pr.cmd.Process.Pid, phase, timeout, pr.output.quote())
+			case <-gctx.Done():
+				deadline.Stop()
+				return nil // the failing reader reports why
+			case <-ctx.Done():
+				deadline.Stop()
+				return ctx.Err()
+			}
+		}
+		deadline.Stop()
+		t0 := time.Now()
+		for _, pr := range procs {
+			if err := pr.ctl.Start(phase); err != nil {
+				return fmt.Errorf("%w: starting worker process %d: %v", ErrWorker, pr.index, err)
+			}
+		}
+		b.SetStartSkew(phase, time.Since(t0))
+	}
+	return nil
+}
+
+// start launches worker process i and sends it the plan. It returns the
+// read end of the process's sample pipe.
+func (m *processMode) start(i int, planJSON []byte) (*proc, *os.File, error) {
+	newCmd := m.cfg.Command
+	if newCmd == nil {
+		newCmd = selfCommand
+	}
+	cmd, err := newCmd()
+	if err != nil {
+		return nil, nil, err
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating the sample pipe: %w", err)
+	}
+	cmd.ExtraFiles = []*os.File{pw}
+	out := newTailBuffer(8 << 10)
+	cmd.Stdout, cmd.Stderr = out, out
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, nil, err
+	}
+	dieWithParent(cmd)
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, nil, fmt.Errorf("starting worker process %d: %w", i, err)
+	}
+	pw.Close() // the child holds its own copy
+	p := &proc{index: i, cmd: cmd, ctl: wire.NewWriter(stdin), stdin: stdin, output: out, ready: make(chan int, len(m.cfg.Plan.Phases))}
+	if err := p.ctl.Plan(i, planJSON); err != nil {
+		pr.Close()
+		return p, nil, fmt.Errorf("sending the plan to worker process %d: %w", i, err)
+	}
+	return p, pr, nil
+}
+
+// selfCommand re-executes this program as a worker.
+func selfCommand() (*exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding the gobench executable to start workers: %w", err)
+	}
+	return exec.Command(exe, "worker"), nil
+}
+
+// serve reads a worker process's stream into the builder until the
+// process closes it, then waits for the process to exit.
+func (pr *proc) serve(samples *os.File, p *workload.Plan, b *result.Builder) error {
+	err := pr.read(samples, p, b)
+	samples.Close()
+	waitErr := pr.cmd.Wait()
+	switch {
+	case err != nil:
+		return err
+	case waitErr != nil:
+		return fmt.Errorf("%w: worker process %d (pid %d) %v%s", ErrWorker, pr.index, pr.cmd.Process.Pid, waitErr, pr.output.quote())
+	}
+	return nil
+}
+
+func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) error {
+	source := fmt.Sprintf("worker process %d (pid %d)", pr.index, pr.cmd.Process.Pid)
+	r := wire.NewReader(samples, source)
+	lo, hi := pr.index*p.Goroutines, (pr.index+1)*p.Goroutines
+	nextReady := 0
+	for r.Scan() {
+		f := r.Frame()
+		switch f.Type {
+		case wire.TypeSamples:
+			bt := f.Batch()
+			if bt.Worker < lo || bt.Worker >= hi || bt.Phase >= len(p.Phases) {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("samples for worker %d phase %d, which this process does not run", bt.Worker, bt.Phase)}
+			}
+			rec := b.Recorder(bt.Worker, bt.Phase)
+			for i := range bt.Len() {
+				if err := rec.Record(bt.At(i)); err != nil {
+					return err
+				}
+			}
+		case wire.TypeDone:
+			d := f.Done()
+			if d.Worker < lo || d.Worker >= hi || d.Phase >= len(p.Phases) {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("done for worker %d phase %d, which this process does not run", d.Worker, d.Phase)}
+			}
+			if err := b.Recorder(d.Worker, d.Phase).Done(d); err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrWorker, source, err)
+			}
+		case wire.TypeReady:
+			rd := f.Ready()
+			if rd.Phase != nextReady {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("ready for phase %d while phase %d was due", rd.Phase, nextReady)}
+			}
+			nextReady++
+			pr.ready <- rd.Phase
+		case wire.TypeError:
+			return fmt.Errorf("%w: %s: %s", ErrWorker, source, f.Message())
+		default:
+			return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("unexpected %v frame from a worker", f.Type)}
+		}
+	}
+	return r.Err()
+}
+
+// tailBuffer keeps the last bytes written to it: a worker's output, to
+// quote when it fails.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// quote returns the last lines of output, ready to append to a message.
+func (t *tailBuffer) quote() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := strings.TrimSpace(string(t.buf))
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > 10 {
+		lines = lines[len(lines)-10:]
+	}
+	return "; its last output:\n  " + strings.Join(lines, "\n  ")
+}

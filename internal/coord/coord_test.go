@@ -1,0 +1,223 @@
+package coord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/store/sqlite"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// The test binary doubles as the worker process (the os/exec helper
+// process pattern): with GOBENCH_TEST_WORKER set, TestMain serves the
+// worker protocol on stdin and fd 3 instead of running tests.
+func TestMain(m *testing.M) {
+	switch os.Getenv("GOBENCH_TEST_WORKER") {
+	case "":
+		os.Exit(m.Run())
+	case "serve":
+		err := ServeWorker(context.Background(), os.Stdin, os.NewFile(3, "samples"), all.Registry(), os.Getpid())
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "worker:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "exit":
+		fmt.Fprintln(os.Stderr, "boom: the worker gave up")
+		os.Exit(3)
+	case "hang":
+		time.Sleep(time.Hour)
+	}
+}
+
+func helper(mode string) func() (*exec.Cmd, error) {
+	return func() (*exec.Cmd, error) {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "GOBENCH_TEST_WORKER="+mode)
+		return cmd, nil
+	}
+}
+
+func nullPlan(procs, goroutines int, ops int64) *workload.Plan {
+	p := workload.DefaultPlan()
+	p.Driver = "null"
+	p.Procs, p.Goroutines = procs, goroutines
+	p.Phases[0].Ops = ops
+	return &p
+}
+
+func run(t *testing.T, p *workload.Plan, mode string) (*result.Result, error) {
+	t.Helper()
+	return Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper(mode), ReadyTimeout: 30 * time.Second})
+}
+
+// lotteryCounts deals every worker's lottery and counts the ops.
+func lotteryCounts(p *workload.Plan) map[string]int64 {
+	counts := map[string]int64{}
+	for w := range p.Workers() {
+		l := workload.NewLottery(p, 0, w)
+		for range p.Phases[0].Ops {
+			op, _ := l.Next()
+			counts[op.String()]++
+		}
+	}
+	return counts
+}
+
+// Every op of every worker process arrives, and the split per op kind is
+// exactly what the lottery dealt.
+func TestProcessModeCounts(t *testing.T) {
+	p := nullPlan(3, 2, 1000)
+	res, err := run(t, p, "serve")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Complete {
+		t.Fatalf("incomplete: %v", res.Problems)
+	}
+	ph := res.Phases[0]
+	if ph.Total.Count != 6000 {
+		t.Fatalf("total count = %d, want 6000", ph.Total.Count)
+	}
+	for kind, want := range lotteryCounts(p) {
+		if got, _ := ph.Op(kind); got.Count != want {
+			t.Errorf("%s count = %d, lottery dealt %d", kind, got.Count, want)
+		}
+	}
+	if len(ph.Workers) != 6 {
+		t.Fatalf("%d workers, want 6", len(ph.Workers))
+	}
+	for _, w := range ph.Workers {
+		if w.Ops != 1000 || !w.Finished {
+			t.Errorf("worker %d: %+v", w.ID, w)
+		}
+	}
+}
+
+// Goroutine mode and process mode run the same ops.
+func TestModesAgree(t *testing.T) {
+	counts := map[string]map[string]int64{}
+	for _, mode := range []string{workload.ModeProcess, workload.ModeGoroutine} {
+		p := nullPlan(2, 3, 700)
+		p.Mode = mode
+		res, err := run(t, p, "serve")
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[mode] = map[string]int64{}
+		for _, o := range res.Phases[0].Ops {
+			counts[mode][o.Kind] = o.Count
+		}
+	}
+	if fmt.Sprint(counts[workload.ModeProcess]) != fmt.Sprint(counts[workload.ModeGoroutine]) {
+		t.Fatalf("process mode %v, goroutine mode %v", counts[workload.ModeProcess], counts[workload.ModeGoroutine])
+	}
+}
+
+// Real SQLite through real processes, in rollback and WAL mode.
+func TestProcessModeSQLite(t *testing.T) {
+	for _, journal := range []string{"rollback", "wal"} {
+		t.Run(journal, func(t *testing.T) {
+			p := nullPlan(3, 1, 300)
+			p.Driver = "modernc"
+			o := sqlite.DefaultOptions()
+			o.Journal = journal
+			o.Sync = "normal"
+			p.Store = store.Config{Path: filepath.Join(t.TempDir(), "mix.db"), Options: o.Encode()}
+			p.Keys.Count, p.Preload = 500, 500
+			res, err := run(t, p, "serve")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ph := res.Phases[0]
+			if ph.Total.Count != 900 || ph.Total.NotFound != 0 {
+				t.Fatalf("total = %+v", ph.Total)
+			}
+			if got := res.Environment.StoreFact("journal_mode"); got != map[string]string{"rollback": "delete", "wal": "wal"}[journal] {
+				t.Errorf("journal_mode fact = %q", got)
+			}
+		})
+	}
+}
+
+// pidsIn returns the worker pids an error message names.
+func pidsIn(s string) []int {
+	var pids []int
+	for _, m := range regexp.MustCompile(`pid (\d+)`).FindAllStringSubmatch(s, -1) {
+		n, _ := strconv.Atoi(m[1])
+		pids = append(pids, n)
+	}
+	return pids
+}
+
+func assertGone(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("worker pid %d still exists (kill 0: %v)", pid, err)
+		}
+	}
+}
+
+// A worker that exits before it is ready fails the run with its exit
+// status and its last output.
+func TestWorkerExitsEarly(t *testing.T) {
+	_, err := run(t, nullPlan(2, 1, 100), "exit")
+	if !errors.Is(err, ErrWorker) {
+		t.Fatalf("err = %v, want ErrWorker", err)
+	}
+	for _, want := range []string{"worker process", "exit status 3", "boom: the worker gave up"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	assertGone(t, pidsIn(err.Error()))
+}
+
+// A worker that never reports ready is timed out and killed.
+func TestReadyTimeout(t *testing.T) {
+	p := nullPlan(2, 1, 100)
+	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("hang"), ReadyTimeout: 300 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "was not ready for phase 0 within 300ms") {
+		t.Fatalf("err = %v, want a ready time-out", err)
+	}
+	assertGone(t, pidsIn(err.Error()))
+}
+
+// Cancelling a run stops the workers after their current op and returns
+// what they measured, marked incomplete.
+func TestInterrupt(t *testing.T) {
+	p := nullPlan(2, 1, 0)
+	p.Phases[0].Duration = workload.Duration(time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	res, err := Run(ctx, Config{Plan: p, Registry: all.Registry(), Command: helper("serve")})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if res == nil || res.Complete || res.Problems[0] != "interrupted" {
+		t.Fatalf("result = %+v", res)
+	}
+	ph := res.Phases[0]
+	if ph.Total.Count == 0 {
+		t.Fatal("no samples kept from the interrupted run")
+	}
+	for _, w := range ph.Workers {
+		if !w.Finished {
+			t.Errorf("worker %d did not report its end after the stop", w.ID)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package coord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/gobench/gobench/internal/wire"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// ServeWorker is the body of a worker process. It reads the plan from in
+// (the coordinator's pipe to its stdin), opens the store, runs its share
+// of the workers, and streams Ready, Samples and Done frames to out (fd 3).
+// It waits for a Start frame before each phase. A Stop frame, or the end of
+// in (the coordinator is gone), stops the workers after their current op.
+// Any failure is also sent as an Error frame before ServeWorker returns it.
+func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Registry, pid int) (err error) {
+	w := wire.NewWriter(out)
+	defer func() {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			_ = w.Error(err.Error())
+		}
+	}()
+	r := wire.NewReader(in, "coordinator")
+	if !r.Scan() {
+		if r.Err() != nil {
+			return fmt.Errorf("reading the plan: %w", r.Err())
+		}
+		return errors.New("reading the plan: the coordinator closed the pipe")
+	}
+	if r.Frame().Type != wire.TypePlan {
+		return fmt.Errorf("expected a plan frame from the coordinator, got %v", r.Frame().Type)
+	}
+	pf := r.Frame().Plan()
+	plan, err := workload.DecodePlan(pf.JSON)
+	if err != nil {
+		return err
+	}
+	if pf.Proc < 0 || pf.Proc >= plan.Procs {
+		return fmt.Errorf("process index %d is outside the plan's %d processes", pf.Proc, plan.Procs)
+	}
+	drv, err := reg.Lookup(plan.Driver)
+	if err != nil {
+		return err
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	starts := make(chan int, len(plan.Phases))
+	go readControl(r, starts, cancel)
+
+	st, err := drv.Open(ctx, plan.Store)
+	if err != nil {
+		return fmt.Errorf("opening the store: %w", err)
+	}
+	defer func() {
+		if cerr := st.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("closing the store: %w", cerr)
+		}
+	}()
+	ids := make([]int, plan.Goroutines)
+	for g := range ids {
+		ids[g] = pf.Proc*plan.Goroutines + g
+	}
+	h := &workload.Host{
+		Plan:      plan,
+		Store:     st,
+		Workers:   ids,
+		Collector: wireCollector{w},
+		Barrier: func(ctx context.Context, phase int) error {
+			if err := w.Ready(phase, pid); err != nil {
+				return fmt.Errorf("reporting ready: %w", err)
+			}
+			select {
+			case got, ok := <-starts:
+				if !ok {
+					return context.Canceled
+				}
+				if got != phase {
+					return fmt.Errorf("coordinator started phase %d while phase %d was due", got, phase)
+				}
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		},
+	}
+	return h.Run(ctx)
+}
+
+// readControl reads the coordinator's frames after the plan: Start frames
+// go to starts; Stop, the end of the stream or a bad frame cancel the run.
+func readControl(r *wire.Reader, starts chan<- int, cancel context.CancelFunc) {
+	defer close(starts)
+	defer cancel()
+	for r.Scan() {
+		switch f := r.Frame(); f.Type {
+		case wire.TypeStart:
+			starts <- f.Phase()
+		default: // Stop, or anything a coordinator does not send
+			return
+		}
+	}
+}
+
+// wireCollector hands each worker a sink that streams its samples.
+type wireCollector struct{ w *wire.Writer }
+
+func (c wireCollector) Sink(worker, phase int) workload.Sink {
+	return wire.NewSampleSink(c.w, worker, phase, 256)
+}

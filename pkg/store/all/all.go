@@ -1,0 +1,23 @@
+// Package all builds the registry of every engine gobench ships. Engines
+// that need cgo are registered from a file built only with cgo, so a
+// CGO_ENABLED=0 build still has the pure-Go ones.
+package all
+
+import (
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/nullstore"
+	"github.com/gobench/gobench/pkg/store/sqlite"
+)
+
+// Registry returns a new registry holding every engine of this build.
+func Registry() *store.Registry {
+	r := store.NewRegistry()
+	r.Register(nullstore.Driver{})
+	r.Register(sqlite.Modernc())
+	registerCgo(r)
+	return r
+}
+
+// DefaultDriver is the driver gobench uses when none is named: mattn's
+// cgo SQLite where this build has cgo, else modernc's pure-Go SQLite.
+func DefaultDriver() string { return defaultDriver }

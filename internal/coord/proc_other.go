@@ -1,9 +1,9 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package coord
 
 import "os/exec"
 
-// dieWithParent does nothing where the kernel has no parent-death signal:
-// a worker still stops when its stdin, the coordinator's pipe, closes.
+// dieWithParent does nothing here: a worker stops when its stdin, the
+// coordinator's pipe, closes.
 func dieWithParent(*exec.Cmd) {}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Exit codes. They are part of gobench's interface (see the README).
+const (
+	ExitOK          = 0
+	ExitFailure     = 1   // the run failed: a worker died, the engine failed
+	ExitUsage       = 2   // bad input: flags, paths, a database gobench did not create
+	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; the partial result was written
+)
+
+// usageError marks an error in what the user asked for.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usage(err error) error { return usageError{err} }
+
+// exitCode maps an error to the process's exit code: the one table.
+func exitCode(err error) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ue), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign):
+		return ExitUsage
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.Is(err, coord.ErrWorker):
+		return ExitFailure
+	}
+	return ExitFailure
+}

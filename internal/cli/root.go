@@ -1,0 +1,84 @@
+// Package cli is the gobench command line: one file per command, each a
+// newXCommand(env) building the cobra command, an options struct with
+// AddFlags, and a runX(ctx, opts, env) doing the work. Commands reach the
+// operating system only through Env, and map errors to exit codes in one
+// table (exit.go).
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Main runs gobench with args (without the program name) and returns the
+// process's exit code.
+func Main(args []string, env *Env) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if env.Notify != nil {
+		sigs := make(chan os.Signal, 2)
+		env.Notify(sigs)
+		go func() {
+			if _, ok := <-sigs; !ok {
+				return
+			}
+			fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping workers after their current op (interrupt again to kill them)")
+			cancel()
+			if _, ok := <-sigs; ok {
+				fmt.Fprintln(env.Stderr, "gobench: interrupted twice: exiting now")
+				env.Exit(ExitInterrupted) // worker processes die with their parent
+			}
+		}()
+	}
+	root := newRootCommand(env)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "gobench: %v\n", err)
+		if errors.As(err, new(usageError)) && !strings.Contains(err.Error(), "--help") {
+			fmt.Fprintln(env.Stderr, "run 'gobench --help' or 'gobench <command> --help' for usage")
+		}
+	}
+	return exitCode(err)
+}
+
+func newRootCommand(env *Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gobench",
+		Short: "Load generator for embedded databases (SQLite first)",
+		Long: `gobench measures embedded databases under realistic concurrency: real
+worker processes (or goroutines) run a seeded operation mix against one
+database file, stream every op's latency back to a coordinator, and get
+throughput, latency percentiles and error counts by class.
+
+The same seed deals every worker the same ops whatever the driver,
+journal mode or worker mode, so comparisons are fair by construction.`,
+		Example: `  # The classic SQLite test: 25 processes, 95% reads / 5% upserts, WAL
+  gobench mix --procs 25 --queries 2000 --journal wal
+
+  # The same against the rollback journal, result kept as JSON
+  gobench mix --procs 25 --queries 2000 --journal rollback --json rollback.json`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.SetIn(env.Stdin)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newMixCommand(env), newWorkerCommand(env), newVersionCommand(env))
+	// Unknown commands and stray arguments are usage errors too.
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usage(fmt.Errorf("unknown command %q", args[0]))
+		}
+		return nil
+	}
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	return root
+}

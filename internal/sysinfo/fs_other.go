@@ -1,0 +1,6 @@
+//go:build !linux && !darwin
+
+package sysinfo
+
+// Filesystem returns "unknown" where gobench cannot read filesystem types.
+func Filesystem(string) string { return "unknown" }

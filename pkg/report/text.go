@@ -1,0 +1,225 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// Text writes the human-readable report: a header with the settings that
+// decide the numbers, then per phase a table of op kinds (count, ops/s,
+// latency percentiles, errors by class) and a line on wall time and the
+// spread between workers.
+func Text(w io.Writer, r *result.Result) error {
+	tw := &errWriter{w: w}
+	if !r.Complete {
+		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
+	}
+	header(tw, r)
+	for _, ph := range r.Phases {
+		tw.printf("\n")
+		if len(r.Phases) > 1 {
+			tw.printf("phase %s\n", ph.Name)
+		}
+		phaseTable(tw, ph)
+		phaseFooter(tw, ph)
+	}
+	return tw.err
+}
+
+func header(w *errWriter, r *result.Result) {
+	p := r.Plan
+	env := r.Environment
+	fact := env.StoreFact
+	title := fmt.Sprintf("gobench %s · driver %s", r.Command, p.Driver)
+	if v := fact("sqlite_version"); v != "" {
+		title += " (SQLite " + v + ")"
+	}
+	if j := fact("journal_mode"); j != "" {
+		title += fmt.Sprintf(" · journal %s · sync %s · busy timeout %s ms", journalName(j), fact("synchronous"), fact("busy_timeout_ms"))
+	}
+	w.printf("%s\n", title)
+
+	ops := ""
+	if len(p.Phases) == 1 {
+		ph := p.Phases[0]
+		if ph.Ops > 0 {
+			ops = fmt.Sprintf(" · %d ops/worker", ph.Ops)
+		} else {
+			ops = fmt.Sprintf(" · %v/worker", ph.Duration)
+		}
+		ops += fmt.Sprintf(" · mix %s · batch %d", ph.Mix, ph.Batch)
+	}
+	w.printf("%d %s × %d %s (%s mode) · seed %d · %d keys %s · %d-byte values%s\n",
+		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
+		p.Mode, p.Seed, p.Keys.Count, p.Keys.Distribution, p.ValueSize, ops)
+	w.printf("db %s on %s · %s/%s, %d CPUs · %s %s, %s\n",
+		dbPath(p), env.Filesystem, env.OS, env.Arch, env.CPUs, r.Tool.Name, r.Tool.Version, r.Tool.GoVersion)
+}
+
+// journalName turns SQLite's name for the journal mode back into
+// gobench's ("delete" is the rollback journal).
+func journalName(mode string) string {
+	if mode == "delete" {
+		return "rollback (delete)"
+	}
+	return mode
+}
+
+func dbPath(p workload.Plan) string {
+	if p.Store.Path == "" {
+		return "(none)"
+	}
+	return p.Store.Path
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func phaseTable(w *errWriter, ph result.Phase) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "op\tcount\tops/s\tmean\tp50\tp90\tp99\tp99.9\tmax\terrors\t\n")
+	rows := append([]result.OpStats{}, ph.Ops...)
+	if countData(ph.Ops) > 1 {
+		rows = append(rows, ph.Total)
+	}
+	for _, o := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+			o.Kind, o.Count, Rate(o.OpsPerSec),
+			Micros(o.MeanMicros), Micros(o.P50Micros), Micros(o.P90Micros), Micros(o.P99Micros), Micros(o.P999Micros), Micros(o.MaxMicros),
+			errorText(o))
+	}
+	if err := tw.Flush(); err != nil && w.err == nil {
+		w.err = err
+	}
+}
+
+func countData(ops []result.OpStats) int {
+	n := 0
+	for _, o := range ops {
+		if o.Kind != workload.OpBegin.String() && o.Kind != workload.OpCommit.String() {
+			n++
+		}
+	}
+	return n
+}
+
+// errorText is "0", or the total and its classes: "7 (busy 5, io 2)";
+// reads that found no key are noted after.
+func errorText(o result.OpStats) string {
+	e := o.Errors
+	s := fmt.Sprint(e.Total)
+	var parts []string
+	for _, c := range []struct {
+		name string
+		n    int64
+	}{{"busy", e.Busy}, {"locked", e.Locked}, {"constraint", e.Constraint}, {"io", e.IO}, {"full", e.Full}, {"other", e.Other}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", c.name, c.n))
+		}
+	}
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if o.NotFound > 0 {
+		s += fmt.Sprintf(", %d not found", o.NotFound)
+	}
+	return s
+}
+
+func phaseFooter(w *errWriter, ph result.Phase) {
+	w.printf("wall %s s", trimFloat(ph.WallSeconds, 3))
+	if ph.StartSkewMicros > 0 {
+		w.printf(" · start skew %s", Micros(ph.StartSkewMicros))
+	}
+	sp := ph.WorkerSpread
+	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", Rate(sp.MinOpsPerSec), Rate(sp.MedianOpsPerSec), Rate(sp.MaxOpsPerSec))
+	if len(ph.Timeline) > 0 {
+		stalls, worst, worstN := 0, int64(0), int64(-1)
+		for _, s := range ph.Timeline {
+			var n int64
+			for _, o := range s.Ops {
+				n += o.Count
+			}
+			if n == 0 {
+				stalls++
+			}
+			if worstN < 0 || n < worstN {
+				worst, worstN = s.Second, n
+			}
+		}
+		w.printf("timeline: %d s", len(ph.Timeline))
+		if len(ph.Timeline) > 1 {
+			w.printf(" · slowest second %d (%d ops) · seconds with no completions: %d", worst, worstN, stalls)
+		}
+		w.printf("\n")
+	}
+	if ph.ClampedSamples > 0 {
+		w.printf("%d latencies above %v were recorded as %v\n", ph.ClampedSamples, Micros(float64(result.HistogramMax)/1e3), Micros(float64(result.HistogramMax)/1e3))
+	}
+	w.printf("latency over every attempt, failed ones included; ops/s counts ops that did not fail\n")
+}
+
+// Micros formats a duration given in microseconds with a unit chosen for
+// its size: 850ns, 12.3µs, 4.56ms, 1.23s.
+func Micros(us float64) string {
+	switch {
+	case us == 0:
+		return "0"
+	case us < 1:
+		return trimFloat(us*1e3, 0) + "ns"
+	case us < 1e3:
+		return sig3(us) + "µs"
+	case us < 1e6:
+		return sig3(us/1e3) + "ms"
+	default:
+		return sig3(us/1e6) + "s"
+	}
+}
+
+// Rate formats a throughput in ops/s: whole numbers from 100 up, one
+// decimal below.
+func Rate(r float64) string {
+	if r >= 100 || r == 0 {
+		return trimFloat(r, 0)
+	}
+	return trimFloat(r, 1)
+}
+
+// sig3 prints three significant digits for values from 1 to 999.
+func sig3(v float64) string {
+	switch {
+	case v < 10:
+		return trimFloat(v, 2)
+	case v < 100:
+		return trimFloat(v, 1)
+	}
+	return trimFloat(v, 0)
+}
+
+func trimFloat(v float64, decimals int) string { return fmt.Sprintf("%.*f", decimals, v) }
+
+// errWriter keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }

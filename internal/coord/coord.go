@@ -143,6 +143,11 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	for i := range ids {
 		ids[i] = i
 	}
+	for phase := range g.plan.Phases {
+		for _, id := range ids {
+			b.SetPID(id, phase, os.Getpid())
+		}
+	}
 	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: b}
 	return h.Run(ctx)
 }
@@ -366,6 +371,9 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("ready for phase %d while phase %d was due", rd.Phase, nextReady)}
 			}
 			nextReady++
+			for w := lo; w < hi; w++ {
+				b.SetPID(w, rd.Phase, rd.PID)
+			}
 			pr.ready <- rd.Phase
 		case wire.TypeError:
 			return fmt.Errorf("%w: %s: %s", ErrWorker, source, f.Message())

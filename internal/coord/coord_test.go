@@ -100,10 +100,19 @@ func TestProcessModeCounts(t *testing.T) {
 	if len(ph.Workers) != 6 {
 		t.Fatalf("%d workers, want 6", len(ph.Workers))
 	}
+	pids := map[int]bool{}
 	for _, w := range ph.Workers {
 		if w.Ops != 1000 || !w.Finished {
 			t.Errorf("worker %d: %+v", w.ID, w)
 		}
+		pids[w.PID] = true
+	}
+	// Two goroutines share each of three processes, none of them ours.
+	if len(pids) != 3 || pids[os.Getpid()] || pids[0] {
+		t.Errorf("worker pids %v, want 3 distinct child pids", pids)
+	}
+	for pid := range pids {
+		assertGone(t, []int{pid})
 	}
 }
 

@@ -53,6 +53,7 @@ var _ workload.Collector = (*Builder)(nil)
 
 type phaseState struct {
 	recorders []*Recorder // by worker id
+	pids      []int       // by worker id
 	skew      time.Duration
 	tl        timeline
 }
@@ -61,7 +62,7 @@ type phaseState struct {
 func NewBuilder(plan *workload.Plan) *Builder {
 	b := &Builder{plan: plan}
 	for range plan.Phases {
-		ps := &phaseState{recorders: make([]*Recorder, plan.Workers())}
+		ps := &phaseState{recorders: make([]*Recorder, plan.Workers()), pids: make([]int, plan.Workers())}
 		ps.tl.init(plan.Workers())
 		b.phases = append(b.phases, ps)
 	}
@@ -93,6 +94,13 @@ func (b *Builder) SetStartSkew(phase int, d time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.phases[phase].skew = d
+}
+
+// SetPID records the process that runs worker in phase.
+func (b *Builder) SetPID(worker, phase, pid int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.phases[phase].pids[worker] = pid
 }
 
 // Recorder aggregates one worker's samples for one phase: a latency
@@ -226,7 +234,7 @@ func (ps *phaseState) build(name string) (Phase, []string) {
 	var merged [workload.MaxOp]*hdr.Histogram
 	var counts [workload.MaxOp][store.NumClasses]int64
 	for id, r := range ps.recorders {
-		w := Worker{ID: id}
+		w := Worker{ID: id, PID: ps.pids[id]}
 		if r != nil {
 			wall = max(wall, r.end)
 			ph.ClampedSamples += r.clamped

@@ -157,6 +157,8 @@ func (e *Errors) merge(o Errors) {
 // Worker is one worker's totals in a phase.
 type Worker struct {
 	ID int `json:"id"`
+	// PID is the process the worker ran in.
+	PID int `json:"pid"`
 	// Ops counts the worker's data ops; Errors those that failed.
 	Ops    int64 `json:"ops"`
 	Errors int64 `json:"errors"`

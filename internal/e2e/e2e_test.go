@@ -1,0 +1,144 @@
+// Package e2e runs the real gobench binary on real SQLite files with real
+// worker processes, from testscript scripts in testdata/script.
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gobench/gobench/internal/cli"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// TestMain makes this test binary the gobench command too: testscript
+// puts it on the scripts' PATH as "gobench", and gobench's re-executions
+// of itself as workers land back in cli.Main.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"gobench": func() { os.Exit(cli.Main(os.Args[1:], cli.OSEnv())) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"resultcheck": resultCheck,
+			"samecounts":  sameCounts,
+			"nodir":       noDir,
+		},
+	})
+}
+
+func readResult(ts *testscript.TestScript, name string) *result.Result {
+	f, err := os.Open(ts.MkAbs(name))
+	ts.Check(err)
+	defer f.Close()
+	r, err := result.Read(f)
+	ts.Check(err)
+	return r
+}
+
+// resultcheck FILE check... asserts facts about a result file:
+//
+//	count=N     total ops
+//	procs=N     N distinct worker process ids, none of them alive now
+//	lottery     per-kind counts equal what each worker's lottery deals
+//	journal=X   the journal mode read back from SQLite
+//	complete    the result is complete
+func resultCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: resultcheck FILE check...")
+	}
+	r := readResult(ts, args[0])
+	ph := r.Phases[0]
+	for _, a := range args[1:] {
+		key, val, _ := strings.Cut(a, "=")
+		switch key {
+		case "count":
+			n, _ := strconv.ParseInt(val, 10, 64)
+			if ph.Total.Count != n {
+				ts.Fatalf("total count %d, want %d", ph.Total.Count, n)
+			}
+		case "procs":
+			n, _ := strconv.Atoi(val)
+			pids := map[int]bool{}
+			for _, w := range ph.Workers {
+				pids[w.PID] = true
+			}
+			if len(pids) != n || pids[0] {
+				ts.Fatalf("worker pids %v, want %d distinct", pids, n)
+			}
+			for pid := range pids {
+				if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+					ts.Fatalf("worker process %d is still alive after the run (kill 0: %v)", pid, err)
+				}
+			}
+		case "lottery":
+			want := map[string]int64{}
+			for w := range r.Plan.Workers() {
+				l := workload.NewLottery(&r.Plan, 0, w)
+				for range r.Plan.Phases[0].Ops {
+					op, _ := l.Next()
+					want[op.String()]++
+				}
+			}
+			for kind, n := range want {
+				if got, _ := ph.Op(kind); got.Count != n {
+					ts.Fatalf("%s count %d, the lottery dealt %d", kind, got.Count, n)
+				}
+			}
+			ts.Logf("lottery counts match: %v", want)
+		case "journal":
+			if got := r.Environment.StoreFact("journal_mode"); got != val {
+				ts.Fatalf("journal_mode %q, want %q", got, val)
+			}
+		case "complete":
+			if !r.Complete {
+				ts.Fatalf("result incomplete: %v", r.Problems)
+			}
+		default:
+			ts.Fatalf("unknown check %q", a)
+		}
+	}
+}
+
+// samecounts A B asserts two results hold the same count per op kind.
+func sameCounts(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: samecounts A B")
+	}
+	counts := func(name string) string {
+		var parts []string
+		for _, o := range readResult(ts, name).Phases[0].Ops {
+			parts = append(parts, fmt.Sprintf("%s=%d", o.Kind, o.Count))
+		}
+		return strings.Join(parts, ",")
+	}
+	a, b := counts(args[0]), counts(args[1])
+	if (a == b) == neg {
+		ts.Fatalf("%s: %s; %s: %s", args[0], a, args[1], b)
+	}
+}
+
+// nodir DIR PREFIX asserts DIR has no entry whose name starts with PREFIX.
+func noDir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: nodir DIR PREFIX")
+	}
+	entries, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), args[1]) {
+			ts.Fatalf("%s was left behind in %s", e.Name(), args[0])
+		}
+	}
+}

@@ -98,7 +98,7 @@ timeout are set explicitly on every connection, so drivers compare fairly.`,
 
   # A skewed, write-heavy mix on a database you keep
   gobench mix --mix read=50,upsert=50 --dist zipfian --db ./bench.db`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.resolve(cmd.Flags()); err != nil {
 				return usage(err)
@@ -169,7 +169,7 @@ func driverNames() string {
 		}
 		s += n
 	}
-	return s + " (default " + all.DefaultDriver() + ")"
+	return s
 }
 
 func formatNames() string {

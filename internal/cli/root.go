@@ -72,13 +72,16 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newMixCommand(env), newWorkerCommand(env), newVersionCommand(env))
-	// Unknown commands and stray arguments are usage errors too.
-	root.Args = func(cmd *cobra.Command, args []string) error {
-		if len(args) > 0 {
-			return usage(fmt.Errorf("unknown command %q", args[0]))
-		}
-		return nil
-	}
+	root.Args = noArgs
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	return root
+}
+
+// noArgs refuses positional arguments as a usage error: an unknown
+// command, or a stray word after a command.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usage(fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath()))
+	}
+	return nil
 }

@@ -16,7 +16,7 @@ func newWorkerCommand(env *Env) *cobra.Command {
 		Use:    "worker",
 		Short:  "Run as a worker process of a gobench coordinator (internal)",
 		Hidden: true,
-		Args:   cobra.NoArgs,
+		Args:   noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runWorker(cmd.Context(), env)
 		},

@@ -144,16 +144,6 @@ func (e *Errors) add(c store.Class, n int64) {
 	}
 }
 
-func (e *Errors) merge(o Errors) {
-	e.Total += o.Total
-	e.Busy += o.Busy
-	e.Locked += o.Locked
-	e.Constraint += o.Constraint
-	e.IO += o.IO
-	e.Full += o.Full
-	e.Other += o.Other
-}
-
 // Worker is one worker's totals in a phase.
 type Worker struct {
 	ID int `json:"id"`

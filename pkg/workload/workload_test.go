@@ -347,7 +347,6 @@ type countingSink struct {
 	worker int
 	ops    []Op
 	last   time.Duration
-	t      *testing.T
 }
 
 func (c *countingCollector) Sink(worker, _ int) Sink { return &countingSink{c: c, worker: worker} }

@@ -1,0 +1,56 @@
+# gobench — build, test, lint, fuzz and benchmark.
+# `make test` is what CI runs (through .ci/run); every target works on a
+# fresh machine with Go and gcc: tools come through the Go module proxy.
+
+GO          ?= go
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+FUZZTIME    ?= 10s
+BENCHTIME   ?= 1x
+
+# Every fuzz target, as package:Name.
+FUZZ_TARGETS = \
+	./internal/wire:FuzzReader \
+	./internal/wire:FuzzSampleRoundTrip \
+	./pkg/workload:FuzzDecodePlan \
+	./pkg/workload:FuzzParseMix \
+	./pkg/result:FuzzRead
+
+.PHONY: all build test race bench fuzz lint cover clean
+
+all: lint test build
+
+build:
+	$(GO) build -o bin/gobench ./cmd/gobench
+
+test:
+	$(GO) test ./...
+
+race:
+	$(GO) test -race ./...
+
+# Benchmarks: harness cost per op (null store, full worker → pipe →
+# coordinator path), wire and recorder costs, and the SQLite mix per driver.
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./internal/coord ./internal/wire ./pkg/workload ./pkg/result
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+	CGO_ENABLED=0 $(GO) build ./...
+	CGO_ENABLED=0 GOOS=darwin $(GO) build ./...
+	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) vet ./...
+
+cover:
+	$(GO) test -coverprofile=coverage.out ./...
+	$(GO) tool cover -func=coverage.out | tail -1
+
+clean:
+	rm -rf bin coverage.out

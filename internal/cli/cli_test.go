@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/store/all"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// testEnv returns an Env with buffers for stdio and the real file system,
+// temporary files going to a test directory.
+func testEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	t.Setenv("TMPDIR", t.TempDir())
+	var stdout, stderr bytes.Buffer
+	env := &Env{
+		Stdin:  strings.NewReader(""),
+		Stdout: &stdout,
+		Stderr: &stderr,
+		Getenv: os.Getenv,
+		Exit:   func(code int) { t.Fatalf("Exit(%d) called", code) },
+		PID:    os.Getpid(),
+		FS:     osFS{},
+	}
+	return env, &stdout, &stderr
+}
+
+func TestBadInputExitsTwo(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args string
+		want string
+	}{
+		{"mix --procs 0", "procs 0 is out of range"},
+		{"mix --goroutines -1", "goroutines -1 is out of range"},
+		{"mix --queries -5", "op count -5 is negative"},
+		{"mix --queries 10 --duration 1s", "--queries and --duration both given"},
+		{"mix --mix read=90,upsert=5", "sums to 95, not 100"},
+		{"mix --mix read=95,scan=5", `unknown op "scan"`},
+		{"mix --mix read=95,upsert=5 --write-pct 5", "--mix and --write-pct both given"},
+		{"mix --write-pct 150", "out of range"},
+		{"mix --driver oracle", `unknown driver "oracle"`},
+		{"mix --journal wall", `unknown journal mode "wall"`},
+		{"mix --sync fast", `unknown sync level "fast"`},
+		{"mix --busy-timeout -1s", "busy timeout"},
+		{"mix --value-size 0", "value size 0 is out of range"},
+		{"mix --value-size 100000000", "value size 100000000 is out of range"},
+		{"mix --keys 0", "key count is 0"},
+		{"mix --dist normal", `unknown key distribution "normal"`},
+		{"mix --dist zipfian --zipf-theta 1.5", "zipfian theta 1.5 is out of range"},
+		{"mix --format yaml", `unknown format "yaml"`},
+		{"mix --mode threads", `unknown worker mode "threads"`},
+		{"mix --on-error ignore", `unknown error policy "ignore"`},
+		{"mix --batch 0", "batch 0 is out of range"},
+		{"mix --driver null --journal wal", "--journal applies to the SQLite drivers"},
+		{"mix --mode goroutine --ready-timeout 1s", "--ready-timeout applies to worker processes"},
+		{"mix --db /nonexistent/dir/x.db", "directory /nonexistent/dir does not exist"},
+		{"mix --db " + dir, "is a directory"},
+		{"mix --queries ten", `invalid argument "ten"`},
+		{"mix --bogus", "unknown flag: --bogus"},
+		{"mix extra", `unknown command "extra"`},
+		{"frobnicate", `unknown command "frobnicate"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			env, stdout, stderr := testEnv(t)
+			code := Main(strings.Fields(tt.args), env)
+			if code != ExitUsage {
+				t.Errorf("exit code %d, want %d; stderr:\n%s", code, ExitUsage, stderr)
+			}
+			first, _, _ := strings.Cut(stderr.String(), "\n")
+			if !strings.HasPrefix(first, "gobench: ") || !strings.Contains(first, tt.want) {
+				t.Errorf("first stderr line %q, want it to contain %q", first, tt.want)
+			}
+			if strings.Contains(stderr.String(), "goroutine ") && strings.Contains(stderr.String(), ".go:") {
+				t.Errorf("stack trace on stderr:\n%s", stderr)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout not empty on bad input:\n%s", stdout)
+			}
+			if entries, _ := os.ReadDir(os.Getenv("TMPDIR")); len(entries) != 0 {
+				t.Errorf("bad input left %d entries in the temporary directory", len(entries))
+			}
+		})
+	}
+}
+
+// A small run in-process: the report on stdout, notes on stderr, exit 0.
+func TestMixRuns(t *testing.T) {
+	env, stdout, stderr := testEnv(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	code := Main([]string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "2", "--queries", "300", "--json", out}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{"gobench mix · driver null", "2 procs × 1 goroutine (goroutine mode)", "total    600"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stderr.String(), "gobench: preloaded 10000 rows") {
+		t.Errorf("stderr lacks the preload note:\n%s", stderr)
+	}
+	if b, err := os.ReadFile(out); err != nil || !bytes.Contains(b, []byte(`"schema_version": 1`)) {
+		t.Errorf("--json file: %v", err)
+	}
+	if entries, _ := os.ReadDir(os.Getenv("TMPDIR")); len(entries) != 0 {
+		t.Errorf("the temporary database directory was left behind")
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		gotPath := path + ".got-stdout"
+		_ = os.WriteFile(gotPath, got, 0o644)
+		t.Errorf("%s differs from the golden file (got written to %s)\n--- want\n%s\n--- got\n%s", name, gotPath, want, got)
+	}
+}
+
+func TestHelpGolden(t *testing.T) {
+	if all.DefaultDriver() != "mattn" {
+		t.Skip("the golden help lists the drivers of a cgo build")
+	}
+	for _, tt := range []struct{ name, args string }{
+		{"root-help.stdout", "--help"},
+		{"mix-help.stdout", "mix --help"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			env, stdout, _ := testEnv(t)
+			if code := Main(strings.Fields(tt.args), env); code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			golden(t, tt.name, stdout.Bytes())
+		})
+	}
+}
+
+// Every example in the help texts parses and validates: the docs cannot
+// drift from the flags.
+func TestHelpExamplesAreValid(t *testing.T) {
+	env, _, _ := testEnv(t)
+	root := newRootCommand(env)
+	for _, cmd := range append(root.Commands(), root) {
+		for _, line := range strings.Split(cmd.Example, "\n") {
+			line = strings.TrimSpace(line)
+			if !strings.HasPrefix(line, "gobench mix") {
+				continue
+			}
+			t.Run(line, func(t *testing.T) {
+				args := strings.Fields(strings.TrimPrefix(line, "gobench mix"))
+				o := defaultMixOptions()
+				fs := pflag.NewFlagSet("mix", pflag.ContinueOnError)
+				o.AddFlags(fs)
+				if err := fs.Parse(args); err != nil {
+					t.Fatal(err)
+				}
+				if err := o.resolve(fs); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package layering
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/gobench/gobench/"
+
+// rule forbids packages under dir (tests excluded) from importing any path
+// with one of the prefixes.
+type rule struct {
+	dir      string
+	forbid   []string
+	why      string
+	onlyThis []string // if set: the only module imports allowed
+}
+
+var rules = []rule{
+	{dir: "pkg", forbid: []string{module + "internal/"}, why: "the library must not depend on the command's internals"},
+	{dir: "pkg/workload", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/nullstore", module + "pkg/store/all", module + "pkg/result", module + "pkg/report"}, why: "workloads know stores only by their interface"},
+	{dir: "pkg/store", forbid: []string{module + "pkg/workload", module + "pkg/result", module + "pkg/report"}, why: "engines do not know which workload runs"},
+	{dir: "pkg/result", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/all", module + "pkg/report"}, why: "results do not render or name engines"},
+	{dir: "pkg/report", forbid: []string{module + "pkg/store/"}, why: "reports read results only"},
+	{dir: "internal/wire", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/all", module + "internal/coord", module + "pkg/result"}, why: "the wire format carries samples, nothing more"},
+	{dir: "cmd/gobench", onlyThis: []string{module + "internal/cli"}, why: "main only calls cli.Main"},
+}
+
+type file struct {
+	path    string
+	imports []string
+	ast     *ast.File
+}
+
+func loadFiles(t *testing.T) []file {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	var files []file
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		fl := file{path: filepath.ToSlash(rel), ast: f}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			fl.imports = append(fl.imports, p)
+		}
+		files = append(files, fl)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("found only %d Go files: wrong root?", len(files))
+	}
+	return files
+}
+
+func TestImportRules(t *testing.T) {
+	for _, f := range loadFiles(t) {
+		for _, r := range rules {
+			if !strings.HasPrefix(f.path, r.dir+"/") {
+				continue
+			}
+			for _, imp := range f.imports {
+				for _, bad := range r.forbid {
+					if strings.HasPrefix(imp, bad) {
+						t.Errorf("%s imports %s: %s", f.path, imp, r.why)
+					}
+				}
+				if r.onlyThis != nil && strings.HasPrefix(imp, module) && !contains(r.onlyThis, imp) {
+					t.Errorf("%s imports %s: %s", f.path, imp, r.why)
+				}
+			}
+		}
+	}
+}
+
+// TestLibraryDoesNotPrintOrExit keeps pkg/ free of os.Exit, log.Fatal and
+// printing to the process's stdout.
+func TestLibraryDoesNotPrintOrExit(t *testing.T) {
+	banned := map[string]bool{
+		"os.Exit": true, "log.Fatal": true, "log.Fatalf": true, "log.Print": true, "log.Printf": true, "log.Println": true,
+		"fmt.Print": true, "fmt.Printf": true, "fmt.Println": true, "os.Stdout": true, "os.Stderr": true,
+	}
+	for _, f := range loadFiles(t) {
+		if !strings.HasPrefix(f.path, "pkg/") {
+			continue
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && banned[id.Name+"."+sel.Sel.Name] {
+				t.Errorf("%s uses %s.%s: library code returns errors and takes writers", f.path, id.Name, sel.Sel.Name)
+			}
+			return true
+		})
+	}
+}
+
+// TestCLIUsesEnv keeps the os package out of internal/cli except env.go.
+func TestCLIUsesEnv(t *testing.T) {
+	allowed := map[string]bool{"Signal": true, "FileInfo": true}
+	for _, f := range loadFiles(t) {
+		if !strings.HasPrefix(f.path, "internal/cli/") || f.path == "internal/cli/env.go" {
+			continue
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "os" && !allowed[sel.Sel.Name] {
+					t.Errorf("%s uses os.%s: commands reach the OS through Env", f.path, sel.Sel.Name)
+				}
+			}
+			return true
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

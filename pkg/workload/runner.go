@@ -101,7 +101,7 @@ func (h *Host) Run(ctx context.Context) (err error) {
 }
 
 func (h *Host) runPhase(ctx context.Context, phase int, conns []store.Conn, keys keyChooser) error {
-	var start time.Time
+	var start int64 // nanotime of START
 	begin := make(chan struct{})
 	g, gctx := errgroup.WithContext(ctx)
 	for i, id := range h.Workers {
@@ -131,7 +131,7 @@ func (h *Host) runPhase(ctx context.Context, phase int, conns []store.Conn, keys
 			return err
 		}
 	}
-	start = time.Now()
+	start = nanotime()
 	close(begin)
 	if err := g.Wait(); err != nil {
 		return err
@@ -185,7 +185,7 @@ type worker struct {
 // ErrOp wraps an operation error that stopped a worker.
 var ErrOp = errors.New("operation failed")
 
-func (w *worker) run(ctx context.Context, start time.Time) error {
+func (w *worker) run(ctx context.Context, start int64) error {
 	err := w.loop(ctx, start)
 	if derr := w.sink.Done(WorkerStats{Worker: w.id, Phase: w.phase, Samples: w.samples, End: w.end}); derr != nil && err == nil {
 		err = fmt.Errorf("worker %d: %w", w.id, derr)
@@ -193,7 +193,7 @@ func (w *worker) run(ctx context.Context, start time.Time) error {
 	return err
 }
 
-func (w *worker) loop(ctx context.Context, start time.Time) error {
+func (w *worker) loop(ctx context.Context, start int64) error {
 	done := ctx.Done()
 	batch := w.spec.Batch
 	var tx store.Batcher
@@ -238,7 +238,7 @@ func (w *worker) loop(ctx context.Context, start time.Time) error {
 }
 
 // finishTx commits a partly filled batch.
-func (w *worker) finishTx(tx store.Batcher, inTx int, start time.Time) error {
+func (w *worker) finishTx(tx store.Batcher, inTx int, start int64) error {
 	if tx == nil || inTx == 0 {
 		return nil
 	}
@@ -252,14 +252,14 @@ func (w *worker) finishTx(tx store.Batcher, inTx int, start time.Time) error {
 // timed runs f, clocks it, records the sample and returns an error only
 // when the worker must stop: the sink failed, or f failed with a class the
 // error policy does not let the worker continue after.
-func (w *worker) timed(op Op, start time.Time, f func() error) error {
-	t0 := time.Now()
+func (w *worker) timed(op Op, start int64, f func() error) error {
+	t0 := nanotime()
 	err := f()
-	t1 := time.Now()
+	t1 := nanotime()
 	class := store.Classify(err)
-	w.end = t1.Sub(start)
+	w.end = time.Duration(t1 - start)
 	w.samples++
-	if serr := w.sink.Record(Sample{Op: op, Class: class, Start: t0.Sub(start), Latency: t1.Sub(t0)}); serr != nil {
+	if serr := w.sink.Record(Sample{Op: op, Class: class, Start: time.Duration(t0 - start), Latency: time.Duration(t1 - t0)}); serr != nil {
 		return fmt.Errorf("worker %d: recording a sample: %w", w.id, serr)
 	}
 	if err != nil && class != store.Busy && class != store.Locked && class != store.NotFound && w.onError != OnErrorContinue {

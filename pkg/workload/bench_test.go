@@ -1,0 +1,44 @@
+package workload
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gobench/gobench/pkg/store/nullstore"
+)
+
+type discard struct{}
+
+func (discard) Record(Sample) error    { return nil }
+func (discard) Done(WorkerStats) error { return nil }
+
+type discardCollector struct{}
+
+func (discardCollector) Sink(int, int) Sink { return discard{} }
+
+// BenchmarkWorkerLoop is the worker's own cost per op with a store and a
+// sink that do nothing: dealing the op and key, two clock reads, the call.
+func BenchmarkWorkerLoop(b *testing.B) {
+	p := DefaultPlan()
+	p.Driver = "null"
+	p.Preload = 0
+	p.Phases[0].Ops = int64(b.N)
+	st, _ := nullstore.Driver{}.Open(context.Background(), p.Store)
+	h := &Host{Plan: &p, Store: st, Workers: []int{0}, Collector: discardCollector{}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	if err := h.Run(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkLottery is the cost of dealing one op and its key.
+func BenchmarkLottery(b *testing.B) {
+	p := DefaultPlan()
+	p.Driver = "null"
+	l := NewLottery(&p, 0, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		l.Next()
+	}
+}

@@ -164,6 +164,8 @@ type proc struct {
 	output *tailBuffer
 	// ready receives each phase the process reports ready for.
 	ready chan int
+	// spawned is the monotonic clock just before the process started.
+	spawned int64
 }
 
 func (m *processMode) run(ctx context.Context, b *result.Builder) error {
@@ -264,13 +266,14 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 			}
 		}
 		deadline.Stop()
-		t0 := time.Now()
+		// One START instant for every process: offsets count from it.
+		at := workload.Now()
 		for _, pr := range procs {
-			if err := pr.ctl.Start(phase); err != nil {
+			if err := pr.ctl.Start(wire.Start{Phase: phase, At: at}); err != nil {
 				return fmt.Errorf("%w: starting worker process %d: %v", ErrWorker, pr.index, err)
 			}
 		}
-		b.SetStartSkew(phase, time.Since(t0))
+		b.SetStartSkew(phase, time.Duration(workload.Now()-at))
 	}
 	return nil
 }
@@ -300,13 +303,14 @@ func (m *processMode) start(i int, planJSON []byte) (*proc, *os.File, error) {
 		return nil, nil, err
 	}
 	dieWithParent(cmd)
+	spawned := workload.Now()
 	if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()
 		return nil, nil, fmt.Errorf("starting worker process %d: %w", i, err)
 	}
 	pw.Close() // the child holds its own copy
-	p := &proc{index: i, cmd: cmd, ctl: wire.NewWriter(stdin), stdin: stdin, output: out, ready: make(chan int, len(m.cfg.Plan.Phases))}
+	p := &proc{index: i, cmd: cmd, ctl: wire.NewWriter(stdin), stdin: stdin, output: out, ready: make(chan int, len(m.cfg.Plan.Phases)), spawned: spawned}
 	if err := p.ctl.Plan(i, planJSON); err != nil {
 		pr.Close()
 		return p, nil, fmt.Errorf("sending the plan to worker process %d: %w", i, err)
@@ -369,6 +373,9 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 			rd := f.Ready()
 			if rd.Phase != nextReady {
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("ready for phase %d while phase %d was due", rd.Phase, nextReady)}
+			}
+			if now := workload.Now(); rd.Clock < pr.spawned || rd.Clock > now {
+				return fmt.Errorf("%w: %s: its monotonic clock (%d) is not this process's (%d to %d): worker processes need a clock shared by the machine's processes, as Linux and macOS have", ErrWorker, source, rd.Clock, pr.spawned, now)
 			}
 			nextReady++
 			for w := lo; w < hi; w++ {

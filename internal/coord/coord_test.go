@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +32,16 @@ func TestMain(m *testing.M) {
 	case "serve":
 		err := ServeWorker(context.Background(), os.Stdin, os.NewFile(3, "samples"), all.Registry(), os.Getpid())
 		if err != nil {
+			fmt.Fprintln(os.Stderr, "worker:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "late":
+		// START reaches this worker 300 ms late, as if the scheduler
+		// had not run it: the plan and header come in 3 reads, START in
+		// the 4th.
+		in := &lateReader{r: os.Stdin, delayRead: 4, delay: 300 * time.Millisecond}
+		if err := ServeWorker(context.Background(), in, os.NewFile(3, "samples"), all.Registry(), os.Getpid()); err != nil {
 			fmt.Fprintln(os.Stderr, "worker:", err)
 			os.Exit(1)
 		}
@@ -228,5 +239,39 @@ func TestInterrupt(t *testing.T) {
 		if !w.Finished {
 			t.Errorf("worker %d did not report its end after the stop", w.ID)
 		}
+	}
+}
+
+// lateReader sleeps before its delayRead-th Read.
+type lateReader struct {
+	r         io.Reader
+	reads     int
+	delayRead int
+	delay     time.Duration
+}
+
+func (l *lateReader) Read(p []byte) (int, error) {
+	if l.reads++; l.reads == l.delayRead {
+		time.Sleep(l.delay)
+	}
+	return l.r.Read(p)
+}
+
+// Every worker process measures from the coordinator's START instant, so
+// a worker that starts late shows it, and the wall time counts it.
+func TestSharedStartClock(t *testing.T) {
+	p := nullPlan(2, 1, 100)
+	res, err := run(t, p, "late")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph := res.Phases[0]
+	for _, w := range ph.Workers {
+		if w.FirstOpMicros < 300_000 {
+			t.Errorf("worker %d began %v µs after START; it was held back 300 ms", w.ID, w.FirstOpMicros)
+		}
+	}
+	if ph.WallSeconds < 0.3 || ph.LastFirstOpMicros < 300_000 {
+		t.Errorf("wall %v s, last first op %v µs: the late start is not counted", ph.WallSeconds, ph.LastFirstOpMicros)
 	}
 }

@@ -49,7 +49,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	starts := make(chan int, len(plan.Phases))
+	starts := make(chan wire.Start, len(plan.Phases))
 	go readControl(r, starts, cancel)
 
 	st, err := drv.Open(ctx, plan.Store)
@@ -70,21 +70,21 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		Store:     st,
 		Workers:   ids,
 		Collector: wireCollector{w},
-		Barrier: func(ctx context.Context, phase int) error {
-			if err := w.Ready(phase, pid); err != nil {
-				return fmt.Errorf("reporting ready: %w", err)
+		Barrier: func(ctx context.Context, phase int) (int64, error) {
+			if err := w.Ready(wire.Ready{Phase: phase, PID: pid, Clock: workload.Now()}); err != nil {
+				return 0, fmt.Errorf("reporting ready: %w", err)
 			}
 			select {
-			case got, ok := <-starts:
+			case s, ok := <-starts:
 				if !ok {
-					return context.Canceled
+					return 0, context.Canceled
 				}
-				if got != phase {
-					return fmt.Errorf("coordinator started phase %d while phase %d was due", got, phase)
+				if s.Phase != phase {
+					return 0, fmt.Errorf("coordinator started phase %d while phase %d was due", s.Phase, phase)
 				}
-				return nil
+				return s.At, nil
 			case <-ctx.Done():
-				return ctx.Err()
+				return 0, ctx.Err()
 			}
 		},
 	}
@@ -93,13 +93,13 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 
 // readControl reads the coordinator's frames after the plan: Start frames
 // go to starts; Stop, the end of the stream or a bad frame cancel the run.
-func readControl(r *wire.Reader, starts chan<- int, cancel context.CancelFunc) {
+func readControl(r *wire.Reader, starts chan<- wire.Start, cancel context.CancelFunc) {
 	defer close(starts)
 	defer cancel()
 	for r.Scan() {
 		switch f := r.Frame(); f.Type {
 		case wire.TypeStart:
-			starts <- f.Phase()
+			starts <- f.Start()
 		default: // Stop, or anything a coordinator does not send
 			return
 		}

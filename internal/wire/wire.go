@@ -66,8 +66,8 @@ type Type uint8
 // Frame types.
 const (
 	TypePlan    Type = 1 // coordinator → worker: process index and JSON plan
-	TypeReady   Type = 2 // worker → coordinator: phase and pid; all connections open
-	TypeStart   Type = 3 // coordinator → worker: start the phase now
+	TypeReady   Type = 2 // worker → coordinator: phase, pid and clock; all connections open
+	TypeStart   Type = 3 // coordinator → worker: start the phase; offsets count from the given instant
 	TypeStop    Type = 4 // coordinator → worker: stop after the current op
 	TypeSamples Type = 5 // worker → coordinator: a batch of samples
 	TypeDone    Type = 6 // worker → coordinator: one worker finished a phase
@@ -92,9 +92,9 @@ func payloadBounds(t Type) (lo, hi int, ok bool) {
 	case TypePlan:
 		return 5, 4 + MaxPlan, true
 	case TypeReady:
-		return 8, 8, true
+		return 16, 16, true
 	case TypeStart:
-		return 4, 4, true
+		return 16, 16, true
 	case TypeStop:
 		return 0, 0, true
 	case TypeSamples:
@@ -141,6 +141,17 @@ type Plan struct {
 type Ready struct {
 	Phase int
 	PID   int
+	// Clock is the worker's monotonic clock (workload.Now) when it sent
+	// the frame; the coordinator checks it against its own.
+	Clock int64
+}
+
+// Start is the payload of a Start frame.
+type Start struct {
+	Phase int
+	// At is the coordinator's monotonic clock at START: workers measure
+	// every offset of the phase from it.
+	At int64
 }
 
 // Plan decodes a Plan frame. The JSON aliases the frame's payload.
@@ -150,11 +161,17 @@ func (f Frame) Plan() Plan {
 
 // Ready decodes a Ready frame.
 func (f Frame) Ready() Ready {
-	return Ready{Phase: int(binary.LittleEndian.Uint32(f.payload)), PID: int(binary.LittleEndian.Uint32(f.payload[4:]))}
+	return Ready{
+		Phase: int(binary.LittleEndian.Uint32(f.payload)),
+		PID:   int(binary.LittleEndian.Uint32(f.payload[4:])),
+		Clock: int64(binary.LittleEndian.Uint64(f.payload[8:])),
+	}
 }
 
-// Phase decodes a Start frame.
-func (f Frame) Phase() int { return int(binary.LittleEndian.Uint32(f.payload)) }
+// Start decodes a Start frame.
+func (f Frame) Start() Start {
+	return Start{Phase: int(binary.LittleEndian.Uint32(f.payload)), At: int64(binary.LittleEndian.Uint64(f.payload[8:]))}
+}
 
 // Done decodes a Done frame.
 func (f Frame) Done() workload.WorkerStats {
@@ -393,16 +410,22 @@ func (w *Writer) Plan(proc int, planJSON []byte) error {
 }
 
 // Ready tells the coordinator that every worker of this process is ready
-// for phase.
-func (w *Writer) Ready(phase, pid int) error {
+// for a phase.
+func (w *Writer) Ready(r Ready) error {
 	return w.small(TypeReady, func(p []byte) []byte {
-		return binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(p, uint32(phase)), uint32(pid))
+		p = binary.LittleEndian.AppendUint32(p, uint32(r.Phase))
+		p = binary.LittleEndian.AppendUint32(p, uint32(r.PID))
+		return binary.LittleEndian.AppendUint64(p, uint64(r.Clock))
 	})
 }
 
-// Start tells a worker process to start phase.
-func (w *Writer) Start(phase int) error {
-	return w.small(TypeStart, func(p []byte) []byte { return binary.LittleEndian.AppendUint32(p, uint32(phase)) })
+// Start tells a worker process to start a phase.
+func (w *Writer) Start(s Start) error {
+	return w.small(TypeStart, func(p []byte) []byte {
+		p = binary.LittleEndian.AppendUint32(p, uint32(s.Phase))
+		p = binary.LittleEndian.AppendUint32(p, 0)
+		return binary.LittleEndian.AppendUint64(p, uint64(s.At))
+	})
 }
 
 // Stop tells a worker process to stop after its current ops.

@@ -32,8 +32,8 @@ func writeAll(t testing.TB, n int) []byte {
 		}
 	}
 	must(w.Plan(2, []byte(`{"seed":1}`)))
-	must(w.Ready(1, 4242))
-	must(w.Start(1))
+	must(w.Ready(Ready{Phase: 1, PID: 4242, Clock: 123456789}))
+	must(w.Start(Start{Phase: 1, At: 987654321}))
 	s := NewSampleSink(w, 3, 1, 10)
 	for i := range n {
 		must(s.Record(sample(i)))
@@ -58,12 +58,12 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("plan = %+v", p)
 			}
 		case TypeReady:
-			if rd := f.Ready(); rd != (Ready{Phase: 1, PID: 4242}) {
+			if rd := f.Ready(); rd != (Ready{Phase: 1, PID: 4242, Clock: 123456789}) {
 				t.Errorf("ready = %+v", rd)
 			}
 		case TypeStart:
-			if f.Phase() != 1 {
-				t.Errorf("start phase = %d", f.Phase())
+			if s := f.Start(); s != (Start{Phase: 1, At: 987654321}) {
+				t.Errorf("start = %+v", s)
 			}
 		case TypeSamples:
 			b := f.Batch()
@@ -135,9 +135,9 @@ func TestSinkFlushesOnTime(t *testing.T) {
 
 func TestCorruptStreams(t *testing.T) {
 	good := writeAll(t, 5)
-	// Offsets into good: stream header 8; plan frame 8+14; ready 8+8; start
-	// 8+4; then the samples frame.
-	samplesAt := 8 + (8 + 14) + (8 + 8) + (8 + 4)
+	// Offsets into good: stream header 8; plan frame 8+14; ready 8+16;
+	// start 8+16; then the samples frame.
+	samplesAt := 8 + (8 + 14) + (8 + 16) + (8 + 16)
 	tests := []struct {
 		name    string
 		mutate  func(b []byte) []byte
@@ -214,7 +214,7 @@ func FuzzReader(f *testing.F) {
 			case TypeReady:
 				_ = fr.Ready()
 			case TypeStart:
-				_ = fr.Phase()
+				_ = fr.Start()
 			case TypeDone:
 				_ = fr.Done()
 			case TypeError:

@@ -136,10 +136,7 @@ func errorText(o result.OpStats) string {
 }
 
 func phaseFooter(w *errWriter, ph result.Phase) {
-	w.printf("wall %s s", trimFloat(ph.WallSeconds, 3))
-	if ph.StartSkewMicros > 0 {
-		w.printf(" · start skew %s", Micros(ph.StartSkewMicros))
-	}
+	w.printf("wall %s s from START to the last completion · last worker began %s after START", trimFloat(ph.WallSeconds, 3), Micros(ph.LastFirstOpMicros))
 	sp := ph.WorkerSpread
 	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", Rate(sp.MinOpsPerSec), Rate(sp.MedianOpsPerSec), Rate(sp.MaxOpsPerSec))
 	if len(ph.Timeline) > 0 {

@@ -115,6 +115,7 @@ type Recorder struct {
 	counts   [workload.MaxOp][store.NumClasses]int64
 	clamped  int64
 	samples  int64
+	first    time.Duration // start offset of the first sample
 	end      time.Duration
 	finished bool
 	reported int64
@@ -144,6 +145,9 @@ func (r *Recorder) Record(s workload.Sample) error {
 	}
 	_ = h.RecordValue(lat) // in range by construction
 	r.counts[s.Op][s.Class]++
+	if r.samples == 0 || s.Start < r.first {
+		r.first = s.Start
+	}
 	r.samples++
 	end := s.Start + s.Latency
 	r.end = max(r.end, end)
@@ -240,6 +244,8 @@ func (ps *phaseState) build(name string) (Phase, []string) {
 			ph.ClampedSamples += r.clamped
 			w.Finished = r.finished
 			w.Seconds = r.end.Seconds()
+			w.FirstOpMicros = micros(int64(r.first))
+			ph.LastFirstOpMicros = max(ph.LastFirstOpMicros, w.FirstOpMicros)
 			for op, h := range r.hists {
 				if h == nil {
 					continue

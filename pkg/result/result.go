@@ -69,9 +69,12 @@ type Phase struct {
 	// WallSeconds is from START to the last op's completion, over all
 	// workers: the denominator of every throughput.
 	WallSeconds float64 `json:"wall_seconds"`
-	// StartSkewMicros is how long the coordinator took to release every
-	// worker process from the START barrier (0 for goroutines).
-	StartSkewMicros float64 `json:"start_skew_us"`
+	// StartSkewMicros is how long the coordinator took to send START to
+	// every worker process (0 for goroutines). LastFirstOpMicros is the
+	// latest any worker began its first op: how long the run took to get
+	// every worker going.
+	StartSkewMicros   float64 `json:"start_skew_us"`
+	LastFirstOpMicros float64 `json:"last_first_op_us"`
 	// Total sums the data ops (not transaction markers).
 	Total OpStats   `json:"total"`
 	Ops   []OpStats `json:"ops"`
@@ -152,6 +155,9 @@ type Worker struct {
 	// Ops counts the worker's data ops; Errors those that failed.
 	Ops    int64 `json:"ops"`
 	Errors int64 `json:"errors"`
+	// FirstOpMicros is when, after START, the worker began its first op:
+	// process wake-up and scheduling delay, made visible.
+	FirstOpMicros float64 `json:"first_op_us"`
 	// Seconds is from START to the worker's last completion.
 	Seconds   float64 `json:"seconds"`
 	OpsPerSec float64 `json:"ops_per_sec"`

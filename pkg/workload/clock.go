@@ -11,3 +11,10 @@ import _ "unsafe" // for go:linkname
 //
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64
+
+// Now returns the monotonic clock in nanoseconds: the clock every sample's
+// offsets and latencies are measured on. On Linux (CLOCK_MONOTONIC) and
+// macOS it counts from boot, so readings taken in different processes of
+// one machine compare directly: a coordinator can stamp START once and
+// every worker process measures its offsets from that same instant.
+func Now() int64 { return nanotime() }

@@ -62,9 +62,12 @@ type Host struct {
 	Collector Collector
 	// Barrier is called once per phase, when every worker of the host
 	// holds its connection, has its lottery and sink and is ready to
-	// deal; it returns when the phase may start (the START barrier). Nil
-	// starts at once.
-	Barrier func(ctx context.Context, phase int) error
+	// deal; it returns when the phase may start (the START barrier), with
+	// the instant of START as a Now reading. Sample offsets count from
+	// that instant, so a coordinator that stamps START once puts every
+	// process on one time line, and a worker that gets the CPU late shows
+	// it in its first op's offset. Nil starts at once, at Now().
+	Barrier func(ctx context.Context, phase int) (start int64, err error)
 }
 
 // Run runs every phase of the plan on the host's workers. Cancelling ctx
@@ -123,15 +126,16 @@ func (h *Host) runPhase(ctx context.Context, phase int, conns []store.Conn, keys
 			return w.run(gctx, start)
 		})
 	}
+	start = nanotime()
 	if h.Barrier != nil {
-		if err := h.Barrier(ctx, phase); err != nil {
+		var err error
+		if start, err = h.Barrier(ctx, phase); err != nil {
 			// Release the waiting workers without running them.
 			g.Go(func() error { return err })
 			_ = g.Wait()
 			return err
 		}
 	}
-	start = nanotime()
 	close(begin)
 	if err := g.Wait(); err != nil {
 		return err

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Compares gobench with bare programs doing the same work: the classic
+# 25-process 95/5 mix in WAL mode with synchronous=NORMAL. Prints one line
+# per program and driver path, each the median of RUNS runs.
+#
+#   bash bench/baseline/run.sh            # RUNS=5 PROCS=25 QUERIES=2000
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RUNS=${RUNS:-5} PROCS=${PROCS:-25} QUERIES=${QUERIES:-2000} JOURNAL=${JOURNAL:-wal} SYNC=${SYNC:-normal}
+mkdir -p bin
+go build -o bin/gobench ./cmd/gobench
+go build -o bin/baseline ./bench/baseline
+amalg="$(go list -m -f '{{.Dir}}' github.com/mattn/go-sqlite3)"
+if [ ! -x bin/baseline-c ] || [ bench/baseline/c/baseline.c -nt bin/baseline-c ]; then
+	echo "compiling SQLite's C baseline (about a minute)..." >&2
+	gcc -O2 -DSQLITE_THREADSAFE=1 -DHAVE_USLEEP=1 -I"$amalg" -o bin/baseline-c \
+		bench/baseline/c/baseline.c "$amalg/sqlite3-binding.c" -lpthread -ldl -lm
+fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+reads() { sed -n 's/.*reads\/s=\([0-9]*\).*/\1/p'; }
+
+row() { # name command...
+	local name=$1; shift
+	local vals=()
+	for i in $(seq "$RUNS"); do
+		rm -f "$tmp"/db*
+		vals+=("$("$@" | reads)")
+	done
+	printf '%-34s %8s reads/s (median of %d)\n' "$name" "$(printf '%s\n' "${vals[@]}" | median)" "$RUNS"
+}
+
+gobench_reads() {
+	bin/gobench mix --driver "$1" --procs "$PROCS" --queries "$QUERIES" --journal "$JOURNAL" --sync "$SYNC" --db "$tmp/db" -q --format json |
+		python3 -c 'import json,sys; r=json.load(sys.stdin); print("reads/s=%d" % [o for o in r["phases"][0]["ops"] if o["kind"]=="read"][0]["ops_per_sec"])'
+}
+
+echo "$PROCS processes × $QUERIES ops, 95% read / 5% upsert, journal $JOURNAL, synchronous $SYNC"
+row "C, SQLite C API"                  bin/baseline-c "$tmp/db" "$PROCS" "$QUERIES" 10000 "$JOURNAL" "$SYNC"
+for d in mattn modernc; do
+	row "Go $d, database/sql (bare)"     bin/baseline -driver "$d" -api sql -procs "$PROCS" -queries "$QUERIES" -journal "$JOURNAL" -sync "$SYNC" -db "$tmp/db"
+	row "Go $d, driver interface (bare)" bin/baseline -driver "$d" -api driver -procs "$PROCS" -queries "$QUERIES" -journal "$JOURNAL" -sync "$SYNC" -db "$tmp/db"
+	row "gobench mix --driver $d"        gobench_reads "$d"
+done

@@ -40,7 +40,7 @@ var drivers = map[string]driver.Driver{"modernc": &msqlite.Driver{}}
 
 type config struct {
 	driver, api, journal, sync, db string
-	procs, queries, keys, child   int
+	procs, queries, keys, child    int
 }
 
 func main() {

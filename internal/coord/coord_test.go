@@ -38,8 +38,8 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "late":
 		// START reaches this worker 300 ms late, as if the scheduler
-		// had not run it: the plan and header come in 3 reads, START in
-		// the 4th.
+		// had not run it: the plan and header come in 3 reads, START's
+		// header in the 4th, which is held back once it has arrived.
 		in := &lateReader{r: os.Stdin, delayRead: 4, delay: 300 * time.Millisecond}
 		if err := ServeWorker(context.Background(), in, os.NewFile(3, "samples"), all.Registry(), os.Getpid()); err != nil {
 			fmt.Fprintln(os.Stderr, "worker:", err)
@@ -242,7 +242,8 @@ func TestInterrupt(t *testing.T) {
 	}
 }
 
-// lateReader sleeps before its delayRead-th Read.
+// lateReader holds back the data of its delayRead-th Read for delay after
+// it arrives.
 type lateReader struct {
 	r         io.Reader
 	reads     int
@@ -251,10 +252,11 @@ type lateReader struct {
 }
 
 func (l *lateReader) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
 	if l.reads++; l.reads == l.delayRead {
 		time.Sleep(l.delay)
 	}
-	return l.r.Read(p)
+	return n, err
 }
 
 // Every worker process measures from the coordinator's START instant, so

@@ -28,6 +28,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/gobench/gobench/internal/sysinfo"
 	"github.com/gobench/gobench/internal/wire"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -109,6 +110,7 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	runErr := m.run(ctx, b)
 
 	res := b.Result()
+	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
 	res.StartedAt = started
 	res.Environment.Store = facts
 	switch {

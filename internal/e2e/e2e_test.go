@@ -34,6 +34,7 @@ func TestScripts(t *testing.T) {
 			"resultcheck": resultCheck,
 			"samecounts":  sameCounts,
 			"nodir":       noDir,
+			"rssflat":     rssFlat,
 		},
 	})
 }
@@ -140,5 +141,23 @@ func noDir(ts *testscript.TestScript, neg bool, args []string) {
 		if strings.HasPrefix(e.Name(), args[1]) {
 			ts.Fatalf("%s was left behind in %s", e.Name(), args[0])
 		}
+	}
+}
+
+// rssflat SMALL LARGE asserts that the coordinator of the LARGE run (100×
+// the ops) peaked at no more than 1.5× the memory of the SMALL run.
+func rssFlat(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: rssflat SMALL LARGE")
+	}
+	small, large := readResult(ts, args[0]), readResult(ts, args[1])
+	s, l := small.CoordinatorMaxRSSBytes, large.CoordinatorMaxRSSBytes
+	ts.Logf("coordinator peak RSS: %d ops %.1f MiB, %d ops %.1f MiB",
+		small.Phases[0].Total.Count, float64(s)/(1<<20), large.Phases[0].Total.Count, float64(l)/(1<<20))
+	if s <= 0 || l <= 0 {
+		ts.Fatalf("no RSS recorded")
+	}
+	if l*2 > s*3 {
+		ts.Fatalf("coordinator memory grew with the op count: %d → %d bytes", s, l)
 	}
 }

@@ -10,3 +10,9 @@ func TestFilesystem(t *testing.T) {
 		t.Fatalf("Filesystem of a missing path = %q, want unknown", got)
 	}
 }
+
+func TestMaxRSS(t *testing.T) {
+	if got := MaxRSS(); got < 1<<20 {
+		t.Fatalf("MaxRSS = %d bytes: a Go test binary holds more than 1 MiB", got)
+	}
+}

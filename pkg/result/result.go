@@ -30,7 +30,11 @@ type Result struct {
 	Problems    []string      `json:"problems,omitempty"`
 	Plan        workload.Plan `json:"plan"`
 	Environment Environment   `json:"environment"`
-	Phases      []Phase       `json:"phases"`
+	// CoordinatorMaxRSSBytes is the coordinating process's peak resident
+	// memory (in goroutine mode it hosts the workers too; 0 where the OS
+	// does not say). It does not grow with the number of ops.
+	CoordinatorMaxRSSBytes int64   `json:"coordinator_max_rss_bytes"`
+	Phases                 []Phase `json:"phases"`
 }
 
 // Tool identifies the gobench build that produced a result.

@@ -53,7 +53,7 @@ func loadFiles(t *testing.T) []file {
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return err
 		}
@@ -144,4 +144,65 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestExportedNamesHaveDocs requires a doc comment on every exported
+// package, type, function, method, and on every exported constant or
+// variable (a comment on its group counts).
+func TestExportedNamesHaveDocs(t *testing.T) {
+	pkgDoc := map[string]bool{}
+	for _, f := range loadFiles(t) {
+		dir := filepath.Dir(f.path)
+		if f.ast.Doc != nil {
+			pkgDoc[dir] = true
+		}
+		if f.ast.Name.Name == "main" && !strings.HasPrefix(dir, "cmd/") {
+			continue // bench programs
+		}
+		for _, d := range f.ast.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Name.IsExported() && d.Doc == nil && exportedReceiver(d) {
+					t.Errorf("%s: %s has no doc comment", f.path, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() && s.Doc == nil && d.Doc == nil {
+							t.Errorf("%s: type %s has no doc comment", f.path, s.Name.Name)
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() && s.Doc == nil && d.Doc == nil && s.Comment == nil {
+								t.Errorf("%s: %s has no doc comment", f.path, n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, f := range loadFiles(t) {
+		if dir := filepath.Dir(f.path); !pkgDoc[dir] {
+			t.Errorf("package in %s has no package doc comment", dir)
+			pkgDoc[dir] = true
+		}
+	}
+}
+
+// exportedReceiver reports whether a method's receiver type is exported
+// (methods of unexported types are not API); functions count as exported.
+func exportedReceiver(d *ast.FuncDecl) bool {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return true
+	}
+	t := d.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.IsExported()
+	}
+	return true
 }

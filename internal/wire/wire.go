@@ -79,6 +79,7 @@ var typeNames = map[Type]string{
 	TypeSamples: "samples", TypeDone: "done", TypeError: "error",
 }
 
+// String returns the frame type's name.
 func (t Type) String() string {
 	if n, ok := typeNames[t]; ok {
 		return n
@@ -117,10 +118,12 @@ type FrameError struct {
 	Err    error
 }
 
+// Error says where the stream went wrong and why.
 func (e *FrameError) Error() string {
 	return fmt.Sprintf("%s: corrupt stream at byte %d: %v", e.Source, e.Offset, e.Err)
 }
 
+// Unwrap returns the underlying cause.
 func (e *FrameError) Unwrap() error { return e.Err }
 
 // Frame is one decoded, validated frame. Its payload belongs to the Reader

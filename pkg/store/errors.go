@@ -92,6 +92,7 @@ func Wrap(c Class, err error) error {
 	return &Error{Class: c, Err: err}
 }
 
+// Error returns the engine's message.
 func (e *Error) Error() string { return e.Err.Error() }
 
 // Unwrap returns the engine's own error.

@@ -63,6 +63,7 @@ func (d *Distribution) Set(s string) error {
 	return fmt.Errorf("unknown key distribution %q (want uniform or zipfian)", s)
 }
 
+// String returns the distribution's name.
 func (d *Distribution) String() string { return string(*d) }
 
 // Type names the flag's value type in help output.

@@ -84,11 +84,9 @@ func run(c config) error {
 		return err
 	}
 	type proc struct {
-		cmd   *exec.Cmd
-		in    io.WriteCloser
-		out   *bufio.Reader
-		reads int
-		dur   time.Duration
+		cmd *exec.Cmd
+		in  io.WriteCloser
+		out *bufio.Reader
 	}
 	procs := make([]*proc, c.procs)
 	for i := range procs {

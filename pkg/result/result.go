@@ -2,7 +2,6 @@ package result
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -235,6 +234,12 @@ func Read(rd io.Reader) (*Result, error) {
 	if r.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("result schema version %d is not supported (this gobench reads version %d)", r.SchemaVersion, SchemaVersion)
 	}
+	if err := r.Plan.Validate(); err != nil {
+		return nil, fmt.Errorf("result's plan is invalid: %w", err)
+	}
+	if len(r.Phases) != len(r.Plan.Phases) {
+		return nil, fmt.Errorf("result has %d phases but its plan has %d", len(r.Phases), len(r.Plan.Phases))
+	}
 	for _, ph := range r.Phases {
 		for _, o := range append([]OpStats{ph.Total}, ph.Ops...) {
 			h, err := o.DecodeHistogram()
@@ -245,9 +250,6 @@ func Read(rd io.Reader) (*Result, error) {
 				return nil, fmt.Errorf("phase %s, %s: histogram holds %d samples but count is %d", ph.Name, o.Kind, h.TotalCount(), o.Count)
 			}
 		}
-	}
-	if len(r.Phases) == 0 {
-		return nil, errors.New("result has no phases")
 	}
 	return &r, nil
 }

@@ -38,7 +38,10 @@ func Main(args []string, env *Env) int {
 	root := newRootCommand(env)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	if err != nil {
+	switch {
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(env.Stderr, "gobench: interrupted: the result is partial (marked incomplete)")
+	case err != nil:
 		fmt.Fprintf(env.Stderr, "gobench: %v\n", err)
 		if errors.As(err, new(usageError)) && !strings.Contains(err.Error(), "--help") {
 			fmt.Fprintln(env.Stderr, "run 'gobench --help' or 'gobench <command> --help' for usage")

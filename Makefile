@@ -5,7 +5,7 @@
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME    ?= 10s
-BENCHTIME   ?= 1x
+BENCHTIME   ?= 1s
 
 # Every fuzz target, as package:Name.
 FUZZ_TARGETS = \

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,10 +9,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/internal/golden"
 	"github.com/gobench/gobench/pkg/store/all"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // testEnv returns an Env with buffers for stdio and the real file system,
 // temporary files going to a test directory.
@@ -117,26 +115,6 @@ func TestMixRuns(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gotPath := path + ".got-stdout"
-		_ = os.WriteFile(gotPath, got, 0o644)
-		t.Errorf("%s differs from the golden file (got written to %s)\n--- want\n%s\n--- got\n%s", name, gotPath, want, got)
-	}
-}
-
 func TestHelpGolden(t *testing.T) {
 	if all.DefaultDriver() != "mattn" {
 		t.Skip("the golden help lists the drivers of a cgo build")
@@ -150,7 +128,7 @@ func TestHelpGolden(t *testing.T) {
 			if code := Main(strings.Fields(tt.args), env); code != 0 {
 				t.Fatalf("exit %d", code)
 			}
-			golden(t, tt.name, stdout.Bytes())
+			golden.Check(t, tt.name, stdout.Bytes())
 		})
 	}
 }

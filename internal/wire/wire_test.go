@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,21 +97,9 @@ func TestRoundTrip(t *testing.T) {
 	}
 	// 25 samples in batches of 10: three Samples frames.
 	want := []Type{TypePlan, TypeReady, TypeStart, TypeSamples, TypeSamples, TypeSamples, TypeDone, TypeError, TypeStop}
-	if !slicesEqual(types, want) {
+	if !slices.Equal(types, want) {
 		t.Errorf("frame types = %v, want %v", types, want)
 	}
-}
-
-func slicesEqual(a, b []Type) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // A sink flushes a batch once its samples span FlushInterval, so slow runs

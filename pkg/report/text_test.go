@@ -2,16 +2,14 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gobench/gobench/internal/golden"
 	"github.com/gobench/gobench/pkg/result"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // loadFixture reads a result recorded on a real run, shared with other
 // packages' tests in the repository's testdata/.
@@ -29,28 +27,6 @@ func loadFixture(t *testing.T, name string) *result.Result {
 	return r
 }
 
-// golden compares got with testdata/name; on a mismatch it writes
-// testdata/name.got-* for inspection, and with -update rewrites the file.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gotPath := path + ".got-" + filepath.Ext(name)[1:]
-		_ = os.WriteFile(gotPath, got, 0o644)
-		t.Errorf("%s differs from the golden file; got written to %s\n--- want\n%s\n--- got\n%s", name, gotPath, want, got)
-	}
-}
-
 func TestTextGolden(t *testing.T) {
 	for _, name := range []string{"mix-wal", "mix-rollback"} {
 		t.Run(name, func(t *testing.T) {
@@ -58,7 +34,7 @@ func TestTextGolden(t *testing.T) {
 			if err := Text(&buf, loadFixture(t, name+".json")); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, name+".txt", buf.Bytes())
+			golden.Check(t, name+".txt", buf.Bytes())
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -119,15 +120,15 @@ func TestLotteryDeterministic(t *testing.T) {
 	q.Store = store.Config{Path: "/elsewhere.db", Options: json.RawMessage(`{"journal":"wal"}`)}
 	q.Mode = ModeGoroutine
 	q.Procs, q.Goroutines = 2, 2
-	if got := deal(&q, 0, 2, 500); !equalDealt(got, base) {
+	if got := deal(&q, 0, 2, 500); !slices.Equal(got, base) {
 		t.Error("sequence changed with driver, store options or worker mode")
 	}
-	if got := deal(p, 0, 3, 500); equalDealt(got, base) {
+	if got := deal(p, 0, 3, 500); slices.Equal(got, base) {
 		t.Error("workers 2 and 3 dealt the same sequence")
 	}
 	r := *p
 	r.Seed = 2
-	if got := deal(&r, 0, 2, 500); equalDealt(got, base) {
+	if got := deal(&r, 0, 2, 500); slices.Equal(got, base) {
 		t.Error("seeds 1 and 2 dealt the same sequence")
 	}
 	// Changing the key distribution leaves the op sequence alone.
@@ -138,18 +139,6 @@ func TestLotteryDeterministic(t *testing.T) {
 			t.Fatalf("op %d changed with the key distribution", i)
 		}
 	}
-}
-
-func equalDealt(a, b []dealt) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestWorkerSeedsDistinct(t *testing.T) {

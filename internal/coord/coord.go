@@ -141,10 +141,7 @@ type goroutineMode struct {
 }
 
 func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
-	ids := make([]int, g.plan.Workers())
-	for i := range ids {
-		ids[i] = i
-	}
+	ids := g.plan.WorkerIDs()
 	for phase := range g.plan.Phases {
 		for _, id := range ids {
 			b.SetPID(id, phase, os.Getpid())
@@ -178,7 +175,7 @@ func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 	}
 	g, gctx := errgroup.WithContext(context.Background())
 	var procs []*proc
-	for i := range p.Procs {
+	for _, i := range p.ProcIndexes() {
 		pr, samples, serr := m.start(i, planJSON)
 		if serr != nil {
 			err = serr

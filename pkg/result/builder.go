@@ -222,8 +222,12 @@ func (b *Builder) Result() *Result {
 			Filesystem: "unknown",
 		},
 	}
+	mine := map[int]bool{}
+	for _, id := range b.plan.WorkerIDs() {
+		mine[id] = true
+	}
 	for i, ps := range b.phases {
-		ph, problems := ps.build(b.plan.Phases[i].Name)
+		ph, problems := ps.build(b.plan.Phases[i].Name, mine)
 		r.Phases = append(r.Phases, ph)
 		r.Problems = append(r.Problems, problems...)
 	}
@@ -231,13 +235,18 @@ func (b *Builder) Result() *Result {
 	return r
 }
 
-func (ps *phaseState) build(name string) (Phase, []string) {
+// build summarises a phase over the workers this run ran (all of them, or
+// its shard's).
+func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 	ph := Phase{Name: name, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush()}
 	var problems []string
 	var wall time.Duration
 	var merged [workload.MaxOp]*hdr.Histogram
 	var counts [workload.MaxOp][store.NumClasses]int64
 	for id, r := range ps.recorders {
+		if !mine[id] {
+			continue
+		}
 		w := Worker{ID: id, PID: ps.pids[id]}
 		if r != nil {
 			wall = max(wall, r.end)

@@ -231,25 +231,34 @@ func Read(rd io.Reader) (*Result, error) {
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("decoding result: %w", err)
 	}
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// check verifies a decoded result: a valid plan, one entry per phase, and
+// histograms that decode and agree with their counts.
+func (r *Result) check() error {
 	if r.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("result schema version %d is not supported (this gobench reads version %d)", r.SchemaVersion, SchemaVersion)
+		return fmt.Errorf("result schema version %d is not supported (this gobench reads version %d)", r.SchemaVersion, SchemaVersion)
 	}
 	if err := r.Plan.Validate(); err != nil {
-		return nil, fmt.Errorf("result's plan is invalid: %w", err)
+		return fmt.Errorf("result's plan is invalid: %w", err)
 	}
 	if len(r.Phases) != len(r.Plan.Phases) {
-		return nil, fmt.Errorf("result has %d phases but its plan has %d", len(r.Phases), len(r.Plan.Phases))
+		return fmt.Errorf("result has %d phases but its plan has %d", len(r.Phases), len(r.Plan.Phases))
 	}
 	for _, ph := range r.Phases {
 		for _, o := range append([]OpStats{ph.Total}, ph.Ops...) {
 			h, err := o.DecodeHistogram()
 			if err != nil {
-				return nil, fmt.Errorf("phase %s: %w", ph.Name, err)
+				return fmt.Errorf("phase %s: %w", ph.Name, err)
 			}
 			if h.TotalCount() != o.Count {
-				return nil, fmt.Errorf("phase %s, %s: histogram holds %d samples but count is %d", ph.Name, o.Kind, h.TotalCount(), o.Count)
+				return fmt.Errorf("phase %s, %s: histogram holds %d samples but count is %d", ph.Name, o.Kind, h.TotalCount(), o.Count)
 			}
 		}
 	}
-	return &r, nil
+	return nil
 }

@@ -71,6 +71,43 @@ type Plan struct {
 	OnError string `json:"on_error"`
 	// Phases run one after another, each started by its own barrier.
 	Phases []Phase `json:"phases"`
+	// Shard, when set, runs only some of the worker processes: those
+	// whose index p has p % Count == Index. The shards of a plan, run on
+	// several machines, together run every worker once, each with the
+	// ops it would have had in one run; their results merge into one.
+	Shard *Shard `json:"shard,omitempty"`
+}
+
+// Shard is one part of a plan spread over several machines or CI jobs.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// String returns "index/count", counting from 1 as the --shard flag does.
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index+1, s.Count) }
+
+// ProcIndexes returns the indices of the worker processes this plan runs:
+// all of them, or its shard's.
+func (p *Plan) ProcIndexes() []int {
+	var out []int
+	for i := range p.Procs {
+		if p.Shard == nil || i%p.Shard.Count == p.Shard.Index {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// WorkerIDs returns the ids of the workers this plan runs.
+func (p *Plan) WorkerIDs() []int {
+	var out []int
+	for _, proc := range p.ProcIndexes() {
+		for g := range p.Goroutines {
+			out = append(out, proc*p.Goroutines+g)
+		}
+	}
+	return out
 }
 
 // Phase is one stretch of a run: a mix dealt for a count of ops per worker
@@ -143,6 +180,9 @@ func (p *Plan) Validate() error {
 	}
 	if p.OnError != OnErrorStop && p.OnError != OnErrorContinue {
 		return fmt.Errorf("unknown error policy %q (want %s or %s)", p.OnError, OnErrorStop, OnErrorContinue)
+	}
+	if s := p.Shard; s != nil && (s.Count < 1 || s.Index < 0 || s.Index >= s.Count || s.Count > p.Procs) {
+		return fmt.Errorf("shard %d of %d is out of range (want 1 to N of N, with N at most the %d procs)", s.Index+1, s.Count, p.Procs)
 	}
 	if len(p.Phases) == 0 {
 		return errors.New("plan has no phases")

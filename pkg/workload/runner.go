@@ -365,10 +365,6 @@ func Run(ctx context.Context, plan *Plan, drv store.Driver, c Collector) (err er
 	if err := Preload(ctx, st, plan); err != nil {
 		return err
 	}
-	ids := make([]int, plan.Workers())
-	for i := range ids {
-		ids[i] = i
-	}
-	h := &Host{Plan: plan, Store: st, Workers: ids, Collector: c}
+	h := &Host{Plan: plan, Store: st, Workers: plan.WorkerIDs(), Collector: c}
 	return h.Run(ctx)
 }

@@ -1,0 +1,323 @@
+package result
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Setting is one named value that distinguishes the cells of a matrix,
+// such as journal=wal or procs=25.
+type Setting struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Settings is an ordered list of settings. Its text form is
+// "journal=wal,procs=25".
+type Settings []Setting
+
+// String returns "name=value,name=value", or "(all)" when empty.
+func (s Settings) String() string {
+	if len(s) == 0 {
+		return "(all)"
+	}
+	parts := make([]string, len(s))
+	for i, st := range s {
+		parts[i] = st.Name + "=" + st.Value
+	}
+	return strings.Join(parts, ",")
+}
+
+// Get returns the value of the named setting.
+func (s Settings) Get(name string) (string, bool) {
+	for _, st := range s {
+		if st.Name == name {
+			return st.Value, true
+		}
+	}
+	return "", false
+}
+
+// Cell is one combination of settings and its repeated runs.
+type Cell struct {
+	// Settings holds the values of the suite's varied settings.
+	Settings Settings `json:"settings"`
+	// Runs are the repeats of the cell, in the order they ran.
+	Runs []*Result `json:"runs"`
+}
+
+// Suite is the result of several runs: a matrix of cells, each repeated.
+// Every run is kept whole, histograms included, so nothing is lost and
+// suites merge.
+type Suite struct {
+	SchemaVersion int    `json:"schema_version"`
+	Kind          string `json:"kind"` // always "suite"
+	Command       string `json:"command"`
+	// Varied names the settings that differ between cells, in order.
+	Varied []string `json:"varied"`
+	// Baseline is the settings of the cell factors are computed against.
+	Baseline Settings `json:"baseline"`
+	// Order says how the runs were scheduled: "interleaved" (every cell
+	// once, then again, so slow drift spreads evenly) or "merged".
+	Order string `json:"order"`
+	Cells []Cell `json:"cells"`
+}
+
+// SuiteKind marks a suite's JSON.
+const SuiteKind = "suite"
+
+// RunSettings returns every setting of a run that a matrix can vary, in a
+// fixed order: the driver, the worker layout, the batch size, and each of
+// the store's options (such as journal, sync and busy_timeout_ms).
+func RunSettings(r *Result) Settings {
+	p := r.Plan
+	s := Settings{
+		{"driver", p.Driver},
+		{"mode", p.Mode},
+		{"procs", strconv.Itoa(p.Procs)},
+		{"goroutines", strconv.Itoa(p.Goroutines)},
+	}
+	if len(p.Phases) > 0 {
+		s = append(s, Setting{"batch", strconv.Itoa(p.Phases[0].Batch)})
+	}
+	if len(p.Store.Options) > 0 {
+		var opts map[string]any
+		if json.Unmarshal(p.Store.Options, &opts) == nil {
+			names := make([]string, 0, len(opts))
+			for k := range opts {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			for _, k := range names {
+				s = append(s, Setting{k, fmt.Sprint(opts[k])})
+			}
+		}
+	}
+	return s
+}
+
+// workloadOf returns the JSON of everything in a run's plan that is not a
+// matrix setting, a path or a shard: two runs are of the same workload
+// exactly when these agree.
+func workloadOf(r *Result) []byte {
+	p := r.Plan
+	p.Driver, p.Mode, p.Procs, p.Goroutines = "", "", 0, 0
+	p.Store.Path, p.Store.Options = "", nil
+	p.Shard = nil
+	p.Phases = slices.Clone(p.Phases)
+	for i := range p.Phases {
+		p.Phases[i].Batch = 0
+	}
+	b, _ := json.Marshal(p)
+	return b
+}
+
+// SameWorkload returns nil when a and b ran the same workload (seed, keys,
+// values, mix, ops or duration, phases) and an error naming the first
+// difference otherwise.
+func SameWorkload(a, b *Result) error {
+	wa, wb := workloadOf(a), workloadOf(b)
+	if bytes.Equal(wa, wb) {
+		return nil
+	}
+	var ma, mb map[string]any
+	_ = json.Unmarshal(wa, &ma)
+	_ = json.Unmarshal(wb, &mb)
+	keys := make([]string, 0, len(ma))
+	for k := range ma {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		va, _ := json.Marshal(ma[k])
+		vb, _ := json.Marshal(mb[k])
+		if !bytes.Equal(va, vb) {
+			return fmt.Errorf("different workloads: %s is %s in one and %s in the other", k, va, vb)
+		}
+	}
+	return fmt.Errorf("different workloads")
+}
+
+// NewSuite groups runs into cells by their settings. The varied settings
+// are those that differ between runs; cells keep the order in which their
+// first run appears; runs keep their order within a cell. All runs must be
+// of the same workload. The baseline is the first cell unless baseline
+// (settings or values, see Select) picks another.
+func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, error) {
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("no runs")
+	}
+	for _, r := range runs[1:] {
+		if err := SameWorkload(runs[0], r); err != nil {
+			return nil, err
+		}
+	}
+	all := make([]Settings, len(runs))
+	for i, r := range runs {
+		all[i] = RunSettings(r)
+	}
+	var varied []string
+	for _, st := range all[0] {
+		for _, other := range all[1:] {
+			if v, _ := other.Get(st.Name); v != st.Value {
+				varied = append(varied, st.Name)
+				break
+			}
+		}
+	}
+	s := &Suite{SchemaVersion: SchemaVersion, Kind: SuiteKind, Command: command, Varied: varied, Order: order}
+	index := map[string]int{}
+	for i, r := range runs {
+		var cs Settings
+		for _, name := range varied {
+			v, _ := all[i].Get(name)
+			cs = append(cs, Setting{name, v})
+		}
+		key := cs.String()
+		ci, ok := index[key]
+		if !ok {
+			ci = len(s.Cells)
+			index[key] = ci
+			s.Cells = append(s.Cells, Cell{Settings: cs})
+		}
+		s.Cells[ci].Runs = append(s.Cells[ci].Runs, r)
+	}
+	s.Baseline = s.Cells[0].Settings
+	if baseline != "" {
+		matches, err := s.Select(baseline)
+		if err != nil {
+			return nil, fmt.Errorf("--baseline: %w", err)
+		}
+		if len(matches) != 1 {
+			return nil, fmt.Errorf("--baseline %q matches %d cells (want exactly one; name more settings, such as journal=wal,sync=full)", baseline, len(matches))
+		}
+		s.Baseline = s.Cells[matches[0]].Settings
+	}
+	return s, nil
+}
+
+// Select returns the indices of the cells a selector picks. A selector is
+// a comma-separated list of name=value pairs, or of bare values, each
+// matching whichever varied setting has that value: "wal", "journal=wal",
+// "wal,procs=25".
+func (s *Suite) Select(selector string) ([]int, error) {
+	var want Settings
+	for part := range strings.SplitSeq(selector, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if name, val, ok := strings.Cut(part, "="); ok {
+			if !slices.Contains(s.Varied, name) {
+				return nil, fmt.Errorf("%q is not a varied setting (varied: %s)", name, strings.Join(s.Varied, ", "))
+			}
+			want = append(want, Setting{name, val})
+			continue
+		}
+		var found []string
+		for _, name := range s.Varied {
+			for _, c := range s.Cells {
+				if v, _ := c.Settings.Get(name); v == part && !slices.Contains(found, name) {
+					found = append(found, name)
+				}
+			}
+		}
+		switch len(found) {
+		case 0:
+			return nil, fmt.Errorf("no cell has a setting of value %q (cells: %s)", part, s.cellList())
+		case 1:
+			want = append(want, Setting{found[0], part})
+		default:
+			return nil, fmt.Errorf("value %q is ambiguous: settings %s all take it; write name=%s", part, strings.Join(found, " and "), part)
+		}
+	}
+	var out []int
+	for i, c := range s.Cells {
+		if c.Settings.matches(want) {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+func (s Settings) matches(want Settings) bool {
+	for _, w := range want {
+		if v, _ := s.Get(w.Name); v != w.Value {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Suite) cellList() string {
+	names := make([]string, len(s.Cells))
+	for i, c := range s.Cells {
+		names[i] = c.Settings.String()
+	}
+	return strings.Join(names, "; ")
+}
+
+// Write encodes the suite as indented JSON.
+func (s *Suite) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+// ReadSuite decodes a result file: a suite, or a single run's result,
+// which becomes a suite of one cell. Every run is checked as Read checks
+// a result.
+func ReadSuite(rd io.Reader) (*Suite, error) {
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, err
+	}
+	var probe struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("decoding result: %w", err)
+	}
+	if probe.Kind != SuiteKind {
+		r, err := Read(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		return NewSuite(r.Command, "single", []*Result{r}, "")
+	}
+	var s Suite
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("decoding suite: %w", err)
+	}
+	if s.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("suite schema version %d is not supported (this gobench reads version %d)", s.SchemaVersion, SchemaVersion)
+	}
+	var runs []*Result
+	for ci, c := range s.Cells {
+		if len(c.Runs) == 0 {
+			return nil, fmt.Errorf("cell %s has no runs", c.Settings)
+		}
+		for ri, r := range c.Runs {
+			if r == nil {
+				return nil, fmt.Errorf("cell %d run %d is empty", ci, ri)
+			}
+			if err := r.check(); err != nil {
+				return nil, fmt.Errorf("cell %s run %d: %w", c.Settings, ri+1, err)
+			}
+			runs = append(runs, r)
+		}
+	}
+	// Rebuild the cells from the runs themselves, so a hand-edited file
+	// cannot claim settings its runs do not have.
+	baseline := ""
+	if len(s.Baseline) > 0 {
+		baseline = s.Baseline.String()
+	}
+	return NewSuite(s.Command, s.Order, runs, baseline)
+}

@@ -1,0 +1,128 @@
+package result
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// fakeRun builds a complete one-worker result with n reads of latency lat
+// under the given SQLite-like options.
+func fakeRun(t *testing.T, journal, sync string, procs int, n int, lat time.Duration) *Result {
+	t.Helper()
+	p := plan(1)
+	p.Procs = procs
+	p.Goroutines = 1
+	p.Store = store.Config{Path: "/tmp/x.db", Options: []byte(`{"journal":"` + journal + `","sync":"` + sync + `","busy_timeout_ms":5000}`)}
+	b := NewBuilder(p)
+	for w := range p.Workers() {
+		s := b.Sink(w, 0)
+		for i := range n {
+			rec(t, s, workload.OpRead, store.OK, time.Duration(i)*lat, lat)
+		}
+		if err := s.Done(workload.WorkerStats{Worker: w, Samples: int64(n)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := b.Result()
+	r.Command = "mix"
+	return r
+}
+
+func TestNewSuite(t *testing.T) {
+	runs := []*Result{
+		fakeRun(t, "rollback", "full", 1, 10, time.Millisecond),
+		fakeRun(t, "wal", "full", 1, 10, time.Microsecond),
+		fakeRun(t, "rollback", "normal", 1, 10, time.Millisecond),
+		fakeRun(t, "wal", "normal", 1, 10, time.Microsecond),
+		fakeRun(t, "rollback", "full", 1, 10, time.Millisecond), // a repeat
+	}
+	s, err := NewSuite("mix", "interleaved", runs, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Varied, ","); got != "journal,sync" {
+		t.Fatalf("varied = %q, want journal,sync", got)
+	}
+	if len(s.Cells) != 4 || len(s.Cells[0].Runs) != 2 {
+		t.Fatalf("cells = %d, first with %d runs; want 4 cells, first with 2", len(s.Cells), len(s.Cells[0].Runs))
+	}
+	if s.Baseline.String() != "journal=rollback,sync=full" {
+		t.Errorf("baseline = %s", s.Baseline)
+	}
+	for sel, want := range map[string]int{"wal": 2, "journal=wal": 2, "wal,normal": 1, "rollback,sync=full": 1} {
+		got, err := s.Select(sel)
+		if err != nil || len(got) != want {
+			t.Errorf("Select(%q) = %v, %v; want %d cells", sel, got, err, want)
+		}
+	}
+	for sel, msg := range map[string]string{"memory": "no cell has", "procs=4": "not a varied setting"} {
+		if _, err := s.Select(sel); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("Select(%q) error = %v, want %q", sel, err, msg)
+		}
+	}
+	if s2, err := NewSuite("mix", "interleaved", runs, "wal,normal"); err != nil || s2.Baseline.String() != "journal=wal,sync=normal" {
+		t.Errorf("--baseline wal,normal: %v, %v", s2, err)
+	}
+	if _, err := NewSuite("mix", "interleaved", runs, "wal"); err == nil || !strings.Contains(err.Error(), "matches 2 cells") {
+		t.Errorf("ambiguous baseline accepted: %v", err)
+	}
+}
+
+func TestSameWorkload(t *testing.T) {
+	a := fakeRun(t, "wal", "full", 1, 10, time.Microsecond)
+	b := fakeRun(t, "rollback", "normal", 4, 10, time.Microsecond)
+	if err := SameWorkload(a, b); err != nil {
+		t.Errorf("different settings, same workload: %v", err)
+	}
+	c := fakeRun(t, "wal", "full", 1, 10, time.Microsecond)
+	c.Plan.Seed = 9
+	if err := SameWorkload(a, c); err == nil || !strings.Contains(err.Error(), "seed is 1 in one and 9 in the other") {
+		t.Errorf("different seeds: %v", err)
+	}
+	if _, err := NewSuite("mix", "merged", []*Result{a, c}, ""); err == nil {
+		t.Error("NewSuite accepted runs of different workloads")
+	}
+}
+
+func TestReadSuite(t *testing.T) {
+	// A single result reads as a suite of one cell.
+	var buf bytes.Buffer
+	if err := fakeRun(t, "wal", "full", 1, 10, time.Microsecond).Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadSuite(&buf)
+	if err != nil || len(s.Cells) != 1 || len(s.Cells[0].Runs) != 1 {
+		t.Fatalf("single result as suite: %+v, %v", s, err)
+	}
+	// A suite round-trips, baseline included.
+	runs := []*Result{fakeRun(t, "rollback", "full", 1, 10, time.Millisecond), fakeRun(t, "wal", "full", 1, 10, time.Microsecond)}
+	s, err = NewSuite("mix", "interleaved", runs, "wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := s.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSuite(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Cells) != 2 || back.Baseline.String() != "journal=wal" || back.Order != "interleaved" {
+		t.Fatalf("suite round trip: %d cells, baseline %s, order %s", len(back.Cells), back.Baseline, back.Order)
+	}
+	// A suite's runs are checked like any result.
+	s.Cells[1].Runs[0].SchemaVersion = 7
+	buf.Reset()
+	if err := s.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadSuite(&buf); err == nil || !strings.Contains(err.Error(), "schema version 7") {
+		t.Errorf("ReadSuite of a run of another schema version: %v", err)
+	}
+}

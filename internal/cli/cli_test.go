@@ -145,7 +145,7 @@ func TestHelpExamplesAreValid(t *testing.T) {
 				continue
 			}
 			t.Run(line, func(t *testing.T) {
-				args := strings.Fields(strings.TrimPrefix(line, "gobench mix"))
+				args := shellWords(strings.TrimPrefix(line, "gobench mix"))
 				o := defaultMixOptions()
 				fs := pflag.NewFlagSet("mix", pflag.ContinueOnError)
 				o.AddFlags(fs)
@@ -158,4 +158,32 @@ func TestHelpExamplesAreValid(t *testing.T) {
 			})
 		}
 	}
+}
+
+// shellWords splits a command line as a POSIX shell does for the simple
+// lines of help examples: on blanks, with single quotes grouping.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord, quoted := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted = !quoted
+			inWord = true
+		case (r == ' ' || r == '\t') && !quoted:
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/store"
 )
 
@@ -13,6 +14,7 @@ const (
 	ExitOK          = 0
 	ExitFailure     = 1   // the run failed: a worker died, the engine failed
 	ExitUsage       = 2   // bad input: flags, paths, a database gobench did not create
+	ExitThreshold   = 3   // a gate failed: an --expect, or a regression beyond --max-regression
 	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; the partial result was written
 )
 
@@ -32,6 +34,8 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &ue), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign):
 		return ExitUsage
+	case errors.Is(err, report.ErrThreshold):
+		return ExitThreshold
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	case errors.Is(err, coord.ErrWorker):

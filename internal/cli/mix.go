@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,26 +21,42 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// mixOptions are the flags of gobench mix.
+// mixOptions are the flags of gobench mix. The settings a matrix can vary
+// are comma lists.
 type mixOptions struct {
-	plan     workload.Plan
-	sqlite   sqlite.Options
-	busy     time.Duration
+	plan     workload.Plan // template: everything but the matrix settings
+	drivers  string
+	modes    string
+	procs    string
+	gors     string
+	batches  string
+	journals string
+	syncs    string
+	busys    string
 	writePct int
 	duration time.Duration
+	repeat   int
+	baseline string
+	expects  []string
+	shard    string
 	db       string
 	keep     bool
 	jsonOut  string
 	format   string
 	quiet    bool
 	ready    time.Duration
+
+	// Resolved by resolve.
+	cells  []*workload.Plan
+	gates  []report.Expectation
+	output report.Format
 }
 
 func defaultMixOptions() *mixOptions {
-	o := &mixOptions{plan: workload.DefaultPlan(), sqlite: sqlite.DefaultOptions(), format: "text", ready: time.Minute}
-	o.plan.Driver = all.DefaultDriver()
-	o.plan.Procs = 25
-	o.busy = time.Duration(o.sqlite.BusyTimeoutMS) * time.Millisecond
+	o := &mixOptions{plan: workload.DefaultPlan(), format: "text", ready: time.Minute, repeat: 1}
+	d := sqlite.DefaultOptions()
+	o.drivers, o.modes, o.procs, o.gors, o.batches = all.DefaultDriver(), workload.ModeProcess, "25", "1", "1"
+	o.journals, o.syncs, o.busys = d.Journal, d.Sync, (time.Duration(d.BusyTimeoutMS) * time.Millisecond).String()
 	return o
 }
 
@@ -46,28 +64,33 @@ func defaultMixOptions() *mixOptions {
 func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	p := &o.plan
 	ph := &p.Phases[0]
-	fs.StringVar(&p.Driver, "driver", p.Driver, "store driver: "+driverNames())
-	fs.StringVar(&o.sqlite.Journal, "journal", o.sqlite.Journal, "SQLite journal mode: rollback (DELETE), truncate, persist, wal, memory, off")
-	fs.StringVar(&o.sqlite.Sync, "sync", o.sqlite.Sync, "SQLite synchronous level: off, normal, full, extra (always set explicitly)")
-	fs.DurationVar(&o.busy, "busy-timeout", o.busy, "SQLite busy timeout: how long an op waits for a lock before failing with busy")
-	fs.StringVar(&p.Mode, "mode", p.Mode, "worker mode: process (a real OS process per --procs) or goroutine (all workers in this process)")
-	fs.IntVar(&p.Procs, "procs", p.Procs, "worker processes, each with its own database connection(s)")
-	fs.IntVar(&p.Goroutines, "goroutines", p.Goroutines, "workers per process, each with its own connection")
+	list := " (a comma list spans a matrix)"
+	fs.StringVar(&o.drivers, "driver", o.drivers, "store driver: "+driverNames()+list)
+	fs.StringVar(&o.journals, "journal", o.journals, "SQLite journal mode: rollback (DELETE), truncate, persist, wal, memory, off"+list)
+	fs.StringVar(&o.syncs, "sync", o.syncs, "SQLite synchronous level: off, normal, full, extra (always set explicitly)"+list)
+	fs.StringVar(&o.busys, "busy-timeout", o.busys, "SQLite busy timeout: how long an op waits for a lock before failing with busy"+list)
+	fs.StringVar(&o.modes, "mode", o.modes, "worker mode: process (a real OS process per --procs) or goroutine (all workers in this process)"+list)
+	fs.StringVar(&o.procs, "procs", o.procs, "worker processes, each with its own database connection(s)"+list)
+	fs.StringVar(&o.gors, "goroutines", o.gors, "workers per process, each with its own connection"+list)
+	fs.StringVar(&o.batches, "batch", o.batches, "ops per transaction (1: each op is its own transaction)"+list)
 	fs.Int64Var(&ph.Ops, "queries", ph.Ops, "ops per worker (or use --duration)")
 	fs.DurationVar(&o.duration, "duration", 0, "run each worker for this long instead of a number of --queries")
 	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete")
 	fs.IntVar(&o.writePct, "write-pct", 0, "shorthand for --mix read=100-N,upsert=N")
-	fs.IntVar(&ph.Batch, "batch", ph.Batch, "ops per transaction (1: each op is its own transaction)")
 	fs.Uint64Var(&p.Keys.Count, "keys", p.Keys.Count, "rows preloaded before the run; ops draw keys from them")
 	fs.Var(&p.Keys.Distribution, "dist", "key distribution: uniform or zipfian")
 	fs.Float64Var(&p.Keys.Theta, "zipf-theta", p.Keys.Theta, "zipfian skew, between 0 and 1")
 	fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value")
 	fs.Uint64Var(&p.Seed, "seed", p.Seed, "base seed of every worker's op lottery")
 	fs.StringVar(&p.OnError, "on-error", p.OnError, "after an error other than busy/locked: stop the run, or continue and count it")
-	fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory, removed afterwards); an existing file must be a gobench database")
-	fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directory")
-	fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file")
-	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+formatNames())
+	fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
+	fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
+	fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback'; exit 3 when it fails (repeatable)")
+	fs.StringVar(&o.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
+	fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
+	fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directories")
+	fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
+	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
 	fs.DurationVar(&o.ready, "ready-timeout", o.ready, "how long workers may take to open the database and report ready")
 }
@@ -86,7 +109,18 @@ by class, per op kind.
 
 Before the run, --keys rows are preloaded (not measured). Writes take the
 write lock up front (BEGIN IMMEDIATE). Journal mode, synchronous and busy
-timeout are set explicitly on every connection, so drivers compare fairly.`,
+timeout are set explicitly on every connection, so drivers compare fairly.
+
+Matrices: --driver, --mode, --procs, --goroutines, --batch, --journal,
+--sync and --busy-timeout take comma lists; every combination is a cell.
+--repeat runs each cell several times, interleaved, and the report gives
+mean ± standard deviation per cell and a factor against the baseline cell,
+with a rank test's verdict on significance. --expect gates the run:
+  METRIC: A OP FACTOR B      e.g. 'upsert ops/s: wal >= 3x rollback'
+where METRIC is an op kind (or total) and one of ops/s, mean, p50, p90,
+p99, p99.9, max; A and B select cells by values or name=value; OP is >=,
+>, <= or <. Each A cell is compared with the B cell equal to it in every
+other setting. A failed gate exits with status 3.`,
 		Example: `  # WAL, 25 processes, 2,000 ops each
   gobench mix --procs 25 --queries 2000 --journal wal
 
@@ -97,7 +131,13 @@ timeout are set explicitly on every connection, so drivers compare fairly.`,
   gobench mix --procs 1 --goroutines 25 --driver modernc --format json
 
   # A skewed, write-heavy mix on a database you keep
-  gobench mix --mix read=50,upsert=50 --dist zipfian --db ./bench.db`,
+  gobench mix --mix read=50,upsert=50 --dist zipfian --db ./bench.db
+
+  # Rollback against WAL, 3 interleaved repeats each, with a gate for CI
+  gobench mix --journal rollback,wal --repeat 3 --queries 500 --procs 4 --expect 'upsert ops/s: wal >= 2x rollback'
+
+  # A 2×2 matrix as a markdown table for a pull request
+  gobench mix --journal rollback,wal --sync normal,full --repeat 5 --procs 4 --queries 500 --format markdown`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.resolve(cmd.Flags()); err != nil {
@@ -110,8 +150,39 @@ timeout are set explicitly on every connection, so drivers compare fairly.`,
 	return cmd
 }
 
-// resolve folds the shorthand and exclusive flags into the plan and
-// validates everything that needs no file system.
+// splitList splits a comma list, refusing empty items and duplicates.
+func splitList(flag, s string) ([]string, error) {
+	var out []string
+	for v := range strings.SplitSeq(s, ",") {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			return nil, fmt.Errorf("--%s %q has an empty item", flag, s)
+		}
+		for _, seen := range out {
+			if seen == v {
+				return nil, fmt.Errorf("--%s lists %s twice", flag, v)
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func atoiList(flag string, vals []string) ([]int, error) {
+	out := make([]int, len(vals))
+	for i, v := range vals {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %q is not a whole number", flag, v)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// resolve folds the shorthand and exclusive flags into the template plan,
+// spans the matrix into one plan per cell and validates everything that
+// needs no file system, expectations included.
 func (o *mixOptions) resolve(fs *pflag.FlagSet) error {
 	p := &o.plan
 	ph := &p.Phases[0]
@@ -133,143 +204,296 @@ func (o *mixOptions) resolve(fs *pflag.FlagSet) error {
 		ph.Duration = workload.Duration(o.duration)
 	}
 	p.Preload = p.Keys.Count
-	if _, err := report.Lookup(o.format); err != nil {
+	p.Store.Path = "(temporary)" // for validation; runMix sets the real path
+	var err error
+	if o.output, err = report.Lookup(o.format); err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
-	drv, err := all.Registry().Lookup(p.Driver)
-	if err != nil {
-		return fmt.Errorf("--driver: %w", err)
+	if o.repeat < 1 {
+		return fmt.Errorf("--repeat %d: want 1 or more", o.repeat)
 	}
-	if _, isSQLite := drv.(*sqlite.Driver); isSQLite {
-		o.sqlite.BusyTimeoutMS = o.busy.Milliseconds()
-		if err := o.sqlite.Validate(); err != nil {
+	if o.shard != "" {
+		var i, n int
+		if _, err := fmt.Sscanf(o.shard, "%d/%d", &i, &n); err != nil || fmt.Sprintf("%d/%d", i, n) != o.shard {
+			return fmt.Errorf("--shard %q: want I/N, such as 1/4", o.shard)
+		}
+		p.Shard = &workload.Shard{Index: i - 1, Count: n}
+	}
+	if err := o.span(fs); err != nil {
+		return err
+	}
+	if o.keep && o.db != "" {
+		return errors.New("--keep applies to the temporary database; a --db file is never removed")
+	}
+	return o.resolveGates()
+}
+
+// span builds one plan per combination of the list flags.
+func (o *mixOptions) span(fs *pflag.FlagSet) error {
+	lists := map[string][]string{}
+	for _, f := range []struct{ name, val string }{
+		{"driver", o.drivers}, {"mode", o.modes}, {"procs", o.procs}, {"goroutines", o.gors},
+		{"batch", o.batches}, {"journal", o.journals}, {"sync", o.syncs}, {"busy-timeout", o.busys},
+	} {
+		vals, err := splitList(f.name, f.val)
+		if err != nil {
 			return err
 		}
-		p.Store.Options = o.sqlite.Encode()
-	} else {
-		for _, f := range []string{"journal", "sync", "busy-timeout"} {
-			if fs.Changed(f) {
-				return fmt.Errorf("--%s applies to the SQLite drivers, not to %s", f, p.Driver)
+		lists[f.name] = vals
+	}
+	procs, err := atoiList("procs", lists["procs"])
+	if err != nil {
+		return err
+	}
+	gors, err := atoiList("goroutines", lists["goroutines"])
+	if err != nil {
+		return err
+	}
+	batches, err := atoiList("batch", lists["batch"])
+	if err != nil {
+		return err
+	}
+	var busys []time.Duration
+	for _, v := range lists["busy-timeout"] {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("--busy-timeout %q: %w", v, err)
+		}
+		busys = append(busys, d)
+	}
+	reg := all.Registry()
+	o.cells = nil
+	for _, drv := range lists["driver"] {
+		d, err := reg.Lookup(drv)
+		if err != nil {
+			return fmt.Errorf("--driver: %w", err)
+		}
+		_, isSQLite := d.(*sqlite.Driver)
+		if !isSQLite {
+			for _, f := range []string{"journal", "sync", "busy-timeout"} {
+				if fs.Changed(f) {
+					return fmt.Errorf("--%s applies to the SQLite drivers, not to %s", f, drv)
+				}
+			}
+		}
+		for _, mode := range lists["mode"] {
+			if mode == workload.ModeGoroutine && fs.Changed("ready-timeout") {
+				return errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
+			}
+			for _, np := range procs {
+				for _, ng := range gors {
+					for _, nb := range batches {
+						base := o.plan
+						base.Driver, base.Mode, base.Procs, base.Goroutines = drv, mode, np, ng
+						base.Phases = append([]workload.Phase(nil), o.plan.Phases...)
+						base.Phases[0].Batch = nb
+						if !isSQLite {
+							o.cells = append(o.cells, &base)
+							continue
+						}
+						for _, j := range lists["journal"] {
+							for _, sy := range lists["sync"] {
+								for _, bt := range busys {
+									cell := base
+									opts := sqlite.Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds()}
+									if err := opts.Validate(); err != nil {
+										return err
+									}
+									cell.Store.Options = opts.Encode()
+									o.cells = append(o.cells, &cell)
+								}
+							}
+						}
+					}
+				}
 			}
 		}
 	}
-	if p.Mode == workload.ModeGoroutine && fs.Changed("ready-timeout") {
-		return errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
-	}
-	p.Store.Path = "(temporary)" // for validation; set for real in runMix
-	return p.Validate()
-}
-
-func driverNames() string {
-	names := all.Registry().Names()
-	s := ""
-	for i, n := range names {
-		if i > 0 {
-			s += ", "
+	for _, c := range o.cells {
+		if err := c.Validate(); err != nil {
+			return err
 		}
-		s += n
 	}
-	return s
+	return nil
 }
 
-func formatNames() string {
-	s := ""
-	for i, n := range report.Formats() {
-		if i > 0 {
-			s += ", "
+func (o *mixOptions) runs() int { return len(o.cells) * o.repeat }
+
+// resolveGates parses the expectations and checks them, and the baseline,
+// against the cells before anything runs.
+func (o *mixOptions) resolveGates() error {
+	o.gates = nil
+	for _, e := range o.expects {
+		g, err := report.ParseExpectation(e)
+		if err != nil {
+			return err
 		}
-		s += n
+		o.gates = append(o.gates, g)
 	}
-	return s
+	if len(o.cells) < 2 && (len(o.gates) > 0 || o.baseline != "") {
+		return errors.New("--expect and --baseline compare cells: give a list to at least one setting, such as --journal rollback,wal")
+	}
+	if len(o.cells) < 2 {
+		return nil
+	}
+	skel, err := skeleton(o.cells, o.baseline)
+	if err != nil {
+		return err
+	}
+	for _, g := range o.gates {
+		if err := g.Validate(skel); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// runMix prepares the database path, runs the plan and reports.
-func runMix(ctx context.Context, o *mixOptions, env *Env) (err error) {
+// skeleton is a suite of the cells to run, without results: enough to
+// resolve selectors.
+func skeleton(cells []*workload.Plan, baseline string) (*result.Suite, error) {
+	runs := make([]*result.Result, len(cells))
+	for i, p := range cells {
+		runs[i] = &result.Result{Plan: *p}
+	}
+	return result.NewSuite("mix", "interleaved", runs, baseline)
+}
+
+// runMix runs every cell --repeat times, interleaved, and reports.
+func runMix(ctx context.Context, o *mixOptions, env *Env) error {
 	notef := func(format string, args ...any) {
 		if !o.quiet {
 			fmt.Fprintf(env.Stderr, "gobench: "+format+"\n", args...)
 		}
 	}
-	path, cleanup, err := o.databasePath(env, notef)
-	if err != nil {
-		return err
+	if o.db != "" {
+		if err := checkDBPath(env, o.db); err != nil {
+			return err
+		}
 	}
-	defer cleanup()
-	o.plan.Store.Path = path
-
 	var log io.Writer
 	if !o.quiet {
 		log = prefixWriter{w: env.Stderr, prefix: "gobench: "}
 	}
-	res, runErr := coord.Run(ctx, coord.Config{
-		Plan:         &o.plan,
-		Registry:     all.Registry(),
-		ReadyTimeout: o.ready,
-		Log:          log,
-	})
-	if res == nil {
+	var runs []*result.Result
+	var runErr error
+	n := 0
+loop:
+	for rep := range o.repeat {
+		for _, cell := range o.cells {
+			n++
+			if o.runs() > 1 {
+				notef("run %d of %d: %s (repeat %d of %d)", n, o.runs(), result.PlanSettings(cell), rep+1, o.repeat)
+			}
+			res, err := o.runOne(ctx, env, cell, log, notef)
+			if res != nil {
+				runs = append(runs, res)
+			}
+			if err != nil {
+				runErr = err
+				break loop
+			}
+		}
+	}
+	if len(runs) == 0 {
 		return runErr
 	}
-	res.Command = "mix"
-	res.Environment.Filesystem = env.FS.Filesystem(filepath.Dir(path))
-	if err := writeResult(env, o.jsonOut, o.format, res); err != nil {
+	if o.runs() == 1 {
+		return errors.Join(runErr, writeRun(env, o.jsonOut, o.output, runs[0]))
+	}
+	suite, err := result.NewSuite("mix", "interleaved", runs, o.baseline)
+	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	return runErr
+	sum := report.Summarize(suite, report.DefaultMetrics(suite))
+	if err := writeSuite(env, o.jsonOut, o.output, sum); err != nil {
+		return errors.Join(runErr, err)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	return report.CheckExpectations(sum, o.gates)
 }
 
-// writeResult writes the JSON file (if asked) and the report on stdout.
-func writeResult(env *Env, jsonPath, format string, res *result.Result) error {
-	if jsonPath != "" {
-		if err := env.FS.WriteAtomic(jsonPath, res.Write); err != nil {
-			return fmt.Errorf("writing --json %s: %w", jsonPath, err)
+// runOne runs one cell on a fresh database: a new temporary directory, or
+// the --db file initialised anew.
+func (o *mixOptions) runOne(ctx context.Context, env *Env, cell *workload.Plan, log io.Writer, notef func(string, ...any)) (*result.Result, error) {
+	p := *cell
+	if o.db != "" {
+		path, err := env.FS.Abs(o.db)
+		if err != nil {
+			return nil, usage(fmt.Errorf("--db %s: %w", o.db, err))
 		}
-	}
-	render, err := report.Lookup(format)
-	if err != nil {
-		return err
-	}
-	if err := render(env.Stdout, res); err != nil {
-		return fmt.Errorf("writing the report: %w", err)
-	}
-	return nil
-}
-
-// databasePath returns the database file to use and a cleanup that
-// removes what gobench created (a temporary directory) and nothing else.
-func (o *mixOptions) databasePath(env *Env, notef func(string, ...any)) (string, func(), error) {
-	if o.db == "" {
+		p.Store.Path = path
+	} else {
 		dir, err := env.FS.MkdirTemp("gobench-")
 		if err != nil {
-			return "", nil, fmt.Errorf("creating a temporary directory: %w", err)
+			return nil, fmt.Errorf("creating a temporary directory: %w", err)
 		}
-		path := filepath.Join(dir, "gobench.db")
-		cleanup := func() {
+		p.Store.Path = filepath.Join(dir, "gobench.db")
+		defer func() {
 			if o.keep {
-				notef("kept the database: %s", path)
+				notef("kept the database: %s", p.Store.Path)
 				return
 			}
 			if err := env.FS.RemoveAll(dir); err != nil {
 				notef("could not remove the temporary directory %s: %v", dir, err)
 			}
-		}
-		return path, cleanup, nil
+		}()
 	}
-	path, err := env.FS.Abs(o.db)
+	res, err := coord.Run(ctx, coord.Config{Plan: &p, Registry: all.Registry(), ReadyTimeout: o.ready, Log: log})
+	if res != nil {
+		res.Command = "mix"
+		res.Environment.Filesystem = env.FS.Filesystem(filepath.Dir(p.Store.Path))
+	}
+	return res, err
+}
+
+// checkDBPath refuses a --db that is a directory or lies in a directory
+// that does not exist.
+func checkDBPath(env *Env, db string) error {
+	path, err := env.FS.Abs(db)
 	if err != nil {
-		return "", nil, usage(fmt.Errorf("--db %s: %w", o.db, err))
+		return usage(fmt.Errorf("--db %s: %w", db, err))
 	}
 	if fi, err := env.FS.Stat(path); err == nil && fi.IsDir() {
-		return "", nil, usage(fmt.Errorf("--db %s is a directory; give a database file path", o.db))
+		return usage(fmt.Errorf("--db %s is a directory; give a database file path", db))
 	}
 	dir := filepath.Dir(path)
 	if fi, err := env.FS.Stat(dir); err != nil || !fi.IsDir() {
-		return "", nil, usage(fmt.Errorf("--db %s: directory %s does not exist", o.db, dir))
+		return usage(fmt.Errorf("--db %s: directory %s does not exist", db, dir))
 	}
-	if o.keep {
-		return "", nil, usage(errors.New("--keep applies to the temporary database; a --db file is never removed"))
+	return nil
+}
+
+func driverNames() string { return strings.Join(all.Registry().Names(), ", ") }
+
+// writeRun writes a single run: the JSON file (if asked) and the report.
+func writeRun(env *Env, jsonPath string, f report.Format, res *result.Result) error {
+	if jsonPath != "" {
+		if err := env.FS.WriteAtomic(jsonPath, res.Write); err != nil {
+			return fmt.Errorf("writing --json %s: %w", jsonPath, err)
+		}
 	}
-	return path, func() {}, nil
+	if err := f.Run(env.Stdout, res); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	return nil
+}
+
+// writeSuite writes a suite: the JSON file (if asked) and the report.
+func writeSuite(env *Env, jsonPath string, f report.Format, sum *report.Summary) error {
+	if jsonPath != "" {
+		if err := env.FS.WriteAtomic(jsonPath, sum.Suite.Write); err != nil {
+			return fmt.Errorf("writing --json %s: %w", jsonPath, err)
+		}
+	}
+	if f.Suite == nil {
+		return fmt.Errorf("format %s cannot show a suite", f.Name)
+	}
+	if err := f.Suite(env.Stdout, sum); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	return nil
 }
 
 // prefixWriter prefixes each write (one line each) with a label.

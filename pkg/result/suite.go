@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // Setting is one named value that distinguishes the cells of a matrix,
@@ -75,8 +77,11 @@ const SuiteKind = "suite"
 // RunSettings returns every setting of a run that a matrix can vary, in a
 // fixed order: the driver, the worker layout, the batch size, and each of
 // the store's options (such as journal, sync and busy_timeout_ms).
-func RunSettings(r *Result) Settings {
-	p := r.Plan
+func RunSettings(r *Result) Settings { return PlanSettings(&r.Plan) }
+
+// PlanSettings returns the matrix settings of a plan (see RunSettings).
+func PlanSettings(pl *workload.Plan) Settings {
+	p := *pl
 	s := Settings{
 		{"driver", p.Driver},
 		{"mode", p.Mode},

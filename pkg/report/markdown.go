@@ -1,0 +1,93 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// Markdown writes a run as a GitHub-flavoured markdown table, ready for a
+// pull request or a CI job summary.
+func Markdown(w io.Writer, r *result.Result) error {
+	ew := &errWriter{w: w}
+	first := true
+	for _, ph := range r.Phases {
+		if !first {
+			ew.printf("\n")
+		}
+		first = false
+		ew.printf("**gobench %s** · %s · %s · wall %.3f s\n\n", r.Command, result.RunSettings(r), phaseText(r.Plan), ph.WallSeconds)
+		if !r.Complete {
+			ew.printf("> **Incomplete:** %s\n\n", mdEscape(strings.Join(r.Problems, "; ")))
+		}
+		ew.printf("| op | count | ops/s | p50 | p90 | p99 | p99.9 | max | errors |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
+		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
+			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, Rate(o.OpsPerSec),
+				Micros(o.P50Micros), Micros(o.P90Micros), Micros(o.P99Micros), Micros(o.P999Micros), Micros(o.MaxMicros), mdEscape(errorText(o)))
+		}
+	}
+	return ew.err
+}
+
+// SuiteMarkdown writes a suite's statistics as one markdown table: a row
+// per metric and cell, with mean ± sd over repeats and the factor against
+// the baseline.
+func SuiteMarkdown(w io.Writer, sum *Summary) error {
+	ew := &errWriter{w: w}
+	s := sum.Suite
+	repeats := 0
+	for _, c := range s.Cells {
+		repeats = max(repeats, len(c.Runs))
+	}
+	ew.printf("**gobench %s** · %d cells × %d repeats (%s)", s.Command, len(s.Cells), repeats, s.Order)
+	if len(s.Varied) > 0 {
+		ew.printf(" · baseline `%s`", s.Baseline)
+	}
+	ew.printf("\n\n| metric | %s | mean ± sd | median | min | max | vs baseline |\n|---|", strings.Join(s.Varied, " | "))
+	ew.printf("%s--:|--:|--:|--:|---|\n", strings.Repeat("---|", len(s.Varied)))
+	for _, m := range sum.Metrics {
+		for _, c := range m.Cells {
+			vals := make([]string, len(c.Settings))
+			for i, st := range c.Settings {
+				vals[i] = st.Value
+			}
+			ew.printf("| %s %s | %s | %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.metric), strings.Join(vals, " | "),
+				meanSD(m.metric, c.Stats), m.metric.Format(c.Stats.Median), m.metric.Format(c.Stats.Min), m.metric.Format(c.Stats.Max), mdEscape(factorCell(s, c)))
+		}
+	}
+	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", Alpha)
+	return ew.err
+}
+
+// ComparisonMarkdown writes a comparison as a markdown table.
+func ComparisonMarkdown(w io.Writer, c *Comparison) error {
+	ew := &errWriter{w: w}
+	ew.printf("**gobench compare** · old `%s` · new `%s`", c.OldName, c.NewName)
+	if c.MaxRegression > 0 {
+		ew.printf(" · regression threshold %.0f%%", 100*c.MaxRegression)
+	}
+	ew.printf("\n\n")
+	for _, wn := range c.Warnings {
+		ew.printf("> warning: %s\n", mdEscape(wn))
+	}
+	if len(c.Warnings) > 0 {
+		ew.printf("\n")
+	}
+	ew.printf("| cell | metric | old | new | delta | p |\n|---|---|--:|--:|--:|--:|\n")
+	for _, r := range c.Rows {
+		ew.printf("| %s | %s %s | %s | %s | %s | %s |\n", r.Cell, r.Metric, arrowShort(r.metric),
+			meanSD(r.metric, r.Old), meanSD(r.metric, r.New), deltaText(r), fmt.Sprintf("%.3f", r.P))
+	}
+	return ew.err
+}
+
+func arrowShort(m Metric) string {
+	if m.HigherIsBetter() {
+		return "↑"
+	}
+	return "↓"
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

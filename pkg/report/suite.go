@@ -1,0 +1,109 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// SuiteText writes a suite's statistics: a header saying what was varied
+// and what was common, then one block per metric with each cell's mean ±
+// standard deviation, median, min and max over its repeats, and its factor
+// against the baseline cell, the metric's direction stated.
+func SuiteText(w io.Writer, sum *Summary) error {
+	ew := &errWriter{w: w}
+	s := sum.Suite
+	suiteHeader(ew, s)
+	for _, m := range sum.Metrics {
+		ew.printf("\n%s (%s, %s)\n", m.Metric, m.Unit, m.Direction)
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  %s\tmean ± sd\tmedian\tmin\tmax\tvs baseline\n", strings.Join(s.Varied, "\t"))
+		for _, c := range m.Cells {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", settingValues(c.Settings),
+				meanSD(m.metric, c.Stats), m.metric.Format(c.Stats.Median), m.metric.Format(c.Stats.Min), m.metric.Format(c.Stats.Max), factorCell(s, c))
+		}
+		if err := tw.Flush(); err != nil && ew.err == nil {
+			ew.err = err
+		}
+	}
+	return ew.err
+}
+
+func suiteHeader(w *errWriter, s *result.Suite) {
+	first := s.Cells[0].Runs[0]
+	repeats := 0
+	for _, c := range s.Cells {
+		repeats = max(repeats, len(c.Runs))
+	}
+	w.printf("gobench %s · %d %s × %d %s (%s)", s.Command, len(s.Cells), plural(len(s.Cells), "cell", "cells"), repeats, plural(repeats, "repeat", "repeats"), s.Order)
+	if len(s.Varied) > 0 {
+		w.printf(" · varied: %s · baseline: %s", strings.Join(s.Varied, ", "), s.Baseline)
+	}
+	w.printf("\n")
+	var common []string
+	for _, st := range result.RunSettings(first) {
+		if !slices.Contains(s.Varied, st.Name) {
+			common = append(common, st.Name+"="+st.Value)
+		}
+	}
+	w.printf("common: %s\n", strings.Join(common, " "))
+	p := first.Plan
+	w.printf("workload: seed %d · %d keys %s · %d-byte values · %s\n", p.Seed, p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseText(p))
+	env := first.Environment
+	w.printf("environment: %s/%s, %d CPUs, %s", env.OS, env.Arch, env.CPUs, env.Filesystem)
+	if v := env.StoreFact("sqlite_version"); v != "" {
+		w.printf(" · SQLite %s", v)
+	}
+	w.printf(" · %s %s, %s\n", first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	for _, c := range s.Cells {
+		for i, r := range c.Runs {
+			if !r.Complete {
+				w.printf("INCOMPLETE: %s run %d: %s\n", c.Settings, i+1, strings.Join(r.Problems, "; "))
+			}
+		}
+	}
+}
+
+func phaseText(p workload.Plan) string {
+	if len(p.Phases) != 1 {
+		return fmt.Sprintf("%d phases", len(p.Phases))
+	}
+	ph := p.Phases[0]
+	if ph.Ops > 0 {
+		return fmt.Sprintf("%d ops/worker · mix %s", ph.Ops, ph.Mix)
+	}
+	return fmt.Sprintf("%v/worker · mix %s", ph.Duration, ph.Mix)
+}
+
+func settingValues(s result.Settings) string {
+	if len(s) == 0 {
+		return "(all)"
+	}
+	vals := make([]string, len(s))
+	for i, st := range s {
+		vals[i] = st.Value
+	}
+	return strings.Join(vals, "\t")
+}
+
+func factorCell(s *result.Suite, c CellStats) string {
+	if c.Settings.String() == s.Baseline.String() {
+		return "baseline"
+	}
+	if c.Factor == nil {
+		return "–"
+	}
+	return FactorText(*c.Factor)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -187,3 +187,26 @@ func shellWords(s string) []string {
 	}
 	return words
 }
+
+// A failed --expect exits 3 and says why in one line per gate.
+func TestExpectExitCode(t *testing.T) {
+	env, stdout, stderr := testEnv(t)
+	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "1,2", "--queries", "2000", "--repeat", "2",
+		"--expect", "total ops/s: procs=2 >= 1000x procs=1", "--expect", "read p99: procs=2 <= 1000x procs=1", "-q"}
+	if code := Main(args, env); code != ExitThreshold {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitThreshold, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "gobench: expectation failed: total ops/s: procs=2 ") || !strings.HasSuffix(lines[0], "want >= ×1000") {
+		t.Errorf("stderr = %q, want one line for the failing gate", stderr)
+	}
+	if !strings.Contains(stdout.String(), "2 cells × 2 repeats") {
+		t.Errorf("the report was not printed:\n%s", stdout)
+	}
+	// The same gate with a factor that holds passes.
+	env, _, stderr = testEnv(t)
+	args[len(args)-4] = "total ops/s: procs=2 >= 0.01x procs=1"
+	if code := Main(args, env); code != ExitOK {
+		t.Errorf("a gate that holds: exit %d; %s", code, stderr)
+	}
+}

@@ -37,6 +37,7 @@ type FS interface {
 	MkdirTemp(pattern string) (string, error)
 	RemoveAll(path string) error
 	Stat(path string) (os.FileInfo, error)
+	Open(path string) (io.ReadCloser, error)
 	Abs(path string) (string, error)
 	// WriteAtomic writes a file through a temporary file in the same
 	// directory and a rename: a reader never sees half of it.
@@ -77,6 +78,7 @@ type osFS struct{}
 func (osFS) MkdirTemp(pattern string) (string, error) { return os.MkdirTemp("", pattern) }
 func (osFS) RemoveAll(path string) error              { return os.RemoveAll(path) }
 func (osFS) Stat(path string) (os.FileInfo, error)    { return os.Stat(path) }
+func (osFS) Open(path string) (io.ReadCloser, error)  { return os.Open(path) }
 func (osFS) Abs(path string) (string, error)          { return filepath.Abs(path) }
 func (osFS) Filesystem(path string) string            { return sysinfo.Filesystem(path) }
 

@@ -167,7 +167,7 @@ func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, e
 	for i, r := range runs {
 		all[i] = RunSettings(r)
 	}
-	var varied []string
+	varied := []string{}
 	for _, st := range all[0] {
 		for _, other := range all[1:] {
 			if v, _ := other.Get(st.Name); v != st.Value {
@@ -179,7 +179,7 @@ func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, e
 	s := &Suite{SchemaVersion: SchemaVersion, Kind: SuiteKind, Command: command, Varied: varied, Order: order}
 	index := map[string]int{}
 	for i, r := range runs {
-		var cs Settings
+		cs := Settings{}
 		for _, name := range varied {
 			v, _ := all[i].Get(name)
 			cs = append(cs, Setting{name, v})

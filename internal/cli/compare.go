@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// compareOptions are the flags of gobench compare.
+type compareOptions struct {
+	maxRegression string
+	metrics       []string
+	format        string
+}
+
+// AddFlags binds the options to flags.
+func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.maxRegression, "max-regression", "", "fail (exit 3) when a metric gets significantly worse by more than this, such as 10%")
+	fs.StringArrayVar(&o.metrics, "metric", nil, "a metric to compare, such as 'read ops/s' or 'upsert p99' (repeatable; default: throughput and p50/p99/p99.9 of every op kind)")
+	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json, csv, markdown")
+}
+
+func newCompareCommand(env *Env) *cobra.Command {
+	o := &compareOptions{}
+	cmd := &cobra.Command{
+		Use:   "compare OLD.json NEW.json",
+		Short: "Compare two result files cell by cell; fail on a significant regression",
+		Long: `compare matches the cells of two result files (single runs or suites) by
+their settings and compares every metric over their repeats: old and new
+mean ± sd, the change, and a Mann-Whitney U test's p-value. A change
+counts only when it is significant (p < 0.05): with the rank test that
+takes at least 4 repeats a side, so run the comparisons you gate on with
+--repeat 5 or more. With --max-regression, a significant change the
+wrong way beyond the threshold (throughput down, latency up) exits 3.
+Both files must hold the same workload (seed, mix, ops, keys); the
+environments' differences (CPU count, filesystem, SQLite version, …) are
+shown as warnings.`,
+		Example: `  gobench mix --journal wal --repeat 5 --json old.json
+  # … change something, then:
+  gobench mix --journal wal --repeat 5 --json new.json
+  gobench compare old.json new.json --max-regression 10%
+  gobench compare old.json new.json --metric 'read ops/s' --metric 'upsert p99' --format markdown`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usage(fmt.Errorf("compare takes two result files, OLD and NEW (got %d)", len(args)))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCompare(cmd.Context(), o, args[0], args[1], env)
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// parsePercent reads "10%", "10" or "0.1x" as a fraction.
+func parsePercent(s string) (float64, error) {
+	if v, ok := strings.CutSuffix(s, "%"); ok {
+		f, err := strconv.ParseFloat(v, 64)
+		return f / 100, err
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f / 100, err
+}
+
+func runCompare(_ context.Context, o *compareOptions, oldPath, newPath string, env *Env) error {
+	f, err := report.Lookup(o.format)
+	if err != nil || f.Comparison == nil {
+		return usage(fmt.Errorf("--format %q: want text, json, csv or markdown", o.format))
+	}
+	var maxReg float64
+	if o.maxRegression != "" {
+		if maxReg, err = parsePercent(o.maxRegression); err != nil || maxReg <= 0 {
+			return usage(fmt.Errorf("--max-regression %q: want a positive percentage such as 10%%", o.maxRegression))
+		}
+	}
+	var metrics []report.Metric
+	for _, m := range o.metrics {
+		mt, err := report.ParseMetric(m)
+		if err != nil {
+			return usage(fmt.Errorf("--metric: %w", err))
+		}
+		metrics = append(metrics, mt)
+	}
+	old, err := readSuite(env, oldPath)
+	if err != nil {
+		return err
+	}
+	new, err := readSuite(env, newPath)
+	if err != nil {
+		return err
+	}
+	if metrics == nil {
+		metrics = report.DefaultMetrics(old)
+	}
+	c, err := report.Compare(oldPath, old, newPath, new, metrics, maxReg)
+	if err != nil {
+		return usage(err)
+	}
+	if err := f.Comparison(env.Stdout, c); err != nil {
+		return fmt.Errorf("writing the comparison: %w", err)
+	}
+	return c.Regressions()
+}
+
+// readSuite reads a result file, a single run or a suite; errors name the
+// file and are usage errors (the file is what the user handed over).
+func readSuite(env *Env, path string) (*result.Suite, error) {
+	f, err := env.FS.Open(path)
+	if err != nil {
+		return nil, usage(err)
+	}
+	defer f.Close()
+	s, err := result.ReadSuite(f)
+	if err != nil {
+		return nil, usage(fmt.Errorf("%s: %w", path, err))
+	}
+	return s, nil
+}
+
+var errNoInputs = errors.New("merge takes at least one result file")

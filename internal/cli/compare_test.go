@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gobench/gobench/internal/golden"
+)
+
+// The recorded fixtures: the same WAL suite (5 repeats) with the database
+// on tmpfs (old) and on ext4 (new), synchronous=FULL: the fsyncs make the
+// writes much slower.
+const (
+	oldFixture = "../../testdata/compare-old.json"
+	newFixture = "../../testdata/compare-new.json"
+)
+
+func TestCompareGolden(t *testing.T) {
+	for _, tt := range []struct{ name, format string }{
+		{"compare.stdout", "text"},
+		{"compare-markdown.stdout", "markdown"},
+		{"compare-csv.stdout", "csv"},
+	} {
+		t.Run(tt.format, func(t *testing.T) {
+			env, stdout, stderr := testEnv(t)
+			if code := Main([]string{"compare", oldFixture, newFixture, "--format", tt.format}, env); code != ExitOK {
+				t.Fatalf("exit %d without a threshold; stderr:\n%s", code, stderr)
+			}
+			golden.Check(t, tt.name, stdout.Bytes())
+		})
+	}
+}
+
+func TestCompareGate(t *testing.T) {
+	env, _, stderr := testEnv(t)
+	code := Main([]string{"compare", oldFixture, newFixture, "--max-regression", "10%", "--metric", "upsert ops/s"}, env)
+	if code != ExitThreshold {
+		t.Fatalf("exit %d, want %d", code, ExitThreshold)
+	}
+	want := "gobench: regression: (all) upsert ops/s: 7526 → 1521 (-79.8%, higher is better, p=0.008) is beyond the 10% allowed\n"
+	if stderr.String() != want {
+		t.Errorf("stderr = %q, want %q", stderr.String(), want)
+	}
+	// A threshold above the change passes.
+	env, _, _ = testEnv(t)
+	if code := Main([]string{"compare", oldFixture, newFixture, "--max-regression", "90%", "--metric", "upsert ops/s"}, env); code != ExitOK {
+		t.Errorf("80%% drop against a 90%% threshold: exit %d", code)
+	}
+}
+
+// Identical inputs never fail, whatever the threshold.
+func TestCompareIdentical(t *testing.T) {
+	for _, f := range []string{oldFixture, newFixture} {
+		env, stdout, stderr := testEnv(t)
+		if code := Main([]string{"compare", f, f, "--max-regression", "0.001%"}, env); code != ExitOK {
+			t.Fatalf("%s against itself: exit %d; %s", f, code, stderr)
+		}
+		if strings.Contains(stdout.String(), "REGRESSION") || strings.Contains(stdout.String(), "%  ") {
+			t.Errorf("identical inputs show a change:\n%s", stdout)
+		}
+	}
+}
+
+func TestCompareRefuses(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", oldFixture, "../../testdata/mix-wal.json"}, "different workloads: phases"},
+		{[]string{"compare", oldFixture}, "compare takes two result files"},
+		{[]string{"compare", oldFixture, "missing.json"}, "missing.json: no such file"},
+		{[]string{"compare", oldFixture, newFixture, "--max-regression", "-5%"}, "--max-regression"},
+		{[]string{"compare", oldFixture, newFixture, "--metric", "read p98"}, "--metric"},
+		{[]string{"compare", oldFixture, newFixture, "--format", "benchfmt"}, "--format"},
+	} {
+		env, _, stderr := testEnv(t)
+		if code := Main(tt.args, env); code != ExitUsage || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+func TestMergeRefuses(t *testing.T) {
+	env, _, stderr := testEnv(t)
+	if code := Main([]string{"merge", oldFixture, "../../testdata/mix-wal.json"}, env); code != ExitUsage || !strings.Contains(stderr.String(), "different workloads") {
+		t.Errorf("merge of different workloads: exit %d, %q", code, stderr)
+	}
+	env, _, _ = testEnv(t)
+	if code := Main([]string{"merge"}, env); code != ExitUsage {
+		t.Errorf("merge of nothing: exit %d", code)
+	}
+}

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// mergeOptions are the flags of gobench merge.
+type mergeOptions struct {
+	out string
+}
+
+// AddFlags binds the options to flags.
+func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.out, "output", "o", "", "write the merged JSON to this file (atomically) instead of stdout")
+}
+
+func newMergeCommand(env *Env) *cobra.Command {
+	o := &mergeOptions{}
+	cmd := &cobra.Command{
+		Use:   "merge RESULT.json...",
+		Short: "Merge result files of one workload from several machines or CI jobs",
+		Long: `merge combines result files (single runs or suites) of the same workload
+into one JSON result. Shards of one run (gobench mix --shard I/N on N
+machines) become that run: histograms merge losslessly, counts add up,
+workers are united, wall time is the longest shard's. Runs with other
+settings become cells of a suite (so one CI job per journal mode merges
+into the comparison), and runs with the same settings become repeats.
+Files of different workloads (seed, mix, ops, keys, …) are refused.`,
+		Example: `  # Shards of one 100-process run on four machines
+  gobench mix --procs 100 --shard 1/4 --json s1.json   # on machine 1, and so on
+  gobench merge s1.json s2.json s3.json s4.json > all.json
+
+  # One CI job per journal mode, compared afterwards
+  gobench merge rollback.json wal.json -o both.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usage(errNoInputs)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMerge(cmd.Context(), o, args, env)
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func runMerge(_ context.Context, o *mergeOptions, paths []string, env *Env) error {
+	var suites []*result.Suite
+	for _, p := range paths {
+		s, err := readSuite(env, p)
+		if err != nil {
+			return err
+		}
+		suites = append(suites, s)
+	}
+	m, err := result.Merge(suites)
+	if err != nil {
+		return usage(fmt.Errorf("merging: %w", err))
+	}
+	write := m.Write
+	if len(m.Cells) == 1 && len(m.Cells[0].Runs) == 1 {
+		write = m.Cells[0].Runs[0].Write // one run stays a plain result
+	}
+	if o.out != "" {
+		if err := env.FS.WriteAtomic(o.out, write); err != nil {
+			return fmt.Errorf("writing %s: %w", o.out, err)
+		}
+		return nil
+	}
+	return write(io.Writer(env.Stdout))
+}

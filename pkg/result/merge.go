@@ -1,0 +1,209 @@
+package result
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// Merge combines suites (and single results, as suites of one cell) into
+// one. Runs that are shards of one run (the same settings and repeat, each
+// with its own Shard index) become one run whose histograms are merged
+// losslessly, counts summed and workers united; every other run keeps its
+// place as a repeat of its cell. Runs of different workloads are refused.
+// A merge that yields a single run returns it as a suite of one cell.
+func Merge(suites []*Suite) (*Suite, error) {
+	if len(suites) == 0 {
+		return nil, fmt.Errorf("nothing to merge")
+	}
+	type shardKey struct {
+		settings string
+		repeat   int
+		count    int
+	}
+	var runs []*Result
+	groups := map[shardKey][]*Result{}
+	var order []shardKey
+	command := suites[0].Command
+	for _, s := range suites {
+		for _, c := range s.Cells {
+			for i, r := range c.Runs {
+				if r.Plan.Shard == nil {
+					runs = append(runs, r)
+					continue
+				}
+				k := shardKey{PlanSettings(&r.Plan).String(), i, r.Plan.Shard.Count}
+				if _, ok := groups[k]; !ok {
+					order = append(order, k)
+				}
+				groups[k] = append(groups[k], r)
+			}
+		}
+	}
+	for _, k := range order {
+		m, err := MergeShards(groups[k])
+		if err != nil {
+			return nil, fmt.Errorf("%s, repeat %d: %w", k.settings, k.repeat+1, err)
+		}
+		runs = append(runs, m)
+	}
+	return NewSuite(command, "merged", runs, "")
+}
+
+// MergeShards combines the shards of one run into one result. Shards must
+// be of the same workload and settings and carry distinct indices of one
+// shard count; a missing shard leaves the result incomplete, saying which.
+func MergeShards(shards []*Result) (*Result, error) {
+	first := shards[0]
+	count := first.Plan.Shard.Count
+	seen := map[int]bool{}
+	for _, r := range shards {
+		if err := SameWorkload(first, r); err != nil {
+			return nil, err
+		}
+		if a, b := PlanSettings(&first.Plan).String(), PlanSettings(&r.Plan).String(); a != b {
+			return nil, fmt.Errorf("shards of different settings: %s and %s", a, b)
+		}
+		if r.Plan.Shard == nil || r.Plan.Shard.Count != count {
+			return nil, fmt.Errorf("shards of different shard counts")
+		}
+		if seen[r.Plan.Shard.Index] {
+			return nil, fmt.Errorf("shard %s given twice", r.Plan.Shard)
+		}
+		seen[r.Plan.Shard.Index] = true
+	}
+	out := *first
+	out.Plan.Shard = nil
+	out.Problems = nil
+	out.Complete = true
+	out.Phases = nil
+	for _, r := range shards {
+		out.Complete = out.Complete && r.Complete
+		for _, p := range r.Problems {
+			out.Problems = append(out.Problems, fmt.Sprintf("shard %s: %s", r.Plan.Shard, p))
+		}
+		out.CoordinatorMaxRSSBytes = max(out.CoordinatorMaxRSSBytes, r.CoordinatorMaxRSSBytes)
+		if r.StartedAt.Before(out.StartedAt) {
+			out.StartedAt = r.StartedAt
+		}
+	}
+	for i := range count {
+		if !seen[i] {
+			out.Complete = false
+			out.Problems = append(out.Problems, fmt.Sprintf("shard %s is missing", Shard(i, count)))
+			out.Plan.Shard = first.Plan.Shard // still a partial run
+		}
+	}
+	for pi := range first.Phases {
+		ph, err := mergePhase(shards, pi)
+		if err != nil {
+			return nil, err
+		}
+		out.Phases = append(out.Phases, ph)
+	}
+	return &out, nil
+}
+
+// Shard formats a shard as the --shard flag reads it.
+func Shard(index, count int) string { return fmt.Sprintf("%d/%d", index+1, count) }
+
+func mergePhase(shards []*Result, pi int) (Phase, error) {
+	ph := Phase{Name: shards[0].Phases[pi].Name}
+	hists := map[string]*hdr.Histogram{}
+	counts := map[string]*[store.NumClasses]int64{}
+	var kinds []string
+	timeline := map[int64]map[string]*SecondOps{}
+	for _, r := range shards {
+		sp := r.Phases[pi]
+		ph.WallSeconds = max(ph.WallSeconds, sp.WallSeconds)
+		ph.StartSkewMicros = max(ph.StartSkewMicros, sp.StartSkewMicros)
+		ph.LastFirstOpMicros = max(ph.LastFirstOpMicros, sp.LastFirstOpMicros)
+		ph.ClampedSamples += sp.ClampedSamples
+		ph.Workers = append(ph.Workers, sp.Workers...)
+		for _, o := range sp.Ops {
+			h, err := o.DecodeHistogram()
+			if err != nil {
+				return ph, err
+			}
+			if hists[o.Kind] == nil {
+				hists[o.Kind] = newHistogram()
+				counts[o.Kind] = &[store.NumClasses]int64{}
+				kinds = append(kinds, o.Kind)
+			}
+			hists[o.Kind].Merge(h)
+			c := classCounts(o)
+			for i := range c {
+				counts[o.Kind][i] += c[i]
+			}
+		}
+		for _, s := range sp.Timeline {
+			if timeline[s.Second] == nil {
+				timeline[s.Second] = map[string]*SecondOps{}
+			}
+			for _, so := range s.Ops {
+				m := timeline[s.Second][so.Kind]
+				if m == nil {
+					m = &SecondOps{Kind: so.Kind}
+					timeline[s.Second][so.Kind] = m
+				}
+				m.Count += so.Count
+				m.Errors += so.Errors
+				// Per-second percentiles are not kept as histograms: the
+				// merge keeps the worst shard's, an upper bound.
+				m.P50Micros = max(m.P50Micros, so.P50Micros)
+				m.P99Micros = max(m.P99Micros, so.P99Micros)
+				m.MaxMicros = max(m.MaxMicros, so.MaxMicros)
+			}
+		}
+	}
+	sort.Slice(ph.Workers, func(i, j int) bool { return ph.Workers[i].ID < ph.Workers[j].ID })
+	total := newHistogram()
+	var totalCounts [store.NumClasses]int64
+	for _, k := range kinds {
+		ph.Ops = append(ph.Ops, opStats(k, hists[k], *counts[k], ph.WallSeconds))
+		if isDataKind(k) {
+			total.Merge(hists[k])
+			for i, n := range counts[k] {
+				totalCounts[i] += n
+			}
+		}
+	}
+	ph.Total = opStats("total", total, totalCounts, ph.WallSeconds)
+	ph.WorkerSpread = spread(ph.Workers)
+	secs := make([]int64, 0, len(timeline))
+	for s := range timeline {
+		secs = append(secs, s)
+	}
+	slices.Sort(secs)
+	for _, s := range secs {
+		e := Second{Second: s, Ops: []SecondOps{}}
+		for _, k := range kinds {
+			if so := timeline[s][k]; so != nil {
+				e.Ops = append(e.Ops, *so)
+			}
+		}
+		ph.Timeline = append(ph.Timeline, e)
+	}
+	return ph, nil
+}
+
+// classCounts recovers an op kind's counts by outcome class.
+func classCounts(o OpStats) [store.NumClasses]int64 {
+	var c [store.NumClasses]int64
+	e := o.Errors
+	c[store.NotFound] = o.NotFound
+	c[store.Busy], c[store.Locked], c[store.Constraint] = e.Busy, e.Locked, e.Constraint
+	c[store.IO], c[store.Full], c[store.Other] = e.IO, e.Full, e.Other
+	c[store.OK] = o.Count - o.NotFound - e.Total
+	return c
+}
+
+func isDataKind(kind string) bool {
+	op, err := workload.ParseOp(kind)
+	return err == nil && op.IsData()
+}

@@ -1,0 +1,113 @@
+package result
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// shardRun records, for the workers of the given shard (nil: all), the
+// same synthetic samples a worker always produces: worker w's op i has a
+// latency that depends only on (w, i).
+func shardRun(t *testing.T, shard *workload.Shard) *Result {
+	t.Helper()
+	p := plan(4)
+	p.Shard = shard
+	b := NewBuilder(p)
+	for _, w := range p.WorkerIDs() {
+		s := b.Sink(w, 0)
+		l := workload.NewLottery(p, 0, w)
+		for i := range 500 {
+			op, _ := l.Next()
+			class := store.OK
+			if i%97 == 0 {
+				class = store.Busy
+			}
+			lat := time.Duration((w+1)*(i%50+1)) * time.Microsecond
+			rec(t, s, op, class, time.Duration(i)*time.Millisecond, lat)
+		}
+		if err := s.Done(workload.WorkerStats{Worker: w, Samples: 500}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := b.Result()
+	r.Command = "mix"
+	return r
+}
+
+// The merge of a plan's shards equals one run of all its workers, in
+// counts, errors and histogram percentiles.
+func TestMergeShardsEqualsUnion(t *testing.T) {
+	a := shardRun(t, &workload.Shard{Index: 0, Count: 2})
+	b := shardRun(t, &workload.Shard{Index: 1, Count: 2})
+	whole := shardRun(t, nil)
+	if n := len(a.Phases[0].Workers); n != 2 {
+		t.Fatalf("shard 1/2 reports %d workers, want 2 (workers 0 and 2)", n)
+	}
+	m, err := MergeShards([]*Result{b, a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Complete || m.Plan.Shard != nil {
+		t.Fatalf("merged: complete=%v shard=%v problems=%v", m.Complete, m.Plan.Shard, m.Problems)
+	}
+	got, want := m.Phases[0], whole.Phases[0]
+	for _, w := range append([]OpStats{want.Total}, want.Ops...) {
+		g := got.Total
+		if w.Kind != "total" {
+			g, _ = got.Op(w.Kind)
+		}
+		if g.Count != w.Count || g.Errors != w.Errors || g.NotFound != w.NotFound {
+			t.Errorf("%s: merged %d ops, errors %+v; whole run %d, %+v", w.Kind, g.Count, g.Errors, w.Count, w.Errors)
+		}
+		if g.P50Micros != w.P50Micros || g.P99Micros != w.P99Micros || g.P999Micros != w.P999Micros || g.MaxMicros != w.MaxMicros || g.MeanMicros != w.MeanMicros {
+			t.Errorf("%s: merged p50/p99/p99.9/max %v/%v/%v/%v, whole run %v/%v/%v/%v", w.Kind,
+				g.P50Micros, g.P99Micros, g.P999Micros, g.MaxMicros, w.P50Micros, w.P99Micros, w.P999Micros, w.MaxMicros)
+		}
+		gh, _ := g.DecodeHistogram()
+		wh, _ := w.DecodeHistogram()
+		if !gh.Equals(wh) {
+			t.Errorf("%s: merged histogram differs from the whole run's", w.Kind)
+		}
+	}
+	if len(got.Workers) != 4 || got.Workers[1].ID != 1 {
+		t.Errorf("merged workers = %+v", got.Workers)
+	}
+	if got.Timeline[0].Ops[0].Count+got.Timeline[0].Ops[1].Count != want.Timeline[0].Ops[0].Count+want.Timeline[0].Ops[1].Count {
+		t.Errorf("timeline counts differ: %+v vs %+v", got.Timeline[0], want.Timeline[0])
+	}
+}
+
+func TestMergeShardsRefuses(t *testing.T) {
+	a := shardRun(t, &workload.Shard{Index: 0, Count: 2})
+	if _, err := MergeShards([]*Result{a, a}); err == nil {
+		t.Error("a shard merged with itself")
+	}
+	other := shardRun(t, &workload.Shard{Index: 1, Count: 2})
+	other.Plan.Seed = 2
+	if _, err := MergeShards([]*Result{a, other}); err == nil {
+		t.Error("shards of different workloads merged")
+	}
+	m, err := MergeShards([]*Result{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Complete || len(m.Problems) != 1 || m.Problems[0] != "shard 2/2 is missing" {
+		t.Errorf("a lone shard: complete=%v problems=%v", m.Complete, m.Problems)
+	}
+}
+
+// Merging suites unites cells of different settings and keeps repeats.
+func TestMergeSuites(t *testing.T) {
+	wal, _ := NewSuite("mix", "interleaved", []*Result{fakeRun(t, "wal", "full", 1, 10, time.Microsecond)}, "")
+	rb, _ := NewSuite("mix", "interleaved", []*Result{fakeRun(t, "rollback", "full", 1, 10, time.Millisecond), fakeRun(t, "rollback", "full", 1, 10, time.Millisecond)}, "")
+	m, err := Merge([]*Suite{rb, wal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Cells) != 2 || len(m.Cells[0].Runs) != 2 || m.Varied[0] != "journal" {
+		t.Fatalf("merged: %d cells, varied %v", len(m.Cells), m.Varied)
+	}
+}

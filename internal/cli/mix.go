@@ -16,7 +16,10 @@ import (
 	"github.com/gobench/gobench/internal/coord"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/store/files"
+	"github.com/gobench/gobench/pkg/store/lmdb"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -33,6 +36,10 @@ type mixOptions struct {
 	journals string
 	syncs    string
 	busys    string
+	layout   string
+	fsync    bool
+	mapSize  int64
+	noSync   bool
 	writePct int
 	duration time.Duration
 	repeat   int
@@ -57,6 +64,7 @@ func defaultMixOptions() *mixOptions {
 	d := sqlite.DefaultOptions()
 	o.drivers, o.modes, o.procs, o.gors, o.batches = all.DefaultDriver(), workload.ModeProcess, "25", "1", "1"
 	o.journals, o.syncs, o.busys = d.Journal, d.Sync, (time.Duration(d.BusyTimeoutMS) * time.Millisecond).String()
+	o.layout, o.mapSize = files.DefaultOptions().Layout, lmdb.DefaultOptions().MapSizeMiB
 	return o
 }
 
@@ -73,6 +81,10 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.procs, "procs", o.procs, "worker processes, each with its own database connection(s)"+list)
 	fs.StringVar(&o.gors, "goroutines", o.gors, "workers per process, each with its own connection"+list)
 	fs.StringVar(&o.batches, "batch", o.batches, "ops per transaction (1: each op is its own transaction)"+list)
+	fs.StringVar(&o.layout, "layout", o.layout, "files engine: flat (one directory) or tree (two levels of at most 100 directories)")
+	fs.BoolVar(&o.fsync, "fsync", false, "files engine: fsync every written file before the write returns")
+	fs.Int64Var(&o.mapSize, "lmdb-map-size", o.mapSize, "lmdb engine: map size in MiB, the most the database can grow to")
+	fs.BoolVar(&o.noSync, "lmdb-nosync", false, "lmdb engine: skip the fsync at each commit (MDB_NOSYNC)")
 	fs.Int64Var(&ph.Ops, "queries", ph.Ops, "ops per worker (or use --duration)")
 	fs.DurationVar(&o.duration, "duration", 0, "run each worker for this long instead of a number of --queries")
 	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete")
@@ -269,16 +281,36 @@ func (o *mixOptions) span(fs *pflag.FlagSet) error {
 			return fmt.Errorf("--driver: %w", err)
 		}
 		_, isSQLite := d.(*sqlite.Driver)
-		if !isSQLite {
-			for _, f := range []string{"journal", "sync", "busy-timeout"} {
-				if fs.Changed(f) {
-					return fmt.Errorf("--%s applies to the SQLite drivers, not to %s", f, drv)
+		engineFlags := map[string][]string{"SQLite drivers": {"journal", "sync", "busy-timeout"}, "files engine": {"layout", "fsync"}, "lmdb engine": {"lmdb-map-size", "lmdb-nosync"}}
+		mine := map[string]bool{"SQLite drivers": isSQLite, "files engine": drv == "files", "lmdb engine": drv == "lmdb"}
+		for engine, flags := range engineFlags {
+			for _, f := range flags {
+				if fs.Changed(f) && !mine[engine] {
+					return fmt.Errorf("--%s applies to the %s, not to %s", f, engine, drv)
 				}
 			}
+		}
+		var engineOpts []byte
+		switch drv {
+		case "files":
+			fo := files.Options{Layout: o.layout, Fsync: o.fsync}
+			if err := fo.Validate(); err != nil {
+				return fmt.Errorf("--layout: %w", err)
+			}
+			engineOpts = fo.Encode()
+		case "lmdb":
+			lo := lmdb.Options{MapSizeMiB: o.mapSize, NoSync: o.noSync}
+			if err := lo.Validate(); err != nil {
+				return fmt.Errorf("--lmdb-map-size: %w", err)
+			}
+			engineOpts = lo.Encode()
 		}
 		for _, mode := range lists["mode"] {
 			if mode == workload.ModeGoroutine && fs.Changed("ready-timeout") {
 				return errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
+			}
+			if mode == workload.ModeProcess && store.IsInProcess(d) {
+				return fmt.Errorf("--driver %s keeps its data in one process's memory, which worker processes cannot share: add --mode goroutine", drv)
 			}
 			for _, np := range procs {
 				for _, ng := range gors {
@@ -288,6 +320,7 @@ func (o *mixOptions) span(fs *pflag.FlagSet) error {
 						base.Phases = append([]workload.Phase(nil), o.plan.Phases...)
 						base.Phases[0].Batch = nb
 						if !isSQLite {
+							base.Store.Options = engineOpts
 							o.cells = append(o.cells, &base)
 							continue
 						}
@@ -454,9 +487,6 @@ func checkDBPath(env *Env, db string) error {
 	path, err := env.FS.Abs(db)
 	if err != nil {
 		return usage(fmt.Errorf("--db %s: %w", db, err))
-	}
-	if fi, err := env.FS.Stat(path); err == nil && fi.IsDir() {
-		return usage(fmt.Errorf("--db %s is a directory; give a database file path", db))
 	}
 	dir := filepath.Dir(path)
 	if fi, err := env.FS.Stat(dir); err != nil || !fi.IsDir() {

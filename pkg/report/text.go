@@ -41,6 +41,12 @@ func header(w *errWriter, r *result.Result) {
 	}
 	if j := fact("journal_mode"); j != "" {
 		title += fmt.Sprintf(" · journal %s · sync %s · busy timeout %s ms", journalName(j), fact("synchronous"), fact("busy_timeout_ms"))
+	} else {
+		for _, f := range env.Store {
+			if f.Name != "driver" {
+				title += fmt.Sprintf(" · %s %s", strings.ReplaceAll(f.Name, "_", " "), f.Value)
+			}
+		}
 	}
 	w.printf("%s\n", title)
 

@@ -112,3 +112,17 @@ type Fact struct {
 type Describer interface {
 	Describe(ctx context.Context) ([]Fact, error)
 }
+
+// InProcess is implemented by a Driver whose databases live in the memory
+// of the process that opens them (a Go map, say). Such a store cannot be
+// shared by worker processes: each would have its own, empty copy. Without
+// it, a driver is taken to share its database between processes.
+type InProcess interface {
+	InProcess() bool
+}
+
+// IsInProcess reports whether d's databases live in one process's memory.
+func IsInProcess(d Driver) bool {
+	ip, ok := d.(InProcess)
+	return ok && ip.InProcess()
+}

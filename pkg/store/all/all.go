@@ -5,6 +5,9 @@ package all
 
 import (
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/btreestore"
+	"github.com/gobench/gobench/pkg/store/files"
+	"github.com/gobench/gobench/pkg/store/mapstore"
 	"github.com/gobench/gobench/pkg/store/nullstore"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 )
@@ -14,6 +17,9 @@ func Registry() *store.Registry {
 	r := store.NewRegistry()
 	r.Register(nullstore.Driver{})
 	r.Register(sqlite.Modernc())
+	r.Register(mapstore.Driver{})
+	r.Register(btreestore.Driver{})
+	r.Register(files.Driver{})
 	registerCgo(r)
 	return r
 }

@@ -4,6 +4,7 @@ package all
 
 import (
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/lmdb"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 )
 
@@ -11,4 +12,5 @@ const defaultDriver = "mattn"
 
 func registerCgo(r *store.Registry) {
 	r.Register(sqlite.Mattn())
+	r.Register(lmdb.Driver{})
 }

@@ -21,7 +21,7 @@ func forEachDriver(t *testing.T, f func(t *testing.T, d *Driver)) {
 	}
 }
 
-func cfg(t *testing.T, o Options) store.Config {
+func cfg(t storetest.T, o Options) store.Config {
 	return store.Config{Path: filepath.Join(t.TempDir(), "test.db"), Options: o.Encode()}
 }
 
@@ -31,7 +31,7 @@ func TestConformance(t *testing.T) {
 			forEachDriver(t, func(t *testing.T, d *Driver) {
 				o := DefaultOptions()
 				o.Journal = journal
-				storetest.Run(t, d, func(t *testing.T) store.Config { return cfg(t, o) })
+				storetest.Run(t, d, func(t storetest.T) store.Config { return cfg(t, o) })
 			})
 		})
 	}

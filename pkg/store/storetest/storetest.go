@@ -2,11 +2,13 @@
 // An engine's test calls Run with a function that returns a fresh Config
 // for an empty database:
 //
-//	func TestConformance(t *testing.T) {
-//		storetest.Run(t, sqlite.Modernc(), func(t *testing.T) store.Config {
+//	func TestConformance(t T) {
+//		storetest.Run(t, sqlite.Modernc(), func(t storetest.T) store.Config {
 //			return store.Config{Path: filepath.Join(t.TempDir(), "db")}
 //		})
 //	}
+//
+// Verify runs the same checks outside go test (gobench verify).
 package storetest
 
 import (
@@ -20,16 +22,30 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 )
 
-// NewConfig returns the Config of a new, empty database for one test.
-type NewConfig func(t *testing.T) store.Config
+// T is what a check needs of its test: *testing.T has it, and so does the
+// runner of Verify.
+type T interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Skip(args ...any)
+	TempDir() string
+	Cleanup(func())
+}
 
-// Run runs every conformance check against drv as a subtest.
-func Run(t *testing.T, drv store.Driver, cfg NewConfig) {
-	t.Helper()
-	checks := []struct {
-		name string
-		fn   func(*testing.T, store.Store)
-	}{
+// NewConfig returns the Config of a new, empty database for one check.
+type NewConfig func(t T) store.Config
+
+// Check is one conformance check.
+type Check struct {
+	Name string
+	Fn   func(t T, st store.Store)
+}
+
+// Checks returns every conformance check, in order. Each runs on a new
+// store that has been opened and initialised.
+func Checks() []Check {
+	return []Check{
 		{"PutGet", testPutGet},
 		{"NotFound", testNotFound},
 		{"Overwrite", testOverwrite},
@@ -37,28 +53,32 @@ func Run(t *testing.T, drv store.Driver, cfg NewConfig) {
 		{"Batch", testBatch},
 		{"ConcurrentConns", testConcurrentConns},
 		{"CloseTwice", testCloseTwice},
+		{"InitTwice", testInitTwice},
 	}
-	for _, c := range checks {
-		t.Run(c.name, func(t *testing.T) {
-			st := open(t, drv, cfg(t))
-			c.fn(t, st)
-		})
-	}
-	t.Run("InitTwice", func(t *testing.T) {
-		cfg := cfg(t)
-		st := open(t, drv, cfg)
-		put(t, conn(t, st), 1, []byte("x"))
-		// A second Init of gobench's own database starts it afresh.
-		if err := st.Init(context.Background()); err != nil {
-			t.Fatalf("second Init of a gobench database: %v", err)
-		}
-		if _, err := conn(t, st).Get(1, nil); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("after re-Init, Get(1) error = %v, want not found", err)
-		}
-	})
 }
 
-func open(t *testing.T, drv store.Driver, cfg store.Config) store.Store {
+// Run runs every conformance check against drv as a subtest.
+func Run(t *testing.T, drv store.Driver, cfg NewConfig) {
+	t.Helper()
+	for _, c := range Checks() {
+		t.Run(c.Name, func(t *testing.T) {
+			c.Fn(t, open(t, drv, cfg(t)))
+		})
+	}
+}
+
+func testInitTwice(t T, st store.Store) {
+	put(t, conn(t, st), 1, []byte("x"))
+	// A second Init of gobench's own database starts it afresh.
+	if err := st.Init(context.Background()); err != nil {
+		t.Fatalf("second Init of a gobench database: %v", err)
+	}
+	if _, err := conn(t, st).Get(1, nil); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("after re-Init, Get(1) error = %v, want not found", err)
+	}
+}
+
+func open(t T, drv store.Driver, cfg store.Config) store.Store {
 	t.Helper()
 	ctx := context.Background()
 	st, err := drv.Open(ctx, cfg)
@@ -76,7 +96,7 @@ func open(t *testing.T, drv store.Driver, cfg store.Config) store.Store {
 	return st
 }
 
-func conn(t *testing.T, st store.Store) store.Conn {
+func conn(t T, st store.Store) store.Conn {
 	t.Helper()
 	c, err := st.Conn(context.Background())
 	if err != nil {
@@ -90,14 +110,14 @@ func conn(t *testing.T, st store.Store) store.Conn {
 	return c
 }
 
-func put(t *testing.T, c store.Conn, k uint64, v []byte) {
+func put(t T, c store.Conn, k uint64, v []byte) {
 	t.Helper()
 	if err := c.Put(k, v); err != nil {
 		t.Fatalf("Put(%d): %v", k, err)
 	}
 }
 
-func wantValue(t *testing.T, c store.Conn, k uint64, want []byte) {
+func wantValue(t T, c store.Conn, k uint64, want []byte) {
 	t.Helper()
 	got, err := c.Get(k, nil)
 	if err != nil {
@@ -108,7 +128,7 @@ func wantValue(t *testing.T, c store.Conn, k uint64, want []byte) {
 	}
 }
 
-func testPutGet(t *testing.T, st store.Store) {
+func testPutGet(t T, st store.Store) {
 	c := conn(t, st)
 	for k := range uint64(100) {
 		put(t, c, k, fmt.Appendf(nil, "value-%03d", k))
@@ -128,7 +148,7 @@ func testPutGet(t *testing.T, st store.Store) {
 	wantValue(t, conn(t, st), 42, []byte("value-042"))
 }
 
-func testNotFound(t *testing.T, st store.Store) {
+func testNotFound(t T, st store.Store) {
 	c := conn(t, st)
 	_, err := c.Get(7, nil)
 	if !errors.Is(err, store.ErrNotFound) || store.Classify(err) != store.NotFound {
@@ -136,14 +156,14 @@ func testNotFound(t *testing.T, st store.Store) {
 	}
 }
 
-func testOverwrite(t *testing.T, st store.Store) {
+func testOverwrite(t T, st store.Store) {
 	c := conn(t, st)
 	put(t, c, 5, []byte("first"))
 	put(t, c, 5, []byte("second value, longer"))
 	wantValue(t, c, 5, []byte("second value, longer"))
 }
 
-func testUpdateDelete(t *testing.T, st store.Store) {
+func testUpdateDelete(t T, st store.Store) {
 	c := conn(t, st)
 	if u, ok := c.(store.Updater); ok {
 		if err := u.Update(9, []byte("x")); store.Classify(err) != store.NotFound {
@@ -169,7 +189,7 @@ func testUpdateDelete(t *testing.T, st store.Store) {
 	}
 }
 
-func testBatch(t *testing.T, st store.Store) {
+func testBatch(t T, st store.Store) {
 	c := conn(t, st)
 	b, ok := c.(store.Batcher)
 	if !ok {
@@ -199,7 +219,7 @@ func testBatch(t *testing.T, st store.Store) {
 	}
 }
 
-func testConcurrentConns(t *testing.T, st store.Store) {
+func testConcurrentConns(t T, st store.Store) {
 	const workers, perWorker = 4, 50
 	conns := make([]store.Conn, workers)
 	for i := range conns {
@@ -225,7 +245,7 @@ func testConcurrentConns(t *testing.T, st store.Store) {
 	wg.Wait()
 	close(errs)
 	for err := range errs {
-		t.Error(err)
+		t.Errorf("%v", err)
 	}
 	c := conn(t, st)
 	for k := range uint64(workers * perWorker) {
@@ -233,10 +253,10 @@ func testConcurrentConns(t *testing.T, st store.Store) {
 	}
 }
 
-func testCloseTwice(t *testing.T, st store.Store) {
+func testCloseTwice(t T, st store.Store) {
 	c, err := st.Conn(context.Background())
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Conn: %v", err)
 	}
 	if err := c.Close(); err != nil {
 		t.Fatalf("first Close: %v", err)

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/store/storetest"
+)
+
+// verifyOptions are the flags of gobench verify.
+type verifyOptions struct {
+	drivers string
+}
+
+// AddFlags binds the options to flags.
+func (o *verifyOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.drivers, "driver", all.DefaultDriver(), "driver(s) to check, a comma list: "+driverNames())
+}
+
+func newVerifyCommand(env *Env) *cobra.Command {
+	o := &verifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Check that a driver behaves as gobench expects before trusting its numbers",
+		Long: `verify runs gobench's conformance checks (the suite every engine's tests
+run) against a driver with its default settings, on temporary databases:
+writes are read back, missing keys are reported as missing, updates and
+deletes do what they say, batches commit and roll back, several
+connections work at once, a second Init starts afresh. It prints PASS,
+FAIL or SKIP per check and exits 1 if any check failed. (The null
+engine stores nothing, to measure gobench itself: it fails by design.)`,
+		Example: `  gobench verify --driver modernc
+  gobench verify --driver mattn,lmdb,files,map,btree`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runVerify(cmd.Context(), o, env, all.Registry())
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// errVerify marks a driver that failed a check.
+var errVerify = fmt.Errorf("conformance checks failed")
+
+func runVerify(_ context.Context, o *verifyOptions, env *Env, reg *store.Registry) error {
+	names, err := splitList("driver", o.drivers)
+	if err != nil {
+		return usage(err)
+	}
+	var drivers []store.Driver
+	for _, n := range names {
+		d, err := reg.Lookup(n)
+		if err != nil {
+			return usage(fmt.Errorf("--driver: %w", err))
+		}
+		drivers = append(drivers, d)
+	}
+	failed := 0
+	for _, d := range drivers {
+		results := storetest.Verify(d, func(t storetest.T) store.Config {
+			return store.Config{Path: filepath.Join(t.TempDir(), "verify.db")}
+		})
+		pass, fail, skip := 0, 0, 0
+		for _, r := range results {
+			switch {
+			case r.Skipped:
+				skip++
+				fmt.Fprintf(env.Stdout, "SKIP  %-8s %s (the engine lacks the capability)\n", d.Name(), r.Name)
+			case r.Passed():
+				pass++
+				fmt.Fprintf(env.Stdout, "PASS  %-8s %s\n", d.Name(), r.Name)
+			default:
+				fail++
+				fmt.Fprintf(env.Stdout, "FAIL  %-8s %s: %s\n", d.Name(), r.Name, strings.Join(r.Failures, "; "))
+			}
+		}
+		fmt.Fprintf(env.Stdout, "%s: %d passed, %d failed, %d skipped\n", d.Name(), pass, fail, skip)
+		if fail > 0 {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%w: %d of %d drivers", errVerify, failed, len(drivers))
+	}
+	return nil
+}

@@ -1,0 +1,12 @@
+package btreestore
+
+import (
+	"testing"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/storetest"
+)
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, Driver{}, func(storetest.T) store.Config { return store.Config{} })
+}

@@ -1,0 +1,235 @@
+// Package files stores each key in a file of its own, registered as
+// "files": the "one file per blob" side of the database-against-its-
+// filesystem comparison. Keys live flat in one directory, or in a two-level
+// tree of at most 100 directories per level (Options.Layout). Worker
+// processes share the directory. A directory is gobench's when it holds
+// the marker file; Init refuses any other non-empty directory.
+package files
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Marker is the file that marks a directory as gobench's own.
+const Marker = ".gobench-files"
+
+// Layouts.
+const (
+	Flat = "flat" // every key's file in the directory itself
+	Tree = "tree" // key k in dir/(k%100)/(k/100%100)/: at most 100 entries per level
+)
+
+// Options are the files engine's settings.
+type Options struct {
+	// Layout is Flat or Tree.
+	Layout string `json:"layout"`
+	// Fsync makes every write fsync the file before it returns, so a
+	// write is as durable as a synchronous database commit.
+	Fsync bool `json:"fsync"`
+}
+
+// DefaultOptions returns the flat layout without fsync.
+func DefaultOptions() Options { return Options{Layout: Flat} }
+
+// Validate checks the options.
+func (o Options) Validate() error {
+	if o.Layout != Flat && o.Layout != Tree {
+		return fmt.Errorf("unknown layout %q (want flat or tree)", o.Layout)
+	}
+	return nil
+}
+
+// Encode returns the options as a store.Config carries them.
+func (o Options) Encode() json.RawMessage {
+	b, _ := json.Marshal(o)
+	return b
+}
+
+// Driver is the files engine.
+type Driver struct{}
+
+var _ store.Driver = Driver{}
+
+// Name returns "files".
+func (Driver) Name() string { return "files" }
+
+// Open checks the options; the directory is made by Init.
+func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
+	o := DefaultOptions()
+	if len(cfg.Options) > 0 {
+		dec := json.NewDecoder(strings.NewReader(string(cfg.Options)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&o); err != nil {
+			return nil, fmt.Errorf("%w: files options: %w", store.ErrInvalid, err)
+		}
+	}
+	if err := o.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	if cfg.Path == "" {
+		return nil, fmt.Errorf("%w: no directory", store.ErrInvalid)
+	}
+	return &dir{path: cfg.Path, opts: o}, nil
+}
+
+type dir struct {
+	path string
+	opts Options
+}
+
+var (
+	_ store.Store     = (*dir)(nil)
+	_ store.Describer = (*dir)(nil)
+)
+
+// Init makes the directory gobench's (or checks it is) and empties it.
+func (d *dir) Init(context.Context) error {
+	entries, err := os.ReadDir(d.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Mkdir(d.path, 0o755); err != nil {
+			return fmt.Errorf("creating %s: %w", d.path, err)
+		}
+	case err != nil:
+		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, d.path, err)
+	case len(entries) > 0:
+		if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
+			return fmt.Errorf("%w: %s is a non-empty directory that gobench did not create; choose a new path", store.ErrForeign, d.path)
+		}
+		for _, e := range entries {
+			if e.Name() != Marker {
+				if err := os.RemoveAll(filepath.Join(d.path, e.Name())); err != nil {
+					return fmt.Errorf("emptying %s: %w", d.path, err)
+				}
+			}
+		}
+	}
+	return os.WriteFile(filepath.Join(d.path, Marker), []byte("a gobench files store\n"), 0o644)
+}
+
+func (d *dir) Conn(context.Context) (store.Conn, error) {
+	if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
+		return nil, fmt.Errorf("opening %s: not an initialised gobench files store: %w", d.path, err)
+	}
+	return &conn{d: d, name: make([]byte, 0, len(d.path)+32)}, nil
+}
+
+func (d *dir) Close() error { return nil }
+
+func (d *dir) Describe(context.Context) ([]store.Fact, error) {
+	return []store.Fact{{Name: "driver", Value: "files"}, {Name: "layout", Value: d.opts.Layout}, {Name: "fsync", Value: strconv.FormatBool(d.opts.Fsync)}}, nil
+}
+
+type conn struct {
+	d    *dir
+	name []byte
+}
+
+var (
+	_ store.Conn    = (*conn)(nil)
+	_ store.Updater = (*conn)(nil)
+	_ store.Deleter = (*conn)(nil)
+)
+
+// path returns the file of key, built in a reused buffer.
+func (c *conn) path(key uint64) string {
+	b := append(c.name[:0], c.d.path...)
+	if c.d.opts.Layout == Tree {
+		b = append(b, '/')
+		b = appendTwo(b, key%100)
+		b = append(b, '/')
+		b = appendTwo(b, key/100%100)
+	}
+	b = append(b, '/')
+	b = strconv.AppendUint(b, key, 10)
+	c.name = b
+	return string(b)
+}
+
+func appendTwo(b []byte, n uint64) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
+
+func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
+	f, err := os.Open(c.path(key))
+	if err != nil {
+		return dst[:0], wrap(err)
+	}
+	defer f.Close()
+	dst = dst[:0]
+	for {
+		if len(dst) == cap(dst) {
+			dst = append(dst, 0)[:len(dst)]
+		}
+		n, err := f.Read(dst[len(dst):cap(dst)])
+		dst = dst[:len(dst)+n]
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, wrap(err)
+		}
+	}
+}
+
+// Put writes the file whole, creating it (and its directories) if needed.
+func (c *conn) Put(key uint64, value []byte) error {
+	p := c.path(key)
+	err := c.write(p, value, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+	if errors.Is(err, fs.ErrNotExist) && c.d.opts.Layout == Tree {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return wrap(err)
+		}
+		err = c.write(p, value, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+	}
+	return wrap(err)
+}
+
+// Update rewrites an existing file; a missing one is ErrNotFound.
+func (c *conn) Update(key uint64, value []byte) error {
+	return wrap(c.write(c.path(key), value, os.O_WRONLY|os.O_TRUNC))
+}
+
+func (c *conn) write(p string, value []byte, flags int) error {
+	f, err := os.OpenFile(p, flags, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(value)
+	if err == nil && c.d.opts.Fsync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (c *conn) Delete(key uint64) error { return wrap(os.Remove(c.path(key))) }
+
+func (c *conn) Close() error { return nil }
+
+// wrap classifies a file-system error.
+func wrap(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return store.ErrNotFound
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return store.Wrap(store.Full, err)
+	case errors.Is(err, syscall.EIO):
+		return store.Wrap(store.IO, err)
+	}
+	return store.Wrap(store.Other, err)
+}

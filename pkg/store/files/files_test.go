@@ -1,0 +1,72 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/storetest"
+)
+
+func TestConformance(t *testing.T) {
+	for _, layout := range []string{Flat, Tree} {
+		t.Run(layout, func(t *testing.T) {
+			storetest.Run(t, Driver{}, func(t storetest.T) store.Config {
+				return store.Config{Path: filepath.Join(t.TempDir(), "files"), Options: Options{Layout: layout, Fsync: layout == Flat}.Encode()}
+			})
+		})
+	}
+}
+
+// The tree layout keeps at most 100 entries per directory level.
+func TestTreeLayout(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "files")
+	st, err := Driver{}.Open(context.Background(), store.Config{Path: dir, Options: Options{Layout: Tree}.Encode()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Init(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := st.Conn(context.Background())
+	for k := range uint64(20000) {
+		if err := c.Put(k, []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "07", "42", "4207")); err != nil {
+		t.Errorf("key 4207 is not at 07/42/4207: %v", err)
+	}
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		entries, _ := os.ReadDir(p)
+		if len(entries) > 101 { // 100 plus the marker at the top
+			t.Errorf("%s holds %d entries", p, len(entries))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A non-empty directory without the marker is refused and left alone.
+func TestRefusesForeignDirectory(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "thesis.tex")
+	if err := os.WriteFile(keep, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := Driver{}.Open(context.Background(), store.Config{Path: dir})
+	if err := st.Init(context.Background()); !errors.Is(err, store.ErrForeign) {
+		t.Fatalf("Init on a foreign directory: %v, want ErrForeign", err)
+	}
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "precious" {
+		t.Fatal("the foreign file was touched")
+	}
+}

@@ -1,0 +1,280 @@
+//go:build cgo
+
+package lmdb
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+
+	mdb "github.com/PowerDNS/lmdb-go/lmdb"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Marker is the file that marks an environment directory as gobench's.
+const Marker = "gobench.marker"
+
+// maxReaders bounds the reader slots: one per connection of every process.
+const maxReaders = 8192
+
+// Driver is the LMDB engine.
+type Driver struct{}
+
+var _ store.Driver = Driver{}
+
+// Name returns "lmdb".
+func (Driver) Name() string { return "lmdb" }
+
+// Open checks the options; the environment is opened on first use.
+func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
+	o, err := decodeOptions(cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Path == "" {
+		return nil, fmt.Errorf("%w: no directory", store.ErrInvalid)
+	}
+	return &db{path: cfg.Path, opts: o}, nil
+}
+
+type db struct {
+	path string
+	opts Options
+
+	mu  sync.Mutex
+	env *mdb.Env
+	dbi mdb.DBI
+}
+
+var (
+	_ store.Store     = (*db)(nil)
+	_ store.Describer = (*db)(nil)
+)
+
+// open opens the environment once per process.
+func (d *db) open() (*mdb.Env, mdb.DBI, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.env != nil {
+		return d.env, d.dbi, nil
+	}
+	if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
+		return nil, 0, fmt.Errorf("opening %s: not an initialised gobench LMDB environment: %w", d.path, err)
+	}
+	env, err := mdb.NewEnv()
+	if err != nil {
+		return nil, 0, err
+	}
+	flags := uint(mdb.NoTLS)
+	if d.opts.NoSync {
+		flags |= mdb.NoSync
+	}
+	steps := []func() error{
+		func() error { return env.SetMapSize(d.opts.MapSizeMiB << 20) },
+		func() error { return env.SetMaxReaders(maxReaders) },
+		func() error { return env.Open(d.path, flags, 0o644) },
+	}
+	for _, s := range steps {
+		if err := s(); err != nil {
+			env.Close()
+			return nil, 0, fmt.Errorf("opening LMDB environment %s: %w", d.path, wrap(err))
+		}
+	}
+	var dbi mdb.DBI
+	if err := env.View(func(txn *mdb.Txn) (err error) { dbi, err = txn.OpenRoot(0); return err }); err != nil {
+		env.Close()
+		return nil, 0, fmt.Errorf("opening the LMDB database in %s: %w", d.path, wrap(err))
+	}
+	d.env, d.dbi = env, dbi
+	return env, dbi, nil
+}
+
+// Init makes the directory gobench's (or checks it is) and empties the
+// database.
+func (d *db) Init(context.Context) error {
+	entries, err := os.ReadDir(d.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Mkdir(d.path, 0o755); err != nil {
+			return fmt.Errorf("creating %s: %w", d.path, err)
+		}
+	case err != nil:
+		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, d.path, err)
+	case len(entries) > 0:
+		if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
+			return fmt.Errorf("%w: %s is a non-empty directory that gobench did not create; choose a new path", store.ErrForeign, d.path)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(d.path, Marker), []byte("a gobench LMDB environment\n"), 0o644); err != nil {
+		return err
+	}
+	env, dbi, err := d.open()
+	if err != nil {
+		return err
+	}
+	return wrap(env.Update(func(txn *mdb.Txn) error { return txn.Drop(dbi, false) }))
+}
+
+func (d *db) Conn(context.Context) (store.Conn, error) {
+	env, dbi, err := d.open()
+	if err != nil {
+		return nil, err
+	}
+	rtxn, err := env.BeginTxn(nil, mdb.Readonly)
+	if err != nil {
+		return nil, fmt.Errorf("starting a read transaction: %w", wrap(err))
+	}
+	rtxn.RawRead = true
+	rtxn.Reset()
+	return &conn{env: env, dbi: dbi, rtxn: rtxn}, nil
+}
+
+func (d *db) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.env != nil {
+		err := d.env.Close()
+		d.env = nil
+		return err
+	}
+	return nil
+}
+
+func (d *db) Describe(context.Context) ([]store.Fact, error) {
+	_, _, _, v := mdb.Version()
+	return []store.Fact{
+		{Name: "driver", Value: "lmdb"},
+		{Name: "lmdb_version", Value: v},
+		{Name: "map_size_mib", Value: strconv.FormatInt(d.opts.MapSizeMiB, 10)},
+		{Name: "nosync", Value: strconv.FormatBool(d.opts.NoSync)},
+	}, nil
+}
+
+type conn struct {
+	env  *mdb.Env
+	dbi  mdb.DBI
+	rtxn *mdb.Txn
+	wtxn *mdb.Txn // the open batch, if any
+	key  [8]byte
+}
+
+var (
+	_ store.Conn    = (*conn)(nil)
+	_ store.Updater = (*conn)(nil)
+	_ store.Deleter = (*conn)(nil)
+	_ store.Batcher = (*conn)(nil)
+)
+
+func (c *conn) k(key uint64) []byte {
+	binary.BigEndian.PutUint64(c.key[:], key) // big-endian: keys sort numerically
+	return c.key[:]
+}
+
+func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
+	txn := c.wtxn
+	if txn == nil {
+		if err := c.rtxn.Renew(); err != nil {
+			return dst[:0], wrap(err)
+		}
+		defer c.rtxn.Reset()
+		txn = c.rtxn
+	}
+	v, err := txn.Get(c.dbi, c.k(key))
+	if err != nil {
+		return dst[:0], wrap(err)
+	}
+	return append(dst[:0], v...), nil
+}
+
+// write runs fn in the open batch, or in a write transaction of its own.
+func (c *conn) write(fn mdb.TxnOp) error {
+	if c.wtxn != nil {
+		return wrap(fn(c.wtxn))
+	}
+	return wrap(c.env.Update(fn))
+}
+
+func (c *conn) Put(key uint64, value []byte) error {
+	k := c.k(key)
+	return c.write(func(txn *mdb.Txn) error { return txn.Put(c.dbi, k, value, 0) })
+}
+
+func (c *conn) Update(key uint64, value []byte) error {
+	k := c.k(key)
+	return c.write(func(txn *mdb.Txn) error {
+		if _, err := txn.Get(c.dbi, k); err != nil {
+			return err
+		}
+		return txn.Put(c.dbi, k, value, 0)
+	})
+}
+
+func (c *conn) Delete(key uint64) error {
+	k := c.k(key)
+	return c.write(func(txn *mdb.Txn) error { return txn.Del(c.dbi, k, nil) })
+}
+
+// Begin opens a write transaction; LMDB ties it to this OS thread until
+// it ends.
+func (c *conn) Begin() error {
+	runtime.LockOSThread()
+	txn, err := c.env.BeginTxn(nil, 0)
+	if err != nil {
+		runtime.UnlockOSThread()
+		return wrap(err)
+	}
+	c.wtxn = txn
+	return nil
+}
+
+func (c *conn) Commit() error {
+	if c.wtxn == nil {
+		return errors.New("lmdb: commit without a transaction")
+	}
+	err := c.wtxn.Commit()
+	c.wtxn = nil
+	runtime.UnlockOSThread()
+	return wrap(err)
+}
+
+func (c *conn) Rollback() error {
+	if c.wtxn != nil {
+		c.wtxn.Abort()
+		c.wtxn = nil
+		runtime.UnlockOSThread()
+	}
+	return nil
+}
+
+func (c *conn) Close() error {
+	if c.rtxn == nil {
+		return nil
+	}
+	_ = c.Rollback()
+	c.rtxn.Abort()
+	c.rtxn = nil
+	return nil
+}
+
+// wrap classifies an LMDB error.
+func wrap(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case mdb.IsNotFound(err):
+		return store.ErrNotFound
+	case mdb.IsMapFull(err):
+		return store.Wrap(store.Full, err)
+	case errors.Is(err, fs.ErrPermission):
+		return store.Wrap(store.IO, err)
+	}
+	return store.Wrap(store.Other, err)
+}

@@ -67,7 +67,7 @@ func TestParseMetric(t *testing.T) {
 			t.Errorf("ParseMetric(%q): %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"upsert", "read p98", "scan ops/s", ""} {
+	for _, bad := range []string{"upsert", "read p98", "frob ops/s", ""} {
 		if _, err := ParseMetric(bad); err == nil {
 			t.Errorf("ParseMetric(%q) succeeded", bad)
 		}

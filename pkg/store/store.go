@@ -84,6 +84,22 @@ type Deleter interface {
 	Delete(key uint64) error
 }
 
+// Inserter is implemented by a Conn that can insert a key only if it does
+// not exist yet. Without it, an "insert" op writes with Put.
+type Inserter interface {
+	// Insert adds key; an existing key returns an error of class
+	// Constraint and changes nothing.
+	Insert(key uint64, value []byte) error
+}
+
+// Scanner is implemented by a Conn that can read keys in order. Without
+// it, a "scan" op is not available on the engine.
+type Scanner interface {
+	// Scan reads up to n rows in key order, starting at the first key at
+	// or above from, and returns how many it read.
+	Scan(from uint64, n int) (int, error)
+}
+
 // Batcher is implemented by a Conn that can group several operations into
 // one transaction. Without it, a batch size above one is refused.
 type Batcher interface {

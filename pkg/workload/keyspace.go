@@ -20,6 +20,9 @@ const (
 	Zipfian Distribution = "zipfian"
 )
 
+// MaxKeys bounds the key space (a trillion keys).
+const MaxKeys = 1 << 40
+
 // DefaultTheta is the zipfian skew YCSB uses.
 const DefaultTheta = 0.99
 
@@ -40,6 +43,9 @@ func DefaultKeySpace() KeySpace {
 func (k KeySpace) Validate() error {
 	if k.Count == 0 {
 		return fmt.Errorf("key count is 0 (want at least 1)")
+	}
+	if k.Count > MaxKeys {
+		return fmt.Errorf("key count %d is above the limit of %d", k.Count, uint64(MaxKeys))
 	}
 	switch k.Distribution {
 	case Uniform:

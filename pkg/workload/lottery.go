@@ -83,12 +83,64 @@ func (d *deck) deal() Op {
 	return op
 }
 
+// perm is a seeded permutation of [0, n) that needs no memory: a bijective
+// mix of k-bit integers (multiply by odd, add, xorshift, multiply, add),
+// with cycle-walking for values at or above n. Each at(i) takes fewer
+// than two mixes on average.
+type perm struct {
+	n, mask        uint64
+	a1, b1, a2, b2 uint64
+	shift          uint
+}
+
+func newPerm(n uint64, r *rand.Rand) *perm {
+	k := uint(1)
+	for uint64(1)<<k < n {
+		k++
+	}
+	return &perm{n: n, mask: 1<<k - 1, a1: r.Uint64() | 1, b1: r.Uint64(), a2: r.Uint64() | 1, b2: r.Uint64(), shift: max(k/2, 1)}
+}
+
+func (p *perm) mix(x uint64) uint64 {
+	x = (x*p.a1 + p.b1) & p.mask
+	x ^= x >> p.shift
+	return (x*p.a2 + p.b2) & p.mask
+}
+
+func (p *perm) at(i uint64) uint64 {
+	x := p.mix(i)
+	for x >= p.n {
+		x = p.mix(x)
+	}
+	return x
+}
+
+// eachKeys visits a worker's share of keys once, unit by unit (a key, or
+// a scan's run of ScanLength keys), in order or permuted.
+type eachKeys struct {
+	lo, hi, unit, units, next uint64
+	perm                      *perm
+}
+
+func (e *eachKeys) deal() (key uint64, n int) {
+	u := e.next
+	if e.perm != nil {
+		u = e.perm.at(u)
+	}
+	e.next++
+	key = e.lo + u*e.unit
+	return key, int(min(e.unit, e.hi-key))
+}
+
 // Lottery is the seeded sequence of operations one worker runs in one
 // phase: which op, on which key, with which value. Two Lotteries built
 // from the same plan, phase and worker id deal the same sequence.
 type Lottery struct {
 	deck   *deck
 	keys   keyChooser
+	each   *eachKeys
+	op     Op // the single op of an each-key phase
+	scanN  int
 	keyRng *rand.Rand
 	valRng *rand.Rand
 	value  []byte
@@ -101,25 +153,59 @@ func NewLottery(plan *Plan, phase, worker int) *Lottery {
 }
 
 func newLottery(plan *Plan, phase, worker int, keys keyChooser) *Lottery {
-	return &Lottery{
-		deck:   newDeck(plan.Phases[phase].Mix, newRand(plan.Seed, worker, phase, streamOps)),
+	ph := &plan.Phases[phase]
+	l := &Lottery{
+		deck:   newDeck(ph.Mix, newRand(plan.Seed, worker, phase, streamOps)),
 		keys:   keys,
 		keyRng: newRand(plan.Seed, worker, phase, streamKeys),
 		valRng: newRand(plan.Seed, worker, phase, streamValues),
 		value:  make([]byte, plan.ValueSize),
 	}
+	if ph.Access == AccessEach {
+		l.op = ph.Mix.Ops()[0]
+		lo, hi := plan.Share(worker)
+		unit := uint64(1)
+		if l.op == OpScan {
+			unit = ScanLength
+		}
+		l.each = &eachKeys{lo: lo, hi: hi, unit: unit, units: (hi - lo + unit - 1) / unit}
+		if ph.Order == OrderRandom && l.each.units > 1 {
+			l.each.perm = newPerm(l.each.units, l.keyRng)
+		}
+	}
+	return l
+}
+
+// Len returns how many ops the lottery deals in all: the units of the
+// worker's share in an each-key phase, or 0 (no limit of its own) for a
+// lottery phase.
+func (l *Lottery) Len() int64 {
+	if l.each == nil {
+		return 0
+	}
+	return int64(l.each.units)
 }
 
 // Next deals the next op and its key. For a write, Value returns the value
-// to write.
+// to write; for a scan, ScanLen the number of keys to read.
 func (l *Lottery) Next() (Op, uint64) {
-	op := l.deck.deal()
-	key := l.keys.next(l.keyRng)
-	if op == OpUpsert || op == OpUpdate {
+	var op Op
+	var key uint64
+	if l.each != nil {
+		op = l.op
+		key, l.scanN = l.each.deal()
+	} else {
+		op = l.deck.deal()
+		key = l.keys.next(l.keyRng)
+	}
+	if op == OpUpsert || op == OpUpdate || op == OpInsert {
 		fillValue(l.value, l.valRng)
 	}
 	return op, key
 }
+
+// ScanLen returns how many consecutive keys the last scan op reads.
+func (l *Lottery) ScanLen() int { return l.scanN }
 
 // Value returns the value dealt with the last write op. The slice is reused
 // by the next call to Next.

@@ -102,8 +102,8 @@ func (m Mix) Validate() error {
 	sum := 0
 	seen := map[Op]bool{}
 	for _, w := range m {
-		if !slices.Contains(MixOps(), w.Op) {
-			return fmt.Errorf("mix names %v, which is not a mix op (want read, upsert, update or delete)", w.Op)
+		if !w.Op.IsData() {
+			return fmt.Errorf("mix names %v, which is not a data op", w.Op)
 		}
 		if seen[w.Op] {
 			return fmt.Errorf("mix names %v twice", w.Op)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -110,11 +111,32 @@ func (p *Plan) WorkerIDs() []int {
 	return out
 }
 
+// Access patterns of a phase.
+const (
+	// AccessLottery (the default) deals ops from the mix's deck on keys
+	// drawn from the key space, for Ops ops or Duration.
+	AccessLottery = ""
+	// AccessEach visits every key of the worker's share of the key space
+	// (see Plan.Share) exactly once, with the phase's single op, in Order:
+	// the insert, query, update, scan and delete phases of a CRUD run.
+	// A scan visits the share ScanLength keys at a time.
+	AccessEach = "each"
+)
+
+// Key orders of an AccessEach phase.
+const (
+	OrderSequential = "sequential"
+	OrderRandom     = "random" // a seeded permutation, new in every phase
+)
+
 // Phase is one stretch of a run: a mix dealt for a count of ops per worker
-// or for a duration.
+// or for a duration, or one op over every key of each worker's share.
 type Phase struct {
 	Name string `json:"name"`
 	Mix  Mix    `json:"mix"`
+	// Access is AccessLottery or AccessEach; Order applies to AccessEach.
+	Access string `json:"access,omitempty"`
+	Order  string `json:"order,omitempty"`
 	// Ops is the number of ops per worker; zero when Duration bounds the
 	// phase instead.
 	Ops int64 `json:"ops,omitempty"`
@@ -200,6 +222,33 @@ func (ph *Phase) Validate() error {
 	if err := ph.Mix.Validate(); err != nil {
 		return err
 	}
+	if ph.Batch < 1 || ph.Batch > MaxBatch {
+		return fmt.Errorf("batch %d is out of range (want 1 to %d ops per transaction)", ph.Batch, MaxBatch)
+	}
+	switch ph.Access {
+	case AccessEach:
+		if len(ph.Mix.Ops()) != 1 {
+			return fmt.Errorf("an each-key phase runs one op, not %s", ph.Mix)
+		}
+		if ph.Ops != 0 || ph.Duration != 0 {
+			return errors.New("an each-key phase visits every key of the worker's share once: it takes no op count or duration")
+		}
+		if ph.Order != OrderSequential && ph.Order != OrderRandom {
+			return fmt.Errorf("unknown key order %q (want sequential or random)", ph.Order)
+		}
+		return nil
+	case AccessLottery:
+	default:
+		return fmt.Errorf("unknown access pattern %q (want each, or none for the lottery)", ph.Access)
+	}
+	for _, op := range ph.Mix.Ops() {
+		if !slices.Contains(MixOps(), op) {
+			return fmt.Errorf("%v cannot be dealt by a lottery mix (want read, upsert, update or delete)", op)
+		}
+	}
+	if ph.Order != "" {
+		return errors.New("a key order applies to each-key phases only")
+	}
 	switch {
 	case ph.Ops < 0:
 		return fmt.Errorf("op count %d is negative (want a positive count per worker)", ph.Ops)
@@ -212,10 +261,14 @@ func (ph *Phase) Validate() error {
 	case time.Duration(ph.Duration) > MaxPhaseLength:
 		return fmt.Errorf("duration %v is longer than the maximum of %v", ph.Duration, MaxPhaseLength)
 	}
-	if ph.Batch < 1 || ph.Batch > MaxBatch {
-		return fmt.Errorf("batch %d is out of range (want 1 to %d ops per transaction)", ph.Batch, MaxBatch)
-	}
 	return nil
+}
+
+// Share returns the keys [lo, hi) worker owns in AccessEach phases: the key
+// space split into Workers() contiguous parts as equal as can be.
+func (p *Plan) Share(worker int) (lo, hi uint64) {
+	n, w := p.Keys.Count, uint64(p.Workers())
+	return n * uint64(worker) / w, n * uint64(worker+1) / w
 }
 
 // Duration is a time.Duration that reads and writes JSON as a string such

@@ -161,8 +161,11 @@ func checkCapabilities(p *Plan, c store.Conn) error {
 
 func supports(c store.Conn, op Op) bool {
 	switch op {
-	case OpRead, OpUpsert:
+	case OpRead, OpUpsert, OpInsert:
 		return true
+	case OpScan:
+		_, ok := c.(store.Scanner)
+		return ok
 	case OpUpdate:
 		_, ok := c.(store.Updater)
 		return ok
@@ -206,7 +209,13 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 	}
 	inTx := 0
 	limit := time.Duration(w.spec.Duration)
-	for n := int64(0); w.spec.Ops == 0 || n < w.spec.Ops; n++ {
+	count := w.spec.Ops
+	if n := w.lottery.Len(); n > 0 {
+		count = n
+	} else if w.spec.Access == AccessEach {
+		return nil // an empty share: nothing to do
+	}
+	for n := int64(0); count == 0 || n < count; n++ {
 		select {
 		case <-done:
 			return w.finishTx(tx, inTx, start)
@@ -283,6 +292,14 @@ func (w *worker) exec(op Op, key uint64) error {
 		err = w.conn.(store.Updater).Update(key, w.lottery.Value())
 	case OpDelete:
 		err = w.conn.(store.Deleter).Delete(key)
+	case OpInsert:
+		if ins, ok := w.conn.(store.Inserter); ok {
+			err = ins.Insert(key, w.lottery.Value())
+		} else {
+			err = w.conn.Put(key, w.lottery.Value())
+		}
+	case OpScan:
+		_, err = w.conn.(store.Scanner).Scan(key, w.lottery.ScanLen())
 	default:
 		err = fmt.Errorf("op %v cannot be executed", op)
 	}

@@ -26,7 +26,7 @@ func TestParseMix(t *testing.T) {
 		{spec: "read=100,upsert=0", want: "read=100,upsert=0"},
 		{spec: "", err: "empty mix"},
 		{spec: "read=90,upsert=5", err: "sums to 95, not 100"},
-		{spec: "read=95,scan=5", err: `unknown op "scan"`},
+		{spec: "read=95,frob=5", err: `unknown op "frob"`},
 		{spec: "read", err: "has no '='"},
 		{spec: "read=x,upsert=5", err: "not a whole number"},
 		{spec: "read=50,read=50", err: "read twice"},
@@ -226,6 +226,17 @@ func TestPlanValidate(t *testing.T) {
 		{"batch", func(p *Plan) { p.Phases[0].Batch = 0 }, "batch 0"},
 		{"theta", func(p *Plan) { p.Keys.Distribution = Zipfian; p.Keys.Theta = 1 }, "theta"},
 		{"distribution", func(p *Plan) { p.Keys.Distribution = "normal" }, `unknown key distribution "normal"`},
+		{"scan in a lottery", func(p *Plan) { p.Phases[0].Mix, _ = ParseMix("read=90,scan=10") }, "scan cannot be dealt by a lottery mix"},
+		{"order in a lottery", func(p *Plan) { p.Phases[0].Order = OrderRandom }, "key order applies to each-key phases only"},
+		{"each with ops", func(p *Plan) {
+			p.Phases[0].Access, p.Phases[0].Order, p.Phases[0].Mix = AccessEach, OrderRandom, Mix{{OpInsert, 100}}
+		}, "takes no op count"},
+		{"each with two ops", func(p *Plan) {
+			p.Phases[0].Access, p.Phases[0].Order, p.Phases[0].Ops = AccessEach, OrderRandom, 0
+		}, "runs one op"},
+		{"each without order", func(p *Plan) {
+			p.Phases[0].Access, p.Phases[0].Ops, p.Phases[0].Mix = AccessEach, 0, Mix{{OpInsert, 100}}
+		}, `unknown key order ""`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -466,3 +477,107 @@ type getPutConn struct{}
 func (getPutConn) Get(_ uint64, dst []byte) ([]byte, error) { return dst, store.ErrNotFound }
 func (getPutConn) Put(uint64, []byte) error                 { return nil }
 func (getPutConn) Close() error                             { return nil }
+
+// The permutation is a bijection on [0, n) for every n, whatever the seed.
+func TestPermIsBijection(t *testing.T) {
+	for _, n := range []uint64{1, 2, 3, 7, 64, 100, 1000, 4097, 65535} {
+		for seed := range uint64(3) {
+			pm := newPerm(n, newRand(seed, 0, 0, 9))
+			seen := make([]bool, n)
+			for i := range n {
+				v := pm.at(i)
+				if v >= n || seen[v] {
+					t.Fatalf("n=%d seed=%d: at(%d)=%d repeats or is out of range", n, seed, i, v)
+				}
+				seen[v] = true
+			}
+		}
+	}
+}
+
+func eachPlan(workers int, keys uint64, op Op, order string) *Plan {
+	p := testPlan(workers)
+	p.Keys.Count, p.Preload = keys, 0
+	p.Phases = []Phase{{Name: op.String(), Mix: Mix{{op, 100}}, Access: AccessEach, Order: order, Batch: 1}}
+	return p
+}
+
+// An each-key phase visits every key of the key space exactly once over
+// all workers, each in its own contiguous share; random order permutes.
+func TestEachVisitsEveryKeyOnce(t *testing.T) {
+	for _, order := range []string{OrderSequential, OrderRandom} {
+		p := eachPlan(7, 10_003, OpInsert, order)
+		if err := p.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		seen := make([]int, p.Keys.Count)
+		inOrder := true
+		for w := range p.Workers() {
+			lo, hi := p.Share(w)
+			l := NewLottery(p, 0, w)
+			if l.Len() != int64(hi-lo) {
+				t.Fatalf("worker %d: Len %d, share %d", w, l.Len(), hi-lo)
+			}
+			prev := lo
+			for i := range l.Len() {
+				op, key := l.Next()
+				if op != OpInsert || key < lo || key >= hi {
+					t.Fatalf("worker %d dealt %v %d outside its share [%d,%d)", w, op, key, lo, hi)
+				}
+				if i > 0 && key != prev+1 {
+					inOrder = false
+				}
+				prev = key
+				seen[key]++
+			}
+		}
+		for k, n := range seen {
+			if n != 1 {
+				t.Fatalf("%s: key %d visited %d times", order, k, n)
+			}
+		}
+		if inOrder != (order == OrderSequential) {
+			t.Errorf("%s: keys in order = %v", order, inOrder)
+		}
+	}
+}
+
+// A scan phase covers the share ScanLength keys at a time.
+func TestEachScanUnits(t *testing.T) {
+	p := eachPlan(2, 1050, OpScan, OrderRandom)
+	total := 0
+	for w := range 2 {
+		l := NewLottery(p, 0, w)
+		lo, hi := p.Share(w)
+		if want := int64((hi - lo + ScanLength - 1) / ScanLength); l.Len() != want {
+			t.Fatalf("worker %d: %d scans, want %d", w, l.Len(), want)
+		}
+		for range l.Len() {
+			_, key := l.Next()
+			if key < lo || key+uint64(l.ScanLen()) > hi || (key-lo)%ScanLength != 0 {
+				t.Fatalf("scan of %d from %d outside [%d,%d) or off the grid", l.ScanLen(), key, lo, hi)
+			}
+			total += l.ScanLen()
+		}
+	}
+	if total != 1050 {
+		t.Fatalf("scans read %d keys, want 1050", total)
+	}
+}
+
+// Run executes an each-key phase to its end with no op count: every key
+// of the share, once.
+func TestRunEachPhase(t *testing.T) {
+	p := eachPlan(3, 1000, OpInsert, OrderRandom)
+	c := &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}}
+	if err := Run(context.Background(), p, nullstore.Driver{}, c); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, st := range c.done {
+		n += st.Samples
+	}
+	if n != 1000 {
+		t.Fatalf("ran %d inserts, want 1000", n)
+	}
+}

@@ -64,8 +64,32 @@ type conn struct{ d *db }
 var (
 	_ store.Conn    = conn{}
 	_ store.Updater = conn{}
-	_ store.Deleter = conn{}
+	_ store.Deleter  = conn{}
+	_ store.Inserter = conn{}
+	_ store.Scanner  = conn{}
 )
+
+func (c conn) Insert(key uint64, value []byte) error {
+	it := item{key: key, val: append([]byte(nil), value...)}
+	c.d.mu.Lock()
+	defer c.d.mu.Unlock()
+	if c.d.t.Has(it) {
+		return store.Wrap(store.Constraint, store.ErrConstraint)
+	}
+	c.d.t.ReplaceOrInsert(it)
+	return nil
+}
+
+func (c conn) Scan(from uint64, n int) (int, error) {
+	read := 0
+	c.d.mu.RLock()
+	c.d.t.AscendGreaterOrEqual(item{key: from}, func(item) bool {
+		read++
+		return read < n
+	})
+	c.d.mu.RUnlock()
+	return read, nil
+}
 
 func (c conn) Get(key uint64, dst []byte) ([]byte, error) {
 	c.d.mu.RLock()

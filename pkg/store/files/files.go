@@ -140,7 +140,8 @@ type conn struct {
 var (
 	_ store.Conn    = (*conn)(nil)
 	_ store.Updater = (*conn)(nil)
-	_ store.Deleter = (*conn)(nil)
+	_ store.Deleter  = (*conn)(nil)
+	_ store.Inserter = (*conn)(nil)
 )
 
 // path returns the file of key, built in a reused buffer.
@@ -191,6 +192,22 @@ func (c *conn) Put(key uint64, value []byte) error {
 			return wrap(err)
 		}
 		err = c.write(p, value, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+	}
+	return wrap(err)
+}
+
+// Insert creates the file; an existing one fails with class constraint.
+func (c *conn) Insert(key uint64, value []byte) error {
+	p := c.path(key)
+	err := c.write(p, value, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
+	if errors.Is(err, fs.ErrNotExist) && c.d.opts.Layout == Tree {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return wrap(err)
+		}
+		err = c.write(p, value, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return store.Wrap(store.Constraint, err)
 	}
 	return wrap(err)
 }

@@ -170,8 +170,46 @@ var (
 	_ store.Conn    = (*conn)(nil)
 	_ store.Updater = (*conn)(nil)
 	_ store.Deleter = (*conn)(nil)
-	_ store.Batcher = (*conn)(nil)
+	_ store.Batcher  = (*conn)(nil)
+	_ store.Inserter = (*conn)(nil)
+	_ store.Scanner  = (*conn)(nil)
 )
+
+// Insert puts with MDB_NOOVERWRITE: an existing key fails with class
+// constraint.
+func (c *conn) Insert(key uint64, value []byte) error {
+	k := c.k(key)
+	return c.write(func(txn *mdb.Txn) error { return txn.Put(c.dbi, k, value, mdb.NoOverwrite) })
+}
+
+// Scan walks a cursor from the first key at or above from.
+func (c *conn) Scan(from uint64, n int) (int, error) {
+	txn := c.wtxn
+	if txn == nil {
+		if err := c.rtxn.Renew(); err != nil {
+			return 0, wrap(err)
+		}
+		defer c.rtxn.Reset()
+		txn = c.rtxn
+	}
+	cur, err := txn.OpenCursor(c.dbi)
+	if err != nil {
+		return 0, wrap(err)
+	}
+	defer cur.Close()
+	read := 0
+	_, _, err = cur.Get(c.k(from), nil, mdb.SetRange)
+	for err == nil && read < n {
+		read++
+		if read < n {
+			_, _, err = cur.Get(nil, nil, mdb.Next)
+		}
+	}
+	if err != nil && !mdb.IsNotFound(err) {
+		return read, wrap(err)
+	}
+	return read, nil
+}
 
 func (c *conn) k(key uint64) []byte {
 	binary.BigEndian.PutUint64(c.key[:], key) // big-endian: keys sort numerically
@@ -273,6 +311,8 @@ func wrap(err error) error {
 		return store.ErrNotFound
 	case mdb.IsMapFull(err):
 		return store.Wrap(store.Full, err)
+	case mdb.IsErrno(err, mdb.KeyExist):
+		return store.Wrap(store.Constraint, err)
 	case errors.Is(err, fs.ErrPermission):
 		return store.Wrap(store.IO, err)
 	}

@@ -52,8 +52,20 @@ type conn struct{ d *db }
 var (
 	_ store.Conn    = conn{}
 	_ store.Updater = conn{}
-	_ store.Deleter = conn{}
+	_ store.Deleter  = conn{}
+	_ store.Inserter = conn{}
 )
+
+func (c conn) Insert(key uint64, value []byte) error {
+	v := append([]byte(nil), value...)
+	c.d.mu.Lock()
+	defer c.d.mu.Unlock()
+	if _, ok := c.d.m[key]; ok {
+		return store.Wrap(store.Constraint, store.ErrConstraint)
+	}
+	c.d.m[key] = v
+	return nil
+}
 
 func (c conn) Get(key uint64, dst []byte) ([]byte, error) {
 	c.d.mu.RLock()

@@ -40,16 +40,20 @@ var value = []byte("0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab
 type conn struct{}
 
 var (
-	_ store.Conn    = (*conn)(nil)
-	_ store.Updater = (*conn)(nil)
-	_ store.Deleter = (*conn)(nil)
-	_ store.Batcher = (*conn)(nil)
+	_ store.Conn     = (*conn)(nil)
+	_ store.Updater  = (*conn)(nil)
+	_ store.Deleter  = (*conn)(nil)
+	_ store.Batcher  = (*conn)(nil)
+	_ store.Inserter = (*conn)(nil)
+	_ store.Scanner  = (*conn)(nil)
 )
 
 func (*conn) Get(_ uint64, dst []byte) ([]byte, error) { return append(dst[:0], value...), nil }
 func (*conn) Put(uint64, []byte) error                 { return nil }
 func (*conn) Update(uint64, []byte) error              { return nil }
 func (*conn) Delete(uint64) error                      { return nil }
+func (*conn) Insert(uint64, []byte) error              { return nil }
+func (*conn) Scan(_ uint64, n int) (int, error)        { return n, nil }
 func (*conn) Begin() error                             { return nil }
 func (*conn) Commit() error                            { return nil }
 func (*conn) Rollback() error                          { return nil }

@@ -26,6 +26,8 @@ const (
 	getSQL      = `SELECT * FROM kv WHERE k=?`
 	putSQL      = `INSERT INTO kv(k,v) VALUES(?,?) ON CONFLICT(k) DO UPDATE SET v=excluded.v`
 	updateSQL   = `UPDATE kv SET v=? WHERE k=?`
+	insertSQL   = `INSERT INTO kv(k,v) VALUES(?,?)`
+	scanSQL     = `SELECT k, v FROM kv WHERE k>=? ORDER BY k LIMIT ?`
 	deleteSQL   = `DELETE FROM kv WHERE k=?`
 	beginSQL    = `BEGIN IMMEDIATE`
 	commitSQL   = `COMMIT`
@@ -206,7 +208,7 @@ type conn struct {
 	c driver.Conn
 	d *Driver
 
-	get, put, update, del, begin, commit, rollback stmt
+	get, put, update, del, insert, scan, begin, commit, rollback stmt
 
 	inTx   bool
 	closed bool
@@ -219,7 +221,9 @@ var (
 	_ store.Conn    = (*conn)(nil)
 	_ store.Updater = (*conn)(nil)
 	_ store.Deleter = (*conn)(nil)
-	_ store.Batcher = (*conn)(nil)
+	_ store.Batcher  = (*conn)(nil)
+	_ store.Inserter = (*conn)(nil)
+	_ store.Scanner  = (*conn)(nil)
 )
 
 // stmt is a prepared statement through the context-taking driver
@@ -239,7 +243,7 @@ func (c *conn) prepare() error {
 		dst *stmt
 		sql string
 	}{
-		{&c.get, getSQL}, {&c.put, putSQL}, {&c.update, updateSQL}, {&c.del, deleteSQL},
+		{&c.get, getSQL}, {&c.put, putSQL}, {&c.update, updateSQL}, {&c.del, deleteSQL}, {&c.insert, insertSQL}, {&c.scan, scanSQL},
 		{&c.begin, beginSQL}, {&c.commit, commitSQL}, {&c.rollback, rollbackSQL},
 	} {
 		ds, err := c.c.Prepare(p.sql)
@@ -313,6 +317,36 @@ func (c *conn) Update(key uint64, value []byte) error {
 	c.args2[0].Value = value
 	c.args2[1].Value = keyArg(key)
 	return c.write(c.update, c.args2[:], true)
+}
+
+// Insert runs a plain INSERT: an existing key fails with class constraint.
+func (c *conn) Insert(key uint64, value []byte) error {
+	c.args2[0].Value = keyArg(key)
+	c.args2[1].Value = value
+	return c.write(c.insert, c.args2[:], false)
+}
+
+// Scan reads up to n rows in key order from the first key at or above
+// from, in one SELECT.
+func (c *conn) Scan(from uint64, n int) (int, error) {
+	c.args2[0].Value = keyArg(from)
+	c.args2[1].Value = int64(n)
+	rows, err := c.scan.QueryContext(bg, c.args2[:])
+	if err != nil {
+		return 0, c.d.wrap(err)
+	}
+	read := 0
+	for {
+		if err = rows.Next(c.dest[:]); err != nil {
+			break
+		}
+		read++
+	}
+	cerr := rows.Close()
+	if err != io.EOF {
+		return read, c.d.wrap(err)
+	}
+	return read, c.d.wrap(cerr)
 }
 
 // Delete runs the delete; a missing key is ErrNotFound.
@@ -392,7 +426,7 @@ func (c *conn) Close() error {
 	c.closed = true
 	_ = c.Rollback()
 	var first error
-	for _, s := range []stmt{c.get, c.put, c.update, c.del, c.begin, c.commit, c.rollback} {
+	for _, s := range []stmt{c.get, c.put, c.update, c.del, c.insert, c.scan, c.begin, c.commit, c.rollback} {
 		if s != nil {
 			if err := s.Close(); err != nil && first == nil {
 				first = err

@@ -51,6 +51,8 @@ func Checks() []Check {
 		{"Overwrite", testOverwrite},
 		{"UpdateDelete", testUpdateDelete},
 		{"Batch", testBatch},
+		{"Insert", testInsert},
+		{"Scan", testScan},
 		{"ConcurrentConns", testConcurrentConns},
 		{"CloseTwice", testCloseTwice},
 		{"InitTwice", testInitTwice},
@@ -263,5 +265,42 @@ func testCloseTwice(t T, st store.Store) {
 	}
 	if err := c.Close(); err != nil {
 		t.Fatalf("second Close: %v, want nil", err)
+	}
+}
+
+func testInsert(t T, st store.Store) {
+	c := conn(t, st)
+	ins, ok := c.(store.Inserter)
+	if !ok {
+		t.Skip("engine does not insert")
+	}
+	if err := ins.Insert(3, []byte("first")); err != nil {
+		t.Fatalf("Insert of a new key: %v", err)
+	}
+	err := ins.Insert(3, []byte("second"))
+	if store.Classify(err) != store.Constraint {
+		t.Errorf("Insert of an existing key: %v (class %v), want class constraint", err, store.Classify(err))
+	}
+	wantValue(t, c, 3, []byte("first"))
+}
+
+func testScan(t T, st store.Store) {
+	c := conn(t, st)
+	sc, ok := c.(store.Scanner)
+	if !ok {
+		t.Skip("engine does not scan")
+	}
+	for _, k := range []uint64{10, 11, 12, 20, 30} {
+		put(t, c, k, []byte("v"))
+	}
+	for _, tt := range []struct {
+		from uint64
+		n    int
+		want int
+	}{{0, 3, 3}, {11, 100, 4}, {13, 2, 2}, {31, 5, 0}, {10, 5, 5}} {
+		got, err := sc.Scan(tt.from, tt.n)
+		if err != nil || got != tt.want {
+			t.Errorf("Scan(%d, %d) = %d, %v; want %d", tt.from, tt.n, got, err, tt.want)
+		}
 	}
 }

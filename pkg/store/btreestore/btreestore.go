@@ -62,8 +62,8 @@ func (d *db) Close() error                             { return nil }
 type conn struct{ d *db }
 
 var (
-	_ store.Conn    = conn{}
-	_ store.Updater = conn{}
+	_ store.Conn     = conn{}
+	_ store.Updater  = conn{}
 	_ store.Deleter  = conn{}
 	_ store.Inserter = conn{}
 	_ store.Scanner  = conn{}

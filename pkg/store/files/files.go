@@ -138,8 +138,8 @@ type conn struct {
 }
 
 var (
-	_ store.Conn    = (*conn)(nil)
-	_ store.Updater = (*conn)(nil)
+	_ store.Conn     = (*conn)(nil)
+	_ store.Updater  = (*conn)(nil)
 	_ store.Deleter  = (*conn)(nil)
 	_ store.Inserter = (*conn)(nil)
 )

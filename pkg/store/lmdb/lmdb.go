@@ -167,9 +167,9 @@ type conn struct {
 }
 
 var (
-	_ store.Conn    = (*conn)(nil)
-	_ store.Updater = (*conn)(nil)
-	_ store.Deleter = (*conn)(nil)
+	_ store.Conn     = (*conn)(nil)
+	_ store.Updater  = (*conn)(nil)
+	_ store.Deleter  = (*conn)(nil)
 	_ store.Batcher  = (*conn)(nil)
 	_ store.Inserter = (*conn)(nil)
 	_ store.Scanner  = (*conn)(nil)

@@ -34,7 +34,9 @@ type Env struct {
 
 // FS is the file system as the commands use it.
 type FS interface {
-	MkdirTemp(pattern string) (string, error)
+	// MkdirTemp makes a new directory in dir ("" for the OS's temporary
+	// directory).
+	MkdirTemp(dir, pattern string) (string, error)
 	RemoveAll(path string) error
 	Stat(path string) (os.FileInfo, error)
 	Open(path string) (io.ReadCloser, error)
@@ -75,12 +77,12 @@ func OSEnv() *Env {
 
 type osFS struct{}
 
-func (osFS) MkdirTemp(pattern string) (string, error) { return os.MkdirTemp("", pattern) }
-func (osFS) RemoveAll(path string) error              { return os.RemoveAll(path) }
-func (osFS) Stat(path string) (os.FileInfo, error)    { return os.Stat(path) }
-func (osFS) Open(path string) (io.ReadCloser, error)  { return os.Open(path) }
-func (osFS) Abs(path string) (string, error)          { return filepath.Abs(path) }
-func (osFS) Filesystem(path string) string            { return sysinfo.Filesystem(path) }
+func (osFS) MkdirTemp(dir, pattern string) (string, error) { return os.MkdirTemp(dir, pattern) }
+func (osFS) RemoveAll(path string) error                   { return os.RemoveAll(path) }
+func (osFS) Stat(path string) (os.FileInfo, error)         { return os.Stat(path) }
+func (osFS) Open(path string) (io.ReadCloser, error)       { return os.Open(path) }
+func (osFS) Abs(path string) (string, error)               { return filepath.Abs(path) }
+func (osFS) Filesystem(path string) string                 { return sysinfo.Filesystem(path) }
 
 func (osFS) WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")

@@ -108,6 +108,9 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	}
 	logf("running %d phase(s) on %d×%d %s workers", len(p.Phases), p.Procs, p.Goroutines, p.Mode)
 	runErr := m.run(ctx, b)
+	if runErr == nil {
+		measureSize(b, p, len(p.Phases)-1)
+	}
 
 	res := b.Result()
 	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
@@ -126,6 +129,15 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		return res, fmt.Errorf("%w: %s", ErrWorker, strings.Join(res.Problems, "; "))
 	}
 	return res, nil
+}
+
+// measureSize records the database's size at the end of a phase, when
+// the engine keeps it on disk. It runs between phases, outside any
+// measured window.
+func measureSize(b *result.Builder, p *workload.Plan, phase int) {
+	if app, alloc, err := sysinfo.DiskUsage(p.Store.Path); err == nil {
+		b.SetSize(phase, app, alloc)
+	}
 }
 
 // mode runs the workers of a plan into a builder.
@@ -147,7 +159,13 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 			b.SetPID(id, phase, os.Getpid())
 		}
 	}
-	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: b}
+	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: b,
+		Barrier: func(_ context.Context, phase int) (int64, error) {
+			if phase > 0 {
+				measureSize(b, g.plan, phase-1)
+			}
+			return workload.Now(), nil
+		}}
 	return h.Run(ctx)
 }
 
@@ -265,6 +283,9 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 			}
 		}
 		deadline.Stop()
+		if phase > 0 {
+			measureSize(b, m.cfg.Plan, phase-1) // every process is done with it
+		}
 		// One START instant for every process: offsets count from it.
 		at := workload.Now()
 		for _, pr := range procs {

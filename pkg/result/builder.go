@@ -54,6 +54,7 @@ var _ workload.Collector = (*Builder)(nil)
 type phaseState struct {
 	recorders []*Recorder // by worker id
 	pids      []int       // by worker id
+	size      *DiskSize
 	skew      time.Duration
 	tl        timeline
 }
@@ -94,6 +95,13 @@ func (b *Builder) SetStartSkew(phase int, d time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.phases[phase].skew = d
+}
+
+// SetSize records the database's size on disk at the end of phase.
+func (b *Builder) SetSize(phase int, apparent, allocated int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.phases[phase].size = &DiskSize{ApparentBytes: apparent, AllocatedBytes: allocated}
 }
 
 // SetPID records the process that runs worker in phase.
@@ -238,7 +246,7 @@ func (b *Builder) Result() *Result {
 // build summarises a phase over the workers this run ran (all of them, or
 // its shard's).
 func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
-	ph := Phase{Name: name, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush()}
+	ph := Phase{Name: name, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size}
 	var problems []string
 	var wall time.Duration
 	var merged [workload.MaxOp]*hdr.Histogram

@@ -113,7 +113,7 @@ func MergeShards(shards []*Result) (*Result, error) {
 func Shard(index, count int) string { return fmt.Sprintf("%d/%d", index+1, count) }
 
 func mergePhase(shards []*Result, pi int) (Phase, error) {
-	ph := Phase{Name: shards[0].Phases[pi].Name}
+	ph := Phase{Name: shards[0].Phases[pi].Name, Size: shards[0].Phases[pi].Size}
 	hists := map[string]*hdr.Histogram{}
 	counts := map[string]*[store.NumClasses]int64{}
 	var kinds []string

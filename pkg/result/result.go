@@ -90,6 +90,18 @@ type Phase struct {
 	// ClampedSamples counts latencies above the histogram's ceiling
 	// (HistogramMax), recorded at the ceiling.
 	ClampedSamples int64 `json:"clamped_samples"`
+	// Size is the database's size on disk when the phase ended; nil for
+	// an engine that keeps nothing on disk.
+	Size *DiskSize `json:"size,omitempty"`
+}
+
+// DiskSize is how much a database takes on disk.
+type DiskSize struct {
+	// ApparentBytes sums the lengths of the database's files.
+	ApparentBytes int64 `json:"apparent_bytes"`
+	// AllocatedBytes is the space the file system allocated for them
+	// (blocks, as du counts).
+	AllocatedBytes int64 `json:"allocated_bytes"`
 }
 
 // OpStats is the measurement of one op kind (or the total).

@@ -75,8 +75,9 @@ type Suite struct {
 const SuiteKind = "suite"
 
 // RunSettings returns every setting of a run that a matrix can vary, in a
-// fixed order: the driver, the worker layout, the batch size, and each of
-// the store's options (such as journal, sync and busy_timeout_ms).
+// fixed order: the driver, the worker layout, the batch size, the number
+// of keys (rows), and each of the store's options (such as journal, sync
+// and busy_timeout_ms).
 func RunSettings(r *Result) Settings { return PlanSettings(&r.Plan) }
 
 // PlanSettings returns the matrix settings of a plan (see RunSettings).
@@ -91,6 +92,7 @@ func PlanSettings(pl *workload.Plan) Settings {
 	if len(p.Phases) > 0 {
 		s = append(s, Setting{"batch", strconv.Itoa(p.Phases[0].Batch)})
 	}
+	s = append(s, Setting{"keys", strconv.FormatUint(p.Keys.Count, 10)})
 	if len(p.Store.Options) > 0 {
 		var opts map[string]any
 		if json.Unmarshal(p.Store.Options, &opts) == nil {
@@ -115,6 +117,7 @@ func workloadOf(r *Result) []byte {
 	p.Driver, p.Mode, p.Procs, p.Goroutines = "", "", 0, 0
 	p.Store.Path, p.Store.Options = "", nil
 	p.Shard = nil
+	p.Keys.Count, p.Preload = 0, 0
 	p.Phases = slices.Clone(p.Phases)
 	for i := range p.Phases {
 		p.Phases[i].Batch = 0

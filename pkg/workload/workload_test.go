@@ -581,3 +581,28 @@ func TestRunEachPhase(t *testing.T) {
 		t.Fatalf("ran %d inserts, want 1000", n)
 	}
 }
+
+// A CRUD run inserts, queries, updates, scans and deletes every key, and
+// the store is empty at the end.
+func TestCRUDPhases(t *testing.T) {
+	p := testPlan(2)
+	p.Keys.Count, p.Preload = 1000, 0
+	p.Phases = CRUD(2, OrderRandom, 10, true)
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, ph := range p.Phases {
+		names = append(names, ph.Name)
+	}
+	if got := strings.Join(names, ","); got != "insert,query 1,query 2,update 1,update 2,scan,delete" {
+		t.Fatalf("phases = %s", got)
+	}
+	if p.Phases[1].Batch != 1 || p.Phases[3].Batch != 10 {
+		t.Errorf("reads should run alone, writes in batches: %+v", p.Phases)
+	}
+	c := &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}}
+	if err := Run(context.Background(), p, nullstore.Driver{}, c); err != nil {
+		t.Fatal(err)
+	}
+}

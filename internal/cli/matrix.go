@@ -1,0 +1,375 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/store/files"
+	"github.com/gobench/gobench/pkg/store/lmdb"
+	"github.com/gobench/gobench/pkg/store/sqlite"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// matrixOptions are the settings a run can vary, as comma lists, and the
+// engines' own options. Every combination of list values is a cell.
+type matrixOptions struct {
+	drivers  string
+	modes    string
+	procs    string
+	gors     string
+	batches  string
+	journals string
+	syncs    string
+	busys    string
+	layout   string
+	fsync    bool
+	mapSize  int64
+	noSync   bool
+}
+
+func defaultMatrixOptions(driver, mode, procs, batch string) matrixOptions {
+	d := sqlite.DefaultOptions()
+	return matrixOptions{
+		drivers: driver, modes: mode, procs: procs, gors: "1", batches: batch,
+		journals: d.Journal, syncs: d.Sync, busys: (time.Duration(d.BusyTimeoutMS) * time.Millisecond).String(),
+		layout: files.DefaultOptions().Layout, mapSize: lmdb.DefaultOptions().MapSizeMiB,
+	}
+}
+
+// AddFlags binds the options to flags; batchHelp says what --batch groups.
+func (o *matrixOptions) AddFlags(fs *pflag.FlagSet, batchHelp string) {
+	list := " (a comma list spans a matrix)"
+	fs.StringVar(&o.drivers, "driver", o.drivers, "store driver: "+driverNames()+list)
+	fs.StringVar(&o.journals, "journal", o.journals, "SQLite journal mode: rollback (DELETE), truncate, persist, wal, memory, off"+list)
+	fs.StringVar(&o.syncs, "sync", o.syncs, "SQLite synchronous level: off, normal, full, extra (always set explicitly)"+list)
+	fs.StringVar(&o.busys, "busy-timeout", o.busys, "SQLite busy timeout: how long an op waits for a lock before failing with busy"+list)
+	fs.StringVar(&o.modes, "mode", o.modes, "worker mode: process (a real OS process per --procs) or goroutine (all workers in this process)"+list)
+	fs.StringVar(&o.procs, "procs", o.procs, "worker processes, each with its own database connection(s)"+list)
+	fs.StringVar(&o.gors, "goroutines", o.gors, "workers per process, each with its own connection"+list)
+	fs.StringVar(&o.batches, "batch", o.batches, batchHelp+list)
+	fs.StringVar(&o.layout, "layout", o.layout, "files engine: flat (one directory) or tree (two levels of at most 100 directories)")
+	fs.BoolVar(&o.fsync, "fsync", false, "files engine: fsync every written file before the write returns")
+	fs.Int64Var(&o.mapSize, "lmdb-map-size", o.mapSize, "lmdb engine: map size in MiB, the most the database can grow to")
+	fs.BoolVar(&o.noSync, "lmdb-nosync", false, "lmdb engine: skip the fsync at each commit (MDB_NOSYNC)")
+}
+
+// splitList splits a comma list, refusing empty items and duplicates.
+func splitList(flag, s string) ([]string, error) {
+	var out []string
+	for v := range strings.SplitSeq(s, ",") {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			return nil, fmt.Errorf("--%s %q has an empty item", flag, s)
+		}
+		for _, seen := range out {
+			if seen == v {
+				return nil, fmt.Errorf("--%s lists %s twice", flag, v)
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func atoiList(flag string, vals []string) ([]int, error) {
+	out := make([]int, len(vals))
+	for i, v := range vals {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %q is not a whole number", flag, v)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// engineOptions encodes the options of driver drv, refusing flags that
+// belong to another engine.
+func (o *matrixOptions) engineOptions(fs *pflag.FlagSet, drv string, isSQLite bool) (json []byte, err error) {
+	engineFlags := map[string][]string{"SQLite drivers": {"journal", "sync", "busy-timeout"}, "files engine": {"layout", "fsync"}, "lmdb engine": {"lmdb-map-size", "lmdb-nosync"}}
+	mine := map[string]bool{"SQLite drivers": isSQLite, "files engine": drv == "files", "lmdb engine": drv == "lmdb"}
+	for engine, flags := range engineFlags {
+		for _, f := range flags {
+			if fs.Changed(f) && !mine[engine] {
+				return nil, fmt.Errorf("--%s applies to the %s, not to %s", f, engine, drv)
+			}
+		}
+	}
+	switch drv {
+	case "files":
+		fo := files.Options{Layout: o.layout, Fsync: o.fsync}
+		if err := fo.Validate(); err != nil {
+			return nil, fmt.Errorf("--layout: %w", err)
+		}
+		return fo.Encode(), nil
+	case "lmdb":
+		lo := lmdb.Options{MapSizeMiB: o.mapSize, NoSync: o.noSync}
+		if err := lo.Validate(); err != nil {
+			return nil, fmt.Errorf("--lmdb-map-size: %w", err)
+		}
+		return lo.Encode(), nil
+	}
+	return nil, nil
+}
+
+// span returns one plan per combination of the list flags, each a copy of
+// template with the combination applied; setBatch applies a --batch value.
+// Every plan is validated.
+func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatch func(*workload.Plan, int)) ([]*workload.Plan, error) {
+	lists := map[string][]string{}
+	for _, f := range []struct{ name, val string }{
+		{"driver", o.drivers}, {"mode", o.modes}, {"procs", o.procs}, {"goroutines", o.gors},
+		{"batch", o.batches}, {"journal", o.journals}, {"sync", o.syncs}, {"busy-timeout", o.busys},
+	} {
+		vals, err := splitList(f.name, f.val)
+		if err != nil {
+			return nil, err
+		}
+		lists[f.name] = vals
+	}
+	procs, err := atoiList("procs", lists["procs"])
+	if err != nil {
+		return nil, err
+	}
+	gors, err := atoiList("goroutines", lists["goroutines"])
+	if err != nil {
+		return nil, err
+	}
+	batches, err := atoiList("batch", lists["batch"])
+	if err != nil {
+		return nil, err
+	}
+	var busys []time.Duration
+	for _, v := range lists["busy-timeout"] {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return nil, fmt.Errorf("--busy-timeout %q: %w", v, err)
+		}
+		busys = append(busys, d)
+	}
+	reg := all.Registry()
+	var cells []*workload.Plan
+	for _, drv := range lists["driver"] {
+		d, err := reg.Lookup(drv)
+		if err != nil {
+			return nil, fmt.Errorf("--driver: %w", err)
+		}
+		_, isSQLite := d.(*sqlite.Driver)
+		engineOpts, err := o.engineOptions(fs, drv, isSQLite)
+		if err != nil {
+			return nil, err
+		}
+		for _, mode := range lists["mode"] {
+			if mode == workload.ModeGoroutine && fs.Changed("ready-timeout") {
+				return nil, errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
+			}
+			if mode == workload.ModeProcess && store.IsInProcess(d) {
+				return nil, fmt.Errorf("--driver %s keeps its data in one process's memory, which worker processes cannot share: add --mode goroutine", drv)
+			}
+			for _, np := range procs {
+				for _, ng := range gors {
+					for _, nb := range batches {
+						base := *template
+						base.Driver, base.Mode, base.Procs, base.Goroutines = drv, mode, np, ng
+						base.Phases = append([]workload.Phase(nil), template.Phases...)
+						setBatch(&base, nb)
+						if !isSQLite {
+							base.Store.Options = engineOpts
+							cells = append(cells, &base)
+							continue
+						}
+						for _, j := range lists["journal"] {
+							for _, sy := range lists["sync"] {
+								for _, bt := range busys {
+									cell := base
+									opts := sqlite.Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds()}
+									if err := opts.Validate(); err != nil {
+										return nil, err
+									}
+									cell.Store.Options = opts.Encode()
+									cells = append(cells, &cell)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, c := range cells {
+		if err := c.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	return cells, nil
+}
+
+func driverNames() string { return strings.Join(all.Registry().Names(), ", ") }
+
+// runOptions say how cells run and where their output goes.
+type runOptions struct {
+	repeat  int
+	db      string
+	dir     string // parent of the temporary database directories ("" = the OS's)
+	keep    bool
+	jsonOut string
+	format  string
+	quiet   bool
+	ready   time.Duration
+	output  report.Format
+}
+
+// AddFlags binds the options to flags.
+func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
+	fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
+	if withDB {
+		fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
+	}
+	fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directories")
+	fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
+	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
+	fs.DurationVar(&o.ready, "ready-timeout", o.ready, "how long workers may take to open the database and report ready")
+}
+
+// resolve checks the options that need no file system.
+func (o *runOptions) resolve() error {
+	var err error
+	if o.output, err = report.Lookup(o.format); err != nil {
+		return fmt.Errorf("--format: %w", err)
+	}
+	if o.repeat < 1 {
+		return fmt.Errorf("--repeat %d: want 1 or more", o.repeat)
+	}
+	if o.keep && o.db != "" {
+		return errors.New("--keep applies to the temporary database; a --db file is never removed")
+	}
+	return nil
+}
+
+// notef prints a note on stderr unless --quiet.
+func (o *runOptions) notef(env *Env, format string, args ...any) {
+	if !o.quiet {
+		fmt.Fprintf(env.Stderr, "gobench: "+format+"\n", args...)
+	}
+}
+
+// runCells runs every cell --repeat times, interleaved, each on a fresh
+// database, and returns the runs that produced a result, in order. It
+// stops at the first failed run (returning its error with what ran).
+func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cells []*workload.Plan) ([]*result.Result, error) {
+	if o.db != "" {
+		if err := checkDBPath(env, o.db); err != nil {
+			return nil, err
+		}
+	}
+	var log io.Writer
+	if !o.quiet {
+		log = prefixWriter{w: env.Stderr, prefix: "gobench: "}
+	}
+	total := len(cells) * o.repeat
+	var runs []*result.Result
+	n := 0
+	for rep := range o.repeat {
+		for _, cell := range cells {
+			n++
+			if total > 1 {
+				o.notef(env, "run %d of %d: %s (repeat %d of %d)", n, total, result.PlanSettings(cell), rep+1, o.repeat)
+			}
+			res, err := o.runOne(ctx, env, command, cell, log)
+			if res != nil {
+				runs = append(runs, res)
+			}
+			if err != nil {
+				return runs, err
+			}
+		}
+	}
+	return runs, nil
+}
+
+// runOne runs one cell on a fresh database: a new temporary directory, or
+// the --db file initialised anew.
+func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell *workload.Plan, log io.Writer) (*result.Result, error) {
+	p := *cell
+	if o.db != "" {
+		path, err := env.FS.Abs(o.db)
+		if err != nil {
+			return nil, usage(fmt.Errorf("--db %s: %w", o.db, err))
+		}
+		p.Store.Path = path
+	} else {
+		dir, err := env.FS.MkdirTemp(o.dir, "gobench-")
+		if err != nil {
+			return nil, fmt.Errorf("creating a temporary directory: %w", err)
+		}
+		p.Store.Path = filepath.Join(dir, "gobench.db")
+		defer func() {
+			if o.keep {
+				o.notef(env, "kept the database: %s", p.Store.Path)
+				return
+			}
+			if err := env.FS.RemoveAll(dir); err != nil {
+				o.notef(env, "could not remove the temporary directory %s: %v", dir, err)
+			}
+		}()
+	}
+	res, err := coord.Run(ctx, coord.Config{Plan: &p, Registry: all.Registry(), ReadyTimeout: o.ready, Log: log})
+	if res != nil {
+		res.Command = command
+		res.Environment.Filesystem = env.FS.Filesystem(filepath.Dir(p.Store.Path))
+	}
+	return res, err
+}
+
+// checkDBPath refuses a --db in a directory that does not exist.
+func checkDBPath(env *Env, db string) error {
+	path, err := env.FS.Abs(db)
+	if err != nil {
+		return usage(fmt.Errorf("--db %s: %w", db, err))
+	}
+	dir := filepath.Dir(path)
+	if fi, err := env.FS.Stat(dir); err != nil || !fi.IsDir() {
+		return usage(fmt.Errorf("--db %s: directory %s does not exist", db, dir))
+	}
+	return nil
+}
+
+// writeOutput writes the JSON file (if asked) atomically, then the report.
+func writeOutput(env *Env, jsonPath string, writeJSON func(io.Writer) error, render func(io.Writer) error) error {
+	if jsonPath != "" {
+		if err := env.FS.WriteAtomic(jsonPath, writeJSON); err != nil {
+			return fmt.Errorf("writing --json %s: %w", jsonPath, err)
+		}
+	}
+	if err := render(env.Stdout); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	return nil
+}
+
+// prefixWriter prefixes each write (one line each) with a label.
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+}
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, p.prefix); err != nil {
+		return 0, err
+	}
+	return p.w.Write(b)
+}

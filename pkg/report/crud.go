@@ -1,0 +1,353 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// CRUDGroups are the phase groups of a CRUD run, in order.
+var CRUDGroups = []string{"insert", "query", "update", "scan", "delete"}
+
+// CRUDCell is one phase group of one engine and size, over repeats.
+type CRUDCell struct {
+	// OpsPerSec is the mean over repeats; for query and update, the
+	// median over rounds of the per-round means; for scan, rows per
+	// second. Best is the best round (query, update), else OpsPerSec.
+	OpsPerSec float64 `json:"ops_per_sec"`
+	Best      float64 `json:"best"`
+	// RelStdDev is the standard deviation over repeats as a fraction of
+	// the mean (0 for one repeat).
+	RelStdDev float64 `json:"rel_stddev"`
+	// Latency percentiles in microseconds (the median round's, for rounds).
+	P50Micros float64 `json:"p50_us"`
+	P99Micros float64 `json:"p99_us"`
+	// Present is false where the engine did not run the phase (no scan).
+	Present bool `json:"present"`
+}
+
+// CRUDRow is one engine at one size.
+type CRUDRow struct {
+	Settings result.Settings `json:"settings"`
+	Driver   string          `json:"driver"`
+	Rows     uint64          `json:"rows"`
+	Repeats  int             `json:"repeats"`
+	Rounds   int             `json:"rounds"`
+	Groups   []CRUDCell      `json:"groups"` // by CRUDGroups
+	// Sizes after the insert phase and at the end (after delete).
+	SizeAfterInsert *result.DiskSize `json:"size_after_insert,omitempty"`
+	SizeAtEnd       *result.DiskSize `json:"size_at_end,omitempty"`
+}
+
+// CRUDTable is the scaling table of a CRUD suite.
+type CRUDTable struct {
+	Suite    *result.Suite
+	Rows     []CRUDRow
+	Baseline string // driver the factors are against
+}
+
+// SummarizeCRUD builds the scaling table of a suite of CRUD runs: one row
+// per cell (engine and size, and any other varied setting), factors
+// against the baseline driver at the same size.
+func SummarizeCRUD(s *result.Suite, baseline string) (*CRUDTable, error) {
+	t := &CRUDTable{Suite: s, Baseline: baseline}
+	for _, c := range s.Cells {
+		first := c.Runs[0]
+		row := CRUDRow{Settings: c.Settings, Driver: first.Plan.Driver, Rows: first.Plan.Keys.Count, Repeats: len(c.Runs)}
+		for _, g := range CRUDGroups {
+			cell, rounds := crudGroup(c.Runs, g, row.Rows)
+			row.Groups = append(row.Groups, cell)
+			row.Rounds = max(row.Rounds, rounds)
+		}
+		row.SizeAfterInsert = phaseSize(first, "insert")
+		if n := len(first.Phases); n > 0 {
+			row.SizeAtEnd = first.Phases[n-1].Size
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if t.Baseline == "" && len(t.Rows) > 0 {
+		t.Baseline = t.Rows[0].Driver
+	}
+	if !slices.ContainsFunc(t.Rows, func(r CRUDRow) bool { return r.Driver == t.Baseline }) {
+		return nil, fmt.Errorf("--baseline %s: no such driver in the run", t.Baseline)
+	}
+	return t, nil
+}
+
+func phaseSize(r *result.Result, name string) *result.DiskSize {
+	for _, ph := range r.Phases {
+		if ph.Name == name {
+			return ph.Size
+		}
+	}
+	return nil
+}
+
+// crudGroup summarises one phase group over a cell's repeats.
+func crudGroup(runs []*result.Result, group string, rows uint64) (CRUDCell, int) {
+	// Per round, the values over repeats.
+	var rounds [][]float64
+	var p50s, p99s [][]float64
+	for _, r := range runs {
+		i := 0
+		for _, ph := range r.Phases {
+			if ph.Name != group && !strings.HasPrefix(ph.Name, group+" ") {
+				continue
+			}
+			if i == len(rounds) {
+				rounds, p50s, p99s = append(rounds, nil), append(p50s, nil), append(p99s, nil)
+			}
+			v := ph.Total.OpsPerSec
+			if group == "scan" && ph.WallSeconds > 0 {
+				v = float64(rows) / ph.WallSeconds // rows per second
+			}
+			rounds[i] = append(rounds[i], v)
+			p50s[i] = append(p50s[i], ph.Total.P50Micros)
+			p99s[i] = append(p99s[i], ph.Total.P99Micros)
+			i++
+		}
+	}
+	if len(rounds) == 0 {
+		return CRUDCell{}, 0
+	}
+	means := make([]float64, len(rounds))
+	for i := range rounds {
+		means[i] = Summarise(rounds[i]).Mean
+	}
+	// The median round (the lower middle one for an even count).
+	order := make([]int, len(means))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		switch {
+		case means[a] < means[b]:
+			return -1
+		case means[a] > means[b]:
+			return 1
+		}
+		return 0
+	})
+	mid := order[(len(order)-1)/2]
+	cell := CRUDCell{
+		OpsPerSec: Summarise(means).Median,
+		Best:      slices.Max(means),
+		RelStdDev: Summarise(rounds[mid]).RelStdDev(),
+		P50Micros: Summarise(p50s[mid]).Mean,
+		P99Micros: Summarise(p99s[mid]).Mean,
+		Present:   true,
+	}
+	return cell, len(rounds)
+}
+
+// baselineRow returns the baseline driver's row at the same size and
+// other settings as row.
+func (t *CRUDTable) baselineRow(row CRUDRow) *CRUDRow {
+	for i, r := range t.Rows {
+		if r.Driver != t.Baseline {
+			continue
+		}
+		same := true
+		for _, st := range row.Settings {
+			if st.Name == "driver" {
+				continue
+			}
+			if v, _ := r.Settings.Get(st.Name); v != st.Value {
+				same = false
+			}
+		}
+		if same {
+			return &t.Rows[i]
+		}
+	}
+	return nil
+}
+
+// label names a row: its driver, and any varied setting besides driver
+// and keys.
+func (row CRUDRow) label() string {
+	var extra []string
+	for _, st := range row.Settings {
+		if st.Name != "driver" && st.Name != "keys" {
+			extra = append(extra, st.Name+"="+st.Value)
+		}
+	}
+	if len(extra) == 0 {
+		return row.Driver
+	}
+	return row.Driver + " (" + strings.Join(extra, ",") + ")"
+}
+
+// Bytes formats a byte count in binary units: 512 B, 1.5 KiB, 23.4 MiB.
+func Bytes(n int64) string {
+	f := float64(n)
+	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
+		if f < 1024 || u == "TiB" {
+			if u == "B" {
+				return fmt.Sprintf("%d B", n)
+			}
+			return sig3(f) + " " + u
+		}
+		f /= 1024
+	}
+	return ""
+}
+
+func sizeText(s *result.DiskSize, rows uint64) string {
+	if s == nil {
+		return "–"
+	}
+	per := ""
+	if rows > 0 {
+		per = fmt.Sprintf(", %s B/row", sig3(float64(s.AllocatedBytes)/float64(rows)))
+	}
+	return fmt.Sprintf("%s alloc (%s apparent%s)", Bytes(s.AllocatedBytes), Bytes(s.ApparentBytes), per)
+}
+
+func opsCell(c CRUDCell, group string, repeats int) string {
+	if !c.Present {
+		return "–"
+	}
+	s := Rate(c.OpsPerSec)
+	if group == "query" || group == "update" {
+		s += " (best " + Rate(c.Best) + ")"
+	}
+	if repeats > 1 {
+		s += fmt.Sprintf(" ±%.0f%%", 100*c.RelStdDev)
+	}
+	return s
+}
+
+// CRUDText writes the scaling table, its latency companion, and the
+// factor table against the baseline engine.
+func CRUDText(w io.Writer, t *CRUDTable) error {
+	ew := &errWriter{w: w}
+	crudHeader(ew, t)
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "engine\trows\tinsert\tquery\tupdate\tscan (rows/s)\tdelete\tsize after insert\tsize at end\n")
+	for _, r := range t.Rows {
+		fmt.Fprintf(tw, "%s\t%d", r.label(), r.Rows)
+		for i, g := range CRUDGroups {
+			fmt.Fprintf(tw, "\t%s", opsCell(r.Groups[i], g, r.Repeats))
+		}
+		fmt.Fprintf(tw, "\t%s\t%s\n", sizeText(r.SizeAfterInsert, r.Rows), sizeText(r.SizeAtEnd, r.Rows))
+	}
+	flush(ew, tw)
+
+	ew.printf("\nlatency per op, p50 / p99 (query and update: the median round)\n")
+	tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "engine\trows\tinsert\tquery\tupdate\tscan (100 rows)\tdelete\n")
+	for _, r := range t.Rows {
+		fmt.Fprintf(tw, "%s\t%d", r.label(), r.Rows)
+		for _, c := range r.Groups {
+			if c.Present {
+				fmt.Fprintf(tw, "\t%s / %s", Micros(c.P50Micros), Micros(c.P99Micros))
+			} else {
+				fmt.Fprintf(tw, "\t–")
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	flush(ew, tw)
+
+	ew.printf("\nfactor against %s at the same size (throughput ratio, higher is better)\n", t.Baseline)
+	tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "engine\trows\tinsert\tquery\tupdate\tscan\tdelete\n")
+	for _, r := range t.Rows {
+		if r.Driver == t.Baseline {
+			continue
+		}
+		b := t.baselineRow(r)
+		fmt.Fprintf(tw, "%s\t%d", r.label(), r.Rows)
+		for i := range CRUDGroups {
+			if b == nil || !r.Groups[i].Present || !b.Groups[i].Present || b.Groups[i].OpsPerSec == 0 {
+				fmt.Fprintf(tw, "\t–")
+				continue
+			}
+			fmt.Fprintf(tw, "\t×%s", sig3(r.Groups[i].OpsPerSec/b.Groups[i].OpsPerSec))
+		}
+		fmt.Fprintln(tw)
+	}
+	flush(ew, tw)
+	return ew.err
+}
+
+func flush(ew *errWriter, tw *tabwriter.Writer) {
+	if err := tw.Flush(); err != nil && ew.err == nil {
+		ew.err = err
+	}
+}
+
+func crudHeader(w *errWriter, t *CRUDTable) {
+	if len(t.Rows) == 0 {
+		return
+	}
+	first := t.Suite.Cells[0].Runs[0]
+	p := first.Plan
+	ins := p.Phases[0]
+	w.printf("gobench crud · %s order · %d rounds of query and update · write batch %d · %d-byte values · %d %s × %d %s (%s mode)\n",
+		ins.Order, t.Rows[0].Rounds, ins.Batch, p.ValueSize, p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"), p.Mode)
+	env := first.Environment
+	w.printf("%s/%s, %d CPUs, databases on %s · %s %s, %s\n", env.OS, env.Arch, env.CPUs, env.Filesystem, first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	reps := t.Rows[0].Repeats
+	w.printf("ops/s, scan in rows/s; query and update: median of rounds (best in brackets)")
+	if reps > 1 {
+		w.printf("; mean of %d repeats ± sd", reps)
+	}
+	w.printf("; sizes: allocated blocks and apparent bytes\n")
+	for _, c := range t.Suite.Cells {
+		for i, r := range c.Runs {
+			if !r.Complete {
+				w.printf("INCOMPLETE: %s run %d: %s\n", c.Settings, i+1, strings.Join(r.Problems, "; "))
+			}
+		}
+	}
+	w.printf("\n")
+}
+
+// CRUDMarkdown writes the scaling table as markdown.
+func CRUDMarkdown(w io.Writer, t *CRUDTable) error {
+	ew := &errWriter{w: w}
+	ew.printf("| engine | rows | insert | query | update | scan (rows/s) | delete | size after insert | size at end |\n")
+	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, r := range t.Rows {
+		ew.printf("| %s | %d", r.label(), r.Rows)
+		for i, g := range CRUDGroups {
+			ew.printf(" | %s", opsCell(r.Groups[i], g, r.Repeats))
+		}
+		ew.printf(" | %s | %s |\n", sizeText(r.SizeAfterInsert, r.Rows), sizeText(r.SizeAtEnd, r.Rows))
+	}
+	ew.printf("\nops/s (scan: rows/s); query and update: median of %d rounds, best in brackets\n", t.Rows[0].Rounds)
+	return ew.err
+}
+
+// CRUDCSV writes one row per engine, size and phase group.
+func CRUDCSV(w io.Writer, t *CRUDTable) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"engine", "rows", "phase", "ops_per_sec", "best", "rel_stddev", "p50_us", "p99_us", "size_after_insert_alloc", "size_after_insert_apparent", "size_at_end_alloc", "size_at_end_apparent"})
+	size := func(s *result.DiskSize) (string, string) {
+		if s == nil {
+			return "", ""
+		}
+		return i64(s.AllocatedBytes), i64(s.ApparentBytes)
+	}
+	for _, r := range t.Rows {
+		ia, ip := size(r.SizeAfterInsert)
+		ea, ep := size(r.SizeAtEnd)
+		for i, g := range CRUDGroups {
+			c := r.Groups[i]
+			if !c.Present {
+				continue
+			}
+			_ = cw.Write([]string{r.label(), strconv.FormatUint(r.Rows, 10), g, f64(c.OpsPerSec), f64(c.Best), f64(c.RelStdDev), f64(c.P50Micros), f64(c.P99Micros), ia, ip, ea, ep})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

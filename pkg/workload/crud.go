@@ -1,0 +1,27 @@
+package workload
+
+import "fmt"
+
+// CRUD returns the phases of the classic embedded-database benchmark:
+// insert every key, query every key (rounds times), update every key
+// (rounds times), scan every key in 100-key runs (when scan is true: the
+// engine keeps keys in order), and delete every key. Every phase visits
+// each worker's share of the key space once in order (OrderSequential or
+// OrderRandom; random deals a new permutation each phase); writes run
+// writeBatch to a transaction, reads one.
+func CRUD(rounds int, order string, writeBatch int, scan bool) []Phase {
+	each := func(name string, op Op, batch int) Phase {
+		return Phase{Name: name, Mix: Mix{{op, 100}}, Access: AccessEach, Order: order, Batch: batch}
+	}
+	phases := []Phase{each("insert", OpInsert, writeBatch)}
+	for r := 1; r <= rounds; r++ {
+		phases = append(phases, each(fmt.Sprintf("query %d", r), OpRead, 1))
+	}
+	for r := 1; r <= rounds; r++ {
+		phases = append(phases, each(fmt.Sprintf("update %d", r), OpUpdate, writeBatch))
+	}
+	if scan {
+		phases = append(phases, each("scan", OpScan, 1))
+	}
+	return append(phases, each("delete", OpDelete, writeBatch))
+}

@@ -123,6 +123,7 @@ func TestHelpGolden(t *testing.T) {
 	for _, tt := range []struct{ name, args string }{
 		{"root-help.stdout", "--help"},
 		{"mix-help.stdout", "mix --help"},
+		{"crud-help.stdout", "crud --help"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			env, stdout, _ := testEnv(t)
@@ -142,18 +143,34 @@ func TestHelpExamplesAreValid(t *testing.T) {
 	for _, cmd := range append(root.Commands(), root) {
 		for _, line := range strings.Split(cmd.Example, "\n") {
 			line = strings.TrimSpace(line)
-			if !strings.HasPrefix(line, "gobench mix") {
+			var resolve func(args []string) error
+			switch {
+			case strings.HasPrefix(line, "gobench mix"):
+				resolve = func(args []string) error {
+					o := defaultMixOptions()
+					fs := pflag.NewFlagSet("mix", pflag.ContinueOnError)
+					o.AddFlags(fs)
+					if err := fs.Parse(args); err != nil {
+						return err
+					}
+					return o.resolve(fs)
+				}
+			case strings.HasPrefix(line, "gobench crud"):
+				resolve = func(args []string) error {
+					o := defaultCRUDOptions()
+					fs := pflag.NewFlagSet("crud", pflag.ContinueOnError)
+					o.AddFlags(fs)
+					if err := fs.Parse(args); err != nil {
+						return err
+					}
+					return o.resolve(fs)
+				}
+			default:
 				continue
 			}
 			t.Run(line, func(t *testing.T) {
-				args := shellWords(strings.TrimPrefix(line, "gobench mix"))
-				o := defaultMixOptions()
-				fs := pflag.NewFlagSet("mix", pflag.ContinueOnError)
-				o.AddFlags(fs)
-				if err := fs.Parse(args); err != nil {
-					t.Fatal(err)
-				}
-				if err := o.resolve(fs); err != nil {
+				_, rest, _ := strings.Cut(line[len("gobench "):], " ")
+				if err := resolve(shellWords(rest)); err != nil {
 					t.Fatal(err)
 				}
 			})

@@ -96,18 +96,43 @@ func atoiList(flag string, vals []string) ([]int, error) {
 	return out, nil
 }
 
-// engineOptions encodes the options of driver drv, refusing flags that
-// belong to another engine.
-func (o *matrixOptions) engineOptions(fs *pflag.FlagSet, drv string, isSQLite bool) (json []byte, err error) {
-	engineFlags := map[string][]string{"SQLite drivers": {"journal", "sync", "busy-timeout"}, "files engine": {"layout", "fsync"}, "lmdb engine": {"lmdb-map-size", "lmdb-nosync"}}
-	mine := map[string]bool{"SQLite drivers": isSQLite, "files engine": drv == "files", "lmdb engine": drv == "lmdb"}
-	for engine, flags := range engineFlags {
-		for _, f := range flags {
-			if fs.Changed(f) && !mine[engine] {
-				return nil, fmt.Errorf("--%s applies to the %s, not to %s", f, engine, drv)
+// engineFlags names the flags of each engine, and which drivers it has.
+var engineFlags = []struct {
+	engine  string
+	flags   []string
+	drivers func(store.Driver) bool
+}{
+	{"SQLite drivers", []string{"journal", "sync", "busy-timeout"}, func(d store.Driver) bool { _, ok := d.(*sqlite.Driver); return ok }},
+	{"files engine", []string{"layout", "fsync"}, func(d store.Driver) bool { return d.Name() == "files" }},
+	{"lmdb engine", []string{"lmdb-map-size", "lmdb-nosync"}, func(d store.Driver) bool { return d.Name() == "lmdb" }},
+}
+
+// checkEngineFlags refuses an engine's flag when no listed driver is of
+// that engine.
+func checkEngineFlags(fs *pflag.FlagSet, drivers []store.Driver) error {
+	for _, e := range engineFlags {
+		for _, f := range e.flags {
+			if !fs.Changed(f) {
+				continue
+			}
+			used := false
+			for _, d := range drivers {
+				used = used || e.drivers(d)
+			}
+			if !used {
+				names := make([]string, len(drivers))
+				for i, d := range drivers {
+					names[i] = d.Name()
+				}
+				return fmt.Errorf("--%s applies to the %s, not to %s", f, e.engine, strings.Join(names, ", "))
 			}
 		}
 	}
+	return nil
+}
+
+// engineOptions encodes the options of driver drv.
+func (o *matrixOptions) engineOptions(drv string) (json []byte, err error) {
 	switch drv {
 	case "files":
 		fo := files.Options{Layout: o.layout, Fsync: o.fsync}
@@ -161,14 +186,22 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 		busys = append(busys, d)
 	}
 	reg := all.Registry()
-	var cells []*workload.Plan
+	var drivers []store.Driver
 	for _, drv := range lists["driver"] {
 		d, err := reg.Lookup(drv)
 		if err != nil {
 			return nil, fmt.Errorf("--driver: %w", err)
 		}
+		drivers = append(drivers, d)
+	}
+	if err := checkEngineFlags(fs, drivers); err != nil {
+		return nil, err
+	}
+	var cells []*workload.Plan
+	for _, d := range drivers {
+		drv := d.Name()
 		_, isSQLite := d.(*sqlite.Driver)
-		engineOpts, err := o.engineOptions(fs, drv, isSQLite)
+		engineOpts, err := o.engineOptions(drv)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,6 +36,7 @@ func TestScripts(t *testing.T) {
 			"samecounts":  sameCounts,
 			"nodir":       noDir,
 			"rssflat":     rssFlat,
+			"sizecheck":   sizeCheck,
 		},
 	})
 }
@@ -159,5 +161,59 @@ func rssFlat(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if l*2 > s*3 {
 		ts.Fatalf("coordinator memory grew with the op count: %d → %d bytes", s, l)
+	}
+}
+
+// sizecheck FILE compares, for every run of a suite whose database was
+// kept (--keep), the size it reports at the end with what stat says now:
+// apparent bytes and allocated blocks of the database's files.
+func sizeCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sizecheck FILE")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	s, err := result.ReadSuite(f)
+	ts.Check(err)
+	checked := 0
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			last := r.Phases[len(r.Phases)-1]
+			if last.Size == nil {
+				ts.Fatalf("%s: no size reported", r.Plan.Driver)
+			}
+			var app, alloc int64
+			var files []string
+			if fi, err := os.Stat(r.Plan.Store.Path); err == nil && fi.IsDir() {
+				ts.Check(filepath.Walk(r.Plan.Store.Path, func(p string, fi os.FileInfo, err error) error {
+					if err == nil && fi.Mode().IsRegular() {
+						files = append(files, p)
+					}
+					return err
+				}))
+			} else {
+				for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+					if _, err := os.Stat(r.Plan.Store.Path + suffix); err == nil {
+						files = append(files, r.Plan.Store.Path+suffix)
+					}
+				}
+			}
+			for _, p := range files {
+				var st syscall.Stat_t
+				ts.Check(syscall.Stat(p, &st))
+				app += st.Size
+				alloc += st.Blocks * 512
+			}
+			if app != last.Size.ApparentBytes || alloc != last.Size.AllocatedBytes {
+				ts.Fatalf("%s: reported %d apparent / %d allocated bytes, stat says %d / %d (%d files)",
+					r.Plan.Driver, last.Size.ApparentBytes, last.Size.AllocatedBytes, app, alloc, len(files))
+			}
+			ts.Logf("%s: %d apparent / %d allocated bytes in %d files, as stat says", r.Plan.Driver, app, alloc, len(files))
+			checked++
+		}
+	}
+	if checked == 0 {
+		ts.Fatalf("no run to check")
 	}
 }

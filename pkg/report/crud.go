@@ -35,11 +35,14 @@ type CRUDCell struct {
 // CRUDRow is one engine at one size.
 type CRUDRow struct {
 	Settings result.Settings `json:"settings"`
-	Driver   string          `json:"driver"`
-	Rows     uint64          `json:"rows"`
-	Repeats  int             `json:"repeats"`
-	Rounds   int             `json:"rounds"`
-	Groups   []CRUDCell      `json:"groups"` // by CRUDGroups
+	// Variant holds the settings that vary between rows of the same
+	// driver and size (such as journal=wal), which name and match rows.
+	Variant result.Settings `json:"variant,omitempty"`
+	Driver  string          `json:"driver"`
+	Rows    uint64          `json:"rows"`
+	Repeats int             `json:"repeats"`
+	Rounds  int             `json:"rounds"`
+	Groups  []CRUDCell      `json:"groups"` // by CRUDGroups
 	// Sizes after the insert phase and at the end (after delete).
 	SizeAfterInsert *result.DiskSize `json:"size_after_insert,omitempty"`
 	SizeAtEnd       *result.DiskSize `json:"size_at_end,omitempty"`
@@ -71,6 +74,7 @@ func SummarizeCRUD(s *result.Suite, baseline string) (*CRUDTable, error) {
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.setVariants()
 	if t.Baseline == "" && len(t.Rows) > 0 {
 		t.Baseline = t.Rows[0].Driver
 	}
@@ -99,6 +103,9 @@ func crudGroup(runs []*result.Result, group string, rows uint64) (CRUDCell, int)
 		for _, ph := range r.Phases {
 			if ph.Name != group && !strings.HasPrefix(ph.Name, group+" ") {
 				continue
+			}
+			if ph.Total.Count == 0 {
+				continue // skipped: the engine cannot do this phase's op
 			}
 			if i == len(rounds) {
 				rounds, p50s, p99s = append(rounds, nil), append(p50s, nil), append(p99s, nil)
@@ -146,42 +153,56 @@ func crudGroup(runs []*result.Result, group string, rows uint64) (CRUDCell, int)
 	return cell, len(rounds)
 }
 
-// baselineRow returns the baseline driver's row at the same size and
-// other settings as row.
-func (t *CRUDTable) baselineRow(row CRUDRow) *CRUDRow {
-	for i, r := range t.Rows {
-		if r.Driver != t.Baseline {
-			continue
-		}
-		same := true
-		for _, st := range row.Settings {
-			if st.Name == "driver" {
+// setVariants finds, per row, the settings that take more than one value
+// among the rows of its driver and size: what tells those rows apart.
+// Settings that differ only between engines (their own options, a batch
+// size an engine cannot use) do not name rows.
+func (t *CRUDTable) setVariants() {
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		for _, st := range r.Settings {
+			if st.Name == "driver" || st.Name == "keys" {
 				continue
 			}
-			if v, _ := r.Settings.Get(st.Name); v != st.Value {
-				same = false
+			for _, o := range t.Rows {
+				if o.Driver == r.Driver && o.Rows == r.Rows {
+					if v, _ := o.Settings.Get(st.Name); v != st.Value {
+						r.Variant = append(r.Variant, st)
+						break
+					}
+				}
 			}
 		}
-		if same {
+	}
+}
+
+// baselineRow returns the baseline driver's row at the same size (and
+// with the same variant, where the baseline has one).
+func (t *CRUDTable) baselineRow(row CRUDRow) *CRUDRow {
+	var fallback *CRUDRow
+	for i, r := range t.Rows {
+		if r.Driver != t.Baseline || r.Rows != row.Rows {
+			continue
+		}
+		if r.Variant.String() == row.Variant.String() {
 			return &t.Rows[i]
 		}
+		if fallback == nil {
+			fallback = &t.Rows[i]
+		}
+	}
+	if fallback != nil && len(fallback.Variant) == 0 {
+		return fallback
 	}
 	return nil
 }
 
-// label names a row: its driver, and any varied setting besides driver
-// and keys.
+// label names a row: its driver and its variant.
 func (row CRUDRow) label() string {
-	var extra []string
-	for _, st := range row.Settings {
-		if st.Name != "driver" && st.Name != "keys" {
-			extra = append(extra, st.Name+"="+st.Value)
-		}
-	}
-	if len(extra) == 0 {
+	if len(row.Variant) == 0 {
 		return row.Driver
 	}
-	return row.Driver + " (" + strings.Join(extra, ",") + ")"
+	return row.Driver + " (" + row.Variant.String() + ")"
 }
 
 // Bytes formats a byte count in binary units: 512 B, 1.5 KiB, 23.4 MiB.
@@ -291,8 +312,19 @@ func crudHeader(w *errWriter, t *CRUDTable) {
 	first := t.Suite.Cells[0].Runs[0]
 	p := first.Plan
 	ins := p.Phases[0]
-	w.printf("gobench crud · %s order · %d rounds of query and update · write batch %d · %d-byte values · %d %s × %d %s (%s mode)\n",
-		ins.Order, t.Rows[0].Rounds, ins.Batch, p.ValueSize, p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"), p.Mode)
+	batch := fmt.Sprintf("write batch %d", ins.Batch)
+	var alone []string
+	for _, c := range t.Suite.Cells {
+		r := c.Runs[0].Plan
+		if r.Phases[0].Batch == 1 && ins.Batch > 1 && !slices.Contains(alone, r.Driver) {
+			alone = append(alone, r.Driver)
+		}
+	}
+	if len(alone) > 0 {
+		batch += " (" + strings.Join(alone, ", ") + ": no transactions, one op each)"
+	}
+	w.printf("gobench crud · %s order · %d rounds of query and update · %s · %d-byte values · %d %s × %d %s (%s mode)\n",
+		ins.Order, t.Rows[0].Rounds, batch, p.ValueSize, p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"), p.Mode)
 	env := first.Environment
 	w.printf("%s/%s, %d CPUs, databases on %s · %s %s, %s\n", env.OS, env.Arch, env.CPUs, env.Filesystem, first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
 	reps := t.Rows[0].Repeats

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,42 @@ func TestLookup(t *testing.T) {
 	}
 	if back.Phases[0].Total.Count != r.Phases[0].Total.Count {
 		t.Fatal("JSON round trip changed the counts")
+	}
+}
+
+// The CRUD scaling table of a recorded run: five engines at two sizes.
+func TestCRUDGolden(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "crud.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := result.ReadSuite(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := SummarizeCRUD(s, "mattn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name   string
+		render func(io.Writer, *CRUDTable) error
+	}{{"crud.txt", CRUDText}, {"crud.md", CRUDMarkdown}, {"crud.csv", CRUDCSV}} {
+		var buf bytes.Buffer
+		if err := tt.render(&buf, tab); err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, tt.name, buf.Bytes())
+	}
+	// Engines without key order skip the scan; the others report it.
+	for _, r := range tab.Rows {
+		scan := r.Groups[3]
+		if want := r.Driver != "map" && r.Driver != "files"; scan.Present != want {
+			t.Errorf("%s: scan present = %v, want %v", r.Driver, scan.Present, want)
+		}
+	}
+	if _, err := SummarizeCRUD(s, "oracle"); err == nil {
+		t.Error("a baseline that did not run was accepted")
 	}
 }

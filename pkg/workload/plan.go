@@ -145,6 +145,10 @@ type Phase struct {
 	// Batch is the number of ops per transaction; 1 makes each op its own
 	// transaction.
 	Batch int `json:"batch"`
+	// Optional lets an engine that cannot do the phase's op skip it: its
+	// workers run the phase with no ops (the scan of a CRUD run, on an
+	// engine that keeps no key order). Otherwise such an engine is refused.
+	Optional bool `json:"optional,omitempty"`
 }
 
 // DefaultPlan returns the classic mix benchmark: 10,000 preloaded keys,

@@ -148,7 +148,7 @@ func (h *Host) runPhase(ctx context.Context, phase int, conns []store.Conn, keys
 func checkCapabilities(p *Plan, c store.Conn) error {
 	for _, ph := range p.Phases {
 		for _, op := range ph.Mix.Ops() {
-			if !supports(c, op) {
+			if !supports(c, op) && !ph.Optional {
 				return fmt.Errorf("%w: driver %s cannot do %v operations", store.ErrInvalid, p.Driver, op)
 			}
 		}
@@ -210,6 +210,11 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 	inTx := 0
 	limit := time.Duration(w.spec.Duration)
 	count := w.spec.Ops
+	for _, op := range w.spec.Mix.Ops() {
+		if w.spec.Optional && !supports(w.conn, op) {
+			return nil // an optional phase this engine cannot do: no ops
+		}
+	}
 	if n := w.lottery.Len(); n > 0 {
 		count = n
 	} else if w.spec.Access == AccessEach {

@@ -1,0 +1,269 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// crudOptions are the flags of gobench crud.
+type crudOptions struct {
+	matrix   matrixOptions
+	run      runOptions
+	rows     string
+	rounds   int
+	order    string
+	storage  string
+	plan     workload.Plan
+	baseline string
+
+	cells []*workload.Plan
+}
+
+func defaultCRUDOptions() *crudOptions {
+	o := &crudOptions{
+		matrix:  defaultMatrixOptions(all.DefaultDriver(), workload.ModeGoroutine, "1", "1000"),
+		run:     runOptions{repeat: 1, format: "text", ready: time.Minute},
+		rows:    "10k",
+		rounds:  3,
+		order:   workload.OrderRandom,
+		storage: "disk",
+		plan:    workload.DefaultPlan(),
+	}
+	o.plan.Preload = 0
+	return o
+}
+
+// AddFlags binds the options to flags.
+func (o *crudOptions) AddFlags(fs *pflag.FlagSet) {
+	o.matrix.AddFlags(fs, "ops per transaction in the insert, update and delete phases (1: one per op)")
+	fs.StringVar(&o.rows, "rows", o.rows, "row counts, a comma list: one row of the table per engine and count (k = 1,000, m = 1,000,000)")
+	fs.IntVar(&o.rounds, "rounds", o.rounds, "rounds of the query phase and of the update phase")
+	fs.StringVar(&o.order, "order", o.order, "key order of every phase: random (a new permutation each phase) or sequential")
+	fs.StringVar(&o.storage, "storage", o.storage, "where databases live: disk (the OS's temporary directory) or ramdisk (/dev/shm)")
+	fs.StringVar(&o.run.dir, "dir", "", "make the databases' temporary directories here instead (a disk of your choice)")
+	fs.IntVar(&o.plan.ValueSize, "value-size", o.plan.ValueSize, "bytes per value")
+	fs.Uint64Var(&o.plan.Seed, "seed", o.plan.Seed, "base seed of the key orders and values")
+	fs.StringVar(&o.baseline, "baseline", "", "the driver factors are computed against (default: the first)")
+	o.run.AddFlags(fs, false)
+}
+
+func newCRUDCommand(env *Env) *cobra.Command {
+	o := defaultCRUDOptions()
+	cmd := &cobra.Command{
+		Use:   "crud",
+		Short: "Insert, query, update, scan and delete N rows per engine: the scaling table",
+		Long: `crud runs the classic embedded-database benchmark on each engine and row
+count: insert every row, query every row (--rounds times), update every
+row (--rounds times), scan every row in key order (100 rows per op, on
+engines that keep keys in order), delete every row. Each phase visits
+the keys in --order, split between the workers, starts at its own
+barrier and is clocked op by op. Writes run --batch to a transaction.
+
+The table has one row per engine and size: ops/s per phase (query and
+update: the median round, best in brackets; scan in rows/s), the size on
+disk after the insert and at the end (allocated blocks and apparent
+bytes), then latency percentiles, then each engine's factor against the
+--baseline engine at the same size.
+
+map and btree are per-process in-memory ceilings; crud runs workers as
+goroutines by default (--mode goroutine), which every engine supports.`,
+		Example: `  # The scaling table for four engines at two sizes
+  gobench crud --driver mattn,lmdb,map,btree --rows 1k,100k --order random
+
+  # One transaction per insert, on a RAM disk, 3 repeats
+  gobench crud --driver mattn,modernc --rows 10k --batch 1 --storage ramdisk --repeat 3
+
+  # Files, one per row, in a two-level tree with fsync, against SQLite
+  gobench crud --driver files,mattn --layout tree --fsync --rows 10k --baseline mattn`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.resolve(cmd.Flags()); err != nil {
+				return usage(err)
+			}
+			return runCRUD(cmd.Context(), o, env)
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// parseCount reads "1000", "10k" or "1m" (decimal multiples).
+func parseCount(s string) (uint64, error) {
+	mult := uint64(1)
+	switch {
+	case strings.HasSuffix(strings.ToLower(s), "k"):
+		mult, s = 1_000, s[:len(s)-1]
+	case strings.HasSuffix(strings.ToLower(s), "m"):
+		mult, s = 1_000_000, s[:len(s)-1]
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("%q is not a positive count such as 1000, 10k or 1m", s)
+	}
+	return n * mult, nil
+}
+
+func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
+	if err := o.run.resolve(); err != nil {
+		return err
+	}
+	if o.rounds < 1 || o.rounds > 100 {
+		return fmt.Errorf("--rounds %d: want 1 to 100", o.rounds)
+	}
+	if o.order != workload.OrderRandom && o.order != workload.OrderSequential {
+		return fmt.Errorf("--order %q: want random or sequential", o.order)
+	}
+	switch o.storage {
+	case "disk":
+	case "ramdisk":
+		if o.run.dir != "" {
+			return errors.New("--storage ramdisk and --dir both name where databases live (want one of them)")
+		}
+		o.run.dir = "/dev/shm"
+	default:
+		return fmt.Errorf("--storage %q: want disk or ramdisk (or --dir DIR)", o.storage)
+	}
+	counts, err := splitList("rows", o.rows)
+	if err != nil {
+		return err
+	}
+	o.plan.Store.Path = "(temporary)"
+	o.cells = nil
+	for _, c := range counts {
+		n, err := parseCount(c)
+		if err != nil {
+			return fmt.Errorf("--rows: %w", err)
+		}
+		tmpl := o.plan
+		tmpl.Keys.Count = n
+		tmpl.Phases = workload.CRUD(o.rounds, o.order, 1, true)
+		cells, err := o.matrix.span(fs, &tmpl, setWriteBatch)
+		if err != nil {
+			return err
+		}
+		o.cells = append(o.cells, cells...)
+	}
+	if o.baseline != "" {
+		names, _ := splitList("driver", o.matrix.drivers)
+		found := false
+		for _, n := range names {
+			found = found || n == o.baseline
+		}
+		if !found {
+			return fmt.Errorf("--baseline %s is not one of the --driver values (%s)", o.baseline, o.matrix.drivers)
+		}
+	}
+	return nil
+}
+
+// setWriteBatch applies --batch to the phases that write.
+func setWriteBatch(p *workload.Plan, n int) {
+	for i := range p.Phases {
+		if op := p.Phases[i].Mix.Ops()[0]; op.IsWrite() {
+			p.Phases[i].Batch = n
+		}
+	}
+}
+
+// batchWhereSupported sets the write batch to 1 for engines without
+// transactions (map, btree, files): each of their ops stands alone, and
+// their settings say so.
+func batchWhereSupported(cells []*workload.Plan, env *Env, dir string) error {
+	can := map[string]bool{}
+	for _, p := range cells {
+		ok, seen := can[p.Driver]
+		if !seen {
+			var err error
+			if ok, err = probeBatch(env, dir, p); err != nil {
+				return err
+			}
+			can[p.Driver] = ok
+		}
+		if !ok {
+			setWriteBatch(p, 1)
+		}
+	}
+	return nil
+}
+
+// probeBatch opens a throwaway store of the plan's engine to see whether
+// its connections group ops into transactions.
+func probeBatch(env *Env, dir string, p *workload.Plan) (bool, error) {
+	drv, err := all.Registry().Lookup(p.Driver)
+	if err != nil {
+		return false, err
+	}
+	tmp, err := env.FS.MkdirTemp(dir, "gobench-probe-")
+	if err != nil {
+		return false, fmt.Errorf("creating a temporary directory: %w", err)
+	}
+	defer env.FS.RemoveAll(tmp)
+	ctx := context.Background()
+	st, err := drv.Open(ctx, store.Config{Path: filepath.Join(tmp, "probe"), Options: p.Store.Options})
+	if err != nil {
+		return false, err
+	}
+	defer st.Close()
+	if err := st.Init(ctx); err != nil {
+		return false, err
+	}
+	c, err := st.Conn(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer c.Close()
+	_, ok := c.(store.Batcher)
+	return ok, nil
+}
+
+func runCRUD(ctx context.Context, o *crudOptions, env *Env) error {
+	if o.run.dir != "" {
+		if fi, err := env.FS.Stat(o.run.dir); err != nil || !fi.IsDir() {
+			return usage(fmt.Errorf("%s is not a directory here (for --storage ramdisk, a tmpfs at /dev/shm; otherwise pass --dir)", o.run.dir))
+		}
+	}
+	if err := batchWhereSupported(o.cells, env, o.run.dir); err != nil {
+		return err
+	}
+	runs, runErr := o.run.runCells(ctx, env, "crud", o.cells)
+	if len(runs) == 0 {
+		return runErr
+	}
+	suite, err := result.NewSuite("crud", "interleaved", runs, "")
+	if err != nil {
+		return errors.Join(runErr, err)
+	}
+	f := o.run.output
+	var render func(io.Writer) error
+	switch f.Name {
+	case "text", "markdown", "csv":
+		t, err := report.SummarizeCRUD(suite, o.baseline)
+		if err != nil {
+			return errors.Join(runErr, usage(err))
+		}
+		render = map[string]func(io.Writer) error{
+			"text":     func(w io.Writer) error { return report.CRUDText(w, t) },
+			"markdown": func(w io.Writer) error { return report.CRUDMarkdown(w, t) },
+			"csv":      func(w io.Writer) error { return report.CRUDCSV(w, t) },
+		}[f.Name]
+	default: // json, benchfmt: every run whole
+		sum := report.Summarize(suite, nil)
+		render = func(w io.Writer) error { return f.Suite(w, sum) }
+	}
+	return errors.Join(runErr, writeOutput(env, o.run.jsonOut, suite.Write, render))
+}

@@ -7,6 +7,7 @@ package golden
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,6 +32,24 @@ func Check(t testing.TB, name string, got []byte) {
 	if !bytes.Equal(got, want) {
 		gotPath := path + ".got-" + filepath.Ext(name)[1:]
 		_ = os.WriteFile(gotPath, got, 0o644)
-		t.Errorf("%s differs from the golden file; got written to %s\n--- want\n%s\n--- got\n%s", name, gotPath, want, got)
+		t.Errorf("%s differs from the golden file (got written to %s; diff them, or rerun with -update):\n%s", name, gotPath, firstDiff(want, got))
 	}
+}
+
+// firstDiff shows the first line where want and got differ.
+func firstDiff(want, got []byte) string {
+	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g []byte
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if !bytes.Equal(w, g) {
+			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, w, g)
+		}
+	}
+	return "(only line endings differ)"
 }

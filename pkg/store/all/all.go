@@ -17,6 +17,7 @@ func Registry() *store.Registry {
 	r := store.NewRegistry()
 	r.Register(nullstore.Driver{})
 	r.Register(sqlite.Modernc())
+	r.Register(sqlite.Ncruces())
 	r.Register(mapstore.Driver{})
 	r.Register(btreestore.Driver{})
 	r.Register(files.Driver{})

@@ -11,7 +11,7 @@ import (
 // Mattn returns the driver for github.com/mattn/go-sqlite3, SQLite's C
 // source through cgo, registered as "mattn". It exists only in cgo builds.
 func Mattn() *Driver {
-	return &Driver{name: "mattn", drv: &msqlite3.SQLiteDriver{}, code: mattnCode}
+	return &Driver{name: "mattn", be: sqlBackend{drv: &msqlite3.SQLiteDriver{}, codeOf: mattnCode}}
 }
 
 func mattnCode(err error) (int, bool) {

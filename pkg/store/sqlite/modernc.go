@@ -9,7 +9,7 @@ import (
 // Modernc returns the driver for modernc.org/sqlite, SQLite translated to
 // pure Go (no cgo), registered as "modernc".
 func Modernc() *Driver {
-	return &Driver{name: "modernc", drv: &msqlite.Driver{}, code: moderncCode}
+	return &Driver{name: "modernc", be: sqlBackend{drv: &msqlite.Driver{}, codeOf: moderncCode}}
 }
 
 func moderncCode(err error) (int, bool) {

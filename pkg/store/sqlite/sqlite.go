@@ -34,16 +34,34 @@ const (
 	rollbackSQL = `ROLLBACK`
 )
 
-// Driver is a store.Driver for SQLite through one Go driver. Connections
-// use the Go driver's database/sql/driver interfaces directly: no
-// database/sql pool, no per-call context, one SQLite connection per
-// worker, every statement prepared once.
+// Driver is a store.Driver for SQLite through one Go binding. Every
+// connection is one SQLite connection with its statements prepared once;
+// mattn's and modernc's are used through database/sql/driver directly (no
+// database/sql pool, no per-call context), ncruces's through its own API.
 type Driver struct {
 	name string
-	drv  driver.Driver
+	be   backend
+}
+
+// backend is how one Go binding opens SQLite connections.
+type backend interface {
+	// open opens a connection to a file: URI.
+	open(dsn string) (rawConn, error)
 	// code extracts SQLite's (possibly extended) result code from one of
-	// the driver's errors.
-	code func(error) (int, bool)
+	// the binding's errors.
+	code(err error) (int, bool)
+}
+
+// rawConn is an open SQLite connection, before it serves ops.
+type rawConn interface {
+	exec(q string) error
+	// queryString runs a one-row, one-column query and returns the value
+	// as text ("" for no row).
+	queryString(q string) (string, error)
+	// ops prepares the op statements and returns the connection as a
+	// store.Conn, which owns it from then on.
+	ops(d *Driver) (store.Conn, error)
+	Close() error
 }
 
 var _ store.Driver = (*Driver)(nil)
@@ -97,13 +115,13 @@ func (s *db) Init(_ context.Context) error {
 	}
 	defer c.Close()
 	steps := []string{fmt.Sprintf("PRAGMA application_id=%d", applicationID)}
-	if n, err := queryString(c.c, "SELECT count(*) FROM sqlite_schema WHERE name='kv'"); err == nil && n != "0" {
+	if n, err := c.queryString("SELECT count(*) FROM sqlite_schema WHERE name='kv'"); err == nil && n != "0" {
 		// A rerun on gobench's own file: drop the table and compact the
 		// file, so every run starts from an equivalent database.
 		steps = append(steps, "DROP TABLE kv", "VACUUM")
 	}
 	for _, q := range append(steps, schemaSQL) {
-		if err := execOnce(c.c, q); err != nil {
+		if err := c.exec(q); err != nil {
 			return fmt.Errorf("initialising %s: %s: %w", s.path, q, s.d.wrap(err))
 		}
 	}
@@ -113,12 +131,12 @@ func (s *db) Init(_ context.Context) error {
 // checkOwned returns ErrForeign unless the existing file at s.path is a
 // SQLite database carrying gobench's application id.
 func (s *db) checkOwned() error {
-	c, err := s.d.drv.Open(dsn(s.path, "ro"))
+	c, err := s.d.be.open(dsn(s.path, "ro"))
 	if err != nil {
 		return fmt.Errorf("%w: %s exists and cannot be opened as SQLite (%v); gobench only writes to databases it created", store.ErrForeign, s.path, err)
 	}
 	defer c.Close()
-	id, err := queryString(c, "PRAGMA application_id")
+	id, err := c.queryString("PRAGMA application_id")
 	if err != nil {
 		return fmt.Errorf("%w: %s exists and is not a SQLite database (%v); gobench only writes to databases it created", store.ErrForeign, s.path, err)
 	}
@@ -135,11 +153,12 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.prepare(); err != nil {
+	oc, err := c.ops(s.d)
+	if err != nil {
 		c.Close()
 		return nil, err
 	}
-	return c, nil
+	return oc, nil
 }
 
 // Close releases nothing: connections own every resource.
@@ -147,25 +166,24 @@ func (s *db) Close() error { return nil }
 
 // open opens one connection and applies the options, busy timeout first so
 // that the following pragmas wait for locks like any statement.
-func (s *db) open(mode string) (*conn, error) {
-	dc, err := s.d.drv.Open(dsn(s.path, mode))
+func (s *db) open(mode string) (rawConn, error) {
+	c, err := s.d.be.open(dsn(s.path, mode))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", s.path, s.d.wrap(err))
 	}
-	c := &conn{c: dc, d: s.d}
 	journal := journalModes[s.opts.Journal]
 	for _, q := range []string{
 		fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS),
 		"PRAGMA journal_mode=" + journal,
 		"PRAGMA synchronous=" + s.opts.Sync,
 	} {
-		got, err := queryString(dc, q)
+		got, err := c.queryString(q)
 		if err != nil {
-			dc.Close()
+			c.Close()
 			return nil, fmt.Errorf("opening %s: %s: %w", s.path, q, s.d.wrap(err))
 		}
 		if strings.HasPrefix(q, "PRAGMA journal_mode") && !strings.EqualFold(got, journal) {
-			dc.Close()
+			c.Close()
 			return nil, fmt.Errorf("%w: %s: SQLite kept journal mode %q instead of %q (WAL needs shared memory; some filesystems refuse it)", store.ErrInvalid, s.path, got, journal)
 		}
 	}
@@ -189,7 +207,7 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 		{"page_size", "PRAGMA page_size"},
 		{"locking_mode", "PRAGMA locking_mode"},
 	} {
-		v, err := queryString(c.c, q.sql)
+		v, err := c.queryString(q.sql)
 		if err != nil {
 			return nil, fmt.Errorf("describing %s: %s: %w", s.path, q.sql, s.d.wrap(err))
 		}
@@ -203,7 +221,38 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 	return facts, nil
 }
 
-// conn is one worker's SQLite connection.
+// sqlBackend is a binding used through database/sql/driver.
+type sqlBackend struct {
+	drv    driver.Driver
+	codeOf func(error) (int, bool)
+}
+
+func (b sqlBackend) code(err error) (int, bool) { return b.codeOf(err) }
+
+func (b sqlBackend) open(dsn string) (rawConn, error) {
+	c, err := b.drv.Open(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return &sqlRaw{c: c}, nil
+}
+
+// sqlRaw is a database/sql/driver connection before it serves ops.
+type sqlRaw struct{ c driver.Conn }
+
+func (r *sqlRaw) exec(q string) error                  { return execOnce(r.c, q) }
+func (r *sqlRaw) queryString(q string) (string, error) { return queryString(r.c, q) }
+func (r *sqlRaw) Close() error                         { return r.c.Close() }
+
+func (r *sqlRaw) ops(d *Driver) (store.Conn, error) {
+	c := &conn{c: r.c, d: d}
+	if err := c.prepare(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// conn is one worker's SQLite connection through database/sql/driver.
 type conn struct {
 	c driver.Conn
 	d *Driver
@@ -453,7 +502,7 @@ func (d *Driver) wrap(err error) error {
 	if err == nil {
 		return nil
 	}
-	code, ok := d.code(err)
+	code, ok := d.be.code(err)
 	if !ok {
 		return store.Wrap(store.Other, err)
 	}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,7 @@ import (
 )
 
 // testDrivers lists the drivers of this build; the cgo test file adds mattn.
-var testDrivers = []*Driver{Modernc()}
+var testDrivers = []*Driver{Modernc(), Ncruces()}
 
 func forEachDriver(t *testing.T, f func(t *testing.T, d *Driver)) {
 	for _, d := range testDrivers {
@@ -105,7 +106,7 @@ func TestRefusesForeignDatabase(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := execOnce(c.(*conn).c, "PRAGMA application_id=7"); err != nil {
+			if err := setApplicationID(c, 7); err != nil {
 				t.Fatal(err)
 			}
 			c.Close()
@@ -220,4 +221,17 @@ func TestDSNEscapesPath(t *testing.T) {
 	if want := "file:/tmp/a%20b%3Fc%23d%25e.db?mode=rw"; got != want {
 		t.Fatalf("dsn = %q, want %q", got, want)
 	}
+}
+
+// setApplicationID stamps another application's id on the database a
+// connection has open.
+func setApplicationID(c store.Conn, id int) error {
+	q := fmt.Sprintf("PRAGMA application_id=%d", id)
+	switch c := c.(type) {
+	case *conn:
+		return execOnce(c.c, q)
+	case *ncConn:
+		return c.c.Exec(q)
+	}
+	return fmt.Errorf("unknown connection type %T", c)
 }

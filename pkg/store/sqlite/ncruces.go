@@ -1,0 +1,248 @@
+package sqlite
+
+import (
+	"errors"
+	"fmt"
+
+	nsqlite "github.com/ncruces/go-sqlite3"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Ncruces returns the driver for github.com/ncruces/go-sqlite3: SQLite's
+// Wasm build translated to Go (no cgo), used through its own API, so it
+// links beside mattn's driver (their database/sql names would clash),
+// registered as "ncruces".
+func Ncruces() *Driver { return &Driver{name: "ncruces", be: ncBackend{}} }
+
+type ncBackend struct{}
+
+func (ncBackend) open(dsn string) (rawConn, error) {
+	c, err := nsqlite.OpenFlags(dsn, nsqlite.OPEN_READWRITE|nsqlite.OPEN_CREATE|nsqlite.OPEN_URI)
+	if err != nil {
+		return nil, err
+	}
+	return &ncRaw{c: c}, nil
+}
+
+func (ncBackend) code(err error) (int, bool) {
+	var e *nsqlite.Error
+	if errors.As(err, &e) {
+		return int(e.ExtendedCode()), true
+	}
+	var ec nsqlite.ErrorCode
+	if errors.As(err, &ec) {
+		return int(ec), true
+	}
+	var xc nsqlite.ExtendedErrorCode
+	if errors.As(err, &xc) {
+		return int(xc), true
+	}
+	return 0, false
+}
+
+// ncRaw is an ncruces connection before it serves ops.
+type ncRaw struct{ c *nsqlite.Conn }
+
+func (r *ncRaw) exec(q string) error { return r.c.Exec(q) }
+func (r *ncRaw) Close() error        { return r.c.Close() }
+
+func (r *ncRaw) queryString(q string) (string, error) {
+	s, _, err := r.c.Prepare(q)
+	if err != nil {
+		return "", err
+	}
+	defer s.Close()
+	if !s.Step() {
+		return "", s.Err()
+	}
+	if s.ColumnCount() == 0 {
+		return "", nil
+	}
+	return s.ColumnText(0), nil
+}
+
+func (r *ncRaw) ops(d *Driver) (store.Conn, error) {
+	c := &ncConn{c: r.c, d: d}
+	for _, p := range []struct {
+		dst **nsqlite.Stmt
+		sql string
+	}{
+		{&c.get, getSQL}, {&c.put, putSQL}, {&c.update, updateSQL}, {&c.del, deleteSQL}, {&c.insert, insertSQL}, {&c.scan, scanSQL},
+		{&c.begin, beginSQL}, {&c.commit, commitSQL}, {&c.rollback, rollbackSQL},
+	} {
+		s, _, err := r.c.Prepare(p.sql)
+		if err != nil {
+			c.closeStmts()
+			return nil, fmt.Errorf("preparing %q: %w", p.sql, d.wrap(err))
+		}
+		*p.dst = s
+	}
+	return c, nil
+}
+
+// ncConn is one worker's connection through ncruces's own API.
+type ncConn struct {
+	c *nsqlite.Conn
+	d *Driver
+
+	get, put, update, del, insert, scan, begin, commit, rollback *nsqlite.Stmt
+
+	inTx   bool
+	closed bool
+}
+
+var (
+	_ store.Conn     = (*ncConn)(nil)
+	_ store.Updater  = (*ncConn)(nil)
+	_ store.Deleter  = (*ncConn)(nil)
+	_ store.Batcher  = (*ncConn)(nil)
+	_ store.Inserter = (*ncConn)(nil)
+	_ store.Scanner  = (*ncConn)(nil)
+)
+
+// Get runs the read statement.
+func (c *ncConn) Get(key uint64, dst []byte) ([]byte, error) {
+	s := c.get
+	if err := s.BindInt64(1, keyArg(key)); err != nil {
+		return dst[:0], c.d.wrap(err)
+	}
+	dst = dst[:0]
+	found := s.Step()
+	if found {
+		dst = append(dst, s.ColumnRawBlob(1)...)
+	}
+	err := s.Err()
+	if rerr := s.Reset(); err == nil {
+		err = rerr
+	}
+	switch {
+	case err != nil:
+		return dst, c.d.wrap(err)
+	case !found:
+		return dst, store.ErrNotFound
+	}
+	return dst, nil
+}
+
+// Put runs the upsert, as its own BEGIN IMMEDIATE … COMMIT unless a batch
+// is open.
+func (c *ncConn) Put(key uint64, value []byte) error {
+	return c.write(c.put, false, func(s *nsqlite.Stmt) error {
+		return errors.Join(s.BindInt64(1, keyArg(key)), s.BindBlob(2, value))
+	})
+}
+
+// Insert runs a plain INSERT: an existing key fails with class constraint.
+func (c *ncConn) Insert(key uint64, value []byte) error {
+	return c.write(c.insert, false, func(s *nsqlite.Stmt) error {
+		return errors.Join(s.BindInt64(1, keyArg(key)), s.BindBlob(2, value))
+	})
+}
+
+// Update runs the update; a missing key is ErrNotFound.
+func (c *ncConn) Update(key uint64, value []byte) error {
+	return c.write(c.update, true, func(s *nsqlite.Stmt) error {
+		return errors.Join(s.BindBlob(1, value), s.BindInt64(2, keyArg(key)))
+	})
+}
+
+// Delete runs the delete; a missing key is ErrNotFound.
+func (c *ncConn) Delete(key uint64) error {
+	return c.write(c.del, true, func(s *nsqlite.Stmt) error { return s.BindInt64(1, keyArg(key)) })
+}
+
+func (c *ncConn) write(s *nsqlite.Stmt, mustExist bool, bind func(*nsqlite.Stmt) error) error {
+	own := !c.inTx
+	if own {
+		if err := c.Begin(); err != nil {
+			return err
+		}
+	}
+	err := bind(s)
+	if err == nil {
+		err = s.Exec()
+	}
+	if err == nil && mustExist && c.c.Changes() == 0 {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		if own {
+			_ = c.Rollback()
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		return c.d.wrap(err)
+	}
+	if own {
+		return c.Commit()
+	}
+	return nil
+}
+
+// Scan reads up to n rows in key order from the first key at or above
+// from, in one SELECT.
+func (c *ncConn) Scan(from uint64, n int) (int, error) {
+	s := c.scan
+	if err := errors.Join(s.BindInt64(1, keyArg(from)), s.BindInt64(2, int64(n))); err != nil {
+		return 0, c.d.wrap(err)
+	}
+	read := 0
+	for s.Step() {
+		_ = s.ColumnRawBlob(1)
+		read++
+	}
+	err := s.Err()
+	if rerr := s.Reset(); err == nil {
+		err = rerr
+	}
+	return read, c.d.wrap(err)
+}
+
+// Begin opens a transaction with BEGIN IMMEDIATE.
+func (c *ncConn) Begin() error {
+	if err := c.begin.Exec(); err != nil {
+		return c.d.wrap(err)
+	}
+	c.inTx = true
+	return nil
+}
+
+// Commit commits the open transaction; if COMMIT fails, it stays open
+// until Rollback.
+func (c *ncConn) Commit() error {
+	if err := c.commit.Exec(); err != nil {
+		return c.d.wrap(err)
+	}
+	c.inTx = false
+	return nil
+}
+
+// Rollback abandons the open transaction, if any.
+func (c *ncConn) Rollback() error {
+	if !c.inTx {
+		return nil
+	}
+	c.inTx = false
+	return c.d.wrap(c.rollback.Exec())
+}
+
+func (c *ncConn) closeStmts() {
+	for _, s := range []*nsqlite.Stmt{c.get, c.put, c.update, c.del, c.insert, c.scan, c.begin, c.commit, c.rollback} {
+		if s != nil {
+			_ = s.Close()
+		}
+	}
+}
+
+// Close closes the statements and the connection; twice is a no-op.
+func (c *ncConn) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	_ = c.Rollback()
+	c.closeStmts()
+	return c.d.wrap(c.c.Close())
+}

@@ -54,7 +54,7 @@ func (o *crudOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.rows, "rows", o.rows, "row counts, a comma list: one row of the table per engine and count (k = 1,000, m = 1,000,000)")
 	fs.IntVar(&o.rounds, "rounds", o.rounds, "rounds of the query phase and of the update phase")
 	fs.StringVar(&o.order, "order", o.order, "key order of every phase: random (a new permutation each phase) or sequential")
-	fs.StringVar(&o.storage, "storage", o.storage, "where databases live: disk (the OS's temporary directory) or ramdisk (/dev/shm)")
+	fs.StringVar(&o.storage, "storage", o.storage, "where databases live: disk (the OS's temporary directory), ramdisk (/dev/shm), or memory (SQLite's memdb, one process; map and btree always)")
 	fs.StringVar(&o.run.dir, "dir", "", "make the databases' temporary directories here instead (a disk of your choice)")
 	fs.IntVar(&o.plan.ValueSize, "value-size", o.plan.ValueSize, "bytes per value")
 	fs.Uint64Var(&o.plan.Seed, "seed", o.plan.Seed, "base seed of the key orders and values")
@@ -129,6 +129,11 @@ func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
 		return fmt.Errorf("--order %q: want random or sequential", o.order)
 	}
 	switch o.storage {
+	case "memory":
+		if o.run.dir != "" {
+			return errors.New("--storage memory and --dir both name where databases live (want one of them)")
+		}
+		o.matrix.memory = true
 	case "disk":
 	case "ramdisk":
 		if o.run.dir != "" {
@@ -136,7 +141,7 @@ func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
 		}
 		o.run.dir = "/dev/shm"
 	default:
-		return fmt.Errorf("--storage %q: want disk or ramdisk (or --dir DIR)", o.storage)
+		return fmt.Errorf("--storage %q: want disk, ramdisk or memory (or --dir DIR)", o.storage)
 	}
 	counts, err := splitList("rows", o.rows)
 	if err != nil {

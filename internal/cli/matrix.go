@@ -38,6 +38,8 @@ type matrixOptions struct {
 	fsync    bool
 	mapSize  int64
 	noSync   bool
+	// memory asks for each engine's in-memory mode (--storage memory).
+	memory bool
 }
 
 func defaultMatrixOptions(driver, mode, procs, batch string) matrixOptions {
@@ -197,10 +199,16 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 	if err := checkEngineFlags(fs, drivers); err != nil {
 		return nil, err
 	}
+	if o.memory && !fs.Changed("journal") {
+		lists["journal"] = []string{"memory"} // an in-memory database keeps its journal in memory
+	}
 	var cells []*workload.Plan
 	for _, d := range drivers {
 		drv := d.Name()
 		_, isSQLite := d.(*sqlite.Driver)
+		if o.memory && (drv == "lmdb" || drv == "files") {
+			return nil, fmt.Errorf("--storage memory: the %s engine has no in-memory mode (drop it, or use --storage disk or ramdisk)", drv)
+		}
 		engineOpts, err := o.engineOptions(drv)
 		if err != nil {
 			return nil, err
@@ -208,6 +216,9 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 		for _, mode := range lists["mode"] {
 			if mode == workload.ModeGoroutine && fs.Changed("ready-timeout") {
 				return nil, errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
+			}
+			if mode == workload.ModeProcess && o.memory {
+				return nil, errors.New("--storage memory keeps each database in one process's memory: use --mode goroutine")
 			}
 			if mode == workload.ModeProcess && store.IsInProcess(d) {
 				return nil, fmt.Errorf("--driver %s keeps its data in one process's memory, which worker processes cannot share: add --mode goroutine", drv)
@@ -228,7 +239,7 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 							for _, sy := range lists["sync"] {
 								for _, bt := range busys {
 									cell := base
-									opts := sqlite.Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds()}
+									opts := sqlite.Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds(), Memory: o.memory}
 									if err := opts.Validate(); err != nil {
 										return nil, err
 									}
@@ -363,7 +374,10 @@ func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell 
 	res, err := coord.Run(ctx, coord.Config{Plan: &p, Registry: all.Registry(), ReadyTimeout: o.ready, Log: log})
 	if res != nil {
 		res.Command = command
-		res.Environment.Filesystem = env.FS.Filesystem(filepath.Dir(p.Store.Path))
+		res.Environment.Filesystem = "none (in memory)"
+		if _, err := env.FS.Stat(p.Store.Path); err == nil {
+			res.Environment.Filesystem = env.FS.Filesystem(filepath.Dir(p.Store.Path))
+		}
 	}
 	return res, err
 }

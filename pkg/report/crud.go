@@ -326,7 +326,13 @@ func crudHeader(w *errWriter, t *CRUDTable) {
 	w.printf("gobench crud · %s order · %d rounds of query and update · %s · %d-byte values · %d %s × %d %s (%s mode)\n",
 		ins.Order, t.Rows[0].Rounds, batch, p.ValueSize, p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"), p.Mode)
 	env := first.Environment
-	w.printf("%s/%s, %d CPUs, databases on %s · %s %s, %s\n", env.OS, env.Arch, env.CPUs, env.Filesystem, first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	var fss []string
+	for _, c := range t.Suite.Cells {
+		if fs := c.Runs[0].Environment.Filesystem; !slices.Contains(fss, fs) {
+			fss = append(fss, fs)
+		}
+	}
+	w.printf("%s/%s, %d CPUs, databases on %s · %s %s, %s\n", env.OS, env.Arch, env.CPUs, strings.Join(fss, " and "), first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
 	reps := t.Rows[0].Repeats
 	w.printf("ops/s, scan in rows/s; query and update: median of rounds (best in brackets)")
 	if reps > 1 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	nsqlite "github.com/ncruces/go-sqlite3"
+	_ "github.com/ncruces/go-sqlite3/vfs/memdb" // registers the memdb VFS, as mattn's and modernc's SQLite have it built in
 
 	"github.com/gobench/gobench/pkg/store"
 )

@@ -43,6 +43,10 @@ type Options struct {
 	// BusyTimeoutMS is PRAGMA busy_timeout in milliseconds: how long a
 	// connection waits for a lock before an op fails with busy.
 	BusyTimeoutMS int64 `json:"busy_timeout_ms"`
+	// Memory keeps the database in memory (SQLite's memdb VFS), shared by
+	// the connections of one process only, with the journal in memory too
+	// (Journal "memory" or "off").
+	Memory bool `json:"memory,omitempty"`
 }
 
 // DefaultOptions returns stock SQLite's settings: rollback journal,
@@ -59,6 +63,9 @@ func (o Options) Validate() error {
 	}
 	if !slices.Contains(SyncLevels(), o.Sync) {
 		return fmt.Errorf("unknown sync level %q (want one of %s)", o.Sync, strings.Join(SyncLevels(), ", "))
+	}
+	if o.Memory && o.Journal != "memory" && o.Journal != "off" {
+		return fmt.Errorf("journal mode %s needs files: an in-memory database keeps its journal in memory (want memory or off)", o.Journal)
 	}
 	if o.BusyTimeoutMS < 0 || o.BusyTimeoutMS > int64(time.Hour/time.Millisecond) {
 		return fmt.Errorf("busy timeout of %d ms is out of range (want 0 to 1h)", o.BusyTimeoutMS)

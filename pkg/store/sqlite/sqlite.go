@@ -5,12 +5,14 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -82,15 +84,32 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 	return &db{d: d, path: cfg.Path, opts: opts}, nil
 }
 
-// db is an SQLite database file.
+// db is an SQLite database file, or an in-memory database.
 type db struct {
 	d    *Driver
 	path string
 	opts Options
+
+	// keeper holds an in-memory database open for the store's life: it
+	// would vanish with its last connection.
+	mu     sync.Mutex
+	keeper rawConn
 }
 
 var _ store.Store = (*db)(nil)
 var _ store.Describer = (*db)(nil)
+
+// dsn returns the URI this store's connections open.
+func (s *db) dsn(mode string) string {
+	if s.opts.Memory {
+		// A memdb database is shared by a process's connections to the same
+		// name, which must start with "/"; the path makes it unique.
+		h := fnv.New64a()
+		h.Write([]byte(s.path))
+		return fmt.Sprintf("file:/gobench-%016x?vfs=memdb", h.Sum64())
+	}
+	return dsn(s.path, mode)
+}
 
 // dsn returns a file: URI for path; mode is "rw" or "rwc".
 func dsn(path, mode string) string {
@@ -102,7 +121,11 @@ func dsn(path, mode string) string {
 // sets the journal mode and recreates the kv table, empty. The journal
 // mode is in force before the schema exists.
 func (s *db) Init(_ context.Context) error {
-	if fi, err := os.Stat(s.path); err == nil && fi.Size() > 0 {
+	if s.opts.Memory {
+		if err := s.keep(); err != nil {
+			return err
+		}
+	} else if fi, err := os.Stat(s.path); err == nil && fi.Size() > 0 {
 		if err := s.checkOwned(); err != nil {
 			return err
 		}
@@ -161,13 +184,38 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 	return oc, nil
 }
 
-// Close releases nothing: connections own every resource.
-func (s *db) Close() error { return nil }
+// keep opens the connection that keeps an in-memory database alive.
+func (s *db) keep() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.keeper != nil {
+		return nil
+	}
+	c, err := s.d.be.open(s.dsn("rwc"))
+	if err != nil {
+		return fmt.Errorf("opening an in-memory database: %w", s.d.wrap(err))
+	}
+	s.keeper = c
+	return nil
+}
+
+// Close releases the in-memory database's keeper, if any; connections own
+// every other resource.
+func (s *db) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.keeper == nil {
+		return nil
+	}
+	err := s.keeper.Close()
+	s.keeper = nil
+	return err
+}
 
 // open opens one connection and applies the options, busy timeout first so
 // that the following pragmas wait for locks like any statement.
 func (s *db) open(mode string) (rawConn, error) {
-	c, err := s.d.be.open(dsn(s.path, mode))
+	c, err := s.d.be.open(s.dsn(mode))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", s.path, s.d.wrap(err))
 	}

@@ -235,3 +235,20 @@ func setApplicationID(c store.Conn, id int) error {
 	}
 	return fmt.Errorf("unknown connection type %T", c)
 }
+
+// An in-memory database is shared by the store's connections, needs no
+// file, and refuses WAL.
+func TestMemory(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		storetest.Run(t, d, func(t storetest.T) store.Config {
+			o := DefaultOptions()
+			o.Memory, o.Journal = true, "memory"
+			return store.Config{Path: filepath.Join(t.TempDir(), "mem"), Options: o.Encode()}
+		})
+		o := DefaultOptions()
+		o.Memory, o.Journal = true, "wal"
+		if _, err := d.Open(context.Background(), store.Config{Path: "x", Options: o.Encode()}); err == nil || !strings.Contains(err.Error(), "journal mode wal needs files") {
+			t.Errorf("WAL in memory: %v", err)
+		}
+	})
+}

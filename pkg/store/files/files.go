@@ -16,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -68,15 +67,8 @@ func (Driver) Name() string { return "files" }
 // Open checks the options; the directory is made by Init.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
 	o := DefaultOptions()
-	if len(cfg.Options) > 0 {
-		dec := json.NewDecoder(strings.NewReader(string(cfg.Options)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&o); err != nil {
-			return nil, fmt.Errorf("%w: files options: %w", store.ErrInvalid, err)
-		}
-	}
-	if err := o.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	if err := store.DecodeOptions(cfg.Options, &o, "files"); err != nil {
+		return nil, err
 	}
 	if cfg.Path == "" {
 		return nil, fmt.Errorf("%w: no directory", store.ErrInvalid)
@@ -96,27 +88,18 @@ var (
 
 // Init makes the directory gobench's (or checks it is) and empties it.
 func (d *dir) Init(context.Context) error {
-	entries, err := os.ReadDir(d.path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.Mkdir(d.path, 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", d.path, err)
-		}
-	case err != nil:
-		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, d.path, err)
-	case len(entries) > 0:
-		if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
-			return fmt.Errorf("%w: %s is a non-empty directory that gobench did not create; choose a new path", store.ErrForeign, d.path)
-		}
-		for _, e := range entries {
-			if e.Name() != Marker {
-				if err := os.RemoveAll(filepath.Join(d.path, e.Name())); err != nil {
-					return fmt.Errorf("emptying %s: %w", d.path, err)
-				}
+	entries, err := store.ClaimDir(d.path, Marker, "a gobench files store")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() != Marker {
+			if err := os.RemoveAll(filepath.Join(d.path, e.Name())); err != nil {
+				return fmt.Errorf("emptying %s: %w", d.path, err)
 			}
 		}
 	}
-	return os.WriteFile(filepath.Join(d.path, Marker), []byte("a gobench files store\n"), 0o644)
+	return nil
 }
 
 func (d *dir) Conn(context.Context) (store.Conn, error) {

@@ -100,20 +100,7 @@ func (d *db) open() (*mdb.Env, mdb.DBI, error) {
 // Init makes the directory gobench's (or checks it is) and empties the
 // database.
 func (d *db) Init(context.Context) error {
-	entries, err := os.ReadDir(d.path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.Mkdir(d.path, 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", d.path, err)
-		}
-	case err != nil:
-		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, d.path, err)
-	case len(entries) > 0:
-		if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
-			return fmt.Errorf("%w: %s is a non-empty directory that gobench did not create; choose a new path", store.ErrForeign, d.path)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(d.path, Marker), []byte("a gobench LMDB environment\n"), 0o644); err != nil {
+	if _, err := store.ClaimDir(d.path, Marker, "a gobench LMDB environment"); err != nil {
 		return err
 	}
 	env, dbi, err := d.open()

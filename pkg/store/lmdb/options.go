@@ -3,7 +3,6 @@ package lmdb
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -37,15 +36,5 @@ func (o Options) Encode() json.RawMessage {
 
 func decodeOptions(raw json.RawMessage) (Options, error) {
 	o := DefaultOptions()
-	if len(raw) > 0 {
-		dec := json.NewDecoder(strings.NewReader(string(raw)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&o); err != nil {
-			return o, fmt.Errorf("%w: lmdb options: %w", store.ErrInvalid, err)
-		}
-	}
-	if err := o.Validate(); err != nil {
-		return o, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-	}
-	return o, nil
+	return o, store.DecodeOptions(raw, &o, "lmdb")
 }

@@ -86,15 +86,5 @@ func (o Options) Encode() json.RawMessage {
 // refusing unknown fields and invalid values.
 func decodeOptions(raw json.RawMessage) (Options, error) {
 	o := DefaultOptions()
-	if len(raw) > 0 {
-		dec := json.NewDecoder(strings.NewReader(string(raw)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&o); err != nil {
-			return o, fmt.Errorf("%w: sqlite options: %w", store.ErrInvalid, err)
-		}
-	}
-	if err := o.Validate(); err != nil {
-		return o, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-	}
-	return o, nil
+	return o, store.DecodeOptions(raw, &o, "sqlite")
 }

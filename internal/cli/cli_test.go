@@ -24,7 +24,6 @@ func testEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
 		Stdout: &stdout,
 		Stderr: &stderr,
 		Getenv: os.Getenv,
-		Exit:   func(code int) { t.Fatalf("Exit(%d) called", code) },
 		PID:    os.Getpid(),
 		FS:     osFS{},
 	}

@@ -26,10 +26,11 @@ type Env struct {
 	IgnoreInterrupts func()
 	// SampleOut returns the worker's sample stream, fd 3.
 	SampleOut func() (io.WriteCloser, error)
-	// Exit ends the process at once (a second interrupt).
-	Exit func(code int)
-	PID  int
-	FS   FS
+	// Abort is closed by Main at a second interrupt: running workers are
+	// killed at once.
+	Abort <-chan struct{}
+	PID   int
+	FS    FS
 }
 
 // FS is the file system as the commands use it.
@@ -69,9 +70,8 @@ func OSEnv() *Env {
 			}
 			return f, nil
 		},
-		Exit: os.Exit,
-		PID:  os.Getpid(),
-		FS:   osFS{},
+		PID: os.Getpid(),
+		FS:  osFS{},
 	}
 }
 

@@ -273,6 +273,7 @@ type runOptions struct {
 	format  string
 	quiet   bool
 	ready   time.Duration
+	stall   time.Duration
 	output  report.Format
 }
 
@@ -287,6 +288,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
 	fs.DurationVar(&o.ready, "ready-timeout", o.ready, "how long workers may take to open the database and report ready")
+	fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker process sends nothing for this long while it runs (keep it above --busy-timeout)")
 }
 
 // resolve checks the options that need no file system.
@@ -297,6 +299,9 @@ func (o *runOptions) resolve() error {
 	}
 	if o.repeat < 1 {
 		return fmt.Errorf("--repeat %d: want 1 or more", o.repeat)
+	}
+	if o.ready <= 0 || o.stall <= 0 {
+		return errors.New("--ready-timeout and --stall-timeout must be positive durations")
 	}
 	if o.keep && o.db != "" {
 		return errors.New("--keep applies to the temporary database; a --db file is never removed")
@@ -371,7 +376,7 @@ func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell 
 			}
 		}()
 	}
-	res, err := coord.Run(ctx, coord.Config{Plan: &p, Registry: all.Registry(), ReadyTimeout: o.ready, Log: log})
+	res, err := coord.Run(ctx, coord.Config{Plan: &p, Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall, Abort: env.Abort, Log: log})
 	if res != nil {
 		res.Command = command
 		res.Environment.Filesystem = "none (in memory)"

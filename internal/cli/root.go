@@ -22,6 +22,8 @@ func Main(args []string, env *Env) int {
 	defer cancel()
 	if env.Notify != nil {
 		sigs := make(chan os.Signal, 2)
+		abort := make(chan struct{})
+		env.Abort = abort
 		env.Notify(sigs)
 		go func() {
 			if _, ok := <-sigs; !ok {
@@ -30,8 +32,8 @@ func Main(args []string, env *Env) int {
 			fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping workers after their current op (interrupt again to kill them)")
 			cancel()
 			if _, ok := <-sigs; ok {
-				fmt.Fprintln(env.Stderr, "gobench: interrupted twice: exiting now")
-				env.Exit(ExitInterrupted) // worker processes die with their parent
+				fmt.Fprintln(env.Stderr, "gobench: interrupted twice: killing the workers")
+				close(abort)
 			}
 		}()
 	}

@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -49,6 +50,14 @@ type Config struct {
 	// StopGrace is how long worker processes have to stop after an
 	// interrupt before they are killed. Zero means ten seconds.
 	StopGrace time.Duration
+	// StallTimeout fails the run when a worker process sends nothing for
+	// this long while it runs a phase (it streams at least every 100 ms
+	// of completed ops, so silence means an op stuck that long, or a hung
+	// process). Zero means one minute.
+	StallTimeout time.Duration
+	// Abort, when closed, kills the worker processes at once (a second
+	// interrupt); Run still returns what they sent.
+	Abort <-chan struct{}
 	// Log receives notes on the run's progress (store set up, workers
 	// started). Nil discards them.
 	Log io.Writer
@@ -183,6 +192,12 @@ type proc struct {
 	ready chan int
 	// spawned is the monotonic clock just before the process started.
 	spawned int64
+	// running is set while the process runs a phase; lastFrame is the
+	// monotonic clock of its last frame; stalled is set when the
+	// watchdog killed it for silence.
+	running   atomic.Bool
+	lastFrame atomic.Int64
+	stalled   atomic.Bool
 }
 
 func (m *processMode) run(ctx context.Context, b *result.Builder) error {
@@ -212,6 +227,8 @@ func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 			_ = pr.ctl.Stop()
 		}
 	})
+	watchdog := m.watch(procs)
+	defer watchdog()
 	if err == nil {
 		err = m.barriers(ctx, gctx, procs, b)
 	}
@@ -242,6 +259,9 @@ func (m *processMode) wait(ctx, gctx context.Context, g *errgroup.Group, stop, k
 		return err
 	case <-ctx.Done():
 	case <-gctx.Done():
+	case <-m.cfg.Abort:
+		kill()
+		return <-done
 	}
 	stop()
 	grace := m.cfg.StopGrace
@@ -251,10 +271,42 @@ func (m *processMode) wait(ctx, gctx context.Context, g *errgroup.Group, stop, k
 	select {
 	case err := <-done:
 		return err
+	case <-m.cfg.Abort:
+		kill()
+		return <-done
 	case <-time.After(grace):
 		kill()
 		return <-done
 	}
+}
+
+// watch starts the stall watchdog: a worker process silent for the stall
+// time-out while it runs a phase is killed, and its reader reports why.
+// The returned function stops the watchdog.
+func (m *processMode) watch(procs []*proc) (stop func()) {
+	limit := m.cfg.StallTimeout
+	if limit == 0 {
+		limit = time.Minute
+	}
+	tick := time.NewTicker(min(limit/10, time.Second))
+	quit := make(chan struct{})
+	go func() {
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+				now := workload.Now()
+				for _, pr := range procs {
+					if pr.running.Load() && time.Duration(now-pr.lastFrame.Load()) > limit && !pr.stalled.Swap(true) {
+						_ = pr.cmd.Process.Kill()
+					}
+				}
+			}
+		}
+	}()
+	return sync.OnceFunc(func() { close(quit) })
 }
 
 // barriers runs the START barrier of every phase.
@@ -289,6 +341,8 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 		// One START instant for every process: offsets count from it.
 		at := workload.Now()
 		for _, pr := range procs {
+			pr.lastFrame.Store(at)
+			pr.running.Store(true)
 			if err := pr.ctl.Start(wire.Start{Phase: phase, At: at}); err != nil {
 				return fmt.Errorf("%w: starting worker process %d: %v", ErrWorker, pr.index, err)
 			}
@@ -354,6 +408,8 @@ func (pr *proc) serve(samples *os.File, p *workload.Plan, b *result.Builder) err
 	samples.Close()
 	waitErr := pr.cmd.Wait()
 	switch {
+	case pr.stalled.Load():
+		return fmt.Errorf("%w: worker process %d (pid %d) sent nothing for longer than the stall time-out while running a phase, and was killed%s", ErrWorker, pr.index, pr.cmd.Process.Pid, pr.output.quote())
 	case err != nil:
 		return err
 	case waitErr != nil:
@@ -367,8 +423,10 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 	r := wire.NewReader(samples, source)
 	lo, hi := pr.index*p.Goroutines, (pr.index+1)*p.Goroutines
 	nextReady := 0
+	done := map[int]int{} // Done frames per phase
 	for r.Scan() {
 		f := r.Frame()
+		pr.lastFrame.Store(workload.Now())
 		switch f.Type {
 		case wire.TypeSamples:
 			bt := f.Batch()
@@ -388,6 +446,9 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 			}
 			if err := b.Recorder(d.Worker, d.Phase).Done(d); err != nil {
 				return fmt.Errorf("%w: %s: %v", ErrWorker, source, err)
+			}
+			if done[d.Phase]++; done[d.Phase] == p.Goroutines {
+				pr.running.Store(false) // the phase is over for this process
 			}
 		case wire.TypeReady:
 			rd := f.Ready()
@@ -431,7 +492,9 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// quote returns the last lines of output, ready to append to a message.
+// quote returns the last lines of output, ready to append to a message;
+// a Go panic's or fatal error's own line comes first, since its stack
+// trace would push it out of the last lines.
 func (t *tailBuffer) quote() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -439,9 +502,16 @@ func (t *tailBuffer) quote() string {
 	if s == "" {
 		return ""
 	}
-	lines := strings.Split(s, "\n")
+	all := strings.Split(s, "\n")
+	lines := all
 	if len(lines) > 10 {
 		lines = lines[len(lines)-10:]
+	}
+	for _, l := range all[:len(all)-len(lines)] {
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+			lines = append([]string{l, "…"}, lines...)
+			break
+		}
 	}
 	return "; its last output:\n  " + strings.Join(lines, "\n  ")
 }

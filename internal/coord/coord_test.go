@@ -15,9 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/internal/wire"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/store/nullstore"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -49,6 +51,22 @@ func TestMain(m *testing.M) {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "boom: the worker gave up")
 		os.Exit(3)
+	case "stall":
+		// Speak the protocol up to START, then go silent.
+		r := wire.NewReader(os.Stdin, "coordinator")
+		w := wire.NewWriter(os.NewFile(3, "samples"))
+		if r.Scan() && r.Frame().Type == wire.TypePlan {
+			_ = w.Ready(wire.Ready{Phase: 0, PID: os.Getpid(), Clock: workload.Now()})
+		}
+		r.Scan() // START
+		time.Sleep(time.Hour)
+	case "panic", "sigkill":
+		reg := all.Registry()
+		reg.Register(faulty{mode: os.Getenv("GOBENCH_TEST_WORKER")})
+		if err := ServeWorker(context.Background(), os.Stdin, os.NewFile(3, "samples"), reg, os.Getpid()); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "hang":
 		time.Sleep(time.Hour)
 	}
@@ -276,4 +294,104 @@ func TestSharedStartClock(t *testing.T) {
 	if ph.WallSeconds < 0.3 || ph.LastFirstOpMicros < 300_000 {
 		t.Errorf("wall %v s, last first op %v µs: the late start is not counted", ph.WallSeconds, ph.LastFirstOpMicros)
 	}
+}
+
+// faulty is the null engine, except that a connection's 500th read panics
+// or kills its process with SIGKILL.
+type faulty struct{ mode string }
+
+func (faulty) Name() string { return "faulty" }
+func (f faulty) Open(ctx context.Context, cfg store.Config) (store.Store, error) {
+	st, err := nullstore.Driver{}.Open(ctx, cfg)
+	return faultyStore{st, f.mode}, err
+}
+
+type faultyStore struct {
+	store.Store
+	mode string
+}
+
+func (s faultyStore) Conn(ctx context.Context) (store.Conn, error) {
+	c, err := s.Store.Conn(ctx)
+	return &faultyConn{Conn: c, mode: s.mode}, err
+}
+
+type faultyConn struct {
+	store.Conn
+	mode  string
+	reads int
+}
+
+func (c *faultyConn) Get(key uint64, dst []byte) ([]byte, error) {
+	if c.reads++; c.reads == 500 {
+		if c.mode == "panic" {
+			panic("faulty engine: read 500 exploded")
+		}
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		time.Sleep(time.Second)
+	}
+	return c.Conn.Get(key, dst)
+}
+
+// A worker process that goes silent while it runs is killed after the
+// stall time-out, named, and leaves no process behind.
+func TestStallTimeout(t *testing.T) {
+	p := nullPlan(2, 1, 1000)
+	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("stall"), StallTimeout: 500 * time.Millisecond, StopGrace: time.Second})
+	if !errors.Is(err, ErrWorker) || !strings.Contains(err.Error(), "sent nothing for longer than the stall time-out") {
+		t.Fatalf("err = %v, want a stall", err)
+	}
+	assertGone(t, pidsIn(err.Error()))
+}
+
+// A worker that panics or is killed mid-run fails the run with its exit
+// status or signal and its last output; the other workers are stopped,
+// and the samples that arrived are kept, marked incomplete.
+func TestWorkerDiesMidRun(t *testing.T) {
+	for _, tt := range []struct{ mode, want string }{
+		{"panic", "faulty engine: read 500 exploded"},
+		{"sigkill", "signal: killed"},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			p := nullPlan(3, 1, 100_000)
+			p.Driver = "faulty"
+			p.Keys.Count, p.Preload = 1000, 0
+			reg := all.Registry()
+			reg.Register(faulty{mode: tt.mode})
+			res, err := Run(context.Background(), Config{Plan: p, Registry: reg, Command: helper(tt.mode), StopGrace: 2 * time.Second})
+			if !errors.Is(err, ErrWorker) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+			if res == nil || res.Complete || res.Phases[0].Total.Count == 0 {
+				t.Fatalf("want a partial result marked incomplete, got %+v", res)
+			}
+			var pids []int
+			for _, w := range res.Phases[0].Workers {
+				pids = append(pids, w.PID)
+			}
+			assertGone(t, pids)
+		})
+	}
+}
+
+// Closing Abort (a second interrupt) kills the workers at once.
+func TestAbort(t *testing.T) {
+	p := nullPlan(2, 1, 0)
+	p.Phases[0].Duration = workload.Duration(time.Hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	abort := make(chan struct{})
+	time.AfterFunc(300*time.Millisecond, func() { cancel(); close(abort) })
+	t0 := time.Now()
+	res, err := Run(ctx, Config{Plan: p, Registry: all.Registry(), Command: helper("serve"), StopGrace: time.Hour, Abort: abort})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if time.Since(t0) > time.Minute {
+		t.Fatal("abort did not end the run")
+	}
+	var pids []int
+	for _, w := range res.Phases[0].Workers {
+		pids = append(pids, w.PID)
+	}
+	assertGone(t, pids)
 }

@@ -1,0 +1,221 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// gobenchCmd returns a command running this test binary as gobench (a
+// hard link or copy named gobench, which testscript.Main dispatches to the
+// CLI; not a symlink, which os.Executable would see through when gobench
+// re-executes itself as workers), with its temporary files in tmp.
+func gobenchCmd(t *testing.T, tmp string, args ...string) *exec.Cmd {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gobench")
+	if err := os.Link(os.Args[0], bin); err != nil {
+		b, err := os.ReadFile(os.Args[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	return cmd
+}
+
+// startRun starts gobench and returns once its workers run.
+func startRun(t *testing.T, cmd *exec.Cmd) (stdout *bytes.Buffer, stderr *bytes.Buffer, wait func() error) {
+	t.Helper()
+	stdout = &bytes.Buffer{}
+	cmd.Stdout = stdout
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stderr = &bytes.Buffer{}
+	running := make(chan struct{})
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(pipe)
+		signalled := false
+		for sc.Scan() {
+			stderr.WriteString(sc.Text() + "\n")
+			if !signalled && strings.Contains(sc.Text(), "running 1 phase(s)") {
+				signalled = true
+				close(running)
+			}
+		}
+	}()
+	select {
+	case <-running:
+	case <-time.After(time.Minute):
+		t.Fatalf("gobench did not start its workers; stderr:\n%s", stderr)
+	}
+	time.Sleep(500 * time.Millisecond) // let the workers get into their ops
+	return stdout, stderr, func() error { <-copied; return cmd.Wait() }
+}
+
+func exitStatus(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err == nil {
+		return 0
+	}
+	return -1
+}
+
+func readRun(t *testing.T, path string) *result.Result {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := result.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func assertNoWorkers(t *testing.T, r *result.Result) {
+	t.Helper()
+	for _, w := range r.Phases[0].Workers {
+		if w.PID == 0 {
+			t.Errorf("worker %d has no pid", w.ID)
+			continue
+		}
+		if err := syscall.Kill(w.PID, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("worker pid %d is still alive", w.PID)
+		}
+	}
+}
+
+func assertEmptyDir(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		t.Errorf("left behind in the temporary directory: %s", e.Name())
+	}
+}
+
+// The first SIGINT stops the workers after their current op: the partial
+// result is printed and saved, marked interrupted, and gobench exits 130.
+// A second one kills the workers at once. Either way no worker process and
+// no temporary directory remain.
+func TestSignals(t *testing.T) {
+	for _, signals := range []int{1, 2} {
+		t.Run(map[int]string{1: "once", 2: "twice"}[signals], func(t *testing.T) {
+			tmp := t.TempDir()
+			out := filepath.Join(t.TempDir(), "partial.json")
+			cmd := gobenchCmd(t, tmp, "mix", "--procs", "4", "--duration", "1h", "--journal", "wal", "--json", out)
+			stdout, stderr, wait := startRun(t, cmd)
+			for range signals {
+				if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if code := exitStatus(wait()); code != 130 {
+				t.Fatalf("exit status %d, want 130; stderr:\n%s", code, stderr)
+			}
+			if !strings.HasPrefix(stdout.String(), "INCOMPLETE RESULT: interrupted") {
+				t.Errorf("stdout does not open with the interruption:\n%s", stdout)
+			}
+			if signals == 2 && !strings.Contains(stderr.String(), "interrupted twice: killing the workers") {
+				t.Errorf("stderr:\n%s", stderr)
+			}
+			r := readRun(t, out)
+			if r.Complete || len(r.Problems) == 0 || r.Problems[0] != "interrupted" || r.Phases[0].Total.Count == 0 {
+				t.Errorf("saved result: complete=%v problems=%v ops=%d", r.Complete, r.Problems, r.Phases[0].Total.Count)
+			}
+			if signals == 1 {
+				for _, w := range r.Phases[0].Workers {
+					if !w.Finished {
+						t.Errorf("worker %d did not finish its op and report after one interrupt", w.ID)
+					}
+				}
+			}
+			assertNoWorkers(t, r)
+			assertEmptyDir(t, tmp)
+		})
+	}
+}
+
+// SIGKILL to a worker process fails the run: exit 1, the worker named
+// with its signal, the partial result saved, no process left.
+func TestKilledWorker(t *testing.T) {
+	tmp := t.TempDir()
+	out := filepath.Join(t.TempDir(), "partial.json")
+	cmd := gobenchCmd(t, tmp, "mix", "--procs", "3", "--duration", "1h", "--json", out)
+	_, stderr, wait := startRun(t, cmd)
+	// Find a worker: a child of gobench.
+	pids, err := childrenOf(cmd.Process.Pid)
+	if err != nil {
+		t.Skipf("cannot list processes here: %v", err)
+	}
+	if len(pids) != 3 {
+		t.Fatalf("gobench has %d children, want 3 workers: %v", len(pids), pids)
+	}
+	victim := pids[1]
+	if err := exec.Command("kill", "-KILL", victim).Run(); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitStatus(wait()); code != 1 {
+		t.Fatalf("exit status %d, want 1; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr.String(), "(pid "+victim+") signal: killed") {
+		t.Errorf("stderr does not name the killed worker:\n%s", stderr)
+	}
+	r := readRun(t, out)
+	if r.Complete {
+		t.Error("the result of a failed run is marked complete")
+	}
+	assertNoWorkers(t, r)
+	assertEmptyDir(t, tmp)
+}
+
+// childrenOf lists the pids whose parent is pid, from /proc.
+func childrenOf(pid int) ([]string, error) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …; comm may hold spaces, so cut at the last ')'.
+		s := string(stat)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}

@@ -58,6 +58,7 @@ func (o *crudOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.run.dir, "dir", "", "make the databases' temporary directories here instead (a disk of your choice)")
 	fs.IntVar(&o.plan.ValueSize, "value-size", o.plan.ValueSize, "bytes per value")
 	fs.Uint64Var(&o.plan.Seed, "seed", o.plan.Seed, "base seed of the key orders and values")
+	fs.StringVar(&o.plan.OnError, "on-error", o.plan.OnError, "after an error other than busy/locked: stop the run, or continue and count it")
 	fs.StringVar(&o.baseline, "baseline", "", "the driver factors are computed against (default: the first)")
 	o.run.AddFlags(fs, false)
 }

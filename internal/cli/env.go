@@ -47,6 +47,8 @@ type FS interface {
 	WriteAtomic(path string, write func(io.Writer) error) error
 	// Filesystem names the type of the filesystem holding path.
 	Filesystem(path string) string
+	// Writable reports whether files can be created in dir.
+	Writable(dir string) error
 }
 
 // OSEnv returns the Env of the real process.
@@ -83,6 +85,15 @@ func (osFS) Stat(path string) (os.FileInfo, error)         { return os.Stat(path
 func (osFS) Open(path string) (io.ReadCloser, error)       { return os.Open(path) }
 func (osFS) Abs(path string) (string, error)               { return filepath.Abs(path) }
 func (osFS) Filesystem(path string) string                 { return sysinfo.Filesystem(path) }
+
+func (osFS) Writable(dir string) error {
+	f, err := os.CreateTemp(dir, ".gobench-probe-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
 
 func (osFS) WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")

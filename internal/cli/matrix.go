@@ -325,6 +325,11 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 			return nil, err
 		}
 	}
+	if o.jsonOut != "" {
+		if err := checkParent(env, "--json", o.jsonOut); err != nil {
+			return nil, err
+		}
+	}
 	var log io.Writer
 	if !o.quiet {
 		log = prefixWriter{w: env.Stderr, prefix: "gobench: "}
@@ -387,15 +392,25 @@ func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell 
 	return res, err
 }
 
-// checkDBPath refuses a --db in a directory that does not exist.
+// checkDBPath refuses a --db in a directory that does not exist or that
+// gobench cannot write to.
 func checkDBPath(env *Env, db string) error {
-	path, err := env.FS.Abs(db)
+	return checkParent(env, "--db", db)
+}
+
+// checkParent refuses a path whose directory does not exist or is not
+// writable, naming the flag.
+func checkParent(env *Env, flag, p string) error {
+	path, err := env.FS.Abs(p)
 	if err != nil {
-		return usage(fmt.Errorf("--db %s: %w", db, err))
+		return usage(fmt.Errorf("%s %s: %w", flag, p, err))
 	}
 	dir := filepath.Dir(path)
 	if fi, err := env.FS.Stat(dir); err != nil || !fi.IsDir() {
-		return usage(fmt.Errorf("--db %s: directory %s does not exist", db, dir))
+		return usage(fmt.Errorf("%s %s: directory %s does not exist", flag, p, dir))
+	}
+	if err := env.FS.Writable(dir); err != nil {
+		return usage(fmt.Errorf("%s %s: cannot write in %s (%v)", flag, p, dir, err))
 	}
 	return nil
 }

@@ -30,6 +30,9 @@ type CRUDCell struct {
 	P99Micros float64 `json:"p99_us"`
 	// Present is false where the engine did not run the phase (no scan).
 	Present bool `json:"present"`
+	// Errors sums the group's failed ops by class, over rounds and
+	// repeats.
+	Errors result.Errors `json:"errors"`
 }
 
 // CRUDRow is one engine at one size.
@@ -98,6 +101,7 @@ func crudGroup(runs []*result.Result, group string, rows uint64) (CRUDCell, int)
 	// Per round, the values over repeats.
 	var rounds [][]float64
 	var p50s, p99s [][]float64
+	var errs result.Errors
 	for _, r := range runs {
 		i := 0
 		for _, ph := range r.Phases {
@@ -115,6 +119,7 @@ func crudGroup(runs []*result.Result, group string, rows uint64) (CRUDCell, int)
 				v = float64(rows) / ph.WallSeconds // rows per second
 			}
 			rounds[i] = append(rounds[i], v)
+			errs.Add(ph.Total.Errors)
 			p50s[i] = append(p50s[i], ph.Total.P50Micros)
 			p99s[i] = append(p99s[i], ph.Total.P99Micros)
 			i++
@@ -149,6 +154,7 @@ func crudGroup(runs []*result.Result, group string, rows uint64) (CRUDCell, int)
 		P50Micros: Summarise(p50s[mid]).Mean,
 		P99Micros: Summarise(p99s[mid]).Mean,
 		Present:   true,
+		Errors:    errs,
 	}
 	return cell, len(rounds)
 }
@@ -260,6 +266,14 @@ func CRUDText(w io.Writer, t *CRUDTable) error {
 		fmt.Fprintf(tw, "\t%s\t%s\n", sizeText(r.SizeAfterInsert, r.Rows), sizeText(r.SizeAtEnd, r.Rows))
 	}
 	flush(ew, tw)
+
+	for _, r := range t.Rows {
+		for i, g := range CRUDGroups {
+			if e := r.Groups[i].Errors; e.Total > 0 {
+				ew.printf("errors: %s, %d rows, %s: %s\n", r.label(), r.Rows, g, errorText(result.OpStats{Errors: e}))
+			}
+		}
+	}
 
 	ew.printf("\nlatency per op, p50 / p99 (query and update: the median round)\n")
 	tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)

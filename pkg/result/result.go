@@ -141,6 +141,17 @@ type Errors struct {
 	Other      int64 `json:"other"`
 }
 
+// Add adds the counts of o.
+func (e *Errors) Add(o Errors) {
+	e.Total += o.Total
+	e.Busy += o.Busy
+	e.Locked += o.Locked
+	e.Constraint += o.Constraint
+	e.IO += o.IO
+	e.Full += o.Full
+	e.Other += o.Other
+}
+
 func (e *Errors) add(c store.Class, n int64) {
 	if !c.IsError() || n == 0 {
 		return

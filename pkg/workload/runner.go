@@ -228,21 +228,27 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 		}
 		op, key := w.lottery.Next()
 		if tx != nil && inTx == 0 {
-			if err := w.timed(OpBegin, start, func() error { return tx.Begin() }); err != nil {
+			if _, err := w.timed(OpBegin, start, func() error { return tx.Begin() }); err != nil {
 				return err
 			}
 		}
-		err := w.timed(op, start, func() error { return w.exec(op, key) })
+		class, err := w.timed(op, start, func() error { return w.exec(op, key) })
 		if err != nil {
 			if tx != nil {
 				_ = tx.Rollback()
 			}
 			return err
 		}
-		if tx != nil {
+		if tx != nil && class.IsError() && class != store.Busy && class != store.Locked {
+			// Under --on-error continue: a failed op may leave the
+			// transaction unusable (LMDB's does), so the batch is rolled
+			// back, its earlier ops with it, and the next op starts anew.
+			_ = tx.Rollback()
+			inTx = 0
+		} else if tx != nil {
 			if inTx++; inTx == batch {
 				inTx = 0
-				if err := w.timed(OpCommit, start, func() error { return tx.Commit() }); err != nil {
+				if _, err := w.timed(OpCommit, start, func() error { return tx.Commit() }); err != nil {
 					_ = tx.Rollback()
 					return err
 				}
@@ -260,17 +266,18 @@ func (w *worker) finishTx(tx store.Batcher, inTx int, start int64) error {
 	if tx == nil || inTx == 0 {
 		return nil
 	}
-	if err := w.timed(OpCommit, start, func() error { return tx.Commit() }); err != nil {
+	if _, err := w.timed(OpCommit, start, func() error { return tx.Commit() }); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
 	return nil
 }
 
-// timed runs f, clocks it, records the sample and returns an error only
-// when the worker must stop: the sink failed, or f failed with a class the
-// error policy does not let the worker continue after.
-func (w *worker) timed(op Op, start int64, f func() error) error {
+// timed runs f, clocks it, records the sample and returns the outcome's
+// class, and an error only when the worker must stop: the sink failed, or
+// f failed with a class the error policy does not let the worker continue
+// after.
+func (w *worker) timed(op Op, start int64, f func() error) (store.Class, error) {
 	t0 := nanotime()
 	err := f()
 	t1 := nanotime()
@@ -278,12 +285,12 @@ func (w *worker) timed(op Op, start int64, f func() error) error {
 	w.end = time.Duration(t1 - start)
 	w.samples++
 	if serr := w.sink.Record(Sample{Op: op, Class: class, Start: time.Duration(t0 - start), Latency: time.Duration(t1 - t0)}); serr != nil {
-		return fmt.Errorf("worker %d: recording a sample: %w", w.id, serr)
+		return class, fmt.Errorf("worker %d: recording a sample: %w", w.id, serr)
 	}
 	if err != nil && class != store.Busy && class != store.Locked && class != store.NotFound && w.onError != OnErrorContinue {
-		return fmt.Errorf("worker %d: %v: %w: %w", w.id, op, ErrOp, err)
+		return class, fmt.Errorf("worker %d: %v: %w: %w", w.id, op, ErrOp, err)
 	}
-	return nil
+	return class, nil
 }
 
 func (w *worker) exec(op Op, key uint64) error {

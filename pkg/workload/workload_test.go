@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -604,5 +605,54 @@ func TestCRUDPhases(t *testing.T) {
 	c := &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}}
 	if err := Run(context.Background(), p, nullstore.Driver{}, c); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// fullAfter is a null-like engine that can batch and whose nth write fails
+// with class full; it counts begins, commits and rollbacks.
+type fullAfter struct {
+	n                            int
+	writes, begins, commits, rbs int
+}
+
+func (f *fullAfter) Name() string                                            { return "fullafter" }
+func (f *fullAfter) Open(context.Context, store.Config) (store.Store, error) { return f, nil }
+func (f *fullAfter) Init(context.Context) error                              { return nil }
+func (f *fullAfter) Conn(context.Context) (store.Conn, error)                { return f, nil }
+func (f *fullAfter) Close() error                                            { return nil }
+func (f *fullAfter) Get(_ uint64, dst []byte) ([]byte, error)                { return dst, nil }
+func (f *fullAfter) Put(uint64, []byte) error {
+	if f.writes++; f.writes == f.n {
+		return store.Wrap(store.Full, errors.New("no space left"))
+	}
+	return nil
+}
+func (f *fullAfter) Begin() error    { f.begins++; return nil }
+func (f *fullAfter) Commit() error   { f.commits++; return nil }
+func (f *fullAfter) Rollback() error { f.rbs++; return nil }
+
+// Under --on-error continue, a failed write inside a batch rolls the batch
+// back and the next op opens a new one; under stop, the run ends with an
+// error naming the op.
+func TestBatchErrorPolicy(t *testing.T) {
+	p := eachPlan(1, 100, OpInsert, OrderSequential)
+	p.Phases[0].Batch = 10
+	p.OnError = OnErrorContinue
+	f := &fullAfter{n: 15}
+	c := &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}}
+	if err := Run(context.Background(), p, f, c); err != nil {
+		t.Fatal(err)
+	}
+	// 100 inserts: the 15th fails, so its batch (inserts 11-15) rolls back
+	// and inserts 16-100 run in new batches: 16-25, …, 96-100.
+	if f.writes != 100 || f.rbs != 1 || f.begins != 11 || f.commits != 10 {
+		t.Fatalf("writes %d, begins %d, commits %d, rollbacks %d; want 100, 11, 10, 1", f.writes, f.begins, f.commits, f.rbs)
+	}
+
+	p.OnError = OnErrorStop
+	f = &fullAfter{n: 15}
+	err := Run(context.Background(), p, f, &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}})
+	if !errors.Is(err, ErrOp) || !strings.Contains(err.Error(), "insert") || f.writes != 15 {
+		t.Fatalf("stop policy: err %v after %d writes", err, f.writes)
 	}
 }

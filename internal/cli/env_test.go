@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// An output is replaced only when the new one is whole: a writer that
+// fails half-way leaves the old file as it was and no temporary file.
+func TestWriteAtomic(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "result.json")
+	if err := os.WriteFile(p, []byte("the old result"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("disk went away")
+	err := osFS{}.WriteAtomic(p, func(w io.Writer) error {
+		if _, err := io.WriteString(w, `{"half": `); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("WriteAtomic = %v, want the writer's error", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "the old result" {
+		t.Fatalf("the old file became %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("%d entries left, want only the result", len(entries))
+	}
+	if err := (osFS{}).WriteAtomic(p, func(w io.Writer) error { _, err := io.WriteString(w, "the new result"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "the new result" {
+		t.Fatalf("the file is %q after a good write", b)
+	}
+}
+
+// A --db or --json in a directory gobench cannot write to is refused
+// before anything runs.
+func TestUnwritableDirectory(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes through directory permissions")
+	}
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro")
+	if err := os.Mkdir(ro, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"mix", "--db", filepath.Join(ro, "x.db"), "--driver", "null", "--mode", "goroutine"},
+		{"mix", "--json", filepath.Join(ro, "r.json"), "--driver", "null", "--mode", "goroutine"},
+	} {
+		env, _, stderr := testEnv(t)
+		if code := Main(args, env); code != ExitUsage {
+			t.Errorf("%v: exit %d, stderr %s", args, code, stderr)
+		}
+	}
+}

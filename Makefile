@@ -15,7 +15,7 @@ FUZZ_TARGETS = \
 	./pkg/workload:FuzzParseMix \
 	./pkg/result:FuzzRead
 
-.PHONY: all build test race bench fuzz lint cover clean
+.PHONY: all build test race bench fuzz lint cover soak clean
 
 all: lint test build
 
@@ -47,6 +47,10 @@ lint:
 	CGO_ENABLED=0 $(GO) build ./...
 	CGO_ENABLED=0 GOOS=darwin $(GO) build ./...
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) vet ./...
+
+# Many short runs back to back, checking that nothing leaks (CI runs 25).
+soak:
+	GOBENCH_SOAK_RUNS=500 $(GO) test -count=1 -run '^TestSoak$$' -v ./internal/coord
 
 cover:
 	$(GO) test -coverprofile=coverage.out ./...

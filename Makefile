@@ -13,7 +13,8 @@ FUZZ_TARGETS = \
 	./internal/wire:FuzzSampleRoundTrip \
 	./pkg/workload:FuzzDecodePlan \
 	./pkg/workload:FuzzParseMix \
-	./pkg/result:FuzzRead
+	./pkg/result:FuzzRead \
+	./pkg/result:FuzzReadSuite
 
 .PHONY: all build test race bench fuzz lint cover soak clean
 
@@ -37,7 +38,7 @@ fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 2s $$pkg; \
 	done
 
 lint:

@@ -231,6 +231,9 @@ func (p *Phase) Op(kind string) (OpStats, bool) {
 
 // DecodeHistogram decodes an OpStats histogram.
 func (o *OpStats) DecodeHistogram() (*hdr.Histogram, error) {
+	if err := checkGeometry(o.Histogram); err != nil {
+		return nil, fmt.Errorf("decoding %s histogram: %w", o.Kind, err)
+	}
 	h, err := hdr.Decode([]byte(o.Histogram))
 	if err != nil {
 		return nil, fmt.Errorf("decoding %s histogram: %w", o.Kind, err)

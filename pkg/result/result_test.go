@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -273,4 +275,19 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("accepted result does not read back: %v", err)
 		}
 	})
+}
+
+// A histogram of another geometry (here one that would allocate a huge
+// counts array) is refused before it is decoded.
+func TestForeignGeometryRefused(t *testing.T) {
+	h := hdr.New(1, 1<<62, 5)
+	_ = h.RecordValue(42)
+	enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := OpStats{Kind: "read", Count: 1, Histogram: string(enc)}
+	if _, err := o.DecodeHistogram(); err == nil || !strings.Contains(err.Error(), "is not gobench's") {
+		t.Fatalf("DecodeHistogram = %v", err)
+	}
 }

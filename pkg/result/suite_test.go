@@ -126,3 +126,35 @@ func TestReadSuite(t *testing.T) {
 		t.Errorf("ReadSuite of a run of another schema version: %v", err)
 	}
 }
+
+// FuzzReadSuite feeds arbitrary bytes to the loader compare and merge use:
+// it never panics, and what it accepts writes back and reads again.
+func FuzzReadSuite(f *testing.F) {
+	var one, two bytes.Buffer
+	r := NewBuilder(plan(1))
+	s := r.Sink(0, 0)
+	_ = s.Record(workload.Sample{Op: workload.OpRead, Latency: time.Microsecond})
+	_ = s.Done(workload.WorkerStats{Samples: 1})
+	res := r.Result()
+	_ = res.Write(&one)
+	suite, _ := NewSuite("mix", "interleaved", []*Result{res, res}, "")
+	_ = suite.Write(&two)
+	f.Add(one.Bytes())
+	f.Add(two.Bytes())
+	f.Add([]byte(`{"kind":"suite","schema_version":1,"cells":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		slow := time.AfterFunc(10*time.Second, func() { panic("ReadSuite took over 10 s: a slow input") })
+		defer slow.Stop()
+		s, err := ReadSuite(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := s.Write(&out); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadSuite(&out); err != nil {
+			t.Fatalf("accepted suite does not read back: %v", err)
+		}
+	})
+}

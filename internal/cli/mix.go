@@ -55,6 +55,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value")
 	fs.Uint64Var(&p.Seed, "seed", p.Seed, "base seed of every worker's op lottery")
 	fs.StringVar(&p.OnError, "on-error", p.OnError, "after an error other than busy/locked: stop the run, or continue and count it")
+	fs.BoolVar(&p.Verify, "verify", false, "after the run, check the engine's integrity and that no acknowledged write was lost (values carry their writer and sequence number)")
 	fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
 	fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback'; exit 3 when it fails (repeatable)")
 	fs.StringVar(&o.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")

@@ -108,6 +108,14 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	}
 
 	b := result.NewBuilder(p)
+	var wlog *writeLog
+	if p.Verify {
+		if wlog, err = newWriteLog(); err != nil {
+			return nil, err
+		}
+		defer wlog.remove()
+		b.SetWriteLog(wlog)
+	}
 	started := time.Now().UTC()
 	var m mode
 	if p.Mode == workload.ModeGoroutine {
@@ -122,6 +130,18 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	}
 
 	res := b.Result()
+	if wlog != nil && runErr == nil && res.Complete {
+		logf("verifying every key against the acknowledged writes")
+		var logErr error
+		rep, verr := workload.Verify(ctx, st, p, wlog.records(&logErr))
+		res.Verify = rep
+		if verr == nil {
+			verr = logErr
+		}
+		if verr != nil {
+			runErr = verr
+		}
+	}
 	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
 	res.StartedAt = started
 	res.Environment.Store = facts

@@ -20,6 +20,12 @@ func Text(w io.Writer, r *result.Result) error {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
 	}
 	header(tw, r)
+	if v := r.Verify; v != nil {
+		tw.printf("verify: integrity %s · %d keys checked against %d acknowledged writes · %d violations\n", v.Integrity, v.KeysChecked, v.AckedWrites, v.Violations)
+		for _, e := range v.Examples {
+			tw.printf("  %s\n", e)
+		}
+	}
 	for _, ph := range r.Phases {
 		tw.printf("\n")
 		if len(r.Phases) > 1 {

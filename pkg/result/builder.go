@@ -47,6 +47,20 @@ type Builder struct {
 	plan   *workload.Plan
 	mu     sync.Mutex
 	phases []*phaseState
+	log    WriteLog
+}
+
+// WriteLog receives every write op's record, for verification after the
+// run (Plan.Verify). Log may be called from several goroutines at once.
+type WriteLog interface {
+	Log(workload.WriteRecord)
+}
+
+// SetWriteLog makes every Recorder created afterwards log its writes.
+func (b *Builder) SetWriteLog(l WriteLog) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.log = l
 }
 
 var _ workload.Collector = (*Builder)(nil)
@@ -83,7 +97,7 @@ func (b *Builder) Recorder(worker, phase int) *Recorder {
 	ps := b.phases[phase]
 	r := ps.recorders[worker]
 	if r == nil {
-		r = &Recorder{ps: ps, worker: worker}
+		r = &Recorder{ps: ps, worker: worker, phase: phase, log: b.log}
 		ps.recorders[worker] = r
 	}
 	return r
@@ -118,6 +132,9 @@ func (b *Builder) SetPID(worker, phase, pid int) {
 type Recorder struct {
 	ps     *phaseState
 	worker int
+	phase  int
+	log    WriteLog
+	writes uint64 // write ops seen: the next write's sequence number
 
 	hists    [workload.MaxOp]*hdr.Histogram
 	counts   [workload.MaxOp][store.NumClasses]int64
@@ -159,6 +176,12 @@ func (r *Recorder) Record(s workload.Sample) error {
 	r.samples++
 	end := s.Start + s.Latency
 	r.end = max(r.end, end)
+	if s.Op.IsWrite() {
+		if r.log != nil {
+			r.log.Log(workload.WriteRecord{Worker: r.worker, Phase: r.phase, Seq: r.writes, Start: s.Start, End: end, Acked: s.Class == store.OK})
+		}
+		r.writes++
+	}
 
 	sec := int64(end / time.Second)
 	isErr := int64(0)

@@ -34,6 +34,8 @@ type Result struct {
 	// does not say). It does not grow with the number of ops.
 	CoordinatorMaxRSSBytes int64   `json:"coordinator_max_rss_bytes"`
 	Phases                 []Phase `json:"phases"`
+	// Verify is what the check after the run found (--verify).
+	Verify *workload.VerifyReport `json:"verify,omitempty"`
 }
 
 // Tool identifies the gobench build that produced a result.

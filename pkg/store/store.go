@@ -129,6 +129,14 @@ type Describer interface {
 	Describe(ctx context.Context) ([]Fact, error)
 }
 
+// Checker is implemented by a Store that can check its own integrity
+// (SQLite's PRAGMA integrity_check). Without it, gobench verify reports
+// the integrity check as not available.
+type Checker interface {
+	// Check returns the problems found; none means the database is sound.
+	Check(ctx context.Context) ([]string, error)
+}
+
 // InProcess is implemented by a Driver whose databases live in the memory
 // of the process that opens them (a Go map, say). Such a store cannot be
 // shared by worker processes: each would have its own, empty copy. Without

@@ -136,14 +136,17 @@ func (e *eachKeys) deal() (key uint64, n int) {
 // phase: which op, on which key, with which value. Two Lotteries built
 // from the same plan, phase and worker id deal the same sequence.
 type Lottery struct {
-	deck   *deck
-	keys   keyChooser
-	each   *eachKeys
-	op     Op // the single op of an each-key phase
-	scanN  int
-	keyRng *rand.Rand
-	valRng *rand.Rand
-	value  []byte
+	tag           bool // Plan.Verify: values carry their Tag
+	worker, phase int
+	writes        uint64
+	deck          *deck
+	keys          keyChooser
+	each          *eachKeys
+	op            Op // the single op of an each-key phase
+	scanN         int
+	keyRng        *rand.Rand
+	valRng        *rand.Rand
+	value         []byte
 }
 
 // NewLottery returns the lottery of worker in phase of plan. The plan must
@@ -155,6 +158,9 @@ func NewLottery(plan *Plan, phase, worker int) *Lottery {
 func newLottery(plan *Plan, phase, worker int, keys keyChooser) *Lottery {
 	ph := &plan.Phases[phase]
 	l := &Lottery{
+		tag:    plan.Verify,
+		worker: worker,
+		phase:  phase,
 		deck:   newDeck(ph.Mix, newRand(plan.Seed, worker, phase, streamOps)),
 		keys:   keys,
 		keyRng: newRand(plan.Seed, worker, phase, streamKeys),
@@ -200,6 +206,12 @@ func (l *Lottery) Next() (Op, uint64) {
 	}
 	if op == OpUpsert || op == OpUpdate || op == OpInsert {
 		fillValue(l.value, l.valRng)
+		if l.tag {
+			putTag(l.value, l.worker, l.phase, l.writes)
+		}
+	}
+	if op.IsWrite() {
+		l.writes++
 	}
 	return op, key
 }

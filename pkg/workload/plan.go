@@ -72,6 +72,10 @@ type Plan struct {
 	OnError string `json:"on_error"`
 	// Phases run one after another, each started by its own barrier.
 	Phases []Phase `json:"phases"`
+	// Verify tags every written value with its writer and sequence number
+	// (see Tag), so that after the run every key can be checked against
+	// the writes that were acknowledged (see Verify).
+	Verify bool `json:"verify,omitempty"`
 	// Shard, when set, runs only some of the worker processes: those
 	// whose index p has p % Count == Index. The shards of a plan, run on
 	// several machines, together run every worker once, each with the
@@ -217,6 +221,15 @@ func (p *Plan) Validate() error {
 		if err := ph.Validate(); err != nil {
 			return fmt.Errorf("phase %d (%s): %w", i, ph.Name, err)
 		}
+		if p.Verify && ph.Batch != 1 {
+			return errors.New("verify checks writes acknowledged one by one: it needs batch 1")
+		}
+		if p.Verify && slices.Contains(ph.Mix.Ops(), OpDelete) {
+			return errors.New("verify cannot check deletes (a missing key would be either lost or deleted): drop delete from the mix")
+		}
+	}
+	if p.Verify && p.ValueSize < MinVerifyValueSize {
+		return fmt.Errorf("verify tags values with %d bytes: value size %d is too small", MinVerifyValueSize, p.ValueSize)
 	}
 	return nil
 }

@@ -342,14 +342,14 @@ func Preload(ctx context.Context, st store.Store, plan *Plan) (err error) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := preloadChunk(c, tx, r, value, lo, min(lo+chunk, plan.Preload)); err != nil {
+		if err := preloadChunk(c, tx, r, value, lo, min(lo+chunk, plan.Preload), plan.Verify); err != nil {
 			return fmt.Errorf("preload of keys %d and up: %w", lo, err)
 		}
 	}
 	return nil
 }
 
-func preloadChunk(c store.Conn, tx store.Batcher, r *rand.Rand, value []byte, lo, hi uint64) error {
+func preloadChunk(c store.Conn, tx store.Batcher, r *rand.Rand, value []byte, lo, hi uint64, tag bool) error {
 	if tx != nil {
 		if err := tx.Begin(); err != nil {
 			return err
@@ -357,6 +357,9 @@ func preloadChunk(c store.Conn, tx store.Batcher, r *rand.Rand, value []byte, lo
 	}
 	for k := lo; k < hi; k++ {
 		fillValue(value, r)
+		if tag {
+			copy(value, preloadTag)
+		}
 		if err := c.Put(k, value); err != nil {
 			if tx != nil {
 				_ = tx.Rollback()

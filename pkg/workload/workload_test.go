@@ -656,3 +656,39 @@ func TestBatchErrorPolicy(t *testing.T) {
 		t.Fatalf("stop policy: err %v after %d writes", err, f.writes)
 	}
 }
+
+func TestTagRoundTrip(t *testing.T) {
+	v := make([]byte, 64)
+	for _, tg := range []Tag{{Worker: 0, Phase: 0, Seq: 0}, {Worker: 65535, Phase: 7, Seq: 1<<40 + 5}} {
+		fillValue(v, newRand(1, 0, 0, 1))
+		putTag(v, tg.Worker, tg.Phase, tg.Seq)
+		got, ok := ParseTag(v)
+		if !ok || got != tg {
+			t.Fatalf("ParseTag(putTag(%+v)) = %+v, %v (value %q)", tg, got, ok, v)
+		}
+	}
+	copy(v, preloadTag)
+	if got, ok := ParseTag(v); !ok || !got.Preload {
+		t.Fatalf("preload tag: %+v %v", got, ok)
+	}
+	for _, bad := range []string{"", "gbv1:", "gbv1:zzzzzzzz:00:000000000000:", "hello world, a value with no tag at all"} {
+		if _, ok := ParseTag([]byte(bad)); ok {
+			t.Errorf("ParseTag(%q) accepted", bad)
+		}
+	}
+	// With Plan.Verify, a lottery's writes carry tags numbering its writes.
+	p := testPlan(1)
+	p.Verify = true
+	l := NewLottery(p, 0, 3)
+	seq := uint64(0)
+	for range 200 {
+		op, _ := l.Next()
+		if !op.IsWrite() {
+			continue
+		}
+		if tg, ok := ParseTag(l.Value()); !ok || tg != (Tag{Worker: 3, Phase: 0, Seq: seq}) {
+			t.Fatalf("write %d carries %+v, %v", seq, tg, ok)
+		}
+		seq++
+	}
+}

@@ -238,6 +238,25 @@ func (s *db) open(mode string) (rawConn, error) {
 	return c, nil
 }
 
+var _ store.Checker = (*db)(nil)
+
+// Check runs PRAGMA integrity_check.
+func (s *db) Check(_ context.Context) ([]string, error) {
+	c, err := s.open("rw")
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	v, err := c.queryString("PRAGMA integrity_check(1)")
+	if err != nil {
+		return nil, s.d.wrap(err)
+	}
+	if v == "ok" {
+		return nil, nil
+	}
+	return []string{v}, nil
+}
+
 // Describe reads back, on a connection configured like the workers', the
 // SQLite version and the settings in force.
 func (s *db) Describe(_ context.Context) ([]store.Fact, error) {

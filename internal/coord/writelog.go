@@ -1,0 +1,98 @@
+package coord
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// writeLog spills every write record of a --verify run to a temporary
+// file, 32 bytes each, so the coordinator's memory does not grow with the
+// number of writes. It is safe for concurrent use.
+type writeLog struct {
+	mu  sync.Mutex
+	f   *os.File
+	w   *bufio.Writer
+	err error
+}
+
+const writeRecordLen = 32
+
+func newWriteLog() (*writeLog, error) {
+	f, err := os.CreateTemp("", "gobench-writes-*")
+	if err != nil {
+		return nil, fmt.Errorf("creating the write log for --verify: %w", err)
+	}
+	return &writeLog{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+}
+
+// Log appends one record.
+func (l *writeLog) Log(r workload.WriteRecord) {
+	var b [writeRecordLen]byte
+	binary.LittleEndian.PutUint32(b[0:], uint32(r.Worker))
+	binary.LittleEndian.PutUint16(b[4:], uint16(r.Phase))
+	if r.Acked {
+		b[6] = 1
+	}
+	binary.LittleEndian.PutUint64(b[8:], r.Seq)
+	binary.LittleEndian.PutUint64(b[16:], uint64(r.Start))
+	binary.LittleEndian.PutUint64(b[24:], uint64(r.End))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		_, l.err = l.w.Write(b[:])
+	}
+}
+
+// records flushes the log and returns an iterator over it, and the error
+// that ended the iteration (if any) through errp.
+func (l *writeLog) records(errp *error) func(yield func(workload.WriteRecord) bool) {
+	return func(yield func(workload.WriteRecord) bool) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.err == nil {
+			l.err = l.w.Flush()
+		}
+		if l.err != nil {
+			*errp = fmt.Errorf("write log: %w", l.err)
+			return
+		}
+		if _, err := l.f.Seek(0, io.SeekStart); err != nil {
+			*errp = err
+			return
+		}
+		r := bufio.NewReaderSize(l.f, 64<<10)
+		var b [writeRecordLen]byte
+		for {
+			if _, err := io.ReadFull(r, b[:]); err != nil {
+				if err != io.EOF {
+					*errp = fmt.Errorf("reading the write log: %w", err)
+				}
+				return
+			}
+			rec := workload.WriteRecord{
+				Worker: int(binary.LittleEndian.Uint32(b[0:])),
+				Phase:  int(binary.LittleEndian.Uint16(b[4:])),
+				Acked:  b[6] == 1,
+				Seq:    binary.LittleEndian.Uint64(b[8:]),
+				Start:  time.Duration(binary.LittleEndian.Uint64(b[16:])),
+				End:    time.Duration(binary.LittleEndian.Uint64(b[24:])),
+			}
+			if !yield(rec) {
+				return
+			}
+		}
+	}
+}
+
+// remove deletes the log file.
+func (l *writeLog) remove() {
+	l.f.Close()
+	os.Remove(l.f.Name())
+}

@@ -1,0 +1,211 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// MinVerifyValueSize is the smallest value that holds a verify tag.
+const MinVerifyValueSize = 32
+
+// Tag identifies the write that produced a value: worker, phase and the
+// worker's write sequence number in that phase (counting every write op
+// dealt, acknowledged or not), or the preload.
+type Tag struct {
+	Worker, Phase int
+	Seq           uint64
+	Preload       bool
+}
+
+const (
+	tagPrefix  = "gbv1:"
+	preloadTag = "gbv1:preload:"
+	tagLen     = 30 // "gbv1:" + 8 hex + ":" + 2 hex + ":" + 12 hex + ":"
+)
+
+// putTag writes the tag at the start of v (len(v) >= tagLen).
+func putTag(v []byte, worker, phase int, seq uint64) {
+	b := append(v[:0], tagPrefix...)
+	b = appendHex(b, uint64(worker), 8)
+	b = append(b, ':')
+	b = appendHex(b, uint64(phase), 2)
+	b = append(b, ':')
+	b = appendHex(b, seq, 12)
+	_ = append(b, ':')
+}
+
+func appendHex(b []byte, v uint64, width int) []byte {
+	const digits = "0123456789abcdef"
+	for i := width - 1; i >= 0; i-- {
+		b = append(b, digits[(v>>(4*uint(i)))&15])
+	}
+	return b
+}
+
+// ParseTag reads the tag at the start of a value.
+func ParseTag(v []byte) (Tag, bool) {
+	if len(v) >= len(preloadTag) && string(v[:len(preloadTag)]) == preloadTag {
+		return Tag{Preload: true}, true
+	}
+	if len(v) < tagLen || string(v[:len(tagPrefix)]) != tagPrefix || v[13] != ':' || v[16] != ':' || v[29] != ':' {
+		return Tag{}, false
+	}
+	w, err1 := strconv.ParseUint(string(v[5:13]), 16, 32)
+	p, err2 := strconv.ParseUint(string(v[14:16]), 16, 8)
+	s, err3 := strconv.ParseUint(string(v[17:29]), 16, 48)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return Tag{}, false
+	}
+	return Tag{Worker: int(w), Phase: int(p), Seq: s}, true
+}
+
+// WriteRecord is one write op as the coordinator saw it: whose, which in
+// the worker's sequence, when (offsets from the phase's START, on the
+// clock every process shares), and whether it was acknowledged.
+type WriteRecord struct {
+	Worker, Phase int
+	Seq           uint64
+	Start, End    time.Duration
+	Acked         bool
+}
+
+// VerifyReport is what Verify found.
+type VerifyReport struct {
+	// Integrity is "ok", the engine's complaint, or "not available" for
+	// engines without a check.
+	Integrity   string   `json:"integrity"`
+	KeysChecked uint64   `json:"keys_checked"`
+	AckedWrites int64    `json:"acked_writes"`
+	Violations  int64    `json:"violations"`
+	Examples    []string `json:"examples,omitempty"`
+}
+
+// ErrVerify marks a verification that found lost or impossible writes.
+var ErrVerify = errors.New("verification failed")
+
+type ackedWrite struct {
+	worker, phase int
+	seq           uint64
+	start, end    time.Duration
+}
+
+// Verify checks a database after a run of plan. records yields every
+// write record of the run (in any order). Every key of the key space is
+// read back: its value must come from an acknowledged write (or the
+// preload, when no write to it was acknowledged), and no other
+// acknowledged write to that key may have started after that write ended.
+// The keys of the writes come from replaying each worker's lottery, so
+// the records need not carry them. Memory grows with acknowledged writes.
+func Verify(ctx context.Context, st store.Store, plan *Plan, records func(yield func(WriteRecord) bool)) (*VerifyReport, error) {
+	if !plan.Verify {
+		return nil, errors.New("the plan did not tag its values (Plan.Verify)")
+	}
+	rep := &VerifyReport{Integrity: "not available"}
+	if c, ok := st.(store.Checker); ok {
+		problems, err := c.Check(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("integrity check: %w", err)
+		}
+		rep.Integrity = "ok"
+		if len(problems) > 0 {
+			rep.Integrity = fmt.Sprint(problems)
+			rep.Violations += int64(len(problems))
+		}
+	}
+	// Acknowledged writes, per worker and phase, by sequence number.
+	type wp struct{ w, p int }
+	acked := map[wp]map[uint64]ackedWrite{}
+	for r := range records {
+		if !r.Acked {
+			continue
+		}
+		k := wp{r.Worker, r.Phase}
+		if acked[k] == nil {
+			acked[k] = map[uint64]ackedWrite{}
+		}
+		acked[k][r.Seq] = ackedWrite{r.Worker, r.Phase, r.Seq, r.Start, r.End}
+		rep.AckedWrites++
+	}
+	// Replay each lottery to find every acknowledged write's key.
+	byKey := map[uint64][]ackedWrite{}
+	for k, writes := range acked {
+		var maxSeq uint64
+		for s := range writes {
+			maxSeq = max(maxSeq, s)
+		}
+		l := NewLottery(plan, k.p, k.w)
+		for seq := uint64(0); seq <= maxSeq; {
+			op, key := l.Next()
+			if !op.IsWrite() {
+				continue
+			}
+			if w, ok := writes[seq]; ok {
+				byKey[key] = append(byKey[key], w)
+			}
+			seq++
+		}
+	}
+	c, err := st.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	violation := func(format string, args ...any) {
+		rep.Violations++
+		if len(rep.Examples) < 5 {
+			rep.Examples = append(rep.Examples, fmt.Sprintf(format, args...))
+		}
+	}
+	var buf []byte
+	for key := range plan.Keys.Count {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		writes := byKey[key]
+		buf, err = c.Get(key, buf)
+		rep.KeysChecked++
+		if errors.Is(err, store.ErrNotFound) {
+			if key < plan.Preload || len(writes) > 0 {
+				violation("key %d is missing: it was preloaded or written", key)
+			}
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading key %d: %w", key, err)
+		}
+		tag, ok := ParseTag(buf)
+		switch {
+		case !ok:
+			violation("key %d holds a value with no tag", key)
+		case tag.Preload:
+			if len(writes) > 0 {
+				violation("key %d still holds its preloaded value, but %d acknowledged writes to it were lost", key, len(writes))
+			}
+		default:
+			i := slices.IndexFunc(writes, func(w ackedWrite) bool {
+				return w.worker == tag.Worker && w.phase == tag.Phase && w.seq == tag.Seq
+			})
+			if i < 0 {
+				violation("key %d holds the value of worker %d's write %d in phase %d, which was not acknowledged", key, tag.Worker, tag.Seq, tag.Phase)
+				continue
+			}
+			v := writes[i]
+			for _, w := range writes {
+				if w.phase > v.phase || (w.phase == v.phase && w.start > v.end) {
+					violation("key %d lost worker %d's write %d (started %v), acknowledged after the surviving write ended (%v)", key, w.worker, w.seq, w.start, v.end)
+					break
+				}
+			}
+		}
+	}
+	if rep.Violations > 0 {
+		return rep, fmt.Errorf("%w: %d violations in %d keys (for example: %s)", ErrVerify, rep.Violations, rep.KeysChecked, rep.Examples[0])
+	}
+	return rep, nil
+}

@@ -274,6 +274,7 @@ type runOptions struct {
 	quiet   bool
 	ready   time.Duration
 	stall   time.Duration
+	reuse   bool
 	output  report.Format
 }
 
@@ -282,6 +283,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
 	if withDB {
 		fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
+		fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create: gobench sets its application_id there and replaces any table named kv, nothing else")
 	}
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directories")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
@@ -305,6 +307,9 @@ func (o *runOptions) resolve() error {
 	}
 	if o.keep && o.db != "" {
 		return errors.New("--keep applies to the temporary database; a --db file is never removed")
+	}
+	if o.reuse && o.db == "" {
+		return errors.New("--reuse applies to an existing --db file")
 	}
 	return nil
 }
@@ -365,6 +370,7 @@ func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell 
 			return nil, usage(fmt.Errorf("--db %s: %w", o.db, err))
 		}
 		p.Store.Path = path
+		p.Store.Reuse = o.reuse
 	} else {
 		dir, err := env.FS.MkdirTemp(o.dir, "gobench-")
 		if err != nil {

@@ -15,6 +15,11 @@ type Config struct {
 	// mode, synchronous level, busy timeout). Nil means the engine's
 	// defaults.
 	Options json.RawMessage `json:"options,omitempty"`
+	// Reuse lets Init take an existing database gobench did not create:
+	// the user consents to gobench adding its mark and replacing its own
+	// data set there. Engines that cannot do so without destroying other
+	// data refuse it.
+	Reuse bool `json:"reuse,omitempty"`
 }
 
 // Driver opens stores of one engine. Drivers are registered in a Registry

@@ -73,6 +73,9 @@ func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
 	if cfg.Path == "" {
 		return nil, fmt.Errorf("%w: no directory", store.ErrInvalid)
 	}
+	if cfg.Reuse {
+		return nil, fmt.Errorf("%w: the files engine cannot reuse a directory it did not create: it would delete the files there", store.ErrInvalid)
+	}
 	return &dir{path: cfg.Path, opts: o}, nil
 }
 

@@ -42,6 +42,9 @@ func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
 	if cfg.Path == "" {
 		return nil, fmt.Errorf("%w: no directory", store.ErrInvalid)
 	}
+	if cfg.Reuse {
+		return nil, fmt.Errorf("%w: the lmdb engine cannot reuse an environment it did not create: it would empty its database", store.ErrInvalid)
+	}
 	return &db{path: cfg.Path, opts: o}, nil
 }
 

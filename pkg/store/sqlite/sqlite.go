@@ -81,14 +81,15 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 	if cfg.Path == "" {
 		return nil, fmt.Errorf("%w: no database path", store.ErrInvalid)
 	}
-	return &db{d: d, path: cfg.Path, opts: opts}, nil
+	return &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse}, nil
 }
 
 // db is an SQLite database file, or an in-memory database.
 type db struct {
-	d    *Driver
-	path string
-	opts Options
+	d     *Driver
+	path  string
+	opts  Options
+	reuse bool // take a database gobench did not create (replacing only its kv table)
 
 	// keeper holds an in-memory database open for the store's life: it
 	// would vanish with its last connection.
@@ -125,7 +126,7 @@ func (s *db) Init(_ context.Context) error {
 		if err := s.keep(); err != nil {
 			return err
 		}
-	} else if fi, err := os.Stat(s.path); err == nil && fi.Size() > 0 {
+	} else if fi, err := os.Stat(s.path); err == nil && fi.Size() > 0 && !s.reuse {
 		if err := s.checkOwned(); err != nil {
 			return err
 		}

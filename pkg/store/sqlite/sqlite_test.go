@@ -252,3 +252,39 @@ func TestMemory(t *testing.T) {
 		}
 	})
 }
+
+// With Reuse, Init takes a database gobench did not create, replaces only
+// a table named kv, and leaves the user's tables as they were.
+func TestReuse(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		path := filepath.Join(t.TempDir(), "theirs.db")
+		raw, err := d.be.open(dsn(path, "rwc"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"CREATE TABLE notes(x)", "INSERT INTO notes VALUES('keep me')", "CREATE TABLE kv(k, v)"} {
+			if err := raw.exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		raw.Close()
+		st, _ := d.Open(context.Background(), store.Config{Path: path})
+		if err := st.Init(context.Background()); !errors.Is(err, store.ErrForeign) {
+			t.Fatalf("without reuse: %v, want ErrForeign", err)
+		}
+		st, _ = d.Open(context.Background(), store.Config{Path: path, Reuse: true})
+		if err := st.Init(context.Background()); err != nil {
+			t.Fatalf("with reuse: %v", err)
+		}
+		c, _ := st.Conn(context.Background())
+		if err := c.Put(1, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+		raw, _ = d.be.open(dsn(path, "rw"))
+		defer raw.Close()
+		if v, err := raw.queryString("SELECT x FROM notes"); err != nil || v != "keep me" {
+			t.Errorf("the user's table: %q, %v", v, err)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -68,5 +69,23 @@ func TestRefusesForeignDirectory(t *testing.T) {
 	}
 	if b, err := os.ReadFile(keep); err != nil || string(b) != "precious" {
 		t.Fatal("the foreign file was touched")
+	}
+}
+
+// File-system errors fall into their classes: a full disk is "full".
+func TestErrorClasses(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want store.Class
+	}{
+		{&os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, store.Full},
+		{&os.PathError{Op: "write", Path: "x", Err: syscall.EDQUOT}, store.Full},
+		{&os.PathError{Op: "read", Path: "x", Err: syscall.EIO}, store.IO},
+		{&os.PathError{Op: "open", Path: "x", Err: syscall.ENOENT}, store.NotFound},
+		{&os.PathError{Op: "open", Path: "x", Err: syscall.EACCES}, store.Other},
+	} {
+		if got := store.Classify(wrap(tt.err)); got != tt.want {
+			t.Errorf("%v: class %v, want %v", tt.err, got, tt.want)
+		}
 	}
 }

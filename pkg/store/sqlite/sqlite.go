@@ -126,12 +126,12 @@ func (s *db) Init(_ context.Context) error {
 		if err := s.keep(); err != nil {
 			return err
 		}
-	} else if fi, err := os.Stat(s.path); err == nil && fi.Size() > 0 && !s.reuse {
+	} else if fi, err := os.Stat(s.path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%w: %s is a directory, not a database file (give a file path)", store.ErrInvalid, s.path)
+	} else if err == nil && fi.Size() > 0 && !s.reuse {
 		if err := s.checkOwned(); err != nil {
 			return err
 		}
-	} else if err == nil && fi.IsDir() {
-		return fmt.Errorf("%w: %s is a directory, not a database file", store.ErrInvalid, s.path)
 	}
 	c, err := s.open("rwc")
 	if err != nil {

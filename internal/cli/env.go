@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"golang.org/x/term"
+
 	"github.com/gobench/gobench/internal/sysinfo"
 )
 
@@ -29,8 +31,10 @@ type Env struct {
 	// Abort is closed by Main at a second interrupt: running workers are
 	// killed at once.
 	Abort <-chan struct{}
-	PID   int
-	FS    FS
+	// StderrIsTerminal tells whether progress may redraw one line.
+	StderrIsTerminal bool
+	PID              int
+	FS               FS
 }
 
 // FS is the file system as the commands use it.
@@ -49,6 +53,16 @@ type FS interface {
 	Filesystem(path string) string
 	// Writable reports whether files can be created in dir.
 	Writable(dir string) error
+	// CreateAtomic starts writing path through a temporary file in the
+	// same directory; Commit renames it into place, Abort removes it.
+	CreateAtomic(path string) (AtomicFile, error)
+}
+
+// AtomicFile is a file that appears at its path only when committed.
+type AtomicFile interface {
+	io.Writer
+	Commit() error
+	Abort()
 }
 
 // OSEnv returns the Env of the real process.
@@ -72,8 +86,9 @@ func OSEnv() *Env {
 			}
 			return f, nil
 		},
-		PID: os.Getpid(),
-		FS:  osFS{},
+		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+		PID:              os.Getpid(),
+		FS:               osFS{},
 	}
 }
 
@@ -85,6 +100,42 @@ func (osFS) Stat(path string) (os.FileInfo, error)         { return os.Stat(path
 func (osFS) Open(path string) (io.ReadCloser, error)       { return os.Open(path) }
 func (osFS) Abs(path string) (string, error)               { return filepath.Abs(path) }
 func (osFS) Filesystem(path string) string                 { return sysinfo.Filesystem(path) }
+
+type atomicFile struct {
+	f    *os.File
+	path string
+}
+
+func (a *atomicFile) Write(p []byte) (int, error) { return a.f.Write(p) }
+
+func (a *atomicFile) Commit() error {
+	if err := a.f.Sync(); err != nil {
+		a.Abort()
+		return err
+	}
+	if err := a.f.Close(); err != nil {
+		os.Remove(a.f.Name())
+		return err
+	}
+	if err := os.Chmod(a.f.Name(), 0o644); err != nil {
+		os.Remove(a.f.Name())
+		return err
+	}
+	return os.Rename(a.f.Name(), a.path)
+}
+
+func (a *atomicFile) Abort() {
+	a.f.Close()
+	os.Remove(a.f.Name())
+}
+
+func (osFS) CreateAtomic(path string) (AtomicFile, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return &atomicFile{f: f, path: path}, nil
+}
 
 func (osFS) Writable(dir string) error {
 	f, err := os.CreateTemp(dir, ".gobench-probe-*")

@@ -265,17 +265,19 @@ func driverNames() string { return strings.Join(all.Registry().Names(), ", ") }
 
 // runOptions say how cells run and where their output goes.
 type runOptions struct {
-	repeat  int
-	db      string
-	dir     string // parent of the temporary database directories ("" = the OS's)
-	keep    bool
-	jsonOut string
-	format  string
-	quiet   bool
-	ready   time.Duration
-	stall   time.Duration
-	reuse   bool
-	output  report.Format
+	repeat   int
+	db       string
+	dir      string // parent of the temporary database directories ("" = the OS's)
+	keep     bool
+	jsonOut  string
+	format   string
+	quiet    bool
+	ready    time.Duration
+	stall    time.Duration
+	reuse    bool
+	progress time.Duration // < 0: automatic
+	hlog     string
+	output   report.Format
 }
 
 // AddFlags binds the options to flags.
@@ -291,6 +293,8 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
 	fs.DurationVar(&o.ready, "ready-timeout", o.ready, "how long workers may take to open the database and report ready")
 	fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker process sends nothing for this long while it runs (keep it above --busy-timeout)")
+	fs.DurationVar(&o.progress, "progress", -1, "print progress on stderr at this interval (default: 1s on a terminal, 10s otherwise; 0: never)")
+	fs.StringVar(&o.hlog, "hlog", "", "write per-second latency histograms per op kind to this file, in the HdrHistogram interval log format (one run only)")
 }
 
 // resolve checks the options that need no file system.
@@ -310,6 +314,9 @@ func (o *runOptions) resolve() error {
 	}
 	if o.reuse && o.db == "" {
 		return errors.New("--reuse applies to an existing --db file")
+	}
+	if o.progress < -1 {
+		return errors.New("--progress must not be negative")
 	}
 	return nil
 }
@@ -335,6 +342,14 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 			return nil, err
 		}
 	}
+	if o.hlog != "" {
+		if len(cells)*o.repeat > 1 {
+			return nil, usage(errors.New("--hlog records one run: give single values (no lists) and --repeat 1"))
+		}
+		if err := checkParent(env, "--hlog", o.hlog); err != nil {
+			return nil, err
+		}
+	}
 	var log io.Writer
 	if !o.quiet {
 		log = prefixWriter{w: env.Stderr, prefix: "gobench: "}
@@ -348,7 +363,11 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 			if total > 1 {
 				o.notef(env, "run %d of %d: %s (repeat %d of %d)", n, total, result.PlanSettings(cell), rep+1, o.repeat)
 			}
-			res, err := o.runOne(ctx, env, command, cell, log)
+			label := ""
+			if total > 1 {
+				label = fmt.Sprintf("run %d of %d", n, total)
+			}
+			res, err := o.runOne(ctx, env, command, cell, log, label)
 			if res != nil {
 				runs = append(runs, res)
 			}
@@ -362,7 +381,7 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 
 // runOne runs one cell on a fresh database: a new temporary directory, or
 // the --db file initialised anew.
-func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell *workload.Plan, log io.Writer) (*result.Result, error) {
+func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell *workload.Plan, log io.Writer, label string) (res *result.Result, err error) {
 	p := *cell
 	if o.db != "" {
 		path, err := env.FS.Abs(o.db)
@@ -387,7 +406,39 @@ func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell 
 			}
 		}()
 	}
-	res, err := coord.Run(ctx, coord.Config{Plan: &p, Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall, Abort: env.Abort, Log: log})
+	every := o.progress
+	if every < 0 {
+		every = 10 * time.Second
+		if env.StderrIsTerminal {
+			every = time.Second
+		}
+	}
+	if o.quiet {
+		every = 0
+	}
+	var hlog AtomicFile
+	if o.hlog != "" {
+		if hlog, err = env.FS.CreateAtomic(o.hlog); err != nil {
+			return nil, fmt.Errorf("--hlog %s: %w", o.hlog, err)
+		}
+	}
+	var hw io.Writer
+	if hlog != nil {
+		hw = hlog
+	}
+	watch := newWatcher(env.Stderr, env.StderrIsTerminal, every, label, &p, hw, time.Now())
+	res, err = coord.Run(ctx, coord.Config{Plan: &p, Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall, Abort: env.Abort, Log: log, Observe: watch.observe})
+	werr := watch.close()
+	if hlog != nil {
+		if werr != nil || res == nil {
+			hlog.Abort()
+		} else if cerr := hlog.Commit(); cerr != nil {
+			werr = fmt.Errorf("--hlog %s: %w", o.hlog, cerr)
+		}
+	}
+	if werr != nil && err == nil {
+		err = werr
+	}
 	if res != nil {
 		res.Command = command
 		res.Environment.Filesystem = "none (in memory)"

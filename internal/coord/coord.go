@@ -58,6 +58,10 @@ type Config struct {
 	// Abort, when closed, kills the worker processes at once (a second
 	// interrupt); Run still returns what they sent.
 	Abort <-chan struct{}
+	// Observe, if set, receives every second of the timeline as it is
+	// finished (see result.Builder.Observe): for progress and interval
+	// logs.
+	Observe func(result.Interval)
 	// Log receives notes on the run's progress (store set up, workers
 	// started). Nil discards them.
 	Log io.Writer
@@ -108,6 +112,9 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	}
 
 	b := result.NewBuilder(p)
+	if cfg.Observe != nil {
+		b.Observe(cfg.Observe)
+	}
 	var wlog *writeLog
 	if p.Verify {
 		if wlog, err = newWriteLog(); err != nil {

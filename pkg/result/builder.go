@@ -56,6 +56,30 @@ type WriteLog interface {
 	Log(workload.WriteRecord)
 }
 
+// Interval is one finished second of a phase's timeline: its summary and
+// its latency histograms per op kind (in nanoseconds, at two significant
+// digits), which the receiver owns.
+type Interval struct {
+	Phase      int
+	Second     Second
+	Histograms map[string]*hdr.Histogram
+}
+
+// Observe calls f with every second of the timeline as soon as every
+// worker has moved past it (typically a second or less behind the run),
+// in order, for live progress and interval logs. f runs with the timeline
+// locked, on whichever goroutine finished the second: it should hand the
+// interval off quickly. Call Observe before the run starts.
+func (b *Builder) Observe(f func(Interval)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, ps := range b.phases {
+		ps.tl.mu.Lock()
+		ps.tl.observe = f
+		ps.tl.mu.Unlock()
+	}
+}
+
 // SetWriteLog makes every Recorder created afterwards log its writes.
 func (b *Builder) SetWriteLog(l WriteLog) {
 	b.mu.Lock()
@@ -76,9 +100,10 @@ type phaseState struct {
 // NewBuilder returns a Builder for a run of plan, which must be valid.
 func NewBuilder(plan *workload.Plan) *Builder {
 	b := &Builder{plan: plan}
-	for range plan.Phases {
+	for i := range plan.Phases {
 		ps := &phaseState{recorders: make([]*Recorder, plan.Workers()), pids: make([]int, plan.Workers())}
 		ps.tl.init(plan.Workers())
+		ps.tl.phase = i
 		b.phases = append(b.phases, ps)
 	}
 	return b
@@ -405,6 +430,8 @@ func ToolInfo() Tool {
 // Seconds stay open, as mergeable histograms, until every worker has moved
 // past them (its watermark); then each is reduced to a summary.
 type timeline struct {
+	phase     int
+	observe   func(Interval) // may be nil
 	mu        sync.Mutex
 	open      map[int64]*openSecond
 	watermark []int64 // per worker: every second below it is handed in
@@ -492,6 +519,10 @@ func (t *timeline) advance() {
 
 func (t *timeline) summarise(sec int64) {
 	e := Second{Second: sec, Ops: []SecondOps{}}
+	var iv Interval
+	if t.observe != nil {
+		iv = Interval{Phase: t.phase, Histograms: map[string]*hdr.Histogram{}}
+	}
 	if s := t.open[sec]; s != nil {
 		for op, h := range s.hists {
 			if h == nil || s.cnt[op][0] == 0 {
@@ -505,11 +536,18 @@ func (t *timeline) summarise(sec int64) {
 				P99Micros: micros(h.ValueAtQuantile(99)),
 				MaxMicros: micros(h.Max()),
 			})
+			if iv.Histograms != nil {
+				iv.Histograms[workload.Op(op).String()] = h // the open second is dropped below: hand it over
+			}
 		}
 		delete(t.open, sec)
 	}
 	t.final = append(t.final, e)
 	t.next = sec + 1
+	if t.observe != nil {
+		iv.Second = e
+		t.observe(iv)
+	}
 }
 
 // flush summarises every remaining second and returns the timeline.

@@ -271,5 +271,5 @@ func runCRUD(ctx context.Context, o *crudOptions, env *Env) error {
 		sum := report.Summarize(suite, nil)
 		render = func(w io.Writer) error { return f.Suite(w, sum) }
 	}
-	return errors.Join(runErr, writeOutput(env, o.run.jsonOut, suite.Write, render))
+	return errors.Join(runErr, o.run.writeOutput(env, suite, suite.Write, render))
 }

@@ -277,6 +277,7 @@ type runOptions struct {
 	reuse    bool
 	progress time.Duration // < 0: automatic
 	hlog     string
+	html     string
 	output   report.Format
 }
 
@@ -290,6 +291,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directories")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
 	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report with charts to this file")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
 	fs.DurationVar(&o.ready, "ready-timeout", o.ready, "how long workers may take to open the database and report ready")
 	fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker process sends nothing for this long while it runs (keep it above --busy-timeout)")
@@ -339,6 +341,11 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 	}
 	if o.jsonOut != "" {
 		if err := checkParent(env, "--json", o.jsonOut); err != nil {
+			return nil, err
+		}
+	}
+	if o.html != "" {
+		if err := checkParent(env, "--html", o.html); err != nil {
 			return nil, err
 		}
 	}
@@ -472,11 +479,18 @@ func checkParent(env *Env, flag, p string) error {
 	return nil
 }
 
-// writeOutput writes the JSON file (if asked) atomically, then the report.
-func writeOutput(env *Env, jsonPath string, writeJSON func(io.Writer) error, render func(io.Writer) error) error {
-	if jsonPath != "" {
-		if err := env.FS.WriteAtomic(jsonPath, writeJSON); err != nil {
-			return fmt.Errorf("writing --json %s: %w", jsonPath, err)
+// writeOutput writes the JSON file and the HTML report (if asked)
+// atomically, then the report on stdout.
+func (o *runOptions) writeOutput(env *Env, s *result.Suite, writeJSON func(io.Writer) error, render func(io.Writer) error) error {
+	if o.jsonOut != "" {
+		if err := env.FS.WriteAtomic(o.jsonOut, writeJSON); err != nil {
+			return fmt.Errorf("writing --json %s: %w", o.jsonOut, err)
+		}
+	}
+	if o.html != "" {
+		html, _ := report.Lookup("html")
+		if err := env.FS.WriteAtomic(o.html, renderer(html, s)); err != nil {
+			return fmt.Errorf("writing --html %s: %w", o.html, err)
 		}
 	}
 	if err := render(env.Stdout); err != nil {

@@ -210,19 +210,19 @@ func runMix(ctx context.Context, o *mixOptions, env *Env) error {
 		return runErr
 	}
 	f := o.run.output
-	if len(o.cells)*o.run.repeat == 1 {
-		r := runs[0]
-		return errors.Join(runErr, writeOutput(env, o.run.jsonOut, r.Write, func(w io.Writer) error { return f.Run(w, r) }))
-	}
 	suite, err := result.NewSuite("mix", "interleaved", runs, o.baseline)
 	if err != nil {
 		return errors.Join(runErr, err)
+	}
+	if len(o.cells)*o.run.repeat == 1 {
+		r := runs[0]
+		return errors.Join(runErr, o.run.writeOutput(env, suite, r.Write, func(w io.Writer) error { return f.Run(w, r) }))
 	}
 	sum := report.Summarize(suite, report.DefaultMetrics(suite))
 	if f.Suite == nil {
 		return errors.Join(runErr, fmt.Errorf("format %s cannot show a suite", f.Name))
 	}
-	if err := writeOutput(env, o.run.jsonOut, suite.Write, func(w io.Writer) error { return f.Suite(w, sum) }); err != nil {
+	if err := o.run.writeOutput(env, suite, suite.Write, func(w io.Writer) error { return f.Suite(w, sum) }); err != nil {
 		return errors.Join(runErr, err)
 	}
 	if runErr != nil {

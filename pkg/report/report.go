@@ -28,6 +28,7 @@ var formats = map[string]Format{
 	"csv":      {Name: "csv", Run: CSV, Suite: SuiteCSV, Comparison: ComparisonCSV},
 	"markdown": {Name: "markdown", Run: Markdown, Suite: SuiteMarkdown, Comparison: ComparisonMarkdown},
 	"benchfmt": {Name: "benchfmt", Run: Benchfmt, Suite: SuiteBenchfmt},
+	"html":     {Name: "html", Run: HTMLRun, Suite: HTMLSuite},
 }
 
 // Formats returns the names of the formats, sorted.

@@ -153,10 +153,16 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", Rate(sp.MinOpsPerSec), Rate(sp.MedianOpsPerSec), Rate(sp.MaxOpsPerSec))
 	if len(ph.Timeline) > 0 {
 		stalls, worst, worstN := 0, int64(0), int64(-1)
+		var p99Sec int64
+		var p99Kind string
+		var p99Max float64
 		for _, s := range ph.Timeline {
 			var n int64
 			for _, o := range s.Ops {
 				n += o.Count
+				if o.P99Micros > p99Max {
+					p99Sec, p99Kind, p99Max = s.Second, o.Kind, o.P99Micros
+				}
 			}
 			if n == 0 {
 				stalls++
@@ -167,7 +173,7 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 		}
 		w.printf("timeline: %d s", len(ph.Timeline))
 		if len(ph.Timeline) > 1 {
-			w.printf(" · slowest second %d (%d ops) · seconds with no completions: %d", worst, worstN, stalls)
+			w.printf(" · slowest second %d (%d ops) · worst p99: second %d, %s %s · seconds with no completions: %d", worst, worstN, p99Sec, p99Kind, Micros(p99Max), stalls)
 		}
 		w.printf("\n")
 	}

@@ -76,7 +76,7 @@ func TestMicros(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
-	if _, err := Lookup("yaml"); err == nil || !strings.Contains(err.Error(), "benchfmt, csv, json, markdown, text") {
+	if _, err := Lookup("yaml"); err == nil || !strings.Contains(err.Error(), "benchfmt, csv, html, json, markdown, text") {
 		t.Fatalf("Lookup(yaml) = %v", err)
 	}
 	r := loadFixture(t, "mix-wal.json")

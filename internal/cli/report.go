@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// reportOptions are the flags of gobench report.
+type reportOptions struct {
+	format string
+	out    string
+}
+
+// AddFlags binds the options to flags.
+func (o *reportOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.format, "format", "f", "text", "output format: html, text, markdown, csv, json, benchfmt")
+	fs.StringVarP(&o.out, "output", "o", "", "write to this file (atomically) instead of stdout")
+}
+
+func newReportCommand(env *Env) *cobra.Command {
+	o := &reportOptions{}
+	cmd := &cobra.Command{
+		Use:   "report RESULT.json",
+		Short: "Render a result file: an HTML report with charts, or any other format",
+		Long: `report renders a result file (a run or a suite, from --json or merge) in
+any format. html is one self-contained file, with no scripts and nothing
+fetched, that any browser opens offline. For a run it has the text report,
+throughput over time per op kind, the latency percentile spectrum per op
+kind (to the 99.999th percentile), and each worker's throughput. For a
+matrix it has a bar per cell for every throughput and p99 metric, with its
+factor against the baseline.`,
+		Example: `  gobench mix --procs 25 --queries 15000 --json run.json
+  gobench report run.json --format html -o report.html
+  gobench report suite.json --format markdown >> "$GITHUB_STEP_SUMMARY"`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usage(fmt.Errorf("report takes one result file (got %d)", len(args)))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReport(cmd.Context(), o, args[0], env)
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func runReport(_ context.Context, o *reportOptions, path string, env *Env) error {
+	f, err := report.Lookup(o.format)
+	if err != nil {
+		return usage(fmt.Errorf("--format: %w", err))
+	}
+	if o.out != "" {
+		if err := checkParent(env, "--output", o.out); err != nil {
+			return err
+		}
+	}
+	s, err := readSuite(env, path)
+	if err != nil {
+		return err
+	}
+	render := renderer(f, s)
+	if o.out == "" {
+		return render(env.Stdout)
+	}
+	return env.FS.WriteAtomic(o.out, render)
+}
+
+// renderer picks how a format shows a suite: a single run as a run, a
+// CRUD suite as its scaling table where the format has one.
+func renderer(f report.Format, s *result.Suite) func(io.Writer) error {
+	if len(s.Cells) == 1 && len(s.Cells[0].Runs) == 1 && s.Command != "crud" {
+		r := s.Cells[0].Runs[0]
+		return func(w io.Writer) error { return f.Run(w, r) }
+	}
+	if s.Command == "crud" {
+		if t, err := report.SummarizeCRUD(s, ""); err == nil {
+			switch f.Name {
+			case "text":
+				return func(w io.Writer) error { return report.CRUDText(w, t) }
+			case "markdown":
+				return func(w io.Writer) error { return report.CRUDMarkdown(w, t) }
+			case "csv":
+				return func(w io.Writer) error { return report.CRUDCSV(w, t) }
+			}
+		}
+	}
+	sum := report.Summarize(s, report.DefaultMetrics(s))
+	return func(w io.Writer) error { return f.Suite(w, sum) }
+}

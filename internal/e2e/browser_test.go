@@ -1,0 +1,91 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/internal/cli"
+)
+
+// findBrowser returns a headless-capable Chromium, or "".
+func findBrowser() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// runBrowser loads a page in headless Chromium and returns what it printed.
+func runBrowser(t *testing.T, browser string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0"}
+	cmd := exec.CommandContext(ctx, browser, append(base, args...)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", browser, err, errb.String())
+	}
+	return out.String(), errb.String()
+}
+
+// The HTML reports draw in a real browser: every chart is in the DOM with
+// its SVG drawn, the console has no error, and a screenshot is taken.
+func TestReportInBrowser(t *testing.T) {
+	browser := findBrowser()
+	if browser == "" {
+		t.Skip("no Chromium found: install Debian's chromium package (.ci/run does) to run this test")
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		fixture string
+		figures []string
+	}{
+		{"mix-wal.json", []string{"phase0-throughput", "phase0-percentiles", "phase0-workers"}},
+		{"matrix.json", []string{"metric0", "metric1", "metric2", "metric5", "metric6"}},
+	} {
+		t.Run(tt.fixture, func(t *testing.T) {
+			page := filepath.Join(dir, strings.TrimSuffix(tt.fixture, ".json")+".html")
+			var stderr bytes.Buffer
+			env := cli.OSEnv()
+			env.Stderr = &stderr
+			if code := cli.Main([]string{"report", filepath.Join("..", "..", "testdata", tt.fixture), "--format", "html", "-o", page}, env); code != 0 {
+				t.Fatalf("gobench report: exit %d: %s", code, stderr.String())
+			}
+			dom, log := runBrowser(t, browser, "--dump-dom", "file://"+page)
+			for _, id := range tt.figures {
+				fig := regexp.MustCompile(`(?s)<figure class="chart" id="` + id + `" data-points="(\d+)">(.*?)</figure>`).FindStringSubmatch(dom)
+				if fig == nil {
+					t.Errorf("figure %s is not in the DOM", id)
+					continue
+				}
+				if fig[1] == "0" || !strings.Contains(fig[2], "<svg") || strings.Count(fig[2], "<path") < 10 {
+					t.Errorf("figure %s drew nothing: %s points, %d paths", id, fig[1], strings.Count(fig[2], "<path"))
+				}
+			}
+			for _, line := range strings.Split(log, "\n") {
+				if strings.Contains(line, "CONSOLE") && (strings.Contains(line, "ERROR") || strings.Contains(line, "Uncaught")) {
+					t.Errorf("console error: %s", line)
+				}
+			}
+			shot := strings.TrimSuffix(page, ".html") + ".png"
+			runBrowser(t, browser, "--hide-scrollbars", "--window-size=1200,2400", "--screenshot="+shot, "file://"+page)
+			if fi, err := os.Stat(shot); err != nil || fi.Size() < 20_000 {
+				t.Fatalf("screenshot %s: %v", shot, err)
+			}
+			t.Logf("screenshot: %s", shot)
+		})
+	}
+}

@@ -1,0 +1,65 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gobench/gobench/internal/golden"
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// structure reduces an HTML report to what must not change: the title,
+// each figure's id, caption and point count, and how many SVG paths and
+// texts each figure drew.
+func structure(t *testing.T, html string) string {
+	t.Helper()
+	var b strings.Builder
+	title := regexp.MustCompile(`<title>(.*?)</title>`).FindStringSubmatch(html)
+	fmt.Fprintf(&b, "title: %s\n", title[1])
+	figs := regexp.MustCompile(`(?s)<figure class="chart" id="([^"]+)" data-points="(\d+)">\s*<figcaption>(.*?)</figcaption>(.*?)</figure>`).FindAllStringSubmatch(html, -1)
+	for _, f := range figs {
+		paths := strings.Count(f[4], "<path")
+		texts := strings.Count(f[4], "<text")
+		fmt.Fprintf(&b, "figure %s: %s points, caption %q, svg %v, paths>10 %v, texts>5 %v\n", f[1], f[2], f[3], strings.Contains(f[4], "<svg"), paths > 10, texts > 5)
+	}
+	// Self-contained: no script, no stylesheet or font fetched, nothing
+	// loaded from a URL.
+	for _, bad := range []string{"<script", "<link", "@import", "url("} {
+		if strings.Contains(html, bad) {
+			t.Errorf("the report contains %s", bad)
+		}
+	}
+	if n := regexp.MustCompile(`(?:src|href)="[a-z]+:`).FindAllString(html, -1); len(n) > 0 {
+		t.Errorf("the report loads %v", n)
+	}
+	return b.String()
+}
+
+func TestHTMLGolden(t *testing.T) {
+	run := loadFixture(t, "mix-wal.json")
+	var buf bytes.Buffer
+	if err := HTMLRun(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "html-run.structure", []byte(structure(t, buf.String())))
+
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "matrix.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := result.ReadSuite(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := HTMLSuite(&buf, Summarize(s, DefaultMetrics(s))); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "html-suite.structure", []byte(structure(t, buf.String())))
+}

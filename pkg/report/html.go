@@ -191,10 +191,8 @@ func throughputChart(id, name string, ph result.Phase) (chart, error) {
 	return c, err
 }
 
-// percentileAxis maps a percentile q to -log10(1-q/100), the
-// HdrHistogram plot's axis: 90% at 1, 99% at 2, 99.9% at 3.
-func percentileAxis(q float64) float64 { return -math.Log10(1 - q/100) }
-
+// percentileTicks labels the percentile axis, which spectrumChart lays out
+// as -log10(1-q/100), HdrHistogram's: 90% at 1, 99% at 2, 99.9% at 3.
 type percentileTicks struct{}
 
 func (percentileTicks) Ticks(min, max float64) []plot.Tick {

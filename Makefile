@@ -14,7 +14,8 @@ FUZZ_TARGETS = \
 	./pkg/workload:FuzzDecodePlan \
 	./pkg/workload:FuzzParseMix \
 	./pkg/result:FuzzRead \
-	./pkg/result:FuzzReadSuite
+	./pkg/result:FuzzReadSuite \
+	./pkg/bytesize:FuzzParse
 
 .PHONY: all build test race bench fuzz lint cover soak clean
 

@@ -133,6 +133,7 @@ func TestHelpGolden(t *testing.T) {
 		{"root-help.stdout", "--help"},
 		{"mix-help.stdout", "mix --help"},
 		{"crud-help.stdout", "crud --help"},
+		{"disk-help.stdout", "disk --help"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			env, stdout, _ := testEnv(t)
@@ -173,6 +174,16 @@ func TestHelpExamplesAreValid(t *testing.T) {
 						return err
 					}
 					return o.resolve(fs)
+				}
+			case strings.HasPrefix(line, "gobench disk"):
+				resolve = func(args []string) error {
+					o := defaultDiskOptions()
+					fs := pflag.NewFlagSet("disk", pflag.ContinueOnError)
+					o.AddFlags(fs)
+					if err := fs.Parse(args); err != nil {
+						return err
+					}
+					return o.resolve()
 				}
 			default:
 				continue

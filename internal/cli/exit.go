@@ -24,7 +24,13 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-func usage(err error) error { return usageError{err} }
+// usage marks err as a usage error; nil stays nil.
+func usage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{err}
+}
 
 // exitCode maps an error to the process's exit code: the one table.
 func exitCode(err error) int {

@@ -29,6 +29,8 @@ var rules = []rule{
 	{dir: "pkg/result", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/all", module + "pkg/report"}, why: "results do not render or name engines"},
 	{dir: "pkg/report", forbid: []string{module + "pkg/store/"}, why: "reports read results only"},
 	{dir: "internal/wire", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/all", module + "internal/coord", module + "pkg/result"}, why: "the wire format carries samples, nothing more"},
+	{dir: "pkg/disk", forbid: []string{module + "pkg/store", module + "pkg/workload", module + "pkg/result", module + "pkg/report"}, why: "the disk probe needs no store and renders nothing"},
+	{dir: "pkg/bytesize", onlyThis: []string{}, why: "units depend on nothing"},
 	{dir: "cmd/gobench", onlyThis: []string{module + "internal/cli"}, why: "main only calls cli.Main"},
 }
 

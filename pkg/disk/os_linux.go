@@ -1,0 +1,35 @@
+package disk
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+const oDSYNC = unix.O_DSYNC
+
+func unsafePointer(b []byte) unsafe.Pointer { return unsafe.Pointer(&b[0]) }
+
+// openFile opens path, with O_DIRECT when direct; a file system that
+// refuses it (tmpfs does) is reported as ErrDirect.
+func openFile(path string, flags int, direct bool) (*os.File, error) {
+	if direct {
+		flags |= unix.O_DIRECT
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil && direct && errors.Is(err, syscall.EINVAL) {
+		return nil, fmt.Errorf("%w: the file system of %s refuses O_DIRECT (tmpfs does): drop --direct", ErrDirect, path)
+	}
+	return f, err
+}
+
+func fdatasync(f *os.File) error { return unix.Fdatasync(int(f.Fd())) }
+
+// dropCache evicts the file's clean pages from the page cache.
+func dropCache(f *os.File) error {
+	return unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
+}

@@ -278,6 +278,7 @@ type runOptions struct {
 	progress time.Duration // < 0: automatic
 	hlog     string
 	html     string
+	ceiling  bool // measure the disk's fsync rate first (mix --ceiling)
 	output   report.Format
 }
 
@@ -357,6 +358,13 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 			return nil, err
 		}
 	}
+	var ceiling *result.Ceiling
+	if o.ceiling {
+		var err error
+		if ceiling, err = o.measureCeiling(ctx, env); err != nil {
+			return nil, err
+		}
+	}
 	var log io.Writer
 	if !o.quiet {
 		log = prefixWriter{w: env.Stderr, prefix: "gobench: "}
@@ -376,6 +384,7 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 			}
 			res, err := o.runOne(ctx, env, command, cell, log, label)
 			if res != nil {
+				res.Environment.Ceiling = ceiling
 				runs = append(runs, res)
 			}
 			if err != nil {

@@ -58,6 +58,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&p.Verify, "verify", false, "after the run, check the engine's integrity and that no acknowledged write was lost (values carry their writer and sequence number)")
 	fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
 	fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback'; exit 3 when it fails (repeatable)")
+	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then report write commits/s as a share of it")
 	fs.StringVar(&o.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
 	o.run.AddFlags(fs, true)
 }
@@ -105,6 +106,9 @@ other setting. A failed gate exits with status 3.`,
 
   # A 2×2 matrix as a markdown table for a pull request
   gobench mix --journal rollback,wal --sync normal,full --repeat 5 --procs 4 --queries 500 --format markdown
+
+  # How close each setting's commits come to the disk's fsync rate
+  gobench mix --ceiling --journal rollback,wal --sync full,normal --procs 4
 
   # LMDB shared by 8 worker processes; the in-memory map as goroutines
   gobench mix --driver lmdb --procs 8

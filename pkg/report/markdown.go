@@ -13,7 +13,7 @@ import (
 func Markdown(w io.Writer, r *result.Result) error {
 	ew := &errWriter{w: w}
 	first := true
-	for _, ph := range r.Phases {
+	for i, ph := range r.Phases {
 		if !first {
 			ew.printf("\n")
 		}
@@ -26,6 +26,9 @@ func Markdown(w io.Writer, r *result.Result) error {
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, Rate(o.OpsPerSec),
 				Micros(o.P50Micros), Micros(o.P90Micros), Micros(o.P99Micros), Micros(o.P999Micros), Micros(o.MaxMicros), mdEscape(errorText(o)))
+		}
+		if line := CeilingText(r, i); line != "" {
+			ew.printf("\n%s\n", mdEscape(line))
 		}
 	}
 	return ew.err

@@ -13,11 +13,20 @@ import (
 )
 
 // Metric is one figure read from a phase of a run: a throughput or a
-// latency statistic of one op kind, or of all data ops ("total").
+// latency statistic of one op kind, or of all data ops ("total"); or the
+// rate of write commits ("commits ops/s") and that rate as a percentage of
+// the disk's fsync rate measured before the run ("commits fsync%").
 type Metric struct {
-	Kind string // "read", "upsert", …, or "total"
-	Stat string // "ops/s", "mean", "p50", "p90", "p99", "p99.9" or "max"
+	Kind string // "read", "upsert", …, "total" or "commits"
+	Stat string // "ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"; "fsync%" for commits
 }
+
+// KindCommits names the write-commit metrics.
+const KindCommits = "commits"
+
+// StatFsyncPercent is commits per second as a percentage of the disk's
+// fsync rate.
+const StatFsyncPercent = "fsync%"
 
 var stats = []string{"ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"}
 
@@ -25,6 +34,12 @@ var stats = []string{"ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"}
 func ParseMetric(s string) (Metric, error) {
 	kind, stat, ok := strings.Cut(strings.TrimSpace(s), " ")
 	stat = strings.TrimSpace(stat)
+	if kind == KindCommits {
+		if stat != "ops/s" && stat != StatFsyncPercent {
+			return Metric{}, fmt.Errorf("metric %q: commits have ops/s and %s (the share of the disk's fsync rate, with --ceiling)", s, StatFsyncPercent)
+		}
+		return Metric{Kind: kind, Stat: stat}, nil
+	}
 	if !ok || !slices.Contains(stats, stat) {
 		return Metric{}, fmt.Errorf("metric %q: want an op kind and a statistic, such as \"upsert ops/s\" or \"read p99\" (statistics: %s)", s, strings.Join(stats, ", "))
 	}
@@ -39,9 +54,9 @@ func ParseMetric(s string) (Metric, error) {
 // String returns the metric's name, as ParseMetric reads it.
 func (m Metric) String() string { return m.Kind + " " + m.Stat }
 
-// HigherIsBetter reports the metric's direction: throughput is better
-// higher, latency lower.
-func (m Metric) HigherIsBetter() bool { return m.Stat == "ops/s" }
+// HigherIsBetter reports the metric's direction: throughput (and its share
+// of the fsync ceiling) is better higher, latency lower.
+func (m Metric) HigherIsBetter() bool { return m.Stat == "ops/s" || m.Stat == StatFsyncPercent }
 
 // Direction says which way is better, in words.
 func (m Metric) Direction() string {
@@ -53,8 +68,11 @@ func (m Metric) Direction() string {
 
 // Unit returns the metric's unit.
 func (m Metric) Unit() string {
-	if m.Stat == "ops/s" {
+	switch m.Stat {
+	case "ops/s":
 		return "ops/s"
+	case StatFsyncPercent:
+		return "% of the disk's fsync/s"
 	}
 	return "µs"
 }
@@ -62,6 +80,16 @@ func (m Metric) Unit() string {
 // Value reads the metric from a run's first phase.
 func (m Metric) Value(r *result.Result) (float64, bool) {
 	if len(r.Phases) == 0 {
+		return 0, false
+	}
+	if m.Kind == KindCommits {
+		commits, ok := r.CommitsPerSec(0)
+		if !ok || m.Stat == "ops/s" {
+			return commits, ok
+		}
+		if c := r.Environment.Ceiling; c != nil && c.FsyncPerSec > 0 {
+			return 100 * commits / c.FsyncPerSec, true
+		}
 		return 0, false
 	}
 	ph := &r.Phases[0]
@@ -93,19 +121,25 @@ func (m Metric) Value(r *result.Result) (float64, bool) {
 
 // Format renders a value of the metric with its unit.
 func (m Metric) Format(v float64) string {
-	if m.Stat == "ops/s" {
+	switch m.Stat {
+	case "ops/s":
 		return Rate(v)
+	case StatFsyncPercent:
+		return sig3(v) + "%"
 	}
 	return Micros(v)
 }
 
 // DefaultMetrics returns the metrics a suite is summarised by: total
-// throughput, and per data op kind its throughput, p50, p99 and p99.9.
+// throughput, and per data op kind its throughput, p50, p99 and p99.9;
+// with a measured fsync ceiling, the commit rate and its share of it.
 func DefaultMetrics(s *result.Suite) []Metric {
 	ms := []Metric{{"total", "ops/s"}}
 	var kinds []string
+	ceiling := false
 	for _, c := range s.Cells {
 		for _, r := range c.Runs {
+			ceiling = ceiling || r.Environment.Ceiling != nil
 			for _, o := range r.Phases[0].Ops {
 				if o.Kind != workload.OpBegin.String() && o.Kind != workload.OpCommit.String() && !slices.Contains(kinds, o.Kind) {
 					kinds = append(kinds, o.Kind)
@@ -117,6 +151,9 @@ func DefaultMetrics(s *result.Suite) []Metric {
 		for _, k := range kinds {
 			ms = append(ms, Metric{k, st})
 		}
+	}
+	if ceiling {
+		ms = append(ms, Metric{KindCommits, "ops/s"}, Metric{KindCommits, StatFsyncPercent})
 	}
 	return ms
 }

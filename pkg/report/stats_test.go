@@ -62,12 +62,12 @@ func TestCompareDirection(t *testing.T) {
 }
 
 func TestParseMetric(t *testing.T) {
-	for _, ok := range []string{"upsert ops/s", "read p99", "total ops/s", "read p99.9", "commit p50"} {
+	for _, ok := range []string{"upsert ops/s", "read p99", "total ops/s", "read p99.9", "commit p50", "commits ops/s", "commits fsync%"} {
 		if _, err := ParseMetric(ok); err != nil {
 			t.Errorf("ParseMetric(%q): %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"upsert", "read p98", "frob ops/s", ""} {
+	for _, bad := range []string{"upsert", "read p98", "frob ops/s", "", "commits p99", "read fsync%"} {
 		if _, err := ParseMetric(bad); err == nil {
 			t.Errorf("ParseMetric(%q) succeeded", bad)
 		}

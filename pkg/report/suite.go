@@ -61,6 +61,10 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 		w.printf(" · SQLite %s", v)
 	}
 	w.printf(" · %s %s, %s\n", first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	if c := env.Ceiling; c != nil {
+		w.printf("ceiling: before the runs this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s)\n",
+			c.Filesystem, Rate(c.FsyncPerSec), c.WriteSize, Micros(c.P50Micros), Micros(c.P99Micros))
+	}
 	for _, c := range s.Cells {
 		for i, r := range c.Runs {
 			if !r.Complete {

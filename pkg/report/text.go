@@ -26,15 +26,40 @@ func Text(w io.Writer, r *result.Result) error {
 			tw.printf("  %s\n", e)
 		}
 	}
-	for _, ph := range r.Phases {
+	for i, ph := range r.Phases {
 		tw.printf("\n")
 		if len(r.Phases) > 1 {
 			tw.printf("phase %s\n", ph.Name)
 		}
 		phaseTable(tw, ph)
 		phaseFooter(tw, ph)
+		if line := CeilingText(r, i); line != "" {
+			tw.printf("%s\n", line)
+		}
 	}
 	return tw.err
+}
+
+// CeilingText says how phase i's write commits compare with the disk's
+// fsync rate measured before the run, or "" when there is no ceiling or no
+// write.
+func CeilingText(r *result.Result, i int) string {
+	c := r.Environment.Ceiling
+	commits, ok := r.CommitsPerSec(i)
+	if c == nil || !ok || c.FsyncPerSec <= 0 {
+		return ""
+	}
+	frac := commits / c.FsyncPerSec
+	what := "write commits"
+	if r.Plan.Phases[i].Batch > 1 {
+		what = "commits (read-only transactions included)"
+	}
+	s := fmt.Sprintf("ceiling: this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s); %s: %s/s, %s%% of that",
+		c.Filesystem, Rate(c.FsyncPerSec), c.WriteSize, Micros(c.P50Micros), Micros(c.P99Micros), what, Rate(commits), sig3(100*frac))
+	if frac > 1 {
+		s += ": above the ceiling, so commits did not each wait for an fsync (WAL with synchronous NORMAL, sync off, or group commit)"
+	}
+	return s
 }
 
 func header(w *errWriter, r *result.Result) {

@@ -129,3 +129,44 @@ func TestCRUDGolden(t *testing.T) {
 		t.Error("a baseline that did not run was accepted")
 	}
 }
+
+// With a measured ceiling, the report sets the write commit rate against
+// the disk's fsync rate, and says when commits went faster than fsyncs.
+func TestCeilingText(t *testing.T) {
+	r := loadFixture(t, "mix-wal.json")
+	if got := CeilingText(r, 0); got != "" {
+		t.Errorf("no ceiling, yet: %q", got)
+	}
+	upsert, _ := r.Phases[0].Op("upsert")
+	commits, ok := r.CommitsPerSec(0)
+	if !ok || commits != upsert.OpsPerSec {
+		t.Fatalf("CommitsPerSec = %v, %v; want the upsert rate %v", commits, ok, upsert.OpsPerSec)
+	}
+	for _, tt := range []struct {
+		fsyncs float64
+		want   string
+		above  bool
+	}{
+		{commits * 4, "25.0% of that", false},
+		{commits / 2, "200% of that: above the ceiling", true},
+	} {
+		r.Environment.Ceiling = &result.Ceiling{Filesystem: "ext4", Ops: 1000, WriteSize: 4096, FsyncPerSec: tt.fsyncs, P50Micros: 200, P99Micros: 400}
+		got := CeilingText(r, 0)
+		if !strings.Contains(got, tt.want) || !strings.Contains(got, "durable 4096-byte writes/s (fdatasync p50 200µs, p99 400µs)") || strings.Contains(got, "above") != tt.above {
+			t.Errorf("fsync rate %v: %q", tt.fsyncs, got)
+		}
+		var buf bytes.Buffer
+		if err := Text(&buf, r); err != nil || !strings.Contains(buf.String(), got) {
+			t.Errorf("the text report lacks the ceiling line (%v)", err)
+		}
+		m, _ := ParseMetric("commits fsync%")
+		if v, ok := m.Value(r); !ok || v < 100*commits/tt.fsyncs-1e-9 || v > 100*commits/tt.fsyncs+1e-9 {
+			t.Errorf("commits fsync%% = %v, %v", v, ok)
+		}
+	}
+	m, _ := ParseMetric("commits fsync%")
+	r.Environment.Ceiling = nil
+	if _, ok := m.Value(r); ok {
+		t.Error("commits fsync% without a ceiling")
+	}
+}

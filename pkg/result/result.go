@@ -56,6 +56,45 @@ type Environment struct {
 	// Store holds the engine's facts, read back from the database: driver,
 	// SQLite version, journal mode and synchronous level in force, …
 	Store []store.Fact `json:"store"`
+	// Ceiling is the disk's fsync rate, measured on the database's file
+	// system before the run (mix --ceiling); nil when not measured.
+	Ceiling *Ceiling `json:"ceiling,omitempty"`
+}
+
+// Ceiling is the rate of durable small writes (each followed by
+// fdatasync) the database's disk allows: no commit that waits for its
+// fsync can go faster.
+type Ceiling struct {
+	Filesystem string `json:"filesystem"`
+	// Ops writes of WriteSize bytes, each followed by fdatasync.
+	Ops         int     `json:"ops"`
+	WriteSize   int64   `json:"write_size"`
+	FsyncPerSec float64 `json:"fsync_per_sec"`
+	P50Micros   float64 `json:"p50_us"`
+	P99Micros   float64 `json:"p99_us"`
+}
+
+// CommitsPerSec is the rate of write transactions that succeeded in phase
+// i: its successful write ops per second when each op is its own
+// transaction (batch 1), its commits per second otherwise (read-only
+// transactions of a mixed batch included). ok is false for a phase with
+// neither.
+func (r *Result) CommitsPerSec(i int) (rate float64, ok bool) {
+	if i >= len(r.Phases) || i >= len(r.Plan.Phases) {
+		return 0, false
+	}
+	ph := r.Phases[i]
+	if r.Plan.Phases[i].Batch > 1 {
+		o, ok := ph.Op(workload.OpCommit.String())
+		return o.OpsPerSec, ok
+	}
+	for _, o := range ph.Ops {
+		if op, err := workload.ParseOp(o.Kind); err == nil && op.IsWrite() {
+			rate += o.OpsPerSec
+			ok = true
+		}
+	}
+	return rate, ok
 }
 
 // StoreFact returns the value of the named store fact, or "".

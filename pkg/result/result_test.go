@@ -291,3 +291,26 @@ func TestForeignGeometryRefused(t *testing.T) {
 		t.Fatalf("DecodeHistogram = %v", err)
 	}
 }
+
+func TestCommitsPerSec(t *testing.T) {
+	plan := func(batch int) workload.Plan {
+		return workload.Plan{Phases: []workload.Phase{{Name: "mix", Batch: batch}}}
+	}
+	phase := func(ops ...OpStats) []Phase { return []Phase{{Name: "mix", Ops: ops}} }
+	for _, tt := range []struct {
+		name string
+		r    Result
+		want float64
+		ok   bool
+	}{
+		{"every write its own transaction", Result{Plan: plan(1), Phases: phase(OpStats{Kind: "read", OpsPerSec: 900}, OpStats{Kind: "upsert", OpsPerSec: 40}, OpStats{Kind: "delete", OpsPerSec: 2})}, 42, true},
+		{"batches count commits", Result{Plan: plan(10), Phases: phase(OpStats{Kind: "upsert", OpsPerSec: 400}, OpStats{Kind: "commit", OpsPerSec: 40})}, 40, true},
+		{"reads only", Result{Plan: plan(1), Phases: phase(OpStats{Kind: "read", OpsPerSec: 900})}, 0, false},
+		{"no such phase", Result{Plan: plan(1)}, 0, false},
+	} {
+		got, ok := tt.r.CommitsPerSec(0)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("%s: %v, %v; want %v, %v", tt.name, got, ok, tt.want, tt.ok)
+		}
+	}
+}

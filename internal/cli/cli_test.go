@@ -58,6 +58,19 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"mix --mode threads", `unknown worker mode "threads"`},
 		{"mix --on-error ignore", `unknown error policy "ignore"`},
 		{"mix --batch 0", "batch 0 is out of range"},
+		{"blob --count 0", `"0" is not a positive count`},
+		{"blob --size 10x", `--size: "10x" is not a positive size`},
+		{"blob --size 1k --variance 1k", "want sizes from 1 byte"},
+		{"blob --size 20M", "want sizes from 1 byte to 16 MiB"},
+		{"blob --sample 30k", "more than the 20000 blobs"},
+		{"blob --targets db,cloud", `unknown target "cloud"`},
+		{"blob --driver files", "the db target needs a SQLite driver"},
+		{"blob --api mmap", `--api "mmap": want sql or blob`},
+		{"blob --driver modernc --api blob", "use --driver ncruces"},
+		{"blob --sync --nosync", "--sync and --nosync both given"},
+		{"blob --journal wall", `unknown journal mode "wall"`},
+		{"blob --mode threads", `--mode "threads"`},
+		{"blob --count 10 --procs 11", "--procs 11: want 1 to the 10 blobs"},
 		{"mix --driver null --journal wal", "--journal applies to the SQLite drivers"},
 		{"mix --mode goroutine --ready-timeout 1s", "--ready-timeout applies to worker processes"},
 		{"mix --db /nonexistent/dir/x.db", "directory /nonexistent/dir does not exist"},
@@ -134,6 +147,7 @@ func TestHelpGolden(t *testing.T) {
 		{"mix-help.stdout", "mix --help"},
 		{"crud-help.stdout", "crud --help"},
 		{"disk-help.stdout", "disk --help"},
+		{"blob-help.stdout", "blob --help"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			env, stdout, _ := testEnv(t)
@@ -174,6 +188,16 @@ func TestHelpExamplesAreValid(t *testing.T) {
 						return err
 					}
 					return o.resolve(fs)
+				}
+			case strings.HasPrefix(line, "gobench blob"):
+				resolve = func(args []string) error {
+					o := defaultBlobOptions()
+					fs := pflag.NewFlagSet("blob", pflag.ContinueOnError)
+					o.AddFlags(fs)
+					if err := fs.Parse(args); err != nil {
+						return err
+					}
+					return o.resolve()
 				}
 			case strings.HasPrefix(line, "gobench disk"):
 				resolve = func(args []string) error {

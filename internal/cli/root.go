@@ -76,7 +76,7 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.SetIn(env.Stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(newMixCommand(env), newCRUDCommand(env), newDiskCommand(env), newCompareCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newWorkerCommand(env), newVersionCommand(env))
+	root.AddCommand(newMixCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newCompareCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newWorkerCommand(env), newVersionCommand(env))
 	root.Args = noArgs
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	return root

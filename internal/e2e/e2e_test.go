@@ -166,7 +166,8 @@ func rssFlat(ts *testscript.TestScript, neg bool, args []string) {
 
 // sizecheck FILE compares, for every run of a suite whose database was
 // kept (--keep), the size it reports at the end with what stat says now:
-// apparent bytes and allocated blocks of the database's files.
+// apparent bytes and allocated blocks of the database's files (and, for
+// a directory, of the directories under it, itself included, as du).
 func sizeCheck(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: sizecheck FILE")
@@ -187,7 +188,7 @@ func sizeCheck(ts *testscript.TestScript, neg bool, args []string) {
 			var files []string
 			if fi, err := os.Stat(r.Plan.Store.Path); err == nil && fi.IsDir() {
 				ts.Check(filepath.Walk(r.Plan.Store.Path, func(p string, fi os.FileInfo, err error) error {
-					if err == nil && fi.Mode().IsRegular() {
+					if err == nil && (fi.Mode().IsRegular() || fi.IsDir()) {
 						files = append(files, p)
 					}
 					return err

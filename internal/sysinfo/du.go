@@ -10,8 +10,9 @@ import (
 // DiskUsage returns how much the database at path takes: its apparent
 // size (the sum of file lengths) and the space allocated for it (blocks,
 // as du counts them; the apparent size where the OS does not say). A
-// directory (an LMDB environment, a files store) counts every file under
-// it; a file counts together with SQLite's companions beside it (-wal,
+// directory (an LMDB environment, a files store) counts every file and
+// directory under it, itself included (a directory of 20,000 entries
+// takes blocks of its own), as du does; a file counts together with SQLite's companions beside it (-wal,
 // -shm, -journal). A path that does not exist (an in-memory engine) is an
 // error that wraps fs.ErrNotExist.
 func DiskUsage(path string) (apparent, allocated int64, err error) {
@@ -20,7 +21,7 @@ func DiskUsage(path string) (apparent, allocated int64, err error) {
 		return 0, 0, err
 	}
 	add := func(fi fs.FileInfo) {
-		if fi.Mode().IsRegular() {
+		if fi.Mode().IsRegular() || fi.IsDir() {
 			apparent += fi.Size()
 			allocated += allocatedBytes(fi)
 		}
@@ -41,7 +42,7 @@ func DiskUsage(path string) (apparent, allocated int64, err error) {
 			}
 			return err
 		}
-		if d.Type().IsRegular() {
+		if d.Type().IsRegular() || d.IsDir() {
 			fi, err := d.Info()
 			if err == nil {
 				add(fi)

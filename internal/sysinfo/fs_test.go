@@ -56,9 +56,20 @@ func TestDiskUsage(t *testing.T) {
 	if alloc != want {
 		t.Errorf("allocated %d, stat says %d", alloc, want)
 	}
+	// A directory counts its own entries' blocks too, as du does.
+	dfi, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	app, alloc, err = DiskUsage(dir)
-	if err != nil || app != 15000+1<<20 {
-		t.Fatalf("DiskUsage(dir) = %d, %d, %v", app, alloc, err)
+	if err != nil || app != 15000+1<<20+dfi.Size() {
+		t.Fatalf("DiskUsage(dir) = %d, %d, %v; want %d apparent bytes", app, alloc, err, 15000+1<<20+dfi.Size())
+	}
+	if err := syscall.Stat(dir, &st); err != nil {
+		t.Fatal(err)
+	}
+	if alloc < want+st.Blocks*512 {
+		t.Errorf("allocated %d: less than the files and the directory itself (%d)", alloc, want+st.Blocks*512)
 	}
 	if alloc >= app {
 		t.Errorf("a sparse megabyte counted as allocated: %d of %d", alloc, app)

@@ -83,6 +83,34 @@ func (u Units) Size(n int64) string {
 	return s + " " + names[i]
 }
 
+// Round formats a byte count in the largest unit it reaches, to three
+// significant digits, for tables: 20.9 MiB, 512 B, 4 KiB.
+func (u Units) Round(n int64) string {
+	base, names := int64(1024), []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	if u.SI {
+		base, names = 1000, []string{"B", "kB", "MB", "GB", "TB"}
+	}
+	v := float64(n)
+	i := 0
+	for v >= float64(base) && i < len(names)-1 {
+		v /= float64(base)
+		i++
+	}
+	decimals := 0
+	switch {
+	case i == 0:
+	case v < 10:
+		decimals = 2
+	case v < 100:
+		decimals = 1
+	}
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s + " " + names[i]
+}
+
 // Header names the unit of rates, for a table header.
 func (u Units) Header() string {
 	if u.SI {

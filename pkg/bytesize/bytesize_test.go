@@ -48,6 +48,22 @@ func TestUnits(t *testing.T) {
 	}
 }
 
+func TestRound(t *testing.T) {
+	bin, si := Units{}, Units{SI: true}
+	for _, tt := range []struct {
+		u    Units
+		n    int64
+		want string
+	}{
+		{bin, 512, "512 B"}, {bin, 4096, "4 KiB"}, {bin, 21880832, "20.9 MiB"}, {si, 21880832, "21.9 MB"},
+		{bin, 1023, "1023 B"}, {bin, 150 << 20, "150 MiB"}, {bin, 1536 << 10, "1.5 MiB"}, {si, 999999, "1000 kB"},
+	} {
+		if got := tt.u.Round(tt.n); got != tt.want {
+			t.Errorf("Round(%d, SI=%v) = %q, want %q", tt.n, tt.u.SI, got, tt.want)
+		}
+	}
+}
+
 func TestParseList(t *testing.T) {
 	got, err := ParseList("4k, 100kB,1m,10M")
 	if err != nil || len(got) != 4 || got[0] != 4096 || got[1] != 100000 || got[2] != 1<<20 || got[3] != 10<<20 {

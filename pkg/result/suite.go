@@ -170,11 +170,23 @@ func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, e
 	for i, r := range runs {
 		all[i] = RunSettings(r)
 	}
+	// Every setting any run has, in order of first appearance: engines
+	// differ in their options (a files run's layout is no setting of a
+	// SQLite run), and a setting only some runs have varies.
+	var names []string
+	for _, a := range all {
+		for _, st := range a {
+			if !slices.Contains(names, st.Name) {
+				names = append(names, st.Name)
+			}
+		}
+	}
 	varied := []string{}
-	for _, st := range all[0] {
+	for _, name := range names {
+		first, _ := all[0].Get(name)
 		for _, other := range all[1:] {
-			if v, _ := other.Get(st.Name); v != st.Value {
-				varied = append(varied, st.Name)
+			if v, _ := other.Get(name); v != first {
+				varied = append(varied, name)
 				break
 			}
 		}

@@ -158,3 +158,25 @@ func FuzzReadSuite(f *testing.F) {
 		}
 	})
 }
+
+// A setting only some runs have (an engine's own option) varies: two
+// files layouts after a SQLite run are two cells, not one.
+func TestNewSuiteEngineOptions(t *testing.T) {
+	db := fakeRun(t, "rollback", "off", 1, 10, time.Millisecond)
+	layout := func(l string) *Result {
+		r := fakeRun(t, "rollback", "off", 1, 10, time.Millisecond)
+		r.Plan.Driver = "files"
+		r.Plan.Store.Options = []byte(`{"layout":"` + l + `","fsync":false}`)
+		return r
+	}
+	s, err := NewSuite("blob", "interleaved", []*Result{db, layout("flat"), layout("tree")}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Cells) != 3 {
+		t.Fatalf("%d cells (varied %v), want 3", len(s.Cells), s.Varied)
+	}
+	if v, _ := s.Cells[2].Settings.Get("layout"); v != "tree" {
+		t.Errorf("third cell: %s", s.Cells[2].Settings)
+	}
+}

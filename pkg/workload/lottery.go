@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 )
 
@@ -119,6 +120,7 @@ func (p *perm) at(i uint64) uint64 {
 // a scan's run of ScanLength keys), in order or permuted.
 type eachKeys struct {
 	lo, hi, unit, units, next uint64
+	limit                     uint64 // units dealt: all, or Phase.Ops
 	perm                      *perm
 }
 
@@ -136,7 +138,9 @@ func (e *eachKeys) deal() (key uint64, n int) {
 // phase: which op, on which key, with which value. Two Lotteries built
 // from the same plan, phase and worker id deal the same sequence.
 type Lottery struct {
+	plan          *Plan
 	tag           bool // Plan.Verify: values carry their Tag
+	random        bool // Plan.RandomValues
 	worker, phase int
 	writes        uint64
 	deck          *deck
@@ -158,14 +162,16 @@ func NewLottery(plan *Plan, phase, worker int) *Lottery {
 func newLottery(plan *Plan, phase, worker int, keys keyChooser) *Lottery {
 	ph := &plan.Phases[phase]
 	l := &Lottery{
+		plan:   plan,
 		tag:    plan.Verify,
+		random: plan.RandomValues,
 		worker: worker,
 		phase:  phase,
 		deck:   newDeck(ph.Mix, newRand(plan.Seed, worker, phase, streamOps)),
 		keys:   keys,
 		keyRng: newRand(plan.Seed, worker, phase, streamKeys),
 		valRng: newRand(plan.Seed, worker, phase, streamValues),
-		value:  make([]byte, plan.ValueSize),
+		value:  make([]byte, plan.ValueSize+plan.ValueVariance),
 	}
 	if ph.Access == AccessEach {
 		l.op = ph.Mix.Ops()[0]
@@ -178,6 +184,10 @@ func newLottery(plan *Plan, phase, worker int, keys keyChooser) *Lottery {
 		if ph.Order == OrderRandom && l.each.units > 1 {
 			l.each.perm = newPerm(l.each.units, l.keyRng)
 		}
+		l.each.limit = l.each.units
+		if ph.Ops > 0 {
+			l.each.limit = min(l.each.units, uint64(ph.Ops))
+		}
 	}
 	return l
 }
@@ -189,7 +199,7 @@ func (l *Lottery) Len() int64 {
 	if l.each == nil {
 		return 0
 	}
-	return int64(l.each.units)
+	return int64(l.each.limit)
 }
 
 // Next deals the next op and its key. For a write, Value returns the value
@@ -205,7 +215,12 @@ func (l *Lottery) Next() (Op, uint64) {
 		key = l.keys.next(l.keyRng)
 	}
 	if op == OpUpsert || op == OpUpdate || op == OpInsert {
-		fillValue(l.value, l.valRng)
+		l.value = l.value[:l.plan.ValueSizeOf(key)]
+		if l.random {
+			fillRandom(l.value, l.valRng)
+		} else {
+			fillValue(l.value, l.valRng)
+		}
 		if l.tag {
 			putTag(l.value, l.worker, l.phase, l.writes)
 		}
@@ -222,6 +237,21 @@ func (l *Lottery) ScanLen() int { return l.scanN }
 // Value returns the value dealt with the last write op. The slice is reused
 // by the next call to Next.
 func (l *Lottery) Value() []byte { return l.value }
+
+// fillRandom fills b with uniformly random bytes: incompressible.
+func fillRandom(b []byte, r *rand.Rand) {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], r.Uint64())
+	}
+	if i < len(b) {
+		x := r.Uint64()
+		for ; i < len(b); i++ {
+			b[i] = byte(x)
+			x >>= 8
+		}
+	}
+}
 
 const valueAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 

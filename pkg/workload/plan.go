@@ -55,8 +55,17 @@ type Plan struct {
 	// Preload is how many rows (keys 0 to Preload-1) are written before
 	// the first phase, outside any measurement.
 	Preload uint64 `json:"preload"`
-	// ValueSize is the size in bytes of every value written.
+	// ValueSize is the size in bytes of every value written, or with
+	// ValueVariance the middle of the range of sizes.
 	ValueSize int `json:"value_size"`
+	// ValueVariance makes value sizes vary by key: every value of key k is
+	// ValueSizeOf(k) bytes, from ValueSize-ValueVariance to
+	// ValueSize+ValueVariance, a function of the seed and k alone, so an
+	// update rewrites a value with one of the same size.
+	ValueVariance int `json:"value_variance,omitempty"`
+	// RandomValues fills values with uniformly random bytes, which no
+	// file system or engine can compress, instead of printable text.
+	RandomValues bool `json:"random_values,omitempty"`
 	// Mode is ModeProcess or ModeGoroutine.
 	Mode string `json:"mode"`
 	// Procs is the number of worker processes (in goroutine mode: groups
@@ -123,7 +132,9 @@ const (
 	// AccessEach visits every key of the worker's share of the key space
 	// (see Plan.Share) exactly once, with the phase's single op, in Order:
 	// the insert, query, update, scan and delete phases of a CRUD run.
-	// A scan visits the share ScanLength keys at a time.
+	// A scan visits the share ScanLength keys at a time. With Ops set, a
+	// worker visits only the first Ops units of its share in that order:
+	// in random order, a random sample of distinct keys.
 	AccessEach = "each"
 )
 
@@ -142,7 +153,7 @@ type Phase struct {
 	Access string `json:"access,omitempty"`
 	Order  string `json:"order,omitempty"`
 	// Ops is the number of ops per worker; zero when Duration bounds the
-	// phase instead.
+	// phase instead. In an each-key phase, a limit (zero: the whole share).
 	Ops int64 `json:"ops,omitempty"`
 	// Duration bounds the phase by time when Ops is zero.
 	Duration Duration `json:"duration,omitempty"`
@@ -196,6 +207,9 @@ func (p *Plan) Validate() error {
 	if p.ValueSize < 1 || p.ValueSize > MaxValueSize {
 		return fmt.Errorf("value size %d is out of range (want 1 to %d bytes)", p.ValueSize, MaxValueSize)
 	}
+	if p.ValueVariance < 0 || p.ValueVariance >= p.ValueSize || p.ValueSize+p.ValueVariance > MaxValueSize {
+		return fmt.Errorf("value size variance %d is out of range (want 0 to %d, so that sizes stay between 1 and %d bytes)", p.ValueVariance, min(p.ValueSize-1, MaxValueSize-p.ValueSize), MaxValueSize)
+	}
 	if p.Mode != ModeProcess && p.Mode != ModeGoroutine {
 		return fmt.Errorf("unknown worker mode %q (want %s or %s)", p.Mode, ModeProcess, ModeGoroutine)
 	}
@@ -228,8 +242,8 @@ func (p *Plan) Validate() error {
 			return errors.New("verify cannot check deletes (a missing key would be either lost or deleted): drop delete from the mix")
 		}
 	}
-	if p.Verify && p.ValueSize < MinVerifyValueSize {
-		return fmt.Errorf("verify tags values with %d bytes: value size %d is too small", MinVerifyValueSize, p.ValueSize)
+	if p.Verify && p.ValueSize-p.ValueVariance < MinVerifyValueSize {
+		return fmt.Errorf("verify tags values with %d bytes: value size %d is too small", MinVerifyValueSize, p.ValueSize-p.ValueVariance)
 	}
 	return nil
 }
@@ -247,8 +261,11 @@ func (ph *Phase) Validate() error {
 		if len(ph.Mix.Ops()) != 1 {
 			return fmt.Errorf("an each-key phase runs one op, not %s", ph.Mix)
 		}
-		if ph.Ops != 0 || ph.Duration != 0 {
-			return errors.New("an each-key phase visits every key of the worker's share once: it takes no op count or duration")
+		if ph.Duration != 0 {
+			return errors.New("an each-key phase visits every key of the worker's share once: it takes no duration")
+		}
+		if ph.Ops < 0 {
+			return fmt.Errorf("op count %d is negative (want a limit per worker, or 0 for every key)", ph.Ops)
 		}
 		if ph.Order != OrderSequential && ph.Order != OrderRandom {
 			return fmt.Errorf("unknown key order %q (want sequential or random)", ph.Order)
@@ -279,6 +296,38 @@ func (ph *Phase) Validate() error {
 		return fmt.Errorf("duration %v is longer than the maximum of %v", ph.Duration, MaxPhaseLength)
 	}
 	return nil
+}
+
+// ValueSizeOf returns the size of every value of key: ValueSize, or with
+// ValueVariance a size drawn for the key from the seed, the same in every
+// phase, worker and run of the plan.
+func (p *Plan) ValueSizeOf(key uint64) int {
+	if p.ValueVariance == 0 {
+		return p.ValueSize
+	}
+	h := splitmix64(splitmix64(p.Seed^0x76616c7565) ^ key)
+	return p.ValueSize - p.ValueVariance + int(h%uint64(2*p.ValueVariance+1))
+}
+
+// PhaseValueBytes returns the bytes of values an each-key phase reads or
+// writes over all the plan's workers (its shard's): the sum of
+// ValueSizeOf over the keys it visits, exact because the keys are dealt
+// from the seed. ok is false for lottery phases (their reads may miss)
+// and for scans.
+func (p *Plan) PhaseValueBytes(phase int) (n int64, ok bool) {
+	ph := &p.Phases[phase]
+	if ph.Access != AccessEach || ph.Mix.Ops()[0] == OpScan {
+		return 0, false
+	}
+	keys := newKeyChooser(p.Keys)
+	for _, w := range p.WorkerIDs() {
+		l := newLottery(p, phase, w, keys)
+		for range l.Len() {
+			key, _ := l.each.deal()
+			n += int64(p.ValueSizeOf(key))
+		}
+	}
+	return n, true
 }
 
 // Share returns the keys [lo, hi) worker owns in AccessEach phases: the key

@@ -337,27 +337,32 @@ func Preload(ctx context.Context, st store.Store, plan *Plan) (err error) {
 	tx, _ := c.(store.Batcher)
 	const chunk = 1000
 	r := newRand(plan.Seed, 0, 0, streamPreload)
-	value := make([]byte, plan.ValueSize)
+	value := make([]byte, plan.ValueSize+plan.ValueVariance)
 	for lo := uint64(0); lo < plan.Preload; lo += chunk {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := preloadChunk(c, tx, r, value, lo, min(lo+chunk, plan.Preload), plan.Verify); err != nil {
+		if err := preloadChunk(c, tx, r, plan, value, lo, min(lo+chunk, plan.Preload)); err != nil {
 			return fmt.Errorf("preload of keys %d and up: %w", lo, err)
 		}
 	}
 	return nil
 }
 
-func preloadChunk(c store.Conn, tx store.Batcher, r *rand.Rand, value []byte, lo, hi uint64, tag bool) error {
+func preloadChunk(c store.Conn, tx store.Batcher, r *rand.Rand, plan *Plan, buf []byte, lo, hi uint64) error {
 	if tx != nil {
 		if err := tx.Begin(); err != nil {
 			return err
 		}
 	}
 	for k := lo; k < hi; k++ {
-		fillValue(value, r)
-		if tag {
+		value := buf[:plan.ValueSizeOf(k)]
+		if plan.RandomValues {
+			fillRandom(value, r)
+		} else {
+			fillValue(value, r)
+		}
+		if plan.Verify {
 			copy(value, preloadTag)
 		}
 		if err := c.Put(k, value); err != nil {

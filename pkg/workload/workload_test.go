@@ -229,9 +229,17 @@ func TestPlanValidate(t *testing.T) {
 		{"distribution", func(p *Plan) { p.Keys.Distribution = "normal" }, `unknown key distribution "normal"`},
 		{"scan in a lottery", func(p *Plan) { p.Phases[0].Mix, _ = ParseMix("read=90,scan=10") }, "scan cannot be dealt by a lottery mix"},
 		{"order in a lottery", func(p *Plan) { p.Phases[0].Order = OrderRandom }, "key order applies to each-key phases only"},
-		{"each with ops", func(p *Plan) {
+		{"each with a limit", func(p *Plan) {
 			p.Phases[0].Access, p.Phases[0].Order, p.Phases[0].Mix = AccessEach, OrderRandom, Mix{{OpInsert, 100}}
-		}, "takes no op count"},
+		}, ""},
+		{"each with a negative limit", func(p *Plan) {
+			p.Phases[0].Access, p.Phases[0].Order, p.Phases[0].Mix, p.Phases[0].Ops = AccessEach, OrderRandom, Mix{{OpInsert, 100}}, -1
+		}, "negative"},
+		{"each with a duration", func(p *Plan) {
+			p.Phases[0].Access, p.Phases[0].Order, p.Phases[0].Mix, p.Phases[0].Ops, p.Phases[0].Duration = AccessEach, OrderRandom, Mix{{OpInsert, 100}}, 0, Duration(time.Second)
+		}, "takes no duration"},
+		{"variance too large", func(p *Plan) { p.ValueVariance = p.ValueSize }, "variance"},
+		{"negative variance", func(p *Plan) { p.ValueVariance = -1 }, "variance"},
 		{"each with two ops", func(p *Plan) {
 			p.Phases[0].Access, p.Phases[0].Order, p.Phases[0].Ops = AccessEach, OrderRandom, 0
 		}, "runs one op"},

@@ -3,6 +3,9 @@ package sqlite
 import (
 	"errors"
 	"fmt"
+	"io"
+	"slices"
+	"strings"
 
 	nsqlite "github.com/ncruces/go-sqlite3"
 	_ "github.com/ncruces/go-sqlite3/vfs/memdb" // registers the memdb VFS, as mattn's and modernc's SQLite have it built in
@@ -17,6 +20,8 @@ import (
 func Ncruces() *Driver { return &Driver{name: "ncruces", be: ncBackend{}} }
 
 type ncBackend struct{}
+
+func (ncBackend) blobIO() {}
 
 func (ncBackend) open(dsn string) (rawConn, error) {
 	c, err := nsqlite.OpenFlags(dsn, nsqlite.OPEN_READWRITE|nsqlite.OPEN_CREATE|nsqlite.OPEN_URI)
@@ -63,8 +68,8 @@ func (r *ncRaw) queryString(q string) (string, error) {
 	return s.ColumnText(0), nil
 }
 
-func (r *ncRaw) ops(d *Driver) (store.Conn, error) {
-	c := &ncConn{c: r.c, d: d}
+func (r *ncRaw) ops(d *Driver, blob bool) (store.Conn, error) {
+	c := &ncConn{c: r.c, d: d, blob: blob}
 	for _, p := range []struct {
 		dst **nsqlite.Stmt
 		sql string
@@ -89,6 +94,7 @@ type ncConn struct {
 
 	get, put, update, del, insert, scan, begin, commit, rollback *nsqlite.Stmt
 
+	blob   bool // reads and updates through incremental blob I/O
 	inTx   bool
 	closed bool
 }
@@ -102,8 +108,11 @@ var (
 	_ store.Scanner  = (*ncConn)(nil)
 )
 
-// Get runs the read statement.
+// Get runs the read statement, or reads the value through a blob handle.
 func (c *ncConn) Get(key uint64, dst []byte) ([]byte, error) {
+	if c.blob {
+		return c.blobRead(key, dst)
+	}
 	s := c.get
 	if err := s.BindInt64(1, keyArg(key)); err != nil {
 		return dst[:0], c.d.wrap(err)
@@ -141,8 +150,12 @@ func (c *ncConn) Insert(key uint64, value []byte) error {
 	})
 }
 
-// Update runs the update; a missing key is ErrNotFound.
+// Update runs the update, or overwrites the value in place through a blob
+// handle (which must keep its size); a missing key is ErrNotFound.
 func (c *ncConn) Update(key uint64, value []byte) error {
+	if c.blob {
+		return c.blobWrite(key, value)
+	}
 	return c.write(c.update, true, func(s *nsqlite.Stmt) error {
 		return errors.Join(s.BindBlob(1, value), s.BindInt64(2, keyArg(key)))
 	})
@@ -166,6 +179,71 @@ func (c *ncConn) write(s *nsqlite.Stmt, mustExist bool, bind func(*nsqlite.Stmt)
 	}
 	if err == nil && mustExist && c.c.Changes() == 0 {
 		err = store.ErrNotFound
+	}
+	if err != nil {
+		if own {
+			_ = c.Rollback()
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		return c.d.wrap(err)
+	}
+	if own {
+		return c.Commit()
+	}
+	return nil
+}
+
+// openBlob opens the value of key for incremental I/O. SQLite says
+// "no such rowid" with a plain SQLITE_ERROR: that is a missing key.
+func (c *ncConn) openBlob(key uint64, write bool) (*nsqlite.Blob, error) {
+	b, err := c.c.OpenBlob("main", "kv", "v", keyArg(key), write)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such rowid") {
+			return nil, store.ErrNotFound
+		}
+		return nil, c.d.wrap(err)
+	}
+	return b, nil
+}
+
+// blobRead reads key's value with sqlite3_blob_read, in its own read
+// transaction unless a batch is open.
+func (c *ncConn) blobRead(key uint64, dst []byte) ([]byte, error) {
+	dst = dst[:0]
+	b, err := c.openBlob(key, false)
+	if err != nil {
+		return dst, err
+	}
+	n := int(b.Size())
+	dst = slices.Grow(dst, n)[:n]
+	_, err = io.ReadFull(b, dst)
+	if cerr := b.Close(); err == nil {
+		err = cerr
+	}
+	return dst, c.d.wrap(err)
+}
+
+// blobWrite overwrites key's value with sqlite3_blob_write, as its own
+// BEGIN IMMEDIATE … COMMIT unless a batch is open.
+func (c *ncConn) blobWrite(key uint64, value []byte) error {
+	own := !c.inTx
+	if own {
+		if err := c.Begin(); err != nil {
+			return err
+		}
+	}
+	b, err := c.openBlob(key, true)
+	if err == nil {
+		if b.Size() != int64(len(value)) {
+			err = fmt.Errorf("blob I/O cannot resize a value: key %d holds %d bytes, the update has %d", key, b.Size(), len(value))
+		} else {
+			_, err = b.Write(value)
+		}
+		if cerr := b.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
 		if own {

@@ -47,7 +47,19 @@ type Options struct {
 	// the connections of one process only, with the journal in memory too
 	// (Journal "memory" or "off").
 	Memory bool `json:"memory,omitempty"`
+	// API is how reads and updates reach the values: "" or APISQL for SQL
+	// statements, APIBlob for SQLite's incremental blob I/O
+	// (sqlite3_blob_open, _read, _write), which only the ncruces driver
+	// exposes. Blob I/O cannot create a row or change a value's size, so
+	// upserts and inserts stay SQL and an update must keep the size.
+	API string `json:"api,omitempty"`
 }
+
+// The APIs of Options.API.
+const (
+	APISQL  = "sql"
+	APIBlob = "blob"
+)
 
 // DefaultOptions returns stock SQLite's settings: rollback journal,
 // synchronous=FULL, and a 5 s busy timeout so that many writers wait for
@@ -66,6 +78,9 @@ func (o Options) Validate() error {
 	}
 	if o.Memory && o.Journal != "memory" && o.Journal != "off" {
 		return fmt.Errorf("journal mode %s needs files: an in-memory database keeps its journal in memory (want memory or off)", o.Journal)
+	}
+	if o.API != "" && o.API != APISQL && o.API != APIBlob {
+		return fmt.Errorf("unknown API %q (want sql or blob)", o.API)
 	}
 	if o.BusyTimeoutMS < 0 || o.BusyTimeoutMS > int64(time.Hour/time.Millisecond) {
 		return fmt.Errorf("busy timeout of %d ms is out of range (want 0 to 1h)", o.BusyTimeoutMS)

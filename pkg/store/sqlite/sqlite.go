@@ -61,9 +61,16 @@ type rawConn interface {
 	// as text ("" for no row).
 	queryString(q string) (string, error)
 	// ops prepares the op statements and returns the connection as a
-	// store.Conn, which owns it from then on.
-	ops(d *Driver) (store.Conn, error)
+	// store.Conn, which owns it from then on; with blob, reads and updates
+	// use incremental blob I/O (only for a blobBackend's connections).
+	ops(d *Driver, blob bool) (store.Conn, error)
 	Close() error
+}
+
+// blobBackend is a backend whose connections can do incremental blob I/O.
+type blobBackend interface {
+	backend
+	blobIO()
 }
 
 var _ store.Driver = (*Driver)(nil)
@@ -80,6 +87,9 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 	}
 	if cfg.Path == "" {
 		return nil, fmt.Errorf("%w: no database path", store.ErrInvalid)
+	}
+	if _, ok := d.be.(blobBackend); opts.API == APIBlob && !ok {
+		return nil, fmt.Errorf("%w: the %s driver has no incremental blob I/O (its Go API does not expose sqlite3_blob_open); the ncruces driver has it", store.ErrInvalid, d.name)
 	}
 	return &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse}, nil
 }
@@ -177,7 +187,7 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	oc, err := c.ops(s.d)
+	oc, err := c.ops(s.d, s.opts.API == APIBlob)
 	if err != nil {
 		c.Close()
 		return nil, err
@@ -267,6 +277,9 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 	}
 	defer c.Close()
 	facts := []store.Fact{{Name: "driver", Value: s.d.name}}
+	if s.opts.API == APIBlob {
+		facts = append(facts, store.Fact{Name: "api", Value: "blob (incremental blob I/O)"})
+	}
 	for _, q := range []struct{ name, sql string }{
 		{"sqlite_version", "SELECT sqlite_version()"},
 		{"journal_mode", "PRAGMA journal_mode"},
@@ -312,7 +325,7 @@ func (r *sqlRaw) exec(q string) error                  { return execOnce(r.c, q)
 func (r *sqlRaw) queryString(q string) (string, error) { return queryString(r.c, q) }
 func (r *sqlRaw) Close() error                         { return r.c.Close() }
 
-func (r *sqlRaw) ops(d *Driver) (store.Conn, error) {
+func (r *sqlRaw) ops(d *Driver, _ bool) (store.Conn, error) {
 	c := &conn{c: r.c, d: d}
 	if err := c.prepare(); err != nil {
 		return nil, err

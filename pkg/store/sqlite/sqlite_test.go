@@ -288,3 +288,93 @@ func TestReuse(t *testing.T) {
 		}
 	})
 }
+
+// Incremental blob I/O reads what SQL wrote and overwrites in place at the
+// same size; it refuses a resize and a missing row, and honours a batch's
+// rollback. Drivers without it are refused at Open, naming ncruces.
+func TestBlobAPI(t *testing.T) {
+	ctx := context.Background()
+	for _, journal := range []string{"rollback", "wal"} {
+		t.Run(journal, func(t *testing.T) {
+			o := DefaultOptions()
+			o.Journal = journal
+			c := cfg(t, o)
+			st := openInit(t, Ncruces(), c)
+			defer st.Close()
+			sqlConn, err := st.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sqlConn.Close()
+			for k := range uint64(10) {
+				if err := sqlConn.Put(k, []byte(strings.Repeat(fmt.Sprint(k), int(k)+1))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o.API = APIBlob
+			c.Options = o.Encode()
+			bst, err := Ncruces().Open(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bst.Close()
+			if f := facts(t, bst); !strings.HasPrefix(f["api"], "blob") {
+				t.Errorf("facts do not name the blob API: %v", f)
+			}
+			bc, err := bst.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bc.Close()
+			var buf []byte
+			for k := range uint64(10) {
+				if buf, err = bc.Get(k, buf); err != nil || string(buf) != strings.Repeat(fmt.Sprint(k), int(k)+1) {
+					t.Fatalf("blob read of %d = %q, %v", k, buf, err)
+				}
+			}
+			if err := bc.(store.Updater).Update(3, []byte("abcd")); err != nil {
+				t.Fatal(err)
+			}
+			if v, err := sqlConn.Get(3, nil); err != nil || string(v) != "abcd" {
+				t.Errorf("SQL read after a blob write = %q, %v", v, err)
+			}
+			if err := bc.(store.Updater).Update(3, []byte("toolong")); err == nil || !strings.Contains(err.Error(), "cannot resize") {
+				t.Errorf("a resize through blob I/O: %v", err)
+			}
+			if _, err := bc.Get(99, nil); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("blob read of a missing row: %v", err)
+			}
+			if err := bc.(store.Updater).Update(99, []byte("x")); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("blob write of a missing row: %v", err)
+			}
+			tx := bc.(store.Batcher)
+			if err := tx.Begin(); err != nil {
+				t.Fatal(err)
+			}
+			if err := bc.(store.Updater).Update(3, []byte("wxyz")); err != nil {
+				t.Fatal(err)
+			}
+			if err := tx.Rollback(); err != nil {
+				t.Fatal(err)
+			}
+			if v, _ := sqlConn.Get(3, nil); string(v) != "abcd" {
+				t.Errorf("after a rolled-back blob write: %q", v)
+			}
+		})
+	}
+	for _, d := range testDrivers {
+		if d.Name() == "ncruces" {
+			continue
+		}
+		o := DefaultOptions()
+		o.API = APIBlob
+		if _, err := d.Open(ctx, cfg(t, o)); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "ncruces") {
+			t.Errorf("%s with the blob API: %v", d.Name(), err)
+		}
+	}
+	o := DefaultOptions()
+	o.API = "mmap"
+	if _, err := Ncruces().Open(ctx, cfg(t, o)); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("an unknown API: %v", err)
+	}
+}

@@ -1,0 +1,286 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/store/files"
+	"github.com/gobench/gobench/pkg/store/sqlite"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// blobOptions are the flags of gobench blob.
+type blobOptions struct {
+	run        runOptions
+	count      string
+	size       string
+	variance   string
+	sample     string
+	update     bool
+	targets    string
+	driver     string
+	api        string
+	journal    string
+	sync       bool
+	nosync     bool
+	fsync      bool
+	multitrans bool
+	mode       string
+	procs      int
+	seed       uint64
+	si         bool
+
+	cells []*workload.Plan
+}
+
+func defaultBlobOptions() *blobOptions {
+	return &blobOptions{
+		run:     runOptions{repeat: 1, format: "text", ready: time.Minute},
+		count:   "20k",
+		size:    "10k",
+		targets: "db,flat,tree",
+		driver:  all.DefaultDriver(),
+		api:     sqlite.APISQL,
+		journal: "rollback",
+		mode:    workload.ModeGoroutine,
+		procs:   1,
+		seed:    1,
+	}
+}
+
+// AddFlags binds the options to flags.
+func (o *blobOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.count, "count", o.count, "blobs in the data set (k = 1,000, m = 1,000,000)")
+	fs.StringVar(&o.size, "size", o.size, "middle blob size (k = KiB = 1024 bytes, kB = 1000)")
+	fs.StringVar(&o.variance, "variance", o.variance, "blob sizes spread evenly over size ± variance, seeded per blob (default: a fifth of --size; 0: all the same size)")
+	fs.StringVar(&o.sample, "sample", "", "read (and update) only this many random distinct blobs per pass (default: every blob)")
+	fs.BoolVar(&o.update, "update", false, "after the read pass, overwrite the blobs in place with new random content of the same size")
+	fs.StringVar(&o.targets, "targets", o.targets, "what to compare, a comma list: db (one SQLite file), flat (one file per blob in one directory), tree (files in a two-level tree of at most 100 entries per directory)")
+	fs.StringVar(&o.driver, "driver", o.driver, "SQLite driver of the db target: "+strings.Join(sqliteDrivers(), ", "))
+	fs.StringVar(&o.api, "api", o.api, "how the db target reads and updates: sql (SELECT / UPDATE statements) or blob (incremental blob I/O; ncruces only)")
+	fs.StringVar(&o.journal, "journal", o.journal, "SQLite journal mode of the db target: "+strings.Join(sqlite.JournalModes(), ", "))
+	fs.BoolVar(&o.sync, "sync", false, "the database syncs its commits (synchronous=FULL); pair with --fsync for a fair write comparison")
+	fs.BoolVar(&o.nosync, "nosync", false, "the database does not sync (synchronous=OFF; the default)")
+	fs.BoolVar(&o.fsync, "fsync", false, "fsync every file written by the flat and tree targets")
+	fs.BoolVar(&o.multitrans, "multitrans", false, "one database transaction per blob (default: one transaction per pass)")
+	fs.StringVar(&o.mode, "mode", o.mode, "workers as goroutines of one process, or as worker processes: goroutine or process")
+	fs.IntVar(&o.procs, "procs", o.procs, "workers (each takes an equal share of the blobs)")
+	fs.Uint64Var(&o.seed, "seed", o.seed, "seed of the blob sizes, contents and visiting order")
+	fs.BoolVar(&o.si, "si", false, "print rates and sizes in powers of 1000 (MB/s, kB) instead of powers of 2 (MiB/s, KiB)")
+	fs.StringVar(&o.run.dir, "dir", "", "make the targets' temporary directories here instead (a disk of your choice)")
+	o.run.AddFlags(fs, false)
+}
+
+// sqliteDrivers lists the SQLite drivers of this build.
+func sqliteDrivers() []string {
+	var out []string
+	for _, n := range []string{"mattn", "modernc", "ncruces"} {
+		if slices.Contains(strings.Split(driverNames(), ", "), n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func newBlobCommand(env *Env) *cobra.Command {
+	o := defaultBlobOptions()
+	cmd := &cobra.Command{
+		Use:   "blob",
+		Short: "Large blobs in one SQLite file against one file per blob: read and update speed, space",
+		Long: `blob answers "is it faster to keep blobs in SQLite or as files?" the
+classic way. It creates --count blobs of random, incompressible content,
+--size ± --variance bytes each (a seeded size per blob), in a SQLite
+database (init), puts the very same blobs, byte for byte, one file each
+into a flat directory and into a two-level tree of at most 100 entries
+per directory (export), then, against each target in turn, reads every
+blob (or a --sample of random blobs) in random order and, with --update,
+overwrites each in place with new random content of the same size (run).
+
+Setup is outside the clock; each blob's read or write is clocked alone.
+The table gives per target MiB/s (from the exact bytes visited), blobs/s,
+p50 and p99 per blob, and the space used (the database file against the
+du-style allocated size of the directory), then the factor of the
+database against each directory, naming the side it favours.
+
+Writes compare fairly only at equal durability: by default neither side
+syncs (--nosync, no --fsync); --sync --fsync makes both durable. One
+transaction covers a whole pass on the database unless --multitrans.
+The page cache is warm: each target was just written.`,
+		Example: `  # The comparison at 20,000 blobs of 10 KiB ± 2 KiB
+  gobench blob --count 20k
+
+  # Reads and in-place updates, both sides durable, a transaction per blob
+  gobench blob --count 20k --update --sync --fsync --multitrans
+
+  # SQLite's incremental blob I/O (ncruces) against SQL, on 1,000 random blobs
+  gobench blob --driver ncruces --api blob --sample 1000 --targets db
+  gobench blob --driver ncruces --api sql --sample 1000 --targets db
+
+  # Large blobs, 3 repeats, as markdown
+  gobench blob --count 2000 --size 1M --variance 256k --repeat 3 --format markdown`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.resolve(); err != nil {
+				return usage(err)
+			}
+			return runBlob(cmd.Context(), o, env)
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// resolve checks the flags and builds one plan per target.
+func (o *blobOptions) resolve() error {
+	if err := o.run.resolve(); err != nil {
+		return err
+	}
+	if o.sync && o.nosync {
+		return errors.New("--sync and --nosync both given (want one of them)")
+	}
+	n, err := parseCount(o.count)
+	if err != nil {
+		return fmt.Errorf("--count: %w", err)
+	}
+	size, err := bytesize.Parse(o.size)
+	if err != nil {
+		return fmt.Errorf("--size: %w", err)
+	}
+	variance := size / 5
+	switch strings.TrimSpace(o.variance) {
+	case "":
+	case "0":
+		variance = 0
+	default:
+		if variance, err = bytesize.Parse(o.variance); err != nil {
+			return fmt.Errorf("--variance: %w", err)
+		}
+	}
+	if size > workload.MaxValueSize || variance >= size {
+		return fmt.Errorf("--size %s ± --variance %s: want sizes from 1 byte to %d MiB", o.size, o.variance, workload.MaxValueSize>>20)
+	}
+	if o.mode != workload.ModeGoroutine && o.mode != workload.ModeProcess {
+		return fmt.Errorf("--mode %q: want goroutine or process", o.mode)
+	}
+	if o.procs < 1 || uint64(o.procs) > n {
+		return fmt.Errorf("--procs %d: want 1 to the %d blobs", o.procs, n)
+	}
+	workers := uint64(o.procs)
+	share := (n + workers - 1) / workers
+	perWorker := share
+	var limit int64
+	if o.sample != "" {
+		m, err := parseCount(o.sample)
+		if err != nil {
+			return fmt.Errorf("--sample: %w", err)
+		}
+		if m > n {
+			return fmt.Errorf("--sample %d: more than the %d blobs", m, n)
+		}
+		if m < n {
+			perWorker = (m + workers - 1) / workers
+			limit = int64(perWorker)
+		}
+	}
+	batch := 1
+	if !o.multitrans {
+		batch = int(min(perWorker, workload.MaxBatch))
+	}
+	targets, err := splitList("targets", o.targets)
+	if err != nil {
+		return err
+	}
+	tmpl := workload.DefaultPlan()
+	tmpl.Seed = o.seed
+	tmpl.Keys.Count, tmpl.Preload = n, n
+	tmpl.ValueSize, tmpl.ValueVariance, tmpl.RandomValues = int(size), int(variance), true
+	tmpl.Mode, tmpl.Procs, tmpl.Goroutines = o.mode, o.procs, 1
+	tmpl.Store.Path = "(temporary)"
+	o.cells = nil
+	for _, t := range targets {
+		p := tmpl
+		switch t {
+		case "db":
+			if !slices.Contains(sqliteDrivers(), o.driver) {
+				return fmt.Errorf("--driver %q: the db target needs a SQLite driver (%s)", o.driver, strings.Join(sqliteDrivers(), ", "))
+			}
+			if o.api != sqlite.APISQL && o.api != sqlite.APIBlob {
+				return fmt.Errorf("--api %q: want sql or blob", o.api)
+			}
+			if o.api == sqlite.APIBlob && o.driver != "ncruces" {
+				return fmt.Errorf("--api blob: the %s driver has no incremental blob I/O (its Go API does not expose sqlite3_blob_open); use --driver ncruces, the Go SQLite driver that has it", o.driver)
+			}
+			opts := sqlite.DefaultOptions()
+			opts.Journal, opts.Sync = o.journal, "off"
+			if o.sync {
+				opts.Sync = "full"
+			}
+			if o.api == sqlite.APIBlob {
+				opts.API = sqlite.APIBlob
+			}
+			if err := opts.Validate(); err != nil {
+				return fmt.Errorf("--journal: %w", err)
+			}
+			p.Driver, p.Store.Options = o.driver, opts.Encode()
+			p.Phases = workload.Blob(limit, o.update, batch)
+		case files.Flat, files.Tree:
+			p.Driver = "files"
+			p.Store.Options = files.Options{Layout: t, Fsync: o.fsync}.Encode()
+			p.Phases = workload.Blob(limit, o.update, 1) // no transactions: one file each
+		default:
+			return fmt.Errorf("--targets: unknown target %q (want db, flat or tree)", t)
+		}
+		if err := p.Validate(); err != nil {
+			return err
+		}
+		o.cells = append(o.cells, &p)
+	}
+	return nil
+}
+
+func runBlob(ctx context.Context, o *blobOptions, env *Env) error {
+	if o.run.dir != "" {
+		if fi, err := env.FS.Stat(o.run.dir); err != nil || !fi.IsDir() {
+			return usage(fmt.Errorf("--dir %s is not a directory", o.run.dir))
+		}
+	}
+	runs, runErr := o.run.runCells(ctx, env, "blob", o.cells)
+	if len(runs) == 0 {
+		return runErr
+	}
+	suite, err := result.NewSuite("blob", "interleaved", runs, "")
+	if err != nil {
+		return errors.Join(runErr, err)
+	}
+	units := bytesize.Units{SI: o.si}
+	f := o.run.output
+	var render func(io.Writer) error
+	switch f.Name {
+	case "text", "markdown", "csv":
+		t, err := report.SummarizeBlob(suite)
+		if err != nil {
+			return errors.Join(runErr, err)
+		}
+		render = map[string]func(io.Writer) error{
+			"text":     func(w io.Writer) error { return report.BlobText(w, t, units) },
+			"markdown": func(w io.Writer) error { return report.BlobMarkdown(w, t, units) },
+			"csv":      func(w io.Writer) error { return report.BlobCSV(w, t, units) },
+		}[f.Name]
+	default: // json, benchfmt, html: every run whole
+		sum := report.Summarize(suite, nil)
+		render = func(w io.Writer) error { return f.Suite(w, sum) }
+	}
+	return errors.Join(runErr, o.run.writeOutput(env, suite, suite.Write, render))
+}

@@ -1,0 +1,363 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// BlobPasses are the passes of a blob run, in order.
+var BlobPasses = []string{"read", "update"}
+
+// BlobPass is one pass (read or update) of one target, over repeats.
+type BlobPass struct {
+	Present bool `json:"present"`
+	// Blobs is the number of blobs the pass visited (in one repeat).
+	Blobs int64 `json:"blobs"`
+	// BytesPerSec and BlobsPerSec are means over repeats; RelStdDev is
+	// the standard deviation of BytesPerSec as a fraction of its mean.
+	BytesPerSec float64 `json:"bytes_per_sec"`
+	BlobsPerSec float64 `json:"blobs_per_sec"`
+	RelStdDev   float64 `json:"rel_stddev"`
+	// Latency per blob in microseconds, means over repeats.
+	P50Micros float64 `json:"p50_us"`
+	P99Micros float64 `json:"p99_us"`
+	// Errors sums failed ops over repeats.
+	Errors result.Errors `json:"errors"`
+}
+
+// BlobRow is one target: the database, or a directory of one file per
+// blob.
+type BlobRow struct {
+	Target   string          `json:"target"` // "db", "flat" or "tree"
+	Settings result.Settings `json:"settings"`
+	Repeats  int             `json:"repeats"`
+	Passes   []BlobPass      `json:"passes"` // by BlobPasses
+	// Size is the space the target takes after the last pass.
+	Size *result.DiskSize `json:"size,omitempty"`
+}
+
+// BlobTable compares a database of blobs with directories of files.
+type BlobTable struct {
+	Suite *result.Suite
+	Rows  []BlobRow
+}
+
+// SummarizeBlob builds the table of a suite of blob runs: one row per
+// target, bytes per second computed from the exact sizes of the blobs
+// each pass visited (a function of the seed).
+func SummarizeBlob(s *result.Suite) (*BlobTable, error) {
+	t := &BlobTable{Suite: s}
+	for _, c := range s.Cells {
+		first := c.Runs[0]
+		row := BlobRow{Target: blobTarget(&first.Plan), Settings: c.Settings, Repeats: len(c.Runs)}
+		for _, name := range BlobPasses {
+			row.Passes = append(row.Passes, blobPass(c.Runs, name))
+		}
+		if n := len(first.Phases); n > 0 {
+			row.Size = first.Phases[n-1].Size
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if len(t.Rows) == 0 {
+		return nil, fmt.Errorf("no blob runs to summarise")
+	}
+	return t, nil
+}
+
+// blobTarget names a run's target from its engine: db for SQLite, the
+// layout for the files engine.
+func blobTarget(p *workload.Plan) string {
+	if p.Driver != "files" {
+		return "db"
+	}
+	for _, st := range result.PlanSettings(p) {
+		if st.Name == "layout" {
+			return st.Value
+		}
+	}
+	return "files"
+}
+
+func blobPass(runs []*result.Result, name string) BlobPass {
+	var bps, blobs, p50, p99 []float64
+	pass := BlobPass{}
+	for _, r := range runs {
+		for i, ph := range r.Phases {
+			if ph.Name != name || ph.WallSeconds <= 0 {
+				continue
+			}
+			n, ok := r.Plan.PhaseValueBytes(i)
+			o, found := ph.Op(r.Plan.Phases[i].Mix.Ops()[0].String())
+			if !ok || !found {
+				continue
+			}
+			pass.Present = true
+			pass.Blobs = o.Count
+			pass.Errors.Add(o.Errors)
+			bps = append(bps, float64(n)/ph.WallSeconds)
+			blobs = append(blobs, o.OpsPerSec)
+			p50 = append(p50, o.P50Micros)
+			p99 = append(p99, o.P99Micros)
+		}
+	}
+	if !pass.Present {
+		return pass
+	}
+	st := Summarise(bps)
+	pass.BytesPerSec, pass.RelStdDev = st.Mean, st.RelStdDev()
+	pass.BlobsPerSec = Summarise(blobs).Mean
+	pass.P50Micros, pass.P99Micros = Summarise(p50).Mean, Summarise(p99).Mean
+	return pass
+}
+
+// db returns the database row, if any.
+func (t *BlobTable) db() *BlobRow {
+	for i := range t.Rows {
+		if t.Rows[i].Target == "db" {
+			return &t.Rows[i]
+		}
+	}
+	return nil
+}
+
+// BlobFactor says how the database compares with a directory on one
+// measure, in words that name the side the factor favours: "db 1.35×
+// faster", "flat 1.10× faster", "db 18% smaller". It is "–" where either
+// side lacks the measure.
+func BlobFactor(db, other *BlobRow, measure string) string {
+	if measure == "space" {
+		if db.Size == nil || other.Size == nil || other.Size.AllocatedBytes == 0 || db.Size.AllocatedBytes == 0 {
+			return "–"
+		}
+		r := float64(db.Size.AllocatedBytes) / float64(other.Size.AllocatedBytes)
+		if r <= 1 {
+			return fmt.Sprintf("db %s%% smaller", sig3(100*(1-r)))
+		}
+		return fmt.Sprintf("db %s%% larger", sig3(100*(r-1)))
+	}
+	i := slices.Index(BlobPasses, measure)
+	a, b := db.Passes[i], other.Passes[i]
+	if !a.Present || !b.Present || a.BytesPerSec <= 0 || b.BytesPerSec <= 0 {
+		return "–"
+	}
+	if r := a.BytesPerSec / b.BytesPerSec; r >= 1 {
+		return fmt.Sprintf("db %s× faster", trimFloat(r, 2))
+	}
+	return fmt.Sprintf("%s %s× faster", other.Target, trimFloat(b.BytesPerSec/a.BytesPerSec, 2))
+}
+
+// BlobText writes the comparison: a header with the workload and the
+// durability of each side, the table of targets, and the factors of the
+// database against each directory.
+func BlobText(w io.Writer, t *BlobTable, u bytesize.Units) error {
+	ew := &errWriter{w: w}
+	blobHeader(ew, t, u, false)
+	updates := t.Rows[0].Passes[1].Present
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := fmt.Sprintf("target\tread %s\tblobs/s\tp50\tp99\t", u.RateUnit())
+	if updates {
+		head += fmt.Sprintf("update %s\tblobs/s\tp50\tp99\t", u.RateUnit())
+	}
+	fmt.Fprintf(tw, "%sspace (du)\tapparent\t\n", head)
+	for _, r := range t.Rows {
+		fmt.Fprintf(tw, "%s\t", r.Target)
+		for i, p := range r.Passes {
+			if i == 1 && !updates {
+				break
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", blobRate(p, u), blobsRate(p), Micros(p.P50Micros), Micros(p.P99Micros))
+		}
+		alloc, app := "–", "–"
+		if r.Size != nil {
+			alloc, app = u.Round(r.Size.AllocatedBytes), u.Round(r.Size.ApparentBytes)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t\n", alloc, app)
+	}
+	flush(ew, tw)
+	if db := t.db(); db != nil && len(t.Rows) > 1 {
+		ew.printf("\ndatabase against each directory (which side the factor favours):\n")
+		for i := range t.Rows {
+			r := &t.Rows[i]
+			if r == db {
+				continue
+			}
+			ew.printf("  %s: read %s", r.Target, BlobFactor(db, r, "read"))
+			if updates {
+				ew.printf(" · update %s", BlobFactor(db, r, "update"))
+			}
+			ew.printf(" · space %s\n", BlobFactor(db, r, "space"))
+		}
+	}
+	for _, r := range t.Rows {
+		for _, p := range r.Passes {
+			if p.Errors.Total > 0 {
+				ew.printf("%s: %d failed ops (%s)\n", r.Target, p.Errors.Total, strings.TrimPrefix(errorText(result.OpStats{Errors: p.Errors}), fmt.Sprint(p.Errors.Total)+" "))
+			}
+		}
+	}
+	return ew.err
+}
+
+func blobRate(p BlobPass, u bytesize.Units) string {
+	if !p.Present {
+		return "–"
+	}
+	s := fmt.Sprintf("%.1f", u.PerSec(p.BytesPerSec))
+	if p.RelStdDev > 0 {
+		s += fmt.Sprintf(" ±%.0f%%", 100*p.RelStdDev)
+	}
+	return s
+}
+
+func blobsRate(p BlobPass) string {
+	if !p.Present {
+		return "–"
+	}
+	return Rate(p.BlobsPerSec)
+}
+
+// blobHeader says what ran: the blobs, the passes, each side's
+// durability, the units.
+func blobHeader(w *errWriter, t *BlobTable, u bytesize.Units, md bool) {
+	first := t.Suite.Cells[0].Runs[0]
+	p := first.Plan
+	line := func(format string, args ...any) {
+		s := fmt.Sprintf(format, args...)
+		if md {
+			s = mdEscape(s) + "  "
+		}
+		w.printf("%s\n", s)
+	}
+	content := "text"
+	if p.RandomValues {
+		content = "random, incompressible"
+	}
+	size := u.Size(int64(p.ValueSize))
+	if p.ValueVariance > 0 {
+		size += " ± " + u.Size(int64(p.ValueVariance))
+	}
+	line("gobench blob · %d blobs of %s (%s) · seed %d · %d %s × %d %s (%s mode)", p.Keys.Count, size, content, p.Seed,
+		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"), p.Mode)
+	var passes []string
+	for i, ph := range p.Phases {
+		visit := "every blob"
+		if ph.Ops > 0 {
+			visit = fmt.Sprintf("%d random blobs per worker", ph.Ops)
+		}
+		if r := t.Rows[0]; len(r.Passes) > i && r.Passes[i].Present {
+			visit = fmt.Sprintf("%d blobs", r.Passes[i].Blobs)
+			if ph.Ops > 0 {
+				visit += " (a random sample)"
+			}
+		}
+		passes = append(passes, fmt.Sprintf("%s %s in random order", ph.Name, visit))
+	}
+	line("passes: %s", strings.Join(passes, "; "))
+	var sides []string
+	dbSync, filesSync := "", ""
+	for _, c := range t.Suite.Cells {
+		r := c.Runs[0]
+		env := r.Environment
+		switch blobTarget(&r.Plan) {
+		case "db":
+			api := "SQL"
+			if v := env.StoreFact("api"); v != "" {
+				api = "blob I/O"
+			}
+			tx := "one transaction per blob"
+			if b := r.Plan.Phases[0].Batch; b > 1 {
+				tx = "one transaction per pass"
+			}
+			dbSync = env.StoreFact("synchronous")
+			sides = append(sides, fmt.Sprintf("db: %s (SQLite %s), %s API, journal %s, synchronous %s, %s", r.Plan.Driver, env.StoreFact("sqlite_version"),
+				api, journalName(env.StoreFact("journal_mode")), dbSync, tx))
+		default:
+			if filesSync == "" {
+				filesSync = env.StoreFact("fsync")
+				what := "no fsync"
+				if filesSync == "true" {
+					what = "fsync after every file written"
+				}
+				sides = append(sides, "files: "+what)
+			}
+		}
+	}
+	line("%s", strings.Join(sides, " · "))
+	if dbSync != "" && filesSync != "" {
+		dbDurable := dbSync != "off"
+		if filesDurable := filesSync == "true"; dbDurable != filesDurable {
+			line("WARNING: unequal durability: the database %s, the files %s; writes compare fairly only when both sync or neither does (--sync with --fsync, or neither)",
+				map[bool]string{true: "syncs", false: "does not sync"}[dbDurable], map[bool]string{true: "are fsynced", false: "are not fsynced"}[filesDurable])
+		}
+	}
+	env := first.Environment
+	line("%s/%s, %d CPUs, on %s · %s %s, %s", env.OS, env.Arch, env.CPUs, env.Filesystem, first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	reps := t.Rows[0].Repeats
+	avg := ""
+	if reps > 1 {
+		avg = fmt.Sprintf("; means of %d repeats, ± sd of the rate", reps)
+	}
+	line("rates in %s, from the exact bytes of the blobs visited; latency per blob%s; space: allocated blocks (du) after the last pass", u.Header(), avg)
+	for _, c := range t.Suite.Cells {
+		for i, r := range c.Runs {
+			if !r.Complete {
+				line("INCOMPLETE: %s run %d: %s", c.Settings, i+1, strings.Join(r.Problems, "; "))
+			}
+		}
+	}
+	w.printf("\n")
+}
+
+// BlobMarkdown writes the comparison as markdown.
+func BlobMarkdown(w io.Writer, t *BlobTable, u bytesize.Units) error {
+	ew := &errWriter{w: w}
+	blobHeader(ew, t, u, true)
+	ew.printf("| target | read %s | read blobs/s | read p50 | read p99 | update %s | update blobs/s | update p50 | update p99 | space (du) | apparent | vs db |\n", u.RateUnit(), u.RateUnit())
+	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	db := t.db()
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		ew.printf("| %s", r.Target)
+		for _, p := range r.Passes {
+			ew.printf(" | %s | %s | %s | %s", blobRate(p, u), blobsRate(p), Micros(p.P50Micros), Micros(p.P99Micros))
+		}
+		alloc, app := "–", "–"
+		if r.Size != nil {
+			alloc, app = u.Round(r.Size.AllocatedBytes), u.Round(r.Size.ApparentBytes)
+		}
+		vs := "–"
+		if db != nil && r != db {
+			vs = fmt.Sprintf("read %s; update %s; space %s", BlobFactor(db, r, "read"), BlobFactor(db, r, "update"), BlobFactor(db, r, "space"))
+		}
+		ew.printf(" | %s | %s | %s |\n", alloc, app, vs)
+	}
+	return ew.err
+}
+
+// BlobCSV writes one row per target and pass, rates in bytes per second.
+func BlobCSV(w io.Writer, t *BlobTable, _ bytesize.Units) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"target", "pass", "blobs", "bytes_per_sec", "blobs_per_sec", "rel_stddev", "p50_us", "p99_us", "errors", "allocated_bytes", "apparent_bytes"})
+	for _, r := range t.Rows {
+		alloc, app := "", ""
+		if r.Size != nil {
+			alloc, app = i64(r.Size.AllocatedBytes), i64(r.Size.ApparentBytes)
+		}
+		for i, p := range r.Passes {
+			if !p.Present {
+				continue
+			}
+			_ = cw.Write([]string{r.Target, BlobPasses[i], i64(p.Blobs), f64(p.BytesPerSec), f64(p.BlobsPerSec), f64(p.RelStdDev), f64(p.P50Micros), f64(p.P99Micros), i64(p.Errors.Total), alloc, app})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

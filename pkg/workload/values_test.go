@@ -1,0 +1,166 @@
+package workload
+
+import (
+	"bytes"
+	"compress/flate"
+	"context"
+	"testing"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/mapstore"
+)
+
+func blobPlan(workers int) *Plan {
+	p := testPlan(workers)
+	p.Driver = "map"
+	p.Mode = ModeGoroutine
+	p.Keys.Count, p.Preload = 500, 500
+	p.ValueSize, p.ValueVariance, p.RandomValues = 1000, 200, true
+	p.Phases = []Phase{
+		{Name: "read", Mix: Mix{{OpRead, 100}}, Access: AccessEach, Order: OrderRandom, Ops: 60, Batch: 1},
+		{Name: "update", Mix: Mix{{OpUpdate, 100}}, Access: AccessEach, Order: OrderRandom, Batch: 1},
+	}
+	return p
+}
+
+func TestValueSizeOf(t *testing.T) {
+	p := blobPlan(1)
+	lo, hi := p.ValueSize, p.ValueSize
+	for k := range uint64(5000) {
+		n := p.ValueSizeOf(k)
+		if n != p.ValueSizeOf(k) {
+			t.Fatal("ValueSizeOf is not a function of the key")
+		}
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	if lo != 800 || hi != 1200 {
+		t.Errorf("sizes span %d to %d, want 800 to 1200", lo, hi)
+	}
+	other := *p
+	other.Seed++
+	same := 0
+	for k := range uint64(100) {
+		if other.ValueSizeOf(k) == p.ValueSizeOf(k) {
+			same++
+		}
+	}
+	if same > 10 {
+		t.Errorf("%d of 100 sizes unchanged by another seed", same)
+	}
+	p.ValueVariance = 0
+	if p.ValueSizeOf(7) != p.ValueSize {
+		t.Error("no variance, yet the size varies")
+	}
+}
+
+// Written values have their key's size; random values do not compress,
+// text values do.
+func TestLotteryValues(t *testing.T) {
+	p := blobPlan(1)
+	l := NewLottery(p, 1, 0)
+	var all []byte
+	for range l.Len() {
+		op, key := l.Next()
+		if op != OpUpdate || len(l.Value()) != p.ValueSizeOf(key) {
+			t.Fatalf("key %d: %v of %d bytes, want update of %d", key, op, len(l.Value()), p.ValueSizeOf(key))
+		}
+		all = append(all, l.Value()...)
+	}
+	if r := compressed(all); r < 0.99 {
+		t.Errorf("random values compress to %.2f of their size", r)
+	}
+	p.RandomValues = false
+	l = NewLottery(p, 1, 0)
+	all = all[:0]
+	for range 100 {
+		l.Next()
+		all = append(all, l.Value()...)
+	}
+	if r := compressed(all); r > 0.8 {
+		t.Errorf("text values compress to only %.2f of their size", r)
+	}
+}
+
+func compressed(b []byte) float64 {
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	w.Write(b)
+	w.Close()
+	return float64(buf.Len()) / float64(len(b))
+}
+
+// An each-key phase with a limit visits that many distinct keys of the
+// worker's share; PhaseValueBytes sums exactly their sizes.
+func TestEachLimitAndBytes(t *testing.T) {
+	p := blobPlan(3)
+	var want int64
+	for _, w := range p.WorkerIDs() {
+		lo, hi := p.Share(w)
+		l := NewLottery(p, 0, w)
+		if l.Len() != 60 {
+			t.Fatalf("worker %d deals %d ops, want the limit of 60", w, l.Len())
+		}
+		seen := map[uint64]bool{}
+		for range l.Len() {
+			_, key := l.Next()
+			if key < lo || key >= hi || seen[key] {
+				t.Fatalf("worker %d: key %d repeated or outside its share [%d, %d)", w, key, lo, hi)
+			}
+			seen[key] = true
+			want += int64(p.ValueSizeOf(key))
+		}
+	}
+	if got, ok := p.PhaseValueBytes(0); !ok || got != want {
+		t.Errorf("PhaseValueBytes(read) = %d, %v; want %d", got, ok, want)
+	}
+	var all int64
+	for k := range p.Keys.Count {
+		all += int64(p.ValueSizeOf(k))
+	}
+	if got, _ := p.PhaseValueBytes(1); got != all {
+		t.Errorf("PhaseValueBytes(update of every key) = %d, want %d", got, all)
+	}
+	lottery := testPlan(1)
+	if _, ok := lottery.PhaseValueBytes(0); ok {
+		t.Error("a lottery phase has exact bytes")
+	}
+}
+
+// Preload writes every key at its own size, and an update rewrites it at
+// the same size with new content.
+func TestPreloadAndUpdateSizes(t *testing.T) {
+	p := blobPlan(2)
+	p.Phases = p.Phases[1:] // update every key
+	ctx := context.Background()
+	st, err := mapstore.Driver{}.Open(ctx, store.Config{Path: "blobs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := Preload(ctx, st, p); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := st.Conn(ctx)
+	defer c.Close()
+	before := map[uint64][]byte{}
+	for k := range p.Keys.Count {
+		v, err := c.Get(k, nil)
+		if err != nil || len(v) != p.ValueSizeOf(k) {
+			t.Fatalf("preloaded key %d: %d bytes, %v; want %d", k, len(v), err, p.ValueSizeOf(k))
+		}
+		before[k] = v
+	}
+	h := &Host{Plan: p, Store: st, Workers: p.WorkerIDs(), Collector: discardCollector{}}
+	if err := h.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for k := range p.Keys.Count {
+		v, _ := c.Get(k, nil)
+		if len(v) != len(before[k]) || bytes.Equal(v, before[k]) {
+			t.Fatalf("key %d: %d bytes (was %d), changed %v", k, len(v), len(before[k]), !bytes.Equal(v, before[k]))
+		}
+	}
+}

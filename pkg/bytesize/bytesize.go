@@ -68,6 +68,14 @@ func (u Units) RateUnit() string {
 // Size formats a byte count in the largest unit it reaches, to at most
 // three decimals: 4 KiB, 100 kB, 4.096 kB, 1.5 MiB, 512 B.
 func (u Units) Size(n int64) string {
+	v, unit := u.scale(n)
+	s := strconv.FormatFloat(v, 'f', 3, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + " " + unit
+}
+
+// scale expresses n in the largest unit it reaches.
+func (u Units) scale(n int64) (float64, string) {
 	base, names := int64(1024), []string{"B", "KiB", "MiB", "GiB", "TiB"}
 	if u.SI {
 		base, names = 1000, []string{"B", "kB", "MB", "GB", "TB"}
@@ -78,27 +86,16 @@ func (u Units) Size(n int64) string {
 		v /= float64(base)
 		i++
 	}
-	s := strconv.FormatFloat(v, 'f', 3, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + " " + names[i]
+	return v, names[i]
 }
 
 // Round formats a byte count in the largest unit it reaches, to three
 // significant digits, for tables: 20.9 MiB, 512 B, 4 KiB.
 func (u Units) Round(n int64) string {
-	base, names := int64(1024), []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	if u.SI {
-		base, names = 1000, []string{"B", "kB", "MB", "GB", "TB"}
-	}
-	v := float64(n)
-	i := 0
-	for v >= float64(base) && i < len(names)-1 {
-		v /= float64(base)
-		i++
-	}
+	v, unit := u.scale(n)
 	decimals := 0
 	switch {
-	case i == 0:
+	case unit == "B":
 	case v < 10:
 		decimals = 2
 	case v < 100:
@@ -108,7 +105,7 @@ func (u Units) Round(n int64) string {
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
-	return s + " " + names[i]
+	return s + " " + unit
 }
 
 // Header names the unit of rates, for a table header.

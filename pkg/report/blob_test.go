@@ -3,8 +3,6 @@ package report
 import (
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gobench/gobench/internal/golden"
@@ -14,16 +12,7 @@ import (
 
 func loadBlobTable(t *testing.T) *BlobTable {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "blob.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := result.ReadSuite(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := SummarizeBlob(s)
+	tab, err := SummarizeBlob(loadSuiteFixture(t, "blob.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

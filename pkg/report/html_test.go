@@ -3,14 +3,11 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/internal/golden"
-	"github.com/gobench/gobench/pkg/result"
 )
 
 // structure reduces an HTML report to what must not change: the title,
@@ -48,15 +45,7 @@ func TestHTMLGolden(t *testing.T) {
 	}
 	golden.Check(t, "html-run.structure", []byte(structure(t, buf.String())))
 
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "matrix.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := result.ReadSuite(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSuiteFixture(t, "matrix.json")
 	buf.Reset()
 	if err := HTMLSuite(&buf, Summarize(s, DefaultMetrics(s))); err != nil {
 		t.Fatal(err)

@@ -28,6 +28,22 @@ func loadFixture(t *testing.T, name string) *result.Result {
 	return r
 }
 
+// loadSuiteFixture reads a suite recorded on a real run from the
+// repository's testdata/.
+func loadSuiteFixture(t *testing.T, name string) *result.Suite {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := result.ReadSuite(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func TestTextGolden(t *testing.T) {
 	for _, name := range []string{"mix-wal", "mix-rollback"} {
 		t.Run(name, func(t *testing.T) {
@@ -95,15 +111,7 @@ func TestLookup(t *testing.T) {
 
 // The CRUD scaling table of a recorded run: five engines at two sizes.
 func TestCRUDGolden(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "crud.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := result.ReadSuite(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadSuiteFixture(t, "crud.json")
 	tab, err := SummarizeCRUD(s, "mattn")
 	if err != nil {
 		t.Fatal(err)

@@ -167,32 +167,16 @@ func (c *ncConn) Delete(key uint64) error {
 }
 
 func (c *ncConn) write(s *nsqlite.Stmt, mustExist bool, bind func(*nsqlite.Stmt) error) error {
-	own := !c.inTx
-	if own {
-		if err := c.Begin(); err != nil {
-			return err
+	return inWriteTx(c.d, c, c.inTx, func() error {
+		err := bind(s)
+		if err == nil {
+			err = s.Exec()
 		}
-	}
-	err := bind(s)
-	if err == nil {
-		err = s.Exec()
-	}
-	if err == nil && mustExist && c.c.Changes() == 0 {
-		err = store.ErrNotFound
-	}
-	if err != nil {
-		if own {
-			_ = c.Rollback()
+		if err == nil && mustExist && c.c.Changes() == 0 {
+			err = store.ErrNotFound
 		}
-		if errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		return c.d.wrap(err)
-	}
-	if own {
-		return c.Commit()
-	}
-	return nil
+		return err
+	})
 }
 
 // openBlob opens the value of key for incremental I/O. SQLite says
@@ -228,14 +212,11 @@ func (c *ncConn) blobRead(key uint64, dst []byte) ([]byte, error) {
 // blobWrite overwrites key's value with sqlite3_blob_write, as its own
 // BEGIN IMMEDIATE … COMMIT unless a batch is open.
 func (c *ncConn) blobWrite(key uint64, value []byte) error {
-	own := !c.inTx
-	if own {
-		if err := c.Begin(); err != nil {
+	return inWriteTx(c.d, c, c.inTx, func() error {
+		b, err := c.openBlob(key, true)
+		if err != nil {
 			return err
 		}
-	}
-	b, err := c.openBlob(key, true)
-	if err == nil {
 		if b.Size() != int64(len(value)) {
 			err = fmt.Errorf("blob I/O cannot resize a value: key %d holds %d bytes, the update has %d", key, b.Size(), len(value))
 		} else {
@@ -244,20 +225,8 @@ func (c *ncConn) blobWrite(key uint64, value []byte) error {
 		if cerr := b.Close(); err == nil {
 			err = cerr
 		}
-	}
-	if err != nil {
-		if own {
-			_ = c.Rollback()
-		}
-		if errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		return c.d.wrap(err)
-	}
-	if own {
-		return c.Commit()
-	}
-	return nil
+		return err
+	})
 }
 
 // Scan reads up to n rows in key order from the first key at or above

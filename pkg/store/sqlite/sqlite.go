@@ -488,30 +488,39 @@ func (c *conn) Delete(key uint64) error {
 // write executes one write statement as its own transaction, or inside
 // the open batch.
 func (c *conn) write(s stmt, args []driver.NamedValue, mustExist bool) error {
-	own := !c.inTx
+	return inWriteTx(c.d, c, c.inTx, func() error {
+		res, err := s.ExecContext(bg, args)
+		if err == nil && mustExist {
+			var n int64
+			if n, err = res.RowsAffected(); err == nil && n == 0 {
+				err = store.ErrNotFound
+			}
+		}
+		return err
+	})
+}
+
+// inWriteTx runs op as its own BEGIN IMMEDIATE … COMMIT on tx, unless a
+// batch is open (inTx), rolling back when op fails. ErrNotFound passes
+// through; other errors get the driver's class.
+func inWriteTx(d *Driver, tx store.Batcher, inTx bool, op func() error) error {
+	own := !inTx
 	if own {
-		if err := c.Begin(); err != nil {
+		if err := tx.Begin(); err != nil {
 			return err
 		}
 	}
-	res, err := s.ExecContext(bg, args)
-	if err == nil && mustExist {
-		var n int64
-		if n, err = res.RowsAffected(); err == nil && n == 0 {
-			err = store.ErrNotFound
-		}
-	}
-	if err != nil {
+	if err := op(); err != nil {
 		if own {
-			_ = c.Rollback()
+			_ = tx.Rollback()
 		}
 		if errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		return c.d.wrap(err)
+		return d.wrap(err)
 	}
 	if own {
-		return c.Commit()
+		return tx.Commit()
 	}
 	return nil
 }

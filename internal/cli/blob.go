@@ -37,6 +37,7 @@ type blobOptions struct {
 	nosync     bool
 	fsync      bool
 	multitrans bool
+	cold       bool
 	mode       string
 	procs      int
 	seed       uint64
@@ -75,6 +76,7 @@ func (o *blobOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.nosync, "nosync", false, "the database does not sync (synchronous=OFF; the default)")
 	fs.BoolVar(&o.fsync, "fsync", false, "fsync every file written by the flat and tree targets")
 	fs.BoolVar(&o.multitrans, "multitrans", false, "one database transaction per blob (default: one transaction per pass)")
+	fs.BoolVar(&o.cold, "cold", false, "drop each target's files from the OS page cache before each pass, so reads come from the disk (Linux; writes the files back first)")
 	fs.StringVar(&o.mode, "mode", o.mode, "workers as goroutines of one process, or as worker processes: goroutine or process")
 	fs.IntVar(&o.procs, "procs", o.procs, "workers (each takes an equal share of the blobs)")
 	fs.Uint64Var(&o.seed, "seed", o.seed, "seed of the blob sizes, contents and visiting order")
@@ -117,9 +119,13 @@ database against each directory, naming the side it favours.
 Writes compare fairly only at equal durability: by default neither side
 syncs (--nosync, no --fsync); --sync --fsync makes both durable. One
 transaction covers a whole pass on the database unless --multitrans.
-The page cache is warm: each target was just written.`,
+The page cache is warm (each target was just written) unless --cold
+drops the target's files from it before each pass (Linux).`,
 		Example: `  # The comparison at 20,000 blobs of 10 KiB ± 2 KiB
   gobench blob --count 20k
+
+  # Reads from the disk rather than the page cache
+  gobench blob --count 20k --cold
 
   # Reads and in-place updates, both sides durable, a transaction per blob
   gobench blob --count 20k --update --sync --fsync --multitrans
@@ -207,6 +213,7 @@ func (o *blobOptions) resolve() error {
 	tmpl.Keys.Count, tmpl.Preload = n, n
 	tmpl.ValueSize, tmpl.ValueVariance, tmpl.RandomValues = int(size), int(variance), true
 	tmpl.Mode, tmpl.Procs, tmpl.Goroutines = o.mode, o.procs, 1
+	tmpl.ColdCache = o.cold
 	tmpl.Store.Path = "(temporary)"
 	o.cells = nil
 	for _, t := range targets {

@@ -31,6 +31,7 @@ import (
 
 	"github.com/gobench/gobench/internal/sysinfo"
 	"github.com/gobench/gobench/internal/wire"
+	"github.com/gobench/gobench/pkg/disk"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
@@ -167,6 +168,23 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	return res, nil
 }
 
+// betweenPhases runs, before phase's START and outside any measured
+// window, what comes between phases: the size the previous phase left,
+// then with ColdCache the dropping of the store's files from the page
+// cache.
+func betweenPhases(b *result.Builder, p *workload.Plan, phase int) {
+	if phase > 0 {
+		measureSize(b, p, phase-1)
+	}
+	if p.ColdCache {
+		note := "dropped"
+		if err := disk.DropCache(p.Store.Path); err != nil {
+			note = "not dropped: " + err.Error()
+		}
+		b.SetPageCache(phase, note)
+	}
+}
+
 // measureSize records the database's size at the end of a phase, when
 // the engine keeps it on disk. It runs between phases, outside any
 // measured window.
@@ -197,9 +215,7 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	}
 	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: b,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
-			if phase > 0 {
-				measureSize(b, g.plan, phase-1)
-			}
+			betweenPhases(b, g.plan, phase)
 			return workload.Now(), nil
 		}}
 	return h.Run(ctx)
@@ -362,9 +378,7 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 			}
 		}
 		deadline.Stop()
-		if phase > 0 {
-			measureSize(b, m.cfg.Plan, phase-1) // every process is done with it
-		}
+		betweenPhases(b, m.cfg.Plan, phase) // every process is done with the previous phase
 		// One START instant for every process: offsets count from it.
 		at := workload.Now()
 		for _, pr := range procs {

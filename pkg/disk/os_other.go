@@ -12,6 +12,9 @@ import (
 
 const oDSYNC = syscall.O_DSYNC
 
+// canDropCache says whether posix_fadvise can evict pages here.
+const canDropCache = false
+
 func unsafePointer(b []byte) unsafe.Pointer { return unsafe.Pointer(&b[0]) }
 
 // openFile opens path; O_DIRECT exists on Linux only.
@@ -28,4 +31,20 @@ func fdatasync(f *os.File) error { return f.Sync() }
 
 func dropCache(*os.File) error {
 	return errors.New("posix_fadvise is not available on this OS")
+}
+
+// flush writes back each file.
+func flush(_ string, files []string) error {
+	for _, name := range files {
+		f, err := os.OpenFile(name, os.O_RDWR, 0)
+		if err != nil {
+			return err
+		}
+		err = f.Sync()
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

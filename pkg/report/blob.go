@@ -300,6 +300,7 @@ func blobHeader(w *errWriter, t *BlobTable, u bytesize.Units, md bool) {
 	}
 	env := first.Environment
 	line("%s/%s, %d CPUs, on %s · %s %s, %s", env.OS, env.Arch, env.CPUs, env.Filesystem, first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	line("page cache: %s", pageCacheText(t.Suite))
 	reps := t.Rows[0].Repeats
 	avg := ""
 	if reps > 1 {
@@ -314,6 +315,28 @@ func blobHeader(w *errWriter, t *BlobTable, u bytesize.Units, md bool) {
 		}
 	}
 	w.printf("\n")
+}
+
+// pageCacheText says where the passes read from: a warm cache, or the
+// disk after the files were dropped from it (or why they could not be).
+func pageCacheText(s *result.Suite) string {
+	if !s.Cells[0].Runs[0].Plan.ColdCache {
+		return "warm (each target was just written)"
+	}
+	var problems []string
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			for _, ph := range r.Phases {
+				if ph.PageCache != "dropped" && !slices.Contains(problems, ph.PageCache) {
+					problems = append(problems, ph.PageCache)
+				}
+			}
+		}
+	}
+	if len(problems) == 0 {
+		return "each target's files dropped from it before each pass (cold reads)"
+	}
+	return "asked to drop the files before each pass, but " + strings.Join(problems, "; ")
 }
 
 // BlobMarkdown writes the comparison as markdown.

@@ -93,6 +93,7 @@ type phaseState struct {
 	recorders []*Recorder // by worker id
 	pids      []int       // by worker id
 	size      *DiskSize
+	cache     string
 	skew      time.Duration
 	tl        timeline
 }
@@ -141,6 +142,14 @@ func (b *Builder) SetSize(phase int, apparent, allocated int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.phases[phase].size = &DiskSize{ApparentBytes: apparent, AllocatedBytes: allocated}
+}
+
+// SetPageCache records what became of the store's files in the OS page
+// cache before phase: "dropped", or why they could not be.
+func (b *Builder) SetPageCache(phase int, note string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.phases[phase].cache = note
 }
 
 // SetPID records the process that runs worker in phase.
@@ -294,7 +303,7 @@ func (b *Builder) Result() *Result {
 // build summarises a phase over the workers this run ran (all of them, or
 // its shard's).
 func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
-	ph := Phase{Name: name, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size}
+	ph := Phase{Name: name, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache}
 	var problems []string
 	var wall time.Duration
 	var merged [workload.MaxOp]*hdr.Histogram

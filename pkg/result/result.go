@@ -134,6 +134,10 @@ type Phase struct {
 	// Size is the database's size on disk when the phase ended; nil for
 	// an engine that keeps nothing on disk.
 	Size *DiskSize `json:"size,omitempty"`
+	// PageCache says, for a plan with ColdCache, whether the store's files
+	// were dropped from the OS page cache before the phase ("dropped") or
+	// why not; empty when not asked.
+	PageCache string `json:"page_cache,omitempty"`
 }
 
 // DiskSize is how much a database takes on disk.

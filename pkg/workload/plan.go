@@ -85,6 +85,11 @@ type Plan struct {
 	// (see Tag), so that after the run every key can be checked against
 	// the writes that were acknowledged (see Verify).
 	Verify bool `json:"verify,omitempty"`
+	// ColdCache drops the store's files from the OS page cache before
+	// every phase (after flushing them), so reads come from the disk
+	// rather than from memory. Linux only; elsewhere results say it could
+	// not be done.
+	ColdCache bool `json:"cold_cache,omitempty"`
 	// Shard, when set, runs only some of the worker processes: those
 	// whose index p has p % Count == Index. The shards of a plan, run on
 	// several machines, together run every worker once, each with the

@@ -15,7 +15,8 @@ FUZZ_TARGETS = \
 	./pkg/workload:FuzzParseMix \
 	./pkg/result:FuzzRead \
 	./pkg/result:FuzzReadSuite \
-	./pkg/bytesize:FuzzParse
+	./pkg/bytesize:FuzzParse \
+	./internal/sysinfo:FuzzParseMountinfo
 
 .PHONY: all build test race bench fuzz lint cover soak clean
 

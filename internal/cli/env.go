@@ -51,6 +51,8 @@ type FS interface {
 	WriteAtomic(path string, write func(io.Writer) error) error
 	// Filesystem names the type of the filesystem holding path.
 	Filesystem(path string) string
+	// MountOptions returns the options of the mount holding path, or "".
+	MountOptions(path string) string
 	// Writable reports whether files can be created in dir.
 	Writable(dir string) error
 	// CreateAtomic starts writing path through a temporary file in the
@@ -100,6 +102,7 @@ func (osFS) Stat(path string) (os.FileInfo, error)         { return os.Stat(path
 func (osFS) Open(path string) (io.ReadCloser, error)       { return os.Open(path) }
 func (osFS) Abs(path string) (string, error)               { return filepath.Abs(path) }
 func (osFS) Filesystem(path string) string                 { return sysinfo.Filesystem(path) }
+func (osFS) MountOptions(path string) string               { return sysinfo.MountOptions(path) }
 
 type atomicFile struct {
 	f    *os.File

@@ -460,6 +460,7 @@ func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell 
 		res.Environment.Filesystem = "none (in memory)"
 		if _, err := env.FS.Stat(p.Store.Path); err == nil {
 			res.Environment.Filesystem = env.FS.Filesystem(filepath.Dir(p.Store.Path))
+			res.Environment.MountOptions = env.FS.MountOptions(filepath.Dir(p.Store.Path))
 		}
 	}
 	return res, err

@@ -153,6 +153,8 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
 	res.StartedAt = started
 	res.Environment.Store = facts
+	mach := sysinfo.ReadMachine()
+	res.Environment.Kernel, res.Environment.CPUModel, res.Environment.Governor, res.Environment.MemoryBytes = mach.Kernel, mach.CPUModel, mach.Governor, mach.MemoryBytes
 	switch {
 	case runErr != nil && ctx.Err() != nil:
 		res.Complete = false

@@ -299,7 +299,7 @@ func blobHeader(w *errWriter, t *BlobTable, u bytesize.Units, md bool) {
 		}
 	}
 	env := first.Environment
-	line("%s/%s, %d CPUs, on %s · %s %s, %s", env.OS, env.Arch, env.CPUs, env.Filesystem, first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	line("%s, on %s · %s %s, %s", MachineText(env), FilesystemText(env), first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
 	line("page cache: %s", pageCacheText(t.Suite))
 	reps := t.Rows[0].Repeats
 	avg := ""

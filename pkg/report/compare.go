@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -161,12 +162,51 @@ func environmentDiffs(a, b *result.Result) []string {
 			out = append(out, fmt.Sprintf("%s differs: %s vs %s", what, x, y))
 		}
 	}
-	diff("OS/arch", a.Environment.OS+"/"+a.Environment.Arch, b.Environment.OS+"/"+b.Environment.Arch)
-	diff("CPU count", fmt.Sprint(a.Environment.CPUs), fmt.Sprint(b.Environment.CPUs))
-	diff("filesystem", a.Environment.Filesystem, b.Environment.Filesystem)
-	diff("SQLite version", a.Environment.StoreFact("sqlite_version"), b.Environment.StoreFact("sqlite_version"))
+	// known compares a fact an older result may lack only when both have it.
+	known := func(what, x, y string) {
+		if x != "" && y != "" {
+			diff(what, x, y)
+		}
+	}
+	ea, eb := a.Environment, b.Environment
+	diff("OS/arch", ea.OS+"/"+ea.Arch, eb.OS+"/"+eb.Arch)
+	known("kernel", ea.Kernel, eb.Kernel)
+	known("CPU model", ea.CPUModel, eb.CPUModel)
+	diff("CPU count", fmt.Sprint(ea.CPUs), fmt.Sprint(eb.CPUs))
+	known("CPU governor", ea.Governor, eb.Governor)
+	if ea.MemoryBytes > 0 && eb.MemoryBytes > 0 {
+		diff("memory", Bytes(ea.MemoryBytes), Bytes(eb.MemoryBytes))
+	}
+	diff("filesystem", ea.Filesystem, eb.Filesystem)
+	known("mount options", ea.MountOptions, eb.MountOptions)
+	for _, f := range []string{"driver", "sqlite_version", "page_size", "cache_size", "mmap_size", "wal_autocheckpoint", "lmdb_version"} {
+		known(strings.ReplaceAll(f, "_", " "), ea.StoreFact(f), eb.StoreFact(f))
+	}
+	if x, y := ea.StoreFact("compile_options"), eb.StoreFact("compile_options"); x != "" && y != "" && x != y {
+		xs, ys := strings.Fields(x), strings.Fields(y)
+		var onlyOld, onlyNew []string
+		for _, o := range xs {
+			if !slices.Contains(ys, o) {
+				onlyOld = append(onlyOld, o)
+			}
+		}
+		for _, o := range ys {
+			if !slices.Contains(xs, o) {
+				onlyNew = append(onlyNew, o)
+			}
+		}
+		out = append(out, fmt.Sprintf("SQLite compile options differ: only in the old: %s; only in the new: %s", orNone(onlyOld), orNone(onlyNew)))
+	}
+	diff("gobench version", a.Tool.Version, b.Tool.Version)
 	diff("Go version", a.Tool.GoVersion, b.Tool.GoVersion)
 	return out
+}
+
+func orNone(list []string) string {
+	if len(list) == 0 {
+		return "none"
+	}
+	return strings.Join(list, " ")
 }
 
 // ComparisonText writes the comparison as a table: per cell and metric,

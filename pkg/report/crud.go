@@ -346,7 +346,7 @@ func crudHeader(w *errWriter, t *CRUDTable) {
 			fss = append(fss, fs)
 		}
 	}
-	w.printf("%s/%s, %d CPUs, databases on %s · %s %s, %s\n", env.OS, env.Arch, env.CPUs, strings.Join(fss, " and "), first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	w.printf("%s, databases on %s · %s %s, %s\n", MachineText(env), strings.Join(fss, " and "), first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
 	reps := t.Rows[0].Repeats
 	w.printf("ops/s, scan in rows/s; query and update: median of rounds (best in brackets)")
 	if reps > 1 {

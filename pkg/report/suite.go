@@ -56,7 +56,7 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	p := first.Plan
 	w.printf("workload: seed %d · %d keys %s · %d-byte values · %s\n", p.Seed, p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseText(p))
 	env := first.Environment
-	w.printf("environment: %s/%s, %d CPUs, %s", env.OS, env.Arch, env.CPUs, env.Filesystem)
+	w.printf("environment: %s, %s", MachineText(env), FilesystemText(env))
 	if v := env.StoreFact("sqlite_version"); v != "" {
 		w.printf(" · SQLite %s", v)
 	}

@@ -94,8 +94,38 @@ func header(w *errWriter, r *result.Result) {
 	w.printf("%d %s × %d %s (%s mode) · seed %d · %d keys %s · %d-byte values%s\n",
 		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
 		p.Mode, p.Seed, p.Keys.Count, p.Keys.Distribution, p.ValueSize, ops)
-	w.printf("db %s on %s · %s/%s, %d CPUs · %s %s, %s\n",
-		dbPath(p), env.Filesystem, env.OS, env.Arch, env.CPUs, r.Tool.Name, r.Tool.Version, r.Tool.GoVersion)
+	w.printf("db %s on %s · %s · %s %s, %s\n",
+		dbPath(p), FilesystemText(env), MachineText(env), r.Tool.Name, r.Tool.Version, r.Tool.GoVersion)
+}
+
+// MachineText is the one-line summary of the machine: "linux/amd64,
+// 2 CPUs", or with a fingerprint "Linux 6.1.0 amd64, AMD EPYC 7B13,
+// 2 CPUs, governor performance, 23.5 GiB".
+func MachineText(env result.Environment) string {
+	s := env.OS + "/" + env.Arch
+	if env.Kernel != "" {
+		s = env.Kernel + " " + env.Arch
+	}
+	if env.CPUModel != "" {
+		s += ", " + env.CPUModel
+	}
+	s += fmt.Sprintf(", %d CPUs", env.CPUs)
+	if env.Governor != "" {
+		s += ", governor " + env.Governor
+	}
+	if env.MemoryBytes > 0 {
+		s += ", " + Bytes(env.MemoryBytes)
+	}
+	return s
+}
+
+// FilesystemText names the database's file system with its mount options
+// where known: "ext4 (rw,relatime)".
+func FilesystemText(env result.Environment) string {
+	if env.MountOptions == "" {
+		return env.Filesystem
+	}
+	return env.Filesystem + " (" + env.MountOptions + ")"
 }
 
 // journalName turns SQLite's name for the journal mode back into

@@ -270,7 +270,8 @@ func (r *Recorder) Done(st workload.WorkerStats) error {
 }
 
 // Result assembles the result of the run. Command, StartedAt and the
-// environment's filesystem and store facts are for the caller to fill in.
+// environment's machine, filesystem and store facts are for the caller to
+// fill in.
 // A worker that never finished its phase, or whose sample count did not
 // match, makes the result incomplete, with the reason in Problems.
 func (b *Builder) Result() *Result {

@@ -50,9 +50,19 @@ type Environment struct {
 	OS   string `json:"os"`
 	Arch string `json:"arch"`
 	CPUs int    `json:"cpus"`
+	// Kernel ("Linux 6.1.0"), CPUModel, Governor (the cpufreq scaling
+	// governor, where the OS has and shows one) and MemoryBytes describe
+	// the machine; empty where the OS does not tell.
+	Kernel      string `json:"kernel,omitempty"`
+	CPUModel    string `json:"cpu_model,omitempty"`
+	Governor    string `json:"governor,omitempty"`
+	MemoryBytes int64  `json:"memory_bytes,omitempty"`
 	// Filesystem is the type of the filesystem holding the database
 	// (such as "ext4" or "tmpfs"), or "unknown".
 	Filesystem string `json:"filesystem"`
+	// MountOptions are the options of the mount holding the database
+	// ("rw,relatime,errors=remount-ro"), where the OS shows them.
+	MountOptions string `json:"mount_options,omitempty"`
 	// Store holds the engine's facts, read back from the database: driver,
 	// SQLite version, journal mode and synchronous level in force, …
 	Store []store.Fact `json:"store"`

@@ -287,6 +287,14 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 		{"busy_timeout_ms", "PRAGMA busy_timeout"},
 		{"page_size", "PRAGMA page_size"},
 		{"locking_mode", "PRAGMA locking_mode"},
+		{"cache_size", "PRAGMA cache_size"},
+		{"mmap_size", "PRAGMA mmap_size"},
+		{"wal_autocheckpoint", "PRAGMA wal_autocheckpoint"},
+		{"journal_size_limit", "PRAGMA journal_size_limit"},
+		{"temp_store", "PRAGMA temp_store"},
+		{"auto_vacuum", "PRAGMA auto_vacuum"},
+		{"foreign_keys", "PRAGMA foreign_keys"},
+		{"compile_options", "SELECT group_concat(compile_options, ' ') FROM pragma_compile_options"},
 	} {
 		v, err := c.queryString(q.sql)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -26,6 +27,7 @@ type mixOptions struct {
 	baseline string
 	expects  []string
 	shard    string
+	warmup   string
 
 	// Resolved by resolve.
 	cells []*workload.Plan
@@ -59,6 +61,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
 	fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback'; exit 3 when it fails (repeatable)")
 	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then report write commits/s as a share of it")
+	fs.StringVar(&o.warmup, "warmup", "", "first run the same mix for this long (such as 5s) or this many ops per worker (such as 1000), unmeasured: its ops are counted apart and in no histogram")
 	fs.StringVar(&o.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
 	o.run.AddFlags(fs, true)
 }
@@ -160,10 +163,23 @@ func (o *mixOptions) resolve(fs *pflag.FlagSet) error {
 		}
 		p.Shard = &workload.Shard{Index: i - 1, Count: n}
 	}
-	var err error
+	warm, err := parseWarmup(o.warmup, ph)
+	if err != nil {
+		return err
+	}
 	o.cells, err = o.matrix.span(fs, p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
 	if err != nil {
 		return err
+	}
+	if warm != nil {
+		for _, c := range o.cells {
+			w := *warm
+			w.Batch = c.Phases[0].Batch // each cell warms up as it runs
+			c.Warmup = &w
+			if err := c.Validate(); err != nil {
+				return err
+			}
+		}
 	}
 	return o.resolveGates()
 }
@@ -195,6 +211,28 @@ func (o *mixOptions) resolveGates() error {
 		}
 	}
 	return nil
+}
+
+// parseWarmup reads --warmup: a duration ("5s") or a count of ops per
+// worker ("1000"), for a warm-up that deals the measured phase's mix.
+func parseWarmup(s string, ph *workload.Phase) (*workload.Phase, error) {
+	if s == "" {
+		return nil, nil
+	}
+	w := workload.Phase{Name: "warmup", Mix: ph.Mix, Batch: ph.Batch}
+	if d, err := time.ParseDuration(s); err == nil {
+		if d <= 0 {
+			return nil, fmt.Errorf("--warmup %s: want a positive duration or op count", s)
+		}
+		w.Duration = workload.Duration(d)
+		return &w, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return nil, fmt.Errorf("--warmup %q: want a duration such as 5s or an op count per worker such as 1000", s)
+	}
+	w.Ops = n
+	return &w, nil
 }
 
 // skeleton is a suite of the cells to run, without results: enough to

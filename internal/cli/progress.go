@@ -109,7 +109,7 @@ func (w *watcher) run() {
 			w.phase, w.opsDone, w.lastSecond = iv.Phase, 0, 0
 		}
 		w.lastSecond = iv.Second.Second
-		if w.hlog != nil && w.err == nil {
+		if w.hlog != nil && w.err == nil && !w.plan.IsWarmup(iv.Phase) { // the warm-up is not measured
 			w.err = w.logInterval(iv)
 		}
 		for _, o := range iv.Second.Ops {
@@ -148,7 +148,7 @@ func (w *watcher) logInterval(iv result.Interval) error {
 		h.SetEndTimeMs(start + 1000)
 		tag := k
 		if len(w.plan.Phases) > 1 {
-			tag = strings.ReplaceAll(w.plan.Phases[iv.Phase].Name, " ", "") + ":" + k
+			tag = strings.ReplaceAll(w.plan.RunPhases()[iv.Phase].Name, " ", "") + ":" + k
 		}
 		h.SetTag(tag)
 		if err := w.hlog.OutputIntervalHistogram(h); err != nil {
@@ -160,14 +160,14 @@ func (w *watcher) logInterval(iv result.Interval) error {
 
 // print writes one progress line.
 func (w *watcher) print() {
-	ph := w.plan.Phases[w.phase]
+	ph := w.plan.RunPhases()[w.phase]
 	elapsed := time.Duration(w.lastSecond+1) * time.Second
 	var b strings.Builder
 	b.WriteString("gobench: ")
 	if w.label != "" {
 		b.WriteString(w.label + " · ")
 	}
-	if len(w.plan.Phases) > 1 {
+	if len(w.plan.RunPhases()) > 1 {
 		fmt.Fprintf(&b, "%s · ", ph.Name)
 	}
 	fmt.Fprintf(&b, "%s", elapsed)

@@ -131,10 +131,14 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	} else {
 		m = &processMode{cfg: cfg}
 	}
-	logf("running %d phase(s) on %d×%d %s workers", len(p.Phases), p.Procs, p.Goroutines, p.Mode)
+	if p.Warmup != nil {
+		logf("warming up, then running %d phase(s) on %d×%d %s workers", len(p.Phases), p.Procs, p.Goroutines, p.Mode)
+	} else {
+		logf("running %d phase(s) on %d×%d %s workers", len(p.Phases), p.Procs, p.Goroutines, p.Mode)
+	}
 	runErr := m.run(ctx, b)
 	if runErr == nil {
-		measureSize(b, p, len(p.Phases)-1)
+		measureSize(b, p, len(p.RunPhases())-1)
 	}
 
 	res := b.Result()
@@ -210,7 +214,7 @@ type goroutineMode struct {
 
 func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	ids := g.plan.WorkerIDs()
-	for phase := range g.plan.Phases {
+	for phase := range g.plan.RunPhases() {
 		for _, id := range ids {
 			b.SetPID(id, phase, os.Getpid())
 		}
@@ -360,7 +364,7 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 	if timeout == 0 {
 		timeout = time.Minute
 	}
-	for phase := range m.cfg.Plan.Phases {
+	for phase := range m.cfg.Plan.RunPhases() {
 		deadline := time.NewTimer(timeout)
 		for _, pr := range procs {
 			select {
@@ -427,7 +431,7 @@ func (m *processMode) start(i int, planJSON []byte) (*proc, *os.File, error) {
 		return nil, nil, fmt.Errorf("starting worker process %d: %w", i, err)
 	}
 	pw.Close() // the child holds its own copy
-	p := &proc{index: i, cmd: cmd, ctl: wire.NewWriter(stdin), stdin: stdin, output: out, ready: make(chan int, len(m.cfg.Plan.Phases)), spawned: spawned}
+	p := &proc{index: i, cmd: cmd, ctl: wire.NewWriter(stdin), stdin: stdin, output: out, ready: make(chan int, len(m.cfg.Plan.RunPhases())), spawned: spawned}
 	if err := p.ctl.Plan(i, planJSON); err != nil {
 		pr.Close()
 		return p, nil, fmt.Errorf("sending the plan to worker process %d: %w", i, err)
@@ -473,7 +477,7 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 		switch f.Type {
 		case wire.TypeSamples:
 			bt := f.Batch()
-			if bt.Worker < lo || bt.Worker >= hi || bt.Phase >= len(p.Phases) {
+			if bt.Worker < lo || bt.Worker >= hi || bt.Phase >= len(p.RunPhases()) {
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("samples for worker %d phase %d, which this process does not run", bt.Worker, bt.Phase)}
 			}
 			rec := b.Recorder(bt.Worker, bt.Phase)
@@ -484,7 +488,7 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 			}
 		case wire.TypeDone:
 			d := f.Done()
-			if d.Worker < lo || d.Worker >= hi || d.Phase >= len(p.Phases) {
+			if d.Worker < lo || d.Worker >= hi || d.Phase >= len(p.RunPhases()) {
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("done for worker %d phase %d, which this process does not run", d.Worker, d.Phase)}
 			}
 			if err := b.Recorder(d.Worker, d.Phase).Done(d); err != nil {

@@ -49,7 +49,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	starts := make(chan wire.Start, len(plan.Phases))
+	starts := make(chan wire.Start, len(plan.RunPhases()))
 	go readControl(r, starts, cancel)
 
 	st, err := drv.Open(ctx, plan.Store)

@@ -54,7 +54,15 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	}
 	w.printf("common: %s\n", strings.Join(common, " "))
 	p := first.Plan
-	w.printf("workload: seed %d · %d keys %s · %d-byte values · %s\n", p.Seed, p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseText(p))
+	w.printf("workload: seed %d · %d keys %s · %d-byte values · %s", p.Seed, p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseText(p))
+	if wp := p.Warmup; wp != nil {
+		if wp.Ops > 0 {
+			w.printf(" · warm-up %d ops/worker, not measured", wp.Ops)
+		} else {
+			w.printf(" · warm-up %v/worker, not measured", wp.Duration)
+		}
+	}
+	w.printf("\n")
 	env := first.Environment
 	w.printf("environment: %s, %s", MachineText(env), FilesystemText(env))
 	if v := env.StoreFact("sqlite_version"); v != "" {

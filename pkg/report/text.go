@@ -96,6 +96,22 @@ func header(w *errWriter, r *result.Result) {
 		p.Mode, p.Seed, p.Keys.Count, p.Keys.Distribution, p.ValueSize, ops)
 	w.printf("db %s on %s · %s · %s %s, %s\n",
 		dbPath(p), FilesystemText(env), MachineText(env), r.Tool.Name, r.Tool.Version, r.Tool.GoVersion)
+	if line := WarmupText(r); line != "" {
+		w.printf("%s\n", line)
+	}
+}
+
+// WarmupText says what the warm-up ran, or "" without one.
+func WarmupText(r *result.Result) string {
+	wp, wr := r.Plan.Warmup, r.Warmup
+	if wp == nil || wr == nil {
+		return ""
+	}
+	what := fmt.Sprintf("%d ops/worker", wp.Ops)
+	if wp.Ops == 0 {
+		what = fmt.Sprintf("%v/worker", wp.Duration)
+	}
+	return fmt.Sprintf("warm-up: %s, not measured · %d ops in %s s (%s ops/s), %d errors", what, wr.Ops, trimFloat(wr.WallSeconds, 3), Rate(wr.OpsPerSec), wr.Errors.Total)
 }
 
 // MachineText is the one-line summary of the machine: "linux/amd64,

@@ -101,7 +101,7 @@ type phaseState struct {
 // NewBuilder returns a Builder for a run of plan, which must be valid.
 func NewBuilder(plan *workload.Plan) *Builder {
 	b := &Builder{plan: plan}
-	for i := range plan.Phases {
+	for i := range plan.RunPhases() {
 		ps := &phaseState{recorders: make([]*Recorder, plan.Workers()), pids: make([]int, plan.Workers())}
 		ps.tl.init(plan.Workers())
 		ps.tl.phase = i
@@ -292,10 +292,15 @@ func (b *Builder) Result() *Result {
 	for _, id := range b.plan.WorkerIDs() {
 		mine[id] = true
 	}
+	run := b.plan.RunPhases()
 	for i, ps := range b.phases {
-		ph, problems := ps.build(b.plan.Phases[i].Name, mine)
-		r.Phases = append(r.Phases, ph)
+		ph, problems := ps.build(run[i].Name, mine)
 		r.Problems = append(r.Problems, problems...)
+		if b.plan.IsWarmup(i) {
+			r.Warmup = &Warmup{Ops: ph.Total.Count, Errors: ph.Total.Errors, WallSeconds: ph.WallSeconds, OpsPerSec: ph.Total.OpsPerSec}
+			continue
+		}
+		r.Phases = append(r.Phases, ph)
 	}
 	r.Complete = len(r.Problems) == 0
 	return r

@@ -106,6 +106,20 @@ func MergeShards(shards []*Result) (*Result, error) {
 		}
 		out.Phases = append(out.Phases, ph)
 	}
+	if first.Warmup != nil {
+		w := Warmup{}
+		for _, r := range shards {
+			if r.Warmup != nil {
+				w.Ops += r.Warmup.Ops
+				w.Errors.Add(r.Warmup.Errors)
+				w.WallSeconds = max(w.WallSeconds, r.Warmup.WallSeconds)
+			}
+		}
+		if w.WallSeconds > 0 {
+			w.OpsPerSec = float64(w.Ops-w.Errors.Total) / w.WallSeconds
+		}
+		out.Warmup = &w
+	}
 	return &out, nil
 }
 

@@ -34,8 +34,21 @@ type Result struct {
 	// does not say). It does not grow with the number of ops.
 	CoordinatorMaxRSSBytes int64   `json:"coordinator_max_rss_bytes"`
 	Phases                 []Phase `json:"phases"`
+	// Warmup is what the warm-up ran (Plan.Warmup), counted and kept out
+	// of every phase; nil without one.
+	Warmup *Warmup `json:"warmup,omitempty"`
 	// Verify is what the check after the run found (--verify).
 	Verify *workload.VerifyReport `json:"verify,omitempty"`
+}
+
+// Warmup counts the ops of a run's warm-up. They are in no histogram.
+type Warmup struct {
+	// Ops is every data op attempted; Errors the failed ones by class.
+	Ops    int64  `json:"ops"`
+	Errors Errors `json:"errors"`
+	// WallSeconds is the warm-up's length; OpsPerSec its throughput.
+	WallSeconds float64 `json:"wall_seconds"`
+	OpsPerSec   float64 `json:"ops_per_sec"`
 }
 
 // Tool identifies the gobench build that produced a result.

@@ -160,7 +160,12 @@ func NewLottery(plan *Plan, phase, worker int) *Lottery {
 }
 
 func newLottery(plan *Plan, phase, worker int, keys keyChooser) *Lottery {
-	ph := &plan.Phases[phase]
+	return lotteryOf(plan, &plan.Phases[phase], phase, worker, keys)
+}
+
+// lotteryOf builds the lottery of phase spec ph, its streams seeded as
+// phase number phase.
+func lotteryOf(plan *Plan, ph *Phase, phase, worker int, keys keyChooser) *Lottery {
 	l := &Lottery{
 		plan:   plan,
 		tag:    plan.Verify,

@@ -81,6 +81,11 @@ type Plan struct {
 	OnError string `json:"on_error"`
 	// Phases run one after another, each started by its own barrier.
 	Phases []Phase `json:"phases"`
+	// Warmup, when set, runs before the first phase, with a barrier of its
+	// own, and is not measured: its ops are counted, never part of a
+	// phase's histograms. It deals from random streams of its own, so the
+	// phases deal the same ops with or without it.
+	Warmup *Phase `json:"warmup,omitempty"`
 	// Verify tags every written value with its writer and sequence number
 	// (see Tag), so that after the run every key can be checked against
 	// the writes that were acknowledged (see Verify).
@@ -247,6 +252,17 @@ func (p *Plan) Validate() error {
 			return errors.New("verify cannot check deletes (a missing key would be either lost or deleted): drop delete from the mix")
 		}
 	}
+	if w := p.Warmup; w != nil {
+		if err := w.Validate(); err != nil {
+			return fmt.Errorf("warm-up: %w", err)
+		}
+		if w.Access != AccessLottery {
+			return errors.New("warm-up: it deals a lottery mix, not each key once")
+		}
+		if p.Verify {
+			return errors.New("verify checks the writes of the measured phases: drop the warm-up")
+		}
+	}
 	if p.Verify && p.ValueSize-p.ValueVariance < MinVerifyValueSize {
 		return fmt.Errorf("verify tags values with %d bytes: value size %d is too small", MinVerifyValueSize, p.ValueSize-p.ValueVariance)
 	}
@@ -301,6 +317,35 @@ func (ph *Phase) Validate() error {
 		return fmt.Errorf("duration %v is longer than the maximum of %v", ph.Duration, MaxPhaseLength)
 	}
 	return nil
+}
+
+// RunPhases returns the phases a run executes, in order: the warm-up, if
+// any, then Phases. Engines (hosts, coordinators, result builders) number
+// phases by their place in this list; results report Phases alone.
+func (p *Plan) RunPhases() []Phase {
+	if p.Warmup == nil {
+		return p.Phases
+	}
+	return append([]Phase{*p.Warmup}, p.Phases...)
+}
+
+// IsWarmup reports whether run phase i (see RunPhases) is the warm-up.
+func (p *Plan) IsWarmup(i int) bool { return p.Warmup != nil && i == 0 }
+
+// warmupSeedPhase is the phase number that seeds the warm-up's streams:
+// none of the measured phases has it.
+const warmupSeedPhase = 0xff
+
+// seedPhase returns the phase number seeding run phase i's lottery: the
+// measured phases keep their index in Phases.
+func (p *Plan) seedPhase(i int) int {
+	if p.Warmup == nil {
+		return i
+	}
+	if i == 0 {
+		return warmupSeedPhase
+	}
+	return i - 1
 }
 
 // ValueSizeOf returns the size of every value of key: ValueSize, or with

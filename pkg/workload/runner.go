@@ -95,15 +95,18 @@ func (h *Host) Run(ctx context.Context) (err error) {
 		}
 	}
 	keys := newKeyChooser(h.Plan.Keys)
-	for phase := range h.Plan.Phases {
-		if err := h.runPhase(ctx, phase, conns, keys); err != nil {
+	phases := h.Plan.RunPhases()
+	for phase := range phases {
+		if err := h.runPhase(ctx, phase, &phases[phase], conns, keys); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (h *Host) runPhase(ctx context.Context, phase int, conns []store.Conn, keys keyChooser) error {
+// runPhase runs run phase number phase (see Plan.RunPhases), whose spec is
+// spec.
+func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []store.Conn, keys keyChooser) error {
 	var start int64 // nanotime of START
 	begin := make(chan struct{})
 	g, gctx := errgroup.WithContext(ctx)
@@ -111,10 +114,10 @@ func (h *Host) runPhase(ctx context.Context, phase int, conns []store.Conn, keys
 		w := &worker{
 			id:      id,
 			phase:   phase,
-			spec:    &h.Plan.Phases[phase],
+			spec:    spec,
 			onError: h.Plan.OnError,
 			conn:    conns[i],
-			lottery: newLottery(h.Plan, phase, id, keys),
+			lottery: lotteryOf(h.Plan, spec, h.Plan.seedPhase(phase), id, keys),
 			sink:    h.Collector.Sink(id, phase),
 		}
 		g.Go(func() error {
@@ -146,7 +149,7 @@ func (h *Host) runPhase(ctx context.Context, phase int, conns []store.Conn, keys
 // checkCapabilities refuses, before any phase starts, a plan whose ops or
 // batching the connection cannot do.
 func checkCapabilities(p *Plan, c store.Conn) error {
-	for _, ph := range p.Phases {
+	for _, ph := range p.RunPhases() {
 		for _, op := range ph.Mix.Ops() {
 			if !supports(c, op) && !ph.Optional {
 				return fmt.Errorf("%w: driver %s cannot do %v operations", store.ErrInvalid, p.Driver, op)

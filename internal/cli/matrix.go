@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,7 @@ type matrixOptions struct {
 	journals string
 	syncs    string
 	busys    string
+	busy     string // the busy policy: timeout or retry
 	layout   string
 	fsync    bool
 	mapSize  int64
@@ -46,7 +48,7 @@ func defaultMatrixOptions(driver, mode, procs, batch string) matrixOptions {
 	d := sqlite.DefaultOptions()
 	return matrixOptions{
 		drivers: driver, modes: mode, procs: procs, gors: "1", batches: batch,
-		journals: d.Journal, syncs: d.Sync, busys: (time.Duration(d.BusyTimeoutMS) * time.Millisecond).String(),
+		journals: d.Journal, syncs: d.Sync, busys: (time.Duration(d.BusyTimeoutMS) * time.Millisecond).String(), busy: workload.BusyTimeout,
 		layout: files.DefaultOptions().Layout, mapSize: lmdb.DefaultOptions().MapSizeMiB,
 	}
 }
@@ -57,7 +59,8 @@ func (o *matrixOptions) AddFlags(fs *pflag.FlagSet, batchHelp string) {
 	fs.StringVar(&o.drivers, "driver", o.drivers, "store driver: "+driverNames()+list)
 	fs.StringVar(&o.journals, "journal", o.journals, "SQLite journal mode: rollback (DELETE), truncate, persist, wal, memory, off"+list)
 	fs.StringVar(&o.syncs, "sync", o.syncs, "SQLite synchronous level: off, normal, full, extra (always set explicitly)"+list)
-	fs.StringVar(&o.busys, "busy-timeout", o.busys, "SQLite busy timeout: how long an op waits for a lock before failing with busy"+list)
+	fs.StringVar(&o.busys, "busy-timeout", o.busys, "how long an op may wait for a lock before failing with busy"+list)
+	fs.StringVar(&o.busy, "busy", o.busy, "who waits for locks: timeout (SQLite's busy handler sleeps inside the op, up to --busy-timeout: waits hide in its latency) or retry (busy_timeout 0; gobench retries busy ops with backoff for up to --busy-timeout and counts every retry and the time waited)")
 	fs.StringVar(&o.modes, "mode", o.modes, "worker mode: process (a real OS process per --procs) or goroutine (all workers in this process)"+list)
 	fs.StringVar(&o.procs, "procs", o.procs, "worker processes, each with its own database connection(s)"+list)
 	fs.StringVar(&o.gors, "goroutines", o.gors, "workers per process, each with its own connection"+list)
@@ -187,6 +190,12 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 		}
 		busys = append(busys, d)
 	}
+	if o.busy != workload.BusyTimeout && o.busy != workload.BusyRetry {
+		return nil, fmt.Errorf("--busy %q: want timeout or retry", o.busy)
+	}
+	if o.busy == workload.BusyRetry && slices.Contains(busys, 0) {
+		return nil, errors.New("--busy retry retries for up to --busy-timeout: give it a positive duration")
+	}
 	reg := all.Registry()
 	var drivers []store.Driver
 	for _, drv := range lists["driver"] {
@@ -232,6 +241,9 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 						setBatch(&base, nb)
 						if !isSQLite {
 							base.Store.Options = engineOpts
+							if o.busy == workload.BusyRetry {
+								base.Busy, base.BusyBudget = workload.BusyRetry, workload.Duration(busys[0])
+							}
 							cells = append(cells, &base)
 							continue
 						}
@@ -240,6 +252,11 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 								for _, bt := range busys {
 									cell := base
 									opts := sqlite.Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds(), Memory: o.memory}
+									if o.busy == workload.BusyRetry {
+										// SQLite fails at once; the worker retries and counts.
+										opts.BusyTimeoutMS = 0
+										cell.Busy, cell.BusyBudget = workload.BusyRetry, workload.Duration(bt)
+									}
 									if err := opts.Validate(); err != nil {
 										return nil, err
 									}

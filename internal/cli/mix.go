@@ -61,6 +61,10 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
 	fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback'; exit 3 when it fails (repeatable)")
 	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then report write commits/s as a share of it")
+	fs.Float64Var(&p.Rate, "rate", 0, "open loop: start ops on a schedule of this many per second over all workers, and time each from its due time, so stalls count for every op they delay (default: closed loop)")
+	fs.StringVar(&p.Arrival, "arrival", "", "open-loop spacing of due times: constant (default) or poisson")
+	fs.Var((*durationValue)(&p.LatencyLimit), "latency-limit", "open loop: count ops that begin more than this behind their due time as late")
+	fs.BoolVar(&p.SkipLate, "skip-late", false, "open loop: skip (and count) late ops instead of running them")
 	fs.StringVar(&o.warmup, "warmup", "", "first run the same mix for this long (such as 5s) or this many ops per worker (such as 1000), unmeasured: its ops are counted apart and in no histogram")
 	fs.StringVar(&o.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
 	o.run.AddFlags(fs, true)
@@ -212,6 +216,20 @@ func (o *mixOptions) resolveGates() error {
 	}
 	return nil
 }
+
+// durationValue is a workload.Duration as a flag.
+type durationValue workload.Duration
+
+func (d *durationValue) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = durationValue(v)
+	return nil
+}
+func (d *durationValue) String() string { return time.Duration(*d).String() }
+func (d *durationValue) Type() string   { return "duration" }
 
 // parseWarmup reads --warmup: a duration ("5s") or a count of ops per
 // worker ("1000"), for a warm-up that deals the measured phase's mix.

@@ -60,7 +60,7 @@ func TestMain(m *testing.M) {
 		}
 		r.Scan() // START
 		time.Sleep(time.Hour)
-	case "panic", "sigkill":
+	case "panic", "sigkill", "slowread":
 		reg := all.Registry()
 		reg.Register(faulty{mode: os.Getenv("GOBENCH_TEST_WORKER")})
 		if err := ServeWorker(context.Background(), os.Stdin, os.NewFile(3, "samples"), reg, os.Getpid()); err != nil {
@@ -323,7 +323,14 @@ type faultyConn struct {
 }
 
 func (c *faultyConn) Get(key uint64, dst []byte) ([]byte, error) {
-	if c.reads++; c.reads == 500 {
+	c.reads++
+	if c.mode == "slowread" {
+		if c.reads == stallAt {
+			time.Sleep(stall)
+		}
+		return c.Conn.Get(key, dst)
+	}
+	if c.reads == 500 {
 		if c.mode == "panic" {
 			panic("faulty engine: read 500 exploded")
 		}

@@ -14,10 +14,17 @@
 // # Samples
 //
 // A Samples payload is the worker id and phase (uint32 each) and then
-// fixed-size 16-byte samples: a uint64 holding the op in bits 0-7, the
-// outcome class in bits 8-15 and the start offset in nanoseconds in bits
-// 16-63 (so a phase lasts at most 78 hours), then a uint64 latency in
-// nanoseconds. Workers batch up to MaxBatch samples per frame.
+// fixed-size 32-byte samples of four little-endian uint64 words:
+//
+//   - the op in bits 0-7, the outcome class in bits 8-15 and the start
+//     offset in nanoseconds in bits 16-63 (so a phase lasts at most 78
+//     hours);
+//   - the latency in nanoseconds;
+//   - the open-loop schedule lag in nanoseconds (0 in closed loop);
+//   - the flags in bits 0-7, the busy retries in bits 8-23 and the time
+//     waited on them in nanoseconds in bits 24-63 (at most 18 minutes).
+//
+// Workers batch up to MaxBatch samples per frame.
 //
 // # Errors
 //
@@ -41,14 +48,14 @@ import (
 )
 
 // Version is the protocol version this package reads and writes.
-const Version = 1
+const Version = 2
 
 var magic = [4]byte{'G', 'B', 'N', 'W'}
 
 const (
 	streamHeaderLen = 8
 	frameHeaderLen  = 8
-	sampleLen       = 16
+	sampleLen       = 32
 	batchHeaderLen  = 8
 	// MaxBatch is the most samples a Samples frame may carry.
 	MaxBatch = 4096
@@ -58,6 +65,8 @@ const (
 	MaxMessage = 64 << 10
 	// maxStart is the largest start offset a sample can carry.
 	maxStart = 1<<48 - 1
+	// maxWait is the largest busy wait a sample can carry.
+	maxWait = 1<<40 - 1
 )
 
 // Type is a frame type.
@@ -213,13 +222,12 @@ func (b Batch) At(i int) workload.Sample {
 	return decodeSample(b.data[i*sampleLen:])
 }
 
-func encodeSample(dst []byte, s workload.Sample) {
-	start := max(s.Start, 0)
-	if start > maxStart {
-		start = maxStart
-	}
-	binary.LittleEndian.PutUint64(dst, uint64(start)<<16|uint64(s.Class)<<8|uint64(s.Op))
+func encodeSample(dst []byte, s *workload.Sample) {
+	_ = dst[sampleLen-1] // one bounds check for the four words
+	binary.LittleEndian.PutUint64(dst, uint64(min(max(s.Start, 0), maxStart))<<16|uint64(s.Class)<<8|uint64(s.Op))
 	binary.LittleEndian.PutUint64(dst[8:], uint64(max(s.Latency, 0)))
+	binary.LittleEndian.PutUint64(dst[16:], uint64(max(s.Lag, 0)))
+	binary.LittleEndian.PutUint64(dst[24:], uint64(min(max(s.Wait, 0), maxWait))<<24|uint64(s.Retries)<<8|uint64(s.Flags))
 }
 
 func decodeSample(src []byte) workload.Sample {
@@ -229,6 +237,10 @@ func decodeSample(src []byte) workload.Sample {
 		Class:   store.Class(w >> 8),
 		Start:   time.Duration(w >> 16),
 		Latency: time.Duration(binary.LittleEndian.Uint64(src[8:])),
+		Lag:     time.Duration(binary.LittleEndian.Uint64(src[16:])),
+		Wait:    time.Duration(binary.LittleEndian.Uint64(src[24:]) >> 24),
+		Retries: uint16(binary.LittleEndian.Uint64(src[24:]) >> 8),
+		Flags:   workload.SampleFlags(src[24]),
 	}
 }
 
@@ -241,8 +253,16 @@ func checkSamples(data []byte) error {
 		if c := uint8(w >> 8); int(c) >= store.NumClasses {
 			return fmt.Errorf("sample %d: unknown outcome class %d", i/sampleLen, c)
 		}
-		if lat := binary.LittleEndian.Uint64(data[i+8:]); lat > math.MaxInt64 {
+		lat, lag := binary.LittleEndian.Uint64(data[i+8:]), binary.LittleEndian.Uint64(data[i+16:])
+		if lat > math.MaxInt64 {
 			return fmt.Errorf("sample %d: impossible latency %d ns", i/sampleLen, lat)
+		}
+		f := workload.SampleFlags(data[i+24])
+		if f&^(workload.FlagLate|workload.FlagSkipped) != 0 {
+			return fmt.Errorf("sample %d: unknown flags %#x", i/sampleLen, uint8(f))
+		}
+		if lag > lat && f&workload.FlagSkipped == 0 {
+			return fmt.Errorf("sample %d: schedule lag %d ns beyond its latency %d ns", i/sampleLen, lag, lat)
 		}
 	}
 	return nil
@@ -485,7 +505,7 @@ func NewSampleSink(w *Writer, worker, phase, batch int) *SampleSink {
 // FlushInterval.
 func (s *SampleSink) Record(smp workload.Sample) error {
 	s.buf = s.buf[:len(s.buf)+sampleLen]
-	encodeSample(s.buf[len(s.buf)-sampleLen:], smp)
+	encodeSample(s.buf[len(s.buf)-sampleLen:], &smp)
 	s.n++
 	if end := smp.Start + smp.Latency; s.n == s.size || end-s.lastFlush >= FlushInterval {
 		s.lastFlush = end

@@ -219,7 +219,7 @@ func FuzzReader(f *testing.F) {
 						t.Fatalf("accepted invalid sample %+v", s)
 					}
 					var enc [sampleLen]byte
-					encodeSample(enc[:], s)
+					encodeSample(enc[:], &s)
 					if !bytes.Equal(enc[:], b.data[i*sampleLen:(i+1)*sampleLen]) {
 						t.Fatalf("sample %d does not re-encode to its bytes", i)
 					}
@@ -240,11 +240,15 @@ func FuzzReader(f *testing.F) {
 
 // FuzzSampleRoundTrip checks that every valid sample survives encoding.
 func FuzzSampleRoundTrip(f *testing.F) {
-	f.Add(uint8(1), uint8(0), int64(0), int64(1))
-	f.Add(uint8(15), uint8(7), int64(maxStart), int64(1<<62))
-	f.Fuzz(func(t *testing.T, op, class uint8, start, lat int64) {
-		s := workload.Sample{Op: workload.Op(op), Class: store.Class(class), Start: time.Duration(start), Latency: time.Duration(lat)}
-		if !s.Op.Valid() || int(s.Class) >= store.NumClasses || start < 0 || start > maxStart || lat < 0 {
+	f.Add(uint8(1), uint8(0), int64(0), int64(1), int64(0), int64(0), uint16(0), uint8(0))
+	f.Add(uint8(15), uint8(7), int64(maxStart), int64(1<<62), int64(1<<61), int64(maxWait), uint16(65535), uint8(1))
+	f.Add(uint8(1), uint8(0), int64(5), int64(0), int64(7), int64(0), uint16(0), uint8(3))
+	f.Fuzz(func(t *testing.T, op, class uint8, start, lat, lag, wait int64, retries uint16, flags uint8) {
+		s := workload.Sample{Op: workload.Op(op), Class: store.Class(class), Start: time.Duration(start), Latency: time.Duration(lat),
+			Lag: time.Duration(lag), Wait: time.Duration(wait), Retries: retries, Flags: workload.SampleFlags(flags)}
+		skipped := s.Flags&workload.FlagSkipped != 0
+		if !s.Op.Valid() || int(s.Class) >= store.NumClasses || start < 0 || start > maxStart || lat < 0 || lag < 0 || wait < 0 || wait > maxWait ||
+			flags&^3 != 0 || (lag > lat && !skipped) {
 			t.Skip()
 		}
 		var buf bytes.Buffer

@@ -27,6 +27,22 @@ func Markdown(w io.Writer, r *result.Result) error {
 			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, Rate(o.OpsPerSec),
 				Micros(o.P50Micros), Micros(o.P90Micros), Micros(o.P99Micros), Micros(o.P999Micros), Micros(o.MaxMicros), mdEscape(errorText(o)))
 		}
+		if hasOpenLoop(ph) {
+			ew.printf("\nService time from the actual start (uncorrected) and schedule lag:\n\n| op | p50 | p99 | p99.9 | max | lag p99 | lag max | late | skipped |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+			for _, o := range viewRows(ph) {
+				if sv, lg := o.Service, o.Lag; sv != nil && lg != nil {
+					ew.printf("| %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", o.Kind, Micros(sv.P50Micros), Micros(sv.P99Micros), Micros(sv.P999Micros), Micros(sv.MaxMicros), Micros(lg.P99Micros), Micros(lg.MaxMicros), o.Late, o.Skipped)
+				}
+			}
+		}
+		if hasLockWaits(ph) {
+			ew.printf("\nLock waits (retried by gobench):\n\n| op | retries | ops retried | gave up | wait p50 | wait p99 | wait max |\n|---|--:|--:|--:|--:|--:|--:|\n")
+			for _, o := range viewRows(ph) {
+				if lw := o.LockWaits; lw != nil {
+					ew.printf("| %s | %d | %d | %d | %s | %s | %s |\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros))
+				}
+			}
+		}
 		if line := CeilingText(r, i); line != "" {
 			ew.printf("\n%s\n", mdEscape(line))
 		}

@@ -32,6 +32,8 @@ func Text(w io.Writer, r *result.Result) error {
 			tw.printf("phase %s\n", ph.Name)
 		}
 		phaseTable(tw, ph)
+		openLoopTable(tw, ph)
+		lockWaitTable(tw, ph)
 		phaseFooter(tw, ph)
 		if line := CeilingText(r, i); line != "" {
 			tw.printf("%s\n", line)
@@ -97,6 +99,9 @@ func header(w *errWriter, r *result.Result) {
 	w.printf("db %s on %s · %s · %s %s, %s\n",
 		dbPath(p), FilesystemText(env), MachineText(env), r.Tool.Name, r.Tool.Version, r.Tool.GoVersion)
 	if line := WarmupText(r); line != "" {
+		w.printf("%s\n", line)
+	}
+	for _, line := range PolicyText(p) {
 		w.printf("%s\n", line)
 	}
 }

@@ -94,6 +94,8 @@ type phaseState struct {
 	pids      []int       // by worker id
 	size      *DiskSize
 	cache     string
+	openLoop  bool // the plan runs open-loop: record service time and lag
+	retry     bool // the retry busy policy: record lock waits
 	skew      time.Duration
 	tl        timeline
 }
@@ -102,7 +104,8 @@ type phaseState struct {
 func NewBuilder(plan *workload.Plan) *Builder {
 	b := &Builder{plan: plan}
 	for i := range plan.RunPhases() {
-		ps := &phaseState{recorders: make([]*Recorder, plan.Workers()), pids: make([]int, plan.Workers())}
+		ps := &phaseState{recorders: make([]*Recorder, plan.Workers()), pids: make([]int, plan.Workers()),
+			openLoop: plan.Rate > 0, retry: plan.Busy == workload.BusyRetry}
 		ps.tl.init(plan.Workers())
 		ps.tl.phase = i
 		b.phases = append(b.phases, ps)
@@ -170,11 +173,11 @@ type Recorder struct {
 	log    WriteLog
 	writes uint64 // write ops seen: the next write's sequence number
 
-	hists    [workload.MaxOp]*hdr.Histogram
-	counts   [workload.MaxOp][store.NumClasses]int64
+	ops      [workload.MaxOp]*opAgg
 	clamped  int64
 	samples  int64
-	first    time.Duration // start offset of the first sample
+	first    time.Duration // start offset of the first op run
+	started  bool          // an op has run
 	end      time.Duration
 	finished bool
 	reported int64
@@ -192,22 +195,20 @@ func (r *Recorder) Record(s workload.Sample) error {
 	if !s.Op.Valid() || int(s.Class) >= store.NumClasses {
 		return fmt.Errorf("worker %d: invalid sample op %d class %d", r.worker, s.Op, s.Class)
 	}
-	lat := max(int64(s.Latency), 0)
-	if lat > HistogramMax {
-		lat = HistogramMax
-		r.clamped++
+	a := r.ops[s.Op]
+	if a == nil {
+		a = newOpAgg(r.ps.openLoop, r.ps.retry)
+		r.ops[s.Op] = a
 	}
-	h := r.hists[s.Op]
-	if h == nil {
-		h = newHistogram()
-		r.hists[s.Op] = h
-	}
-	_ = h.RecordValue(lat) // in range by construction
-	r.counts[s.Op][s.Class]++
-	if r.samples == 0 || s.Start < r.first {
-		r.first = s.Start
-	}
+	r.clamped += a.record(s)
 	r.samples++
+	if s.Flags&workload.FlagSkipped != 0 {
+		return nil // counted, never run: no latency, no completion
+	}
+	lat, _ := clamp(int64(s.Latency))
+	if !r.started || s.Start < r.first {
+		r.first, r.started = s.Start, true
+	}
 	end := s.Start + s.Latency
 	r.end = max(r.end, end)
 	if s.Op.IsWrite() {
@@ -312,8 +313,7 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 	ph := Phase{Name: name, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache}
 	var problems []string
 	var wall time.Duration
-	var merged [workload.MaxOp]*hdr.Histogram
-	var counts [workload.MaxOp][store.NumClasses]int64
+	var merged [workload.MaxOp]*opAgg
 	for id, r := range ps.recorders {
 		if !mine[id] {
 			continue
@@ -326,16 +326,15 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 			w.Seconds = r.end.Seconds()
 			w.FirstOpMicros = micros(int64(r.first))
 			ph.LastFirstOpMicros = max(ph.LastFirstOpMicros, w.FirstOpMicros)
-			for op, h := range r.hists {
-				if h == nil {
+			for op, a := range r.ops {
+				if a == nil {
 					continue
 				}
 				if merged[op] == nil {
-					merged[op] = newHistogram()
+					merged[op] = newOpAgg(ps.openLoop, ps.retry)
 				}
-				merged[op].Merge(h)
-				for c, n := range r.counts[op] {
-					counts[op][c] += n
+				merged[op].merge(a)
+				for c, n := range a.counts {
 					if workload.Op(op).IsData() {
 						w.Ops += n
 						if store.Class(c).IsError() {
@@ -357,47 +356,19 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 		ph.Workers = append(ph.Workers, w)
 	}
 	ph.WallSeconds = wall.Seconds()
-	total := newHistogram()
-	var totalCounts [store.NumClasses]int64
-	for op, h := range merged {
-		if h == nil {
+	total := newOpAgg(ps.openLoop, ps.retry)
+	for op, a := range merged {
+		if a == nil {
 			continue
 		}
-		ph.Ops = append(ph.Ops, opStats(workload.Op(op).String(), h, counts[op], ph.WallSeconds))
+		ph.Ops = append(ph.Ops, a.stats(workload.Op(op).String(), ph.WallSeconds))
 		if workload.Op(op).IsData() {
-			total.Merge(h)
-			for c, n := range counts[op] {
-				totalCounts[c] += n
-			}
+			total.merge(a)
 		}
 	}
-	ph.Total = opStats("total", total, totalCounts, ph.WallSeconds)
+	ph.Total = total.stats("total", ph.WallSeconds)
 	ph.WorkerSpread = spread(ph.Workers)
 	return ph, problems
-}
-
-func opStats(kind string, h *hdr.Histogram, counts [store.NumClasses]int64, wall float64) OpStats {
-	o := OpStats{Kind: kind, Count: h.TotalCount(), NotFound: counts[store.NotFound]}
-	for c, n := range counts {
-		o.Errors.add(store.Class(c), n)
-	}
-	if wall > 0 {
-		o.OpsPerSec = float64(o.Count-o.Errors.Total) / wall
-	}
-	if o.Count > 0 {
-		o.MeanMicros = h.Mean() / 1e3
-		o.P50Micros = micros(h.ValueAtQuantile(50))
-		o.P90Micros = micros(h.ValueAtQuantile(90))
-		o.P99Micros = micros(h.ValueAtQuantile(99))
-		o.P999Micros = micros(h.ValueAtQuantile(99.9))
-		o.MaxMicros = micros(h.Max())
-	}
-	enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
-	if err != nil {
-		panic(fmt.Sprintf("result: encoding a histogram: %v", err)) // writes to memory only
-	}
-	o.Histogram = string(enc)
-	return o
 }
 
 func micros(ns int64) float64 { return float64(ns) / 1e3 }

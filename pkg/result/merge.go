@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sort"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -128,8 +126,7 @@ func Shard(index, count int) string { return fmt.Sprintf("%d/%d", index+1, count
 
 func mergePhase(shards []*Result, pi int) (Phase, error) {
 	ph := Phase{Name: shards[0].Phases[pi].Name, Size: shards[0].Phases[pi].Size}
-	hists := map[string]*hdr.Histogram{}
-	counts := map[string]*[store.NumClasses]int64{}
+	aggs := map[string]*opAgg{}
 	var kinds []string
 	timeline := map[int64]map[string]*SecondOps{}
 	for _, r := range shards {
@@ -140,20 +137,16 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 		ph.ClampedSamples += sp.ClampedSamples
 		ph.Workers = append(ph.Workers, sp.Workers...)
 		for _, o := range sp.Ops {
-			h, err := o.DecodeHistogram()
+			a, err := aggOf(o)
 			if err != nil {
 				return ph, err
 			}
-			if hists[o.Kind] == nil {
-				hists[o.Kind] = newHistogram()
-				counts[o.Kind] = &[store.NumClasses]int64{}
+			if aggs[o.Kind] == nil {
+				aggs[o.Kind] = a
 				kinds = append(kinds, o.Kind)
+				continue
 			}
-			hists[o.Kind].Merge(h)
-			c := classCounts(o)
-			for i := range c {
-				counts[o.Kind][i] += c[i]
-			}
+			aggs[o.Kind].merge(a)
 		}
 		for _, s := range sp.Timeline {
 			if timeline[s.Second] == nil {
@@ -176,18 +169,15 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 		}
 	}
 	sort.Slice(ph.Workers, func(i, j int) bool { return ph.Workers[i].ID < ph.Workers[j].ID })
-	total := newHistogram()
-	var totalCounts [store.NumClasses]int64
+	p := shards[0].Plan
+	total := newOpAgg(p.Rate > 0, p.Busy == workload.BusyRetry)
 	for _, k := range kinds {
-		ph.Ops = append(ph.Ops, opStats(k, hists[k], *counts[k], ph.WallSeconds))
+		ph.Ops = append(ph.Ops, aggs[k].stats(k, ph.WallSeconds))
 		if isDataKind(k) {
-			total.Merge(hists[k])
-			for i, n := range counts[k] {
-				totalCounts[i] += n
-			}
+			total.merge(aggs[k])
 		}
 	}
-	ph.Total = opStats("total", total, totalCounts, ph.WallSeconds)
+	ph.Total = total.stats("total", ph.WallSeconds)
 	ph.WorkerSpread = spread(ph.Workers)
 	secs := make([]int64, 0, len(timeline))
 	for s := range timeline {

@@ -196,6 +196,20 @@ type OpStats struct {
 	// HdrHistogram's V2 compressed base64 encoding: lossless, mergeable,
 	// readable by every HdrHistogram implementation.
 	Histogram string `json:"histogram"`
+
+	// In an open-loop run (Plan.Rate) the latency above counts from each
+	// op's due time, stalls included for every op they delayed. Service
+	// counts from the actual start (what a closed-loop tool would report);
+	// Lag is how late ops began. Late counts ops that began more than the
+	// latency limit behind; Skipped those of them not run (Plan.SkipLate),
+	// which are not in Count. Nil and zero in closed loop.
+	Service *Latency `json:"service,omitempty"`
+	Lag     *Latency `json:"schedule_lag,omitempty"`
+	Late    int64    `json:"late,omitempty"`
+	Skipped int64    `json:"skipped,omitempty"`
+	// LockWaits is what the retry busy policy met; nil under the timeout
+	// policy, whose waits hide inside the latency.
+	LockWaits *LockWaits `json:"lock_waits,omitempty"`
 }
 
 // Errors counts failed ops by class.
@@ -351,6 +365,9 @@ func (r *Result) check() error {
 			}
 			if h.TotalCount() != o.Count {
 				return fmt.Errorf("phase %s, %s: histogram holds %d samples but count is %d", ph.Name, o.Kind, h.TotalCount(), o.Count)
+			}
+			if _, err := aggOf(o); err != nil { // the open-loop and lock-wait histograms
+				return fmt.Errorf("phase %s: %w", ph.Name, err)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -93,6 +94,15 @@ func PlanSettings(pl *workload.Plan) Settings {
 		s = append(s, Setting{"batch", strconv.Itoa(p.Phases[0].Batch)})
 	}
 	s = append(s, Setting{"keys", strconv.FormatUint(p.Keys.Count, 10)})
+	if p.Rate > 0 {
+		s = append(s, Setting{"rate", strconv.FormatFloat(p.Rate, 'f', -1, 64)})
+		if p.Arrival == workload.ArrivalPoisson {
+			s = append(s, Setting{"arrival", p.Arrival})
+		}
+	}
+	if p.Busy == workload.BusyRetry {
+		s = append(s, Setting{"busy", "retry " + time.Duration(p.BusyBudget).String()})
+	}
 	if len(p.Store.Options) > 0 {
 		var opts map[string]any
 		if json.Unmarshal(p.Store.Options, &opts) == nil {

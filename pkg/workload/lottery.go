@@ -14,7 +14,42 @@ const (
 	streamValues = 3
 	// streamPreload seeds the values the coordinator preloads.
 	streamPreload = 4
+	// streamArrivals seeds an open-loop schedule.
+	streamArrivals = 5
 )
+
+// schedule deals the due times of one worker's ops in an open-loop phase,
+// as nanosecond offsets from START: Rate/Workers ops per second, evenly
+// spaced or with exponential (Poisson) gaps, the first at a seeded offset
+// within the first gap so that workers do not all start at once. It
+// depends only on the plan, the phase and the worker.
+type schedule struct {
+	gap     float64 // mean nanoseconds between ops
+	t       float64 // the next due offset
+	poisson bool
+	r       *rand.Rand
+}
+
+func newSchedule(p *Plan, phase, worker int) *schedule {
+	s := &schedule{gap: 1e9 * float64(p.Workers()) / p.Rate, poisson: p.Arrival == ArrivalPoisson, r: newRand(p.Seed, worker, phase, streamArrivals)}
+	if s.poisson {
+		s.t = s.r.ExpFloat64() * s.gap
+	} else {
+		s.t = s.r.Float64() * s.gap
+	}
+	return s
+}
+
+// next returns the next due offset.
+func (s *schedule) next() int64 {
+	d := s.t
+	if s.poisson {
+		s.t += s.r.ExpFloat64() * s.gap
+	} else {
+		s.t += s.gap
+	}
+	return int64(d)
+}
 
 // splitmix64 is the finaliser of SplitMix64: a bijective mix of 64 bits.
 func splitmix64(x uint64) uint64 {

@@ -81,6 +81,29 @@ type Plan struct {
 	OnError string `json:"on_error"`
 	// Phases run one after another, each started by its own barrier.
 	Phases []Phase `json:"phases"`
+	// Rate, when positive, runs lottery phases open-loop: ops are due on a
+	// schedule of Rate ops per second over all workers (each worker Rate
+	// divided by the workers), counted from the phase's START, whatever
+	// earlier ops did. Latency is then timed from each op's intended start,
+	// so a stall counts for every op it delayed (no coordinated omission);
+	// the service time from the actual start is kept too. Zero is closed
+	// loop: each worker starts an op when its previous one ends.
+	Rate float64 `json:"rate,omitempty"`
+	// Arrival is how due times are spaced: ArrivalConstant (evenly, the
+	// default) or ArrivalPoisson (exponential gaps), drawn from the seed.
+	Arrival string `json:"arrival,omitempty"`
+	// LatencyLimit marks an op that begins more than this behind its due
+	// time as late; with SkipLate such an op is skipped and counted, not
+	// run. Zero: no limit.
+	LatencyLimit Duration `json:"latency_limit,omitempty"`
+	SkipLate     bool     `json:"skip_late,omitempty"`
+	// Busy is the lock policy: BusyTimeout (the engine's own busy handler
+	// waits, and lock waits hide inside op latency) or BusyRetry (the
+	// engine fails at once and the worker retries busy and locked ops with
+	// a bounded backoff for up to BusyBudget, recording every retry and
+	// the time waited).
+	Busy       string   `json:"busy,omitempty"`
+	BusyBudget Duration `json:"busy_budget,omitempty"`
 	// Warmup, when set, runs before the first phase, with a barrier of its
 	// own, and is not measured: its ops are counted, never part of a
 	// phase's histograms. It deals from random streams of its own, so the
@@ -133,6 +156,21 @@ func (p *Plan) WorkerIDs() []int {
 	}
 	return out
 }
+
+// Arrival processes of an open-loop schedule.
+const (
+	ArrivalConstant = "constant"
+	ArrivalPoisson  = "poisson"
+)
+
+// Busy policies.
+const (
+	BusyTimeout = "timeout"
+	BusyRetry   = "retry"
+)
+
+// MaxRate bounds Plan.Rate: a billion ops per second.
+const MaxRate = 1e9
 
 // Access patterns of a phase.
 const (
@@ -251,6 +289,42 @@ func (p *Plan) Validate() error {
 		if p.Verify && slices.Contains(ph.Mix.Ops(), OpDelete) {
 			return errors.New("verify cannot check deletes (a missing key would be either lost or deleted): drop delete from the mix")
 		}
+	}
+	if p.Rate < 0 || p.Rate > MaxRate {
+		return fmt.Errorf("rate %v is out of range (want 0 for closed loop, or up to %g ops/s)", p.Rate, MaxRate)
+	}
+	switch p.Arrival {
+	case "", ArrivalConstant, ArrivalPoisson:
+	default:
+		return fmt.Errorf("unknown arrival process %q (want constant or poisson)", p.Arrival)
+	}
+	if p.Rate == 0 && (p.Arrival != "" || p.LatencyLimit != 0 || p.SkipLate) {
+		return errors.New("an arrival process and a latency limit apply to open-loop runs: set a rate")
+	}
+	if p.LatencyLimit < 0 || (p.SkipLate && p.LatencyLimit == 0) {
+		return errors.New("skipping late ops needs a positive latency limit")
+	}
+	if p.Rate > 0 {
+		for _, ph := range p.RunPhases() {
+			if ph.Access != AccessLottery {
+				return fmt.Errorf("phase %s visits each key once: open-loop rates apply to lottery phases", ph.Name)
+			}
+			if ph.Batch != 1 {
+				return fmt.Errorf("phase %s: an open-loop schedule times single ops, not batches of %d (want batch 1)", ph.Name, ph.Batch)
+			}
+		}
+	}
+	switch p.Busy {
+	case "", BusyTimeout:
+		if p.BusyBudget != 0 {
+			return errors.New("a busy budget applies to the retry policy")
+		}
+	case BusyRetry:
+		if p.BusyBudget <= 0 || time.Duration(p.BusyBudget) > time.Hour {
+			return fmt.Errorf("busy budget %v is out of range (want a positive duration up to 1h)", time.Duration(p.BusyBudget))
+		}
+	default:
+		return fmt.Errorf("unknown busy policy %q (want timeout or retry)", p.Busy)
 	}
 	if w := p.Warmup; w != nil {
 		if err := w.Validate(); err != nil {

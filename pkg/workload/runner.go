@@ -15,12 +15,38 @@ import (
 // Sample is the record of one operation: what ran, how it ended, when it
 // started (as an offset from the phase's START) and how long it took, by
 // the monotonic clock around the operation alone.
+//
+// In an open-loop run Start is the op's due time and Latency counts from
+// it; Lag is how late the op actually began. Under the retry busy policy
+// Wait is the time from the first attempt's start to the final attempt's,
+// over Retries failed attempts. So Latency = Lag + Wait + the final
+// attempt's service time.
 type Sample struct {
 	Op      Op
 	Class   store.Class
 	Start   time.Duration
 	Latency time.Duration
+	Lag     time.Duration
+	Wait    time.Duration
+	Retries uint16
+	Flags   SampleFlags
 }
+
+// SampleFlags mark open-loop samples.
+type SampleFlags uint8
+
+// Sample flags.
+const (
+	// FlagLate marks an op that began more than the plan's latency limit
+	// behind its due time.
+	FlagLate SampleFlags = 1 << iota
+	// FlagSkipped marks a late op that was skipped, not run (Plan.SkipLate):
+	// its sample only counts it.
+	FlagSkipped
+)
+
+// MaxRetries caps the retries a sample counts.
+const MaxRetries = 1<<16 - 1
 
 // WorkerStats is what a worker reports when its phase ends: the number of
 // samples it recorded, so a receiver can prove none went missing, and the
@@ -119,6 +145,15 @@ func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []sto
 			conn:    conns[i],
 			lottery: lotteryOf(h.Plan, spec, h.Plan.seedPhase(phase), id, keys),
 			sink:    h.Collector.Sink(id, phase),
+			limit:   time.Duration(h.Plan.LatencyLimit),
+
+			skipLate: h.Plan.SkipLate,
+		}
+		if h.Plan.Rate > 0 {
+			w.sched = newSchedule(h.Plan, h.Plan.seedPhase(phase), id)
+		}
+		if h.Plan.Busy == BusyRetry {
+			w.busyBudget = time.Duration(h.Plan.BusyBudget)
 		}
 		g.Go(func() error {
 			select {
@@ -190,6 +225,16 @@ type worker struct {
 	buf       []byte
 	samples   int64
 	end       time.Duration
+
+	// Open loop: the schedule of due times (nil in closed loop), the
+	// latency limit and whether late ops are skipped.
+	sched    *schedule
+	limit    time.Duration
+	skipLate bool
+	timer    *time.Timer
+	// Retry busy policy: the time an op may spend retrying (0: the
+	// engine's handler waits instead).
+	busyBudget time.Duration
 }
 
 // ErrOp wraps an operation error that stopped a worker.
@@ -205,6 +250,9 @@ func (w *worker) run(ctx context.Context, start int64) error {
 
 func (w *worker) loop(ctx context.Context, start int64) error {
 	done := ctx.Done()
+	if w.sched != nil {
+		defer lockForSleep()()
+	}
 	batch := w.spec.Batch
 	var tx store.Batcher
 	if batch > 1 {
@@ -229,13 +277,31 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 			return w.finishTx(tx, inTx, start)
 		default:
 		}
+		due := int64(-1) // closed loop: no due time
+		if w.sched != nil {
+			d := w.sched.next()
+			if limit > 0 && d >= int64(limit) {
+				break // the schedule ends with the phase
+			}
+			due = start + d
+			if !w.waitUntil(done, due) {
+				return nil
+			}
+			if lag := nanotime() - due; w.skipLate && lag > int64(w.limit) {
+				op, _ := w.lottery.Next() // dealt and dropped, so later ops stay as dealt
+				if err := w.skipped(op, start, due, lag); err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		op, key := w.lottery.Next()
 		if tx != nil && inTx == 0 {
 			if _, err := w.timed(OpBegin, start, func() error { return tx.Begin() }); err != nil {
 				return err
 			}
 		}
-		class, err := w.timed(op, start, func() error { return w.exec(op, key) })
+		class, err := w.timedAt(op, start, due, func() error { return w.exec(op, key) })
 		if err != nil {
 			if tx != nil {
 				_ = tx.Rollback()
@@ -257,11 +323,50 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 				}
 			}
 		}
-		if limit > 0 && w.end >= limit {
+		if w.sched == nil && limit > 0 && w.end >= limit {
 			break
 		}
 	}
 	return w.finishTx(tx, inTx, start)
+}
+
+// Open-loop waiting: a long wait sleeps on a cancellable Go timer until
+// coarseMargin before the due time (the Go timer wakes up to about a
+// millisecond late), then sleepUntil sleeps precisely and spins the last
+// spinWindow.
+const (
+	coarseMargin = 2 * time.Millisecond
+	spinWindow   = 30 * time.Microsecond
+)
+
+// waitUntil sleeps until the instant due (a nanotime reading), and reports
+// false when the run was cancelled first. The lag left over (the kernel's
+// wake-up delay, tens of microseconds) is measured and reported with the
+// op, not hidden.
+func (w *worker) waitUntil(done <-chan struct{}, due int64) bool {
+	if d := time.Duration(due-nanotime()) - coarseMargin; d > 0 {
+		if w.timer == nil {
+			w.timer = time.NewTimer(d)
+		} else {
+			w.timer.Reset(d)
+		}
+		select {
+		case <-w.timer.C:
+		case <-done:
+			return false
+		}
+	}
+	sleepUntil(due)
+	return true
+}
+
+// skipped records a late op that was not run.
+func (w *worker) skipped(op Op, start, due, lag int64) error {
+	w.samples++
+	if serr := w.sink.Record(Sample{Op: op, Start: time.Duration(due - start), Lag: time.Duration(lag), Flags: FlagLate | FlagSkipped}); serr != nil {
+		return fmt.Errorf("worker %d: recording a sample: %w", w.id, serr)
+	}
+	return nil
 }
 
 // finishTx commits a partly filled batch.
@@ -276,18 +381,63 @@ func (w *worker) finishTx(tx store.Batcher, inTx int, start int64) error {
 	return nil
 }
 
-// timed runs f, clocks it, records the sample and returns the outcome's
+// timed runs f in closed loop; see timedAt.
+func (w *worker) timed(op Op, start int64, f func() error) (store.Class, error) {
+	return w.timedAt(op, start, -1, f)
+}
+
+// Backoff of the retry busy policy: doubling from the first to the last.
+const (
+	firstBackoff = 100 * time.Microsecond
+	maxBackoff   = 10 * time.Millisecond
+)
+
+// timedAt runs f, clocks it, records the sample and returns the outcome's
 // class, and an error only when the worker must stop: the sink failed, or
 // f failed with a class the error policy does not let the worker continue
-// after.
-func (w *worker) timed(op Op, start int64, f func() error) (store.Class, error) {
+// after. due is the op's due time in open loop (a nanotime reading), or
+// negative. Under the retry busy policy a busy or locked f is run again
+// after a backoff until it succeeds or the budget is spent.
+func (w *worker) timedAt(op Op, start, due int64, f func() error) (store.Class, error) {
 	t0 := nanotime()
 	err := f()
-	t1 := nanotime()
 	class := store.Classify(err)
+	var retries int
+	var wait int64
+	if w.busyBudget > 0 && (class == store.Busy || class == store.Locked) {
+		backoff := firstBackoff
+		for retries < MaxRetries {
+			spent := time.Duration(nanotime() - t0)
+			if spent >= w.busyBudget {
+				break
+			}
+			time.Sleep(min(backoff, w.busyBudget-spent))
+			backoff = min(2*backoff, maxBackoff)
+			ta := nanotime()
+			err = f()
+			class = store.Classify(err)
+			retries++
+			wait = ta - t0
+			if class != store.Busy && class != store.Locked {
+				break
+			}
+		}
+	}
+	t1 := nanotime()
+	origin, lag := t0, int64(0)
+	var flags SampleFlags
+	if due >= 0 {
+		origin = min(due, t0)
+		lag = t0 - origin
+		if w.limit > 0 && lag > int64(w.limit) {
+			flags = FlagLate
+		}
+	}
 	w.end = time.Duration(t1 - start)
 	w.samples++
-	if serr := w.sink.Record(Sample{Op: op, Class: class, Start: time.Duration(t0 - start), Latency: time.Duration(t1 - t0)}); serr != nil {
+	smp := Sample{Op: op, Class: class, Start: time.Duration(origin - start), Latency: time.Duration(t1 - origin),
+		Lag: time.Duration(lag), Wait: time.Duration(wait), Retries: uint16(retries), Flags: flags}
+	if serr := w.sink.Record(smp); serr != nil {
 		return class, fmt.Errorf("worker %d: recording a sample: %w", w.id, serr)
 	}
 	if err != nil && class != store.Busy && class != store.Locked && class != store.NotFound && w.onError != OnErrorContinue {

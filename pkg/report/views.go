@@ -1,0 +1,105 @@
+package report
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// PolicyText says how a run scheduled its ops and who waited for locks,
+// in one line each; none for a closed-loop run under the timeout policy.
+func PolicyText(p workload.Plan) []string {
+	var lines []string
+	if p.Rate > 0 {
+		arrival := workload.ArrivalConstant
+		if p.Arrival != "" {
+			arrival = p.Arrival
+		}
+		s := fmt.Sprintf("open loop: %s ops/s due over %d workers (%s arrivals); latency counts from each op's due time, so a stall counts for every op it delays; service time from the actual start is shown apart",
+			Rate(p.Rate), p.Workers(), arrival)
+		if p.LatencyLimit > 0 {
+			s += fmt.Sprintf("; ops beginning over %v late are late", time.Duration(p.LatencyLimit))
+			if p.SkipLate {
+				s += " and skipped"
+			}
+		}
+		lines = append(lines, s)
+	}
+	if p.Busy == workload.BusyRetry {
+		lines = append(lines, fmt.Sprintf("busy: retry — the engine fails at once (busy_timeout 0) and gobench retries busy and locked ops with a backoff from %v to %v, for up to %v each, counting every retry and the time waited",
+			100*time.Microsecond, 10*time.Millisecond, time.Duration(p.BusyBudget)))
+	}
+	return lines
+}
+
+// hasOpenLoop and hasLockWaits report whether a phase has the views.
+func hasOpenLoop(ph result.Phase) bool {
+	for _, o := range ph.Ops {
+		if o.Service != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLockWaits(ph result.Phase) bool {
+	for _, o := range ph.Ops {
+		if o.LockWaits != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// viewRows are the op kinds a view table shows: each kind, and the total
+// when there are several data kinds.
+func viewRows(ph result.Phase) []result.OpStats {
+	rows := append([]result.OpStats{}, ph.Ops...)
+	if countData(ph.Ops) > 1 {
+		rows = append(rows, ph.Total)
+	}
+	return rows
+}
+
+// openLoopTable writes, for an open-loop phase, the service time from each
+// op's actual start (the uncorrected view), the schedule lag, and the late
+// and skipped ops.
+func openLoopTable(w *errWriter, ph result.Phase) {
+	if !hasOpenLoop(ph) {
+		return
+	}
+	w.printf("\nservice time from the actual start (uncorrected: what a closed-loop tool reports), and how late ops began\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "op\tp50\tp90\tp99\tp99.9\tmax\tlag p50\tlag p99\tlag max\tlate\tskipped\t\n")
+	for _, o := range viewRows(ph) {
+		if o.Service == nil || o.Lag == nil {
+			continue
+		}
+		s, l := o.Service, o.Lag
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, Micros(s.P50Micros), Micros(s.P90Micros), Micros(s.P99Micros), Micros(s.P999Micros), Micros(s.MaxMicros),
+			Micros(l.P50Micros), Micros(l.P99Micros), Micros(l.MaxMicros), o.Late, o.Skipped)
+	}
+	flush(w, tw)
+}
+
+// lockWaitTable writes, under the retry busy policy, how often each op
+// kind found the database busy or locked and how long it waited.
+func lockWaitTable(w *errWriter, ph result.Phase) {
+	if !hasLockWaits(ph) {
+		return
+	}
+	w.printf("\nlock waits (busy or locked, retried by gobench; wait: first attempt to final attempt, over the ops that retried)\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "op\tretries\tops retried\tgave up\twait p50\twait p99\twait max\t\n")
+	for _, o := range viewRows(ph) {
+		lw := o.LockWaits
+		if lw == nil {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros))
+	}
+	flush(w, tw)
+}

@@ -1,0 +1,104 @@
+package result
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// viewsResult builds a two-worker open-loop result under the retry busy
+// policy: per worker 90 reads due every ms, 10 of them late by 50 ms, one
+// more skipped, and 5 reads that retried twice after busy (one of which
+// gave up).
+func viewsResult(t *testing.T, shard *workload.Shard) *Result {
+	t.Helper()
+	p := plan(2)
+	p.Rate, p.LatencyLimit, p.SkipLate = 2000, workload.Duration(10*time.Millisecond), true
+	p.Busy, p.BusyBudget = workload.BusyRetry, workload.Duration(time.Second)
+	p.Shard = shard
+	b := NewBuilder(p)
+	for _, w := range p.WorkerIDs() {
+		s := b.Sink(w, 0)
+		var n int64
+		add := func(smp workload.Sample) {
+			t.Helper()
+			n++
+			if err := s.Record(smp); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range 90 {
+			lag := time.Duration(0)
+			var f workload.SampleFlags
+			if i < 10 {
+				lag, f = 50*time.Millisecond, workload.FlagLate
+			}
+			add(workload.Sample{Op: workload.OpRead, Start: time.Duration(i) * time.Millisecond, Latency: lag + 20*time.Microsecond, Lag: lag, Flags: f})
+		}
+		add(workload.Sample{Op: workload.OpRead, Start: 95 * time.Millisecond, Lag: 60 * time.Millisecond, Flags: workload.FlagLate | workload.FlagSkipped})
+		for i := range 5 {
+			c := store.OK
+			if i == 0 {
+				c = store.Busy
+			}
+			add(workload.Sample{Op: workload.OpRead, Class: c, Start: time.Duration(100+i) * time.Millisecond, Latency: 3 * time.Millisecond, Wait: 2 * time.Millisecond, Retries: 2})
+		}
+		if err := s.Done(workload.WorkerStats{Worker: w, Samples: n, End: 200 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Result()
+}
+
+// The open-loop and lock-wait views count what they should, survive the
+// JSON round trip, and merge shard by shard into the whole run's.
+func TestOpenLoopAndLockWaitViews(t *testing.T) {
+	check := func(r *Result, workers int64) {
+		t.Helper()
+		read, _ := r.Phases[0].Op("read")
+		if read.Count != 95*workers || read.Skipped != workers || read.Late != 11*workers {
+			t.Fatalf("count %d skipped %d late %d", read.Count, read.Skipped, read.Late)
+		}
+		if read.Service == nil || read.Lag == nil || read.Service.Count != read.Count || read.Lag.Count != read.Count {
+			t.Fatalf("open-loop views: %+v %+v", read.Service, read.Lag)
+		}
+		if read.P99Micros < 50_000 || read.Service.P99Micros > 5_000 || read.Lag.MaxMicros < 50_000 {
+			t.Errorf("corrected p99 %v, service p99 %v, lag max %v (µs)", read.P99Micros, read.Service.P99Micros, read.Lag.MaxMicros)
+		}
+		w := read.LockWaits
+		if w == nil || w.Retries != 10*workers || w.OpsRetried != 5*workers || w.GaveUp != workers || w.Wait.Count != 5*workers || w.Wait.P50Micros < 1_900 {
+			t.Errorf("lock waits %+v", w)
+		}
+		if read.Errors.Busy != workers {
+			t.Errorf("busy errors %d", read.Errors.Busy)
+		}
+		if r.Phases[0].Total.LockWaits == nil || r.Phases[0].Total.LockWaits.Retries != w.Retries {
+			t.Errorf("total lock waits %+v", r.Phases[0].Total.LockWaits)
+		}
+	}
+	r := viewsResult(t, nil)
+	if !r.Complete {
+		t.Fatalf("incomplete: %v", r.Problems)
+	}
+	check(r, 2)
+	var buf bytes.Buffer
+	if err := r.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(back, 2)
+
+	s1, s2 := viewsResult(t, &workload.Shard{Index: 0, Count: 2}), viewsResult(t, &workload.Shard{Index: 1, Count: 2})
+	check(s1, 1)
+	merged, err := MergeShards([]*Result{s1, s2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(merged, 2)
+}

@@ -1,0 +1,264 @@
+package workload
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/nullstore"
+)
+
+func openPlan(workers int, rate float64) *Plan {
+	p := testPlan(workers)
+	p.Rate = rate
+	return p
+}
+
+// A schedule is a function of the plan, phase and worker: evenly spaced
+// at workers/rate, each worker starting at its own offset within the
+// first gap; Poisson gaps average the same.
+func TestSchedule(t *testing.T) {
+	p := openPlan(4, 4000) // 1000 ops/s per worker: a 1 ms gap
+	dues := func(p *Plan, worker, n int) []int64 {
+		s := newSchedule(p, 0, worker)
+		out := make([]int64, n)
+		for i := range out {
+			out[i] = s.next()
+		}
+		return out
+	}
+	a := dues(p, 0, 1000)
+	if !slices.Equal(a, dues(p, 0, 1000)) {
+		t.Fatal("the schedule is not a function of the plan and worker")
+	}
+	if a[0] < 0 || a[0] >= int64(time.Millisecond) {
+		t.Errorf("first due %d ns, want within the first 1 ms gap", a[0])
+	}
+	for i := 1; i < len(a); i++ {
+		if g := a[i] - a[i-1]; g < int64(time.Millisecond)-1 || g > int64(time.Millisecond)+1 {
+			t.Fatalf("gap %d = %d ns, want 1 ms", i, g)
+		}
+	}
+	if b := dues(p, 1, 1); b[0] == a[0] {
+		t.Error("two workers start at the same offset")
+	}
+	p.Arrival = ArrivalPoisson
+	c := dues(p, 0, 20000)
+	mean := float64(c[len(c)-1]-c[0]) / float64(len(c)-1)
+	if math.Abs(mean-1e6)/1e6 > 0.03 {
+		t.Errorf("Poisson mean gap %.0f ns, want 1 ms ± 3%%", mean)
+	}
+	var sq float64
+	for i := 1; i < len(c); i++ {
+		d := float64(c[i]-c[i-1]) - mean
+		sq += d * d
+	}
+	if sd := math.Sqrt(sq / float64(len(c)-2)); math.Abs(sd-mean)/mean > 0.05 {
+		t.Errorf("Poisson gaps: sd %.0f ns, want about the mean %.0f (exponential)", sd, mean)
+	}
+}
+
+type captured struct {
+	mu      sync.Mutex
+	samples map[int][]Sample
+}
+
+func (c *captured) Sink(w, _ int) Sink { return &capSink{c: c, w: w} }
+
+type capSink struct {
+	c *captured
+	w int
+}
+
+func (s *capSink) Record(smp Sample) error {
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	s.c.samples[s.w] = append(s.c.samples[s.w], smp)
+	return nil
+}
+func (s *capSink) Done(WorkerStats) error { return nil }
+
+// An open-loop run starts ops at their due times: each sample's start is
+// its due offset (an op begun early would start before it, and fail
+// this), its latency counts from there, and the op sequence is the closed
+// loop's.
+func TestOpenLoopRun(t *testing.T) {
+	p := openPlan(2, 2000)
+	p.Phases[0].Ops = 200
+	c := &captured{samples: map[int][]Sample{}}
+	if err := Run(context.Background(), p, nullstore.Driver{}, c); err != nil {
+		t.Fatal(err)
+	}
+	for w := range 2 {
+		s := newSchedule(p, 0, w)
+		got := c.samples[w]
+		want := deal(p, 0, w, 200)
+		if len(got) != 200 {
+			t.Fatalf("worker %d: %d samples", w, len(got))
+		}
+		for i, smp := range got {
+			if due := time.Duration(s.next()); smp.Start != due {
+				t.Fatalf("worker %d op %d: start %v, want its due offset %v", w, i, smp.Start, due)
+			}
+			if smp.Op != want[i].op || smp.Lag < 0 || smp.Latency < smp.Lag {
+				t.Fatalf("worker %d op %d: %+v", w, i, smp)
+			}
+		}
+	}
+}
+
+// With a latency limit and SkipLate, ops that begin too late are skipped
+// and counted; without SkipLate they run, flagged late.
+func TestLateOps(t *testing.T) {
+	for _, skip := range []bool{false, true} {
+		p := openPlan(1, 10000) // a 100 µs gap
+		p.Phases[0].Ops = 300
+		p.LatencyLimit = Duration(5 * time.Millisecond)
+		p.SkipLate = skip
+		c := &captured{samples: map[int][]Sample{}}
+		drv := slowDriver{every: 100, pause: 20 * time.Millisecond}
+		if err := Run(context.Background(), p, drv, c); err != nil {
+			t.Fatal(err)
+		}
+		var late, skipped int
+		for _, smp := range c.samples[0] {
+			if smp.Flags&FlagLate != 0 {
+				late++
+				if smp.Lag <= 5*time.Millisecond {
+					t.Fatalf("flagged late with a lag of %v", smp.Lag)
+				}
+			}
+			if smp.Flags&FlagSkipped != 0 {
+				skipped++
+			}
+		}
+		if late == 0 || (skip && skipped != late) || (!skip && skipped != 0) {
+			t.Errorf("skip=%v: %d late, %d skipped", skip, late, skipped)
+		}
+		if len(c.samples[0]) != 300 {
+			t.Errorf("skip=%v: %d samples, want every op dealt, run or skipped", skip, len(c.samples[0]))
+		}
+	}
+}
+
+// slowDriver is the null store pausing every n-th read.
+type slowDriver struct {
+	every int
+	pause time.Duration
+	busy  int // fail this many attempts of every read with busy first
+}
+
+func (slowDriver) Name() string { return "slow" }
+func (d slowDriver) Open(ctx context.Context, cfg store.Config) (store.Store, error) {
+	st, err := nullstore.Driver{}.Open(ctx, cfg)
+	return slowStore{st, d}, err
+}
+
+type slowStore struct {
+	store.Store
+	d slowDriver
+}
+
+func (s slowStore) Conn(ctx context.Context) (store.Conn, error) {
+	c, err := s.Store.Conn(ctx)
+	return &slowConn{Conn: c, d: s.d}, err
+}
+
+type slowConn struct {
+	store.Conn
+	d            slowDriver
+	reads, fails int
+}
+
+func (c *slowConn) Get(key uint64, dst []byte) ([]byte, error) {
+	if c.d.busy > 0 {
+		if c.fails < c.d.busy {
+			c.fails++
+			return dst, store.Wrap(store.Busy, errBusy)
+		}
+		c.fails = 0
+	}
+	if c.reads++; c.d.every > 0 && c.reads%c.d.every == 0 {
+		time.Sleep(c.d.pause)
+	}
+	return c.Conn.Get(key, dst)
+}
+
+var errBusy = &busyError{}
+
+type busyError struct{}
+
+func (*busyError) Error() string { return "database is locked" }
+
+// The retry policy runs a busy op again until it succeeds, recording the
+// retries and the time from the first attempt to the last; a budget too
+// short gives up with class busy.
+func TestBusyRetry(t *testing.T) {
+	p := testPlan(1)
+	p.Phases[0].Ops = 50
+	p.Phases[0].Mix = Mix{{OpRead, 100}}
+	p.Busy, p.BusyBudget = BusyRetry, Duration(time.Second)
+	c := &captured{samples: map[int][]Sample{}}
+	if err := Run(context.Background(), p, slowDriver{busy: 3}, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, smp := range c.samples[0] {
+		// 3 backoffs: 100 + 200 + 400 µs at least.
+		if smp.Class != store.OK || smp.Retries != 3 || smp.Wait < 700*time.Microsecond || smp.Latency < smp.Wait {
+			t.Fatalf("%+v", smp)
+		}
+	}
+	p.BusyBudget = Duration(150 * time.Microsecond)
+	c = &captured{samples: map[int][]Sample{}}
+	if err := Run(context.Background(), p, slowDriver{busy: 3}, c); err != nil {
+		t.Fatal(err)
+	}
+	gaveUp := 0
+	for _, smp := range c.samples[0] {
+		if smp.Class == store.Busy && smp.Retries > 0 {
+			gaveUp++
+		}
+	}
+	if gaveUp == 0 {
+		t.Error("no op gave up on a budget shorter than the retries need")
+	}
+	// The timeout policy leaves busy to the engine: one attempt each.
+	p.Busy, p.BusyBudget = "", 0
+	c = &captured{samples: map[int][]Sample{}}
+	if err := Run(context.Background(), p, slowDriver{busy: 1}, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, smp := range c.samples[0] {
+		if smp.Retries != 0 || smp.Wait != 0 {
+			t.Fatalf("timeout policy: %+v", smp)
+		}
+	}
+}
+
+func TestOpenLoopValidate(t *testing.T) {
+	for _, tt := range []struct {
+		mutate func(*Plan)
+		want   string
+	}{
+		{func(p *Plan) { p.Rate = -1 }, "rate -1 is out of range"},
+		{func(p *Plan) { p.Rate, p.Arrival = 100, "bursty" }, "unknown arrival process"},
+		{func(p *Plan) { p.Arrival = ArrivalPoisson }, "set a rate"},
+		{func(p *Plan) { p.Rate, p.SkipLate = 100, true }, "positive latency limit"},
+		{func(p *Plan) { p.Rate = 100; p.Phases[0].Batch = 10 }, "want batch 1"},
+		{func(p *Plan) { p.Rate = 100; p.Phases = CRUD(1, OrderRandom, 1, false) }, "open-loop rates apply to lottery phases"},
+		{func(p *Plan) { p.Busy = "sometimes" }, "unknown busy policy"},
+		{func(p *Plan) { p.Busy = BusyRetry }, "busy budget 0s is out of range"},
+		{func(p *Plan) { p.BusyBudget = Duration(time.Second) }, "applies to the retry policy"},
+	} {
+		p := testPlan(1)
+		tt.mutate(p)
+		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v, want %q", err, tt.want)
+		}
+	}
+}

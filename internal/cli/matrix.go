@@ -36,6 +36,7 @@ type matrixOptions struct {
 	syncs    string
 	busys    string
 	busy     string // the busy policy: timeout or retry
+	ckpts    string // WAL auto-checkpoint thresholds: auto, off or pages
 	layout   string
 	fsync    bool
 	mapSize  int64
@@ -48,7 +49,7 @@ func defaultMatrixOptions(driver, mode, procs, batch string) matrixOptions {
 	d := sqlite.DefaultOptions()
 	return matrixOptions{
 		drivers: driver, modes: mode, procs: procs, gors: "1", batches: batch,
-		journals: d.Journal, syncs: d.Sync, busys: (time.Duration(d.BusyTimeoutMS) * time.Millisecond).String(), busy: workload.BusyTimeout,
+		journals: d.Journal, syncs: d.Sync, busys: (time.Duration(d.BusyTimeoutMS) * time.Millisecond).String(), busy: workload.BusyTimeout, ckpts: "auto",
 		layout: files.DefaultOptions().Layout, mapSize: lmdb.DefaultOptions().MapSizeMiB,
 	}
 }
@@ -61,6 +62,7 @@ func (o *matrixOptions) AddFlags(fs *pflag.FlagSet, batchHelp string) {
 	fs.StringVar(&o.syncs, "sync", o.syncs, "SQLite synchronous level: off, normal, full, extra (always set explicitly)"+list)
 	fs.StringVar(&o.busys, "busy-timeout", o.busys, "how long an op may wait for a lock before failing with busy"+list)
 	fs.StringVar(&o.busy, "busy", o.busy, "who waits for locks: timeout (SQLite's busy handler sleeps inside the op, up to --busy-timeout: waits hide in its latency) or retry (busy_timeout 0; gobench retries busy ops with backoff for up to --busy-timeout and counts every retry and the time waited)")
+	fs.StringVar(&o.ckpts, "checkpoint", o.ckpts, "WAL auto-checkpoint: auto (SQLite's default, 1000 pages), off (the WAL only grows), or a threshold in pages"+list)
 	fs.StringVar(&o.modes, "mode", o.modes, "worker mode: process (a real OS process per --procs) or goroutine (all workers in this process)"+list)
 	fs.StringVar(&o.procs, "procs", o.procs, "worker processes, each with its own database connection(s)"+list)
 	fs.StringVar(&o.gors, "goroutines", o.gors, "workers per process, each with its own connection"+list)
@@ -162,7 +164,7 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 	lists := map[string][]string{}
 	for _, f := range []struct{ name, val string }{
 		{"driver", o.drivers}, {"mode", o.modes}, {"procs", o.procs}, {"goroutines", o.gors},
-		{"batch", o.batches}, {"journal", o.journals}, {"sync", o.syncs}, {"busy-timeout", o.busys},
+		{"batch", o.batches}, {"journal", o.journals}, {"sync", o.syncs}, {"busy-timeout", o.busys}, {"checkpoint", o.ckpts},
 	} {
 		vals, err := splitList(f.name, f.val)
 		if err != nil {
@@ -189,6 +191,13 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 			return nil, fmt.Errorf("--busy-timeout %q: %w", v, err)
 		}
 		busys = append(busys, d)
+	}
+	ckpts := []string{""} // the pragma left alone
+	if fs.Changed("checkpoint") {
+		if !slices.Contains(lists["journal"], "wal") {
+			return nil, errors.New("--checkpoint applies to --journal wal")
+		}
+		ckpts = lists["checkpoint"]
 	}
 	if o.busy != workload.BusyTimeout && o.busy != workload.BusyRetry {
 		return nil, fmt.Errorf("--busy %q: want timeout or retry", o.busy)
@@ -250,18 +259,24 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 						for _, j := range lists["journal"] {
 							for _, sy := range lists["sync"] {
 								for _, bt := range busys {
-									cell := base
-									opts := sqlite.Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds(), Memory: o.memory}
-									if o.busy == workload.BusyRetry {
-										// SQLite fails at once; the worker retries and counts.
-										opts.BusyTimeoutMS = 0
-										cell.Busy, cell.BusyBudget = workload.BusyRetry, workload.Duration(bt)
+									cks := ckpts
+									if j != "wal" {
+										cks = []string{""} // checkpoints are WAL's: the other journals run once
 									}
-									if err := opts.Validate(); err != nil {
-										return nil, err
+									for _, ck := range cks {
+										cell := base
+										opts := sqlite.Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds(), Memory: o.memory, Checkpoint: ck}
+										if o.busy == workload.BusyRetry {
+											// SQLite fails at once; the worker retries and counts.
+											opts.BusyTimeoutMS = 0
+											cell.Busy, cell.BusyBudget = workload.BusyRetry, workload.Duration(bt)
+										}
+										if err := opts.Validate(); err != nil {
+											return nil, err
+										}
+										cell.Store.Options = opts.Encode()
+										cells = append(cells, &cell)
 									}
-									cell.Store.Options = opts.Encode()
-									cells = append(cells, &cell)
 								}
 							}
 						}

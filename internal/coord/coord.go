@@ -125,11 +125,12 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		b.SetWriteLog(wlog)
 	}
 	started := time.Now().UTC()
+	logs := startLogSampler(ctx, st, b)
 	var m mode
 	if p.Mode == workload.ModeGoroutine {
-		m = &goroutineMode{plan: p, store: st}
+		m = &goroutineMode{plan: p, store: st, onStart: logs.started}
 	} else {
-		m = &processMode{cfg: cfg}
+		m = &processMode{cfg: cfg, onStart: logs.started}
 	}
 	if p.Warmup != nil {
 		logf("warming up, then running %d phase(s) on %d×%d %s workers", len(p.Phases), p.Procs, p.Goroutines, p.Mode)
@@ -137,6 +138,7 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		logf("running %d phase(s) on %d×%d %s workers", len(p.Phases), p.Procs, p.Goroutines, p.Mode)
 	}
 	runErr := m.run(ctx, b)
+	logs.close()
 	if runErr == nil {
 		measureSize(b, p, len(p.RunPhases())-1)
 	}
@@ -208,8 +210,9 @@ type mode interface {
 // goroutineMode runs every worker in this process on the coordinator's
 // store.
 type goroutineMode struct {
-	plan  *workload.Plan
-	store store.Store
+	plan    *workload.Plan
+	store   store.Store
+	onStart func(phase int, at int64) // hears each phase's START
 }
 
 func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
@@ -222,13 +225,18 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: b,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)
-			return workload.Now(), nil
+			at := workload.Now()
+			g.onStart(phase, at)
+			return at, nil
 		}}
 	return h.Run(ctx)
 }
 
 // processMode runs each group of goroutines in a worker process.
-type processMode struct{ cfg Config }
+type processMode struct {
+	cfg     Config
+	onStart func(phase int, at int64) // hears each phase's START
+}
 
 // proc is one worker process.
 type proc struct {
@@ -395,6 +403,7 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 			}
 		}
 		b.SetStartSkew(phase, time.Duration(workload.Now()-at))
+		m.onStart(phase, at)
 	}
 	return nil
 }

@@ -43,6 +43,9 @@ func Markdown(w io.Writer, r *result.Result) error {
 				}
 			}
 		}
+		if line := LogText(ph); line != "" {
+			ew.printf("\n%s\n", mdEscape(line))
+		}
 		if line := CeilingText(r, i); line != "" {
 			ew.printf("\n%s\n", mdEscape(line))
 		}

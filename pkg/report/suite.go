@@ -20,6 +20,17 @@ func SuiteText(w io.Writer, sum *Summary) error {
 	ew := &errWriter{w: w}
 	s := sum.Suite
 	suiteHeader(ew, s)
+	var logs []string
+	for _, c := range s.Cells {
+		if len(c.Runs[0].Phases) > 0 {
+			if line := LogText(c.Runs[0].Phases[0]); line != "" {
+				logs = append(logs, fmt.Sprintf("  %s: %s", settingValues(c.Settings), line))
+			}
+		}
+	}
+	if len(logs) > 0 {
+		ew.printf("\nwrite-ahead log (first run of each cell):\n%s\n", strings.Join(logs, "\n"))
+	}
 	for _, m := range sum.Metrics {
 		ew.printf("\n%s (%s, %s)\n", m.Metric, m.Unit, m.Direction)
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)

@@ -35,6 +35,9 @@ func Text(w io.Writer, r *result.Result) error {
 		openLoopTable(tw, ph)
 		lockWaitTable(tw, ph)
 		phaseFooter(tw, ph)
+		if line := LogText(ph); line != "" {
+			tw.printf("%s\n", line)
+		}
 		if line := CeilingText(r, i); line != "" {
 			tw.printf("%s\n", line)
 		}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -102,4 +103,27 @@ func lockWaitTable(w *errWriter, ph result.Phase) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros))
 	}
 	flush(w, tw)
+}
+
+// LogText summarises a phase's write-ahead log in one line: its peak size,
+// how often it was restarted after a checkpoint, and its size second by
+// second (the first 30); "" for a phase without one.
+func LogText(ph result.Phase) string {
+	l := ph.Log
+	if l == nil {
+		return ""
+	}
+	s := fmt.Sprintf("wal: peak %s, %d %s after a complete checkpoint", Bytes(l.MaxBytes), l.Resets, plural(int(l.Resets), "restart", "restarts"))
+	if len(l.Seconds) > 0 {
+		var sizes []string
+		for i, sec := range l.Seconds {
+			if i == 30 {
+				sizes = append(sizes, "…")
+				break
+			}
+			sizes = append(sizes, Bytes(sec.Bytes))
+		}
+		s += " · size by second: " + strings.Join(sizes, ", ")
+	}
+	return s
 }

@@ -94,6 +94,9 @@ type phaseState struct {
 	pids      []int       // by worker id
 	size      *DiskSize
 	cache     string
+	log       *LogTimeline
+	logSeq    uint32 // the log's reset counter at the last sample
+	logSeen   bool
 	openLoop  bool // the plan runs open-loop: record service time and lag
 	retry     bool // the retry busy policy: record lock waits
 	skew      time.Duration
@@ -153,6 +156,31 @@ func (b *Builder) SetPageCache(phase int, note string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.phases[phase].cache = note
+}
+
+// RecordLog adds a sample of the write-ahead log taken during phase, at
+// second (from its START): its size and its reset counter as the engine
+// reports it. Samples come in time order; a counter that goes back (a log
+// deleted and made anew) starts a new baseline.
+func (b *Builder) RecordLog(phase int, second, bytes int64, seq uint32) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ps := b.phases[phase]
+	if ps.log == nil {
+		ps.log = &LogTimeline{Seconds: []LogSecond{}}
+	}
+	l := ps.log
+	if ps.logSeen && seq > ps.logSeq {
+		l.Resets += int64(seq - ps.logSeq)
+	}
+	ps.logSeq, ps.logSeen = seq, true
+	l.MaxBytes = max(l.MaxBytes, bytes)
+	if n := len(l.Seconds); n > 0 && l.Seconds[n-1].Second >= second {
+		last := &l.Seconds[n-1]
+		last.Bytes, last.Resets = max(last.Bytes, bytes), l.Resets
+		return
+	}
+	l.Seconds = append(l.Seconds, LogSecond{Second: second, Bytes: bytes, Resets: l.Resets})
 }
 
 // SetPID records the process that runs worker in phase.
@@ -310,7 +338,7 @@ func (b *Builder) Result() *Result {
 // build summarises a phase over the workers this run ran (all of them, or
 // its shard's).
 func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
-	ph := Phase{Name: name, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache}
+	ph := Phase{Name: name, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache, Log: ps.log}
 	var problems []string
 	var wall time.Duration
 	var merged [workload.MaxOp]*opAgg

@@ -125,7 +125,7 @@ func MergeShards(shards []*Result) (*Result, error) {
 func Shard(index, count int) string { return fmt.Sprintf("%d/%d", index+1, count) }
 
 func mergePhase(shards []*Result, pi int) (Phase, error) {
-	ph := Phase{Name: shards[0].Phases[pi].Name, Size: shards[0].Phases[pi].Size}
+	ph := Phase{Name: shards[0].Phases[pi].Name, Size: shards[0].Phases[pi].Size, Log: shards[0].Phases[pi].Log} // the first shard's database
 	aggs := map[string]*opAgg{}
 	var kinds []string
 	timeline := map[int64]map[string]*SecondOps{}

@@ -102,3 +102,28 @@ func TestOpenLoopAndLockWaitViews(t *testing.T) {
 	}
 	check(merged, 2)
 }
+
+// The log timeline keeps each second's largest size and counts resets
+// from the counter's increments, a counter that goes back starting anew.
+func TestRecordLog(t *testing.T) {
+	b := NewBuilder(plan(1))
+	for _, s := range []struct {
+		sec, bytes int64
+		seq        uint32
+	}{{0, 100, 7}, {0, 300, 7}, {0, 200, 8}, {1, 50, 10}, {2, 4000, 2}, {2, 4100, 3}} {
+		b.RecordLog(0, s.sec, s.bytes, s.seq)
+	}
+	l := b.Result().Phases[0].Log
+	want := []LogSecond{{0, 300, 1}, {1, 50, 3}, {2, 4100, 4}}
+	if l == nil || l.MaxBytes != 4100 || l.Resets != 4 || len(l.Seconds) != 3 {
+		t.Fatalf("%+v", l)
+	}
+	for i, w := range want {
+		if l.Seconds[i] != w {
+			t.Errorf("second %d: %+v, want %+v", i, l.Seconds[i], w)
+		}
+	}
+	if NewBuilder(plan(1)).Result().Phases[0].Log != nil {
+		t.Error("a log timeline without samples")
+	}
+}

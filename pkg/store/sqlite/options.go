@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,6 +54,28 @@ type Options struct {
 	// exposes. Blob I/O cannot create a row or change a value's size, so
 	// upserts and inserts stay SQL and an update must keep the size.
 	API string `json:"api,omitempty"`
+	// Checkpoint sets PRAGMA wal_autocheckpoint: after a commit leaves the
+	// WAL at least that many pages long, the committing connection
+	// checkpoints it. "auto" is SQLite's default threshold (1000 pages),
+	// "off" turns automatic checkpoints off (the WAL only grows), a number
+	// is a threshold in pages; "" leaves the pragma alone.
+	Checkpoint string `json:"checkpoint,omitempty"`
+}
+
+// checkpointPages returns the wal_autocheckpoint value of a Checkpoint
+// setting.
+func checkpointPages(c string) (int, error) {
+	switch c {
+	case "auto":
+		return 1000, nil
+	case "off":
+		return 0, nil
+	}
+	n, err := strconv.Atoi(c)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("checkpoint %q: want auto, off or a positive number of pages", c)
+	}
+	return n, nil
 }
 
 // The APIs of Options.API.
@@ -78,6 +101,14 @@ func (o Options) Validate() error {
 	}
 	if o.Memory && o.Journal != "memory" && o.Journal != "off" {
 		return fmt.Errorf("journal mode %s needs files: an in-memory database keeps its journal in memory (want memory or off)", o.Journal)
+	}
+	if o.Checkpoint != "" {
+		if _, err := checkpointPages(o.Checkpoint); err != nil {
+			return err
+		}
+		if o.Journal != "wal" {
+			return fmt.Errorf("checkpoint %s applies to the WAL journal, not %s", o.Checkpoint, o.Journal)
+		}
 	}
 	if o.API != "" && o.API != APISQL && o.API != APIBlob {
 		return fmt.Errorf("unknown API %q (want sql or blob)", o.API)

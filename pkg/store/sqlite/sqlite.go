@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql/driver"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -231,11 +232,16 @@ func (s *db) open(mode string) (rawConn, error) {
 		return nil, fmt.Errorf("opening %s: %w", s.path, s.d.wrap(err))
 	}
 	journal := journalModes[s.opts.Journal]
-	for _, q := range []string{
+	pragmas := []string{
 		fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS),
 		"PRAGMA journal_mode=" + journal,
 		"PRAGMA synchronous=" + s.opts.Sync,
-	} {
+	}
+	if c := s.opts.Checkpoint; c != "" {
+		n, _ := checkpointPages(c) // validated
+		pragmas = append(pragmas, fmt.Sprintf("PRAGMA wal_autocheckpoint=%d", n))
+	}
+	for _, q := range pragmas {
 		got, err := c.queryString(q)
 		if err != nil {
 			c.Close()
@@ -247,6 +253,31 @@ func (s *db) open(mode string) (rawConn, error) {
 		}
 	}
 	return c, nil
+}
+
+var _ store.LogObserver = (*db)(nil)
+
+// LogState reads the -wal file's size and, from its header, the checkpoint
+// sequence number, which SQLite increments each time a writer restarts
+// the log after a complete checkpoint. A WAL that does not exist yet is
+// empty.
+func (s *db) LogState() (bytes int64, resets uint32, ok bool) {
+	if s.opts.Memory || journalModes[s.opts.Journal] != "wal" {
+		return 0, 0, false
+	}
+	f, err := os.Open(s.path + "-wal")
+	if err != nil {
+		return 0, 0, true
+	}
+	defer f.Close()
+	var h [16]byte
+	if fi, err := f.Stat(); err == nil {
+		bytes = fi.Size()
+	}
+	if n, _ := f.ReadAt(h[:], 0); n == len(h) {
+		resets = binary.BigEndian.Uint32(h[12:]) // bytes 12-15: checkpoint sequence number
+	}
+	return bytes, resets, true
 }
 
 var _ store.Checker = (*db)(nil)

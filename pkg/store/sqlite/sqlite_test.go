@@ -378,3 +378,66 @@ func TestBlobAPI(t *testing.T) {
 		t.Errorf("an unknown API: %v", err)
 	}
 }
+
+// LogState reads the WAL's size and the reset counter from its header; the
+// counter goes up when a writer restarts the log after a complete
+// checkpoint. Other journals and in-memory databases keep no log to show.
+func TestLogState(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		o := DefaultOptions()
+		o.Journal = "wal"
+		st := openInit(t, d, cfg(t, o))
+		defer st.Close()
+		obs := st.(store.LogObserver)
+		c, err := st.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		for k := range uint64(50) {
+			if err := c.Put(k, []byte(strings.Repeat("v", 500))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		bytes, seq, ok := obs.LogState()
+		if !ok || bytes <= 32 {
+			t.Fatalf("after 50 commits: %d bytes, ok %v", bytes, ok)
+		}
+		raw, err := st.(*db).open("rw")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		if _, err := raw.queryString("PRAGMA wal_checkpoint(RESTART)"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Put(1, []byte("again")); err != nil {
+			t.Fatal(err)
+		}
+		if _, seq2, _ := obs.LogState(); seq2 != seq+1 {
+			t.Errorf("reset counter %d after a restart, was %d", seq2, seq)
+		}
+		for _, other := range []Options{DefaultOptions(), {Journal: "memory", Sync: "off", Memory: true}} {
+			st := openInit(t, d, cfg(t, other))
+			if _, _, ok := st.(store.LogObserver).LogState(); ok {
+				t.Errorf("%+v: a log where none is kept", other)
+			}
+			st.Close()
+		}
+	})
+}
+
+func TestCheckpointOption(t *testing.T) {
+	for c, want := range map[string]string{"auto": "1000", "off": "0", "250": "250"} {
+		o := DefaultOptions()
+		o.Journal, o.Checkpoint = "wal", c
+		if f := facts(t, openInit(t, Modernc(), cfg(t, o))); f["wal_autocheckpoint"] != want {
+			t.Errorf("checkpoint %s: wal_autocheckpoint = %s, want %s", c, f["wal_autocheckpoint"], want)
+		}
+	}
+	for _, bad := range []Options{{Journal: "wal", Sync: "full", Checkpoint: "sometimes"}, {Journal: "wal", Sync: "full", Checkpoint: "-5"}, {Journal: "rollback", Sync: "full", Checkpoint: "off"}} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}

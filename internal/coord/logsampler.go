@@ -1,0 +1,101 @@
+package coord
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// logInterval is how often the coordinator samples a write-ahead log.
+const logInterval = 200 * time.Millisecond
+
+// logSampler samples a store's write-ahead log (size and reset counter)
+// while phases run, into the builder, from the coordinator: no worker
+// pays for it.
+type logSampler struct {
+	obs  store.LogObserver
+	hold store.Conn // keeps the log from vanishing when the workers close
+	b    *result.Builder
+	stop chan struct{}
+	done chan struct{}
+
+	mu      sync.Mutex
+	phase   int
+	start   int64 // the phase's START, a workload.Now reading
+	running bool
+}
+
+// startLogSampler starts sampling st's log if it keeps one; it returns
+// nil otherwise. It holds a connection of its own for the run (idle: it
+// blocks no checkpoint), because SQLite deletes the log when its last
+// connection closes, and the workers' close before the last sample.
+func startLogSampler(ctx context.Context, st store.Store, b *result.Builder) *logSampler {
+	obs, ok := st.(store.LogObserver)
+	if !ok {
+		return nil
+	}
+	if _, _, ok := obs.LogState(); !ok {
+		return nil
+	}
+	s := &logSampler{obs: obs, b: b, stop: make(chan struct{}), done: make(chan struct{})}
+	if c, err := st.Conn(ctx); err == nil {
+		s.hold = c
+	}
+	go s.loop()
+	return s
+}
+
+// started tells the sampler that phase began at START instant at.
+func (s *logSampler) started(phase int, at int64) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.phase, s.start, s.running = phase, at, true
+	s.mu.Unlock()
+	s.sample() // the log as the phase begins
+}
+
+func (s *logSampler) loop() {
+	defer close(s.done)
+	t := time.NewTicker(logInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			s.sample()
+		}
+	}
+}
+
+func (s *logSampler) sample() {
+	s.mu.Lock()
+	phase, start, running := s.phase, s.start, s.running
+	s.mu.Unlock()
+	if !running {
+		return
+	}
+	bytes, seq, _ := s.obs.LogState()
+	sec := max(workload.Now()-start, 0) / int64(time.Second)
+	s.b.RecordLog(phase, sec, bytes, seq)
+}
+
+// close takes a last sample, as the last phase left the log, and stops
+// the sampler.
+func (s *logSampler) close() {
+	if s == nil {
+		return
+	}
+	close(s.stop)
+	<-s.done
+	s.sample()
+	if s.hold != nil {
+		_ = s.hold.Close()
+	}
+}

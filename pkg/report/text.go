@@ -33,7 +33,7 @@ func Text(w io.Writer, r *result.Result) error {
 		}
 		phaseTable(tw, ph)
 		openLoopTable(tw, ph)
-		lockWaitTable(tw, ph)
+		lockWaitTable(tw, ph, r.Plan)
 		phaseFooter(tw, ph)
 		if line := LogText(ph); line != "" {
 			tw.printf("%s\n", line)

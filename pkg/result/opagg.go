@@ -97,6 +97,9 @@ func (a *opAgg) record(s workload.Sample) (clamped int64) {
 		rec(a.service, int64(s.Latency-s.Lag))
 		rec(a.lag, int64(s.Lag))
 	}
+	if s.Retries > 0 && a.wait == nil {
+		a.wait = newHistogram() // an engine that counts its own busy handler
+	}
 	if a.wait != nil && s.Retries > 0 {
 		a.retries += int64(s.Retries)
 		a.opsRetried++

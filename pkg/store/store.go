@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // Config says which database to open and how. It is plain data: the
@@ -140,6 +141,16 @@ type Describer interface {
 type Checker interface {
 	// Check returns the problems found; none means the database is sound.
 	Check(ctx context.Context) ([]string, error)
+}
+
+// LockWaitCounter is implemented by a Conn that sees its engine's own busy
+// handler at work (SQLite through ncruces, whose Go API lets the handler
+// be a Go callback): how often the handler ran and how long it held the
+// connection waiting for a lock, since the last call. Workers take it
+// after every op, so lock waits inside an op become visible even when the
+// engine, not the harness, waits. Without it, such waits hide in latency.
+type LockWaitCounter interface {
+	TakeLockWaits() (calls int, wait time.Duration)
 }
 
 // LogObserver is implemented by a Store that keeps a write-ahead log beside

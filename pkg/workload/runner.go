@@ -20,7 +20,9 @@ import (
 // it; Lag is how late the op actually began. Under the retry busy policy
 // Wait is the time from the first attempt's start to the final attempt's,
 // over Retries failed attempts. So Latency = Lag + Wait + the final
-// attempt's service time.
+// attempt's service time. Under the timeout policy, on a connection that
+// counts its engine's busy handler (store.LockWaitCounter), Retries is the
+// handler's calls and Wait the time it waited, inside the op.
 type Sample struct {
 	Op      Op
 	Class   store.Class
@@ -154,6 +156,9 @@ func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []sto
 		}
 		if h.Plan.Busy == BusyRetry {
 			w.busyBudget = time.Duration(h.Plan.BusyBudget)
+		} else if lw, ok := conns[i].(store.LockWaitCounter); ok {
+			w.lockWaits = lw
+			lw.TakeLockWaits() // what setup waited is not the phase's
 		}
 		g.Go(func() error {
 			select {
@@ -235,6 +240,9 @@ type worker struct {
 	// Retry busy policy: the time an op may spend retrying (0: the
 	// engine's handler waits instead).
 	busyBudget time.Duration
+	// lockWaits, under the timeout policy, counts the engine's own busy
+	// handler where the connection can (nil otherwise).
+	lockWaits store.LockWaitCounter
 }
 
 // ErrOp wraps an operation error that stopped a worker.
@@ -424,6 +432,10 @@ func (w *worker) timedAt(op Op, start, due int64, f func() error) (store.Class, 
 		}
 	}
 	t1 := nanotime()
+	if w.lockWaits != nil {
+		calls, wt := w.lockWaits.TakeLockWaits()
+		retries, wait = min(calls, MaxRetries), int64(wt)
+	}
 	origin, lag := t0, int64(0)
 	var flags SampleFlags
 	if due >= 0 {

@@ -1,11 +1,14 @@
 package sqlite
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
 	nsqlite "github.com/ncruces/go-sqlite3"
 	_ "github.com/ncruces/go-sqlite3/vfs/memdb" // registers the memdb VFS, as mattn's and modernc's SQLite have it built in
@@ -68,8 +71,13 @@ func (r *ncRaw) queryString(q string) (string, error) {
 	return s.ColumnText(0), nil
 }
 
-func (r *ncRaw) ops(d *Driver, blob bool) (store.Conn, error) {
+func (r *ncRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn, error) {
 	c := &ncConn{c: r.c, d: d, blob: blob}
+	if busyTimeout > 0 {
+		if err := r.c.BusyHandler(c.busyHandler(busyTimeout)); err != nil {
+			return nil, fmt.Errorf("installing the busy handler: %w", d.wrap(err))
+		}
+	}
 	for _, p := range []struct {
 		dst **nsqlite.Stmt
 		sql string
@@ -97,6 +105,49 @@ type ncConn struct {
 	blob   bool // reads and updates through incremental blob I/O
 	inTx   bool
 	closed bool
+
+	// The busy handler's count: calls, the waits of finished lock events,
+	// and the lock event under way.
+	busyCalls  int
+	busyWaited time.Duration
+	eventStart time.Time
+	eventWait  time.Duration
+	busyLast   time.Time
+}
+
+var _ store.LockWaitCounter = (*ncConn)(nil)
+
+// busyHandler waits for a lock as ncruces's own busy_timeout does (retry
+// until timeout has passed since the lock event's first call, sleeping up
+// to 2 ms, at random, between calls less than 1 ms apart), so behaviour is
+// unchanged, and counts every call and the time waited.
+func (c *ncConn) busyHandler(timeout time.Duration) func(context.Context, int) bool {
+	return func(_ context.Context, count int) bool {
+		now := time.Now()
+		if count == 0 {
+			c.busyWaited += c.eventWait
+			c.eventStart, c.eventWait = now, 0
+		}
+		c.busyCalls++
+		if now.Sub(c.eventStart) >= timeout {
+			c.eventWait = now.Sub(c.eventStart)
+			return false
+		}
+		if now.Sub(c.busyLast) < time.Millisecond {
+			time.Sleep(time.Duration(rand.Int64N(int64(2 * time.Millisecond))))
+		}
+		c.busyLast = time.Now()
+		c.eventWait = c.busyLast.Sub(c.eventStart)
+		return true
+	}
+}
+
+// TakeLockWaits returns the busy handler's calls and the time it waited
+// since the last call, and starts counting anew.
+func (c *ncConn) TakeLockWaits() (int, time.Duration) {
+	calls, wait := c.busyCalls, c.busyWaited+c.eventWait
+	c.busyCalls, c.busyWaited, c.eventWait = 0, 0, 0
+	return calls, wait
 }
 
 var (

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -64,7 +65,7 @@ type rawConn interface {
 	// ops prepares the op statements and returns the connection as a
 	// store.Conn, which owns it from then on; with blob, reads and updates
 	// use incremental blob I/O (only for a blobBackend's connections).
-	ops(d *Driver, blob bool) (store.Conn, error)
+	ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn, error)
 	Close() error
 }
 
@@ -188,7 +189,7 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	oc, err := c.ops(s.d, s.opts.API == APIBlob)
+	oc, err := c.ops(s.d, s.opts.API == APIBlob, time.Duration(s.opts.BusyTimeoutMS)*time.Millisecond)
 	if err != nil {
 		c.Close()
 		return nil, err
@@ -311,6 +312,9 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 	if s.opts.API == APIBlob {
 		facts = append(facts, store.Fact{Name: "api", Value: "blob (incremental blob I/O)"})
 	}
+	if _, ok := s.d.be.(blobBackend); ok && s.opts.BusyTimeoutMS > 0 {
+		facts = append(facts, store.Fact{Name: "busy_handler", Value: "a Go callback waiting as ncruces's busy_timeout does, its calls and waits counted"})
+	}
 	for _, q := range []struct{ name, sql string }{
 		{"sqlite_version", "SELECT sqlite_version()"},
 		{"journal_mode", "PRAGMA journal_mode"},
@@ -364,7 +368,7 @@ func (r *sqlRaw) exec(q string) error                  { return execOnce(r.c, q)
 func (r *sqlRaw) queryString(q string) (string, error) { return queryString(r.c, q) }
 func (r *sqlRaw) Close() error                         { return r.c.Close() }
 
-func (r *sqlRaw) ops(d *Driver, _ bool) (store.Conn, error) {
+func (r *sqlRaw) ops(d *Driver, _ bool, _ time.Duration) (store.Conn, error) {
 	c := &conn{c: r.c, d: d}
 	if err := c.prepare(); err != nil {
 		return nil, err

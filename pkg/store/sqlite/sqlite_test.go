@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/storetest"
@@ -439,5 +440,49 @@ func TestCheckpointOption(t *testing.T) {
 		if err := bad.Validate(); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
+	}
+}
+
+// Through ncruces, the busy handler's calls and waits are counted: a
+// writer blocked by another's transaction waits out its busy timeout in
+// the handler, then fails with busy, and TakeLockWaits says so once.
+func TestNcrucesCountsLockWaits(t *testing.T) {
+	o := DefaultOptions()
+	o.BusyTimeoutMS = 60
+	st := openInit(t, Ncruces(), cfg(t, o))
+	defer st.Close()
+	ctx := context.Background()
+	a, err := st.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := st.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := a.(store.Batcher).Begin(); err != nil { // holds the write lock
+		t.Fatal(err)
+	}
+	lw := b.(store.LockWaitCounter)
+	if err := b.Put(1, []byte("x")); store.Classify(err) != store.Busy {
+		t.Fatalf("a write against a held lock: %v", err)
+	}
+	calls, wait := lw.TakeLockWaits()
+	if calls < 2 || wait < 50*time.Millisecond {
+		t.Errorf("handler calls %d, wait %v; want several and about the 60 ms timeout", calls, wait)
+	}
+	if err := a.(store.Batcher).Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Put(1, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if calls, wait := lw.TakeLockWaits(); calls != 0 || wait != 0 {
+		t.Errorf("an uncontended write: %d calls, %v", calls, wait)
+	}
+	if f := facts(t, st); f["busy_handler"] == "" {
+		t.Error("the facts do not say the busy handler is counted")
 	}
 }

@@ -45,7 +45,7 @@ func loadSuiteFixture(t *testing.T, name string) *result.Suite {
 }
 
 func TestTextGolden(t *testing.T) {
-	for _, name := range []string{"mix-wal", "mix-rollback"} {
+	for _, name := range []string{"mix-wal", "mix-rollback", "mix-fidelity"} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := Text(&buf, loadFixture(t, name+".json")); err != nil {

@@ -2,12 +2,16 @@ package result
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/gobench/gobench/internal/golden"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -312,5 +316,28 @@ func TestCommitsPerSec(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("%s: %v, %v; want %v, %v", tt.name, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// The environment fingerprint of a recorded run: machine, file system and
+// mount options, every SQLite pragma and compile option, as JSON.
+func TestFingerprintGolden(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "mix-fidelity.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := json.MarshalIndent(r.Environment, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "environment.json", append(env, '\n'))
+	e := r.Environment
+	if e.Kernel == "" || e.CPUModel == "" || e.MemoryBytes == 0 || e.MountOptions == "" || e.StoreFact("compile_options") == "" || e.StoreFact("wal_autocheckpoint") == "" {
+		t.Errorf("the fixture lacks part of the fingerprint: %+v", e)
 	}
 }

@@ -114,6 +114,15 @@ other setting. A failed gate exits with status 3.`,
   # A 2×2 matrix as a markdown table for a pull request
   gobench mix --journal rollback,wal --sync normal,full --repeat 5 --procs 4 --queries 500 --format markdown
 
+  # Open loop at 2000 ops/s: latency from each op's due time, after a 5 s warm-up
+  gobench mix --rate 2000 --duration 30s --warmup 5s --journal wal
+
+  # Lock waits made visible: SQLite fails at once, gobench retries and counts
+  gobench mix --journal rollback --busy retry
+
+  # The WAL with and without automatic checkpoints
+  gobench mix --journal wal --checkpoint auto,off --write-pct 50 --duration 10s
+
   # How close each setting's commits come to the disk's fsync rate
   gobench mix --ceiling --journal rollback,wal --sync full,normal --procs 4
 

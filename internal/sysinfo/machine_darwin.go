@@ -10,11 +10,7 @@ import (
 // ReadMachine reads the kernel (uname), the CPU model and the memory
 // (sysctl). macOS has no scaling governor.
 func ReadMachine() Machine {
-	var m Machine
-	var u unix.Utsname
-	if unix.Uname(&u) == nil {
-		m.Kernel = unix.ByteSliceToString(u.Sysname[:]) + " " + unix.ByteSliceToString(u.Release[:])
-	}
+	m := Machine{Kernel: kernel()}
 	if s, err := unix.Sysctl("machdep.cpu.brand_string"); err == nil {
 		m.CPUModel = strings.TrimSpace(s)
 	}

@@ -12,11 +12,7 @@ import (
 // cpu0's scaling governor (/sys/devices/system/cpu; absent in most VMs)
 // and the total memory (sysinfo).
 func ReadMachine() Machine {
-	var m Machine
-	var u unix.Utsname
-	if unix.Uname(&u) == nil {
-		m.Kernel = unix.ByteSliceToString(u.Sysname[:]) + " " + unix.ByteSliceToString(u.Release[:])
-	}
+	m := Machine{Kernel: kernel()}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		m.CPUModel = cpuModel(string(b))
 	}

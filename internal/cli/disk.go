@@ -74,9 +74,6 @@ func (o *diskOptions) resolve() error {
 	if c.FsyncSize, err = bytesize.Parse(o.fsyncSize); err != nil {
 		return fmt.Errorf("--fsync-size: %w", err)
 	}
-	if o.fsyncOps < 0 {
-		return fmt.Errorf("--fsync-ops %d: want 0 or more", o.fsyncOps)
-	}
 	if err := c.Validate(); err != nil {
 		return err
 	}

@@ -478,6 +478,7 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 	source := fmt.Sprintf("worker process %d (pid %d)", pr.index, pr.cmd.Process.Pid)
 	r := wire.NewReader(samples, source)
 	lo, hi := pr.index*p.Goroutines, (pr.index+1)*p.Goroutines
+	phases := len(p.RunPhases()) // once: with a warm-up, RunPhases builds a slice
 	nextReady := 0
 	done := map[int]int{} // Done frames per phase
 	for r.Scan() {
@@ -486,7 +487,7 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 		switch f.Type {
 		case wire.TypeSamples:
 			bt := f.Batch()
-			if bt.Worker < lo || bt.Worker >= hi || bt.Phase >= len(p.RunPhases()) {
+			if bt.Worker < lo || bt.Worker >= hi || bt.Phase >= phases {
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("samples for worker %d phase %d, which this process does not run", bt.Worker, bt.Phase)}
 			}
 			rec := b.Recorder(bt.Worker, bt.Phase)
@@ -497,7 +498,7 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 			}
 		case wire.TypeDone:
 			d := f.Done()
-			if d.Worker < lo || d.Worker >= hi || d.Phase >= len(p.RunPhases()) {
+			if d.Worker < lo || d.Worker >= hi || d.Phase >= phases {
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("done for worker %d phase %d, which this process does not run", d.Worker, d.Phase)}
 			}
 			if err := b.Recorder(d.Worker, d.Phase).Done(d); err != nil {

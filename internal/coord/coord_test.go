@@ -21,6 +21,7 @@ import (
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/store/nullstore"
 	"github.com/gobench/gobench/pkg/store/sqlite"
+	"github.com/gobench/gobench/pkg/store/storetest"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -62,7 +63,7 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Hour)
 	case "panic", "sigkill", "slowread":
 		reg := all.Registry()
-		reg.Register(faulty{mode: os.Getenv("GOBENCH_TEST_WORKER")})
+		reg.Register(faulty(os.Getenv("GOBENCH_TEST_WORKER")))
 		if err := ServeWorker(context.Background(), os.Stdin, os.NewFile(3, "samples"), reg, os.Getpid()); err != nil {
 			os.Exit(1)
 		}
@@ -298,22 +299,10 @@ func TestSharedStartClock(t *testing.T) {
 
 // faulty is the null engine, except that a connection's 500th read panics
 // or kills its process with SIGKILL.
-type faulty struct{ mode string }
-
-func (faulty) Name() string { return "faulty" }
-func (f faulty) Open(ctx context.Context, cfg store.Config) (store.Store, error) {
-	st, err := nullstore.Driver{}.Open(ctx, cfg)
-	return faultyStore{st, f.mode}, err
-}
-
-type faultyStore struct {
-	store.Store
-	mode string
-}
-
-func (s faultyStore) Conn(ctx context.Context) (store.Conn, error) {
-	c, err := s.Store.Conn(ctx)
-	return &faultyConn{Conn: c, mode: s.mode}, err
+// faulty is the null engine misbehaving on its reads as mode says: "panic"
+// or "sigkill" at the 500th, "slowread" stalls the stallAt-th for stall.
+func faulty(mode string) store.Driver {
+	return storetest.Wrap("faulty", nullstore.Driver{}, func(c store.Conn) store.Conn { return &faultyConn{Conn: c, mode: mode} })
 }
 
 type faultyConn struct {
@@ -364,7 +353,7 @@ func TestWorkerDiesMidRun(t *testing.T) {
 			p.Driver = "faulty"
 			p.Keys.Count, p.Preload = 1000, 0
 			reg := all.Registry()
-			reg.Register(faulty{mode: tt.mode})
+			reg.Register(faulty(tt.mode))
 			res, err := Run(context.Background(), Config{Plan: p, Registry: reg, Command: helper(tt.mode), StopGrace: 2 * time.Second})
 			if !errors.Is(err, ErrWorker) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %q", err, tt.want)

@@ -53,7 +53,7 @@ func TestOpenLoopCountsStalls(t *testing.T) {
 		return p
 	}
 	reg := all.Registry()
-	reg.Register(faulty{mode: "slowread"})
+	reg.Register(faulty("slowread"))
 	runSlow := func(p *workload.Plan) result.OpStats {
 		res, err := Run(context.Background(), Config{Plan: p, Registry: reg, Command: helper("slowread"), ReadyTimeout: 30 * time.Second})
 		if err != nil {

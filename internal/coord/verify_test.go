@@ -9,30 +9,14 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/store/mapstore"
+	"github.com/gobench/gobench/pkg/store/storetest"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
 // misbehaving wraps the map engine: "lossy" acknowledges every 7th upsert
 // without storing it; "ghost" stores every 7th upsert but reports busy.
-type misbehaving struct {
-	mapstore.Driver
-	mode string
-}
-
-func (m misbehaving) Name() string { return m.mode }
-func (m misbehaving) Open(ctx context.Context, cfg store.Config) (store.Store, error) {
-	st, err := m.Driver.Open(ctx, cfg)
-	return misbehavingStore{st, m.mode}, err
-}
-
-type misbehavingStore struct {
-	store.Store
-	mode string
-}
-
-func (s misbehavingStore) Conn(ctx context.Context) (store.Conn, error) {
-	c, err := s.Store.Conn(ctx)
-	return &misbehavingConn{Conn: c, mode: s.mode}, err
+func misbehaving(mode string) store.Driver {
+	return storetest.Wrap(mode, mapstore.Driver{}, func(c store.Conn) store.Conn { return &misbehavingConn{Conn: c, mode: mode} })
 }
 
 type misbehavingConn struct {
@@ -69,8 +53,8 @@ func verifyPlan(driver string) *workload.Plan {
 // lossy engine dropped or a ghostly one made without acknowledging.
 func TestVerify(t *testing.T) {
 	reg := all.Registry()
-	reg.Register(misbehaving{mode: "lossy"})
-	reg.Register(misbehaving{mode: "ghost"})
+	reg.Register(misbehaving("lossy"))
+	reg.Register(misbehaving("ghost"))
 
 	res, err := Run(context.Background(), Config{Plan: verifyPlan("map"), Registry: reg})
 	if err != nil {

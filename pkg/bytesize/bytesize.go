@@ -44,11 +44,6 @@ func Parse(s string) (int64, error) {
 // default, or SI (kB, MB/s).
 type Units struct{ SI bool }
 
-// Rate formats bytes per second, as MiB/s or MB/s.
-func (u Units) Rate(bytesPerSec float64) string {
-	return fmt.Sprintf("%.1f %s", u.PerSec(bytesPerSec), u.RateUnit())
-}
-
 // PerSec converts bytes per second to the unit RateUnit names.
 func (u Units) PerSec(bytesPerSec float64) float64 {
 	if u.SI {

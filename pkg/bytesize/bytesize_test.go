@@ -1,6 +1,7 @@
 package bytesize
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 )
@@ -28,10 +29,10 @@ func TestParse(t *testing.T) {
 func TestUnits(t *testing.T) {
 	bin, si := Units{}, Units{SI: true}
 	// 100 MiB in one second.
-	if got := bin.Rate(100 << 20); got != "100.0 MiB/s" {
+	if got := fmt.Sprintf("%.1f %s", bin.PerSec(100<<20), bin.RateUnit()); got != "100.0 MiB/s" {
 		t.Errorf("binary rate = %q", got)
 	}
-	if got := si.Rate(100 << 20); got != "104.9 MB/s" {
+	if got := fmt.Sprintf("%.1f %s", si.PerSec(100<<20), si.RateUnit()); got != "104.9 MB/s" {
 		t.Errorf("SI rate = %q", got)
 	}
 	for _, tt := range []struct {

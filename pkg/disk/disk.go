@@ -43,6 +43,14 @@ const DirectAlign = 4096
 // ErrDirect marks a file system or OS that refuses O_DIRECT.
 var ErrDirect = errors.New("O_DIRECT refused")
 
+// checkDirect refuses a block size O_DIRECT cannot use.
+func checkDirect(bs int64) error {
+	if bs%DirectAlign != 0 {
+		return fmt.Errorf("%w: block size %d is not a multiple of %d bytes, which O_DIRECT needs", ErrDirect, bs, DirectAlign)
+	}
+	return nil
+}
+
 // Sequential is one block size's sequential write and read.
 type Sequential struct {
 	BlockSize int64 `json:"block_size"`
@@ -76,8 +84,10 @@ func alignedBuffer(n int64) []byte {
 // cache where the OS allows.
 func MeasureSequential(ctx context.Context, dir string, size, bs int64, mode SyncMode, direct bool) (Sequential, error) {
 	res := Sequential{BlockSize: bs}
-	if direct && bs%DirectAlign != 0 {
-		return res, fmt.Errorf("%w: --direct needs block sizes that are multiples of %d bytes, not %d", ErrDirect, DirectAlign, bs)
+	if direct {
+		if err := checkDirect(bs); err != nil {
+			return res, err
+		}
 	}
 	blocks := max(size/bs, 1)
 	res.Bytes = blocks * bs

@@ -39,8 +39,10 @@ func (c *Config) Validate() error {
 		if bs <= 0 || bs > 1<<30 {
 			return fmt.Errorf("block size %d: want 1 byte to 1 GiB", bs)
 		}
-		if c.Direct && bs%DirectAlign != 0 {
-			return fmt.Errorf("%w: block size %d is not a multiple of %d bytes, which O_DIRECT needs", ErrDirect, bs, DirectAlign)
+		if c.Direct {
+			if err := checkDirect(bs); err != nil {
+				return err
+			}
 		}
 	}
 	if _, err := ParseSyncMode(string(c.Sync)); err != nil {

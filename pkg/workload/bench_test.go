@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/gobench/gobench/pkg/store/nullstore"
 )
@@ -40,5 +41,35 @@ func BenchmarkLottery(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		l.Next()
+	}
+}
+
+// BenchmarkWake is how late a sleeper wakes for a due time 50 µs or 200 µs
+// away: on the Go runtime's timer, and with sleepUntil, which open-loop
+// workers use. It reports the mean oversleep (late-ns/op): what every
+// open-loop op would otherwise carry as schedule lag.
+func BenchmarkWake(b *testing.B) {
+	for _, d := range []time.Duration{50 * time.Microsecond, 200 * time.Microsecond} {
+		b.Run("timer/"+d.String(), func(b *testing.B) {
+			t := time.NewTimer(time.Hour)
+			var late int64
+			for b.Loop() {
+				due := nanotime() + int64(d)
+				t.Reset(d)
+				<-t.C
+				late += nanotime() - due
+			}
+			b.ReportMetric(float64(late)/float64(b.N), "late-ns/op")
+		})
+		b.Run("sleepUntil/"+d.String(), func(b *testing.B) {
+			defer lockForSleep()()
+			var late int64
+			for b.Loop() {
+				due := nanotime() + int64(d)
+				sleepUntil(due)
+				late += nanotime() - due
+			}
+			b.ReportMetric(float64(late)/float64(b.N), "late-ns/op")
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/nullstore"
+	"github.com/gobench/gobench/pkg/store/storetest"
 )
 
 func openPlan(workers int, rate float64) *Plan {
@@ -121,7 +122,7 @@ func TestLateOps(t *testing.T) {
 		p.LatencyLimit = Duration(5 * time.Millisecond)
 		p.SkipLate = skip
 		c := &captured{samples: map[int][]Sample{}}
-		drv := slowDriver{every: 100, pause: 20 * time.Millisecond}
+		drv := slowDriver{every: 100, pause: 20 * time.Millisecond}.driver()
 		if err := Run(context.Background(), p, drv, c); err != nil {
 			t.Fatal(err)
 		}
@@ -146,27 +147,16 @@ func TestLateOps(t *testing.T) {
 	}
 }
 
-// slowDriver is the null store pausing every n-th read.
+// slowDriver is the null store pausing every n-th read for pause, and
+// failing the first busy attempts of every read with busy.
 type slowDriver struct {
 	every int
 	pause time.Duration
-	busy  int // fail this many attempts of every read with busy first
+	busy  int
 }
 
-func (slowDriver) Name() string { return "slow" }
-func (d slowDriver) Open(ctx context.Context, cfg store.Config) (store.Store, error) {
-	st, err := nullstore.Driver{}.Open(ctx, cfg)
-	return slowStore{st, d}, err
-}
-
-type slowStore struct {
-	store.Store
-	d slowDriver
-}
-
-func (s slowStore) Conn(ctx context.Context) (store.Conn, error) {
-	c, err := s.Store.Conn(ctx)
-	return &slowConn{Conn: c, d: s.d}, err
+func (d slowDriver) driver() store.Driver {
+	return storetest.Wrap("slow", nullstore.Driver{}, func(c store.Conn) store.Conn { return &slowConn{Conn: c, d: d} })
 }
 
 type slowConn struct {
@@ -204,7 +194,7 @@ func TestBusyRetry(t *testing.T) {
 	p.Phases[0].Mix = Mix{{OpRead, 100}}
 	p.Busy, p.BusyBudget = BusyRetry, Duration(time.Second)
 	c := &captured{samples: map[int][]Sample{}}
-	if err := Run(context.Background(), p, slowDriver{busy: 3}, c); err != nil {
+	if err := Run(context.Background(), p, slowDriver{busy: 3}.driver(), c); err != nil {
 		t.Fatal(err)
 	}
 	for _, smp := range c.samples[0] {
@@ -215,7 +205,7 @@ func TestBusyRetry(t *testing.T) {
 	}
 	p.BusyBudget = Duration(150 * time.Microsecond)
 	c = &captured{samples: map[int][]Sample{}}
-	if err := Run(context.Background(), p, slowDriver{busy: 3}, c); err != nil {
+	if err := Run(context.Background(), p, slowDriver{busy: 3}.driver(), c); err != nil {
 		t.Fatal(err)
 	}
 	gaveUp := 0
@@ -230,7 +220,7 @@ func TestBusyRetry(t *testing.T) {
 	// The timeout policy leaves busy to the engine: one attempt each.
 	p.Busy, p.BusyBudget = "", 0
 	c = &captured{samples: map[int][]Sample{}}
-	if err := Run(context.Background(), p, slowDriver{busy: 1}, c); err != nil {
+	if err := Run(context.Background(), p, slowDriver{busy: 1}.driver(), c); err != nil {
 		t.Fatal(err)
 	}
 	for _, smp := range c.samples[0] {

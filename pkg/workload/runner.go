@@ -295,12 +295,14 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 			if !w.waitUntil(done, due) {
 				return nil
 			}
-			if lag := nanotime() - due; w.skipLate && lag > int64(w.limit) {
-				op, _ := w.lottery.Next() // dealt and dropped, so later ops stay as dealt
-				if err := w.skipped(op, start, due, lag); err != nil {
-					return err
+			if w.skipLate {
+				if lag := nanotime() - due; lag > int64(w.limit) {
+					op, _ := w.lottery.Next() // dealt and dropped, so later ops stay as dealt
+					if err := w.skipped(op, start, due, lag); err != nil {
+						return err
+					}
+					continue
 				}
-				continue
 			}
 		}
 		op, key := w.lottery.Next()

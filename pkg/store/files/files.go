@@ -171,31 +171,29 @@ func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
 
 // Put writes the file whole, creating it (and its directories) if needed.
 func (c *conn) Put(key uint64, value []byte) error {
-	p := c.path(key)
-	err := c.write(p, value, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
-	if errors.Is(err, fs.ErrNotExist) && c.d.opts.Layout == Tree {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return wrap(err)
-		}
-		err = c.write(p, value, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
-	}
-	return wrap(err)
+	return wrap(c.create(c.path(key), value, os.O_WRONLY|os.O_CREATE|os.O_TRUNC))
 }
 
 // Insert creates the file; an existing one fails with class constraint.
 func (c *conn) Insert(key uint64, value []byte) error {
-	p := c.path(key)
-	err := c.write(p, value, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
-	if errors.Is(err, fs.ErrNotExist) && c.d.opts.Layout == Tree {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return wrap(err)
-		}
-		err = c.write(p, value, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
-	}
+	err := c.create(c.path(key), value, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
 	if errors.Is(err, fs.ErrExist) {
 		return store.Wrap(store.Constraint, err)
 	}
 	return wrap(err)
+}
+
+// create writes a file that may be new, making its tree directory on
+// first use.
+func (c *conn) create(p string, value []byte, flags int) error {
+	err := c.write(p, value, flags)
+	if errors.Is(err, fs.ErrNotExist) && c.d.opts.Layout == Tree {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		err = c.write(p, value, flags)
+	}
+	return err
 }
 
 // Update rewrites an existing file; a missing one is ErrNotFound.

@@ -91,7 +91,7 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 		return nil, fmt.Errorf("%w: no database path", store.ErrInvalid)
 	}
 	if _, ok := d.be.(blobBackend); opts.API == APIBlob && !ok {
-		return nil, fmt.Errorf("%w: the %s driver has no incremental blob I/O (its Go API does not expose sqlite3_blob_open); the ncruces driver has it", store.ErrInvalid, d.name)
+		return nil, fmt.Errorf("%w: the %s driver has no incremental blob I/O (its Go API does not expose sqlite3_blob_open); use the ncruces driver, which has it", store.ErrInvalid, d.name)
 	}
 	return &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse}, nil
 }

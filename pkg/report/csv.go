@@ -14,14 +14,14 @@ func i64(v int64) string   { return strconv.FormatInt(v, 10) }
 // CSV writes one row per op kind of each phase of a run, with a header.
 func CSV(w io.Writer, r *result.Result) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"phase", "kind", "count", "not_found", "errors", "busy", "locked", "constraint", "io", "full", "other",
+	_ = cw.Write([]string{"phase", "kind", "count", "not_found", "errors", "busy", "locked", "constraint", "io", "full", "other", "open_tx",
 		"ops_per_sec", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us",
 		"service_p50_us", "service_p99_us", "service_max_us", "lag_p99_us", "lag_max_us", "late", "skipped",
 		"busy_retries", "ops_retried", "gave_up", "wait_p50_us", "wait_p99_us", "wait_max_us"})
 	for _, ph := range r.Phases {
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			e := o.Errors
-			row := []string{ph.Name, o.Kind, i64(o.Count), i64(o.NotFound), i64(e.Total), i64(e.Busy), i64(e.Locked), i64(e.Constraint), i64(e.IO), i64(e.Full), i64(e.Other),
+			row := []string{ph.Name, o.Kind, i64(o.Count), i64(o.NotFound), i64(e.Total), i64(e.Busy), i64(e.Locked), i64(e.Constraint), i64(e.IO), i64(e.Full), i64(e.Other), i64(e.OpenTx),
 				f64(o.OpsPerSec), f64(o.MeanMicros), f64(o.P50Micros), f64(o.P90Micros), f64(o.P99Micros), f64(o.P999Micros), f64(o.MaxMicros)}
 			if sv, lg := o.Service, o.Lag; sv != nil && lg != nil {
 				row = append(row, f64(sv.P50Micros), f64(sv.P99Micros), f64(sv.MaxMicros), f64(lg.P99Micros), f64(lg.MaxMicros), i64(o.Late), i64(o.Skipped))

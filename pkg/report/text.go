@@ -209,12 +209,9 @@ func errorText(o result.OpStats) string {
 	e := o.Errors
 	s := fmt.Sprint(e.Total)
 	var parts []string
-	for _, c := range []struct {
-		name string
-		n    int64
-	}{{"busy", e.Busy}, {"locked", e.Locked}, {"constraint", e.Constraint}, {"io", e.IO}, {"full", e.Full}, {"other", e.Other}} {
-		if c.n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", c.name, c.n))
+	for _, c := range result.ErrorClasses() {
+		if n := e.Of(c); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(c.String(), "_", " "), n))
 		}
 	}
 	if len(parts) > 0 {

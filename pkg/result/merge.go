@@ -199,11 +199,11 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 // classCounts recovers an op kind's counts by outcome class.
 func classCounts(o OpStats) [store.NumClasses]int64 {
 	var c [store.NumClasses]int64
-	e := o.Errors
 	c[store.NotFound] = o.NotFound
-	c[store.Busy], c[store.Locked], c[store.Constraint] = e.Busy, e.Locked, e.Constraint
-	c[store.IO], c[store.Full], c[store.Other] = e.IO, e.Full, e.Other
-	c[store.OK] = o.Count - o.NotFound - e.Total
+	for _, cl := range ErrorClasses() {
+		c[cl] = o.Errors.Of(cl)
+	}
+	c[store.OK] = o.Count - o.NotFound - o.Errors.Total
 	return c
 }
 

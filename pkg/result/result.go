@@ -245,17 +245,52 @@ type Errors struct {
 	IO         int64 `json:"io"`
 	Full       int64 `json:"full"`
 	Other      int64 `json:"other"`
+	// OpenTx counts ops after which the engine was still inside a
+	// transaction outside any batch (store.OpenTx): rolled back, never
+	// acknowledged. Any count here is a defect of the engine or its
+	// driver, not contention.
+	OpenTx int64 `json:"open_tx"`
+}
+
+// ErrorClasses lists the classes Errors counts, in its field order.
+func ErrorClasses() []store.Class {
+	return []store.Class{store.Busy, store.Locked, store.Constraint, store.IO, store.Full, store.Other, store.OpenTx}
+}
+
+// counter returns the field counting class c; Other for a class it does
+// not name.
+func (e *Errors) counter(c store.Class) *int64 {
+	switch c {
+	case store.Busy:
+		return &e.Busy
+	case store.Locked:
+		return &e.Locked
+	case store.Constraint:
+		return &e.Constraint
+	case store.IO:
+		return &e.IO
+	case store.Full:
+		return &e.Full
+	case store.OpenTx:
+		return &e.OpenTx
+	}
+	return &e.Other
+}
+
+// Of returns the count of class c (0 for classes that are not errors).
+func (e Errors) Of(c store.Class) int64 {
+	if !c.IsError() {
+		return 0
+	}
+	return *e.counter(c)
 }
 
 // Add adds the counts of o.
 func (e *Errors) Add(o Errors) {
 	e.Total += o.Total
-	e.Busy += o.Busy
-	e.Locked += o.Locked
-	e.Constraint += o.Constraint
-	e.IO += o.IO
-	e.Full += o.Full
-	e.Other += o.Other
+	for _, c := range ErrorClasses() {
+		*e.counter(c) += o.Of(c)
+	}
 }
 
 func (e *Errors) add(c store.Class, n int64) {
@@ -263,20 +298,7 @@ func (e *Errors) add(c store.Class, n int64) {
 		return
 	}
 	e.Total += n
-	switch c {
-	case store.Busy:
-		e.Busy += n
-	case store.Locked:
-		e.Locked += n
-	case store.Constraint:
-		e.Constraint += n
-	case store.IO:
-		e.IO += n
-	case store.Full:
-		e.Full += n
-	default:
-		e.Other += n
-	}
+	*e.counter(c) += n
 }
 
 // Worker is one worker's totals in a phase.

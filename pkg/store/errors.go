@@ -20,6 +20,10 @@ const (
 	IO                      // an I/O error from the engine or the OS (SQLITE_IOERR, EIO)
 	Full                    // the disk or database is full (SQLITE_FULL, ENOSPC)
 	Other                   // any other error
+	// OpenTx marks an op after which the connection was still inside a
+	// transaction, though no batch was open: whatever it wrote was not
+	// committed, so it is no acknowledged write (see TxProber).
+	OpenTx
 	numClasses
 )
 
@@ -35,6 +39,7 @@ var classNames = [...]string{
 	IO:         "io",
 	Full:       "full",
 	Other:      "other",
+	OpenTx:     "open_tx",
 }
 
 // String returns the class's stable name, as used in JSON results.
@@ -57,6 +62,7 @@ var (
 	ErrConstraint = errors.New("constraint violated")
 	ErrIO         = errors.New("I/O error")
 	ErrFull       = errors.New("disk or database full")
+	ErrOpenTx     = errors.New("connection left inside a transaction")
 )
 
 // Setup errors, which are not operation outcomes.
@@ -75,6 +81,7 @@ var classSentinels = [...]error{
 	Constraint: ErrConstraint,
 	IO:         ErrIO,
 	Full:       ErrFull,
+	OpenTx:     ErrOpenTx,
 }
 
 // Error is an engine error tagged with its class. Engines return it (via

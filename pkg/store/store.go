@@ -108,16 +108,55 @@ type Scanner interface {
 
 // Batcher is implemented by a Conn that can group several operations into
 // one transaction. Without it, a batch size above one is refused.
+//
+// Whatever each method returns, the connection ends in a known state: after
+// a Begin that failed and after any Commit, no transaction is open (a
+// Commit that failed rolled the transaction back: none of the batch's
+// operations happened). An operation that fails inside a batch leaves the
+// transaction to the caller, who must roll it back: SQLite, for one, does
+// not allow a statement that found the database busy inside a transaction
+// to be retried there.
 type Batcher interface {
 	// Begin starts a transaction that takes the write lock up front, so
 	// that a batch that reads before it writes cannot fail on a stale
 	// snapshot.
 	Begin() error
-	// Commit commits the transaction started by Begin.
+	// Commit commits the transaction started by Begin. Only a nil error
+	// acknowledges the batch's operations.
 	Commit() error
-	// Rollback abandons the transaction started by Begin. It is a no-op
-	// when no transaction is open.
+	// Rollback abandons any open transaction. It is a no-op when none is
+	// open.
 	Rollback() error
+}
+
+// TxProber is implemented by a Conn that can ask its engine whether a
+// transaction is open on it (SQLite's sqlite3_get_autocommit): the witness
+// of the rule that an operation outside a batch ends with the connection
+// back in autocommit. Workers ask after every such operation. A connection
+// left inside a transaction would run later operations in it, acknowledged
+// though no COMMIT ever covers them; such an operation fails with class
+// OpenTx instead, and the transaction is rolled back (Batcher.Rollback).
+type TxProber interface {
+	// InTx reports whether a transaction is open on the connection.
+	InTx() bool
+}
+
+// BusyRetrier is implemented by a Conn that can retry, by itself, the step
+// of an operation that found the database busy or locked, at the step
+// where retrying is safe: a BEGIN that failed (no transaction is open), a
+// COMMIT that failed (the transaction is still whole, and SQLite allows
+// the COMMIT again), a statement outside a transaction; a statement that
+// failed inside the operation's own transaction is retried by rolling the
+// transaction back and starting it again. Inside a batch only BEGIN and
+// COMMIT are retried. This is what SQLite's own busy handler does, with
+// the waiting left to the caller, who counts it.
+type BusyRetrier interface {
+	// SetBusyRetry installs wait, which the connection calls each time a
+	// step fails busy or locked. wait sleeps as the caller's policy says
+	// and reports whether to run the step again; false gives up, and the
+	// operation fails with the step's error, no transaction left open.
+	// A nil wait makes every busy step fail at once.
+	SetBusyRetry(wait func() bool)
 }
 
 // Fact is one named property of a store's environment, such as the engine

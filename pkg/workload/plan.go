@@ -283,9 +283,6 @@ func (p *Plan) Validate() error {
 		if err := ph.Validate(); err != nil {
 			return fmt.Errorf("phase %d (%s): %w", i, ph.Name, err)
 		}
-		if p.Verify && ph.Batch != 1 {
-			return errors.New("verify checks writes acknowledged one by one: it needs batch 1")
-		}
 		if p.Verify && slices.Contains(ph.Mix.Ops(), OpDelete) {
 			return errors.New("verify cannot check deletes (a missing key would be either lost or deleted): drop delete from the mix")
 		}

@@ -3,7 +3,9 @@
 package sqlite
 
 import (
+	"database/sql/driver"
 	"errors"
+	"fmt"
 
 	msqlite3 "github.com/mattn/go-sqlite3"
 )
@@ -11,7 +13,7 @@ import (
 // Mattn returns the driver for github.com/mattn/go-sqlite3, SQLite's C
 // source through cgo, registered as "mattn". It exists only in cgo builds.
 func Mattn() *Driver {
-	return &Driver{name: "mattn", be: sqlBackend{drv: &msqlite3.SQLiteDriver{}, codeOf: mattnCode}}
+	return &Driver{name: "mattn", be: sqlBackend{drv: &msqlite3.SQLiteDriver{}, codeOf: mattnCode, autocommit: mattnAutocommit}}
 }
 
 func mattnCode(err error) (int, bool) {
@@ -20,4 +22,14 @@ func mattnCode(err error) (int, bool) {
 		return int(e.ExtendedCode), true
 	}
 	return 0, false
+}
+
+// mattnAutocommit probes sqlite3_get_autocommit through the connection's
+// own AutoCommit.
+func mattnAutocommit(c driver.Conn) (func() bool, func(), error) {
+	sc, ok := c.(*msqlite3.SQLiteConn)
+	if !ok {
+		return nil, nil, fmt.Errorf("a connection of type %T, not *sqlite3.SQLiteConn: its transaction state cannot be read", c)
+	}
+	return sc.AutoCommit, func() {}, nil
 }

@@ -73,6 +73,7 @@ func (r *ncRaw) queryString(q string) (string, error) {
 
 func (r *ncRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn, error) {
 	c := &ncConn{c: r.c, d: d, blob: blob}
+	c.txn = txn{steps: c, d: d}
 	if busyTimeout > 0 {
 		if err := r.c.BusyHandler(c.busyHandler(busyTimeout)); err != nil {
 			return nil, fmt.Errorf("installing the busy handler: %w", d.wrap(err))
@@ -95,15 +96,17 @@ func (r *ncRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn
 	return c, nil
 }
 
-// ncConn is one worker's connection through ncruces's own API.
+// ncConn is one worker's connection through ncruces's own API. Its
+// embedded txn owns the transaction state: Begin, Commit, Rollback, InTx
+// and SetBusyRetry are txn's.
 type ncConn struct {
+	txn
 	c *nsqlite.Conn
 	d *Driver
 
 	get, put, update, del, insert, scan, begin, commit, rollback *nsqlite.Stmt
 
 	blob   bool // reads and updates through incremental blob I/O
-	inTx   bool
 	closed bool
 
 	// The busy handler's count: calls, the waits of finished lock events,
@@ -151,13 +154,20 @@ func (c *ncConn) TakeLockWaits() (int, time.Duration) {
 }
 
 var (
-	_ store.Conn     = (*ncConn)(nil)
-	_ store.Updater  = (*ncConn)(nil)
-	_ store.Deleter  = (*ncConn)(nil)
-	_ store.Batcher  = (*ncConn)(nil)
-	_ store.Inserter = (*ncConn)(nil)
-	_ store.Scanner  = (*ncConn)(nil)
+	_ store.Conn        = (*ncConn)(nil)
+	_ store.Updater     = (*ncConn)(nil)
+	_ store.Deleter     = (*ncConn)(nil)
+	_ store.Batcher     = (*ncConn)(nil)
+	_ store.Inserter    = (*ncConn)(nil)
+	_ store.Scanner     = (*ncConn)(nil)
+	_ store.TxProber    = (*ncConn)(nil)
+	_ store.BusyRetrier = (*ncConn)(nil)
 )
+
+func (c *ncConn) execBegin() error    { return c.begin.Exec() }
+func (c *ncConn) execCommit() error   { return c.commit.Exec() }
+func (c *ncConn) execRollback() error { return c.rollback.Exec() }
+func (c *ncConn) autocommit() bool    { return c.c.GetAutocommit() }
 
 // Get runs the read statement, or reads the value through a blob handle.
 func (c *ncConn) Get(key uint64, dst []byte) ([]byte, error) {
@@ -165,25 +175,26 @@ func (c *ncConn) Get(key uint64, dst []byte) ([]byte, error) {
 		return c.blobRead(key, dst)
 	}
 	s := c.get
-	if err := s.BindInt64(1, keyArg(key)); err != nil {
-		return dst[:0], c.d.wrap(err)
-	}
 	dst = dst[:0]
-	found := s.Step()
-	if found {
-		dst = append(dst, s.ColumnRawBlob(1)...)
-	}
-	err := s.Err()
-	if rerr := s.Reset(); err == nil {
-		err = rerr
-	}
-	switch {
-	case err != nil:
-		return dst, c.d.wrap(err)
-	case !found:
-		return dst, store.ErrNotFound
-	}
-	return dst, nil
+	err := c.txn.read(func() error {
+		if err := s.BindInt64(1, keyArg(key)); err != nil {
+			return err
+		}
+		dst = dst[:0]
+		found := s.Step()
+		if found {
+			dst = append(dst, s.ColumnRawBlob(1)...)
+		}
+		err := s.Err()
+		if rerr := s.Reset(); err == nil {
+			err = rerr
+		}
+		if err == nil && !found {
+			err = store.ErrNotFound
+		}
+		return err
+	})
+	return dst, err
 }
 
 // Put runs the upsert, as its own BEGIN IMMEDIATE … COMMIT unless a batch
@@ -217,8 +228,10 @@ func (c *ncConn) Delete(key uint64) error {
 	return c.write(c.del, true, func(s *nsqlite.Stmt) error { return s.BindInt64(1, keyArg(key)) })
 }
 
+// write executes one write statement as its own transaction, or inside
+// the open batch (see txn.write).
 func (c *ncConn) write(s *nsqlite.Stmt, mustExist bool, bind func(*nsqlite.Stmt) error) error {
-	return inWriteTx(c.d, c, c.inTx, func() error {
+	return c.txn.write(func() error {
 		err := bind(s)
 		if err == nil {
 			err = s.Exec()
@@ -238,7 +251,7 @@ func (c *ncConn) openBlob(key uint64, write bool) (*nsqlite.Blob, error) {
 		if strings.Contains(err.Error(), "no such rowid") {
 			return nil, store.ErrNotFound
 		}
-		return nil, c.d.wrap(err)
+		return nil, err
 	}
 	return b, nil
 }
@@ -247,23 +260,29 @@ func (c *ncConn) openBlob(key uint64, write bool) (*nsqlite.Blob, error) {
 // transaction unless a batch is open.
 func (c *ncConn) blobRead(key uint64, dst []byte) ([]byte, error) {
 	dst = dst[:0]
-	b, err := c.openBlob(key, false)
+	err := c.txn.read(func() error {
+		b, err := c.openBlob(key, false)
+		if err != nil {
+			return err
+		}
+		n := int(b.Size())
+		dst = slices.Grow(dst[:0], n)[:n]
+		_, err = io.ReadFull(b, dst)
+		if cerr := b.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
 	if err != nil {
-		return dst, err
+		dst = dst[:0]
 	}
-	n := int(b.Size())
-	dst = slices.Grow(dst, n)[:n]
-	_, err = io.ReadFull(b, dst)
-	if cerr := b.Close(); err == nil {
-		err = cerr
-	}
-	return dst, c.d.wrap(err)
+	return dst, err
 }
 
 // blobWrite overwrites key's value with sqlite3_blob_write, as its own
 // BEGIN IMMEDIATE … COMMIT unless a batch is open.
 func (c *ncConn) blobWrite(key uint64, value []byte) error {
-	return inWriteTx(c.d, c, c.inTx, func() error {
+	return c.txn.write(func() error {
 		b, err := c.openBlob(key, true)
 		if err != nil {
 			return err
@@ -284,47 +303,23 @@ func (c *ncConn) blobWrite(key uint64, value []byte) error {
 // from, in one SELECT.
 func (c *ncConn) Scan(from uint64, n int) (int, error) {
 	s := c.scan
-	if err := errors.Join(s.BindInt64(1, keyArg(from)), s.BindInt64(2, int64(n))); err != nil {
-		return 0, c.d.wrap(err)
-	}
 	read := 0
-	for s.Step() {
-		_ = s.ColumnRawBlob(1)
-		read++
-	}
-	err := s.Err()
-	if rerr := s.Reset(); err == nil {
-		err = rerr
-	}
-	return read, c.d.wrap(err)
-}
-
-// Begin opens a transaction with BEGIN IMMEDIATE.
-func (c *ncConn) Begin() error {
-	if err := c.begin.Exec(); err != nil {
-		return c.d.wrap(err)
-	}
-	c.inTx = true
-	return nil
-}
-
-// Commit commits the open transaction; if COMMIT fails, it stays open
-// until Rollback.
-func (c *ncConn) Commit() error {
-	if err := c.commit.Exec(); err != nil {
-		return c.d.wrap(err)
-	}
-	c.inTx = false
-	return nil
-}
-
-// Rollback abandons the open transaction, if any.
-func (c *ncConn) Rollback() error {
-	if !c.inTx {
-		return nil
-	}
-	c.inTx = false
-	return c.d.wrap(c.rollback.Exec())
+	err := c.txn.read(func() error {
+		read = 0
+		if err := errors.Join(s.BindInt64(1, keyArg(from)), s.BindInt64(2, int64(n))); err != nil {
+			return err
+		}
+		for s.Step() {
+			_ = s.ColumnRawBlob(1)
+			read++
+		}
+		err := s.Err()
+		if rerr := s.Reset(); err == nil {
+			err = rerr
+		}
+		return err
+	})
+	return read, err
 }
 
 func (c *ncConn) closeStmts() {
@@ -335,13 +330,17 @@ func (c *ncConn) closeStmts() {
 	}
 }
 
-// Close closes the statements and the connection; twice is a no-op.
+// Close rolls back any open transaction, then closes the statements and
+// the connection; twice is a no-op.
 func (c *ncConn) Close() error {
 	if c.closed {
 		return nil
 	}
 	c.closed = true
-	_ = c.Rollback()
+	err := c.Rollback()
 	c.closeStmts()
-	return c.d.wrap(c.c.Close())
+	if cerr := c.c.Close(); err == nil {
+		err = c.d.wrap(cerr)
+	}
+	return err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql/driver"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -349,6 +348,9 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 type sqlBackend struct {
 	drv    driver.Driver
 	codeOf func(error) (int, bool)
+	// autocommit returns a probe of sqlite3_get_autocommit on one of the
+	// binding's connections, and a function that releases the probe.
+	autocommit func(driver.Conn) (probe func() bool, release func(), err error)
 }
 
 func (b sqlBackend) code(err error) (int, bool) { return b.codeOf(err) }
@@ -358,45 +360,60 @@ func (b sqlBackend) open(dsn string) (rawConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sqlRaw{c: c}, nil
+	return &sqlRaw{c: c, be: b}, nil
 }
 
 // sqlRaw is a database/sql/driver connection before it serves ops.
-type sqlRaw struct{ c driver.Conn }
+type sqlRaw struct {
+	c  driver.Conn
+	be sqlBackend
+}
 
 func (r *sqlRaw) exec(q string) error                  { return execOnce(r.c, q) }
 func (r *sqlRaw) queryString(q string) (string, error) { return queryString(r.c, q) }
 func (r *sqlRaw) Close() error                         { return r.c.Close() }
 
 func (r *sqlRaw) ops(d *Driver, _ bool, _ time.Duration) (store.Conn, error) {
-	c := &conn{c: r.c, d: d}
+	probe, release, err := r.be.autocommit(r.c)
+	if err != nil {
+		return nil, fmt.Errorf("driver %s: %w", d.name, err)
+	}
+	c := &conn{c: r.c, d: d, autocommitProbe: probe, releaseProbe: release}
+	c.txn = txn{steps: c, d: d}
 	if err := c.prepare(); err != nil {
+		release()
 		return nil, err
 	}
 	return c, nil
 }
 
-// conn is one worker's SQLite connection through database/sql/driver.
+// conn is one worker's SQLite connection through database/sql/driver. Its
+// embedded txn owns the transaction state: Begin, Commit, Rollback, InTx
+// and SetBusyRetry are txn's.
 type conn struct {
+	txn
 	c driver.Conn
 	d *Driver
 
 	get, put, update, del, insert, scan, begin, commit, rollback stmt
 
-	inTx   bool
-	closed bool
-	args1  [1]driver.NamedValue
-	args2  [2]driver.NamedValue
-	dest   [2]driver.Value
+	autocommitProbe func() bool
+	releaseProbe    func()
+	closed          bool
+	args1           [1]driver.NamedValue
+	args2           [2]driver.NamedValue
+	dest            [2]driver.Value
 }
 
 var (
-	_ store.Conn     = (*conn)(nil)
-	_ store.Updater  = (*conn)(nil)
-	_ store.Deleter  = (*conn)(nil)
-	_ store.Batcher  = (*conn)(nil)
-	_ store.Inserter = (*conn)(nil)
-	_ store.Scanner  = (*conn)(nil)
+	_ store.Conn        = (*conn)(nil)
+	_ store.Updater     = (*conn)(nil)
+	_ store.Deleter     = (*conn)(nil)
+	_ store.Batcher     = (*conn)(nil)
+	_ store.Inserter    = (*conn)(nil)
+	_ store.Scanner     = (*conn)(nil)
+	_ store.TxProber    = (*conn)(nil)
+	_ store.BusyRetrier = (*conn)(nil)
 )
 
 // stmt is a prepared statement through the context-taking driver
@@ -421,11 +438,13 @@ func (c *conn) prepare() error {
 	} {
 		ds, err := c.c.Prepare(p.sql)
 		if err != nil {
+			c.closeStmts()
 			return fmt.Errorf("preparing %q: %w", p.sql, c.d.wrap(err))
 		}
 		s, ok := ds.(stmt)
 		if !ok {
 			ds.Close()
+			c.closeStmts()
 			return fmt.Errorf("driver %s: prepared statements lack the context interfaces", c.d.name)
 		}
 		*p.dst = s
@@ -439,6 +458,11 @@ func (c *conn) prepare() error {
 	return nil
 }
 
+func (c *conn) execBegin() error    { _, err := c.begin.ExecContext(bg, nil); return err }
+func (c *conn) execCommit() error   { _, err := c.commit.ExecContext(bg, nil); return err }
+func (c *conn) execRollback() error { _, err := c.rollback.ExecContext(bg, nil); return err }
+func (c *conn) autocommit() bool    { return c.autocommitProbe() }
+
 func keyArg(key uint64) int64 {
 	if key > math.MaxInt64 {
 		panic("sqlite: key above MaxInt64") // key spaces are validated far below this
@@ -449,30 +473,32 @@ func keyArg(key uint64) int64 {
 // Get runs the read statement.
 func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
 	c.args1[0].Value = keyArg(key)
-	rows, err := c.get.QueryContext(bg, c.args1[:])
-	if err != nil {
-		return dst[:0], c.d.wrap(err)
-	}
-	err = rows.Next(c.dest[:])
 	dst = dst[:0]
-	if err == nil {
-		switch v := c.dest[1].(type) {
-		case []byte:
-			dst = append(dst, v...)
-		case string:
-			dst = append(dst, v...)
+	err := c.txn.read(func() error {
+		rows, err := c.get.QueryContext(bg, c.args1[:])
+		if err != nil {
+			return err
 		}
-	}
-	cerr := rows.Close()
-	switch {
-	case err == io.EOF:
-		return dst, store.ErrNotFound
-	case err != nil:
-		return dst, c.d.wrap(err)
-	case cerr != nil:
-		return dst, c.d.wrap(cerr)
-	}
-	return dst, nil
+		err = rows.Next(c.dest[:])
+		dst = dst[:0]
+		if err == nil {
+			switch v := c.dest[1].(type) {
+			case []byte:
+				dst = append(dst, v...)
+			case string:
+				dst = append(dst, v...)
+			}
+		}
+		cerr := rows.Close()
+		switch {
+		case err == io.EOF:
+			return store.ErrNotFound
+		case err != nil:
+			return err
+		}
+		return cerr
+	})
+	return dst, err
 }
 
 // Put runs the upsert, inside BEGIN IMMEDIATE … COMMIT unless a batch is
@@ -504,22 +530,26 @@ func (c *conn) Insert(key uint64, value []byte) error {
 func (c *conn) Scan(from uint64, n int) (int, error) {
 	c.args2[0].Value = keyArg(from)
 	c.args2[1].Value = int64(n)
-	rows, err := c.scan.QueryContext(bg, c.args2[:])
-	if err != nil {
-		return 0, c.d.wrap(err)
-	}
 	read := 0
-	for {
-		if err = rows.Next(c.dest[:]); err != nil {
-			break
+	err := c.txn.read(func() error {
+		read = 0
+		rows, err := c.scan.QueryContext(bg, c.args2[:])
+		if err != nil {
+			return err
 		}
-		read++
-	}
-	cerr := rows.Close()
-	if err != io.EOF {
-		return read, c.d.wrap(err)
-	}
-	return read, c.d.wrap(cerr)
+		for {
+			if err = rows.Next(c.dest[:]); err != nil {
+				break
+			}
+			read++
+		}
+		cerr := rows.Close()
+		if err != io.EOF {
+			return err
+		}
+		return cerr
+	})
+	return read, err
 }
 
 // Delete runs the delete; a missing key is ErrNotFound.
@@ -529,9 +559,9 @@ func (c *conn) Delete(key uint64) error {
 }
 
 // write executes one write statement as its own transaction, or inside
-// the open batch.
+// the open batch (see txn.write).
 func (c *conn) write(s stmt, args []driver.NamedValue, mustExist bool) error {
-	return inWriteTx(c.d, c, c.inTx, func() error {
+	return c.txn.write(func() error {
 		res, err := s.ExecContext(bg, args)
 		if err == nil && mustExist {
 			var n int64
@@ -543,78 +573,28 @@ func (c *conn) write(s stmt, args []driver.NamedValue, mustExist bool) error {
 	})
 }
 
-// inWriteTx runs op as its own BEGIN IMMEDIATE … COMMIT on tx, unless a
-// batch is open (inTx), rolling back when op fails. ErrNotFound passes
-// through; other errors get the driver's class.
-func inWriteTx(d *Driver, tx store.Batcher, inTx bool, op func() error) error {
-	own := !inTx
-	if own {
-		if err := tx.Begin(); err != nil {
-			return err
+func (c *conn) closeStmts() {
+	for _, s := range []stmt{c.get, c.put, c.update, c.del, c.insert, c.scan, c.begin, c.commit, c.rollback} {
+		if s != nil {
+			_ = s.Close()
 		}
 	}
-	if err := op(); err != nil {
-		if own {
-			_ = tx.Rollback()
-		}
-		if errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		return d.wrap(err)
-	}
-	if own {
-		return tx.Commit()
-	}
-	return nil
 }
 
-// Begin opens a transaction with BEGIN IMMEDIATE.
-func (c *conn) Begin() error {
-	if _, err := c.begin.ExecContext(bg, nil); err != nil {
-		return c.d.wrap(err)
-	}
-	c.inTx = true
-	return nil
-}
-
-// Commit commits the open transaction. If COMMIT fails (busy, in rollback
-// mode, while readers hold their locks), the transaction stays open until
-// Rollback.
-func (c *conn) Commit() error {
-	if _, err := c.commit.ExecContext(bg, nil); err != nil {
-		return c.d.wrap(err)
-	}
-	c.inTx = false
-	return nil
-}
-
-// Rollback abandons the open transaction, if any.
-func (c *conn) Rollback() error {
-	if !c.inTx {
-		return nil
-	}
-	c.inTx = false
-	if _, err := c.rollback.ExecContext(bg, nil); err != nil {
-		return c.d.wrap(err)
-	}
-	return nil
-}
-
-// Close closes the statements and the connection; twice is a no-op.
+// Close rolls back any open transaction, then closes the statements and
+// the connection; twice is a no-op.
 func (c *conn) Close() error {
 	if c.closed {
 		return nil
 	}
 	c.closed = true
-	_ = c.Rollback()
-	var first error
+	first := c.Rollback()
 	for _, s := range []stmt{c.get, c.put, c.update, c.del, c.insert, c.scan, c.begin, c.commit, c.rollback} {
-		if s != nil {
-			if err := s.Close(); err != nil && first == nil {
-				first = err
-			}
+		if err := s.Close(); err != nil && first == nil {
+			first = err
 		}
 	}
+	c.releaseProbe()
 	if err := c.c.Close(); err != nil && first == nil {
 		first = err
 	}

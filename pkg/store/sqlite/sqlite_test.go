@@ -227,14 +227,7 @@ func TestDSNEscapesPath(t *testing.T) {
 // setApplicationID stamps another application's id on the database a
 // connection has open.
 func setApplicationID(c store.Conn, id int) error {
-	q := fmt.Sprintf("PRAGMA application_id=%d", id)
-	switch c := c.(type) {
-	case *conn:
-		return execOnce(c.c, q)
-	case *ncConn:
-		return c.c.Exec(q)
-	}
-	return fmt.Errorf("unknown connection type %T", c)
+	return rawExec(c, fmt.Sprintf("PRAGMA application_id=%d", id))
 }
 
 // An in-memory database is shared by the store's connections, needs no

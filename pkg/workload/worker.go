@@ -1,0 +1,434 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// worker is one worker's state for one phase.
+type worker struct {
+	id, phase int
+	spec      *Phase
+	onError   string
+	conn      store.Conn
+	lottery   *Lottery
+	sink      Sink
+	buf       []byte
+	samples   int64
+	end       time.Duration
+
+	// Open loop: the schedule of due times (nil in closed loop), the
+	// latency limit and whether late ops are skipped.
+	sched    *schedule
+	limit    time.Duration
+	skipLate bool
+	timer    *time.Timer
+	// Retry busy policy: the time an op may spend retrying (0: the
+	// engine's handler waits instead), and whether the connection retries
+	// the busy step itself, through busyWait (store.BusyRetrier), rather
+	// than the worker running the whole op again.
+	busyBudget time.Duration
+	stepRetry  bool
+	// lockWaits, under the timeout policy, counts the engine's own busy
+	// handler where the connection can (nil otherwise).
+	lockWaits store.LockWaitCounter
+	// prober asks the engine whether a transaction is open (nil where it
+	// cannot tell); batcher groups ops into transactions (nil where the
+	// engine has none).
+	prober  store.TxProber
+	batcher store.Batcher
+
+	// try is the op under way, for busyWait.
+	try struct {
+		t0, last int64 // when its first and its latest attempt began
+		n        int   // its retries so far
+		backoff  time.Duration
+	}
+	// The open batch: whether it began, and its ops' samples, recorded
+	// only once its COMMIT has decided their outcome.
+	batchOpen bool
+	pending   []Sample
+}
+
+// newWorker sets up worker id's state for run phase number phase, on its
+// connection conn.
+func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyChooser) *worker {
+	p := h.Plan
+	w := &worker{
+		id:       id,
+		phase:    phase,
+		spec:     spec,
+		onError:  p.OnError,
+		conn:     conn,
+		lottery:  lotteryOf(p, spec, p.seedPhase(phase), id, keys),
+		sink:     h.Collector.Sink(id, phase),
+		limit:    time.Duration(p.LatencyLimit),
+		skipLate: p.SkipLate,
+	}
+	w.prober, _ = conn.(store.TxProber)
+	w.batcher, _ = conn.(store.Batcher)
+	if p.Rate > 0 {
+		w.sched = newSchedule(p, p.seedPhase(phase), id)
+	}
+	r, canRetry := conn.(store.BusyRetrier)
+	if p.Busy == BusyRetry {
+		w.busyBudget = time.Duration(p.BusyBudget)
+		w.stepRetry = canRetry
+	} else if lw, ok := conn.(store.LockWaitCounter); ok {
+		w.lockWaits = lw
+		lw.TakeLockWaits() // what setup waited is not the phase's
+	}
+	if canRetry {
+		if w.stepRetry {
+			r.SetBusyRetry(w.busyWait)
+		} else {
+			r.SetBusyRetry(nil)
+		}
+	}
+	if spec.Batch > 1 {
+		w.pending = make([]Sample, 0, min(spec.Batch, 4096))
+	}
+	return w
+}
+
+// ErrOp wraps an operation error that stopped a worker.
+var ErrOp = errors.New("operation failed")
+
+func (w *worker) run(ctx context.Context, start int64) error {
+	err := w.loop(ctx, start)
+	if err != nil && w.batchOpen && w.batcher != nil {
+		_ = w.batcher.Rollback() // the worker stops: its open batch is abandoned
+	}
+	if derr := w.sink.Done(WorkerStats{Worker: w.id, Phase: w.phase, Samples: w.samples, End: w.end}); derr != nil && err == nil {
+		err = fmt.Errorf("worker %d: %w", w.id, derr)
+	}
+	return err
+}
+
+func (w *worker) loop(ctx context.Context, start int64) error {
+	done := ctx.Done()
+	if w.sched != nil {
+		defer lockForSleep()()
+	}
+	batched := w.spec.Batch > 1
+	limit := time.Duration(w.spec.Duration)
+	count := w.spec.Ops
+	for _, op := range w.spec.Mix.Ops() {
+		if w.spec.Optional && !supports(w.conn, op) {
+			return nil // an optional phase this engine cannot do: no ops
+		}
+	}
+	if n := w.lottery.Len(); n > 0 {
+		count = n
+	} else if w.spec.Access == AccessEach {
+		return nil // an empty share: nothing to do
+	}
+	for n := int64(0); count == 0 || n < count; n++ {
+		select {
+		case <-done:
+			return w.endBatch(start)
+		default:
+		}
+		due := int64(-1) // closed loop: no due time
+		if w.sched != nil {
+			d := w.sched.next()
+			if limit > 0 && d >= int64(limit) {
+				break // the schedule ends with the phase
+			}
+			due = start + d
+			if !w.waitUntil(done, due) {
+				return nil
+			}
+			if w.skipLate {
+				if lag := nanotime() - due; lag > int64(w.limit) {
+					op, _ := w.lottery.Next() // dealt and dropped, so later ops stay as dealt
+					if err := w.skipped(op, start, due, lag); err != nil {
+						return err
+					}
+					continue
+				}
+			}
+		}
+		op, key := w.lottery.Next()
+		var err error
+		if batched {
+			err = w.batchOp(op, key, start)
+		} else {
+			err = w.single(op, key, start, due)
+		}
+		if err != nil {
+			return err
+		}
+		if w.sched == nil && limit > 0 && w.end >= limit {
+			break
+		}
+	}
+	return w.endBatch(start)
+}
+
+// single runs one op as its own transaction, then holds the engine to
+// autocommit (see guard).
+func (w *worker) single(op Op, key uint64, start, due int64) error {
+	s, err := w.measure(op, key, start, due, true)
+	if gerr, fatal := w.guard(op); fatal != nil {
+		return fatal
+	} else if gerr != nil {
+		s.Class, err = store.OpenTx, gerr
+	}
+	if err := w.emit(s); err != nil {
+		return err
+	}
+	return w.stopOn(op, s.Class, err)
+}
+
+// guard checks, where the engine can tell (store.TxProber), that no
+// transaction is open on the connection after an op outside a batch or
+// after a batch ended. If one is, what ran in it was never committed: the
+// op fails with class OpenTx (gerr) and the transaction is rolled back. A
+// transaction that cannot be rolled back stops the worker (fatal).
+func (w *worker) guard(op Op) (gerr, fatal error) {
+	if w.prober == nil || !w.prober.InTx() {
+		return nil, nil
+	}
+	gerr = store.Wrap(store.OpenTx, fmt.Errorf("%w after %v outside any batch: rolled back, nothing it wrote was committed", store.ErrOpenTx, op))
+	if w.batcher == nil {
+		return nil, fmt.Errorf("worker %d: %w, and the engine cannot roll it back", w.id, gerr)
+	}
+	if err := w.batcher.Rollback(); err != nil || w.prober.InTx() {
+		return nil, fmt.Errorf("worker %d: %w; the rollback failed: %v", w.id, gerr, err)
+	}
+	return gerr, nil
+}
+
+// batchOp runs one op of a batch, opening the batch first if needed, and
+// commits the batch when it is full. The ops' samples wait for the
+// outcome of the COMMIT: only a COMMIT that succeeded acknowledges them.
+// A batch whose BEGIN failed runs nothing: the op dealt fails with the
+// BEGIN's class after the BEGIN's wait. An op that fails inside the batch
+// ends it: SQLite allows no retry of a busy statement inside a
+// transaction, and an LMDB transaction is unusable after an error. The
+// batch is rolled back and all its ops fail with that op's class.
+func (w *worker) batchOp(op Op, key uint64, start int64) error {
+	if !w.batchOpen {
+		b, err := w.measure(OpBegin, 0, start, -1, true)
+		if serr := w.emit(b); serr != nil {
+			return serr
+		}
+		if b.Class.IsError() {
+			s := b
+			s.Op = op
+			if serr := w.emit(s); serr != nil {
+				return serr
+			}
+			return w.stopOn(OpBegin, b.Class, err)
+		}
+		w.batchOpen = true
+	}
+	s, err := w.measure(op, key, start, -1, false)
+	w.pending = append(w.pending, s)
+	if s.Class.IsError() {
+		w.batchOpen = false
+		rerr := w.batcher.Rollback()
+		if _, fatal := w.guard(op); fatal != nil || rerr != nil {
+			return errors.Join(fmt.Errorf("worker %d: rolling back a batch after its %v failed: %v", w.id, op, rerr), fatal)
+		}
+		if serr := w.flush(s.Class); serr != nil {
+			return serr
+		}
+		return w.stopOn(op, s.Class, err)
+	}
+	if len(w.pending) == w.spec.Batch {
+		return w.commitBatch(start)
+	}
+	return nil
+}
+
+// commitBatch commits the open batch and records its ops, failed with the
+// COMMIT's class if it failed, then the COMMIT itself.
+func (w *worker) commitBatch(start int64) error {
+	w.batchOpen = false
+	c, err := w.measure(OpCommit, 0, start, -1, false)
+	if gerr, fatal := w.guard(OpCommit); fatal != nil {
+		return fatal
+	} else if gerr != nil && !c.Class.IsError() {
+		c.Class, err = store.OpenTx, gerr
+	}
+	if serr := w.flush(c.Class); serr != nil {
+		return serr
+	}
+	if serr := w.emit(c); serr != nil {
+		return serr
+	}
+	return w.stopOn(OpCommit, c.Class, err)
+}
+
+// endBatch commits a partly filled batch when the phase ends or stops.
+func (w *worker) endBatch(start int64) error {
+	if !w.batchOpen {
+		return nil
+	}
+	return w.commitBatch(start)
+}
+
+// flush records the samples of the batch that just ended, each failed
+// with class when class is an error (the batch did not commit).
+func (w *worker) flush(class store.Class) error {
+	for _, s := range w.pending {
+		if class.IsError() {
+			s.Class = class
+		}
+		if err := w.emit(s); err != nil {
+			return err
+		}
+	}
+	w.pending = w.pending[:0]
+	return nil
+}
+
+// emit hands one sample to the sink.
+func (w *worker) emit(s Sample) error {
+	w.samples++
+	if err := w.sink.Record(s); err != nil {
+		return fmt.Errorf("worker %d: recording a sample: %w", w.id, err)
+	}
+	return nil
+}
+
+// stopOn returns the error that stops the worker after an op of class
+// failed with err, or nil when the worker goes on: busy, locked and
+// not-found always, every error under OnErrorContinue.
+func (w *worker) stopOn(op Op, class store.Class, err error) error {
+	if err == nil || !class.IsError() || class == store.Busy || class == store.Locked || w.onError == OnErrorContinue {
+		return nil
+	}
+	return fmt.Errorf("worker %d: %v: %w: %w", w.id, op, ErrOp, err)
+}
+
+// Open-loop waiting: a long wait sleeps on a cancellable Go timer until
+// coarseMargin before the due time (the Go timer wakes up to about a
+// millisecond late), then sleepUntil sleeps precisely and spins the last
+// spinWindow.
+const (
+	coarseMargin = 2 * time.Millisecond
+	spinWindow   = 30 * time.Microsecond
+)
+
+// waitUntil sleeps until the instant due (a nanotime reading), and reports
+// false when the run was cancelled first. The lag left over (the kernel's
+// wake-up delay, tens of microseconds) is measured and reported with the
+// op, not hidden.
+func (w *worker) waitUntil(done <-chan struct{}, due int64) bool {
+	if d := time.Duration(due-nanotime()) - coarseMargin; d > 0 {
+		if w.timer == nil {
+			w.timer = time.NewTimer(d)
+		} else {
+			w.timer.Reset(d)
+		}
+		select {
+		case <-w.timer.C:
+		case <-done:
+			return false
+		}
+	}
+	sleepUntil(due)
+	return true
+}
+
+// skipped records a late op that was not run.
+func (w *worker) skipped(op Op, start, due, lag int64) error {
+	return w.emit(Sample{Op: op, Start: time.Duration(due - start), Lag: time.Duration(lag), Flags: FlagLate | FlagSkipped})
+}
+
+// Backoff of the retry busy policy: doubling from the first to the last.
+const (
+	firstBackoff = 100 * time.Microsecond
+	maxBackoff   = 10 * time.Millisecond
+)
+
+// busyWait is the retry policy's wait after an attempt of the op under way
+// found the database busy or locked: it sleeps the next backoff and
+// reports true, or false once the op's budget is spent. It counts the
+// retry and when the next attempt begins. Connections that retry busy
+// steps themselves call it (store.BusyRetrier); for others measure calls
+// it between attempts of the whole op.
+func (w *worker) busyWait() bool {
+	spent := time.Duration(nanotime() - w.try.t0)
+	if w.try.n >= MaxRetries || spent >= w.busyBudget {
+		return false
+	}
+	time.Sleep(min(w.try.backoff, w.busyBudget-spent))
+	w.try.backoff = min(2*w.try.backoff, maxBackoff)
+	w.try.n++
+	w.try.last = nanotime()
+	return true
+}
+
+// measure runs op on key, clocks it and returns its sample and error. due
+// is the op's due time in open loop (a nanotime reading), or negative.
+// Under the retry busy policy a connection that retries its busy steps
+// does so through busyWait; otherwise, when whole is set (an op that is
+// its own transaction, or a BEGIN), a busy or locked op is run again after
+// busyWait until it succeeds or the budget is spent.
+func (w *worker) measure(op Op, key uint64, start, due int64, whole bool) (Sample, error) {
+	t0 := nanotime()
+	w.try.t0, w.try.last, w.try.n, w.try.backoff = t0, t0, 0, firstBackoff
+	err := w.exec(op, key)
+	class := store.Classify(err)
+	if whole && w.busyBudget > 0 && !w.stepRetry {
+		for (class == store.Busy || class == store.Locked) && w.busyWait() {
+			err = w.exec(op, key)
+			class = store.Classify(err)
+		}
+	}
+	t1 := nanotime()
+	retries, wait := w.try.n, w.try.last-t0
+	if w.lockWaits != nil {
+		calls, wt := w.lockWaits.TakeLockWaits()
+		retries, wait = min(calls, MaxRetries), int64(wt)
+	}
+	origin, lag := t0, int64(0)
+	var flags SampleFlags
+	if due >= 0 {
+		origin = min(due, t0)
+		lag = t0 - origin
+		if w.limit > 0 && lag > int64(w.limit) {
+			flags = FlagLate
+		}
+	}
+	w.end = time.Duration(t1 - start)
+	return Sample{Op: op, Class: class, Start: time.Duration(origin - start), Latency: time.Duration(t1 - origin),
+		Lag: time.Duration(lag), Wait: time.Duration(wait), Retries: uint16(retries), Flags: flags}, err
+}
+
+func (w *worker) exec(op Op, key uint64) error {
+	var err error
+	switch op {
+	case OpRead:
+		w.buf, err = w.conn.Get(key, w.buf)
+	case OpUpsert:
+		err = w.conn.Put(key, w.lottery.Value())
+	case OpUpdate:
+		err = w.conn.(store.Updater).Update(key, w.lottery.Value())
+	case OpDelete:
+		err = w.conn.(store.Deleter).Delete(key)
+	case OpInsert:
+		if ins, ok := w.conn.(store.Inserter); ok {
+			err = ins.Insert(key, w.lottery.Value())
+		} else {
+			err = w.conn.Put(key, w.lottery.Value())
+		}
+	case OpScan:
+		_, err = w.conn.(store.Scanner).Scan(key, w.lottery.ScanLen())
+	case OpBegin:
+		err = w.batcher.Begin()
+	case OpCommit:
+		err = w.batcher.Commit()
+	default:
+		err = fmt.Errorf("op %v cannot be executed", op)
+	}
+	return err
+}

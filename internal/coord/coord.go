@@ -51,10 +51,12 @@ type Config struct {
 	// StopGrace is how long worker processes have to stop after an
 	// interrupt before they are killed. Zero means ten seconds.
 	StopGrace time.Duration
-	// StallTimeout fails the run when a worker process sends nothing for
-	// this long while it runs a phase (it streams at least every 100 ms
-	// of completed ops, so silence means an op stuck that long, or a hung
-	// process). Zero means one minute.
+	// StallTimeout fails the run when a worker sends nothing for this
+	// long while it runs a phase (a worker process streams at least every
+	// 100 ms of completed ops, so silence means an op stuck that long, or
+	// a hung process; a goroutine worker counts from its last completed
+	// op). A stalled process is killed; a stalled goroutine, which cannot
+	// be, is left to end with the process. Zero means one minute.
 	StallTimeout time.Duration
 	// Abort, when closed, kills the worker processes at once (a second
 	// interrupt); Run still returns what they sent.
@@ -128,7 +130,7 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	logs := startLogSampler(ctx, st, b)
 	var m mode
 	if p.Mode == workload.ModeGoroutine {
-		m = &goroutineMode{plan: p, store: st, onStart: logs.started}
+		m = &goroutineMode{plan: p, store: st, cfg: cfg, onStart: logs.started}
 	} else {
 		m = &processMode{cfg: cfg, onStart: logs.started}
 	}
@@ -212,6 +214,7 @@ type mode interface {
 type goroutineMode struct {
 	plan    *workload.Plan
 	store   store.Store
+	cfg     Config
 	onStart func(phase int, at int64) // hears each phase's START
 }
 
@@ -222,14 +225,121 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 			b.SetPID(id, phase, os.Getpid())
 		}
 	}
-	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: b,
+	wc := newWatchedCollector(b, g.plan.Workers())
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: wc,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)
 			at := workload.Now()
+			wc.start(ids, at)
 			g.onStart(phase, at)
 			return at, nil
 		}}
-	return h.Run(ctx)
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx) }()
+	limit := stallLimit(g.cfg)
+	tick := time.NewTicker(min(limit/10, time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-g.cfg.Abort:
+			cancel()
+			select {
+			case err := <-done:
+				return err
+			case <-time.After(stopGrace(g.cfg)):
+				return context.Canceled // an op that never returns is left behind
+			}
+		case <-tick.C:
+			id, ok := wc.stalled(limit)
+			if !ok {
+				continue
+			}
+			err := fmt.Errorf("%w: worker %d (a goroutine of this process) completed nothing for longer than the stall time-out (%v) while running a phase", ErrWorker, id, limit)
+			cancel() // the others stop after their current op
+			select {
+			case <-done:
+			case <-time.After(stopGrace(g.cfg)):
+				// The stalled op never returned; it is left behind, and
+				// the process ends with the run.
+			}
+			return err
+		}
+	}
+}
+
+// stallLimit returns the configured stall time-out, or its default.
+func stallLimit(cfg Config) time.Duration {
+	if cfg.StallTimeout == 0 {
+		return time.Minute
+	}
+	return cfg.StallTimeout
+}
+
+// stopGrace returns the configured grace period for stopping, or its
+// default.
+func stopGrace(cfg Config) time.Duration {
+	if cfg.StopGrace == 0 {
+		return 10 * time.Second
+	}
+	return cfg.StopGrace
+}
+
+// watchedCollector passes samples on to the builder and keeps, per worker,
+// the monotonic clock of its last completion while it runs a phase: the
+// stall watchdog of goroutine workers, which cannot be killed.
+type watchedCollector struct {
+	b       *result.Builder
+	last    []atomic.Int64 // by worker id
+	running []atomic.Bool
+}
+
+func newWatchedCollector(b *result.Builder, workers int) *watchedCollector {
+	return &watchedCollector{b: b, last: make([]atomic.Int64, workers), running: make([]atomic.Bool, workers)}
+}
+
+// start marks the workers as running a phase begun at START instant at.
+func (c *watchedCollector) start(ids []int, at int64) {
+	for _, id := range ids {
+		c.last[id].Store(at)
+		c.running[id].Store(true)
+	}
+}
+
+// stalled returns a worker that has run a phase without completing an op
+// for longer than limit.
+func (c *watchedCollector) stalled(limit time.Duration) (int, bool) {
+	now := workload.Now()
+	for id := range c.last {
+		if c.running[id].Load() && time.Duration(now-c.last[id].Load()) > limit {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+// Sink wraps the builder's recorder of worker in phase.
+func (c *watchedCollector) Sink(worker, phase int) workload.Sink {
+	return &watchedSink{Sink: c.b.Sink(worker, phase), last: &c.last[worker], running: &c.running[worker]}
+}
+
+type watchedSink struct {
+	workload.Sink
+	last    *atomic.Int64
+	running *atomic.Bool
+}
+
+func (s *watchedSink) Record(smp workload.Sample) error {
+	s.last.Store(workload.Now())
+	return s.Sink.Record(smp)
+}
+
+func (s *watchedSink) Done(st workload.WorkerStats) error {
+	s.running.Store(false)
+	return s.Sink.Done(st)
 }
 
 // processMode runs each group of goroutines in a worker process.
@@ -321,10 +431,7 @@ func (m *processMode) wait(ctx, gctx context.Context, g *errgroup.Group, stop, k
 		return <-done
 	}
 	stop()
-	grace := m.cfg.StopGrace
-	if grace == 0 {
-		grace = 10 * time.Second
-	}
+	grace := stopGrace(m.cfg)
 	select {
 	case err := <-done:
 		return err
@@ -341,10 +448,7 @@ func (m *processMode) wait(ctx, gctx context.Context, g *errgroup.Group, stop, k
 // time-out while it runs a phase is killed, and its reader reports why.
 // The returned function stops the watchdog.
 func (m *processMode) watch(procs []*proc) (stop func()) {
-	limit := m.cfg.StallTimeout
-	if limit == 0 {
-		limit = time.Minute
-	}
+	limit := stallLimit(m.cfg)
 	tick := time.NewTicker(min(limit/10, time.Second))
 	quit := make(chan struct{})
 	go func() {

@@ -297,10 +297,9 @@ func TestSharedStartClock(t *testing.T) {
 	}
 }
 
-// faulty is the null engine, except that a connection's 500th read panics
-// or kills its process with SIGKILL.
 // faulty is the null engine misbehaving on its reads as mode says: "panic"
-// or "sigkill" at the 500th, "slowread" stalls the stallAt-th for stall.
+// or "sigkill" at the 500th, "hangread" blocks the 500th until hangRelease
+// is closed, "slowread" stalls the stallAt-th for stall.
 func faulty(mode string) store.Driver {
 	return storetest.Wrap("faulty", nullstore.Driver{}, func(c store.Conn) store.Conn { return &faultyConn{Conn: c, mode: mode} })
 }
@@ -320,6 +319,10 @@ func (c *faultyConn) Get(key uint64, dst []byte) ([]byte, error) {
 		return c.Conn.Get(key, dst)
 	}
 	if c.reads == 500 {
+		if c.mode == "hangread" {
+			<-hangRelease
+			return c.Conn.Get(key, dst)
+		}
 		if c.mode == "panic" {
 			panic("faulty engine: read 500 exploded")
 		}
@@ -338,6 +341,30 @@ func TestStallTimeout(t *testing.T) {
 		t.Fatalf("err = %v, want a stall", err)
 	}
 	assertGone(t, pidsIn(err.Error()))
+}
+
+// hangRelease ends the hangs of the "hangread" engine.
+var hangRelease = make(chan struct{})
+
+// A goroutine worker whose op never returns, which nothing can kill,
+// fails the run after the stall time-out, named; the other workers stop
+// after their current op and what arrived is kept, marked incomplete.
+// (Before, such a run hung for good.)
+func TestGoroutineStallTimeout(t *testing.T) {
+	defer close(hangRelease)
+	p := nullPlan(3, 1, 100_000)
+	p.Mode = workload.ModeGoroutine
+	p.Driver = "faulty"
+	p.Keys.Count, p.Preload = 1000, 0
+	reg := all.Registry()
+	reg.Register(faulty("hangread"))
+	res, err := Run(context.Background(), Config{Plan: p, Registry: reg, StallTimeout: 300 * time.Millisecond, StopGrace: 200 * time.Millisecond})
+	if !errors.Is(err, ErrWorker) || !regexp.MustCompile(`worker \d \(a goroutine of this process\) completed nothing for longer than the stall time-out`).MatchString(err.Error()) {
+		t.Fatalf("err = %v, want a stalled goroutine named", err)
+	}
+	if res == nil || res.Complete || res.Phases[0].Total.Count < 499 {
+		t.Fatalf("want a partial result marked incomplete with the ops before the hang, got %+v", res)
+	}
 }
 
 // A worker that panics or is killed mid-run fails the run with its exit

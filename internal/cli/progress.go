@@ -9,6 +9,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/gobench/gobench/pkg/percentile"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/workload"
@@ -193,7 +194,7 @@ func (w *watcher) print() {
 		rate := float64(w.windowOps[k]) / float64(w.windowSecs)
 		fmt.Fprintf(&b, " · %s %s/s", k, report.Rate(rate))
 		if h := w.window[k]; h != nil && h.TotalCount() > 0 {
-			fmt.Fprintf(&b, " p99 %s", report.Micros(float64(h.ValueAtQuantile(99))/1e3))
+			fmt.Fprintf(&b, " p99 %s", report.Micros(float64(percentile.Value(h, 99))/1e3))
 		}
 	}
 	fmt.Fprintf(&b, " · errors %d", w.errors)

@@ -31,6 +31,7 @@ var rules = []rule{
 	{dir: "internal/wire", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/all", module + "internal/coord", module + "pkg/result"}, why: "the wire format carries samples, nothing more"},
 	{dir: "pkg/disk", forbid: []string{module + "pkg/store", module + "pkg/workload", module + "pkg/result", module + "pkg/report"}, why: "the disk probe needs no store and renders nothing"},
 	{dir: "pkg/bytesize", onlyThis: []string{}, why: "units depend on nothing"},
+	{dir: "pkg/percentile", onlyThis: []string{}, why: "the percentile rule depends on nothing"},
 	{dir: "cmd/gobench", onlyThis: []string{module + "internal/cli"}, why: "main only calls cli.Main"},
 }
 

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gobench/gobench/pkg/percentile"
 )
 
 // SyncMode says how writes are made durable.
@@ -216,8 +218,8 @@ func MeasureFsync(ctx context.Context, dir string, n int, size int64) (FsyncLate
 		_ = h.RecordValue(int64(time.Since(s)))
 	}
 	res.OpsPerSec = float64(n) / time.Since(t0).Seconds()
-	res.P50Micros = float64(h.ValueAtQuantile(50)) / 1e3
-	res.P99Micros = float64(h.ValueAtQuantile(99)) / 1e3
+	res.P50Micros = float64(percentile.Value(h, 50)) / 1e3
+	res.P99Micros = float64(percentile.Value(h, 99)) / 1e3
 	res.MaxMicros = float64(h.Max()) / 1e3
 	return res, nil
 }

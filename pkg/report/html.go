@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/gobench/gobench/pkg/percentile"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -239,7 +240,7 @@ func spectrumChart(id, name string, ph result.Phase) (chart, error) {
 		var xy plotter.XYs
 		for x := 0.0; x <= 5.0001; x += 0.05 {
 			q := 100 * (1 - math.Pow(10, -x))
-			v := float64(h.ValueAtQuantile(q)) / 1e3
+			v := float64(percentile.Value(h, q)) / 1e3
 			xy = append(xy, plotter.XY{X: x, Y: math.Max(v, 0.001)})
 		}
 		l, err := plotter.NewLine(xy)

@@ -11,6 +11,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/gobench/gobench/pkg/percentile"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -546,8 +547,8 @@ func (t *timeline) summarise(sec int64) {
 				Kind:      workload.Op(op).String(),
 				Count:     s.cnt[op][0],
 				Errors:    s.cnt[op][1],
-				P50Micros: micros(h.ValueAtQuantile(50)),
-				P99Micros: micros(h.ValueAtQuantile(99)),
+				P50Micros: micros(percentile.Value(h, 50)),
+				P99Micros: micros(percentile.Value(h, 99)),
 				MaxMicros: micros(h.Max()),
 			})
 			if iv.Histograms != nil {

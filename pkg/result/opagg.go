@@ -5,6 +5,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/gobench/gobench/pkg/percentile"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -160,10 +161,10 @@ func latencyOf(h *hdr.Histogram) Latency {
 	l := Latency{Count: h.TotalCount()}
 	if l.Count > 0 {
 		l.MeanMicros = h.Mean() / 1e3
-		l.P50Micros = micros(h.ValueAtQuantile(50))
-		l.P90Micros = micros(h.ValueAtQuantile(90))
-		l.P99Micros = micros(h.ValueAtQuantile(99))
-		l.P999Micros = micros(h.ValueAtQuantile(99.9))
+		l.P50Micros = micros(percentile.Value(h, 50))
+		l.P90Micros = micros(percentile.Value(h, 90))
+		l.P99Micros = micros(percentile.Value(h, 99))
+		l.P999Micros = micros(percentile.Value(h, 99.9))
 		l.MaxMicros = micros(h.Max())
 	}
 	enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase)

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,16 +15,29 @@ import (
 )
 
 // Progress: one line per interval in a log; a redrawn line on a terminal;
-// nothing with --quiet.
+// nothing with --quiet. The run ends inside its third second: that
+// partial second's few ops are no fall in throughput, so the last line
+// gives the phase's own rates, as the result does.
 func TestProgress(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run.json")
 	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "2", "--duration", "2200ms", "--progress", "1s"}
 	env, _, stderr := testEnv(t)
-	if code := Main(args, env); code != ExitOK {
+	if code := Main(append(args, "--json", out), env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	lines := regexp.MustCompile(`(?m)^gobench: (\d)s · (\d+)% · ETA \d+s · read \d+/s p99 [0-9.]+[nµm]?s · upsert \d+/s p99 [0-9.]+[nµm]?s · errors 0$`).FindAllStringSubmatch(stderr.String(), -1)
-	if len(lines) < 2 || lines[0][1] != "1" || lines[1][1] != "2" {
-		t.Fatalf("want a progress line at 1s and 2s; stderr:\n%s", stderr)
+	lines := regexp.MustCompile(`(?m)^gobench: ([0-9.]+)s · (\d+)% · ETA \d+s · read (\d+)/s p99 [0-9.]+[nµm]?s · upsert \d+/s p99 [0-9.]+[nµm]?s · errors 0( · phase average)?$`).FindAllStringSubmatch(stderr.String(), -1)
+	if len(lines) != 3 || lines[0][1] != "1" || lines[1][1] != "2" || lines[0][4] != "" {
+		t.Fatalf("want a progress line at 1s and 2s, then the last; stderr:\n%s", stderr)
+	}
+	res := readResult(t, out)
+	last, wall := lines[2], res.Phases[0].WallSeconds
+	if last[4] == "" || last[1] != strconv.FormatFloat(math.Round(wall*1000)/1000, 'f', -1, 64) || last[2] != "100" {
+		t.Errorf("last line %q: want the phase average at %.3f s, 100%%", last[0], wall)
+	}
+	read, _ := res.Phases[0].Op("read")
+	if got, _ := strconv.ParseFloat(last[3], 64); math.Abs(got-read.OpsPerSec) > 0.001*read.OpsPerSec {
+		t.Errorf("last line's read rate %v/s, the result's %v/s", got, read.OpsPerSec)
 	}
 
 	env, _, stderr = testEnv(t)
@@ -30,7 +45,7 @@ func TestProgress(t *testing.T) {
 	if code := Main(args, env); code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
-	if !strings.Contains(stderr.String(), "\r\033[Kgobench: 1s · ") || !strings.Contains(stderr.String(), "errors 0\n") {
+	if !strings.Contains(stderr.String(), "\r\033[Kgobench: 1s · ") || !strings.Contains(stderr.String(), "errors 0 · phase average\n") {
 		t.Errorf("no redrawn line on a terminal:\n%q", stderr)
 	}
 
@@ -40,13 +55,31 @@ func TestProgress(t *testing.T) {
 	}
 }
 
+// readResult reads a result file.
+func readResult(t *testing.T, path string) *result.Result {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := result.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // The --hlog file reads back with hdrhistogram-go's log reader to the same
-// counts per op kind as the result.
+// counts per op kind as the result. Its intervals are the result's
+// timeline: each starts a whole number of seconds after the phase's START
+// (to the millisecond), holds that second's ops, and the last lasts as
+// long as the partial second did; the warm-up is not in it.
 func TestHistogramLog(t *testing.T) {
 	dir := t.TempDir()
 	hlog, out := filepath.Join(dir, "run.hlog"), filepath.Join(dir, "run.json")
 	env, _, stderr := testEnv(t)
-	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "2", "--duration", "2200ms", "--hlog", hlog, "--json", out, "-q"}
+	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "2", "--warmup", "700ms", "--duration", "2200ms", "--hlog", hlog, "--json", out, "-q"}
 	if code := Main(args, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -55,6 +88,12 @@ func TestHistogramLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	res := readResult(t, out)
+	ph := res.Phases[0]
+	start := ph.StartedAt.UnixMilli()
+	if ph.StartedAt.IsZero() || res.Warmup == nil || res.Warmup.Ops == 0 {
+		t.Fatalf("want a phase START and a warm-up in the result: %v, %+v", ph.StartedAt, res.Warmup)
+	}
 	r := hdr.NewHistogramLogReader(f)
 	counts := map[string]int64{}
 	intervals := 0
@@ -68,19 +107,31 @@ func TestHistogramLog(t *testing.T) {
 		}
 		counts[h.Tag()] += h.TotalCount()
 		intervals++
-	}
-	rf, _ := os.Open(out)
-	defer rf.Close()
-	res, err := result.Read(rf)
-	if err != nil {
-		t.Fatal(err)
+		// The reader turns seconds into milliseconds by truncation: 1 ms.
+		off := h.StartTimeMs() - start
+		sec := (off + 500) / 1000
+		if d := off - sec*1000; d < -1 || d > 1 || sec < 0 || sec >= int64(len(ph.Timeline)) {
+			t.Fatalf("%s interval starts %d ms after START: not on a second of the timeline", h.Tag(), off)
+		}
+		s := ph.Timeline[sec]
+		for _, o := range s.Ops {
+			if o.Kind == h.Tag() && o.Count != h.TotalCount() {
+				t.Errorf("second %d, %s: the log holds %d ops, the timeline %d", sec, o.Kind, h.TotalCount(), o.Count)
+			}
+		}
+		if length, want := h.EndTimeMs()-h.StartTimeMs(), int64(math.Round(s.Span()*1000)); length < want-1 || length > want+1 {
+			t.Errorf("second %d lasts %d ms in the log, %v s in the timeline", sec, length, s.Span())
+		}
 	}
 	if intervals < 3*2 { // seconds 0, 1 and 2, two kinds each
 		t.Errorf("%d interval histograms, want one per second and kind over 2.5 s", intervals)
 	}
-	for _, o := range res.Phases[0].Ops {
+	if last := ph.Timeline[len(ph.Timeline)-1]; !last.Partial() {
+		t.Errorf("the last second of a %v s phase is not partial: %+v", ph.WallSeconds, last)
+	}
+	for _, o := range ph.Ops {
 		if counts[o.Kind] != o.Count {
-			t.Errorf("%s: the log holds %d ops, the result %d", o.Kind, counts[o.Kind], o.Count)
+			t.Errorf("%s: the log holds %d ops, the result %d (a warm-up's ops would add)", o.Kind, counts[o.Kind], o.Count)
 		}
 	}
 	// A matrix cannot share one log.

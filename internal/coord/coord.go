@@ -231,6 +231,7 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: wc,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)
+			b.SetStart(phase, time.Now())
 			at := workload.Now()
 			wc.start(ids, at)
 			g.onStart(phase, at)
@@ -498,6 +499,7 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 		deadline.Stop()
 		betweenPhases(b, m.cfg.Plan, phase) // every process is done with the previous phase
 		// One START instant for every process: offsets count from it.
+		b.SetStart(phase, time.Now())
 		at := workload.Now()
 		for _, pr := range procs {
 			pr.lastFrame.Store(at)

@@ -154,8 +154,15 @@ func newPlot(title, x, y string) *plot.Plot {
 }
 
 // throughputChart draws ops/s per second of the timeline, per op kind.
+// The phase's last second, when the phase ended inside it, is left out: a
+// fraction of a second holds a fraction of the ops, which a line per whole
+// second would draw as a fall (a run shorter than a second is drawn at
+// its rate).
 func throughputChart(id, name string, ph result.Phase) (chart, error) {
 	c := chart{ID: id + "-throughput", Title: "Throughput over time, per op kind" + name}
+	if n := len(ph.Timeline); n > 1 && ph.Timeline[n-1].Partial() {
+		c.Title += fmt.Sprintf(" (the last %.2f s, a partial second, is not drawn)", ph.Timeline[n-1].Span())
+	}
 	series := map[string]plotter.XYs{}
 	var kinds []string
 	for _, s := range ph.Timeline {
@@ -166,6 +173,9 @@ func throughputChart(id, name string, ph result.Phase) (chart, error) {
 		}
 	}
 	for _, s := range ph.Timeline {
+		if s.Partial() && len(ph.Timeline) > 1 {
+			continue
+		}
 		for _, k := range kinds {
 			n := int64(0)
 			for _, o := range s.Ops {
@@ -173,7 +183,7 @@ func throughputChart(id, name string, ph result.Phase) (chart, error) {
 					n = o.Count - o.Errors
 				}
 			}
-			series[k] = append(series[k], plotter.XY{X: float64(s.Second) + 0.5, Y: float64(n)})
+			series[k] = append(series[k], plotter.XY{X: float64(s.Second) + s.Span()/2, Y: float64(n) / s.Span()})
 		}
 	}
 	p := newPlot("", "second of the run (ops completed in it)", "ops/s")

@@ -243,12 +243,13 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 			if n == 0 {
 				stalls++
 			}
-			if worstN < 0 || n < worstN {
+			// The last second is partial: fewer ops in it say nothing.
+			if !s.Partial() && (worstN < 0 || n < worstN) {
 				worst, worstN = s.Second, n
 			}
 		}
 		w.printf("timeline: %d s", len(ph.Timeline))
-		if len(ph.Timeline) > 1 {
+		if len(ph.Timeline) > 1 && worstN >= 0 {
 			w.printf(" · slowest second %d (%d ops) · worst p99: second %d, %s %s · seconds with no completions: %d", worst, worstN, p99Sec, p99Kind, Micros(p99Max), stalls)
 		}
 		w.printf("\n")

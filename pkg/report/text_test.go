@@ -178,3 +178,26 @@ func TestCeilingText(t *testing.T) {
 		t.Error("commits fsync% without a ceiling")
 	}
 }
+
+// The last second of a phase that ended inside it holds a fraction of a
+// second's ops: it is never named the slowest. The recorded rollback run
+// lasted 2.81 s; with its last second cut to a handful of ops, the
+// slowest is still a whole one.
+func TestPartialSecondNotSlowest(t *testing.T) {
+	r := loadFixture(t, "mix-rollback.json")
+	tl := r.Phases[0].Timeline
+	last := &tl[len(tl)-1]
+	if !last.Partial() || last.Span() < 0.8 || last.Span() > 0.81 {
+		t.Fatalf("the recorded run's last second spans %v s, want its wall time's 0.805 s, marked partial", last.Span())
+	}
+	for i := range last.Ops {
+		last.Ops[i].Count = 1
+	}
+	var buf bytes.Buffer
+	if err := Text(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "slowest second 1 (") {
+		t.Errorf("want second 1, the slowest whole second, named:\n%s", buf.String())
+	}
+}

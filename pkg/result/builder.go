@@ -59,9 +59,12 @@ type WriteLog interface {
 
 // Interval is one finished second of a phase's timeline: its summary and
 // its latency histograms per op kind (in nanoseconds, at two significant
-// digits), which the receiver owns.
+// digits), which the receiver owns. Start is the wall-clock instant of
+// the phase's START (see Builder.SetStart; zero if not set): the second
+// began Second.Second seconds after it and lasted Second.Span().
 type Interval struct {
 	Phase      int
+	Start      time.Time
 	Second     Second
 	Histograms map[string]*hdr.Histogram
 }
@@ -101,6 +104,7 @@ type phaseState struct {
 	openLoop  bool // the plan runs open-loop: record service time and lag
 	retry     bool // the retry busy policy: record lock waits
 	skew      time.Duration
+	started   time.Time
 	tl        timeline
 }
 
@@ -134,6 +138,19 @@ func (b *Builder) Recorder(worker, phase int) *Recorder {
 		ps.recorders[worker] = r
 	}
 	return r
+}
+
+// SetStart records the wall-clock instant of phase's START: the time line
+// of the result and of its intervals counts from it. Call it before the
+// phase's workers start.
+func (b *Builder) SetStart(phase int, at time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ps := b.phases[phase]
+	ps.started = at
+	ps.tl.mu.Lock()
+	ps.tl.start = at
+	ps.tl.mu.Unlock()
 }
 
 // SetStartSkew records how long releasing every worker from the START
@@ -277,7 +294,7 @@ func (r *Recorder) Record(s workload.Sample) error {
 // handOff gives the current second to the shared timeline; the worker's
 // later samples all complete in second next or after.
 func (r *Recorder) handOff(next int64) {
-	r.ps.tl.handOff(r.worker, r.sec, &r.cur, &r.curCnt, r.curAny, next)
+	r.ps.tl.handOff(r.worker, r.sec, &r.cur, &r.curCnt, r.curAny, next, r.end)
 	for op := range r.cur {
 		if r.cur[op] != nil {
 			r.cur[op].Reset()
@@ -339,7 +356,7 @@ func (b *Builder) Result() *Result {
 // build summarises a phase over the workers this run ran (all of them, or
 // its shard's).
 func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
-	ph := Phase{Name: name, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache, Log: ps.log}
+	ph := Phase{Name: name, StartedAt: ps.started, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache, Log: ps.log}
 	var problems []string
 	var wall time.Duration
 	var merged [workload.MaxOp]*opAgg
@@ -385,6 +402,10 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 		ph.Workers = append(ph.Workers, w)
 	}
 	ph.WallSeconds = wall.Seconds()
+	if n := len(ph.Timeline); n > 0 {
+		last := &ph.Timeline[n-1]
+		last.Length = partialLength(last.Second, wall)
+	}
 	total := newOpAgg(ps.openLoop, ps.retry)
 	for op, a := range merged {
 		if a == nil {
@@ -453,6 +474,13 @@ type timeline struct {
 	maxSec    int64
 	next      int64 // every second below next is final
 	final     []Second
+	// end is the latest completion handed in: once every worker is done,
+	// the phase's end, which makes its last second partial.
+	end time.Duration
+	// start is the wall-clock instant of the phase's START, for observers.
+	start time.Time
+	// flushing is set once the run is over: the last second is final.
+	flushing bool
 }
 
 type openSecond struct {
@@ -476,9 +504,10 @@ func (t *timeline) second(sec int64) *openSecond {
 	return s
 }
 
-func (t *timeline) handOff(worker int, sec int64, hists *[workload.MaxOp]*hdr.Histogram, cnt *[workload.MaxOp][2]int64, any bool, next int64) {
+func (t *timeline) handOff(worker int, sec int64, hists *[workload.MaxOp]*hdr.Histogram, cnt *[workload.MaxOp][2]int64, any bool, next int64, end time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.end = max(t.end, end)
 	if any {
 		s := t.second(sec)
 		for op, h := range hists {
@@ -534,9 +563,12 @@ func (t *timeline) advance() {
 
 func (t *timeline) summarise(sec int64) {
 	e := Second{Second: sec, Ops: []SecondOps{}}
+	if sec == t.maxSec && (t.flushing || slices.Min(t.watermark) == math.MaxInt64) {
+		e.Length = partialLength(sec, t.end) // the phase's last second
+	}
 	var iv Interval
 	if t.observe != nil {
-		iv = Interval{Phase: t.phase, Histograms: map[string]*hdr.Histogram{}}
+		iv = Interval{Phase: t.phase, Start: t.start, Histograms: map[string]*hdr.Histogram{}}
 	}
 	if s := t.open[sec]; s != nil {
 		for op, h := range s.hists {
@@ -569,6 +601,7 @@ func (t *timeline) summarise(sec int64) {
 func (t *timeline) flush() []Second {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.flushing = true
 	for t.next <= t.maxSec {
 		t.summarise(t.next)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
@@ -132,6 +133,9 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 	for _, r := range shards {
 		sp := r.Phases[pi]
 		ph.WallSeconds = max(ph.WallSeconds, sp.WallSeconds)
+		if t := sp.StartedAt; !t.IsZero() && (ph.StartedAt.IsZero() || t.Before(ph.StartedAt)) {
+			ph.StartedAt = t // shards started on other clocks: the earliest, for reference
+		}
 		ph.StartSkewMicros = max(ph.StartSkewMicros, sp.StartSkewMicros)
 		ph.LastFirstOpMicros = max(ph.LastFirstOpMicros, sp.LastFirstOpMicros)
 		ph.ClampedSamples += sp.ClampedSamples
@@ -192,6 +196,10 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 			}
 		}
 		ph.Timeline = append(ph.Timeline, e)
+	}
+	if n := len(ph.Timeline); n > 0 {
+		last := &ph.Timeline[n-1]
+		last.Length = partialLength(last.Second, time.Duration(ph.WallSeconds*float64(time.Second)))
 	}
 	return ph, nil
 }

@@ -133,6 +133,10 @@ func (e Environment) StoreFact(name string) string {
 // Phase is the measurement of one phase.
 type Phase struct {
 	Name string `json:"name"`
+	// StartedAt is the wall-clock instant of the phase's START, from which
+	// its timeline and every sample offset count (zero in results of
+	// older versions).
+	StartedAt time.Time `json:"started_at,omitzero"`
 	// WallSeconds is from START to the last op's completion, over all
 	// workers: the denominator of every throughput.
 	WallSeconds float64 `json:"wall_seconds"`
@@ -331,8 +335,35 @@ type Spread struct {
 type Second struct {
 	// Second counts from the phase's START: entry 0 holds the ops that
 	// completed in its first second.
-	Second int64       `json:"second"`
+	Second int64 `json:"second"`
+	// Length is set on the phase's last second when the phase ended
+	// inside it: how much of that second, in seconds, the phase lasted
+	// (its wall time's fraction). Rates for it divide by Length (Span).
+	Length float64     `json:"length,omitempty"`
 	Ops    []SecondOps `json:"ops"`
+}
+
+// Span returns how long the second lasted: Length for the phase's last,
+// partial second, one for every other.
+func (s Second) Span() float64 {
+	if s.Length > 0 && s.Length < 1 {
+		return s.Length
+	}
+	return 1
+}
+
+// Partial reports whether the second is the phase's last and the phase
+// ended inside it.
+func (s Second) Partial() bool { return s.Span() < 1 }
+
+// partialLength returns the Length of second sec of a phase that lasted
+// wall: the fraction of it the phase covered when sec is the phase's
+// last second, 0 otherwise.
+func partialLength(sec int64, wall time.Duration) float64 {
+	if wall <= 0 || sec != int64(wall/time.Second) {
+		return 0
+	}
+	return (wall - time.Duration(sec)*time.Second).Seconds()
 }
 
 // SecondOps is one op kind's activity in one second.
@@ -388,7 +419,20 @@ func Read(rd io.Reader) (*Result, error) {
 	if err := r.check(); err != nil {
 		return nil, err
 	}
+	r.fillPartialSeconds()
 	return &r, nil
+}
+
+// fillPartialSeconds marks the last second of each phase partial where a
+// result of an older version did not: it follows from the wall time.
+func (r *Result) fillPartialSeconds() {
+	for i := range r.Phases {
+		ph := &r.Phases[i]
+		if n := len(ph.Timeline); n > 0 && ph.Timeline[n-1].Length == 0 {
+			last := &ph.Timeline[n-1]
+			last.Length = partialLength(last.Second, time.Duration(ph.WallSeconds*float64(time.Second)))
+		}
+	}
 }
 
 // check verifies a decoded result: a valid plan, one entry per phase, and

@@ -187,6 +187,36 @@ func TestTimelineWatermark(t *testing.T) {
 	}
 }
 
+// The phase's last second is partial: its Length is the wall time's
+// fraction, in the result and in the interval handed to observers once
+// every worker is done; the interval carries the phase's START. Seconds
+// before it are whole.
+func TestPartialLastSecond(t *testing.T) {
+	b := NewBuilder(plan(2))
+	start := time.Date(2026, 11, 23, 10, 0, 0, 123_000_000, time.UTC)
+	b.SetStart(0, start)
+	var ivs []Interval
+	b.Observe(func(iv Interval) { ivs = append(ivs, iv) })
+	a, c := b.Sink(0, 0), b.Sink(1, 0)
+	rec(t, a, workload.OpRead, store.OK, 0, time.Millisecond)
+	rec(t, a, workload.OpRead, store.OK, 1500*time.Millisecond, time.Millisecond)
+	rec(t, c, workload.OpRead, store.OK, 2*time.Second, 250*time.Millisecond) // ends at 2.25 s: the phase's end
+	_ = a.Done(workload.WorkerStats{Samples: 2})
+	_ = c.Done(workload.WorkerStats{Samples: 1})
+	ph := b.Result().Phases[0]
+	if ph.WallSeconds != 2.25 || len(ph.Timeline) != 3 || !ph.StartedAt.Equal(start) {
+		t.Fatalf("wall %v, timeline %+v, started %v", ph.WallSeconds, ph.Timeline, ph.StartedAt)
+	}
+	for i, want := range []float64{1, 1, 0.25} {
+		if got := ph.Timeline[i].Span(); got != want {
+			t.Errorf("second %d spans %v s, want %v", i, got, want)
+		}
+	}
+	if len(ivs) != 3 || ivs[2].Second.Span() != 0.25 || ivs[1].Second.Partial() || !ivs[2].Start.Equal(start) {
+		t.Fatalf("observed %+v", ivs)
+	}
+}
+
 // Recording allocates nothing once a worker's histograms exist, so memory
 // does not grow with the number of ops.
 func TestRecordDoesNotAllocate(t *testing.T) {

@@ -340,6 +340,7 @@ func ReadSuite(rd io.Reader) (*Suite, error) {
 			if err := r.check(); err != nil {
 				return nil, fmt.Errorf("cell %s run %d: %w", c.Settings, ri+1, err)
 			}
+			r.fillPartialSeconds()
 			runs = append(runs, r)
 		}
 	}

@@ -37,6 +37,8 @@ func TestScripts(t *testing.T) {
 			"nodir":       noDir,
 			"rssflat":     rssFlat,
 			"sizecheck":   sizeCheck,
+			"contention":  contention,
+			"holdread":    holdRead,
 		},
 	})
 }

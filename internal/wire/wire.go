@@ -258,7 +258,7 @@ func checkSamples(data []byte) error {
 			return fmt.Errorf("sample %d: impossible latency %d ns", i/sampleLen, lat)
 		}
 		f := workload.SampleFlags(data[i+24])
-		if f&^(workload.FlagLate|workload.FlagSkipped) != 0 {
+		if f&^workload.KnownFlags != 0 {
 			return fmt.Errorf("sample %d: unknown flags %#x", i/sampleLen, uint8(f))
 		}
 		if lag > lat && f&workload.FlagSkipped == 0 {

@@ -36,11 +36,13 @@ func Markdown(w io.Writer, r *result.Result) error {
 			}
 		}
 		if hasLockWaits(ph) {
-			ew.printf("\nLock waits (retried by gobench):\n\n| op | retries | ops retried | gave up | wait p50 | wait p99 | wait max |\n|---|--:|--:|--:|--:|--:|--:|\n")
+			ew.printf("\nLock waits (busy BEGIN, busy COMMIT: ops whose BEGIN or COMMIT found the database locked):\n\n| op | retries | ops retried | gave up | wait p50 | wait p99 | wait max | busy BEGIN | busy COMMIT |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 			for _, o := range viewRows(ph) {
-				if lw := o.LockWaits; lw != nil {
-					ew.printf("| %s | %d | %d | %d | %s | %s | %s |\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros))
+				lw := o.LockWaits
+				if lw == nil {
+					lw = &result.LockWaits{}
 				}
+				ew.printf("| %s | %d | %d | %d | %s | %s | %s | %d | %d |\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
 			}
 		}
 		if line := LogText(ph); line != "" {

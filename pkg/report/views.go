@@ -48,7 +48,7 @@ func hasOpenLoop(ph result.Phase) bool {
 
 func hasLockWaits(ph result.Phase) bool {
 	for _, o := range ph.Ops {
-		if o.LockWaits != nil {
+		if o.LockWaits != nil || o.BusyBegins > 0 || o.BusyCommits > 0 {
 			return true
 		}
 	}
@@ -93,19 +93,20 @@ func lockWaitTable(w *errWriter, ph result.Phase, p workload.Plan) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	busySteps := "busy BEGIN, busy COMMIT: ops whose BEGIN or COMMIT found the database locked at least once"
 	if p.Busy == workload.BusyRetry {
-		w.printf("\nlock waits (busy or locked, retried by gobench; wait: first attempt to final attempt, over the ops that retried)\n")
-		fmt.Fprintf(tw, "op\tretries\tops retried\tgave up\twait p50\twait p99\twait max\t\n")
+		w.printf("\nlock waits (busy or locked, retried by gobench; wait: first attempt to final attempt, over the ops that retried)\n%s\n", busySteps)
+		fmt.Fprintf(tw, "op\tretries\tops retried\tgave up\twait p50\twait p99\twait max\tbusy BEGIN\tbusy COMMIT\t\n")
 	} else {
-		w.printf("\nlock waits inside ops (SQLite's busy handler, counted through the driver: its calls, and the time it waited, over the ops that waited)\n")
-		fmt.Fprintf(tw, "op\thandler calls\tops waited\tgave up\twait p50\twait p99\twait max\t\n")
+		w.printf("\nlock waits inside ops (SQLite's busy handler, counted through the driver where it can be: its calls, and the time it waited, over the ops that waited)\n%s\n", busySteps)
+		fmt.Fprintf(tw, "op\thandler calls\tops waited\tgave up\twait p50\twait p99\twait max\tbusy BEGIN\tbusy COMMIT\t\n")
 	}
 	for _, o := range viewRows(ph) {
 		lw := o.LockWaits
 		if lw == nil {
-			continue
+			lw = &result.LockWaits{}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
 	}
 	flush(w, tw)
 }

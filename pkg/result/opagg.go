@@ -54,6 +54,8 @@ type opAgg struct {
 	retries    int64
 	opsRetried int64
 	gaveUp     int64
+
+	busyBegins, busyCommits int64 // ops whose BEGIN or COMMIT found the database busy
 }
 
 func newOpAgg(openLoop, retry bool) *opAgg {
@@ -92,6 +94,12 @@ func (a *opAgg) record(s workload.Sample) (clamped int64) {
 		a.skipped++ // not run: no latency, no outcome
 		return clamped
 	}
+	if s.Flags&workload.FlagBusyBegin != 0 {
+		a.busyBegins++
+	}
+	if s.Flags&workload.FlagBusyCommit != 0 {
+		a.busyCommits++
+	}
 	rec(a.lat, int64(s.Latency))
 	a.counts[s.Class]++
 	if a.service != nil {
@@ -123,6 +131,8 @@ func (a *opAgg) merge(b *opAgg) {
 	a.retries += b.retries
 	a.opsRetried += b.opsRetried
 	a.gaveUp += b.gaveUp
+	a.busyBegins += b.busyBegins
+	a.busyCommits += b.busyCommits
 	for _, p := range []struct{ dst, src **hdr.Histogram }{{&a.service, &b.service}, {&a.lag, &b.lag}, {&a.wait, &b.wait}} {
 		if *p.src == nil {
 			continue
@@ -137,7 +147,8 @@ func (a *opAgg) merge(b *opAgg) {
 // stats reports the measurement as OpStats; wall is the phase's wall time
 // in seconds.
 func (a *opAgg) stats(kind string, wall float64) OpStats {
-	o := OpStats{Kind: kind, Count: a.lat.TotalCount(), NotFound: a.counts[store.NotFound], Late: a.late, Skipped: a.skipped}
+	o := OpStats{Kind: kind, Count: a.lat.TotalCount(), NotFound: a.counts[store.NotFound], Late: a.late, Skipped: a.skipped,
+		BusyBegins: a.busyBegins, BusyCommits: a.busyCommits}
 	for c, n := range a.counts {
 		o.Errors.add(store.Class(c), n)
 	}
@@ -197,7 +208,7 @@ func aggOf(o OpStats) (*opAgg, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &opAgg{lat: lat, counts: classCounts(o), late: o.Late, skipped: o.Skipped}
+	a := &opAgg{lat: lat, counts: classCounts(o), late: o.Late, skipped: o.Skipped, busyBegins: o.BusyBegins, busyCommits: o.BusyCommits}
 	if o.Service != nil && o.Lag != nil {
 		if a.service, err = decodeLatency(o.Kind+" service-time", *o.Service); err != nil {
 			return nil, err

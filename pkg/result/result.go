@@ -238,6 +238,14 @@ type OpStats struct {
 	// LockWaits is what the retry busy policy met; nil under the timeout
 	// policy, whose waits hide inside the latency.
 	LockWaits *LockWaits `json:"lock_waits,omitempty"`
+	// BusyBegins and BusyCommits count the ops whose BEGIN or COMMIT found
+	// the database busy or locked at least once, as the engine counted it
+	// (store.BusyStepCounter): waited for, retried or failed. A busy
+	// COMMIT is the rollback journal's writer waiting for readers to
+	// leave. Where SQLite's own busy handler waits out of sight (mattn and
+	// modernc under the timeout policy) only failed steps are counted.
+	BusyBegins  int64 `json:"busy_begins,omitempty"`
+	BusyCommits int64 `json:"busy_commits,omitempty"`
 }
 
 // Errors counts failed ops by class.

@@ -192,6 +192,18 @@ type LockWaitCounter interface {
 	TakeLockWaits() (calls int, wait time.Duration)
 }
 
+// BusyStepCounter is implemented by a Conn that counts the transaction
+// steps that found the database busy or locked: BEGIN (another connection
+// holds the write lock) and COMMIT (in a rollback journal, readers still
+// hold theirs), each time the engine said so, whether the step was then
+// waited for, retried or failed. Workers take the counts after every op,
+// so the contention each op met is in the result. Where the engine's own
+// busy handler waits out of sight (SQLite through mattn or modernc, under
+// the timeout policy) only the steps that failed are seen.
+type BusyStepCounter interface {
+	TakeBusySteps() (begins, commits int)
+}
+
 // LogObserver is implemented by a Store that keeps a write-ahead log beside
 // the database (SQLite in WAL mode), so the coordinator can sample it
 // while a run goes on. Without it, results have no log timeline.

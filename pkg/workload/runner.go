@@ -33,7 +33,7 @@ type Sample struct {
 	Flags   SampleFlags
 }
 
-// SampleFlags mark open-loop samples.
+// SampleFlags mark open-loop samples and the lock contention an op met.
 type SampleFlags uint8
 
 // Sample flags.
@@ -44,6 +44,14 @@ const (
 	// FlagSkipped marks a late op that was skipped, not run (Plan.SkipLate):
 	// its sample only counts it.
 	FlagSkipped
+	// FlagBusyBegin and FlagBusyCommit mark an op whose BEGIN or COMMIT
+	// found the database busy or locked at least once, as the engine
+	// counted it (store.BusyStepCounter).
+	FlagBusyBegin
+	FlagBusyCommit
+
+	// KnownFlags holds every flag defined.
+	KnownFlags = FlagLate | FlagSkipped | FlagBusyBegin | FlagBusyCommit
 )
 
 // MaxRetries caps the retries a sample counts.

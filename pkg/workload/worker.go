@@ -34,8 +34,10 @@ type worker struct {
 	busyBudget time.Duration
 	stepRetry  bool
 	// lockWaits, under the timeout policy, counts the engine's own busy
-	// handler where the connection can (nil otherwise).
+	// handler where the connection can (nil otherwise); busySteps counts
+	// the BEGINs and COMMITs that found the database busy.
 	lockWaits store.LockWaitCounter
+	busySteps store.BusyStepCounter
 	// prober asks the engine whether a transaction is open (nil where it
 	// cannot tell); batcher groups ops into transactions (nil where the
 	// engine has none).
@@ -71,6 +73,9 @@ func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyCh
 	}
 	w.prober, _ = conn.(store.TxProber)
 	w.batcher, _ = conn.(store.Batcher)
+	if w.busySteps, _ = conn.(store.BusyStepCounter); w.busySteps != nil {
+		w.busySteps.TakeBusySteps() // what setup met is not the phase's
+	}
 	if p.Rate > 0 {
 		w.sched = newSchedule(p, p.seedPhase(phase), id)
 	}
@@ -390,13 +395,22 @@ func (w *worker) measure(op Op, key uint64, start, due int64, whole bool) (Sampl
 		calls, wt := w.lockWaits.TakeLockWaits()
 		retries, wait = min(calls, MaxRetries), int64(wt)
 	}
-	origin, lag := t0, int64(0)
 	var flags SampleFlags
+	if w.busySteps != nil {
+		begins, commits := w.busySteps.TakeBusySteps()
+		if begins > 0 {
+			flags |= FlagBusyBegin
+		}
+		if commits > 0 {
+			flags |= FlagBusyCommit
+		}
+	}
+	origin, lag := t0, int64(0)
 	if due >= 0 {
 		origin = min(due, t0)
 		lag = t0 - origin
 		if w.limit > 0 && lag > int64(w.limit) {
-			flags = FlagLate
+			flags |= FlagLate
 		}
 	}
 	w.end = time.Duration(t1 - start)

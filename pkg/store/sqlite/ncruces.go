@@ -78,6 +78,7 @@ func (r *ncRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn
 		if err := r.c.BusyHandler(c.busyHandler(busyTimeout)); err != nil {
 			return nil, fmt.Errorf("installing the busy handler: %w", d.wrap(err))
 		}
+		c.txn.counted = true // the handler sees every busy answer
 	}
 	for _, p := range []struct {
 		dst **nsqlite.Stmt
@@ -97,8 +98,8 @@ func (r *ncRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn
 }
 
 // ncConn is one worker's connection through ncruces's own API. Its
-// embedded txn owns the transaction state: Begin, Commit, Rollback, InTx
-// and SetBusyRetry are txn's.
+// embedded txn owns the transaction state: Begin, Commit, Rollback, InTx,
+// SetBusyRetry and TakeBusySteps are txn's.
 type ncConn struct {
 	txn
 	c *nsqlite.Conn
@@ -132,6 +133,7 @@ func (c *ncConn) busyHandler(timeout time.Duration) func(context.Context, int) b
 			c.eventStart, c.eventWait = now, 0
 		}
 		c.busyCalls++
+		c.txn.sawBusy()
 		if now.Sub(c.eventStart) >= timeout {
 			c.eventWait = now.Sub(c.eventStart)
 			return false
@@ -162,6 +164,8 @@ var (
 	_ store.Scanner     = (*ncConn)(nil)
 	_ store.TxProber    = (*ncConn)(nil)
 	_ store.BusyRetrier = (*ncConn)(nil)
+
+	_ store.BusyStepCounter = (*ncConn)(nil)
 )
 
 func (c *ncConn) execBegin() error    { return c.begin.Exec() }

@@ -388,8 +388,8 @@ func (r *sqlRaw) ops(d *Driver, _ bool, _ time.Duration) (store.Conn, error) {
 }
 
 // conn is one worker's SQLite connection through database/sql/driver. Its
-// embedded txn owns the transaction state: Begin, Commit, Rollback, InTx
-// and SetBusyRetry are txn's.
+// embedded txn owns the transaction state: Begin, Commit, Rollback, InTx,
+// SetBusyRetry and TakeBusySteps are txn's.
 type conn struct {
 	txn
 	c driver.Conn
@@ -414,6 +414,8 @@ var (
 	_ store.Scanner     = (*conn)(nil)
 	_ store.TxProber    = (*conn)(nil)
 	_ store.BusyRetrier = (*conn)(nil)
+
+	_ store.BusyStepCounter = (*conn)(nil)
 )
 
 // stmt is a prepared statement through the context-taking driver

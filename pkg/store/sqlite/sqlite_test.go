@@ -466,6 +466,9 @@ func TestNcrucesCountsLockWaits(t *testing.T) {
 	if calls < 2 || wait < 50*time.Millisecond {
 		t.Errorf("handler calls %d, wait %v; want several and about the 60 ms timeout", calls, wait)
 	}
+	if begins, commits := b.(store.BusyStepCounter).TakeBusySteps(); begins != calls || commits != 0 {
+		t.Errorf("busy steps: %d begins, %d commits; want each of the %d handler calls counted against BEGIN", begins, commits, calls)
+	}
 	if err := a.(store.Batcher).Commit(); err != nil {
 		t.Fatal(err)
 	}

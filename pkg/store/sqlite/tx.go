@@ -36,6 +36,55 @@ type txn struct {
 	// wait is the retry policy's hook (see store.BusyRetrier); nil fails
 	// a busy step at once.
 	wait func() bool
+	// running is the step under way, for a busy handler that counts;
+	// busyBegins and busyCommits count the times BEGIN and COMMIT found
+	// the database busy or locked (see store.BusyStepCounter).
+	running                 stepKind
+	busyBegins, busyCommits int
+	// counted is set where the engine's busy handler counts every busy
+	// answer itself (ncruces), so step does not count them twice.
+	counted bool
+}
+
+// stepKind names the transaction step under way.
+type stepKind uint8
+
+const (
+	stepOther stepKind = iota
+	stepBegin
+	stepCommit
+)
+
+// sawBusy counts one busy or locked answer to the step under way.
+func (t *txn) sawBusy() {
+	switch t.running {
+	case stepBegin:
+		t.busyBegins++
+	case stepCommit:
+		t.busyCommits++
+	}
+}
+
+// TakeBusySteps returns how often BEGIN and COMMIT found the database
+// busy or locked since the last call, and starts counting anew.
+func (t *txn) TakeBusySteps() (begins, commits int) {
+	begins, commits = t.busyBegins, t.busyCommits
+	t.busyBegins, t.busyCommits = 0, 0
+	return begins, commits
+}
+
+// begin runs BEGIN IMMEDIATE as a step, retried while busy as the hook
+// says.
+func (t *txn) begin() error { return t.stepAs(stepBegin, t.steps.execBegin) }
+
+// commit runs COMMIT as a step, retried while busy as the hook says.
+func (t *txn) commit() error { return t.stepAs(stepCommit, t.steps.execCommit) }
+
+// stepAs runs f as a step of kind k (see step), counting its busy answers.
+func (t *txn) stepAs(k stepKind, f func() error) error {
+	t.running = k
+	defer func() { t.running = stepOther }()
+	return t.step(f)
 }
 
 // lockErr reports whether err (wrapped by Driver.wrap) is a lock conflict
@@ -49,7 +98,13 @@ func lockErr(err error) bool {
 // long as it fails busy or locked and the retry hook says to.
 func (t *txn) step(f func() error) error {
 	err := t.wrapOp(f())
-	for err != nil && lockErr(err) && t.wait != nil && t.wait() {
+	for err != nil && lockErr(err) {
+		if !t.counted {
+			t.sawBusy()
+		}
+		if t.wait == nil || !t.wait() {
+			break
+		}
 		err = t.wrapOp(f())
 	}
 	return err
@@ -98,7 +153,7 @@ func (t *txn) write(op func() error) error {
 		return t.wrapOp(op())
 	}
 	for {
-		if err := t.step(t.steps.execBegin); err != nil {
+		if err := t.begin(); err != nil {
 			return t.fail(err)
 		}
 		if err := t.wrapOp(op()); err != nil {
@@ -110,7 +165,7 @@ func (t *txn) write(op func() error) error {
 			}
 			return err
 		}
-		if err := t.step(t.steps.execCommit); err != nil {
+		if err := t.commit(); err != nil {
 			return t.fail(err)
 		}
 		return nil
@@ -131,7 +186,7 @@ func (t *txn) Begin() error {
 	if t.batch {
 		return errors.New("a batch is already open on this connection")
 	}
-	if err := t.step(t.steps.execBegin); err != nil {
+	if err := t.begin(); err != nil {
 		return t.fail(err)
 	}
 	t.batch = true
@@ -146,7 +201,7 @@ func (t *txn) Commit() error {
 		return errors.New("no batch is open on this connection")
 	}
 	t.batch = false
-	if err := t.step(t.steps.execCommit); err != nil {
+	if err := t.commit(); err != nil {
 		return t.fail(err)
 	}
 	return nil

@@ -91,6 +91,9 @@ func TestBusyCommitIsNotAcknowledged(t *testing.T) {
 				if tp.InTx() {
 					t.Fatal("the connection is still inside a transaction after its busy write")
 				}
+				if b, c := c.(store.BusyStepCounter).TakeBusySteps(); b != 0 || c != 1 {
+					t.Errorf("busy steps: %d begins, %d commits; want the one COMMIT", b, c)
+				}
 				release()
 				if got := valueOf(t, st, 1); got != "old" {
 					t.Fatalf("key 1 holds %q after a write that failed busy, want old", got)
@@ -130,6 +133,9 @@ func TestBusyCommitRetried(t *testing.T) {
 				}
 				if calls != 3 {
 					t.Errorf("the hook ran %d times, want 3: busy until the reader left, then done", calls)
+				}
+				if b, c := c.(store.BusyStepCounter).TakeBusySteps(); b != 0 || c != 3 {
+					t.Errorf("busy steps: %d begins, %d commits; want 3 busy COMMITs, retried", b, c)
 				}
 				if c.(store.TxProber).InTx() {
 					t.Fatal("inside a transaction after the write")
@@ -232,6 +238,9 @@ func TestBusyBegin(t *testing.T) {
 		}
 		if err := b.(store.Batcher).Begin(); store.Classify(err) != store.Busy {
 			t.Fatalf("Begin against a held write lock: %v, want busy", err)
+		}
+		if bb, bc := b.(store.BusyStepCounter).TakeBusySteps(); bb != 1 || bc != 0 {
+			t.Errorf("busy steps: %d begins, %d commits; want the one BEGIN", bb, bc)
 		}
 		if b.(store.TxProber).InTx() {
 			t.Fatal("a failed Begin left a transaction open")

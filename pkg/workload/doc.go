@@ -33,6 +33,18 @@
 // the store call alone: dealing, recording and shipping samples fall
 // outside the measured op.
 //
+// # Acknowledgement
+//
+// An op is acknowledged (its sample's class is OK) only when the engine
+// says it is durable by its own rules. Outside a batch the worker then
+// asks the engine, where it can tell (store.TxProber), that no
+// transaction is left open: an op that left one fails with class OpenTx
+// and the transaction is rolled back. The ops of a batch are recorded
+// once its COMMIT decided their outcome; a batch whose BEGIN, COMMIT or
+// any op failed fails as a whole. Under the retry busy policy a
+// connection that retries the busy step itself (store.BusyRetrier) is
+// handed the worker's backoff; others have the whole op run again.
+//
 // # Custom stores
 //
 // Any engine implementing store.Driver works: see package store for the

@@ -1,6 +1,7 @@
-// Package sqlite is gobench's SQLite engine, through two Go drivers:
-// modernc.org/sqlite (pure Go, always built) and github.com/mattn/go-sqlite3
-// (cgo, built when cgo is on).
+// Package sqlite is gobench's SQLite engine, through three Go drivers:
+// modernc.org/sqlite (C translated to Go, always built),
+// github.com/ncruces/go-sqlite3 (Wasm translated to Go, always built) and
+// github.com/mattn/go-sqlite3 (cgo, built when cgo is on).
 //
 // # Settings
 //
@@ -19,9 +20,26 @@
 // fails with SQLITE_BUSY_SNAPSHOT. The database is marked with an
 // application_id; Init refuses any non-empty file without that mark.
 //
+// # Transactions
+//
+// One type, txn, owns each connection's transaction state, for all three
+// drivers: it alone runs BEGIN, COMMIT and ROLLBACK on an op connection.
+// An op is acknowledged only after its COMMIT succeeded. A BEGIN or
+// COMMIT that failed leaves no transaction open: SQLite keeps a
+// transaction open after a busy COMMIT (a reader still holds its lock, in
+// a rollback journal), so txn rolls it back, or under a retry policy
+// (store.BusyRetrier) runs the COMMIT again with the transaction whole, as
+// SQLite allows. Whether a transaction is open is asked of SQLite
+// (sqlite3_get_autocommit: mattn's AutoCommit, ncruces's GetAutocommit,
+// and for modernc, which has no method for it, the C function on the
+// connection's handle), never remembered; workers ask too, after every op
+// outside a batch (store.TxProber). BEGINs and COMMITs that found the
+// database busy are counted (store.BusyStepCounter).
+//
 // # Connections
 //
-// Conns talk to the Go driver through database/sql/driver directly, with
-// statements prepared once and a context that is never cancelled: no
-// database/sql pool, and no per-call cancellation goroutine.
+// mattn's and modernc's connections are used through database/sql/driver
+// directly, with statements prepared once and a context that is never
+// cancelled: no database/sql pool, and no per-call cancellation goroutine.
+// ncruces's are used through its own API.
 package sqlite

@@ -135,7 +135,7 @@ func runDisk(ctx context.Context, o *diskOptions, env *Env) error {
 		}
 	}
 	if o.jsonOut != "" {
-		if err := checkParent(env, "--json", o.jsonOut); err != nil {
+		if err := checkOutput(env, "--json", o.jsonOut); err != nil {
 			return err
 		}
 	}
@@ -166,7 +166,7 @@ func runDisk(ctx context.Context, o *diskOptions, env *Env) error {
 	rep.Dir = filepath.Dir(tmp)
 	rep.Filesystem = env.FS.Filesystem(tmp)
 	if o.jsonOut != "" {
-		if err := env.FS.WriteAtomic(o.jsonOut, func(w io.Writer) error { return report.DiskJSON(w, rep, units) }); err != nil {
+		if err := env.FS.WriteOutput(o.jsonOut, func(w io.Writer) error { return report.DiskJSON(w, rep, units) }); err != nil {
 			return errors.Join(runErr, fmt.Errorf("writing --json %s: %w", o.jsonOut, err))
 		}
 	}

@@ -46,22 +46,32 @@ type FS interface {
 	Stat(path string) (os.FileInfo, error)
 	Open(path string) (io.ReadCloser, error)
 	Abs(path string) (string, error)
-	// WriteAtomic writes a file through a temporary file in the same
-	// directory and a rename: a reader never sees half of it.
-	WriteAtomic(path string, write func(io.Writer) error) error
+	// WriteOutput writes an output file with write (see CreateOutput).
+	WriteOutput(path string, write func(io.Writer) error) error
+	// OutputTarget says what writing path would write: the file its
+	// symlinks lead to (even one that does not exist yet), and whether
+	// that is written through in place (a device or a FIFO) rather than
+	// replaced. A directory, or a file of a kind that cannot be written
+	// (a socket), is an error.
+	OutputTarget(path string) (target string, through bool, err error)
 	// Filesystem names the type of the filesystem holding path.
 	Filesystem(path string) string
 	// MountOptions returns the options of the mount holding path, or "".
 	MountOptions(path string) string
 	// Writable reports whether files can be created in dir.
 	Writable(dir string) error
-	// CreateAtomic starts writing path through a temporary file in the
-	// same directory; Commit renames it into place, Abort removes it.
-	CreateAtomic(path string) (AtomicFile, error)
+	// CreateOutput starts writing an output file. A new path or a
+	// regular file is written through a temporary file in its directory,
+	// renamed into place by Commit (a reader never sees half of it; the
+	// old file keeps its permissions); Abort removes the temporary file.
+	// A symlink is followed: its target is what gets written. A device or
+	// a FIFO is written through in place, never replaced.
+	CreateOutput(path string) (OutputFile, error)
 }
 
-// AtomicFile is a file that appears at its path only when committed.
-type AtomicFile interface {
+// OutputFile is an output being written: it is complete at its path once
+// committed.
+type OutputFile interface {
 	io.Writer
 	Commit() error
 	Abort()
@@ -104,27 +114,76 @@ func (osFS) Abs(path string) (string, error)               { return filepath.Abs
 func (osFS) Filesystem(path string) string                 { return sysinfo.Filesystem(path) }
 func (osFS) MountOptions(path string) string               { return sysinfo.MountOptions(path) }
 
+// maxLinks bounds the symlinks followed to an output's target, as the
+// kernel bounds them (ELOOP).
+const maxLinks = 40
+
+// OutputTarget follows path's symlinks one by one, so that a dangling
+// link leads to the file it names, and says how that file is written.
+func (osFS) OutputTarget(path string) (string, bool, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if os.IsNotExist(err) {
+			return path, false, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		switch m := fi.Mode(); {
+		case m&os.ModeSymlink != 0:
+			t, err := os.Readlink(path)
+			if err != nil {
+				return "", false, err
+			}
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(path), t)
+			}
+			path = t
+			continue
+		case m.IsRegular():
+			return path, false, nil
+		case m.IsDir():
+			return "", false, fmt.Errorf("%s is a directory", path)
+		case m&(os.ModeDevice|os.ModeCharDevice|os.ModeNamedPipe) != 0:
+			return path, true, nil
+		default:
+			return "", false, fmt.Errorf("%s is a %v, which cannot be written", path, m.Type())
+		}
+	}
+	return "", false, fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// throughFile writes a device or a FIFO in place.
+type throughFile struct{ f *os.File }
+
+func (t throughFile) Write(p []byte) (int, error) { return t.f.Write(p) }
+func (t throughFile) Commit() error               { return t.f.Close() }
+func (t throughFile) Abort()                      { t.f.Close() }
+
+// atomicFile is a temporary file renamed over path when committed.
 type atomicFile struct {
 	f    *os.File
 	path string
+	mode os.FileMode
 }
 
 func (a *atomicFile) Write(p []byte) (int, error) { return a.f.Write(p) }
 
 func (a *atomicFile) Commit() error {
-	if err := a.f.Sync(); err != nil {
-		a.Abort()
-		return err
+	err := a.f.Sync()
+	if cerr := a.f.Close(); err == nil {
+		err = cerr
 	}
-	if err := a.f.Close(); err != nil {
+	if err == nil {
+		err = os.Chmod(a.f.Name(), a.mode)
+	}
+	if err == nil {
+		err = os.Rename(a.f.Name(), a.path)
+	}
+	if err != nil {
 		os.Remove(a.f.Name())
-		return err
 	}
-	if err := os.Chmod(a.f.Name(), 0o644); err != nil {
-		os.Remove(a.f.Name())
-		return err
-	}
-	return os.Rename(a.f.Name(), a.path)
+	return err
 }
 
 func (a *atomicFile) Abort() {
@@ -132,12 +191,27 @@ func (a *atomicFile) Abort() {
 	os.Remove(a.f.Name())
 }
 
-func (osFS) CreateAtomic(path string) (AtomicFile, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+func (fs osFS) CreateOutput(path string) (OutputFile, error) {
+	target, through, err := fs.OutputTarget(path)
 	if err != nil {
 		return nil, err
 	}
-	return &atomicFile{f: f, path: path}, nil
+	if through {
+		f, err := os.OpenFile(target, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		return throughFile{f}, nil
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(target); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return &atomicFile{f: f, path: target, mode: mode}, nil
 }
 
 func (osFS) Writable(dir string) error {
@@ -149,28 +223,14 @@ func (osFS) Writable(dir string) error {
 	return os.Remove(f.Name())
 }
 
-func (osFS) WriteAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+func (fs osFS) WriteOutput(path string, write func(io.Writer) error) error {
+	f, err := fs.CreateOutput(path)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
 	if err := write(f); err != nil {
+		f.Abort()
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return f.Commit()
 }

@@ -10,21 +10,21 @@ import (
 
 // An output is replaced only when the new one is whole: a writer that
 // fails half-way leaves the old file as it was and no temporary file.
-func TestWriteAtomic(t *testing.T) {
+func TestWriteOutput(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "result.json")
 	if err := os.WriteFile(p, []byte("the old result"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	boom := errors.New("disk went away")
-	err := osFS{}.WriteAtomic(p, func(w io.Writer) error {
+	err := osFS{}.WriteOutput(p, func(w io.Writer) error {
 		if _, err := io.WriteString(w, `{"half": `); err != nil {
 			return err
 		}
 		return boom
 	})
 	if !errors.Is(err, boom) {
-		t.Fatalf("WriteAtomic = %v, want the writer's error", err)
+		t.Fatalf("WriteOutput = %v, want the writer's error", err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "the old result" {
 		t.Fatalf("the old file became %q", b)
@@ -32,7 +32,7 @@ func TestWriteAtomic(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Fatalf("%d entries left, want only the result", len(entries))
 	}
-	if err := (osFS{}).WriteAtomic(p, func(w io.Writer) error { _, err := io.WriteString(w, "the new result"); return err }); err != nil {
+	if err := (osFS{}).WriteOutput(p, func(w io.Writer) error { _, err := io.WriteString(w, "the new result"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "the new result" {

@@ -373,12 +373,12 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 		}
 	}
 	if o.jsonOut != "" {
-		if err := checkParent(env, "--json", o.jsonOut); err != nil {
+		if err := checkOutput(env, "--json", o.jsonOut); err != nil {
 			return nil, err
 		}
 	}
 	if o.html != "" {
-		if err := checkParent(env, "--html", o.html); err != nil {
+		if err := checkOutput(env, "--html", o.html); err != nil {
 			return nil, err
 		}
 	}
@@ -386,7 +386,7 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 		if len(cells)*o.repeat > 1 {
 			return nil, usage(errors.New("--hlog records one run: give single values (no lists) and --repeat 1"))
 		}
-		if err := checkParent(env, "--hlog", o.hlog); err != nil {
+		if err := checkOutput(env, "--hlog", o.hlog); err != nil {
 			return nil, err
 		}
 	}
@@ -464,9 +464,9 @@ func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell 
 	if o.quiet {
 		every = 0
 	}
-	var hlog AtomicFile
+	var hlog OutputFile
 	if o.hlog != "" {
-		if hlog, err = env.FS.CreateAtomic(o.hlog); err != nil {
+		if hlog, err = env.FS.CreateOutput(o.hlog); err != nil {
 			return nil, fmt.Errorf("--hlog %s: %w", o.hlog, err)
 		}
 	}
@@ -504,6 +504,21 @@ func checkDBPath(env *Env, db string) error {
 	return checkParent(env, "--db", db)
 }
 
+// checkOutput refuses, naming the flag, an output path that cannot be
+// written: a directory, a socket, or a file (a symlink's target) whose
+// directory does not exist or is not writable. A device or a FIFO is
+// written through, so its directory is not checked.
+func checkOutput(env *Env, flag, p string) error {
+	target, through, err := env.FS.OutputTarget(p)
+	if err != nil {
+		return usage(fmt.Errorf("%s %s: %w", flag, p, err))
+	}
+	if through {
+		return nil
+	}
+	return checkParent(env, flag, target)
+}
+
 // checkParent refuses a path whose directory does not exist or is not
 // writable, naming the flag.
 func checkParent(env *Env, flag, p string) error {
@@ -525,13 +540,13 @@ func checkParent(env *Env, flag, p string) error {
 // atomically, then the report on stdout.
 func (o *runOptions) writeOutput(env *Env, s *result.Suite, writeJSON func(io.Writer) error, render func(io.Writer) error) error {
 	if o.jsonOut != "" {
-		if err := env.FS.WriteAtomic(o.jsonOut, writeJSON); err != nil {
+		if err := env.FS.WriteOutput(o.jsonOut, writeJSON); err != nil {
 			return fmt.Errorf("writing --json %s: %w", o.jsonOut, err)
 		}
 	}
 	if o.html != "" {
 		html, _ := report.Lookup("html")
-		if err := env.FS.WriteAtomic(o.html, renderer(html, s)); err != nil {
+		if err := env.FS.WriteOutput(o.html, renderer(html, s)); err != nil {
 			return fmt.Errorf("writing --html %s: %w", o.html, err)
 		}
 	}

@@ -54,6 +54,11 @@ Files of different workloads (seed, mix, ops, keys, …) are refused.`,
 }
 
 func runMerge(_ context.Context, o *mergeOptions, paths []string, env *Env) error {
+	if o.out != "" {
+		if err := checkOutput(env, "--output", o.out); err != nil {
+			return err
+		}
+	}
 	var suites []*result.Suite
 	for _, p := range paths {
 		s, err := readSuite(env, p)
@@ -71,7 +76,7 @@ func runMerge(_ context.Context, o *mergeOptions, paths []string, env *Env) erro
 		write = m.Cells[0].Runs[0].Write // one run stays a plain result
 	}
 	if o.out != "" {
-		if err := env.FS.WriteAtomic(o.out, write); err != nil {
+		if err := env.FS.WriteOutput(o.out, write); err != nil {
 			return fmt.Errorf("writing %s: %w", o.out, err)
 		}
 		return nil

@@ -59,7 +59,7 @@ func runReport(_ context.Context, o *reportOptions, path string, env *Env) error
 		return usage(fmt.Errorf("--format: %w", err))
 	}
 	if o.out != "" {
-		if err := checkParent(env, "--output", o.out); err != nil {
+		if err := checkOutput(env, "--output", o.out); err != nil {
 			return err
 		}
 	}
@@ -71,7 +71,7 @@ func runReport(_ context.Context, o *reportOptions, path string, env *Env) error
 	if o.out == "" {
 		return render(env.Stdout)
 	}
-	return env.FS.WriteAtomic(o.out, render)
+	return env.FS.WriteOutput(o.out, render)
 }
 
 // renderer picks how a format shows a suite: a single run as a run, a

@@ -263,6 +263,15 @@ func spectrumChart(id, name string, ph result.Phase) (chart, error) {
 		p.Legend.Add(o.Kind, l)
 		c.Points += len(xy)
 	}
+	// A log axis needs a positive range: one latency everywhere (or none)
+	// would have gonum/plot pad it by ±1, below zero.
+	if !(p.Y.Min > 0 && p.Y.Max > p.Y.Min) || math.IsInf(p.Y.Min, 0) || math.IsInf(p.Y.Max, 0) {
+		lo := 0.001
+		if p.Y.Min > 0 && !math.IsInf(p.Y.Min, 0) {
+			lo = p.Y.Min
+		}
+		p.Y.Min, p.Y.Max = lo, lo*10
+	}
 	var err error
 	c.SVG, err = render(p, 10*vg.Inch, 4*vg.Inch)
 	return c, err

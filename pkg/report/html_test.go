@@ -52,3 +52,19 @@ func TestHTMLGolden(t *testing.T) {
 	}
 	golden.Check(t, "html-suite.structure", []byte(structure(t, buf.String())))
 }
+
+// A result with nothing measured (a run that failed before its first op)
+// renders, as its text report and no charts: drawing the empty latency
+// chart, on a log scale, used to panic.
+func TestHTMLEmptyRun(t *testing.T) {
+	r := loadFixture(t, "mix-wal.json")
+	r.Complete, r.Problems = false, []string{"worker failed"}
+	r.Phases[0].Ops, r.Phases[0].Timeline, r.Phases[0].Workers = nil, nil, nil
+	var buf bytes.Buffer
+	if err := HTMLRun(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if html := buf.String(); !strings.Contains(html, "worker failed") || strings.Contains(html, "<svg") {
+		t.Errorf("want the text report and no chart:\n%s", html)
+	}
+}

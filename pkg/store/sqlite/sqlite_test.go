@@ -39,7 +39,7 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-func openInit(t *testing.T, d *Driver, c store.Config) store.Store {
+func openInit(t testing.TB, d *Driver, c store.Config) store.Store {
 	t.Helper()
 	st, err := d.Open(context.Background(), c)
 	if err != nil {

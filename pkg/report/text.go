@@ -228,7 +228,7 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 	sp := ph.WorkerSpread
 	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", Rate(sp.MinOpsPerSec), Rate(sp.MedianOpsPerSec), Rate(sp.MaxOpsPerSec))
 	if len(ph.Timeline) > 0 {
-		stalls, worst, worstN := 0, int64(0), int64(-1)
+		stalls, worst, worstN, whole := 0, int64(0), int64(-1), 0
 		var p99Sec int64
 		var p99Kind string
 		var p99Max float64
@@ -244,13 +244,19 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 				stalls++
 			}
 			// The last second is partial: fewer ops in it say nothing.
-			if !s.Partial() && (worstN < 0 || n < worstN) {
+			if s.Partial() {
+				continue
+			}
+			if whole++; worstN < 0 || n < worstN {
 				worst, worstN = s.Second, n
 			}
 		}
 		w.printf("timeline: %d s", len(ph.Timeline))
-		if len(ph.Timeline) > 1 && worstN >= 0 {
-			w.printf(" · slowest second %d (%d ops) · worst p99: second %d, %s %s · seconds with no completions: %d", worst, worstN, p99Sec, p99Kind, Micros(p99Max), stalls)
+		if whole > 1 {
+			w.printf(" · slowest second %d (%d ops)", worst, worstN)
+		}
+		if len(ph.Timeline) > 1 {
+			w.printf(" · worst p99: second %d, %s %s · seconds with no completions: %d", p99Sec, p99Kind, Micros(p99Max), stalls)
 		}
 		w.printf("\n")
 	}

@@ -24,7 +24,7 @@ func SuiteText(w io.Writer, sum *Summary) error {
 	for _, c := range s.Cells {
 		if len(c.Runs[0].Phases) > 0 {
 			if line := LogText(c.Runs[0].Phases[0]); line != "" {
-				logs = append(logs, fmt.Sprintf("  %s: %s", settingValues(c.Settings), line))
+				logs = append(logs, fmt.Sprintf("  %s: %s", settingValues(c.Settings), strings.TrimPrefix(line, "wal: ")))
 			}
 		}
 	}

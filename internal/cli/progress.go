@@ -217,7 +217,8 @@ func (w *watcher) print(c counts, note string) {
 	case ph.Access == workload.AccessEach:
 		frac = float64(w.opsDone) / float64(w.plan.Keys.Count) // close enough for scans, whose ops are 100 keys
 	}
-	if frac > 0 && frac <= 1 {
+	if frac > 0 {
+		frac = min(frac, 1) // the last op of a timed phase ends a little after its time
 		eta := time.Duration(float64(elapsed) * (1 - frac) / frac).Round(time.Second)
 		fmt.Fprintf(&b, " · %.0f%% · ETA %s", 100*frac, eta)
 	}

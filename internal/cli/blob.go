@@ -102,8 +102,9 @@ func sqliteDrivers() []string {
 func newBlobCommand(env *Env) *cobra.Command {
 	o := defaultBlobOptions()
 	cmd := &cobra.Command{
-		Use:   "blob",
-		Short: "Large blobs in one SQLite file against one file per blob: read and update speed, space",
+		Use:         "blob",
+		Annotations: map[string]string{runsWorkers: "yes"},
+		Short:       "Large blobs in one SQLite file against one file per blob: read and update speed, space",
 		Long: `blob answers "is it faster to keep blobs in SQLite or as files?" the
 classic way. It creates --count blobs of random, incompressible content,
 --size ± --variance bytes each (a seeded size per blob), in a SQLite

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -72,7 +73,7 @@ func parsePercent(s string) (float64, error) {
 	return f / 100, err
 }
 
-func runCompare(_ context.Context, o *compareOptions, oldPath, newPath string, env *Env) error {
+func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string, env *Env) error {
 	f, err := report.Lookup(o.format)
 	if err != nil || f.Comparison == nil {
 		return usage(fmt.Errorf("--format %q: want text, json, csv or markdown", o.format))
@@ -91,11 +92,11 @@ func runCompare(_ context.Context, o *compareOptions, oldPath, newPath string, e
 		}
 		metrics = append(metrics, mt)
 	}
-	old, err := readSuite(env, oldPath)
+	old, err := readSuite(ctx, env, oldPath)
 	if err != nil {
 		return err
 	}
-	new, err := readSuite(env, newPath)
+	new, err := readSuite(ctx, env, newPath)
 	if err != nil {
 		return err
 	}
@@ -114,17 +115,34 @@ func runCompare(_ context.Context, o *compareOptions, oldPath, newPath string, e
 
 // readSuite reads a result file, a single run or a suite; errors name the
 // file and are usage errors (the file is what the user handed over).
-func readSuite(env *Env, path string) (*result.Suite, error) {
+func readSuite(ctx context.Context, env *Env, path string) (*result.Suite, error) {
 	f, err := env.FS.Open(path)
 	if err != nil {
 		return nil, usage(err)
 	}
 	defer f.Close()
-	s, err := result.ReadSuite(f)
-	if err != nil {
+	s, err := result.ReadSuite(ctxReader{ctx, f})
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
 		return nil, usage(fmt.Errorf("%s: %w", path, err))
 	}
 	return s, nil
+}
+
+// ctxReader stops reading once ctx is done: an interrupt ends the reading
+// of a slow or endless input (a FIFO, a device) at the next read.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 var errNoInputs = errors.New("merge takes at least one result file")

@@ -66,8 +66,9 @@ func (o *crudOptions) AddFlags(fs *pflag.FlagSet) {
 func newCRUDCommand(env *Env) *cobra.Command {
 	o := defaultCRUDOptions()
 	cmd := &cobra.Command{
-		Use:   "crud",
-		Short: "Insert, query, update, scan and delete N rows per engine: the scaling table",
+		Use:         "crud",
+		Annotations: map[string]string{runsWorkers: "yes"},
+		Short:       "Insert, query, update, scan and delete N rows per engine: the scaling table",
 		Long: `crud runs the classic embedded-database benchmark on each engine and row
 count: insert every row, query every row (--rounds times), update every
 row (--rounds times), scan every row in key order (100 rows per op, on

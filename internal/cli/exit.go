@@ -15,7 +15,8 @@ const (
 	ExitFailure     = 1   // the run failed: a worker died, the engine failed
 	ExitUsage       = 2   // bad input: flags, paths, a database gobench did not create
 	ExitThreshold   = 3   // a gate failed: an --expect, or a regression beyond --max-regression
-	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; the partial result was written
+	ExitInterrupted = 130 // stopped by SIGINT; a run's partial result was written
+	ExitTerminated  = 143 // stopped by SIGTERM; a run's partial result was written
 )
 
 // usageError marks an error in what the user asked for.
@@ -42,6 +43,8 @@ func exitCode(err error) int {
 		return ExitUsage
 	case errors.Is(err, report.ErrThreshold):
 		return ExitThreshold
+	case errors.Is(err, errTerminated):
+		return ExitTerminated
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	case errors.Is(err, coord.ErrWorker):

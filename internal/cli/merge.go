@@ -53,7 +53,7 @@ Files of different workloads (seed, mix, ops, keys, …) are refused.`,
 	return cmd
 }
 
-func runMerge(_ context.Context, o *mergeOptions, paths []string, env *Env) error {
+func runMerge(ctx context.Context, o *mergeOptions, paths []string, env *Env) error {
 	if o.out != "" {
 		if err := checkOutput(env, "--output", o.out); err != nil {
 			return err
@@ -61,7 +61,7 @@ func runMerge(_ context.Context, o *mergeOptions, paths []string, env *Env) erro
 	}
 	var suites []*result.Suite
 	for _, p := range paths {
-		s, err := readSuite(env, p)
+		s, err := readSuite(ctx, env, p)
 		if err != nil {
 			return err
 		}

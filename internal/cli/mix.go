@@ -73,8 +73,9 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 func newMixCommand(env *Env) *cobra.Command {
 	o := defaultMixOptions()
 	cmd := &cobra.Command{
-		Use:   "mix",
-		Short: "Run the seeded read/upsert mix on N worker processes against one database",
+		Use:         "mix",
+		Annotations: map[string]string{runsWorkers: "yes"},
+		Short:       "Run the seeded read/upsert mix on N worker processes against one database",
 		Long: `mix runs the classic embedded-database concurrency test: every worker (a
 process, or a goroutine) opens its own connection, waits at a start
 barrier, then runs its seeded lottery of ops (95% reads / 5% upserts by

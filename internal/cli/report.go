@@ -53,7 +53,7 @@ factor against the baseline.`,
 	return cmd
 }
 
-func runReport(_ context.Context, o *reportOptions, path string, env *Env) error {
+func runReport(ctx context.Context, o *reportOptions, path string, env *Env) error {
 	f, err := report.Lookup(o.format)
 	if err != nil {
 		return usage(fmt.Errorf("--format: %w", err))
@@ -63,7 +63,7 @@ func runReport(_ context.Context, o *reportOptions, path string, env *Env) error
 			return err
 		}
 	}
-	s, err := readSuite(env, path)
+	s, err := readSuite(ctx, env, path)
 	if err != nil {
 		return err
 	}

@@ -11,38 +11,69 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/spf13/cobra"
+)
+
+// runsWorkers annotates a command that runs workers: an interrupt stops
+// them after their current op and keeps the partial result.
+const runsWorkers = "gobench/runs-workers"
+
+// Interrupts, as the causes of a cancelled run: SIGINT exits 130, SIGTERM
+// 143 (128 + the signal's number, as shells report them).
+var (
+	errInterrupted = fmt.Errorf("interrupted (SIGINT): %w", context.Canceled)
+	errTerminated  = fmt.Errorf("terminated (SIGTERM): %w", context.Canceled)
 )
 
 // Main runs gobench with args (without the program name) and returns the
 // process's exit code.
 func Main(args []string, env *Env) int {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	var workers atomic.Bool // the command runs workers (set once it starts)
 	if env.Notify != nil {
 		sigs := make(chan os.Signal, 2)
 		abort := make(chan struct{})
 		env.Abort = abort
 		env.Notify(sigs)
 		go func() {
-			if _, ok := <-sigs; !ok {
+			sig, ok := <-sigs
+			if !ok {
 				return
 			}
-			fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping workers after their current op (interrupt again to kill them)")
-			cancel()
-			if _, ok := <-sigs; ok {
+			cause := errInterrupted
+			if sig == syscall.SIGTERM {
+				cause = errTerminated
+			}
+			if workers.Load() {
+				fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping workers after their current op (interrupt again to kill them)")
+			} else {
+				fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping")
+			}
+			cancel(cause)
+			if _, ok := <-sigs; ok && workers.Load() {
 				fmt.Fprintln(env.Stderr, "gobench: interrupted twice: killing the workers")
 				close(abort)
 			}
 		}()
 	}
 	root := newRootCommand(env)
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+		workers.Store(cmd.Annotations[runsWorkers] != "")
+	}
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if errors.Is(err, context.Canceled) {
+		if c := context.Cause(ctx); c != nil && c != context.Canceled {
+			err = c
+		}
+	}
 	switch {
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(env.Stderr, "gobench: interrupted: the result is partial (marked incomplete)")
+	case errors.Is(err, context.Canceled) && workers.Load():
+		fmt.Fprintf(env.Stderr, "gobench: %v: the result is partial (marked incomplete)\n", err)
 	case err != nil:
 		fmt.Fprintf(env.Stderr, "gobench: %v\n", err)
 		if errors.As(err, new(usageError)) && !strings.Contains(err.Error(), "--help") {

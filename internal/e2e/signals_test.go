@@ -119,25 +119,34 @@ func assertEmptyDir(t *testing.T, dir string) {
 	}
 }
 
-// The first SIGINT stops the workers after their current op: the partial
-// result is printed and saved, marked interrupted, and gobench exits 130.
-// A second one kills the workers at once. Either way no worker process and
-// no temporary directory remain.
+// The first SIGINT (or SIGTERM) stops the workers after their current op:
+// the partial result is printed and saved, marked interrupted, and gobench
+// exits 130 (143 for SIGTERM). A second one kills the workers at once.
+// Either way no worker process and no temporary directory remain.
 func TestSignals(t *testing.T) {
-	for _, signals := range []int{1, 2} {
-		t.Run(map[int]string{1: "once", 2: "twice"}[signals], func(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		sig     syscall.Signal
+		signals int
+		code    int
+	}{{"once", syscall.SIGINT, 1, 130}, {"twice", syscall.SIGINT, 2, 130}, {"sigterm", syscall.SIGTERM, 1, 143}} {
+		signals := tt.signals
+		t.Run(tt.name, func(t *testing.T) {
 			tmp := t.TempDir()
 			out := filepath.Join(t.TempDir(), "partial.json")
 			cmd := gobenchCmd(t, tmp, "mix", "--procs", "4", "--duration", "1h", "--journal", "wal", "--json", out)
 			stdout, stderr, wait := startRun(t, cmd)
 			for range signals {
-				if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				if err := cmd.Process.Signal(tt.sig); err != nil {
 					t.Fatal(err)
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
-			if code := exitStatus(wait()); code != 130 {
-				t.Fatalf("exit status %d, want 130; stderr:\n%s", code, stderr)
+			if code := exitStatus(wait()); code != tt.code {
+				t.Fatalf("exit status %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			if !strings.Contains(stderr.String(), "stopping workers after their current op") || !strings.Contains(stderr.String(), "the result is partial") {
+				t.Errorf("stderr does not say what the interrupt does:\n%s", stderr)
 			}
 			if !strings.HasPrefix(stdout.String(), "INCOMPLETE RESULT: interrupted") {
 				t.Errorf("stdout does not open with the interruption:\n%s", stdout)
@@ -159,6 +168,51 @@ func TestSignals(t *testing.T) {
 			assertNoWorkers(t, r)
 			assertEmptyDir(t, tmp)
 		})
+	}
+}
+
+// Reading a result that never ends (a FIFO whose writer sends an opening
+// brace and then a few spaces every few milliseconds, forever) stops at
+// SIGINT at once, exit 130, with a message for a command that has no
+// workers.
+func TestInterruptedRead(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "endless.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("cannot make a FIFO here: %v", err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		spaces := bytes.Repeat([]byte(" "), 1<<10)
+		if _, err := f.Write([]byte("{")); err != nil {
+			return
+		}
+		for {
+			if _, err := f.Write(spaces); err != nil {
+				return // the reader is gone
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	cmd := gobenchCmd(t, dir, "report", fifo)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitStatus(cmd.Wait()); code != 130 {
+		t.Fatalf("exit status %d, want 130; stderr:\n%s", code, &stderr)
+	}
+	if got := stderr.String(); !strings.Contains(got, "gobench: interrupted: stopping\n") || strings.Contains(got, "worker") || strings.Contains(got, "partial") {
+		t.Errorf("stderr:\n%s", got)
 	}
 }
 

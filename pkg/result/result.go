@@ -416,12 +416,16 @@ func (r *Result) Write(w io.Writer) error {
 }
 
 // Read decodes and checks a JSON result, such as a file a user hands to
-// gobench. It refuses other schema versions and results whose histograms
-// do not decode or disagree with their counts.
+// gobench. It refuses input that is not a JSON object or is larger than
+// MaxFileBytes (ErrNotResult), other schema versions, and results whose
+// histograms do not decode or disagree with their counts.
 func Read(rd io.Reader) (*Result, error) {
+	data, err := readFile(rd)
+	if err != nil {
+		return nil, err
+	}
 	var r Result
-	dec := json.NewDecoder(rd)
-	if err := dec.Decode(&r); err != nil {
+	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("decoding result: %w", err)
 	}
 	if err := r.check(); err != nil {

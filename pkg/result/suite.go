@@ -302,9 +302,9 @@ func (s *Suite) Write(w io.Writer) error {
 
 // ReadSuite decodes a result file: a suite, or a single run's result,
 // which becomes a suite of one cell. Every run is checked as Read checks
-// a result.
+// a result, and the file is bounded as Read bounds it.
 func ReadSuite(rd io.Reader) (*Suite, error) {
-	data, err := io.ReadAll(rd)
+	data, err := readFile(rd)
 	if err != nil {
 		return nil, err
 	}

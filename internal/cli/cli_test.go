@@ -83,6 +83,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"crud --rounds 0", "--rounds 0"},
 		{"compare a.json", "compare takes two result files"},
 		{"merge", "merge takes at least one result file"},
+		{"merge " + fixture + " " + fixture, "the same run is given twice"},
 		{"verify --driver oracle", `unknown driver "oracle"`},
 		{"mix --db " + dir, "is a directory"},
 		{"mix --queries ten", `invalid argument "ten"`},

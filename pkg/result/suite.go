@@ -3,6 +3,7 @@ package result
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -176,6 +177,9 @@ func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, e
 			return nil, err
 		}
 	}
+	if err := distinctRuns(runs); err != nil {
+		return nil, err
+	}
 	all := make([]Settings, len(runs))
 	for i, r := range runs {
 		all[i] = RunSettings(r)
@@ -230,6 +234,38 @@ func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, e
 		s.Baseline = s.Cells[matches[0]].Settings
 	}
 	return s, nil
+}
+
+// ErrDuplicateRun marks a run given more than once: as a repeat of itself
+// it would pass for independent evidence.
+var ErrDuplicateRun = errors.New("the same run is given twice")
+
+// distinctRuns refuses runs of which two are one run: the same start, the
+// same plan and the same worker processes.
+func distinctRuns(runs []*Result) error {
+	seen := map[string]int{}
+	for i, r := range runs {
+		id := runIdentity(r)
+		if j, ok := seen[id]; ok {
+			return fmt.Errorf("%w (runs %d and %d both started %s with the same plan and worker processes): a run counted twice would pass for two independent repeats", ErrDuplicateRun, j+1, i+1, r.StartedAt.Format(time.RFC3339Nano))
+		}
+		seen[id] = i
+	}
+	return nil
+}
+
+// runIdentity is what makes a run this run and no other: its start, its
+// plan and the processes of its workers.
+func runIdentity(r *Result) string {
+	plan, _ := json.Marshal(r.Plan) // plain data: cannot fail
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d|%s", r.StartedAt.UnixNano(), plan)
+	for _, ph := range r.Phases {
+		for _, w := range ph.Workers {
+			fmt.Fprintf(&b, "|%d:%d", w.ID, w.PID)
+		}
+	}
+	return b.String()
 }
 
 // Select returns the indices of the cells a selector picks. A selector is

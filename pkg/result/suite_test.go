@@ -2,6 +2,7 @@ package result
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,27 @@ func fakeRun(t *testing.T, journal, sync string, procs int, n int, lat time.Dura
 	}
 	r := b.Result()
 	r.Command = "mix"
+	fakeStarts++
+	r.StartedAt = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC).Add(time.Duration(fakeStarts) * time.Second) // each run its own
 	return r
+}
+
+// fakeStarts numbers the fake runs, which start a second apart.
+var fakeStarts int
+
+// The same run given twice (a result merged with itself) is refused: it
+// would pass for two independent repeats. Two runs of the same settings
+// are repeats.
+func TestDuplicateRunRefused(t *testing.T) {
+	a, b := fakeRun(t, "wal", "full", 1, 10, time.Microsecond), fakeRun(t, "wal", "full", 1, 10, time.Microsecond)
+	if _, err := NewSuite("mix", "merged", []*Result{a, b}, ""); err != nil {
+		t.Fatalf("two repeats: %v", err)
+	}
+	one, _ := NewSuite("mix", "single", []*Result{a}, "")
+	_, err := Merge([]*Suite{one, one, one})
+	if !errors.Is(err, ErrDuplicateRun) || !strings.Contains(err.Error(), "runs 1 and 2") {
+		t.Fatalf("merging a run with itself: %v", err)
+	}
 }
 
 func TestNewSuite(t *testing.T) {

@@ -84,6 +84,14 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"compare a.json", "compare takes two result files"},
 		{"merge", "merge takes at least one result file"},
 		{"merge " + fixture + " " + fixture, "the same run is given twice"},
+		{"mix --rate NaN", "rate NaN is out of range"},
+		{"mix --rate +Inf", "rate +Inf is out of range"},
+		{"mix --rate 1e-9 --queries 10", "longer than the maximum of 72h0m0s"},
+		{"mix --journal rollback,wal --expect upsert_ops/s:_wal_>=_NaNx_rollback", "is not a positive number"},
+		{"mix --journal rollback,wal --expect upsert_ops/s:_wal_>=_Infx_rollback", "is not a positive number"},
+		{"compare " + fixture + " " + fixture + " --max-regression NaN%", "--max-regression"},
+		{"compare " + fixture + " " + fixture + " --max-regression Inf%", "--max-regression"},
+		{"compare " + fixture + " " + fixture + " --max-regression -5%", "--max-regression"},
 		{"verify --driver oracle", `unknown driver "oracle"`},
 		{"mix --db " + dir, "is a directory"},
 		{"mix --queries ten", `invalid argument "ten"`},
@@ -94,7 +102,11 @@ func TestBadInputExitsTwo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			env, stdout, stderr := testEnv(t)
-			code := Main(strings.Fields(tt.args), env)
+			var args []string
+			for _, a := range strings.Fields(tt.args) {
+				args = append(args, strings.ReplaceAll(a, "_", " ")) // "_" stands for a space inside an argument
+			}
+			code := Main(args, env)
 			if code != ExitUsage {
 				t.Errorf("exit code %d, want %d; stderr:\n%s", code, ExitUsage, stderr)
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -63,14 +64,14 @@ shown as warnings.`,
 	return cmd
 }
 
-// parsePercent reads "10%", "10" or "0.1x" as a fraction.
+// parsePercent reads "10%" or "10" as a fraction, a finite one from 0 up.
 func parsePercent(s string) (float64, error) {
-	if v, ok := strings.CutSuffix(s, "%"); ok {
-		f, err := strconv.ParseFloat(v, 64)
-		return f / 100, err
+	v, _ := strings.CutSuffix(s, "%")
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(f >= 0) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("%q is not a percentage such as 10%%", s)
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	return f / 100, err
+	return f / 100, nil
 }
 
 func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string, env *Env) error {

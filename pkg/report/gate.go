@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -51,7 +52,7 @@ func ParseExpectation(s string) (Expectation, error) {
 		return e, fmt.Errorf("--expect %q: comparison %q is not one of >=, >, <=, <", s, e.Op)
 	}
 	e.Factor, err = strconv.ParseFloat(strings.TrimSuffix(f[2], "x"), 64)
-	if err != nil || e.Factor <= 0 {
+	if err != nil || !(e.Factor > 0) || math.IsInf(e.Factor, 0) {
 		return e, fmt.Errorf("--expect %q: factor %q is not a positive number such as 3x or 0.5x", s, f[2])
 	}
 	return e, nil

@@ -287,7 +287,7 @@ func (p *Plan) Validate() error {
 			return errors.New("verify cannot check deletes (a missing key would be either lost or deleted): drop delete from the mix")
 		}
 	}
-	if p.Rate < 0 || p.Rate > MaxRate {
+	if !(p.Rate >= 0 && p.Rate <= MaxRate) {
 		return fmt.Errorf("rate %v is out of range (want 0 for closed loop, or up to %g ops/s)", p.Rate, MaxRate)
 	}
 	switch p.Arrival {
@@ -302,12 +302,16 @@ func (p *Plan) Validate() error {
 		return errors.New("skipping late ops needs a positive latency limit")
 	}
 	if p.Rate > 0 {
+		perWorker := p.Rate / float64(p.Workers())
 		for _, ph := range p.RunPhases() {
 			if ph.Access != AccessLottery {
 				return fmt.Errorf("phase %s visits each key once: open-loop rates apply to lottery phases", ph.Name)
 			}
 			if ph.Batch != 1 {
 				return fmt.Errorf("phase %s: an open-loop schedule times single ops, not batches of %d (want batch 1)", ph.Name, ph.Batch)
+			}
+			if secs := float64(ph.Ops) / perWorker; ph.Ops > 0 && secs > MaxPhaseLength.Seconds() {
+				return fmt.Errorf("phase %s: %d ops per worker due at %g ops/s each take %.3g hours, longer than the maximum of %v (raise the rate, or give a duration)", ph.Name, ph.Ops, perWorker, secs/3600, MaxPhaseLength)
 			}
 		}
 	}

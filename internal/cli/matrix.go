@@ -341,8 +341,8 @@ func (o *runOptions) resolve() error {
 	if o.repeat < 1 {
 		return fmt.Errorf("--repeat %d: want 1 or more", o.repeat)
 	}
-	if o.ready <= 0 || o.stall <= 0 {
-		return errors.New("--ready-timeout and --stall-timeout must be positive durations")
+	if o.ready < time.Millisecond || o.stall < time.Millisecond {
+		return errors.New("--ready-timeout and --stall-timeout must be positive durations of at least 1ms")
 	}
 	if o.keep && o.db != "" {
 		return errors.New("--keep applies to the temporary database; a --db file is never removed")

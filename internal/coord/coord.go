@@ -87,6 +87,10 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.Mode == workload.ModeProcess && store.IsInProcess(drv) {
+		// Each worker process would open its own, empty copy.
+		return nil, fmt.Errorf("%w: driver %s keeps its data in one process's memory, which worker processes cannot share: run its workers as goroutines (mode %s)", store.ErrInvalid, p.Driver, workload.ModeGoroutine)
+	}
 	logf := func(format string, args ...any) {
 		if cfg.Log != nil {
 			fmt.Fprintf(cfg.Log, format+"\n", args...)
@@ -240,7 +244,7 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	done := make(chan error, 1)
 	go func() { done <- h.Run(ctx) }()
 	limit := stallLimit(g.cfg)
-	tick := time.NewTicker(min(limit/10, time.Second))
+	tick := time.NewTicker(watchInterval(limit))
 	defer tick.Stop()
 	for {
 		select {
@@ -278,6 +282,13 @@ func stallLimit(cfg Config) time.Duration {
 		return time.Minute
 	}
 	return cfg.StallTimeout
+}
+
+// watchInterval is how often a stall watchdog with time-out limit looks:
+// ten times per time-out, at most once a second, at least every
+// millisecond (a ticker must have a positive period).
+func watchInterval(limit time.Duration) time.Duration {
+	return max(min(limit/10, time.Second), time.Millisecond)
 }
 
 // stopGrace returns the configured grace period for stopping, or its
@@ -450,7 +461,7 @@ func (m *processMode) wait(ctx, gctx context.Context, g *errgroup.Group, stop, k
 // The returned function stops the watchdog.
 func (m *processMode) watch(procs []*proc) (stop func()) {
 	limit := stallLimit(m.cfg)
-	tick := time.NewTicker(min(limit/10, time.Second))
+	tick := time.NewTicker(watchInterval(limit))
 	quit := make(chan struct{})
 	go func() {
 		defer tick.Stop()
@@ -548,8 +559,12 @@ func (m *processMode) start(i int, planJSON []byte) (*proc, *os.File, error) {
 	pw.Close() // the child holds its own copy
 	p := &proc{index: i, cmd: cmd, ctl: wire.NewWriter(stdin), stdin: stdin, output: out, ready: make(chan int, len(m.cfg.Plan.RunPhases())), spawned: spawned}
 	if err := p.ctl.Plan(i, planJSON); err != nil {
+		// No reader will serve this process: stop and reap it here.
 		pr.Close()
-		return p, nil, fmt.Errorf("sending the plan to worker process %d: %w", i, err)
+		stdin.Close()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, nil, fmt.Errorf("%w: sending the plan to worker process %d (pid %d): %v%s", ErrWorker, i, cmd.Process.Pid, err, out.quote())
 	}
 	return p, pr, nil
 }
@@ -568,6 +583,9 @@ func selfCommand() (*exec.Cmd, error) {
 func (pr *proc) serve(samples *os.File, p *workload.Plan, b *result.Builder) error {
 	err := pr.read(samples, p, b)
 	samples.Close()
+	if err != nil {
+		_ = pr.cmd.Process.Kill() // its stream is broken: nothing more from it counts
+	}
 	waitErr := pr.cmd.Wait()
 	switch {
 	case pr.stalled.Load():
@@ -615,6 +633,9 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 			}
 		case wire.TypeReady:
 			rd := f.Ready()
+			if rd.Phase >= phases {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("ready for phase %d, which the plan does not have", rd.Phase)}
+			}
 			if rd.Phase != nextReady {
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("ready for phase %d while phase %d was due", rd.Phase, nextReady)}
 			}

@@ -70,6 +70,19 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "hang":
 		time.Sleep(time.Hour)
+	case "extraready":
+		// Ready for phase 0, then for a phase the plan does not have.
+		r := wire.NewReader(os.Stdin, "coordinator")
+		w := wire.NewWriter(os.NewFile(3, "samples"))
+		if r.Scan() && r.Frame().Type == wire.TypePlan {
+			_ = w.Ready(wire.Ready{Phase: 0, PID: os.Getpid(), Clock: workload.Now()})
+			_ = w.Ready(wire.Ready{Phase: 1, PID: os.Getpid(), Clock: workload.Now()})
+		}
+		time.Sleep(time.Hour)
+	case "closestdin":
+		// Take none of the plan: the coordinator's write fails.
+		os.Stdin.Close()
+		time.Sleep(time.Hour)
 	}
 }
 
@@ -341,6 +354,64 @@ func TestStallTimeout(t *testing.T) {
 		t.Fatalf("err = %v, want a stall", err)
 	}
 	assertGone(t, pidsIn(err.Error()))
+}
+
+// A worker that reports ready for a phase the plan does not have is a
+// protocol error naming it, not a crash of the coordinator (it was an
+// index out of range).
+func TestReadyForUnknownPhase(t *testing.T) {
+	p := nullPlan(1, 1, 100)
+	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("extraready"), StopGrace: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "ready for phase 1, which the plan does not have") {
+		t.Fatalf("err = %v", err)
+	}
+	assertGone(t, pidsIn(err.Error()))
+}
+
+// When the plan cannot be sent to a worker process (it closed its stdin
+// before reading a plan too large for the pipe's buffer), the process is
+// killed and reaped, and the run fails naming it.
+func TestPlanNotSent(t *testing.T) {
+	p := nullPlan(1, 1, 100)
+	p.Store.Path = strings.Repeat("x", 256<<10) // more than a pipe holds
+	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("closestdin"), StopGrace: time.Second})
+	if !errors.Is(err, ErrWorker) || !strings.Contains(err.Error(), "sending the plan to worker process 0") {
+		t.Fatalf("err = %v", err)
+	}
+	pids := pidsIn(err.Error())
+	if len(pids) != 1 {
+		t.Fatalf("no pid named: %v", err)
+	}
+	assertGone(t, pids)
+}
+
+// A driver whose data lives in one process's memory is refused in process
+// mode by the coordinator itself, before anything is set up: every worker
+// process would read its own empty map.
+func TestInProcessEngineRefused(t *testing.T) {
+	p := nullPlan(2, 1, 100)
+	p.Driver = "map"
+	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("serve")})
+	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "worker processes cannot share") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// The stall watchdog looks at a positive interval whatever the time-out
+// (a time-out of 1 ns made NewTicker panic).
+func TestWatchInterval(t *testing.T) {
+	for _, tt := range []struct{ limit, want time.Duration }{
+		{time.Nanosecond, time.Millisecond}, {50 * time.Millisecond, 5 * time.Millisecond}, {time.Minute, time.Second},
+	} {
+		if got := watchInterval(tt.limit); got != tt.want {
+			t.Errorf("watchInterval(%v) = %v, want %v", tt.limit, got, tt.want)
+		}
+	}
+	p := nullPlan(1, 1, 100)
+	p.Mode = workload.ModeGoroutine
+	if _, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), StallTimeout: time.Nanosecond}); err != nil && !errors.Is(err, ErrWorker) {
+		t.Fatalf("a 1 ns stall time-out: %v", err)
+	}
 }
 
 // hangRelease ends the hangs of the "hangread" engine.

@@ -39,7 +39,7 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.As(err, &ue), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign):
+	case errors.As(err, &ue), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse):
 		return ExitUsage
 	case errors.Is(err, report.ErrThreshold):
 		return ExitThreshold

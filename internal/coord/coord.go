@@ -101,9 +101,11 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		return nil, fmt.Errorf("opening the store: %w", err)
 	}
 	defer st.Close()
-	if err := st.Init(ctx); err != nil {
-		return nil, fmt.Errorf("setting up the store: %w", err)
+	lock, err := setUp(ctx, st, p.Store.Path)
+	if err != nil {
+		return nil, err
 	}
+	defer lock.Unlock()
 	if p.Preload > 0 {
 		t0 := time.Now()
 		if err := workload.Preload(ctx, st, p); err != nil {
@@ -180,6 +182,43 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		return res, fmt.Errorf("%w: %s", ErrWorker, strings.Join(res.Problems, "; "))
 	}
 	return res, nil
+}
+
+// setUp initialises the store at path and returns the lock the run holds
+// on it for its lifetime: a second run on the same database is refused
+// (ErrInUse) before it touches anything. Runs set up databases of one
+// directory one at a time, so two runs creating one new database cannot
+// both set it up.
+func setUp(ctx context.Context, st store.Store, path string) (*runLock, error) {
+	if path == "" {
+		return nil, initStore(ctx, st)
+	}
+	release, err := setupLock(path)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	lock, err := lockRun(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := initStore(ctx, st); err != nil {
+		lock.Unlock()
+		return nil, err
+	}
+	if lock == nil { // the database did not exist before Init
+		if lock, err = lockRun(path); err != nil {
+			return nil, err
+		}
+	}
+	return lock, nil
+}
+
+func initStore(ctx context.Context, st store.Store) error {
+	if err := st.Init(ctx); err != nil {
+		return fmt.Errorf("setting up the store: %w", err)
+	}
+	return nil
 }
 
 // betweenPhases runs, before phase's START and outside any measured

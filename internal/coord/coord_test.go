@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -373,7 +374,7 @@ func TestReadyForUnknownPhase(t *testing.T) {
 // killed and reaped, and the run fails naming it.
 func TestPlanNotSent(t *testing.T) {
 	p := nullPlan(1, 1, 100)
-	p.Store.Path = strings.Repeat("x", 256<<10) // more than a pipe holds
+	p.Phases[0].Name = strings.Repeat("x", 256<<10) // a plan more than a pipe holds
 	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("closestdin"), StopGrace: time.Second})
 	if !errors.Is(err, ErrWorker) || !strings.Contains(err.Error(), "sending the plan to worker process 0") {
 		t.Fatalf("err = %v", err)
@@ -488,4 +489,59 @@ func TestAbort(t *testing.T) {
 		pids = append(pids, w.PID)
 	}
 	assertGone(t, pids)
+}
+
+// A second run on a database another run is using is refused before it
+// touches anything (their writes would mix, and each would verify the
+// other's as lost); the first run goes on and verifies clean. Once it is
+// over, the database is free again.
+func TestDatabaseInUse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.db")
+	plan := func() *workload.Plan {
+		p := workload.DefaultPlan()
+		p.Driver, p.Mode, p.Procs = "modernc", workload.ModeGoroutine, 2
+		p.Store = store.Config{Path: path, Options: sqlite.DefaultOptions().Encode()}
+		p.Keys.Count, p.Preload = 1000, 1000
+		p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(3*time.Second)
+		p.Verify = true
+		return &p
+	}
+	ctx := context.Background()
+	running := make(chan struct{})
+	var once sync.Once
+	type outcome struct {
+		res *result.Result
+		err error
+	}
+	first := make(chan outcome, 1)
+	go func() {
+		res, err := Run(ctx, Config{Plan: plan(), Registry: all.Registry(), Observe: func(result.Interval) { once.Do(func() { close(running) }) }})
+		first <- outcome{res, err}
+	}()
+	select {
+	case <-running:
+	case o := <-first:
+		t.Fatalf("the first run ended: %v", o.err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), Config{Plan: plan(), Registry: all.Registry()})
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("a second run on %s: %v", path, err)
+	}
+	o := <-first
+	if o.err != nil || o.res.Verify == nil || o.res.Verify.Violations != 0 || o.res.Verify.AckedWrites == 0 {
+		t.Fatalf("the first run: %v, %+v", o.err, o.res.Verify)
+	}
+	if len(before) == 0 {
+		t.Fatal("the database was empty while the first run used it")
+	}
+	p := plan()
+	p.Phases[0].Duration, p.Phases[0].Ops = 0, 100
+	res, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry()})
+	if err != nil || res.Verify == nil || res.Verify.Violations != 0 {
+		t.Fatalf("a run once the database is free: %v, %+v", err, res.Verify)
+	}
 }

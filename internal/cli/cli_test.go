@@ -89,6 +89,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"merge", "merge takes at least one result file"},
 		{"merge " + fixture + " " + fixture, "the same run is given twice"},
 		{"mix --rate NaN", "rate NaN is out of range"},
+		{"mix --driver modernc --mode goroutine --keys 1000000000000 --value-size 100000 --queries 10", "needs at least 90949 TiB"},
 		{"mix --rate +Inf", "rate +Inf is out of range"},
 		{"mix --rate 1e-9 --queries 10", "longer than the maximum of 72h0m0s"},
 		{"mix --journal rollback,wal --expect upsert_ops/s:_wal_>=_NaNx_rollback", "is not a positive number"},

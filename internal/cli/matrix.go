@@ -475,7 +475,7 @@ func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell 
 		hw = hlog
 	}
 	watch := newWatcher(env.Stderr, env.StderrIsTerminal, every, label, &p, hw, time.Now())
-	res, err = coord.Run(ctx, coord.Config{Plan: &p, Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall, Abort: env.Abort, Log: log, Observe: watch.observe})
+	res, err = coord.Run(ctx, coord.Config{Plan: &p, Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall, Abort: env.Abort, Log: log, Observe: watch.observe, ProgressEvery: every})
 	werr := watch.close()
 	if hlog != nil {
 		if werr != nil || res == nil {

@@ -15,6 +15,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gobench/gobench/internal/coord"
 )
 
 // runsWorkers annotates a command that runs workers: an interrupt stops
@@ -66,19 +68,25 @@ func Main(args []string, env *Env) int {
 	}
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	if errors.Is(err, context.Canceled) {
-		if c := context.Cause(ctx); c != nil && c != context.Canceled {
-			err = c
-		}
+	cause := context.Cause(ctx) // which interrupt, if any
+	if cause == nil {
+		cause = err
 	}
 	switch {
+	case errors.Is(err, coord.ErrSetupInterrupted):
+		fmt.Fprintf(env.Stderr, "gobench: %v\n", err)
 	case errors.Is(err, context.Canceled) && workers.Load():
-		fmt.Fprintf(env.Stderr, "gobench: %v: the result is partial (marked incomplete)\n", err)
+		fmt.Fprintf(env.Stderr, "gobench: %v: the result is partial (marked incomplete)\n", cause)
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(env.Stderr, "gobench: %v\n", cause)
 	case err != nil:
 		fmt.Fprintf(env.Stderr, "gobench: %v\n", err)
 		if errors.As(err, new(usageError)) && !strings.Contains(err.Error(), "--help") {
 			fmt.Fprintln(env.Stderr, "run 'gobench --help' or 'gobench <command> --help' for usage")
 		}
+	}
+	if errors.Is(err, context.Canceled) {
+		err = errors.Join(err, cause) // SIGTERM's exit code is not SIGINT's
 	}
 	return exitCode(err)
 }

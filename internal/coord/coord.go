@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,6 +32,7 @@ import (
 
 	"github.com/gobench/gobench/internal/sysinfo"
 	"github.com/gobench/gobench/internal/wire"
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -65,9 +67,71 @@ type Config struct {
 	// finished (see result.Builder.Observe): for progress and interval
 	// logs.
 	Observe func(result.Interval)
-	// Log receives notes on the run's progress (store set up, workers
-	// started). Nil discards them.
+	// Log receives notes on the run's progress (store set up, preload
+	// progress, workers started). Nil discards them.
 	Log io.Writer
+	// ProgressEvery is how often a long preload reports how far it got on
+	// Log. Zero means every ten seconds.
+	ProgressEvery time.Duration
+}
+
+// ErrSetupInterrupted marks a run interrupted while it set up its store,
+// before anything was measured. It also matches context.Canceled.
+var ErrSetupInterrupted = errors.New("interrupted while setting up the store, before anything was measured")
+
+// setupError is an interruption during setup, saying how far setup got.
+type setupError struct{ detail error }
+
+func (e setupError) Error() string   { return ErrSetupInterrupted.Error() + ": " + e.detail.Error() }
+func (e setupError) Unwrap() []error { return []error{ErrSetupInterrupted, e.detail} }
+
+// setupErr marks err, met while setting up, as an interruption of the
+// setup when ctx was cancelled.
+func setupErr(ctx context.Context, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	return setupError{err}
+}
+
+// preloadProgress returns the preload's progress callback: a note on log
+// every `every` (ten seconds by default), with the share done and an ETA.
+func preloadProgress(logf func(string, ...any), total uint64, every time.Duration) func(uint64) {
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	t0 := time.Now()
+	last := t0
+	return func(done uint64) {
+		now := time.Now()
+		if now.Sub(last) < every || done >= total {
+			return
+		}
+		last = now
+		frac := float64(done) / float64(total)
+		eta := time.Duration(float64(now.Sub(t0)) * (1 - frac) / frac).Round(time.Second)
+		logf("preloading: %d of %d rows (%.0f%%), ETA %v", done, total, 100*frac, eta)
+	}
+}
+
+// checkRoom refuses a preload whose values alone cannot fit in the free
+// space of the database's file system: no engine stores them in less.
+func checkRoom(p *workload.Plan) error {
+	if p.Preload == 0 || p.Store.Path == "" {
+		return nil
+	}
+	dir := filepath.Dir(p.Store.Path)
+	free, ok := sysinfo.FreeBytes(dir)
+	if !ok {
+		return nil
+	}
+	per := uint64(p.ValueSize - p.ValueVariance)
+	if per > 0 && p.Preload > uint64(free)/per {
+		need := int64(min(float64(p.Preload)*float64(per), 1<<62))
+		return fmt.Errorf("%w: preloading %d rows of at least %d bytes needs at least %s, and the file system of %s has %s free (lower --keys or --value-size, or give a --db elsewhere)",
+			store.ErrInvalid, p.Preload, per, bytesize.Units{}.Round(need), dir, bytesize.Units{}.Round(free))
+	}
+	return nil
 }
 
 // ErrWorker marks a failure of a worker process.
@@ -96,6 +160,9 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 			fmt.Fprintf(cfg.Log, format+"\n", args...)
 		}
 	}
+	if err := checkRoom(p); err != nil {
+		return nil, err
+	}
 	st, err := drv.Open(ctx, p.Store)
 	if err != nil {
 		return nil, fmt.Errorf("opening the store: %w", err)
@@ -103,13 +170,13 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	defer st.Close()
 	lock, err := setUp(ctx, st, p.Store.Path)
 	if err != nil {
-		return nil, err
+		return nil, setupErr(ctx, err)
 	}
 	defer lock.Unlock()
 	if p.Preload > 0 {
 		t0 := time.Now()
-		if err := workload.Preload(ctx, st, p); err != nil {
-			return nil, err
+		if err := workload.Preload(ctx, st, p, preloadProgress(logf, p.Preload, cfg.ProgressEvery)); err != nil {
+			return nil, setupErr(ctx, err)
 		}
 		logf("preloaded %d rows in %v", p.Preload, time.Since(t0).Round(time.Millisecond))
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -214,6 +215,38 @@ func TestInterruptedRead(t *testing.T) {
 	if got := stderr.String(); !strings.Contains(got, "gobench: interrupted: stopping\n") || strings.Contains(got, "worker") || strings.Contains(got, "partial") {
 		t.Errorf("stderr:\n%s", got)
 	}
+}
+
+// A long preload says how far it got, and a SIGTERM during it says that
+// setup was interrupted and nothing was measured (it used to say "the
+// result is partial" and nothing else): exit 143, no result, no worker,
+// no temporary directory left.
+func TestInterruptedSetup(t *testing.T) {
+	tmp := t.TempDir()
+	cmd := gobenchCmd(t, tmp, "mix", "--keys", "20000000", "--value-size", "32", "--progress", "100ms", "--procs", "2")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitStatus(cmd.Wait()); code != 143 {
+		t.Fatalf("exit status %d, want 143; stderr:\n%s", code, &stderr)
+	}
+	got := stderr.String()
+	if !regexp.MustCompile(`gobench: preloading: \d+ of 20000000 rows \(\d+%\), ETA`).MatchString(got) {
+		t.Errorf("no preload progress on stderr:\n%s", got)
+	}
+	if !regexp.MustCompile(`gobench: interrupted while setting up the store, before anything was measured: preload stopped after \d+ of 20000000 rows`).MatchString(got) || strings.Contains(got, "partial") {
+		t.Errorf("stderr does not say setup was interrupted:\n%s", got)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("a report of nothing:\n%s", &stdout)
+	}
+	assertEmptyDir(t, tmp)
 }
 
 // SIGKILL to a worker process fails the run: exit 1, the worker named

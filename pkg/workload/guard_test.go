@@ -108,7 +108,7 @@ func runLeaky(t *testing.T, guarded bool, onError string) (*result.Result, *work
 	if err := st.Init(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := workload.Preload(ctx, st, &p); err != nil {
+	if err := workload.Preload(ctx, st, &p, nil); err != nil {
 		t.Fatal(err)
 	}
 	b := result.NewBuilder(&p)

@@ -208,8 +208,10 @@ func supports(c store.Conn, op Op) bool {
 
 // Preload writes keys 0 to plan.Preload-1 with seeded values, in
 // transactions of up to 1,000 rows where the connection can batch. It runs
-// before any measurement.
-func Preload(ctx context.Context, st store.Store, plan *Plan) (err error) {
+// before any measurement. progress, if not nil, is called after each
+// chunk with the rows written so far. Cancelling ctx stops it between
+// chunks, with an error that says how far it got.
+func Preload(ctx context.Context, st store.Store, plan *Plan, progress func(done uint64)) (err error) {
 	if plan.Preload == 0 {
 		return nil
 	}
@@ -228,10 +230,13 @@ func Preload(ctx context.Context, st store.Store, plan *Plan) (err error) {
 	value := make([]byte, plan.ValueSize+plan.ValueVariance)
 	for lo := uint64(0); lo < plan.Preload; lo += chunk {
 		if err := ctx.Err(); err != nil {
-			return err
+			return fmt.Errorf("preload stopped after %d of %d rows: %w", lo, plan.Preload, err)
 		}
 		if err := preloadChunk(c, tx, r, plan, value, lo, min(lo+chunk, plan.Preload)); err != nil {
 			return fmt.Errorf("preload of keys %d and up: %w", lo, err)
+		}
+		if progress != nil {
+			progress(min(lo+chunk, plan.Preload))
 		}
 	}
 	return nil
@@ -287,7 +292,7 @@ func Run(ctx context.Context, plan *Plan, drv store.Driver, c Collector) (err er
 	if err := st.Init(ctx); err != nil {
 		return fmt.Errorf("initialising store: %w", err)
 	}
-	if err := Preload(ctx, st, plan); err != nil {
+	if err := Preload(ctx, st, plan, nil); err != nil {
 		return err
 	}
 	h := &Host{Plan: plan, Store: st, Workers: plan.WorkerIDs(), Collector: c}

@@ -144,7 +144,7 @@ func TestPreloadAndUpdateSizes(t *testing.T) {
 	if err := st.Init(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := Preload(ctx, st, p); err != nil {
+	if err := Preload(ctx, st, p, nil); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := st.Conn(ctx)

@@ -260,6 +260,12 @@ func setUp(ctx context.Context, st store.Store, path string) (*runLock, error) {
 	if path == "" {
 		return nil, initStore(ctx, st)
 	}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if _, err := os.Stat(path); os.IsNotExist(err) {
+			target, _ := os.Readlink(path)
+			return nil, fmt.Errorf("%w: %s is a symlink to %s, which does not exist: gobench creates no file a link points to; give the target's own path", store.ErrInvalid, path, target)
+		}
+	}
 	release, err := setupLock(path)
 	if err != nil {
 		return nil, err

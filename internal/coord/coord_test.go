@@ -545,3 +545,24 @@ func TestDatabaseInUse(t *testing.T) {
 		t.Fatalf("a run once the database is free: %v, %+v", err, res.Verify)
 	}
 }
+
+// A database path that is a dangling symlink is refused: the target it
+// names is not created. A link to an existing gobench database is used.
+func TestDanglingSymlinkRefused(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(filepath.Join(dir, "elsewhere.db"), link); err != nil {
+		t.Fatal(err)
+	}
+	p := workload.DefaultPlan()
+	p.Driver, p.Mode = "modernc", workload.ModeGoroutine
+	p.Store = store.Config{Path: link, Options: sqlite.DefaultOptions().Encode()}
+	p.Keys.Count, p.Preload, p.Phases[0].Ops = 100, 100, 10
+	_, err := Run(context.Background(), Config{Plan: &p, Registry: all.Registry()})
+	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "which does not exist") {
+		t.Fatalf("a dangling link: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "elsewhere.db")); !os.IsNotExist(err) {
+		t.Fatalf("the link's target was created: %v", err)
+	}
+}

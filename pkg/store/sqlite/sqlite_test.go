@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -135,11 +136,123 @@ func TestRefusesForeignDatabase(t *testing.T) {
 				t.Errorf("%s: file changed by a refused Init", name)
 			}
 		}
+		// An empty file is no database gobench created either: refused, and
+		// taken with Reuse.
 		empty := filepath.Join(dir, "empty.db")
 		if err := os.WriteFile(empty, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		openInit(t, d, store.Config{Path: empty})
+		st, _ := d.Open(context.Background(), store.Config{Path: empty})
+		if err := st.Init(context.Background()); !errors.Is(err, store.ErrForeign) || !strings.Contains(err.Error(), "is empty") {
+			t.Errorf("an empty file: %v, want ErrForeign", err)
+		}
+		if fi, err := os.Stat(empty); err != nil || fi.Size() != 0 {
+			t.Errorf("the refused empty file changed: %v %v", fi.Size(), err)
+		}
+		openInit(t, d, store.Config{Path: empty, Reuse: true})
+	})
+}
+
+// A foreign database in WAL mode is refused without a -wal or -shm file
+// appearing beside it; one with a hot journal (a writer stopped mid
+// transaction) is refused and named so, its journal not rolled back.
+func TestRefusesForeignWALAndHotJournal(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		dir := t.TempDir()
+		wal := filepath.Join(dir, "wal.db")
+		raw, err := d.be.open(dsn(wal, "rwc"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"PRAGMA journal_mode=wal", "CREATE TABLE t(x)", "INSERT INTO t VALUES(1)"} {
+			if _, err := raw.queryString(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		raw.Close()
+		before := snapshot(t, dir)
+		st, _ := d.Open(context.Background(), store.Config{Path: wal})
+		if err := st.Init(context.Background()); !errors.Is(err, store.ErrForeign) {
+			t.Fatalf("a foreign WAL database: %v", err)
+		}
+		if after := snapshot(t, dir); after != before {
+			t.Errorf("a refused WAL database's directory changed:\n%s\nbecame\n%s", before, after)
+		}
+
+		// A hot journal: copy a database and its journal while a write
+		// transaction that spilled to the journal is open.
+		src := filepath.Join(dir, "src.db")
+		w, err := d.be.open(dsn(src, "rwc"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		for _, q := range []string{"PRAGMA cache_size=1", "CREATE TABLE t(x)", "INSERT INTO t SELECT randomblob(1000) FROM (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i<200) SELECT i FROM c)", "BEGIN", "UPDATE t SET x=randomblob(1000)"} {
+			if err := w.exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hot := filepath.Join(dir, "hot.db")
+		for _, suffix := range []string{"", "-journal"} {
+			b, err := os.ReadFile(src + suffix)
+			if err != nil || len(b) == 0 {
+				t.Fatalf("no %s to copy: %v", src+suffix, err)
+			}
+			if err := os.WriteFile(hot+suffix, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before = snapshot(t, dir)
+		st, _ = d.Open(context.Background(), store.Config{Path: hot})
+		if err := st.Init(context.Background()); !errors.Is(err, store.ErrForeign) || !strings.Contains(err.Error(), "hot journal") {
+			t.Fatalf("a foreign database with a hot journal: %v", err)
+		}
+		if after := snapshot(t, dir); after != before {
+			t.Errorf("a refused database with a hot journal changed:\n%s\nbecame\n%s", before, after)
+		}
+	})
+}
+
+// snapshot lists a directory's files with their sizes and a hash of their
+// contents.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %d %x\n", e.Name(), len(data), sha256.Sum256(data))
+	}
+	return b.String()
+}
+
+// A gobench database that another process keeps locked past the busy
+// timeout is reported as locked, not as foreign.
+func TestLockedDatabase(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		o := DefaultOptions()
+		o.BusyTimeoutMS = 100
+		c := cfg(t, o)
+		openInit(t, d, c)
+		holder, err := d.be.open(dsn(c.Path, "rw"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer holder.Close()
+		if err := holder.exec("BEGIN EXCLUSIVE"); err != nil {
+			t.Fatal(err)
+		}
+		st, _ := d.Open(context.Background(), c)
+		err = st.Init(context.Background())
+		if err == nil || errors.Is(err, store.ErrForeign) || !strings.Contains(err.Error(), "is locked by another process") {
+			t.Fatalf("Init of a locked database: %v", err)
+		}
 	})
 }
 
@@ -279,6 +392,42 @@ func TestReuse(t *testing.T) {
 		defer raw.Close()
 		if v, err := raw.queryString("SELECT x FROM notes"); err != nil || v != "keep me" {
 			t.Errorf("the user's table: %q, %v", v, err)
+		}
+	})
+}
+
+// A database taken with Reuse gets its own journal mode back when the
+// store closes: a run in WAL leaves a rollback-journal database in
+// rollback mode, and the other way round.
+func TestReuseRestoresJournal(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		for _, tt := range []struct{ theirs, run string }{{"delete", "wal"}, {"wal", "rollback"}} {
+			path := filepath.Join(t.TempDir(), "theirs.db")
+			raw, err := d.be.open(dsn(path, "rwc"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range []string{"PRAGMA journal_mode=" + tt.theirs, "CREATE TABLE notes(x)"} {
+				if _, err := raw.queryString(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			raw.Close()
+			o := DefaultOptions()
+			o.Journal = tt.run
+			st := openInit(t, d, store.Config{Path: path, Reuse: true, Options: o.Encode()})
+			if got := facts(t, st)["journal_mode"]; got != journalModes[tt.run] {
+				t.Fatalf("during the run: journal_mode %s, want %s", got, tt.run)
+			}
+			if err := st.Close(); err != nil {
+				t.Fatal(err)
+			}
+			raw, _ = d.be.open(dsn(path, "rw"))
+			got, err := raw.queryString("PRAGMA journal_mode")
+			raw.Close()
+			if err != nil || got != tt.theirs {
+				t.Errorf("theirs %s, run %s: journal_mode %q after the run (%v), want %s", tt.theirs, tt.run, got, err, tt.theirs)
+			}
 		}
 	})
 }

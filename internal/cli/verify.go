@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -63,6 +64,16 @@ func runVerify(_ context.Context, o *verifyOptions, env *Env, reg *store.Registr
 		}
 		drivers = append(drivers, d)
 	}
+	// The checks make their databases in temporary directories: say once
+	// if none can be made, rather than fail every check of every driver.
+	probe, err := env.FS.MkdirTemp("", "gobench-verify-")
+	if err != nil {
+		return usage(fmt.Errorf("cannot make a temporary directory for the checks' databases (TMPDIR=%q): %w", env.Getenv("TMPDIR"), err))
+	}
+	if err := env.FS.RemoveAll(probe); err != nil {
+		return fmt.Errorf("removing %s: %w", probe, err)
+	}
+	out := &checkedWriter{w: env.Stdout}
 	failed := 0
 	for _, d := range drivers {
 		results := storetest.Verify(d, func(t storetest.T) store.Config {
@@ -73,22 +84,38 @@ func runVerify(_ context.Context, o *verifyOptions, env *Env, reg *store.Registr
 			switch {
 			case r.Skipped:
 				skip++
-				fmt.Fprintf(env.Stdout, "SKIP  %-8s %s (the engine lacks the capability)\n", d.Name(), r.Name)
+				out.printf("SKIP  %-8s %s (the engine lacks the capability)\n", d.Name(), r.Name)
 			case r.Passed():
 				pass++
-				fmt.Fprintf(env.Stdout, "PASS  %-8s %s\n", d.Name(), r.Name)
+				out.printf("PASS  %-8s %s\n", d.Name(), r.Name)
 			default:
 				fail++
-				fmt.Fprintf(env.Stdout, "FAIL  %-8s %s: %s\n", d.Name(), r.Name, strings.Join(r.Failures, "; "))
+				out.printf("FAIL  %-8s %s: %s\n", d.Name(), r.Name, strings.Join(r.Failures, "; "))
 			}
 		}
-		fmt.Fprintf(env.Stdout, "%s: %d passed, %d failed, %d skipped\n", d.Name(), pass, fail, skip)
+		out.printf("%s: %d passed, %d failed, %d skipped\n", d.Name(), pass, fail, skip)
 		if fail > 0 {
 			failed++
 		}
+	}
+	if out.err != nil {
+		return fmt.Errorf("writing the report: %w", out.err)
 	}
 	if failed > 0 {
 		return fmt.Errorf("%w: %d of %d drivers", errVerify, failed, len(drivers))
 	}
 	return nil
+}
+
+// checkedWriter prints to w and keeps the first write error: a report
+// that could not be written is a failure, not a success.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) printf(format string, args ...any) {
+	if c.err == nil {
+		_, c.err = fmt.Fprintf(c.w, format, args...)
+	}
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -67,5 +69,26 @@ func TestVerifyEveryEngine(t *testing.T) {
 	env, stdout, stderr := testEnv(t)
 	if code := Main([]string{"verify", "--driver", "modernc,map,btree,files"}, env); code != ExitOK {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// fullWriter is a stdout that cannot take anything, as /dev/full.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// A report that cannot be written fails verify (it exited 0); a missing
+// TMPDIR is said once, as bad input, instead of failing every check of
+// every driver.
+func TestVerifyEnvironmentFailures(t *testing.T) {
+	env, _, stderr := testEnv(t)
+	env.Stdout = fullWriter{}
+	if code := Main([]string{"verify", "--driver", "map"}, env); code != ExitFailure || !strings.Contains(stderr.String(), "writing the report: no space left on device") {
+		t.Errorf("stdout full: exit %d, stderr %s", code, stderr)
+	}
+	env, stdout, stderr := testEnv(t)
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "gone"))
+	if code := Main([]string{"verify", "--driver", "map,modernc"}, env); code != ExitUsage || !strings.Contains(stderr.String(), "cannot make a temporary directory") || stdout.Len() != 0 {
+		t.Errorf("no TMPDIR: exit %d, stdout %s, stderr %s", code, stdout, stderr)
 	}
 }

@@ -30,6 +30,19 @@ func testEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
 	return env, &stdout, &stderr
 }
 
+// A huge flag value is not echoed whole: the message around it stays
+// readable.
+func TestLongValueCut(t *testing.T) {
+	env, _, stderr := testEnv(t)
+	if code := Main([]string{"mix", "--mix", strings.Repeat("x", 100<<10)}, env); code != ExitUsage {
+		t.Fatalf("exit %d", code)
+	}
+	first, _, _ := strings.Cut(stderr.String(), "\n")
+	if len(first) > 300 || !strings.Contains(first, `…" (102400 bytes)`) || !strings.Contains(first, `for "--mix" flag`) {
+		t.Errorf("%d bytes: %.400s", len(first), first)
+	}
+}
+
 func TestBadInputExitsTwo(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -81,7 +94,13 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"blob --stall-timeout 5ns", "at least 1ms"},
 		{"mix --ready-timeout 1ns", "at least 1ms"},
 		{"mix --repeat 0", "--repeat 0"},
-		{"mix --driver mattn --mode process --driver map", "keeps its data in one process's memory"},
+		{"mix --driver map --mode process", "keeps its data in one process's memory"},
+		{"mix --journal wal --journal rollback", "--journal is given twice: for several values give one comma list"},
+		{"mix --queries 10 --queries=20", "--queries is given twice"},
+		{"crud -q -q", "--quiet is given twice"},
+		{"disk --bs 4k,4k", "block size 4096 is listed twice"},
+		{"mix --driver null --mode goroutine --procs 1,2,3,4,5,6,7,8,9,10 --goroutines 1,2,3,4,5,6,7,8,9,10 --batch 1,2,3,4,5,6,7,8,9,10,11 --max-runs 1000", "make 1100 runs, more than --max-runs 1000"},
+		{"mix --driver null --mode goroutine --procs 1,2 --repeat 6000", "make 12000 runs"},
 		{"crud --rows 10q", "not a positive count"},
 		{"crud --storage tape", `--storage "tape"`},
 		{"crud --rounds 0", "--rounds 0"},

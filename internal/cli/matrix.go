@@ -172,6 +172,14 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 		}
 		lists[f.name] = vals
 	}
+	// Bound the matrix before building it: a typo in a list must not
+	// build millions of plans.
+	cells := 1
+	for _, l := range lists {
+		if cells *= len(l); cells > maxCells {
+			return nil, fmt.Errorf("the lists span more than %d cells: split the matrix", maxCells)
+		}
+	}
 	procs, err := atoiList("procs", lists["procs"])
 	if err != nil {
 		return nil, err
@@ -220,7 +228,7 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 	if o.memory && !fs.Changed("journal") {
 		lists["journal"] = []string{"memory"} // an in-memory database keeps its journal in memory
 	}
-	var cells []*workload.Plan
+	var plans []*workload.Plan
 	for _, d := range drivers {
 		drv := d.Name()
 		_, isSQLite := d.(*sqlite.Driver)
@@ -253,7 +261,7 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 							if o.busy == workload.BusyRetry {
 								base.Busy, base.BusyBudget = workload.BusyRetry, workload.Duration(busys[0])
 							}
-							cells = append(cells, &base)
+							plans = append(plans, &base)
 							continue
 						}
 						for _, j := range lists["journal"] {
@@ -275,7 +283,7 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 											return nil, err
 										}
 										cell.Store.Options = opts.Encode()
-										cells = append(cells, &cell)
+										plans = append(plans, &cell)
 									}
 								}
 							}
@@ -285,13 +293,16 @@ func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatc
 			}
 		}
 	}
-	for _, c := range cells {
+	for _, c := range plans {
 		if err := c.Validate(); err != nil {
 			return nil, err
 		}
 	}
-	return cells, nil
+	return plans, nil
 }
+
+// maxCells bounds a matrix's cells; --max-runs bounds what runs.
+const maxCells = 1_000_000
 
 func driverNames() string { return strings.Join(all.Registry().Names(), ", ") }
 
@@ -312,11 +323,13 @@ type runOptions struct {
 	html     string
 	ceiling  bool // measure the disk's fsync rate first (mix --ceiling)
 	output   report.Format
+	maxRuns  int
 }
 
 // AddFlags binds the options to flags.
 func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
+	fs.IntVar(&o.maxRuns, "max-runs", 10_000, "refuse a matrix of more runs (cells × --repeat) than this")
 	if withDB {
 		fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
 		fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there and replaces any table named kv, and puts its journal mode back after the run; nothing else changes")
@@ -381,6 +394,9 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 		if err := checkOutput(env, "--html", o.html); err != nil {
 			return nil, err
 		}
+	}
+	if runs := len(cells) * o.repeat; runs > o.maxRuns {
+		return nil, usage(fmt.Errorf("%d cells × %d repeats make %d runs, more than --max-runs %d: check the lists, or raise --max-runs", len(cells), o.repeat, runs, o.maxRuns))
 	}
 	if o.hlog != "" {
 		if len(cells)*o.repeat > 1 {

@@ -10,11 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/internal/coord"
 )
@@ -67,7 +69,10 @@ func Main(args []string, env *Env) int {
 		workers.Store(cmd.Annotations[runsWorkers] != "")
 	}
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	err := repeatedFlag(root, args)
+	if err == nil {
+		err = root.ExecuteContext(ctx)
+	}
 	cause := context.Cause(ctx) // which interrupt, if any
 	if cause == nil {
 		cause = err
@@ -80,7 +85,7 @@ func Main(args []string, env *Env) int {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(env.Stderr, "gobench: %v\n", cause)
 	case err != nil:
-		fmt.Fprintf(env.Stderr, "gobench: %v\n", err)
+		fmt.Fprintf(env.Stderr, "gobench: %s\n", shortenQuotes(err.Error()))
 		if errors.As(err, new(usageError)) && !strings.Contains(err.Error(), "--help") {
 			fmt.Fprintln(env.Stderr, "run 'gobench --help' or 'gobench <command> --help' for usage")
 		}
@@ -89,6 +94,22 @@ func Main(args []string, env *Env) int {
 		err = errors.Join(err, cause) // SIGTERM's exit code is not SIGINT's
 	}
 	return exitCode(err)
+}
+
+// longQuote matches a quoted value of more than 200 bytes in a message.
+var longQuote = regexp.MustCompile(`"(?:[^"\\]|\\.){200,}"`)
+
+// shortenQuotes cuts every long quoted value in msg (a 100 KB flag value
+// echoed back) to its first 60 bytes and its length, so that the message
+// around it stays readable.
+func shortenQuotes(msg string) string {
+	return longQuote.ReplaceAllStringFunc(msg, func(q string) string {
+		head := []rune(q[1 : len(q)-1])
+		if len(head) > 60 {
+			head = head[:60]
+		}
+		return fmt.Sprintf("\"%s…\" (%d bytes)", string(head), len(q)-2)
+	})
 }
 
 func newRootCommand(env *Env) *cobra.Command {
@@ -119,6 +140,42 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.Args = noArgs
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	return root
+}
+
+// repeatedFlag returns, as a usage error, the first flag that args give
+// twice though it takes one value: pflag would keep the last silently, so
+// '--journal wal --journal rollback' ran rollback alone. Repeatable flags
+// (string arrays) may repeat.
+func repeatedFlag(root *cobra.Command, args []string) error {
+	cmd, _, err := root.Find(args)
+	if err != nil || cmd == nil {
+		return nil // cobra reports an unknown command itself
+	}
+	seen := map[string]bool{}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		var f *pflag.Flag
+		switch {
+		case strings.HasPrefix(a, "--"):
+			name, _, _ := strings.Cut(a[2:], "=")
+			f = cmd.Flags().Lookup(name)
+		case strings.HasPrefix(a, "-") && len(a) == 2:
+			f = cmd.Flags().ShorthandLookup(a[1:])
+		}
+		if f == nil || strings.HasSuffix(f.Value.Type(), "Array") || strings.HasSuffix(f.Value.Type(), "Slice") {
+			continue
+		}
+		if seen[f.Name] {
+			if strings.Contains(f.Usage, "comma list") {
+				return usage(fmt.Errorf("--%s is given twice: for several values give one comma list, such as --%s a,b", f.Name, f.Name))
+			}
+			return usage(fmt.Errorf("--%s is given twice", f.Name))
+		}
+		seen[f.Name] = true
+	}
+	return nil
 }
 
 // noArgs refuses positional arguments as a usage error: an unknown

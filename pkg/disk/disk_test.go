@@ -119,6 +119,7 @@ func TestConfigValidate(t *testing.T) {
 		{"zero size", func(c *Config) { c.Size = 0 }},
 		{"nothing to measure", func(c *Config) { c.BlockSizes = nil }},
 		{"zero block", func(c *Config) { c.BlockSizes = []int64{0} }},
+		{"a block size twice", func(c *Config) { c.BlockSizes = []int64{4096, 4096} }},
 		{"unaligned direct", func(c *Config) { c.Direct, c.BlockSizes = true, []int64{100000} }},
 		{"bad sync", func(c *Config) { c.Sync = "often" }},
 		{"negative probe", func(c *Config) { c.FsyncOps = -1 }},

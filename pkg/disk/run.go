@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Config is one disk measurement: sequential write and read at each block
@@ -35,9 +36,12 @@ func (c *Config) Validate() error {
 	if len(c.BlockSizes) == 0 && c.FsyncOps == 0 {
 		return errors.New("nothing to measure: no block sizes and no fsync probe")
 	}
-	for _, bs := range c.BlockSizes {
+	for i, bs := range c.BlockSizes {
 		if bs <= 0 || bs > 1<<30 {
 			return fmt.Errorf("block size %d: want 1 byte to 1 GiB", bs)
+		}
+		if slices.Contains(c.BlockSizes[:i], bs) {
+			return fmt.Errorf("block size %d is listed twice", bs)
 		}
 		if c.Direct {
 			if err := checkDirect(bs); err != nil {

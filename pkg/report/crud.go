@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // CRUDGroups are the phase groups of a CRUD run, in order.
@@ -337,8 +338,9 @@ func crudHeader(w *errWriter, t *CRUDTable) {
 	if len(alone) > 0 {
 		batch += " (" + strings.Join(alone, ", ") + ": no transactions, one op each)"
 	}
-	w.printf("gobench crud · %s order · %d rounds of query and update · %s · %d-byte values · %d %s × %d %s (%s mode)\n",
-		ins.Order, t.Rows[0].Rounds, batch, p.ValueSize, p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"), p.Mode)
+	rounds := roundsText(plannedRounds(p), t.Rows[0].Rounds)
+	w.printf("gobench crud · %s order · %s of query and update · %s · %d-byte values · %d %s × %d %s (%s mode)\n",
+		ins.Order, rounds, batch, p.ValueSize, p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"), p.Mode)
 	env := first.Environment
 	var fss []string
 	for _, c := range t.Suite.Cells {
@@ -375,7 +377,7 @@ func CRUDMarkdown(w io.Writer, t *CRUDTable) error {
 		}
 		ew.printf(" | %s | %s |\n", sizeText(r.SizeAfterInsert, r.Rows), sizeText(r.SizeAtEnd, r.Rows))
 	}
-	ew.printf("\nops/s (scan: rows/s); query and update: median of %d rounds, best in brackets\n", t.Rows[0].Rounds)
+	ew.printf("\nops/s (scan: rows/s); query and update: median of %s, best in brackets\n", roundsText(plannedRounds(t.Suite.Cells[0].Runs[0].Plan), t.Rows[0].Rounds))
 	return ew.err
 }
 
@@ -402,4 +404,25 @@ func CRUDCSV(w io.Writer, t *CRUDTable) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// plannedRounds counts the query rounds a CRUD plan asked for.
+func plannedRounds(p workload.Plan) int {
+	n := 0
+	for _, ph := range p.Phases {
+		if strings.HasPrefix(ph.Name, "query") {
+			n++
+		}
+	}
+	return n
+}
+
+// roundsText says how many rounds ran: "3 rounds", or when a run stopped
+// early, "1 round (of 3 planned: the run stopped early)".
+func roundsText(planned, measured int) string {
+	s := fmt.Sprintf("%d %s", measured, plural(measured, "round", "rounds"))
+	if planned > measured {
+		s += fmt.Sprintf(" (of %d planned: the run stopped early)", planned)
+	}
+	return s
 }

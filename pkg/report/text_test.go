@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -199,5 +200,35 @@ func TestPartialSecondNotSlowest(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "slowest second 1 (") {
 		t.Errorf("want second 1, the slowest whole second, named:\n%s", buf.String())
+	}
+}
+
+// A CRUD run that stopped early says how many of its rounds ran ("1
+// rounds" used to stand for three planned).
+func TestCRUDStoppedEarly(t *testing.T) {
+	s := loadSuiteFixture(t, "crud.json")
+	planned := plannedRounds(s.Cells[0].Runs[0].Plan)
+	if planned < 2 {
+		t.Fatalf("the fixture plans %d rounds", planned)
+	}
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			for i := range r.Phases {
+				if n := r.Phases[i].Name; n != "query 1" && n != "update 1" && (strings.HasPrefix(n, "query") || strings.HasPrefix(n, "update")) {
+					r.Phases[i].Total.Count = 0 // never ran
+				}
+			}
+		}
+	}
+	tab, err := SummarizeCRUD(s, "mattn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := CRUDText(&buf, tab); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("1 round (of %d planned: the run stopped early) of query and update", planned); !strings.Contains(buf.String(), want) {
+		t.Errorf("want %q in:\n%s", want, buf.String())
 	}
 }

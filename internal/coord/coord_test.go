@@ -72,11 +72,13 @@ func TestMain(m *testing.M) {
 	case "hang":
 		time.Sleep(time.Hour)
 	case "extraready":
-		// Ready for phase 0, then for a phase the plan does not have.
+		// Ready for phase 0, then, once started, for a phase the plan
+		// does not have.
 		r := wire.NewReader(os.Stdin, "coordinator")
 		w := wire.NewWriter(os.NewFile(3, "samples"))
 		if r.Scan() && r.Frame().Type == wire.TypePlan {
 			_ = w.Ready(wire.Ready{Phase: 0, PID: os.Getpid(), Clock: workload.Now()})
+			r.Scan() // START
 			_ = w.Ready(wire.Ready{Phase: 1, PID: os.Getpid(), Clock: workload.Now()})
 		}
 		time.Sleep(time.Hour)

@@ -381,7 +381,10 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 			case <-done:
 			case <-time.After(stopGrace(g.cfg)):
 				// The stalled op never returned; it is left behind, and
-				// the process ends with the run.
+				// the process ends with the run. Reading every worker's
+				// stamps orders what each recorded before them ahead of
+				// the result built from it.
+				wc.settle()
 			}
 			return err
 		}
@@ -445,6 +448,15 @@ func (c *watchedCollector) stalled(limit time.Duration) (int, bool) {
 	return 0, false
 }
 
+// settle reads every worker's stamps: what a worker recorded before its
+// last stamp happens before what follows (the result built from it).
+func (c *watchedCollector) settle() {
+	for id := range c.last {
+		c.running[id].Load()
+		c.last[id].Load()
+	}
+}
+
 // Sink wraps the builder's recorder of worker in phase.
 func (c *watchedCollector) Sink(worker, phase int) workload.Sink {
 	return &watchedSink{Sink: c.b.Sink(worker, phase), last: &c.last[worker], running: &c.running[worker]}
@@ -456,9 +468,12 @@ type watchedSink struct {
 	running *atomic.Bool
 }
 
+// Record records the sample, then stamps the completion: a watchdog that
+// reads the stamp sees everything recorded before it.
 func (s *watchedSink) Record(smp workload.Sample) error {
+	err := s.Sink.Record(smp)
 	s.last.Store(workload.Now())
-	return s.Sink.Record(smp)
+	return err
 }
 
 func (s *watchedSink) Done(st workload.WorkerStats) error {

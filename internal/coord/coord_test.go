@@ -317,13 +317,15 @@ func TestSharedStartClock(t *testing.T) {
 // or "sigkill" at the 500th, "hangread" blocks the 500th until hangRelease
 // is closed, "slowread" stalls the stallAt-th for stall.
 func faulty(mode string) store.Driver {
-	return storetest.Wrap("faulty", nullstore.Driver{}, func(c store.Conn) store.Conn { return &faultyConn{Conn: c, mode: mode} })
+	release := hangRelease
+	return storetest.Wrap("faulty", nullstore.Driver{}, func(c store.Conn) store.Conn { return &faultyConn{Conn: c, mode: mode, release: release} })
 }
 
 type faultyConn struct {
 	store.Conn
-	mode  string
-	reads int
+	mode    string
+	reads   int
+	release chan struct{}
 }
 
 func (c *faultyConn) Get(key uint64, dst []byte) ([]byte, error) {
@@ -336,7 +338,7 @@ func (c *faultyConn) Get(key uint64, dst []byte) ([]byte, error) {
 	}
 	if c.reads == 500 {
 		if c.mode == "hangread" {
-			<-hangRelease
+			<-c.release
 			return c.Conn.Get(key, dst)
 		}
 		if c.mode == "panic" {
@@ -425,6 +427,7 @@ var hangRelease = make(chan struct{})
 // after their current op and what arrived is kept, marked incomplete.
 // (Before, such a run hung for good.)
 func TestGoroutineStallTimeout(t *testing.T) {
+	hangRelease = make(chan struct{})
 	defer close(hangRelease)
 	p := nullPlan(3, 1, 100_000)
 	p.Mode = workload.ModeGoroutine

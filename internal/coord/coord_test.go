@@ -55,13 +55,7 @@ func TestMain(m *testing.M) {
 		os.Exit(3)
 	case "stall":
 		// Speak the protocol up to START, then go silent.
-		r := wire.NewReader(os.Stdin, "coordinator")
-		w := wire.NewWriter(os.NewFile(3, "samples"))
-		if r.Scan() && r.Frame().Type == wire.TypePlan {
-			_ = w.Ready(wire.Ready{Phase: 0, PID: os.Getpid(), Clock: workload.Now()})
-		}
-		r.Scan() // START
-		time.Sleep(time.Hour)
+		speakUntilStart(func(*wire.Writer) {})
 	case "panic", "sigkill", "slowread":
 		reg := all.Registry()
 		reg.Register(faulty(os.Getenv("GOBENCH_TEST_WORKER")))
@@ -74,19 +68,27 @@ func TestMain(m *testing.M) {
 	case "extraready":
 		// Ready for phase 0, then, once started, for a phase the plan
 		// does not have.
-		r := wire.NewReader(os.Stdin, "coordinator")
-		w := wire.NewWriter(os.NewFile(3, "samples"))
-		if r.Scan() && r.Frame().Type == wire.TypePlan {
-			_ = w.Ready(wire.Ready{Phase: 0, PID: os.Getpid(), Clock: workload.Now()})
-			r.Scan() // START
+		speakUntilStart(func(w *wire.Writer) {
 			_ = w.Ready(wire.Ready{Phase: 1, PID: os.Getpid(), Clock: workload.Now()})
-		}
-		time.Sleep(time.Hour)
+		})
 	case "closestdin":
 		// Take none of the plan: the coordinator's write fails.
 		os.Stdin.Close()
 		time.Sleep(time.Hour)
 	}
+}
+
+// speakUntilStart is a worker process that reads its plan, reports ready
+// for phase 0, waits for START, then does then and sleeps.
+func speakUntilStart(then func(*wire.Writer)) {
+	r := wire.NewReader(os.Stdin, "coordinator")
+	w := wire.NewWriter(os.NewFile(3, "samples"))
+	if r.Scan() && r.Frame().Type == wire.TypePlan {
+		_ = w.Ready(wire.Ready{Phase: 0, PID: os.Getpid(), Clock: workload.Now()})
+		r.Scan() // START
+		then(w)
+	}
+	time.Sleep(time.Hour)
 }
 
 func helper(mode string) func() (*exec.Cmd, error) {

@@ -262,21 +262,11 @@ func TestBusyClass(t *testing.T) {
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		o := DefaultOptions()
 		o.BusyTimeoutMS = 0
-		st := openInit(t, d, cfg(t, o))
-		a, err := st.Conn(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer a.Close()
-		b, err := st.Conn(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.Close()
+		_, a, b := twoConns(t, d, o)
 		if err := a.(store.Batcher).Begin(); err != nil {
 			t.Fatal(err)
 		}
-		err = b.Put(1, []byte("x"))
+		err := b.Put(1, []byte("x"))
 		if got := store.Classify(err); got != store.Busy {
 			t.Fatalf("Put while another connection holds the write lock: %v (class %v), want busy", err, got)
 		}
@@ -287,6 +277,24 @@ func TestBusyClass(t *testing.T) {
 			t.Fatalf("Put after the lock is released: %v", err)
 		}
 	})
+}
+
+// twoConns opens a store with options o and two connections to it, all
+// closed when the test ends.
+func twoConns(t *testing.T, d *Driver, o Options) (st store.Store, a, b store.Conn) {
+	t.Helper()
+	st = openInit(t, d, cfg(t, o))
+	t.Cleanup(func() { st.Close() })
+	conns := make([]store.Conn, 2)
+	for i := range conns {
+		c, err := st.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		conns[i] = c
+	}
+	return st, conns[0], conns[1]
 }
 
 // A worker connection never creates a database.
@@ -591,19 +599,7 @@ func TestCheckpointOption(t *testing.T) {
 func TestNcrucesCountsLockWaits(t *testing.T) {
 	o := DefaultOptions()
 	o.BusyTimeoutMS = 60
-	st := openInit(t, Ncruces(), cfg(t, o))
-	defer st.Close()
-	ctx := context.Background()
-	a, err := st.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := st.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	st, a, b := twoConns(t, Ncruces(), o)
 	if err := a.(store.Batcher).Begin(); err != nil { // holds the write lock
 		t.Fatal(err)
 	}

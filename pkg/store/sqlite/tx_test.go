@@ -220,19 +220,7 @@ func TestBusyBegin(t *testing.T) {
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		o := DefaultOptions()
 		o.BusyTimeoutMS = 0
-		st := openInit(t, d, cfg(t, o))
-		defer st.Close()
-		ctx := context.Background()
-		a, err := st.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer a.Close()
-		b, err := st.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.Close()
+		st, a, b := twoConns(t, d, o)
 		if err := a.(store.Batcher).Begin(); err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
-	"github.com/gobench/gobench/pkg/store/storetest"
+	"github.com/gobench/gobench/pkg/store/conformance"
 )
 
 // verifyOptions are the flags of gobench verify.
@@ -76,7 +76,7 @@ func runVerify(_ context.Context, o *verifyOptions, env *Env, reg *store.Registr
 	out := &checkedWriter{w: env.Stdout}
 	failed := 0
 	for _, d := range drivers {
-		results := storetest.Verify(d, func(t storetest.T) store.Config {
+		results := conformance.Verify(d, func(t conformance.T) store.Config {
 			return store.Config{Path: filepath.Join(t.TempDir(), "verify.db")}
 		})
 		pass, fail, skip := 0, 0, 0

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -33,6 +34,7 @@ var rules = []rule{
 	{dir: "pkg/bytesize", onlyThis: []string{}, why: "units depend on nothing"},
 	{dir: "pkg/percentile", onlyThis: []string{}, why: "the percentile rule depends on nothing"},
 	{dir: "cmd/gobench", onlyThis: []string{module + "internal/cli"}, why: "main only calls cli.Main"},
+	{dir: "", forbid: []string{module + "pkg/store/storetest"}, why: "storetest is for tests: the binary's checks are package conformance"},
 }
 
 type file struct {
@@ -81,7 +83,7 @@ func loadFiles(t *testing.T) []file {
 func TestImportRules(t *testing.T) {
 	for _, f := range loadFiles(t) {
 		for _, r := range rules {
-			if !strings.HasPrefix(f.path, r.dir+"/") {
+			if r.dir != "" && !strings.HasPrefix(f.path, r.dir+"/") {
 				continue
 			}
 			for _, imp := range f.imports {
@@ -208,4 +210,30 @@ func exportedReceiver(d *ast.FuncDecl) bool {
 		return id.IsExported()
 	}
 	return true
+}
+
+// testingAllowed are the packages of other modules that import testing
+// into the gobench binary themselves: ncruces's memdb VFS carries a TestDB
+// helper in its API. No package of this module may.
+var testingAllowed = map[string]bool{"github.com/ncruces/go-sqlite3/vfs/memdb": true}
+
+// TestBinaryHasNoTestCode keeps the test framework, and gobench's own
+// test helpers, out of the gobench binary: only the packages above may
+// bring testing in.
+func TestBinaryHasNoTestCode(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \",\"}}", "../../cmd/gobench").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, " ")
+		for _, imp := range strings.Split(imports, ",") {
+			switch {
+			case imp == module+"pkg/store/storetest":
+				t.Errorf("%s imports storetest into the binary", pkg)
+			case imp == "testing" && !testingAllowed[pkg]:
+				t.Errorf("%s imports testing into the binary", pkg)
+			}
+		}
+	}
 }

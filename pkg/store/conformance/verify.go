@@ -1,4 +1,4 @@
-package storetest
+package conformance
 
 import (
 	"errors"
@@ -56,7 +56,7 @@ func runCheck(c Check, drv store.Driver, cfg NewConfig) (res Result) {
 		}
 		res = r.res
 	}()
-	c.Fn(r, open(r, drv, cfg(r)))
+	c.Fn(r, Open(r, drv, cfg(r)))
 	return
 }
 

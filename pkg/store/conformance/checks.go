@@ -1,0 +1,292 @@
+// Package conformance holds the checks every gobench engine passes: what
+// a store must do for gobench's numbers to mean anything (writes read
+// back, missing keys reported as missing, batches that commit and roll
+// back, connections that work at once). Engines' tests run them through
+// package storetest; gobench verify runs them outside go test with
+// Verify. The package does not import testing, so the gobench binary
+// carries none of it.
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// T is what a check needs of its test: *testing.T has it, and so does the
+// runner of Verify.
+type T interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Skip(args ...any)
+	TempDir() string
+	Cleanup(func())
+}
+
+// NewConfig returns the Config of a new, empty database for one check.
+type NewConfig func(t T) store.Config
+
+// Check is one conformance check.
+type Check struct {
+	Name string
+	Fn   func(t T, st store.Store)
+}
+
+// Checks returns every conformance check, in order. Each runs on a new
+// store that has been opened and initialised.
+func Checks() []Check {
+	return []Check{
+		{"PutGet", testPutGet},
+		{"NotFound", testNotFound},
+		{"Overwrite", testOverwrite},
+		{"UpdateDelete", testUpdateDelete},
+		{"Batch", testBatch},
+		{"Insert", testInsert},
+		{"Scan", testScan},
+		{"ConcurrentConns", testConcurrentConns},
+		{"CloseTwice", testCloseTwice},
+		{"InitTwice", testInitTwice},
+	}
+}
+
+func testInitTwice(t T, st store.Store) {
+	put(t, conn(t, st), 1, []byte("x"))
+	// A second Init of gobench's own database starts it afresh.
+	if err := st.Init(context.Background()); err != nil {
+		t.Fatalf("second Init of a gobench database: %v", err)
+	}
+	if _, err := conn(t, st).Get(1, nil); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("after re-Init, Get(1) error = %v, want not found", err)
+	}
+}
+
+// Open opens and initialises a store for a check, closed at its end.
+func Open(t T, drv store.Driver, cfg store.Config) store.Store {
+	t.Helper()
+	ctx := context.Background()
+	st, err := drv.Open(ctx, cfg)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := st.Close(); err != nil {
+			t.Errorf("Close store: %v", err)
+		}
+	})
+	if err := st.Init(ctx); err != nil {
+		t.Fatalf("Init: %v", err)
+	}
+	return st
+}
+
+func conn(t T, st store.Store) store.Conn {
+	t.Helper()
+	c, err := st.Conn(context.Background())
+	if err != nil {
+		t.Fatalf("Conn: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			t.Errorf("Close conn: %v", err)
+		}
+	})
+	return c
+}
+
+func put(t T, c store.Conn, k uint64, v []byte) {
+	t.Helper()
+	if err := c.Put(k, v); err != nil {
+		t.Fatalf("Put(%d): %v", k, err)
+	}
+}
+
+func wantValue(t T, c store.Conn, k uint64, want []byte) {
+	t.Helper()
+	got, err := c.Get(k, nil)
+	if err != nil {
+		t.Fatalf("Get(%d): %v", k, err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("Get(%d) = %q, want %q", k, got, want)
+	}
+}
+
+func testPutGet(t T, st store.Store) {
+	c := conn(t, st)
+	for k := range uint64(100) {
+		put(t, c, k, fmt.Appendf(nil, "value-%03d", k))
+	}
+	buf := make([]byte, 0, 4)
+	for k := range uint64(100) {
+		var err error
+		buf, err = c.Get(k, buf)
+		if err != nil {
+			t.Fatalf("Get(%d): %v", k, err)
+		}
+		if want := fmt.Sprintf("value-%03d", k); string(buf) != want {
+			t.Fatalf("Get(%d) = %q, want %q", k, buf, want)
+		}
+	}
+	// Another connection sees the committed writes.
+	wantValue(t, conn(t, st), 42, []byte("value-042"))
+}
+
+func testNotFound(t T, st store.Store) {
+	c := conn(t, st)
+	_, err := c.Get(7, nil)
+	if !errors.Is(err, store.ErrNotFound) || store.Classify(err) != store.NotFound {
+		t.Fatalf("Get of a missing key: error %v (class %v), want class not_found", err, store.Classify(err))
+	}
+}
+
+func testOverwrite(t T, st store.Store) {
+	c := conn(t, st)
+	put(t, c, 5, []byte("first"))
+	put(t, c, 5, []byte("second value, longer"))
+	wantValue(t, c, 5, []byte("second value, longer"))
+}
+
+func testUpdateDelete(t T, st store.Store) {
+	c := conn(t, st)
+	if u, ok := c.(store.Updater); ok {
+		if err := u.Update(9, []byte("x")); store.Classify(err) != store.NotFound {
+			t.Errorf("Update of a missing key: %v, want class not_found", err)
+		}
+		put(t, c, 9, []byte("old"))
+		if err := u.Update(9, []byte("new")); err != nil {
+			t.Fatalf("Update: %v", err)
+		}
+		wantValue(t, c, 9, []byte("new"))
+	}
+	if d, ok := c.(store.Deleter); ok {
+		put(t, c, 10, []byte("doomed"))
+		if err := d.Delete(10); err != nil {
+			t.Fatalf("Delete: %v", err)
+		}
+		if _, err := c.Get(10, nil); store.Classify(err) != store.NotFound {
+			t.Errorf("Get after Delete: %v, want class not_found", err)
+		}
+		if err := d.Delete(10); store.Classify(err) != store.NotFound {
+			t.Errorf("Delete of a missing key: %v, want class not_found", err)
+		}
+	}
+}
+
+func testBatch(t T, st store.Store) {
+	c := conn(t, st)
+	b, ok := c.(store.Batcher)
+	if !ok {
+		t.Skip("engine does not batch")
+	}
+	if err := b.Begin(); err != nil {
+		t.Fatalf("Begin: %v", err)
+	}
+	put(t, c, 1, []byte("kept"))
+	if err := b.Commit(); err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+	if err := b.Begin(); err != nil {
+		t.Fatalf("Begin: %v", err)
+	}
+	put(t, c, 2, []byte("dropped"))
+	if err := b.Rollback(); err != nil {
+		t.Fatalf("Rollback: %v", err)
+	}
+	if err := b.Rollback(); err != nil {
+		t.Errorf("Rollback with no transaction open: %v, want nil", err)
+	}
+	other := conn(t, st)
+	wantValue(t, other, 1, []byte("kept"))
+	if _, err := other.Get(2, nil); store.Classify(err) != store.NotFound {
+		t.Errorf("rolled-back key: %v, want class not_found", err)
+	}
+}
+
+func testConcurrentConns(t T, st store.Store) {
+	const workers, perWorker = 4, 50
+	conns := make([]store.Conn, workers)
+	for i := range conns {
+		conns[i] = conn(t, st)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for i, c := range conns {
+		wg.Go(func() {
+			for j := range perWorker {
+				k := uint64(i*perWorker + j)
+				if err := c.Put(k, fmt.Appendf(nil, "%d", k)); err != nil {
+					errs <- fmt.Errorf("worker %d Put(%d): %w", i, k, err)
+					return
+				}
+				if _, err := c.Get(k, nil); err != nil {
+					errs <- fmt.Errorf("worker %d Get(%d): %w", i, k, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("%v", err)
+	}
+	c := conn(t, st)
+	for k := range uint64(workers * perWorker) {
+		wantValue(t, c, k, fmt.Appendf(nil, "%d", k))
+	}
+}
+
+func testCloseTwice(t T, st store.Store) {
+	c, err := st.Conn(context.Background())
+	if err != nil {
+		t.Fatalf("Conn: %v", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatalf("first Close: %v", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatalf("second Close: %v, want nil", err)
+	}
+}
+
+func testInsert(t T, st store.Store) {
+	c := conn(t, st)
+	ins, ok := c.(store.Inserter)
+	if !ok {
+		t.Skip("engine does not insert")
+	}
+	if err := ins.Insert(3, []byte("first")); err != nil {
+		t.Fatalf("Insert of a new key: %v", err)
+	}
+	err := ins.Insert(3, []byte("second"))
+	if store.Classify(err) != store.Constraint {
+		t.Errorf("Insert of an existing key: %v (class %v), want class constraint", err, store.Classify(err))
+	}
+	wantValue(t, c, 3, []byte("first"))
+}
+
+func testScan(t T, st store.Store) {
+	c := conn(t, st)
+	sc, ok := c.(store.Scanner)
+	if !ok {
+		t.Skip("engine does not scan")
+	}
+	for _, k := range []uint64{10, 11, 12, 20, 30} {
+		put(t, c, k, []byte("v"))
+	}
+	for _, tt := range []struct {
+		from uint64
+		n    int
+		want int
+	}{{0, 3, 3}, {11, 100, 4}, {13, 2, 2}, {31, 5, 0}, {10, 5, 5}} {
+		got, err := sc.Scan(tt.from, tt.n)
+		if err != nil || got != tt.want {
+			t.Errorf("Scan(%d, %d) = %d, %v; want %d", tt.from, tt.n, got, err, tt.want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,90 +12,63 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
-	"github.com/gobench/gobench/pkg/store/files"
-	"github.com/gobench/gobench/pkg/store/sqlite"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
 // blobOptions are the flags of gobench blob.
 type blobOptions struct {
-	run        runOptions
-	count      string
-	size       string
-	variance   string
-	sample     string
-	update     bool
-	targets    string
-	driver     string
-	api        string
-	journal    string
-	sync       bool
-	nosync     bool
-	fsync      bool
-	multitrans bool
-	cold       bool
-	mode       string
-	procs      int
-	seed       uint64
-	si         bool
+	run      runOptions
+	spec     preset.BlobSpec
+	count    string
+	size     string
+	variance string
+	sample   string
+	targets  store.List
+	nosync   bool
+	si       bool
 
 	cells []*workload.Plan
 }
 
 func defaultBlobOptions() *blobOptions {
+	spec := preset.DefaultBlobSpec(all.DefaultDriver())
 	return &blobOptions{
 		run:     runOptions{repeat: 1, format: "text", ready: time.Minute},
+		spec:    spec,
 		count:   "20k",
 		size:    "10k",
-		targets: "db,flat,tree",
-		driver:  all.DefaultDriver(),
-		api:     sqlite.APISQL,
-		journal: "rollback",
-		mode:    workload.ModeGoroutine,
-		procs:   1,
-		seed:    1,
+		targets: store.List(spec.Targets),
 	}
 }
 
 // AddFlags binds the options to flags.
 func (o *blobOptions) AddFlags(fs *pflag.FlagSet) {
+	sp := &o.spec
 	fs.StringVar(&o.count, "count", o.count, "blobs in the data set (k = 1,000, m = 1,000,000)")
 	fs.StringVar(&o.size, "size", o.size, "middle blob size (k = KiB = 1024 bytes, kB = 1000)")
 	fs.StringVar(&o.variance, "variance", o.variance, "blob sizes spread evenly over size ± variance, seeded per blob (default: a fifth of --size; 0: all the same size)")
 	fs.StringVar(&o.sample, "sample", "", "read (and update) only this many random distinct blobs per pass (default: every blob)")
-	fs.BoolVar(&o.update, "update", false, "after the read pass, overwrite the blobs in place with new random content of the same size")
-	fs.StringVar(&o.targets, "targets", o.targets, "what to compare, a comma list: db (one SQLite file), flat (one file per blob in one directory), tree (files in a two-level tree of at most 100 entries per directory)")
-	fs.StringVar(&o.driver, "driver", o.driver, "SQLite driver of the db target: "+strings.Join(sqliteDrivers(), ", "))
-	fs.StringVar(&o.api, "api", o.api, "how the db target reads and updates: sql (SELECT / UPDATE statements) or blob (incremental blob I/O; ncruces only)")
-	fs.StringVar(&o.journal, "journal", o.journal, "SQLite journal mode of the db target: "+strings.Join(sqlite.JournalModes(), ", "))
-	fs.BoolVar(&o.sync, "sync", false, "the database syncs its commits (synchronous=FULL); pair with --fsync for a fair write comparison")
+	fs.BoolVar(&sp.Update, "update", false, "after the read pass, overwrite the blobs in place with new random content of the same size")
+	fs.Var(&o.targets, "targets", "what to compare, a comma list: db (one SQLite file), flat (one file per blob in one directory), tree (files in a two-level tree of at most 100 entries per directory)")
+	fs.StringVar(&sp.Driver, "driver", sp.Driver, "SQLite driver of the db target: "+strings.Join(preset.SQLiteDrivers(all.Registry()), ", "))
+	fs.StringVar(&sp.API, "api", sp.API, "how the db target reads and updates: sql (SELECT / UPDATE statements) or blob (incremental blob I/O; ncruces only)")
+	fs.StringVar(&sp.Journal, "journal", sp.Journal, "SQLite journal mode of the db target: rollback, truncate, persist, wal, memory, off")
+	fs.BoolVar(&sp.Sync, "sync", false, "the database syncs its commits (synchronous=FULL); pair with --fsync for a fair write comparison")
 	fs.BoolVar(&o.nosync, "nosync", false, "the database does not sync (synchronous=OFF; the default)")
-	fs.BoolVar(&o.fsync, "fsync", false, "fsync every file written by the flat and tree targets")
-	fs.BoolVar(&o.multitrans, "multitrans", false, "one database transaction per blob (default: one transaction per pass)")
-	fs.BoolVar(&o.cold, "cold", false, "drop each target's files from the OS page cache before each pass, so reads come from the disk (Linux; writes the files back first)")
-	fs.StringVar(&o.mode, "mode", o.mode, "workers as goroutines of one process, or as worker processes: goroutine or process")
-	fs.IntVar(&o.procs, "procs", o.procs, "workers (each takes an equal share of the blobs)")
-	fs.Uint64Var(&o.seed, "seed", o.seed, "seed of the blob sizes, contents and visiting order")
+	fs.BoolVar(&sp.Fsync, "fsync", false, "fsync every file written by the flat and tree targets")
+	fs.BoolVar(&sp.MultiTrans, "multitrans", false, "one database transaction per blob (default: one transaction per pass)")
+	fs.BoolVar(&sp.Cold, "cold", false, "drop each target's files from the OS page cache before each pass, so reads come from the disk (Linux; writes the files back first)")
+	fs.StringVar(&sp.Mode, "mode", sp.Mode, "workers as goroutines of one process, or as worker processes: goroutine or process")
+	fs.IntVar(&sp.Procs, "procs", sp.Procs, "workers (each takes an equal share of the blobs)")
+	fs.Uint64Var(&sp.Seed, "seed", sp.Seed, "seed of the blob sizes, contents and visiting order")
 	fs.BoolVar(&o.si, "si", false, "print rates and sizes in powers of 1000 (MB/s, kB) instead of powers of 2 (MiB/s, KiB)")
 	fs.StringVar(&o.run.dir, "dir", "", "make the targets' temporary directories here instead (a disk of your choice)")
 	o.run.AddFlags(fs, false)
-}
-
-// sqliteDrivers lists the SQLite drivers of this build.
-func sqliteDrivers() []string {
-	var out []string
-	reg := all.Registry()
-	for _, n := range reg.Names() {
-		if d, err := reg.Lookup(n); err == nil {
-			if _, ok := d.(*sqlite.Driver); ok {
-				out = append(out, n)
-			}
-		}
-	}
-	return out
 }
 
 func newBlobCommand(env *Env) *cobra.Command {
@@ -152,107 +124,41 @@ drops the target's files from it before each pass (Linux).`,
 	return cmd
 }
 
-// resolve checks the flags and builds one plan per target.
+// resolve reads the counts and sizes and builds one plan per target.
 func (o *blobOptions) resolve() error {
 	if err := o.run.resolve(); err != nil {
 		return err
 	}
-	if o.sync && o.nosync {
+	if o.spec.Sync && o.nosync {
 		return errors.New("--sync and --nosync both given (want one of them)")
 	}
-	n, err := parseCount(o.count)
-	if err != nil {
+	sp := &o.spec
+	var err error
+	if sp.Count, err = parseCount(o.count); err != nil {
 		return fmt.Errorf("--count: %w", err)
 	}
-	size, err := bytesize.Parse(o.size)
-	if err != nil {
+	if sp.Size, err = bytesize.Parse(o.size); err != nil {
 		return fmt.Errorf("--size: %w", err)
 	}
-	variance := size / 5
-	switch strings.TrimSpace(o.variance) {
+	switch v := strings.TrimSpace(o.variance); v {
 	case "":
+		sp.Variance = -1 // a fifth of the size
 	case "0":
-		variance = 0
+		sp.Variance = 0
 	default:
-		if variance, err = bytesize.Parse(o.variance); err != nil {
+		if sp.Variance, err = bytesize.Parse(v); err != nil {
 			return fmt.Errorf("--variance: %w", err)
 		}
 	}
-	if o.procs < 1 || uint64(o.procs) > n {
-		return fmt.Errorf("--procs %d: want 1 to the %d blobs", o.procs, n)
-	}
-	workers := uint64(o.procs)
-	share := (n + workers - 1) / workers
-	perWorker := share
-	var limit int64
+	sp.Sample = 0
 	if o.sample != "" {
-		m, err := parseCount(o.sample)
-		if err != nil {
+		if sp.Sample, err = parseCount(o.sample); err != nil {
 			return fmt.Errorf("--sample: %w", err)
 		}
-		if m > n {
-			return fmt.Errorf("--sample %d: more than the %d blobs", m, n)
-		}
-		if m < n {
-			perWorker = (m + workers - 1) / workers
-			limit = int64(perWorker)
-		}
 	}
-	batch := 1
-	if !o.multitrans {
-		batch = int(min(perWorker, workload.MaxBatch))
-	}
-	targets, err := splitList("targets", o.targets)
-	if err != nil {
-		return err
-	}
-	tmpl := workload.DefaultPlan()
-	tmpl.Seed = o.seed
-	tmpl.Keys.Count, tmpl.Preload = n, n
-	tmpl.ValueSize, tmpl.ValueVariance, tmpl.RandomValues = int(size), int(variance), true
-	tmpl.Mode, tmpl.Procs, tmpl.Goroutines = o.mode, o.procs, 1
-	tmpl.ColdCache = o.cold
-	tmpl.Store.Path = "(temporary)"
-	o.cells = nil
-	for _, t := range targets {
-		p := tmpl
-		switch t {
-		case "db":
-			if !slices.Contains(sqliteDrivers(), o.driver) {
-				return fmt.Errorf("--driver %q: the db target needs a SQLite driver (%s)", o.driver, strings.Join(sqliteDrivers(), ", "))
-			}
-			opts := sqlite.DefaultOptions()
-			opts.Journal, opts.Sync = o.journal, "off"
-			if o.sync {
-				opts.Sync = "full"
-			}
-			if o.api != sqlite.APISQL {
-				opts.API = o.api // "" is SQL, and keeps the settings as they were
-			}
-			p.Driver, p.Store.Options = o.driver, opts.Encode()
-			p.Phases = workload.Blob(limit, o.update, batch)
-			// The driver checks its options (journal, API) as a run would;
-			// Open touches no file.
-			drv, err := all.Registry().Lookup(o.driver)
-			if err != nil {
-				return err
-			}
-			if _, err := drv.Open(context.Background(), p.Store); err != nil {
-				return err
-			}
-		case files.Flat, files.Tree:
-			p.Driver = "files"
-			p.Store.Options = files.Options{Layout: t, Fsync: o.fsync}.Encode()
-			p.Phases = workload.Blob(limit, o.update, 1) // no transactions: one file each
-		default:
-			return fmt.Errorf("--targets: unknown target %q (want db, flat or tree)", t)
-		}
-		if err := p.Validate(); err != nil {
-			return err
-		}
-		o.cells = append(o.cells, &p)
-	}
-	return nil
+	sp.Targets = o.targets
+	o.cells, err = preset.Blob(*sp, all.Registry())
+	return err
 }
 
 func runBlob(ctx context.Context, o *blobOptions, env *Env) error {

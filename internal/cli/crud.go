@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,7 +22,7 @@ import (
 
 // crudOptions are the flags of gobench crud.
 type crudOptions struct {
-	matrix   matrixOptions
+	matrix   *matrixFlags
 	run      runOptions
 	rows     string
 	rounds   int
@@ -36,7 +36,7 @@ type crudOptions struct {
 
 func defaultCRUDOptions() *crudOptions {
 	o := &crudOptions{
-		matrix:  defaultMatrixOptions(all.DefaultDriver(), workload.ModeGoroutine, "1", "1000"),
+		matrix:  newMatrixFlags(all.DefaultDriver(), workload.ModeGoroutine, "1", "1000"),
 		run:     runOptions{repeat: 1, format: "text", ready: time.Minute},
 		rows:    "10k",
 		rounds:  3,
@@ -135,7 +135,7 @@ func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
 		if o.run.dir != "" {
 			return errors.New("--storage memory and --dir both name where databases live (want one of them)")
 		}
-		o.matrix.memory = true
+		o.matrix.m.Memory = true
 	case "disk":
 	case "ramdisk":
 		if o.run.dir != "" {
@@ -145,9 +145,9 @@ func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
 	default:
 		return fmt.Errorf("--storage %q: want disk, ramdisk or memory (or --dir DIR)", o.storage)
 	}
-	counts, err := splitList("rows", o.rows)
-	if err != nil {
-		return err
+	var counts store.List
+	if err := counts.Set(o.rows); err != nil {
+		return fmt.Errorf("--rows: %w", err)
 	}
 	o.plan.Store.Path = "(temporary)"
 	o.cells = nil
@@ -159,83 +159,16 @@ func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
 		tmpl := o.plan
 		tmpl.Keys.Count = n
 		tmpl.Phases = workload.CRUD(o.rounds, o.order, 1, true)
-		cells, err := o.matrix.span(fs, &tmpl, setWriteBatch)
+		cells, err := o.matrix.plans(fs, &tmpl, workload.SetWriteBatch)
 		if err != nil {
 			return err
 		}
 		o.cells = append(o.cells, cells...)
 	}
-	if o.baseline != "" {
-		names, _ := splitList("driver", o.matrix.drivers)
-		found := false
-		for _, n := range names {
-			found = found || n == o.baseline
-		}
-		if !found {
-			return fmt.Errorf("--baseline %s is not one of the --driver values (%s)", o.baseline, o.matrix.drivers)
-		}
+	if o.baseline != "" && !slices.Contains(o.matrix.m.Drivers, o.baseline) {
+		return fmt.Errorf("--baseline %s is not one of the --driver values (%s)", o.baseline, o.matrix.m.Drivers.String())
 	}
 	return nil
-}
-
-// setWriteBatch applies --batch to the phases that write.
-func setWriteBatch(p *workload.Plan, n int) {
-	for i := range p.Phases {
-		if op := p.Phases[i].Mix.Ops()[0]; op.IsWrite() {
-			p.Phases[i].Batch = n
-		}
-	}
-}
-
-// batchWhereSupported sets the write batch to 1 for engines without
-// transactions (map, btree, files): each of their ops stands alone, and
-// their settings say so.
-func batchWhereSupported(cells []*workload.Plan, env *Env, dir string) error {
-	can := map[string]bool{}
-	for _, p := range cells {
-		ok, seen := can[p.Driver]
-		if !seen {
-			var err error
-			if ok, err = probeBatch(env, dir, p); err != nil {
-				return err
-			}
-			can[p.Driver] = ok
-		}
-		if !ok {
-			setWriteBatch(p, 1)
-		}
-	}
-	return nil
-}
-
-// probeBatch opens a throwaway store of the plan's engine to see whether
-// its connections group ops into transactions.
-func probeBatch(env *Env, dir string, p *workload.Plan) (bool, error) {
-	drv, err := all.Registry().Lookup(p.Driver)
-	if err != nil {
-		return false, err
-	}
-	tmp, err := env.FS.MkdirTemp(dir, "gobench-probe-")
-	if err != nil {
-		return false, fmt.Errorf("creating a temporary directory: %w", err)
-	}
-	defer env.FS.RemoveAll(tmp)
-	ctx := context.Background()
-	st, err := drv.Open(ctx, store.Config{Path: filepath.Join(tmp, "probe"), Options: p.Store.Options})
-	if err != nil {
-		return false, err
-	}
-	defer st.Close()
-	if err := st.Init(ctx); err != nil {
-		return false, err
-	}
-	c, err := st.Conn(ctx)
-	if err != nil {
-		return false, err
-	}
-	defer c.Close()
-	_, ok := c.(store.Batcher)
-	return ok, nil
 }
 
 func runCRUD(ctx context.Context, o *crudOptions, env *Env) error {
@@ -244,7 +177,7 @@ func runCRUD(ctx context.Context, o *crudOptions, env *Env) error {
 			return usage(fmt.Errorf("%s is not a directory here (for --storage ramdisk, a tmpfs at /dev/shm; otherwise pass --dir)", o.run.dir))
 		}
 	}
-	if err := batchWhereSupported(o.cells, env, o.run.dir); err != nil {
+	if err := workload.FitWriteBatches(o.cells, o.matrix.reg); err != nil {
 		return err
 	}
 	runs, runErr := o.run.runCells(ctx, env, "crud", o.cells)

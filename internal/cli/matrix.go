@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,291 +17,51 @@ import (
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
-	"github.com/gobench/gobench/pkg/store/files"
-	"github.com/gobench/gobench/pkg/store/lmdb"
-	"github.com/gobench/gobench/pkg/store/sqlite"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// matrixOptions are the settings a run can vary, as comma lists, and the
-// engines' own options. Every combination of list values is a cell.
-type matrixOptions struct {
-	drivers  string
-	modes    string
-	procs    string
-	gors     string
-	batches  string
-	journals string
-	syncs    string
-	busys    string
-	busy     string // the busy policy: timeout or retry
-	ckpts    string // WAL auto-checkpoint thresholds: auto, off or pages
-	layout   string
-	fsync    bool
-	mapSize  int64
-	noSync   bool
-	// memory asks for each engine's in-memory mode (--storage memory).
-	memory bool
+// matrixFlags bind a run's matrix (workload.Matrix) and the settings of
+// every engine, which own their flags.
+type matrixFlags struct {
+	m   workload.Matrix
+	reg *store.Registry
+	es  *store.EngineSettings
 }
 
-func defaultMatrixOptions(driver, mode, procs, batch string) matrixOptions {
-	d := sqlite.DefaultOptions()
-	return matrixOptions{
-		drivers: driver, modes: mode, procs: procs, gors: "1", batches: batch,
-		journals: d.Journal, syncs: d.Sync, busys: (time.Duration(d.BusyTimeoutMS) * time.Millisecond).String(), busy: workload.BusyTimeout, ckpts: "auto",
-		layout: files.DefaultOptions().Layout, mapSize: lmdb.DefaultOptions().MapSizeMiB,
-	}
-}
-
-// AddFlags binds the options to flags; batchHelp says what --batch groups.
-func (o *matrixOptions) AddFlags(fs *pflag.FlagSet, batchHelp string) {
-	list := " (a comma list spans a matrix)"
-	fs.StringVar(&o.drivers, "driver", o.drivers, "store driver: "+driverNames()+list)
-	fs.StringVar(&o.journals, "journal", o.journals, "SQLite journal mode: rollback (DELETE), truncate, persist, wal, memory, off"+list)
-	fs.StringVar(&o.syncs, "sync", o.syncs, "SQLite synchronous level: off, normal, full, extra (always set explicitly)"+list)
-	fs.StringVar(&o.busys, "busy-timeout", o.busys, "how long an op may wait for a lock before failing with busy"+list)
-	fs.StringVar(&o.busy, "busy", o.busy, "who waits for locks: timeout (SQLite's busy handler sleeps inside the op, up to --busy-timeout: waits hide in its latency) or retry (busy_timeout 0; gobench retries busy ops with backoff for up to --busy-timeout and counts every retry and the time waited)")
-	fs.StringVar(&o.ckpts, "checkpoint", o.ckpts, "WAL auto-checkpoint: auto (SQLite's default, 1000 pages), off (the WAL only grows), or a threshold in pages"+list)
-	fs.StringVar(&o.modes, "mode", o.modes, "worker mode: process (a real OS process per --procs) or goroutine (all workers in this process)"+list)
-	fs.StringVar(&o.procs, "procs", o.procs, "worker processes, each with its own database connection(s)"+list)
-	fs.StringVar(&o.gors, "goroutines", o.gors, "workers per process, each with its own connection"+list)
-	fs.StringVar(&o.batches, "batch", o.batches, batchHelp+list)
-	fs.StringVar(&o.layout, "layout", o.layout, "files engine: flat (one directory) or tree (two levels of at most 100 directories)")
-	fs.BoolVar(&o.fsync, "fsync", false, "files engine: fsync every written file before the write returns")
-	fs.Int64Var(&o.mapSize, "lmdb-map-size", o.mapSize, "lmdb engine: map size in MiB, the most the database can grow to")
-	fs.BoolVar(&o.noSync, "lmdb-nosync", false, "lmdb engine: skip the fsync at each commit (MDB_NOSYNC)")
-}
-
-// splitList splits a comma list, refusing empty items and duplicates.
-func splitList(flag, s string) ([]string, error) {
-	var out []string
-	for v := range strings.SplitSeq(s, ",") {
-		v = strings.TrimSpace(v)
-		if v == "" {
-			return nil, fmt.Errorf("--%s %q has an empty item", flag, s)
-		}
-		for _, seen := range out {
-			if seen == v {
-				return nil, fmt.Errorf("--%s lists %s twice", flag, v)
-			}
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-func atoiList(flag string, vals []string) ([]int, error) {
-	out := make([]int, len(vals))
-	for i, v := range vals {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return nil, fmt.Errorf("--%s: %q is not a whole number", flag, v)
-		}
-		out[i] = n
-	}
-	return out, nil
-}
-
-// engineFlags names the flags of each engine, and which drivers it has.
-var engineFlags = []struct {
-	engine  string
-	flags   []string
-	drivers func(store.Driver) bool
-}{
-	{"SQLite drivers", []string{"journal", "sync", "busy-timeout"}, func(d store.Driver) bool { _, ok := d.(*sqlite.Driver); return ok }},
-	{"files engine", []string{"layout", "fsync"}, func(d store.Driver) bool { return d.Name() == "files" }},
-	{"lmdb engine", []string{"lmdb-map-size", "lmdb-nosync"}, func(d store.Driver) bool { return d.Name() == "lmdb" }},
-}
-
-// checkEngineFlags refuses an engine's flag when no listed driver is of
-// that engine.
-func checkEngineFlags(fs *pflag.FlagSet, drivers []store.Driver) error {
-	for _, e := range engineFlags {
-		for _, f := range e.flags {
-			if !fs.Changed(f) {
-				continue
-			}
-			used := false
-			for _, d := range drivers {
-				used = used || e.drivers(d)
-			}
-			if !used {
-				names := make([]string, len(drivers))
-				for i, d := range drivers {
-					names[i] = d.Name()
-				}
-				return fmt.Errorf("--%s applies to the %s, not to %s", f, e.engine, strings.Join(names, ", "))
-			}
-		}
-	}
-	return nil
-}
-
-// engineOptions encodes the options of driver drv.
-func (o *matrixOptions) engineOptions(drv string) (json []byte, err error) {
-	switch drv {
-	case "files":
-		fo := files.Options{Layout: o.layout, Fsync: o.fsync}
-		if err := fo.Validate(); err != nil {
-			return nil, fmt.Errorf("--layout: %w", err)
-		}
-		return fo.Encode(), nil
-	case "lmdb":
-		lo := lmdb.Options{MapSizeMiB: o.mapSize, NoSync: o.noSync}
-		if err := lo.Validate(); err != nil {
-			return nil, fmt.Errorf("--lmdb-map-size: %w", err)
-		}
-		return lo.Encode(), nil
-	}
-	return nil, nil
-}
-
-// span returns one plan per combination of the list flags, each a copy of
-// template with the combination applied; setBatch applies a --batch value.
-// Every plan is validated.
-func (o *matrixOptions) span(fs *pflag.FlagSet, template *workload.Plan, setBatch func(*workload.Plan, int)) ([]*workload.Plan, error) {
-	lists := map[string][]string{}
-	for _, f := range []struct{ name, val string }{
-		{"driver", o.drivers}, {"mode", o.modes}, {"procs", o.procs}, {"goroutines", o.gors},
-		{"batch", o.batches}, {"journal", o.journals}, {"sync", o.syncs}, {"busy-timeout", o.busys}, {"checkpoint", o.ckpts},
-	} {
-		vals, err := splitList(f.name, f.val)
-		if err != nil {
-			return nil, err
-		}
-		lists[f.name] = vals
-	}
-	// Bound the matrix before building it: a typo in a list must not
-	// build millions of plans.
-	cells := 1
-	for _, l := range lists {
-		if cells *= len(l); cells > maxCells {
-			return nil, fmt.Errorf("the lists span more than %d cells: split the matrix", maxCells)
-		}
-	}
-	procs, err := atoiList("procs", lists["procs"])
-	if err != nil {
-		return nil, err
-	}
-	gors, err := atoiList("goroutines", lists["goroutines"])
-	if err != nil {
-		return nil, err
-	}
-	batches, err := atoiList("batch", lists["batch"])
-	if err != nil {
-		return nil, err
-	}
-	var busys []time.Duration
-	for _, v := range lists["busy-timeout"] {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			return nil, fmt.Errorf("--busy-timeout %q: %w", v, err)
-		}
-		busys = append(busys, d)
-	}
-	ckpts := []string{""} // the pragma left alone
-	if fs.Changed("checkpoint") {
-		if !slices.Contains(lists["journal"], "wal") {
-			return nil, errors.New("--checkpoint applies to --journal wal")
-		}
-		ckpts = lists["checkpoint"]
-	}
-	if o.busy != workload.BusyTimeout && o.busy != workload.BusyRetry {
-		return nil, fmt.Errorf("--busy %q: want timeout or retry", o.busy)
-	}
-	if o.busy == workload.BusyRetry && slices.Contains(busys, 0) {
-		return nil, errors.New("--busy retry retries for up to --busy-timeout: give it a positive duration")
-	}
+func newMatrixFlags(driver, mode, procs, batch string) *matrixFlags {
 	reg := all.Registry()
-	var drivers []store.Driver
-	for _, drv := range lists["driver"] {
-		d, err := reg.Lookup(drv)
-		if err != nil {
-			return nil, fmt.Errorf("--driver: %w", err)
-		}
-		drivers = append(drivers, d)
+	return &matrixFlags{
+		m: workload.Matrix{
+			Drivers: store.List{driver}, Modes: store.List{mode}, Procs: store.List{procs},
+			Goroutines: store.List{"1"}, Batches: store.List{batch}, Busy: workload.BusyTimeout,
+		},
+		reg: reg,
+		es:  reg.Settings(),
 	}
-	if err := checkEngineFlags(fs, drivers); err != nil {
-		return nil, err
-	}
-	if o.memory && !fs.Changed("journal") {
-		lists["journal"] = []string{"memory"} // an in-memory database keeps its journal in memory
-	}
-	var plans []*workload.Plan
-	for _, d := range drivers {
-		drv := d.Name()
-		_, isSQLite := d.(*sqlite.Driver)
-		if o.memory && (drv == "lmdb" || drv == "files") {
-			return nil, fmt.Errorf("--storage memory: the %s engine has no in-memory mode (drop it, or use --storage disk or ramdisk)", drv)
-		}
-		engineOpts, err := o.engineOptions(drv)
-		if err != nil {
-			return nil, err
-		}
-		for _, mode := range lists["mode"] {
-			if mode == workload.ModeGoroutine && fs.Changed("ready-timeout") {
-				return nil, errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
-			}
-			if mode == workload.ModeProcess && o.memory {
-				return nil, errors.New("--storage memory keeps each database in one process's memory: use --mode goroutine")
-			}
-			if mode == workload.ModeProcess && store.IsInProcess(d) {
-				return nil, fmt.Errorf("--driver %s keeps its data in one process's memory, which worker processes cannot share: add --mode goroutine", drv)
-			}
-			for _, np := range procs {
-				for _, ng := range gors {
-					for _, nb := range batches {
-						base := *template
-						base.Driver, base.Mode, base.Procs, base.Goroutines = drv, mode, np, ng
-						base.Phases = append([]workload.Phase(nil), template.Phases...)
-						setBatch(&base, nb)
-						if !isSQLite {
-							base.Store.Options = engineOpts
-							if o.busy == workload.BusyRetry {
-								base.Busy, base.BusyBudget = workload.BusyRetry, workload.Duration(busys[0])
-							}
-							plans = append(plans, &base)
-							continue
-						}
-						for _, j := range lists["journal"] {
-							for _, sy := range lists["sync"] {
-								for _, bt := range busys {
-									cks := ckpts
-									if j != "wal" {
-										cks = []string{""} // checkpoints are WAL's: the other journals run once
-									}
-									for _, ck := range cks {
-										cell := base
-										opts := sqlite.Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds(), Memory: o.memory, Checkpoint: ck}
-										if o.busy == workload.BusyRetry {
-											// SQLite fails at once; the worker retries and counts.
-											opts.BusyTimeoutMS = 0
-											cell.Busy, cell.BusyBudget = workload.BusyRetry, workload.Duration(bt)
-										}
-										if err := opts.Validate(); err != nil {
-											return nil, err
-										}
-										cell.Store.Options = opts.Encode()
-										plans = append(plans, &cell)
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	for _, c := range plans {
-		if err := c.Validate(); err != nil {
-			return nil, err
-		}
-	}
-	return plans, nil
 }
 
-// maxCells bounds a matrix's cells; --max-runs bounds what runs.
-const maxCells = 1_000_000
+// AddFlags binds the flags; batchHelp says what --batch groups.
+func (f *matrixFlags) AddFlags(fs *pflag.FlagSet, batchHelp string) {
+	list := " (a comma list spans a matrix)"
+	fs.Var(&f.m.Drivers, "driver", "store driver: "+driverNames()+list)
+	fs.StringVar(&f.m.Busy, "busy", f.m.Busy, "who waits for locks: timeout (SQLite's busy handler sleeps inside the op, up to --busy-timeout: waits hide in its latency) or retry (busy_timeout 0; gobench retries busy ops with backoff for up to --busy-timeout and counts every retry and the time waited)")
+	fs.Var(&f.m.Modes, "mode", "worker mode: process (a real OS process per --procs) or goroutine (all workers in this process)"+list)
+	fs.Var(&f.m.Procs, "procs", "worker processes, each with its own database connection(s)"+list)
+	fs.Var(&f.m.Goroutines, "goroutines", "workers per process, each with its own connection"+list)
+	fs.Var(&f.m.Batches, "batch", batchHelp+list)
+	f.es.AddFlags(fs)
+}
+
+// plans spans the matrix over template; setBatch applies a --batch value.
+func (f *matrixFlags) plans(fs *pflag.FlagSet, template *workload.Plan, setBatch func(*workload.Plan, int)) ([]*workload.Plan, error) {
+	if err := f.es.Check(fs.Changed, f.m.Drivers); err != nil {
+		return nil, err
+	}
+	if slices.Contains(f.m.Modes, workload.ModeGoroutine) && fs.Changed("ready-timeout") {
+		return nil, errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
+	}
+	return f.m.Plans(template, f.reg, f.es, setBatch)
+}
 
 func driverNames() string { return strings.Join(all.Registry().Names(), ", ") }
 

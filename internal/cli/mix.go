@@ -19,7 +19,7 @@ import (
 
 // mixOptions are the flags of gobench mix.
 type mixOptions struct {
-	matrix   matrixOptions
+	matrix   *matrixFlags
 	run      runOptions
 	plan     workload.Plan // template: everything but the matrix settings
 	writePct int
@@ -36,7 +36,7 @@ type mixOptions struct {
 
 func defaultMixOptions() *mixOptions {
 	return &mixOptions{
-		matrix: defaultMatrixOptions(all.DefaultDriver(), workload.ModeProcess, "25", "1"),
+		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "25", "1"),
 		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
 		plan:   workload.DefaultPlan(),
 	}
@@ -181,7 +181,7 @@ func (o *mixOptions) resolve(fs *pflag.FlagSet) error {
 	if err != nil {
 		return err
 	}
-	o.cells, err = o.matrix.span(fs, p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
+	o.cells, err = o.matrix.plans(fs, p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
 	if err != nil {
 		return err
 	}

@@ -52,9 +52,9 @@ engine stores nothing, to measure gobench itself: it fails by design.)`,
 var errVerify = fmt.Errorf("conformance checks failed")
 
 func runVerify(_ context.Context, o *verifyOptions, env *Env, reg *store.Registry) error {
-	names, err := splitList("driver", o.drivers)
-	if err != nil {
-		return usage(err)
+	var names store.List
+	if err := names.Set(o.drivers); err != nil {
+		return usage(fmt.Errorf("--driver: %w", err))
 	}
 	var drivers []store.Driver
 	for _, n := range names {

@@ -33,6 +33,7 @@ var rules = []rule{
 	{dir: "pkg/disk", forbid: []string{module + "pkg/store", module + "pkg/workload", module + "pkg/result", module + "pkg/report"}, why: "the disk probe needs no store and renders nothing"},
 	{dir: "pkg/bytesize", onlyThis: []string{}, why: "units depend on nothing"},
 	{dir: "pkg/percentile", onlyThis: []string{}, why: "the percentile rule depends on nothing"},
+	{dir: "internal/cli", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/lmdb", module + "pkg/store/files", module + "pkg/store/mapstore", module + "pkg/store/btreestore", module + "pkg/store/nullstore"}, why: "engines own their flags (store.Settings): the command line knows no engine by name"},
 	{dir: "cmd/gobench", onlyThis: []string{module + "internal/cli"}, why: "main only calls cli.Main"},
 	{dir: "", forbid: []string{module + "pkg/store/storetest"}, why: "storetest is for tests: the binary's checks are package conformance"},
 }

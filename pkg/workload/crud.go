@@ -1,6 +1,10 @@
 package workload
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gobench/gobench/pkg/store"
+)
 
 // CRUD returns the phases of the classic embedded-database benchmark:
 // insert every key, query every key (rounds times), update every key
@@ -26,4 +30,29 @@ func CRUD(rounds int, order string, writeBatch int, scan bool) []Phase {
 		phases = append(phases, s)
 	}
 	return append(phases, each("delete", OpDelete, writeBatch))
+}
+
+// SetWriteBatch sets the batch of the phases of p that write.
+func SetWriteBatch(p *Plan, n int) {
+	for i := range p.Phases {
+		if op := p.Phases[i].Mix.Ops()[0]; op.IsWrite() {
+			p.Phases[i].Batch = n
+		}
+	}
+}
+
+// FitWriteBatches gives the plans of drivers without transactions (files,
+// map, btree: store.IsTransactional is false) a write batch of 1: each of
+// their ops stands alone, and their settings say so.
+func FitWriteBatches(plans []*Plan, reg *store.Registry) error {
+	for _, p := range plans {
+		d, err := reg.Lookup(p.Driver)
+		if err != nil {
+			return err
+		}
+		if !store.IsTransactional(d) {
+			SetWriteBatch(p, 1)
+		}
+	}
+	return nil
 }

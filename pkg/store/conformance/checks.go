@@ -31,26 +31,42 @@ type T interface {
 // NewConfig returns the Config of a new, empty database for one check.
 type NewConfig func(t T) store.Config
 
-// Check is one conformance check.
+// Check is one conformance check: Fn runs on a new store of drv, opened
+// and initialised.
 type Check struct {
 	Name string
-	Fn   func(t T, st store.Store)
+	Fn   func(t T, drv store.Driver, st store.Store)
 }
 
-// Checks returns every conformance check, in order. Each runs on a new
-// store that has been opened and initialised.
+// onStore adapts a check of the store alone.
+func onStore(f func(T, store.Store)) func(T, store.Driver, store.Store) {
+	return func(t T, _ store.Driver, st store.Store) { f(t, st) }
+}
+
+// Checks returns every conformance check, in order.
 func Checks() []Check {
 	return []Check{
-		{"PutGet", testPutGet},
-		{"NotFound", testNotFound},
-		{"Overwrite", testOverwrite},
-		{"UpdateDelete", testUpdateDelete},
-		{"Batch", testBatch},
-		{"Insert", testInsert},
-		{"Scan", testScan},
-		{"ConcurrentConns", testConcurrentConns},
-		{"CloseTwice", testCloseTwice},
-		{"InitTwice", testInitTwice},
+		{"PutGet", onStore(testPutGet)},
+		{"NotFound", onStore(testNotFound)},
+		{"Overwrite", onStore(testOverwrite)},
+		{"UpdateDelete", onStore(testUpdateDelete)},
+		{"Batch", onStore(testBatch)},
+		{"Transactional", testTransactional},
+		{"Insert", onStore(testInsert)},
+		{"Scan", onStore(testScan)},
+		{"ConcurrentConns", onStore(testConcurrentConns)},
+		{"CloseTwice", onStore(testCloseTwice)},
+		{"InitTwice", onStore(testInitTwice)},
+	}
+}
+
+// testTransactional holds a driver to what it declares (store.
+// Transactional): plans are fitted to the declaration before any store
+// opens, so it must match what its connections do.
+func testTransactional(t T, drv store.Driver, st store.Store) {
+	_, batches := conn(t, st).(store.Batcher)
+	if declared := store.IsTransactional(drv); declared != batches {
+		t.Errorf("the driver declares transactions %v, its connections batch: %v", declared, batches)
 	}
 }
 

@@ -128,9 +128,9 @@ func (o Options) Encode() json.RawMessage {
 	return b
 }
 
-// decodeOptions reads options from a store.Config: defaults for nil,
+// DecodeOptions reads options as a store.Config carries them: defaults for nil,
 // refusing unknown fields and invalid values.
-func decodeOptions(raw json.RawMessage) (Options, error) {
+func DecodeOptions(raw json.RawMessage) (Options, error) {
 	o := DefaultOptions()
 	return o, store.DecodeOptions(raw, &o, "sqlite")
 }

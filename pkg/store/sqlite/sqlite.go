@@ -83,7 +83,7 @@ func (d *Driver) Name() string { return d.name }
 // Open checks cfg and returns a store for the database at cfg.Path. It
 // touches no file: Init creates the database, Conn opens it.
 func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	opts, err := decodeOptions(cfg.Options)
+	opts, err := DecodeOptions(cfg.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,37 @@
+package files
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Settings returns the files engine's command-line settings: --layout and
+// --fsync.
+func (Driver) Settings() store.Settings { return &settings{o: DefaultOptions()} }
+
+var _ store.Configurable = Driver{}
+
+type settings struct{ o Options }
+
+func (s *settings) Engine() string  { return "the files engine" }
+func (s *settings) Flags() []string { return []string{"layout", "fsync"} }
+
+func (s *settings) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&s.o.Layout, "layout", s.o.Layout, "files engine: flat (one directory) or tree (two levels of at most 100 directories)")
+	fs.BoolVar(&s.o.Fsync, "fsync", false, "files engine: fsync every written file before the write returns")
+}
+
+// Cells is one cell: the files engine has no in-memory mode.
+func (s *settings) Cells(w store.Want) ([]store.Cell, error) {
+	if w.Memory {
+		return nil, errors.New("--storage memory: the files engine has no in-memory mode (drop it, or use --storage disk or ramdisk)")
+	}
+	if err := s.o.Validate(); err != nil {
+		return nil, fmt.Errorf("--layout: %w", err)
+	}
+	return []store.Cell{{Options: s.o.Encode()}}, nil
+}

@@ -1,0 +1,126 @@
+package sqlite
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Settings returns the SQLite drivers' command-line settings: --journal,
+// --sync, --busy-timeout and --checkpoint, each a comma list spanning a
+// matrix.
+func (d *Driver) Settings() store.Settings {
+	o := DefaultOptions()
+	return &settings{
+		journals: store.List{o.Journal},
+		syncs:    store.List{o.Sync},
+		busys:    store.List{(time.Duration(o.BusyTimeoutMS) * time.Millisecond).String()},
+		ckpts:    store.List{"auto"},
+	}
+}
+
+var _ store.Configurable = (*Driver)(nil)
+
+// settings are the SQLite options as flags bind them.
+type settings struct {
+	fs                            *pflag.FlagSet
+	journals, syncs, busys, ckpts store.List
+}
+
+func (s *settings) Engine() string { return "the SQLite drivers" }
+
+func (s *settings) Flags() []string { return []string{"journal", "sync", "busy-timeout", "checkpoint"} }
+
+func (s *settings) AddFlags(fs *pflag.FlagSet) {
+	s.fs = fs
+	list := " (a comma list spans a matrix)"
+	fs.Var(&s.journals, "journal", "SQLite journal mode: rollback (DELETE), truncate, persist, wal, memory, off"+list)
+	fs.Var(&s.syncs, "sync", "SQLite synchronous level: off, normal, full, extra (always set explicitly)"+list)
+	fs.Var(&s.busys, "busy-timeout", "how long an op may wait for a lock before failing with busy"+list)
+	fs.Var(&s.ckpts, "checkpoint", "WAL auto-checkpoint: auto (SQLite's default, 1000 pages), off (the WAL only grows), or a threshold in pages"+list)
+}
+
+// changed reports whether the flag was given.
+func (s *settings) changed(flag string) bool { return s.fs != nil && s.fs.Changed(flag) }
+
+// Cells spans journal × sync × busy timeout × checkpoint; checkpoints
+// apply to WAL cells only (the other journals run once). In memory, the
+// journal is in memory too unless --journal says otherwise. Under the
+// retry policy SQLite fails at once (busy_timeout 0) and the busy timeout
+// is how long the worker retries.
+func (s *settings) Cells(w store.Want) ([]store.Cell, error) {
+	journals := s.journals
+	if w.Memory && !s.changed("journal") {
+		journals = store.List{"memory"}
+	}
+	ckpts := store.List{""} // the pragma left alone
+	if s.changed("checkpoint") {
+		if !slices.Contains(journals, "wal") {
+			return nil, errors.New("--checkpoint applies to --journal wal")
+		}
+		ckpts = s.ckpts
+	}
+	busys, err := durations(s.busys)
+	if err != nil {
+		return nil, err
+	}
+	var cells []store.Cell
+	for _, j := range journals {
+		for _, sy := range s.syncs {
+			for _, bt := range busys {
+				cks := ckpts
+				if j != "wal" {
+					cks = store.List{""}
+				}
+				for _, ck := range cks {
+					c, err := cell(Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds(), Memory: w.Memory, Checkpoint: ck}, w)
+					if err != nil {
+						return nil, err
+					}
+					cells = append(cells, c)
+				}
+			}
+		}
+	}
+	return cells, nil
+}
+
+// cell validates and encodes the options of one cell.
+func cell(o Options, w store.Want) (store.Cell, error) {
+	var c store.Cell
+	if w.BusyRetry {
+		if o.BusyTimeoutMS <= 0 {
+			return c, errors.New("--busy retry retries for up to --busy-timeout: give it a positive duration")
+		}
+		c.RetryBudget = time.Duration(o.BusyTimeoutMS) * time.Millisecond
+		o.BusyTimeoutMS = 0 // SQLite fails at once; the worker retries and counts
+	}
+	if err := o.Validate(); err != nil {
+		return c, err
+	}
+	c.Options = o.Encode()
+	return c, nil
+}
+
+// durations parses a list of durations.
+func durations(l store.List) ([]time.Duration, error) {
+	out := make([]time.Duration, len(l))
+	for i, v := range l {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return nil, fmt.Errorf("--busy-timeout %q: %w", v, err)
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+// Transactional reports that SQLite connections batch ops.
+func (d *Driver) Transactional() bool { return true }
+
+var _ store.Transactional = (*Driver)(nil)

@@ -56,8 +56,6 @@ type FS interface {
 	OutputTarget(path string) (target string, through bool, err error)
 	// Filesystem names the type of the filesystem holding path.
 	Filesystem(path string) string
-	// MountOptions returns the options of the mount holding path, or "".
-	MountOptions(path string) string
 	// Writable reports whether files can be created in dir.
 	Writable(dir string) error
 	// CreateOutput starts writing an output file. A new path or a
@@ -112,7 +110,6 @@ func (osFS) Stat(path string) (os.FileInfo, error)         { return os.Stat(path
 func (osFS) Open(path string) (io.ReadCloser, error)       { return os.Open(path) }
 func (osFS) Abs(path string) (string, error)               { return filepath.Abs(path) }
 func (osFS) Filesystem(path string) string                 { return sysinfo.Filesystem(path) }
-func (osFS) MountOptions(path string) string               { return sysinfo.MountOptions(path) }
 
 // maxLinks bounds the symlinks followed to an output's target, as the
 // kernel bounds them (ELOOP).

@@ -135,142 +135,105 @@ func (o *runOptions) notef(env *Env, format string, args ...any) {
 	}
 }
 
-// runCells runs every cell --repeat times, interleaved, each on a fresh
-// database, and returns the runs that produced a result, in order. It
-// stops at the first failed run (returning its error with what ran).
+// runCells checks the paths the runs will write, then runs every cell
+// --repeat times, interleaved, each on a fresh database (coord.RunCells),
+// with a progress line and the --hlog file per run.
 func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cells []*workload.Plan) ([]*result.Result, error) {
+	if err := o.checkPaths(env, len(cells)*o.repeat); err != nil {
+		return nil, err
+	}
+	db := ""
 	if o.db != "" {
-		if err := checkDBPath(env, o.db); err != nil {
-			return nil, err
-		}
-	}
-	if o.jsonOut != "" {
-		if err := checkOutput(env, "--json", o.jsonOut); err != nil {
-			return nil, err
-		}
-	}
-	if o.html != "" {
-		if err := checkOutput(env, "--html", o.html); err != nil {
-			return nil, err
-		}
-	}
-	if runs := len(cells) * o.repeat; runs > o.maxRuns {
-		return nil, usage(fmt.Errorf("%d cells × %d repeats make %d runs, more than --max-runs %d: check the lists, or raise --max-runs", len(cells), o.repeat, runs, o.maxRuns))
-	}
-	if o.hlog != "" {
-		if len(cells)*o.repeat > 1 {
-			return nil, usage(errors.New("--hlog records one run: give single values (no lists) and --repeat 1"))
-		}
-		if err := checkOutput(env, "--hlog", o.hlog); err != nil {
-			return nil, err
-		}
-	}
-	var ceiling *result.Ceiling
-	if o.ceiling {
 		var err error
-		if ceiling, err = o.measureCeiling(ctx, env); err != nil {
-			return nil, err
+		if db, err = env.FS.Abs(o.db); err != nil {
+			return nil, usage(fmt.Errorf("--db %s: %w", o.db, err))
 		}
 	}
 	var log io.Writer
 	if !o.quiet {
 		log = prefixWriter{w: env.Stderr, prefix: "gobench: "}
 	}
-	total := len(cells) * o.repeat
-	var runs []*result.Result
-	n := 0
-	for rep := range o.repeat {
-		for _, cell := range cells {
-			n++
-			if total > 1 {
-				o.notef(env, "run %d of %d: %s (repeat %d of %d)", n, total, result.PlanSettings(cell), rep+1, o.repeat)
-			}
-			label := ""
-			if total > 1 {
-				label = fmt.Sprintf("run %d of %d", n, total)
-			}
-			res, err := o.runOne(ctx, env, command, cell, log, label)
-			if res != nil {
-				res.Environment.Ceiling = ceiling
-				runs = append(runs, res)
-			}
-			if err != nil {
-				return runs, err
-			}
-		}
-	}
-	return runs, nil
+	every := o.progressEvery(env)
+	return coord.RunCells(ctx, coord.Cells{
+		Plans: cells, Repeat: o.repeat, Command: command,
+		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
+		Base: coord.Config{Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
+			Abort: env.Abort, Log: log, ProgressEvery: every},
+		Watch: o.watch(env, every),
+		Note:  func(format string, args ...any) { o.notef(env, format, args...) },
+	})
 }
 
-// runOne runs one cell on a fresh database: a new temporary directory, or
-// the --db file initialised anew.
-func (o *runOptions) runOne(ctx context.Context, env *Env, command string, cell *workload.Plan, log io.Writer, label string) (res *result.Result, err error) {
-	p := *cell
+// checkPaths refuses, before anything runs, what the runs could not
+// write, and a matrix of more runs than --max-runs.
+func (o *runOptions) checkPaths(env *Env, runs int) error {
+	if runs > o.maxRuns {
+		return usage(fmt.Errorf("%d runs (cells × --repeat) are more than --max-runs %d: check the lists, or raise --max-runs", runs, o.maxRuns))
+	}
+	if o.hlog != "" && runs > 1 {
+		return usage(errors.New("--hlog records one run: give single values (no lists) and --repeat 1"))
+	}
 	if o.db != "" {
-		path, err := env.FS.Abs(o.db)
-		if err != nil {
-			return nil, usage(fmt.Errorf("--db %s: %w", o.db, err))
+		if err := checkDBPath(env, o.db); err != nil {
+			return err
 		}
-		p.Store.Path = path
-		p.Store.Reuse = o.reuse
-	} else {
-		dir, err := env.FS.MkdirTemp(o.dir, "gobench-")
-		if err != nil {
-			return nil, fmt.Errorf("creating a temporary directory: %w", err)
-		}
-		p.Store.Path = filepath.Join(dir, "gobench.db")
-		defer func() {
-			if o.keep {
-				o.notef(env, "kept the database: %s", p.Store.Path)
-				return
+	}
+	for _, out := range []struct{ flag, path string }{{"--json", o.jsonOut}, {"--html", o.html}, {"--hlog", o.hlog}} {
+		if out.path != "" {
+			if err := checkOutput(env, out.flag, out.path); err != nil {
+				return err
 			}
-			if err := env.FS.RemoveAll(dir); err != nil {
-				o.notef(env, "could not remove the temporary directory %s: %v", dir, err)
+		}
+	}
+	return nil
+}
+
+// progressEvery is the progress interval: --progress, or 1 s on a
+// terminal and 10 s elsewhere; 0 with --quiet.
+func (o *runOptions) progressEvery(env *Env) time.Duration {
+	switch {
+	case o.quiet:
+		return 0
+	case o.progress >= 0:
+		return o.progress
+	case env.StderrIsTerminal:
+		return time.Second
+	}
+	return 10 * time.Second
+}
+
+// watch returns the hook that gives each run its progress line and, with
+// --hlog, its interval log.
+func (o *runOptions) watch(env *Env, every time.Duration) func(n, total int, p *workload.Plan) (func(result.Interval), func(*result.Result) error, error) {
+	return func(n, total int, p *workload.Plan) (func(result.Interval), func(*result.Result) error, error) {
+		label := ""
+		if total > 1 {
+			label = fmt.Sprintf("run %d of %d", n, total)
+		}
+		var hlog OutputFile
+		var hw io.Writer
+		if o.hlog != "" {
+			var err error
+			if hlog, err = env.FS.CreateOutput(o.hlog); err != nil {
+				return nil, nil, fmt.Errorf("--hlog %s: %w", o.hlog, err)
 			}
-		}()
-	}
-	every := o.progress
-	if every < 0 {
-		every = 10 * time.Second
-		if env.StderrIsTerminal {
-			every = time.Second
+			hw = hlog
 		}
-	}
-	if o.quiet {
-		every = 0
-	}
-	var hlog OutputFile
-	if o.hlog != "" {
-		if hlog, err = env.FS.CreateOutput(o.hlog); err != nil {
-			return nil, fmt.Errorf("--hlog %s: %w", o.hlog, err)
+		w := newWatcher(env.Stderr, env.StderrIsTerminal, every, label, p, hw, time.Now())
+		done := func(res *result.Result) error {
+			err := w.close()
+			if hlog == nil {
+				return err
+			}
+			if err != nil || res == nil {
+				hlog.Abort()
+			} else if cerr := hlog.Commit(); cerr != nil {
+				err = fmt.Errorf("--hlog %s: %w", o.hlog, cerr)
+			}
+			return err
 		}
+		return w.observe, done, nil
 	}
-	var hw io.Writer
-	if hlog != nil {
-		hw = hlog
-	}
-	watch := newWatcher(env.Stderr, env.StderrIsTerminal, every, label, &p, hw, time.Now())
-	res, err = coord.Run(ctx, coord.Config{Plan: &p, Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall, Abort: env.Abort, Log: log, Observe: watch.observe, ProgressEvery: every})
-	werr := watch.close()
-	if hlog != nil {
-		if werr != nil || res == nil {
-			hlog.Abort()
-		} else if cerr := hlog.Commit(); cerr != nil {
-			werr = fmt.Errorf("--hlog %s: %w", o.hlog, cerr)
-		}
-	}
-	if werr != nil && err == nil {
-		err = werr
-	}
-	if res != nil {
-		res.Command = command
-		res.Environment.Filesystem = "none (in memory)"
-		if _, err := env.FS.Stat(p.Store.Path); err == nil {
-			res.Environment.Filesystem = env.FS.Filesystem(filepath.Dir(p.Store.Path))
-			res.Environment.MountOptions = env.FS.MountOptions(filepath.Dir(p.Store.Path))
-		}
-	}
-	return res, err
 }
 
 // checkDBPath refuses a --db in a directory that does not exist or that

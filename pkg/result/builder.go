@@ -317,10 +317,9 @@ func (r *Recorder) Done(st workload.WorkerStats) error {
 }
 
 // Result assembles the result of the run. Command, StartedAt and the
-// environment's machine, filesystem and store facts are for the caller to
-// fill in.
-// A worker that never finished its phase, or whose sample count did not
-// match, makes the result incomplete, with the reason in Problems.
+// Environment are for the caller to fill in (coord.Run does). A worker
+// that never finished its phase, or whose sample count did not match,
+// makes the result incomplete, with the reason in Problems.
 func (b *Builder) Result() *Result {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -328,12 +327,6 @@ func (b *Builder) Result() *Result {
 		SchemaVersion: SchemaVersion,
 		Tool:          ToolInfo(),
 		Plan:          *b.plan,
-		Environment: Environment{
-			OS:         runtime.GOOS,
-			Arch:       runtime.GOARCH,
-			CPUs:       runtime.NumCPU(),
-			Filesystem: "unknown",
-		},
 	}
 	mine := map[int]bool{}
 	for _, id := range b.plan.WorkerIDs() {

@@ -1,0 +1,145 @@
+package coord
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// goroutineMode runs every worker in this process on the coordinator's
+// store.
+type goroutineMode struct {
+	plan    *workload.Plan
+	store   store.Store
+	cfg     Config
+	onStart func(phase int, at int64) // hears each phase's START
+}
+
+func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
+	ids := g.plan.WorkerIDs()
+	for phase := range g.plan.RunPhases() {
+		for _, id := range ids {
+			b.SetPID(id, phase, os.Getpid())
+		}
+	}
+	wc := newWatchedCollector(b, g.plan.Workers())
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: wc,
+		Barrier: func(_ context.Context, phase int) (int64, error) {
+			betweenPhases(b, g.plan, phase)
+			b.SetStart(phase, time.Now())
+			at := workload.Now()
+			wc.start(ids, at)
+			g.onStart(phase, at)
+			return at, nil
+		}}
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx) }()
+	limit := stallLimit(g.cfg)
+	tick := time.NewTicker(watchInterval(limit))
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-g.cfg.Abort:
+			cancel()
+			select {
+			case err := <-done:
+				return err
+			case <-time.After(stopGrace(g.cfg)):
+				return context.Canceled // an op that never returns is left behind
+			}
+		case <-tick.C:
+			id, ok := wc.stalled(limit)
+			if !ok {
+				continue
+			}
+			err := fmt.Errorf("%w: worker %d (a goroutine of this process) completed nothing for longer than the stall time-out (%v) while running a phase", ErrWorker, id, limit)
+			cancel() // the others stop after their current op
+			select {
+			case <-done:
+			case <-time.After(stopGrace(g.cfg)):
+				// The stalled op never returned; it is left behind, and
+				// the process ends with the run. Reading every worker's
+				// stamps orders what each recorded before them ahead of
+				// the result built from it.
+				wc.settle()
+			}
+			return err
+		}
+	}
+}
+
+// watchedCollector passes samples on to the builder and keeps, per worker,
+// the monotonic clock of its last completion while it runs a phase: the
+// stall watchdog of goroutine workers, which cannot be killed.
+type watchedCollector struct {
+	b       *result.Builder
+	last    []atomic.Int64 // by worker id
+	running []atomic.Bool
+}
+
+func newWatchedCollector(b *result.Builder, workers int) *watchedCollector {
+	return &watchedCollector{b: b, last: make([]atomic.Int64, workers), running: make([]atomic.Bool, workers)}
+}
+
+// start marks the workers as running a phase begun at START instant at.
+func (c *watchedCollector) start(ids []int, at int64) {
+	for _, id := range ids {
+		c.last[id].Store(at)
+		c.running[id].Store(true)
+	}
+}
+
+// stalled returns a worker that has run a phase without completing an op
+// for longer than limit.
+func (c *watchedCollector) stalled(limit time.Duration) (int, bool) {
+	now := workload.Now()
+	for id := range c.last {
+		if c.running[id].Load() && time.Duration(now-c.last[id].Load()) > limit {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+// settle reads every worker's stamps: what a worker recorded before its
+// last stamp happens before what follows (the result built from it).
+func (c *watchedCollector) settle() {
+	for id := range c.last {
+		c.running[id].Load()
+		c.last[id].Load()
+	}
+}
+
+// Sink wraps the builder's recorder of worker in phase.
+func (c *watchedCollector) Sink(worker, phase int) workload.Sink {
+	return &watchedSink{Sink: c.b.Sink(worker, phase), last: &c.last[worker], running: &c.running[worker]}
+}
+
+type watchedSink struct {
+	workload.Sink
+	last    *atomic.Int64
+	running *atomic.Bool
+}
+
+// Record records the sample, then stamps the completion: a watchdog that
+// reads the stamp sees everything recorded before it.
+func (s *watchedSink) Record(smp workload.Sample) error {
+	err := s.Sink.Record(smp)
+	s.last.Store(workload.Now())
+	return err
+}
+
+func (s *watchedSink) Done(st workload.WorkerStats) error {
+	s.running.Store(false)
+	return s.Sink.Done(st)
+}

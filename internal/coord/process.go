@@ -1,0 +1,366 @@
+package coord
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gobench/gobench/internal/wire"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// processMode runs each group of goroutines in a worker process.
+type processMode struct {
+	cfg     Config
+	onStart func(phase int, at int64) // hears each phase's START
+}
+
+// proc is one worker process.
+type proc struct {
+	index  int
+	cmd    *exec.Cmd
+	ctl    *wire.Writer
+	stdin  io.Closer
+	output *tailBuffer
+	// ready receives each phase the process reports ready for.
+	ready chan int
+	// spawned is the monotonic clock just before the process started.
+	spawned int64
+	// running is set while the process runs a phase; lastFrame is the
+	// monotonic clock of its last frame; stalled is set when the
+	// watchdog killed it for silence.
+	running   atomic.Bool
+	lastFrame atomic.Int64
+	stalled   atomic.Bool
+}
+
+func (m *processMode) run(ctx context.Context, b *result.Builder) error {
+	p := m.cfg.Plan
+	planJSON, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("encoding the plan: %w", err)
+	}
+	g, gctx := errgroup.WithContext(context.Background())
+	var procs []*proc
+	for _, i := range p.ProcIndexes() {
+		pr, samples, serr := m.start(i, planJSON)
+		if serr != nil {
+			err = serr
+			break
+		}
+		procs = append(procs, pr)
+		g.Go(func() error { return pr.serve(samples, p, b) })
+	}
+	kill := func() {
+		for _, pr := range procs {
+			_ = pr.cmd.Process.Kill() // a no-op for a process already reaped
+		}
+	}
+	stop := sync.OnceFunc(func() {
+		for _, pr := range procs {
+			_ = pr.ctl.Stop()
+		}
+	})
+	watchdog := m.watch(procs)
+	defer watchdog()
+	if err == nil {
+		err = m.barriers(ctx, gctx, procs, b)
+	}
+	if err != nil && ctx.Err() == nil {
+		kill() // the run never got going: nothing to save
+	}
+	waitErr := m.wait(ctx, gctx, g, stop, kill)
+	for _, pr := range procs {
+		_ = pr.stdin.Close()
+	}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return err // the cause; the workers' deaths that follow are its effect
+	}
+	return waitErr
+}
+
+// wait waits for every worker process to finish. On an interrupt or a
+// failed worker, it asks the rest to stop after their current op, and
+// kills them if they have not stopped within the grace period.
+func (m *processMode) wait(ctx, gctx context.Context, g *errgroup.Group, stop, kill func()) error {
+	done := make(chan error, 1)
+	go func() { done <- g.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	case <-gctx.Done():
+	case <-m.cfg.Abort:
+		kill()
+		return <-done
+	}
+	stop()
+	grace := stopGrace(m.cfg)
+	select {
+	case err := <-done:
+		return err
+	case <-m.cfg.Abort:
+		kill()
+		return <-done
+	case <-time.After(grace):
+		kill()
+		return <-done
+	}
+}
+
+// watch starts the stall watchdog: a worker process silent for the stall
+// time-out while it runs a phase is killed, and its reader reports why.
+// The returned function stops the watchdog.
+func (m *processMode) watch(procs []*proc) (stop func()) {
+	limit := stallLimit(m.cfg)
+	tick := time.NewTicker(watchInterval(limit))
+	quit := make(chan struct{})
+	go func() {
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+				now := workload.Now()
+				for _, pr := range procs {
+					if pr.running.Load() && time.Duration(now-pr.lastFrame.Load()) > limit && !pr.stalled.Swap(true) {
+						_ = pr.cmd.Process.Kill()
+					}
+				}
+			}
+		}
+	}()
+	return sync.OnceFunc(func() { close(quit) })
+}
+
+// barriers runs the START barrier of every phase.
+func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *result.Builder) error {
+	timeout := m.cfg.ReadyTimeout
+	if timeout == 0 {
+		timeout = time.Minute
+	}
+	for phase := range m.cfg.Plan.RunPhases() {
+		deadline := time.NewTimer(timeout)
+		for _, pr := range procs {
+			select {
+			case got := <-pr.ready:
+				if got != phase {
+					deadline.Stop()
+					return fmt.Errorf("%w: worker process %d reported ready for phase %d while phase %d was due", ErrWorker, pr.index, got, phase)
+				}
+			case <-deadline.C:
+				return fmt.Errorf("%w: worker process %d (pid %d) was not ready for phase %d within %v%s", ErrWorker, pr.index, pr.cmd.Process.Pid, phase, timeout, pr.output.quote())
+			case <-gctx.Done():
+				deadline.Stop()
+				return nil // the failing reader reports why
+			case <-ctx.Done():
+				deadline.Stop()
+				return ctx.Err()
+			}
+		}
+		deadline.Stop()
+		betweenPhases(b, m.cfg.Plan, phase) // every process is done with the previous phase
+		// One START instant for every process: offsets count from it.
+		b.SetStart(phase, time.Now())
+		at := workload.Now()
+		for _, pr := range procs {
+			pr.lastFrame.Store(at)
+			pr.running.Store(true)
+			if err := pr.ctl.Start(wire.Start{Phase: phase, At: at}); err != nil {
+				return fmt.Errorf("%w: starting worker process %d: %v", ErrWorker, pr.index, err)
+			}
+		}
+		b.SetStartSkew(phase, time.Duration(workload.Now()-at))
+		m.onStart(phase, at)
+	}
+	return nil
+}
+
+// start launches worker process i and sends it the plan. It returns the
+// read end of the process's sample pipe.
+func (m *processMode) start(i int, planJSON []byte) (*proc, *os.File, error) {
+	newCmd := m.cfg.Command
+	if newCmd == nil {
+		newCmd = selfCommand
+	}
+	cmd, err := newCmd()
+	if err != nil {
+		return nil, nil, err
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating the sample pipe: %w", err)
+	}
+	cmd.ExtraFiles = []*os.File{pw}
+	out := newTailBuffer(8 << 10)
+	cmd.Stdout, cmd.Stderr = out, out
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, nil, err
+	}
+	dieWithParent(cmd)
+	spawned := workload.Now()
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, nil, fmt.Errorf("starting worker process %d: %w", i, err)
+	}
+	pw.Close() // the child holds its own copy
+	p := &proc{index: i, cmd: cmd, ctl: wire.NewWriter(stdin), stdin: stdin, output: out, ready: make(chan int, len(m.cfg.Plan.RunPhases())), spawned: spawned}
+	if err := p.ctl.Plan(i, planJSON); err != nil {
+		// No reader will serve this process: stop and reap it here.
+		pr.Close()
+		stdin.Close()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, nil, fmt.Errorf("%w: sending the plan to worker process %d (pid %d): %v%s", ErrWorker, i, cmd.Process.Pid, err, out.quote())
+	}
+	return p, pr, nil
+}
+
+// selfCommand re-executes this program as a worker.
+func selfCommand() (*exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding the gobench executable to start workers: %w", err)
+	}
+	return exec.Command(exe, "worker"), nil
+}
+
+// serve reads a worker process's stream into the builder until the
+// process closes it, then waits for the process to exit.
+func (pr *proc) serve(samples *os.File, p *workload.Plan, b *result.Builder) error {
+	err := pr.read(samples, p, b)
+	samples.Close()
+	if err != nil {
+		_ = pr.cmd.Process.Kill() // its stream is broken: nothing more from it counts
+	}
+	waitErr := pr.cmd.Wait()
+	switch {
+	case pr.stalled.Load():
+		return fmt.Errorf("%w: worker process %d (pid %d) sent nothing for longer than the stall time-out while running a phase, and was killed%s", ErrWorker, pr.index, pr.cmd.Process.Pid, pr.output.quote())
+	case err != nil:
+		return err
+	case waitErr != nil:
+		return fmt.Errorf("%w: worker process %d (pid %d) %v%s", ErrWorker, pr.index, pr.cmd.Process.Pid, waitErr, pr.output.quote())
+	}
+	return nil
+}
+
+func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) error {
+	source := fmt.Sprintf("worker process %d (pid %d)", pr.index, pr.cmd.Process.Pid)
+	r := wire.NewReader(samples, source)
+	lo, hi := pr.index*p.Goroutines, (pr.index+1)*p.Goroutines
+	phases := len(p.RunPhases()) // once: with a warm-up, RunPhases builds a slice
+	nextReady := 0
+	done := map[int]int{} // Done frames per phase
+	for r.Scan() {
+		f := r.Frame()
+		pr.lastFrame.Store(workload.Now())
+		switch f.Type {
+		case wire.TypeSamples:
+			bt := f.Batch()
+			if bt.Worker < lo || bt.Worker >= hi || bt.Phase >= phases {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("samples for worker %d phase %d, which this process does not run", bt.Worker, bt.Phase)}
+			}
+			rec := b.Recorder(bt.Worker, bt.Phase)
+			for i := range bt.Len() {
+				if err := rec.Record(bt.At(i)); err != nil {
+					return err
+				}
+			}
+		case wire.TypeDone:
+			d := f.Done()
+			if d.Worker < lo || d.Worker >= hi || d.Phase >= phases {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("done for worker %d phase %d, which this process does not run", d.Worker, d.Phase)}
+			}
+			if err := b.Recorder(d.Worker, d.Phase).Done(d); err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrWorker, source, err)
+			}
+			if done[d.Phase]++; done[d.Phase] == p.Goroutines {
+				pr.running.Store(false) // the phase is over for this process
+			}
+		case wire.TypeReady:
+			rd := f.Ready()
+			if rd.Phase >= phases {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("ready for phase %d, which the plan does not have", rd.Phase)}
+			}
+			if rd.Phase != nextReady {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("ready for phase %d while phase %d was due", rd.Phase, nextReady)}
+			}
+			if now := workload.Now(); rd.Clock < pr.spawned || rd.Clock > now {
+				return fmt.Errorf("%w: %s: its monotonic clock (%d) is not this process's (%d to %d): worker processes need a clock shared by the machine's processes, as Linux and macOS have", ErrWorker, source, rd.Clock, pr.spawned, now)
+			}
+			nextReady++
+			for w := lo; w < hi; w++ {
+				b.SetPID(w, rd.Phase, rd.PID)
+			}
+			pr.ready <- rd.Phase
+		case wire.TypeError:
+			return fmt.Errorf("%w: %s: %s", ErrWorker, source, f.Message())
+		default:
+			return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("unexpected %v frame from a worker", f.Type)}
+		}
+	}
+	return r.Err()
+}
+
+// tailBuffer keeps the last bytes written to it: a worker's output, to
+// quote when it fails.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// quote returns the last lines of output, ready to append to a message;
+// a Go panic's or fatal error's own line comes first, since its stack
+// trace would push it out of the last lines.
+func (t *tailBuffer) quote() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := strings.TrimSpace(string(t.buf))
+	if s == "" {
+		return ""
+	}
+	all := strings.Split(s, "\n")
+	lines := all
+	if len(lines) > 10 {
+		lines = lines[len(lines)-10:]
+	}
+	for _, l := range all[:len(all)-len(lines)] {
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+			lines = append([]string{l, "…"}, lines...)
+			break
+		}
+	}
+	return "; its last output:\n  " + strings.Join(lines, "\n  ")
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -175,23 +174,5 @@ func runBlob(ctx context.Context, o *blobOptions, env *Env) error {
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	units := bytesize.Units{SI: o.si}
-	f := o.run.output
-	var render func(io.Writer) error
-	switch f.Name {
-	case "text", "markdown", "csv":
-		t, err := report.SummarizeBlob(suite)
-		if err != nil {
-			return errors.Join(runErr, err)
-		}
-		render = map[string]func(io.Writer) error{
-			"text":     func(w io.Writer) error { return report.BlobText(w, t, units) },
-			"markdown": func(w io.Writer) error { return report.BlobMarkdown(w, t, units) },
-			"csv":      func(w io.Writer) error { return report.BlobCSV(w, t, units) },
-		}[f.Name]
-	default: // json, benchfmt, html: every run whole
-		sum := report.Summarize(suite, nil)
-		render = func(w io.Writer) error { return f.Suite(w, sum) }
-	}
-	return errors.Join(runErr, o.run.writeOutput(env, suite, suite.Write, render))
+	return errors.Join(runErr, o.run.writeOutput(env, suite, false, report.Options{Units: bytesize.Units{SI: o.si}}))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -188,22 +187,5 @@ func runCRUD(ctx context.Context, o *crudOptions, env *Env) error {
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	f := o.run.output
-	var render func(io.Writer) error
-	switch f.Name {
-	case "text", "markdown", "csv":
-		t, err := report.SummarizeCRUD(suite, o.baseline)
-		if err != nil {
-			return errors.Join(runErr, usage(err))
-		}
-		render = map[string]func(io.Writer) error{
-			"text":     func(w io.Writer) error { return report.CRUDText(w, t) },
-			"markdown": func(w io.Writer) error { return report.CRUDMarkdown(w, t) },
-			"csv":      func(w io.Writer) error { return report.CRUDCSV(w, t) },
-		}[f.Name]
-	default: // json, benchfmt: every run whole
-		sum := report.Summarize(suite, nil)
-		render = func(w io.Writer) error { return f.Suite(w, sum) }
-	}
-	return errors.Join(runErr, o.run.writeOutput(env, suite, suite.Write, render))
+	return errors.Join(runErr, o.run.writeOutput(env, suite, false, report.Options{Baseline: o.baseline}))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -30,8 +29,7 @@ type diskOptions struct {
 	jsonOut   string
 	quiet     bool
 
-	cfg    disk.Config
-	render func(io.Writer, *disk.Report, bytesize.Units) error
+	cfg disk.Config
 }
 
 func defaultDiskOptions() *diskOptions {
@@ -56,7 +54,7 @@ func (o *diskOptions) AddFlags(fs *pflag.FlagSet) {
 // resolve checks the flags and builds the measurement's configuration.
 func (o *diskOptions) resolve() error {
 	var err error
-	if o.render, err = report.DiskRenderer(o.format); err != nil {
+	if _, err = report.Disk(o.format, nil, report.Options{}); err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
 	c := disk.Config{Direct: o.direct, FsyncOps: o.fsyncOps}
@@ -165,12 +163,15 @@ func runDisk(ctx context.Context, o *diskOptions, env *Env) error {
 	}
 	rep.Dir = filepath.Dir(tmp)
 	rep.Filesystem = env.FS.Filesystem(tmp)
+	opts := report.Options{Units: units}
 	if o.jsonOut != "" {
-		if err := env.FS.WriteOutput(o.jsonOut, func(w io.Writer) error { return report.DiskJSON(w, rep, units) }); err != nil {
+		asJSON, _ := report.Disk("json", rep, opts)
+		if err := env.FS.WriteOutput(o.jsonOut, asJSON); err != nil {
 			return errors.Join(runErr, fmt.Errorf("writing --json %s: %w", o.jsonOut, err))
 		}
 	}
-	if err := o.render(env.Stdout, rep, units); err != nil {
+	render, _ := report.Disk(o.format, rep, opts) // the format was checked
+	if err := render(env.Stdout); err != nil {
 		return errors.Join(runErr, fmt.Errorf("writing the report: %w", err))
 	}
 	return runErr

@@ -81,7 +81,6 @@ type runOptions struct {
 	hlog     string
 	html     string
 	ceiling  bool // measure the disk's fsync rate first (mix --ceiling)
-	output   report.Format
 	maxRuns  int
 }
 
@@ -107,7 +106,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 // resolve checks the options that need no file system.
 func (o *runOptions) resolve() error {
 	var err error
-	if o.output, err = report.Lookup(o.format); err != nil {
+	if _, err = report.Lookup(o.format); err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
 	if o.repeat < 1 {
@@ -275,18 +274,31 @@ func checkParent(env *Env, flag, p string) error {
 }
 
 // writeOutput writes the JSON file and the HTML report (if asked)
-// atomically, then the report on stdout.
-func (o *runOptions) writeOutput(env *Env, s *result.Suite, writeJSON func(io.Writer) error, render func(io.Writer) error) error {
+// atomically, then the report on stdout, each rendered by report.Render.
+// The JSON of a single run (one cell, one repeat) is the run's result,
+// not a suite.
+func (o *runOptions) writeOutput(env *Env, s *result.Suite, single bool, ro report.Options) error {
 	if o.jsonOut != "" {
-		if err := env.FS.WriteOutput(o.jsonOut, writeJSON); err != nil {
+		write := s.Write
+		if single {
+			write = s.Cells[0].Runs[0].Write
+		}
+		if err := env.FS.WriteOutput(o.jsonOut, write); err != nil {
 			return fmt.Errorf("writing --json %s: %w", o.jsonOut, err)
 		}
 	}
 	if o.html != "" {
-		html, _ := report.Lookup("html")
-		if err := env.FS.WriteOutput(o.html, renderer(html, s)); err != nil {
+		html, err := report.Render("html", s, ro)
+		if err == nil {
+			err = env.FS.WriteOutput(o.html, html)
+		}
+		if err != nil {
 			return fmt.Errorf("writing --html %s: %w", o.html, err)
 		}
+	}
+	render, err := report.Render(o.format, s, ro)
+	if err != nil {
+		return usage(err)
 	}
 	if err := render(env.Stdout); err != nil {
 		return fmt.Errorf("writing the report: %w", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"time"
 
@@ -279,24 +278,13 @@ func runMix(ctx context.Context, o *mixOptions, env *Env) error {
 	if len(runs) == 0 {
 		return runErr
 	}
-	f := o.run.output
 	suite, err := result.NewSuite("mix", "interleaved", runs, o.baseline)
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	if len(o.cells)*o.run.repeat == 1 {
-		r := runs[0]
-		return errors.Join(runErr, o.run.writeOutput(env, suite, r.Write, func(w io.Writer) error { return f.Run(w, r) }))
-	}
-	sum := report.Summarize(suite, report.DefaultMetrics(suite))
-	if f.Suite == nil {
-		return errors.Join(runErr, fmt.Errorf("format %s cannot show a suite", f.Name))
-	}
-	if err := o.run.writeOutput(env, suite, suite.Write, func(w io.Writer) error { return f.Suite(w, sum) }); err != nil {
+	single := len(o.cells)*o.run.repeat == 1
+	if err := o.run.writeOutput(env, suite, single, report.Options{}); err != nil || runErr != nil || single {
 		return errors.Join(runErr, err)
 	}
-	if runErr != nil {
-		return runErr
-	}
-	return report.CheckExpectations(sum, o.gates)
+	return report.CheckExpectations(report.Summarize(suite, report.DefaultMetrics(suite)), o.gates)
 }

@@ -3,13 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/report"
-	"github.com/gobench/gobench/pkg/result"
 )
 
 // reportOptions are the flags of gobench report.
@@ -54,8 +52,7 @@ factor against the baseline.`,
 }
 
 func runReport(ctx context.Context, o *reportOptions, path string, env *Env) error {
-	f, err := report.Lookup(o.format)
-	if err != nil {
+	if _, err := report.Lookup(o.format); err != nil {
 		return usage(fmt.Errorf("--format: %w", err))
 	}
 	if o.out != "" {
@@ -67,32 +64,12 @@ func runReport(ctx context.Context, o *reportOptions, path string, env *Env) err
 	if err != nil {
 		return err
 	}
-	render := renderer(f, s)
+	render, err := report.Render(o.format, s, report.Options{})
+	if err != nil {
+		return usage(err)
+	}
 	if o.out == "" {
 		return render(env.Stdout)
 	}
 	return env.FS.WriteOutput(o.out, render)
-}
-
-// renderer picks how a format shows a suite: a single run as a run, a
-// CRUD suite as its scaling table where the format has one.
-func renderer(f report.Format, s *result.Suite) func(io.Writer) error {
-	if len(s.Cells) == 1 && len(s.Cells[0].Runs) == 1 && s.Command != "crud" {
-		r := s.Cells[0].Runs[0]
-		return func(w io.Writer) error { return f.Run(w, r) }
-	}
-	if s.Command == "crud" {
-		if t, err := report.SummarizeCRUD(s, ""); err == nil {
-			switch f.Name {
-			case "text":
-				return func(w io.Writer) error { return report.CRUDText(w, t) }
-			case "markdown":
-				return func(w io.Writer) error { return report.CRUDMarkdown(w, t) }
-			case "csv":
-				return func(w io.Writer) error { return report.CRUDCSV(w, t) }
-			}
-		}
-	}
-	sum := report.Summarize(s, report.DefaultMetrics(s))
-	return func(w io.Writer) error { return f.Suite(w, sum) }
 }

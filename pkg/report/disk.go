@@ -122,16 +122,3 @@ func DiskJSON(w io.Writer, r *disk.Report, _ bytesize.Units) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }
-
-var diskFormats = map[string]func(io.Writer, *disk.Report, bytesize.Units) error{
-	"text": DiskText, "markdown": DiskMarkdown, "csv": DiskCSV, "json": DiskJSON,
-}
-
-// DiskRenderer returns the renderer of a disk report in the named format:
-// text, markdown, csv or json.
-func DiskRenderer(name string) (func(io.Writer, *disk.Report, bytesize.Units) error, error) {
-	if f, ok := diskFormats[name]; ok {
-		return f, nil
-	}
-	return nil, fmt.Errorf("unknown format %q for gobench disk (want text, markdown, csv or json)", name)
-}

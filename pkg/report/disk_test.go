@@ -32,17 +32,17 @@ func TestDiskFormats(t *testing.T) {
 	}{
 		{"disk.txt", "text", false}, {"disk-si.txt", "text", true}, {"disk.md", "markdown", false}, {"disk.csv", "csv", false},
 	} {
-		render, err := DiskRenderer(tt.format)
+		render, err := Disk(tt.format, diskReport(), Options{Units: bytesize.Units{SI: tt.si}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := render(&buf, diskReport(), bytesize.Units{SI: tt.si}); err != nil {
+		if err := render(&buf); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, tt.name, buf.Bytes())
 	}
-	if _, err := DiskRenderer("benchfmt"); err == nil {
+	if _, err := Disk("benchfmt", diskReport(), Options{}); err == nil {
 		t.Error("an unknown disk format was accepted")
 	}
 }

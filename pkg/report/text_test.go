@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gobench/gobench/internal/golden"
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -230,5 +231,46 @@ func TestCRUDStoppedEarly(t *testing.T) {
 	}
 	if want := fmt.Sprintf("1 round (of %d planned: the run stopped early) of query and update", planned); !strings.Contains(buf.String(), want) {
 		t.Errorf("want %q in:\n%s", want, buf.String())
+	}
+}
+
+// Render picks the renderer by what the result holds: a single run as a
+// run, a CRUD suite as its table, a blob suite as its comparison, other
+// suites as their statistics; a format without a table for the kind falls
+// back to the suite's own form.
+func TestRenderPicksByKind(t *testing.T) {
+	direct := func(f func(*bytes.Buffer) error) string {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	run := loadFixture(t, "mix-wal.json")
+	crud, blob, matrix := loadSuiteFixture(t, "crud.json"), loadSuiteFixture(t, "blob.json"), loadSuiteFixture(t, "matrix.json")
+	single, _ := result.NewSuite("mix", "single", []*result.Result{run}, "")
+	crudTable, _ := SummarizeCRUD(crud, "")
+	blobTable, _ := SummarizeBlob(blob)
+	for _, tt := range []struct {
+		name, format string
+		s            *result.Suite
+		want         string
+	}{
+		{"run", "text", single, direct(func(b *bytes.Buffer) error { return Text(b, run) })},
+		{"crud", "markdown", crud, direct(func(b *bytes.Buffer) error { return CRUDMarkdown(b, crudTable) })},
+		{"blob", "csv", blob, direct(func(b *bytes.Buffer) error { return BlobCSV(b, blobTable, bytesize.Units{}) })},
+		{"suite", "text", matrix, direct(func(b *bytes.Buffer) error { return SuiteText(b, Summarize(matrix, DefaultMetrics(matrix))) })},
+		{"crud as JSON", "json", crud, direct(func(b *bytes.Buffer) error { return crud.Write(b) })},
+	} {
+		render, err := Render(tt.format, tt.s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := direct(func(b *bytes.Buffer) error { return render(b) }); got != tt.want {
+			t.Errorf("%s: Render chose another renderer", tt.name)
+		}
+	}
+	if _, err := Render("yaml", matrix, Options{}); err == nil {
+		t.Error("an unknown format was accepted")
 	}
 }

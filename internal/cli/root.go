@@ -38,32 +38,7 @@ func Main(args []string, env *Env) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	var workers atomic.Bool // the command runs workers (set once it starts)
-	if env.Notify != nil {
-		sigs := make(chan os.Signal, 2)
-		abort := make(chan struct{})
-		env.Abort = abort
-		env.Notify(sigs)
-		go func() {
-			sig, ok := <-sigs
-			if !ok {
-				return
-			}
-			cause := errInterrupted
-			if sig == syscall.SIGTERM {
-				cause = errTerminated
-			}
-			if workers.Load() {
-				fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping workers after their current op (interrupt again to kill them)")
-			} else {
-				fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping")
-			}
-			cancel(cause)
-			if _, ok := <-sigs; ok && workers.Load() {
-				fmt.Fprintln(env.Stderr, "gobench: interrupted twice: killing the workers")
-				close(abort)
-			}
-		}()
-	}
+	relaySignals(env, cancel, &workers)
 	root := newRootCommand(env)
 	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
 		workers.Store(cmd.Annotations[runsWorkers] != "")
@@ -94,6 +69,39 @@ func Main(args []string, env *Env) int {
 		err = errors.Join(err, cause) // SIGTERM's exit code is not SIGINT's
 	}
 	return exitCode(err)
+}
+
+// relaySignals turns the first interrupt into a cancellation of the
+// command (its cause says which signal), and a second one, for a command
+// that runs workers, into killing them (env.Abort).
+func relaySignals(env *Env, cancel context.CancelCauseFunc, workers *atomic.Bool) {
+	if env.Notify == nil {
+		return
+	}
+	sigs := make(chan os.Signal, 2)
+	abort := make(chan struct{})
+	env.Abort = abort
+	env.Notify(sigs)
+	go func() {
+		sig, ok := <-sigs
+		if !ok {
+			return
+		}
+		cause := errInterrupted
+		if sig == syscall.SIGTERM {
+			cause = errTerminated
+		}
+		if workers.Load() {
+			fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping workers after their current op (interrupt again to kill them)")
+		} else {
+			fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping")
+		}
+		cancel(cause)
+		if _, ok := <-sigs; ok && workers.Load() {
+			fmt.Fprintln(env.Stderr, "gobench: interrupted twice: killing the workers")
+			close(abort)
+		}
+	}()
 }
 
 // longQuote matches a quoted value of more than 200 bytes in a message.

@@ -100,49 +100,10 @@ func MeasureSequential(ctx context.Context, dir string, size, bs int64, mode Syn
 	name := f.Name()
 	f.Close()
 	defer os.Remove(name)
-
-	flags := os.O_WRONLY | os.O_TRUNC
-	if mode == SyncDsync {
-		flags |= oDSYNC
-	}
-	w, err := openFile(name, flags, direct)
-	if err != nil {
-		return res, err
-	}
 	buf := alignedBuffer(bs)
-	t0 := time.Now()
-	for i := int64(0); i < blocks; i++ {
-		if err := ctx.Err(); err != nil {
-			w.Close()
-			return res, err
-		}
-		if _, err := w.Write(buf); err != nil {
-			w.Close()
-			return res, fmt.Errorf("writing block %d: %w", i, err)
-		}
-		if mode == SyncFdatasync {
-			if err := fdatasync(w); err != nil {
-				w.Close()
-				return res, fmt.Errorf("fdatasync: %w", err)
-			}
-		}
-	}
-	if mode == SyncFsyncEnd {
-		if err := w.Sync(); err != nil {
-			w.Close()
-			return res, fmt.Errorf("fsync: %w", err)
-		}
-	}
-	res.WriteBytesPerSec = float64(res.Bytes) / time.Since(t0).Seconds()
-	// Make the pages clean (written), so they can be dropped.
-	if err := w.Sync(); err != nil {
-		w.Close()
+	if res.WriteBytesPerSec, err = writeBlocks(ctx, name, buf, blocks, mode, direct); err != nil {
 		return res, err
 	}
-	if err := w.Close(); err != nil {
-		return res, err
-	}
-
 	r, err := openFile(name, os.O_RDONLY, direct)
 	if err != nil {
 		return res, err
@@ -155,7 +116,7 @@ func MeasureSequential(ctx context.Context, dir string, size, bs int64, mode Syn
 	} else {
 		res.CacheDropped = true
 	}
-	t0 = time.Now()
+	t0 := time.Now()
 	for i := int64(0); i < blocks; i++ {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -166,6 +127,46 @@ func MeasureSequential(ctx context.Context, dir string, size, bs int64, mode Syn
 	}
 	res.ReadBytesPerSec = float64(res.Bytes) / time.Since(t0).Seconds()
 	return res, nil
+}
+
+// writeBlocks writes blocks copies of buf to the file name, syncing as
+// mode says inside the clock, and returns the rate. The file is synced
+// again afterwards (outside the clock), so its pages are clean and can be
+// dropped from the page cache.
+func writeBlocks(ctx context.Context, name string, buf []byte, blocks int64, mode SyncMode, direct bool) (float64, error) {
+	flags := os.O_WRONLY | os.O_TRUNC
+	if mode == SyncDsync {
+		flags |= oDSYNC
+	}
+	w, err := openFile(name, flags, direct)
+	if err != nil {
+		return 0, err
+	}
+	defer w.Close()
+	t0 := time.Now()
+	for i := int64(0); i < blocks; i++ {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		if _, err := w.Write(buf); err != nil {
+			return 0, fmt.Errorf("writing block %d: %w", i, err)
+		}
+		if mode == SyncFdatasync {
+			if err := fdatasync(w); err != nil {
+				return 0, fmt.Errorf("fdatasync: %w", err)
+			}
+		}
+	}
+	if mode == SyncFsyncEnd {
+		if err := w.Sync(); err != nil {
+			return 0, fmt.Errorf("fsync: %w", err)
+		}
+	}
+	rate := float64(int64(len(buf))*blocks) / time.Since(t0).Seconds()
+	if err := w.Sync(); err != nil {
+		return 0, err
+	}
+	return rate, w.Close()
 }
 
 func readFull(f *os.File, b []byte) (int, error) {

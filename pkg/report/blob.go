@@ -246,8 +246,34 @@ func blobHeader(w *errWriter, t *BlobTable, u bytesize.Units, md bool) {
 	}
 	line("gobench blob · %d blobs of %s (%s) · seed %d · %d %s × %d %s (%s mode)", p.Keys.Count, size, content, p.Seed,
 		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"), p.Mode)
+	line("passes: %s", blobPasses(t))
+	sides, warning := blobSides(t)
+	line("%s", sides)
+	if warning != "" {
+		line("%s", warning)
+	}
+	env := first.Environment
+	line("%s, on %s · %s %s, %s", MachineText(env), FilesystemText(env), first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	line("page cache: %s", pageCacheText(t.Suite))
+	avg := ""
+	if reps := t.Rows[0].Repeats; reps > 1 {
+		avg = fmt.Sprintf("; means of %d repeats, ± sd of the rate", reps)
+	}
+	line("rates in %s, from the exact bytes of the blobs visited; latency per blob%s; space: allocated blocks (du) after the last pass", u.Header(), avg)
+	for _, c := range t.Suite.Cells {
+		for i, r := range c.Runs {
+			if !r.Complete {
+				line("INCOMPLETE: %s run %d: %s", c.Settings, i+1, strings.Join(r.Problems, "; "))
+			}
+		}
+	}
+	w.printf("\n")
+}
+
+// blobPasses says what each pass visited.
+func blobPasses(t *BlobTable) string {
 	var passes []string
-	for i, ph := range p.Phases {
+	for i, ph := range t.Suite.Cells[0].Runs[0].Plan.Phases {
 		visit := "every blob"
 		if ph.Ops > 0 {
 			visit = fmt.Sprintf("%d random blobs per worker", ph.Ops)
@@ -260,14 +286,18 @@ func blobHeader(w *errWriter, t *BlobTable, u bytesize.Units, md bool) {
 		}
 		passes = append(passes, fmt.Sprintf("%s %s in random order", ph.Name, visit))
 	}
-	line("passes: %s", strings.Join(passes, "; "))
-	var sides []string
+	return strings.Join(passes, "; ")
+}
+
+// blobSides describes the database and the files as they ran, and warns
+// when one side synced its writes and the other did not.
+func blobSides(t *BlobTable) (sides, warning string) {
+	var parts []string
 	dbSync, filesSync := "", ""
 	for _, c := range t.Suite.Cells {
 		r := c.Runs[0]
 		env := r.Environment
-		switch blobTarget(&r.Plan) {
-		case "db":
+		if blobTarget(&r.Plan) == "db" {
 			api := "SQL"
 			if v := env.StoreFact("api"); v != "" {
 				api = "blob I/O"
@@ -277,44 +307,25 @@ func blobHeader(w *errWriter, t *BlobTable, u bytesize.Units, md bool) {
 				tx = "one transaction per pass"
 			}
 			dbSync = env.StoreFact("synchronous")
-			sides = append(sides, fmt.Sprintf("db: %s (SQLite %s), %s API, journal %s, synchronous %s, %s", r.Plan.Driver, env.StoreFact("sqlite_version"),
+			parts = append(parts, fmt.Sprintf("db: %s (SQLite %s), %s API, journal %s, synchronous %s, %s", r.Plan.Driver, env.StoreFact("sqlite_version"),
 				api, journalName(env.StoreFact("journal_mode")), dbSync, tx))
-		default:
-			if filesSync == "" {
-				filesSync = env.StoreFact("fsync")
-				what := "no fsync"
-				if filesSync == "true" {
-					what = "fsync after every file written"
-				}
-				sides = append(sides, "files: "+what)
+		} else if filesSync == "" {
+			filesSync = env.StoreFact("fsync")
+			what := "no fsync"
+			if filesSync == "true" {
+				what = "fsync after every file written"
 			}
+			parts = append(parts, "files: "+what)
 		}
 	}
-	line("%s", strings.Join(sides, " · "))
 	if dbSync != "" && filesSync != "" {
-		dbDurable := dbSync != "off"
-		if filesDurable := filesSync == "true"; dbDurable != filesDurable {
-			line("WARNING: unequal durability: the database %s, the files %s; writes compare fairly only when both sync or neither does (--sync with --fsync, or neither)",
+		dbDurable, filesDurable := dbSync != "off", filesSync == "true"
+		if dbDurable != filesDurable {
+			warning = fmt.Sprintf("WARNING: unequal durability: the database %s, the files %s; writes compare fairly only when both sync or neither does (--sync with --fsync, or neither)",
 				map[bool]string{true: "syncs", false: "does not sync"}[dbDurable], map[bool]string{true: "are fsynced", false: "are not fsynced"}[filesDurable])
 		}
 	}
-	env := first.Environment
-	line("%s, on %s · %s %s, %s", MachineText(env), FilesystemText(env), first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
-	line("page cache: %s", pageCacheText(t.Suite))
-	reps := t.Rows[0].Repeats
-	avg := ""
-	if reps > 1 {
-		avg = fmt.Sprintf("; means of %d repeats, ± sd of the rate", reps)
-	}
-	line("rates in %s, from the exact bytes of the blobs visited; latency per blob%s; space: allocated blocks (du) after the last pass", u.Header(), avg)
-	for _, c := range t.Suite.Cells {
-		for i, r := range c.Runs {
-			if !r.Complete {
-				line("INCOMPLETE: %s run %d: %s", c.Settings, i+1, strings.Join(r.Problems, "; "))
-			}
-		}
-	}
-	w.printf("\n")
+	return strings.Join(parts, " · "), warning
 }
 
 // pageCacheText says where the passes read from: a warm cache, or the

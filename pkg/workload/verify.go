@@ -107,32 +107,69 @@ func Verify(ctx context.Context, st store.Store, plan *Plan, records func(yield 
 		return nil, errors.New("the plan did not tag its values (Plan.Verify)")
 	}
 	rep := &VerifyReport{Integrity: "not available"}
-	if c, ok := st.(store.Checker); ok {
-		problems, err := c.Check(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("integrity check: %w", err)
-		}
-		rep.Integrity = "ok"
-		if len(problems) > 0 {
-			rep.Integrity = fmt.Sprint(problems)
-			rep.Violations += int64(len(problems))
-		}
+	if err := rep.checkIntegrity(ctx, st); err != nil {
+		return nil, err
 	}
-	// Acknowledged writes, per worker and phase, by sequence number.
-	type wp struct{ w, p int }
-	acked := map[wp]map[uint64]ackedWrite{}
+	acked := ackedWrites(records, rep)
+	if err := rep.checkKeys(ctx, st, plan, writesByKey(plan, acked)); err != nil {
+		return nil, err
+	}
+	if rep.Violations > 0 {
+		return rep, fmt.Errorf("%w: %d violations in %d keys (for example: %s)", ErrVerify, rep.Violations, rep.KeysChecked, rep.Examples[0])
+	}
+	return rep, nil
+}
+
+// violation counts one, keeping the first five as examples.
+func (rep *VerifyReport) violation(format string, args ...any) {
+	rep.Violations++
+	if len(rep.Examples) < 5 {
+		rep.Examples = append(rep.Examples, fmt.Sprintf(format, args...))
+	}
+}
+
+// checkIntegrity runs the engine's own check, where it has one.
+func (rep *VerifyReport) checkIntegrity(ctx context.Context, st store.Store) error {
+	c, ok := st.(store.Checker)
+	if !ok {
+		return nil
+	}
+	problems, err := c.Check(ctx)
+	if err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	rep.Integrity = "ok"
+	if len(problems) > 0 {
+		rep.Integrity = fmt.Sprint(problems)
+		rep.Violations += int64(len(problems))
+	}
+	return nil
+}
+
+// workerPhase names one worker's writes in one phase.
+type workerPhase struct{ w, p int }
+
+// ackedWrites gathers the acknowledged writes, per worker and phase, by
+// sequence number, and counts them.
+func ackedWrites(records func(yield func(WriteRecord) bool), rep *VerifyReport) map[workerPhase]map[uint64]ackedWrite {
+	acked := map[workerPhase]map[uint64]ackedWrite{}
 	for r := range records {
 		if !r.Acked {
 			continue
 		}
-		k := wp{r.Worker, r.Phase}
+		k := workerPhase{r.Worker, r.Phase}
 		if acked[k] == nil {
 			acked[k] = map[uint64]ackedWrite{}
 		}
 		acked[k][r.Seq] = ackedWrite{r.Worker, r.Phase, r.Seq, r.Start, r.End}
 		rep.AckedWrites++
 	}
-	// Replay each lottery to find every acknowledged write's key.
+	return acked
+}
+
+// writesByKey replays each worker's lottery to find the key of every
+// acknowledged write.
+func writesByKey(plan *Plan, acked map[workerPhase]map[uint64]ackedWrite) map[uint64][]ackedWrite {
 	byKey := map[uint64][]ackedWrite{}
 	for k, writes := range acked {
 		var maxSeq uint64
@@ -151,61 +188,63 @@ func Verify(ctx context.Context, st store.Store, plan *Plan, records func(yield 
 			seq++
 		}
 	}
+	return byKey
+}
+
+// checkKeys reads every key back and checks it against its writes.
+func (rep *VerifyReport) checkKeys(ctx context.Context, st store.Store, plan *Plan, byKey map[uint64][]ackedWrite) error {
 	c, err := st.Conn(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer c.Close()
-	violation := func(format string, args ...any) {
-		rep.Violations++
-		if len(rep.Examples) < 5 {
-			rep.Examples = append(rep.Examples, fmt.Sprintf(format, args...))
-		}
-	}
 	var buf []byte
 	for key := range plan.Keys.Count {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		writes := byKey[key]
 		buf, err = c.Get(key, buf)
 		rep.KeysChecked++
 		if errors.Is(err, store.ErrNotFound) {
 			if key < plan.Preload || len(writes) > 0 {
-				violation("key %d is missing: it was preloaded or written", key)
+				rep.violation("key %d is missing: it was preloaded or written", key)
 			}
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("reading key %d: %w", key, err)
+			return fmt.Errorf("reading key %d: %w", key, err)
 		}
-		tag, ok := ParseTag(buf)
-		switch {
-		case !ok:
-			violation("key %d holds a value with no tag", key)
-		case tag.Preload:
-			if len(writes) > 0 {
-				violation("key %d still holds its preloaded value, but %d acknowledged writes to it were lost", key, len(writes))
-			}
-		default:
-			i := slices.IndexFunc(writes, func(w ackedWrite) bool {
-				return w.worker == tag.Worker && w.phase == tag.Phase && w.seq == tag.Seq
-			})
-			if i < 0 {
-				violation("key %d holds the value of worker %d's write %d in phase %d, which was not acknowledged", key, tag.Worker, tag.Seq, tag.Phase)
-				continue
-			}
-			v := writes[i]
-			for _, w := range writes {
-				if w.phase > v.phase || (w.phase == v.phase && w.start > v.end) {
-					violation("key %d lost worker %d's write %d (started %v), acknowledged after the surviving write ended (%v)", key, w.worker, w.seq, w.start, v.end)
-					break
-				}
+		rep.checkValue(key, buf, writes)
+	}
+	return nil
+}
+
+// checkValue checks the value a key holds against the acknowledged writes
+// to it.
+func (rep *VerifyReport) checkValue(key uint64, value []byte, writes []ackedWrite) {
+	tag, ok := ParseTag(value)
+	switch {
+	case !ok:
+		rep.violation("key %d holds a value with no tag", key)
+	case tag.Preload:
+		if len(writes) > 0 {
+			rep.violation("key %d still holds its preloaded value, but %d acknowledged writes to it were lost", key, len(writes))
+		}
+	default:
+		i := slices.IndexFunc(writes, func(w ackedWrite) bool {
+			return w.worker == tag.Worker && w.phase == tag.Phase && w.seq == tag.Seq
+		})
+		if i < 0 {
+			rep.violation("key %d holds the value of worker %d's write %d in phase %d, which was not acknowledged", key, tag.Worker, tag.Seq, tag.Phase)
+			return
+		}
+		v := writes[i]
+		for _, w := range writes {
+			if w.phase > v.phase || (w.phase == v.phase && w.start > v.end) {
+				rep.violation("key %d lost worker %d's write %d (started %v), acknowledged after the surviving write ended (%v)", key, w.worker, w.seq, w.start, v.end)
+				return
 			}
 		}
 	}
-	if rep.Violations > 0 {
-		return rep, fmt.Errorf("%w: %d violations in %d keys (for example: %s)", ErrVerify, rep.Violations, rep.KeysChecked, rep.Examples[0])
-	}
-	return rep, nil
 }

@@ -1,0 +1,163 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Validate checks the plan and returns an error that names the offending
+// setting and what would be valid. The checks run in order: the store and
+// key space, the values, the workers, the phases, open loop, the busy
+// policy, the warm-up, verification.
+func (p *Plan) Validate() error {
+	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkVerify} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkStore checks the driver, the key space and the preload.
+func (p *Plan) checkStore() error {
+	if p.Driver == "" {
+		return errors.New("no driver named")
+	}
+	if err := p.Keys.Validate(); err != nil {
+		return fmt.Errorf("keys: %w", err)
+	}
+	if p.Preload > p.Keys.Count {
+		return fmt.Errorf("preload of %d rows exceeds the key space of %d keys", p.Preload, p.Keys.Count)
+	}
+	return nil
+}
+
+// checkValues checks the value sizes.
+func (p *Plan) checkValues() error {
+	if p.ValueSize < 1 || p.ValueSize > MaxValueSize {
+		return fmt.Errorf("value size %d is out of range (want 1 to %d bytes)", p.ValueSize, MaxValueSize)
+	}
+	if p.ValueVariance < 0 || p.ValueVariance >= p.ValueSize || p.ValueSize+p.ValueVariance > MaxValueSize {
+		return fmt.Errorf("value size variance %d is out of range (want 0 to %d, so that sizes stay between 1 and %d bytes)", p.ValueVariance, min(p.ValueSize-1, MaxValueSize-p.ValueSize), MaxValueSize)
+	}
+	return nil
+}
+
+// checkWorkers checks the worker layout, the error policy and the shard.
+func (p *Plan) checkWorkers() error {
+	if p.Mode != ModeProcess && p.Mode != ModeGoroutine {
+		return fmt.Errorf("unknown worker mode %q (want %s or %s)", p.Mode, ModeProcess, ModeGoroutine)
+	}
+	if p.Procs < 1 || p.Procs > MaxProcs {
+		return fmt.Errorf("procs %d is out of range (want 1 to %d)", p.Procs, MaxProcs)
+	}
+	if p.Goroutines < 1 || p.Goroutines > MaxGoroutines {
+		return fmt.Errorf("goroutines %d is out of range (want 1 to %d)", p.Goroutines, MaxGoroutines)
+	}
+	if p.Workers() > MaxWorkers {
+		return fmt.Errorf("%d workers (procs × goroutines) is more than %d", p.Workers(), MaxWorkers)
+	}
+	if p.OnError != OnErrorStop && p.OnError != OnErrorContinue {
+		return fmt.Errorf("unknown error policy %q (want %s or %s)", p.OnError, OnErrorStop, OnErrorContinue)
+	}
+	if s := p.Shard; s != nil && (s.Count < 1 || s.Index < 0 || s.Index >= s.Count || s.Count > p.Procs) {
+		return fmt.Errorf("shard %d of %d is out of range (want 1 to N of N, with N at most the %d procs)", s.Index+1, s.Count, p.Procs)
+	}
+	return nil
+}
+
+// checkPhases checks every phase.
+func (p *Plan) checkPhases() error {
+	if len(p.Phases) == 0 {
+		return errors.New("plan has no phases")
+	}
+	for i, ph := range p.Phases {
+		if err := ph.Validate(); err != nil {
+			return fmt.Errorf("phase %d (%s): %w", i, ph.Name, err)
+		}
+		if p.Verify && slices.Contains(ph.Mix.Ops(), OpDelete) {
+			return errors.New("verify cannot check deletes (a missing key would be either lost or deleted): drop delete from the mix")
+		}
+	}
+	return nil
+}
+
+// checkOpenLoop checks the rate, the arrival process and the latency
+// limit, and that every phase can run on a schedule.
+func (p *Plan) checkOpenLoop() error {
+	if !(p.Rate >= 0 && p.Rate <= MaxRate) {
+		return fmt.Errorf("rate %v is out of range (want 0 for closed loop, or up to %g ops/s)", p.Rate, MaxRate)
+	}
+	switch p.Arrival {
+	case "", ArrivalConstant, ArrivalPoisson:
+	default:
+		return fmt.Errorf("unknown arrival process %q (want constant or poisson)", p.Arrival)
+	}
+	if p.Rate == 0 && (p.Arrival != "" || p.LatencyLimit != 0 || p.SkipLate) {
+		return errors.New("an arrival process and a latency limit apply to open-loop runs: set a rate")
+	}
+	if p.LatencyLimit < 0 || (p.SkipLate && p.LatencyLimit == 0) {
+		return errors.New("skipping late ops needs a positive latency limit")
+	}
+	if p.Rate == 0 {
+		return nil
+	}
+	perWorker := p.Rate / float64(p.Workers())
+	for _, ph := range p.RunPhases() {
+		if ph.Access != AccessLottery {
+			return fmt.Errorf("phase %s visits each key once: open-loop rates apply to lottery phases", ph.Name)
+		}
+		if ph.Batch != 1 {
+			return fmt.Errorf("phase %s: an open-loop schedule times single ops, not batches of %d (want batch 1)", ph.Name, ph.Batch)
+		}
+		if secs := float64(ph.Ops) / perWorker; ph.Ops > 0 && secs > MaxPhaseLength.Seconds() {
+			return fmt.Errorf("phase %s: %d ops per worker due at %g ops/s each take %.3g hours, longer than the maximum of %v (raise the rate, or give a duration)", ph.Name, ph.Ops, perWorker, secs/3600, MaxPhaseLength)
+		}
+	}
+	return nil
+}
+
+// checkBusy checks the busy policy and its budget.
+func (p *Plan) checkBusy() error {
+	switch p.Busy {
+	case "", BusyTimeout:
+		if p.BusyBudget != 0 {
+			return errors.New("a busy budget applies to the retry policy")
+		}
+	case BusyRetry:
+		if p.BusyBudget <= 0 || time.Duration(p.BusyBudget) > time.Hour {
+			return fmt.Errorf("busy budget %v is out of range (want a positive duration up to 1h)", time.Duration(p.BusyBudget))
+		}
+	default:
+		return fmt.Errorf("unknown busy policy %q (want timeout or retry)", p.Busy)
+	}
+	return nil
+}
+
+// checkWarmup checks the warm-up phase.
+func (p *Plan) checkWarmup() error {
+	w := p.Warmup
+	if w == nil {
+		return nil
+	}
+	if err := w.Validate(); err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	if w.Access != AccessLottery {
+		return errors.New("warm-up: it deals a lottery mix, not each key once")
+	}
+	if p.Verify {
+		return errors.New("verify checks the writes of the measured phases: drop the warm-up")
+	}
+	return nil
+}
+
+// checkVerify checks that values can carry their verification tags.
+func (p *Plan) checkVerify() error {
+	if p.Verify && p.ValueSize-p.ValueVariance < MinVerifyValueSize {
+		return fmt.Errorf("verify tags values with %d bytes: value size %d is too small", MinVerifyValueSize, p.ValueSize-p.ValueVariance)
+	}
+	return nil
+}

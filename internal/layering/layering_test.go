@@ -42,6 +42,7 @@ type file struct {
 	path    string
 	imports []string
 	ast     *ast.File
+	fset    *token.FileSet
 }
 
 func loadFiles(t *testing.T) []file {
@@ -64,7 +65,7 @@ func loadFiles(t *testing.T) []file {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		fl := file{path: filepath.ToSlash(rel), ast: f}
+		fl := file{path: filepath.ToSlash(rel), ast: f, fset: fset}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			fl.imports = append(fl.imports, p)
@@ -99,6 +100,52 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Function length limits: a function longer than this does more than one
+// named step. The command line is held to less, being glue.
+const (
+	maxFuncLines    = 80
+	maxCLIFuncLines = 60
+)
+
+// TestFunctionLength keeps every function outside tests under
+// maxFuncLines, and those of internal/cli under maxCLIFuncLines. Lines
+// inside multi-line string literals (help text, SQL) do not count.
+func TestFunctionLength(t *testing.T) {
+	checked := 0
+	for _, f := range loadFiles(t) {
+		limit := maxFuncLines
+		if strings.HasPrefix(f.path, "internal/cli/") {
+			limit = maxCLIFuncLines
+		}
+		for _, d := range f.ast.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			checked++
+			if n := codeLines(f.fset, fd); n > limit {
+				t.Errorf("%s: %s is %d lines (limit %d): split it into named steps", f.path, fd.Name.Name, n, limit)
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("checked only %d functions: wrong root?", checked)
+	}
+}
+
+// codeLines counts a function's lines, less those inside multi-line
+// string literals.
+func codeLines(fset *token.FileSet, fd *ast.FuncDecl) int {
+	n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
+	ast.Inspect(fd, func(x ast.Node) bool {
+		if lit, ok := x.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			n -= fset.Position(lit.End()).Line - fset.Position(lit.Pos()).Line
+		}
+		return true
+	})
+	return n
 }
 
 // TestLibraryDoesNotPrintOrExit keeps pkg/ free of os.Exit, log.Fatal and

@@ -6,8 +6,8 @@
 // # Settings
 //
 // Every connection sets, explicitly and in this order, PRAGMA busy_timeout,
-// journal_mode and synchronous (see Options), so that both drivers run the
-// same SQLite configuration whatever their own defaults. The journal mode is
+// journal_mode and synchronous (see Options), so that the three drivers run
+// the same SQLite configuration whatever their own defaults. The journal mode is
 // set before the schema exists. Describe reads the settings back from the
 // database, so results report what was in force.
 //
@@ -35,6 +35,15 @@
 // connection's handle), never remembered; workers ask too, after every op
 // outside a batch (store.TxProber). BEGINs and COMMITs that found the
 // database busy are counted (store.BusyStepCounter).
+//
+// # Files
+//
+// driver.go holds the Driver and the binding seam (backend, rawConn);
+// db.go a database's life (Init, Conn, Close); observe.go what can be read
+// from it (Describe, Check, LogState); statements.go the SQL, shared by
+// every connection; tx.go the transaction owner; conn.go the
+// database/sql/driver connection of mattn and modernc; ncruces.go
+// ncruces's own; errors.go the mapping of result codes to classes.
 //
 // # Connections
 //

@@ -80,19 +80,12 @@ func (r *ncRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn
 		}
 		c.txn.counted = true // the handler sees every busy answer
 	}
-	for _, p := range []struct {
-		dst **nsqlite.Stmt
-		sql string
-	}{
-		{&c.get, getSQL}, {&c.put, putSQL}, {&c.update, updateSQL}, {&c.del, deleteSQL}, {&c.insert, insertSQL}, {&c.scan, scanSQL},
-		{&c.begin, beginSQL}, {&c.commit, commitSQL}, {&c.rollback, rollbackSQL},
-	} {
-		s, _, err := r.c.Prepare(p.sql)
-		if err != nil {
-			c.closeStmts()
-			return nil, fmt.Errorf("preparing %q: %w", p.sql, d.wrap(err))
-		}
-		*p.dst = s
+	err := c.stmts.prepareAll(func(sql string) (*nsqlite.Stmt, error) {
+		s, _, err := r.c.Prepare(sql)
+		return s, d.wrap(err)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -105,7 +98,7 @@ type ncConn struct {
 	c *nsqlite.Conn
 	d *Driver
 
-	get, put, update, del, insert, scan, begin, commit, rollback *nsqlite.Stmt
+	stmts statements[*nsqlite.Stmt]
 
 	blob   bool // reads and updates through incremental blob I/O
 	closed bool
@@ -168,9 +161,9 @@ var (
 	_ store.BusyStepCounter = (*ncConn)(nil)
 )
 
-func (c *ncConn) execBegin() error    { return c.begin.Exec() }
-func (c *ncConn) execCommit() error   { return c.commit.Exec() }
-func (c *ncConn) execRollback() error { return c.rollback.Exec() }
+func (c *ncConn) execBegin() error    { return c.stmts.begin.Exec() }
+func (c *ncConn) execCommit() error   { return c.stmts.commit.Exec() }
+func (c *ncConn) execRollback() error { return c.stmts.rollback.Exec() }
 func (c *ncConn) autocommit() bool    { return c.c.GetAutocommit() }
 
 // Get runs the read statement, or reads the value through a blob handle.
@@ -178,7 +171,7 @@ func (c *ncConn) Get(key uint64, dst []byte) ([]byte, error) {
 	if c.blob {
 		return c.blobRead(key, dst)
 	}
-	s := c.get
+	s := c.stmts.get
 	dst = dst[:0]
 	err := c.txn.read(func() error {
 		if err := s.BindInt64(1, keyArg(key)); err != nil {
@@ -204,14 +197,14 @@ func (c *ncConn) Get(key uint64, dst []byte) ([]byte, error) {
 // Put runs the upsert, as its own BEGIN IMMEDIATE … COMMIT unless a batch
 // is open.
 func (c *ncConn) Put(key uint64, value []byte) error {
-	return c.write(c.put, false, func(s *nsqlite.Stmt) error {
+	return c.write(c.stmts.put, false, func(s *nsqlite.Stmt) error {
 		return errors.Join(s.BindInt64(1, keyArg(key)), s.BindBlob(2, value))
 	})
 }
 
 // Insert runs a plain INSERT: an existing key fails with class constraint.
 func (c *ncConn) Insert(key uint64, value []byte) error {
-	return c.write(c.insert, false, func(s *nsqlite.Stmt) error {
+	return c.write(c.stmts.insert, false, func(s *nsqlite.Stmt) error {
 		return errors.Join(s.BindInt64(1, keyArg(key)), s.BindBlob(2, value))
 	})
 }
@@ -222,14 +215,14 @@ func (c *ncConn) Update(key uint64, value []byte) error {
 	if c.blob {
 		return c.blobWrite(key, value)
 	}
-	return c.write(c.update, true, func(s *nsqlite.Stmt) error {
+	return c.write(c.stmts.update, true, func(s *nsqlite.Stmt) error {
 		return errors.Join(s.BindBlob(1, value), s.BindInt64(2, keyArg(key)))
 	})
 }
 
 // Delete runs the delete; a missing key is ErrNotFound.
 func (c *ncConn) Delete(key uint64) error {
-	return c.write(c.del, true, func(s *nsqlite.Stmt) error { return s.BindInt64(1, keyArg(key)) })
+	return c.write(c.stmts.del, true, func(s *nsqlite.Stmt) error { return s.BindInt64(1, keyArg(key)) })
 }
 
 // write executes one write statement as its own transaction, or inside
@@ -306,7 +299,7 @@ func (c *ncConn) blobWrite(key uint64, value []byte) error {
 // Scan reads up to n rows in key order from the first key at or above
 // from, in one SELECT.
 func (c *ncConn) Scan(from uint64, n int) (int, error) {
-	s := c.scan
+	s := c.stmts.scan
 	read := 0
 	err := c.txn.read(func() error {
 		read = 0
@@ -326,14 +319,6 @@ func (c *ncConn) Scan(from uint64, n int) (int, error) {
 	return read, err
 }
 
-func (c *ncConn) closeStmts() {
-	for _, s := range []*nsqlite.Stmt{c.get, c.put, c.update, c.del, c.insert, c.scan, c.begin, c.commit, c.rollback} {
-		if s != nil {
-			_ = s.Close()
-		}
-	}
-}
-
 // Close rolls back any open transaction, then closes the statements and
 // the connection; twice is a no-op.
 func (c *ncConn) Close() error {
@@ -342,7 +327,7 @@ func (c *ncConn) Close() error {
 	}
 	c.closed = true
 	err := c.Rollback()
-	c.closeStmts()
+	_ = c.stmts.closeAll()
 	if cerr := c.c.Close(); err == nil {
 		err = c.d.wrap(cerr)
 	}

@@ -1,0 +1,300 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// sqlBackend is a binding used through database/sql/driver.
+type sqlBackend struct {
+	drv    driver.Driver
+	codeOf func(error) (int, bool)
+	// autocommit returns a probe of sqlite3_get_autocommit on one of the
+	// binding's connections, and a function that releases the probe.
+	autocommit func(driver.Conn) (probe func() bool, release func(), err error)
+}
+
+func (b sqlBackend) code(err error) (int, bool) { return b.codeOf(err) }
+
+func (b sqlBackend) open(dsn string) (rawConn, error) {
+	c, err := b.drv.Open(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return &sqlRaw{c: c, be: b}, nil
+}
+
+// sqlRaw is a database/sql/driver connection before it serves ops.
+type sqlRaw struct {
+	c  driver.Conn
+	be sqlBackend
+}
+
+func (r *sqlRaw) exec(q string) error                  { return execOnce(r.c, q) }
+func (r *sqlRaw) queryString(q string) (string, error) { return queryString(r.c, q) }
+func (r *sqlRaw) Close() error                         { return r.c.Close() }
+
+func (r *sqlRaw) ops(d *Driver, _ bool, _ time.Duration) (store.Conn, error) {
+	probe, release, err := r.be.autocommit(r.c)
+	if err != nil {
+		return nil, fmt.Errorf("driver %s: %w", d.name, err)
+	}
+	c := &conn{c: r.c, d: d, autocommitProbe: probe, releaseProbe: release}
+	c.txn = txn{steps: c, d: d}
+	if err := c.prepare(); err != nil {
+		release()
+		return nil, err
+	}
+	return c, nil
+}
+
+// conn is one worker's SQLite connection through database/sql/driver. Its
+// embedded txn owns the transaction state: Begin, Commit, Rollback, InTx,
+// SetBusyRetry and TakeBusySteps are txn's.
+type conn struct {
+	txn
+	c driver.Conn
+	d *Driver
+
+	stmts statements[stmt]
+
+	autocommitProbe func() bool
+	releaseProbe    func()
+	closed          bool
+	args1           [1]driver.NamedValue
+	args2           [2]driver.NamedValue
+	dest            [2]driver.Value
+}
+
+var (
+	_ store.Conn        = (*conn)(nil)
+	_ store.Updater     = (*conn)(nil)
+	_ store.Deleter     = (*conn)(nil)
+	_ store.Batcher     = (*conn)(nil)
+	_ store.Inserter    = (*conn)(nil)
+	_ store.Scanner     = (*conn)(nil)
+	_ store.TxProber    = (*conn)(nil)
+	_ store.BusyRetrier = (*conn)(nil)
+
+	_ store.BusyStepCounter = (*conn)(nil)
+)
+
+// stmt is a prepared statement through the context-taking driver
+// interfaces, which both drivers implement.
+type stmt interface {
+	driver.Stmt
+	driver.StmtExecContext
+	driver.StmtQueryContext
+}
+
+// bg is the context of every operation: never cancelled, so neither driver
+// starts a cancellation watcher per call.
+var bg = context.Background()
+
+func (c *conn) prepare() error {
+	err := c.stmts.prepareAll(func(sql string) (stmt, error) {
+		ds, err := c.c.Prepare(sql)
+		if err != nil {
+			return nil, c.d.wrap(err)
+		}
+		s, ok := ds.(stmt)
+		if !ok {
+			ds.Close()
+			return nil, fmt.Errorf("driver %s: prepared statements lack the context interfaces", c.d.name)
+		}
+		return s, nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range c.args1 {
+		c.args1[i].Ordinal = i + 1
+	}
+	for i := range c.args2 {
+		c.args2[i].Ordinal = i + 1
+	}
+	return nil
+}
+
+func (c *conn) execBegin() error    { _, err := c.stmts.begin.ExecContext(bg, nil); return err }
+func (c *conn) execCommit() error   { _, err := c.stmts.commit.ExecContext(bg, nil); return err }
+func (c *conn) execRollback() error { _, err := c.stmts.rollback.ExecContext(bg, nil); return err }
+func (c *conn) autocommit() bool    { return c.autocommitProbe() }
+
+func keyArg(key uint64) int64 {
+	if key > math.MaxInt64 {
+		panic("sqlite: key above MaxInt64") // key spaces are validated far below this
+	}
+	return int64(key)
+}
+
+// Get runs the read statement.
+func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
+	c.args1[0].Value = keyArg(key)
+	dst = dst[:0]
+	err := c.txn.read(func() error {
+		rows, err := c.stmts.get.QueryContext(bg, c.args1[:])
+		if err != nil {
+			return err
+		}
+		err = rows.Next(c.dest[:])
+		dst = dst[:0]
+		if err == nil {
+			switch v := c.dest[1].(type) {
+			case []byte:
+				dst = append(dst, v...)
+			case string:
+				dst = append(dst, v...)
+			}
+		}
+		cerr := rows.Close()
+		switch {
+		case err == io.EOF:
+			return store.ErrNotFound
+		case err != nil:
+			return err
+		}
+		return cerr
+	})
+	return dst, err
+}
+
+// Put runs the upsert, inside BEGIN IMMEDIATE … COMMIT unless a batch is
+// open: the write lock is taken up front, so that in WAL mode a write never
+// fails on a stale read snapshot (SQLITE_BUSY_SNAPSHOT), whatever the busy
+// timeout.
+func (c *conn) Put(key uint64, value []byte) error {
+	c.args2[0].Value = keyArg(key)
+	c.args2[1].Value = value
+	return c.write(c.stmts.put, c.args2[:], false)
+}
+
+// Update runs the update; a missing key is ErrNotFound.
+func (c *conn) Update(key uint64, value []byte) error {
+	c.args2[0].Value = value
+	c.args2[1].Value = keyArg(key)
+	return c.write(c.stmts.update, c.args2[:], true)
+}
+
+// Insert runs a plain INSERT: an existing key fails with class constraint.
+func (c *conn) Insert(key uint64, value []byte) error {
+	c.args2[0].Value = keyArg(key)
+	c.args2[1].Value = value
+	return c.write(c.stmts.insert, c.args2[:], false)
+}
+
+// Scan reads up to n rows in key order from the first key at or above
+// from, in one SELECT.
+func (c *conn) Scan(from uint64, n int) (int, error) {
+	c.args2[0].Value = keyArg(from)
+	c.args2[1].Value = int64(n)
+	read := 0
+	err := c.txn.read(func() error {
+		read = 0
+		rows, err := c.stmts.scan.QueryContext(bg, c.args2[:])
+		if err != nil {
+			return err
+		}
+		for {
+			if err = rows.Next(c.dest[:]); err != nil {
+				break
+			}
+			read++
+		}
+		cerr := rows.Close()
+		if err != io.EOF {
+			return err
+		}
+		return cerr
+	})
+	return read, err
+}
+
+// Delete runs the delete; a missing key is ErrNotFound.
+func (c *conn) Delete(key uint64) error {
+	c.args1[0].Value = keyArg(key)
+	return c.write(c.stmts.del, c.args1[:], true)
+}
+
+// write executes one write statement as its own transaction, or inside
+// the open batch (see txn.write).
+func (c *conn) write(s stmt, args []driver.NamedValue, mustExist bool) error {
+	return c.txn.write(func() error {
+		res, err := s.ExecContext(bg, args)
+		if err == nil && mustExist {
+			var n int64
+			if n, err = res.RowsAffected(); err == nil && n == 0 {
+				err = store.ErrNotFound
+			}
+		}
+		return err
+	})
+}
+
+// Close rolls back any open transaction, then closes the statements and
+// the connection; twice is a no-op.
+func (c *conn) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	first := c.Rollback()
+	if err := c.stmts.closeAll(); err != nil && first == nil {
+		first = err
+	}
+	c.releaseProbe()
+	if err := c.c.Close(); err != nil && first == nil {
+		first = err
+	}
+	return c.d.wrap(first)
+}
+
+// execOnce prepares, runs and closes one statement.
+func execOnce(c driver.Conn, q string) error {
+	s, err := c.Prepare(q)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	_, err = s.(driver.StmtExecContext).ExecContext(bg, nil)
+	return err
+}
+
+// queryString runs a one-row, one-column query and returns the value as
+// text ("" for no row).
+func queryString(c driver.Conn, q string) (string, error) {
+	s, err := c.Prepare(q)
+	if err != nil {
+		return "", err
+	}
+	defer s.Close()
+	rows, err := s.(driver.StmtQueryContext).QueryContext(bg, nil)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	dest := make([]driver.Value, len(rows.Columns()))
+	if err := rows.Next(dest); err != nil {
+		if err == io.EOF {
+			return "", nil
+		}
+		return "", err
+	}
+	if len(dest) == 0 {
+		return "", nil
+	}
+	switch v := dest[0].(type) {
+	case []byte:
+		return string(v), nil
+	case nil:
+		return "", nil
+	default:
+		return fmt.Sprint(v), nil
+	}
+}

@@ -1,0 +1,255 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// applicationID marks a database as gobench's own ("gbnc"), in the
+// application_id field of the SQLite header.
+const applicationID = 0x67626e63
+
+// db is an SQLite database file, or an in-memory database.
+type db struct {
+	d     *Driver
+	path  string
+	opts  Options
+	reuse bool // take a database gobench did not create (replacing only its kv table)
+
+	// keeper holds an in-memory database open for the store's life: it
+	// would vanish with its last connection. reusedJournal is the journal
+	// mode of a database taken with Reuse, which Close restores.
+	mu            sync.Mutex
+	keeper        rawConn
+	reusedJournal string
+}
+
+var _ store.Store = (*db)(nil)
+var _ store.Describer = (*db)(nil)
+
+// dsn returns the URI this store's connections open.
+func (s *db) dsn(mode string) string {
+	if s.opts.Memory {
+		// A memdb database is shared by a process's connections to the same
+		// name, which must start with "/"; the path makes it unique.
+		h := fnv.New64a()
+		h.Write([]byte(s.path))
+		return fmt.Sprintf("file:/gobench-%016x?vfs=memdb", h.Sum64())
+	}
+	// mattn runs statements while it opens a connection, before any
+	// PRAGMA of gobench's, under its own 5 s busy timeout unless the URI
+	// gives one (SQLite and the other drivers ignore the parameter).
+	return dsn(s.path, mode) + fmt.Sprintf("&_busy_timeout=%d", s.opts.BusyTimeoutMS)
+}
+
+// dsn returns a file: URI for path; mode is "rw" or "rwc".
+func dsn(path, mode string) string {
+	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: "mode=" + mode}
+	return u.String()
+}
+
+// Init refuses a database gobench did not create, then marks the file,
+// sets the journal mode and recreates the kv table, empty. The journal
+// mode is in force before the schema exists. An existing file, even an
+// empty one, is refused unless it carries gobench's mark or Reuse is set;
+// with Reuse the database's own journal mode is noted, and Close puts it
+// back.
+func (s *db) Init(_ context.Context) error {
+	if s.opts.Memory {
+		if err := s.keep(); err != nil {
+			return err
+		}
+	} else if fi, err := os.Stat(s.path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%w: %s is a directory, not a database file (give a file path)", store.ErrInvalid, s.path)
+	} else if err == nil && !s.reuse {
+		if fi.Size() == 0 {
+			return fmt.Errorf("%w: %s exists and is empty: gobench did not create it; give a new path, or --reuse to let gobench take it", store.ErrForeign, s.path)
+		}
+		if err := s.checkOwned(); err != nil {
+			return err
+		}
+	} else if err == nil && s.reuse {
+		if err := s.noteJournal(); err != nil {
+			return err
+		}
+	}
+	c, err := s.open("rwc")
+	if err != nil {
+		return s.lockedErr(err)
+	}
+	defer c.Close()
+	steps := []string{fmt.Sprintf("PRAGMA application_id=%d", applicationID)}
+	if n, err := c.queryString("SELECT count(*) FROM sqlite_schema WHERE name='kv'"); err == nil && n != "0" {
+		// A rerun on gobench's own file: drop the table and compact the
+		// file, so every run starts from an equivalent database.
+		steps = append(steps, "DROP TABLE kv", "VACUUM")
+	}
+	for _, q := range append(steps, schemaSQL) {
+		if err := c.exec(q); err != nil {
+			return s.lockedErr(fmt.Errorf("initialising %s: %s: %w", s.path, q, s.d.wrap(err)))
+		}
+	}
+	return nil
+}
+
+// lockedErr says plainly that the database is locked by another process
+// when err is a busy or locked failure; other errors pass as they are.
+func (s *db) lockedErr(err error) error {
+	if c := store.Classify(err); c == store.Busy || c == store.Locked {
+		return fmt.Errorf("%s is locked by another process, which kept it past the busy timeout of %d ms: try again once it is free: %w", s.path, s.opts.BusyTimeoutMS, err)
+	}
+	return err
+}
+
+// readOnlyDSN opens path without changing anything: immutable, so SQLite
+// takes no lock, makes no -wal or -shm file and rolls back no hot journal
+// (it reads the database file as it is, which holds the header).
+func readOnlyDSN(path string) string { return dsn(path, "ro") + "&immutable=1" }
+
+// noteJournal records the journal mode of a database gobench takes with
+// Reuse, for Close to restore. Only WAL outlives a connection (the file's
+// header says so: read and write versions 2); every other mode is the
+// rollback journal as far as the file is concerned.
+func (s *db) noteJournal() error {
+	f, err := os.Open(s.path)
+	if err != nil {
+		return fmt.Errorf("reading the header of %s: %w", s.path, err)
+	}
+	defer f.Close()
+	var h [20]byte
+	mode := "delete"
+	if n, _ := f.ReadAt(h[:], 0); n == len(h) && h[18] == 2 && h[19] == 2 {
+		mode = "wal"
+	}
+	s.mu.Lock()
+	s.reusedJournal = mode
+	s.mu.Unlock()
+	return nil
+}
+
+// checkOwned returns ErrForeign unless the existing file at s.path is a
+// SQLite database carrying gobench's application id. It reads the file
+// immutable: a refused database is left exactly as it was, with no -wal or
+// -shm file beside it, whatever locks others hold on it.
+func (s *db) checkOwned() error {
+	hot := ""
+	if fi, err := os.Stat(s.path + "-journal"); err == nil && fi.Size() > 0 {
+		hot = fmt.Sprintf(" (it has a hot journal, %s-journal: a writer stopped in the middle of a transaction)", s.path)
+	}
+	c, err := s.d.be.open(readOnlyDSN(s.path))
+	if err != nil {
+		return fmt.Errorf("%w: %s exists and cannot be opened as SQLite (%v)%s; gobench only writes to databases it created", store.ErrForeign, s.path, err, hot)
+	}
+	defer c.Close()
+	id, err := c.queryString("PRAGMA application_id")
+	if err != nil {
+		return fmt.Errorf("%w: %s exists and is not a SQLite database (%v)%s; gobench only writes to databases it created", store.ErrForeign, s.path, err, hot)
+	}
+	if id != strconv.Itoa(applicationID) {
+		return fmt.Errorf("%w: %s exists and was not created by gobench (application_id %s)%s; choose a new path: gobench never modifies a database it did not create", store.ErrForeign, s.path, id, hot)
+	}
+	return nil
+}
+
+// Conn opens a connection with every option applied and every statement
+// prepared.
+func (s *db) Conn(_ context.Context) (store.Conn, error) {
+	c, err := s.open("rw")
+	if err != nil {
+		return nil, err
+	}
+	oc, err := c.ops(s.d, s.opts.API == APIBlob, time.Duration(s.opts.BusyTimeoutMS)*time.Millisecond)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return oc, nil
+}
+
+// keep opens the connection that keeps an in-memory database alive.
+func (s *db) keep() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.keeper != nil {
+		return nil
+	}
+	c, err := s.d.be.open(s.dsn("rwc"))
+	if err != nil {
+		return fmt.Errorf("opening an in-memory database: %w", s.d.wrap(err))
+	}
+	s.keeper = c
+	return nil
+}
+
+// Close releases the in-memory database's keeper, if any, and gives a
+// database taken with Reuse its journal mode back; connections own every
+// other resource and must be closed first.
+func (s *db) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var err error
+	if j := s.reusedJournal; j != "" && (j == "wal") != (journalModes[s.opts.Journal] == "wal") {
+		err = s.restoreJournal(j)
+	}
+	if s.keeper != nil {
+		err = errors.Join(err, s.keeper.Close())
+		s.keeper = nil
+	}
+	return err
+}
+
+// restoreJournal sets a reused database's journal mode back to j.
+func (s *db) restoreJournal(j string) error {
+	c, err := s.d.be.open(s.dsn("rw"))
+	if err != nil {
+		return fmt.Errorf("restoring the journal mode of %s: %w", s.path, s.d.wrap(err))
+	}
+	defer c.Close()
+	for _, q := range []string{fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS), "PRAGMA journal_mode=" + j} {
+		if _, err := c.queryString(q); err != nil {
+			return fmt.Errorf("restoring the journal mode of %s: %s: %w", s.path, q, s.d.wrap(err))
+		}
+	}
+	return nil
+}
+
+// open opens one connection and applies the options, busy timeout first so
+// that the following pragmas wait for locks like any statement.
+func (s *db) open(mode string) (rawConn, error) {
+	c, err := s.d.be.open(s.dsn(mode))
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", s.path, s.d.wrap(err))
+	}
+	journal := journalModes[s.opts.Journal]
+	pragmas := []string{
+		fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS),
+		"PRAGMA journal_mode=" + journal,
+		"PRAGMA synchronous=" + s.opts.Sync,
+	}
+	if c := s.opts.Checkpoint; c != "" {
+		n, _ := checkpointPages(c) // validated
+		pragmas = append(pragmas, fmt.Sprintf("PRAGMA wal_autocheckpoint=%d", n))
+	}
+	for _, q := range pragmas {
+		got, err := c.queryString(q)
+		if err != nil {
+			c.Close()
+			return nil, fmt.Errorf("opening %s: %s: %w", s.path, q, s.d.wrap(err))
+		}
+		if strings.HasPrefix(q, "PRAGMA journal_mode") && !strings.EqualFold(got, journal) {
+			c.Close()
+			return nil, fmt.Errorf("%w: %s: SQLite kept journal mode %q instead of %q (WAL needs shared memory; some filesystems refuse it)", store.ErrInvalid, s.path, got, journal)
+		}
+	}
+	return c, nil
+}

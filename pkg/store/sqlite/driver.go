@@ -1,0 +1,67 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Driver is a store.Driver for SQLite through one Go binding. Every
+// connection is one SQLite connection with its statements prepared once;
+// mattn's and modernc's are used through database/sql/driver directly (no
+// database/sql pool, no per-call context), ncruces's through its own API.
+type Driver struct {
+	name string
+	be   backend
+}
+
+// backend is how one Go binding opens SQLite connections.
+type backend interface {
+	// open opens a connection to a file: URI.
+	open(dsn string) (rawConn, error)
+	// code extracts SQLite's (possibly extended) result code from one of
+	// the binding's errors.
+	code(err error) (int, bool)
+}
+
+// rawConn is an open SQLite connection, before it serves ops.
+type rawConn interface {
+	exec(q string) error
+	// queryString runs a one-row, one-column query and returns the value
+	// as text ("" for no row).
+	queryString(q string) (string, error)
+	// ops prepares the op statements and returns the connection as a
+	// store.Conn, which owns it from then on; with blob, reads and updates
+	// use incremental blob I/O (only for a blobBackend's connections).
+	ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn, error)
+	Close() error
+}
+
+// blobBackend is a backend whose connections can do incremental blob I/O.
+type blobBackend interface {
+	backend
+	blobIO()
+}
+
+var _ store.Driver = (*Driver)(nil)
+
+// Name returns the name the driver is registered under.
+func (d *Driver) Name() string { return d.name }
+
+// Open checks cfg and returns a store for the database at cfg.Path. It
+// touches no file: Init creates the database, Conn opens it.
+func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
+	opts, err := DecodeOptions(cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Path == "" {
+		return nil, fmt.Errorf("%w: no database path", store.ErrInvalid)
+	}
+	if _, ok := d.be.(blobBackend); opts.API == APIBlob && !ok {
+		return nil, fmt.Errorf("%w: the %s driver has no incremental blob I/O (its Go API does not expose sqlite3_blob_open); use the ncruces driver, which has it", store.ErrInvalid, d.name)
+	}
+	return &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse}, nil
+}

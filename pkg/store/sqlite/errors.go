@@ -1,0 +1,41 @@
+package sqlite
+
+import "github.com/gobench/gobench/pkg/store"
+
+// SQLite primary result codes gobench classifies.
+const (
+	codeBusy       = 5
+	codeLocked     = 6
+	codeIOErr      = 10
+	codeFull       = 13
+	codeConstraint = 19
+)
+
+// wrap tags a driver error with its class.
+func (d *Driver) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	code, ok := d.be.code(err)
+	if !ok {
+		return store.Wrap(store.Other, err)
+	}
+	return store.Wrap(classOf(code), err)
+}
+
+// classOf maps an SQLite result code, primary or extended, to its class.
+func classOf(code int) store.Class {
+	switch code & 0xff {
+	case codeBusy:
+		return store.Busy
+	case codeLocked:
+		return store.Locked
+	case codeIOErr:
+		return store.IO
+	case codeFull:
+		return store.Full
+	case codeConstraint:
+		return store.Constraint
+	}
+	return store.Other
+}

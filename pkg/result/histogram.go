@@ -7,7 +7,30 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
+
+// Histogram geometry. Latencies are recorded in nanoseconds from 1 ns to
+// HistogramMax at three significant digits (0.1% resolution); a latency
+// above HistogramMax is recorded as HistogramMax and counted as clamped.
+const (
+	HistogramMin    = 1
+	HistogramMax    = int64(time.Hour)
+	histogramDigits = 3
+	// timelineDigits is the precision of the per-second histograms, which
+	// exist only while their second is open.
+	timelineDigits = 2
+)
+
+func newHistogram() *hdr.Histogram {
+	return hdr.New(HistogramMin, HistogramMax, histogramDigits)
+}
+
+func newTimelineHistogram() *hdr.Histogram {
+	return hdr.New(HistogramMin, HistogramMax, timelineDigits)
+}
 
 // checkGeometry reads only the header of an encoded histogram (HdrHistogram
 // V2 compressed: base64 of a cookie, a length and a zlib stream whose first

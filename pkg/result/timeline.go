@@ -1,0 +1,159 @@
+package result
+
+import (
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gobench/gobench/pkg/percentile"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// timeline collects the per-second activity of all workers of a phase.
+// Seconds stay open, as mergeable histograms, until every worker has moved
+// past them (its watermark); then each is reduced to a summary.
+type timeline struct {
+	phase     int
+	observe   func(Interval) // may be nil
+	mu        sync.Mutex
+	open      map[int64]*openSecond
+	watermark []int64 // per worker: every second below it is handed in
+	maxSec    int64
+	next      int64 // every second below next is final
+	final     []Second
+	// end is the latest completion handed in: once every worker is done,
+	// the phase's end, which makes its last second partial.
+	end time.Duration
+	// start is the wall-clock instant of the phase's START, for observers.
+	start time.Time
+	// flushing is set once the run is over: the last second is final.
+	flushing bool
+}
+
+type openSecond struct {
+	hists [workload.MaxOp]*hdr.Histogram
+	cnt   [workload.MaxOp][2]int64
+}
+
+func (t *timeline) init(workers int) {
+	t.open = map[int64]*openSecond{}
+	t.watermark = make([]int64, workers)
+	t.maxSec = -1
+}
+
+func (t *timeline) second(sec int64) *openSecond {
+	s := t.open[sec]
+	if s == nil {
+		s = &openSecond{}
+		t.open[sec] = s
+	}
+	t.maxSec = max(t.maxSec, sec)
+	return s
+}
+
+func (t *timeline) handOff(worker int, sec int64, hists *[workload.MaxOp]*hdr.Histogram, cnt *[workload.MaxOp][2]int64, any bool, next int64, end time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.end = max(t.end, end)
+	if any {
+		s := t.second(sec)
+		for op, h := range hists {
+			if cnt[op][0] == 0 {
+				continue
+			}
+			if s.hists[op] == nil {
+				s.hists[op] = newTimelineHistogram()
+			}
+			s.hists[op].Merge(h)
+			s.cnt[op][0] += cnt[op][0]
+			s.cnt[op][1] += cnt[op][1]
+		}
+	}
+	t.watermark[worker] = max(t.watermark[worker], next)
+	t.advance()
+}
+
+// late adds one sample to a second the worker has already handed in.
+func (t *timeline) late(sec int64, op workload.Op, lat, isErr int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if sec < t.next {
+		// Already summarised: keep the counts exact; percentiles stay as
+		// they were.
+		e := &t.final[sec]
+		for i := range e.Ops {
+			if e.Ops[i].Kind == op.String() {
+				e.Ops[i].Count++
+				e.Ops[i].Errors += isErr
+				return
+			}
+		}
+		e.Ops = append(e.Ops, SecondOps{Kind: op.String(), Count: 1, Errors: isErr})
+		return
+	}
+	s := t.second(sec)
+	if s.hists[op] == nil {
+		s.hists[op] = newTimelineHistogram()
+	}
+	_ = s.hists[op].RecordValue(lat)
+	s.cnt[op][0]++
+	s.cnt[op][1] += isErr
+}
+
+// advance summarises every second that all workers have moved past.
+func (t *timeline) advance() {
+	low := slices.Min(t.watermark)
+	for t.next < low && t.next <= t.maxSec {
+		t.summarise(t.next)
+	}
+}
+
+func (t *timeline) summarise(sec int64) {
+	e := Second{Second: sec, Ops: []SecondOps{}}
+	if sec == t.maxSec && (t.flushing || slices.Min(t.watermark) == math.MaxInt64) {
+		e.Length = partialLength(sec, t.end) // the phase's last second
+	}
+	var iv Interval
+	if t.observe != nil {
+		iv = Interval{Phase: t.phase, Start: t.start, Histograms: map[string]*hdr.Histogram{}}
+	}
+	if s := t.open[sec]; s != nil {
+		for op, h := range s.hists {
+			if h == nil || s.cnt[op][0] == 0 {
+				continue
+			}
+			e.Ops = append(e.Ops, SecondOps{
+				Kind:      workload.Op(op).String(),
+				Count:     s.cnt[op][0],
+				Errors:    s.cnt[op][1],
+				P50Micros: micros(percentile.Value(h, 50)),
+				P99Micros: micros(percentile.Value(h, 99)),
+				MaxMicros: micros(h.Max()),
+			})
+			if iv.Histograms != nil {
+				iv.Histograms[workload.Op(op).String()] = h // the open second is dropped below: hand it over
+			}
+		}
+		delete(t.open, sec)
+	}
+	t.final = append(t.final, e)
+	t.next = sec + 1
+	if t.observe != nil {
+		iv.Second = e
+		t.observe(iv)
+	}
+}
+
+// flush summarises every remaining second and returns the timeline.
+func (t *timeline) flush() []Second {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.flushing = true
+	for t.next <= t.maxSec {
+		t.summarise(t.next)
+	}
+	return slices.Clone(t.final)
+}

@@ -126,23 +126,20 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			fmt.Fprintf(cfg.Log, format+"\n", args...)
 		}
 	}}
-	if s.st, err = drv.Open(ctx, p.Store); err != nil {
-		return nil, fmt.Errorf("opening the store: %w", err)
-	}
 	defer func() {
 		if err != nil {
 			s.close()
 		}
 	}()
-	if s.lock, err = setUp(ctx, s.st, p.Store.Path); err != nil {
+	s.st, err = workload.OpenStore(ctx, p, drv, workload.Setup{
+		Init: func(ctx context.Context, st store.Store) (err error) {
+			s.lock, err = setUp(ctx, st, p.Store.Path)
+			return err
+		},
+		Progress: preloadProgress(s.logf, p.Preload, cfg.ProgressEvery),
+	})
+	if err != nil {
 		return nil, setupErr(ctx, err)
-	}
-	if p.Preload > 0 {
-		t0 := time.Now()
-		if err := workload.Preload(ctx, s.st, p, preloadProgress(s.logf, p.Preload, cfg.ProgressEvery)); err != nil {
-			return nil, setupErr(ctx, err)
-		}
-		s.logf("preloaded %d rows in %v", p.Preload, time.Since(t0).Round(time.Millisecond))
 	}
 	if d, ok := s.st.(store.Describer); ok {
 		if s.facts, err = d.Describe(ctx); err != nil {
@@ -158,7 +155,9 @@ func (s *session) close() {
 		s.wlog.remove()
 	}
 	s.lock.Unlock()
-	s.st.Close()
+	if s.st != nil {
+		s.st.Close()
+	}
 }
 
 // measure runs every phase on the workers and builds the result.

@@ -35,22 +35,26 @@ func setupErr(ctx context.Context, err error) error {
 }
 
 // preloadProgress returns the preload's progress callback: a note on log
-// every `every` (ten seconds by default), with the share done and an ETA.
+// every `every` (ten seconds by default), with the share done and an ETA,
+// and one when the preload is done, with its time.
 func preloadProgress(logf func(string, ...any), total uint64, every time.Duration) func(uint64) {
 	if every <= 0 {
 		every = 10 * time.Second
 	}
-	t0 := time.Now()
-	last := t0
+	var t0, last time.Time
 	return func(done uint64) {
 		now := time.Now()
-		if now.Sub(last) < every || done >= total {
-			return
+		switch {
+		case done == 0:
+			t0, last = now, now
+		case done >= total:
+			logf("preloaded %d rows in %v", total, now.Sub(t0).Round(time.Millisecond))
+		case now.Sub(last) >= every:
+			last = now
+			frac := float64(done) / float64(total)
+			eta := time.Duration(float64(now.Sub(t0)) * (1 - frac) / frac).Round(time.Second)
+			logf("preloading: %d of %d rows (%.0f%%), ETA %v", done, total, 100*frac, eta)
 		}
-		last = now
-		frac := float64(done) / float64(total)
-		eta := time.Duration(float64(now.Sub(t0)) * (1 - frac) / frac).Round(time.Second)
-		logf("preloading: %d of %d rows (%.0f%%), ETA %v", done, total, 100*frac, eta)
 	}
 }
 
@@ -110,6 +114,7 @@ func setUp(ctx context.Context, st store.Store, path string) (*runLock, error) {
 	return lock, nil
 }
 
+// initStore runs the store's Init, its error said to be the setup's.
 func initStore(ctx context.Context, st store.Store) error {
 	if err := st.Init(ctx); err != nil {
 		return fmt.Errorf("setting up the store: %w", err)

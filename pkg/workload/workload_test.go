@@ -425,7 +425,33 @@ func TestRunBatches(t *testing.T) {
 	}
 }
 
-// A duration-bound phase stops on time, and cancellation stops workers
+// cancelAfter is a sink that cancels the run once it has recorded n
+// samples: a cancellation at a known point of the run, not of the clock.
+type cancelAfter struct {
+	Sink
+	n      int
+	cancel context.CancelFunc
+}
+
+func (s *cancelAfter) Record(smp Sample) error {
+	if s.n--; s.n == 0 {
+		s.cancel()
+	}
+	return s.Sink.Record(smp)
+}
+
+type cancellingCollector struct {
+	*countingCollector
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c cancellingCollector) Sink(worker, phase int) Sink {
+	return &cancelAfter{Sink: c.countingCollector.Sink(worker, phase), n: c.n, cancel: c.cancel}
+}
+
+// A duration-bound phase stops on time (a closed loop checks the clock
+// after each op, so it runs at least one), and cancellation stops workers
 // between ops with their samples delivered.
 func TestRunDurationAndCancel(t *testing.T) {
 	p := testPlan(1)
@@ -443,12 +469,11 @@ func TestRunDurationAndCancel(t *testing.T) {
 	p.Phases[0].Duration = Duration(time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
 	c = &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}}
-	time.AfterFunc(20*time.Millisecond, cancel)
-	err := Run(ctx, p, nullstore.Driver{}, c)
+	err := Run(ctx, p, nullstore.Driver{}, cancellingCollector{countingCollector: c, n: 100, cancel: cancel})
 	if err != context.Canceled {
 		t.Fatalf("cancelled run returned %v, want context.Canceled", err)
 	}
-	if st := c.done[0]; st.Samples == 0 || st.Samples != int64(len(c.ops[0])) {
+	if st := c.done[0]; st.Samples < 100 || st.Samples != int64(len(c.ops[0])) {
 		t.Fatalf("cancelled run: Done %+v, %d samples recorded", st, len(c.ops[0]))
 	}
 }

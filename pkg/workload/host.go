@@ -1,0 +1,153 @@
+package workload
+
+import (
+	"context"
+	"fmt"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Host runs some of a plan's workers in this process, each on its own
+// connection to one shared Store. A worker process runs one Host; in-process
+// runs (Run, and the coordinator's goroutine mode) run one Host with every
+// worker.
+type Host struct {
+	Plan  *Plan
+	Store store.Store
+	// Workers are the worker ids this host runs.
+	Workers   []int
+	Collector Collector
+	// Barrier is called once per phase, when every worker of the host
+	// holds its connection, has its lottery and sink and is ready to
+	// deal; it returns when the phase may start (the START barrier), with
+	// the instant of START as a Now reading. Sample offsets count from
+	// that instant, so a coordinator that stamps START once puts every
+	// process on one time line, and a worker that gets the CPU late shows
+	// it in its first op's offset. Nil starts at once, at Now().
+	Barrier func(ctx context.Context, phase int) (start int64, err error)
+}
+
+// Run runs every phase of the plan on the host's workers. Cancelling ctx
+// stops the workers after their current op; their samples so far are
+// delivered and Done is called, and Run returns ctx's error.
+func (h *Host) Run(ctx context.Context) (err error) {
+	conns := make([]store.Conn, len(h.Workers))
+	defer func() {
+		for _, c := range conns {
+			if c != nil {
+				if cerr := c.Close(); cerr != nil && err == nil {
+					err = fmt.Errorf("closing connection: %w", cerr)
+				}
+			}
+		}
+	}()
+	for i := range h.Workers {
+		c, err := h.Store.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("worker %d: opening connection: %w", h.Workers[i], err)
+		}
+		conns[i] = c
+		if err := checkCapabilities(h.Plan, c); err != nil {
+			return err
+		}
+	}
+	keys := newKeyChooser(h.Plan.Keys)
+	phases := h.Plan.RunPhases()
+	for phase := range phases {
+		if err := h.runPhase(ctx, phase, &phases[phase], conns, keys); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runPhase runs run phase number phase (see Plan.RunPhases), whose spec is
+// spec.
+func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []store.Conn, keys keyChooser) error {
+	var start int64 // nanotime of START
+	begin := make(chan struct{})
+	g, gctx := errgroup.WithContext(ctx)
+	for i, id := range h.Workers {
+		w := h.newWorker(id, phase, spec, conns[i], keys)
+		g.Go(func() error {
+			select {
+			case <-begin:
+			case <-gctx.Done():
+				return nil
+			}
+			return w.run(gctx, start)
+		})
+	}
+	start = nanotime()
+	if h.Barrier != nil {
+		var err error
+		if start, err = h.Barrier(ctx, phase); err != nil {
+			// Release the waiting workers without running them.
+			g.Go(func() error { return err })
+			_ = g.Wait()
+			return err
+		}
+	}
+	close(begin)
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// checkCapabilities refuses, before any phase starts, a plan whose ops or
+// batching the connection cannot do.
+func checkCapabilities(p *Plan, c store.Conn) error {
+	for _, ph := range p.RunPhases() {
+		for _, op := range ph.Mix.Ops() {
+			if !supports(c, op) && !ph.Optional {
+				return fmt.Errorf("%w: driver %s cannot do %v operations", store.ErrInvalid, p.Driver, op)
+			}
+		}
+		if _, ok := c.(store.Batcher); ph.Batch > 1 && !ok {
+			return fmt.Errorf("%w: driver %s cannot batch operations into transactions", store.ErrInvalid, p.Driver)
+		}
+	}
+	return nil
+}
+
+func supports(c store.Conn, op Op) bool {
+	switch op {
+	case OpRead, OpUpsert, OpInsert:
+		return true
+	case OpScan:
+		_, ok := c.(store.Scanner)
+		return ok
+	case OpUpdate:
+		_, ok := c.(store.Updater)
+		return ok
+	case OpDelete:
+		_, ok := c.(store.Deleter)
+		return ok
+	}
+	return false
+}
+
+// Run runs plan in this process against a store opened with drv: it opens
+// the store, initialises and preloads it, runs every worker as a goroutine
+// (ignoring plan.Mode) and closes the store. Samples go to c. This is the
+// library entry point; the gobench command adds worker processes on top of
+// the same Host.
+func Run(ctx context.Context, plan *Plan, drv store.Driver, c Collector) (err error) {
+	if err := plan.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	st, err := OpenStore(ctx, plan, drv, Setup{})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := st.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("closing the store: %w", cerr)
+		}
+	}()
+	h := &Host{Plan: plan, Store: st, Workers: plan.WorkerIDs(), Collector: c}
+	return h.Run(ctx)
+}

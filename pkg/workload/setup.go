@@ -1,0 +1,119 @@
+package workload
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Setup says how OpenStore sets a store up. The zero value runs the
+// store's own Init and preloads without progress notes.
+type Setup struct {
+	// Init, if not nil, initialises the store in place of its own Init: a
+	// caller that guards initialisation (with a lock on the database)
+	// wraps Init here. Its errors are returned as they are.
+	Init func(ctx context.Context, st store.Store) error
+	// Progress, if not nil, follows the preload (see Preload).
+	Progress func(done uint64)
+}
+
+// OpenStore opens plan's store with drv, initialises it and preloads
+// plan.Preload rows: the store a Host runs on, set up the same way by the
+// library's Run and by gobench's coordinator. On an error the store is
+// closed.
+func OpenStore(ctx context.Context, plan *Plan, drv store.Driver, setup Setup) (_ store.Store, err error) {
+	if err := plan.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	st, err := drv.Open(ctx, plan.Store)
+	if err != nil {
+		return nil, fmt.Errorf("opening the store: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			st.Close()
+		}
+	}()
+	if setup.Init != nil {
+		err = setup.Init(ctx, st)
+	} else if err = st.Init(ctx); err != nil {
+		err = fmt.Errorf("setting up the store: %w", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := Preload(ctx, st, plan, setup.Progress); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// Preload writes keys 0 to plan.Preload-1 with seeded values, in
+// transactions of up to 1,000 rows where the connection can batch. It runs
+// before any measurement. progress, if not nil, is called with 0 as it
+// starts and after each chunk with the rows written so far. Cancelling ctx stops it between
+// chunks, with an error that says how far it got.
+func Preload(ctx context.Context, st store.Store, plan *Plan, progress func(done uint64)) (err error) {
+	if plan.Preload == 0 {
+		return nil
+	}
+	c, err := st.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("preload: opening connection: %w", err)
+	}
+	defer func() {
+		if cerr := c.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("preload: closing connection: %w", cerr)
+		}
+	}()
+	if progress != nil {
+		progress(0)
+	}
+	tx, _ := c.(store.Batcher)
+	const chunk = 1000
+	r := newRand(plan.Seed, 0, 0, streamPreload)
+	value := make([]byte, plan.ValueSize+plan.ValueVariance)
+	for lo := uint64(0); lo < plan.Preload; lo += chunk {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("preload stopped after %d of %d rows: %w", lo, plan.Preload, err)
+		}
+		if err := preloadChunk(c, tx, r, plan, value, lo, min(lo+chunk, plan.Preload)); err != nil {
+			return fmt.Errorf("preload of keys %d and up: %w", lo, err)
+		}
+		if progress != nil {
+			progress(min(lo+chunk, plan.Preload))
+		}
+	}
+	return nil
+}
+
+func preloadChunk(c store.Conn, tx store.Batcher, r *rand.Rand, plan *Plan, buf []byte, lo, hi uint64) error {
+	if tx != nil {
+		if err := tx.Begin(); err != nil {
+			return err
+		}
+	}
+	for k := lo; k < hi; k++ {
+		value := buf[:plan.ValueSizeOf(k)]
+		if plan.RandomValues {
+			fillRandom(value, r)
+		} else {
+			fillValue(value, r)
+		}
+		if plan.Verify {
+			copy(value, preloadTag)
+		}
+		if err := c.Put(k, value); err != nil {
+			if tx != nil {
+				_ = tx.Rollback()
+			}
+			return err
+		}
+	}
+	if tx != nil {
+		return tx.Commit()
+	}
+	return nil
+}

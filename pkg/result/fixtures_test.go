@@ -117,7 +117,7 @@ func TestFixturePercentiles(t *testing.T) {
 				sums := latencies(o)
 				sums["latency"] = &own
 				for name, l := range sums {
-					h, err := (&OpStats{Kind: o.Kind, Histogram: l.Histogram}).DecodeHistogram()
+					h, err := (&OpStats{Kind: o.Kind, Latency: Latency{Histogram: l.Histogram}}).DecodeHistogram()
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -147,7 +147,7 @@ func (a *opAgg) merge(b *opAgg) {
 // stats reports the measurement as OpStats; wall is the phase's wall time
 // in seconds.
 func (a *opAgg) stats(kind string, wall float64) OpStats {
-	o := OpStats{Kind: kind, Count: a.lat.TotalCount(), NotFound: a.counts[store.NotFound], Late: a.late, Skipped: a.skipped,
+	o := OpStats{Kind: kind, Latency: latencyOf(a.lat), NotFound: a.counts[store.NotFound], Late: a.late, Skipped: a.skipped,
 		BusyBegins: a.busyBegins, BusyCommits: a.busyCommits}
 	for c, n := range a.counts {
 		o.Errors.add(store.Class(c), n)
@@ -155,8 +155,6 @@ func (a *opAgg) stats(kind string, wall float64) OpStats {
 	if wall > 0 {
 		o.OpsPerSec = float64(o.Count-o.Errors.Total) / wall
 	}
-	l := latencyOf(a.lat)
-	o.MeanMicros, o.P50Micros, o.P90Micros, o.P99Micros, o.P999Micros, o.MaxMicros, o.Histogram = l.MeanMicros, l.P50Micros, l.P90Micros, l.P99Micros, l.P999Micros, l.MaxMicros, l.Histogram
 	if a.service != nil {
 		s, g := latencyOf(a.service), latencyOf(a.lag)
 		o.Service, o.Lag = &s, &g

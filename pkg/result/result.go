@@ -203,8 +203,11 @@ type DiskSize struct {
 // OpStats is the measurement of one op kind (or the total).
 type OpStats struct {
 	Kind string `json:"kind"`
-	// Count is every op attempted, successful or not.
-	Count int64 `json:"count"`
+	// Latency holds Count, every op attempted, successful or not, and the
+	// latency percentiles over every attempt (failed attempts included: a
+	// busy timeout is latency a caller waits), with the full histogram.
+	// Its fields are the op kind's own in JSON.
+	Latency
 	// NotFound counts ops that found no such key (not errors).
 	NotFound int64 `json:"not_found"`
 	// Errors counts failed ops by class.
@@ -212,18 +215,6 @@ type OpStats struct {
 	// OpsPerSec is the throughput of ops that did not fail:
 	// (Count - Errors.Total) / WallSeconds.
 	OpsPerSec float64 `json:"ops_per_sec"`
-	// Latency percentiles in microseconds, over every attempt (failed
-	// attempts included: a busy timeout is latency a caller waits).
-	MeanMicros float64 `json:"mean_us"`
-	P50Micros  float64 `json:"p50_us"`
-	P90Micros  float64 `json:"p90_us"`
-	P99Micros  float64 `json:"p99_us"`
-	P999Micros float64 `json:"p999_us"`
-	MaxMicros  float64 `json:"max_us"`
-	// Histogram is the full latency histogram in nanoseconds, in
-	// HdrHistogram's V2 compressed base64 encoding: lossless, mergeable,
-	// readable by every HdrHistogram implementation.
-	Histogram string `json:"histogram"`
 
 	// In an open-loop run (Plan.Rate) the latency above counts from each
 	// op's due time, stalls included for every op they delayed. Service

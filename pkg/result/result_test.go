@@ -320,7 +320,7 @@ func TestForeignGeometryRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := OpStats{Kind: "read", Count: 1, Histogram: string(enc)}
+	o := OpStats{Kind: "read", Latency: Latency{Count: 1, Histogram: string(enc)}}
 	if _, err := o.DecodeHistogram(); err == nil || !strings.Contains(err.Error(), "is not gobench's") {
 		t.Fatalf("DecodeHistogram = %v", err)
 	}

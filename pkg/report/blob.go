@@ -149,9 +149,9 @@ func BlobFactor(db, other *BlobRow, measure string) string {
 		return "–"
 	}
 	if r := a.BytesPerSec / b.BytesPerSec; r >= 1 {
-		return fmt.Sprintf("db %s× faster", trimFloat(r, 2))
+		return fmt.Sprintf("db %s× faster", fixedFloat(r, 2))
 	}
-	return fmt.Sprintf("%s %s× faster", other.Target, trimFloat(b.BytesPerSec/a.BytesPerSec, 2))
+	return fmt.Sprintf("%s %s× faster", other.Target, fixedFloat(b.BytesPerSec/a.BytesPerSec, 2))
 }
 
 // BlobText writes the comparison: a header with the workload and the

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -175,7 +176,7 @@ func environmentDiffs(a, b *result.Result) []string {
 	diff("CPU count", fmt.Sprint(ea.CPUs), fmt.Sprint(eb.CPUs))
 	known("CPU governor", ea.Governor, eb.Governor)
 	if ea.MemoryBytes > 0 && eb.MemoryBytes > 0 {
-		diff("memory", Bytes(ea.MemoryBytes), Bytes(eb.MemoryBytes))
+		diff("memory", bytesize.Units{}.Round(ea.MemoryBytes), bytesize.Units{}.Round(eb.MemoryBytes))
 	}
 	diff("filesystem", ea.Filesystem, eb.Filesystem)
 	known("mount options", ea.MountOptions, eb.MountOptions)

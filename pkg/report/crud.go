@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -212,21 +213,6 @@ func (row CRUDRow) label() string {
 	return row.Driver + " (" + row.Variant.String() + ")"
 }
 
-// Bytes formats a byte count in binary units: 512 B, 1.5 KiB, 23.4 MiB.
-func Bytes(n int64) string {
-	f := float64(n)
-	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
-		if f < 1024 || u == "TiB" {
-			if u == "B" {
-				return fmt.Sprintf("%d B", n)
-			}
-			return sig3(f) + " " + u
-		}
-		f /= 1024
-	}
-	return ""
-}
-
 func sizeText(s *result.DiskSize, rows uint64) string {
 	if s == nil {
 		return "–"
@@ -235,7 +221,7 @@ func sizeText(s *result.DiskSize, rows uint64) string {
 	if rows > 0 {
 		per = fmt.Sprintf(", %s B/row", sig3(float64(s.AllocatedBytes)/float64(rows)))
 	}
-	return fmt.Sprintf("%s alloc (%s apparent%s)", Bytes(s.AllocatedBytes), Bytes(s.ApparentBytes), per)
+	return fmt.Sprintf("%s alloc (%s apparent%s)", bytesize.Units{}.Round(s.AllocatedBytes), bytesize.Units{}.Round(s.ApparentBytes), per)
 }
 
 func opsCell(c CRUDCell, group string, repeats int) string {

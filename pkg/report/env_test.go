@@ -31,7 +31,7 @@ func TestEnvironmentDiffs(t *testing.T) {
 	}{
 		{func(r *result.Result) { r.Environment.Kernel = "Linux 6.5.0" }, "kernel differs: Linux 6.1.0 vs Linux 6.5.0"},
 		{func(r *result.Result) { r.Environment.Governor = "powersave" }, "CPU governor differs: performance vs powersave"},
-		{func(r *result.Result) { r.Environment.MemoryBytes = 16 << 30 }, "memory differs: 32.0 GiB vs 16.0 GiB"},
+		{func(r *result.Result) { r.Environment.MemoryBytes = 16 << 30 }, "memory differs: 32 GiB vs 16 GiB"},
 		{func(r *result.Result) { r.Environment.MountOptions = "rw,noatime" }, "mount options differ"},
 		{func(r *result.Result) { r.Environment.Store[2].Value = "A C D" }, "SQLite compile options differ: only in the old: B; only in the new: D"},
 		{func(r *result.Result) { r.Environment.Store[1].Value = "3.46.0" }, "sqlite version differs: 3.53.4 vs 3.46.0"},
@@ -52,7 +52,7 @@ func TestEnvironmentDiffs(t *testing.T) {
 }
 
 func TestMachineText(t *testing.T) {
-	if got := MachineText(envRun(nil).Environment); got != "Linux 6.1.0 amd64, AMD EPYC 7B13, 8 CPUs, governor performance, 32.0 GiB" {
+	if got := MachineText(envRun(nil).Environment); got != "Linux 6.1.0 amd64, AMD EPYC 7B13, 8 CPUs, governor performance, 32 GiB" {
 		t.Errorf("MachineText = %q", got)
 	}
 	if got := FilesystemText(envRun(nil).Environment); got != "ext4 (rw,relatime)" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -119,7 +120,7 @@ func WarmupText(r *result.Result) string {
 	if wp.Ops == 0 {
 		what = fmt.Sprintf("%v/worker", wp.Duration)
 	}
-	return fmt.Sprintf("warm-up: %s, not measured · %d ops in %s s (%s ops/s), %d errors", what, wr.Ops, trimFloat(wr.WallSeconds, 3), Rate(wr.OpsPerSec), wr.Errors.Total)
+	return fmt.Sprintf("warm-up: %s, not measured · %d ops in %s s (%s ops/s), %d errors", what, wr.Ops, fixedFloat(wr.WallSeconds, 3), Rate(wr.OpsPerSec), wr.Errors.Total)
 }
 
 // MachineText is the one-line summary of the machine: "linux/amd64,
@@ -138,7 +139,7 @@ func MachineText(env result.Environment) string {
 		s += ", governor " + env.Governor
 	}
 	if env.MemoryBytes > 0 {
-		s += ", " + Bytes(env.MemoryBytes)
+		s += ", " + bytesize.Units{}.Round(env.MemoryBytes)
 	}
 	return s
 }
@@ -224,7 +225,7 @@ func errorText(o result.OpStats) string {
 }
 
 func phaseFooter(w *errWriter, ph result.Phase) {
-	w.printf("wall %s s from START to the last completion · last worker began %s after START", trimFloat(ph.WallSeconds, 3), Micros(ph.LastFirstOpMicros))
+	w.printf("wall %s s from START to the last completion · last worker began %s after START", fixedFloat(ph.WallSeconds, 3), Micros(ph.LastFirstOpMicros))
 	sp := ph.WorkerSpread
 	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", Rate(sp.MinOpsPerSec), Rate(sp.MedianOpsPerSec), Rate(sp.MaxOpsPerSec))
 	if len(ph.Timeline) > 0 {
@@ -273,7 +274,7 @@ func Micros(us float64) string {
 	case us == 0:
 		return "0"
 	case us < 1:
-		return trimFloat(us*1e3, 0) + "ns"
+		return fixedFloat(us*1e3, 0) + "ns"
 	case us < 1e3:
 		return sig3(us) + "µs"
 	case us < 1e6:
@@ -287,23 +288,23 @@ func Micros(us float64) string {
 // decimal below.
 func Rate(r float64) string {
 	if r >= 100 || r == 0 {
-		return trimFloat(r, 0)
+		return fixedFloat(r, 0)
 	}
-	return trimFloat(r, 1)
+	return fixedFloat(r, 1)
 }
 
 // sig3 prints three significant digits for values from 1 to 999.
 func sig3(v float64) string {
 	switch {
 	case v < 10:
-		return trimFloat(v, 2)
+		return fixedFloat(v, 2)
 	case v < 100:
-		return trimFloat(v, 1)
+		return fixedFloat(v, 1)
 	}
-	return trimFloat(v, 0)
+	return fixedFloat(v, 0)
 }
 
-func trimFloat(v float64, decimals int) string { return fmt.Sprintf("%.*f", decimals, v) }
+func fixedFloat(v float64, decimals int) string { return fmt.Sprintf("%.*f", decimals, v) }
 
 // errWriter keeps the first write error.
 type errWriter struct {

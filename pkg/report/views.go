@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -119,7 +120,7 @@ func LogText(ph result.Phase) string {
 	if l == nil {
 		return ""
 	}
-	s := fmt.Sprintf("wal: peak %s, %d %s after a complete checkpoint", Bytes(l.MaxBytes), l.Resets, plural(int(l.Resets), "restart", "restarts"))
+	s := fmt.Sprintf("wal: peak %s, %d %s after a complete checkpoint", bytesize.Units{}.Round(l.MaxBytes), l.Resets, plural(int(l.Resets), "restart", "restarts"))
 	if len(l.Seconds) > 0 {
 		var sizes []string
 		for i, sec := range l.Seconds {
@@ -127,7 +128,7 @@ func LogText(ph result.Phase) string {
 				sizes = append(sizes, "…")
 				break
 			}
-			sizes = append(sizes, Bytes(sec.Bytes))
+			sizes = append(sizes, bytesize.Units{}.Round(sec.Bytes))
 		}
 		s += " · size by second: " + strings.Join(sizes, ", ")
 	}

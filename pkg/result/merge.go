@@ -94,7 +94,7 @@ func MergeShards(shards []*Result) (*Result, error) {
 	for i := range count {
 		if !seen[i] {
 			out.Complete = false
-			out.Problems = append(out.Problems, fmt.Sprintf("shard %s is missing", Shard(i, count)))
+			out.Problems = append(out.Problems, fmt.Sprintf("shard %s is missing", workload.Shard{Index: i, Count: count}))
 			out.Plan.Shard = first.Plan.Shard // still a partial run
 		}
 	}
@@ -122,9 +122,8 @@ func MergeShards(shards []*Result) (*Result, error) {
 	return &out, nil
 }
 
-// Shard formats a shard as the --shard flag reads it.
-func Shard(index, count int) string { return fmt.Sprintf("%d/%d", index+1, count) }
-
+// mergePhase merges phase pi of every shard: op measurements from their
+// histograms, timelines second by second, workers side by side.
 func mergePhase(shards []*Result, pi int) (Phase, error) {
 	ph := Phase{Name: shards[0].Phases[pi].Name, Size: shards[0].Phases[pi].Size, Log: shards[0].Phases[pi].Log} // the first shard's database
 	aggs := map[string]*opAgg{}

@@ -161,11 +161,6 @@ func (o *blobOptions) resolve() error {
 }
 
 func runBlob(ctx context.Context, o *blobOptions, env *Env) error {
-	if o.run.dir != "" {
-		if fi, err := env.FS.Stat(o.run.dir); err != nil || !fi.IsDir() {
-			return usage(fmt.Errorf("--dir %s is not a directory", o.run.dir))
-		}
-	}
 	runs, runErr := o.run.runCells(ctx, env, "blob", o.cells)
 	if len(runs) == 0 {
 		return runErr

@@ -140,7 +140,7 @@ func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
 		if o.run.dir != "" {
 			return errors.New("--storage ramdisk and --dir both name where databases live (want one of them)")
 		}
-		o.run.dir = "/dev/shm"
+		o.run.dir, o.run.dirFrom = "/dev/shm", "--storage ramdisk (a tmpfs at /dev/shm)"
 	default:
 		return fmt.Errorf("--storage %q: want disk, ramdisk or memory (or --dir DIR)", o.storage)
 	}
@@ -171,11 +171,6 @@ func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
 }
 
 func runCRUD(ctx context.Context, o *crudOptions, env *Env) error {
-	if o.run.dir != "" {
-		if fi, err := env.FS.Stat(o.run.dir); err != nil || !fi.IsDir() {
-			return usage(fmt.Errorf("%s is not a directory here (for --storage ramdisk, a tmpfs at /dev/shm; otherwise pass --dir)", o.run.dir))
-		}
-	}
 	if err := workload.FitWriteBatches(o.cells, o.matrix.reg); err != nil {
 		return err
 	}

@@ -125,11 +125,8 @@ afterwards, also when the run is interrupted.`,
 
 func runDisk(ctx context.Context, o *diskOptions, env *Env) error {
 	if o.dir != "" {
-		if fi, err := env.FS.Stat(o.dir); err != nil || !fi.IsDir() {
-			return usage(fmt.Errorf("--dir %s is not a directory", o.dir))
-		}
-		if err := env.FS.Writable(o.dir); err != nil {
-			return usage(fmt.Errorf("--dir %s: cannot write there (%v)", o.dir, err))
+		if err := checkDir(env, o.dir); err != nil {
+			return usage(fmt.Errorf("--dir: %w", err))
 		}
 	}
 	if o.jsonOut != "" {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -70,6 +71,7 @@ type runOptions struct {
 	repeat   int
 	db       string
 	dir      string // parent of the temporary database directories ("" = the OS's)
+	dirFrom  string // the flag that set dir, for errors: "--dir" unless another did
 	keep     bool
 	jsonOut  string
 	format   string
@@ -177,6 +179,12 @@ func (o *runOptions) checkPaths(env *Env, runs int) error {
 			return err
 		}
 	}
+	if o.dir != "" {
+		from := cmp.Or(o.dirFrom, "--dir")
+		if err := checkDir(env, o.dir); err != nil {
+			return usage(fmt.Errorf("%s: %w", from, err))
+		}
+	}
 	for _, out := range []struct{ flag, path string }{{"--json", o.jsonOut}, {"--html", o.html}, {"--hlog", o.hlog}} {
 		if out.path != "" {
 			if err := checkOutput(env, out.flag, out.path); err != nil {
@@ -263,12 +271,20 @@ func checkParent(env *Env, flag, p string) error {
 	if err != nil {
 		return usage(fmt.Errorf("%s %s: %w", flag, p, err))
 	}
-	dir := filepath.Dir(path)
+	if err := checkDir(env, filepath.Dir(path)); err != nil {
+		return usage(fmt.Errorf("%s %s: %w", flag, p, err))
+	}
+	return nil
+}
+
+// checkDir refuses a directory that does not exist or that this user
+// cannot create files in.
+func checkDir(env *Env, dir string) error {
 	if fi, err := env.FS.Stat(dir); err != nil || !fi.IsDir() {
-		return usage(fmt.Errorf("%s %s: directory %s does not exist", flag, p, dir))
+		return fmt.Errorf("directory %s does not exist", dir)
 	}
 	if err := env.FS.Writable(dir); err != nil {
-		return usage(fmt.Errorf("%s %s: cannot write in %s (%v)", flag, p, dir, err))
+		return fmt.Errorf("cannot write in %s (%v)", dir, err)
 	}
 	return nil
 }

@@ -12,9 +12,22 @@
 //     the schema once (and refuses a database gobench did not create, with
 //     [ErrForeign]); [Store.Conn] hands each worker its own connection;
 //   - a [Conn], one worker's connection, with the operations workloads
-//     call: Get and Put are required; Update, Delete and batching are
-//     optional capability interfaces ([Updater], [Deleter], [Batcher]),
-//     each saying what happens when it is missing.
+//     call: Get and Put are required.
+//
+// Everything else is optional, an interface an engine implements where it
+// can, each saying what happens when it is missing:
+//
+//   - on a Conn, more operations: [Updater], [Deleter], [Inserter],
+//     [Scanner]; transactions: [Batcher], [TxProber] (is one still
+//     open?), [BusyRetrier] (retry a busy step in place); and what the
+//     engine saw of lock contention: [LockWaitCounter], [BusyStepCounter];
+//   - on a Store, what it can say about itself: [Describer] (facts for
+//     the results), [Checker] (an integrity check), [LogObserver] (the
+//     write-ahead log's size);
+//   - on a Driver, what a plan needs to know before opening anything:
+//     [Configurable] (command-line [Settings] and the options of each cell
+//     of a matrix), [Transactional] (its Conns batch), [InProcess] (its
+//     databases live in one process's memory).
 //
 // Put every piece of per-connection preparation (pragmas, prepared
 // statements) in Store.Conn: the harness starts its clock only after every
@@ -36,6 +49,7 @@
 //	reg := store.NewRegistry()
 //	reg.Register(mystore.Driver{})
 //
-// Every engine should pass the conformance suite in package
-// store/storetest, which a test calls in a few lines.
+// Every engine should pass the conformance checks of package
+// store/conformance: from a test, through store/storetest in a few lines;
+// from the command line, with gobench verify.
 package store

@@ -56,9 +56,9 @@ type Store interface {
 
 // Conn is one worker's connection. A Conn is used by one goroutine at a
 // time. Its methods take no context: the measured path must not pay for
-// cancellation plumbing (both SQLite drivers start a goroutine per call for
-// a cancellable context), so workers check for cancellation between
-// operations instead.
+// cancellation plumbing (SQLite's database/sql drivers, mattn and modernc,
+// start a goroutine per call for a cancellable context), so workers check
+// for cancellation between operations instead.
 //
 // Errors returned by Conn methods should be classifiable by Classify; an
 // engine wraps its native errors with the matching class (see Error).

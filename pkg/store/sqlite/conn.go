@@ -86,7 +86,7 @@ var (
 )
 
 // stmt is a prepared statement through the context-taking driver
-// interfaces, which both drivers implement.
+// interfaces, which mattn and modernc both implement.
 type stmt interface {
 	driver.Stmt
 	driver.StmtExecContext

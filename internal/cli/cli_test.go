@@ -68,6 +68,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"mix --dist normal", `unknown key distribution "normal"`},
 		{"mix --dist zipfian --zipf-theta 1.5", "zipfian theta 1.5 is out of range"},
 		{"mix --format yaml", `unknown format "yaml"`},
+		{"disk --format html", `--format: unknown format "html" for a disk report (want one of csv, json, markdown, text)`},
+		{"compare " + fixture + " " + fixture + " --format benchfmt", `--format: unknown format "benchfmt" for a comparison (want one of csv, json, markdown, text)`},
 		{"mix --mode threads", `unknown worker mode "threads"`},
 		{"mix --on-error ignore", `unknown error policy "ignore"`},
 		{"mix --batch 0", "batch 0 is out of range"},

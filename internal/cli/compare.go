@@ -75,11 +75,11 @@ func parsePercent(s string) (float64, error) {
 }
 
 func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string, env *Env) error {
-	f, err := report.Lookup(o.format)
-	if err != nil || f.Comparison == nil {
-		return usage(fmt.Errorf("--format %q: want text, json, csv or markdown", o.format))
+	if _, err := report.Render(o.format, (*report.Comparison)(nil), report.Options{}); err != nil {
+		return usage(fmt.Errorf("--format: %w", err))
 	}
 	var maxReg float64
+	var err error
 	if o.maxRegression != "" {
 		if maxReg, err = parsePercent(o.maxRegression); err != nil || maxReg <= 0 {
 			return usage(fmt.Errorf("--max-regression %q: want a positive percentage such as 10%%", o.maxRegression))
@@ -108,7 +108,11 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 	if err != nil {
 		return usage(err)
 	}
-	if err := f.Comparison(env.Stdout, c); err != nil {
+	render, err := report.Render(o.format, c, report.Options{})
+	if err != nil {
+		return err
+	}
+	if err := render(env.Stdout); err != nil {
 		return fmt.Errorf("writing the comparison: %w", err)
 	}
 	return c.Regressions()

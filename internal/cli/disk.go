@@ -54,7 +54,7 @@ func (o *diskOptions) AddFlags(fs *pflag.FlagSet) {
 // resolve checks the flags and builds the measurement's configuration.
 func (o *diskOptions) resolve() error {
 	var err error
-	if _, err = report.Disk(o.format, nil, report.Options{}); err != nil {
+	if _, err = report.Render(o.format, (*disk.Report)(nil), report.Options{}); err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
 	c := disk.Config{Direct: o.direct, FsyncOps: o.fsyncOps}
@@ -162,12 +162,12 @@ func runDisk(ctx context.Context, o *diskOptions, env *Env) error {
 	rep.Filesystem = env.FS.Filesystem(tmp)
 	opts := report.Options{Units: units}
 	if o.jsonOut != "" {
-		asJSON, _ := report.Disk("json", rep, opts)
+		asJSON, _ := report.Render("json", rep, opts)
 		if err := env.FS.WriteOutput(o.jsonOut, asJSON); err != nil {
 			return errors.Join(runErr, fmt.Errorf("writing --json %s: %w", o.jsonOut, err))
 		}
 	}
-	render, _ := report.Disk(o.format, rep, opts) // the format was checked
+	render, _ := report.Render(o.format, rep, opts) // the format was checked
 	if err := render(env.Stdout); err != nil {
 		return errors.Join(runErr, fmt.Errorf("writing the report: %w", err))
 	}

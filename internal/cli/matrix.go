@@ -108,7 +108,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 // resolve checks the options that need no file system.
 func (o *runOptions) resolve() error {
 	var err error
-	if _, err = report.Lookup(o.format); err != nil {
+	if err = report.CheckFormat(o.format); err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
 	if o.repeat < 1 {

@@ -52,7 +52,7 @@ factor against the baseline.`,
 }
 
 func runReport(ctx context.Context, o *reportOptions, path string, env *Env) error {
-	if _, err := report.Lookup(o.format); err != nil {
+	if err := report.CheckFormat(o.format); err != nil {
 		return usage(fmt.Errorf("--format: %w", err))
 	}
 	if o.out != "" {

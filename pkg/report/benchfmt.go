@@ -10,20 +10,20 @@ import (
 	"github.com/gobench/gobench/pkg/result"
 )
 
-// Benchfmt writes a run in the Go benchmark format, so benchstat compares
+// runBenchfmt writes a run in the Go benchmark format, so benchstat compares
 // gobench runs: one line per op kind, named BenchmarkMix/op=KIND (plus the
 // varied settings in a suite), with the op count as iterations and the
 // mean latency (ns/op), throughput (ops/s) and latency percentiles
 // (p50-ns, p99-ns, p99.9-ns) as values. The run's settings are file
 // configuration lines, which benchstat shows and groups by.
-func Benchfmt(w io.Writer, r *result.Result) error {
+func runBenchfmt(w io.Writer, r *result.Result) error {
 	return writeBenchfmt(benchfmt.NewWriter(w), r, nil)
 }
 
-// SuiteBenchfmt writes every repeat of every cell in the Go benchmark
+// suiteBenchfmt writes every repeat of every cell in the Go benchmark
 // format; benchstat summarises the repeats itself (for example with
 // `benchstat -col /journal`).
-func SuiteBenchfmt(w io.Writer, sum *Summary) error {
+func suiteBenchfmt(w io.Writer, sum *Summary) error {
 	bw := benchfmt.NewWriter(w)
 	for _, c := range sum.Suite.Cells {
 		for _, r := range c.Runs {

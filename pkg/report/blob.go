@@ -13,11 +13,11 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// BlobPasses are the passes of a blob run, in order.
-var BlobPasses = []string{"read", "update"}
+// blobPassNames are the passes of a blob run, in order.
+var blobPassNames = []string{"read", "update"}
 
-// BlobPass is one pass (read or update) of one target, over repeats.
-type BlobPass struct {
+// blobPassStats is one pass (read or update) of one target, over repeats.
+type blobPassStats struct {
 	Present bool `json:"present"`
 	// Blobs is the number of blobs the pass visited (in one repeat).
 	Blobs int64 `json:"blobs"`
@@ -33,32 +33,32 @@ type BlobPass struct {
 	Errors result.Errors `json:"errors"`
 }
 
-// BlobRow is one target: the database, or a directory of one file per
+// blobRow is one target: the database, or a directory of one file per
 // blob.
-type BlobRow struct {
+type blobRow struct {
 	Target   string          `json:"target"` // "db", "flat" or "tree"
 	Settings result.Settings `json:"settings"`
 	Repeats  int             `json:"repeats"`
-	Passes   []BlobPass      `json:"passes"` // by BlobPasses
+	Passes   []blobPassStats `json:"passes"` // by blobPassNames
 	// Size is the space the target takes after the last pass.
 	Size *result.DiskSize `json:"size,omitempty"`
 }
 
-// BlobTable compares a database of blobs with directories of files.
-type BlobTable struct {
+// blobReport compares a database of blobs with directories of files.
+type blobReport struct {
 	Suite *result.Suite
-	Rows  []BlobRow
+	Rows  []blobRow
 }
 
-// SummarizeBlob builds the table of a suite of blob runs: one row per
+// summarizeBlob builds the table of a suite of blob runs: one row per
 // target, bytes per second computed from the exact sizes of the blobs
 // each pass visited (a function of the seed).
-func SummarizeBlob(s *result.Suite) (*BlobTable, error) {
-	t := &BlobTable{Suite: s}
+func summarizeBlob(s *result.Suite) (*blobReport, error) {
+	t := &blobReport{Suite: s}
 	for _, c := range s.Cells {
 		first := c.Runs[0]
-		row := BlobRow{Target: blobTarget(&first.Plan), Settings: c.Settings, Repeats: len(c.Runs)}
-		for _, name := range BlobPasses {
+		row := blobRow{Target: blobTarget(&first.Plan), Settings: c.Settings, Repeats: len(c.Runs)}
+		for _, name := range blobPassNames {
 			row.Passes = append(row.Passes, blobPass(c.Runs, name))
 		}
 		if n := len(first.Phases); n > 0 {
@@ -86,9 +86,9 @@ func blobTarget(p *workload.Plan) string {
 	return "files"
 }
 
-func blobPass(runs []*result.Result, name string) BlobPass {
+func blobPass(runs []*result.Result, name string) blobPassStats {
 	var bps, blobs, p50, p99 []float64
-	pass := BlobPass{}
+	pass := blobPassStats{}
 	for _, r := range runs {
 		for i, ph := range r.Phases {
 			if ph.Name != name || ph.WallSeconds <= 0 {
@@ -111,15 +111,15 @@ func blobPass(runs []*result.Result, name string) BlobPass {
 	if !pass.Present {
 		return pass
 	}
-	st := Summarise(bps)
+	st := statsOf(bps)
 	pass.BytesPerSec, pass.RelStdDev = st.Mean, st.RelStdDev()
-	pass.BlobsPerSec = Summarise(blobs).Mean
-	pass.P50Micros, pass.P99Micros = Summarise(p50).Mean, Summarise(p99).Mean
+	pass.BlobsPerSec = statsOf(blobs).Mean
+	pass.P50Micros, pass.P99Micros = statsOf(p50).Mean, statsOf(p99).Mean
 	return pass
 }
 
 // db returns the database row, if any.
-func (t *BlobTable) db() *BlobRow {
+func (t *blobReport) db() *blobRow {
 	for i := range t.Rows {
 		if t.Rows[i].Target == "db" {
 			return &t.Rows[i]
@@ -128,11 +128,11 @@ func (t *BlobTable) db() *BlobRow {
 	return nil
 }
 
-// BlobFactor says how the database compares with a directory on one
+// blobFactor says how the database compares with a directory on one
 // measure, in words that name the side the factor favours: "db 1.35×
 // faster", "flat 1.10× faster", "db 18% smaller". It is "–" where either
 // side lacks the measure.
-func BlobFactor(db, other *BlobRow, measure string) string {
+func blobFactor(db, other *blobRow, measure string) string {
 	if measure == "space" {
 		if db.Size == nil || other.Size == nil || other.Size.AllocatedBytes == 0 || db.Size.AllocatedBytes == 0 {
 			return "–"
@@ -143,7 +143,7 @@ func BlobFactor(db, other *BlobRow, measure string) string {
 		}
 		return fmt.Sprintf("db %s%% larger", sig3(100*(r-1)))
 	}
-	i := slices.Index(BlobPasses, measure)
+	i := slices.Index(blobPassNames, measure)
 	a, b := db.Passes[i], other.Passes[i]
 	if !a.Present || !b.Present || a.BytesPerSec <= 0 || b.BytesPerSec <= 0 {
 		return "–"
@@ -154,10 +154,10 @@ func BlobFactor(db, other *BlobRow, measure string) string {
 	return fmt.Sprintf("%s %s× faster", other.Target, fixedFloat(b.BytesPerSec/a.BytesPerSec, 2))
 }
 
-// BlobText writes the comparison: a header with the workload and the
+// blobText writes the comparison: a header with the workload and the
 // durability of each side, the table of targets, and the factors of the
 // database against each directory.
-func BlobText(w io.Writer, t *BlobTable, u bytesize.Units) error {
+func blobText(w io.Writer, t *blobReport, u bytesize.Units) error {
 	ew := &errWriter{w: w}
 	blobHeader(ew, t, u, false)
 	updates := t.Rows[0].Passes[1].Present
@@ -189,11 +189,11 @@ func BlobText(w io.Writer, t *BlobTable, u bytesize.Units) error {
 			if r == db {
 				continue
 			}
-			ew.printf("  %s: read %s", r.Target, BlobFactor(db, r, "read"))
+			ew.printf("  %s: read %s", r.Target, blobFactor(db, r, "read"))
 			if updates {
-				ew.printf(" · update %s", BlobFactor(db, r, "update"))
+				ew.printf(" · update %s", blobFactor(db, r, "update"))
 			}
-			ew.printf(" · space %s\n", BlobFactor(db, r, "space"))
+			ew.printf(" · space %s\n", blobFactor(db, r, "space"))
 		}
 	}
 	for _, r := range t.Rows {
@@ -206,7 +206,7 @@ func BlobText(w io.Writer, t *BlobTable, u bytesize.Units) error {
 	return ew.err
 }
 
-func blobRate(p BlobPass, u bytesize.Units) string {
+func blobRate(p blobPassStats, u bytesize.Units) string {
 	if !p.Present {
 		return "–"
 	}
@@ -217,7 +217,7 @@ func blobRate(p BlobPass, u bytesize.Units) string {
 	return s
 }
 
-func blobsRate(p BlobPass) string {
+func blobsRate(p blobPassStats) string {
 	if !p.Present {
 		return "–"
 	}
@@ -226,7 +226,7 @@ func blobsRate(p BlobPass) string {
 
 // blobHeader says what ran: the blobs, the passes, each side's
 // durability, the units.
-func blobHeader(w *errWriter, t *BlobTable, u bytesize.Units, md bool) {
+func blobHeader(w *errWriter, t *blobReport, u bytesize.Units, md bool) {
 	first := t.Suite.Cells[0].Runs[0]
 	p := first.Plan
 	line := func(format string, args ...any) {
@@ -253,7 +253,7 @@ func blobHeader(w *errWriter, t *BlobTable, u bytesize.Units, md bool) {
 		line("%s", warning)
 	}
 	env := first.Environment
-	line("%s, on %s · %s %s, %s", MachineText(env), FilesystemText(env), first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	line("%s, on %s · %s %s, %s", machineText(env), filesystemText(env), first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
 	line("page cache: %s", pageCacheText(t.Suite))
 	avg := ""
 	if reps := t.Rows[0].Repeats; reps > 1 {
@@ -271,7 +271,7 @@ func blobHeader(w *errWriter, t *BlobTable, u bytesize.Units, md bool) {
 }
 
 // blobPasses says what each pass visited.
-func blobPasses(t *BlobTable) string {
+func blobPasses(t *blobReport) string {
 	var passes []string
 	for i, ph := range t.Suite.Cells[0].Runs[0].Plan.Phases {
 		visit := "every blob"
@@ -291,7 +291,7 @@ func blobPasses(t *BlobTable) string {
 
 // blobSides describes the database and the files as they ran, and warns
 // when one side synced its writes and the other did not.
-func blobSides(t *BlobTable) (sides, warning string) {
+func blobSides(t *blobReport) (sides, warning string) {
 	var parts []string
 	dbSync, filesSync := "", ""
 	for _, c := range t.Suite.Cells {
@@ -350,8 +350,8 @@ func pageCacheText(s *result.Suite) string {
 	return "asked to drop the files before each pass, but " + strings.Join(problems, "; ")
 }
 
-// BlobMarkdown writes the comparison as markdown.
-func BlobMarkdown(w io.Writer, t *BlobTable, u bytesize.Units) error {
+// blobMarkdown writes the comparison as markdown.
+func blobMarkdown(w io.Writer, t *blobReport, u bytesize.Units) error {
 	ew := &errWriter{w: w}
 	blobHeader(ew, t, u, true)
 	ew.printf("| target | read %s | read blobs/s | read p50 | read p99 | update %s | update blobs/s | update p50 | update p99 | space (du) | apparent | vs db |\n", u.RateUnit(), u.RateUnit())
@@ -369,15 +369,15 @@ func BlobMarkdown(w io.Writer, t *BlobTable, u bytesize.Units) error {
 		}
 		vs := "–"
 		if db != nil && r != db {
-			vs = fmt.Sprintf("read %s; update %s; space %s", BlobFactor(db, r, "read"), BlobFactor(db, r, "update"), BlobFactor(db, r, "space"))
+			vs = fmt.Sprintf("read %s; update %s; space %s", blobFactor(db, r, "read"), blobFactor(db, r, "update"), blobFactor(db, r, "space"))
 		}
 		ew.printf(" | %s | %s | %s |\n", alloc, app, vs)
 	}
 	return ew.err
 }
 
-// BlobCSV writes one row per target and pass, rates in bytes per second.
-func BlobCSV(w io.Writer, t *BlobTable, _ bytesize.Units) error {
+// blobCSV writes one row per target and pass, rates in bytes per second.
+func blobCSV(w io.Writer, t *blobReport, _ bytesize.Units) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"target", "pass", "blobs", "bytes_per_sec", "blobs_per_sec", "rel_stddev", "p50_us", "p99_us", "errors", "allocated_bytes", "apparent_bytes"})
 	for _, r := range t.Rows {
@@ -389,7 +389,7 @@ func BlobCSV(w io.Writer, t *BlobTable, _ bytesize.Units) error {
 			if !p.Present {
 				continue
 			}
-			_ = cw.Write([]string{r.Target, BlobPasses[i], i64(p.Blobs), f64(p.BytesPerSec), f64(p.BlobsPerSec), f64(p.RelStdDev), f64(p.P50Micros), f64(p.P99Micros), i64(p.Errors.Total), alloc, app})
+			_ = cw.Write([]string{r.Target, blobPassNames[i], i64(p.Blobs), f64(p.BytesPerSec), f64(p.BlobsPerSec), f64(p.RelStdDev), f64(p.P50Micros), f64(p.P99Micros), i64(p.Errors.Total), alloc, app})
 		}
 	}
 	cw.Flush()

@@ -10,9 +10,9 @@ import (
 	"github.com/gobench/gobench/pkg/result"
 )
 
-func loadBlobTable(t *testing.T) *BlobTable {
+func loadBlobTable(t *testing.T) *blobReport {
 	t.Helper()
-	tab, err := SummarizeBlob(loadSuiteFixture(t, "blob.json"))
+	tab, err := summarizeBlob(loadSuiteFixture(t, "blob.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,9 +24,9 @@ func TestBlobGolden(t *testing.T) {
 	tab := loadBlobTable(t)
 	for _, tt := range []struct {
 		name   string
-		render func(io.Writer, *BlobTable, bytesize.Units) error
+		render func(io.Writer, *blobReport, bytesize.Units) error
 		si     bool
-	}{{"blob.txt", BlobText, false}, {"blob-si.txt", BlobText, true}, {"blob.md", BlobMarkdown, false}, {"blob.csv", BlobCSV, false}} {
+	}{{"blob.txt", blobText, false}, {"blob-si.txt", blobText, true}, {"blob.md", blobMarkdown, false}, {"blob.csv", blobCSV, false}} {
 		var buf bytes.Buffer
 		if err := tt.render(&buf, tab, bytesize.Units{SI: tt.si}); err != nil {
 			t.Fatal(err)
@@ -48,7 +48,7 @@ func TestBlobRates(t *testing.T) {
 		for k := range r.Plan.Keys.Count {
 			all += int64(r.Plan.ValueSizeOf(k))
 		}
-		for i, name := range BlobPasses {
+		for i, name := range blobPassNames {
 			p := tab.Rows[ci].Passes[i]
 			ph := r.Phases[i]
 			if ph.Name != name || !p.Present || p.Blobs != int64(r.Plan.Keys.Count) {
@@ -66,12 +66,12 @@ func TestBlobRates(t *testing.T) {
 
 // A factor names the side it favours.
 func TestBlobFactor(t *testing.T) {
-	row := func(target string, read float64, alloc int64) *BlobRow {
-		return &BlobRow{Target: target, Passes: []BlobPass{{Present: true, BytesPerSec: read}, {}}, Size: &result.DiskSize{AllocatedBytes: alloc}}
+	row := func(target string, read float64, alloc int64) *blobRow {
+		return &blobRow{Target: target, Passes: []blobPassStats{{Present: true, BytesPerSec: read}, {}}, Size: &result.DiskSize{AllocatedBytes: alloc}}
 	}
 	db := row("db", 300, 80)
 	for _, tt := range []struct {
-		other         *BlobRow
+		other         *blobRow
 		measure, want string
 	}{
 		{row("flat", 100, 100), "read", "db 3.00× faster"},
@@ -80,7 +80,7 @@ func TestBlobFactor(t *testing.T) {
 		{row("tree", 100, 40), "space", "db 100% larger"},
 		{row("tree", 100, 40), "update", "–"},
 	} {
-		if got := BlobFactor(db, tt.other, tt.measure); got != tt.want {
+		if got := blobFactor(db, tt.other, tt.measure); got != tt.want {
 			t.Errorf("%s %s: %q, want %q", tt.other.Target, tt.measure, got, tt.want)
 		}
 	}

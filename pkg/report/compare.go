@@ -127,8 +127,8 @@ func compareCell(m Metric, oc, nc result.Cell, maxRegression float64) (Compariso
 	if len(ov) == 0 || len(nv) == 0 {
 		return ComparisonRow{}, false
 	}
-	row := ComparisonRow{Metric: m.String(), Unit: m.Unit(), Direction: m.Direction(), Old: Summarise(ov), New: Summarise(nv), metric: m}
-	f := CompareStats(m, row.Old, row.New)
+	row := ComparisonRow{Metric: m.String(), Unit: m.Unit(), Direction: m.Direction(), Old: statsOf(ov), New: statsOf(nv), metric: m}
+	f := compareStats(m, row.Old, row.New)
 	row.P, row.Significant, row.Note = f.P, f.Significant, f.Note
 	if row.Old.Mean != 0 {
 		row.Delta = row.New.Mean/row.Old.Mean - 1
@@ -210,11 +210,11 @@ func orNone(list []string) string {
 	return strings.Join(list, " ")
 }
 
-// ComparisonText writes the comparison as a table: per cell and metric,
+// comparisonText writes the comparison as a table: per cell and metric,
 // old and new mean ± relative stddev, the change and its significance.
-func ComparisonText(w io.Writer, c *Comparison) error {
+func comparisonText(w io.Writer, c *Comparison) error {
 	ew := &errWriter{w: w}
-	ew.printf("gobench compare · old %s · new %s · Mann-Whitney U test over repeats, α=%.2f", c.OldName, c.NewName, Alpha)
+	ew.printf("gobench compare · old %s · new %s · Mann-Whitney U test over repeats, α=%.2f", c.OldName, c.NewName, alpha)
 	if c.MaxRegression > 0 {
 		ew.printf(" · regression threshold %.0f%%", 100*c.MaxRegression)
 	}
@@ -274,5 +274,5 @@ func significance(r ComparisonRow) string {
 	return fmt.Sprintf("p=%.3f", r.P)
 }
 
-// ComparisonJSON writes the comparison as JSON.
-func ComparisonJSON(w io.Writer, c *Comparison) error { return writeJSON(w, c) }
+// comparisonJSON writes the comparison as JSON.
+func comparisonJSON(w io.Writer, c *Comparison) error { return writeJSON(w, c) }

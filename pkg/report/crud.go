@@ -14,11 +14,11 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// CRUDGroups are the phase groups of a CRUD run, in order.
-var CRUDGroups = []string{"insert", "query", "update", "scan", "delete"}
+// crudGroups are the phase groups of a CRUD run, in order.
+var crudGroups = []string{"insert", "query", "update", "scan", "delete"}
 
-// CRUDCell is one phase group of one engine and size, over repeats.
-type CRUDCell struct {
+// crudCell is one phase group of one engine and size, over repeats.
+type crudCell struct {
 	// OpsPerSec is the mean over repeats; for query and update, the
 	// median over rounds of the per-round means; for scan, rows per
 	// second. Best is the best round (query, update), else OpsPerSec.
@@ -37,8 +37,8 @@ type CRUDCell struct {
 	Errors result.Errors `json:"errors"`
 }
 
-// CRUDRow is one engine at one size.
-type CRUDRow struct {
+// crudRow is one engine at one size.
+type crudRow struct {
 	Settings result.Settings `json:"settings"`
 	// Variant holds the settings that vary between rows of the same
 	// driver and size (such as journal=wal), which name and match rows.
@@ -47,28 +47,28 @@ type CRUDRow struct {
 	Rows    uint64          `json:"rows"`
 	Repeats int             `json:"repeats"`
 	Rounds  int             `json:"rounds"`
-	Groups  []CRUDCell      `json:"groups"` // by CRUDGroups
+	Groups  []crudCell      `json:"groups"` // by crudGroups
 	// Sizes after the insert phase and at the end (after delete).
 	SizeAfterInsert *result.DiskSize `json:"size_after_insert,omitempty"`
 	SizeAtEnd       *result.DiskSize `json:"size_at_end,omitempty"`
 }
 
-// CRUDTable is the scaling table of a CRUD suite.
-type CRUDTable struct {
+// crudReport is the scaling table of a CRUD suite.
+type crudReport struct {
 	Suite    *result.Suite
-	Rows     []CRUDRow
+	Rows     []crudRow
 	Baseline string // driver the factors are against
 }
 
-// SummarizeCRUD builds the scaling table of a suite of CRUD runs: one row
+// summarizeCRUD builds the scaling table of a suite of CRUD runs: one row
 // per cell (engine and size, and any other varied setting), factors
 // against the baseline driver at the same size.
-func SummarizeCRUD(s *result.Suite, baseline string) (*CRUDTable, error) {
-	t := &CRUDTable{Suite: s, Baseline: baseline}
+func summarizeCRUD(s *result.Suite, baseline string) (*crudReport, error) {
+	t := &crudReport{Suite: s, Baseline: baseline}
 	for _, c := range s.Cells {
 		first := c.Runs[0]
-		row := CRUDRow{Settings: c.Settings, Driver: first.Plan.Driver, Rows: first.Plan.Keys.Count, Repeats: len(c.Runs)}
-		for _, g := range CRUDGroups {
+		row := crudRow{Settings: c.Settings, Driver: first.Plan.Driver, Rows: first.Plan.Keys.Count, Repeats: len(c.Runs)}
+		for _, g := range crudGroups {
 			cell, rounds := crudGroup(c.Runs, g, row.Rows)
 			row.Groups = append(row.Groups, cell)
 			row.Rounds = max(row.Rounds, rounds)
@@ -83,7 +83,7 @@ func SummarizeCRUD(s *result.Suite, baseline string) (*CRUDTable, error) {
 	if t.Baseline == "" && len(t.Rows) > 0 {
 		t.Baseline = t.Rows[0].Driver
 	}
-	if !slices.ContainsFunc(t.Rows, func(r CRUDRow) bool { return r.Driver == t.Baseline }) {
+	if !slices.ContainsFunc(t.Rows, func(r crudRow) bool { return r.Driver == t.Baseline }) {
 		return nil, fmt.Errorf("--baseline %s: no such driver in the run", t.Baseline)
 	}
 	return t, nil
@@ -99,7 +99,7 @@ func phaseSize(r *result.Result, name string) *result.DiskSize {
 }
 
 // crudGroup summarises one phase group over a cell's repeats.
-func crudGroup(runs []*result.Result, group string, rows uint64) (CRUDCell, int) {
+func crudGroup(runs []*result.Result, group string, rows uint64) (crudCell, int) {
 	// Per round, the values over repeats.
 	var rounds [][]float64
 	var p50s, p99s [][]float64
@@ -128,11 +128,11 @@ func crudGroup(runs []*result.Result, group string, rows uint64) (CRUDCell, int)
 		}
 	}
 	if len(rounds) == 0 {
-		return CRUDCell{}, 0
+		return crudCell{}, 0
 	}
 	means := make([]float64, len(rounds))
 	for i := range rounds {
-		means[i] = Summarise(rounds[i]).Mean
+		means[i] = statsOf(rounds[i]).Mean
 	}
 	// The median round (the lower middle one for an even count).
 	order := make([]int, len(means))
@@ -149,12 +149,12 @@ func crudGroup(runs []*result.Result, group string, rows uint64) (CRUDCell, int)
 		return 0
 	})
 	mid := order[(len(order)-1)/2]
-	cell := CRUDCell{
-		OpsPerSec: Summarise(means).Median,
+	cell := crudCell{
+		OpsPerSec: statsOf(means).Median,
 		Best:      slices.Max(means),
-		RelStdDev: Summarise(rounds[mid]).RelStdDev(),
-		P50Micros: Summarise(p50s[mid]).Mean,
-		P99Micros: Summarise(p99s[mid]).Mean,
+		RelStdDev: statsOf(rounds[mid]).RelStdDev(),
+		P50Micros: statsOf(p50s[mid]).Mean,
+		P99Micros: statsOf(p99s[mid]).Mean,
 		Present:   true,
 		Errors:    errs,
 	}
@@ -165,7 +165,7 @@ func crudGroup(runs []*result.Result, group string, rows uint64) (CRUDCell, int)
 // among the rows of its driver and size: what tells those rows apart.
 // Settings that differ only between engines (their own options, a batch
 // size an engine cannot use) do not name rows.
-func (t *CRUDTable) setVariants() {
+func (t *crudReport) setVariants() {
 	for i := range t.Rows {
 		r := &t.Rows[i]
 		for _, st := range r.Settings {
@@ -186,8 +186,8 @@ func (t *CRUDTable) setVariants() {
 
 // baselineRow returns the baseline driver's row at the same size (and
 // with the same variant, where the baseline has one).
-func (t *CRUDTable) baselineRow(row CRUDRow) *CRUDRow {
-	var fallback *CRUDRow
+func (t *crudReport) baselineRow(row crudRow) *crudRow {
+	var fallback *crudRow
 	for i, r := range t.Rows {
 		if r.Driver != t.Baseline || r.Rows != row.Rows {
 			continue
@@ -206,7 +206,7 @@ func (t *CRUDTable) baselineRow(row CRUDRow) *CRUDRow {
 }
 
 // label names a row: its driver and its variant.
-func (row CRUDRow) label() string {
+func (row crudRow) label() string {
 	if len(row.Variant) == 0 {
 		return row.Driver
 	}
@@ -224,7 +224,7 @@ func sizeText(s *result.DiskSize, rows uint64) string {
 	return fmt.Sprintf("%s alloc (%s apparent%s)", bytesize.Units{}.Round(s.AllocatedBytes), bytesize.Units{}.Round(s.ApparentBytes), per)
 }
 
-func opsCell(c CRUDCell, group string, repeats int) string {
+func opsCell(c crudCell, group string, repeats int) string {
 	if !c.Present {
 		return "–"
 	}
@@ -238,16 +238,16 @@ func opsCell(c CRUDCell, group string, repeats int) string {
 	return s
 }
 
-// CRUDText writes the scaling table, its latency companion, and the
+// crudText writes the scaling table, its latency companion, and the
 // factor table against the baseline engine.
-func CRUDText(w io.Writer, t *CRUDTable) error {
+func crudText(w io.Writer, t *crudReport) error {
 	ew := &errWriter{w: w}
 	crudHeader(ew, t)
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "engine\trows\tinsert\tquery\tupdate\tscan (rows/s)\tdelete\tsize after insert\tsize at end\n")
 	for _, r := range t.Rows {
 		fmt.Fprintf(tw, "%s\t%d", r.label(), r.Rows)
-		for i, g := range CRUDGroups {
+		for i, g := range crudGroups {
 			fmt.Fprintf(tw, "\t%s", opsCell(r.Groups[i], g, r.Repeats))
 		}
 		fmt.Fprintf(tw, "\t%s\t%s\n", sizeText(r.SizeAfterInsert, r.Rows), sizeText(r.SizeAtEnd, r.Rows))
@@ -255,7 +255,7 @@ func CRUDText(w io.Writer, t *CRUDTable) error {
 	flush(ew, tw)
 
 	for _, r := range t.Rows {
-		for i, g := range CRUDGroups {
+		for i, g := range crudGroups {
 			if e := r.Groups[i].Errors; e.Total > 0 {
 				ew.printf("errors: %s, %d rows, %s: %s\n", r.label(), r.Rows, g, errorText(result.OpStats{Errors: e}))
 			}
@@ -287,7 +287,7 @@ func CRUDText(w io.Writer, t *CRUDTable) error {
 		}
 		b := t.baselineRow(r)
 		fmt.Fprintf(tw, "%s\t%d", r.label(), r.Rows)
-		for i := range CRUDGroups {
+		for i := range crudGroups {
 			if b == nil || !r.Groups[i].Present || !b.Groups[i].Present || b.Groups[i].OpsPerSec == 0 {
 				fmt.Fprintf(tw, "\t–")
 				continue
@@ -306,7 +306,7 @@ func flush(ew *errWriter, tw *tabwriter.Writer) {
 	}
 }
 
-func crudHeader(w *errWriter, t *CRUDTable) {
+func crudHeader(w *errWriter, t *crudReport) {
 	if len(t.Rows) == 0 {
 		return
 	}
@@ -334,7 +334,7 @@ func crudHeader(w *errWriter, t *CRUDTable) {
 			fss = append(fss, fs)
 		}
 	}
-	w.printf("%s, databases on %s · %s %s, %s\n", MachineText(env), strings.Join(fss, " and "), first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	w.printf("%s, databases on %s · %s %s, %s\n", machineText(env), strings.Join(fss, " and "), first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
 	reps := t.Rows[0].Repeats
 	w.printf("ops/s, scan in rows/s; query and update: median of rounds (best in brackets)")
 	if reps > 1 {
@@ -351,14 +351,14 @@ func crudHeader(w *errWriter, t *CRUDTable) {
 	w.printf("\n")
 }
 
-// CRUDMarkdown writes the scaling table as markdown.
-func CRUDMarkdown(w io.Writer, t *CRUDTable) error {
+// crudMarkdown writes the scaling table as markdown.
+func crudMarkdown(w io.Writer, t *crudReport) error {
 	ew := &errWriter{w: w}
 	ew.printf("| engine | rows | insert | query | update | scan (rows/s) | delete | size after insert | size at end |\n")
 	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range t.Rows {
 		ew.printf("| %s | %d", r.label(), r.Rows)
-		for i, g := range CRUDGroups {
+		for i, g := range crudGroups {
 			ew.printf(" | %s", opsCell(r.Groups[i], g, r.Repeats))
 		}
 		ew.printf(" | %s | %s |\n", sizeText(r.SizeAfterInsert, r.Rows), sizeText(r.SizeAtEnd, r.Rows))
@@ -367,8 +367,8 @@ func CRUDMarkdown(w io.Writer, t *CRUDTable) error {
 	return ew.err
 }
 
-// CRUDCSV writes one row per engine, size and phase group.
-func CRUDCSV(w io.Writer, t *CRUDTable) error {
+// crudCSV writes one row per engine, size and phase group.
+func crudCSV(w io.Writer, t *crudReport) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"engine", "rows", "phase", "ops_per_sec", "best", "rel_stddev", "p50_us", "p99_us", "size_after_insert_alloc", "size_after_insert_apparent", "size_at_end_alloc", "size_at_end_apparent"})
 	size := func(s *result.DiskSize) (string, string) {
@@ -380,7 +380,7 @@ func CRUDCSV(w io.Writer, t *CRUDTable) error {
 	for _, r := range t.Rows {
 		ia, ip := size(r.SizeAfterInsert)
 		ea, ep := size(r.SizeAtEnd)
-		for i, g := range CRUDGroups {
+		for i, g := range crudGroups {
 			c := r.Groups[i]
 			if !c.Present {
 				continue

@@ -11,8 +11,8 @@ import (
 func f64(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 func i64(v int64) string   { return strconv.FormatInt(v, 10) }
 
-// CSV writes one row per op kind of each phase of a run, with a header.
-func CSV(w io.Writer, r *result.Result) error {
+// runCSV writes one row per op kind of each phase of a run, with a header.
+func runCSV(w io.Writer, r *result.Result) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"phase", "kind", "count", "not_found", "errors", "busy", "locked", "constraint", "io", "full", "other", "open_tx",
 		"ops_per_sec", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us",
@@ -41,9 +41,9 @@ func CSV(w io.Writer, r *result.Result) error {
 	return cw.Error()
 }
 
-// SuiteCSV writes one row per metric and cell: the cell's varied settings,
+// suiteCSV writes one row per metric and cell: the cell's varied settings,
 // its statistics over repeats and its factor against the baseline.
-func SuiteCSV(w io.Writer, sum *Summary) error {
+func suiteCSV(w io.Writer, sum *Summary) error {
 	cw := csv.NewWriter(w)
 	head := []string{"metric", "unit", "direction"}
 	head = append(head, sum.Suite.Varied...)
@@ -70,8 +70,8 @@ func SuiteCSV(w io.Writer, sum *Summary) error {
 	return cw.Error()
 }
 
-// ComparisonCSV writes one row per cell and metric of a comparison.
-func ComparisonCSV(w io.Writer, c *Comparison) error {
+// comparisonCSV writes one row per cell and metric of a comparison.
+func comparisonCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"cell", "metric", "unit", "direction", "old_n", "old_mean", "old_stddev", "new_n", "new_mean", "new_stddev", "delta", "p", "significant", "regression"})
 	for _, r := range c.Rows {

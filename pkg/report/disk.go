@@ -11,10 +11,10 @@ import (
 	"github.com/gobench/gobench/pkg/disk"
 )
 
-// DiskText writes a disk report: a header naming the directory, its file
+// diskText writes a disk report: a header naming the directory, its file
 // system, the sync mode and the units; the write and read rate per block
 // size; the fsync latency.
-func DiskText(w io.Writer, r *disk.Report, u bytesize.Units) error {
+func diskText(w io.Writer, r *disk.Report, u bytesize.Units) error {
 	ew := &errWriter{w: w}
 	ew.printf("gobench disk: %s (%s)\n", r.Dir, r.Filesystem)
 	if note := memoryFSNote(r.Filesystem); note != "" {
@@ -63,8 +63,8 @@ func memoryFSNote(fs string) string {
 	return ""
 }
 
-// DiskMarkdown writes a disk report as markdown tables.
-func DiskMarkdown(w io.Writer, r *disk.Report, u bytesize.Units) error {
+// diskMarkdown writes a disk report as markdown tables.
+func diskMarkdown(w io.Writer, r *disk.Report, u bytesize.Units) error {
 	ew := &errWriter{w: w}
 	ew.printf("**gobench disk** · %s (%s)\n\n", mdEscape(r.Dir), r.Filesystem)
 	if note := memoryFSNote(r.Filesystem); note != "" {
@@ -96,9 +96,9 @@ func DiskMarkdown(w io.Writer, r *disk.Report, u bytesize.Units) error {
 	return ew.err
 }
 
-// DiskCSV writes one row per block size, then the fsync probe as a row
+// diskCSV writes one row per block size, then the fsync probe as a row
 // with test "fsync". Rates are in bytes per second whatever the units.
-func DiskCSV(w io.Writer, r *disk.Report, _ bytesize.Units) error {
+func diskCSV(w io.Writer, r *disk.Report, _ bytesize.Units) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"test", "filesystem", "sync", "direct", "block_size", "bytes", "write_bytes_per_sec", "read_bytes_per_sec", "cache_dropped",
 		"ops", "ops_per_sec", "p50_us", "p99_us", "max_us"})
@@ -115,9 +115,9 @@ func DiskCSV(w io.Writer, r *disk.Report, _ bytesize.Units) error {
 	return cw.Error()
 }
 
-// DiskJSON writes a disk report as indented JSON; rates are in bytes per
+// diskJSON writes a disk report as indented JSON; rates are in bytes per
 // second whatever the units.
-func DiskJSON(w io.Writer, r *disk.Report, _ bytesize.Units) error {
+func diskJSON(w io.Writer, r *disk.Report, _ bytesize.Units) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)

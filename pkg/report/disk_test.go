@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/internal/golden"
@@ -32,7 +33,7 @@ func TestDiskFormats(t *testing.T) {
 	}{
 		{"disk.txt", "text", false}, {"disk-si.txt", "text", true}, {"disk.md", "markdown", false}, {"disk.csv", "csv", false},
 	} {
-		render, err := Disk(tt.format, diskReport(), Options{Units: bytesize.Units{SI: tt.si}})
+		render, err := Render(tt.format, diskReport(), Options{Units: bytesize.Units{SI: tt.si}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,14 +43,14 @@ func TestDiskFormats(t *testing.T) {
 		}
 		golden.Check(t, tt.name, buf.Bytes())
 	}
-	if _, err := Disk("benchfmt", diskReport(), Options{}); err == nil {
-		t.Error("an unknown disk format was accepted")
+	if _, err := Render("benchfmt", diskReport(), Options{}); err == nil || !strings.Contains(err.Error(), `unknown format "benchfmt" for a disk report (want one of csv, json, markdown, text)`) {
+		t.Errorf("benchfmt for a disk report: %v", err)
 	}
 }
 
 func TestDiskJSONRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
-	if err := DiskJSON(&buf, diskReport(), bytesize.Units{SI: true}); err != nil {
+	if err := diskJSON(&buf, diskReport(), bytesize.Units{SI: true}); err != nil {
 		t.Fatal(err)
 	}
 	var back disk.Report

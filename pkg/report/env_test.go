@@ -52,10 +52,10 @@ func TestEnvironmentDiffs(t *testing.T) {
 }
 
 func TestMachineText(t *testing.T) {
-	if got := MachineText(envRun(nil).Environment); got != "Linux 6.1.0 amd64, AMD EPYC 7B13, 8 CPUs, governor performance, 32 GiB" {
+	if got := machineText(envRun(nil).Environment); got != "Linux 6.1.0 amd64, AMD EPYC 7B13, 8 CPUs, governor performance, 32 GiB" {
 		t.Errorf("MachineText = %q", got)
 	}
-	if got := FilesystemText(envRun(nil).Environment); got != "ext4 (rw,relatime)" {
+	if got := filesystemText(envRun(nil).Environment); got != "ext4 (rw,relatime)" {
 		t.Errorf("FilesystemText = %q", got)
 	}
 }

@@ -169,7 +169,7 @@ func meanOf(c result.Cell, m Metric) (float64, bool) {
 	if len(vs) == 0 {
 		return 0, false
 	}
-	return Summarise(vs).Mean, true
+	return statsOf(vs).Mean, true
 }
 
 func holds(ratio float64, op string, factor float64) bool {

@@ -62,14 +62,14 @@ figure.chart svg { width: 100%; height: auto; }
 </html>
 `))
 
-// HTMLRun writes a self-contained HTML report of a run: the text report,
+// htmlRun writes a self-contained HTML report of a run: the text report,
 // then per phase the throughput over time per op kind, the latency
 // percentile spectrum per op kind (log scale to the 99.999th percentile),
 // and the throughput of each worker. Charts are inline SVG drawn with
 // gonum.org/v1/plot: no script, nothing fetched.
-func HTMLRun(w io.Writer, r *result.Result) error {
+func htmlRun(w io.Writer, r *result.Result) error {
 	var text bytes.Buffer
-	if err := Text(&text, r); err != nil {
+	if err := runText(&text, r); err != nil {
 		return err
 	}
 	pg := page{Title: "gobench " + r.Command, Summary: text.String()}
@@ -92,12 +92,12 @@ func HTMLRun(w io.Writer, r *result.Result) error {
 	return pageTemplate.Execute(w, pg)
 }
 
-// HTMLSuite writes a self-contained HTML report of a suite: the text
+// htmlSuite writes a self-contained HTML report of a suite: the text
 // summary, then for each throughput and p99 metric a bar per cell (the
 // mean over repeats) labelled with its factor against the baseline.
-func HTMLSuite(w io.Writer, sum *Summary) error {
+func htmlSuite(w io.Writer, sum *Summary) error {
 	var text bytes.Buffer
-	if err := SuiteText(&text, sum); err != nil {
+	if err := suiteText(&text, sum); err != nil {
 		return err
 	}
 	title := "gobench " + sum.Suite.Command

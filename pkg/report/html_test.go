@@ -40,14 +40,14 @@ func structure(t *testing.T, html string) string {
 func TestHTMLGolden(t *testing.T) {
 	run := loadFixture(t, "mix-wal.json")
 	var buf bytes.Buffer
-	if err := HTMLRun(&buf, run); err != nil {
+	if err := htmlRun(&buf, run); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "html-run.structure", []byte(structure(t, buf.String())))
 
 	s := loadSuiteFixture(t, "matrix.json")
 	buf.Reset()
-	if err := HTMLSuite(&buf, Summarize(s, DefaultMetrics(s))); err != nil {
+	if err := htmlSuite(&buf, Summarize(s, DefaultMetrics(s))); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "html-suite.structure", []byte(structure(t, buf.String())))
@@ -61,7 +61,7 @@ func TestHTMLEmptyRun(t *testing.T) {
 	r.Complete, r.Problems = false, []string{"worker failed"}
 	r.Phases[0].Ops, r.Phases[0].Timeline, r.Phases[0].Workers = nil, nil, nil
 	var buf bytes.Buffer
-	if err := HTMLRun(&buf, r); err != nil {
+	if err := htmlRun(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	if html := buf.String(); !strings.Contains(html, "worker failed") || strings.Contains(html, "<svg") {

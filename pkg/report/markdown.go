@@ -8,9 +8,9 @@ import (
 	"github.com/gobench/gobench/pkg/result"
 )
 
-// Markdown writes a run as a GitHub-flavoured markdown table, ready for a
+// runMarkdown writes a run as a GitHub-flavoured markdown table, ready for a
 // pull request or a CI job summary.
-func Markdown(w io.Writer, r *result.Result) error {
+func runMarkdown(w io.Writer, r *result.Result) error {
 	ew := &errWriter{w: w}
 	first := true
 	for i, ph := range r.Phases {
@@ -45,20 +45,20 @@ func Markdown(w io.Writer, r *result.Result) error {
 				ew.printf("| %s | %d | %d | %d | %s | %s | %s | %d | %d |\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
 			}
 		}
-		if line := LogText(ph); line != "" {
+		if line := logText(ph); line != "" {
 			ew.printf("\n%s\n", mdEscape(line))
 		}
-		if line := CeilingText(r, i); line != "" {
+		if line := ceilingText(r, i); line != "" {
 			ew.printf("\n%s\n", mdEscape(line))
 		}
 	}
 	return ew.err
 }
 
-// SuiteMarkdown writes a suite's statistics as one markdown table: a row
+// suiteMarkdown writes a suite's statistics as one markdown table: a row
 // per metric and cell, with mean ± sd over repeats and the factor against
 // the baseline.
-func SuiteMarkdown(w io.Writer, sum *Summary) error {
+func suiteMarkdown(w io.Writer, sum *Summary) error {
 	ew := &errWriter{w: w}
 	s := sum.Suite
 	repeats := 0
@@ -81,12 +81,12 @@ func SuiteMarkdown(w io.Writer, sum *Summary) error {
 				meanSD(m.metric, c.Stats), m.metric.Format(c.Stats.Median), m.metric.Format(c.Stats.Min), m.metric.Format(c.Stats.Max), mdEscape(factorCell(s, c)))
 		}
 	}
-	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", Alpha)
+	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", alpha)
 	return ew.err
 }
 
-// ComparisonMarkdown writes a comparison as a markdown table.
-func ComparisonMarkdown(w io.Writer, c *Comparison) error {
+// comparisonMarkdown writes a comparison as a markdown table.
+func comparisonMarkdown(w io.Writer, c *Comparison) error {
 	ew := &errWriter{w: w}
 	ew.printf("**gobench compare** · old `%s` · new `%s`", c.OldName, c.NewName)
 	if c.MaxRegression > 0 {

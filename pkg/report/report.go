@@ -1,9 +1,9 @@
-// Package report renders results: one file per format, each a Format
-// saying what it can render (a single run, a suite of cells and repeats,
-// a CRUD scaling table, a blob comparison, a disk report, a comparison of
-// two result files). Renderers only read and write to an io.Writer; they
-// never run anything. Render and Disk are the entry points: they pick the
-// renderer by format and by what the result holds.
+// Package report renders results. Render is the entry point: it picks the
+// renderer by format and by what it is given (a single run, a suite of
+// cells and repeats, a CRUD scaling table, a blob comparison, a disk
+// report, a comparison of two result files). Each format is a set of
+// renderers in the formats table, one file per kind of output; renderers
+// only read and write to an io.Writer, and never run anything.
 package report
 
 import (
@@ -17,29 +17,30 @@ import (
 	"github.com/gobench/gobench/pkg/result"
 )
 
-// Format is one output format. A nil field means the format cannot render
-// that kind of output; Render then falls back to the suite's form (every
-// run whole, for JSON and benchfmt).
-type Format struct {
-	Name       string
-	Run        func(w io.Writer, r *result.Result) error
-	Suite      func(w io.Writer, s *Summary) error
-	Comparison func(w io.Writer, c *Comparison) error
-	CRUD       func(w io.Writer, t *CRUDTable) error
-	Blob       func(w io.Writer, t *BlobTable, u bytesize.Units) error
-	Disk       func(w io.Writer, r *disk.Report, u bytesize.Units) error
+// renderers is one output format: what it renders each kind of output
+// with. A nil field means the format cannot render that kind; Render then
+// falls back to the suite's form (every run whole, for JSON and benchfmt)
+// or refuses.
+type renderers struct {
+	name       string
+	run        func(w io.Writer, r *result.Result) error
+	suite      func(w io.Writer, s *Summary) error
+	comparison func(w io.Writer, c *Comparison) error
+	crud       func(w io.Writer, t *crudReport) error
+	blob       func(w io.Writer, t *blobReport, u bytesize.Units) error
+	disk       func(w io.Writer, r *disk.Report, u bytesize.Units) error
 }
 
-var formats = map[string]Format{
-	"text": {Name: "text", Run: Text, Suite: SuiteText, Comparison: ComparisonText,
-		CRUD: CRUDText, Blob: BlobText, Disk: DiskText},
-	"json": {Name: "json", Run: JSON, Suite: SuiteJSON, Comparison: ComparisonJSON, Disk: DiskJSON},
-	"csv": {Name: "csv", Run: CSV, Suite: SuiteCSV, Comparison: ComparisonCSV,
-		CRUD: CRUDCSV, Blob: BlobCSV, Disk: DiskCSV},
-	"markdown": {Name: "markdown", Run: Markdown, Suite: SuiteMarkdown, Comparison: ComparisonMarkdown,
-		CRUD: CRUDMarkdown, Blob: BlobMarkdown, Disk: DiskMarkdown},
-	"benchfmt": {Name: "benchfmt", Run: Benchfmt, Suite: SuiteBenchfmt},
-	"html":     {Name: "html", Run: HTMLRun, Suite: HTMLSuite},
+var formats = map[string]renderers{
+	"text": {name: "text", run: runText, suite: suiteText, comparison: comparisonText,
+		crud: crudText, blob: blobText, disk: diskText},
+	"json": {name: "json", run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON},
+	"csv": {name: "csv", run: runCSV, suite: suiteCSV, comparison: comparisonCSV,
+		crud: crudCSV, blob: blobCSV, disk: diskCSV},
+	"markdown": {name: "markdown", run: runMarkdown, suite: suiteMarkdown, comparison: comparisonMarkdown,
+		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown},
+	"benchfmt": {name: "benchfmt", run: runBenchfmt, suite: suiteBenchfmt},
+	"html":     {name: "html", run: htmlRun, suite: htmlSuite},
 }
 
 // Formats returns the names of the formats, sorted.
@@ -52,19 +53,19 @@ func Formats() []string {
 	return names
 }
 
-// Lookup returns the named format.
-func Lookup(name string) (Format, error) {
-	if f, ok := formats[name]; ok {
-		return f, nil
+// CheckFormat refuses a name that is not one of Formats.
+func CheckFormat(name string) error {
+	if _, ok := formats[name]; !ok {
+		return fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(Formats(), ", "))
 	}
-	return Format{}, fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(Formats(), ", "))
+	return nil
 }
 
-// JSON writes the result as indented JSON, every field included.
-func JSON(w io.Writer, r *result.Result) error { return r.Write(w) }
+// runJSON writes the result as indented JSON, every field included.
+func runJSON(w io.Writer, r *result.Result) error { return r.Write(w) }
 
-// SuiteJSON writes the suite as JSON: every repeat of every cell, whole.
-func SuiteJSON(w io.Writer, s *Summary) error { return s.Suite.Write(w) }
+// suiteJSON writes the suite as JSON: every repeat of every cell, whole.
+func suiteJSON(w io.Writer, s *Summary) error { return s.Suite.Write(w) }
 
 // Options tune how results render.
 type Options struct {
@@ -76,43 +77,90 @@ type Options struct {
 	Baseline string
 }
 
-// Render returns the renderer of a suite in the named format, chosen by
-// what the suite holds: a single run (but for CRUD) as a run; a CRUD
-// suite as its scaling table and a blob suite as its comparison where the
-// format has one; any other as its statistics per cell, over the default
-// metrics.
-func Render(format string, s *result.Suite, o Options) (func(io.Writer) error, error) {
-	f, err := Lookup(format)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case s.Command == "crud" && f.CRUD != nil:
-		t, err := SummarizeCRUD(s, o.Baseline)
-		if err != nil {
-			return nil, err
+// Render returns the renderer of v in the named format, chosen by what v
+// is and holds:
+//
+//   - a *result.Suite: a single run (but for CRUD) as a run; a CRUD suite
+//     as its scaling table and a blob suite as its comparison where the
+//     format has one; any other as its statistics per cell, over the
+//     default metrics;
+//   - a *result.Result: the run;
+//   - a *Comparison (from Compare): old against new, cell by cell;
+//   - a *disk.Report: the disk's rates.
+//
+// Nothing is written until the returned function runs. A format that
+// cannot render v's kind is refused. A nil pointer of v's type checks
+// only that: Render then returns no function and no error.
+func Render(format string, v any, o Options) (func(io.Writer) error, error) {
+	f := formats[format] // the zero value, rendering nothing, for an unknown name
+	switch v := v.(type) {
+	case *result.Suite:
+		if f.run == nil {
+			return nil, refuse(format, "result", func(f renderers) bool { return f.run != nil })
 		}
-		return func(w io.Writer) error { return f.CRUD(w, t) }, nil
-	case s.Command == "blob" && f.Blob != nil:
-		t, err := SummarizeBlob(s)
-		if err != nil {
-			return nil, err
+		if v == nil {
+			return nil, nil
 		}
-		return func(w io.Writer) error { return f.Blob(w, t, o.Units) }, nil
-	case len(s.Cells) == 1 && len(s.Cells[0].Runs) == 1 && s.Command != "crud":
-		r := s.Cells[0].Runs[0]
-		return func(w io.Writer) error { return f.Run(w, r) }, nil
+		return f.forSuite(v, o)
+	case *result.Result:
+		if f.run == nil {
+			return nil, refuse(format, "result", func(f renderers) bool { return f.run != nil })
+		}
+		if v == nil {
+			return nil, nil
+		}
+		return func(w io.Writer) error { return f.run(w, v) }, nil
+	case *Comparison:
+		if f.comparison == nil {
+			return nil, refuse(format, "comparison", func(f renderers) bool { return f.comparison != nil })
+		}
+		if v == nil {
+			return nil, nil
+		}
+		return func(w io.Writer) error { return f.comparison(w, v) }, nil
+	case *disk.Report:
+		if f.disk == nil {
+			return nil, refuse(format, "disk report", func(f renderers) bool { return f.disk != nil })
+		}
+		if v == nil {
+			return nil, nil
+		}
+		return func(w io.Writer) error { return f.disk(w, v, o.Units) }, nil
 	}
-	sum := Summarize(s, DefaultMetrics(s))
-	return func(w io.Writer) error { return f.Suite(w, sum) }, nil
+	return nil, fmt.Errorf("report: cannot render a %T", v)
 }
 
-// Disk returns the renderer of a disk report in the named format: text,
-// markdown, csv or json.
-func Disk(format string, r *disk.Report, o Options) (func(io.Writer) error, error) {
-	f, err := Lookup(format)
-	if err != nil || f.Disk == nil {
-		return nil, fmt.Errorf("unknown format %q for gobench disk (want text, markdown, csv or json)", format)
+// refuse says that no format of that name renders the kind of output,
+// and names those that do.
+func refuse(format, kind string, ok func(renderers) bool) error {
+	var names []string
+	for _, n := range Formats() {
+		if ok(formats[n]) {
+			names = append(names, n)
+		}
 	}
-	return func(w io.Writer) error { return f.Disk(w, r, o.Units) }, nil
+	return fmt.Errorf("unknown format %q for a %s (want one of %s)", format, kind, strings.Join(names, ", "))
+}
+
+// forSuite picks the suite's renderer (see Render).
+func (f renderers) forSuite(s *result.Suite, o Options) (func(io.Writer) error, error) {
+	switch {
+	case s.Command == "crud" && f.crud != nil:
+		t, err := summarizeCRUD(s, o.Baseline)
+		if err != nil {
+			return nil, err
+		}
+		return func(w io.Writer) error { return f.crud(w, t) }, nil
+	case s.Command == "blob" && f.blob != nil:
+		t, err := summarizeBlob(s)
+		if err != nil {
+			return nil, err
+		}
+		return func(w io.Writer) error { return f.blob(w, t, o.Units) }, nil
+	case len(s.Cells) == 1 && len(s.Cells[0].Runs) == 1 && s.Command != "crud":
+		r := s.Cells[0].Runs[0]
+		return func(w io.Writer) error { return f.run(w, r) }, nil
+	}
+	sum := Summarize(s, DefaultMetrics(s))
+	return func(w io.Writer) error { return f.suite(w, sum) }, nil
 }

@@ -21,12 +21,12 @@ type Metric struct {
 	Stat string // "ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"; "fsync%" for commits
 }
 
-// KindCommits names the write-commit metrics.
-const KindCommits = "commits"
+// kindCommits names the write-commit metrics.
+const kindCommits = "commits"
 
-// StatFsyncPercent is commits per second as a percentage of the disk's
+// statFsyncPercent is commits per second as a percentage of the disk's
 // fsync rate.
-const StatFsyncPercent = "fsync%"
+const statFsyncPercent = "fsync%"
 
 var stats = []string{"ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"}
 
@@ -34,9 +34,9 @@ var stats = []string{"ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"}
 func ParseMetric(s string) (Metric, error) {
 	kind, stat, ok := strings.Cut(strings.TrimSpace(s), " ")
 	stat = strings.TrimSpace(stat)
-	if kind == KindCommits {
-		if stat != "ops/s" && stat != StatFsyncPercent {
-			return Metric{}, fmt.Errorf("metric %q: commits have ops/s and %s (the share of the disk's fsync rate, with --ceiling)", s, StatFsyncPercent)
+	if kind == kindCommits {
+		if stat != "ops/s" && stat != statFsyncPercent {
+			return Metric{}, fmt.Errorf("metric %q: commits have ops/s and %s (the share of the disk's fsync rate, with --ceiling)", s, statFsyncPercent)
 		}
 		return Metric{Kind: kind, Stat: stat}, nil
 	}
@@ -56,7 +56,7 @@ func (m Metric) String() string { return m.Kind + " " + m.Stat }
 
 // HigherIsBetter reports the metric's direction: throughput (and its share
 // of the fsync ceiling) is better higher, latency lower.
-func (m Metric) HigherIsBetter() bool { return m.Stat == "ops/s" || m.Stat == StatFsyncPercent }
+func (m Metric) HigherIsBetter() bool { return m.Stat == "ops/s" || m.Stat == statFsyncPercent }
 
 // Direction says which way is better, in words.
 func (m Metric) Direction() string {
@@ -71,7 +71,7 @@ func (m Metric) Unit() string {
 	switch m.Stat {
 	case "ops/s":
 		return "ops/s"
-	case StatFsyncPercent:
+	case statFsyncPercent:
 		return "% of the disk's fsync/s"
 	}
 	return "µs"
@@ -82,7 +82,7 @@ func (m Metric) Value(r *result.Result) (float64, bool) {
 	if len(r.Phases) == 0 {
 		return 0, false
 	}
-	if m.Kind == KindCommits {
+	if m.Kind == kindCommits {
 		commits, ok := r.CommitsPerSec(0)
 		if !ok || m.Stat == "ops/s" {
 			return commits, ok
@@ -124,7 +124,7 @@ func (m Metric) Format(v float64) string {
 	switch m.Stat {
 	case "ops/s":
 		return Rate(v)
-	case StatFsyncPercent:
+	case statFsyncPercent:
 		return sig3(v) + "%"
 	}
 	return Micros(v)
@@ -153,7 +153,7 @@ func DefaultMetrics(s *result.Suite) []Metric {
 		}
 	}
 	if ceiling {
-		ms = append(ms, Metric{KindCommits, "ops/s"}, Metric{KindCommits, StatFsyncPercent})
+		ms = append(ms, Metric{kindCommits, "ops/s"}, Metric{kindCommits, statFsyncPercent})
 	}
 	return ms
 }
@@ -169,8 +169,8 @@ type Stats struct {
 	Values []float64 `json:"values"`
 }
 
-// Summarise computes Stats of values.
-func Summarise(values []float64) Stats {
+// statsOf computes Stats of values.
+func statsOf(values []float64) Stats {
 	s := Stats{N: len(values), Values: slices.Clone(values)}
 	if s.N == 0 {
 		return s
@@ -204,8 +204,8 @@ func (s Stats) RelStdDev() float64 {
 	return s.StdDev / s.Mean
 }
 
-// Alpha is the significance level of every comparison.
-const Alpha = 0.05
+// alpha is the significance level of every comparison.
+const alpha = 0.05
 
 // Factor compares a cell with the baseline on one metric.
 type Factor struct {
@@ -216,7 +216,7 @@ type Factor struct {
 	Better bool `json:"better"`
 	// P is the p-value of a Mann-Whitney U test (as benchstat's) that the
 	// two sets of repeats come from one distribution; Significant is
-	// P < Alpha.
+	// P < alpha.
 	P           float64 `json:"p"`
 	Significant bool    `json:"significant"`
 	// Note explains a comparison that cannot be significant, such as too
@@ -224,8 +224,8 @@ type Factor struct {
 	Note string `json:"note,omitempty"`
 }
 
-// CompareStats computes the factor of other against base on metric m.
-func CompareStats(m Metric, base, other Stats) Factor {
+// compareStats computes the factor of other against base on metric m.
+func compareStats(m Metric, base, other Stats) Factor {
 	f := Factor{P: 1}
 	if base.Mean != 0 {
 		f.Ratio = other.Mean / base.Mean
@@ -236,19 +236,19 @@ func CompareStats(m Metric, base, other Stats) Factor {
 		f.Better = other.Mean < base.Mean
 	}
 	th := benchmath.DefaultThresholds
-	th.CompareAlpha = Alpha
+	th.CompareAlpha = alpha
 	c := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(base.Values), &th), benchmath.NewSample(slices.Clone(other.Values), &th))
 	f.P = c.P
-	f.Significant = c.P < Alpha
+	f.Significant = c.P < alpha
 	if len(c.Warnings) > 0 {
 		f.Note = fmt.Sprintf("n=%d+%d: too few repeats to tell", c.N1, c.N2)
 	}
 	return f
 }
 
-// FactorText renders a factor: "×3.29 better (p=0.008)", or with "~"
+// factorText renders a factor: "×3.29 better (p=0.008)", or with "~"
 // when the difference is not significant.
-func FactorText(f Factor) string {
+func factorText(f Factor) string {
 	word := "worse"
 	if f.Better {
 		word = "better"
@@ -312,7 +312,7 @@ func Summarize(s *result.Suite, metrics []Metric) *Summary {
 					vals = append(vals, v)
 				}
 			}
-			cs := CellStats{Settings: c.Settings, Stats: Summarise(vals)}
+			cs := CellStats{Settings: c.Settings, Stats: statsOf(vals)}
 			if i == base && len(vals) > 0 {
 				baseStats = &cs.Stats
 			}
@@ -321,7 +321,7 @@ func Summarize(s *result.Suite, metrics []Metric) *Summary {
 		if baseStats != nil {
 			for i := range ms.Cells {
 				if i != base && ms.Cells[i].Stats.N > 0 {
-					f := CompareStats(m, *baseStats, ms.Cells[i].Stats)
+					f := compareStats(m, *baseStats, ms.Cells[i].Stats)
 					ms.Cells[i].Factor = &f
 				}
 			}

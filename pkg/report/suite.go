@@ -12,18 +12,18 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// SuiteText writes a suite's statistics: a header saying what was varied
+// suiteText writes a suite's statistics: a header saying what was varied
 // and what was common, then one block per metric with each cell's mean ±
 // standard deviation, median, min and max over its repeats, and its factor
 // against the baseline cell, the metric's direction stated.
-func SuiteText(w io.Writer, sum *Summary) error {
+func suiteText(w io.Writer, sum *Summary) error {
 	ew := &errWriter{w: w}
 	s := sum.Suite
 	suiteHeader(ew, s)
 	var logs []string
 	for _, c := range s.Cells {
 		if len(c.Runs[0].Phases) > 0 {
-			if line := LogText(c.Runs[0].Phases[0]); line != "" {
+			if line := logText(c.Runs[0].Phases[0]); line != "" {
 				logs = append(logs, fmt.Sprintf("  %s: %s", settingValues(c.Settings), strings.TrimPrefix(line, "wal: ")))
 			}
 		}
@@ -75,7 +75,7 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	}
 	w.printf("\n")
 	env := first.Environment
-	w.printf("environment: %s, %s", MachineText(env), FilesystemText(env))
+	w.printf("environment: %s, %s", machineText(env), filesystemText(env))
 	if v := env.StoreFact("sqlite_version"); v != "" {
 		w.printf(" · SQLite %s", v)
 	}
@@ -122,7 +122,7 @@ func factorCell(s *result.Suite, c CellStats) string {
 	if c.Factor == nil {
 		return "–"
 	}
-	return FactorText(*c.Factor)
+	return factorText(*c.Factor)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -11,11 +11,11 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// Text writes the human-readable report: a header with the settings that
+// runText writes the human-readable report: a header with the settings that
 // decide the numbers, then per phase a table of op kinds (count, ops/s,
 // latency percentiles, errors by class) and a line on wall time and the
 // spread between workers.
-func Text(w io.Writer, r *result.Result) error {
+func runText(w io.Writer, r *result.Result) error {
 	tw := &errWriter{w: w}
 	if !r.Complete {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
@@ -36,20 +36,20 @@ func Text(w io.Writer, r *result.Result) error {
 		openLoopTable(tw, ph)
 		lockWaitTable(tw, ph, r.Plan)
 		phaseFooter(tw, ph)
-		if line := LogText(ph); line != "" {
+		if line := logText(ph); line != "" {
 			tw.printf("%s\n", line)
 		}
-		if line := CeilingText(r, i); line != "" {
+		if line := ceilingText(r, i); line != "" {
 			tw.printf("%s\n", line)
 		}
 	}
 	return tw.err
 }
 
-// CeilingText says how phase i's write commits compare with the disk's
+// ceilingText says how phase i's write commits compare with the disk's
 // fsync rate measured before the run, or "" when there is no ceiling or no
 // write.
-func CeilingText(r *result.Result, i int) string {
+func ceilingText(r *result.Result, i int) string {
 	c := r.Environment.Ceiling
 	commits, ok := r.CommitsPerSec(i)
 	if c == nil || !ok || c.FsyncPerSec <= 0 {
@@ -101,17 +101,17 @@ func header(w *errWriter, r *result.Result) {
 		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
 		p.Mode, p.Seed, p.Keys.Count, p.Keys.Distribution, p.ValueSize, ops)
 	w.printf("db %s on %s · %s · %s %s, %s\n",
-		dbPath(p), FilesystemText(env), MachineText(env), r.Tool.Name, r.Tool.Version, r.Tool.GoVersion)
-	if line := WarmupText(r); line != "" {
+		dbPath(p), filesystemText(env), machineText(env), r.Tool.Name, r.Tool.Version, r.Tool.GoVersion)
+	if line := warmupText(r); line != "" {
 		w.printf("%s\n", line)
 	}
-	for _, line := range PolicyText(p) {
+	for _, line := range policyText(p) {
 		w.printf("%s\n", line)
 	}
 }
 
-// WarmupText says what the warm-up ran, or "" without one.
-func WarmupText(r *result.Result) string {
+// warmupText says what the warm-up ran, or "" without one.
+func warmupText(r *result.Result) string {
 	wp, wr := r.Plan.Warmup, r.Warmup
 	if wp == nil || wr == nil {
 		return ""
@@ -123,10 +123,10 @@ func WarmupText(r *result.Result) string {
 	return fmt.Sprintf("warm-up: %s, not measured · %d ops in %s s (%s ops/s), %d errors", what, wr.Ops, fixedFloat(wr.WallSeconds, 3), Rate(wr.OpsPerSec), wr.Errors.Total)
 }
 
-// MachineText is the one-line summary of the machine: "linux/amd64,
+// machineText is the one-line summary of the machine: "linux/amd64,
 // 2 CPUs", or with a fingerprint "Linux 6.1.0 amd64, AMD EPYC 7B13,
 // 2 CPUs, governor performance, 23.5 GiB".
-func MachineText(env result.Environment) string {
+func machineText(env result.Environment) string {
 	s := env.OS + "/" + env.Arch
 	if env.Kernel != "" {
 		s = env.Kernel + " " + env.Arch
@@ -144,9 +144,9 @@ func MachineText(env result.Environment) string {
 	return s
 }
 
-// FilesystemText names the database's file system with its mount options
+// filesystemText names the database's file system with its mount options
 // where known: "ext4 (rw,relatime)".
-func FilesystemText(env result.Environment) string {
+func filesystemText(env result.Environment) string {
 	if env.MountOptions == "" {
 		return env.Filesystem
 	}

@@ -50,7 +50,7 @@ func TestTextGolden(t *testing.T) {
 	for _, name := range []string{"mix-wal", "mix-rollback", "mix-fidelity"} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Text(&buf, loadFixture(t, name+".json")); err != nil {
+			if err := runText(&buf, loadFixture(t, name+".json")); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, name+".txt", buf.Bytes())
@@ -63,7 +63,7 @@ func TestTextIncomplete(t *testing.T) {
 	r.Complete = false
 	r.Problems = []string{"interrupted"}
 	var buf bytes.Buffer
-	if err := Text(&buf, r); err != nil {
+	if err := runText(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(buf.String(), "INCOMPLETE RESULT: interrupted\n") {
@@ -93,13 +93,18 @@ func TestMicros(t *testing.T) {
 	}
 }
 
-func TestLookup(t *testing.T) {
-	if _, err := Lookup("yaml"); err == nil || !strings.Contains(err.Error(), "benchfmt, csv, html, json, markdown, text") {
-		t.Fatalf("Lookup(yaml) = %v", err)
+func TestCheckFormat(t *testing.T) {
+	if err := CheckFormat("yaml"); err == nil || !strings.Contains(err.Error(), "benchfmt, csv, html, json, markdown, text") {
+		t.Fatalf("CheckFormat(yaml) = %v", err)
+	}
+	for _, f := range Formats() {
+		if err := CheckFormat(f); err != nil {
+			t.Errorf("CheckFormat(%s) = %v", f, err)
+		}
 	}
 	r := loadFixture(t, "mix-wal.json")
 	var buf bytes.Buffer
-	if err := JSON(&buf, r); err != nil {
+	if err := runJSON(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	back, err := result.Read(&buf)
@@ -114,14 +119,14 @@ func TestLookup(t *testing.T) {
 // The CRUD scaling table of a recorded run: five engines at two sizes.
 func TestCRUDGolden(t *testing.T) {
 	s := loadSuiteFixture(t, "crud.json")
-	tab, err := SummarizeCRUD(s, "mattn")
+	tab, err := summarizeCRUD(s, "mattn")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
 		name   string
-		render func(io.Writer, *CRUDTable) error
-	}{{"crud.txt", CRUDText}, {"crud.md", CRUDMarkdown}, {"crud.csv", CRUDCSV}} {
+		render func(io.Writer, *crudReport) error
+	}{{"crud.txt", crudText}, {"crud.md", crudMarkdown}, {"crud.csv", crudCSV}} {
 		var buf bytes.Buffer
 		if err := tt.render(&buf, tab); err != nil {
 			t.Fatal(err)
@@ -135,7 +140,7 @@ func TestCRUDGolden(t *testing.T) {
 			t.Errorf("%s: scan present = %v, want %v", r.Driver, scan.Present, want)
 		}
 	}
-	if _, err := SummarizeCRUD(s, "oracle"); err == nil {
+	if _, err := summarizeCRUD(s, "oracle"); err == nil {
 		t.Error("a baseline that did not run was accepted")
 	}
 }
@@ -144,7 +149,7 @@ func TestCRUDGolden(t *testing.T) {
 // the disk's fsync rate, and says when commits went faster than fsyncs.
 func TestCeilingText(t *testing.T) {
 	r := loadFixture(t, "mix-wal.json")
-	if got := CeilingText(r, 0); got != "" {
+	if got := ceilingText(r, 0); got != "" {
 		t.Errorf("no ceiling, yet: %q", got)
 	}
 	upsert, _ := r.Phases[0].Op("upsert")
@@ -161,12 +166,12 @@ func TestCeilingText(t *testing.T) {
 		{commits / 2, "200% of that: above the ceiling", true},
 	} {
 		r.Environment.Ceiling = &result.Ceiling{Filesystem: "ext4", Ops: 1000, WriteSize: 4096, FsyncPerSec: tt.fsyncs, P50Micros: 200, P99Micros: 400}
-		got := CeilingText(r, 0)
+		got := ceilingText(r, 0)
 		if !strings.Contains(got, tt.want) || !strings.Contains(got, "durable 4096-byte writes/s (fdatasync p50 200µs, p99 400µs)") || strings.Contains(got, "above") != tt.above {
 			t.Errorf("fsync rate %v: %q", tt.fsyncs, got)
 		}
 		var buf bytes.Buffer
-		if err := Text(&buf, r); err != nil || !strings.Contains(buf.String(), got) {
+		if err := runText(&buf, r); err != nil || !strings.Contains(buf.String(), got) {
 			t.Errorf("the text report lacks the ceiling line (%v)", err)
 		}
 		m, _ := ParseMetric("commits fsync%")
@@ -196,7 +201,7 @@ func TestPartialSecondNotSlowest(t *testing.T) {
 		last.Ops[i].Count = 1
 	}
 	var buf bytes.Buffer
-	if err := Text(&buf, r); err != nil {
+	if err := runText(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "slowest second 1 (") {
@@ -221,12 +226,12 @@ func TestCRUDStoppedEarly(t *testing.T) {
 			}
 		}
 	}
-	tab, err := SummarizeCRUD(s, "mattn")
+	tab, err := summarizeCRUD(s, "mattn")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := CRUDText(&buf, tab); err != nil {
+	if err := crudText(&buf, tab); err != nil {
 		t.Fatal(err)
 	}
 	if want := fmt.Sprintf("1 round (of %d planned: the run stopped early) of query and update", planned); !strings.Contains(buf.String(), want) {
@@ -249,20 +254,27 @@ func TestRenderPicksByKind(t *testing.T) {
 	run := loadFixture(t, "mix-wal.json")
 	crud, blob, matrix := loadSuiteFixture(t, "crud.json"), loadSuiteFixture(t, "blob.json"), loadSuiteFixture(t, "matrix.json")
 	single, _ := result.NewSuite("mix", "single", []*result.Result{run}, "")
-	crudTable, _ := SummarizeCRUD(crud, "")
-	blobTable, _ := SummarizeBlob(blob)
+	crudTable, _ := summarizeCRUD(crud, "")
+	blobTable, _ := summarizeBlob(blob)
+	cmp, err := Compare("old", matrix, "new", matrix, DefaultMetrics(matrix), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		name, format string
-		s            *result.Suite
+		v            any
 		want         string
 	}{
-		{"run", "text", single, direct(func(b *bytes.Buffer) error { return Text(b, run) })},
-		{"crud", "markdown", crud, direct(func(b *bytes.Buffer) error { return CRUDMarkdown(b, crudTable) })},
-		{"blob", "csv", blob, direct(func(b *bytes.Buffer) error { return BlobCSV(b, blobTable, bytesize.Units{}) })},
-		{"suite", "text", matrix, direct(func(b *bytes.Buffer) error { return SuiteText(b, Summarize(matrix, DefaultMetrics(matrix))) })},
+		{"run", "text", single, direct(func(b *bytes.Buffer) error { return runText(b, run) })},
+		{"a result", "markdown", run, direct(func(b *bytes.Buffer) error { return runMarkdown(b, run) })},
+		{"comparison", "csv", cmp, direct(func(b *bytes.Buffer) error { return comparisonCSV(b, cmp) })},
+		{"disk", "markdown", diskReport(), direct(func(b *bytes.Buffer) error { return diskMarkdown(b, diskReport(), bytesize.Units{}) })},
+		{"crud", "markdown", crud, direct(func(b *bytes.Buffer) error { return crudMarkdown(b, crudTable) })},
+		{"blob", "csv", blob, direct(func(b *bytes.Buffer) error { return blobCSV(b, blobTable, bytesize.Units{}) })},
+		{"suite", "text", matrix, direct(func(b *bytes.Buffer) error { return suiteText(b, Summarize(matrix, DefaultMetrics(matrix))) })},
 		{"crud as JSON", "json", crud, direct(func(b *bytes.Buffer) error { return crud.Write(b) })},
 	} {
-		render, err := Render(tt.format, tt.s, Options{})
+		render, err := Render(tt.format, tt.v, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +282,21 @@ func TestRenderPicksByKind(t *testing.T) {
 			t.Errorf("%s: Render chose another renderer", tt.name)
 		}
 	}
-	if _, err := Render("yaml", matrix, Options{}); err == nil {
-		t.Error("an unknown format was accepted")
+	for _, tt := range []struct {
+		format string
+		v      any
+		want   string
+	}{
+		{"yaml", matrix, `unknown format "yaml" for a result (want one of benchfmt, csv, html, json, markdown, text)`},
+		{"html", cmp, `unknown format "html" for a comparison (want one of csv, json, markdown, text)`},
+		{"html", (*Comparison)(nil), `unknown format "html" for a comparison`},
+		{"text", 42, "cannot render a int"},
+	} {
+		if _, err := Render(tt.format, tt.v, Options{}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Render(%s, %T) = %v, want %q", tt.format, tt.v, err, tt.want)
+		}
+	}
+	if render, err := Render("text", (*Comparison)(nil), Options{}); err != nil || render != nil {
+		t.Errorf("a nil comparison in text: %v; want no error (the format can) and nothing to render", err)
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// PolicyText says how a run scheduled its ops and who waited for locks,
+// policyText says how a run scheduled its ops and who waited for locks,
 // in one line each; none for a closed-loop run under the timeout policy.
-func PolicyText(p workload.Plan) []string {
+func policyText(p workload.Plan) []string {
 	var lines []string
 	if p.Rate > 0 {
 		arrival := workload.ArrivalConstant
@@ -112,10 +112,10 @@ func lockWaitTable(w *errWriter, ph result.Phase, p workload.Plan) {
 	flush(w, tw)
 }
 
-// LogText summarises a phase's write-ahead log in one line: its peak size,
+// logText summarises a phase's write-ahead log in one line: its peak size,
 // how often it was restarted after a checkpoint, and its size second by
 // second (the first 30); "" for a phase without one.
-func LogText(ph result.Phase) string {
+func logText(ph result.Phase) string {
 	l := ph.Log
 	if l == nil {
 		return ""

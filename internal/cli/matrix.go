@@ -159,7 +159,7 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 		Plans: cells, Repeat: o.repeat, Command: command,
 		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
 		Base: coord.Config{Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
-			Abort: env.Abort, Log: log, ProgressEvery: every},
+			Abort: env.Abort, Notes: log, ProgressEvery: every},
 		Watch: o.watch(env, every),
 		Note:  func(format string, args ...any) { o.notef(env, format, args...) },
 	})

@@ -58,9 +58,9 @@ type Config struct {
 	// finished (see result.Builder.Observe): for progress and interval
 	// logs.
 	Observe func(result.Interval)
-	// Log receives notes on the run's progress (store set up, preload
+	// Notes receives notes on the run's progress (store set up, preload
 	// progress, workers started). Nil discards them.
-	Log io.Writer
+	Notes io.Writer
 	// ProgressEvery is how often a long preload reports how far it got on
 	// Log. Zero means every ten seconds.
 	ProgressEvery time.Duration
@@ -95,12 +95,12 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 // session is one run under way: its configuration, its store set up and
 // locked, the engine's facts.
 type session struct {
-	cfg   Config
-	st    store.Store
-	lock  *runLock
-	facts []store.Fact
-	logf  func(format string, args ...any)
-	wlog  *writeLog // nil without Plan.Verify
+	cfg    Config
+	st     store.Store
+	lock   *runLock
+	facts  []store.Fact
+	notef  func(format string, args ...any)
+	ledger *writeLedger // nil without Plan.Verify
 }
 
 // prepare checks the plan, opens, sets up and preloads the store, and
@@ -121,9 +121,9 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	if err := checkRoom(p); err != nil {
 		return nil, err
 	}
-	s := &session{cfg: cfg, logf: func(format string, args ...any) {
-		if cfg.Log != nil {
-			fmt.Fprintf(cfg.Log, format+"\n", args...)
+	s := &session{cfg: cfg, notef: func(format string, args ...any) {
+		if cfg.Notes != nil {
+			fmt.Fprintf(cfg.Notes, format+"\n", args...)
 		}
 	}}
 	defer func() {
@@ -136,7 +136,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			s.lock, err = setUp(ctx, st, p.Store.Path)
 			return err
 		},
-		Progress: preloadProgress(s.logf, p.Preload, cfg.ProgressEvery),
+		Progress: preloadProgress(s.notef, p.Preload, cfg.ProgressEvery),
 	})
 	if err != nil {
 		return nil, setupErr(ctx, err)
@@ -151,8 +151,8 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 
 // close releases the run's lock and store.
 func (s *session) close() {
-	if s.wlog != nil {
-		s.wlog.remove()
+	if s.ledger != nil {
+		s.ledger.remove()
 	}
 	s.lock.Unlock()
 	if s.st != nil {
@@ -169,13 +169,13 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 	}
 	if p.Verify {
 		var err error
-		if s.wlog, err = newWriteLog(); err != nil {
+		if s.ledger, err = newWriteLedger(); err != nil {
 			return nil, err
 		}
-		b.SetWriteLog(s.wlog)
+		b.SetWriteLedger(s.ledger)
 	}
 	started := time.Now().UTC()
-	logs := startLogSampler(ctx, s.st, b)
+	logs := startWALSampler(ctx, s.st, b)
 	var m mode = &processMode{cfg: s.cfg, onStart: logs.started}
 	if p.Mode == workload.ModeGoroutine {
 		m = &goroutineMode{plan: p, store: s.st, cfg: s.cfg, onStart: logs.started}
@@ -184,7 +184,7 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 	if p.Warmup != nil {
 		what = "warming up, then running"
 	}
-	s.logf("%s %d phase(s) on %d×%d %s workers", what, len(p.Phases), p.Procs, p.Goroutines, p.Mode)
+	s.notef("%s %d phase(s) on %d×%d %s workers", what, len(p.Phases), p.Procs, p.Goroutines, p.Mode)
 	runErr := m.run(ctx, b)
 	logs.close()
 	if runErr == nil {
@@ -197,12 +197,12 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 
 // verify checks every key against the acknowledged writes (Plan.Verify).
 func (s *session) verify(ctx context.Context, res *result.Result) error {
-	if s.wlog == nil {
+	if s.ledger == nil {
 		return nil
 	}
-	s.logf("verifying every key against the acknowledged writes")
+	s.notef("verifying every key against the acknowledged writes")
 	var logErr error
-	rep, err := workload.Verify(ctx, s.st, s.cfg.Plan, s.wlog.records(&logErr))
+	rep, err := workload.Verify(ctx, s.st, s.cfg.Plan, s.ledger.records(&logErr))
 	res.Verify = rep
 	if err == nil {
 		err = logErr

@@ -45,7 +45,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 				ew.printf("| %s | %d | %d | %d | %s | %s | %s | %d | %d |\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
 			}
 		}
-		if line := logText(ph); line != "" {
+		if line := walText(ph); line != "" {
 			ew.printf("\n%s\n", mdEscape(line))
 		}
 		if line := ceilingText(r, i); line != "" {

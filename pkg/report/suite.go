@@ -23,7 +23,7 @@ func suiteText(w io.Writer, sum *Summary) error {
 	var logs []string
 	for _, c := range s.Cells {
 		if len(c.Runs[0].Phases) > 0 {
-			if line := logText(c.Runs[0].Phases[0]); line != "" {
+			if line := walText(c.Runs[0].Phases[0]); line != "" {
 				logs = append(logs, fmt.Sprintf("  %s: %s", settingValues(c.Settings), strings.TrimPrefix(line, "wal: ")))
 			}
 		}

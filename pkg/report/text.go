@@ -36,7 +36,7 @@ func runText(w io.Writer, r *result.Result) error {
 		openLoopTable(tw, ph)
 		lockWaitTable(tw, ph, r.Plan)
 		phaseFooter(tw, ph)
-		if line := logText(ph); line != "" {
+		if line := walText(ph); line != "" {
 			tw.printf("%s\n", line)
 		}
 		if line := ceilingText(r, i); line != "" {

@@ -112,11 +112,11 @@ func lockWaitTable(w *errWriter, ph result.Phase, p workload.Plan) {
 	flush(w, tw)
 }
 
-// logText summarises a phase's write-ahead log in one line: its peak size,
+// walText summarises a phase's write-ahead log in one line: its peak size,
 // how often it was restarted after a checkpoint, and its size second by
 // second (the first 30); "" for a phase without one.
-func logText(ph result.Phase) string {
-	l := ph.Log
+func walText(ph result.Phase) string {
+	l := ph.WAL
 	if l == nil {
 		return ""
 	}

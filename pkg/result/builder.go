@@ -24,13 +24,13 @@ type Builder struct {
 	plan   *workload.Plan
 	mu     sync.Mutex
 	phases []*phaseState
-	log    WriteLog
+	ledger WriteLedger
 }
 
-// WriteLog receives every write op's record, for verification after the
-// run (Plan.Verify). Log may be called from several goroutines at once.
-type WriteLog interface {
-	Log(workload.WriteRecord)
+// WriteLedger receives every write op's record, for verification after the
+// run (Plan.Verify). Add may be called from several goroutines at once.
+type WriteLedger interface {
+	Add(workload.WriteRecord)
 }
 
 // Interval is one finished second of a phase's timeline: its summary and
@@ -60,11 +60,11 @@ func (b *Builder) Observe(f func(Interval)) {
 	}
 }
 
-// SetWriteLog makes every Recorder created afterwards log its writes.
-func (b *Builder) SetWriteLog(l WriteLog) {
+// SetWriteLedger makes every Recorder created afterwards log its writes.
+func (b *Builder) SetWriteLedger(l WriteLedger) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.log = l
+	b.ledger = l
 }
 
 var _ workload.Collector = (*Builder)(nil)
@@ -74,9 +74,9 @@ type phaseState struct {
 	pids      []int       // by worker id
 	size      *DiskSize
 	cache     string
-	log       *LogTimeline
-	logSeq    uint32 // the log's reset counter at the last sample
-	logSeen   bool
+	wal       *WALTimeline
+	walSeq    uint32 // the log's reset counter at the last sample
+	walSeen   bool
 	openLoop  bool // the plan runs open-loop: record service time and lag
 	retry     bool // the retry busy policy: record lock waits
 	skew      time.Duration
@@ -110,7 +110,7 @@ func (b *Builder) Recorder(worker, phase int) *Recorder {
 	ps := b.phases[phase]
 	r := ps.recorders[worker]
 	if r == nil {
-		r = &Recorder{ps: ps, worker: worker, phase: phase, log: b.log}
+		r = &Recorder{ps: ps, worker: worker, phase: phase, ledger: b.ledger}
 		ps.recorders[worker] = r
 	}
 	return r
@@ -152,29 +152,29 @@ func (b *Builder) SetPageCache(phase int, note string) {
 	b.phases[phase].cache = note
 }
 
-// RecordLog adds a sample of the write-ahead log taken during phase, at
+// RecordWAL adds a sample of the write-ahead log taken during phase, at
 // second (from its START): its size and its reset counter as the engine
 // reports it. Samples come in time order; a counter that goes back (a log
 // deleted and made anew) starts a new baseline.
-func (b *Builder) RecordLog(phase int, second, bytes int64, seq uint32) {
+func (b *Builder) RecordWAL(phase int, second, bytes int64, seq uint32) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	ps := b.phases[phase]
-	if ps.log == nil {
-		ps.log = &LogTimeline{Seconds: []LogSecond{}}
+	if ps.wal == nil {
+		ps.wal = &WALTimeline{Seconds: []WALSecond{}}
 	}
-	l := ps.log
-	if ps.logSeen && seq > ps.logSeq {
-		l.Resets += int64(seq - ps.logSeq)
+	l := ps.wal
+	if ps.walSeen && seq > ps.walSeq {
+		l.Resets += int64(seq - ps.walSeq)
 	}
-	ps.logSeq, ps.logSeen = seq, true
+	ps.walSeq, ps.walSeen = seq, true
 	l.MaxBytes = max(l.MaxBytes, bytes)
 	if n := len(l.Seconds); n > 0 && l.Seconds[n-1].Second >= second {
 		last := &l.Seconds[n-1]
 		last.Bytes, last.Resets = max(last.Bytes, bytes), l.Resets
 		return
 	}
-	l.Seconds = append(l.Seconds, LogSecond{Second: second, Bytes: bytes, Resets: l.Resets})
+	l.Seconds = append(l.Seconds, WALSecond{Second: second, Bytes: bytes, Resets: l.Resets})
 }
 
 // SetPID records the process that runs worker in phase.
@@ -220,7 +220,7 @@ func (b *Builder) Result() *Result {
 // build summarises a phase over the workers this run ran (all of them, or
 // its shard's).
 func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
-	ph := Phase{Name: name, StartedAt: ps.started, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache, Log: ps.log}
+	ph := Phase{Name: name, StartedAt: ps.started, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache, WAL: ps.wal}
 	var problems []string
 	var wall time.Duration
 	var merged [workload.MaxOp]*opAgg

@@ -125,7 +125,7 @@ func MergeShards(shards []*Result) (*Result, error) {
 // mergePhase merges phase pi of every shard: op measurements from their
 // histograms, timelines second by second, workers side by side.
 func mergePhase(shards []*Result, pi int) (Phase, error) {
-	ph := Phase{Name: shards[0].Phases[pi].Name, Size: shards[0].Phases[pi].Size, Log: shards[0].Phases[pi].Log} // the first shard's database
+	ph := Phase{Name: shards[0].Phases[pi].Name, Size: shards[0].Phases[pi].Size, WAL: shards[0].Phases[pi].WAL} // the first shard's database
 	aggs := map[string]*opAgg{}
 	var kinds []string
 	timeline := map[int64]map[string]*SecondOps{}

@@ -16,7 +16,7 @@ type Recorder struct {
 	ps     *phaseState
 	worker int
 	phase  int
-	log    WriteLog
+	ledger WriteLedger
 	writes uint64 // write ops seen: the next write's sequence number
 
 	ops      [workload.MaxOp]*opAgg
@@ -58,8 +58,8 @@ func (r *Recorder) Record(s workload.Sample) error {
 	end := s.Start + s.Latency
 	r.end = max(r.end, end)
 	if s.Op.IsWrite() {
-		if r.log != nil {
-			r.log.Log(workload.WriteRecord{Worker: r.worker, Phase: r.phase, Seq: r.writes, Start: s.Start, End: end, Acked: s.Class == store.OK})
+		if r.ledger != nil {
+			r.ledger.Add(workload.WriteRecord{Worker: r.worker, Phase: r.phase, Seq: r.writes, Start: s.Start, End: end, Acked: s.Class == store.OK})
 		}
 		r.writes++
 	}

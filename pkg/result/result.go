@@ -165,27 +165,27 @@ type Phase struct {
 	// were dropped from the OS page cache before the phase ("dropped") or
 	// why not; empty when not asked.
 	PageCache string `json:"page_cache,omitempty"`
-	// Log is the write-ahead log over the phase, for engines that keep one
+	// WAL is the write-ahead log over the phase, for engines that keep one
 	// (SQLite in WAL mode); nil otherwise.
-	Log *LogTimeline `json:"wal,omitempty"`
+	WAL *WALTimeline `json:"wal,omitempty"`
 }
 
-// LogTimeline is a write-ahead log's size over a phase, sampled five times
+// WALTimeline is a write-ahead log's size over a phase, sampled five times
 // a second by the coordinator, and its resets: each time writers started
 // the log over after a checkpoint had copied all of it into the database
 // (read from the log's header, so counted whichever connection
 // checkpointed). A checkpoint that could not finish, because readers
 // still needed the log, resets nothing and is not counted.
-type LogTimeline struct {
+type WALTimeline struct {
 	MaxBytes int64 `json:"max_bytes"`
 	Resets   int64 `json:"resets"`
 	// Seconds holds, per second of the phase, the largest size seen and
 	// the resets so far.
-	Seconds []LogSecond `json:"seconds"`
+	Seconds []WALSecond `json:"seconds"`
 }
 
-// LogSecond is one second of a LogTimeline.
-type LogSecond struct {
+// WALSecond is one second of a LogTimeline.
+type WALSecond struct {
 	Second int64 `json:"second"`
 	Bytes  int64 `json:"bytes"`
 	Resets int64 `json:"resets"`

@@ -111,10 +111,10 @@ func TestRecordLog(t *testing.T) {
 		sec, bytes int64
 		seq        uint32
 	}{{0, 100, 7}, {0, 300, 7}, {0, 200, 8}, {1, 50, 10}, {2, 4000, 2}, {2, 4100, 3}} {
-		b.RecordLog(0, s.sec, s.bytes, s.seq)
+		b.RecordWAL(0, s.sec, s.bytes, s.seq)
 	}
-	l := b.Result().Phases[0].Log
-	want := []LogSecond{{0, 300, 1}, {1, 50, 3}, {2, 4100, 4}}
+	l := b.Result().Phases[0].WAL
+	want := []WALSecond{{0, 300, 1}, {1, 50, 3}, {2, 4100, 4}}
 	if l == nil || l.MaxBytes != 4100 || l.Resets != 4 || len(l.Seconds) != 3 {
 		t.Fatalf("%+v", l)
 	}
@@ -123,7 +123,7 @@ func TestRecordLog(t *testing.T) {
 			t.Errorf("second %d: %+v, want %+v", i, l.Seconds[i], w)
 		}
 	}
-	if NewBuilder(plan(1)).Result().Phases[0].Log != nil {
+	if NewBuilder(plan(1)).Result().Phases[0].WAL != nil {
 		t.Error("a log timeline without samples")
 	}
 }

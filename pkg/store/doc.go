@@ -22,7 +22,7 @@
 //     open?), [BusyRetrier] (retry a busy step in place); and what the
 //     engine saw of lock contention: [LockWaitCounter], [BusyStepCounter];
 //   - on a Store, what it can say about itself: [Describer] (facts for
-//     the results), [Checker] (an integrity check), [LogObserver] (the
+//     the results), [Checker] (an integrity check), [WALObserver] (the
 //     write-ahead log's size);
 //   - on a Driver, what a plan needs to know before opening anything:
 //     [Configurable] (command-line [Settings] and the options of each cell

@@ -204,16 +204,16 @@ type BusyStepCounter interface {
 	TakeBusySteps() (begins, commits int)
 }
 
-// LogObserver is implemented by a Store that keeps a write-ahead log beside
+// WALObserver is implemented by a Store that keeps a write-ahead log beside
 // the database (SQLite in WAL mode), so the coordinator can sample it
 // while a run goes on. Without it, results have no log timeline.
-type LogObserver interface {
-	// LogState reads the log's size in bytes and its reset counter, which
+type WALObserver interface {
+	// WALState reads the log's size in bytes and its reset counter, which
 	// goes up by one each time writers start the log over after a
 	// checkpoint copied all of it into the database. ok is false when the
 	// store keeps no such log (another journal mode, an in-memory
 	// database).
-	LogState() (bytes int64, resets uint32, ok bool)
+	WALState() (bytes int64, resets uint32, ok bool)
 }
 
 // InProcess is implemented by a Driver whose databases live in the memory

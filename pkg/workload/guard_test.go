@@ -58,19 +58,19 @@ type probed struct{ *leaky }
 
 func (p probed) InTx() bool { return p.p.InTx() }
 
-// writeLog keeps every write record, for workload.Verify.
-type writeLog struct {
+// writeLedger keeps every write record, for workload.Verify.
+type writeLedger struct {
 	mu  sync.Mutex
 	all []workload.WriteRecord
 }
 
-func (l *writeLog) Log(r workload.WriteRecord) {
+func (l *writeLedger) Add(r workload.WriteRecord) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.all = append(l.all, r)
 }
 
-func (l *writeLog) records(yield func(workload.WriteRecord) bool) {
+func (l *writeLedger) records(yield func(workload.WriteRecord) bool) {
 	for _, r := range l.all {
 		if !yield(r) {
 			return
@@ -112,8 +112,8 @@ func runLeaky(t *testing.T, guarded bool, onError string) (*result.Result, *work
 		t.Fatal(err)
 	}
 	b := result.NewBuilder(&p)
-	log := &writeLog{}
-	b.SetWriteLog(log)
+	log := &writeLedger{}
+	b.SetWriteLedger(log)
 	worker0 := &workload.Host{Plan: &p, Store: wrapStore{st, func(c store.Conn) {
 		switch c := c.(type) {
 		case *leaky:

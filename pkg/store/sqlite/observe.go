@@ -10,13 +10,13 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 )
 
-var _ store.LogObserver = (*db)(nil)
+var _ store.WALObserver = (*db)(nil)
 
-// LogState reads the -wal file's size and, from its header, the checkpoint
+// WALState reads the -wal file's size and, from its header, the checkpoint
 // sequence number, which SQLite increments each time a writer restarts
 // the log after a complete checkpoint. A WAL that does not exist yet is
 // empty.
-func (s *db) LogState() (bytes int64, resets uint32, ok bool) {
+func (s *db) WALState() (bytes int64, resets uint32, ok bool) {
 	if s.opts.Memory || journalModes[s.opts.Journal] != "wal" {
 		return 0, 0, false
 	}

@@ -539,7 +539,7 @@ func TestLogState(t *testing.T) {
 		o.Journal = "wal"
 		st := openInit(t, d, cfg(t, o))
 		defer st.Close()
-		obs := st.(store.LogObserver)
+		obs := st.(store.WALObserver)
 		c, err := st.Conn(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -550,7 +550,7 @@ func TestLogState(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		bytes, seq, ok := obs.LogState()
+		bytes, seq, ok := obs.WALState()
 		if !ok || bytes <= 32 {
 			t.Fatalf("after 50 commits: %d bytes, ok %v", bytes, ok)
 		}
@@ -565,12 +565,12 @@ func TestLogState(t *testing.T) {
 		if err := c.Put(1, []byte("again")); err != nil {
 			t.Fatal(err)
 		}
-		if _, seq2, _ := obs.LogState(); seq2 != seq+1 {
+		if _, seq2, _ := obs.WALState(); seq2 != seq+1 {
 			t.Errorf("reset counter %d after a restart, was %d", seq2, seq)
 		}
 		for _, other := range []Options{DefaultOptions(), {Journal: "memory", Sync: "off", Memory: true}} {
 			st := openInit(t, d, cfg(t, other))
-			if _, _, ok := st.(store.LogObserver).LogState(); ok {
+			if _, _, ok := st.(store.WALObserver).WALState(); ok {
 				t.Errorf("%+v: a log where none is kept", other)
 			}
 			st.Close()

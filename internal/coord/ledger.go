@@ -12,10 +12,10 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// writeLog spills every write record of a --verify run to a temporary
+// writeLedger spills every write record of a --verify run to a temporary
 // file, 32 bytes each, so the coordinator's memory does not grow with the
 // number of writes. It is safe for concurrent use.
-type writeLog struct {
+type writeLedger struct {
 	mu  sync.Mutex
 	f   *os.File
 	w   *bufio.Writer
@@ -24,16 +24,16 @@ type writeLog struct {
 
 const writeRecordLen = 32
 
-func newWriteLog() (*writeLog, error) {
+func newWriteLedger() (*writeLedger, error) {
 	f, err := os.CreateTemp("", "gobench-writes-*")
 	if err != nil {
-		return nil, fmt.Errorf("creating the write log for --verify: %w", err)
+		return nil, fmt.Errorf("creating the write ledger for --verify: %w", err)
 	}
-	return &writeLog{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+	return &writeLedger{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
-// Log appends one record.
-func (l *writeLog) Log(r workload.WriteRecord) {
+// Add appends one record.
+func (l *writeLedger) Add(r workload.WriteRecord) {
 	var b [writeRecordLen]byte
 	binary.LittleEndian.PutUint32(b[0:], uint32(r.Worker))
 	binary.LittleEndian.PutUint16(b[4:], uint16(r.Phase))
@@ -50,9 +50,9 @@ func (l *writeLog) Log(r workload.WriteRecord) {
 	}
 }
 
-// records flushes the log and returns an iterator over it, and the error
+// records flushes the ledger and returns an iterator over it, and the error
 // that ended the iteration (if any) through errp.
-func (l *writeLog) records(errp *error) func(yield func(workload.WriteRecord) bool) {
+func (l *writeLedger) records(errp *error) func(yield func(workload.WriteRecord) bool) {
 	return func(yield func(workload.WriteRecord) bool) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -60,7 +60,7 @@ func (l *writeLog) records(errp *error) func(yield func(workload.WriteRecord) bo
 			l.err = l.w.Flush()
 		}
 		if l.err != nil {
-			*errp = fmt.Errorf("write log: %w", l.err)
+			*errp = fmt.Errorf("write ledger: %w", l.err)
 			return
 		}
 		if _, err := l.f.Seek(0, io.SeekStart); err != nil {
@@ -72,7 +72,7 @@ func (l *writeLog) records(errp *error) func(yield func(workload.WriteRecord) bo
 		for {
 			if _, err := io.ReadFull(r, b[:]); err != nil {
 				if err != io.EOF {
-					*errp = fmt.Errorf("reading the write log: %w", err)
+					*errp = fmt.Errorf("reading the write ledger: %w", err)
 				}
 				return
 			}
@@ -91,8 +91,8 @@ func (l *writeLog) records(errp *error) func(yield func(workload.WriteRecord) bo
 	}
 }
 
-// remove deletes the log file.
-func (l *writeLog) remove() {
+// remove deletes the ledger file.
+func (l *writeLedger) remove() {
 	l.f.Close()
 	os.Remove(l.f.Name())
 }

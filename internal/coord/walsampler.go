@@ -13,11 +13,11 @@ import (
 // logInterval is how often the coordinator samples a write-ahead log.
 const logInterval = 200 * time.Millisecond
 
-// logSampler samples a store's write-ahead log (size and reset counter)
+// walSampler samples a store's write-ahead log (size and reset counter)
 // while phases run, into the builder, from the coordinator: no worker
 // pays for it.
-type logSampler struct {
-	obs  store.LogObserver
+type walSampler struct {
+	obs  store.WALObserver
 	hold store.Conn // keeps the log from vanishing when the workers close
 	b    *result.Builder
 	stop chan struct{}
@@ -29,19 +29,19 @@ type logSampler struct {
 	running bool
 }
 
-// startLogSampler starts sampling st's log if it keeps one; it returns
+// startWALSampler starts sampling st's log if it keeps one; it returns
 // nil otherwise. It holds a connection of its own for the run (idle: it
 // blocks no checkpoint), because SQLite deletes the log when its last
 // connection closes, and the workers' close before the last sample.
-func startLogSampler(ctx context.Context, st store.Store, b *result.Builder) *logSampler {
-	obs, ok := st.(store.LogObserver)
+func startWALSampler(ctx context.Context, st store.Store, b *result.Builder) *walSampler {
+	obs, ok := st.(store.WALObserver)
 	if !ok {
 		return nil
 	}
-	if _, _, ok := obs.LogState(); !ok {
+	if _, _, ok := obs.WALState(); !ok {
 		return nil
 	}
-	s := &logSampler{obs: obs, b: b, stop: make(chan struct{}), done: make(chan struct{})}
+	s := &walSampler{obs: obs, b: b, stop: make(chan struct{}), done: make(chan struct{})}
 	if c, err := st.Conn(ctx); err == nil {
 		s.hold = c
 	}
@@ -50,7 +50,7 @@ func startLogSampler(ctx context.Context, st store.Store, b *result.Builder) *lo
 }
 
 // started tells the sampler that phase began at START instant at.
-func (s *logSampler) started(phase int, at int64) {
+func (s *walSampler) started(phase int, at int64) {
 	if s == nil {
 		return
 	}
@@ -60,7 +60,7 @@ func (s *logSampler) started(phase int, at int64) {
 	s.sample() // the log as the phase begins
 }
 
-func (s *logSampler) loop() {
+func (s *walSampler) loop() {
 	defer close(s.done)
 	t := time.NewTicker(logInterval)
 	defer t.Stop()
@@ -74,21 +74,21 @@ func (s *logSampler) loop() {
 	}
 }
 
-func (s *logSampler) sample() {
+func (s *walSampler) sample() {
 	s.mu.Lock()
 	phase, start, running := s.phase, s.start, s.running
 	s.mu.Unlock()
 	if !running {
 		return
 	}
-	bytes, seq, _ := s.obs.LogState()
+	bytes, seq, _ := s.obs.WALState()
 	sec := max(workload.Now()-start, 0) / int64(time.Second)
-	s.b.RecordLog(phase, sec, bytes, seq)
+	s.b.RecordWAL(phase, sec, bytes, seq)
 }
 
 // close takes a last sample, as the last phase left the log, and stops
 // the sampler.
-func (s *logSampler) close() {
+func (s *walSampler) close() {
 	if s == nil {
 		return
 	}

@@ -7,7 +7,7 @@
 // (Plan, then Start for each phase, or Stop), a worker writes to fd 3
 // (Ready for each phase, Samples, Done per worker and phase, Error). A
 // stream opens with an 8-byte header: the magic "GBNW", a little-endian
-// uint16 version (1) and two zero bytes. Frames follow, each an 8-byte
+// uint16 version (Version: 2) and two zero bytes. Frames follow, each an 8-byte
 // header (type byte, three zero bytes, little-endian uint32 payload length)
 // and the payload.
 //

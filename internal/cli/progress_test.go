@@ -26,7 +26,7 @@ func TestProgress(t *testing.T) {
 	if code := Main(append(args, "--json", out), env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	lines := regexp.MustCompile(`(?m)^gobench: ([0-9.]+)s · (\d+)% · ETA \d+s · read (\d+)/s p99 [0-9.]+[nµm]?s · upsert \d+/s p99 [0-9.]+[nµm]?s · errors 0( · phase average)?$`).FindAllStringSubmatch(stderr.String(), -1)
+	lines := regexp.MustCompile(`(?m)^gobench: ([0-9.]+)s · (\d+)% · ETA \d+s · read ([0-9.]+)/s p99 [0-9.]+[nµm]?s · upsert [0-9.]+/s p99 [0-9.]+[nµm]?s · errors 0( · phase average)?$`).FindAllStringSubmatch(stderr.String(), -1)
 	if len(lines) != 3 || lines[0][1] != "1" || lines[1][1] != "2" || lines[0][4] != "" {
 		t.Fatalf("want a progress line at 1s and 2s, then the last; stderr:\n%s", stderr)
 	}

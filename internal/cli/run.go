@@ -1,0 +1,242 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// runOptions say how cells run and where their output goes.
+type runOptions struct {
+	repeat   int
+	db       string
+	dir      string // parent of the temporary database directories ("" = the OS's)
+	dirFrom  string // the flag that set dir, for errors: "--dir" unless another did
+	keep     bool
+	jsonOut  string
+	format   string
+	quiet    bool
+	ready    time.Duration
+	stall    time.Duration
+	reuse    bool
+	progress time.Duration // < 0: automatic
+	hlog     string
+	html     string
+	ceiling  bool // measure the disk's fsync rate first (mix --ceiling)
+	maxRuns  int
+}
+
+// AddFlags binds the options to flags.
+func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
+	fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
+	fs.IntVar(&o.maxRuns, "max-runs", 10_000, "refuse a matrix of more runs (cells × --repeat) than this")
+	if withDB {
+		fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
+		fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there and replaces any table named kv, and puts its journal mode back after the run; nothing else changes")
+	}
+	fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directories")
+	fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
+	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report with charts to this file")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
+	fs.DurationVar(&o.ready, "ready-timeout", o.ready, "how long workers may take to open the database and report ready")
+	fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker completes nothing for this long while it runs (keep it above --busy-timeout)")
+	fs.DurationVar(&o.progress, "progress", -1, "print progress on stderr at this interval (default: 1s on a terminal, 10s otherwise; 0: never)")
+	fs.StringVar(&o.hlog, "hlog", "", "write per-second latency histograms per op kind to this file, in the HdrHistogram interval log format (one run only)")
+}
+
+// resolve checks the options that need no file system.
+func (o *runOptions) resolve() error {
+	var err error
+	if err = report.CheckFormat(o.format); err != nil {
+		return fmt.Errorf("--format: %w", err)
+	}
+	if o.repeat < 1 {
+		return fmt.Errorf("--repeat %d: want 1 or more", o.repeat)
+	}
+	if o.ready < time.Millisecond || o.stall < time.Millisecond {
+		return errors.New("--ready-timeout and --stall-timeout must be positive durations of at least 1ms")
+	}
+	if o.keep && o.db != "" {
+		return errors.New("--keep applies to the temporary database; a --db file is never removed")
+	}
+	if o.reuse && o.db == "" {
+		return errors.New("--reuse applies to an existing --db file")
+	}
+	if o.progress < -1 {
+		return errors.New("--progress must not be negative")
+	}
+	return nil
+}
+
+// notef prints a note on stderr unless --quiet.
+func (o *runOptions) notef(env *Env, format string, args ...any) {
+	if !o.quiet {
+		fmt.Fprintf(env.Stderr, "gobench: "+format+"\n", args...)
+	}
+}
+
+// runCells checks the paths the runs will write, then runs every cell
+// --repeat times, interleaved, each on a fresh database (coord.RunCells),
+// with a progress line and the --hlog file per run.
+func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cells []*workload.Plan) ([]*result.Result, error) {
+	if err := o.checkPaths(env, len(cells)*o.repeat); err != nil {
+		return nil, err
+	}
+	db := ""
+	if o.db != "" {
+		var err error
+		if db, err = env.FS.Abs(o.db); err != nil {
+			return nil, usage(fmt.Errorf("--db %s: %w", o.db, err))
+		}
+	}
+	var log io.Writer
+	if !o.quiet {
+		log = prefixWriter{w: env.Stderr, prefix: "gobench: "}
+	}
+	every := o.progressEvery(env)
+	return coord.RunCells(ctx, coord.Cells{
+		Plans: cells, Repeat: o.repeat, Command: command,
+		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
+		Base: coord.Config{Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
+			Abort: env.Abort, Notes: log, ProgressEvery: every},
+		Watch: o.watch(env, every),
+		Note:  func(format string, args ...any) { o.notef(env, format, args...) },
+	})
+}
+
+// checkPaths refuses, before anything runs, what the runs could not
+// write, and a matrix of more runs than --max-runs.
+func (o *runOptions) checkPaths(env *Env, runs int) error {
+	if runs > o.maxRuns {
+		return usage(fmt.Errorf("%d runs (cells × --repeat) are more than --max-runs %d: check the lists, or raise --max-runs", runs, o.maxRuns))
+	}
+	if o.hlog != "" && runs > 1 {
+		return usage(errors.New("--hlog records one run: give single values (no lists) and --repeat 1"))
+	}
+	if o.db != "" {
+		if err := checkDBPath(env, o.db); err != nil {
+			return err
+		}
+	}
+	if o.dir != "" {
+		from := cmp.Or(o.dirFrom, "--dir")
+		if err := checkDir(env, o.dir); err != nil {
+			return usage(fmt.Errorf("%s: %w", from, err))
+		}
+	}
+	for _, out := range []struct{ flag, path string }{{"--json", o.jsonOut}, {"--html", o.html}, {"--hlog", o.hlog}} {
+		if out.path != "" {
+			if err := checkOutput(env, out.flag, out.path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// progressEvery is the progress interval: --progress, or 1 s on a
+// terminal and 10 s elsewhere; 0 with --quiet.
+func (o *runOptions) progressEvery(env *Env) time.Duration {
+	switch {
+	case o.quiet:
+		return 0
+	case o.progress >= 0:
+		return o.progress
+	case env.StderrIsTerminal:
+		return time.Second
+	}
+	return 10 * time.Second
+}
+
+// watch returns the hook that gives each run its progress line and, with
+// --hlog, its interval log.
+func (o *runOptions) watch(env *Env, every time.Duration) func(n, total int, p *workload.Plan) (func(result.Interval), func(*result.Result) error, error) {
+	return func(n, total int, p *workload.Plan) (func(result.Interval), func(*result.Result) error, error) {
+		label := ""
+		if total > 1 {
+			label = fmt.Sprintf("run %d of %d", n, total)
+		}
+		var hlog OutputFile
+		var hw io.Writer
+		if o.hlog != "" {
+			var err error
+			if hlog, err = env.FS.CreateOutput(o.hlog); err != nil {
+				return nil, nil, fmt.Errorf("--hlog %s: %w", o.hlog, err)
+			}
+			hw = hlog
+		}
+		w := newWatcher(env.Stderr, env.StderrIsTerminal, every, label, p, hw, time.Now())
+		done := func(res *result.Result) error {
+			err := w.close()
+			if hlog == nil {
+				return err
+			}
+			if err != nil || res == nil {
+				hlog.Abort()
+			} else if cerr := hlog.Commit(); cerr != nil {
+				err = fmt.Errorf("--hlog %s: %w", o.hlog, cerr)
+			}
+			return err
+		}
+		return w.observe, done, nil
+	}
+}
+
+// writeOutput writes the JSON file and the HTML report (if asked)
+// atomically, then the report on stdout, each rendered by report.Render.
+// The JSON of a single run (one cell, one repeat) is the run's result,
+// not a suite.
+func (o *runOptions) writeOutput(env *Env, s *result.Suite, single bool, ro report.Options) error {
+	if o.jsonOut != "" {
+		write := s.Write
+		if single {
+			write = s.Cells[0].Runs[0].Write
+		}
+		if err := env.FS.WriteOutput(o.jsonOut, write); err != nil {
+			return fmt.Errorf("writing --json %s: %w", o.jsonOut, err)
+		}
+	}
+	if o.html != "" {
+		html, err := report.Render("html", s, ro)
+		if err == nil {
+			err = env.FS.WriteOutput(o.html, html)
+		}
+		if err != nil {
+			return fmt.Errorf("writing --html %s: %w", o.html, err)
+		}
+	}
+	render, err := report.Render(o.format, s, ro)
+	if err != nil {
+		return usage(err)
+	}
+	if err := render(env.Stdout); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	return nil
+}
+
+// prefixWriter prefixes each write (one line each) with a label.
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+}
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, p.prefix); err != nil {
+		return 0, err
+	}
+	return p.w.Write(b)
+}

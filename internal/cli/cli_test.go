@@ -93,6 +93,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"crud --dir /nonexistent/dir", "--dir: directory /nonexistent/dir does not exist"},
 		{"blob --dir /nonexistent/dir", "--dir: directory /nonexistent/dir does not exist"},
 		{"disk --dir /nonexistent/dir", "--dir: directory /nonexistent/dir does not exist"},
+		{"mix --shard 1of4", `--shard: "1of4" is not a shard I/N, such as 1/4`},
+		{"mix --warmup 0s", "--warmup: 0s is not a positive duration"},
 		{"mix --stall-timeout 0s", "--stall-timeout must be"},
 		{"mix --stall-timeout 1ns", "at least 1ms"},
 		{"crud --stall-timeout 5ns", "at least 1ms"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -62,7 +61,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then report write commits/s as a share of it")
 	fs.Float64Var(&p.Rate, "rate", 0, "open loop: start ops on a schedule of this many per second over all workers, and time each from its due time, so stalls count for every op they delay (default: closed loop)")
 	fs.StringVar(&p.Arrival, "arrival", "", "open-loop spacing of due times: constant (default) or poisson")
-	fs.Var((*durationValue)(&p.LatencyLimit), "latency-limit", "open loop: count ops that begin more than this behind their due time as late")
+	fs.Var(&p.LatencyLimit, "latency-limit", "open loop: count ops that begin more than this behind their due time as late")
 	fs.BoolVar(&p.SkipLate, "skip-late", false, "open loop: skip (and count) late ops instead of running them")
 	fs.StringVar(&o.warmup, "warmup", "", "first run the same mix for this long (such as 5s) or this many ops per worker (such as 1000), unmeasured: its ops are counted apart and in no histogram")
 	fs.StringVar(&o.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
@@ -170,29 +169,21 @@ func (o *mixOptions) resolve(fs *pflag.FlagSet) error {
 		return err
 	}
 	if o.shard != "" {
-		var i, n int
-		if _, err := fmt.Sscanf(o.shard, "%d/%d", &i, &n); err != nil || fmt.Sprintf("%d/%d", i, n) != o.shard {
-			return fmt.Errorf("--shard %q: want I/N, such as 1/4", o.shard)
+		var err error
+		if p.Shard, err = workload.ParseShard(o.shard); err != nil {
+			return fmt.Errorf("--shard: %w", err)
 		}
-		p.Shard = &workload.Shard{Index: i - 1, Count: n}
 	}
-	warm, err := parseWarmup(o.warmup, ph)
+	warm, err := workload.ParseWarmup(o.warmup, *ph)
 	if err != nil {
-		return err
+		return fmt.Errorf("--warmup: %w", err)
 	}
 	o.cells, err = o.matrix.plans(fs, p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
 	if err != nil {
 		return err
 	}
-	if warm != nil {
-		for _, c := range o.cells {
-			w := *warm
-			w.Batch = c.Phases[0].Batch // each cell warms up as it runs
-			c.Warmup = &w
-			if err := c.Validate(); err != nil {
-				return err
-			}
-		}
+	if err := workload.SetWarmup(o.cells, warm); err != nil {
+		return err
 	}
 	return o.resolveGates()
 }
@@ -224,42 +215,6 @@ func (o *mixOptions) resolveGates() error {
 		}
 	}
 	return nil
-}
-
-// durationValue is a workload.Duration as a flag.
-type durationValue workload.Duration
-
-func (d *durationValue) Set(s string) error {
-	v, err := time.ParseDuration(s)
-	if err != nil {
-		return err
-	}
-	*d = durationValue(v)
-	return nil
-}
-func (d *durationValue) String() string { return time.Duration(*d).String() }
-func (d *durationValue) Type() string   { return "duration" }
-
-// parseWarmup reads --warmup: a duration ("5s") or a count of ops per
-// worker ("1000"), for a warm-up that deals the measured phase's mix.
-func parseWarmup(s string, ph *workload.Phase) (*workload.Phase, error) {
-	if s == "" {
-		return nil, nil
-	}
-	w := workload.Phase{Name: "warmup", Mix: ph.Mix, Batch: ph.Batch}
-	if d, err := time.ParseDuration(s); err == nil {
-		if d <= 0 {
-			return nil, fmt.Errorf("--warmup %s: want a positive duration or op count", s)
-		}
-		w.Duration = workload.Duration(d)
-		return &w, nil
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return nil, fmt.Errorf("--warmup %q: want a duration such as 5s or an op count per worker such as 1000", s)
-	}
-	w.Ops = n
-	return &w, nil
 }
 
 // skeleton is a suite of the cells to run, without results: enough to

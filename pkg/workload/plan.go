@@ -134,6 +134,16 @@ type Shard struct {
 // String returns "index/count", counting from 1 as the --shard flag does.
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index+1, s.Count) }
 
+// ParseShard reads a shard as String writes it: "I/N", the I-th of N
+// (from 1). Plan.Validate checks that I is within N.
+func ParseShard(s string) (*Shard, error) {
+	var i, n int
+	if _, err := fmt.Sscanf(s, "%d/%d", &i, &n); err != nil || fmt.Sprintf("%d/%d", i, n) != s {
+		return nil, fmt.Errorf("%q is not a shard I/N, such as 1/4", s)
+	}
+	return &Shard{Index: i - 1, Count: n}, nil
+}
+
 // ProcIndexes returns the indices of the worker processes this plan runs:
 // all of them, or its shard's.
 func (p *Plan) ProcIndexes() []int {
@@ -381,6 +391,19 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 
 // String formats d like time.Duration.
 func (d Duration) String() string { return time.Duration(d).String() }
+
+// Set parses a duration such as "250ms" (Duration is a flag value).
+func (d *Duration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Type names the flag value's type, for help text.
+func (d *Duration) Type() string { return "duration" }
 
 // DecodePlan reads a JSON plan and validates it. Unknown fields are
 // refused, so a worker never silently ignores a setting.

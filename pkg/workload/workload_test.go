@@ -725,3 +725,54 @@ func TestTagRoundTrip(t *testing.T) {
 		seq++
 	}
 }
+
+func TestParseShard(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want *Shard
+	}{
+		{"1/4", &Shard{Index: 0, Count: 4}},
+		{"4/4", &Shard{Index: 3, Count: 4}},
+		{"01/4", nil}, {"1/4x", nil}, {"1-4", nil}, {"", nil}, {"a/b", nil},
+	} {
+		got, err := ParseShard(tt.in)
+		switch {
+		case tt.want == nil && err == nil:
+			t.Errorf("ParseShard(%q) = %v, want an error", tt.in, got)
+		case tt.want != nil && (err != nil || *got != *tt.want || got.String() != tt.in):
+			t.Errorf("ParseShard(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func TestParseWarmup(t *testing.T) {
+	mix, _ := ParseMix("read=90,upsert=10")
+	measured := Phase{Name: "mix", Mix: mix, Batch: 5}
+	for _, tt := range []struct {
+		in      string
+		ops     int64
+		dur     Duration
+		wantErr string
+	}{
+		{"", 0, 0, ""},
+		{"5s", 0, Duration(5 * time.Second), ""},
+		{"1000", 1000, 0, ""},
+		{"0s", 0, 0, "not a positive duration"},
+		{"-5", 0, 0, "neither a duration"},
+		{"soon", 0, 0, "neither a duration"},
+	} {
+		w, err := ParseWarmup(tt.in, measured)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseWarmup(%q) = %v, want %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || (tt.in == "") != (w == nil) {
+			t.Fatalf("ParseWarmup(%q) = %+v, %v", tt.in, w, err)
+		}
+		if w != nil && (w.Ops != tt.ops || w.Duration != tt.dur || w.Mix.String() != measured.Mix.String() || w.Batch != 5) {
+			t.Errorf("ParseWarmup(%q) = %+v", tt.in, w)
+		}
+	}
+}

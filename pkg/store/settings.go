@@ -165,3 +165,17 @@ func (l *List) String() string { return strings.Join(*l, ",") }
 
 // Type names the flag's kind in help.
 func (l *List) Type() string { return "string" }
+
+// DiskCell is the one cell of an engine whose flags each take one value
+// and that keeps its data on disk only. It refuses Want.Memory, naming
+// engine; check validates the options (its error is reported as flag's)
+// and encode gives the cell's options.
+func DiskCell(engine, flag string, w Want, check func() error, encode func() json.RawMessage) ([]Cell, error) {
+	if w.Memory {
+		return nil, fmt.Errorf("--storage memory: %s has no in-memory mode (drop it, or use --storage disk or ramdisk)", engine)
+	}
+	if err := check(); err != nil {
+		return nil, fmt.Errorf("--%s: %w", flag, err)
+	}
+	return []Cell{{Options: encode()}}, nil
+}

@@ -1,9 +1,6 @@
 package files
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -27,11 +24,5 @@ func (s *settings) AddFlags(fs *pflag.FlagSet) {
 
 // Cells is one cell: the files engine has no in-memory mode.
 func (s *settings) Cells(w store.Want) ([]store.Cell, error) {
-	if w.Memory {
-		return nil, errors.New("--storage memory: the files engine has no in-memory mode (drop it, or use --storage disk or ramdisk)")
-	}
-	if err := s.o.Validate(); err != nil {
-		return nil, fmt.Errorf("--layout: %w", err)
-	}
-	return []store.Cell{{Options: s.o.Encode()}}, nil
+	return store.DiskCell(s.Engine(), "layout", w, s.o.Validate, s.o.Encode)
 }

@@ -3,9 +3,6 @@
 package lmdb
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -29,13 +26,7 @@ func (s *settings) AddFlags(fs *pflag.FlagSet) {
 
 // Cells is one cell: LMDB has no in-memory mode here.
 func (s *settings) Cells(w store.Want) ([]store.Cell, error) {
-	if w.Memory {
-		return nil, errors.New("--storage memory: the lmdb engine has no in-memory mode (drop it, or use --storage disk or ramdisk)")
-	}
-	if err := s.o.Validate(); err != nil {
-		return nil, fmt.Errorf("--lmdb-map-size: %w", err)
-	}
-	return []store.Cell{{Options: s.o.Encode()}}, nil
+	return store.DiskCell(s.Engine(), "lmdb-map-size", w, s.o.Validate, s.o.Encode)
 }
 
 // Transactional reports that LMDB connections batch ops.

@@ -59,6 +59,8 @@ func readResult(ts *testscript.TestScript, name string) *result.Result {
 //	lottery     per-kind counts equal what each worker's lottery deals
 //	journal=X   the journal mode read back from SQLite
 //	complete    the result is complete
+//	gaveup      every error is an op the retry policy gave up on (busy or
+//	            locked), and every op it gave up on is an error
 func resultCheck(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: resultcheck FILE check...")
@@ -106,6 +108,12 @@ func resultCheck(ts *testscript.TestScript, neg bool, args []string) {
 			if got := r.Environment.StoreFact("journal_mode"); got != val {
 				ts.Fatalf("journal_mode %q, want %q", got, val)
 			}
+		case "gaveup":
+			lw, e := ph.Total.LockWaits, ph.Total.Errors
+			if lw == nil || lw.GaveUp != e.Total || e.Busy+e.Locked != e.Total {
+				ts.Fatalf("lock waits %+v, errors %+v: want every error a busy or locked op given up on", lw, e)
+			}
+			ts.Logf("%d ops given up, all counted as errors", lw.GaveUp)
 		case "complete":
 			if !r.Complete {
 				ts.Fatalf("result incomplete: %v", r.Problems)

@@ -62,7 +62,7 @@ type Config struct {
 	// progress, workers started). Nil discards them.
 	Notes io.Writer
 	// ProgressEvery is how often a long preload reports how far it got on
-	// Log. Zero means every ten seconds.
+	// Notes. Zero means every ten seconds.
 	ProgressEvery time.Duration
 	// Ceiling, if set, is the disk's fsync rate measured before the run,
 	// recorded in the result's environment.

@@ -24,7 +24,9 @@
 //
 // # Running
 //
-// [Run] runs a plan in this process, every worker a goroutine, and hands
+// [OpenStore] opens a plan's store, initialises it and preloads it: the
+// one setup of both [Run] and the gobench coordinator. [Run] runs a plan
+// in this process, every worker a goroutine, and hands
 // each op's [Sample] (op, outcome class, start offset, latency) to the
 // [Sink] a [Collector] gives that worker; result.Builder is the Collector
 // that turns samples into percentiles. A [Host] runs some of a plan's

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/internal/golden"
+	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store/all"
 )
 
@@ -294,25 +295,63 @@ func shellWords(s string) []string {
 	return words
 }
 
-// A failed --expect exits 3 and says why in one line per gate.
-func TestExpectExitCode(t *testing.T) {
+// Every gate gives a verdict, pass or fail: one line each on stderr, a
+// section of the report, an entry of the JSON and of the markdown summary
+// (appended, as a CI job summary collects steps). A failed gate exits 3.
+func TestGateVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	out, summary := filepath.Join(dir, "suite.json"), filepath.Join(dir, "summary.md")
 	env, stdout, stderr := testEnv(t)
 	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "1,2", "--queries", "2000", "--repeat", "2",
-		"--expect", "total ops/s: procs=2 >= 1000x procs=1", "--expect", "read p99: procs=2 <= 1000x procs=1", "-q"}
+		"--expect", "total ops/s: procs=2 >= 1000x procs=1", "--expect", "read p99: procs=2 <= 1000x procs=1", "-q",
+		"--json", out, "--summary", summary}
 	if code := Main(args, env); code != ExitThreshold {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitThreshold, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	if len(lines) != 1 || !strings.HasPrefix(lines[0], "gobench: expectation failed: total ops/s: procs=2 ") || !strings.HasSuffix(lines[0], "want >= ×1000") {
-		t.Errorf("stderr = %q, want one line for the failing gate", stderr)
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "gobench: gate FAILED: total ops/s: procs=2 >= 1000x procs=1: procs=2 ") ||
+		!strings.HasPrefix(lines[1], "gobench: gate passed: read p99: procs=2 <= 1000x procs=1: procs=2 ") ||
+		lines[2] != "gobench: threshold not met: 1 of 2 gates failed" {
+		t.Errorf("stderr = %q, want a verdict per gate and the count", stderr)
 	}
-	if !strings.Contains(stdout.String(), "2 cells × 2 repeats") {
-		t.Errorf("the report was not printed:\n%s", stdout)
+	if !strings.Contains(stdout.String(), "2 cells × 2 repeats") || !strings.Contains(stdout.String(), "gates: 1 of 2 passed") {
+		t.Errorf("the report or its gates are missing:\n%s", stdout)
 	}
-	// The same gate with a factor that holds passes.
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := result.ReadSuite(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Gates) != 2 || s.Gates[0].Pass || !s.Gates[1].Pass || s.Gates[0].Ratio <= 0 || s.Gates[0].Statistic != "median of 2 runs" {
+		t.Errorf("gates in the JSON: %+v", s.Gates)
+	}
+
+	// A single run with absolute gates: one holds, one does not; the
+	// summary is appended after the first.
+	env, stdout, stderr = testEnv(t)
+	single := []string{"mix", "--driver", "null", "--mode", "goroutine", "--queries", "1000", "-q", "--summary", summary,
+		"--expect", "total ops/s >= 1", "--expect", "read p99 <= 1ns"}
+	if code := Main(single, env); code != ExitThreshold {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitThreshold, stderr)
+	}
+	if !strings.Contains(stderr.String(), "gate passed: total ops/s >= 1: the run ") || !strings.Contains(stderr.String(), "gate FAILED: read p99 <= 1ns: the run ") {
+		t.Errorf("absolute gates: %s", stderr)
+	}
+	md, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(md), "**Gates: 1 of 2 passed**"); n != 2 || !strings.Contains(string(md), "| **FAIL** | `read p99 <= 1ns` | the run |") {
+		t.Errorf("summary holds %d gate tables:\n%s", n, md)
+	}
+
+	// The same gates with limits that hold pass, exit 0.
 	env, _, stderr = testEnv(t)
-	args[len(args)-4] = "total ops/s: procs=2 >= 0.01x procs=1"
-	if code := Main(args, env); code != ExitOK {
-		t.Errorf("a gate that holds: exit %d; %s", code, stderr)
+	single[len(single)-1] = "read p99 <= 10s"
+	if code := Main(single, env); code != ExitOK || strings.Count(stderr.String(), "gate passed") != 2 {
+		t.Errorf("gates that hold: exit %d; %s", code, stderr)
 	}
 }

@@ -48,6 +48,9 @@ type FS interface {
 	Abs(path string) (string, error)
 	// WriteOutput writes an output file with write (see CreateOutput).
 	WriteOutput(path string, write func(io.Writer) error) error
+	// AppendOutput appends to a file with write, creating it if need be
+	// (a job summary collects every step's output).
+	AppendOutput(path string, write func(io.Writer) error) error
 	// OutputTarget says what writing path would write: the file its
 	// symlinks lead to (even one that does not exist yet), and whether
 	// that is written through in place (a device or a FIFO) rather than
@@ -230,4 +233,16 @@ func (fs osFS) WriteOutput(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Commit()
+}
+
+func (osFS) AppendOutput(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	werr := write(f)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
 }

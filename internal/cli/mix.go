@@ -57,7 +57,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&p.OnError, "on-error", p.OnError, "after an error other than busy/locked: stop the run, or continue and count it")
 	fs.BoolVar(&p.Verify, "verify", false, "after the run, check the engine's integrity and that no acknowledged write was lost (values carry their writer and sequence number)")
 	fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
-	fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback'; exit 3 when it fails (repeatable)")
+	fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; every verdict is printed; exit 3 when one fails (repeatable)")
 	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then report write commits/s as a share of it")
 	fs.Float64Var(&p.Rate, "rate", 0, "open loop: start ops on a schedule of this many per second over all workers, and time each from its due time, so stalls count for every op they delay (default: closed loop)")
 	fs.StringVar(&p.Arrival, "arrival", "", "open-loop spacing of due times: constant (default) or poisson")
@@ -90,11 +90,16 @@ Matrices: --driver, --mode, --procs, --goroutines, --batch, --journal,
 --repeat runs each cell several times, interleaved, and the report gives
 mean ± standard deviation per cell and a factor against the baseline cell,
 with a rank test's verdict on significance. --expect gates the run:
-  METRIC: A OP FACTOR B      e.g. 'upsert ops/s: wal >= 3x rollback'
+  METRIC: A OP FACTOR B      e.g. 'upsert p99: wal <= 0.5x rollback'
+  [CELLS:] METRIC OP LIMIT   e.g. 'read p99 <= 2ms', 'wal: upsert ops/s >= 500'
 where METRIC is an op kind (or total) and one of ops/s, mean, p50, p90,
-p99, p99.9, max; A and B select cells by values or name=value; OP is >=,
->, <= or <. Each A cell is compared with the B cell equal to it in every
-other setting. A failed gate exits with status 3.`,
+p99, p99.9, max; A, B and CELLS select cells by values or name=value; OP
+is >=, >, <= or <; LIMIT has its unit (ns, µs, ms, s; k or M for rates).
+Each A cell is compared with the B cell equal to it in every other
+setting; every gate compares medians over repeats and prints its verdict.
+In closed loop the per-kind rates move together (each worker deals an
+exact deck): gate a kind's latency, or run open loop (--rate), to ask
+about one kind. A failed gate exits with status 3.`,
 		Example: `  # WAL, 25 processes, 2,000 ops each
   gobench mix --procs 25 --queries 2000 --journal wal
 
@@ -107,8 +112,8 @@ other setting. A failed gate exits with status 3.`,
   # A skewed, write-heavy mix on a database you keep
   gobench mix --mix read=50,upsert=50 --dist zipfian --db ./bench.db
 
-  # Rollback against WAL, 3 interleaved repeats each, with a gate for CI
-  gobench mix --journal rollback,wal --repeat 3 --queries 500 --procs 4 --expect 'upsert ops/s: wal >= 2x rollback'
+  # Rollback against WAL, 3 interleaved repeats each, with gates for CI
+  gobench mix --journal rollback,wal --repeat 3 --queries 500 --procs 4 --expect 'upsert ops/s: wal >= 2x rollback' --expect 'read p99 <= 50ms' --summary summary.md
 
   # A 2×2 matrix as a markdown table for a pull request
   gobench mix --journal rollback,wal --sync normal,full --repeat 5 --procs 4 --queries 500 --format markdown
@@ -199,11 +204,8 @@ func (o *mixOptions) resolveGates() error {
 		}
 		o.gates = append(o.gates, g)
 	}
-	if len(o.cells) < 2 && (len(o.gates) > 0 || o.baseline != "") {
-		return errors.New("--expect and --baseline compare cells: give a list to at least one setting, such as --journal rollback,wal")
-	}
-	if len(o.cells) < 2 {
-		return nil
+	if len(o.cells) < 2 && o.baseline != "" {
+		return errors.New("--baseline compares cells: give a list to at least one setting, such as --journal rollback,wal")
 	}
 	skel, err := skeleton(o.cells, o.baseline)
 	if err != nil {
@@ -227,7 +229,8 @@ func skeleton(cells []*workload.Plan, baseline string) (*result.Suite, error) {
 	return result.NewSuite("mix", "interleaved", runs, baseline)
 }
 
-// runMix runs every cell --repeat times, interleaved, and reports.
+// runMix runs every cell --repeat times, interleaved, judges the gates
+// and reports.
 func runMix(ctx context.Context, o *mixOptions, env *Env) error {
 	runs, runErr := o.run.runCells(ctx, env, "mix", o.cells)
 	if len(runs) == 0 {
@@ -238,8 +241,36 @@ func runMix(ctx context.Context, o *mixOptions, env *Env) error {
 		return errors.Join(runErr, err)
 	}
 	single := len(o.cells)*o.run.repeat == 1
-	if err := o.run.writeOutput(env, suite, single, report.Options{}); err != nil || runErr != nil || single {
+	var gateErr error
+	if runErr == nil {
+		gateErr = o.judge(env, suite, single)
+	}
+	if err := o.run.writeOutput(env, suite, single, report.Options{}); err != nil || runErr != nil {
 		return errors.Join(runErr, err)
 	}
-	return report.CheckExpectations(report.Summarize(suite, report.DefaultMetrics(suite)), o.gates)
+	return gateErr
+}
+
+// judge evaluates the gates on the suite, keeps the verdicts in it (and
+// in the run, for a single run), prints each verdict on stderr and returns
+// ErrThreshold when any failed.
+func (o *mixOptions) judge(env *Env, suite *result.Suite, single bool) error {
+	if len(o.gates) == 0 {
+		return nil
+	}
+	gates, err := report.Evaluate(suite, o.gates)
+	if err != nil {
+		return err
+	}
+	suite.Gates = gates
+	if single {
+		suite.Cells[0].Runs[0].Gates = gates
+	}
+	for _, g := range gates {
+		fmt.Fprintf(env.Stderr, "gobench: %s\n", g.Verdict)
+	}
+	if n := result.GatesFailed(gates); n > 0 {
+		return fmt.Errorf("%w: %d of %d gates failed", report.ErrThreshold, n, len(gates))
+	}
+	return nil
 }

@@ -34,6 +34,7 @@ type runOptions struct {
 	progress time.Duration // < 0: automatic
 	hlog     string
 	html     string
+	summary  string // markdown appended for a CI job summary
 	ceiling  bool // measure the disk's fsync rate first (mix --ceiling)
 	maxRuns  int
 }
@@ -50,6 +51,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
 	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report with charts to this file")
+	fs.StringVar(&o.summary, "summary", "", "also append a markdown summary (the table and every gate's verdict) to this file, such as $GITHUB_STEP_SUMMARY")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
 	fs.DurationVar(&o.ready, "ready-timeout", o.ready, "how long workers may take to open the database and report ready")
 	fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker completes nothing for this long while it runs (keep it above --busy-timeout)")
@@ -137,7 +139,7 @@ func (o *runOptions) checkPaths(env *Env, runs int) error {
 			return usage(fmt.Errorf("%s: %w", from, err))
 		}
 	}
-	for _, out := range []struct{ flag, path string }{{"--json", o.jsonOut}, {"--html", o.html}, {"--hlog", o.hlog}} {
+	for _, out := range []struct{ flag, path string }{{"--json", o.jsonOut}, {"--html", o.html}, {"--hlog", o.hlog}, {"--summary", o.summary}} {
 		if out.path != "" {
 			if err := checkOutput(env, out.flag, out.path); err != nil {
 				return err
@@ -216,6 +218,21 @@ func (o *runOptions) writeOutput(env *Env, s *result.Suite, single bool, ro repo
 		}
 		if err != nil {
 			return fmt.Errorf("writing --html %s: %w", o.html, err)
+		}
+	}
+	if o.summary != "" {
+		md, err := report.Render("markdown", s, ro)
+		if err == nil {
+			err = env.FS.AppendOutput(o.summary, func(w io.Writer) error {
+				if err := md(w); err != nil {
+					return err
+				}
+				_, err := io.WriteString(w, "\n")
+				return err
+			})
+		}
+		if err != nil {
+			return fmt.Errorf("writing --summary %s: %w", o.summary, err)
 		}
 	}
 	render, err := report.Render(o.format, s, ro)

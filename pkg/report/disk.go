@@ -120,5 +120,6 @@ func diskCSV(w io.Writer, r *disk.Report, _ bytesize.Units) error {
 func diskJSON(w io.Writer, r *disk.Report, _ bytesize.Units) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // expressions such as ">=" stay readable
 	return enc.Encode(r)
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -9,53 +10,126 @@ import (
 	"github.com/gobench/gobench/pkg/result"
 )
 
-// Expectation is an in-run gate, written
+// Expectation is an in-run gate, in one of two forms. Relative, between
+// cells:
 //
 //	METRIC: A OP FACTOR B
 //
 // for example "upsert ops/s: wal >= 3x rollback" or "read p99: wal <= 0.5x
-// rollback". METRIC is an op kind and a statistic (see ParseMetric); A and
-// B select cells by values or name=value pairs (see result.Suite.Select);
-// OP is >=, >, <= or <; FACTOR is a number, optionally followed by x. The
-// gate compares the means over repeats. Each cell A picks is paired with
-// the cell that has B's settings and agrees with it on every other varied
-// setting, so one gate checks "wal against rollback" at every sync level
-// of a matrix.
+// rollback". A and B select cells by values or name=value pairs (see
+// result.Suite.Select). Each cell A picks is paired with the cell that has
+// B's settings and agrees with it on every other varied setting, so one
+// gate checks "wal against rollback" at every sync level of a matrix.
+// Absolute, a threshold:
+//
+//	[CELLS:] METRIC OP LIMIT
+//
+// for example "read p99 <= 2ms", "upsert ops/s >= 500" or "wal: upsert p99
+// <= 10ms"; without CELLS every cell is checked. LIMIT carries its unit: a
+// latency in ns, µs (or us), ms or s; a rate as a number, optionally with k
+// or M; a share of the fsync ceiling optionally with %.
+//
+// METRIC is an op kind and a statistic (see ParseMetric); OP is >=, >, <=
+// or <. Every gate compares the median over a cell's repeats.
 type Expectation struct {
 	Text   string
 	Metric Metric
-	A, B   string
 	Op     string
-	Factor float64
+	// A, B and Factor are a relative gate's; Cells and Limit an absolute
+	// one's (Limit in the metric's unit: µs for latencies).
+	A, B     string
+	Factor   float64
+	Absolute bool
+	Cells    string
+	Limit    float64
 }
 
 // ParseExpectation parses one --expect value.
 func ParseExpectation(s string) (Expectation, error) {
 	e := Expectation{Text: strings.TrimSpace(s)}
-	metric, rest, ok := strings.Cut(s, ":")
-	if !ok {
-		return e, fmt.Errorf("--expect %q: want METRIC: A OP FACTOR B, for example 'upsert ops/s: wal >= 3x rollback'", s)
+	head, rest, colon := strings.Cut(e.Text, ":")
+	if colon {
+		if m, err := ParseMetric(head); err == nil && len(strings.Fields(rest)) == 4 {
+			e.Metric = m
+			return e, e.parseRelative(strings.Fields(rest))
+		}
+	} else {
+		head, rest = "", e.Text
 	}
-	m, err := ParseMetric(metric)
+	f := strings.Fields(rest)
+	if len(f) != 4 {
+		return e, fmt.Errorf("--expect %q: want 'METRIC: A OP FACTOR B' (such as 'upsert ops/s: wal >= 3x rollback') or '[CELLS:] METRIC OP LIMIT' (such as 'read p99 <= 2ms')", s)
+	}
+	m, err := ParseMetric(f[0] + " " + f[1])
 	if err != nil {
 		return e, fmt.Errorf("--expect %q: %w", s, err)
 	}
-	e.Metric = m
-	f := strings.Fields(rest)
-	if len(f) != 4 {
-		return e, fmt.Errorf("--expect %q: after the metric, want A OP FACTOR B (four words, such as wal >= 3x rollback)", s)
+	e.Metric, e.Absolute, e.Cells, e.Op = m, true, strings.TrimSpace(head), f[2]
+	if err := checkOp(e.Op); err != nil {
+		return e, fmt.Errorf("--expect %q: %w", s, err)
 	}
-	e.A, e.Op, e.B = f[0], f[1], f[3]
-	switch e.Op {
-	case ">=", ">", "<=", "<":
-	default:
-		return e, fmt.Errorf("--expect %q: comparison %q is not one of >=, >, <=, <", s, e.Op)
-	}
-	e.Factor, err = strconv.ParseFloat(strings.TrimSuffix(f[2], "x"), 64)
-	if err != nil || !(e.Factor > 0) || math.IsInf(e.Factor, 0) {
-		return e, fmt.Errorf("--expect %q: factor %q is not a positive number such as 3x or 0.5x", s, f[2])
+	if e.Limit, err = parseLimit(m, f[3]); err != nil {
+		return e, fmt.Errorf("--expect %q: %w", s, err)
 	}
 	return e, nil
+}
+
+// parseRelative reads the A OP FACTOR B words of a relative gate.
+func (e *Expectation) parseRelative(f []string) error {
+	e.A, e.Op, e.B = f[0], f[1], f[3]
+	if err := checkOp(e.Op); err != nil {
+		return fmt.Errorf("--expect %q: %w", e.Text, err)
+	}
+	var err error
+	e.Factor, err = strconv.ParseFloat(strings.TrimSuffix(f[2], "x"), 64)
+	if err != nil || !(e.Factor > 0) || math.IsInf(e.Factor, 0) {
+		return fmt.Errorf("--expect %q: factor %q is not a positive number such as 3x or 0.5x", e.Text, f[2])
+	}
+	return nil
+}
+
+func checkOp(op string) error {
+	switch op {
+	case ">=", ">", "<=", "<":
+		return nil
+	}
+	return fmt.Errorf("comparison %q is not one of >=, >, <=, <", op)
+}
+
+// latencyUnits are the units a latency limit takes, in microseconds.
+var latencyUnits = []struct {
+	suffix string
+	us     float64
+}{{"ns", 1e-3}, {"µs", 1}, {"us", 1}, {"ms", 1e3}, {"s", 1e6}}
+
+// parseLimit reads an absolute gate's limit in the metric's unit (see
+// Expectation).
+func parseLimit(m Metric, s string) (float64, error) {
+	num, scale, want := s, 1.0, ""
+	switch {
+	case m.Stat == statFsyncPercent:
+		num, want = strings.TrimSuffix(s, "%"), "a percentage such as 50%"
+	case m.HigherIsBetter():
+		want = "a rate such as 500, 1.5k or 2M"
+		if v, ok := strings.CutSuffix(s, "k"); ok {
+			num, scale = v, 1e3
+		} else if v, ok := strings.CutSuffix(s, "M"); ok {
+			num, scale = v, 1e6
+		}
+	default:
+		want, scale = "a latency with its unit, such as 800µs, 2ms or 1.5s", 0
+		for _, u := range latencyUnits {
+			if v, ok := strings.CutSuffix(s, u.suffix); ok {
+				num, scale = v, u.us
+				break
+			}
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || scale == 0 || !(v >= 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("limit %q: want %s", s, want)
+	}
+	return v * scale, nil
 }
 
 // pair is one comparison an expectation makes.
@@ -127,35 +201,125 @@ func sameExcept(a, b result.Settings, skip1, skip2 []string) bool {
 }
 
 // Validate checks that the expectation's selectors resolve in s, before
-// anything runs (s may hold cells without runs).
+// anything runs (s may hold cells without runs). A relative gate needs
+// two cells.
 func (e Expectation) Validate(s *result.Suite) error {
+	if e.Absolute {
+		_, err := e.cells(s)
+		return err
+	}
+	if len(s.Cells) < 2 {
+		return fmt.Errorf("--expect %q compares cells: give a list to at least one setting, such as --journal rollback,wal", e.Text)
+	}
 	_, err := e.pairs(s)
 	return err
 }
 
-// CheckExpectations evaluates every expectation on the suite's summary and
-// returns a ThresholdError listing each that failed (naming the metric,
-// both values, the ratio and the threshold), or nil.
-func CheckExpectations(sum *Summary, exps []Expectation) error {
-	var fails []string
-	for _, e := range exps {
-		pairs, err := e.pairs(sum.Suite)
-		if err != nil {
-			return err
+// cells resolves an absolute gate's selector: every cell without one.
+func (e Expectation) cells(s *result.Suite) ([]int, error) {
+	if e.Cells == "" {
+		all := make([]int, len(s.Cells))
+		for i := range all {
+			all[i] = i
 		}
-		for _, p := range pairs {
-			a, okA := meanOf(sum.Suite.Cells[p.a], e.Metric)
-			b, okB := meanOf(sum.Suite.Cells[p.b], e.Metric)
-			if !okA || !okB || b == 0 {
-				fails = append(fails, fmt.Sprintf("expectation %q: %s has no %s to compare", e.Text, sum.Suite.Cells[map[bool]int{true: p.b, false: p.a}[okA]].Settings, e.Metric))
-				continue
-			}
-			ratio := a / b
-			if !holds(ratio, e.Op, e.Factor) {
-				fails = append(fails, fmt.Sprintf("expectation failed: %s: %s %s / %s %s = ×%s, want %s ×%s",
-					e.Metric, sum.Suite.Cells[p.a].Settings, e.Metric.Format(a),
-					sum.Suite.Cells[p.b].Settings, e.Metric.Format(b), sig3(ratio), e.Op, strconv.FormatFloat(e.Factor, 'g', -1, 64)))
-			}
+		return all, nil
+	}
+	cs, err := s.Select(e.Cells)
+	if err == nil && len(cs) == 0 {
+		err = errors.New("no cell matches")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--expect %q: %s: %w", e.Text, e.Cells, err)
+	}
+	return cs, nil
+}
+
+// Evaluate judges every expectation on the suite, one verdict per cell (or
+// pair of cells) each reads. An error means a selector did not resolve.
+func Evaluate(s *result.Suite, exps []Expectation) ([]result.Gate, error) {
+	var out []result.Gate
+	for _, e := range exps {
+		gs, err := e.evaluate(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, gs...)
+	}
+	return out, nil
+}
+
+func (e Expectation) evaluate(s *result.Suite) ([]result.Gate, error) {
+	var out []result.Gate
+	if e.Absolute {
+		cs, err := e.cells(s)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			out = append(out, e.judge(s.Cells[c], nil))
+		}
+		return out, nil
+	}
+	pairs, err := e.pairs(s)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pairs {
+		out = append(out, e.judge(s.Cells[p.a], &s.Cells[p.b]))
+	}
+	return out, nil
+}
+
+// judge reads the metric's median over the repeats of c (and of against,
+// for a relative gate) and gives the verdict.
+func (e Expectation) judge(c result.Cell, against *result.Cell) result.Gate {
+	g := result.Gate{Expression: e.Text, Cell: cellName(c), Op: e.Op, Unit: e.Metric.Unit(), Statistic: statistic(len(c.Runs))}
+	v, ok := medianOf(c, e.Metric)
+	g.Value = v
+	if against == nil {
+		g.Threshold, g.Pass = e.Limit, ok && holds(v, e.Op, e.Limit)
+	} else {
+		g.Against, g.Threshold = cellName(*against), e.Factor
+		g.Statistic = statistic(min(len(c.Runs), len(against.Runs)))
+		o, okB := medianOf(*against, e.Metric)
+		g.Other = o
+		ok = ok && okB && o != 0
+		if ok {
+			g.Ratio = v / o
+			g.Pass = holds(g.Ratio, e.Op, e.Factor)
+		}
+	}
+	if !ok {
+		g.NoFigure, g.Pass = true, false
+	}
+	g.Verdict = gateVerdict(g)
+	return g
+}
+
+// cellName names a cell by its varied settings; "the run" when nothing
+// varied.
+func cellName(c result.Cell) string {
+	if len(c.Settings) == 0 {
+		return "the run"
+	}
+	return c.Settings.String()
+}
+
+// statistic says which figure of n repeats a gate compares.
+func statistic(n int) string {
+	if n == 1 {
+		return "one run"
+	}
+	return fmt.Sprintf("median of %d runs", n)
+}
+
+// GateError returns a ThresholdError naming every gate that failed, or
+// nil when all held.
+func GateError(gates []result.Gate) error {
+	var fails []string
+	for _, g := range gates {
+		if !g.Pass {
+			fails = append(fails, g.Verdict)
 		}
 	}
 	if fails == nil {
@@ -164,24 +328,24 @@ func CheckExpectations(sum *Summary, exps []Expectation) error {
 	return &ThresholdError{Failures: fails}
 }
 
-func meanOf(c result.Cell, m Metric) (float64, bool) {
+func medianOf(c result.Cell, m Metric) (float64, bool) {
 	vs := values(m, c.Runs)
 	if len(vs) == 0 {
 		return 0, false
 	}
-	return statsOf(vs).Mean, true
+	return statsOf(vs).Median, true
 }
 
-func holds(ratio float64, op string, factor float64) bool {
+func holds(v float64, op string, threshold float64) bool {
 	switch op {
 	case ">=":
-		return ratio >= factor
+		return v >= threshold
 	case ">":
-		return ratio > factor
+		return v > threshold
 	case "<=":
-		return ratio <= factor
+		return v <= threshold
 	case "<":
-		return ratio < factor
+		return v < threshold
 	}
 	return false
 }

@@ -52,6 +52,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 			ew.printf("\n%s\n", mdEscape(line))
 		}
 	}
+	gatesMarkdown(ew, r.Gates)
 	return ew.err
 }
 
@@ -82,6 +83,7 @@ func suiteMarkdown(w io.Writer, sum *Summary) error {
 		}
 	}
 	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", alpha)
+	gatesMarkdown(ew, s.Gates)
 	return ew.err
 }
 

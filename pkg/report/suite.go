@@ -43,6 +43,7 @@ func suiteText(w io.Writer, sum *Summary) error {
 			ew.err = err
 		}
 	}
+	gatesText(ew, s.Gates)
 	return ew.err
 }
 
@@ -128,5 +129,6 @@ func factorCell(s *result.Suite, c CellStats) string {
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // expressions such as ">=" stay readable
 	return enc.Encode(v)
 }

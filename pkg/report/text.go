@@ -43,6 +43,7 @@ func runText(w io.Writer, r *result.Result) error {
 			tw.printf("%s\n", line)
 		}
 	}
+	gatesText(tw, r.Gates)
 	return tw.err
 }
 

@@ -81,6 +81,7 @@ func MergeShards(shards []*Result) (*Result, error) {
 	out.Problems = nil
 	out.Complete = true
 	out.Phases = nil
+	out.Gates = nil // a shard's gates judged the shard, not the whole
 	for _, r := range shards {
 		out.Complete = out.Complete && r.Complete
 		for _, p := range r.Problems {

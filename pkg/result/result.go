@@ -39,6 +39,8 @@ type Result struct {
 	Warmup *Warmup `json:"warmup,omitempty"`
 	// Verify is what the check after the run found (--verify).
 	Verify *workload.VerifyReport `json:"verify,omitempty"`
+	// Gates holds the verdict of every gate (--expect) on this run.
+	Gates []Gate `json:"gates,omitempty"`
 }
 
 // Warmup counts the ops of a run's warm-up. They are in no histogram.
@@ -403,6 +405,7 @@ func (o *OpStats) DecodeHistogram() (*hdr.Histogram, error) {
 func (r *Result) Write(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // expressions such as ">=" stay readable
 	return enc.Encode(r)
 }
 

@@ -71,6 +71,8 @@ type Suite struct {
 	// once, then again, so slow drift spreads evenly) or "merged".
 	Order string `json:"order"`
 	Cells []Cell `json:"cells"`
+	// Gates holds the verdict of every gate (--expect) on the suite.
+	Gates []Gate `json:"gates,omitempty"`
 }
 
 // SuiteKind marks a suite's JSON.
@@ -333,6 +335,7 @@ func (s *Suite) cellList() string {
 func (s *Suite) Write(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // expressions such as ">=" stay readable
 	return enc.Encode(s)
 }
 
@@ -386,5 +389,10 @@ func ReadSuite(rd io.Reader) (*Suite, error) {
 	if len(s.Baseline) > 0 {
 		baseline = s.Baseline.String()
 	}
-	return NewSuite(s.Command, s.Order, runs, baseline)
+	out, err := NewSuite(s.Command, s.Order, runs, baseline)
+	if err != nil {
+		return nil, err
+	}
+	out.Gates = s.Gates // the verdicts as the run gave them
+	return out, nil
 }

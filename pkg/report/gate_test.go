@@ -1,0 +1,142 @@
+package report
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gobench/gobench/pkg/result"
+)
+
+func TestParseExpectation(t *testing.T) {
+	for _, tt := range []struct {
+		in    string
+		want  Expectation
+		error string
+	}{
+		{in: "upsert ops/s: wal >= 3x rollback", want: Expectation{Metric: Metric{"upsert", "ops/s"}, Op: ">=", A: "wal", B: "rollback", Factor: 3}},
+		{in: "read p99: wal <= 0.5 rollback", want: Expectation{Metric: Metric{"read", "p99"}, Op: "<=", A: "wal", B: "rollback", Factor: 0.5}},
+		{in: "read p99 <= 2ms", want: Expectation{Metric: Metric{"read", "p99"}, Op: "<=", Absolute: true, Limit: 2000}},
+		{in: "read p99.9 < 800µs", want: Expectation{Metric: Metric{"read", "p99.9"}, Op: "<", Absolute: true, Limit: 800}},
+		{in: "read max <= 1.5s", want: Expectation{Metric: Metric{"read", "max"}, Op: "<=", Absolute: true, Limit: 1.5e6}},
+		{in: "read p50 <= 900ns", want: Expectation{Metric: Metric{"read", "p50"}, Op: "<=", Absolute: true, Limit: 0.9}},
+		{in: "read p50 <= 20us", want: Expectation{Metric: Metric{"read", "p50"}, Op: "<=", Absolute: true, Limit: 20}},
+		{in: "upsert ops/s >= 500", want: Expectation{Metric: Metric{"upsert", "ops/s"}, Op: ">=", Absolute: true, Limit: 500}},
+		{in: "total ops/s > 1.5k", want: Expectation{Metric: Metric{"total", "ops/s"}, Op: ">", Absolute: true, Limit: 1500}},
+		{in: "wal: upsert ops/s >= 2M", want: Expectation{Metric: Metric{"upsert", "ops/s"}, Op: ">=", Absolute: true, Cells: "wal", Limit: 2e6}},
+		{in: "journal=wal,sync=full: read p99 <= 10ms", want: Expectation{Metric: Metric{"read", "p99"}, Op: "<=", Absolute: true, Cells: "journal=wal,sync=full", Limit: 1e4}},
+		{in: "commits fsync% >= 50%", want: Expectation{Metric: Metric{"commits", "fsync%"}, Op: ">=", Absolute: true, Limit: 50}},
+		{in: "read p99 <= 2", error: "want a latency with its unit"},
+		{in: "read p99 <= fast", error: "want a latency with its unit"},
+		{in: "upsert ops/s >= 5x", error: "want a rate such as 500"},
+		{in: "upsert ops/s >= -5", error: "want a rate"},
+		{in: "upsert ops/s => 5", error: `comparison "=>" is not one of`},
+		{in: "upsert ops/s: wal >= 0x rollback", error: "not a positive number"},
+		{in: "upsert ops/s: wal >= NaNx rollback", error: "not a positive number"},
+		{in: "read p99", error: "want 'METRIC: A OP FACTOR B'"},
+		{in: "reed p99 <= 2ms", error: "metric"},
+	} {
+		got, err := ParseExpectation(tt.in)
+		if tt.error != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.error) {
+				t.Errorf("ParseExpectation(%q) = %v, want an error with %q", tt.in, err, tt.error)
+			}
+			continue
+		}
+		tt.want.Text = tt.in
+		if err != nil || got != tt.want {
+			t.Errorf("ParseExpectation(%q) = %+v, %v; want %+v", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// Gates on the recorded matrix (rollback and wal, three repeats each)
+// compare medians: a limit or factor just on the good side of the median
+// passes, just on the other side fails; every cell (or pair) gets its own
+// verdict.
+func TestEvaluate(t *testing.T) {
+	s := loadSuiteFixture(t, "matrix.json")
+	med := func(cell int, m Metric) float64 {
+		v, ok := medianOf(s.Cells[cell], m)
+		if !ok {
+			t.Fatalf("cell %d has no %s", cell, m)
+		}
+		return v
+	}
+	upsert, p99 := Metric{"upsert", "ops/s"}, Metric{"read", "p99"}
+	ratio := med(1, upsert) / med(0, upsert)
+	rate := med(1, upsert)
+	for _, tt := range []struct {
+		gate  string
+		cells []string
+		pass  []bool
+	}{
+		{"upsert ops/s: wal >= " + ftoa(ratio*0.99) + "x rollback", []string{"journal=wal"}, []bool{true}},
+		{"upsert ops/s: wal >= " + ftoa(ratio*1.01) + "x rollback", []string{"journal=wal"}, []bool{false}},
+		{"wal: upsert ops/s >= " + ftoa(rate*0.99), []string{"journal=wal"}, []bool{true}},
+		{"wal: upsert ops/s < " + ftoa(rate*0.99), []string{"journal=wal"}, []bool{false}},
+		{"read p99 <= " + ftoa(max(med(0, p99), med(1, p99))*1.01) + "us", []string{"journal=rollback", "journal=wal"}, []bool{true, true}},
+		{"read p99 <= " + ftoa(min(med(0, p99), med(1, p99))*0.99) + "us", []string{"journal=rollback", "journal=wal"}, []bool{false, false}},
+		{"scan p99 <= 1s", []string{"journal=rollback", "journal=wal"}, []bool{false, false}}, // no scans ran
+	} {
+		e, err := ParseExpectation(tt.gate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Validate(s); err != nil {
+			t.Fatal(err)
+		}
+		gates, err := Evaluate(s, []Expectation{e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cells []string
+		var pass []bool
+		for _, g := range gates {
+			cells, pass = append(cells, g.Cell), append(pass, g.Pass)
+			want := "gate passed: "
+			if !g.Pass {
+				want = "gate FAILED: "
+			}
+			if !strings.HasPrefix(g.Verdict, want+tt.gate+": ") || !strings.HasSuffix(g.Verdict, "(median of 3 runs)") {
+				t.Errorf("verdict %q", g.Verdict)
+			}
+		}
+		if !slices.Equal(cells, tt.cells) || !slices.Equal(pass, tt.pass) {
+			t.Errorf("%s: cells %v pass %v; want %v %v", tt.gate, cells, pass, tt.cells, tt.pass)
+		}
+		if err := GateError(gates); (err == nil) != !slices.Contains(tt.pass, false) || (err != nil && !errors.Is(err, ErrThreshold)) {
+			t.Errorf("%s: GateError = %v", tt.gate, err)
+		}
+	}
+}
+
+// A relative gate needs two cells; selectors must resolve before anything
+// runs.
+func TestValidateGates(t *testing.T) {
+	s := loadSuiteFixture(t, "matrix.json")
+	one, _ := result.NewSuite("mix", "single", []*result.Result{s.Cells[0].Runs[0]}, "")
+	for _, tt := range []struct {
+		gate  string
+		s     *result.Suite
+		error string
+	}{
+		{"upsert ops/s: wal >= 2x rollback", one, "compares cells"},
+		{"read p99 <= 2ms", one, ""},
+		{"memory: read p99 <= 2ms", s, `no cell has a setting of value "memory"`},
+		{"upsert ops/s: memory >= 2x rollback", s, `no cell has a setting of value "memory"`},
+	} {
+		e, err := ParseExpectation(tt.gate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = e.Validate(tt.s)
+		if (tt.error == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.error)) {
+			t.Errorf("%s: Validate = %v, want %q", tt.gate, err, tt.error)
+		}
+	}
+}
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -35,7 +35,7 @@ type runOptions struct {
 	hlog     string
 	html     string
 	summary  string // markdown appended for a CI job summary
-	ceiling  bool // measure the disk's fsync rate first (mix --ceiling)
+	ceiling  bool   // measure the disk's fsync rate first (mix --ceiling)
 	maxRuns  int
 }
 

@@ -23,6 +23,7 @@ func environment(cfg Config, facts []store.Fact) result.Environment {
 		Store:      facts,
 		Ceiling:    cfg.Ceiling,
 	}
+	env.Host, _ = os.Hostname()
 	if path := cfg.Plan.Store.Path; path != "" {
 		if _, err := os.Stat(path); err == nil {
 			env.Filesystem = sysinfo.Filesystem(filepath.Dir(path))

@@ -22,6 +22,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		if !r.Complete {
 			ew.printf("> **Incomplete:** %s\n\n", mdEscape(strings.Join(r.Problems, "; ")))
 		}
+		if lines := originLines(r); i == 0 && len(lines) > 0 {
+			ew.printf("```\n%s\n```\n\n", strings.Join(lines, "\n"))
+		}
 		ew.printf("| op | count | ops/s | p50 | p90 | p99 | p99.9 | max | errors |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, Rate(o.OpsPerSec),

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -90,8 +91,25 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 			if !r.Complete {
 				w.printf("INCOMPLETE: %s run %d: %s\n", c.Settings, i+1, strings.Join(r.Problems, "; "))
 			}
+			if len(r.Shards) > 0 {
+				w.printf("%s run %d merged from %d shards (%s)\n", c.Settings, i+1, len(r.Shards), shardHosts(r.Shards))
+			}
+			for _, warning := range r.Warnings {
+				w.printf("WARNING: %s run %d: %s\n", c.Settings, i+1, warning)
+			}
 		}
 	}
+}
+
+// shardHosts lists the distinct hosts of a merged run's shards.
+func shardHosts(origins []result.ShardOrigin) string {
+	var hosts []string
+	for _, o := range origins {
+		if h := cmp.Or(o.Host, "unknown host"); !slices.Contains(hosts, h) {
+			hosts = append(hosts, h)
+		}
+	}
+	return "on " + strings.Join(hosts, ", ")
 }
 
 func phaseText(p workload.Plan) string {

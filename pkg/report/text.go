@@ -21,6 +21,9 @@ func runText(w io.Writer, r *result.Result) error {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
 	}
 	header(tw, r)
+	for _, line := range originLines(r) {
+		tw.printf("%s\n", line)
+	}
 	if v := r.Verify; v != nil {
 		tw.printf("verify: integrity %s · %d keys checked against %d acknowledged writes · %d violations\n", v.Integrity, v.KeysChecked, v.AckedWrites, v.Violations)
 		for _, e := range v.Examples {

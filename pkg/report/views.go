@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -133,4 +134,28 @@ func walText(ph result.Phase) string {
 		s += " · size by second: " + strings.Join(sizes, ", ")
 	}
 	return s
+}
+
+// originLines says where each shard of a merged run ran, then what the
+// merge warned about; none for a run that was not merged.
+func originLines(r *result.Result) []string {
+	var out []string
+	if len(r.Shards) > 0 {
+		out = append(out, fmt.Sprintf("merged from %d shards:", len(r.Shards)))
+	}
+	for _, o := range r.Shards {
+		host := o.Host
+		if host == "" {
+			host = "unknown host"
+		}
+		ids := make([]string, len(o.Workers))
+		for i, w := range o.Workers {
+			ids[i] = strconv.Itoa(w)
+		}
+		out = append(out, fmt.Sprintf("  shard %s: %s · db %s · started %s · workers %s", o.Shard, host, o.Database, o.StartedAt.UTC().Format("2006-01-02 15:04:05.000Z"), strings.Join(ids, ", ")))
+	}
+	for _, w := range r.Warnings {
+		out = append(out, "WARNING: "+w)
+	}
+	return out
 }

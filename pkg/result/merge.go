@@ -2,8 +2,10 @@ package result
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -99,6 +101,7 @@ func MergeShards(shards []*Result) (*Result, error) {
 			out.Plan.Shard = first.Plan.Shard // still a partial run
 		}
 	}
+	out.Shards, out.Warnings = shardOrigins(shards)
 	for pi := range first.Phases {
 		ph, err := mergePhase(shards, pi)
 		if err != nil {
@@ -121,6 +124,41 @@ func MergeShards(shards []*Result) (*Result, error) {
 		out.Warmup = &w
 	}
 	return &out, nil
+}
+
+// shardOrigins lists where and when each shard ran, in shard order, and
+// warns when shards on one host ran against different database files:
+// each file then saw only its own shard's workers, so locks were contended
+// less than in one run of all of them.
+func shardOrigins(shards []*Result) ([]ShardOrigin, []string) {
+	var out []ShardOrigin
+	dbs := map[string][]string{} // host -> its distinct database paths
+	shards = slices.Clone(shards)
+	slices.SortFunc(shards, func(a, b *Result) int { return a.Plan.Shard.Index - b.Plan.Shard.Index })
+	for _, r := range shards {
+		o := ShardOrigin{Shard: r.Plan.Shard.String(), Host: r.Environment.Host, Database: r.Plan.Store.Path, StartedAt: r.StartedAt}
+		if len(r.Phases) > 0 {
+			for _, w := range r.Phases[0].Workers {
+				o.Workers = append(o.Workers, w.ID)
+			}
+		}
+		out = append(out, o)
+		if !slices.Contains(dbs[o.Host], o.Database) {
+			dbs[o.Host] = append(dbs[o.Host], o.Database)
+		}
+	}
+	var warnings []string
+	for _, host := range slices.Sorted(maps.Keys(dbs)) {
+		if paths := dbs[host]; len(paths) > 1 {
+			name := host
+			if name == "" {
+				name = "one machine"
+			}
+			warnings = append(warnings, fmt.Sprintf("shards on %s ran against %d different database files (%s): each file saw only its own shard's workers, so lock contention was lower than in one run of all workers on one file",
+				name, len(paths), strings.Join(paths, ", ")))
+		}
+	}
+	return out, warnings
 }
 
 // mergePhase merges phase pi of every shard: op measurements from their

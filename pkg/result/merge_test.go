@@ -1,6 +1,7 @@
 package result
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +110,44 @@ func TestMergeSuites(t *testing.T) {
 	}
 	if len(m.Cells) != 2 || len(m.Cells[0].Runs) != 2 || m.Varied[0] != "journal" {
 		t.Fatalf("merged: %d cells, varied %v", len(m.Cells), m.Varied)
+	}
+}
+
+// A merged run keeps each shard's origin, in shard order, and warns when
+// shards on one host ran against different database files.
+func TestMergeKeepsOrigins(t *testing.T) {
+	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	shard := func(i int, host, db string) *Result {
+		r := shardRun(t, &workload.Shard{Index: i, Count: 2})
+		r.Environment.Host, r.Plan.Store.Path, r.StartedAt = host, db, t0.Add(time.Duration(i)*time.Second)
+		return r
+	}
+	for _, tt := range []struct {
+		name   string
+		shards []*Result
+		warn   string
+	}{
+		{"one file", []*Result{shard(1, "ci-1", "/d/x.db"), shard(0, "ci-1", "/d/x.db")}, ""},
+		{"two hosts", []*Result{shard(1, "ci-2", "/d/x.db"), shard(0, "ci-1", "/d/x.db")}, ""},
+		{"two files on one host", []*Result{shard(1, "ci-1", "/d/b.db"), shard(0, "ci-1", "/d/a.db")},
+			"shards on ci-1 ran against 2 different database files (/d/a.db, /d/b.db): each file saw only its own shard's workers"},
+	} {
+		m, err := MergeShards(tt.shards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Shards) != 2 || m.Shards[0].Shard != "1/2" || m.Shards[1].Shard != "2/2" {
+			t.Fatalf("%s: origins %+v", tt.name, m.Shards)
+		}
+		o := m.Shards[0]
+		if !o.StartedAt.Equal(t0) || o.Host != tt.shards[1].Environment.Host || o.Database != tt.shards[1].Plan.Store.Path || len(o.Workers) != 2 || o.Workers[0] != 0 || o.Workers[1] != 2 {
+			t.Errorf("%s: shard 1/2's origin %+v", tt.name, o)
+		}
+		switch {
+		case tt.warn == "" && len(m.Warnings) > 0:
+			t.Errorf("%s: warnings %q", tt.name, m.Warnings)
+		case tt.warn != "" && (len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], tt.warn)):
+			t.Errorf("%s: warnings %q, want %q", tt.name, m.Warnings, tt.warn)
+		}
 	}
 }

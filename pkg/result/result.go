@@ -41,6 +41,21 @@ type Result struct {
 	Verify *workload.VerifyReport `json:"verify,omitempty"`
 	// Gates holds the verdict of every gate (--expect) on this run.
 	Gates []Gate `json:"gates,omitempty"`
+	// Shards says where and when each shard of a merged run ran, in shard
+	// order; Warnings what the merge could not vouch for. Both are empty
+	// for a run that was not merged.
+	Shards   []ShardOrigin `json:"shards,omitempty"`
+	Warnings []string      `json:"warnings,omitempty"`
+}
+
+// ShardOrigin is where and when one shard of a merged run ran.
+type ShardOrigin struct {
+	Shard     string    `json:"shard"` // "2/4", as --shard reads it
+	Host      string    `json:"host,omitempty"`
+	Database  string    `json:"database"`
+	StartedAt time.Time `json:"started_at"`
+	// Workers are the ids of the shard's workers.
+	Workers []int `json:"workers"`
 }
 
 // Warmup counts the ops of a run's warm-up. They are in no histogram.
@@ -62,6 +77,8 @@ type Tool struct {
 
 // Environment is where the run happened.
 type Environment struct {
+	// Host is the machine's host name, where the OS tells it.
+	Host string `json:"host,omitempty"`
 	OS   string `json:"os"`
 	Arch string `json:"arch"`
 	CPUs int    `json:"cpus"`

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -12,10 +13,15 @@ import (
 
 // runBenchfmt writes a run in the Go benchmark format, so benchstat compares
 // gobench runs: one line per op kind, named BenchmarkMix/op=KIND (plus the
-// varied settings in a suite), with the op count as iterations and the
-// mean latency (ns/op), throughput (ops/s) and latency percentiles
-// (p50-ns, p99-ns, p99.9-ns) as values. The run's settings are file
-// configuration lines, which benchstat shows and groups by.
+// varied settings in a suite, which `benchstat -col /journal` projects),
+// with the op count as iterations. ns/op is what Go benchmarks mean by it,
+// the inverse of throughput (1e9 / ops/s, over all workers, as with
+// b.RunParallel); ops/s is the throughput itself; the latency of one op is
+// in its own units: mean-ns, p50-ns, p99-ns, p99.9-ns. Values are rounded
+// to a tenth. The run's other settings are file configuration lines, which
+// benchstat shows and splits tables by: to compare two files whose
+// settings differ, tell benchstat to ignore the setting (`benchstat
+// -ignore journal rollback.txt wal.txt`).
 func runBenchfmt(w io.Writer, r *result.Result) error {
 	return writeBenchfmt(benchfmt.NewWriter(w), r, nil)
 }
@@ -66,11 +72,12 @@ func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string) error
 				Name:   benchfmt.Name(prefix + "/op=" + o.Kind),
 				Iters:  int(o.Count),
 				Values: []benchfmt.Value{
-					{Value: o.MeanMicros * 1e3, Unit: "ns/op"},
-					{Value: o.OpsPerSec, Unit: "ops/s"},
-					{Value: o.P50Micros * 1e3, Unit: "p50-ns"},
-					{Value: o.P99Micros * 1e3, Unit: "p99-ns"},
-					{Value: o.P999Micros * 1e3, Unit: "p99.9-ns"},
+					{Value: tenth(nsPerOp(o.OpsPerSec)), Unit: "ns/op"},
+					{Value: tenth(o.OpsPerSec), Unit: "ops/s"},
+					{Value: tenth(o.MeanMicros * 1e3), Unit: "mean-ns"},
+					{Value: tenth(o.P50Micros * 1e3), Unit: "p50-ns"},
+					{Value: tenth(o.P99Micros * 1e3), Unit: "p99-ns"},
+					{Value: tenth(o.P999Micros * 1e3), Unit: "p99.9-ns"},
 				},
 			}
 			if err := bw.Write(res); err != nil {
@@ -80,6 +87,18 @@ func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string) error
 	}
 	return nil
 }
+
+// nsPerOp is the time per op of a throughput, as Go benchmarks report it;
+// 0 for none.
+func nsPerOp(opsPerSec float64) float64 {
+	if opsPerSec <= 0 {
+		return 0
+	}
+	return 1e9 / opsPerSec
+}
+
+// tenth rounds to a tenth, so values print without float noise.
+func tenth(v float64) float64 { return math.Round(v*10) / 10 }
 
 // benchName turns a command name into a benchmark name: "mix" → "Mix".
 func benchName(command string) string {

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -389,7 +390,7 @@ func blobCSV(w io.Writer, t *blobReport, _ bytesize.Units) error {
 			if !p.Present {
 				continue
 			}
-			_ = cw.Write([]string{r.Target, blobPassNames[i], i64(p.Blobs), f64(p.BytesPerSec), f64(p.BlobsPerSec), f64(p.RelStdDev), f64(p.P50Micros), f64(p.P99Micros), i64(p.Errors.Total), alloc, app})
+			_ = cw.Write([]string{r.Target, blobPassNames[i], i64(p.Blobs), f64(math.Round(p.BytesPerSec)), csvRate(p.BlobsPerSec), csvSig3(p.RelStdDev), csvSig3(p.P50Micros), csvSig3(p.P99Micros), i64(p.Errors.Total), alloc, app})
 		}
 	}
 	cw.Flush()

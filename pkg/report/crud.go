@@ -385,7 +385,7 @@ func crudCSV(w io.Writer, t *crudReport) error {
 			if !c.Present {
 				continue
 			}
-			_ = cw.Write([]string{r.label(), strconv.FormatUint(r.Rows, 10), g, f64(c.OpsPerSec), f64(c.Best), f64(c.RelStdDev), f64(c.P50Micros), f64(c.P99Micros), ia, ip, ea, ep})
+			_ = cw.Write([]string{r.label(), strconv.FormatUint(r.Rows, 10), g, csvRate(c.OpsPerSec), csvRate(c.Best), csvSig3(c.RelStdDev), csvSig3(c.P50Micros), csvSig3(c.P99Micros), ia, ip, ea, ep})
 		}
 	}
 	cw.Flush()

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/gobench/gobench/pkg/result"
@@ -10,6 +11,29 @@ import (
 
 func f64(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 func i64(v int64) string   { return strconv.FormatInt(v, 10) }
+
+// CSV values carry the precision the text report shows: rates whole from
+// 100 up and to a tenth below (as Rate), latencies and the other figures
+// to three significant digits (as Micros and sig3).
+func csvRate(v float64) string {
+	if v >= 100 {
+		return f64(math.Round(v))
+	}
+	return f64(tenth(v))
+}
+
+func csvSig3(v float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	return f64(r)
+}
+
+// csvMetric rounds a value of metric m as the text report shows it.
+func csvMetric(m Metric, v float64) string {
+	if m.Stat == "ops/s" {
+		return csvRate(v)
+	}
+	return csvSig3(v)
+}
 
 // runCSV writes one row per op kind of each phase of a run, with a header.
 func runCSV(w io.Writer, r *result.Result) error {
@@ -22,14 +46,14 @@ func runCSV(w io.Writer, r *result.Result) error {
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			e := o.Errors
 			row := []string{ph.Name, o.Kind, i64(o.Count), i64(o.NotFound), i64(e.Total), i64(e.Busy), i64(e.Locked), i64(e.Constraint), i64(e.IO), i64(e.Full), i64(e.Other), i64(e.OpenTx),
-				f64(o.OpsPerSec), f64(o.MeanMicros), f64(o.P50Micros), f64(o.P90Micros), f64(o.P99Micros), f64(o.P999Micros), f64(o.MaxMicros)}
+				csvRate(o.OpsPerSec), csvSig3(o.MeanMicros), csvSig3(o.P50Micros), csvSig3(o.P90Micros), csvSig3(o.P99Micros), csvSig3(o.P999Micros), csvSig3(o.MaxMicros)}
 			if sv, lg := o.Service, o.Lag; sv != nil && lg != nil {
-				row = append(row, f64(sv.P50Micros), f64(sv.P99Micros), f64(sv.MaxMicros), f64(lg.P99Micros), f64(lg.MaxMicros), i64(o.Late), i64(o.Skipped))
+				row = append(row, csvSig3(sv.P50Micros), csvSig3(sv.P99Micros), csvSig3(sv.MaxMicros), csvSig3(lg.P99Micros), csvSig3(lg.MaxMicros), i64(o.Late), i64(o.Skipped))
 			} else {
 				row = append(row, "", "", "", "", "", "", "")
 			}
 			if lw := o.LockWaits; lw != nil {
-				row = append(row, i64(lw.Retries), i64(lw.OpsRetried), i64(lw.GaveUp), f64(lw.Wait.P50Micros), f64(lw.Wait.P99Micros), f64(lw.Wait.MaxMicros))
+				row = append(row, i64(lw.Retries), i64(lw.OpsRetried), i64(lw.GaveUp), csvSig3(lw.Wait.P50Micros), csvSig3(lw.Wait.P99Micros), csvSig3(lw.Wait.MaxMicros))
 			} else {
 				row = append(row, "", "", "", "", "", "")
 			}
@@ -56,10 +80,11 @@ func suiteCSV(w io.Writer, sum *Summary) error {
 				row = append(row, st.Value)
 			}
 			s := c.Stats
-			row = append(row, strconv.Itoa(s.N), f64(s.Mean), f64(s.StdDev), f64(s.Median), f64(s.Min), f64(s.Max),
+			mv := func(v float64) string { return csvMetric(m.metric, v) }
+			row = append(row, strconv.Itoa(s.N), mv(s.Mean), mv(s.StdDev), mv(s.Median), mv(s.Min), mv(s.Max),
 				strconv.FormatBool(c.Settings.String() == sum.Suite.Baseline.String()))
 			if f := c.Factor; f != nil {
-				row = append(row, f64(f.Ratio), strconv.FormatBool(f.Better), f64(f.P), strconv.FormatBool(f.Significant))
+				row = append(row, csvSig3(f.Ratio), strconv.FormatBool(f.Better), csvSig3(f.P), strconv.FormatBool(f.Significant))
 			} else {
 				row = append(row, "", "", "", "")
 			}
@@ -75,8 +100,9 @@ func comparisonCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"cell", "metric", "unit", "direction", "old_n", "old_mean", "old_stddev", "new_n", "new_mean", "new_stddev", "delta", "p", "significant", "regression"})
 	for _, r := range c.Rows {
-		_ = cw.Write([]string{r.Cell, r.Metric, r.Unit, r.Direction, strconv.Itoa(r.Old.N), f64(r.Old.Mean), f64(r.Old.StdDev),
-			strconv.Itoa(r.New.N), f64(r.New.Mean), f64(r.New.StdDev), f64(r.Delta), f64(r.P), strconv.FormatBool(r.Significant), strconv.FormatBool(r.Regression)})
+		mv := func(v float64) string { return csvMetric(r.metric, v) }
+		_ = cw.Write([]string{r.Cell, r.Metric, r.Unit, r.Direction, strconv.Itoa(r.Old.N), mv(r.Old.Mean), mv(r.Old.StdDev),
+			strconv.Itoa(r.New.N), mv(r.New.Mean), mv(r.New.StdDev), csvSig3(r.Delta), csvSig3(r.P), strconv.FormatBool(r.Significant), strconv.FormatBool(r.Regression)})
 	}
 	cw.Flush()
 	return cw.Error()

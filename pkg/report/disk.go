@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
@@ -104,12 +105,12 @@ func diskCSV(w io.Writer, r *disk.Report, _ bytesize.Units) error {
 		"ops", "ops_per_sec", "p50_us", "p99_us", "max_us"})
 	direct := fmt.Sprint(r.Direct)
 	for _, s := range r.Sequential {
-		_ = cw.Write([]string{"sequential", r.Filesystem, string(r.Sync), direct, i64(s.BlockSize), i64(s.Bytes), f64(s.WriteBytesPerSec), f64(s.ReadBytesPerSec), fmt.Sprint(s.CacheDropped),
+		_ = cw.Write([]string{"sequential", r.Filesystem, string(r.Sync), direct, i64(s.BlockSize), i64(s.Bytes), f64(math.Round(s.WriteBytesPerSec)), f64(math.Round(s.ReadBytesPerSec)), fmt.Sprint(s.CacheDropped),
 			"", "", "", "", ""})
 	}
 	if f := r.Fsync; f != nil {
 		_ = cw.Write([]string{"fsync", r.Filesystem, "fdatasync", "false", i64(f.WriteSize), i64(int64(f.Ops) * f.WriteSize), "", "", "",
-			fmt.Sprint(f.Ops), f64(f.OpsPerSec), f64(f.P50Micros), f64(f.P99Micros), f64(f.MaxMicros)})
+			fmt.Sprint(f.Ops), csvRate(f.OpsPerSec), csvSig3(f.P50Micros), csvSig3(f.P99Micros), csvSig3(f.MaxMicros)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -1,0 +1,41 @@
+package report
+
+import (
+	"bytes"
+	"regexp"
+	"testing"
+
+	"github.com/gobench/gobench/internal/golden"
+)
+
+// The CSV and benchfmt of a recorded run and of the recorded matrix, and
+// the markdown of the matrix: values rounded as the text shows them.
+func TestFormatGoldens(t *testing.T) {
+	run, matrix := loadFixture(t, "mix-fidelity.json"), loadSuiteFixture(t, "matrix.json")
+	for _, tt := range []struct {
+		golden, format string
+		v              any
+	}{
+		{"mix-fidelity.csv", "csv", run},
+		{"mix-fidelity.benchfmt", "benchfmt", run},
+		{"matrix.csv", "csv", matrix},
+		{"matrix.benchfmt", "benchfmt", matrix},
+		{"matrix.md", "markdown", matrix},
+	} {
+		render, err := Render(tt.format, tt.v, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := render(&buf); err != nil {
+			t.Fatal(err)
+		}
+		// No float noise: no number carries more than four decimals (the
+		// exponent form benchfmt prints from 1e6 up is exact).
+		plain := regexp.MustCompile(`[0-9.]+e\+[0-9]+`).ReplaceAll(buf.Bytes(), nil)
+		if m := regexp.MustCompile(`[0-9]\.[0-9]{5,}`).Find(plain); m != nil {
+			t.Errorf("%s: unrounded value %s", tt.golden, m)
+		}
+		golden.Check(t, tt.golden, buf.Bytes())
+	}
+}

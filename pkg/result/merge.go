@@ -202,6 +202,7 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 				}
 				m.Count += so.Count
 				m.Errors += so.Errors
+				m.Retries += so.Retries
 				// Per-second percentiles are not kept as histograms: the
 				// merge keeps the worst shard's, an upper bound.
 				m.P50Micros = max(m.P50Micros, so.P50Micros)

@@ -30,7 +30,7 @@ type Recorder struct {
 
 	sec    int64
 	cur    [workload.MaxOp]*hdr.Histogram
-	curCnt [workload.MaxOp][2]int64 // ops, errors
+	curCnt [workload.MaxOp][3]int64 // ops, errors, busy retries
 	curAny bool
 }
 
@@ -73,7 +73,7 @@ func (r *Recorder) Record(s workload.Sample) error {
 	case sec < r.sec:
 		// Completions of one closed-loop worker arrive in order; a sample
 		// from an earlier second still counts, straight into the timeline.
-		r.ps.tl.late(sec, s.Op, lat, isErr)
+		r.ps.tl.late(sec, s.Op, lat, isErr, int64(s.Retries))
 		return nil
 	case sec > r.sec:
 		r.handOff(sec)
@@ -87,6 +87,7 @@ func (r *Recorder) Record(s workload.Sample) error {
 	_ = c.RecordValue(lat)
 	r.curCnt[s.Op][0]++
 	r.curCnt[s.Op][1] += isErr
+	r.curCnt[s.Op][2] += int64(s.Retries)
 	r.curAny = true
 	return nil
 }
@@ -99,7 +100,7 @@ func (r *Recorder) handOff(next int64) {
 		if r.cur[op] != nil {
 			r.cur[op].Reset()
 		}
-		r.curCnt[op] = [2]int64{}
+		r.curCnt[op] = [3]int64{}
 	}
 	r.curAny = false
 }

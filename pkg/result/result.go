@@ -389,6 +389,9 @@ type SecondOps struct {
 	Kind   string `json:"kind"`
 	Count  int64  `json:"count"`
 	Errors int64  `json:"errors"`
+	// Retries counts the busy retries of the ops completed in this second
+	// (see Sample.Retries): the lock contention over time.
+	Retries int64 `json:"retries,omitempty"`
 	// Latency percentiles of the ops completed in this second, in
 	// microseconds, at two significant digits.
 	P50Micros float64 `json:"p50_us"`

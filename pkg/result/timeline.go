@@ -35,7 +35,7 @@ type timeline struct {
 
 type openSecond struct {
 	hists [workload.MaxOp]*hdr.Histogram
-	cnt   [workload.MaxOp][2]int64
+	cnt   [workload.MaxOp][3]int64 // ops, errors, busy retries
 }
 
 func (t *timeline) init(workers int) {
@@ -54,7 +54,7 @@ func (t *timeline) second(sec int64) *openSecond {
 	return s
 }
 
-func (t *timeline) handOff(worker int, sec int64, hists *[workload.MaxOp]*hdr.Histogram, cnt *[workload.MaxOp][2]int64, any bool, next int64, end time.Duration) {
+func (t *timeline) handOff(worker int, sec int64, hists *[workload.MaxOp]*hdr.Histogram, cnt *[workload.MaxOp][3]int64, any bool, next int64, end time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.end = max(t.end, end)
@@ -70,6 +70,7 @@ func (t *timeline) handOff(worker int, sec int64, hists *[workload.MaxOp]*hdr.Hi
 			s.hists[op].Merge(h)
 			s.cnt[op][0] += cnt[op][0]
 			s.cnt[op][1] += cnt[op][1]
+			s.cnt[op][2] += cnt[op][2]
 		}
 	}
 	t.watermark[worker] = max(t.watermark[worker], next)
@@ -77,7 +78,7 @@ func (t *timeline) handOff(worker int, sec int64, hists *[workload.MaxOp]*hdr.Hi
 }
 
 // late adds one sample to a second the worker has already handed in.
-func (t *timeline) late(sec int64, op workload.Op, lat, isErr int64) {
+func (t *timeline) late(sec int64, op workload.Op, lat, isErr, retries int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if sec < t.next {
@@ -88,10 +89,11 @@ func (t *timeline) late(sec int64, op workload.Op, lat, isErr int64) {
 			if e.Ops[i].Kind == op.String() {
 				e.Ops[i].Count++
 				e.Ops[i].Errors += isErr
+				e.Ops[i].Retries += retries
 				return
 			}
 		}
-		e.Ops = append(e.Ops, SecondOps{Kind: op.String(), Count: 1, Errors: isErr})
+		e.Ops = append(e.Ops, SecondOps{Kind: op.String(), Count: 1, Errors: isErr, Retries: retries})
 		return
 	}
 	s := t.second(sec)
@@ -101,6 +103,7 @@ func (t *timeline) late(sec int64, op workload.Op, lat, isErr int64) {
 	_ = s.hists[op].RecordValue(lat)
 	s.cnt[op][0]++
 	s.cnt[op][1] += isErr
+	s.cnt[op][2] += retries
 }
 
 // advance summarises every second that all workers have moved past.
@@ -129,6 +132,7 @@ func (t *timeline) summarise(sec int64) {
 				Kind:      workload.Op(op).String(),
 				Count:     s.cnt[op][0],
 				Errors:    s.cnt[op][1],
+				Retries:   s.cnt[op][2],
 				P50Micros: micros(percentile.Value(h, 50)),
 				P99Micros: micros(percentile.Value(h, 99)),
 				MaxMicros: micros(h.Max()),

@@ -127,3 +127,35 @@ func TestRecordLog(t *testing.T) {
 		t.Error("a log timeline without samples")
 	}
 }
+
+// The timeline counts each second's busy retries, late samples included,
+// and shards' retries add up in a merge.
+func TestTimelineRetries(t *testing.T) {
+	b := NewBuilder(plan(2))
+	w0, w1 := b.Sink(0, 0), b.Sink(1, 0)
+	record := func(s workload.Sink, start time.Duration, retries uint16) {
+		t.Helper()
+		if err := s.Record(workload.Sample{Op: workload.OpUpsert, Start: start, Latency: time.Millisecond, Retries: retries}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	record(w0, 0, 3)
+	record(w0, 1500*time.Millisecond, 4) // second 1
+	record(w1, 100*time.Millisecond, 5)
+	record(w0, 200*time.Millisecond, 6) // late: worker 0 has moved on to second 1
+	for w, s := range []workload.Sink{w0, w1} {
+		if err := s.Done(workload.WorkerStats{Worker: w, Samples: int64(map[int]int{0: 3, 1: 1}[w])}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := b.Result()
+	got := map[int64]int64{}
+	for _, s := range r.Phases[0].Timeline {
+		for _, o := range s.Ops {
+			got[s.Second] += o.Retries
+		}
+	}
+	if got[0] != 3+5+6 || got[1] != 4 {
+		t.Fatalf("retries by second %v, want 14 in second 0 and 4 in second 1", got)
+	}
+}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,8 +42,11 @@ func runBrowser(t *testing.T, browser string, args ...string) (stdout, stderr st
 	return out.String(), errb.String()
 }
 
+var updateDocs = flag.Bool("update-docs", false, "copy the browser test's screenshots to docs/")
+
 // The HTML reports draw in a real browser: every chart is in the DOM with
-// its SVG drawn, the console has no error, and a screenshot is taken.
+// its SVG drawn, the console has no error, and a screenshot is taken
+// (with -update-docs, into docs/ as the README's pictures).
 func TestReportInBrowser(t *testing.T) {
 	browser := findBrowser()
 	if browser == "" {
@@ -52,9 +56,10 @@ func TestReportInBrowser(t *testing.T) {
 	for _, tt := range []struct {
 		fixture string
 		figures []string
+		doc     string
 	}{
-		{"mix-wal.json", []string{"phase0-throughput", "phase0-percentiles", "phase0-workers"}},
-		{"matrix.json", []string{"metric0", "metric1", "metric2", "metric5", "metric6"}},
+		{"mix-contention.json", []string{"phase0-throughput", "phase0-latency", "phase0-contention", "phase0-percentiles", "phase0-workers"}, "report-run.png"},
+		{"matrix.json", []string{"metric0", "metric1", "metric2", "metric5", "metric6"}, "report-matrix.png"},
 	} {
 		t.Run(tt.fixture, func(t *testing.T) {
 			page := filepath.Join(dir, strings.TrimSuffix(tt.fixture, ".json")+".html")
@@ -80,12 +85,24 @@ func TestReportInBrowser(t *testing.T) {
 					t.Errorf("console error: %s", line)
 				}
 			}
+			if !strings.Contains(dom, "white-space: pre-wrap") {
+				t.Error("the summary does not wrap: long lines would need a horizontal scrollbar")
+			}
 			shot := strings.TrimSuffix(page, ".html") + ".png"
-			runBrowser(t, browser, "--hide-scrollbars", "--window-size=1200,2400", "--screenshot="+shot, "file://"+page)
+			runBrowser(t, browser, "--hide-scrollbars", "--window-size=1200,3000", "--screenshot="+shot, "file://"+page)
 			if fi, err := os.Stat(shot); err != nil || fi.Size() < 20_000 {
 				t.Fatalf("screenshot %s: %v", shot, err)
 			}
 			t.Logf("screenshot: %s", shot)
+			if *updateDocs {
+				b, err := os.ReadFile(shot)
+				if err == nil {
+					err = os.WriteFile(filepath.Join("..", "..", "docs", tt.doc), b, 0o644)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
 		})
 	}
 }

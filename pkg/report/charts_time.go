@@ -58,6 +58,14 @@ func (ts timeSeries) series(kind string, y func(s result.Second, o result.Second
 	return xy
 }
 
+// axis sets p's time axis to the seconds drawn, the same for every panel.
+func (ts timeSeries) axis(p *plot.Plot) {
+	if n := len(ts.seconds); n > 0 {
+		last := ts.seconds[n-1]
+		p.X.Min, p.X.Max = float64(ts.seconds[0].Second), float64(last.Second)+last.Span()
+	}
+}
+
 // note says which second is not drawn, for a caption.
 func (ts timeSeries) note() string {
 	if ts.partial == 0 {
@@ -85,8 +93,12 @@ func line(p *plot.Plot, xy plotter.XYs, c color.Color, name string, dashed bool)
 	return nil
 }
 
-// panelHeight is the height of one panel of a stacked chart.
-const panelHeight = 1.9 * vg.Inch
+// Panel heights of stacked charts: a latency panel spans decades on a log
+// axis, so it gets more room.
+const (
+	panelHeight        = 2 * vg.Inch
+	latencyPanelHeight = 2.6 * vg.Inch
+)
 
 // throughputChart draws ops/s per second, a panel per op kind, each on its
 // own axis: a kind at 2,000 ops/s is read as easily as one at 50,000.
@@ -100,13 +112,14 @@ func throughputChart(id, name string, ph result.Phase) (chart, error) {
 		})
 		p := newPlot(k, "second of the run (ops completed in it)", "ops/s")
 		p.Y.Min = 0
+		ts.axis(p)
 		if err := line(p, xy, palette[i%len(palette)], "", false); err != nil {
 			return c, err
 		}
 		panels = append(panels, p)
 		c.Points += len(xy)
 	}
-	return c, c.stack(panels)
+	return c, c.stack(panels, panelHeight)
 }
 
 // latencyChart draws each second's p50 and p99, a panel per op kind, on a
@@ -117,6 +130,7 @@ func latencyChart(id, name string, ph result.Phase) (chart, error) {
 	var panels []*plot.Plot
 	for i, k := range ts.kinds {
 		p := newPlot(k, "second of the run", "latency (log scale)")
+		ts.axis(p)
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = latencyTicks{}
 		for _, q := range []struct {
@@ -137,7 +151,7 @@ func latencyChart(id, name string, ph result.Phase) (chart, error) {
 		fixLogRange(p)
 		panels = append(panels, p)
 	}
-	return c, c.stack(panels)
+	return c, c.stack(panels, latencyPanelHeight)
 }
 
 // contentionChart draws the errors and the busy retries of each second,
@@ -161,6 +175,7 @@ func contentionChart(id, name string, ph result.Phase) (chart, error) {
 		}
 		p := newPlot(fmt.Sprintf("%s (%d in all)", f.title, total), "second of the run", f.title)
 		p.Y.Min = 0
+		ts.axis(p)
 		for i, k := range ts.kinds {
 			xy := ts.series(k, func(s result.Second, o result.SecondOps) (float64, bool) { return float64(f.v(o)) / s.Span(), true })
 			if err := line(p, xy, palette[i%len(palette)], k, false); err != nil {
@@ -173,7 +188,7 @@ func contentionChart(id, name string, ph result.Phase) (chart, error) {
 	if len(panels) == 0 {
 		return c, nil
 	}
-	return c, c.stack(panels)
+	return c, c.stack(panels, panelHeight)
 }
 
 // fixLogRange gives a log axis a positive range: one latency everywhere
@@ -188,12 +203,16 @@ func fixLogRange(p *plot.Plot) {
 	}
 }
 
-// stack draws the panels one above the other, aligned, as the chart's SVG.
-func (c *chart) stack(panels []*plot.Plot) error {
+// stack draws the panels one above the other, aligned, each of the given
+// height, as the chart's SVG; the time axis is named under the last only.
+func (c *chart) stack(panels []*plot.Plot, height vg.Length) error {
 	if len(panels) == 0 || c.Points == 0 {
 		return nil
 	}
+	for _, p := range panels[:len(panels)-1] {
+		p.X.Label.Text = ""
+	}
 	var err error
-	c.SVG, err = renderStack(panels, 10*vg.Inch, vg.Length(len(panels))*panelHeight)
+	c.SVG, err = renderStack(panels, 10*vg.Inch, vg.Length(len(panels))*height)
 	return err
 }

@@ -25,7 +25,7 @@ type compareOptions struct {
 
 // AddFlags binds the options to flags.
 func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.maxRegression, "max-regression", "", "fail (exit 3) when a metric gets significantly worse by more than this, such as 10%")
+	fs.StringVar(&o.maxRegression, "max-regression", "10%", "fail (exit 3) when a metric gets worse by more than this and more than the noise, every repeat worse; 0% reports without failing")
 	fs.StringArrayVar(&o.metrics, "metric", nil, "a metric to compare, such as 'read ops/s' or 'upsert p99' (repeatable; default: throughput and p50/p99/p99.9 of every op kind)")
 	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json, csv, markdown")
 }
@@ -34,17 +34,25 @@ func newCompareCommand(env *Env) *cobra.Command {
 	o := &compareOptions{}
 	cmd := &cobra.Command{
 		Use:   "compare OLD.json NEW.json",
-		Short: "Compare two result files cell by cell; fail on a significant regression",
+		Short: "Compare two result files cell by cell; fail on a regression beyond the noise",
 		Long: `compare matches the cells of two result files (single runs or suites) by
 their settings and compares every metric over their repeats: old and new
-mean ± sd, the change, and a Mann-Whitney U test's p-value. A change
-counts only when it is significant (p < 0.05): with the rank test that
-takes at least 4 repeats a side, so run the comparisons you gate on with
---repeat 5 or more. With --max-regression, a significant change the
-wrong way beyond the threshold (throughput down, latency up) exits 3.
-Both files must hold the same workload (seed, mix, ops, keys); the
-environments' differences (CPU count, filesystem, SQLite version, …) are
-shown as warnings.`,
+median with their range, and the change. Two files are usually two
+invocations, and a machine drifts between invocations more than between
+the repeats of one, so a rank test over the repeats would read drift as a
+change. A regression (exit 3) therefore needs all of: the median moved the
+wrong way (throughput down, latency up) by more than --max-regression
+(10% by default); by more than the noise, the wider of the two files'
+ranges over their repeats; every new repeat worse than every old one; and
+a row that can be judged: 3 repeats a side (run with --repeat 5), and for
+a percentile q at least 10/(1-q) ops of its kind a run (p99 needs 1,000,
+p99.9 10,000; max never gates). The Mann-Whitney U test's p-value is
+shown beside, for repeats interleaved in one invocation. To compare
+settings, run them as cells of one invocation (--journal rollback,wal);
+to compare two builds, run them alternately on one machine and merge each
+side's results (see the README). Both files must hold the same workload
+(seed, mix, ops, keys); the environments' differences (CPU count,
+filesystem, SQLite version, …) are shown as warnings.`,
 		Example: `  gobench mix --journal wal --repeat 5 --json old.json
   # … change something, then:
   gobench mix --journal wal --repeat 5 --json new.json
@@ -78,12 +86,9 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 	if _, err := report.Render(o.format, (*report.Comparison)(nil), report.Options{}); err != nil {
 		return usage(fmt.Errorf("--format: %w", err))
 	}
-	var maxReg float64
-	var err error
-	if o.maxRegression != "" {
-		if maxReg, err = parsePercent(o.maxRegression); err != nil || maxReg <= 0 {
-			return usage(fmt.Errorf("--max-regression %q: want a positive percentage such as 10%%", o.maxRegression))
-		}
+	maxReg, err := parsePercent(o.maxRegression)
+	if err != nil {
+		return usage(fmt.Errorf("--max-regression %q: want a percentage such as 10%% (0%% to report without failing)", o.maxRegression))
 	}
 	var metrics []report.Metric
 	for _, m := range o.metrics {

@@ -23,7 +23,7 @@ func TestCompareGolden(t *testing.T) {
 	} {
 		t.Run(tt.format, func(t *testing.T) {
 			env, stdout, stderr := testEnv(t)
-			if code := Main([]string{"compare", oldFixture, newFixture, "--format", tt.format}, env); code != ExitOK {
+			if code := Main([]string{"compare", oldFixture, newFixture, "--format", tt.format, "--max-regression", "0%"}, env); code != ExitOK {
 				t.Fatalf("exit %d without a threshold; stderr:\n%s", code, stderr)
 			}
 			golden.Check(t, tt.name, stdout.Bytes())
@@ -37,7 +37,7 @@ func TestCompareGate(t *testing.T) {
 	if code != ExitThreshold {
 		t.Fatalf("exit %d, want %d", code, ExitThreshold)
 	}
-	want := "gobench: regression: (all) upsert ops/s: 7526 → 1521 (-79.8%, higher is better, p=0.008) is beyond the 10% allowed\n"
+	want := "gobench: regression: (all) upsert ops/s: median 8112 → 1425 (-82.4%, higher is better), beyond the 10% allowed and the 25% noise, every repeat worse\n"
 	if stderr.String() != want {
 		t.Errorf("stderr = %q, want %q", stderr.String(), want)
 	}
@@ -55,8 +55,9 @@ func TestCompareIdentical(t *testing.T) {
 		if code := Main([]string{"compare", f, f, "--max-regression", "0.001%"}, env); code != ExitOK {
 			t.Fatalf("%s against itself: exit %d; %s", f, code, stderr)
 		}
-		if strings.Contains(stdout.String(), "REGRESSION") || strings.Contains(stdout.String(), "%  ") {
-			t.Errorf("identical inputs show a change:\n%s", stdout)
+		out := stdout.String()
+		if strings.Contains(out, "REGRESSION") || strings.Contains(out, " worse (p=") || strings.Contains(out, " better (p=") || strings.Count(out, "  +0.0%  ") != 9 {
+			t.Errorf("identical inputs show a change:\n%s", out)
 		}
 	}
 }

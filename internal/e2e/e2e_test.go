@@ -29,8 +29,16 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("FIXTURES", fixtures) // the recorded results, read only
+			return nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"resultcheck": resultCheck,
 			"samecounts":  sameCounts,

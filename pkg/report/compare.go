@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -37,15 +38,28 @@ type ComparisonRow struct {
 	Direction string `json:"direction"`
 	Old       Stats  `json:"old"`
 	New       Stats  `json:"new"`
-	// Delta is new over old, minus one: +0.05 is 5% more.
+	// Delta is the new median over the old, minus one: +0.05 is 5% more.
 	Delta float64 `json:"delta"`
+	// Spread is the noise a change must exceed: the larger of the two
+	// files' ranges over their repeats ((max - min) / median).
+	Spread float64 `json:"spread"`
+	// Apart says every repeat of one file lies beyond every repeat of the
+	// other: the ranges do not overlap.
+	Apart bool `json:"apart"`
+	// Gated says the row may fail the comparison; Why says why it may not
+	// (too few repeats to measure noise, too few samples under a tail
+	// percentile).
+	Gated bool   `json:"gated"`
+	Why   string `json:"why,omitempty"`
 	// P and Significant come from a Mann-Whitney U test over the repeats.
+	// They hold for repeats interleaved in one invocation; between
+	// separate invocations drift reads as significant, so they are shown
+	// and never gate.
 	P           float64 `json:"p"`
 	Significant bool    `json:"significant"`
-	Note        string  `json:"note,omitempty"`
-	// Worse says the change goes the wrong way (ignoring significance);
-	// Regression is a significant change the wrong way beyond the
-	// threshold.
+	// Worse says the median moved the wrong way; Regression that it did
+	// by more than the threshold and the noise, with the ranges apart, on
+	// a gated row.
 	Worse      bool `json:"worse"`
 	Regression bool `json:"regression"`
 	metric     Metric
@@ -56,7 +70,7 @@ type Comparison struct {
 	OldName string `json:"old"`
 	NewName string `json:"new"`
 	// MaxRegression is the threshold, as a fraction (0.1 for 10%); zero
-	// means no gate.
+	// means no gate. See Compare for the rule.
 	MaxRegression float64         `json:"max_regression"`
 	Rows          []ComparisonRow `json:"rows"`
 	// Unmatched lists cells only one of the files has.
@@ -71,6 +85,19 @@ func cellKey(c result.Cell) string { return result.RunSettings(c.Runs[0]).String
 
 // Compare matches the cells of old and new by their settings and compares
 // each metric over their repeats. Both must be of the same workload.
+//
+// Two result files are usually two invocations, and the machine drifts
+// between them more than between the repeats of one (on the test machine,
+// medians of one setting ran from 44k to 64k ops/s over 20 invocations
+// while each invocation's repeats agreed within a few percent): a rank
+// test over the repeats reads that drift as a change. So a regression
+// needs all of: the median moved the wrong way by more than maxRegression;
+// by more than the noise (the wider of the two files' ranges over their
+// repeats); with the ranges apart (every new repeat worse than every old
+// one); and a row that can be judged (3 repeats a side, and for a
+// percentile q at least 10/(1-q) ops of its kind a run, so p99 needs
+// 1,000 and p99.9 10,000; max, one op, never gates). The rank test's p is
+// reported beside.
 func Compare(oldName string, old *result.Suite, newName string, new *result.Suite, metrics []Metric, maxRegression float64) (*Comparison, error) {
 	if err := result.SameWorkload(old.Cells[0].Runs[0], new.Cells[0].Runs[0]); err != nil {
 		return nil, fmt.Errorf("%s and %s ran %w", oldName, newName, err)
@@ -129,13 +156,70 @@ func compareCell(m Metric, oc, nc result.Cell, maxRegression float64) (Compariso
 	}
 	row := ComparisonRow{Metric: m.String(), Unit: m.Unit(), Direction: m.Direction(), Old: statsOf(ov), New: statsOf(nv), metric: m}
 	f := compareStats(m, row.Old, row.New)
-	row.P, row.Significant, row.Note = f.P, f.Significant, f.Note
-	if row.Old.Mean != 0 {
-		row.Delta = row.New.Mean/row.Old.Mean - 1
+	row.P, row.Significant = f.P, f.Significant
+	if row.Old.Median != 0 {
+		row.Delta = row.New.Median/row.Old.Median - 1
 	}
-	row.Worse = row.New.Mean != row.Old.Mean && !f.Better
-	row.Regression = maxRegression > 0 && row.Worse && row.Significant && math.Abs(row.Delta) > maxRegression
+	row.Spread = max(relRange(row.Old), relRange(row.New))
+	row.Apart = row.New.Min > row.Old.Max || row.New.Max < row.Old.Min
+	if m.HigherIsBetter() {
+		row.Worse = row.New.Median < row.Old.Median
+	} else {
+		row.Worse = row.New.Median > row.Old.Median
+	}
+	row.Why = gateable(m, oc, nc)
+	row.Gated = row.Why == ""
+	row.Regression = maxRegression > 0 && row.Gated && row.Worse && row.Apart &&
+		math.Abs(row.Delta) > row.Spread && math.Abs(row.Delta) > maxRegression
 	return row, true
+}
+
+// relRange is a sample's range relative to its median.
+func relRange(s Stats) float64 {
+	if s.Median == 0 {
+		return 0
+	}
+	return (s.Max - s.Min) / math.Abs(s.Median)
+}
+
+// minRepeats is the fewest repeats a side that measure a file's noise.
+const minRepeats = 3
+
+// gateable says why a row cannot gate, or "": too few repeats, or too few
+// ops under a tail percentile (q needs 10/(1-q) of them in every run).
+func gateable(m Metric, oc, nc result.Cell) string {
+	if n := min(len(oc.Runs), len(nc.Runs)); n < minRepeats {
+		return fmt.Sprintf("%d repeats: %d a side measure the noise", n, minRepeats)
+	}
+	q := map[string]float64{"p50": 50, "p90": 90, "p99": 99, "p99.9": 99.9}[m.Stat]
+	switch {
+	case m.Stat == "max":
+		return "the max is one op"
+	case q == 0:
+		return ""
+	}
+	need := int64(math.Round(10 / (1 - q/100)))
+	fewest := int64(math.MaxInt64)
+	for _, r := range append(slices.Clone(oc.Runs), nc.Runs...) {
+		fewest = min(fewest, opCount(r, m.Kind))
+	}
+	if fewest < need {
+		return fmt.Sprintf("%s of %d %s ops a run: needs %d", m.Stat, fewest, m.Kind, need)
+	}
+	return ""
+}
+
+// opCount is the number of ops of kind (or of all, for "total") in a
+// run's first phase.
+func opCount(r *result.Result, kind string) int64 {
+	if len(r.Phases) == 0 {
+		return 0
+	}
+	if kind == "total" {
+		return r.Phases[0].Total.Count
+	}
+	o, _ := r.Phases[0].Op(kind)
+	return o.Count
 }
 
 // Regressions returns a ThresholdError naming every regression beyond the
@@ -144,8 +228,8 @@ func (c *Comparison) Regressions() error {
 	var fails []string
 	for _, r := range c.Rows {
 		if r.Regression {
-			fails = append(fails, fmt.Sprintf("regression: %s %s: %s → %s (%+.1f%%, %s, p=%.3f) is beyond the %.0f%% allowed",
-				r.Cell, r.Metric, r.metric.Format(r.Old.Mean), r.metric.Format(r.New.Mean), 100*r.Delta, r.Direction, r.P, 100*c.MaxRegression))
+			fails = append(fails, fmt.Sprintf("regression: %s %s: median %s → %s (%+.1f%%, %s), beyond the %s%% allowed and the %.0f%% noise, every repeat worse",
+				r.Cell, r.Metric, r.metric.Format(r.Old.Median), r.metric.Format(r.New.Median), 100*r.Delta, r.Direction, strconv.FormatFloat(100*c.MaxRegression, 'g', 3, 64), 100*r.Spread))
 		}
 	}
 	if fails == nil {
@@ -211,12 +295,12 @@ func orNone(list []string) string {
 }
 
 // comparisonText writes the comparison as a table: per cell and metric,
-// old and new mean ± relative stddev, the change and its significance.
+// old and new median with their range, the change and its verdict.
 func comparisonText(w io.Writer, c *Comparison) error {
 	ew := &errWriter{w: w}
-	ew.printf("gobench compare · old %s · new %s · Mann-Whitney U test over repeats, α=%.2f", c.OldName, c.NewName, alpha)
+	ew.printf("gobench compare · old %s · new %s", c.OldName, c.NewName)
 	if c.MaxRegression > 0 {
-		ew.printf(" · regression threshold %.0f%%", 100*c.MaxRegression)
+		ew.printf(" · regression threshold %s%%", strconv.FormatFloat(100*c.MaxRegression, 'g', 3, 64))
 	}
 	ew.printf("\n")
 	for _, wn := range c.Warnings {
@@ -227,15 +311,46 @@ func comparisonText(w io.Writer, c *Comparison) error {
 	}
 	ew.printf("\n")
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "cell\tmetric\told\tnew\tdelta\tsignificance\n")
+	fmt.Fprintf(tw, "cell\tmetric\told median [range]\tnew median [range]\tchange\tverdict\n")
 	for _, r := range c.Rows {
-		fmt.Fprintf(tw, "%s\t%s (%s)\t%s\t%s\t%s\t%s\n", r.Cell, r.Metric, arrow(r.metric),
-			meanSD(r.metric, r.Old), meanSD(r.metric, r.New), deltaText(r), significance(r))
+		fmt.Fprintf(tw, "%s\t%s (%s)\t%s\t%s\t%+.1f%%\t%s\n", r.Cell, r.Metric, arrow(r.metric),
+			medianRange(r.metric, r.Old), medianRange(r.metric, r.New), 100*r.Delta, verdict(r))
 	}
 	if err := tw.Flush(); err != nil && ew.err == nil {
 		ew.err = err
 	}
+	ew.printf("\n%s\n", compareMethod)
 	return ew.err
+}
+
+// compareMethod says, under every comparison, what a verdict means.
+const compareMethod = `A regression is a change the wrong way beyond the threshold and beyond the noise
+(the wider range of either file's repeats), with every new repeat worse than every
+old one. Separate invocations drift more than repeats do, so the rank test's p
+(shown in brackets) is no verdict between them. "~" is a change within the noise.`
+
+// medianRange renders "55741 [53102–58001] n=5".
+func medianRange(m Metric, s Stats) string {
+	if s.N < 2 {
+		return fmt.Sprintf("%s n=%d", m.Format(s.Median), s.N)
+	}
+	return fmt.Sprintf("%s [%s–%s] n=%d", m.Format(s.Median), m.Format(s.Min), m.Format(s.Max), s.N)
+}
+
+// verdict says what a row's change amounts to.
+func verdict(r ComparisonRow) string {
+	p := fmt.Sprintf(" (p=%.3f)", r.P)
+	switch {
+	case r.Regression:
+		return "REGRESSION" + p
+	case !r.Gated:
+		return "not gated: " + r.Why
+	case !r.Apart || math.Abs(r.Delta) <= r.Spread:
+		return fmt.Sprintf("~ within the %.0f%% noise%s", 100*r.Spread, p)
+	case r.Worse:
+		return "worse" + p
+	}
+	return "better" + p
 }
 
 func arrow(m Metric) string {
@@ -251,27 +366,6 @@ func meanSD(m Metric, s Stats) string {
 		return fmt.Sprintf("%s (n=%d)", m.Format(s.Mean), s.N)
 	}
 	return fmt.Sprintf("%s ± %.0f%% (n=%d)", m.Format(s.Mean), 100*s.RelStdDev(), s.N)
-}
-
-func deltaText(r ComparisonRow) string {
-	if !r.Significant {
-		return "~"
-	}
-	s := fmt.Sprintf("%+.1f%%", 100*r.Delta)
-	if r.Regression {
-		return s + " REGRESSION"
-	}
-	if r.Worse {
-		return s + " worse"
-	}
-	return s + " better"
-}
-
-func significance(r ComparisonRow) string {
-	if r.Note != "" {
-		return fmt.Sprintf("p=%.3f (%s)", r.P, r.Note)
-	}
-	return fmt.Sprintf("p=%.3f", r.P)
 }
 
 // comparisonJSON writes the comparison as JSON.

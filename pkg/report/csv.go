@@ -98,11 +98,13 @@ func suiteCSV(w io.Writer, sum *Summary) error {
 // comparisonCSV writes one row per cell and metric of a comparison.
 func comparisonCSV(w io.Writer, c *Comparison) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"cell", "metric", "unit", "direction", "old_n", "old_mean", "old_stddev", "new_n", "new_mean", "new_stddev", "delta", "p", "significant", "regression"})
+	_ = cw.Write([]string{"cell", "metric", "unit", "direction", "old_n", "old_median", "old_min", "old_max", "new_n", "new_median", "new_min", "new_max",
+		"delta", "spread", "apart", "gated", "why", "p", "regression"})
 	for _, r := range c.Rows {
 		mv := func(v float64) string { return csvMetric(r.metric, v) }
-		_ = cw.Write([]string{r.Cell, r.Metric, r.Unit, r.Direction, strconv.Itoa(r.Old.N), mv(r.Old.Mean), mv(r.Old.StdDev),
-			strconv.Itoa(r.New.N), mv(r.New.Mean), mv(r.New.StdDev), csvSig3(r.Delta), csvSig3(r.P), strconv.FormatBool(r.Significant), strconv.FormatBool(r.Regression)})
+		_ = cw.Write([]string{r.Cell, r.Metric, r.Unit, r.Direction, strconv.Itoa(r.Old.N), mv(r.Old.Median), mv(r.Old.Min), mv(r.Old.Max),
+			strconv.Itoa(r.New.N), mv(r.New.Median), mv(r.New.Min), mv(r.New.Max), csvSig3(r.Delta), csvSig3(r.Spread),
+			strconv.FormatBool(r.Apart), strconv.FormatBool(r.Gated), r.Why, csvSig3(r.P), strconv.FormatBool(r.Regression)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -1,8 +1,8 @@
 package report
 
 import (
-	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/result"
@@ -95,7 +95,7 @@ func comparisonMarkdown(w io.Writer, c *Comparison) error {
 	ew := &errWriter{w: w}
 	ew.printf("**gobench compare** · old `%s` · new `%s`", c.OldName, c.NewName)
 	if c.MaxRegression > 0 {
-		ew.printf(" · regression threshold %.0f%%", 100*c.MaxRegression)
+		ew.printf(" · regression threshold %s%%", strconv.FormatFloat(100*c.MaxRegression, 'g', 3, 64))
 	}
 	ew.printf("\n\n")
 	for _, wn := range c.Warnings {
@@ -104,11 +104,12 @@ func comparisonMarkdown(w io.Writer, c *Comparison) error {
 	if len(c.Warnings) > 0 {
 		ew.printf("\n")
 	}
-	ew.printf("| cell | metric | old | new | delta | p |\n|---|---|--:|--:|--:|--:|\n")
+	ew.printf("| cell | metric | old median [range] | new median [range] | change | verdict |\n|---|---|--:|--:|--:|---|\n")
 	for _, r := range c.Rows {
-		ew.printf("| %s | %s %s | %s | %s | %s | %s |\n", r.Cell, r.Metric, arrowShort(r.metric),
-			meanSD(r.metric, r.Old), meanSD(r.metric, r.New), deltaText(r), fmt.Sprintf("%.3f", r.P))
+		ew.printf("| %s | %s %s | %s | %s | %+.1f%% | %s |\n", r.Cell, r.Metric, arrowShort(r.metric),
+			medianRange(r.metric, r.Old), medianRange(r.metric, r.New), 100*r.Delta, mdEscape(verdict(r)))
 	}
+	ew.printf("\n%s\n", strings.ReplaceAll(compareMethod, "\n", " "))
 	return ew.err
 }
 

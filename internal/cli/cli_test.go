@@ -340,6 +340,9 @@ func TestGateVerdicts(t *testing.T) {
 	if !strings.Contains(stderr.String(), "gate passed: total ops/s >= 1: the run ") || !strings.Contains(stderr.String(), "gate FAILED: read p99 <= 1ns: the run ") {
 		t.Errorf("absolute gates: %s", stderr)
 	}
+	if !strings.Contains(stdout.String(), "gates: 1 of 2 passed") {
+		t.Errorf("the single run's report lacks its gates:\n%s", stdout)
+	}
 	md, err := os.ReadFile(summary)
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ FUZZ_TARGETS = \
 	./pkg/result:FuzzRead \
 	./pkg/result:FuzzReadSuite \
 	./pkg/bytesize:FuzzParse \
+	./pkg/report:FuzzParseExpectation \
 	./internal/sysinfo:FuzzParseMountinfo
 
 .PHONY: all build test race bench fuzz lint cover soak clean

@@ -2,6 +2,7 @@ package report
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,3 +141,29 @@ func TestValidateGates(t *testing.T) {
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// Any --expect text parses or is refused with an error, never a panic; a
+// gate that parses keeps its text, a known comparison and a finite,
+// non-negative threshold.
+func FuzzParseExpectation(f *testing.F) {
+	for _, s := range []string{"upsert ops/s: wal >= 3x rollback", "read p99 <= 2ms", "wal: upsert ops/s >= 1.5k",
+		"commits fsync% >= 50%", "read p99: wal <= 0.5 rollback", ":", "a: b: c", "read p99 <= 1e309s", "read p99 <= NaNms"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e, err := ParseExpectation(s)
+		if err != nil {
+			return
+		}
+		if e.Text != strings.TrimSpace(s) || checkOp(e.Op) != nil {
+			t.Fatalf("%q parsed to %+v", s, e)
+		}
+		v := e.Factor
+		if e.Absolute {
+			v = e.Limit
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			t.Fatalf("%q: threshold %v", s, v)
+		}
+	})
+}

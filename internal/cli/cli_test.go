@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -356,5 +357,26 @@ func TestGateVerdicts(t *testing.T) {
 	single[len(single)-1] = "read p99 <= 10s"
 	if code := Main(single, env); code != ExitOK || strings.Count(stderr.String(), "gate passed") != 2 {
 		t.Errorf("gates that hold: exit %d; %s", code, stderr)
+	}
+}
+
+// gobench --version and gobench version print the same: the build, the Go
+// toolchain and the engine each driver carries.
+func TestVersion(t *testing.T) {
+	var outs []string
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		env, stdout, stderr := testEnv(t)
+		if code := Main(args, env); code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		outs = append(outs, stdout.String())
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("--version printed %q, version %q", outs[0], outs[1])
+	}
+	for _, want := range []string{"gobench ", runtime.Version(), "driver modernc: SQLite 3.", "driver ncruces: SQLite 3.", "driver null\n"} {
+		if !strings.Contains(outs[0], want) {
+			t.Errorf("version lacks %q:\n%s", want, outs[0])
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/result"
 )
 
 // runsWorkers annotates a command that runs workers: an interrupt stops
@@ -144,6 +145,9 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.SetIn(env.Stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
 	root.CompletionOptions.DisableDefaultCmd = true
+	root.Version = result.ToolInfo().Version // enables --version, which prints versionText
+	cobra.AddTemplateFunc("gobenchVersion", versionText)
+	root.SetVersionTemplate("{{gobenchVersion}}")
 	root.AddCommand(newMixCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newCompareCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newWorkerCommand(env), newVersionCommand(env))
 	root.Args = noArgs
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }

@@ -70,9 +70,17 @@ type Warmup struct {
 
 // Tool identifies the gobench build that produced a result.
 type Tool struct {
-	Name      string `json:"name"`
+	Name string `json:"name"`
+	// Version is the module version, or "(devel)" followed by the VCS
+	// revision for a build from a checkout.
 	Version   string `json:"version"`
 	GoVersion string `json:"go_version"`
+	// Revision and RevisionTime are the VCS commit the binary was built
+	// from; Modified says the checkout had uncommitted changes. Empty for
+	// a build without VCS information.
+	Revision     string `json:"revision,omitempty"`
+	RevisionTime string `json:"revision_time,omitempty"`
+	Modified     bool   `json:"modified,omitempty"`
 }
 
 // Environment is where the run happened.

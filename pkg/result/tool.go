@@ -13,9 +13,17 @@ func ToolInfo() Tool {
 			t.Version = v
 		}
 		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && t.Version == "(devel)" {
-				t.Version = "(devel) " + s.Value
+			switch s.Key {
+			case "vcs.revision":
+				t.Revision = s.Value
+			case "vcs.time":
+				t.RevisionTime = s.Value
+			case "vcs.modified":
+				t.Modified = s.Value == "true"
 			}
+		}
+		if t.Version == "(devel)" && t.Revision != "" {
+			t.Version = "(devel) " + t.Revision
 		}
 	}
 	return t

@@ -229,3 +229,10 @@ func IsInProcess(d Driver) bool {
 	ip, ok := d.(InProcess)
 	return ok && ip.InProcess()
 }
+
+// Versioned is implemented by a Driver that can name the engine it
+// carries, such as "SQLite 3.53.4" or "LMDB 0.9.35", without a database.
+type Versioned interface {
+	EngineVersion() (string, error)
+}
+

@@ -138,6 +138,14 @@ func (d *db) Close() error {
 	return nil
 }
 
+var _ store.Versioned = Driver{}
+
+// EngineVersion names the LMDB library compiled in.
+func (Driver) EngineVersion() (string, error) {
+	_, _, _, v := mdb.Version()
+	return v, nil
+}
+
 func (d *db) Describe(context.Context) ([]store.Fact, error) {
 	_, _, _, v := mdb.Version()
 	return []store.Fact{

@@ -65,3 +65,21 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 	}
 	return &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse}, nil
 }
+
+var _ store.Versioned = (*Driver)(nil)
+
+// EngineVersion names the SQLite library this driver carries, read from
+// an in-memory database.
+func (d *Driver) EngineVersion() (string, error) {
+	c, err := d.be.open(":memory:")
+	if err != nil {
+		return "", fmt.Errorf("driver %s: %w", d.name, d.wrap(err))
+	}
+	defer c.Close()
+	v, err := c.queryString("SELECT sqlite_version()")
+	if err != nil {
+		return "", fmt.Errorf("driver %s: %w", d.name, d.wrap(err))
+	}
+	return "SQLite " + v, nil
+}
+

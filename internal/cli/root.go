@@ -144,11 +144,11 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.SetErr(env.Stderr)
 	root.SetIn(env.Stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
-	root.CompletionOptions.DisableDefaultCmd = true
 	root.Version = result.ToolInfo().Version // enables --version, which prints versionText
 	cobra.AddTemplateFunc("gobenchVersion", versionText)
 	root.SetVersionTemplate("{{gobenchVersion}}")
 	root.AddCommand(newMixCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newCompareCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newWorkerCommand(env), newVersionCommand(env))
+	registerCompletions(root)
 	root.Args = noArgs
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	return root

@@ -142,6 +142,18 @@ func refuse(format, kind string, ok func(renderers) bool) error {
 	return fmt.Errorf("unknown format %q for a %s (want one of %s)", format, kind, strings.Join(names, ", "))
 }
 
+// FormatsFor lists, sorted, the formats that render v's kind (see
+// Render; v may be a nil pointer of its type).
+func FormatsFor(v any) []string {
+	var names []string
+	for _, n := range Formats() {
+		if _, err := Render(n, v, Options{}); err == nil {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
 // forSuite picks the suite's renderer (see Render).
 func (f renderers) forSuite(s *result.Suite, o Options) (func(io.Writer) error, error) {
 	switch {

@@ -48,6 +48,25 @@ type Cell struct {
 	RetryBudget time.Duration
 }
 
+// Completer is implemented by Settings that can list the values one of
+// their flags takes, for shell completion; nil for a flag of free values.
+type Completer interface {
+	Values(flag string) []string
+}
+
+// Values lists the values an engine's flag takes, for shell completion:
+// nil when no engine binds it or its values are free.
+func (e *EngineSettings) Values(flag string) []string {
+	for _, s := range e.all {
+		if c, ok := s.(Completer); ok {
+			if v := c.Values(flag); v != nil {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
 // Configurable is implemented by a Driver whose stores take options that
 // a command line sets. Without it, a driver has one cell of no options.
 type Configurable interface {

@@ -26,3 +26,13 @@ func (s *settings) AddFlags(fs *pflag.FlagSet) {
 func (s *settings) Cells(w store.Want) ([]store.Cell, error) {
 	return store.DiskCell(s.Engine(), "layout", w, s.o.Validate, s.o.Encode)
 }
+
+var _ store.Completer = (*settings)(nil)
+
+// Values lists the values of --layout.
+func (s *settings) Values(flag string) []string {
+	if flag == "layout" {
+		return []string{Flat, Tree}
+	}
+	return nil
+}

@@ -124,3 +124,19 @@ func durations(l store.List) ([]time.Duration, error) {
 func (d *Driver) Transactional() bool { return true }
 
 var _ store.Transactional = (*Driver)(nil)
+
+var _ store.Completer = (*settings)(nil)
+
+// Values lists the values of --journal, --sync and --checkpoint.
+func (s *settings) Values(flag string) []string {
+	switch flag {
+	case "journal":
+		return JournalModes()
+	case "sync":
+		return SyncLevels()
+	case "checkpoint":
+		return []string{"auto", "off"}
+	}
+	return nil
+}
+

@@ -68,7 +68,10 @@ type Conn interface {
 	Get(key uint64, dst []byte) ([]byte, error)
 	// Put inserts or replaces the value of key (an upsert). Outside a batch
 	// (see Batcher) the write is its own transaction, durable to the
-	// engine's configured level when Put returns.
+	// engine's configured level when Put returns. value is the caller's
+	// and valid only during the call (workers reuse one buffer for every
+	// write): a store that keeps it must copy it. The same holds for
+	// Update and Insert; the conformance check ValueNotKept tests it.
 	Put(key uint64, value []byte) error
 	// Close releases the connection. Closing twice returns nil.
 	Close() error

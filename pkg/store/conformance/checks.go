@@ -49,6 +49,7 @@ func Checks() []Check {
 		{"PutGet", onStore(testPutGet)},
 		{"NotFound", onStore(testNotFound)},
 		{"Overwrite", onStore(testOverwrite)},
+		{"ValueNotKept", onStore(testValueNotKept)},
 		{"UpdateDelete", onStore(testUpdateDelete)},
 		{"Batch", onStore(testBatch)},
 		{"Transactional", testTransactional},
@@ -165,6 +166,33 @@ func testOverwrite(t T, st store.Store) {
 	put(t, c, 5, []byte("first"))
 	put(t, c, 5, []byte("second value, longer"))
 	wantValue(t, c, 5, []byte("second value, longer"))
+}
+
+// testValueNotKept holds a store to the value contract of Put, Update and
+// Insert: the value is the caller's, valid only during the call (workers
+// reuse one buffer for every write), so a store that keeps it must copy.
+func testValueNotKept(t T, st store.Store) {
+	c := conn(t, st)
+	buf := []byte("first value")
+	put(t, c, 1, buf)
+	copy(buf, "XXXXXXXXXXX")
+	wantValue(t, c, 1, []byte("first value"))
+	if u, ok := c.(store.Updater); ok {
+		buf = []byte("second value")
+		if err := u.Update(1, buf); err != nil {
+			t.Fatalf("Update: %v", err)
+		}
+		copy(buf, "YYYYYYYYYYYY")
+		wantValue(t, c, 1, []byte("second value"))
+	}
+	if ins, ok := c.(store.Inserter); ok {
+		buf = []byte("third value")
+		if err := ins.Insert(2, buf); err != nil {
+			t.Fatalf("Insert: %v", err)
+		}
+		copy(buf, "ZZZZZZZZZZZ")
+		wantValue(t, c, 2, []byte("third value"))
+	}
 }
 
 func testUpdateDelete(t T, st store.Store) {

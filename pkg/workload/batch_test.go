@@ -47,6 +47,7 @@ func runFlaky(t *testing.T, f *flakyTx, ops int64) []Sample {
 	p.Phases[0].Batch = 5
 	c := &captured{samples: map[int][]Sample{}}
 	drv := storetest.Wrap("flaky", nullstore.Driver{}, func(c store.Conn) store.Conn { f.Conn = c; return f })
+	p.Driver = drv.Name()
 	if err := Run(context.Background(), p, drv, c); err != nil {
 		t.Fatal(err)
 	}
@@ -152,6 +153,7 @@ func TestStepRetry(t *testing.T) {
 		st := &stepper{}
 		drv := storetest.Wrap("stepper", nullstore.Driver{}, func(c store.Conn) store.Conn { st.Conn = c; return st })
 		c := &captured{samples: map[int][]Sample{}}
+		p.Driver = drv.Name()
 		if err := Run(context.Background(), p, drv, c); err != nil {
 			t.Fatal(err)
 		}

@@ -123,6 +123,7 @@ func TestLateOps(t *testing.T) {
 		p.SkipLate = skip
 		c := &captured{samples: map[int][]Sample{}}
 		drv := slowDriver{every: 100, pause: 20 * time.Millisecond}.driver()
+		p.Driver = drv.Name()
 		if err := Run(context.Background(), p, drv, c); err != nil {
 			t.Fatal(err)
 		}
@@ -194,6 +195,7 @@ func TestBusyRetry(t *testing.T) {
 	p.Phases[0].Mix = Mix{{OpRead, 100}}
 	p.Busy, p.BusyBudget = BusyRetry, Duration(time.Second)
 	c := &captured{samples: map[int][]Sample{}}
+	p.Driver = slowDriver{busy: 3}.driver().Name()
 	if err := Run(context.Background(), p, slowDriver{busy: 3}.driver(), c); err != nil {
 		t.Fatal(err)
 	}
@@ -205,6 +207,7 @@ func TestBusyRetry(t *testing.T) {
 	}
 	p.BusyBudget = Duration(150 * time.Microsecond)
 	c = &captured{samples: map[int][]Sample{}}
+	p.Driver = slowDriver{busy: 3}.driver().Name()
 	if err := Run(context.Background(), p, slowDriver{busy: 3}.driver(), c); err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +223,7 @@ func TestBusyRetry(t *testing.T) {
 	// The timeout policy leaves busy to the engine: one attempt each.
 	p.Busy, p.BusyBudget = "", 0
 	c = &captured{samples: map[int][]Sample{}}
+	p.Driver = slowDriver{busy: 1}.driver().Name()
 	if err := Run(context.Background(), p, slowDriver{busy: 1}.driver(), c); err != nil {
 		t.Fatal(err)
 	}

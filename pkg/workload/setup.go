@@ -21,11 +21,14 @@ type Setup struct {
 
 // OpenStore opens plan's store with drv, initialises it and preloads
 // plan.Preload rows: the store a Host runs on, set up the same way by the
-// library's Run and by gobench's coordinator. On an error the store is
-// closed.
+// library's Run and by gobench's coordinator. plan.Driver must name drv:
+// results carry the plan's name. On an error the store is closed.
 func OpenStore(ctx context.Context, plan *Plan, drv store.Driver, setup Setup) (_ store.Store, err error) {
 	if err := plan.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	if plan.Driver != drv.Name() {
+		return nil, fmt.Errorf("%w: the plan names driver %q, but the driver given is %q", store.ErrInvalid, plan.Driver, drv.Name())
 	}
 	st, err := drv.Open(ctx, plan.Store)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -40,6 +41,7 @@ func TestOpenStore(t *testing.T) {
 	drv := closeTracker{mapstore.Driver{}, &closed}
 
 	refused := errors.New("database in use")
+	p.Driver = drv.Name()
 	_, err := OpenStore(ctx, p, drv, Setup{Init: func(context.Context, store.Store) error { return refused }})
 	if err != refused || closed != 1 {
 		t.Fatalf("OpenStore with a failing Init = %v, store closed %d times; want the Init's error and one close", err, closed)
@@ -47,6 +49,7 @@ func TestOpenStore(t *testing.T) {
 
 	var progress []uint64
 	inits := 0
+	p.Driver = drv.Name()
 	st, err := OpenStore(ctx, p, drv, Setup{
 		Init:     func(ctx context.Context, st store.Store) error { inits++; return st.Init(ctx) },
 		Progress: func(done uint64) { progress = append(progress, done) },
@@ -79,8 +82,21 @@ func TestOpenStoreRefusesInvalidPlan(t *testing.T) {
 	p := testPlan(1)
 	p.ValueSize = -1
 	closed := 0
+	p.Driver = closeTracker{mapstore.Driver{}, &closed}.Name()
 	_, err := OpenStore(context.Background(), p, closeTracker{mapstore.Driver{}, &closed}, Setup{})
 	if !errors.Is(err, store.ErrInvalid) || closed != 0 {
 		t.Fatalf("OpenStore = %v (closed %d); want ErrInvalid before opening", err, closed)
+	}
+}
+
+// A plan that names another driver than the one given is refused: its
+// result would carry the wrong engine's name.
+func TestOpenStoreRefusesOtherDriver(t *testing.T) {
+	p := testPlan(1)
+	p.Driver = "modernc"
+	closed := 0
+	_, err := OpenStore(context.Background(), p, closeTracker{mapstore.Driver{}, &closed}, Setup{})
+	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), `the plan names driver "modernc", but the driver given is "map"`) || closed != 0 {
+		t.Fatalf("OpenStore = %v (closed %d)", err, closed)
 	}
 }

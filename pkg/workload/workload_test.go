@@ -483,6 +483,7 @@ func TestRunRefusesMissingCapability(t *testing.T) {
 	p := testPlan(1)
 	p.Phases[0].Mix, _ = ParseMix("read=50,update=50")
 	c := &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}}
+	p.Driver = getPutOnly{}.Name()
 	err := Run(context.Background(), p, getPutOnly{}, c)
 	if err == nil || !strings.Contains(err.Error(), "cannot do update") {
 		t.Fatalf("Run = %v, want a refusal naming update", err)
@@ -673,6 +674,7 @@ func TestBatchErrorPolicy(t *testing.T) {
 	p.OnError = OnErrorContinue
 	f := &fullAfter{n: 15}
 	c := &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}}
+	p.Driver = f.Name()
 	if err := Run(context.Background(), p, f, c); err != nil {
 		t.Fatal(err)
 	}
@@ -684,6 +686,7 @@ func TestBatchErrorPolicy(t *testing.T) {
 
 	p.OnError = OnErrorStop
 	f = &fullAfter{n: 15}
+	p.Driver = f.Name()
 	err := Run(context.Background(), p, f, &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}})
 	if !errors.Is(err, ErrOp) || !strings.Contains(err.Error(), "insert") || f.writes != 15 {
 		t.Fatalf("stop policy: err %v after %d writes", err, f.writes)

@@ -15,11 +15,11 @@ import (
 // every engine has.
 type syncMap struct{ m *sync.Map }
 
-func (syncMap) Name() string                                             { return "syncmap" }
+func (syncMap) Name() string                                              { return "syncmap" }
 func (s syncMap) Open(context.Context, store.Config) (store.Store, error) { return s, nil }
-func (syncMap) Init(context.Context) error                               { return nil }
-func (s syncMap) Conn(context.Context) (store.Conn, error)               { return s, nil }
-func (syncMap) Close() error                                             { return nil }
+func (syncMap) Init(context.Context) error                                { return nil }
+func (s syncMap) Conn(context.Context) (store.Conn, error)                { return s, nil }
+func (syncMap) Close() error                                              { return nil }
 
 func (s syncMap) Put(k uint64, v []byte) error {
 	s.m.Store(k, append([]byte(nil), v...)) // the caller reuses v: keep a copy

@@ -238,4 +238,3 @@ func IsInProcess(d Driver) bool {
 type Versioned interface {
 	EngineVersion() (string, error)
 }
-

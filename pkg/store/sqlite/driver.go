@@ -82,4 +82,3 @@ func (d *Driver) EngineVersion() (string, error) {
 	}
 	return "SQLite " + v, nil
 }
-

@@ -139,4 +139,3 @@ func (s *settings) Values(flag string) []string {
 	}
 	return nil
 }
-

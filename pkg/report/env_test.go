@@ -55,7 +55,19 @@ func TestMachineText(t *testing.T) {
 	if got := machineText(envRun(nil).Environment); got != "Linux 6.1.0 amd64, AMD EPYC 7B13, 8 CPUs, governor performance, 32 GiB" {
 		t.Errorf("MachineText = %q", got)
 	}
-	if got := filesystemText(envRun(nil).Environment); got != "ext4 (rw,relatime)" {
-		t.Errorf("FilesystemText = %q", got)
+	// Only the mount options that bear on durability or on what a read
+	// writes back are shown; the JSON keeps them all.
+	for _, tt := range []struct{ options, want string }{
+		{"rw,relatime", "ext4"},
+		{"", "ext4"},
+		{"rw,noatime,resuid=65534,errors=remount-ro,data=ordered,barrier=1", "ext4 (noatime,data=ordered,barrier=1)"},
+		{"rw,sync,dirsync,commit=60", "ext4 (sync,dirsync,commit=60)"},
+		{"rw,nobarrier,lazytime", "ext4 (nobarrier,lazytime)"},
+	} {
+		env := envRun(nil).Environment
+		env.MountOptions = tt.options
+		if got := filesystemText(env); got != tt.want {
+			t.Errorf("filesystemText(%q) = %q, want %q", tt.options, got, tt.want)
+		}
 	}
 }

@@ -21,6 +21,7 @@ func TestFormatGoldens(t *testing.T) {
 		{"matrix.csv", "csv", matrix},
 		{"matrix.benchfmt", "benchfmt", matrix},
 		{"matrix.md", "markdown", matrix},
+		{"matrix.txt", "text", matrix},
 	} {
 		render, err := Render(tt.format, tt.v, Options{})
 		if err != nil {

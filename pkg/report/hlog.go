@@ -79,7 +79,7 @@ func (l *IntervalLog) header(base time.Time) error {
 	if err := l.log.OutputLogFormatVersion(); err != nil {
 		return err
 	}
-	if err := l.log.OutputComment("gobench interval histograms: one per second and op kind (tag), latency in nanoseconds, 2 significant digits; times count from the first measured phase's START"); err != nil {
+	if err := l.log.OutputComment("gobench interval histograms: one per second and op kind (tag), latency in nanoseconds, 2 significant digits; times count from the first measured phase's common start"); err != nil {
 		return err
 	}
 	ms := base.UnixMilli()

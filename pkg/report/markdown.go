@@ -86,6 +86,12 @@ func suiteMarkdown(w io.Writer, sum *Summary) error {
 		}
 	}
 	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", alpha)
+	if hs := sum.Headlines(); len(hs) > 0 {
+		ew.printf("\n**Headline** (each against the baseline):\n\n")
+		for _, h := range hs {
+			ew.printf("- %s\n", mdEscape(h.String()))
+		}
+	}
 	gatesMarkdown(ew, s.Gates)
 	return ew.err
 }

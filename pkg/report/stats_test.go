@@ -2,7 +2,10 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/gobench/gobench/pkg/result"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9*math.Max(1, math.Abs(b)) }
@@ -71,5 +74,50 @@ func TestParseMetric(t *testing.T) {
 		if _, err := ParseMetric(bad); err == nil {
 			t.Errorf("ParseMetric(%q) succeeded", bad)
 		}
+	}
+}
+
+// A 2×2 matrix gets one headline per varied setting, each from the cell
+// that differs from the baseline in that setting alone (never the
+// diagonal), on total ops/s and each data op's p99.
+func TestHeadlines(t *testing.T) {
+	m := loadSuiteFixture(t, "matrix.json")
+	rollback, wal := m.Cells[0].Runs, m.Cells[1].Runs
+	cell := func(journal, sync string, runs []*result.Result) result.Cell {
+		return result.Cell{Settings: result.Settings{{Name: "journal", Value: journal}, {Name: "sync", Value: sync}}, Runs: runs}
+	}
+	s := &result.Suite{Command: m.Command, Order: m.Order, Varied: []string{"journal", "sync"},
+		Baseline: result.Settings{{Name: "journal", Value: "rollback"}, {Name: "sync", Value: "full"}},
+		Cells: []result.Cell{
+			cell("rollback", "full", rollback), cell("wal", "full", wal),
+			cell("rollback", "normal", wal[:2]), cell("wal", "normal", rollback),
+		}}
+	sum := Summarize(s, DefaultMetrics(s))
+	hs := sum.Headlines()
+	var got []string
+	for _, h := range hs {
+		got = append(got, h.Setting+"="+h.Value+" vs "+h.Baseline)
+		var names []string
+		for _, m := range h.Metrics {
+			names = append(names, m.String())
+		}
+		if strings.Join(names, ",") != "total ops/s,read p99,upsert p99" {
+			t.Errorf("%s=%s: metrics %v", h.Setting, h.Value, names)
+		}
+	}
+	if want := "journal=wal vs rollback,sync=normal vs full"; strings.Join(got, ",") != want {
+		t.Fatalf("headlines %q, want %q", got, want)
+	}
+	// wal's total ops/s over rollback's, as the metric table has it.
+	total := sum.Metrics[0]
+	if want := total.Cells[1].Factor.Ratio; hs[0].Factors[0].Ratio != want || want <= 1 {
+		t.Errorf("journal headline ratio %v, want the table's %v (> 1)", hs[0].Factors[0].Ratio, want)
+	}
+	// Three repeats against two: significant or not, the test is run.
+	if f := hs[1].Factors[0]; f.P >= 1 && f.Note == "" {
+		t.Errorf("sync headline has neither a p-value nor a note: %+v", f)
+	}
+	if line := hs[0].String(); !strings.HasPrefix(line, "journal=wal vs rollback: total ops/s ×") || !strings.Contains(line, " · upsert p99 ×") {
+		t.Errorf("headline text %q", line)
 	}
 }

@@ -44,6 +44,12 @@ func suiteText(w io.Writer, sum *Summary) error {
 			ew.err = err
 		}
 	}
+	if hs := sum.Headlines(); len(hs) > 0 {
+		ew.printf("\nheadline (each against the baseline; ~ means not significant):\n")
+		for _, h := range hs {
+			ew.printf("  %s\n", h)
+		}
+	}
 	gatesText(ew, s.Gates)
 	return ew.err
 }

@@ -151,10 +151,30 @@ func machineText(env result.Environment) string {
 // filesystemText names the database's file system with its mount options
 // where known: "ext4 (rw,relatime)".
 func filesystemText(env result.Environment) string {
-	if env.MountOptions == "" {
+	var kept []string
+	for o := range strings.SplitSeq(env.MountOptions, ",") {
+		if durabilityOption(o) {
+			kept = append(kept, o)
+		}
+	}
+	if len(kept) == 0 {
 		return env.Filesystem
 	}
-	return env.Filesystem + " (" + env.MountOptions + ")"
+	return env.Filesystem + " (" + strings.Join(kept, ",") + ")"
+}
+
+// durabilityOption reports whether a mount option changes when or how
+// writes reach the disk, or what a read writes back: the ones a reader of
+// fsync-bound numbers needs. The rest (rw, resuid=, errors=, …) stay in
+// the JSON.
+func durabilityOption(o string) bool {
+	name, _, _ := strings.Cut(o, "=")
+	switch name {
+	case "sync", "dirsync", "data", "barrier", "nobarrier", "commit", "journal_async_commit", "nodelalloc", "dax",
+		"noatime", "strictatime", "lazytime", "flush", "logbsize", "logbufs", "wsync":
+		return true
+	}
+	return false
 }
 
 // journalName turns SQLite's name for the journal mode back into
@@ -229,7 +249,7 @@ func errorText(o result.OpStats) string {
 }
 
 func phaseFooter(w *errWriter, ph result.Phase) {
-	w.printf("wall %s s from START to the last completion · last worker began %s after START", fixedFloat(ph.WallSeconds, 3), Micros(ph.LastFirstOpMicros))
+	w.printf("wall %s s from the common start to the last completion · last worker began %s after the start", fixedFloat(ph.WallSeconds, 3), Micros(ph.LastFirstOpMicros))
 	sp := ph.WorkerSpread
 	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", Rate(sp.MinOpsPerSec), Rate(sp.MedianOpsPerSec), Rate(sp.MaxOpsPerSec))
 	if len(ph.Timeline) > 0 {

@@ -17,6 +17,7 @@ FUZZ_TARGETS = \
 	./pkg/result:FuzzReadSuite \
 	./pkg/bytesize:FuzzParse \
 	./pkg/report:FuzzParseExpectation \
+	./pkg/job:FuzzRead \
 	./internal/sysinfo:FuzzParseMountinfo
 
 .PHONY: all build test race bench fuzz lint cover soak clean

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/report"
-	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
@@ -116,7 +114,8 @@ drops the target's files from it before each pass (Linux).`,
 			if err := o.resolve(); err != nil {
 				return usage(err)
 			}
-			return runBlob(cmd.Context(), o, env)
+			j := o.run.newJob(env, "blob", o.cells, "", nil)
+			return runJob(cmd.Context(), env, &o.run, j, report.Options{Units: bytesize.Units{SI: o.si}})
 		},
 	}
 	o.AddFlags(cmd.Flags())
@@ -158,16 +157,4 @@ func (o *blobOptions) resolve() error {
 	sp.Targets = o.targets
 	o.cells, err = preset.Blob(*sp, all.Registry())
 	return err
-}
-
-func runBlob(ctx context.Context, o *blobOptions, env *Env) error {
-	runs, runErr := o.run.runCells(ctx, env, "blob", o.cells)
-	if len(runs) == 0 {
-		return runErr
-	}
-	suite, err := result.NewSuite("blob", "interleaved", runs, "")
-	if err != nil {
-		return errors.Join(runErr, err)
-	}
-	return errors.Join(runErr, o.run.writeOutput(env, suite, false, report.Options{Units: bytesize.Units{SI: o.si}}))
 }

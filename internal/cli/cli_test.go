@@ -194,6 +194,7 @@ func TestHelpGolden(t *testing.T) {
 		{"crud-help.stdout", "crud --help"},
 		{"disk-help.stdout", "disk --help"},
 		{"blob-help.stdout", "blob --help"},
+		{"run-help.stdout", "run --help"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			env, stdout, _ := testEnv(t)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/report"
-	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
@@ -96,7 +94,8 @@ goroutines by default (--mode goroutine), which every engine supports.`,
 			if err := o.resolve(cmd.Flags()); err != nil {
 				return usage(err)
 			}
-			return runCRUD(cmd.Context(), o, env)
+			j := o.run.newJob(env, "crud", o.cells, o.baseline, nil)
+			return runJob(cmd.Context(), env, &o.run, j, report.Options{})
 		},
 	}
 	o.AddFlags(cmd.Flags())
@@ -167,20 +166,5 @@ func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
 	if o.baseline != "" && !slices.Contains(o.matrix.m.Drivers, o.baseline) {
 		return fmt.Errorf("--baseline %s is not one of the --driver values (%s)", o.baseline, o.matrix.m.Drivers.String())
 	}
-	return nil
-}
-
-func runCRUD(ctx context.Context, o *crudOptions, env *Env) error {
-	if err := workload.FitWriteBatches(o.cells, o.matrix.reg); err != nil {
-		return err
-	}
-	runs, runErr := o.run.runCells(ctx, env, "crud", o.cells)
-	if len(runs) == 0 {
-		return runErr
-	}
-	suite, err := result.NewSuite("crud", "interleaved", runs, "")
-	if err != nil {
-		return errors.Join(runErr, err)
-	}
-	return errors.Join(runErr, o.run.writeOutput(env, suite, false, report.Options{Baseline: o.baseline}))
+	return workload.FitWriteBatches(o.cells, o.matrix.reg)
 }

@@ -33,8 +33,11 @@ type Env struct {
 	Abort <-chan struct{}
 	// StderrIsTerminal tells whether progress may redraw one line.
 	StderrIsTerminal bool
-	PID              int
-	FS               FS
+	// Args is the command line after the program name, recorded in
+	// results and plan files (Main sets it).
+	Args []string
+	PID  int
+	FS   FS
 }
 
 // FS is the file system as the commands use it.

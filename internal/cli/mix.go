@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/report"
-	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -27,9 +25,7 @@ type mixOptions struct {
 	shard    string
 	warmup   string
 
-	// Resolved by resolve.
-	cells []*workload.Plan
-	gates []report.Expectation
+	cells []*workload.Plan // resolved by resolve
 }
 
 func defaultMixOptions() *mixOptions {
@@ -130,6 +126,10 @@ about one kind. A failed gate exits with status 3.`,
   # How close each setting's commits come to the disk's fsync rate
   gobench mix --ceiling --journal rollback,wal --sync full,normal --procs 4
 
+  # Save the plan instead of running it, and run it later (or elsewhere)
+  gobench mix --journal rollback,wal --repeat 3 --dry-run > plan.json
+  gobench run plan.json
+
   # LMDB shared by 8 worker processes; the in-memory map as goroutines
   gobench mix --driver lmdb --procs 8
   gobench mix --driver map --mode goroutine --procs 8`,
@@ -138,7 +138,8 @@ about one kind. A failed gate exits with status 3.`,
 			if err := o.resolve(cmd.Flags()); err != nil {
 				return usage(err)
 			}
-			return runMix(cmd.Context(), o, env)
+			j := o.run.newJob(env, "mix", o.cells, o.baseline, o.expects)
+			return runJob(cmd.Context(), env, &o.run, j, report.Options{})
 		},
 	}
 	o.AddFlags(cmd.Flags())
@@ -187,90 +188,5 @@ func (o *mixOptions) resolve(fs *pflag.FlagSet) error {
 	if err != nil {
 		return err
 	}
-	if err := workload.SetWarmup(o.cells, warm); err != nil {
-		return err
-	}
-	return o.resolveGates()
-}
-
-// resolveGates parses the expectations and checks them, and the baseline,
-// against the cells before anything runs.
-func (o *mixOptions) resolveGates() error {
-	o.gates = nil
-	for _, e := range o.expects {
-		g, err := report.ParseExpectation(e)
-		if err != nil {
-			return err
-		}
-		o.gates = append(o.gates, g)
-	}
-	if len(o.cells) < 2 && o.baseline != "" {
-		return errors.New("--baseline compares cells: give a list to at least one setting, such as --journal rollback,wal")
-	}
-	skel, err := skeleton(o.cells, o.baseline)
-	if err != nil {
-		return err
-	}
-	for _, g := range o.gates {
-		if err := g.Validate(skel); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// skeleton is a suite of the cells to run, without results: enough to
-// resolve selectors.
-func skeleton(cells []*workload.Plan, baseline string) (*result.Suite, error) {
-	runs := make([]*result.Result, len(cells))
-	for i, p := range cells {
-		runs[i] = &result.Result{Plan: *p}
-	}
-	return result.NewSuite("mix", "interleaved", runs, baseline)
-}
-
-// runMix runs every cell --repeat times, interleaved, judges the gates
-// and reports.
-func runMix(ctx context.Context, o *mixOptions, env *Env) error {
-	runs, runErr := o.run.runCells(ctx, env, "mix", o.cells)
-	if len(runs) == 0 {
-		return runErr
-	}
-	suite, err := result.NewSuite("mix", "interleaved", runs, o.baseline)
-	if err != nil {
-		return errors.Join(runErr, err)
-	}
-	single := len(o.cells)*o.run.repeat == 1
-	var gateErr error
-	if runErr == nil {
-		gateErr = o.judge(env, suite, single)
-	}
-	if err := o.run.writeOutput(env, suite, single, report.Options{}); err != nil || runErr != nil {
-		return errors.Join(runErr, err)
-	}
-	return gateErr
-}
-
-// judge evaluates the gates on the suite, keeps the verdicts in it (and
-// in the run, for a single run), prints each verdict on stderr and returns
-// ErrThreshold when any failed.
-func (o *mixOptions) judge(env *Env, suite *result.Suite, single bool) error {
-	if len(o.gates) == 0 {
-		return nil
-	}
-	gates, err := report.Evaluate(suite, o.gates)
-	if err != nil {
-		return err
-	}
-	suite.Gates = gates
-	if single {
-		suite.Cells[0].Runs[0].Gates = gates
-	}
-	for _, g := range gates {
-		fmt.Fprintf(env.Stderr, "gobench: %s\n", g.Verdict)
-	}
-	if n := result.GatesFailed(gates); n > 0 {
-		return fmt.Errorf("%w: %d of %d gates failed", report.ErrThreshold, n, len(gates))
-	}
-	return nil
+	return workload.SetWarmup(o.cells, warm)
 }

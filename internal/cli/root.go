@@ -36,6 +36,7 @@ var (
 // Main runs gobench with args (without the program name) and returns the
 // process's exit code.
 func Main(args []string, env *Env) int {
+	env.Args = args
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	var workers atomic.Bool // the command runs workers (set once it starts)
@@ -147,7 +148,7 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.Version = result.ToolInfo().Version // enables --version, which prints versionText
 	cobra.AddTemplateFunc("gobenchVersion", versionText)
 	root.SetVersionTemplate("{{gobenchVersion}}")
-	root.AddCommand(newMixCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newCompareCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newWorkerCommand(env), newVersionCommand(env))
+	root.AddCommand(newMixCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newRunCommand(env), newCompareCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newWorkerCommand(env), newVersionCommand(env))
 	registerCompletions(root)
 	root.Args = noArgs
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }

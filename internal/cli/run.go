@@ -37,6 +37,7 @@ type runOptions struct {
 	summary  string // markdown appended for a CI job summary
 	ceiling  bool   // measure the disk's fsync rate first (mix --ceiling)
 	maxRuns  int
+	dryRun   bool // print the plan file, run nothing
 }
 
 // AddFlags binds the options to flags.
@@ -57,6 +58,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker completes nothing for this long while it runs (keep it above --busy-timeout)")
 	fs.DurationVar(&o.progress, "progress", -1, "print progress on stderr at this interval (default: 1s on a terminal, 10s otherwise; 0: never)")
 	fs.StringVar(&o.hlog, "hlog", "", "write per-second latency histograms per op kind to this file, in the HdrHistogram interval log format (one run only)")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print the resolved plan (every cell) as a JSON plan file on stdout and run nothing; 'gobench run FILE' runs it")
 }
 
 // resolve checks the options that need no file system.
@@ -110,7 +112,7 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 	}
 	every := o.progressEvery(env)
 	return coord.RunCells(ctx, coord.Cells{
-		Plans: cells, Repeat: o.repeat, Command: command,
+		Plans: cells, Repeat: o.repeat, Command: command, Args: env.Args,
 		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
 		Base: coord.Config{Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
 			Abort: env.Abort, Notes: log, ProgressEvery: every},

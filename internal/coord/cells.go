@@ -19,8 +19,10 @@ type Cells struct {
 	// Repeat runs every cell this many times, interleaved (A B A B …, not
 	// A A B B), so that slow drift of the machine spreads evenly.
 	Repeat int
-	// Command names the command in every result.
+	// Command names the command in every result, and Args gives its
+	// command line.
 	Command string
+	Args    []string
 	// DB, when set, is the database every run uses, set up anew each
 	// time (Reuse lets it be a database gobench did not create).
 	// Otherwise every run gets a new temporary directory under Dir (""
@@ -119,7 +121,7 @@ func (c *Cells) runOne(ctx context.Context, n, total int, cell *workload.Plan, c
 	}
 	res, err := Run(ctx, cfg)
 	if res != nil {
-		res.Command = c.Command
+		res.Command, res.Args = c.Command, c.Args
 	}
 	if done != nil {
 		if derr := done(res); derr != nil && err == nil {

@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -42,6 +44,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"resultcheck": resultCheck,
 			"samecounts":  sameCounts,
+			"samejob":     sameJob,
 			"nodir":       noDir,
 			"rssflat":     rssFlat,
 			"sizecheck":   sizeCheck,
@@ -148,6 +151,58 @@ func sameCounts(ts *testscript.TestScript, neg bool, args []string) {
 	if (a == b) == neg {
 		ts.Fatalf("%s: %s; %s: %s", args[0], a, args[1], b)
 	}
+}
+
+// samejob A B asserts that two result files (runs or suites) ran the same
+// job: the same cells in the same order, as many repeats of each, every
+// run's plan equal to its counterpart's but for the database path, and
+// every worker of every run with the same op count.
+func sameJob(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: samejob A B")
+	}
+	read := func(name string) *result.Suite {
+		f, err := os.Open(ts.MkAbs(name))
+		ts.Check(err)
+		defer f.Close()
+		s, err := result.ReadSuite(f)
+		ts.Check(err)
+		return s
+	}
+	a, b := read(args[0]), read(args[1])
+	if len(a.Cells) != len(b.Cells) {
+		ts.Fatalf("%d cells against %d", len(a.Cells), len(b.Cells))
+	}
+	runs := 0
+	for i, ca := range a.Cells {
+		cb := b.Cells[i]
+		if ca.Settings.String() != cb.Settings.String() || len(ca.Runs) != len(cb.Runs) {
+			ts.Fatalf("cell %d: %s × %d against %s × %d", i+1, ca.Settings, len(ca.Runs), cb.Settings, len(cb.Runs))
+		}
+		for k, ra := range ca.Runs {
+			rb := cb.Runs[k]
+			pa, pb := ra.Plan, rb.Plan
+			pa.Store.Path, pb.Store.Path = "", ""
+			ja, _ := json.Marshal(pa)
+			jb, _ := json.Marshal(pb)
+			if !bytes.Equal(ja, jb) {
+				ts.Fatalf("cell %s run %d: plans differ:\n%s\n%s", ca.Settings, k+1, ja, jb)
+			}
+			for p := range ra.Phases {
+				wa, wb := ra.Phases[p].Workers, rb.Phases[p].Workers
+				if len(wa) != len(wb) {
+					ts.Fatalf("cell %s run %d phase %d: %d workers against %d", ca.Settings, k+1, p, len(wa), len(wb))
+				}
+				for w := range wa {
+					if wa[w].Ops != wb[w].Ops {
+						ts.Fatalf("cell %s run %d worker %d: %d ops against %d", ca.Settings, k+1, wa[w].ID, wa[w].Ops, wb[w].Ops)
+					}
+				}
+			}
+			runs++
+		}
+	}
+	ts.Logf("%d runs in %d cells: same plans, same per-worker op counts", runs, len(a.Cells))
 }
 
 // nodir DIR PREFIX asserts DIR has no entry whose name starts with PREFIX.

@@ -15,6 +15,10 @@ const MaxFileBytes = 512 << 20
 // ErrNotResult marks input that is not a gobench result file.
 var ErrNotResult = errors.New("not a gobench result")
 
+// ReadBounded reads a whole file that should hold a gobench JSON document
+// (a result, a suite, a plan file), bounded as readFile bounds it.
+func ReadBounded(rd io.Reader) ([]byte, error) { return readFile(rd) }
+
 // readFile reads a whole result file, refusing at once input that does
 // not open as a JSON object (a stream of zeros, a binary file) and input
 // larger than MaxFileBytes, before it is read whole.

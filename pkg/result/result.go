@@ -19,10 +19,13 @@ const SchemaVersion = 1
 // Result is everything measured in one run. Its JSON form is the stable,
 // documented output of gobench (see the README's field list).
 type Result struct {
-	SchemaVersion int       `json:"schema_version"`
-	Tool          Tool      `json:"tool"`
-	Command       string    `json:"command"`
-	StartedAt     time.Time `json:"started_at"`
+	SchemaVersion int    `json:"schema_version"`
+	Tool          Tool   `json:"tool"`
+	Command       string `json:"command"`
+	// Args is the command line of the run, without the program name
+	// ("mix", "--procs", "4", …); empty for a library run.
+	Args      []string  `json:"args,omitempty"`
+	StartedAt time.Time `json:"started_at"`
 	// Complete is false when the run was interrupted or a worker failed;
 	// Problems then says what happened.
 	Complete    bool          `json:"complete"`

@@ -28,11 +28,12 @@ type Config struct {
 type Driver interface {
 	// Name is the name users select the driver by (for example "mattn").
 	Name() string
-	// Open opens the database described by cfg. Open must not create the
-	// schema or load data: the coordinator calls Store.Init once for that,
-	// while every worker only calls Open and Store.Conn. Open must fail
-	// with a wrapped error of class ErrInvalid when cfg.Options do not
-	// decode or validate.
+	// Open opens the database described by cfg. Open must not touch the
+	// database's files, create the schema or load data: the coordinator
+	// calls Store.Init once for that, while every worker only calls Open
+	// and Store.Conn, and a plan file is checked by opening and closing
+	// the store of every cell. Open must fail with a wrapped error of
+	// class ErrInvalid when cfg.Options do not decode or validate.
 	Open(ctx context.Context, cfg Config) (Store, error)
 }
 

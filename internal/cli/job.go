@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// newJob returns the job a run command resolved: its cells and the run
+// options that belong to the plan (repeats, where databases live, the
+// fsync ceiling), with the command line it came from.
+func (o *runOptions) newJob(env *Env, command string, cells []*workload.Plan, baseline string, expects []string) *job.Job {
+	args := slices.DeleteFunc(slices.Clone(env.Args), func(a string) bool { return a == "--dry-run" || a == "--dry-run=true" })
+	j := job.New(command, args, cells, o.repeat)
+	j.Baseline, j.Expect, j.Ceiling = baseline, expects, o.ceiling
+	j.DB, j.Reuse, j.Dir = o.db, o.reuse, o.dir
+	return j
+}
+
+// dryRun prints the job as a plan file on stdout: what would run.
+func dryRun(env *Env, j *job.Job) error {
+	if err := j.Write(env.Stdout); err != nil {
+		return fmt.Errorf("writing the plan: %w", err)
+	}
+	return nil
+}
+
+// parseGates reads a job's expectations and checks them, and its
+// baseline, against its cells before anything runs.
+func parseGates(j *job.Job) ([]report.Expectation, error) {
+	var gates []report.Expectation
+	for _, e := range j.Expect {
+		g, err := report.ParseExpectation(e)
+		if err != nil {
+			return nil, err
+		}
+		gates = append(gates, g)
+	}
+	if len(j.Cells) < 2 && j.Baseline != "" && j.Command == "mix" {
+		return nil, errors.New("--baseline compares cells: give a list to at least one setting, such as --journal rollback,wal")
+	}
+	skel, err := skeleton(j)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range gates {
+		if err := g.Validate(skel); err != nil {
+			return nil, err
+		}
+	}
+	return gates, nil
+}
+
+// suiteBaseline is the baseline the suite itself selects: mix's cells;
+// crud's baseline is a driver, which its report takes (reportOptions).
+func suiteBaseline(j *job.Job) string {
+	if j.Command == "crud" {
+		return ""
+	}
+	return j.Baseline
+}
+
+// skeleton is a suite of the job's cells, without results: enough to
+// resolve selectors.
+func skeleton(j *job.Job) (*result.Suite, error) {
+	runs := make([]*result.Result, len(j.Cells))
+	for i, p := range j.Cells {
+		runs[i] = &result.Result{Plan: *p}
+	}
+	return result.NewSuite(j.Command, "interleaved", runs, suiteBaseline(j))
+}
+
+// runJob runs every cell of the job its number of repeats, interleaved,
+// judges its gates and writes the report: what every run command does
+// once its flags (or a plan file) are resolved. ro says how the report
+// reads; a crud job's baseline goes into it.
+func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job, ro report.Options) error {
+	gates, err := parseGates(j)
+	if err != nil {
+		return usage(err)
+	}
+	if o.dryRun {
+		return dryRun(env, j)
+	}
+	o.repeat, o.ceiling = j.Repeat, j.Ceiling
+	o.db, o.reuse, o.dir = j.DB, j.Reuse, j.Dir
+	if j.Command == "crud" {
+		ro.Baseline = j.Baseline
+	}
+	runs, runErr := o.runCells(ctx, env, j.Command, j.Cells)
+	if len(runs) == 0 {
+		return runErr
+	}
+	suite, err := result.NewSuite(j.Command, "interleaved", runs, suiteBaseline(j))
+	if err != nil {
+		return errors.Join(runErr, err)
+	}
+	// A single mix run is reported (and written as JSON) as a run, not a
+	// suite of one.
+	single := j.Command == "mix" && len(j.Cells)*j.Repeat == 1
+	var gateErr error
+	if runErr == nil {
+		gateErr = judge(env, suite, gates, single)
+	}
+	if err := o.writeOutput(env, suite, single, ro); err != nil || runErr != nil {
+		return errors.Join(runErr, err)
+	}
+	return gateErr
+}
+
+// judge evaluates the gates on the suite, keeps the verdicts in it (and
+// in the run, for a single run), prints each verdict on stderr and returns
+// ErrThreshold when any failed.
+func judge(env *Env, suite *result.Suite, expects []report.Expectation, single bool) error {
+	if len(expects) == 0 {
+		return nil
+	}
+	gates, err := report.Evaluate(suite, expects)
+	if err != nil {
+		return err
+	}
+	suite.Gates = gates
+	if single {
+		suite.Cells[0].Runs[0].Gates = gates
+	}
+	for _, g := range gates {
+		fmt.Fprintf(env.Stderr, "gobench: %s\n", g.Verdict)
+	}
+	if n := result.GatesFailed(gates); n > 0 {
+		return fmt.Errorf("%w: %d of %d gates failed", report.ErrThreshold, n, len(gates))
+	}
+	return nil
+}

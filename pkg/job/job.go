@@ -1,0 +1,198 @@
+// Package job is a saved run: the command, its cells (one workload plan
+// each), the repeats, the baseline and the gates, as a run command's
+// --dry-run writes it and `gobench run` reads it back. A result file holds
+// the same things, so a result can be run again too (FromSuite).
+package job
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// Kind is the "kind" of a plan file, as "suite" is a suite's.
+const Kind = "plan"
+
+// SchemaVersion is the version of the plan file's format; it follows the
+// result format's rule (new fields keep the version).
+const SchemaVersion = 1
+
+// Commands are the commands whose runs a job holds.
+var Commands = []string{"mix", "crud", "blob"}
+
+// ErrInvalid marks a plan file that does not decode or validate.
+var ErrInvalid = errors.New("invalid plan file")
+
+// Job is everything a run command resolved from its flags, apart from
+// where its output goes.
+type Job struct {
+	Kind          string      `json:"kind"` // always Kind
+	SchemaVersion int         `json:"schema_version"`
+	Tool          result.Tool `json:"tool"` // the gobench that wrote it
+	// Command is the command the cells belong to: mix, crud or blob. It
+	// decides how the report reads them.
+	Command string `json:"command"`
+	// Args is the command line the job was resolved from, without the
+	// program name; empty for a job made by hand.
+	Args []string `json:"args,omitempty"`
+	// Repeat runs every cell this many times, interleaved.
+	Repeat int `json:"repeat"`
+	// Baseline is what factors are computed against: cells by values or
+	// name=value for mix, a driver for crud; "" for the first cell.
+	Baseline string `json:"baseline,omitempty"`
+	// Expect holds the gates, as --expect reads them.
+	Expect []string `json:"expect,omitempty"`
+	// Ceiling measures the disk's fsync rate before the runs.
+	Ceiling bool `json:"ceiling,omitempty"`
+	// DB is the database every run uses (Reuse: one gobench did not
+	// create); "" gives each run a new temporary directory, under Dir
+	// when set.
+	DB    string `json:"db,omitempty"`
+	Reuse bool   `json:"reuse,omitempty"`
+	Dir   string `json:"dir,omitempty"`
+	// Cells are the plans, one per cell, in the order they run. Their
+	// store paths are set per run, and are empty here.
+	Cells []*workload.Plan `json:"cells"`
+}
+
+// New returns a job of command over cells, stamped with this gobench; the
+// cells are copied, their store paths cleared.
+func New(command string, args []string, cells []*workload.Plan, repeat int) *Job {
+	j := &Job{Kind: Kind, SchemaVersion: SchemaVersion, Tool: result.ToolInfo(), Command: command, Args: slices.Clone(args), Repeat: repeat}
+	for _, c := range cells {
+		p := *c
+		p.Store.Path, p.Store.Reuse = "", false
+		j.Cells = append(j.Cells, &p)
+	}
+	return j
+}
+
+// FromSuite returns the job a result ran: its command, each cell's plan
+// (as its first run recorded it), as many repeats as its largest cell,
+// its baseline and its gates. A merged result's shards become one run of
+// every worker.
+func FromSuite(s *result.Suite) *Job {
+	repeat := 0
+	cells := make([]*workload.Plan, len(s.Cells))
+	for i, c := range s.Cells {
+		repeat = max(repeat, len(c.Runs))
+		p := c.Runs[0].Plan
+		cells[i] = &p
+	}
+	first := s.Cells[0].Runs[0]
+	j := New(s.Command, first.Args, cells, repeat)
+	for _, p := range j.Cells {
+		if len(first.Shards) > 0 {
+			p.Shard = nil
+		}
+	}
+	if len(s.Cells) > 1 && s.Command == "mix" {
+		j.Baseline = s.Baseline.String()
+	}
+	gates := s.Gates
+	if len(gates) == 0 {
+		gates = first.Gates
+	}
+	for _, g := range gates {
+		j.Expect = append(j.Expect, g.Expression)
+	}
+	j.Ceiling = first.Environment.Ceiling != nil
+	return j
+}
+
+// Read decodes a plan file, or a result file (a run or a suite) whose job
+// it returns (FromSuite). The file is bounded as result files are. A plan
+// file must hold only known fields; it is not validated (see Validate).
+func Read(rd io.Reader) (*Job, error) {
+	data, err := result.ReadBounded(rd)
+	if err != nil {
+		return nil, err
+	}
+	var probe struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	if probe.Kind != Kind {
+		s, err := result.ReadSuite(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("neither a plan file nor a result: %w", err)
+		}
+		return FromSuite(s), nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var j Job
+	if err := dec.Decode(&j); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	if j.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("%w: schema version %d is not supported (this gobench reads version %d)", ErrInvalid, j.SchemaVersion, SchemaVersion)
+	}
+	return &j, nil
+}
+
+// Write encodes the job as indented JSON.
+func (j *Job) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(j)
+}
+
+// Validate checks the job as the command line checks its flags: a known
+// command, a repeat count, at least one cell, every cell's driver in reg,
+// its worker mode one the driver can run in, its engine options as the
+// engine reads them (the store is opened, which touches no file, and
+// closed) and its plan. Errors wrap ErrInvalid and name the cell.
+func (j *Job) Validate(ctx context.Context, reg *store.Registry) error {
+	if !slices.Contains(Commands, j.Command) {
+		return fmt.Errorf("%w: command %q: want one of %v", ErrInvalid, j.Command, Commands)
+	}
+	if j.Repeat < 1 {
+		return fmt.Errorf("%w: repeat %d: want 1 or more", ErrInvalid, j.Repeat)
+	}
+	if len(j.Cells) == 0 {
+		return fmt.Errorf("%w: no cells", ErrInvalid)
+	}
+	if j.Reuse && j.DB == "" {
+		return fmt.Errorf("%w: reuse applies to a db file", ErrInvalid)
+	}
+	for i, p := range j.Cells {
+		if p == nil {
+			return fmt.Errorf("%w: cell %d is empty", ErrInvalid, i+1)
+		}
+		if err := checkCell(ctx, p, reg); err != nil {
+			return fmt.Errorf("%w: cell %d (%s): %w", ErrInvalid, i+1, result.PlanSettings(p), err)
+		}
+	}
+	return nil
+}
+
+// checkCell checks one cell's driver, mode, engine options and plan.
+func checkCell(ctx context.Context, p *workload.Plan, reg *store.Registry) error {
+	drv, err := reg.Lookup(p.Driver)
+	if err != nil {
+		return err
+	}
+	if p.Mode == workload.ModeProcess && store.IsInProcess(drv) {
+		return fmt.Errorf("driver %s keeps its data in one process's memory, which worker processes cannot share: mode must be %s", p.Driver, workload.ModeGoroutine)
+	}
+	st, err := drv.Open(ctx, store.Config{Path: "(checked, not opened)", Options: p.Store.Options})
+	if err != nil {
+		return err
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	return p.Validate()
+}

@@ -31,8 +31,11 @@ type Env struct {
 	// Abort is closed by Main at a second interrupt: running workers are
 	// killed at once.
 	Abort <-chan struct{}
-	// StderrIsTerminal tells whether progress may redraw one line.
+	// StderrIsTerminal tells whether progress may redraw one line, and
+	// StderrWidth gives that terminal's columns (0 when it does not say;
+	// nil: unknown).
 	StderrIsTerminal bool
+	StderrWidth      func() int
 	// Args is the command line after the program name, recorded in
 	// results and plan files (Main sets it).
 	Args []string
@@ -103,8 +106,15 @@ func OSEnv() *Env {
 			return f, nil
 		},
 		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
-		PID:              os.Getpid(),
-		FS:               osFS{},
+		StderrWidth: func() int {
+			w, _, err := term.GetSize(int(os.Stderr.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		},
+		PID: os.Getpid(),
+		FS:  osFS{},
 	}
 }
 

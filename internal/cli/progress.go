@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/report"
@@ -18,8 +17,9 @@ import (
 type watcher struct {
 	out   io.Writer
 	tty   bool
-	every int64 // seconds between progress lines; 0: none
-	label string
+	width func() int // the terminal's columns; 0 or nil: unknown
+	every int64      // seconds between progress lines; 0: none
+	pos   *matrixPos // where the run stands in its matrix; nil: alone
 	plan  *workload.Plan
 	hlog  *report.IntervalLog // nil: no interval log
 
@@ -39,10 +39,12 @@ type watcher struct {
 }
 
 // newWatcher starts a watcher; every is the progress interval (0: none),
-// hlog the interval log's destination (nil: none).
-func newWatcher(out io.Writer, tty bool, every time.Duration, label string, plan *workload.Plan, hlog io.Writer, started time.Time) *watcher {
+// pos where the run stands in its matrix (nil: alone), hlog the interval
+// log's destination (nil: none). On a terminal (tty), width gives its
+// columns.
+func newWatcher(out io.Writer, tty bool, width func() int, every time.Duration, pos *matrixPos, plan *workload.Plan, hlog io.Writer, started time.Time) *watcher {
 	w := &watcher{
-		out: out, tty: tty, label: label, plan: plan,
+		out: out, tty: tty, width: width, pos: pos, plan: plan,
 		every:  int64(every / time.Second),
 		ch:     make(chan result.Interval, 1024),
 		done:   make(chan struct{}),
@@ -98,7 +100,7 @@ func (w *watcher) run() {
 			// The phase ended inside this second: its few ops would read
 			// as a fall in throughput. The phase's last line gives the
 			// phase's own rates instead.
-			w.print(w.whole, " · phase average")
+			w.print(w.whole, "phase average")
 			w.window = result.NewWindow()
 		case w.window.Seconds() >= float64(w.every):
 			w.print(w.window, "")
@@ -108,19 +110,65 @@ func (w *watcher) run() {
 }
 
 // print writes one progress line with the rates and p99s of c, followed
-// by note.
+// by note; on a terminal, fitted to its width.
 func (w *watcher) print(c *result.Window, note string) {
+	line := joinFields(w.fields(c, note))
+	if w.tty {
+		width := 0
+		if w.width != nil {
+			width = w.width()
+		}
+		if width <= 0 {
+			width = defaultWidth
+		}
+		// One column short of the width: some terminals wrap as soon as
+		// the last column is written.
+		line = fitLine(w.fields(c, note), width-1)
+		fmt.Fprintf(w.out, "\r\033[K%s", line)
+	} else {
+		fmt.Fprintln(w.out, line)
+	}
+	w.printed = true
+}
+
+// defaultWidth is the terminal's width when it does not say.
+const defaultWidth = 80
+
+// fields returns the progress line's fields: where a matrix stands, the
+// phase, the time into it, the share done and the ETA, then per op kind
+// the rate and p99 of c, the errors and note.
+func (w *watcher) fields(c *result.Window, note string) []field {
 	ph := w.plan.RunPhases()[w.phase]
 	elapsed := (time.Duration(w.lastSecond)*time.Second + time.Duration(w.lastSpan*float64(time.Second))).Round(time.Millisecond)
-	var b strings.Builder
-	b.WriteString("gobench: ")
-	if w.label != "" {
-		b.WriteString(w.label + " · ")
-	}
+	frac := w.share(ph, elapsed)
+	fs := w.pos.fields(frac, time.Now())
 	if len(w.plan.RunPhases()) > 1 {
-		fmt.Fprintf(&b, "%s · ", ph.Name)
+		fs = append(fs, field{text: ph.Name, rank: rankETA})
 	}
-	fmt.Fprintf(&b, "%s", elapsed)
+	fs = append(fs, field{text: elapsed.String(), rank: rankRun})
+	if frac > 0 {
+		fs = append(fs, field{text: fmt.Sprintf("%.0f%%", 100*frac), rank: rankRun})
+		if w.pos == nil || w.pos.total <= 1 { // a matrix gives its own ETA
+			eta := time.Duration(float64(elapsed) * (1 - frac) / frac).Round(time.Second)
+			fs = append(fs, field{text: "ETA " + eta.String(), rank: rankETA})
+		}
+	}
+	for _, k := range c.Kinds() {
+		fs = append(fs, field{text: fmt.Sprintf("%s %s/s", k, report.Rate(c.Rate(k))), rank: rankRate})
+		if p99, ok := c.Percentile(k, 99); ok {
+			fs = append(fs, field{text: "p99 " + report.Micros(float64(p99)/1e3), rank: rankLatency, glued: true})
+		}
+	}
+	fs = append(fs, field{text: fmt.Sprintf("errors %d", w.errors), rank: rankRun})
+	if note != "" {
+		fs = append(fs, field{text: note, rank: rankNote})
+	}
+	return fs
+}
+
+// share returns the share of the phase's work done at elapsed, 0 when
+// unknown.
+func (w *watcher) share(ph workload.Phase, elapsed time.Duration) float64 {
 	var frac float64
 	switch {
 	case ph.Duration > 0:
@@ -130,22 +178,5 @@ func (w *watcher) print(c *result.Window, note string) {
 	case ph.Access == workload.AccessEach:
 		frac = float64(w.opsDone) / float64(w.plan.Keys.Count) // close enough for scans, whose ops are 100 keys
 	}
-	if frac > 0 {
-		frac = min(frac, 1) // the last op of a timed phase ends a little after its time
-		eta := time.Duration(float64(elapsed) * (1 - frac) / frac).Round(time.Second)
-		fmt.Fprintf(&b, " · %.0f%% · ETA %s", 100*frac, eta)
-	}
-	for _, k := range c.Kinds() {
-		fmt.Fprintf(&b, " · %s %s/s", k, report.Rate(c.Rate(k)))
-		if p99, ok := c.Percentile(k, 99); ok {
-			fmt.Fprintf(&b, " p99 %s", report.Micros(float64(p99)/1e3))
-		}
-	}
-	fmt.Fprintf(&b, " · errors %d%s", w.errors, note)
-	if w.tty {
-		fmt.Fprintf(w.out, "\r\033[K%s", b.String())
-	} else {
-		fmt.Fprintln(w.out, b.String())
-	}
-	w.printed = true
+	return min(frac, 1) // the last op of a timed phase ends a little after its time
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -41,12 +43,30 @@ func TestProgress(t *testing.T) {
 	}
 
 	env, _, stderr = testEnv(t)
-	env.StderrIsTerminal = true
+	env.StderrIsTerminal, env.StderrWidth = true, func() int { return 200 }
 	if code := Main(args, env); code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	if !strings.Contains(stderr.String(), "\r\033[Kgobench: 1s · ") || !strings.Contains(stderr.String(), "errors 0 · phase average\n") {
 		t.Errorf("no redrawn line on a terminal:\n%q", stderr)
+	}
+
+	// A narrow terminal: every redrawn line fits, short of its last
+	// column, and keeps the time, the share done and the errors.
+	env, _, stderr = testEnv(t)
+	env.StderrIsTerminal, env.StderrWidth = true, func() int { return 50 }
+	if code := Main(args, env); code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	redrawn := strings.Split(stderr.String(), "\r\033[K")[1:]
+	if len(redrawn) != 3 {
+		t.Fatalf("%d redrawn lines, want 3: %q", len(redrawn), stderr)
+	}
+	for _, l := range redrawn {
+		l = strings.TrimSuffix(l, "\n")
+		if n := utf8.RuneCountInString(l); n > 49 || !regexp.MustCompile(`^gobench: [0-9.]+s · \d+% · .*errors 0`).MatchString(l) {
+			t.Errorf("line of %d columns on a 50-column terminal: %q", n, l)
+		}
 	}
 
 	env, stdout, stderr := testEnv(t)
@@ -138,5 +158,66 @@ func TestHistogramLog(t *testing.T) {
 	env, _, stderr = testEnv(t)
 	if code := Main([]string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "1,2", "--hlog", hlog}, env); code != ExitUsage || !strings.Contains(stderr.String(), "--hlog records one run") {
 		t.Errorf("--hlog with a matrix: exit %d, %s", code, stderr)
+	}
+}
+
+// fitLine drops the least important fields first (the last of a rank
+// first), never makes a line wider than asked, and cuts what still does
+// not fit.
+func TestFitLine(t *testing.T) {
+	fs := []field{
+		{text: "cell 3/8", rank: rankWhere}, {text: "4.2s", rank: rankRun}, {text: "50%", rank: rankRun},
+		{text: "ETA 4s", rank: rankETA},
+		{text: "read 12k/s", rank: rankRate}, {text: "p99 40µs", rank: rankLatency, glued: true},
+		{text: "upsert 600/s", rank: rankRate}, {text: "p99 2.1ms", rank: rankLatency, glued: true},
+		{text: "errors 0", rank: rankRun}, {text: "phase average", rank: rankNote},
+	}
+	whole := "gobench: cell 3/8 · 4.2s · 50% · ETA 4s · read 12k/s p99 40µs · upsert 600/s p99 2.1ms · errors 0 · phase average"
+	for _, tt := range []struct {
+		width int
+		want  string
+	}{
+		{0, whole},
+		{200, whole},
+		{utf8.RuneCountInString(whole), whole},
+		{100, "gobench: cell 3/8 · 4.2s · 50% · ETA 4s · read 12k/s p99 40µs · upsert 600/s p99 2.1ms · errors 0"},
+		{90, "gobench: cell 3/8 · 4.2s · 50% · ETA 4s · read 12k/s p99 40µs · upsert 600/s · errors 0"},
+		{79, "gobench: cell 3/8 · 4.2s · 50% · ETA 4s · read 12k/s · upsert 600/s · errors 0"},
+		{60, "gobench: cell 3/8 · 4.2s · 50% · ETA 4s · errors 0"},
+		{45, "gobench: cell 3/8 · 4.2s · 50% · errors 0"},
+		{20, "gobench: cell 3/8"},
+		{12, "gobench: ce…"},
+	} {
+		got := fitLine(fs, tt.width)
+		if got != tt.want {
+			t.Errorf("width %d:\n got %q\nwant %q", tt.width, got, tt.want)
+		}
+		if tt.width > 0 && utf8.RuneCountInString(got) > tt.width {
+			t.Errorf("width %d: %d columns", tt.width, utf8.RuneCountInString(got))
+		}
+	}
+}
+
+// A matrix's position: the cell and repeat of run n of an interleaved
+// matrix, and the ETA of the whole from the time since its start.
+func TestMatrixPos(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	text := func(fs []field) string { return strings.TrimPrefix(joinFields(fs), progressPrefix) }
+	for _, tt := range []struct {
+		pos  *matrixPos
+		frac float64
+		want string
+	}{
+		// Run 7 of 4 cells × 2: cell 3, second repeat; half done at 60 s,
+		// so 6.5 of 8 runs took 60 s and 1.5 more take about 14 s.
+		{&matrixPos{n: 7, total: 8, cells: 4, repeat: 2, started: t0}, 0.5, "cell 3/4 · run 2/2 · ETA 14s"},
+		{&matrixPos{n: 2, total: 3, cells: 1, repeat: 3, started: t0}, 0, "run 2/3 · ETA 2m0s"},
+		{&matrixPos{n: 1, total: 4, cells: 4, repeat: 1, started: t0}, 0, "cell 1/4"},
+		{&matrixPos{n: 1, total: 1, cells: 1, repeat: 1, started: t0}, 0.5, ""},
+		{nil, 0.5, ""},
+	} {
+		if got := text(tt.pos.fields(tt.frac, t0.Add(time.Minute))); got != tt.want {
+			t.Errorf("%+v at %.1f: %q, want %q", tt.pos, tt.frac, got, tt.want)
+		}
 	}
 }

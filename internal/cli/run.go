@@ -116,7 +116,7 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
 		Base: coord.Config{Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
 			Abort: env.Abort, Notes: log, ProgressEvery: every},
-		Watch: o.watch(env, every),
+		Watch: o.watch(env, every, len(cells)),
 		Note:  func(format string, args ...any) { o.notef(env, format, args...) },
 	})
 }
@@ -165,14 +165,12 @@ func (o *runOptions) progressEvery(env *Env) time.Duration {
 	return 10 * time.Second
 }
 
-// watch returns the hook that gives each run its progress line and, with
-// --hlog, its interval log.
-func (o *runOptions) watch(env *Env, every time.Duration) func(n, total int, p *workload.Plan) (func(result.Interval), func(*result.Result) error, error) {
+// watch returns the hook that gives each run of a matrix of cells (×
+// --repeat) its progress line and, with --hlog, its interval log.
+func (o *runOptions) watch(env *Env, every time.Duration, cells int) func(n, total int, p *workload.Plan) (func(result.Interval), func(*result.Result) error, error) {
+	started := time.Now()
 	return func(n, total int, p *workload.Plan) (func(result.Interval), func(*result.Result) error, error) {
-		label := ""
-		if total > 1 {
-			label = fmt.Sprintf("run %d of %d", n, total)
-		}
+		pos := &matrixPos{n: n, total: total, cells: cells, repeat: o.repeat, started: started}
 		var hlog OutputFile
 		var hw io.Writer
 		if o.hlog != "" {
@@ -182,7 +180,7 @@ func (o *runOptions) watch(env *Env, every time.Duration) func(n, total int, p *
 			}
 			hw = hlog
 		}
-		w := newWatcher(env.Stderr, env.StderrIsTerminal, every, label, p, hw, time.Now())
+		w := newWatcher(env.Stderr, env.StderrIsTerminal, env.StderrWidth, every, pos, p, hw, time.Now())
 		done := func(res *result.Result) error {
 			err := w.close()
 			if hlog == nil {

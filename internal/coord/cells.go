@@ -70,13 +70,18 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 		}
 	}
 	total := len(c.Plans) * c.Repeat
+	names := cellNames(c.Plans)
 	var runs []*result.Result
 	n := 0
 	for rep := range c.Repeat {
-		for _, p := range c.Plans {
+		for i, p := range c.Plans {
 			n++
-			if total > 1 {
-				note("run %d of %d: %s (repeat %d of %d)", n, total, result.PlanSettings(p), rep+1, c.Repeat)
+			switch {
+			case total == 1:
+			case c.Repeat == 1:
+				note("run %d of %d: %s", n, total, names[i])
+			default:
+				note("run %d of %d: %s, repeat %d of %d", n, total, names[i], rep+1, c.Repeat)
 			}
 			res, err := c.runOne(ctx, n, total, p, ceiling, note)
 			if res != nil {
@@ -88,6 +93,33 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 		}
 	}
 	return runs, nil
+}
+
+// cellNames names each plan by the settings that differ between them
+// ("journal=wal"), or all its settings when there is one plan, so that a
+// note about a run fits a line.
+func cellNames(plans []*workload.Plan) []string {
+	all := make([]result.Settings, len(plans))
+	for i, p := range plans {
+		all[i] = result.PlanSettings(p)
+	}
+	names := make([]string, len(plans))
+	for i, s := range all {
+		var kept result.Settings
+		for _, st := range s {
+			for _, other := range all {
+				if v, _ := other.Get(st.Name); v != st.Value {
+					kept = append(kept, st)
+					break
+				}
+			}
+		}
+		if len(kept) == 0 {
+			kept = s
+		}
+		names[i] = kept.String()
+	}
+	return names
 }
 
 // runOne runs cell number n of total on a fresh database: a new temporary

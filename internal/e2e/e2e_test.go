@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -45,6 +47,8 @@ func TestScripts(t *testing.T) {
 			"resultcheck": resultCheck,
 			"samecounts":  sameCounts,
 			"samejob":     sameJob,
+			"waitfile":    waitFile,
+			"widthcheck":  widthCheck,
 			"nodir":       noDir,
 			"rssflat":     rssFlat,
 			"sizecheck":   sizeCheck,
@@ -203,6 +207,40 @@ func sameJob(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Logf("%d runs in %d cells: same plans, same per-worker op counts", runs, len(a.Cells))
+}
+
+// waitfile FILE TIMEOUT waits until FILE exists, failing after TIMEOUT.
+func waitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: waitfile FILE TIMEOUT")
+	}
+	limit, err := time.ParseDuration(args[1])
+	ts.Check(err)
+	deadline := time.Now().Add(limit)
+	for {
+		if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s did not appear within %v", args[0], limit)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// widthcheck FILE N asserts that no line of FILE is wider than N
+// characters.
+func widthCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: widthcheck FILE N")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	for i, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		if w := utf8.RuneCountInString(line); w > n {
+			ts.Fatalf("line %d is %d characters wide (more than %d): %q", i+1, w, n, line)
+		}
+	}
 }
 
 // nodir DIR PREFIX asserts DIR has no entry whose name starts with PREFIX.

@@ -44,7 +44,10 @@ type Store interface {
 	// Init prepares the database for a run: it refuses (with ErrForeign) a
 	// database that gobench did not create, marks a new one as its own,
 	// and (re)creates the schema, empty. Only the coordinator calls it,
-	// before any worker starts.
+	// before any worker starts; the preload comes after it, through a
+	// Conn. A store of files claims its directory (see ClaimDir); a store
+	// in memory, with nothing on disk to guard, only empties itself (or
+	// does nothing, if it starts empty) and returns nil.
 	Init(ctx context.Context) error
 	// Conn returns a new connection for one worker. Everything the worker
 	// needs to run ops (statements prepared, pragmas applied) is done here,

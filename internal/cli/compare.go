@@ -123,22 +123,29 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 	return c.Regressions()
 }
 
-// readSuite reads a result file, a single run or a suite; errors name the
-// file and are usage errors (the file is what the user handed over).
+// readSuite reads a result file (a run or a suite), as readInput reads.
 func readSuite(ctx context.Context, env *Env, path string) (*result.Suite, error) {
+	return readInput(ctx, env, path, result.ReadSuite)
+}
+
+// readInput opens path and decodes it with decode, through ctx, so an
+// interrupt stops the reading of a slow or endless input; what cannot be
+// opened or decoded is a usage error naming the file.
+func readInput[T any](ctx context.Context, env *Env, path string, decode func(io.Reader) (T, error)) (T, error) {
+	var zero T
 	f, err := env.FS.Open(path)
 	if err != nil {
-		return nil, usage(err)
+		return zero, usage(err)
 	}
 	defer f.Close()
-	s, err := result.ReadSuite(ctxReader{ctx, f})
+	v, err := decode(ctxReader{ctx, f})
 	switch {
 	case ctx.Err() != nil:
-		return nil, ctx.Err()
+		return zero, ctx.Err()
 	case err != nil:
-		return nil, usage(fmt.Errorf("%s: %w", path, err))
+		return zero, usage(fmt.Errorf("%s: %w", path, err))
 	}
-	return s, nil
+	return v, nil
 }
 
 // ctxReader stops reading once ctx is done: an interrupt ends the reading

@@ -31,57 +31,12 @@ func dryRun(env *Env, j *job.Job) error {
 	return nil
 }
 
-// parseGates reads a job's expectations and checks them, and its
-// baseline, against its cells before anything runs.
-func parseGates(j *job.Job) ([]report.Expectation, error) {
-	var gates []report.Expectation
-	for _, e := range j.Expect {
-		g, err := report.ParseExpectation(e)
-		if err != nil {
-			return nil, err
-		}
-		gates = append(gates, g)
-	}
-	if len(j.Cells) < 2 && j.Baseline != "" && j.Command == "mix" {
-		return nil, errors.New("--baseline compares cells: give a list to at least one setting, such as --journal rollback,wal")
-	}
-	skel, err := skeleton(j)
-	if err != nil {
-		return nil, err
-	}
-	for _, g := range gates {
-		if err := g.Validate(skel); err != nil {
-			return nil, err
-		}
-	}
-	return gates, nil
-}
-
-// suiteBaseline is the baseline the suite itself selects: mix's cells;
-// crud's baseline is a driver, which its report takes (reportOptions).
-func suiteBaseline(j *job.Job) string {
-	if j.Command == "crud" {
-		return ""
-	}
-	return j.Baseline
-}
-
-// skeleton is a suite of the job's cells, without results: enough to
-// resolve selectors.
-func skeleton(j *job.Job) (*result.Suite, error) {
-	runs := make([]*result.Result, len(j.Cells))
-	for i, p := range j.Cells {
-		runs[i] = &result.Result{Plan: *p}
-	}
-	return result.NewSuite(j.Command, "interleaved", runs, suiteBaseline(j))
-}
-
 // runJob runs every cell of the job its number of repeats, interleaved,
 // judges its gates and writes the report: what every run command does
 // once its flags (or a plan file) are resolved. ro says how the report
 // reads; a crud job's baseline goes into it.
 func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job, ro report.Options) error {
-	gates, err := parseGates(j)
+	gates, err := j.Gates()
 	if err != nil {
 		return usage(err)
 	}
@@ -97,7 +52,7 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job, ro report.
 	if len(runs) == 0 {
 		return runErr
 	}
-	suite, err := result.NewSuite(j.Command, "interleaved", runs, suiteBaseline(j))
+	suite, err := result.NewSuite(j.Command, "interleaved", runs, j.SuiteBaseline())
 	if err != nil {
 		return errors.Join(runErr, err)
 	}

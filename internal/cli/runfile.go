@@ -100,20 +100,7 @@ func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pf
 	return j, nil
 }
 
-// readJob reads a plan file or a result file; what it cannot read is a
-// usage error naming the file, and an interrupt stops the reading.
+// readJob reads a plan file or a result file, as readInput reads.
 func readJob(ctx context.Context, env *Env, path string) (*job.Job, error) {
-	f, err := env.FS.Open(path)
-	if err != nil {
-		return nil, usage(err)
-	}
-	defer f.Close()
-	j, err := job.Read(ctxReader{ctx, f})
-	switch {
-	case ctx.Err() != nil:
-		return nil, ctx.Err()
-	case err != nil:
-		return nil, usage(fmt.Errorf("%s: %w", path, err))
-	}
-	return j, nil
+	return readInput(ctx, env, path, job.Read)
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
@@ -153,7 +154,8 @@ func (j *Job) Write(w io.Writer) error {
 // command, a repeat count, at least one cell, every cell's driver in reg,
 // its worker mode one the driver can run in, its engine options as the
 // engine reads them (the store is opened, which touches no file, and
-// closed) and its plan. Errors wrap ErrInvalid and name the cell.
+// closed) and its plan; then the baseline and the gates (Gates). Errors
+// wrap ErrInvalid and name the cell.
 func (j *Job) Validate(ctx context.Context, reg *store.Registry) error {
 	if !slices.Contains(Commands, j.Command) {
 		return fmt.Errorf("%w: command %q: want one of %v", ErrInvalid, j.Command, Commands)
@@ -175,6 +177,9 @@ func (j *Job) Validate(ctx context.Context, reg *store.Registry) error {
 			return fmt.Errorf("%w: cell %d (%s): %w", ErrInvalid, i+1, result.PlanSettings(p), err)
 		}
 	}
+	if _, err := j.Gates(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
 	return nil
 }
 
@@ -195,4 +200,50 @@ func checkCell(ctx context.Context, p *workload.Plan, reg *store.Registry) error
 		return err
 	}
 	return p.Validate()
+}
+
+// SuiteBaseline is the baseline the job's suite selects among its cells
+// (result.NewSuite): mix's; crud's baseline is a driver, which its report
+// takes instead, so its suite's is the first cell.
+func (j *Job) SuiteBaseline() string {
+	if j.Command == "crud" {
+		return ""
+	}
+	return j.Baseline
+}
+
+// Skeleton is a suite of the job's cells without results: enough to
+// resolve the baseline and the gates' cell selectors before anything runs.
+func (j *Job) Skeleton() (*result.Suite, error) {
+	runs := make([]*result.Result, len(j.Cells))
+	for i, p := range j.Cells {
+		runs[i] = &result.Result{Plan: *p}
+	}
+	return result.NewSuite(j.Command, "interleaved", runs, j.SuiteBaseline())
+}
+
+// Gates parses the job's expectations and checks them, and its baseline,
+// against its cells.
+func (j *Job) Gates() ([]report.Expectation, error) {
+	var gates []report.Expectation
+	for _, e := range j.Expect {
+		g, err := report.ParseExpectation(e)
+		if err != nil {
+			return nil, err
+		}
+		gates = append(gates, g)
+	}
+	if len(j.Cells) < 2 && j.Baseline != "" && j.Command == "mix" {
+		return nil, errors.New("--baseline compares cells: give a list to at least one setting, such as --journal rollback,wal")
+	}
+	skel, err := j.Skeleton()
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range gates {
+		if err := g.Validate(skel); err != nil {
+			return nil, err
+		}
+	}
+	return gates, nil
 }

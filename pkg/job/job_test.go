@@ -120,6 +120,9 @@ func TestValidate(t *testing.T) {
 			j.Cells[0].Driver, j.Cells[0].Store.Options = "lmdb", []byte(`{"journal": "wal"}`)
 		}, `unknown field "journal"`},
 		{"plan", func(j *Job) { j.Cells[0].Procs = 0 }, "procs 0 is out of range"},
+		{"gate", func(j *Job) { j.Expect = []string{"read p99 <= banana"} }, `limit "banana"`},
+		{"gate's cells", func(j *Job) { j.Expect = []string{"total ops/s: wal >= 2x rollback"} }, "wal"},
+		{"baseline of one cell", func(j *Job) { j.Baseline = "journal=wal" }, "--baseline compares cells"},
 	} {
 		j := New("mix", nil, []*workload.Plan{mixCell()}, 1)
 		tt.mutate(j)

@@ -18,6 +18,8 @@ FUZZ_TARGETS = \
 	./pkg/bytesize:FuzzParse \
 	./pkg/report:FuzzParseExpectation \
 	./pkg/job:FuzzRead \
+	./pkg/sqlscript:FuzzParse \
+	./pkg/sqlscript:FuzzExpr \
 	./internal/sysinfo:FuzzParseMountinfo
 
 .PHONY: all build test race bench fuzz lint cover soak clean

@@ -1,0 +1,229 @@
+package sqlscript
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func eval(t *testing.T, src string, s *State) (Value, error) {
+	t.Helper()
+	e, err := ParseExpr(src)
+	if err != nil {
+		t.Fatalf("ParseExpr(%q): %v", src, err)
+	}
+	return e.eval(s)
+}
+
+func TestEval(t *testing.T) {
+	s := NewState(1, 3, 10)
+	s.Set("x", IntValue(7))
+	for _, tt := range []struct {
+		src, want string
+	}{
+		{"1 + 2 * 3", "7"},
+		{"(1 + 2) * 3", "9"},
+		{"7 / 2", "3"},
+		{"-7 / 2", "-3"},
+		{"7 % 3", "1"},
+		{"-7 % 3", "-1"},
+		{"10 - 3 - 2", "5"},
+		{"100 / 10 / 5", "2"},
+		{"-:x", "-7"},
+		{"- -3", "3"},
+		{"7.0 / 2", "3.5"},
+		{"1e3 + 1", "1001"},
+		{":scale * 100000", "1000000"},
+		{":client_id", "3"},
+		{"abs(-4)", "4"},
+		{"abs(-2.5)", "2.5"},
+		{"int(2.9)", "2"},
+		{"double(3)", "3"},
+		{"sqrt(16)", "4"},
+		{"greatest(1, :x, 3)", "7"},
+		{"least(4, 2.5, 3)", "2.5"},
+		{"mod(-7, 3)", "-1"},
+		{"true + false", "1"},
+		{"hash(10, 5432)", "-5817877081768721676"},
+		{"hash_murmur2(-7, 0)", "-2376560325806870531"},
+		{"hash_fnv1a(10, 5432)", "-7793829335365542153"},
+		{"hash_fnv1a(-7, 0)", "-4637405028990054917"},
+		{"9223372036854775807 + 1", "-9223372036854775808"},
+	} {
+		v, err := eval(t, tt.src, s)
+		if err != nil || v.String() != tt.want {
+			t.Errorf("%s = %v, %v; want %s", tt.src, v, err, tt.want)
+		}
+	}
+	if math.Abs(mustFloat(t, "pi()", s)-math.Pi) > 0 {
+		t.Error("pi")
+	}
+}
+
+func mustFloat(t *testing.T, src string, s *State) float64 {
+	v, err := eval(t, src, s)
+	if err != nil || v.Kind != Float {
+		t.Fatalf("%s = %v, %v", src, v, err)
+	}
+	return v.F
+}
+
+// Run-time errors are ErrEval, a class of their own.
+func TestEvalErrors(t *testing.T) {
+	s := NewState(1, 0, 1)
+	s.Set("zero", IntValue(0))
+	s.Set("t", TextValue("abc"))
+	for _, tt := range []struct{ src, want string }{
+		{"1 / :zero", "division by zero"},
+		{"1 % :zero", "division by zero"},
+		{"1.5 / 0", "division by zero"},
+		{"mod(3, 0)", "division by zero"},
+		{"-9223372036854775807 - 1 / 1 * 0 + (-9223372036854775807 - 1) / -1", "bigint out of range"},
+		{"random(5, 1)", "empty range: 5 > 1"},
+		{"random(1.5, 3)", "not an integer"},
+		{"random_exponential(1, 10, 0)", "greater than 0"},
+		{"random_gaussian(1, 10, 1.5)", "at least 2"},
+		{"random_zipfian(1, 10, 1)", "in [1.001, 1000]"},
+		{"permute(1, 0)", "size must be greater than 0"},
+		{"random_text(-1)", "out of range"},
+		{":t + 1", "is text"},
+		{"sqrt(-1)", "square root"},
+		{"abs(-9223372036854775807 - 1)", "out of range"},
+	} {
+		_, err := eval(t, tt.src, s)
+		if err == nil || !errors.Is(err, ErrEval) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want ErrEval with %q", tt.src, err, tt.want)
+		}
+	}
+}
+
+// The same seed and worker give the same values; another worker others.
+func TestDeterminism(t *testing.T) {
+	exprs := []string{"random(1, 1000000)", "random_zipfian(1, 1000, 1.2)", "random_exponential(1, 1000, 3)",
+		"random_gaussian(1, 1000, 2.5)", "random_text(8)", "permute(:client_id, 1000)", "hash(:client_id)"}
+	draw := func(seed uint64, worker int) string {
+		s := NewState(seed, worker, 1)
+		var out []string
+		for range 50 {
+			for _, e := range exprs {
+				v, err := eval(t, e, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, v.String())
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	if draw(42, 3) != draw(42, 3) {
+		t.Error("one seed and worker gave two sequences")
+	}
+	if draw(42, 3) == draw(42, 4) || draw(42, 3) == draw(43, 3) {
+		t.Error("another worker or seed gave the same sequence")
+	}
+}
+
+// Each random function stays in its range and has its shape: uniform
+// flat, exponential and Zipfian with the low end most frequent, Gaussian
+// centred.
+func TestDistributions(t *testing.T) {
+	const n, lo, hi = 20000, 1, 100
+	for _, tt := range []struct {
+		expr  string
+		check func(counts []int) string
+	}{
+		{"random(1, 100)", func(c []int) string {
+			for i, k := range c[1:] {
+				if k < n/100/2 || k > n/100*2 {
+					return "uneven at " + itoa(i+1)
+				}
+			}
+			return ""
+		}},
+		{"random_exponential(1, 100, 5)", func(c []int) string { return decreasing(c) }},
+		{"random_zipfian(1, 100, 1.5)", func(c []int) string { return decreasing(c) }},
+		{"random_gaussian(1, 100, 3)", func(c []int) string {
+			if c[50]+c[51] < 5*(c[1]+c[2]+c[99]+c[100]) {
+				return "not centred"
+			}
+			return ""
+		}},
+	} {
+		s := NewState(7, 1, 1)
+		counts := make([]int, hi+1)
+		for range n {
+			v, err := eval(t, tt.expr, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.I < lo || v.I > hi {
+				t.Fatalf("%s gave %d, outside [%d, %d]", tt.expr, v.I, lo, hi)
+			}
+			counts[v.I]++
+		}
+		if msg := tt.check(counts); msg != "" {
+			t.Errorf("%s: %s: %v", tt.expr, msg, counts[1:11])
+		}
+	}
+}
+
+// decreasing checks the first values come in falling frequency.
+func decreasing(c []int) string {
+	for i := 1; i < 4; i++ {
+		if c[i] <= c[i+1] {
+			return "the low end is not the most frequent"
+		}
+	}
+	return ""
+}
+
+func itoa(i int) string { return IntValue(int64(i)).String() }
+
+// permute is a bijection of [0, size) for every size and seed, and not
+// the identity.
+func TestPermute(t *testing.T) {
+	for _, size := range []int64{1, 2, 3, 10, 97, 1000, 4096} {
+		for _, seed := range []uint64{0, 1, 12345} {
+			seen := make([]bool, size)
+			moved := 0
+			for i := range size {
+				p := int64(permute(uint64(i), uint64(size), seed))
+				if p < 0 || p >= size || seen[p] {
+					t.Fatalf("size %d seed %d: %d → %d, out of range or twice", size, seed, i, p)
+				}
+				seen[p] = true
+				if p != i {
+					moved++
+				}
+			}
+			if size >= 10 && moved < int(size)/2 {
+				t.Errorf("size %d seed %d: only %d of %d moved", size, seed, moved, size)
+			}
+		}
+	}
+	// i is taken modulo size, negatives included.
+	s := NewState(1, 0, 1)
+	a, _ := eval(t, "permute(3, 10, 5)", s)
+	b, _ := eval(t, "permute(-17, 10, 5)", s)
+	if a.I != b.I {
+		t.Errorf("permute(3) = %d, permute(-17) = %d: want the same (mod 10)", a.I, b.I)
+	}
+}
+
+// FuzzExpr: no expression makes the parser or the evaluator panic.
+func FuzzExpr(f *testing.F) {
+	for _, s := range []string{"1 + 2 * 3", "random_zipfian(1, :scale, 1.5)", "-(-(1))", "permute(:client_id, 7, 2) % 3", "greatest(1, 2.5, -3)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := ParseExpr(src)
+		if err != nil {
+			return
+		}
+		_, err = e.eval(NewState(1, 1, 1))
+		if err != nil && !errors.Is(err, ErrEval) {
+			t.Fatalf("%q: an error outside ErrEval: %v", src, err)
+		}
+	})
+}

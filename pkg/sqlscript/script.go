@@ -1,0 +1,159 @@
+package sqlscript
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Script is one parsed script: a named transaction of commands, run in
+// order, and its weight in the mix of scripts.
+type Script struct {
+	Name     string // the file's base name without its extension
+	File     string
+	Weight   int
+	Commands []Command
+}
+
+// Command is one line of work: a \set (Set non-nil) or an SQL statement.
+type Command struct {
+	Line int
+	Set  *Set
+	SQL  *Statement
+}
+
+// Set is `\set NAME EXPR`.
+type Set struct {
+	Name string
+	Expr Expr
+}
+
+// Statement is one SQL statement, its text as written (SQLite binds the
+// :name parameters itself) and the names of its parameters, in order of
+// first appearance.
+type Statement struct {
+	Text   string
+	Params []string
+}
+
+// ParseArg reads a --file value, "FILE" or "FILE@WEIGHT" (pgbench's
+// form), weight 1 by default.
+func ParseArg(arg string) (file string, weight int, err error) {
+	i := strings.LastIndex(arg, "@")
+	if i < 0 {
+		return arg, 1, nil
+	}
+	file = arg[:i]
+	if file == "" {
+		return "", 0, fmt.Errorf("--file %q: no file named", arg)
+	}
+	weight, err = strconv.Atoi(arg[i+1:])
+	if err != nil || weight <= 0 {
+		return "", 0, fmt.Errorf("--file %q: the weight after @ must be a whole number above 0", arg)
+	}
+	return file, weight, nil
+}
+
+// Parse reads a script from src, named after file. Predefined names the
+// script's parameters may use besides its own \set variables (the State's
+// predefined ones are always allowed). Errors are *Error, with the line.
+func Parse(file, src string, weight int, predefined ...string) (*Script, error) {
+	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	s := &Script{Name: name, File: file, Weight: weight}
+	known := append([]string{VarClientID, VarScale, VarDefaultSeed}, predefined...)
+	fail := func(line int, format string, args ...any) error {
+		return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	lx := &lexer{src: src, line: 1}
+	for {
+		item, err := lx.next()
+		if err != nil {
+			return nil, fail(lx.line, "%v", err)
+		}
+		if item.kind == itemEOF {
+			break
+		}
+		cmd, err := parseItem(item, known)
+		if err != nil {
+			return nil, fail(item.line, "%v", err)
+		}
+		if cmd.Set != nil && !slices.Contains(known, cmd.Set.Name) {
+			known = append(known, cmd.Set.Name)
+		}
+		s.Commands = append(s.Commands, cmd)
+	}
+	if !slices.ContainsFunc(s.Commands, func(c Command) bool { return c.SQL != nil }) {
+		return nil, fail(lx.line, "the script has no SQL statement")
+	}
+	return s, nil
+}
+
+// parseItem turns a lexed item into a command, checking every variable it
+// reads is known.
+func parseItem(it item, known []string) (Command, error) {
+	cmd := Command{Line: it.line}
+	check := func(name string) error {
+		if !slices.Contains(known, name) {
+			return fmt.Errorf("unknown variable :%s (set it with \\set before its use; predefined: %s)", name, strings.Join(known[:3], ", "))
+		}
+		return nil
+	}
+	if it.kind == itemSQL {
+		cmd.SQL = &Statement{Text: it.text, Params: it.params}
+		for _, p := range it.params {
+			if err := check(p); err != nil {
+				return cmd, err
+			}
+		}
+		return cmd, nil
+	}
+	meta, rest, _ := strings.Cut(strings.TrimSpace(it.text), " ")
+	if meta != `\set` {
+		return cmd, fmt.Errorf("unknown meta-command %s (scripts have \\set)", meta)
+	}
+	name, exprText, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	if name == "" || !isWordStart(name[0]) || strings.IndexFunc(name, func(r rune) bool { return r > 127 || !isWordByte(byte(r)) }) >= 0 {
+		return cmd, fmt.Errorf(`\set needs a variable name and an expression, such as \set aid random(1, 100000 * :scale)`)
+	}
+	if strings.TrimSpace(exprText) == "" {
+		return cmd, fmt.Errorf(`\set %s has no expression`, name)
+	}
+	e, err := ParseExpr(exprText)
+	if err != nil {
+		return cmd, fmt.Errorf(`\set %s: %w`, name, err)
+	}
+	var verr error
+	e.vars(func(v string) {
+		if err := check(v); err != nil && verr == nil {
+			verr = err
+		}
+	})
+	cmd.Set = &Set{Name: name, Expr: e}
+	return cmd, verr
+}
+
+// Eval runs a \set: it evaluates the expression in s and sets the
+// variable.
+func (c *Set) Eval(s *State) error {
+	v, err := c.Expr.eval(s)
+	if err != nil {
+		return err
+	}
+	s.Set(c.Name, v)
+	return nil
+}
+
+// Args returns the statement's parameters' values in s, in Params order.
+func (st *Statement) Args(s *State) ([]Value, error) {
+	out := make([]Value, len(st.Params))
+	for i, p := range st.Params {
+		v, ok := s.Get(p)
+		if !ok {
+			return nil, fmt.Errorf("%w: variable :%s is not set", ErrEval, p)
+		}
+		out[i] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,90 @@
+// Package sqlscript reads pgbench-style scripts for SQLite: SQL statements
+// that bind :name parameters, and \set meta-commands that compute them
+// with pgbench's functions (random, random_zipfian, random_exponential,
+// random_gaussian, permute, hash, integer arithmetic) from a seeded
+// generator, so that one seed gives every worker the same values on every
+// run. It parses and evaluates; running the statements is the engine's.
+package sqlscript
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Kind is the type of a Value.
+type Kind uint8
+
+// The kinds of values: pgbench's integers and doubles, and text (from
+// random_text).
+const (
+	Int Kind = iota
+	Float
+	Text
+)
+
+// Value is a variable's value: an int64, a float64 or a string.
+type Value struct {
+	Kind Kind
+	I    int64
+	F    float64
+	S    string
+}
+
+// IntValue, FloatValue and TextValue make values.
+func IntValue(i int64) Value     { return Value{Kind: Int, I: i} }
+func FloatValue(f float64) Value { return Value{Kind: Float, F: f} }
+func TextValue(s string) Value   { return Value{Kind: Text, S: s} }
+
+// Any returns the value as a Go value to bind: int64, float64 or string.
+func (v Value) Any() any {
+	switch v.Kind {
+	case Float:
+		return v.F
+	case Text:
+		return v.S
+	}
+	return v.I
+}
+
+// String formats the value as pgbench would print it.
+func (v Value) String() string {
+	switch v.Kind {
+	case Float:
+		return strconv.FormatFloat(v.F, 'g', -1, 64)
+	case Text:
+		return strconv.Quote(v.S)
+	}
+	return strconv.FormatInt(v.I, 10)
+}
+
+// float returns the value as a number; text is an error.
+func (v Value) float() (float64, error) {
+	switch v.Kind {
+	case Int:
+		return float64(v.I), nil
+	case Float:
+		return v.F, nil
+	}
+	return 0, fmt.Errorf("%s is text, not a number", v)
+}
+
+// int returns the value as an integer (a double is truncated, as
+// pgbench's int() does); text is an error.
+func (v Value) int() (int64, error) {
+	switch v.Kind {
+	case Int:
+		return v.I, nil
+	case Float:
+		return int64(v.F), nil
+	}
+	return 0, fmt.Errorf("%s is text, not a number", v)
+}
+
+// Error is a script error with the file and line it is about.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }

@@ -148,6 +148,28 @@ type TxProber interface {
 	InTx() bool
 }
 
+// Scripter is implemented by a Conn that runs statements of the user's
+// (the scripts of gobench sql): each prepared once, when the worker gets
+// ready, so that an error in the SQL stops the run before it starts, then
+// run as often as the script comes up. The connection owns the statements
+// and closes them when it closes.
+type Scripter interface {
+	// Prepare prepares one SQL statement whose parameters are written
+	// :name; params names them (without the colon) in the order Run's
+	// arguments will come.
+	Prepare(sql string, params []string) (Statement, error)
+}
+
+// Statement is a prepared statement of a Scripter's connection.
+type Statement interface {
+	// Run binds args to the parameters Prepare named, in that order
+	// (int64, float64, string, []byte or nil), runs the statement to its
+	// end, reading every row, and returns how many rows it produced.
+	// Errors are classified as the connection's are (Classify); a wrong
+	// number of arguments is ErrInvalid.
+	Run(args ...any) (rows int64, err error)
+}
+
 // BusyRetrier is implemented by a Conn that can retry, by itself, the step
 // of an operation that found the database busy or locked, at the step
 // where retrying is safe: a BEGIN that failed (no transaction is open), a

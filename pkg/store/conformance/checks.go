@@ -55,6 +55,7 @@ func Checks() []Check {
 		{"Transactional", testTransactional},
 		{"Insert", onStore(testInsert)},
 		{"Scan", onStore(testScan)},
+		{"Scripts", onStore(testScripts)},
 		{"ConcurrentConns", onStore(testConcurrentConns)},
 		{"CloseTwice", onStore(testCloseTwice)},
 		{"InitTwice", onStore(testInitTwice)},

@@ -63,6 +63,7 @@ type conn struct {
 	d *Driver
 
 	stmts statements[stmt]
+	user  []stmt // statements of the user's (Prepare)
 
 	autocommitProbe func() bool
 	releaseProbe    func()
@@ -246,6 +247,9 @@ func (c *conn) Close() error {
 	c.closed = true
 	first := c.Rollback()
 	if err := c.stmts.closeAll(); err != nil && first == nil {
+		first = err
+	}
+	if err := closeUser(c.user); err != nil && first == nil {
 		first = err
 	}
 	c.releaseProbe()

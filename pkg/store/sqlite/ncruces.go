@@ -99,6 +99,7 @@ type ncConn struct {
 	d *Driver
 
 	stmts statements[*nsqlite.Stmt]
+	user  []*nsqlite.Stmt // statements of the user's (Prepare)
 
 	blob   bool // reads and updates through incremental blob I/O
 	closed bool
@@ -328,6 +329,7 @@ func (c *ncConn) Close() error {
 	c.closed = true
 	err := c.Rollback()
 	_ = c.stmts.closeAll()
+	_ = closeUser(c.user)
 	if cerr := c.c.Close(); err == nil {
 		err = c.d.wrap(cerr)
 	}

@@ -112,22 +112,22 @@ func (w *watcher) run() {
 // print writes one progress line with the rates and p99s of c, followed
 // by note; on a terminal, fitted to its width.
 func (w *watcher) print(c *result.Window, note string) {
-	line := joinFields(w.fields(c, note))
-	if w.tty {
-		width := 0
-		if w.width != nil {
-			width = w.width()
-		}
-		if width <= 0 {
-			width = defaultWidth
-		}
-		// One column short of the width: some terminals wrap as soon as
-		// the last column is written.
-		line = fitLine(w.fields(c, note), width-1)
-		fmt.Fprintf(w.out, "\r\033[K%s", line)
-	} else {
-		fmt.Fprintln(w.out, line)
+	fs := w.fields(c, note)
+	if !w.tty {
+		fmt.Fprintln(w.out, joinFields(fs))
+		w.printed = true
+		return
 	}
+	width := 0
+	if w.width != nil {
+		width = w.width()
+	}
+	if width <= 0 {
+		width = defaultWidth
+	}
+	// One column short of the width: some terminals wrap as soon as the
+	// last column is written.
+	fmt.Fprintf(w.out, "\r\033[K%s", fitLine(fs, width-1))
 	w.printed = true
 }
 
@@ -141,8 +141,9 @@ func (w *watcher) fields(c *result.Window, note string) []field {
 	ph := w.plan.RunPhases()[w.phase]
 	elapsed := (time.Duration(w.lastSecond)*time.Second + time.Duration(w.lastSpan*float64(time.Second))).Round(time.Millisecond)
 	frac := w.share(ph, elapsed)
-	fs := w.pos.fields(frac, time.Now())
-	if len(w.plan.RunPhases()) > 1 {
+	phases := len(w.plan.RunPhases())
+	fs := w.pos.fields((float64(w.phase)+frac)/float64(phases), time.Now()) // the run's share: its phases count alike
+	if phases > 1 {
 		fs = append(fs, field{text: ph.Name, rank: rankETA})
 	}
 	fs = append(fs, field{text: elapsed.String(), rank: rankRun})

@@ -30,10 +30,14 @@ type Value struct {
 	S    string
 }
 
-// IntValue, FloatValue and TextValue make values.
-func IntValue(i int64) Value     { return Value{Kind: Int, I: i} }
+// IntValue makes an integer value.
+func IntValue(i int64) Value { return Value{Kind: Int, I: i} }
+
+// FloatValue makes a double value.
 func FloatValue(f float64) Value { return Value{Kind: Float, F: f} }
-func TextValue(s string) Value   { return Value{Kind: Text, S: s} }
+
+// TextValue makes a text value.
+func TextValue(s string) Value { return Value{Kind: Text, S: s} }
 
 // Any returns the value as a Go value to bind: int64, float64 or string.
 func (v Value) Any() any {
@@ -87,4 +91,5 @@ type Error struct {
 	Msg  string
 }
 
+// Error formats the error as "file:line: message".
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }

@@ -296,6 +296,23 @@ func (s *State) seedArg(a []Value, i int) (uint64, error) {
 
 // fnHashMurmur2 is pgbench's hash_murmur2 of a 64-bit value.
 func fnHashMurmur2(s *State, a []Value) (Value, error) {
+	return hashed(s, a, func(v int64, seed uint64) uint64 {
+		const mul, mulTimes8, rot = 0xc6a4a7935bd1e995, 0x35253c9ade8f4ca8, 47 // pgbench's MM2_ constants
+		r := seed ^ mulTimes8
+		k := uint64(v) * mul
+		k ^= k >> rot
+		k *= mul
+		r ^= k
+		r *= mul
+		r ^= r >> rot
+		r *= mul
+		r ^= r >> rot
+		return r
+	})
+}
+
+// hashed reads a hash function's value and optional seed and applies h.
+func hashed(s *State, a []Value, h func(v int64, seed uint64) uint64) (Value, error) {
 	n, err := ints(a[:1])
 	if err != nil {
 		return Value{}, err
@@ -304,37 +321,21 @@ func fnHashMurmur2(s *State, a []Value) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	const mul, mulTimes8, rot = 0xc6a4a7935bd1e995, 0x35253c9ade8f4ca8, 47 // pgbench's MM2_ constants
-	r := seed ^ mulTimes8
-	k := uint64(n[0]) * mul
-	k ^= k >> rot
-	k *= mul
-	r ^= k
-	r *= mul
-	r ^= r >> rot
-	r *= mul
-	r ^= r >> rot
-	return IntValue(int64(r)), nil
+	return IntValue(int64(h(n[0], seed))), nil
 }
 
 // fnHashFNV1a is pgbench's hash_fnv1a of a 64-bit value.
 func fnHashFNV1a(s *State, a []Value) (Value, error) {
-	n, err := ints(a[:1])
-	if err != nil {
-		return Value{}, err
-	}
-	seed, err := s.seedArg(a, 1)
-	if err != nil {
-		return Value{}, err
-	}
-	const prime, basis = 0x100000001b3, 0xcbf29ce484222325
-	r, v := uint64(basis)^seed, uint64(n[0])
-	for range 8 {
-		r ^= v & 0xff
-		r *= prime
-		v >>= 8
-	}
-	return IntValue(int64(r)), nil
+	return hashed(s, a, func(v int64, seed uint64) uint64 {
+		const prime, basis = 0x100000001b3, 0xcbf29ce484222325
+		r, u := uint64(basis)^seed, uint64(v)
+		for range 8 {
+			r ^= u & 0xff
+			r *= prime
+			u >>= 8
+		}
+		return r
+	})
 }
 
 // fnPermute returns the position of i (taken modulo size) in a

@@ -98,20 +98,22 @@ type stmt interface {
 // starts a cancellation watcher per call.
 var bg = context.Background()
 
-func (c *conn) prepare() error {
-	err := c.stmts.prepareAll(func(sql string) (stmt, error) {
-		ds, err := c.c.Prepare(sql)
-		if err != nil {
-			return nil, c.d.wrap(err)
-		}
-		s, ok := ds.(stmt)
-		if !ok {
-			ds.Close()
-			return nil, fmt.Errorf("driver %s: prepared statements lack the context interfaces", c.d.name)
-		}
-		return s, nil
-	})
+// prepareStmt prepares one statement with the context interfaces.
+func (c *conn) prepareStmt(sql string) (stmt, error) {
+	ds, err := c.c.Prepare(sql)
 	if err != nil {
+		return nil, c.d.wrap(err)
+	}
+	s, ok := ds.(stmt)
+	if !ok {
+		ds.Close()
+		return nil, fmt.Errorf("driver %s: prepared statements lack the context interfaces", c.d.name)
+	}
+	return s, nil
+}
+
+func (c *conn) prepare() error {
+	if err := c.stmts.prepareAll(c.prepareStmt); err != nil {
 		return err
 	}
 	for i := range c.args1 {

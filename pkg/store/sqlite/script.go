@@ -27,14 +27,9 @@ func errTail(tail string) error {
 // connection; its arguments bind by name (mattn and modernc look the name
 // up with its colon).
 func (c *conn) Prepare(sql string, params []string) (store.Statement, error) {
-	ds, err := c.c.Prepare(sql)
+	s, err := c.prepareStmt(sql)
 	if err != nil {
-		return nil, c.d.wrap(err)
-	}
-	s, ok := ds.(stmt)
-	if !ok {
-		ds.Close()
-		return nil, fmt.Errorf("driver %s: prepared statements lack the context interfaces", c.d.name)
+		return nil, err
 	}
 	c.user = append(c.user, s)
 	if n := s.NumInput(); n >= 0 && n != len(params) { // modernc does not say (-1)

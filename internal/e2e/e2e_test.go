@@ -67,6 +67,16 @@ func readResult(ts *testscript.TestScript, name string) *result.Result {
 	return r
 }
 
+// readSuite reads a result file, a run or a suite, as a suite.
+func readSuite(ts *testscript.TestScript, name string) *result.Suite {
+	f, err := os.Open(ts.MkAbs(name))
+	ts.Check(err)
+	defer f.Close()
+	s, err := result.ReadSuite(f)
+	ts.Check(err)
+	return s
+}
+
 // resultcheck FILE check... asserts facts about a result file:
 //
 //	count=N     total ops
@@ -165,15 +175,7 @@ func sameJob(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: samejob A B")
 	}
-	read := func(name string) *result.Suite {
-		f, err := os.Open(ts.MkAbs(name))
-		ts.Check(err)
-		defer f.Close()
-		s, err := result.ReadSuite(f)
-		ts.Check(err)
-		return s
-	}
-	a, b := read(args[0]), read(args[1])
+	a, b := readSuite(ts, args[0]), readSuite(ts, args[1])
 	if len(a.Cells) != len(b.Cells) {
 		ts.Fatalf("%d cells against %d", len(a.Cells), len(b.Cells))
 	}
@@ -283,11 +285,7 @@ func sizeCheck(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: sizecheck FILE")
 	}
-	f, err := os.Open(ts.MkAbs(args[0]))
-	ts.Check(err)
-	defer f.Close()
-	s, err := result.ReadSuite(f)
-	ts.Check(err)
+	s := readSuite(ts, args[0])
 	checked := 0
 	for _, c := range s.Cells {
 		for _, r := range c.Runs {

@@ -86,15 +86,13 @@ func FromSuite(s *result.Suite) *Job {
 	for i, c := range s.Cells {
 		repeat = max(repeat, len(c.Runs))
 		p := c.Runs[0].Plan
+		if len(c.Runs[0].Shards) > 0 {
+			p.Shard = nil // a merged run runs again as one
+		}
 		cells[i] = &p
 	}
 	first := s.Cells[0].Runs[0]
 	j := New(s.Command, first.Args, cells, repeat)
-	for _, p := range j.Cells {
-		if len(first.Shards) > 0 {
-			p.Shard = nil
-		}
-	}
 	if len(s.Cells) > 1 && s.Command == "mix" {
 		j.Baseline = s.Baseline.String()
 	}

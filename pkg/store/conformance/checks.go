@@ -174,25 +174,25 @@ func testOverwrite(t T, st store.Store) {
 // reuse one buffer for every write), so a store that keeps it must copy.
 func testValueNotKept(t T, st store.Store) {
 	c := conn(t, st)
-	buf := []byte("first value")
-	put(t, c, 1, buf)
-	copy(buf, "XXXXXXXXXXX")
-	wantValue(t, c, 1, []byte("first value"))
+	type write struct {
+		name, value string
+		key         uint64
+		fn          func(k uint64, v []byte) error
+	}
+	writes := []write{{"Put", "first value", 1, c.Put}}
 	if u, ok := c.(store.Updater); ok {
-		buf = []byte("second value")
-		if err := u.Update(1, buf); err != nil {
-			t.Fatalf("Update: %v", err)
-		}
-		copy(buf, "YYYYYYYYYYYY")
-		wantValue(t, c, 1, []byte("second value"))
+		writes = append(writes, write{"Update", "second value", 1, u.Update})
 	}
 	if ins, ok := c.(store.Inserter); ok {
-		buf = []byte("third value")
-		if err := ins.Insert(2, buf); err != nil {
-			t.Fatalf("Insert: %v", err)
+		writes = append(writes, write{"Insert", "third value", 2, ins.Insert})
+	}
+	for _, w := range writes {
+		buf := []byte(w.value)
+		if err := w.fn(w.key, buf); err != nil {
+			t.Fatalf("%s: %v", w.name, err)
 		}
-		copy(buf, "ZZZZZZZZZZZ")
-		wantValue(t, c, 2, []byte("third value"))
+		copy(buf, bytes.Repeat([]byte("X"), len(buf))) // the caller reuses its buffer
+		wantValue(t, c, w.key, []byte(w.value))
 	}
 }
 

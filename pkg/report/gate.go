@@ -126,10 +126,11 @@ func parseLimit(m Metric, s string) (float64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(num, 64)
+	v *= scale // a limit that overflows once scaled is as unusable as one that overflows as written
 	if err != nil || scale == 0 || !(v >= 0) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("limit %q: want %s", s, want)
 	}
-	return v * scale, nil
+	return v, nil
 }
 
 // pair is one comparison an expectation makes.

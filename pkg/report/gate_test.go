@@ -33,6 +33,8 @@ func TestParseExpectation(t *testing.T) {
 		{in: "read p99 <= fast", error: "want a latency with its unit"},
 		{in: "upsert ops/s >= 5x", error: "want a rate such as 500"},
 		{in: "upsert ops/s >= -5", error: "want a rate"},
+		{in: "read p90 < 1e307s", error: "want a latency"},   // finite as written, infinite in µs
+		{in: "upsert ops/s >= 1e307M", error: "want a rate"}, // the same for a rate's suffix
 		{in: "upsert ops/s => 5", error: `comparison "=>" is not one of`},
 		{in: "upsert ops/s: wal >= 0x rollback", error: "not a positive number"},
 		{in: "upsert ops/s: wal >= NaNx rollback", error: "not a positive number"},

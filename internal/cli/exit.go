@@ -6,6 +6,7 @@ import (
 
 	"github.com/gobench/gobench/internal/coord"
 	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/sqlscript"
 	"github.com/gobench/gobench/pkg/store"
 )
 
@@ -13,7 +14,7 @@ import (
 const (
 	ExitOK          = 0
 	ExitFailure     = 1   // the run failed: a worker died, the engine failed
-	ExitUsage       = 2   // bad input: flags, paths, a database gobench did not create
+	ExitUsage       = 2   // bad input: flags, paths, scripts, a database gobench did not create
 	ExitThreshold   = 3   // a gate failed: an --expect, or a regression beyond --max-regression
 	ExitInterrupted = 130 // stopped by SIGINT; a run's partial result was written
 	ExitTerminated  = 143 // stopped by SIGTERM; a run's partial result was written
@@ -36,10 +37,11 @@ func usage(err error) error {
 // exitCode maps an error to the process's exit code: the one table.
 func exitCode(err error) int {
 	var ue usageError
+	var se *sqlscript.Error // a script or schema that does not parse, prepare or run before the workers start
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.As(err, &ue), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse):
+	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse):
 		return ExitUsage
 	case errors.Is(err, report.ErrThreshold):
 		return ExitThreshold

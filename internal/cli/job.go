@@ -56,9 +56,9 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job, ro report.
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	// A single mix run is reported (and written as JSON) as a run, not a
-	// suite of one.
-	single := j.Command == "mix" && len(j.Cells)*j.Repeat == 1
+	// A single mix or sql run is reported (and written as JSON) as a run,
+	// not a suite of one.
+	single := job.IsMatrix(j.Command) && len(j.Cells)*j.Repeat == 1
 	var gateErr error
 	if runErr == nil {
 		gateErr = judge(env, suite, gates, single)

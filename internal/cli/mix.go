@@ -17,13 +17,9 @@ import (
 type mixOptions struct {
 	matrix   *matrixFlags
 	run      runOptions
+	loop     loopFlags
 	plan     workload.Plan // template: everything but the matrix settings
 	writePct int
-	duration time.Duration
-	baseline string
-	expects  []string
-	shard    string
-	warmup   string
 
 	cells []*workload.Plan // resolved by resolve
 }
@@ -41,26 +37,15 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	p := &o.plan
 	ph := &p.Phases[0]
 	o.matrix.AddFlags(fs, "ops per transaction (1: each op is its own transaction)")
-	fs.Int64Var(&ph.Ops, "queries", ph.Ops, "ops per worker (or use --duration)")
-	fs.DurationVar(&o.duration, "duration", 0, "run each worker for this long instead of a number of --queries")
+	o.loop.AddFlags(fs, p, "ops")
 	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete")
 	fs.IntVar(&o.writePct, "write-pct", 0, "shorthand for --mix read=100-N,upsert=N")
 	fs.Uint64Var(&p.Keys.Count, "keys", p.Keys.Count, "rows preloaded before the run; ops draw keys from them")
 	fs.Var(&p.Keys.Distribution, "dist", "key distribution: uniform or zipfian")
 	fs.Float64Var(&p.Keys.Theta, "zipf-theta", p.Keys.Theta, "zipfian skew, between 0 and 1")
 	fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value")
-	fs.Uint64Var(&p.Seed, "seed", p.Seed, "base seed of every worker's op lottery")
-	fs.StringVar(&p.OnError, "on-error", p.OnError, "after an error other than busy/locked: stop the run, or continue and count it")
 	fs.BoolVar(&p.Verify, "verify", false, "after the run, check the engine's integrity and that no acknowledged write was lost (values carry their writer and sequence number)")
-	fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
-	fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; every verdict is printed; exit 3 when one fails (repeatable)")
 	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then report write commits/s as a share of it")
-	fs.Float64Var(&p.Rate, "rate", 0, "open loop: start ops on a schedule of this many per second over all workers, and time each from its due time, so stalls count for every op they delay (default: closed loop)")
-	fs.StringVar(&p.Arrival, "arrival", "", "open-loop spacing of due times: constant (default) or poisson")
-	fs.Var(&p.LatencyLimit, "latency-limit", "open loop: count ops that begin more than this behind their due time as late")
-	fs.BoolVar(&p.SkipLate, "skip-late", false, "open loop: skip (and count) late ops instead of running them")
-	fs.StringVar(&o.warmup, "warmup", "", "first run the same mix for this long (such as 5s) or this many ops per worker (such as 1000), unmeasured: its ops are counted apart and in no histogram")
-	fs.StringVar(&o.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
 	o.run.AddFlags(fs, true)
 }
 
@@ -138,7 +123,7 @@ about one kind. A failed gate exits with status 3.`,
 			if err := o.resolve(cmd.Flags()); err != nil {
 				return usage(err)
 			}
-			j := o.run.newJob(env, "mix", o.cells, o.baseline, o.expects)
+			j := o.run.newJob(env, "mix", o.cells, o.loop.baseline, o.loop.expects)
 			return runJob(cmd.Context(), env, &o.run, j, report.Options{})
 		},
 	}
@@ -162,27 +147,14 @@ func (o *mixOptions) resolve(fs *pflag.FlagSet) error {
 		}
 		ph.Mix = m
 	}
-	if fs.Changed("duration") {
-		if fs.Changed("queries") {
-			return errors.New("--queries and --duration both given (want one of them)")
-		}
-		ph.Ops = 0
-		ph.Duration = workload.Duration(o.duration)
-	}
 	p.Preload = p.Keys.Count
 	p.Store.Path = "(temporary)" // for validation; the run sets the real path
 	if err := o.run.resolve(); err != nil {
 		return err
 	}
-	if o.shard != "" {
-		var err error
-		if p.Shard, err = workload.ParseShard(o.shard); err != nil {
-			return fmt.Errorf("--shard: %w", err)
-		}
-	}
-	warm, err := workload.ParseWarmup(o.warmup, *ph)
+	warm, err := o.loop.resolve(fs, p)
 	if err != nil {
-		return fmt.Errorf("--warmup: %w", err)
+		return err
 	}
 	o.cells, err = o.matrix.plans(fs, p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
 	if err != nil {

@@ -87,7 +87,7 @@ func (w *watcher) run() {
 			}
 		}
 		for _, o := range iv.Second.Ops {
-			if op, err := workload.ParseOp(o.Kind); err == nil && op.IsData() {
+			if !workload.IsMarkerKind(o.Kind) {
 				w.opsDone += o.Count
 			}
 			w.errors += o.Errors
@@ -155,6 +155,9 @@ func (w *watcher) fields(c *result.Window, note string) []field {
 		}
 	}
 	for _, k := range c.Kinds() {
+		if workload.IsMarkerKind(k) {
+			continue // a batch's begin and commit, a script's statements: their ops are counted already
+		}
 		fs = append(fs, field{text: fmt.Sprintf("%s %s/s", k, report.Rate(c.Rate(k))), rank: rankRate})
 		if p99, ok := c.Percentile(k, 99); ok {
 			fs = append(fs, field{text: "p99 " + report.Micros(float64(p99)/1e3), rank: rankLatency, glued: true})

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/gobench/gobench/internal/sysinfo"
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -141,6 +144,17 @@ func (c *Cells) runOne(ctx context.Context, n, total int, cell *workload.Plan, c
 				note("could not remove the temporary directory %s: %v", dir, err)
 			}
 		}()
+	}
+	if p.SQL != nil && p.SQL.From != "" {
+		if c.DB != "" {
+			return nil, fmt.Errorf("%w: a copy of --from %s goes into a temporary directory, not --db", store.ErrInvalid, p.SQL.From)
+		}
+		n, took, err := copyFrom(&p, p.Store.Path)
+		if err != nil {
+			return nil, err
+		}
+		note("copied %s (%s) in %v; the run uses the copy", p.SQL.From, bytesize.Units{}.Round(n), took.Round(time.Millisecond))
+		p.Store.Reuse = true // the copy is not gobench's own database
 	}
 	cfg := c.Base
 	cfg.Plan, cfg.Ceiling = &p, ceiling

@@ -137,6 +137,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			return err
 		},
 		Progress: preloadProgress(s.notef, p.Preload, cfg.ProgressEvery),
+		Notes:    s.notef,
 	})
 	if err != nil {
 		return nil, setupErr(ctx, err)
@@ -197,6 +198,12 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 
 // verify checks every key against the acknowledged writes (Plan.Verify).
 func (s *session) verify(ctx context.Context, res *result.Result) error {
+	if p := s.cfg.Plan; p.SQL != nil && p.SQL.Check != "" {
+		s.notef("checking the database (%s)", p.SQL.Check)
+		rep, err := workload.CheckSQL(ctx, s.st, p, acknowledged(res))
+		res.Verify = rep
+		return err
+	}
 	if s.ledger == nil {
 		return nil
 	}
@@ -208,6 +215,20 @@ func (s *session) verify(ctx context.Context, res *result.Result) error {
 		err = logErr
 	}
 	return err
+}
+
+// acknowledged counts the data ops of a run that succeeded, warm-up
+// included: every one of them committed (a sql workload's scripts).
+func acknowledged(res *result.Result) int64 {
+	var n int64
+	if w := res.Warmup; w != nil {
+		n += w.Ops - w.Errors.Total
+	}
+	for _, ph := range res.Phases {
+		t := ph.Total
+		n += t.Count - t.NotFound - t.Errors.Total - t.Skipped
+	}
+	return n
 }
 
 // outcome marks the result incomplete when the run failed or a worker

@@ -54,6 +54,11 @@ func TestScripts(t *testing.T) {
 			"sizecheck":   sizeCheck,
 			"contention":  contention,
 			"holdread":    holdRead,
+			"sqlexec":     sqlExec,
+			"sqlvalue":    sqlValue,
+			"ackcheck":    ackCheck,
+			"samerows":    sameRows,
+			"tpcbcheck":   tpcbCheck,
 		},
 	})
 }
@@ -86,6 +91,7 @@ func readSuite(ts *testscript.TestScript, name string) *result.Suite {
 //	complete    the result is complete
 //	gaveup      every error is an op the retry policy gave up on (busy or
 //	            locked), and every op it gave up on is an error
+//	retried     the retry policy retried busy ops: the run met contention
 func resultCheck(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: resultcheck FILE check...")
@@ -116,11 +122,12 @@ func resultCheck(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		case "lottery":
 			want := map[string]int64{}
+			names := r.Plan.OpNames()
 			for w := range r.Plan.Workers() {
 				l := workload.NewLottery(&r.Plan, 0, w)
 				for range r.Plan.Phases[0].Ops {
 					op, _ := l.Next()
-					want[op.String()]++
+					want[names[op]]++
 				}
 			}
 			for kind, n := range want {
@@ -143,6 +150,11 @@ func resultCheck(ts *testscript.TestScript, neg bool, args []string) {
 			if !r.Complete {
 				ts.Fatalf("result incomplete: %v", r.Problems)
 			}
+		case "retried":
+			if lw := ph.Total.LockWaits; lw == nil || lw.Retries == 0 {
+				ts.Fatalf("lock waits %+v: want retries of busy ops (the run met contention)", lw)
+			}
+			ts.Logf("%d retries over %d ops", ph.Total.LockWaits.Retries, ph.Total.LockWaits.OpsRetried)
 		default:
 			ts.Fatalf("unknown check %q", a)
 		}

@@ -27,7 +27,13 @@ const Kind = "plan"
 const SchemaVersion = 1
 
 // Commands are the commands whose runs a job holds.
-var Commands = []string{"mix", "crud", "blob"}
+var Commands = []string{"mix", "sql", "crud", "blob"}
+
+// IsMatrix reports whether command's cells form a matrix of settings of
+// one workload, compared against a baseline cell chosen by its values, and
+// a single run of it is reported as a run: mix and sql. (crud and blob
+// compare engines and targets in reports of their own.)
+func IsMatrix(command string) bool { return command == "mix" || command == "sql" }
 
 // ErrInvalid marks a plan file that does not decode or validate.
 var ErrInvalid = errors.New("invalid plan file")
@@ -38,7 +44,7 @@ type Job struct {
 	Kind          string      `json:"kind"` // always Kind
 	SchemaVersion int         `json:"schema_version"`
 	Tool          result.Tool `json:"tool"` // the gobench that wrote it
-	// Command is the command the cells belong to: mix, crud or blob. It
+	// Command is the command the cells belong to: mix, sql, crud or blob. It
 	// decides how the report reads them.
 	Command string `json:"command"`
 	// Args is the command line the job was resolved from, without the
@@ -47,7 +53,7 @@ type Job struct {
 	// Repeat runs every cell this many times, interleaved.
 	Repeat int `json:"repeat"`
 	// Baseline is what factors are computed against: cells by values or
-	// name=value for mix, a driver for crud; "" for the first cell.
+	// name=value for mix and sql, a driver for crud; "" for the first cell.
 	Baseline string `json:"baseline,omitempty"`
 	// Expect holds the gates, as --expect reads them.
 	Expect []string `json:"expect,omitempty"`
@@ -93,7 +99,7 @@ func FromSuite(s *result.Suite) *Job {
 	}
 	first := s.Cells[0].Runs[0]
 	j := New(s.Command, first.Args, cells, repeat)
-	if len(s.Cells) > 1 && s.Command == "mix" {
+	if len(s.Cells) > 1 && IsMatrix(s.Command) {
 		j.Baseline = s.Baseline.String()
 	}
 	gates := s.Gates
@@ -231,7 +237,7 @@ func (j *Job) Gates() ([]report.Expectation, error) {
 		}
 		gates = append(gates, g)
 	}
-	if len(j.Cells) < 2 && j.Baseline != "" && j.Command == "mix" {
+	if len(j.Cells) < 2 && j.Baseline != "" && IsMatrix(j.Command) {
 		return nil, errors.New("--baseline compares cells: give a list to at least one setting, such as --journal rollback,wal")
 	}
 	skel, err := j.Skeleton()

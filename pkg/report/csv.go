@@ -41,7 +41,7 @@ func runCSV(w io.Writer, r *result.Result) error {
 	_ = cw.Write([]string{"phase", "kind", "count", "not_found", "errors", "busy", "locked", "constraint", "io", "full", "other", "open_tx",
 		"ops_per_sec", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us",
 		"service_p50_us", "service_p99_us", "service_max_us", "lag_p99_us", "lag_max_us", "late", "skipped",
-		"busy_retries", "ops_retried", "gave_up", "wait_p50_us", "wait_p99_us", "wait_max_us", "busy_begins", "busy_commits"})
+		"busy_retries", "ops_retried", "gave_up", "wait_p50_us", "wait_p99_us", "wait_max_us", "busy_begins", "busy_commits", "script"})
 	for _, ph := range r.Phases {
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			e := o.Errors
@@ -57,7 +57,7 @@ func runCSV(w io.Writer, r *result.Result) error {
 			} else {
 				row = append(row, "", "", "", "", "", "")
 			}
-			row = append(row, i64(o.BusyBegins), i64(o.BusyCommits))
+			row = append(row, i64(o.BusyBegins), i64(o.BusyCommits), i64(e.Script))
 			_ = cw.Write(row)
 		}
 	}

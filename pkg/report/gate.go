@@ -205,6 +205,9 @@ func sameExcept(a, b result.Settings, skip1, skip2 []string) bool {
 // anything runs (s may hold cells without runs). A relative gate needs
 // two cells.
 func (e Expectation) Validate(s *result.Suite) error {
+	if err := e.Metric.checkKind(s); err != nil {
+		return fmt.Errorf("--expect %q: %w", e.Text, err)
+	}
 	if e.Absolute {
 		_, err := e.cells(s)
 		return err

@@ -39,7 +39,7 @@ func TestParseExpectation(t *testing.T) {
 		{in: "upsert ops/s: wal >= 0x rollback", error: "not a positive number"},
 		{in: "upsert ops/s: wal >= NaNx rollback", error: "not a positive number"},
 		{in: "read p99", error: "want 'METRIC: A OP FACTOR B'"},
-		{in: "reed p99 <= 2ms", error: "metric"},
+		{in: "re#ad p99 <= 2ms", error: "metric"},
 	} {
 		got, err := ParseExpectation(tt.in)
 		if tt.error != "" {
@@ -116,8 +116,8 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-// A relative gate needs two cells; selectors must resolve before anything
-// runs.
+// A relative gate needs two cells; selectors and op kinds must resolve
+// before anything runs.
 func TestValidateGates(t *testing.T) {
 	s := loadSuiteFixture(t, "matrix.json")
 	one, _ := result.NewSuite("mix", "single", []*result.Result{s.Cells[0].Runs[0]}, "")
@@ -130,6 +130,8 @@ func TestValidateGates(t *testing.T) {
 		{"read p99 <= 2ms", one, ""},
 		{"memory: read p99 <= 2ms", s, `no cell has a setting of value "memory"`},
 		{"upsert ops/s: memory >= 2x rollback", s, `no cell has a setting of value "memory"`},
+		{"reed p99 <= 2ms", s, `"reed" is not an op kind of these runs`}, // a typo, or a script these runs did not have
+		{"reed p99: wal <= 1x rollback", s, `"reed" is not an op kind of these runs`},
 	} {
 		e, err := ParseExpectation(tt.gate)
 		if err != nil {

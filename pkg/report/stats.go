@@ -43,12 +43,35 @@ func ParseMetric(s string) (Metric, error) {
 	if !ok || !slices.Contains(stats, stat) {
 		return Metric{}, fmt.Errorf("metric %q: want an op kind and a statistic, such as \"upsert ops/s\" or \"read p99\" (statistics: %s)", s, strings.Join(stats, ", "))
 	}
-	if kind != "total" {
-		if _, err := workload.ParseOp(kind); err != nil && kind != workload.OpBegin.String() && kind != workload.OpCommit.String() {
-			return Metric{}, fmt.Errorf("metric %q: %w, or total", s, err)
+	if kind != "total" && !isOwnKind(kind) {
+		if err := workload.CheckScriptName(kind); err != nil {
+			return Metric{}, fmt.Errorf("metric %q: %q is not an op kind (want read, upsert, update, delete, insert, scan, begin, commit, a script's name, or total)", s, kind)
 		}
 	}
 	return Metric{Kind: kind, Stat: stat}, nil
+}
+
+// isOwnKind reports whether kind is one of gobench's own op kinds.
+func isOwnKind(kind string) bool {
+	_, err := workload.ParseOp(kind)
+	return err == nil || kind == workload.OpBegin.String() || kind == workload.OpCommit.String()
+}
+
+// checkKind refuses a metric whose kind no run of the suite can have:
+// not total, commits or one of gobench's own kinds, and no script's name
+// (or statement's, SCRIPT#LINE) in any run's plan.
+func (m Metric) checkKind(s *result.Suite) error {
+	if m.Kind == "total" || m.Kind == kindCommits || isOwnKind(m.Kind) {
+		return nil
+	}
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			if names := r.Plan.OpNames(); slices.Contains(names[:], m.Kind) {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("metric %q: %q is not an op kind of these runs (want read, upsert, update, delete, insert, scan, begin, commit, total, or a script's name)", m, m.Kind)
 }
 
 // String returns the metric's name, as ParseMetric reads it.
@@ -141,7 +164,7 @@ func DefaultMetrics(s *result.Suite) []Metric {
 		for _, r := range c.Runs {
 			ceiling = ceiling || r.Environment.Ceiling != nil
 			for _, o := range r.Phases[0].Ops {
-				if o.Kind != workload.OpBegin.String() && o.Kind != workload.OpCommit.String() && !slices.Contains(kinds, o.Kind) {
+				if !workload.IsMarkerKind(o.Kind) && !slices.Contains(kinds, o.Kind) {
 					kinds = append(kinds, o.Kind)
 				}
 			}

@@ -70,7 +70,7 @@ func TestParseMetric(t *testing.T) {
 			t.Errorf("ParseMetric(%q): %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"upsert", "read p98", "frob ops/s", "", "commits p99", "read fsync%"} {
+	for _, bad := range []string{"upsert", "read p98", "fr#ob ops/s", "total:x p99", "", "commits p99", "read fsync%"} {
 		if _, err := ParseMetric(bad); err == nil {
 			t.Errorf("ParseMetric(%q) succeeded", bad)
 		}

@@ -73,7 +73,7 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	}
 	w.printf("common: %s\n", strings.Join(common, " "))
 	p := first.Plan
-	w.printf("workload: seed %d · %d keys %s · %d-byte values · %s", p.Seed, p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseText(p))
+	w.printf("workload: seed %d · %s", p.Seed, workloadText(p, false))
 	if wp := p.Warmup; wp != nil {
 		if wp.Ops > 0 {
 			w.printf(" · warm-up %d ops/worker, not measured", wp.Ops)
@@ -118,15 +118,17 @@ func shardHosts(origins []result.ShardOrigin) string {
 	return "on " + strings.Join(hosts, ", ")
 }
 
+// phaseText is what every worker ran in a run of one phase: "500
+// ops/worker · mix read=95,upsert=5", or a sql workload's scripts.
 func phaseText(p workload.Plan) string {
-	if len(p.Phases) != 1 {
-		return fmt.Sprintf("%d phases", len(p.Phases))
+	if p.SQL != nil {
+		return workloadText(p, false)
 	}
-	ph := p.Phases[0]
-	if ph.Ops > 0 {
-		return fmt.Sprintf("%d ops/worker · mix %s", ph.Ops, ph.Mix)
+	s := strings.TrimPrefix(phaseLength(p, "ops"), " · ")
+	if len(p.Phases) == 1 {
+		s += " · mix " + p.Phases[0].Mix.String()
 	}
-	return fmt.Sprintf("%v/worker · mix %s", ph.Duration, ph.Mix)
+	return s
 }
 
 func settingValues(s result.Settings) string {

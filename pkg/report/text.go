@@ -25,7 +25,11 @@ func runText(w io.Writer, r *result.Result) error {
 		tw.printf("%s\n", line)
 	}
 	if v := r.Verify; v != nil {
-		tw.printf("verify: integrity %s · %d keys checked against %d acknowledged writes · %d violations\n", v.Integrity, v.KeysChecked, v.AckedWrites, v.Violations)
+		if v.Invariants > 0 {
+			tw.printf("check: integrity %s · %d TPC-B invariants checked after %d acknowledged transactions · %d violations\n", v.Integrity, v.Invariants, v.AckedWrites, v.Violations)
+		} else {
+			tw.printf("verify: integrity %s · %d keys checked against %d acknowledged writes · %d violations\n", v.Integrity, v.KeysChecked, v.AckedWrites, v.Violations)
+		}
 		for _, e := range v.Examples {
 			tw.printf("  %s\n", e)
 		}
@@ -91,19 +95,9 @@ func header(w *errWriter, r *result.Result) {
 	}
 	w.printf("%s\n", title)
 
-	ops := ""
-	if len(p.Phases) == 1 {
-		ph := p.Phases[0]
-		if ph.Ops > 0 {
-			ops = fmt.Sprintf(" · %d ops/worker", ph.Ops)
-		} else {
-			ops = fmt.Sprintf(" · %v/worker", ph.Duration)
-		}
-		ops += fmt.Sprintf(" · mix %s · batch %d", ph.Mix, ph.Batch)
-	}
-	w.printf("%d %s × %d %s (%s mode) · seed %d · %d keys %s · %d-byte values%s\n",
+	w.printf("%d %s × %d %s (%s mode) · seed %d · %s\n",
 		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
-		p.Mode, p.Seed, p.Keys.Count, p.Keys.Distribution, p.ValueSize, ops)
+		p.Mode, p.Seed, workloadText(p, true))
 	w.printf("db %s on %s · %s · %s %s, %s\n",
 		dbPath(p), filesystemText(env), machineText(env), r.Tool.Name, r.Tool.Version, r.Tool.GoVersion)
 	if line := warmupText(r); line != "" {
@@ -112,6 +106,40 @@ func header(w *errWriter, r *result.Result) {
 	for _, line := range policyText(p) {
 		w.printf("%s\n", line)
 	}
+}
+
+// workloadText says what every worker ran: the key space, the values and
+// the phase (with its batch size, when batch), or a sql workload's scripts
+// with their weights.
+func workloadText(p workload.Plan, batch bool) string {
+	if p.SQL != nil {
+		names := p.OpNames()
+		var scripts []string
+		for i, src := range p.SQL.Scripts {
+			scripts = append(scripts, fmt.Sprintf("%s@%d", names[workload.ScriptOp(i)], src.Weight))
+		}
+		return fmt.Sprintf("scripts %s · scale %d%s", strings.Join(scripts, ", "), p.SQL.Scale, phaseLength(p, "scripts"))
+	}
+	s := fmt.Sprintf("%d keys %s · %d-byte values%s", p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseLength(p, "ops"))
+	if len(p.Phases) == 1 {
+		s += fmt.Sprintf(" · mix %s", p.Phases[0].Mix)
+		if batch {
+			s += fmt.Sprintf(" · batch %d", p.Phases[0].Batch)
+		}
+	}
+	return s
+}
+
+// phaseLength is " · N ops/worker" or " · D/worker" for a plan of one
+// phase, " · N phases" for more.
+func phaseLength(p workload.Plan, unit string) string {
+	switch {
+	case len(p.Phases) != 1:
+		return fmt.Sprintf(" · %d phases", len(p.Phases))
+	case p.Phases[0].Ops > 0:
+		return fmt.Sprintf(" · %d %s/worker", p.Phases[0].Ops, unit)
+	}
+	return fmt.Sprintf(" · %v/worker", p.Phases[0].Duration)
 }
 
 // warmupText says what the warm-up ran, or "" without one.
@@ -203,10 +231,20 @@ func plural(n int, one, many string) string {
 func phaseTable(w *errWriter, ph result.Phase) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "op\tcount\tops/s\tmean\tp50\tp90\tp99\tp99.9\tmax\terrors\t\n")
-	rows := append([]result.OpStats{}, ph.Ops...)
+	// A script's statements (SCRIPT#LINE) come after the total they are
+	// no part of.
+	var rows, statements []result.OpStats
+	for _, o := range ph.Ops {
+		if strings.Contains(o.Kind, "#") {
+			statements = append(statements, o)
+		} else {
+			rows = append(rows, o)
+		}
+	}
 	if countData(ph.Ops) > 1 {
 		rows = append(rows, ph.Total)
 	}
+	rows = append(rows, statements...)
 	for _, o := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 			o.Kind, o.Count, Rate(o.OpsPerSec),
@@ -221,7 +259,7 @@ func phaseTable(w *errWriter, ph result.Phase) {
 func countData(ops []result.OpStats) int {
 	n := 0
 	for _, o := range ops {
-		if o.Kind != workload.OpBegin.String() && o.Kind != workload.OpCommit.String() {
+		if !workload.IsMarkerKind(o.Kind) {
 			n++
 		}
 	}

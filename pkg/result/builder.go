@@ -87,11 +87,13 @@ type phaseState struct {
 // NewBuilder returns a Builder for a run of plan, which must be valid.
 func NewBuilder(plan *workload.Plan) *Builder {
 	b := &Builder{plan: plan}
+	names := plan.OpNames()
 	for i := range plan.RunPhases() {
 		ps := &phaseState{recorders: make([]*Recorder, plan.Workers()), pids: make([]int, plan.Workers()),
 			openLoop: plan.Rate > 0, retry: plan.Busy == workload.BusyRetry}
 		ps.tl.init(plan.Workers())
 		ps.tl.phase = i
+		ps.tl.names = &names
 		b.phases = append(b.phases, ps)
 	}
 	return b
@@ -275,7 +277,7 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 		if a == nil {
 			continue
 		}
-		ph.Ops = append(ph.Ops, a.stats(workload.Op(op).String(), ph.WallSeconds))
+		ph.Ops = append(ph.Ops, a.stats(ps.tl.names[op], ph.WallSeconds))
 		if workload.Op(op).IsData() {
 			total.merge(a)
 		}

@@ -216,7 +216,7 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 	total := newOpAgg(p.Rate > 0, p.Busy == workload.BusyRetry)
 	for _, k := range kinds {
 		ph.Ops = append(ph.Ops, aggs[k].stats(k, ph.WallSeconds))
-		if isDataKind(k) {
+		if p.IsDataKind(k) {
 			total.merge(aggs[k])
 		}
 	}
@@ -252,9 +252,4 @@ func classCounts(o OpStats) [store.NumClasses]int64 {
 	}
 	c[store.OK] = o.Count - o.NotFound - o.Errors.Total
 	return c
-}
-
-func isDataKind(kind string) bool {
-	op, err := workload.ParseOp(kind)
-	return err == nil && op.IsData()
 }

@@ -283,11 +283,14 @@ type Errors struct {
 	// acknowledged. Any count here is a defect of the engine or its
 	// driver, not contention.
 	OpenTx int64 `json:"open_tx"`
+	// Script counts runs of a user's script that failed in gobench before
+	// any SQL ran (store.Script: a \set that cannot be evaluated).
+	Script int64 `json:"script,omitempty"`
 }
 
 // ErrorClasses lists the classes Errors counts, in its field order.
 func ErrorClasses() []store.Class {
-	return []store.Class{store.Busy, store.Locked, store.Constraint, store.IO, store.Full, store.Other, store.OpenTx}
+	return []store.Class{store.Busy, store.Locked, store.Constraint, store.IO, store.Full, store.Other, store.OpenTx, store.Script}
 }
 
 // counter returns the field counting class c; Other for a class it does
@@ -306,6 +309,8 @@ func (e *Errors) counter(c store.Class) *int64 {
 		return &e.Full
 	case store.OpenTx:
 		return &e.OpenTx
+	case store.Script:
+		return &e.Script
 	}
 	return &e.Other
 }

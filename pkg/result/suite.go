@@ -96,7 +96,9 @@ func PlanSettings(pl *workload.Plan) Settings {
 	if len(p.Phases) > 0 {
 		s = append(s, Setting{"batch", strconv.Itoa(p.Phases[0].Batch)})
 	}
-	s = append(s, Setting{"keys", strconv.FormatUint(p.Keys.Count, 10)})
+	if p.SQL == nil {
+		s = append(s, Setting{"keys", strconv.FormatUint(p.Keys.Count, 10)})
+	}
 	if p.Rate > 0 {
 		s = append(s, Setting{"rate", strconv.FormatFloat(p.Rate, 'f', -1, 64)})
 		if p.Arrival == workload.ArrivalPoisson {

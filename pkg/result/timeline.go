@@ -31,6 +31,8 @@ type timeline struct {
 	start time.Time
 	// flushing is set once the run is over: the last second is final.
 	flushing bool
+	// names are the ops' names in the result (see workload.Plan.OpNames).
+	names *[workload.MaxOp]string
 }
 
 type openSecond struct {
@@ -86,14 +88,14 @@ func (t *timeline) late(sec int64, op workload.Op, lat, isErr, retries int64) {
 		// they were.
 		e := &t.final[sec]
 		for i := range e.Ops {
-			if e.Ops[i].Kind == op.String() {
+			if e.Ops[i].Kind == t.names[op] {
 				e.Ops[i].Count++
 				e.Ops[i].Errors += isErr
 				e.Ops[i].Retries += retries
 				return
 			}
 		}
-		e.Ops = append(e.Ops, SecondOps{Kind: op.String(), Count: 1, Errors: isErr, Retries: retries})
+		e.Ops = append(e.Ops, SecondOps{Kind: t.names[op], Count: 1, Errors: isErr, Retries: retries})
 		return
 	}
 	s := t.second(sec)
@@ -129,7 +131,7 @@ func (t *timeline) summarise(sec int64) {
 				continue
 			}
 			e.Ops = append(e.Ops, SecondOps{
-				Kind:      workload.Op(op).String(),
+				Kind:      t.names[op],
 				Count:     s.cnt[op][0],
 				Errors:    s.cnt[op][1],
 				Retries:   s.cnt[op][2],
@@ -138,7 +140,7 @@ func (t *timeline) summarise(sec int64) {
 				MaxMicros: micros(h.Max()),
 			})
 			if iv.Histograms != nil {
-				iv.Histograms[workload.Op(op).String()] = h // the open second is dropped below: hand it over
+				iv.Histograms[t.names[op]] = h // the open second is dropped below: hand it over
 			}
 		}
 		delete(t.open, sec)

@@ -24,6 +24,10 @@ const (
 	// transaction, though no batch was open: whatever it wrote was not
 	// committed, so it is no acknowledged write (see TxProber).
 	OpenTx
+	// Script marks a script of the user's that failed in gobench before
+	// any of its SQL ran: a \set expression that cannot be evaluated,
+	// such as a division by zero.
+	Script
 	numClasses
 )
 
@@ -40,6 +44,7 @@ var classNames = [...]string{
 	Full:       "full",
 	Other:      "other",
 	OpenTx:     "open_tx",
+	Script:     "script",
 }
 
 // String returns the class's stable name, as used in JSON results.

@@ -34,6 +34,7 @@ type Host struct {
 // delivered and Done is called, and Run returns ctx's error.
 func (h *Host) Run(ctx context.Context) (err error) {
 	conns := make([]store.Conn, len(h.Workers))
+	prepared := make([]*scripts, len(h.Workers))
 	defer func() {
 		for _, c := range conns {
 			if c != nil {
@@ -52,11 +53,16 @@ func (h *Host) Run(ctx context.Context) (err error) {
 		if err := checkCapabilities(h.Plan, c); err != nil {
 			return err
 		}
+		if h.Plan.SQL != nil {
+			if prepared[i], err = prepareScripts(h.Plan, c); err != nil {
+				return fmt.Errorf("worker %d: %w", h.Workers[i], err)
+			}
+		}
 	}
 	keys := newKeyChooser(h.Plan.Keys)
 	phases := h.Plan.RunPhases()
 	for phase := range phases {
-		if err := h.runPhase(ctx, phase, &phases[phase], conns, keys); err != nil {
+		if err := h.runPhase(ctx, phase, &phases[phase], conns, prepared, keys); err != nil {
 			return err
 		}
 	}
@@ -65,12 +71,12 @@ func (h *Host) Run(ctx context.Context) (err error) {
 
 // runPhase runs run phase number phase (see Plan.RunPhases), whose spec is
 // spec.
-func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []store.Conn, keys keyChooser) error {
+func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []store.Conn, prepared []*scripts, keys keyChooser) error {
 	var start int64 // nanotime of START
 	begin := make(chan struct{})
 	g, gctx := errgroup.WithContext(ctx)
 	for i, id := range h.Workers {
-		w := h.newWorker(id, phase, spec, conns[i], keys)
+		w := h.newWorker(id, phase, spec, conns[i], keys, prepared[i])
 		g.Go(func() error {
 			select {
 			case <-begin:
@@ -125,6 +131,10 @@ func supports(c store.Conn, op Op) bool {
 		return ok
 	case OpDelete:
 		_, ok := c.(store.Deleter)
+		return ok
+	}
+	if op.IsScript() {
+		_, ok := c.(store.Scripter)
 		return ok
 	}
 	return false

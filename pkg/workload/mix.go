@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// Weight is one op's share of a mix, in percent.
+// Weight is one op's share of a mix, in percent; a script's share is its
+// weight (see SQL.Mix).
 type Weight struct {
 	Op      Op
 	Percent int
@@ -94,10 +95,15 @@ func (m Mix) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 func (m *Mix) UnmarshalText(b []byte) error { return m.Set(string(b)) }
 
 // Validate checks that every op is a mix op and appears once, no share is
-// negative, and the shares sum to 100.
+// negative, and the shares sum to 100. A mix of a sql workload's scripts
+// holds their weights instead (see SQL.Mix): each 1 to MaxScriptWeight,
+// with any sum.
 func (m Mix) Validate() error {
 	if len(m) == 0 {
 		return errors.New("empty mix (want for example read=95,upsert=5)")
+	}
+	if m[0].Op.IsScript() {
+		return m.validateScripts()
 	}
 	sum := 0
 	seen := map[Op]bool{}
@@ -136,4 +142,22 @@ func canonical(m Mix) Mix {
 	c := slices.Clone(m)
 	slices.SortStableFunc(c, func(a, b Weight) int { return int(a.Op) - int(b.Op) })
 	return c
+}
+
+// validateScripts checks a mix of scripts and their weights.
+func (m Mix) validateScripts() error {
+	seen := map[Op]bool{}
+	for _, w := range m {
+		if !w.Op.IsScript() {
+			return fmt.Errorf("mix names %v among scripts: a mix deals key-value ops or scripts, not both", w.Op)
+		}
+		if seen[w.Op] {
+			return fmt.Errorf("mix names %v twice", w.Op)
+		}
+		seen[w.Op] = true
+		if w.Percent < 1 || w.Percent > MaxScriptWeight {
+			return fmt.Errorf("script weight %v=%d is out of range (want 1 to %d)", w.Op, w.Percent, MaxScriptWeight)
+		}
+	}
+	return nil
 }

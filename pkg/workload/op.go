@@ -22,8 +22,23 @@ const (
 	OpBegin  Op = 14
 	OpCommit Op = 15
 
+	// The ops of a sql workload (see SQL): script i of the plan is
+	// OpScript+i, a data op (one run of the script, counted in
+	// throughput); its statements, numbered over every script in order,
+	// are OpStatement+j, recorded with SQL.PerStatement only and, like
+	// the transaction markers, not counted in throughput.
+	OpScript    Op = 32
+	OpStatement Op = OpScript + MaxScripts
+
 	// MaxOp bounds the op values; every valid Op is below it.
-	MaxOp Op = 16
+	MaxOp Op = 128
+)
+
+// Limits of a sql workload, from the op values its scripts and statements
+// take.
+const (
+	MaxScripts    = 16
+	MaxStatements = int(MaxOp - OpStatement)
 )
 
 var opNames = map[Op]string{
@@ -37,23 +52,49 @@ var opNames = map[Op]string{
 	OpCommit: "commit",
 }
 
-// String returns the op's name as used in mix specs and results.
+// String returns the op's name as used in mix specs and results. A
+// script's op is "script#I" and a statement's "statement#J" here; results
+// name them after the plan's scripts (see Plan.OpName).
 func (o Op) String() string {
 	if n, ok := opNames[o]; ok {
 		return n
 	}
+	switch {
+	case o.IsScript():
+		return fmt.Sprintf("script#%d", o-OpScript)
+	case o.IsStatement():
+		return fmt.Sprintf("statement#%d", o-OpStatement)
+	}
 	return fmt.Sprintf("op(%d)", uint8(o))
 }
 
-// ParseOp returns the data op named s.
+// ParseOp returns the data op named s, as String names it.
 func ParseOp(s string) (Op, error) {
 	for o := OpRead; o <= OpScan; o++ {
 		if o.String() == s {
 			return o, nil
 		}
 	}
+	var i int
+	if _, err := fmt.Sscanf(s, "script#%d", &i); err == nil && i >= 0 && i < MaxScripts && ScriptOp(i).String() == s {
+		return ScriptOp(i), nil
+	}
 	return 0, fmt.Errorf("unknown op %q (want one of: read, upsert, update, delete, insert, scan)", s)
 }
+
+// ScriptOp returns the op of script i of a sql workload.
+func ScriptOp(i int) Op { return OpScript + Op(i) }
+
+// StatementOp returns the op of statement j of a sql workload.
+func StatementOp(j int) Op { return OpStatement + Op(j) }
+
+// IsScript reports whether o is the run of one of a sql workload's
+// scripts.
+func (o Op) IsScript() bool { return o >= OpScript && o < OpStatement }
+
+// IsStatement reports whether o is one statement of a sql workload's
+// script (recorded with SQL.PerStatement).
+func (o Op) IsStatement() bool { return o >= OpStatement && o < MaxOp }
 
 // MixOps returns the ops a lottery phase may deal, in their canonical
 // order. Insert and scan run in "each" phases only (see Phase.Access).
@@ -61,7 +102,7 @@ func MixOps() []Op { return []Op{OpRead, OpUpsert, OpUpdate, OpDelete} }
 
 // IsData reports whether o is a data operation (counted in throughput), as
 // opposed to a transaction marker.
-func (o Op) IsData() bool { return o >= OpRead && o <= OpScan }
+func (o Op) IsData() bool { return o >= OpRead && o <= OpScan || o.IsScript() }
 
 // IsWrite reports whether o changes the database.
 func (o Op) IsWrite() bool {
@@ -72,4 +113,4 @@ func (o Op) IsWrite() bool {
 const ScanLength = 100
 
 // Valid reports whether o is a known op.
-func (o Op) Valid() bool { _, ok := opNames[o]; return ok }
+func (o Op) Valid() bool { _, ok := opNames[o]; return ok || o.IsScript() || o.IsStatement() }

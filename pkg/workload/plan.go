@@ -123,6 +123,9 @@ type Plan struct {
 	// several machines, together run every worker once, each with the
 	// ops it would have had in one run; their results merge into one.
 	Shard *Shard `json:"shard,omitempty"`
+	// SQL, when set, makes this a sql workload: the phases deal the
+	// user's scripts instead of key-value ops (see SQL).
+	SQL *SQL `json:"sql,omitempty"`
 }
 
 // Shard is one part of a plan spread over several machines or CI jobs.
@@ -278,7 +281,7 @@ func (ph *Phase) Validate() error {
 		return fmt.Errorf("unknown access pattern %q (want each, or none for the lottery)", ph.Access)
 	}
 	for _, op := range ph.Mix.Ops() {
-		if !slices.Contains(MixOps(), op) {
+		if !slices.Contains(MixOps(), op) && !op.IsScript() {
 			return fmt.Errorf("%v cannot be dealt by a lottery mix (want read, upsert, update or delete)", op)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -17,6 +18,9 @@ type Setup struct {
 	Init func(ctx context.Context, st store.Store) error
 	// Progress, if not nil, follows the preload (see Preload).
 	Progress func(done uint64)
+	// Notes, if not nil, is told what the setup did that a user would
+	// want to know, such as how long a sql workload's schema took.
+	Notes func(format string, args ...any)
 }
 
 // OpenStore opens plan's store with drv, initialises it and preloads
@@ -46,6 +50,18 @@ func OpenStore(ctx context.Context, plan *Plan, drv store.Driver, setup Setup) (
 	}
 	if err != nil {
 		return nil, err
+	}
+	if plan.SQL != nil {
+		took, err := RunSchema(ctx, st, plan)
+		if err != nil {
+			return nil, err
+		}
+		if setup.Notes != nil && plan.SQL.Schema != nil {
+			setup.Notes("schema %s ran in %v, before the workers started", plan.SQL.Schema.File, took.Round(time.Millisecond))
+		}
+		if err := CheckScripts(ctx, st, plan); err != nil {
+			return nil, err
+		}
 	}
 	if err := Preload(ctx, st, plan, setup.Progress); err != nil {
 		return nil, err

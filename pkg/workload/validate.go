@@ -10,9 +10,9 @@ import (
 // Validate checks the plan and returns an error that names the offending
 // setting and what would be valid. The checks run in order: the store and
 // key space, the values, the workers, the phases, open loop, the busy
-// policy, the warm-up, verification.
+// policy, the warm-up, verification, the scripts of a sql workload.
 func (p *Plan) Validate() error {
-	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkVerify} {
+	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkVerify, p.checkSQL} {
 		if err := check(); err != nil {
 			return err
 		}

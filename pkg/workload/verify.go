@@ -84,6 +84,10 @@ type VerifyReport struct {
 	AckedWrites int64    `json:"acked_writes"`
 	Violations  int64    `json:"violations"`
 	Examples    []string `json:"examples,omitempty"`
+	// Invariants is how many invariants a sql workload's check tested
+	// (see CheckSQL), in place of keys; AckedWrites then counts its
+	// acknowledged transactions.
+	Invariants int `json:"invariants,omitempty"`
 }
 
 // ErrVerify marks a verification that found lost or impossible writes.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gobench/gobench/pkg/sqlscript"
 	"github.com/gobench/gobench/pkg/store"
 )
 
@@ -54,11 +55,18 @@ type worker struct {
 	// only once its COMMIT has decided their outcome.
 	batchOpen bool
 	pending   []Sample
+
+	// A sql workload's prepared scripts and the worker's variables (nil
+	// otherwise); start is the phase's START, for per-statement samples.
+	scripts      *scripts
+	vars         *sqlscript.State
+	perStatement bool
+	start        int64
 }
 
 // newWorker sets up worker id's state for run phase number phase, on its
 // connection conn.
-func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyChooser) *worker {
+func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyChooser, sc *scripts) *worker {
 	p := h.Plan
 	w := &worker{
 		id:       id,
@@ -97,6 +105,10 @@ func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyCh
 	if spec.Batch > 1 {
 		w.pending = make([]Sample, 0, min(spec.Batch, 4096))
 	}
+	if p.SQL != nil {
+		w.scripts, w.perStatement = sc, p.SQL.PerStatement
+		w.vars = sqlscript.NewState(WorkerSeed(p.Seed, id, p.seedPhase(phase), streamScripts), id, p.SQL.Scale)
+	}
 	return w
 }
 
@@ -104,6 +116,7 @@ func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyCh
 var ErrOp = errors.New("operation failed")
 
 func (w *worker) run(ctx context.Context, start int64) error {
+	w.start = start
 	err := w.loop(ctx, start)
 	if err != nil && w.batchOpen && w.batcher != nil {
 		_ = w.batcher.Rollback() // the worker stops: its open batch is abandoned
@@ -199,7 +212,11 @@ func (w *worker) guard(op Op) (gerr, fatal error) {
 	if w.prober == nil || !w.prober.InTx() {
 		return nil, nil
 	}
-	gerr = store.Wrap(store.OpenTx, fmt.Errorf("%w after %v outside any batch: rolled back, nothing it wrote was committed", store.ErrOpenTx, op))
+	what := "outside any batch"
+	if op.IsScript() {
+		what = "(a script must end back in autocommit: COMMIT or ROLLBACK what it begins)"
+	}
+	gerr = store.Wrap(store.OpenTx, fmt.Errorf("%w after %s %s: rolled back, nothing it wrote was committed", store.ErrOpenTx, w.opName(op), what))
 	if w.batcher == nil {
 		return nil, fmt.Errorf("worker %d: %w, and the engine cannot roll it back", w.id, gerr)
 	}
@@ -310,7 +327,15 @@ func (w *worker) stopOn(op Op, class store.Class, err error) error {
 	if err == nil || !class.IsError() || class == store.Busy || class == store.Locked || w.onError == OnErrorContinue {
 		return nil
 	}
-	return fmt.Errorf("worker %d: %v: %w: %w", w.id, op, ErrOp, err)
+	return fmt.Errorf("worker %d: %s: %w: %w", w.id, w.opName(op), ErrOp, err)
+}
+
+// opName is op's name in results: a script's own name in a sql workload.
+func (w *worker) opName(op Op) string {
+	if w.scripts != nil && op.IsScript() {
+		return w.scripts.names[op-OpScript]
+	}
+	return op.String()
 }
 
 // Open-loop waiting: a long wait sleeps on a cancellable Go timer until
@@ -383,7 +408,7 @@ func (w *worker) measure(op Op, key uint64, start, due int64, whole bool) (Sampl
 	w.try.t0, w.try.last, w.try.n, w.try.backoff = t0, t0, 0, firstBackoff
 	err := w.exec(op, key)
 	class := store.Classify(err)
-	if whole && w.busyBudget > 0 && !w.stepRetry {
+	if whole && w.busyBudget > 0 && (!w.stepRetry || op.IsScript()) {
 		for (class == store.Busy || class == store.Locked) && w.busyWait() {
 			err = w.exec(op, key)
 			class = store.Classify(err)
@@ -442,6 +467,9 @@ func (w *worker) exec(op Op, key uint64) error {
 	case OpCommit:
 		err = w.batcher.Commit()
 	default:
+		if op.IsScript() && w.scripts != nil {
+			return w.runScript(int(op - OpScript))
+		}
 		err = fmt.Errorf("op %v cannot be executed", op)
 	}
 	return err

@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/sqlscript"
+	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// sqlOptions are the flags of gobench sql.
+type sqlOptions struct {
+	matrix  *matrixFlags
+	run     runOptions
+	loop    loopFlags
+	plan    workload.Plan // template: everything but the matrix settings
+	files   []string
+	builtin string
+	schema  string
+	from    string
+	scale   int64
+	perStmt bool
+
+	cells []*workload.Plan
+}
+
+func defaultSQLOptions() *sqlOptions {
+	p := workload.DefaultPlan()
+	p.Preload = 0
+	p.Phases[0].Name, p.Phases[0].Ops = "sql", 1000
+	return &sqlOptions{
+		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "4", "1"),
+		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
+		plan:   p,
+		scale:  1,
+	}
+}
+
+// AddFlags binds the options to flags.
+func (o *sqlOptions) AddFlags(fs *pflag.FlagSet) {
+	o.matrix.AddFlags(fs, "must be 1: a script writes its own transactions")
+	o.loop.AddFlags(fs, &o.plan, "scripts")
+	fs.StringArrayVar(&o.files, "file", nil, "a script, FILE or FILE@WEIGHT (pgbench's form; weight 1 by default): its statements and \\set lines, run in order as one transaction of the mix, named after the file (repeatable)")
+	fs.StringVar(&o.builtin, "builtin", "", "a built-in workload on pgbench's tables instead of --file: "+strings.Join(workload.BuiltinNames(), " or ")+" (tpcb-like checks TPC-B's invariant after the run)")
+	fs.Int64Var(&o.scale, "scale", o.scale, ":scale in scripts and schema; the built-ins make 100,000 accounts per unit")
+	fs.StringVar(&o.schema, "schema", "", "SQL run once before the workers start, unmeasured (tables, indexes, data); its time is noted")
+	fs.StringVar(&o.from, "from", "", "benchmark a copy of this existing database (and its -wal), made in the run's temporary directory; the original is only read")
+	fs.BoolVar(&o.perStmt, "per-statement", false, "also report every statement's latency, as SCRIPT#LINE (pgbench's -r)")
+	o.run.AddFlags(fs, true)
+	_ = fs.MarkHidden("batch")
+}
+
+func newSQLCommand(env *Env) *cobra.Command {
+	o := defaultSQLOptions()
+	cmd := &cobra.Command{
+		Use:         "sql",
+		Annotations: map[string]string{runsWorkers: "yes"},
+		Short:       "Run your own SQL scripts (pgbench-style, weighted) on N worker processes against one database",
+		Long: `sql runs a workload of weighted scripts, as pgbench's -f FILE@WEIGHT does:
+each worker deals scripts by weight from its seeded deck and runs each as
+one transaction of the mix, clocked from its first statement to its last.
+A script holds SQL statements (separated by semicolons) and \set lines:
+
+  \set aid random(1, 100000 * :scale)
+  BEGIN IMMEDIATE;
+  UPDATE accounts SET balance = balance + 1 WHERE id = :aid;
+  COMMIT;
+
+:NAME binds a parameter (never text substitution). Predefined: :scale,
+:client_id (the worker's id) and :default_seed. \set takes integer and
+double arithmetic (+ - * / %) and pgbench's functions: random(lo, hi),
+random_exponential(lo, hi, p), random_gaussian(lo, hi, p),
+random_zipfian(lo, hi, s), permute(i, size [, seed]), hash(v [, seed]),
+hash_murmur2, hash_fnv1a, abs, int, double, greatest, least, mod, pi,
+sqrt, and random_text(n) for a random text value of n characters (pgbench
+has none; the name says what it does). The same --seed gives every worker
+the same scripts and values, whatever the driver, journal or mode.
+
+Statements outside BEGIN and COMMIT are each their own transaction. Write
+BEGIN IMMEDIATE, not BEGIN: a deferred transaction starts as a reader and
+its first write can fail with SQLITE_BUSY at once, no busy handler
+called, when another connection holds the write lock; IMMEDIATE takes the
+lock first, waiting as the busy policy says. A script must end with the
+connection back in autocommit: one that leaves a transaction open fails
+with class open_tx and is rolled back. A statement that fails rolls its
+script's transaction back; under --busy retry the whole script runs again
+with the same values. Rows are stepped to the end and counted, not
+printed. Every statement is prepared before the run starts: a syntax
+error, an unknown table or :variable, a bad \set stops it with its file
+and line (exit 2).
+
+Setup is outside the clock: --schema runs once before the workers start,
+or --from copies your database (with its -wal) into the run's directory;
+the original is opened for reading only. The copy gets gobench's
+application_id and an empty table named kv (a table of yours named kv is
+replaced in the copy). --builtin tpcb-like and select-only run pgbench's
+own workloads on its tables, --scale 1 being 100,000 accounts; tpcb-like
+checks TPC-B's invariant after the run (balances of accounts, tellers,
+branches and the history's deltas agree; one history row per
+acknowledged transaction) and fails like --verify when it does not hold.
+
+Everything mix has works here: matrices over --driver, --mode, --procs,
+--goroutines, --journal, --sync, --busy; --repeat, --expect (a script's
+name is an op kind: 'tpcb-like p99 <= 20ms'), --rate, --warmup,
+progress, --json, --html, --hlog, compare and merge.`,
+		Example: `  # pgbench's TPC-B-like transaction on 8 worker processes, rollback journal against WAL
+  gobench sql --builtin tpcb-like --scale 1 --procs 8 --queries 500 --journal rollback,wal
+
+  # Two scripts of your own, 9 lookups to 1 write, on your schema
+  gobench sql --schema examples/sql/schema.sql --file examples/sql/lookup.sql@9 --file examples/sql/login.sql@1
+
+  # Per-statement latencies, as pgbench -r prints them
+  gobench sql --builtin tpcb-like --per-statement --procs 4
+
+  # Your application's database, copied first (the original is never written)
+  gobench sql --from ./app.db --file ./hot-query.sql --procs 25 --duration 30s --journal wal
+
+  # Open loop at 500 transactions/s, with a gate on the script's p99
+  gobench sql --builtin tpcb-like --rate 500 --duration 20s --journal wal --expect 'tpcb-like p99 <= 50ms'`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.resolve(cmd.Flags(), env); err != nil {
+				return usage(err)
+			}
+			j := o.run.newJob(env, "sql", o.cells, o.loop.baseline, o.loop.expects)
+			return runJob(cmd.Context(), env, &o.run, j, report.Options{})
+		},
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// resolve reads the scripts and schema into the template plan, spans the
+// matrix into one plan per cell and validates them.
+func (o *sqlOptions) resolve(fs *pflag.FlagSet, env *Env) error {
+	p := &o.plan
+	s, err := o.workload(fs, env)
+	if err != nil {
+		return err
+	}
+	if o.from != "" {
+		if o.run.db != "" {
+			return errors.New("--from copies the database into a temporary directory: it takes no --db (use --keep to keep the copy)")
+		}
+		if s.From, err = env.FS.Abs(o.from); err != nil {
+			return fmt.Errorf("--from %s: %w", o.from, err)
+		}
+		if _, err := env.FS.Stat(s.From); err != nil {
+			return fmt.Errorf("--from: %w", err)
+		}
+	}
+	p.SQL = s
+	p.Phases[0].Mix = s.Mix()
+	p.Store.Path = "(temporary)" // for validation; the run sets the real path
+	if err := o.run.resolve(); err != nil {
+		return err
+	}
+	warm, err := o.loop.resolve(fs, p)
+	if err != nil {
+		return err
+	}
+	o.cells, err = o.matrix.plans(fs, p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
+	if err != nil {
+		return err
+	}
+	return workload.SetWarmup(o.cells, warm)
+}
+
+// workload reads the scripts (--file or --builtin) and the schema.
+func (o *sqlOptions) workload(fs *pflag.FlagSet, env *Env) (*workload.SQL, error) {
+	var s *workload.SQL
+	switch {
+	case o.builtin != "" && len(o.files) > 0:
+		return nil, errors.New("--builtin and --file both given (want one of them)")
+	case o.builtin != "":
+		var err error
+		if s, err = workload.BuiltinSQL(o.builtin, o.scale); err != nil {
+			return nil, fmt.Errorf("--builtin: %w", err)
+		}
+		if fs.Changed("schema") || o.from != "" {
+			return nil, fmt.Errorf("--builtin %s makes pgbench's tables itself: it takes no --schema or --from", o.builtin)
+		}
+	case len(o.files) == 0:
+		return nil, errors.New("no scripts: give --file FILE[@WEIGHT] (repeatable) or --builtin tpcb-like")
+	default:
+		s = &workload.SQL{Scale: o.scale}
+		for _, arg := range o.files {
+			file, weight, err := sqlscript.ParseArg(arg)
+			if err != nil {
+				return nil, err
+			}
+			text, err := readText(env, file)
+			if err != nil {
+				return nil, fmt.Errorf("--file: %w", err)
+			}
+			s.Scripts = append(s.Scripts, workload.Source{File: file, Text: text, Weight: weight})
+		}
+	}
+	if o.schema != "" {
+		text, err := readText(env, o.schema)
+		if err != nil {
+			return nil, fmt.Errorf("--schema: %w", err)
+		}
+		s.Schema = &workload.Source{File: o.schema, Text: text}
+	}
+	s.PerStatement = o.perStmt
+	return s, nil
+}
+
+// maxScriptSize bounds a script or schema file read.
+const maxScriptSize = 16 << 20
+
+// readText reads a script or schema file, refusing one too large to be
+// a script (a database given by mistake, a device).
+func readText(env *Env, path string) (string, error) {
+	f, err := env.FS.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxScriptSize+1))
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(b) > maxScriptSize {
+		return "", fmt.Errorf("%s is larger than %d MiB: not a script", path, maxScriptSize>>20)
+	}
+	return string(b), nil
+}

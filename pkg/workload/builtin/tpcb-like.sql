@@ -1,0 +1,16 @@
+-- pgbench's built-in TPC-B-like transaction, in SQLite: one account, its
+-- teller and branch updated by a random delta, and the change logged.
+-- BEGIN IMMEDIATE takes the write lock up front: a deferred BEGIN would
+-- start as a reader and could fail with SQLITE_BUSY at its first write,
+-- when another connection already holds the lock, with no way to wait.
+\set aid random(1, 100000 * :scale)
+\set bid random(1, 1 * :scale)
+\set tid random(1, 10 * :scale)
+\set delta random(-5000, 5000)
+BEGIN IMMEDIATE;
+UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+COMMIT;

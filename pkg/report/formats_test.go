@@ -22,6 +22,8 @@ func TestFormatGoldens(t *testing.T) {
 		{"matrix.benchfmt", "benchfmt", matrix},
 		{"matrix.md", "markdown", matrix},
 		{"matrix.txt", "text", matrix},
+		{"sql-tpcb.csv", "csv", loadFixture(t, "sql-tpcb.json")},
+		{"sql-tpcb.md", "markdown", loadFixture(t, "sql-tpcb.json")},
 	} {
 		render, err := Render(tt.format, tt.v, Options{})
 		if err != nil {

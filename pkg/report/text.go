@@ -50,6 +50,9 @@ func runText(w io.Writer, r *result.Result) error {
 			tw.printf("%s\n", line)
 		}
 	}
+	for _, line := range statementLegend(r.Plan) {
+		tw.printf("%s\n", line)
+	}
 	gatesText(tw, r.Gates)
 	return tw.err
 }
@@ -106,6 +109,33 @@ func header(w *errWriter, r *result.Result) {
 	for _, line := range policyText(p) {
 		w.printf("%s\n", line)
 	}
+}
+
+// statementLegend says which statement each SCRIPT#LINE row times, in a
+// sql workload run with per-statement latencies: its SQL on one line,
+// shortened to fit.
+func statementLegend(p workload.Plan) []string {
+	if p.SQL == nil || !p.SQL.PerStatement {
+		return nil
+	}
+	scripts, err := p.SQL.Parse()
+	if err != nil {
+		return nil
+	}
+	lines := []string{"statements:"}
+	for _, sc := range scripts {
+		for _, c := range sc.Commands {
+			if c.SQL == nil {
+				continue
+			}
+			text := strings.Join(strings.Fields(c.SQL.Text), " ")
+			if r := []rune(text); len(r) > 72 {
+				text = string(r[:71]) + "…"
+			}
+			lines = append(lines, fmt.Sprintf("  %s#%d  %s", sc.Name, c.Line, text))
+		}
+	}
+	return lines
 }
 
 // workloadText says what every worker ran: the key space, the values and

@@ -47,7 +47,7 @@ func loadSuiteFixture(t *testing.T, name string) *result.Suite {
 }
 
 func TestTextGolden(t *testing.T) {
-	for _, name := range []string{"mix-wal", "mix-rollback", "mix-fidelity"} {
+	for _, name := range []string{"mix-wal", "mix-rollback", "mix-fidelity", "sql-tpcb"} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := runText(&buf, loadFixture(t, name+".json")); err != nil {

@@ -57,10 +57,15 @@ func hasLockWaits(ph result.Phase) bool {
 	return false
 }
 
-// viewRows are the op kinds a view table shows: each kind, and the total
-// when there are several data kinds.
+// viewRows are the op kinds a view table shows: each kind but a script's
+// statements, and the total when there are several data kinds.
 func viewRows(ph result.Phase) []result.OpStats {
-	rows := append([]result.OpStats{}, ph.Ops...)
+	var rows []result.OpStats
+	for _, o := range ph.Ops {
+		if !strings.Contains(o.Kind, "#") { // a script's statements are neither scheduled nor retried on their own
+			rows = append(rows, o)
+		}
+	}
 	if countData(ph.Ops) > 1 {
 		rows = append(rows, ph.Total)
 	}

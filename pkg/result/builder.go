@@ -243,7 +243,7 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 					continue
 				}
 				if merged[op] == nil {
-					merged[op] = newOpAgg(ps.openLoop, ps.retry)
+					merged[op] = ps.newAgg(workload.Op(op))
 				}
 				merged[op].merge(a)
 				for c, n := range a.counts {
@@ -285,6 +285,17 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 	ph.Total = total.stats("total", ph.WallSeconds)
 	ph.WorkerSpread = spread(ph.Workers)
 	return ph, problems
+}
+
+// newAgg returns the aggregate of op in this phase: with the open-loop
+// views and the retry policy's lock waits where the plan has them, except
+// for a script's statements, which are neither scheduled nor retried on
+// their own (their script is).
+func (ps *phaseState) newAgg(op workload.Op) *opAgg {
+	if op.IsStatement() {
+		return newOpAgg(false, false)
+	}
+	return newOpAgg(ps.openLoop, ps.retry)
 }
 
 func micros(ns int64) float64 { return float64(ns) / 1e3 }

@@ -43,7 +43,7 @@ func (r *Recorder) Record(s workload.Sample) error {
 	}
 	a := r.ops[s.Op]
 	if a == nil {
-		a = newOpAgg(r.ps.openLoop, r.ps.retry)
+		a = r.ps.newAgg(s.Op)
 		r.ops[s.Op] = a
 	}
 	r.clamped += a.record(s)

@@ -40,7 +40,7 @@ race:
 # Benchmarks: harness cost per op (null store, full worker → pipe →
 # coordinator path), wire and recorder costs, and the SQLite mix per driver.
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./internal/coord ./internal/wire ./pkg/workload ./pkg/result ./pkg/store/sqlite
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./internal/coord ./internal/wire ./pkg/workload ./pkg/result ./pkg/store/sqlite ./pkg/sqlscript
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

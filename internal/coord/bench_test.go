@@ -3,6 +3,7 @@ package coord
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -23,19 +24,64 @@ import (
 func BenchmarkHarness(b *testing.B) {
 	for _, mode := range []string{workload.ModeProcess, workload.ModeGoroutine} {
 		b.Run(mode, func(b *testing.B) {
-			p := nullPlan(1, 1, int64(b.N))
-			p.Mode = mode
-			p.Keys.Count, p.Preload = 1000, 0
-			res, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("serve")})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ph := res.Phases[0]
-			if ph.Total.Count != int64(b.N) {
-				b.Fatalf("count %d, want %d", ph.Total.Count, b.N)
-			}
-			b.ReportMetric(ph.WallSeconds*1e9/float64(b.N), "window-ns/op")
+			b.ReportMetric(harnessNsPerOp(b, mode, int64(b.N), nil), "window-ns/op")
 		})
+	}
+}
+
+// harnessNsPerOp runs n ops on one worker of the null engine, the mix's
+// or, with sql, a script's, and returns the time per op inside the run's
+// window.
+func harnessNsPerOp(b *testing.B, mode string, n int64, sql *workload.SQL) float64 {
+	p := nullPlan(1, 1, n)
+	p.Mode = mode
+	p.Keys.Count, p.Preload = 1000, 0
+	if sql != nil {
+		p.SQL, p.Phases[0].Mix = sql, sql.Mix()
+	}
+	res, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("serve")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ph := res.Phases[0]
+	if ph.Total.Count != n {
+		b.Fatalf("count %d, want %d", ph.Total.Count, n)
+	}
+	return ph.WallSeconds * 1e9 / float64(n)
+}
+
+// BenchmarkSQLHarness is what running a script instead of a key-value op
+// costs gobench, end to end on one worker process of the null engine
+// (whose statements do nothing): dealing the script, running its \set
+// lines, binding its parameters, clocking and recording it. Two scripts:
+// a statement whose parameter is a predefined variable (the harness
+// alone), and pgbench's usual \set of a random key before it (the harness
+// and one expression). It reports each against the mix's op, measured in
+// the same way, as the best of three runs each; it fails when the
+// statement alone costs more than 1.2× a mix op.
+func BenchmarkSQLHarness(b *testing.B) {
+	script := func(text string) *workload.SQL {
+		return &workload.SQL{Scale: 1, Scripts: []workload.Source{{File: "get.sql", Text: text, Weight: 1}}}
+	}
+	best := func(sql *workload.SQL) float64 {
+		v := math.Inf(1)
+		for range 3 {
+			v = min(v, harnessNsPerOp(b, workload.ModeProcess, 500_000, sql))
+		}
+		return v
+	}
+	for b.Loop() {
+		mix := best(nil)
+		bound := best(script("SELECT v FROM kv WHERE k = :client_id;"))
+		set := best(script("\\set k random(1, 1000)\nSELECT v FROM kv WHERE k = :k;"))
+		b.ReportMetric(mix, "mix-ns/op")
+		b.ReportMetric(bound, "sql-ns/op")
+		b.ReportMetric(set, "sql+set-ns/op")
+		b.ReportMetric(bound/mix, "sql/mix")
+		b.ReportMetric(set/mix, "sql+set/mix")
+		if bound/mix > 1.2 {
+			b.Fatalf("a script of one statement costs the harness %.0f ns, %.2f× a mix op's %.0f ns: more than 1.2×", bound, bound/mix, mix)
+		}
 	}
 }
 

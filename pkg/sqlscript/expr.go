@@ -22,23 +22,32 @@ type Expr interface {
 
 type literal struct{ v Value }
 
-func (l literal) eval(*State) (Value, error) { return l.v, nil }
-func (literal) vars(func(string))            {}
+func (l *literal) eval(*State) (Value, error) { return l.v, nil }
+func (*literal) vars(func(string))            {}
 
-type varRef struct{ name string }
+// varRef reads a variable; it keeps the slot the variable has in the State
+// it last read from (see Script).
+type varRef struct {
+	name string
+	st   *State
+	slot int
+}
 
-func (r varRef) eval(s *State) (Value, error) {
-	v, ok := s.vars[r.name]
+func (r *varRef) eval(s *State) (Value, error) {
+	if r.st != s {
+		r.st, r.slot = s, s.slot(r.name)
+	}
+	v, ok := s.at(r.slot)
 	if !ok {
 		return Value{}, fmt.Errorf("%w: variable :%s is not set", ErrEval, r.name)
 	}
 	return v, nil
 }
-func (r varRef) vars(add func(string)) { add(r.name) }
+func (r *varRef) vars(add func(string)) { add(r.name) }
 
 type unary struct{ x Expr }
 
-func (u unary) eval(s *State) (Value, error) {
+func (u *unary) eval(s *State) (Value, error) {
 	v, err := u.x.eval(s)
 	if err != nil {
 		return v, err
@@ -51,16 +60,16 @@ func (u unary) eval(s *State) (Value, error) {
 	}
 	return Value{}, fmt.Errorf("%w: cannot negate %s", ErrEval, v)
 }
-func (u unary) vars(add func(string)) { u.x.vars(add) }
+func (u *unary) vars(add func(string)) { u.x.vars(add) }
 
 type binary struct {
 	op   byte
 	l, r Expr
 }
 
-func (b binary) vars(add func(string)) { b.l.vars(add); b.r.vars(add) }
+func (b *binary) vars(add func(string)) { b.l.vars(add); b.r.vars(add) }
 
-func (b binary) eval(s *State) (Value, error) {
+func (b *binary) eval(s *State) (Value, error) {
 	l, err := b.l.eval(s)
 	if err != nil {
 		return l, err
@@ -130,27 +139,38 @@ type call struct {
 	args []Expr
 }
 
-func (c call) vars(add func(string)) {
+func (c *call) vars(add func(string)) {
 	for _, a := range c.args {
 		a.vars(add)
 	}
 }
 
-func (c call) eval(s *State) (Value, error) {
-	args := make([]Value, len(c.args))
-	for i, a := range c.args {
+func (c *call) eval(s *State) (Value, error) {
+	// The arguments go on the state's stack, reused from call to call
+	// (a nested call stacks its own above), so evaluating allocates
+	// nothing.
+	base := len(s.stack)
+	for _, a := range c.args {
 		v, err := a.eval(s)
 		if err != nil {
+			s.stack = s.stack[:base]
 			return v, err
 		}
-		args[i] = v
+		s.stack = append(s.stack, v)
 	}
-	v, err := c.fn.impl(s, args)
+	v, err := c.fn.impl(s, s.stack[base:])
+	s.stack = s.stack[:base]
 	if err != nil {
-		return Value{}, fmt.Errorf("%w: %s(): %w", ErrEval, c.name, err)
+		return Value{}, c.fail(err)
 	}
 	return v, nil
 }
+
+// fail wraps an error of the call's function. It is out of line so that
+// eval, on every script's path, keeps a small frame.
+//
+//go:noinline
+func (c *call) fail(err error) error { return fmt.Errorf("%w: %s(): %w", ErrEval, c.name, err) }
 
 // exprParser parses an expression by precedence climbing: unary minus
 // binds tightest, then * / %, then + -.
@@ -209,7 +229,7 @@ func (p *exprParser) binary(min int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		l = binary{op: op, l: l, r: r}
+		l = &binary{op: op, l: l, r: r}
 	}
 }
 
@@ -225,11 +245,11 @@ func (p *exprParser) unary() (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l, ok := x.(literal); ok && l.v.Kind != Text { // fold -1
-			v, _ := unary{x}.eval(nil)
-			return literal{v}, nil
+		if l, ok := x.(*literal); ok && l.v.Kind != Text { // fold -1
+			v, _ := (&unary{x}).eval(nil)
+			return &literal{v}, nil
 		}
-		return unary{x}, nil
+		return &unary{x}, nil
 	case c == '+':
 		p.pos++
 		return p.unary()
@@ -251,7 +271,7 @@ func (p *exprParser) unary() (Expr, error) {
 		if name == "" {
 			return nil, fmt.Errorf("a variable name must follow : in expression %q", p.src)
 		}
-		return varRef{name}, nil
+		return &varRef{name: name}, nil
 	case c >= '0' && c <= '9' || c == '.':
 		return p.number()
 	case isWordStart(c):
@@ -280,10 +300,10 @@ func (p *exprParser) number() (Expr, error) {
 	}
 	text := p.src[start:p.pos]
 	if i, err := strconv.ParseInt(text, 10, 64); err == nil {
-		return literal{IntValue(i)}, nil
+		return &literal{IntValue(i)}, nil
 	}
 	if f, err := strconv.ParseFloat(text, 64); err == nil && !strings.ContainsAny(text, "xXpP_") && !math.IsInf(f, 0) {
-		return literal{FloatValue(f)}, nil
+		return &literal{FloatValue(f)}, nil
 	}
 	return nil, fmt.Errorf("%q is not a number", text)
 }
@@ -292,9 +312,9 @@ func (p *exprParser) call() (Expr, error) {
 	name := strings.ToLower(p.word())
 	switch name {
 	case "true":
-		return literal{IntValue(1)}, nil
+		return &literal{IntValue(1)}, nil
 	case "false":
-		return literal{IntValue(0)}, nil
+		return &literal{IntValue(0)}, nil
 	}
 	fn, ok := functions[name]
 	if !ok {
@@ -331,5 +351,5 @@ func (p *exprParser) call() (Expr, error) {
 	if len(args) < fn.min || len(args) > fn.max {
 		return nil, fmt.Errorf("%s takes %s, not %d", name, fn.arity(), len(args))
 	}
-	return call{name: name, fn: fn, args: args}, nil
+	return &call{name: name, fn: fn, args: args}, nil
 }

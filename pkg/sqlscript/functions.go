@@ -13,10 +13,14 @@ import (
 
 // State is one worker's variables and random generator. The same seed
 // and worker give the same sequence of values, whatever runs the SQL.
+// Variables live in slots, found by name once per command (see Script).
 type State struct {
-	vars map[string]Value
-	rng  *rand.Rand
-	seed uint64 // :default_seed, for hash and permute
+	slots map[string]int // each variable's place in vals
+	vals  []Value
+	isSet []bool
+	stack []Value // function arguments under evaluation
+	rng   *rand.Rand
+	seed  uint64 // :default_seed, for hash and permute
 }
 
 // Predefined variables, set in every State.
@@ -30,24 +34,46 @@ const (
 // the worker's id, and the predefined variables.
 func NewState(seed uint64, worker int, scale int64) *State {
 	s := &State{
-		vars: map[string]Value{},
-		rng:  rand.New(rand.NewPCG(mix64(seed), mix64(seed^mix64(uint64(worker)+1)))),
-		seed: mix64(seed ^ 0x5eed),
+		slots: map[string]int{},
+		rng:   rand.New(rand.NewPCG(mix64(seed), mix64(seed^mix64(uint64(worker)+1)))),
+		seed:  mix64(seed ^ 0x5eed),
 	}
-	s.vars[VarClientID] = IntValue(int64(worker))
-	s.vars[VarScale] = IntValue(scale)
-	s.vars[VarDefaultSeed] = IntValue(int64(s.seed))
+	s.Set(VarClientID, IntValue(int64(worker)))
+	s.Set(VarScale, IntValue(scale))
+	s.Set(VarDefaultSeed, IntValue(int64(s.seed)))
 	return s
+}
+
+// slot returns the place of the variable name, making one for a name not
+// seen yet (unset).
+func (s *State) slot(name string) int {
+	i, ok := s.slots[name]
+	if !ok {
+		i = len(s.vals)
+		s.slots[name] = i
+		s.vals = append(s.vals, Value{})
+		s.isSet = append(s.isSet, false)
+	}
+	return i
 }
 
 // Get returns a variable's value.
 func (s *State) Get(name string) (Value, bool) {
-	v, ok := s.vars[name]
-	return v, ok
+	i, ok := s.slots[name]
+	if !ok || !s.isSet[i] {
+		return Value{}, false
+	}
+	return s.vals[i], true
 }
 
 // Set sets a variable.
-func (s *State) Set(name string, v Value) { s.vars[name] = v }
+func (s *State) Set(name string, v Value) {
+	i := s.slot(name)
+	s.vals[i], s.isSet[i] = v, true
+}
+
+// at returns the value in slot i, and whether it was set.
+func (s *State) at(i int) (Value, bool) { return s.vals[i], s.isSet[i] }
 
 // mix64 is SplitMix64's finaliser: a bijective mix of 64 bits.
 func mix64(x uint64) uint64 {
@@ -185,14 +211,16 @@ func (s *State) uniform(lo, hi int64) int64 {
 
 // bounds reads the first two arguments as an ordered integer range.
 func bounds(a []Value) (lo, hi int64, err error) {
-	n, err := ints(a[:2])
-	if err != nil {
-		return 0, 0, err
+	for i, v := range a[:2] {
+		if v.Kind != Int {
+			return 0, 0, fmt.Errorf("argument %d is %s, not an integer", i+1, v)
+		}
 	}
-	if n[0] > n[1] {
-		return 0, 0, fmt.Errorf("empty range: %d > %d", n[0], n[1])
+	lo, hi = a[0].I, a[1].I
+	if lo > hi {
+		return 0, 0, fmt.Errorf("empty range: %d > %d", lo, hi)
 	}
-	return n[0], n[1], nil
+	return lo, hi, nil
 }
 
 func fnRandom(s *State, a []Value) (Value, error) {

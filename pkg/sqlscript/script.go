@@ -9,7 +9,10 @@ import (
 )
 
 // Script is one parsed script: a named transaction of commands, run in
-// order, and its weight in the mix of scripts.
+// order, and its weight in the mix of scripts. Its commands remember
+// where their variables live in the State they last ran with, so that a
+// run looks no name up: run a Script with one State at a time, and parse
+// it once per worker that runs it concurrently.
 type Script struct {
 	Name     string // the file's base name without its extension
 	File     string
@@ -28,6 +31,8 @@ type Command struct {
 type Set struct {
 	Name string
 	Expr Expr
+	st   *State // the State it last ran with, and the variable's slot there
+	slot int
 }
 
 // Statement is one SQL statement, its text as written (SQLite binds the
@@ -36,6 +41,8 @@ type Set struct {
 type Statement struct {
 	Text   string
 	Params []string
+	st     *State // the State it last bound from, and the parameters' slots there
+	slots  []int
 }
 
 // ParseArg reads a --file value, "FILE" or "FILE@WEIGHT" (pgbench's
@@ -141,19 +148,29 @@ func (c *Set) Eval(s *State) error {
 	if err != nil {
 		return err
 	}
-	s.Set(c.Name, v)
+	if c.st != s {
+		c.st, c.slot = s, s.slot(c.Name)
+	}
+	s.vals[c.slot], s.isSet[c.slot] = v, true
 	return nil
 }
 
-// Args returns the statement's parameters' values in s, in Params order.
-func (st *Statement) Args(s *State) ([]Value, error) {
-	out := make([]Value, len(st.Params))
-	for i, p := range st.Params {
-		v, ok := s.Get(p)
-		if !ok {
-			return nil, fmt.Errorf("%w: variable :%s is not set", ErrEval, p)
+// Bind sets dst (of len(Params)) to the statement's parameters' values in
+// s, as Go values to bind (see Value.Any), without allocating more than
+// the values themselves need.
+func (st *Statement) Bind(s *State, dst []any) error {
+	if st.st != s {
+		st.st, st.slots = s, make([]int, len(st.Params))
+		for i, p := range st.Params {
+			st.slots[i] = s.slot(p)
 		}
-		out[i] = v
 	}
-	return out, nil
+	for i, slot := range st.slots {
+		v, ok := s.at(slot)
+		if !ok {
+			return fmt.Errorf("%w: variable :%s is not set", ErrEval, st.Params[i])
+		}
+		dst[i] = v.Any()
+	}
+	return nil
 }

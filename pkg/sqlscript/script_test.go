@@ -61,9 +61,13 @@ func TestParse(t *testing.T) {
 			}
 		}
 	}
-	args, err := s.Commands[4].SQL.Args(st)
-	if err != nil || len(args) != 2 || args[0].Kind != Int || args[0].I < 1 || args[0].I > 2000 || len(args[1].S) != 16 {
+	args := make([]any, 2)
+	err = s.Commands[4].SQL.Bind(st, args)
+	if aid, ok := args[0].(int64); err != nil || !ok || aid < 1 || aid > 2000 {
 		t.Errorf("args %v, %v", args, err)
+	}
+	if text, ok := args[1].(string); !ok || len(text) != 16 {
+		t.Errorf("args %v: want a text of 16 characters", args)
 	}
 }
 
@@ -157,4 +161,36 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("a script without SQL accepted")
 		}
 	})
+}
+
+// A script's commands find their variables again in each new State they
+// run with: one parsed script, run with two States in turn, gives each
+// State its own values.
+func TestScriptAcrossStates(t *testing.T) {
+	s, err := Parse("two.sql", "\\set a :client_id * 10\n\\set b :a + 1\nSELECT :b, :a;", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(st *State) []any {
+		for _, c := range s.Commands[:2] {
+			if err := c.Set.Eval(st); err != nil {
+				t.Fatal(err)
+			}
+		}
+		args := make([]any, 2)
+		if err := s.Commands[2].SQL.Bind(st, args); err != nil {
+			t.Fatal(err)
+		}
+		return args
+	}
+	one, two := NewState(1, 1, 1), NewState(1, 2, 1)
+	two.Set("unrelated", IntValue(5)) // the States' slots differ
+	for range 2 {
+		if got := run(one); got[0] != int64(11) || got[1] != int64(10) {
+			t.Fatalf("worker 1: %v, want [11 10]", got)
+		}
+		if got := run(two); got[0] != int64(21) || got[1] != int64(20) {
+			t.Fatalf("worker 2: %v, want [21 20]", got)
+		}
+	}
 }

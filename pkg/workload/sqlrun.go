@@ -31,7 +31,6 @@ type scriptStep struct {
 	stmt store.Statement
 	op   Op
 	args []any
-	vals []sqlscript.Value
 }
 
 // prepareScripts prepares every statement of plan's scripts on c. An
@@ -79,12 +78,8 @@ func (s *scripts) bind(i int, st *sqlscript.State) error {
 			}
 			continue
 		}
-		vals, err := step.sql.Args(st)
-		if err != nil {
+		if err := step.sql.Bind(st, step.args); err != nil {
 			return store.Wrap(store.Script, fmt.Errorf("%s:%d: %w", step.file, step.line, err))
-		}
-		for a, v := range vals {
-			step.args[a] = v.Any()
 		}
 	}
 	return nil
@@ -107,7 +102,10 @@ func (w *worker) runScript(i int) error {
 		if step.stmt == nil {
 			continue
 		}
-		t0 := nanotime()
+		var t0 int64
+		if w.perStatement {
+			t0 = nanotime()
+		}
 		_, err := step.stmt.Run(step.args...)
 		if w.perStatement {
 			t1 := nanotime()
@@ -170,13 +168,9 @@ func runCommand(sc store.Scripter, cmd sqlscript.Command, state *sqlscript.State
 	if err != nil {
 		return err
 	}
-	vals, err := cmd.SQL.Args(state)
-	if err != nil {
+	args := make([]any, len(cmd.SQL.Params))
+	if err := cmd.SQL.Bind(state, args); err != nil {
 		return err
-	}
-	args := make([]any, len(vals))
-	for i, v := range vals {
-		args[i] = v.Any()
 	}
 	_, err = stmt.Run(args...)
 	return err

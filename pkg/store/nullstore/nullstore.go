@@ -7,6 +7,7 @@ package nullstore
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -46,6 +47,7 @@ var (
 	_ store.Batcher  = (*conn)(nil)
 	_ store.Inserter = (*conn)(nil)
 	_ store.Scanner  = (*conn)(nil)
+	_ store.Scripter = (*conn)(nil)
 )
 
 func (*conn) Get(_ uint64, dst []byte) ([]byte, error) { return append(dst[:0], value...), nil }
@@ -58,3 +60,21 @@ func (*conn) Begin() error                             { return nil }
 func (*conn) Commit() error                            { return nil }
 func (*conn) Rollback() error                          { return nil }
 func (*conn) Close() error                             { return nil }
+
+// Prepare returns a statement that does nothing: the null engine runs the
+// scripts of gobench sql at no cost, so that what remains is gobench's own
+// (store.Scripter).
+func (*conn) Prepare(_ string, params []string) (store.Statement, error) {
+	return nullStmt(len(params)), nil
+}
+
+// nullStmt is a statement of n parameters that does nothing.
+type nullStmt int
+
+// Run checks the number of arguments, and returns no rows.
+func (s nullStmt) Run(args ...any) (int64, error) {
+	if len(args) != int(s) {
+		return 0, fmt.Errorf("%w: %d arguments for %d parameters", store.ErrInvalid, len(args), int(s))
+	}
+	return 0, nil
+}

@@ -191,6 +191,7 @@ func TestHelpGolden(t *testing.T) {
 	for _, tt := range []struct{ name, args string }{
 		{"root-help.stdout", "--help"},
 		{"mix-help.stdout", "mix --help"},
+		{"sql-help.stdout", "sql --help"},
 		{"crud-help.stdout", "crud --help"},
 		{"disk-help.stdout", "disk --help"},
 		{"blob-help.stdout", "blob --help"},

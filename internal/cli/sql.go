@@ -85,10 +85,11 @@ has none; the name says what it does). The same --seed gives every worker
 the same scripts and values, whatever the driver, journal or mode.
 
 Statements outside BEGIN and COMMIT are each their own transaction. Write
-BEGIN IMMEDIATE, not BEGIN: a deferred transaction starts as a reader and
-its first write can fail with SQLITE_BUSY at once, no busy handler
-called, when another connection holds the write lock; IMMEDIATE takes the
-lock first, waiting as the busy policy says. A script must end with the
+BEGIN IMMEDIATE, not BEGIN: a deferred transaction starts as a reader, and
+its first write must upgrade to the write lock, which SQLite refuses with
+SQLITE_BUSY at once, no busy handler called, where waiting could deadlock
+(or, in WAL mode, after another commit since its snapshot); IMMEDIATE
+takes the lock first, waiting as the busy policy says. A script must end with the
 connection back in autocommit: one that leaves a transaction open fails
 with class open_tx and is rolled back. A statement that fails rolls its
 script's transaction back; under --busy retry the whole script runs again

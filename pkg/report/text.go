@@ -122,18 +122,25 @@ func statementLegend(p workload.Plan) []string {
 	if err != nil {
 		return nil
 	}
-	lines := []string{"statements:"}
+	var names, texts []string
+	width := 0
 	for _, sc := range scripts {
 		for _, c := range sc.Commands {
 			if c.SQL == nil {
 				continue
 			}
+			name := fmt.Sprintf("%s#%d", sc.Name, c.Line)
 			text := strings.Join(strings.Fields(c.SQL.Text), " ")
 			if r := []rune(text); len(r) > 72 {
 				text = string(r[:71]) + "…"
 			}
-			lines = append(lines, fmt.Sprintf("  %s#%d  %s", sc.Name, c.Line, text))
+			names, texts = append(names, name), append(texts, text)
+			width = max(width, len(name))
 		}
+	}
+	lines := []string{"statements:"}
+	for i, name := range names {
+		lines = append(lines, fmt.Sprintf("  %-*s  %s", width, name, texts[i]))
 	}
 	return lines
 }

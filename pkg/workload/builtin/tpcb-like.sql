@@ -1,8 +1,8 @@
 -- pgbench's built-in TPC-B-like transaction, in SQLite: one account, its
 -- teller and branch updated by a random delta, and the change logged.
 -- BEGIN IMMEDIATE takes the write lock up front: a deferred BEGIN would
--- start as a reader and could fail with SQLITE_BUSY at its first write,
--- when another connection already holds the lock, with no way to wait.
+-- start as a reader whose first write SQLite may refuse with SQLITE_BUSY
+-- at once, no busy handler called, where waiting could deadlock.
 \set aid random(1, 100000 * :scale)
 \set bid random(1, 1 * :scale)
 \set tid random(1, 10 * :scale)

@@ -300,6 +300,11 @@ func FuzzDecodePlan(f *testing.F) {
 	b, _ := json.Marshal(testPlan(2))
 	f.Add(b)
 	f.Add([]byte(`{"phases":[{"mix":"read=100","ops":1,"batch":1}]}`))
+	sql := testPlan(2)
+	sql.Preload, sql.SQL = 0, &SQL{Scale: 2, Scripts: []Source{{File: "a.sql", Text: "\\set x random(1, 9)\nSELECT :x;", Weight: 3}, {File: "b.sql", Text: "SELECT 1;", Weight: 1}}}
+	sql.Phases[0].Mix = sql.SQL.Mix()
+	b, _ = json.Marshal(sql)
+	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := DecodePlan(b)
 		if err != nil {

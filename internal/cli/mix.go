@@ -18,6 +18,7 @@ type mixOptions struct {
 	matrix   *matrixFlags
 	run      runOptions
 	loop     loopFlags
+	search   searchFlags
 	plan     workload.Plan // template: everything but the matrix settings
 	writePct int
 
@@ -46,6 +47,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value")
 	fs.BoolVar(&p.Verify, "verify", false, "after the run, check the engine's integrity and that no acknowledged write was lost (values carry their writer and sequence number)")
 	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then report write commits/s as a share of it")
+	o.search.AddFlags(fs)
 	o.run.AddFlags(fs, true)
 }
 
@@ -122,6 +124,13 @@ about one kind. A failed gate exits with status 3.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.resolve(cmd.Flags()); err != nil {
 				return usage(err)
+			}
+			search, err := o.search.search(cmd.Flags(), &o.run)
+			if err != nil {
+				return usage(err)
+			}
+			if search != nil {
+				return runSearch(cmd.Context(), env, &o.run, &o.search, search, "mix", o.cells, o.loop.baseline)
 			}
 			j := o.run.newJob(env, "mix", o.cells, o.loop.baseline, o.loop.expects)
 			return runJob(cmd.Context(), env, &o.run, j, report.Options{})

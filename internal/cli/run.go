@@ -96,14 +96,25 @@ func (o *runOptions) notef(env *Env, format string, args ...any) {
 // --repeat times, interleaved, each on a fresh database (coord.RunCells),
 // with a progress line and the --hlog file per run.
 func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cells []*workload.Plan) ([]*result.Result, error) {
-	if err := o.checkPaths(env, len(cells)*o.repeat); err != nil {
+	c, err := o.coordCells(env, command, cells, len(cells)*o.repeat)
+	if err != nil {
 		return nil, err
+	}
+	return coord.RunCells(ctx, c)
+}
+
+// coordCells checks the paths the runs will write (runs of them) and
+// says how the cells run: where, with which time-outs, notes and
+// progress.
+func (o *runOptions) coordCells(env *Env, command string, cells []*workload.Plan, runs int) (coord.Cells, error) {
+	if err := o.checkPaths(env, runs); err != nil {
+		return coord.Cells{}, err
 	}
 	db := ""
 	if o.db != "" {
 		var err error
 		if db, err = env.FS.Abs(o.db); err != nil {
-			return nil, usage(fmt.Errorf("--db %s: %w", o.db, err))
+			return coord.Cells{}, usage(fmt.Errorf("--db %s: %w", o.db, err))
 		}
 	}
 	var log io.Writer
@@ -111,14 +122,14 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 		log = prefixWriter{w: env.Stderr, prefix: "gobench: "}
 	}
 	every := o.progressEvery(env)
-	return coord.RunCells(ctx, coord.Cells{
+	return coord.Cells{
 		Plans: cells, Repeat: o.repeat, Command: command, Args: env.Args,
 		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
 		Base: coord.Config{Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
 			Abort: env.Abort, Notes: log, ProgressEvery: every},
 		Watch: o.watch(env, every, len(cells)),
 		Note:  func(format string, args ...any) { o.notef(env, format, args...) },
-	})
+	}, nil
 }
 
 // checkPaths refuses, before anything runs, what the runs could not
@@ -202,17 +213,23 @@ func (o *runOptions) watch(env *Env, every time.Duration, cells int) func(n, tot
 // The JSON of a single run (one cell, one repeat) is the run's result,
 // not a suite.
 func (o *runOptions) writeOutput(env *Env, s *result.Suite, single bool, ro report.Options) error {
+	write := s.Write
+	if single {
+		write = s.Cells[0].Runs[0].Write
+	}
+	return o.writeRendered(env, s, write, ro)
+}
+
+// writeRendered writes v (anything report.Render takes) to every output
+// asked for, and writeJSON's JSON to --json.
+func (o *runOptions) writeRendered(env *Env, v any, writeJSON func(io.Writer) error, ro report.Options) error {
 	if o.jsonOut != "" {
-		write := s.Write
-		if single {
-			write = s.Cells[0].Runs[0].Write
-		}
-		if err := env.FS.WriteOutput(o.jsonOut, write); err != nil {
+		if err := env.FS.WriteOutput(o.jsonOut, writeJSON); err != nil {
 			return fmt.Errorf("writing --json %s: %w", o.jsonOut, err)
 		}
 	}
 	if o.html != "" {
-		html, err := report.Render("html", s, ro)
+		html, err := report.Render("html", v, ro)
 		if err == nil {
 			err = env.FS.WriteOutput(o.html, html)
 		}
@@ -221,7 +238,7 @@ func (o *runOptions) writeOutput(env *Env, s *result.Suite, single bool, ro repo
 		}
 	}
 	if o.summary != "" {
-		md, err := report.Render("markdown", s, ro)
+		md, err := report.Render("markdown", v, ro)
 		if err == nil {
 			err = env.FS.AppendOutput(o.summary, func(w io.Writer) error {
 				if err := md(w); err != nil {
@@ -235,7 +252,7 @@ func (o *runOptions) writeOutput(env *Env, s *result.Suite, single bool, ro repo
 			return fmt.Errorf("writing --summary %s: %w", o.summary, err)
 		}
 	}
-	render, err := report.Render(o.format, s, ro)
+	render, err := report.Render(o.format, v, ro)
 	if err != nil {
 		return usage(err)
 	}

@@ -21,6 +21,7 @@ type sqlOptions struct {
 	matrix  *matrixFlags
 	run     runOptions
 	loop    loopFlags
+	search  searchFlags
 	plan    workload.Plan // template: everything but the matrix settings
 	files   []string
 	builtin string
@@ -54,6 +55,7 @@ func (o *sqlOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.schema, "schema", "", "SQL run once before the workers start, unmeasured (tables, indexes, data); its time is noted")
 	fs.StringVar(&o.from, "from", "", "benchmark a copy of this existing database (and its -wal), made in the run's temporary directory; the original is only read")
 	fs.BoolVar(&o.perStmt, "per-statement", false, "also report every statement's latency, as SCRIPT#LINE (pgbench's -r)")
+	o.search.AddFlags(fs)
 	o.run.AddFlags(fs, true)
 	_ = fs.MarkHidden("batch")
 }
@@ -130,6 +132,13 @@ progress, --json, --html, --hlog, compare and merge.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.resolve(cmd.Flags(), env); err != nil {
 				return usage(err)
+			}
+			search, err := o.search.search(cmd.Flags(), &o.run)
+			if err != nil {
+				return usage(err)
+			}
+			if search != nil {
+				return runSearch(cmd.Context(), env, &o.run, &o.search, search, "sql", o.cells, o.loop.baseline)
 			}
 			j := o.run.newJob(env, "sql", o.cells, o.loop.baseline, o.loop.expects)
 			return runJob(cmd.Context(), env, &o.run, j, report.Options{})

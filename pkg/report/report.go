@@ -29,18 +29,19 @@ type renderers struct {
 	crud       func(w io.Writer, t *crudReport) error
 	blob       func(w io.Writer, t *blobReport, u bytesize.Units) error
 	disk       func(w io.Writer, r *disk.Report, u bytesize.Units) error
+	capacity   func(w io.Writer, c *result.Capacity) error
 }
 
 var formats = map[string]renderers{
 	"text": {name: "text", run: runText, suite: suiteText, comparison: comparisonText,
-		crud: crudText, blob: blobText, disk: diskText},
-	"json": {name: "json", run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON},
+		crud: crudText, blob: blobText, disk: diskText, capacity: capacityText},
+	"json": {name: "json", run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON, capacity: capacityJSON},
 	"csv": {name: "csv", run: runCSV, suite: suiteCSV, comparison: comparisonCSV,
-		crud: crudCSV, blob: blobCSV, disk: diskCSV},
+		crud: crudCSV, blob: blobCSV, disk: diskCSV, capacity: capacityCSV},
 	"markdown": {name: "markdown", run: runMarkdown, suite: suiteMarkdown, comparison: comparisonMarkdown,
-		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown},
+		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown, capacity: capacityMarkdown},
 	"benchfmt": {name: "benchfmt", run: runBenchfmt, suite: suiteBenchfmt},
-	"html":     {name: "html", run: htmlRun, suite: htmlSuite},
+	"html":     {name: "html", run: htmlRun, suite: htmlSuite, capacity: capacityHTML},
 }
 
 // Formats returns the names of the formats, sorted.
@@ -86,7 +87,8 @@ type Options struct {
 //     default metrics;
 //   - a *result.Result: the run;
 //   - a *Comparison (from Compare): old against new, cell by cell;
-//   - a *disk.Report: the disk's rates.
+//   - a *disk.Report: the disk's rates;
+//   - a *result.Capacity: each cell's sustainable rate and its curve.
 //
 // Nothing is written until the returned function runs. A format that
 // cannot render v's kind is refused. A nil pointer of v's type checks
@@ -126,6 +128,14 @@ func Render(format string, v any, o Options) (func(io.Writer) error, error) {
 			return nil, nil
 		}
 		return func(w io.Writer) error { return f.disk(w, v, o.Units) }, nil
+	case *result.Capacity:
+		if f.capacity == nil {
+			return nil, refuse(format, "capacity search", func(f renderers) bool { return f.capacity != nil })
+		}
+		if v == nil {
+			return nil, nil
+		}
+		return func(w io.Writer) error { return f.capacity(w, v) }, nil
 	}
 	return nil, fmt.Errorf("report: cannot render a %T", v)
 }

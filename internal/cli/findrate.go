@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/capacity"
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// searchFlags are the flags of a capacity search (--find-rate), on the
+// commands that run open loop.
+type searchFlags struct {
+	objectives string
+	rateMax    float64
+	tolerance  float64
+	step       time.Duration
+	settle     time.Duration
+	maxErrors  float64
+}
+
+// AddFlags binds the flags.
+func (f *searchFlags) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&f.objectives, "find-rate", "", "find the highest open-loop rate that meets these latency objectives, such as 'upsert p99 <= 5ms' (several joined with commas, all must hold), judged from each op's due time; prints each cell's sustainable rate and its curve")
+	fs.Float64Var(&f.rateMax, "rate-max", 0, "--find-rate: the highest rate to try (default: what a closed-loop probe of one step achieves)")
+	fs.Float64Var(&f.tolerance, "tolerance", capacity.DefaultTolerance, "--find-rate: bisect until the highest rate met is within this share of the lowest failed")
+	fs.DurationVar(&f.step, "step-duration", capacity.DefaultStep, "--find-rate: measured length of each step (after --settle); the confirmation runs 3× as long")
+	fs.DurationVar(&f.settle, "settle", coord.DefaultSettle, "--find-rate: how long each step runs at its rate before it is measured")
+	fs.Float64Var(&f.maxErrors, "max-errors", capacity.DefaultMaxErrorShare, "--find-rate: the share of a step's ops that may fail (0.01: 1%); a step must also complete 95% of the ops it was offered")
+}
+
+// conflicts are the flags a capacity search sets itself, per step.
+var searchConflicts = []string{"rate", "duration", "queries", "warmup", "hlog", "dry-run", "ceiling", "expect"}
+
+// search returns the capacity search the flags ask for, or nil without
+// --find-rate.
+func (f *searchFlags) search(fs *pflag.FlagSet, o *runOptions) (*capacity.Search, error) {
+	if f.objectives == "" {
+		for _, name := range []string{"rate-max", "tolerance", "step-duration", "settle", "max-errors"} {
+			if fs.Changed(name) {
+				return nil, fmt.Errorf("--%s applies to --find-rate", name)
+			}
+		}
+		return nil, nil
+	}
+	for _, name := range searchConflicts {
+		if fs.Lookup(name) != nil && fs.Changed(name) {
+			return nil, fmt.Errorf("--find-rate runs steps of its own: it takes no --%s (see --step-duration, --settle, --rate-max)", name)
+		}
+	}
+	if o.repeat != 1 {
+		return nil, errors.New("--find-rate runs each cell's search once: it takes no --repeat")
+	}
+	obj, err := capacity.ParseObjectives(f.objectives)
+	if err != nil {
+		return nil, fmt.Errorf("--find-rate: %w", err)
+	}
+	switch {
+	case !(f.tolerance > 0 && f.tolerance < 1):
+		return nil, fmt.Errorf("--tolerance %g: want a share between 0 and 1, such as 0.05", f.tolerance)
+	case f.step < 100*time.Millisecond || f.settle < 0:
+		return nil, errors.New("--step-duration must be at least 100ms and --settle not negative")
+	case !(f.maxErrors >= 0 && f.maxErrors < 1):
+		return nil, fmt.Errorf("--max-errors %g: want a share between 0 and 1, such as 0.01", f.maxErrors)
+	case f.rateMax < 0 || f.rateMax > workload.MaxRate:
+		return nil, fmt.Errorf("--rate-max %g is out of range", f.rateMax)
+	}
+	return &capacity.Search{Objectives: obj, RateMax: f.rateMax, Tolerance: f.tolerance, Step: f.step,
+		MaxErrorShare: f.maxErrors, MinAchieved: capacity.DefaultMinAchieved, ConfirmFactor: capacity.DefaultConfirmFactor}, nil
+}
+
+// runSearch runs the capacity search on every cell and writes the report:
+// what mix and sql do under --find-rate. An interrupted search reports
+// the steps it ran.
+func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *capacity.Search, command string, cells []*workload.Plan, baseline string) error {
+	cfg, err := o.coordCells(env, command, cells, 1)
+	if err != nil {
+		return err
+	}
+	cfg.Base.Notes = nil // each step's setup notes would drown the steps' own
+	steps := 0
+	curves, runErr := coord.FindRates(ctx, coord.Search{Cells: cfg, Search: *s, Settle: f.settle,
+		Observe: func(i int, st result.CapacityStep) {
+			steps++
+			what := report.Rate(st.Offered) + " ops/s"
+			if st.Confirmation {
+				what = "confirming " + what
+			}
+			o.notef(env, "step %d: %s offered, %s achieved: %s", steps, what, report.Rate(st.Achieved), stepNote(st))
+		}})
+	if len(curves) == 0 {
+		return runErr
+	}
+	c := &result.Capacity{Kind: result.KindCapacity, SchemaVersion: result.SchemaVersion, Command: command, Args: env.Args,
+		Tool: result.ToolInfo(), Objectives: objectiveTexts(s.Objectives), MaxErrorShare: s.MaxErrorShare, MinAchieved: s.MinAchieved,
+		Tolerance: s.Tolerance, StepSeconds: s.Step.Seconds(), Cells: curves}
+	if sk, err := result.NewSuite(command, "interleaved", planRuns(cells), baseline); err == nil {
+		c.Varied, c.Baseline = sk.Varied, sk.Baseline
+	}
+	if err := o.writeRendered(env, c, c.Write, report.Options{}); err != nil || runErr != nil {
+		return errors.Join(runErr, err)
+	}
+	for _, cv := range curves {
+		if !cv.Found {
+			o.notef(env, "%s: no rate met %s, not even %s ops/s", cv.Settings, f.objectives, report.Rate(lowest(cv)))
+		}
+	}
+	return nil
+}
+
+// stepNote is the step's verdict with the objectives' figures: "met
+// (upsert p99 4.1ms)", or "NOT met (upsert p99 211ms)".
+func stepNote(st result.CapacityStep) string {
+	verdict := "met"
+	if !st.Met {
+		verdict = "NOT met"
+	}
+	var figures []string
+	for _, g := range st.Verdicts {
+		if f := strings.Fields(g.Expression); g.Unit == "µs" && len(f) >= 2 { // a latency objective: "upsert p99 <= 5ms"
+			figures = append(figures, f[0]+" "+f[1]+" "+report.Micros(g.Value))
+		} else if !g.Pass {
+			figures = append(figures, g.Expression+": no")
+		}
+	}
+	return verdict + " (" + strings.Join(figures, ", ") + ")"
+}
+
+func objectiveTexts(exps []report.Expectation) []string {
+	out := make([]string, len(exps))
+	for i, e := range exps {
+		out[i] = e.Text
+	}
+	return out
+}
+
+// planRuns wraps plans as results, for the settings a suite reads.
+func planRuns(cells []*workload.Plan) []*result.Result {
+	runs := make([]*result.Result, len(cells))
+	for i, p := range cells {
+		runs[i] = &result.Result{Plan: *p}
+	}
+	return runs
+}
+
+// lowest is the lowest rate a curve tried.
+func lowest(cv result.CapacityCurve) float64 {
+	low := 0.0
+	for _, st := range cv.Steps {
+		if low == 0 || st.Offered < low {
+			low = st.Offered
+		}
+	}
+	return low
+}

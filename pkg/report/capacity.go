@@ -1,0 +1,274 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// capacityJSON writes a capacity result as JSON, every step included.
+func capacityJSON(w io.Writer, c *result.Capacity) error { return c.Write(w) }
+
+// capacityText writes a capacity search: what was asked, each cell's
+// sustainable rate with its confirmation, the factors between cells, then
+// each cell's curve, step by step.
+func capacityText(w io.Writer, c *result.Capacity) error {
+	ew := &errWriter{w: w}
+	ew.printf("gobench %s --find-rate · objectives: %s · implicit: achieved ≥ %g%% of the offered rate, errors ≤ %g%% of ops\n",
+		c.Command, strings.Join(c.Objectives, ", "), 100*c.MinAchieved, 100*c.MaxErrorShare)
+	ew.printf("steps of %s s after a settle, bisection to %g%%, confirmation 3× a step; latency from each op's due time\n",
+		fixedFloat(c.StepSeconds, 1), 100*c.Tolerance)
+	if len(c.Cells) > 0 {
+		var common []string
+		for _, st := range c.Cells[0].Settings {
+			if !slices.Contains(c.Varied, st.Name) {
+				common = append(common, st.Name+"="+st.Value)
+			}
+		}
+		ew.printf("common: %s\n", strings.Join(common, " "))
+	}
+	ew.printf("\n")
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "cell\tsustainable ops/s\tp50\tp99\tmax\terrors\tvs baseline\tsteps\tceiling ops/s\t\n")
+	base := capacityBaseline(c)
+	for _, cv := range c.Cells {
+		rate, p50, p99, mx, errs := "none met", "–", "–", "–", "–"
+		if cf := cv.Confirmed; cv.Found && cf != nil {
+			rate, p50, p99, mx, errs = Rate(cv.Rate), Micros(cf.P50Micros), Micros(cf.P99Micros), Micros(cf.MaxMicros), fmt.Sprint(cf.Errors)
+		}
+		vs := ""
+		if len(c.Cells) > 1 {
+			switch {
+			case cv.Settings.String() == base.Settings.String():
+				vs = "baseline"
+			case cv.Found && base.Found && base.Rate > 0:
+				vs = "×" + sig3(cv.Rate/base.Rate)
+			default:
+				vs = "–"
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", cellLabel(cv, c.Varied), rate, p50, p99, mx, errs, vs, len(cv.Steps), Rate(cv.Ceiling))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, line := range capacityHeadlines(c) {
+		ew.printf("%s\n", line)
+	}
+	for _, cv := range c.Cells {
+		ew.printf("\ncurve · %s", cellLabel(cv, c.Varied))
+		if !cv.Complete {
+			ew.printf(" · INCOMPLETE: %s", strings.Join(cv.Problems, "; "))
+		}
+		ew.printf("\n")
+		capacityCurveText(ew, cv)
+	}
+	gatesText(ew, c.Gates)
+	return ew.err
+}
+
+// capacityCurveText writes a curve's steps, one per line.
+func capacityCurveText(ew *errWriter, cv result.CapacityCurve) {
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "step\toffered ops/s\tachieved ops/s\tp50\tp99\tservice p99\terrors\t  verdict\n")
+	for i, st := range cv.Steps {
+		name := fmt.Sprint(i + 1)
+		if st.Confirmation {
+			name += " (confirm)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t  %s\n", name, Rate(st.Offered), Rate(st.Achieved),
+			Micros(st.P50Micros), Micros(st.P99Micros), Micros(st.ServiceP99Micros), st.Errors, stepVerdict(st))
+	}
+	_ = tw.Flush()
+}
+
+// stepVerdict is "met", or "NOT met: " and the conditions that failed.
+func stepVerdict(st result.CapacityStep) string {
+	if st.Met {
+		return "met"
+	}
+	var failed []string
+	for _, g := range st.Verdicts {
+		if !g.Pass {
+			failed = append(failed, fmt.Sprintf("%s (%s)", g.Expression, capacityFigure(g)))
+		}
+	}
+	return "NOT met: " + strings.Join(failed, "; ")
+}
+
+// capacityFigure prints a verdict's value in its unit.
+func capacityFigure(g result.Gate) string {
+	switch g.Unit {
+	case "µs":
+		return Micros(g.Value)
+	case "ops/s":
+		return Rate(g.Value) + " ops/s"
+	}
+	return fmt.Sprintf("%s %s", sig3(g.Value), g.Unit)
+}
+
+// cellLabel names a cell by its varied settings ("journal=wal"), or
+// "the cell" when nothing varied.
+func cellLabel(cv result.CapacityCurve, varied []string) string {
+	var parts []string
+	for _, st := range cv.Settings {
+		if slices.Contains(varied, st.Name) {
+			parts = append(parts, st.Name+"="+st.Value)
+		}
+	}
+	if len(parts) == 0 {
+		return "the cell"
+	}
+	return strings.Join(parts, ",")
+}
+
+// capacityBaseline is the cell the factors compare with: the baseline's
+// settings, or the first cell.
+func capacityBaseline(c *result.Capacity) *result.CapacityCurve {
+	if len(c.Cells) == 0 {
+		return nil
+	}
+	for i := range c.Cells {
+		if c.Baseline != nil && c.Cells[i].Settings.String() == c.Baseline.String() {
+			return &c.Cells[i]
+		}
+	}
+	return &c.Cells[0]
+}
+
+// capacityHeadlines says, per cell against the baseline, how their
+// sustainable rates compare: "journal=wal sustains 7.2× journal=rollback's
+// rate at upsert p99 <= 20ms".
+func capacityHeadlines(c *result.Capacity) []string {
+	base := capacityBaseline(c)
+	if base == nil || len(c.Cells) < 2 {
+		return nil
+	}
+	var out []string
+	for _, cv := range c.Cells {
+		if cv.Settings.String() == base.Settings.String() {
+			continue
+		}
+		what := fmt.Sprintf("%s vs %s: ", cellLabel(cv, c.Varied), cellLabel(*base, c.Varied))
+		switch {
+		case cv.Found && base.Found && base.Rate > 0:
+			out = append(out, what+fmt.Sprintf("sustains ×%s the rate (%s against %s ops/s) at %s", sig3(cv.Rate/base.Rate), Rate(cv.Rate), Rate(base.Rate), strings.Join(c.Objectives, ", ")))
+		case !cv.Found:
+			out = append(out, what+"no rate met the objectives in "+cellLabel(cv, c.Varied))
+		default:
+			out = append(out, what+"no rate met the objectives in the baseline")
+		}
+	}
+	return out
+}
+
+// capacityMarkdown writes the sustainable rates as a table, then each
+// curve as one.
+func capacityMarkdown(w io.Writer, c *result.Capacity) error {
+	ew := &errWriter{w: w}
+	ew.printf("**gobench %s --find-rate** · %s · latency from each op's due time\n\n", c.Command, mdEscape(strings.Join(c.Objectives, ", ")))
+	ew.printf("| cell | sustainable ops/s | p50 | p99 | max | ceiling ops/s |\n|---|--:|--:|--:|--:|--:|\n")
+	for _, cv := range c.Cells {
+		rate, p50, p99, mx := "none met", "–", "–", "–"
+		if cf := cv.Confirmed; cv.Found && cf != nil {
+			rate, p50, p99, mx = Rate(cv.Rate), Micros(cf.P50Micros), Micros(cf.P99Micros), Micros(cf.MaxMicros)
+		}
+		ew.printf("| %s | %s | %s | %s | %s | %s |\n", mdEscape(cellLabel(cv, c.Varied)), rate, p50, p99, mx, Rate(cv.Ceiling))
+	}
+	if lines := capacityHeadlines(c); len(lines) > 0 {
+		ew.printf("\n")
+		for _, l := range lines {
+			ew.printf("- %s\n", mdEscape(l))
+		}
+	}
+	for _, cv := range c.Cells {
+		ew.printf("\n%s:\n\n| offered ops/s | achieved ops/s | p50 | p99 | service p99 | errors | verdict |\n|--:|--:|--:|--:|--:|--:|---|\n", mdEscape(cellLabel(cv, c.Varied)))
+		for _, st := range cv.Steps {
+			ew.printf("| %s | %s | %s | %s | %s | %d | %s |\n", Rate(st.Offered), Rate(st.Achieved), Micros(st.P50Micros),
+				Micros(st.P99Micros), Micros(st.ServiceP99Micros), st.Errors, mdEscape(stepVerdict(st)))
+		}
+	}
+	return ew.err
+}
+
+// capacityCSV writes one row per step of every cell.
+func capacityCSV(w io.Writer, c *result.Capacity) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"cell", "step", "confirmation", "offered_ops_per_sec", "achieved_ops_per_sec", "ops", "errors",
+		"p50_us", "p99_us", "max_us", "service_p99_us", "met", "sustainable_ops_per_sec"})
+	for _, cv := range c.Cells {
+		found := ""
+		if cv.Found {
+			found = csvRate(cv.Rate)
+		}
+		for i, st := range cv.Steps {
+			_ = cw.Write([]string{cv.Settings.String(), fmt.Sprint(i + 1), fmt.Sprint(st.Confirmation), csvRate(st.Offered), csvRate(st.Achieved),
+				i64(st.Ops), i64(st.Errors), csvSig3(st.P50Micros), csvSig3(st.P99Micros), csvSig3(st.MaxMicros), csvSig3(st.ServiceP99Micros),
+				fmt.Sprint(st.Met), found})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// capacityHTML writes the text report and the latency–throughput chart:
+// each step's p99 (corrected) against the rate it achieved, a line per
+// cell, on log scales, the knee where latency leaves the floor.
+func capacityHTML(w io.Writer, c *result.Capacity) error {
+	var text bytes.Buffer
+	if err := capacityText(&text, c); err != nil {
+		return err
+	}
+	pg := page{Title: "gobench " + c.Command + " --find-rate", Summary: text.String()}
+	ch := chart{ID: "capacity-curve", Title: "Latency against throughput: each step's p99 from its ops' due times (solid) and its service p99 (dashed), at the rate it achieved; a line per cell"}
+	p := newPlot("", "achieved ops/s (log scale)", "p99 latency (log scale)")
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.Y.Tick.Marker = latencyTicks{}
+	p.X.Tick.Marker = plot.LogTicks{}
+	for i, cv := range c.Cells {
+		var xy, service plotter.XYs
+		for _, st := range cv.Steps {
+			if st.Confirmation || st.Achieved <= 0 {
+				continue
+			}
+			xy = append(xy, plotter.XY{X: st.Achieved, Y: math.Max(st.P99Micros, 0.001)})
+			service = append(service, plotter.XY{X: st.Achieved, Y: math.Max(st.ServiceP99Micros, 0.001)})
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		byX := func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) } // a line runs left to right
+		slices.SortFunc(xy, byX)
+		slices.SortFunc(service, byX)
+		col := palette[i%len(palette)]
+		if err := line(p, xy, col, cellLabel(cv, c.Varied), false); err != nil {
+			return err
+		}
+		if err := line(p, service, col, "", true); err != nil {
+			return err
+		}
+		ch.Points += len(xy)
+	}
+	if ch.Points > 0 {
+		fixLogRange(p)
+		svg, err := render(p, 10*vg.Inch, 4*vg.Inch)
+		if err != nil {
+			return err
+		}
+		ch.SVG = svg
+		pg.Charts = append(pg.Charts, ch)
+	}
+	return pageTemplate.Execute(w, pg)
+}

@@ -1,0 +1,104 @@
+package result
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// KindCapacity is the kind of a capacity search's result file.
+const KindCapacity = "capacity"
+
+// Capacity is the result of a capacity search (gobench's --find-rate):
+// for every cell of a matrix, the highest open-loop rate that met the
+// objectives, confirmed by a longer run, and the curve of every step
+// tried on the way.
+type Capacity struct {
+	Kind          string   `json:"kind"` // always KindCapacity
+	SchemaVersion int      `json:"schema_version"`
+	Command       string   `json:"command"`
+	Args          []string `json:"args,omitempty"`
+	Tool          Tool     `json:"tool"`
+	// Objectives are the conditions every step is judged by, as written;
+	// MaxErrorShare and MinAchieved the implicit ones: at most this share
+	// of a step's ops may fail, and it must complete at least this share
+	// of the ops it was offered.
+	Objectives    []string `json:"objectives"`
+	MaxErrorShare float64  `json:"max_error_share"`
+	MinAchieved   float64  `json:"min_achieved"`
+	// Tolerance is the bisection's end: the found rate is within this
+	// share of the lowest rate that failed.
+	Tolerance   float64 `json:"tolerance"`
+	StepSeconds float64 `json:"step_seconds"`
+	// Varied names the settings that differ between cells; Baseline is the
+	// cell factors are computed against.
+	Varied   []string        `json:"varied,omitempty"`
+	Baseline Settings        `json:"baseline,omitempty"`
+	Cells    []CapacityCurve `json:"cells"`
+	Gates    []Gate          `json:"gates,omitempty"`
+}
+
+// CapacityCurve is one cell's search.
+type CapacityCurve struct {
+	Settings Settings `json:"settings"`
+	// Found says a rate met every objective and its confirmation did too;
+	// Rate is that rate (ops/s over all workers), Confirmed the
+	// confirmation's step.
+	Found     bool          `json:"found"`
+	Rate      float64       `json:"rate"`
+	Confirmed *CapacityStep `json:"confirmed,omitempty"`
+	// Ceiling is the closed-loop probe's throughput (or the given maximum
+	// rate): no rate above it was tried.
+	Ceiling float64 `json:"ceiling"`
+	// Steps are every open-loop run, in the order they ran,
+	// confirmations included.
+	Steps []CapacityStep `json:"steps"`
+	// Complete is false when the search was interrupted or a step failed
+	// to run; the steps so far are kept.
+	Complete bool     `json:"complete"`
+	Problems []string `json:"problems,omitempty"`
+	// Environment is the first step's.
+	Environment Environment `json:"environment"`
+}
+
+// CapacityStep is one open-loop run at an offered rate and what it met.
+type CapacityStep struct {
+	Offered  float64 `json:"offered_rate"`
+	Achieved float64 `json:"achieved_rate"` // ops completed per second, failed ones included
+	Ops      int64   `json:"ops"`
+	Errors   int64   `json:"errors"`
+	// The total's latency from each op's due time (corrected), and its
+	// service time from the actual start, in microseconds.
+	P50Micros        float64 `json:"p50_us"`
+	P99Micros        float64 `json:"p99_us"`
+	MaxMicros        float64 `json:"max_us"`
+	ServiceP99Micros float64 `json:"service_p99_us"`
+	// Verdicts are the objectives' gates on this step, the implicit ones
+	// included; Met says all passed.
+	Verdicts     []Gate  `json:"verdicts"`
+	Met          bool    `json:"met"`
+	Confirmation bool    `json:"confirmation,omitempty"`
+	Seconds      float64 `json:"seconds"`
+}
+
+// ReadCapacity decodes a capacity result.
+func ReadCapacity(r io.Reader) (*Capacity, error) {
+	var c Capacity
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("decoding a capacity result: %w", err)
+	}
+	if c.Kind != KindCapacity {
+		return nil, fmt.Errorf("kind %q: not a capacity result", c.Kind)
+	}
+	return &c, nil
+}
+
+// Write encodes the capacity result as indented JSON.
+func (c *Capacity) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // objectives such as "<=" stay readable
+	return enc.Encode(c)
+}

@@ -38,7 +38,7 @@ func (f *searchFlags) AddFlags(fs *pflag.FlagSet) {
 }
 
 // conflicts are the flags a capacity search sets itself, per step.
-var searchConflicts = []string{"rate", "duration", "queries", "warmup", "hlog", "dry-run", "ceiling", "expect"}
+var searchConflicts = []string{"rate", "duration", "queries", "warmup", "hlog", "dry-run", "ceiling"}
 
 // search returns the capacity search the flags ask for, or nil without
 // --find-rate.
@@ -80,7 +80,22 @@ func (f *searchFlags) search(fs *pflag.FlagSet, o *runOptions) (*capacity.Search
 // runSearch runs the capacity search on every cell and writes the report:
 // what mix and sql do under --find-rate. An interrupted search reports
 // the steps it ran.
-func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *capacity.Search, command string, cells []*workload.Plan, baseline string) error {
+func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *capacity.Search, command string, cells []*workload.Plan, baseline string, expects []string) error {
+	skeleton, err := result.NewSuite(command, "interleaved", planRuns(cells), baseline)
+	if err != nil {
+		return usage(err)
+	}
+	var gates []report.Expectation
+	for _, e := range expects {
+		g, err := report.ParseCapacityGate(e)
+		if err != nil {
+			return usage(err)
+		}
+		gates = append(gates, g)
+	}
+	if err := report.ValidateCapacityGates(skeleton, gates); err != nil {
+		return usage(err)
+	}
 	cfg, err := o.coordCells(env, command, cells, 1)
 	if err != nil {
 		return err
@@ -102,8 +117,18 @@ func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *
 	c := &result.Capacity{Kind: result.KindCapacity, SchemaVersion: result.SchemaVersion, Command: command, Args: env.Args,
 		Tool: result.ToolInfo(), Objectives: objectiveTexts(s.Objectives), MaxErrorShare: s.MaxErrorShare, MinAchieved: s.MinAchieved,
 		Tolerance: s.Tolerance, StepSeconds: s.Step.Seconds(), Cells: curves}
-	if sk, err := result.NewSuite(command, "interleaved", planRuns(cells), baseline); err == nil {
-		c.Varied, c.Baseline = sk.Varied, sk.Baseline
+	c.Varied, c.Baseline = skeleton.Varied, skeleton.Baseline
+	var gateErr error
+	if runErr == nil && len(gates) > 0 {
+		if c.Gates, err = report.EvaluateCapacity(c, gates); err != nil {
+			return err
+		}
+		for _, g := range c.Gates {
+			fmt.Fprintf(env.Stderr, "gobench: %s\n", g.Verdict)
+		}
+		if n := result.GatesFailed(c.Gates); n > 0 {
+			gateErr = fmt.Errorf("%w: %d of %d gates failed", report.ErrThreshold, n, len(c.Gates))
+		}
 	}
 	if err := o.writeRendered(env, c, c.Write, report.Options{}); err != nil || runErr != nil {
 		return errors.Join(runErr, err)
@@ -113,7 +138,7 @@ func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *
 			o.notef(env, "%s: no rate met %s, not even %s ops/s", cv.Settings, f.objectives, report.Rate(lowest(cv)))
 		}
 	}
-	return nil
+	return gateErr
 }
 
 // stepNote is the step's verdict with the objectives' figures: "met

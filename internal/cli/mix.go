@@ -130,7 +130,7 @@ about one kind. A failed gate exits with status 3.`,
 				return usage(err)
 			}
 			if search != nil {
-				return runSearch(cmd.Context(), env, &o.run, &o.search, search, "mix", o.cells, o.loop.baseline)
+				return runSearch(cmd.Context(), env, &o.run, &o.search, search, "mix", o.cells, o.loop.baseline, o.loop.expects)
 			}
 			j := o.run.newJob(env, "mix", o.cells, o.loop.baseline, o.loop.expects)
 			return runJob(cmd.Context(), env, &o.run, j, report.Options{})

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
 )
 
 // reportOptions are the flags of gobench report.
@@ -27,7 +28,8 @@ func newReportCommand(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report RESULT.json",
 		Short: "Render a result file: an HTML report with charts, or any other format",
-		Long: `report renders a result file (a run or a suite, from --json or merge) in
+		Long: `report renders a result file (a run or a suite, from --json or merge, or
+a capacity search from --find-rate) in
 any format. html is one self-contained file, with no scripts and nothing
 fetched, that any browser opens offline. For a run it has the text report,
 throughput over time per op kind, the latency percentile spectrum per op
@@ -60,11 +62,11 @@ func runReport(ctx context.Context, o *reportOptions, path string, env *Env) err
 			return err
 		}
 	}
-	s, err := readSuite(ctx, env, path)
+	v, err := readInput(ctx, env, path, result.ReadAny)
 	if err != nil {
 		return err
 	}
-	render, err := report.Render(o.format, s, report.Options{})
+	render, err := report.Render(o.format, v, report.Options{})
 	if err != nil {
 		return usage(err)
 	}

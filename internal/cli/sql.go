@@ -138,7 +138,7 @@ progress, --json, --html, --hlog, compare and merge.`,
 				return usage(err)
 			}
 			if search != nil {
-				return runSearch(cmd.Context(), env, &o.run, &o.search, search, "sql", o.cells, o.loop.baseline)
+				return runSearch(cmd.Context(), env, &o.run, &o.search, search, "sql", o.cells, o.loop.baseline, o.loop.expects)
 			}
 			j := o.run.newJob(env, "sql", o.cells, o.loop.baseline, o.loop.expects)
 			return runJob(cmd.Context(), env, &o.run, j, report.Options{})

@@ -59,6 +59,7 @@ func TestScripts(t *testing.T) {
 			"ackcheck":    ackCheck,
 			"samerows":    sameRows,
 			"tpcbcheck":   tpcbCheck,
+			"capcheck":    capCheck,
 		},
 	})
 }

@@ -5,11 +5,14 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	_ "modernc.org/sqlite" // an outside witness: another SQLite than the one under test
+
+	"github.com/gobench/gobench/pkg/result"
 )
 
 // openOutside opens the database at path with modernc's database/sql
@@ -152,5 +155,63 @@ func tpcbCheck(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if runs == 0 {
 		ts.Fatalf("no runs in %s", args[0])
+	}
+}
+
+// capcheck FILE check... asserts facts about a capacity result:
+//
+//	found   every cell found a rate, confirmed by a step that met every
+//	        objective at that rate, after steps judged on each objective
+//	max=R   no step offered more than R ops/s
+//	none    no cell found a rate, and every step was judged not met
+func capCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: capcheck FILE check...")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	c, err := result.ReadCapacity(f)
+	ts.Check(err)
+	if len(c.Cells) == 0 {
+		ts.Fatalf("no cells")
+	}
+	for _, cv := range c.Cells {
+		if !cv.Complete || len(cv.Steps) == 0 {
+			ts.Fatalf("%s: complete %v, %d steps", cv.Settings, cv.Complete, len(cv.Steps))
+		}
+		for _, st := range cv.Steps {
+			if len(st.Verdicts) != len(c.Objectives)+2 {
+				ts.Fatalf("a step with %d verdicts for %d objectives and 2 implicit conditions", len(st.Verdicts), len(c.Objectives))
+			}
+		}
+		for _, a := range args[1:] {
+			key, val, _ := strings.Cut(a, "=")
+			switch key {
+			case "found":
+				if cf := cv.Confirmed; !cv.Found || cf == nil || !cf.Met || !cf.Confirmation || cf.Offered != cv.Rate {
+					ts.Fatalf("%s: found %v at %v, confirmed by %+v", cv.Settings, cv.Found, cv.Rate, cv.Confirmed)
+				}
+			case "max":
+				limit, _ := strconv.ParseFloat(val, 64)
+				for _, st := range cv.Steps {
+					if st.Offered > limit {
+						ts.Fatalf("a step offered %v ops/s, above %v", st.Offered, limit)
+					}
+				}
+			case "none":
+				for _, st := range cv.Steps {
+					if st.Met {
+						ts.Fatalf("a step was met: %+v", st)
+					}
+				}
+				if cv.Found {
+					ts.Fatalf("%s found %v", cv.Settings, cv.Rate)
+				}
+			default:
+				ts.Fatalf("unknown check %q", a)
+			}
+		}
+		ts.Logf("%s: %d steps, found %v at %.1f ops/s", cv.Settings, len(cv.Steps), cv.Found, cv.Rate)
 	}
 }

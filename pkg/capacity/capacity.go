@@ -293,11 +293,17 @@ func verdict(g *result.Gate) string {
 }
 
 // achieved is a run's completed ops per second, failed ones included:
-// what the workers got through of what they were offered.
+// what the workers got through of what they were offered, over the
+// step's length (or longer, when the last op ended after it; a step whose
+// last op was due early must not look faster than its schedule).
 func achieved(r *result.Result) float64 {
 	ph := r.Phases[0]
-	if ph.WallSeconds <= 0 {
+	secs := ph.WallSeconds
+	if len(r.Plan.Phases) > 0 {
+		secs = max(secs, time.Duration(r.Plan.Phases[0].Duration).Seconds())
+	}
+	if secs <= 0 {
 		return 0
 	}
-	return float64(ph.Total.Count) / ph.WallSeconds
+	return float64(ph.Total.Count) / secs
 }

@@ -1,6 +1,7 @@
 package result
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -81,18 +82,42 @@ type CapacityStep struct {
 	Seconds      float64 `json:"seconds"`
 }
 
-// ReadCapacity decodes a capacity result.
+// ReadCapacity decodes a capacity result, bounded as Read bounds a run.
 func ReadCapacity(r io.Reader) (*Capacity, error) {
+	b, err := readFile(r)
+	if err != nil {
+		return nil, err
+	}
+	return decodeCapacity(b)
+}
+
+func decodeCapacity(b []byte) (*Capacity, error) {
 	var c Capacity
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
 		return nil, fmt.Errorf("decoding a capacity result: %w", err)
 	}
 	if c.Kind != KindCapacity {
-		return nil, fmt.Errorf("kind %q: not a capacity result", c.Kind)
+		return nil, fmt.Errorf("%w: kind %q is not a capacity result", ErrNotResult, c.Kind)
 	}
 	return &c, nil
+}
+
+// ReadAny decodes a result file of any kind a report renders: a capacity
+// search (*Capacity), or a run or a suite (as a *Suite, see ReadSuite).
+func ReadAny(r io.Reader) (any, error) {
+	b, err := readFile(r)
+	if err != nil {
+		return nil, err
+	}
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(b, &head); err == nil && head.Kind == KindCapacity {
+		return decodeCapacity(b)
+	}
+	return ReadSuite(bytes.NewReader(b))
 }
 
 // Write encodes the capacity result as indented JSON.

@@ -32,7 +32,7 @@ func (f *searchFlags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.objectives, "find-rate", "", "find the highest open-loop rate that meets these latency objectives, such as 'upsert p99 <= 5ms' (several joined with commas, all must hold), judged from each op's due time; prints each cell's sustainable rate and its curve")
 	fs.Float64Var(&f.rateMax, "rate-max", 0, "--find-rate: the highest rate to try (default: what a closed-loop probe of one step achieves)")
 	fs.Float64Var(&f.tolerance, "tolerance", capacity.DefaultTolerance, "--find-rate: bisect until the highest rate met is within this share of the lowest failed")
-	fs.DurationVar(&f.step, "step-duration", capacity.DefaultStep, "--find-rate: measured length of each step (after --settle); the confirmation runs 3× as long")
+	fs.DurationVar(&f.step, "step-duration", capacity.DefaultStep, "--find-rate: measured length of each step (after --settle); the rate found is confirmed by three runs 3× as long")
 	fs.DurationVar(&f.settle, "settle", coord.DefaultSettle, "--find-rate: how long each step runs at its rate before it is measured")
 	fs.Float64Var(&f.maxErrors, "max-errors", capacity.DefaultMaxErrorShare, "--find-rate: the share of a step's ops that may fail (0.01: 1%); a step must also complete 95% of the ops it was offered")
 }

@@ -82,7 +82,17 @@ Each A cell is compared with the B cell equal to it in every other
 setting; every gate compares medians over repeats and prints its verdict.
 In closed loop the per-kind rates move together (each worker deals an
 exact deck): gate a kind's latency, or run open loop (--rate), to ask
-about one kind. A failed gate exits with status 3.`,
+about one kind. A failed gate exits with status 3.
+
+--find-rate 'upsert p99 <= 20ms' searches each cell's capacity: the
+highest open-loop rate whose steps meet the objectives (all of them,
+judged from each op's due time), complete 95% of the ops offered and fail
+at most --max-errors of them. A closed-loop probe (or --rate-max) bounds
+it; rates double from its 1/16th while met (or halve while not), a
+bisection narrows the gap to --tolerance, and three runs 3× a step long
+must all confirm the rate found (else it steps down by the tolerance and
+tries again). Every step is a fresh run after --settle at its rate. Gates
+then read 'sustainable rate: wal >= 3x rollback' or 'sustainable rate >= 500'.`,
 		Example: `  # WAL, 25 processes, 2,000 ops each
   gobench mix --procs 25 --queries 2000 --journal wal
 
@@ -103,6 +113,9 @@ about one kind. A failed gate exits with status 3.`,
 
   # Open loop at 2000 ops/s: latency from each op's due time, after a 5 s warm-up
   gobench mix --rate 2000 --duration 30s --warmup 5s --journal wal
+
+  # The highest rate each journal sustains with upserts' p99 within 20 ms
+  gobench mix --procs 4 --journal rollback,wal --find-rate 'upsert p99 <= 20ms' --expect 'sustainable rate: wal >= 3x rollback'
 
   # Lock waits made visible: SQLite fails at once, gobench retries and counts
   gobench mix --journal rollback --busy retry

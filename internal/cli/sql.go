@@ -126,6 +126,9 @@ progress, --json, --html, --hlog, compare and merge.`,
   # Your application's database, copied first (the original is never written)
   gobench sql --from ./app.db --file ./hot-query.sql --procs 25 --duration 30s --journal wal
 
+  # How many TPC-B transactions/s WAL sustains at p99 <= 10 ms
+  gobench sql --builtin tpcb-like --procs 4 --journal wal --find-rate 'tpcb-like p99 <= 10ms'
+
   # Open loop at 500 transactions/s, with a gate on the script's p99
   gobench sql --builtin tpcb-like --rate 500 --duration 20s --journal wal --expect 'tpcb-like p99 <= 50ms'`,
 		Args: noArgs,

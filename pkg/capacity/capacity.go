@@ -1,7 +1,7 @@
 // Package capacity finds the highest open-loop rate a workload sustains
 // while meeting latency objectives: a closed-loop probe bounds the search,
 // rates rise geometrically until one fails, a bisection narrows the gap to
-// a tolerance, and a longer run at the rate found must confirm it.
+// a tolerance, and longer runs at the rate found must confirm it.
 //
 // The package knows nothing of how a step runs: a [Search] is given a
 // function that runs one open-loop step at a rate (or the closed-loop
@@ -29,6 +29,11 @@ const (
 	DefaultTolerance     = 0.05
 	DefaultStep          = 5 * time.Second
 	DefaultConfirmFactor = 3
+	// DefaultConfirmations: the rate found must pass three long runs in a
+	// row. Near the knee a long run's p99 varies from run to run (a
+	// checkpoint or a journal sync stall lands in it or not); one pass
+	// would often take a rate that most runs miss.
+	DefaultConfirmations = 3
 	// DefaultMinAchieved: a step must complete 95% of the ops offered.
 	DefaultMinAchieved = 0.95
 	// DefaultMaxErrorShare: at most 1% of a step's ops may fail (busy
@@ -37,7 +42,7 @@ const (
 	// startDivisor sets the first rate tried: the ceiling divided by it.
 	startDivisor = 16
 	// maxConfirmations bounds the steps down after failed confirmations.
-	maxConfirmations = 4
+	maxConfirmations = 6
 	// minRate is the lowest rate a search goes down to, whatever MinRate.
 	minRate = 1
 )
@@ -62,10 +67,11 @@ type Search struct {
 	// Tolerance ends the bisection: the gap between the highest rate met
 	// and the lowest failed, as a share of the former.
 	Tolerance float64
-	// Step is the measured length of each step; the confirmation runs
-	// ConfirmFactor times as long.
+	// Step is the measured length of each step; a confirmation runs
+	// ConfirmFactor times as long, Confirmations times.
 	Step          time.Duration
 	ConfirmFactor float64
+	Confirmations int
 	MinAchieved   float64
 	MaxErrorShare float64
 	// Run runs the steps.
@@ -111,6 +117,9 @@ func (s Search) withDefaults() Search {
 	}
 	if s.ConfirmFactor <= 0 {
 		s.ConfirmFactor = DefaultConfirmFactor
+	}
+	if s.Confirmations <= 0 {
+		s.Confirmations = DefaultConfirmations
 	}
 	if s.MinAchieved <= 0 {
 		s.MinAchieved = DefaultMinAchieved
@@ -203,18 +212,30 @@ func (f *finder) bracket(ctx context.Context, ceiling float64) (lo, hi float64, 
 	return lo, 0, nil
 }
 
-// confirm runs rate for ConfirmFactor steps; when it fails, it steps down
-// by the tolerance and tries again, a few times.
+// confirm runs rate Confirmations times for ConfirmFactor steps each, all
+// of which must meet the objectives: a rate at the knee, where one long
+// run meets the objective about as often as not, is not taken. When one
+// fails it steps down by the tolerance and tries again, a few times. The
+// confirmation kept is the run with the highest p99.
 func (f *finder) confirm(ctx context.Context, rate float64) error {
 	length := time.Duration(float64(f.s.Step) * f.s.ConfirmFactor)
 	for range maxConfirmations {
-		met, err := f.step(ctx, rate, length, true)
-		if err != nil {
-			return err
+		var worst *result.CapacityStep
+		for range f.s.Confirmations {
+			met, err := f.step(ctx, rate, length, true)
+			if err != nil {
+				return err
+			}
+			if !met {
+				worst = nil
+				break
+			}
+			if last := f.curve.Steps[len(f.curve.Steps)-1]; worst == nil || last.P99Micros > worst.P99Micros {
+				worst = &last
+			}
 		}
-		if met {
-			last := f.curve.Steps[len(f.curve.Steps)-1]
-			f.curve.Found, f.curve.Rate, f.curve.Confirmed = true, rate, &last
+		if worst != nil {
+			f.curve.Found, f.curve.Rate, f.curve.Confirmed = true, rate, worst
 			return nil
 		}
 		rate *= 1 - f.s.Tolerance

@@ -21,8 +21,10 @@ type model struct {
 	service  time.Duration
 	jump     float64
 	// failConfirm fails this many confirmations (long steps) before
-	// behaving.
+	// behaving; failLong fails the long steps of these numbers (from 1).
 	failConfirm int
+	failLong    map[int]bool
+	longs       int
 	// probe, when set, is what the closed-loop probe achieves (a mix
 	// whose reads run far faster than its writes can be sustained).
 	probe float64
@@ -46,9 +48,12 @@ func (m *model) run(_ context.Context, rate float64, length time.Duration) (*res
 	if m.jump > 0 && rate >= m.jump {
 		lat = 50 * time.Millisecond
 	}
-	if length > DefaultStep && m.failConfirm > 0 {
-		m.failConfirm--
-		lat = time.Second
+	if length > DefaultStep {
+		m.longs++
+		if m.failConfirm > 0 || m.failLong[m.longs] {
+			m.failConfirm--
+			lat = time.Second
+		}
 	}
 	p := workload.DefaultPlan()
 	p.Driver, p.Rate = "null", rate
@@ -79,22 +84,24 @@ func TestFind(t *testing.T) {
 		objective  string
 		lo, hi     float64 // the rate found must be in [lo, hi]
 		found      bool
-		confirmed  int // confirmation steps run
+		confirmed  int // confirmation steps run (three at the rate found)
 		firstRates []float64
 		ceiling    float64 // 1000 when zero
 	}{
 		{name: "capacity", m: &model{capacity: 1000, service: time.Millisecond}, objective: "upsert p99 <= 5ms",
-			lo: 1000 / 1.05, hi: 1000, found: true, confirmed: 1, firstRates: []float64{0, 1000.0 / 16, 1000.0 / 8}},
+			lo: 1000 / 1.05, hi: 1000, found: true, confirmed: 3, firstRates: []float64{0, 1000.0 / 16, 1000.0 / 8}},
 		{name: "jump", m: &model{capacity: 1000, service: time.Millisecond, jump: 600}, objective: "upsert p99 <= 20ms, total p50 <= 20ms",
-			lo: 600 / 1.05, hi: 600, found: true, confirmed: 1},
+			lo: 600 / 1.05, hi: 600, found: true, confirmed: 3},
 		{name: "the ceiling meets it", m: &model{capacity: 1000, service: time.Millisecond}, objective: "upsert p99 <= 1s",
-			lo: 1000, hi: 1000, found: true, confirmed: 1},
+			lo: 1000, hi: 1000, found: true, confirmed: 3},
 		{name: "never", m: &model{capacity: 1000, service: 10 * time.Millisecond}, objective: "upsert p99 <= 5ms",
 			found: false, confirmed: 0, firstRates: []float64{0, 1000.0 / 16, 1000.0 / 32, 1000.0 / 64}},
 		{name: "below the first rate", m: &model{capacity: 1000, service: time.Millisecond, probe: 64000}, objective: "upsert p99 <= 5ms",
-			lo: 1000 / 1.05, hi: 1000, found: true, confirmed: 1, firstRates: []float64{0, 4000, 2000, 1000}, ceiling: 64000},
+			lo: 1000 / 1.05, hi: 1000, found: true, confirmed: 3, firstRates: []float64{0, 4000, 2000, 1000}, ceiling: 64000},
 		{name: "confirmation fails twice", m: &model{capacity: 1000, service: time.Millisecond, failConfirm: 2}, objective: "upsert p99 <= 5ms",
-			lo: 1000 / 1.05 * 0.95 * 0.95, hi: 1000 * 0.95 * 0.95, found: true, confirmed: 3},
+			lo: 1000 / 1.05 * 0.95 * 0.95, hi: 1000 * 0.95 * 0.95, found: true, confirmed: 5},
+		{name: "the second confirmation fails", m: &model{capacity: 1000, service: time.Millisecond, failLong: map[int]bool{2: true}}, objective: "upsert p99 <= 5ms",
+			lo: 1000 / 1.05 * 0.95, hi: 1000 * 0.95, found: true, confirmed: 5},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := search(t, tt.m, tt.objective).Find(context.Background())

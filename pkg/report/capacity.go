@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/csv"
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"slices"
@@ -28,7 +29,7 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 	ew := &errWriter{w: w}
 	ew.printf("gobench %s --find-rate · objectives: %s · implicit: achieved ≥ %g%% of the offered rate, errors ≤ %g%% of ops\n",
 		c.Command, strings.Join(c.Objectives, ", "), 100*c.MinAchieved, 100*c.MaxErrorShare)
-	ew.printf("steps of %s s after a settle, bisection to %g%%, confirmation 3× a step; latency from each op's due time\n",
+	ew.printf("steps of %s s after a settle, bisection to %g%%, confirmed by three runs of 3× a step; latency from each op's due time\n",
 		fixedFloat(c.StepSeconds, 1), 100*c.Tolerance)
 	if len(c.Cells) > 0 {
 		var common []string
@@ -41,13 +42,14 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 	}
 	ew.printf("\n")
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "cell\tsustainable ops/s\tp50\tp99\tmax\terrors\tvs baseline\tsteps\tceiling ops/s\t\n")
+	fmt.Fprintf(tw, "cell\tsustainable ops/s\t%sp50\tp99\tmax\terrors\tvs baseline\tsteps\tceiling ops/s\t\n", objectiveHeads(c))
 	base := capacityBaseline(c)
 	for _, cv := range c.Cells {
 		rate, p50, p99, mx, errs := "none met", "–", "–", "–", "–"
 		if cf := cv.Confirmed; cv.Found && cf != nil {
 			rate, p50, p99, mx, errs = Rate(cv.Rate), Micros(cf.P50Micros), Micros(cf.P99Micros), Micros(cf.MaxMicros), fmt.Sprint(cf.Errors)
 		}
+		rate += "\t" + objectiveFigures(c, cv)
 		vs := ""
 		if len(c.Cells) > 1 {
 			switch {
@@ -77,6 +79,32 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 	}
 	gatesText(ew, c.Gates)
 	return ew.err
+}
+
+// objectiveHeads are the columns of the objectives' figures ("upsert
+// p99\t"), each ending with a tab.
+func objectiveHeads(c *result.Capacity) string {
+	var b strings.Builder
+	for _, o := range c.Objectives {
+		if f := strings.Fields(o); len(f) >= 2 {
+			b.WriteString(f[0] + " " + f[1] + "\t")
+		}
+	}
+	return b.String()
+}
+
+// objectiveFigures are a cell's objective figures at its confirmed rate,
+// tab-separated, "–" where none was found.
+func objectiveFigures(c *result.Capacity, cv result.CapacityCurve) string {
+	var parts []string
+	for i := range c.Objectives {
+		v := "–"
+		if cf := cv.Confirmed; cv.Found && cf != nil && i < len(cf.Verdicts) {
+			v = capacityFigure(cf.Verdicts[i])
+		}
+		parts = append(parts, v)
+	}
+	return strings.Join(parts, "\t")
 }
 
 // capacityCurveText writes a curve's steps, one per line.
@@ -224,42 +252,51 @@ func capacityCSV(w io.Writer, c *result.Capacity) error {
 }
 
 // capacityHTML writes the text report and the latency–throughput chart:
-// each step's p99 (corrected) against the rate it achieved, a line per
-// cell, on log scales, the knee where latency leaves the floor.
+// each step's figure for the first objective (from its ops' due times)
+// against the rate it achieved, a line per cell, on log scales, with the
+// objective's limit across: the knee where latency leaves the floor.
 func capacityHTML(w io.Writer, c *result.Capacity) error {
 	var text bytes.Buffer
 	if err := capacityText(&text, c); err != nil {
 		return err
 	}
 	pg := page{Title: "gobench " + c.Command + " --find-rate", Summary: text.String()}
-	ch := chart{ID: "capacity-curve", Title: "Latency against throughput: each step's p99 from its ops' due times (solid) and its service p99 (dashed), at the rate it achieved; a line per cell"}
-	p := newPlot("", "achieved ops/s (log scale)", "p99 latency (log scale)")
+	objective := strings.Join(c.Objectives, ", ")
+	if len(c.Objectives) > 0 {
+		objective = c.Objectives[0]
+	}
+	ch := chart{ID: "capacity-curve", Title: "Latency against throughput: each step's figure for " + objective + " (from each op's due time) at the rate it achieved, a line per cell; the grey line is the limit"}
+	metric := objective
+	if f := strings.Fields(objective); len(f) >= 2 {
+		metric = f[0] + " " + f[1]
+	}
+	p := newPlot("", "achieved ops/s (log scale)", metric+" (log scale)")
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.Y.Tick.Marker = latencyTicks{}
-	p.X.Tick.Marker = plot.LogTicks{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	limit := 0.0
 	for i, cv := range c.Cells {
-		var xy, service plotter.XYs
+		var xy plotter.XYs
 		for _, st := range cv.Steps {
-			if st.Confirmation || st.Achieved <= 0 {
+			if st.Confirmation || st.Achieved <= 0 || len(st.Verdicts) == 0 {
 				continue
 			}
-			xy = append(xy, plotter.XY{X: st.Achieved, Y: math.Max(st.P99Micros, 0.001)})
-			service = append(service, plotter.XY{X: st.Achieved, Y: math.Max(st.ServiceP99Micros, 0.001)})
+			limit = st.Verdicts[0].Threshold
+			xy = append(xy, plotter.XY{X: st.Achieved, Y: math.Max(st.Verdicts[0].Value, 0.001)})
 		}
 		if len(xy) == 0 {
 			continue
 		}
-		byX := func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) } // a line runs left to right
-		slices.SortFunc(xy, byX)
-		slices.SortFunc(service, byX)
-		col := palette[i%len(palette)]
-		if err := line(p, xy, col, cellLabel(cv, c.Varied), false); err != nil {
-			return err
-		}
-		if err := line(p, service, col, "", true); err != nil {
+		slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) }) // a line runs left to right
+		if err := line(p, xy, palette[i%len(palette)], cellLabel(cv, c.Varied), false); err != nil {
 			return err
 		}
 		ch.Points += len(xy)
+	}
+	if ch.Points > 0 && limit > 0 {
+		fn := plotter.NewFunction(func(float64) float64 { return limit })
+		fn.Color, fn.Dashes = color.Gray{Y: 0x90}, []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(fn)
 	}
 	if ch.Points > 0 {
 		fixLogRange(p)

@@ -1,0 +1,111 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gobench/gobench/internal/golden"
+	"github.com/gobench/gobench/pkg/result"
+)
+
+func loadCapacityFixture(t *testing.T) *result.Capacity {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "capacity.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := result.ReadCapacity(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// A recorded search (rollback and WAL, upsert p99 <= 20ms) in every
+// format that renders one; the HTML has its chart, a point per step that
+// is not a confirmation.
+func TestCapacityGoldens(t *testing.T) {
+	c := loadCapacityFixture(t)
+	for _, tt := range []struct{ golden, format string }{
+		{"capacity.txt", "text"}, {"capacity.md", "markdown"}, {"capacity.csv", "csv"},
+	} {
+		render, err := Render(tt.format, c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := render(&buf); err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, tt.golden, buf.Bytes())
+	}
+	render, err := Render("html", c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		t.Fatal(err)
+	}
+	points := 0
+	for _, cv := range c.Cells {
+		for _, st := range cv.Steps {
+			if !st.Confirmation {
+				points++
+			}
+		}
+	}
+	if want := `id="capacity-curve" data-points="` + strconv.Itoa(points) + `"`; !strings.Contains(buf.String(), want) {
+		t.Errorf("the HTML has no chart with %d points", points)
+	}
+	if _, err := Render("benchfmt", c, Options{}); err == nil {
+		t.Error("benchfmt rendered a capacity search")
+	}
+}
+
+// Capacity gates read each cell's confirmed rate; a cell without one
+// fails.
+func TestCapacityGates(t *testing.T) {
+	c := loadCapacityFixture(t)
+	for _, tt := range []struct {
+		gate string
+		pass []bool
+	}{
+		{"sustainable rate: wal >= 3x rollback", []bool{true}},
+		{"sustainable rate: wal >= 6x rollback", []bool{false}},
+		{"sustainable rate >= 6k", []bool{true, true}},
+		{"wal: sustainable rate >= 31k", []bool{false}},
+	} {
+		g, err := ParseCapacityGate(tt.gate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gates, err := EvaluateCapacity(c, []Expectation{g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(gates) != len(tt.pass) {
+			t.Fatalf("%s: %d verdicts", tt.gate, len(gates))
+		}
+		for i, v := range gates {
+			if v.Pass != tt.pass[i] || !strings.Contains(v.Verdict, tt.gate) {
+				t.Errorf("%s: %+v", tt.gate, v)
+			}
+		}
+	}
+	c.Cells[0].Found = false // rollback found nothing
+	g, _ := ParseCapacityGate("sustainable rate: wal >= 1x rollback")
+	if gates, _ := EvaluateCapacity(c, []Expectation{g}); gates[0].Pass {
+		t.Errorf("a gate against a cell with no rate passed")
+	}
+	for _, bad := range []string{"upsert p99 <= 5ms", "sustainable rate <= x", "sustainable rate: wal >= 3x"} {
+		if _, err := ParseCapacityGate(bad); err == nil {
+			t.Errorf("ParseCapacityGate(%q) succeeded", bad)
+		}
+	}
+}

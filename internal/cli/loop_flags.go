@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -61,4 +63,18 @@ func (l *loopFlags) resolve(fs *pflag.FlagSet, p *workload.Plan) (*workload.Phas
 		return nil, fmt.Errorf("--warmup: %w", err)
 	}
 	return warm, nil
+}
+
+// run runs a mix or sql job over cells, or with --find-rate their
+// capacity search.
+func (l *loopFlags) run(cmd *cobra.Command, env *Env, o *runOptions, sf *searchFlags, command string, cells []*workload.Plan) error {
+	search, err := sf.search(cmd.Flags(), o)
+	if err != nil {
+		return usage(err)
+	}
+	if search != nil {
+		return runSearch(cmd.Context(), env, o, sf, search, command, cells, l.baseline, l.expects)
+	}
+	j := o.newJob(env, command, cells, l.baseline, l.expects)
+	return runJob(cmd.Context(), env, o, j, report.Options{})
 }

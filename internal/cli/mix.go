@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -138,15 +137,7 @@ then read 'sustainable rate: wal >= 3x rollback' or 'sustainable rate >= 500'.`,
 			if err := o.resolve(cmd.Flags()); err != nil {
 				return usage(err)
 			}
-			search, err := o.search.search(cmd.Flags(), &o.run)
-			if err != nil {
-				return usage(err)
-			}
-			if search != nil {
-				return runSearch(cmd.Context(), env, &o.run, &o.search, search, "mix", o.cells, o.loop.baseline, o.loop.expects)
-			}
-			j := o.run.newJob(env, "mix", o.cells, o.loop.baseline, o.loop.expects)
-			return runJob(cmd.Context(), env, &o.run, j, report.Options{})
+			return o.loop.run(cmd, env, &o.run, &o.search, "mix", o.cells)
 		},
 	}
 	o.AddFlags(cmd.Flags())

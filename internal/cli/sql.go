@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/sqlscript"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
@@ -136,15 +135,7 @@ progress, --json, --html, --hlog, compare and merge.`,
 			if err := o.resolve(cmd.Flags(), env); err != nil {
 				return usage(err)
 			}
-			search, err := o.search.search(cmd.Flags(), &o.run)
-			if err != nil {
-				return usage(err)
-			}
-			if search != nil {
-				return runSearch(cmd.Context(), env, &o.run, &o.search, search, "sql", o.cells, o.loop.baseline, o.loop.expects)
-			}
-			j := o.run.newJob(env, "sql", o.cells, o.loop.baseline, o.loop.expects)
-			return runJob(cmd.Context(), env, &o.run, j, report.Options{})
+			return o.loop.run(cmd, env, &o.run, &o.search, "sql", o.cells)
 		},
 	}
 	o.AddFlags(cmd.Flags())

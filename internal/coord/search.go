@@ -2,6 +2,7 @@ package coord
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/gobench/gobench/pkg/capacity"
@@ -28,7 +29,8 @@ type Search struct {
 }
 
 // FindRates runs the search on every cell and returns the curves, in
-// cell order. Every step is a run of its own, on a fresh database from
+// cell order, each with the disk's fsync rate measured just before and
+// just after its search. Every step is a run of its own, on a fresh database from
 // the cell's plan and seed, with fresh workers: steps do not inherit one
 // another's write-ahead log, page cache or queue, so each step's verdict
 // depends on its rate alone, and the settle phase warms what a step needs.
@@ -68,8 +70,19 @@ func FindRates(ctx context.Context, s Search) ([]result.CapacityCurve, error) {
 		if len(s.Cells.Plans) > 1 {
 			note("cell %d of %d: %s", i+1, len(s.Cells.Plans), names[i])
 		}
+		quiet := func(string, ...any) {}
+		before, err := cells.measureCeiling(ctx, quiet)
+		if err != nil {
+			return curves, err
+		}
 		curve, err := search.Find(ctx)
 		curve.Settings = result.PlanSettings(cell)
+		curve.DiskBefore = before
+		if err == nil {
+			if curve.DiskAfter, err = cells.measureCeiling(ctx, quiet); err != nil {
+				err = fmt.Errorf("after the search: %w", err)
+			}
+		}
 		curves = append(curves, curve)
 		if err != nil {
 			return curves, err

@@ -75,6 +75,9 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 			ew.printf(" · INCOMPLETE: %s", strings.Join(cv.Problems, "; "))
 		}
 		ew.printf("\n")
+		if line := diskDrift(cv); line != "" {
+			ew.printf("%s\n", line)
+		}
 		capacityCurveText(ew, cv)
 	}
 	gatesText(ew, c.Gates)
@@ -105,6 +108,25 @@ func objectiveFigures(c *result.Capacity, cv result.CapacityCurve) string {
 		parts = append(parts, v)
 	}
 	return strings.Join(parts, "\t")
+}
+
+// diskDrift says how fast the disk's fsync was before and after a cell's
+// search, and warns when it slowed by a third or more: the late steps and
+// the confirmations then ran on a slower machine than the early ones.
+func diskDrift(cv result.CapacityCurve) string {
+	b, a := cv.DiskBefore, cv.DiskAfter
+	if b == nil {
+		return ""
+	}
+	s := fmt.Sprintf("disk (%s): %s fsync/s before the search (p99 %s)", b.Filesystem, Rate(b.FsyncPerSec), Micros(b.P99Micros))
+	if a == nil {
+		return s
+	}
+	s += fmt.Sprintf(", %s after (p99 %s)", Rate(a.FsyncPerSec), Micros(a.P99Micros))
+	if b.FsyncPerSec > 0 && a.FsyncPerSec < 2*b.FsyncPerSec/3 {
+		s += ": WARNING, the disk slowed during the search; its later steps ran on a slower machine"
+	}
+	return s
 }
 
 // capacityCurveText writes a curve's steps, one per line.
@@ -222,7 +244,11 @@ func capacityMarkdown(w io.Writer, c *result.Capacity) error {
 		}
 	}
 	for _, cv := range c.Cells {
-		ew.printf("\n%s:\n\n| offered ops/s | achieved ops/s | p50 | p99 | service p99 | errors | verdict |\n|--:|--:|--:|--:|--:|--:|---|\n", mdEscape(cellLabel(cv, c.Varied)))
+		ew.printf("\n%s:\n", mdEscape(cellLabel(cv, c.Varied)))
+		if line := diskDrift(cv); line != "" {
+			ew.printf("\n%s\n", mdEscape(line))
+		}
+		ew.printf("\n| offered ops/s | achieved ops/s | p50 | p99 | service p99 | errors | verdict |\n|--:|--:|--:|--:|--:|--:|---|\n")
 		for _, st := range cv.Steps {
 			ew.printf("| %s | %s | %s | %s | %s | %d | %s |\n", Rate(st.Offered), Rate(st.Achieved), Micros(st.P50Micros),
 				Micros(st.P99Micros), Micros(st.ServiceP99Micros), st.Errors, mdEscape(stepVerdict(st)))

@@ -109,3 +109,24 @@ func TestCapacityGates(t *testing.T) {
 		}
 	}
 }
+
+// The disk's fsync rate before and after a search is reported, with a
+// warning when it fell by a third or more.
+func TestCapacityDiskDrift(t *testing.T) {
+	c := loadCapacityFixture(t)
+	c.Cells[0].DiskBefore = &result.Ceiling{Filesystem: "ext4", FsyncPerSec: 9000, P99Micros: 400}
+	c.Cells[0].DiskAfter = &result.Ceiling{Filesystem: "ext4", FsyncPerSec: 8500, P99Micros: 450}
+	c.Cells[1].DiskBefore = &result.Ceiling{Filesystem: "ext4", FsyncPerSec: 9000, P99Micros: 400}
+	c.Cells[1].DiskAfter = &result.Ceiling{Filesystem: "ext4", FsyncPerSec: 4000, P99Micros: 2000}
+	var buf bytes.Buffer
+	if err := capacityText(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "disk (ext4): 9000 fsync/s before the search (p99 400µs), 8500 after (p99 450µs)\n") {
+		t.Errorf("no steady disk line:\n%s", out)
+	}
+	if strings.Count(out, "WARNING, the disk slowed during the search") != 1 {
+		t.Errorf("want one warning, for the cell whose disk slowed:\n%s", out)
+	}
+}

@@ -60,6 +60,12 @@ type CapacityCurve struct {
 	Problems []string `json:"problems,omitempty"`
 	// Environment is the first step's.
 	Environment Environment `json:"environment"`
+	// DiskBefore and DiskAfter are the disk's fsync rate measured just
+	// before the search's first step and just after its last (see
+	// Ceiling): a machine whose disk slowed under the search's load shows
+	// here, and its late steps, confirmations included, ran on it.
+	DiskBefore *Ceiling `json:"disk_before,omitempty"`
+	DiskAfter  *Ceiling `json:"disk_after,omitempty"`
 }
 
 // CapacityStep is one open-loop run at an offered rate and what it met.

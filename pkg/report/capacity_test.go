@@ -78,7 +78,7 @@ func TestCapacityGates(t *testing.T) {
 	}{
 		{"sustainable rate: wal >= 3x rollback", []bool{true}},
 		{"sustainable rate: wal >= 6x rollback", []bool{false}},
-		{"sustainable rate >= 6k", []bool{true, true}},
+		{"sustainable rate >= 4k", []bool{true, true}},
 		{"wal: sustainable rate >= 31k", []bool{false}},
 	} {
 		g, err := ParseCapacityGate(tt.gate)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -74,14 +73,15 @@ func (f *searchFlags) search(fs *pflag.FlagSet, o *runOptions) (*capacity.Search
 		return nil, fmt.Errorf("--rate-max %g is out of range", f.rateMax)
 	}
 	return &capacity.Search{Objectives: obj, RateMax: f.rateMax, Tolerance: f.tolerance, Step: f.step,
-		MaxErrorShare: f.maxErrors, MinAchieved: capacity.DefaultMinAchieved, ConfirmFactor: capacity.DefaultConfirmFactor}, nil
+		MaxErrorShare: f.maxErrors, MinAchieved: capacity.DefaultMinAchieved, ConfirmFactor: capacity.DefaultConfirmFactor,
+		Confirmations: capacity.DefaultConfirmations}, nil
 }
 
 // runSearch runs the capacity search on every cell and writes the report:
 // what mix and sql do under --find-rate. An interrupted search reports
 // the steps it ran.
 func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *capacity.Search, command string, cells []*workload.Plan, baseline string, expects []string) error {
-	skeleton, err := result.NewSuite(command, "interleaved", planRuns(cells), baseline)
+	skeleton, err := o.newJob(env, command, cells, baseline, expects).Skeleton()
 	if err != nil {
 		return usage(err)
 	}
@@ -105,18 +105,14 @@ func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *
 	curves, runErr := coord.FindRates(ctx, coord.Search{Cells: cfg, Search: *s, Settle: f.settle,
 		Observe: func(i int, st result.CapacityStep) {
 			steps++
-			what := report.Rate(st.Offered) + " ops/s"
-			if st.Confirmation {
-				what = "confirming " + what
-			}
-			o.notef(env, "step %d: %s offered, %s achieved: %s", steps, what, report.Rate(st.Achieved), stepNote(st))
+			o.notef(env, "step %d: %s", steps, report.StepSummary(st))
 		}})
 	if len(curves) == 0 {
 		return runErr
 	}
 	c := &result.Capacity{Kind: result.KindCapacity, SchemaVersion: result.SchemaVersion, Command: command, Args: env.Args,
 		Tool: result.ToolInfo(), Objectives: objectiveTexts(s.Objectives), MaxErrorShare: s.MaxErrorShare, MinAchieved: s.MinAchieved,
-		Tolerance: s.Tolerance, StepSeconds: s.Step.Seconds(), Cells: curves}
+		Tolerance: s.Tolerance, StepSeconds: s.Step.Seconds(), Confirmations: s.Confirmations, ConfirmFactor: s.ConfirmFactor, Cells: curves}
 	c.Varied, c.Baseline = skeleton.Varied, skeleton.Baseline
 	var gateErr error
 	if runErr == nil && len(gates) > 0 {
@@ -141,39 +137,12 @@ func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *
 	return gateErr
 }
 
-// stepNote is the step's verdict with the objectives' figures: "met
-// (upsert p99 4.1ms)", or "NOT met (upsert p99 211ms)".
-func stepNote(st result.CapacityStep) string {
-	verdict := "met"
-	if !st.Met {
-		verdict = "NOT met"
-	}
-	var figures []string
-	for _, g := range st.Verdicts {
-		if f := strings.Fields(g.Expression); g.Unit == "µs" && len(f) >= 2 { // a latency objective: "upsert p99 <= 5ms"
-			figures = append(figures, f[0]+" "+f[1]+" "+report.Micros(g.Value))
-		} else if !g.Pass {
-			figures = append(figures, g.Expression+": no")
-		}
-	}
-	return verdict + " (" + strings.Join(figures, ", ") + ")"
-}
-
 func objectiveTexts(exps []report.Expectation) []string {
 	out := make([]string, len(exps))
 	for i, e := range exps {
 		out[i] = e.Text
 	}
 	return out
-}
-
-// planRuns wraps plans as results, for the settings a suite reads.
-func planRuns(cells []*workload.Plan) []*result.Result {
-	runs := make([]*result.Result, len(cells))
-	for i, p := range cells {
-		runs[i] = &result.Result{Plan: *p}
-	}
-	return runs
 }
 
 // lowest is the lowest rate a curve tried.

@@ -41,6 +41,24 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 	fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
 }
 
+// cells checks the run options, folds the loop flags into the template
+// plan p and spans matrix over it: the cells of a mix or sql run, each
+// with the warm-up --warmup asks for.
+func (l *loopFlags) cells(fs *pflag.FlagSet, p *workload.Plan, o *runOptions, matrix *matrixFlags) ([]*workload.Plan, error) {
+	if err := o.resolve(); err != nil {
+		return nil, err
+	}
+	warm, err := l.resolve(fs, p)
+	if err != nil {
+		return nil, err
+	}
+	cells, err := matrix.plans(fs, p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
+	if err != nil {
+		return nil, err
+	}
+	return cells, workload.SetWarmup(cells, warm)
+}
+
 // resolve folds --duration and --shard into the template plan p and
 // returns the warm-up phase --warmup asks for (nil for none).
 func (l *loopFlags) resolve(fs *pflag.FlagSet, p *workload.Plan) (*workload.Phase, error) {

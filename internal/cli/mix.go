@@ -162,16 +162,7 @@ func (o *mixOptions) resolve(fs *pflag.FlagSet) error {
 	}
 	p.Preload = p.Keys.Count
 	p.Store.Path = "(temporary)" // for validation; the run sets the real path
-	if err := o.run.resolve(); err != nil {
-		return err
-	}
-	warm, err := o.loop.resolve(fs, p)
-	if err != nil {
-		return err
-	}
-	o.cells, err = o.matrix.plans(fs, p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
-	if err != nil {
-		return err
-	}
-	return workload.SetWarmup(o.cells, warm)
+	var err error
+	o.cells, err = o.loop.cells(fs, p, &o.run, o.matrix)
+	return err
 }

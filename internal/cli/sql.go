@@ -164,18 +164,8 @@ func (o *sqlOptions) resolve(fs *pflag.FlagSet, env *Env) error {
 	p.SQL = s
 	p.Phases[0].Mix = s.Mix()
 	p.Store.Path = "(temporary)" // for validation; the run sets the real path
-	if err := o.run.resolve(); err != nil {
-		return err
-	}
-	warm, err := o.loop.resolve(fs, p)
-	if err != nil {
-		return err
-	}
-	o.cells, err = o.matrix.plans(fs, p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
-	if err != nil {
-		return err
-	}
-	return workload.SetWarmup(o.cells, warm)
+	o.cells, err = o.loop.cells(fs, p, &o.run, o.matrix)
+	return err
 }
 
 // workload reads the scripts (--file or --builtin) and the schema.

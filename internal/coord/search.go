@@ -51,12 +51,7 @@ func FindRates(ctx context.Context, s Search) ([]result.CapacityCurve, error) {
 	var curves []result.CapacityCurve
 	for i, cell := range s.Cells.Plans {
 		search := s.Search
-		// Below ten ops per worker a step, a percentile says little.
-		step := search.Step
-		if step <= 0 {
-			step = capacity.DefaultStep
-		}
-		search.MinRate = max(search.MinRate, 10*float64(len(cell.WorkerIDs()))/step.Seconds())
+		search.Workers = len(cell.WorkerIDs())
 		n := 0
 		search.Run = func(ctx context.Context, rate float64, length time.Duration) (*result.Result, error) {
 			n++

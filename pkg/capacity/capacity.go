@@ -60,10 +60,11 @@ type Search struct {
 	// RateMax, when positive, bounds the search instead of the
 	// closed-loop probe.
 	RateMax float64
-	// MinRate is the lowest rate worth trying (say, one op per second
-	// per worker); below it the search says nothing was met. It is at
-	// least 1 op/s.
+	// MinRate is the lowest rate worth trying; below it the search says
+	// nothing was met. It is at least 1 op/s, and with Workers set at
+	// least ten ops per worker a step: fewer, and a percentile says little.
 	MinRate float64
+	Workers int
 	// Tolerance ends the bisection: the gap between the highest rate met
 	// and the lowest failed, as a share of the former.
 	Tolerance float64
@@ -107,7 +108,7 @@ func ParseObjectives(s string) ([]report.Expectation, error) {
 	return out, nil
 }
 
-// withDefaults fills the zero fields.
+// withDefaults fills the zero fields and raises MinRate to its floor.
 func (s Search) withDefaults() Search {
 	if s.Tolerance <= 0 {
 		s.Tolerance = DefaultTolerance
@@ -127,6 +128,7 @@ func (s Search) withDefaults() Search {
 	if s.MaxErrorShare <= 0 {
 		s.MaxErrorShare = DefaultMaxErrorShare
 	}
+	s.MinRate = max(s.MinRate, minRate, 10*float64(s.Workers)/s.Step.Seconds())
 	return s
 }
 
@@ -195,7 +197,7 @@ func (f *finder) bracket(ctx context.Context, ceiling float64) (lo, hi float64, 
 	}
 	if !met {
 		for hi = rate; ; hi = rate {
-			if rate = hi / 2; rate < f.s.MinRate || rate < minRate {
+			if rate = hi / 2; rate < f.s.MinRate {
 				return 0, hi, nil // nothing met, down to the floor
 			}
 			if met, err = f.step(ctx, rate, f.s.Step, false); err != nil || met {

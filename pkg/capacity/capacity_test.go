@@ -3,6 +3,7 @@ package capacity
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +192,20 @@ func TestParseObjectives(t *testing.T) {
 		if _, err := ParseObjectives(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseObjectives(%q) = %v, want an error with %q", in, err, want)
 		}
+	}
+}
+
+// With Workers set, the search goes no lower than ten ops per worker a
+// step: 4 workers and 5 s steps stop it above 8 ops/s.
+func TestFindFloor(t *testing.T) {
+	m := &model{capacity: 1000, service: 10 * time.Millisecond}
+	s := search(t, m, "upsert p99 <= 5ms")
+	s.Workers = 4
+	c, err := s.Find(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{0, 62.5, 31.25, 15.625}; c.Found || !slices.Equal(m.steps, want) {
+		t.Fatalf("found %v after rates %v; want nothing found after %v", c.Found, m.steps, want)
 	}
 }

@@ -29,8 +29,8 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 	ew := &errWriter{w: w}
 	ew.printf("gobench %s --find-rate · objectives: %s · implicit: achieved ≥ %g%% of the offered rate, errors ≤ %g%% of ops\n",
 		c.Command, strings.Join(c.Objectives, ", "), 100*c.MinAchieved, 100*c.MaxErrorShare)
-	ew.printf("steps of %s s after a settle, bisection to %g%%, confirmed by three runs of 3× a step; latency from each op's due time\n",
-		fixedFloat(c.StepSeconds, 1), 100*c.Tolerance)
+	ew.printf("steps of %s s after a settle, bisection to %g%%, confirmed by %d %s of %g× a step; latency from each op's due time\n",
+		fixedFloat(c.StepSeconds, 1), 100*c.Tolerance, c.Confirmations, plural(c.Confirmations, "run", "runs"), c.ConfirmFactor)
 	if len(c.Cells) > 0 {
 		var common []string
 		for _, st := range c.Cells[0].Settings {
@@ -89,11 +89,42 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 func objectiveHeads(c *result.Capacity) string {
 	var b strings.Builder
 	for _, o := range c.Objectives {
-		if f := strings.Fields(o); len(f) >= 2 {
-			b.WriteString(f[0] + " " + f[1] + "\t")
-		}
+		b.WriteString(objectiveMetric(o) + "\t")
 	}
 	return b.String()
+}
+
+// objectiveMetric is the metric an objective judges, "upsert p99" of
+// "upsert p99 <= 5ms"; the text itself if it does not parse.
+func objectiveMetric(text string) string {
+	if e, err := ParseExpectation(text); err == nil {
+		return e.Metric.String()
+	}
+	return text
+}
+
+// StepSummary says what a step of a search offered, achieved and met,
+// with the objectives' figures: "7495 ops/s offered, 7475 achieved: NOT
+// met (upsert p99 36.4ms)"; a confirmation's begins "confirming".
+func StepSummary(st result.CapacityStep) string {
+	what := Rate(st.Offered) + " ops/s offered"
+	if st.Confirmation {
+		what = "confirming " + what
+	}
+	verdict := "met"
+	if !st.Met {
+		verdict = "NOT met"
+	}
+	var figures []string
+	for _, g := range st.Verdicts {
+		switch {
+		case g.Unit == "µs": // a latency objective
+			figures = append(figures, objectiveMetric(g.Expression)+" "+Micros(g.Value))
+		case !g.Pass:
+			figures = append(figures, g.Expression+": no")
+		}
+	}
+	return fmt.Sprintf("%s, %s achieved: %s (%s)", what, Rate(st.Achieved), verdict, strings.Join(figures, ", "))
 }
 
 // objectiveFigures are a cell's objective figures at its confirmed rate,
@@ -172,26 +203,20 @@ func capacityFigure(g result.Gate) string {
 // cellLabel names a cell by its varied settings ("journal=wal"), or
 // "the cell" when nothing varied.
 func cellLabel(cv result.CapacityCurve, varied []string) string {
-	var parts []string
-	for _, st := range cv.Settings {
-		if slices.Contains(varied, st.Name) {
-			parts = append(parts, st.Name+"="+st.Value)
-		}
+	if only := cv.Settings.Only(varied); len(only) > 0 {
+		return only.String()
 	}
-	if len(parts) == 0 {
-		return "the cell"
-	}
-	return strings.Join(parts, ",")
+	return "the cell"
 }
 
-// capacityBaseline is the cell the factors compare with: the baseline's
-// settings, or the first cell.
+// capacityBaseline is the cell the factors compare with: the one whose
+// varied settings are the baseline's, or the first cell.
 func capacityBaseline(c *result.Capacity) *result.CapacityCurve {
 	if len(c.Cells) == 0 {
 		return nil
 	}
 	for i := range c.Cells {
-		if c.Baseline != nil && c.Cells[i].Settings.String() == c.Baseline.String() {
+		if c.Baseline != nil && c.Cells[i].Settings.Only(c.Varied).String() == c.Baseline.String() {
 			return &c.Cells[i]
 		}
 	}
@@ -292,11 +317,7 @@ func capacityHTML(w io.Writer, c *result.Capacity) error {
 		objective = c.Objectives[0]
 	}
 	ch := chart{ID: "capacity-curve", Title: "Latency against throughput: each step's figure for " + objective + " (from each op's due time) at the rate it achieved, a line per cell; the grey line is the limit"}
-	metric := objective
-	if f := strings.Fields(objective); len(f) >= 2 {
-		metric = f[0] + " " + f[1]
-	}
-	p := newPlot("", "achieved ops/s (log scale)", metric+" (log scale)")
+	p := newPlot("", "achieved ops/s (log scale)", objectiveMetric(objective)+" (log scale)")
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.Y.Tick.Marker = latencyTicks{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}

@@ -58,20 +58,12 @@ func ValidateCapacityGates(skeleton *result.Suite, gates []Expectation) error {
 func capacitySuite(c *result.Capacity) *result.Suite {
 	s := &result.Suite{Kind: "suite", Command: c.Command, Varied: c.Varied, Baseline: c.Baseline}
 	for _, cv := range c.Cells {
-		var settings result.Settings
-		for _, st := range cv.Settings {
-			for _, v := range c.Varied {
-				if st.Name == v {
-					settings = append(settings, st)
-				}
-			}
-		}
 		rate := 0.0
 		if cv.Found {
 			rate = cv.Rate
 		}
 		run := &result.Result{Complete: true, Phases: []result.Phase{{Total: result.OpStats{Kind: "total", OpsPerSec: rate}}}}
-		s.Cells = append(s.Cells, result.Cell{Settings: settings, Runs: []*result.Result{run}})
+		s.Cells = append(s.Cells, result.Cell{Settings: cv.Settings.Only(c.Varied), Runs: []*result.Result{run}})
 	}
 	return s
 }

@@ -130,3 +130,38 @@ func TestCapacityDiskDrift(t *testing.T) {
 		t.Errorf("want one warning, for the cell whose disk slowed:\n%s", out)
 	}
 }
+
+// --baseline picks the cell factors compare with, by its varied settings
+// (the cells carry all of theirs).
+func TestCapacityBaseline(t *testing.T) {
+	c := loadCapacityFixture(t)
+	c.Baseline = result.Settings{{Name: "journal", Value: "wal"}}
+	var buf bytes.Buffer
+	if err := capacityText(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"journal=rollback vs journal=wal: sustains ×0.21 the rate", " baseline "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if got := c.Cells[1].Settings.Only(c.Varied).String(); got != "journal=wal" {
+		t.Errorf("the WAL cell's varied settings: %q", got)
+	}
+}
+
+// A step's summary, as the search's notes print it.
+func TestStepSummary(t *testing.T) {
+	c := loadCapacityFixture(t)
+	steps := c.Cells[0].Steps
+	for i, want := range map[int]string{
+		0: "1274 ops/s offered, 1274 achieved: met (upsert p99 ",
+		2: "5097 ops/s offered, 5097 achieved: NOT met (upsert p99 23.5ms)",
+		7: "confirming 4881 ops/s offered, 4880 achieved: met (upsert p99 ",
+	} {
+		if got := StepSummary(steps[i]); !strings.HasPrefix(got, want) {
+			t.Errorf("step %d: %q, want it to begin %q", i+1, got, want)
+		}
+	}
+}

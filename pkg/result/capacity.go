@@ -31,6 +31,10 @@ type Capacity struct {
 	// share of the lowest rate that failed.
 	Tolerance   float64 `json:"tolerance"`
 	StepSeconds float64 `json:"step_seconds"`
+	// Confirmations runs of ConfirmFactor steps each confirmed the rate
+	// found.
+	Confirmations int     `json:"confirmations"`
+	ConfirmFactor float64 `json:"confirm_factor"`
 	// Varied names the settings that differ between cells; Baseline is the
 	// cell factors are computed against.
 	Varied   []string        `json:"varied,omitempty"`

@@ -38,6 +38,18 @@ func (s Settings) String() string {
 	return strings.Join(parts, ",")
 }
 
+// Only returns the settings named in names, in s's order: a cell's
+// varied settings out of all of a run's.
+func (s Settings) Only(names []string) Settings {
+	var out Settings
+	for _, st := range s {
+		if slices.Contains(names, st.Name) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 // Get returns the value of the named setting.
 func (s Settings) Get(name string) (string, bool) {
 	for _, st := range s {

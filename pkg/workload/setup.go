@@ -52,15 +52,12 @@ func OpenStore(ctx context.Context, plan *Plan, drv store.Driver, setup Setup) (
 		return nil, err
 	}
 	if plan.SQL != nil {
-		took, err := RunSchema(ctx, st, plan)
+		took, err := setUpSQL(ctx, st, plan)
 		if err != nil {
 			return nil, err
 		}
 		if setup.Notes != nil && plan.SQL.Schema != nil {
 			setup.Notes("schema %s ran in %v, before the workers started", plan.SQL.Schema.File, took.Round(time.Millisecond))
-		}
-		if err := CheckScripts(ctx, st, plan); err != nil {
-			return nil, err
 		}
 	}
 	if err := Preload(ctx, st, plan, setup.Progress); err != nil {

@@ -125,38 +125,43 @@ func (w *worker) runScript(i int) error {
 	return nil
 }
 
-// RunSchema runs a sql workload's schema on st, once, before any worker
-// starts: each statement prepared and run in order, \set lines evaluated
-// (with :scale set). It returns how long it took. Errors name the
-// schema's file and line. Plans without a schema do nothing.
-func RunSchema(ctx context.Context, st store.Store, plan *Plan) (time.Duration, error) {
-	if plan.SQL == nil || plan.SQL.Schema == nil {
-		return 0, nil
-	}
+// setUpSQL sets a sql workload's database up before any worker starts,
+// on one connection of st: it runs the schema, if any (each statement
+// prepared and run in order, \set lines evaluated with :scale set), then
+// prepares every statement of every script, so that SQL that does not
+// prepare (a syntax error, a table that does not exist) is refused with
+// its file and line before any worker starts. It returns how long the
+// schema took.
+func setUpSQL(ctx context.Context, st store.Store, plan *Plan) (time.Duration, error) {
 	schema, err := plan.SQL.ParseSchema()
 	if err != nil {
 		return 0, err
 	}
 	c, err := st.Conn(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("schema: opening a connection: %w", err)
+		return 0, fmt.Errorf("setting up the sql workload: opening a connection: %w", err)
 	}
 	defer c.Close()
-	sc, ok := c.(store.Scripter)
-	if !ok {
-		return 0, fmt.Errorf("%w: driver %s cannot run SQL scripts", store.ErrInvalid, plan.Driver)
-	}
-	state := sqlscript.NewState(plan.Seed, -1, plan.SQL.Scale)
-	t0 := time.Now()
-	for _, cmd := range schema.Commands {
-		if err := ctx.Err(); err != nil {
-			return 0, err
+	var took time.Duration
+	if schema != nil {
+		sc, ok := c.(store.Scripter)
+		if !ok {
+			return 0, fmt.Errorf("%w: driver %s cannot run SQL scripts", store.ErrInvalid, plan.Driver)
 		}
-		if err := runCommand(sc, cmd, state); err != nil {
-			return 0, &sqlscript.Error{File: schema.File, Line: cmd.Line, Msg: err.Error()}
+		state := sqlscript.NewState(plan.Seed, -1, plan.SQL.Scale)
+		t0 := time.Now()
+		for _, cmd := range schema.Commands {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			if err := runCommand(sc, cmd, state); err != nil {
+				return 0, &sqlscript.Error{File: schema.File, Line: cmd.Line, Msg: err.Error()}
+			}
 		}
+		took = time.Since(t0)
 	}
-	return time.Since(t0), nil
+	_, err = prepareScripts(plan, c)
+	return took, err
 }
 
 // runCommand runs one command of a script once, outside any measurement.
@@ -173,22 +178,5 @@ func runCommand(sc store.Scripter, cmd sqlscript.Command, state *sqlscript.State
 		return err
 	}
 	_, err = stmt.Run(args...)
-	return err
-}
-
-// CheckScripts prepares every statement of plan's scripts on a
-// connection of st, so that SQL that does not prepare (a syntax error, a
-// table that does not exist) is refused with its file and line before any
-// worker starts.
-func CheckScripts(ctx context.Context, st store.Store, plan *Plan) error {
-	if plan.SQL == nil {
-		return nil
-	}
-	c, err := st.Conn(ctx)
-	if err != nil {
-		return fmt.Errorf("checking the scripts: opening a connection: %w", err)
-	}
-	defer c.Close()
-	_, err = prepareScripts(plan, c)
 	return err
 }

@@ -151,7 +151,8 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 			return w.endBatch(start)
 		default:
 		}
-		due := int64(-1) // closed loop: no due time
+		due := int64(-1)   // closed loop: no due time
+		began := int64(-1) // when the op began, if read already
 		if w.sched != nil {
 			d := w.sched.next()
 			if limit > 0 && d >= int64(limit) {
@@ -162,7 +163,10 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 				return nil
 			}
 			if w.skipLate {
-				if lag := nanotime() - due; lag > int64(w.limit) {
+				// One reading decides: an op run is timed from the instant
+				// that found it on time, so none is run and flagged late.
+				began = nanotime()
+				if lag := began - due; lag > int64(w.limit) {
 					op, _ := w.lottery.Next() // dealt and dropped, so later ops stay as dealt
 					if err := w.skipped(op, start, due, lag); err != nil {
 						return err
@@ -176,7 +180,7 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 		if batched {
 			err = w.batchOp(op, key, start)
 		} else {
-			err = w.single(op, key, start, due)
+			err = w.single(op, key, start, due, began)
 		}
 		if err != nil {
 			return err
@@ -188,10 +192,10 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 	return w.endBatch(start)
 }
 
-// single runs one op as its own transaction, then holds the engine to
-// autocommit (see guard).
-func (w *worker) single(op Op, key uint64, start, due int64) error {
-	s, err := w.measure(op, key, start, due, true)
+// single runs one op as its own transaction (began as measure takes it),
+// then holds the engine to autocommit (see guard).
+func (w *worker) single(op Op, key uint64, start, due, began int64) error {
+	s, err := w.measure(op, key, start, due, began, true)
 	if gerr, fatal := w.guard(op); fatal != nil {
 		return fatal
 	} else if gerr != nil {
@@ -236,7 +240,7 @@ func (w *worker) guard(op Op) (gerr, fatal error) {
 // batch is rolled back and all its ops fail with that op's class.
 func (w *worker) batchOp(op Op, key uint64, start int64) error {
 	if !w.batchOpen {
-		b, err := w.measure(OpBegin, 0, start, -1, true)
+		b, err := w.measure(OpBegin, 0, start, -1, -1, true)
 		if serr := w.emit(b); serr != nil {
 			return serr
 		}
@@ -250,7 +254,7 @@ func (w *worker) batchOp(op Op, key uint64, start int64) error {
 		}
 		w.batchOpen = true
 	}
-	s, err := w.measure(op, key, start, -1, false)
+	s, err := w.measure(op, key, start, -1, -1, false)
 	w.pending = append(w.pending, s)
 	if s.Class.IsError() {
 		w.batchOpen = false
@@ -273,7 +277,7 @@ func (w *worker) batchOp(op Op, key uint64, start int64) error {
 // COMMIT's class if it failed, then the COMMIT itself.
 func (w *worker) commitBatch(start int64) error {
 	w.batchOpen = false
-	c, err := w.measure(OpCommit, 0, start, -1, false)
+	c, err := w.measure(OpCommit, 0, start, -1, -1, false)
 	if gerr, fatal := w.guard(OpCommit); fatal != nil {
 		return fatal
 	} else if gerr != nil && !c.Class.IsError() {
@@ -398,13 +402,18 @@ func (w *worker) busyWait() bool {
 }
 
 // measure runs op on key, clocks it and returns its sample and error. due
-// is the op's due time in open loop (a nanotime reading), or negative.
+// is the op's due time in open loop (a nanotime reading), or negative;
+// began is when the op began, when the caller read it already (the
+// reading that found the op on time), or negative to read it here.
 // Under the retry busy policy a connection that retries its busy steps
 // does so through busyWait; otherwise, when whole is set (an op that is
 // its own transaction, or a BEGIN), a busy or locked op is run again after
 // busyWait until it succeeds or the budget is spent.
-func (w *worker) measure(op Op, key uint64, start, due int64, whole bool) (Sample, error) {
-	t0 := nanotime()
+func (w *worker) measure(op Op, key uint64, start, due, began int64, whole bool) (Sample, error) {
+	t0 := began
+	if t0 < 0 {
+		t0 = nanotime()
+	}
 	w.try.t0, w.try.last, w.try.n, w.try.backoff = t0, t0, 0, firstBackoff
 	err := w.exec(op, key)
 	class := store.Classify(err)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Compares gobench with bare programs doing the same work: the classic
 # 25-process 95/5 mix in WAL mode with synchronous=NORMAL. Prints one line
-# per program and driver path, each the median of RUNS runs.
+# per program and driver path, each the median of RUNS runs, and its
+# ratio to the bare C program's (gobench's capi engine is SQLite's C API
+# through one cgo call per op: the reference each Go driver is measured
+# against).
 #
 #   bash bench/baseline/run.sh            # RUNS=5 PROCS=25 QUERIES=2000
 set -euo pipefail
@@ -21,14 +24,17 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 reads() { sed -n 's/.*reads\/s=\([0-9]*\).*/\1/p'; }
 
+cref=""
 row() { # name command...
 	local name=$1; shift
-	local vals=()
+	local vals=() med
 	for i in $(seq "$RUNS"); do
 		rm -f "$tmp"/db*
 		vals+=("$("$@" | reads)")
 	done
-	printf '%-34s %8s reads/s (median of %d)\n' "$name" "$(printf '%s\n' "${vals[@]}" | median)" "$RUNS"
+	med=$(printf '%s\n' "${vals[@]}" | median)
+	[ -n "$cref" ] || cref=$med
+	printf '%-34s %8s reads/s (median of %d) %5.2f× C\n' "$name" "$med" "$RUNS" "$(awk -v a="$med" -v b="$cref" 'BEGIN{print a/b}')"
 }
 
 gobench_reads() {
@@ -38,7 +44,12 @@ gobench_reads() {
 
 echo "$PROCS processes × $QUERIES ops, 95% read / 5% upsert, journal $JOURNAL, synchronous $SYNC"
 row "C, SQLite C API"                  bin/baseline-c "$tmp/db" "$PROCS" "$QUERIES" 10000 "$JOURNAL" "$SYNC"
-for d in mattn modernc; do
+row "gobench mix --driver capi"        gobench_reads capi
+for d in mattn modernc ncruces; do
+	if [ "$d" = ncruces ]; then # no database/sql driver of its own in the bare program
+		row "gobench mix --driver $d"    gobench_reads "$d"
+		continue
+	fi
 	row "Go $d, database/sql (bare)"     bin/baseline -driver "$d" -api sql -procs "$PROCS" -queries "$QUERIES" -journal "$JOURNAL" -sync "$SYNC" -db "$tmp/db"
 	row "Go $d, driver interface (bare)" bin/baseline -driver "$d" -api driver -procs "$PROCS" -queries "$QUERIES" -journal "$JOURNAL" -sync "$SYNC" -db "$tmp/db"
 	row "gobench mix --driver $d"        gobench_reads "$d"

@@ -53,7 +53,7 @@ func (o *blobOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&sp.Update, "update", false, "after the read pass, overwrite the blobs in place with new random content of the same size")
 	fs.Var(&o.targets, "targets", "what to compare, a comma list: db (one SQLite file), flat (one file per blob in one directory), tree (files in a two-level tree of at most 100 entries per directory)")
 	fs.StringVar(&sp.Driver, "driver", sp.Driver, "SQLite driver of the db target: "+strings.Join(preset.SQLiteDrivers(all.Registry()), ", "))
-	fs.StringVar(&sp.API, "api", sp.API, "how the db target reads and updates: sql (SELECT / UPDATE statements) or blob (incremental blob I/O; ncruces only)")
+	fs.StringVar(&sp.API, "api", sp.API, "how the db target reads and updates: sql (SELECT / UPDATE statements) or blob (incremental blob I/O; ncruces and capi)")
 	fs.StringVar(&sp.Journal, "journal", sp.Journal, "SQLite journal mode of the db target: rollback, truncate, persist, wal, memory, off")
 	fs.BoolVar(&sp.Sync, "sync", false, "the database syncs its commits (synchronous=FULL); pair with --fsync for a fair write comparison")
 	fs.BoolVar(&o.nosync, "nosync", false, "the database does not sync (synchronous=OFF; the default)")

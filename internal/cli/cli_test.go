@@ -83,7 +83,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"blob --targets db,cloud", `unknown target "cloud"`},
 		{"blob --driver files", "the db target needs a SQLite driver"},
 		{"blob --api mmap", `unknown API "mmap" (want sql or blob)`},
-		{"blob --driver modernc --api blob", "use the ncruces driver"},
+		{"blob --driver modernc --api blob", "use the ncruces or capi driver"},
 		{"blob --sync --nosync", "--sync and --nosync both given"},
 		{"blob --journal wall", `unknown journal mode "wall"`},
 		{"blob --mode threads", `unknown worker mode "threads"`},

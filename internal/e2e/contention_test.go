@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,8 +22,9 @@ import (
 //	verified        complete, verified, 0 violations over acknowledged writes
 //	steps           every run had ops whose BEGIN or COMMIT found the
 //	                database busy, as the engine counted them
-//	steps=DRIVER    the same, for DRIVER's runs only (where SQLite's own
-//	                busy handler waits out of sight of the others)
+//	steps=DRIVERS   the same, for the runs of DRIVERS (a comma list) only
+//	                (where the others' busy handler, SQLite's own, waits
+//	                out of sight)
 //	commits         busy COMMITs in each driver's runs in a journal mode
 //	                where a COMMIT waits for readers (all but WAL)
 //	commits=any     busy COMMITs in such runs of some driver
@@ -66,7 +68,7 @@ func contention(ts *testscript.TestScript, neg bool, args []string) {
 				if !r.Complete || v == nil || v.Violations != 0 || v.AckedWrites == 0 {
 					ts.Fatalf("%s: complete %v, problems %v, verify %+v", name(r), r.Complete, r.Problems, v)
 				}
-			case key == "steps" && (val == "" || val == r.Plan.Driver):
+			case key == "steps" && (val == "" || slices.Contains(strings.Split(val, ","), r.Plan.Driver)):
 				if begins+comms == 0 {
 					ts.Fatalf("%s: no op met a busy BEGIN or COMMIT: the run was not contended", name(r))
 				}

@@ -12,5 +12,6 @@ const defaultDriver = "mattn"
 
 func registerCgo(r *store.Registry) {
 	r.Register(sqlite.Mattn())
+	r.Register(sqlite.CAPI())
 	r.Register(lmdb.Driver{})
 }

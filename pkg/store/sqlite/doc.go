@@ -1,12 +1,16 @@
 // Package sqlite is gobench's SQLite engine, through three Go drivers:
 // modernc.org/sqlite (C translated to Go, always built),
 // github.com/ncruces/go-sqlite3 (Wasm translated to Go, always built) and
-// github.com/mattn/go-sqlite3 (cgo, built when cgo is on).
+// github.com/mattn/go-sqlite3 (cgo, built when cgo is on); and through the
+// reference driver capi, SQLite's C API called through a minimal cgo shim
+// (internal/capi, one call into C per op) on the SQLite mattn's package
+// compiles into the binary, so that each Go driver's cost over SQLite
+// itself can be measured.
 //
 // # Settings
 //
 // Every connection sets, explicitly and in this order, PRAGMA busy_timeout,
-// journal_mode and synchronous (see Options), so that the three drivers run
+// journal_mode and synchronous (see Options), so that every driver runs
 // the same SQLite configuration whatever their own defaults. The journal mode is
 // set before the schema exists. Describe reads the settings back from the
 // database, so results report what was in force.
@@ -22,8 +26,8 @@
 //
 // # Transactions
 //
-// One type, txn, owns each connection's transaction state, for all three
-// drivers: it alone runs BEGIN, COMMIT and ROLLBACK on an op connection.
+// One type, txn, owns each connection's transaction state, for every
+// driver: it alone runs BEGIN, COMMIT and ROLLBACK on an op connection.
 // An op is acknowledged only after its COMMIT succeeded. A BEGIN or
 // COMMIT that failed leaves no transaction open: SQLite keeps a
 // transaction open after a busy COMMIT (a reader still holds its lock, in
@@ -31,8 +35,8 @@
 // (store.BusyRetrier) runs the COMMIT again with the transaction whole, as
 // SQLite allows. Whether a transaction is open is asked of SQLite
 // (sqlite3_get_autocommit: mattn's AutoCommit, ncruces's GetAutocommit,
-// and for modernc, which has no method for it, the C function on the
-// connection's handle), never remembered; workers ask too, after every op
+// capi's direct call, and for modernc, which has no method for it, the C
+// function on the connection's handle), never remembered; workers ask too, after every op
 // outside a batch (store.TxProber). BEGINs and COMMITs that found the
 // database busy are counted (store.BusyStepCounter).
 //
@@ -43,12 +47,14 @@
 // from it (Describe, Check, LogState); statements.go the SQL, shared by
 // every connection; tx.go the transaction owner; conn.go the
 // database/sql/driver connection of mattn and modernc; ncruces.go
-// ncruces's own; errors.go the mapping of result codes to classes.
+// ncruces's own; capi.go the reference driver's; errors.go the mapping of result codes to classes.
 //
 // # Connections
 //
 // mattn's and modernc's connections are used through database/sql/driver
 // directly, with statements prepared once and a context that is never
 // cancelled: no database/sql pool, and no per-call cancellation goroutine.
-// ncruces's are used through its own API.
+// ncruces's are used through its own API, capi's through its shim, whose
+// busy handler (like the one gobench gives ncruces) counts its calls and
+// waits.
 package sqlite

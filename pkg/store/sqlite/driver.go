@@ -45,6 +45,14 @@ type blobBackend interface {
 	blobIO()
 }
 
+// countingBackend is a backend whose connections install a busy handler
+// of gobench's own, which counts its calls and waits.
+type countingBackend interface {
+	backend
+	// busyHandler describes the handler, for Describe.
+	busyHandler() string
+}
+
 var _ store.Driver = (*Driver)(nil)
 
 // Name returns the name the driver is registered under.
@@ -61,7 +69,7 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 		return nil, fmt.Errorf("%w: no database path", store.ErrInvalid)
 	}
 	if _, ok := d.be.(blobBackend); opts.API == APIBlob && !ok {
-		return nil, fmt.Errorf("%w: the %s driver has no incremental blob I/O (its Go API does not expose sqlite3_blob_open); use the ncruces driver, which has it", store.ErrInvalid, d.name)
+		return nil, fmt.Errorf("%w: the %s driver has no incremental blob I/O (its Go API does not expose sqlite3_blob_open); use the ncruces or capi driver, which have it", store.ErrInvalid, d.name)
 	}
 	return &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse}, nil
 }

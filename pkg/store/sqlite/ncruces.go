@@ -26,6 +26,10 @@ type ncBackend struct{}
 
 func (ncBackend) blobIO() {}
 
+func (ncBackend) busyHandler() string {
+	return "a Go callback waiting as ncruces's busy_timeout does, its calls and waits counted"
+}
+
 func (ncBackend) open(dsn string) (rawConn, error) {
 	c, err := nsqlite.OpenFlags(dsn, nsqlite.OPEN_READWRITE|nsqlite.OPEN_CREATE|nsqlite.OPEN_URI)
 	if err != nil {

@@ -66,8 +66,8 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 	if s.opts.API == APIBlob {
 		facts = append(facts, store.Fact{Name: "api", Value: "blob (incremental blob I/O)"})
 	}
-	if _, ok := s.d.be.(blobBackend); ok && s.opts.BusyTimeoutMS > 0 {
-		facts = append(facts, store.Fact{Name: "busy_handler", Value: "a Go callback waiting as ncruces's busy_timeout does, its calls and waits counted"})
+	if h, ok := s.d.be.(countingBackend); ok && s.opts.BusyTimeoutMS > 0 {
+		facts = append(facts, store.Fact{Name: "busy_handler", Value: h.busyHandler()})
 	}
 	for _, q := range []struct{ name, sql string }{
 		{"sqlite_version", "SELECT sqlite_version()"},

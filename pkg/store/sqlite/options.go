@@ -50,8 +50,8 @@ type Options struct {
 	Memory bool `json:"memory,omitempty"`
 	// API is how reads and updates reach the values: "" or APISQL for SQL
 	// statements, APIBlob for SQLite's incremental blob I/O
-	// (sqlite3_blob_open, _read, _write), which only the ncruces driver
-	// exposes. Blob I/O cannot create a row or change a value's size, so
+	// (sqlite3_blob_open, _read, _write), which the ncruces and capi
+	// drivers expose. Blob I/O cannot create a row or change a value's size, so
 	// upserts and inserts stay SQL and an update must keep the size.
 	API string `json:"api,omitempty"`
 	// Checkpoint sets PRAGMA wal_autocheckpoint: after a commit leaves the

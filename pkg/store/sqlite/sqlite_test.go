@@ -15,7 +15,8 @@ import (
 	"github.com/gobench/gobench/pkg/store/storetest"
 )
 
-// testDrivers lists the drivers of this build; the cgo test file adds mattn.
+// testDrivers lists the drivers of this build; the cgo test file adds mattn
+// and capi.
 var testDrivers = []*Driver{Modernc(), Ncruces()}
 
 func forEachDriver(t *testing.T, f func(t *testing.T, d *Driver)) {
@@ -442,84 +443,24 @@ func TestReuseRestoresJournal(t *testing.T) {
 
 // Incremental blob I/O reads what SQL wrote and overwrites in place at the
 // same size; it refuses a resize and a missing row, and honours a batch's
-// rollback. Drivers without it are refused at Open, naming ncruces.
+// rollback. Drivers without it are refused at Open, naming those with it.
 func TestBlobAPI(t *testing.T) {
 	ctx := context.Background()
 	for _, journal := range []string{"rollback", "wal"} {
-		t.Run(journal, func(t *testing.T) {
-			o := DefaultOptions()
-			o.Journal = journal
-			c := cfg(t, o)
-			st := openInit(t, Ncruces(), c)
-			defer st.Close()
-			sqlConn, err := st.Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
+		forEachDriver(t, func(t *testing.T, d *Driver) {
+			if _, ok := d.be.(blobBackend); !ok {
+				t.Skip("no blob I/O: refusal checked below")
 			}
-			defer sqlConn.Close()
-			for k := range uint64(10) {
-				if err := sqlConn.Put(k, []byte(strings.Repeat(fmt.Sprint(k), int(k)+1))); err != nil {
-					t.Fatal(err)
-				}
-			}
-			o.API = APIBlob
-			c.Options = o.Encode()
-			bst, err := Ncruces().Open(ctx, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer bst.Close()
-			if f := facts(t, bst); !strings.HasPrefix(f["api"], "blob") {
-				t.Errorf("facts do not name the blob API: %v", f)
-			}
-			bc, err := bst.Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer bc.Close()
-			var buf []byte
-			for k := range uint64(10) {
-				if buf, err = bc.Get(k, buf); err != nil || string(buf) != strings.Repeat(fmt.Sprint(k), int(k)+1) {
-					t.Fatalf("blob read of %d = %q, %v", k, buf, err)
-				}
-			}
-			if err := bc.(store.Updater).Update(3, []byte("abcd")); err != nil {
-				t.Fatal(err)
-			}
-			if v, err := sqlConn.Get(3, nil); err != nil || string(v) != "abcd" {
-				t.Errorf("SQL read after a blob write = %q, %v", v, err)
-			}
-			if err := bc.(store.Updater).Update(3, []byte("toolong")); err == nil || !strings.Contains(err.Error(), "cannot resize") {
-				t.Errorf("a resize through blob I/O: %v", err)
-			}
-			if _, err := bc.Get(99, nil); !errors.Is(err, store.ErrNotFound) {
-				t.Errorf("blob read of a missing row: %v", err)
-			}
-			if err := bc.(store.Updater).Update(99, []byte("x")); !errors.Is(err, store.ErrNotFound) {
-				t.Errorf("blob write of a missing row: %v", err)
-			}
-			tx := bc.(store.Batcher)
-			if err := tx.Begin(); err != nil {
-				t.Fatal(err)
-			}
-			if err := bc.(store.Updater).Update(3, []byte("wxyz")); err != nil {
-				t.Fatal(err)
-			}
-			if err := tx.Rollback(); err != nil {
-				t.Fatal(err)
-			}
-			if v, _ := sqlConn.Get(3, nil); string(v) != "abcd" {
-				t.Errorf("after a rolled-back blob write: %q", v)
-			}
+			t.Run(journal, func(t *testing.T) { testBlobAPI(t, d, journal) })
 		})
 	}
 	for _, d := range testDrivers {
-		if d.Name() == "ncruces" {
+		if _, ok := d.be.(blobBackend); ok {
 			continue
 		}
 		o := DefaultOptions()
 		o.API = APIBlob
-		if _, err := d.Open(ctx, cfg(t, o)); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "ncruces") {
+		if _, err := d.Open(ctx, cfg(t, o)); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "ncruces or capi") {
 			t.Errorf("%s with the blob API: %v", d.Name(), err)
 		}
 	}
@@ -527,6 +468,74 @@ func TestBlobAPI(t *testing.T) {
 	o.API = "mmap"
 	if _, err := Ncruces().Open(ctx, cfg(t, o)); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("an unknown API: %v", err)
+	}
+}
+
+func testBlobAPI(t *testing.T, d *Driver, journal string) {
+	ctx := context.Background()
+	o := DefaultOptions()
+	o.Journal = journal
+	c := cfg(t, o)
+	st := openInit(t, d, c)
+	defer st.Close()
+	sqlConn, err := st.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sqlConn.Close()
+	for k := range uint64(10) {
+		if err := sqlConn.Put(k, []byte(strings.Repeat(fmt.Sprint(k), int(k)+1))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o.API = APIBlob
+	c.Options = o.Encode()
+	bst, err := d.Open(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bst.Close()
+	if f := facts(t, bst); !strings.HasPrefix(f["api"], "blob") {
+		t.Errorf("facts do not name the blob API: %v", f)
+	}
+	bc, err := bst.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bc.Close()
+	var buf []byte
+	for k := range uint64(10) {
+		if buf, err = bc.Get(k, buf); err != nil || string(buf) != strings.Repeat(fmt.Sprint(k), int(k)+1) {
+			t.Fatalf("blob read of %d = %q, %v", k, buf, err)
+		}
+	}
+	if err := bc.(store.Updater).Update(3, []byte("abcd")); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := sqlConn.Get(3, nil); err != nil || string(v) != "abcd" {
+		t.Errorf("SQL read after a blob write = %q, %v", v, err)
+	}
+	if err := bc.(store.Updater).Update(3, []byte("toolong")); err == nil || !strings.Contains(err.Error(), "cannot resize") {
+		t.Errorf("a resize through blob I/O: %v", err)
+	}
+	if _, err := bc.Get(99, nil); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("blob read of a missing row: %v", err)
+	}
+	if err := bc.(store.Updater).Update(99, []byte("x")); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("blob write of a missing row: %v", err)
+	}
+	tx := bc.(store.Batcher)
+	if err := tx.Begin(); err != nil {
+		t.Fatal(err)
+	}
+	if err := bc.(store.Updater).Update(3, []byte("wxyz")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := sqlConn.Get(3, nil); string(v) != "abcd" {
+		t.Errorf("after a rolled-back blob write: %q", v)
 	}
 }
 
@@ -593,13 +602,23 @@ func TestCheckpointOption(t *testing.T) {
 	}
 }
 
-// Through ncruces, the busy handler's calls and waits are counted: a
-// writer blocked by another's transaction waits out its busy timeout in
-// the handler, then fails with busy, and TakeLockWaits says so once.
-func TestNcrucesCountsLockWaits(t *testing.T) {
+// Through ncruces and capi, the busy handler's calls and waits are
+// counted: a writer blocked by another's transaction waits out its busy
+// timeout in the handler, then fails with busy, and TakeLockWaits says so
+// once.
+func TestCountsLockWaits(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		if _, ok := d.be.(countingBackend); !ok {
+			t.Skip("the driver's busy handler is SQLite's, uncounted")
+		}
+		testCountsLockWaits(t, d)
+	})
+}
+
+func testCountsLockWaits(t *testing.T, d *Driver) {
 	o := DefaultOptions()
 	o.BusyTimeoutMS = 60
-	st, a, b := twoConns(t, Ncruces(), o)
+	st, a, b := twoConns(t, d, o)
 	if err := a.(store.Batcher).Begin(); err != nil { // holds the write lock
 		t.Fatal(err)
 	}

@@ -285,6 +285,10 @@ func TestTxProber(t *testing.T) {
 	})
 }
 
+// rawExecs are rawExec's cases for the connections of cgo builds: each
+// says whether c is its kind.
+var rawExecs []func(c store.Conn, q string) (bool, error)
+
 // rawExec runs q on an op connection behind its txn's back.
 func rawExec(c store.Conn, q string) error {
 	switch c := c.(type) {
@@ -292,6 +296,11 @@ func rawExec(c store.Conn, q string) error {
 		return execOnce(c.c, q)
 	case *ncConn:
 		return c.c.Exec(q)
+	}
+	for _, f := range rawExecs {
+		if ok, err := f(c, q); ok {
+			return err
+		}
 	}
 	return errors.New("unknown connection type")
 }

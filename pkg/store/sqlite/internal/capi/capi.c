@@ -1,0 +1,210 @@
+//go:build cgo
+
+/*
+ * The shim: each op in one call from Go. Every function returns SQLite's
+ * (extended) result code, SQLITE_OK when all went well, or one of the
+ * shim's own negative codes (capi.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "capi.h"
+
+static long long now_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * busy waits for a lock as SQLite's own busy_timeout handler does on Unix
+ * (sqliteDefaultBusyCallback: sleeps of 1, 2, 5 … 100 ms until the timeout
+ * is used up), and counts its calls and the time the lock event waited.
+ */
+static int busy(void *arg, int count) {
+	static const unsigned char delays[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
+	static const unsigned char totals[] = {0, 1, 3, 8, 18, 33, 53, 78, 103, 128, 178, 228};
+	enum { NDELAY = sizeof delays / sizeof delays[0] };
+	gb_conn *c = arg;
+	long long t = now_ns();
+	int delay, prior;
+	if (count == 0) {
+		c->wait_ns += c->event_ns;
+		c->event_start = t;
+		c->event_ns = 0;
+	}
+	c->calls++;
+	if (count < NDELAY) {
+		delay = delays[count];
+		prior = totals[count];
+	} else {
+		delay = delays[NDELAY - 1];
+		prior = totals[NDELAY - 1] + delay * (count - (NDELAY - 1));
+	}
+	if (prior + delay > c->timeout_ms) {
+		delay = c->timeout_ms - prior;
+		if (delay <= 0) {
+			c->event_ns = t - c->event_start;
+			return 0;
+		}
+	}
+	sqlite3_sleep(delay);
+	c->event_ns = now_ns() - c->event_start;
+	return 1;
+}
+
+int gb_open(const char *dsn, gb_conn **out) {
+	gb_conn *c = calloc(1, sizeof *c);
+	int rc;
+	if (c == NULL) return 7; /* SQLITE_NOMEM */
+	rc = sqlite3_open_v2(dsn, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, NULL);
+	if (c->db != NULL) sqlite3_extended_result_codes(c->db, 1);
+	*out = c;
+	return rc;
+}
+
+void gb_set_busy_timeout(gb_conn *c, int ms) {
+	c->timeout_ms = ms;
+	sqlite3_busy_handler(c->db, ms > 0 ? busy : NULL, c);
+}
+
+int gb_close(gb_conn *c) {
+	int rc = sqlite3_close_v2(c->db);
+	free(c);
+	return rc;
+}
+
+/* gb_exec steps a statement that returns no row (BEGIN, COMMIT …) and resets it. */
+int gb_exec(sqlite3_stmt *s) {
+	int rc = sqlite3_step(s);
+	int rrc = sqlite3_reset(s);
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW) return rrc;
+	return rc;
+}
+
+/*
+ * gb_get binds key, steps, and copies column col of the row into dst; n is
+ * the value's size. With no row the result is GB_NOROW. When the value is
+ * larger than cap, the statement is left on its row and GB_GROW returned:
+ * gb_copy_reset finishes.
+ */
+gb_res gb_get(sqlite3_stmt *s, sqlite3_int64 key, int col, void *dst, int cap) {
+	gb_res r = {sqlite3_bind_int64(s, 1, key), 0};
+	int rc;
+	if (r.rc != SQLITE_OK) return r;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const void *p = sqlite3_column_blob(s, col);
+		r.n = sqlite3_column_bytes(s, col);
+		if (r.n > cap) {
+			r.rc = GB_GROW;
+			return r;
+		}
+		if (r.n > 0) memcpy(dst, p, r.n);
+		r.rc = sqlite3_reset(s);
+		return r;
+	}
+	r.rc = sqlite3_reset(s);
+	if (rc != SQLITE_DONE) r.rc = rc;
+	else if (r.rc == SQLITE_OK) r.rc = GB_NOROW;
+	return r;
+}
+
+int gb_copy_reset(sqlite3_stmt *s, int col, void *dst, int n) {
+	const void *p = sqlite3_column_blob(s, col);
+	if (n > 0 && p != NULL) memcpy(dst, p, n);
+	return sqlite3_reset(s);
+}
+
+/*
+ * gb_write binds key and value in the statement's order, steps it to the
+ * end, resets it and clears its bindings (the value is the caller's
+ * memory, bound without a copy); n is sqlite3_changes.
+ */
+gb_res gb_write(gb_conn *c, sqlite3_stmt *s, int order, sqlite3_int64 key, const void *v, int n) {
+	int kat = order == GB_VALUE_KEY ? 2 : 1, vat = order == GB_VALUE_KEY ? 1 : 2, rrc;
+	gb_res r = {sqlite3_bind_int64(s, kat, key), 0};
+	if (r.rc == SQLITE_OK && order != GB_KEY) {
+		r.rc = n > 0 ? sqlite3_bind_blob(s, vat, v, n, SQLITE_STATIC) : sqlite3_bind_zeroblob(s, vat, 0);
+	}
+	if (r.rc == SQLITE_OK) {
+		r.rc = sqlite3_step(s);
+		if (r.rc == SQLITE_DONE || r.rc == SQLITE_ROW) r.rc = SQLITE_OK;
+	}
+	rrc = sqlite3_reset(s);
+	if (r.rc == SQLITE_OK) r.rc = rrc;
+	sqlite3_clear_bindings(s);
+	r.n = sqlite3_changes(c->db);
+	return r;
+}
+
+/* gb_scan reads up to n rows from the first key at or above from; n is the rows read. */
+gb_res gb_scan(sqlite3_stmt *s, sqlite3_int64 from, int n) {
+	gb_res r = {sqlite3_bind_int64(s, 1, from), 0};
+	int rc, rrc;
+	if (r.rc == SQLITE_OK) r.rc = sqlite3_bind_int64(s, 2, n);
+	if (r.rc != SQLITE_OK) return r;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		(void)sqlite3_column_blob(s, 1);
+		r.n++;
+	}
+	rrc = sqlite3_reset(s);
+	r.rc = rc == SQLITE_DONE ? rrc : rc;
+	return r;
+}
+
+/* gb_run steps a bound statement to its end, counting rows, resets it and clears its bindings. */
+gb_res gb_run(sqlite3_stmt *s) {
+	gb_res r = {SQLITE_OK, 0};
+	int rc, rrc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) r.n++;
+	rrc = sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	r.rc = rc == SQLITE_DONE ? rrc : rc;
+	return r;
+}
+
+/* open_blob opens kv.v of key; SQLite says a missing row with a plain SQLITE_ERROR. */
+static int open_blob(gb_conn *c, sqlite3_int64 key, int write, sqlite3_blob **b) {
+	int rc = sqlite3_blob_open(c->db, "main", "kv", "v", key, write, b);
+	if (rc == SQLITE_ERROR && strstr(sqlite3_errmsg(c->db), "no such rowid") != NULL) return GB_NOROW;
+	return rc;
+}
+
+/* gb_blob_read reads key's value with incremental blob I/O; n is its size (GB_GROW as gb_get). */
+gb_res gb_blob_read(gb_conn *c, sqlite3_int64 key, void *dst, int cap) {
+	sqlite3_blob *b;
+	gb_res r = {open_blob(c, key, 0, &b), 0};
+	int crc;
+	if (r.rc != SQLITE_OK) return r;
+	r.n = sqlite3_blob_bytes(b);
+	r.rc = r.n > cap ? GB_GROW : (r.n > 0 ? sqlite3_blob_read(b, dst, (int)r.n, 0) : SQLITE_OK);
+	crc = sqlite3_blob_close(b);
+	if (r.rc == SQLITE_OK) r.rc = crc;
+	return r;
+}
+
+/* gb_blob_write overwrites key's value in place; it must keep its size, n. */
+gb_res gb_blob_write(gb_conn *c, sqlite3_int64 key, const void *v, int n) {
+	sqlite3_blob *b;
+	gb_res r = {open_blob(c, key, 1, &b), 0};
+	int crc;
+	if (r.rc != SQLITE_OK) return r;
+	r.n = sqlite3_blob_bytes(b);
+	r.rc = r.n != n ? GB_RESIZE : (n > 0 ? sqlite3_blob_write(b, v, n, 0) : SQLITE_OK);
+	crc = sqlite3_blob_close(b);
+	if (r.rc == SQLITE_OK) r.rc = crc;
+	return r;
+}
+
+#define SQLITE_TRANSIENT ((void (*)(void *))-1)
+
+/* gb_bind_text and gb_bind_blob bind a copy of the caller's bytes. */
+int gb_bind_text(sqlite3_stmt *s, int i, const char *v, int n) {
+	return sqlite3_bind_text(s, i, n > 0 ? v : "", n, SQLITE_TRANSIENT);
+}
+
+int gb_bind_blob(sqlite3_stmt *s, int i, const void *v, int n) {
+	return n > 0 ? sqlite3_bind_blob(s, i, v, n, SQLITE_TRANSIENT) : sqlite3_bind_zeroblob(s, i, 0);
+}

@@ -1,0 +1,174 @@
+//go:build cgo
+
+package capi
+
+/*
+#include <stdlib.h>
+#include "capi.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unsafe"
+
+	_ "github.com/mattn/go-sqlite3" // provides the sqlite3_* functions the shim calls
+)
+
+// Error is a result code of SQLite's (extended: the primary code is its
+// low byte) and the connection's message for it.
+type Error struct {
+	Code int
+	Msg  string
+}
+
+// Error returns the message and the code.
+func (e *Error) Error() string { return fmt.Sprintf("%s (%d)", e.Msg, e.Code) }
+
+// ErrNoRow is returned when no row has the key asked for.
+var ErrNoRow = errors.New("no row has the key")
+
+// Conn is one SQLite connection.
+type Conn struct{ c *C.gb_conn }
+
+// Open opens a connection to a file: URI, read-write, creating the file if
+// needed, with extended result codes on.
+func Open(dsn string) (*Conn, error) {
+	cs := C.CString(dsn)
+	defer C.free(unsafe.Pointer(cs))
+	var c *C.gb_conn
+	rc := C.gb_open(cs, &c)
+	if c == nil {
+		return nil, &Error{Code: int(rc), Msg: "out of memory"}
+	}
+	conn := &Conn{c: c}
+	if rc != C.SQLITE_OK {
+		err := conn.err(rc)
+		C.gb_close(c)
+		return nil, err
+	}
+	return conn, nil
+}
+
+// err returns the error of result code rc, with the connection's message.
+func (c *Conn) err(rc C.int) error {
+	switch rc {
+	case C.SQLITE_OK:
+		return nil
+	case C.GB_NOROW:
+		return ErrNoRow
+	}
+	return &Error{Code: int(rc), Msg: C.GoString(C.sqlite3_errmsg(c.c.db))}
+}
+
+// Close closes the connection (statements not yet closed are finalized
+// with it).
+func (c *Conn) Close() error {
+	if c.c == nil {
+		return nil
+	}
+	rc := C.gb_close(c.c)
+	c.c = nil
+	if rc != C.SQLITE_OK {
+		return &Error{Code: int(rc), Msg: "closing the connection"}
+	}
+	return nil
+}
+
+// SetBusyTimeout installs a busy handler that waits for locks as SQLite's
+// own busy_timeout does, for up to ms milliseconds, and counts its calls
+// and waits (LockWaits); 0 removes it.
+func (c *Conn) SetBusyTimeout(ms int) { C.gb_set_busy_timeout(c.c, C.int(ms)) }
+
+// BusyCalls returns how often the busy handler was called since the
+// connection opened. It reads the shim's counter without calling into C.
+func (c *Conn) BusyCalls() int64 { return int64(c.c.calls) }
+
+// LockWaits returns the busy handler's calls and the time its lock events
+// waited, since the connection opened (without calling into C).
+func (c *Conn) LockWaits() (calls int64, wait time.Duration) {
+	return int64(c.c.calls), time.Duration(c.c.wait_ns + c.c.event_ns)
+}
+
+// Autocommit is sqlite3_get_autocommit: true when no transaction is open.
+func (c *Conn) Autocommit() bool { return C.sqlite3_get_autocommit(c.c.db) != 0 }
+
+// Changes is sqlite3_changes: rows changed by the last write statement.
+func (c *Conn) Changes() int { return int(C.sqlite3_changes(c.c.db)) }
+
+// Exec runs one or more statements with sqlite3_exec.
+func (c *Conn) Exec(sql string) error {
+	cs := C.CString(sql)
+	defer C.free(unsafe.Pointer(cs))
+	return c.err(C.sqlite3_exec(c.c.db, cs, nil, nil, nil))
+}
+
+// Prepare compiles the first statement of sql and returns it with the SQL
+// that follows it; a nil statement means sql held none.
+func (c *Conn) Prepare(sql string) (*Stmt, string, error) {
+	cs := C.CString(sql)
+	defer C.free(unsafe.Pointer(cs))
+	var s *C.sqlite3_stmt
+	var tail *C.char
+	if rc := C.sqlite3_prepare_v2(c.c.db, cs, -1, &s, &tail); rc != C.SQLITE_OK {
+		return nil, "", c.err(rc)
+	}
+	rest := C.GoString(tail)
+	if s == nil {
+		return nil, rest, nil
+	}
+	return &Stmt{s: s, c: c}, rest, nil
+}
+
+// QueryString runs a one-statement query and returns the first column of
+// its first row as text ("" for no row or no column).
+func (c *Conn) QueryString(sql string) (string, error) {
+	s, _, err := c.Prepare(sql)
+	if err != nil || s == nil {
+		return "", err
+	}
+	defer s.Close()
+	rc := C.sqlite3_step(s.s)
+	switch {
+	case rc == C.SQLITE_ROW && C.sqlite3_column_count(s.s) > 0:
+		return C.GoString((*C.char)(unsafe.Pointer(C.sqlite3_column_text(s.s, 0)))), nil
+	case rc == C.SQLITE_ROW || rc == C.SQLITE_DONE:
+		return "", nil
+	}
+	C.sqlite3_reset(s.s)
+	return "", c.err(rc)
+}
+
+// ptr returns a pointer to b's first byte, or nil for an empty slice.
+func ptr(b []byte) unsafe.Pointer {
+	if cap(b) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(unsafe.SliceData(b))
+}
+
+// BlobRead reads key's value of kv.v with incremental blob I/O into dst
+// (grown if needed). A missing key is ErrNoRow.
+func (c *Conn) BlobRead(key int64, dst []byte) ([]byte, error) {
+	r := C.gb_blob_read(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst)))
+	if r.rc == C.GB_GROW {
+		dst = make([]byte, r.n)
+		r = C.gb_blob_read(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst)))
+	}
+	if r.rc != C.SQLITE_OK {
+		return dst[:0], c.err(r.rc)
+	}
+	return dst[:r.n], nil
+}
+
+// BlobWrite overwrites key's value of kv.v in place with incremental blob
+// I/O. A missing key is ErrNoRow; a value of another size is refused.
+func (c *Conn) BlobWrite(key int64, v []byte) error {
+	r := C.gb_blob_write(c.c, C.sqlite3_int64(key), ptr(v), C.int(len(v)))
+	if r.rc == C.GB_RESIZE {
+		return fmt.Errorf("blob I/O cannot resize a value: key %d holds %d bytes, the update has %d", key, r.n, len(v))
+	}
+	return c.err(r.rc)
+}

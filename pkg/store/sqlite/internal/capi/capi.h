@@ -1,0 +1,99 @@
+/*
+ * The part of SQLite's C API that gobench's reference engine calls, and its
+ * shim. The sqlite3_* functions are not compiled here: they are the ones
+ * github.com/mattn/go-sqlite3 compiles into the binary (one SQLite, same
+ * version, same compile options). Their prototypes are copied from
+ * sqlite3.h, which that package does not export to others.
+ */
+#ifndef GOBENCH_CAPI_H
+#define GOBENCH_CAPI_H
+
+typedef struct sqlite3 sqlite3;
+typedef struct sqlite3_stmt sqlite3_stmt;
+typedef struct sqlite3_blob sqlite3_blob;
+typedef long long int sqlite3_int64;
+
+#define SQLITE_OK 0
+#define SQLITE_ERROR 1
+#define SQLITE_ROW 100
+#define SQLITE_DONE 101
+#define SQLITE_OPEN_READWRITE 0x00000002
+#define SQLITE_OPEN_CREATE 0x00000004
+#define SQLITE_OPEN_URI 0x00000040
+#define SQLITE_STATIC ((void (*)(void *))0)
+
+int sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs);
+int sqlite3_close_v2(sqlite3 *);
+int sqlite3_extended_result_codes(sqlite3 *, int onoff);
+int sqlite3_prepare_v2(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
+int sqlite3_step(sqlite3_stmt *);
+int sqlite3_reset(sqlite3_stmt *pStmt);
+int sqlite3_clear_bindings(sqlite3_stmt *);
+int sqlite3_finalize(sqlite3_stmt *pStmt);
+int sqlite3_bind_int64(sqlite3_stmt *, int, sqlite3_int64);
+int sqlite3_bind_blob(sqlite3_stmt *, int, const void *, int n, void (*)(void *));
+int sqlite3_bind_zeroblob(sqlite3_stmt *, int, int n);
+int sqlite3_bind_text(sqlite3_stmt *, int, const char *, int, void (*)(void *));
+int sqlite3_bind_double(sqlite3_stmt *, int, double);
+int sqlite3_bind_null(sqlite3_stmt *, int);
+int sqlite3_bind_parameter_count(sqlite3_stmt *);
+int sqlite3_bind_parameter_index(sqlite3_stmt *, const char *zName);
+int sqlite3_column_count(sqlite3_stmt *pStmt);
+const void *sqlite3_column_blob(sqlite3_stmt *, int iCol);
+int sqlite3_column_bytes(sqlite3_stmt *, int iCol);
+const unsigned char *sqlite3_column_text(sqlite3_stmt *, int iCol);
+int sqlite3_changes(sqlite3 *);
+const char *sqlite3_errmsg(sqlite3 *);
+int sqlite3_extended_errcode(sqlite3 *db);
+int sqlite3_get_autocommit(sqlite3 *);
+int sqlite3_busy_handler(sqlite3 *, int (*)(void *, int), void *);
+int sqlite3_sleep(int);
+int sqlite3_exec(sqlite3 *, const char *sql, int (*callback)(void *, int, char **, char **), void *, char **errmsg);
+int sqlite3_blob_open(sqlite3 *, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
+int sqlite3_blob_bytes(sqlite3_blob *);
+int sqlite3_blob_read(sqlite3_blob *, void *Z, int N, int iOffset);
+int sqlite3_blob_write(sqlite3_blob *, const void *z, int n, int iOffset);
+int sqlite3_blob_close(sqlite3_blob *);
+
+/* The shim's own codes, outside SQLite's range. */
+#define GB_GROW (-1)     /* the value is larger than the buffer: *n says how large */
+#define GB_NOROW (-2)    /* no row has the key */
+#define GB_RESIZE (-3)   /* blob I/O cannot change a value's size: *n is its size */
+
+/* A connection and its busy handler's count. */
+typedef struct gb_conn {
+	sqlite3 *db;
+	int timeout_ms;          /* the busy handler's limit */
+	long long calls;         /* the busy handler's calls, ever */
+	long long wait_ns;       /* time waited in finished lock events */
+	long long event_start;   /* the lock event under way: its start */
+	long long event_ns;      /* and the time it has waited */
+} gb_conn;
+
+/*
+ * A result code and a count, returned by value: an out-parameter on Go's
+ * side would make Go allocate it on the heap at every call.
+ */
+typedef struct gb_res {
+	int rc;
+	long long n;
+} gb_res;
+
+/* The write statements' parameter orders. */
+enum { GB_KEY_VALUE = 0, GB_VALUE_KEY = 1, GB_KEY = 2 };
+
+int gb_open(const char *dsn, gb_conn **out);
+void gb_set_busy_timeout(gb_conn *c, int ms);
+int gb_close(gb_conn *c);
+int gb_exec(sqlite3_stmt *s);
+gb_res gb_get(sqlite3_stmt *s, sqlite3_int64 key, int col, void *dst, int cap);
+int gb_copy_reset(sqlite3_stmt *s, int col, void *dst, int n);
+gb_res gb_write(gb_conn *c, sqlite3_stmt *s, int order, sqlite3_int64 key, const void *v, int n);
+gb_res gb_scan(sqlite3_stmt *s, sqlite3_int64 from, int n);
+gb_res gb_run(sqlite3_stmt *s);
+gb_res gb_blob_read(gb_conn *c, sqlite3_int64 key, void *dst, int cap);
+gb_res gb_blob_write(gb_conn *c, sqlite3_int64 key, const void *v, int n);
+int gb_bind_text(sqlite3_stmt *s, int i, const char *v, int n);
+int gb_bind_blob(sqlite3_stmt *s, int i, const void *v, int n);
+
+#endif

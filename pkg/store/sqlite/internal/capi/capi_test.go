@@ -1,0 +1,172 @@
+//go:build cgo
+
+package capi
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func open(t *testing.T) *Conn {
+	t.Helper()
+	c, err := Open("file:" + filepath.Join(t.TempDir(), "t.db") + "?mode=rwc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Exec("CREATE TABLE kv(k INTEGER PRIMARY KEY, v BLOB NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func prepare(t *testing.T, c *Conn, sql string) *Stmt {
+	t.Helper()
+	s, tail, err := c.Prepare(sql)
+	if err != nil || s == nil || tail != "" {
+		t.Fatalf("prepare %q: %v, %v, tail %q", sql, s, err, tail)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Each op is one call: writes in both parameter orders, reads that fit the
+// buffer and reads that grow it, a missing row, a scan, and the changes
+// count that tells an update of a missing row.
+func TestOps(t *testing.T) {
+	c := open(t)
+	put := prepare(t, c, "INSERT INTO kv(k,v) VALUES(?,?) ON CONFLICT(k) DO UPDATE SET v=excluded.v")
+	upd := prepare(t, c, "UPDATE kv SET v=? WHERE k=?")
+	del := prepare(t, c, "DELETE FROM kv WHERE k=?")
+	get := prepare(t, c, "SELECT * FROM kv WHERE k=?")
+	scan := prepare(t, c, "SELECT k, v FROM kv WHERE k>=? ORDER BY k LIMIT ?")
+	for k := range int64(5) {
+		if n, err := put.Write(KeyValue, k, []byte(strings.Repeat("v", int(k)))); err != nil || n != 1 {
+			t.Fatalf("put %d: %d changes, %v", k, n, err)
+		}
+	}
+	if n, err := upd.Write(ValueKey, 2, []byte("two")); err != nil || n != 1 {
+		t.Fatalf("update: %d, %v", n, err)
+	}
+	if n, err := upd.Write(ValueKey, 99, []byte("x")); err != nil || n != 0 {
+		t.Fatalf("update of a missing row: %d changes, %v", n, err)
+	}
+	if n, err := del.Write(KeyOnly, 4, nil); err != nil || n != 1 {
+		t.Fatalf("delete: %d, %v", n, err)
+	}
+	for _, tc := range []struct {
+		key  int64
+		buf  []byte
+		want string
+		err  error
+	}{
+		{2, nil, "two", nil},                  // grows from nothing
+		{2, make([]byte, 0, 64), "two", nil},  // fits
+		{3, make([]byte, 0, 1), "vvv", nil},   // grows
+		{0, make([]byte, 0, 8), "", nil},      // an empty value
+		{4, make([]byte, 0, 8), "", ErrNoRow}, // deleted
+	} {
+		got, err := get.Get(tc.key, 1, tc.buf)
+		if string(got) != tc.want || !errors.Is(err, tc.err) {
+			t.Errorf("get %d into cap %d = %q, %v; want %q, %v", tc.key, cap(tc.buf), got, err, tc.want, tc.err)
+		}
+	}
+	if n, err := scan.Scan(1, 10); err != nil || n != 3 {
+		t.Errorf("scan from 1: %d rows, %v; want 3", n, err)
+	}
+	if v, err := c.QueryString("SELECT count(*) FROM kv"); err != nil || v != "4" {
+		t.Errorf("count = %q, %v", v, err)
+	}
+}
+
+// Errors carry SQLite's extended code and message; a constraint failure
+// leaves the statement usable.
+func TestErrors(t *testing.T) {
+	c := open(t)
+	ins := prepare(t, c, "INSERT INTO kv(k,v) VALUES(?,?)")
+	if _, err := ins.Write(KeyValue, 1, []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ins.Write(KeyValue, 1, []byte("b"))
+	var e *Error
+	if !errors.As(err, &e) || e.Code != 1555 || !strings.Contains(e.Msg, "UNIQUE") { // SQLITE_CONSTRAINT_PRIMARYKEY
+		t.Errorf("a duplicate key: %v", err)
+	}
+	if _, err := ins.Write(KeyValue, 2, []byte("c")); err != nil {
+		t.Errorf("after a failure: %v", err)
+	}
+	if _, _, err := c.Prepare("SELECT nope FROM kv"); err == nil || !strings.Contains(err.Error(), "no such column") {
+		t.Errorf("a bad statement: %v", err)
+	}
+	if _, err := Open("file:" + filepath.Join(t.TempDir(), "missing", "t.db") + "?mode=rw"); err == nil {
+		t.Error("opening a file in a missing directory succeeded")
+	}
+}
+
+// User statements bind every type gobench passes, by name, and report rows;
+// bytes and strings are copied at bind time.
+func TestBindAndRun(t *testing.T) {
+	c := open(t)
+	ins := prepare(t, c, "INSERT INTO kv(k,v) VALUES(:k, coalesce(:v, 'null'))")
+	if ins.BindCount() != 2 || ins.BindIndex(":v") != 2 || ins.BindIndex(":w") != 0 {
+		t.Fatalf("parameters: %d, :v at %d, :w at %d", ins.BindCount(), ins.BindIndex(":v"), ins.BindIndex(":w"))
+	}
+	for i, v := range []any{nil, int64(7), 2.5, "text", []byte("bytes"), []byte{}} {
+		if err := ins.Bind(1, int64(i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := ins.Bind(2, v); err != nil {
+			t.Fatalf("bind %T: %v", v, err)
+		}
+		if rows, err := ins.Run(); err != nil || rows != 0 {
+			t.Fatalf("insert %v: %d rows, %v", v, rows, err)
+		}
+	}
+	if err := ins.Bind(1, struct{}{}); err == nil {
+		t.Error("bound a struct")
+	}
+	ins.Clear()
+	sel := prepare(t, c, "SELECT k FROM kv WHERE k >= :from")
+	if err := sel.Bind(1, int64(2)); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := sel.Run(); err != nil || rows != 4 {
+		t.Errorf("select: %d rows, %v; want 4", rows, err)
+	}
+	if v, err := c.QueryString("SELECT group_concat(typeof(v), ',') FROM kv"); err != nil || v != "text,integer,real,text,blob,blob" {
+		t.Errorf("stored types %q, %v", v, err)
+	}
+}
+
+// The busy handler waits out its timeout against a held write lock,
+// counting its calls and the wait, and the transaction state is SQLite's.
+func TestBusyHandler(t *testing.T) {
+	dsn := "file:" + filepath.Join(t.TempDir(), "t.db") + "?mode=rwc"
+	a, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := a.Exec("CREATE TABLE t(x); BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	if a.Autocommit() || !b.Autocommit() {
+		t.Fatalf("autocommit: holder %v, other %v", a.Autocommit(), b.Autocommit())
+	}
+	b.SetBusyTimeout(30)
+	err = b.Exec("BEGIN IMMEDIATE")
+	var e *Error
+	if !errors.As(err, &e) || e.Code&0xff != 5 {
+		t.Fatalf("BEGIN against a held lock: %v", err)
+	}
+	if calls, wait := b.LockWaits(); calls < 2 || wait <= 0 || b.BusyCalls() != calls {
+		t.Errorf("busy handler: %d calls, waited %v", calls, wait)
+	}
+}

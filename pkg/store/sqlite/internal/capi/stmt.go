@@ -1,0 +1,121 @@
+//go:build cgo
+
+package capi
+
+/*
+#include <stdlib.h>
+#include "capi.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Stmt is a prepared statement of a Conn.
+type Stmt struct {
+	s *C.sqlite3_stmt
+	c *Conn
+}
+
+// Order is how a write statement takes its key and value.
+type Order int
+
+// The write statements' parameter orders.
+const (
+	KeyValue Order = C.GB_KEY_VALUE // ?1 the key, ?2 the value
+	ValueKey Order = C.GB_VALUE_KEY // ?1 the value, ?2 the key
+	KeyOnly  Order = C.GB_KEY       // ?1 the key
+)
+
+// Close finalizes the statement; twice is a no-op.
+func (s *Stmt) Close() error {
+	if s.s == nil {
+		return nil
+	}
+	rc := C.sqlite3_finalize(s.s)
+	s.s = nil
+	if rc != C.SQLITE_OK {
+		return s.c.err(rc)
+	}
+	return nil
+}
+
+// Exec steps a statement that returns no row (BEGIN, COMMIT …) and
+// resets it, in one call.
+func (s *Stmt) Exec() error { return s.c.err(C.gb_exec(s.s)) }
+
+// Get binds key to ?1, steps, and copies column col of the row into dst
+// (grown if needed), in one call. No row is ErrNoRow.
+func (s *Stmt) Get(key int64, col int, dst []byte) ([]byte, error) {
+	r := C.gb_get(s.s, C.sqlite3_int64(key), C.int(col), ptr(dst), C.int(cap(dst)))
+	if r.rc == C.GB_GROW {
+		dst = make([]byte, r.n)
+		r.rc = C.gb_copy_reset(s.s, C.int(col), ptr(dst), C.int(r.n))
+	}
+	if r.rc != C.SQLITE_OK {
+		return dst[:0], s.c.err(r.rc)
+	}
+	return dst[:r.n], nil
+}
+
+// Write binds key and value in the order given, runs the statement to its
+// end and resets it, in one call, and returns sqlite3_changes. The value
+// is bound without a copy and unbound before the call returns.
+func (s *Stmt) Write(order Order, key int64, v []byte) (changes int, err error) {
+	r := C.gb_write(s.c.c, s.s, C.int(order), C.sqlite3_int64(key), ptr(v), C.int(len(v)))
+	return int(r.n), s.c.err(r.rc)
+}
+
+// Scan binds from and n to ?1 and ?2 and reads the rows, in one call.
+func (s *Stmt) Scan(from int64, n int) (int, error) {
+	r := C.gb_scan(s.s, C.sqlite3_int64(from), C.int(n))
+	return int(r.n), s.c.err(r.rc)
+}
+
+// BindCount is sqlite3_bind_parameter_count.
+func (s *Stmt) BindCount() int { return int(C.sqlite3_bind_parameter_count(s.s)) }
+
+// BindIndex is sqlite3_bind_parameter_index: 0 when there is no such
+// parameter.
+func (s *Stmt) BindIndex(name string) int {
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	return int(C.sqlite3_bind_parameter_index(s.s, cs))
+}
+
+// Bind binds v (nil, int64, float64, string or []byte; strings and bytes
+// are copied) to parameter i.
+func (s *Stmt) Bind(i int, v any) error {
+	var rc C.int
+	at := C.int(i)
+	switch v := v.(type) {
+	case nil:
+		rc = C.sqlite3_bind_null(s.s, at)
+	case int64:
+		rc = C.sqlite3_bind_int64(s.s, at, C.sqlite3_int64(v))
+	case float64:
+		rc = C.sqlite3_bind_double(s.s, at, C.double(v))
+	case string:
+		rc = C.gb_bind_text(s.s, at, (*C.char)(unsafe.Pointer(unsafe.StringData(v))), C.int(len(v)))
+	case []byte:
+		rc = C.gb_bind_blob(s.s, at, ptr(v), C.int(len(v)))
+	default:
+		return fmt.Errorf("cannot bind a %T", v)
+	}
+	return s.c.err(rc)
+}
+
+// Clear resets the statement and clears its bindings without stepping it.
+func (s *Stmt) Clear() {
+	C.sqlite3_reset(s.s)
+	C.sqlite3_clear_bindings(s.s)
+}
+
+// Run steps a bound statement to its end, resets it and clears its
+// bindings, and returns the rows it gave.
+func (s *Stmt) Run() (int64, error) {
+	r := C.gb_run(s.s)
+	return int64(r.n), s.c.err(r.rc)
+}

@@ -1,5 +1,0 @@
-//go:build cgo
-
-package sqlite
-
-func init() { testDrivers = append(testDrivers, Mattn()) }

@@ -39,6 +39,10 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 			wc.start(ids, at)
 			g.onStart(phase, at)
 			return at, nil
+		},
+		PhaseCPU: func(phase int, cpu workload.CPU) error {
+			b.AddCPU(phase, result.CPUProcess, cpu)
+			return nil
 		}}
 	done := make(chan error, 1)
 	go func() { done <- h.Run(ctx) }()

@@ -312,6 +312,12 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 				b.SetPID(w, rd.Phase, rd.PID)
 			}
 			pr.ready <- rd.Phase
+		case wire.TypeCPU:
+			c := f.CPU()
+			if c.Phase >= phases {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("cpu for phase %d, which the plan does not have", c.Phase)}
+			}
+			b.AddCPU(c.Phase, result.CPUWorkers, c.CPU)
 		case wire.TypeError:
 			return fmt.Errorf("%w: %s: %s", ErrWorker, source, f.Message())
 		default:

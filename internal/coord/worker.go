@@ -87,6 +87,12 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 				return 0, ctx.Err()
 			}
 		},
+		PhaseCPU: func(phase int, cpu workload.CPU) error {
+			if err := w.CPU(wire.CPU{Phase: phase, CPU: cpu}); err != nil {
+				return fmt.Errorf("reporting CPU time: %w", err)
+			}
+			return nil
+		},
 	}
 	return h.Run(ctx)
 }

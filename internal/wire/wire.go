@@ -5,9 +5,9 @@
 //
 // Each direction is one stream: the coordinator writes to a worker's stdin
 // (Plan, then Start for each phase, or Stop), a worker writes to fd 3
-// (Ready for each phase, Samples, Done per worker and phase, Error). A
-// stream opens with an 8-byte header: the magic "GBNW", a little-endian
-// uint16 version (Version: 2) and two zero bytes. Frames follow, each an 8-byte
+// (Ready for each phase, Samples, Done per worker and phase, CPU per phase,
+// Error). A stream opens with an 8-byte header: the magic "GBNW", a
+// little-endian uint16 version (Version: 3) and two zero bytes. Frames follow, each an 8-byte
 // header (type byte, three zero bytes, little-endian uint32 payload length)
 // and the payload.
 //
@@ -48,7 +48,7 @@ import (
 )
 
 // Version is the protocol version this package reads and writes.
-const Version = 2
+const Version = 3
 
 var magic = [4]byte{'G', 'B', 'N', 'W'}
 
@@ -81,11 +81,12 @@ const (
 	TypeSamples Type = 5 // worker → coordinator: a batch of samples
 	TypeDone    Type = 6 // worker → coordinator: one worker finished a phase
 	TypeError   Type = 7 // worker → coordinator: the worker failed, with a message
+	TypeCPU     Type = 8 // worker → coordinator: the process's CPU time over a phase
 )
 
 var typeNames = map[Type]string{
 	TypePlan: "plan", TypeReady: "ready", TypeStart: "start", TypeStop: "stop",
-	TypeSamples: "samples", TypeDone: "done", TypeError: "error",
+	TypeSamples: "samples", TypeDone: "done", TypeError: "error", TypeCPU: "cpu",
 }
 
 // String returns the frame type's name.
@@ -113,6 +114,8 @@ func payloadBounds(t Type) (lo, hi int, ok bool) {
 		return 24, 24, true
 	case TypeError:
 		return 0, MaxMessage, true
+	case TypeCPU:
+		return 24, 24, true
 	}
 	return 0, 0, false
 }
@@ -194,6 +197,34 @@ func (f Frame) Done() workload.WorkerStats {
 		Samples: int64(binary.LittleEndian.Uint64(p[8:])),
 		End:     time.Duration(binary.LittleEndian.Uint64(p[16:])),
 	}
+}
+
+// CPU is the payload of a CPU frame: the processor time a worker process
+// spent from a phase's START until all its workers finished it.
+type CPU struct {
+	Phase int
+	CPU   workload.CPU
+}
+
+// CPU decodes a CPU frame.
+func (f Frame) CPU() CPU {
+	p := f.payload
+	return CPU{Phase: int(binary.LittleEndian.Uint32(p)), CPU: workload.CPU{
+		User:   time.Duration(binary.LittleEndian.Uint64(p[8:])),
+		System: time.Duration(binary.LittleEndian.Uint64(p[16:])),
+	}}
+}
+
+// checkCPU refuses a CPU payload with reserved bytes set or a negative
+// time.
+func checkCPU(p []byte) error {
+	if binary.LittleEndian.Uint32(p[4:]) != 0 {
+		return errors.New("reserved bytes are not zero")
+	}
+	if int64(binary.LittleEndian.Uint64(p[8:])) < 0 || int64(binary.LittleEndian.Uint64(p[16:])) < 0 {
+		return errors.New("negative CPU time")
+	}
+	return nil
 }
 
 // Message decodes an Error frame.
@@ -337,6 +368,11 @@ func (r *Reader) Scan() bool {
 			return r.fail(start, fmt.Errorf("samples frame: %w", err))
 		}
 	}
+	if typ == TypeCPU {
+		if err := checkCPU(r.buf); err != nil {
+			return r.fail(start, fmt.Errorf("cpu frame: %w", err))
+		}
+	}
 	r.frame = Frame{Type: typ, Offset: start, payload: r.buf}
 	return true
 }
@@ -463,6 +499,16 @@ func (w *Writer) Done(st workload.WorkerStats) error {
 		p = binary.LittleEndian.AppendUint32(p, uint32(st.Phase))
 		p = binary.LittleEndian.AppendUint64(p, uint64(st.Samples))
 		return binary.LittleEndian.AppendUint64(p, uint64(max(st.End, 0)))
+	})
+}
+
+// CPU reports the processor time the worker process spent on a phase.
+func (w *Writer) CPU(c CPU) error {
+	return w.small(TypeCPU, func(p []byte) []byte {
+		p = binary.LittleEndian.AppendUint32(p, uint32(c.Phase))
+		p = binary.LittleEndian.AppendUint32(p, 0)
+		p = binary.LittleEndian.AppendUint64(p, uint64(max(c.CPU.User, 0)))
+		return binary.LittleEndian.AppendUint64(p, uint64(max(c.CPU.System, 0)))
 	})
 }
 

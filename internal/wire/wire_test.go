@@ -40,6 +40,7 @@ func writeAll(t testing.TB, n int) []byte {
 		must(s.Record(sample(i)))
 	}
 	must(s.Done(workload.WorkerStats{Worker: 3, Phase: 1, Samples: int64(n), End: 5 * time.Second}))
+	must(w.CPU(CPU{Phase: 1, CPU: workload.CPU{User: 1500 * time.Millisecond, System: 250 * time.Microsecond}}))
 	must(w.Error("disk full"))
 	must(w.Stop())
 	return buf.Bytes()
@@ -78,6 +79,10 @@ func TestRoundTrip(t *testing.T) {
 			if d := f.Done(); d != (workload.WorkerStats{Worker: 3, Phase: 1, Samples: n, End: 5 * time.Second}) {
 				t.Errorf("done = %+v", d)
 			}
+		case TypeCPU:
+			if c := f.CPU(); c != (CPU{Phase: 1, CPU: workload.CPU{User: 1500 * time.Millisecond, System: 250 * time.Microsecond}}) {
+				t.Errorf("cpu = %+v", c)
+			}
 		case TypeError:
 			if f.Message() != "disk full" {
 				t.Errorf("message = %q", f.Message())
@@ -96,7 +101,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 	// 25 samples in batches of 10: three Samples frames.
-	want := []Type{TypePlan, TypeReady, TypeStart, TypeSamples, TypeSamples, TypeSamples, TypeDone, TypeError, TypeStop}
+	want := []Type{TypePlan, TypeReady, TypeStart, TypeSamples, TypeSamples, TypeSamples, TypeDone, TypeCPU, TypeError, TypeStop}
 	if !slices.Equal(types, want) {
 		t.Errorf("frame types = %v, want %v", types, want)
 	}
@@ -127,6 +132,7 @@ func TestCorruptStreams(t *testing.T) {
 	// Offsets into good: stream header 8; plan frame 8+14; ready 8+16;
 	// start 8+16; then the samples frame.
 	samplesAt := 8 + (8 + 14) + (8 + 16) + (8 + 16)
+	cpuAt := samplesAt + (8 + 8 + 5*sampleLen) + (8 + 24) // after the samples and done frames
 	tests := []struct {
 		name    string
 		mutate  func(b []byte) []byte
@@ -150,6 +156,8 @@ func TestCorruptStreams(t *testing.T) {
 		{"bad class", func(b []byte) []byte { b[samplesAt+17] = 99; return b }, int64(samplesAt), "unknown outcome class 99"},
 		{"cut in header", func(b []byte) []byte { return b[:samplesAt+3] }, int64(samplesAt), "cut short"},
 		{"cut in payload", func(b []byte) []byte { return b[:samplesAt+20] }, int64(samplesAt), "cut short"},
+		{"cpu reserved", func(b []byte) []byte { b[cpuAt+12] = 1; return b }, int64(cpuAt), "cpu frame: reserved bytes"},
+		{"cpu negative", func(b []byte) []byte { b[cpuAt+8+15] = 0x80; return b }, int64(cpuAt), "negative CPU time"},
 		{"cut in stream header", func(b []byte) []byte { return b[:5] }, 0, "cut short"},
 	}
 	for _, tt := range tests {
@@ -172,7 +180,7 @@ func TestCorruptStreams(t *testing.T) {
 			if samples != 0 && samples != 5 {
 				t.Errorf("a corrupt stream delivered %d samples", samples)
 			}
-			if int64(samplesAt) <= tt.wantOff && samples != 0 {
+			if int64(samplesAt) == tt.wantOff && samples != 0 {
 				t.Errorf("samples of the corrupt frame were delivered")
 			}
 		})
@@ -206,6 +214,10 @@ func FuzzReader(f *testing.F) {
 				_ = fr.Start()
 			case TypeDone:
 				_ = fr.Done()
+			case TypeCPU:
+				if c := fr.CPU(); c.CPU.User < 0 || c.CPU.System < 0 {
+					t.Fatalf("accepted a negative CPU time %+v", c)
+				}
 			case TypeError:
 				_ = fr.Message()
 			case TypeSamples:

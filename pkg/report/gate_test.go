@@ -171,3 +171,47 @@ func FuzzParseExpectation(f *testing.F) {
 		}
 	})
 }
+
+// CPU per op gates like a latency: relative and absolute, its figures
+// printed as CPU time per op; a suite without CPU times has no such metric.
+func TestCPUGate(t *testing.T) {
+	s := loadSuiteFixture(t, "matrix.json")
+	if slices.Contains(DefaultMetrics(s), Metric{kindCPU, statPerOp}) {
+		t.Error("a suite without CPU times has the cpu metric")
+	}
+	for ci, us := range []float64{4, 2} { // rollback, wal
+		for _, r := range s.Cells[ci].Runs {
+			r.Phases[0].CPU = &result.CPU{Scope: result.CPUWorkers, Processes: 1, UserSeconds: 1, MicrosPerOp: us}
+		}
+	}
+	if !slices.Contains(DefaultMetrics(s), Metric{kindCPU, statPerOp}) {
+		t.Error("a suite with CPU times lacks the cpu metric")
+	}
+	for _, tt := range []struct {
+		gate, figures string
+		pass          []bool
+	}{
+		{"cpu µs/op: wal <= 0.5x rollback", "journal=wal 2.00µs CPU/op / journal=rollback 4.00µs CPU/op = ×0.5", []bool{true}},
+		{"cpu us/op: wal <= 0.4x rollback", "journal=wal 2.00µs CPU/op / journal=rollback 4.00µs CPU/op = ×0.5", []bool{false}},
+		{"cpu us/op < 3us", "journal=rollback 4.00µs CPU/op", []bool{false, true}},
+	} {
+		e, err := ParseExpectation(tt.gate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Validate(s); err != nil {
+			t.Fatal(err)
+		}
+		gates, err := Evaluate(s, []Expectation{e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pass []bool
+		for _, g := range gates {
+			pass = append(pass, g.Pass)
+		}
+		if !slices.Equal(pass, tt.pass) || !strings.Contains(gates[0].Verdict, tt.figures) {
+			t.Errorf("%s: pass %v, verdict %q; want %v, %q", tt.gate, pass, gates[0].Verdict, tt.pass, tt.figures)
+		}
+	}
+}

@@ -62,6 +62,8 @@ func formatIn(unit string, v float64) string {
 		return Rate(v) + " ops/s"
 	case "µs":
 		return Micros(v)
+	case "µs of CPU per op":
+		return Micros(v) + " CPU/op"
 	}
 	return sig3(v) + "%"
 }

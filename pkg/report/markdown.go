@@ -48,6 +48,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 				ew.printf("| %s | %d | %d | %d | %s | %s | %s | %d | %d |\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
 			}
 		}
+		if line := cpuText(ph); line != "" {
+			ew.printf("\n%s\n", mdEscape(line))
+		}
 		if line := walText(ph); line != "" {
 			ew.printf("\n%s\n", mdEscape(line))
 		}

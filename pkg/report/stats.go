@@ -15,11 +15,18 @@ import (
 // Metric is one figure read from a phase of a run: a throughput or a
 // latency statistic of one op kind, or of all data ops ("total"); or the
 // rate of write commits ("commits ops/s") and that rate as a percentage of
-// the disk's fsync rate measured before the run ("commits fsync%").
+// the disk's fsync rate measured before the run ("commits fsync%"); or the
+// processor time per data op ("cpu µs/op", see result.CPU).
 type Metric struct {
-	Kind string // "read", "upsert", …, "total" or "commits"
-	Stat string // "ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"; "fsync%" for commits
+	Kind string // "read", "upsert", …, "total", "commits" or "cpu"
+	Stat string // "ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"; "fsync%" for commits; "µs/op" for cpu
 }
+
+// kindCPU and statPerOp name the CPU metric; "us/op" is read as "µs/op".
+const (
+	kindCPU   = "cpu"
+	statPerOp = "µs/op"
+)
 
 // kindCommits names the write-commit metrics.
 const kindCommits = "commits"
@@ -34,6 +41,12 @@ var stats = []string{"ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"}
 func ParseMetric(s string) (Metric, error) {
 	kind, stat, ok := strings.Cut(strings.TrimSpace(s), " ")
 	stat = strings.TrimSpace(stat)
+	if kind == kindCPU {
+		if stat != statPerOp && stat != "us/op" {
+			return Metric{}, fmt.Errorf("metric %q: cpu has %s (or us/op): processor time per data op", s, statPerOp)
+		}
+		return Metric{Kind: kind, Stat: statPerOp}, nil
+	}
 	if kind == kindCommits {
 		if stat != "ops/s" && stat != statFsyncPercent {
 			return Metric{}, fmt.Errorf("metric %q: commits have ops/s and %s (the share of the disk's fsync rate, with --ceiling)", s, statFsyncPercent)
@@ -61,7 +74,7 @@ func isOwnKind(kind string) bool {
 // not total, commits or one of gobench's own kinds, and no script's name
 // (or statement's, SCRIPT#LINE) in any run's plan.
 func (m Metric) checkKind(s *result.Suite) error {
-	if m.Kind == "total" || m.Kind == kindCommits || isOwnKind(m.Kind) {
+	if m.Kind == "total" || m.Kind == kindCommits || m.Kind == kindCPU || isOwnKind(m.Kind) {
 		return nil
 	}
 	for _, c := range s.Cells {
@@ -96,6 +109,8 @@ func (m Metric) Unit() string {
 		return "ops/s"
 	case statFsyncPercent:
 		return "% of the disk's fsync/s"
+	case statPerOp:
+		return "µs of CPU per op"
 	}
 	return "µs"
 }
@@ -116,6 +131,12 @@ func (m Metric) Value(r *result.Result) (float64, bool) {
 		return 0, false
 	}
 	ph := &r.Phases[0]
+	if m.Kind == kindCPU {
+		if ph.CPU == nil {
+			return 0, false
+		}
+		return ph.CPU.MicrosPerOp, true
+	}
 	o := ph.Total
 	if m.Kind != "total" {
 		var ok bool
@@ -154,21 +175,26 @@ func (m Metric) Format(v float64) string {
 }
 
 // DefaultMetrics returns the metrics a suite is summarised by: total
-// throughput, and per data op kind its throughput, p50, p99 and p99.9;
-// with a measured fsync ceiling, the commit rate and its share of it.
+// throughput and, where runs measured it, CPU time per op; per data op
+// kind its throughput, p50, p99 and p99.9; with a measured fsync ceiling,
+// the commit rate and its share of it.
 func DefaultMetrics(s *result.Suite) []Metric {
 	ms := []Metric{{"total", "ops/s"}}
 	var kinds []string
-	ceiling := false
+	ceiling, cpu := false, false
 	for _, c := range s.Cells {
 		for _, r := range c.Runs {
 			ceiling = ceiling || r.Environment.Ceiling != nil
+			cpu = cpu || r.Phases[0].CPU != nil
 			for _, o := range r.Phases[0].Ops {
 				if !workload.IsMarkerKind(o.Kind) && !slices.Contains(kinds, o.Kind) {
 					kinds = append(kinds, o.Kind)
 				}
 			}
 		}
+	}
+	if cpu {
+		ms = append(ms, Metric{kindCPU, statPerOp})
 	}
 	for _, st := range []string{"ops/s", "p50", "p99", "p99.9"} {
 		for _, k := range kinds {

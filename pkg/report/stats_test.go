@@ -65,12 +65,12 @@ func TestCompareDirection(t *testing.T) {
 }
 
 func TestParseMetric(t *testing.T) {
-	for _, ok := range []string{"upsert ops/s", "read p99", "total ops/s", "read p99.9", "commit p50", "commits ops/s", "commits fsync%"} {
+	for _, ok := range []string{"upsert ops/s", "read p99", "total ops/s", "read p99.9", "commit p50", "commits ops/s", "commits fsync%", "cpu µs/op", "cpu us/op"} {
 		if _, err := ParseMetric(ok); err != nil {
 			t.Errorf("ParseMetric(%q): %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"upsert", "read p98", "fr#ob ops/s", "total:x p99", "", "commits p99", "read fsync%"} {
+	for _, bad := range []string{"upsert", "read p98", "fr#ob ops/s", "total:x p99", "", "commits p99", "read fsync%", "cpu p99", "cpu ops/s"} {
 		if _, err := ParseMetric(bad); err == nil {
 			t.Errorf("ParseMetric(%q) succeeded", bad)
 		}

@@ -327,6 +327,9 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 	w.printf("wall %s s from the common start to the last completion · last worker began %s after the start", fixedFloat(ph.WallSeconds, 3), Micros(ph.LastFirstOpMicros))
 	sp := ph.WorkerSpread
 	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", Rate(sp.MinOpsPerSec), Rate(sp.MedianOpsPerSec), Rate(sp.MaxOpsPerSec))
+	if line := cpuText(ph); line != "" {
+		w.printf("%s\n", line)
+	}
 	if len(ph.Timeline) > 0 {
 		stalls, worst, worstN, whole := 0, int64(0), int64(-1), 0
 		var p99Sec int64
@@ -364,6 +367,20 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 		w.printf("%d latencies above %v were recorded as %v\n", ph.ClampedSamples, Micros(float64(result.HistogramMax)/1e3), Micros(float64(result.HistogramMax)/1e3))
 	}
 	w.printf("latency over every attempt, failed ones included; ops/s counts ops that did not fail\n")
+}
+
+// cpuText is the phase's processor time per op and whose it is; "" when
+// it was not measured.
+func cpuText(ph result.Phase) string {
+	c := ph.CPU
+	if c == nil {
+		return ""
+	}
+	whose := c.Scope
+	if c.Scope == result.CPUWorkers {
+		whose = fmt.Sprintf("%d worker %s, START to last op", c.Processes, plural(c.Processes, "process", "processes"))
+	}
+	return fmt.Sprintf("cpu: %s per op (user %s s, system %s s: %s)", Micros(c.MicrosPerOp), fixedFloat(c.UserSeconds, 3), fixedFloat(c.SystemSeconds, 3), whose)
 }
 
 // Micros formats a duration given in microseconds with a unit chosen for

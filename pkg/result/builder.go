@@ -82,6 +82,7 @@ type phaseState struct {
 	skew      time.Duration
 	started   time.Time
 	tl        timeline
+	cpu       *CPU // summed over the processes that reported
 }
 
 // NewBuilder returns a Builder for a run of plan, which must be valid.
@@ -177,6 +178,18 @@ func (b *Builder) RecordWAL(phase int, second, bytes int64, seq uint32) {
 		return
 	}
 	l.Seconds = append(l.Seconds, WALSecond{Second: second, Bytes: bytes, Resets: l.Resets})
+}
+
+// AddCPU adds one process's processor time over phase, of scope
+// CPUWorkers or CPUProcess.
+func (b *Builder) AddCPU(phase int, scope string, cpu workload.CPU) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ps := b.phases[phase]
+	if ps.cpu == nil {
+		ps.cpu = &CPU{Scope: scope}
+	}
+	ps.cpu.add(CPU{Processes: 1, UserSeconds: cpu.User.Seconds(), SystemSeconds: cpu.System.Seconds()}, 0)
 }
 
 // SetPID records the process that runs worker in phase.
@@ -284,6 +297,10 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 	}
 	ph.Total = total.stats("total", ph.WallSeconds)
 	ph.WorkerSpread = spread(ph.Workers)
+	if ps.cpu != nil {
+		ph.CPU = &CPU{Scope: ps.cpu.Scope}
+		ph.CPU.add(*ps.cpu, ph.Total.Count)
+	}
 	return ph, problems
 }
 

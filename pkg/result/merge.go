@@ -221,7 +221,7 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 		}
 	}
 	ph.Total = total.stats("total", ph.WallSeconds)
-	ph.WorkerSpread = spread(ph.Workers)
+	ph.WorkerSpread, ph.CPU = spread(ph.Workers), mergeCPU(shards, pi, ph.Total.Count)
 	secs := make([]int64, 0, len(timeline))
 	for s := range timeline {
 		secs = append(secs, s)
@@ -251,5 +251,22 @@ func classCounts(o OpStats) [store.NumClasses]int64 {
 		c[cl] = o.Errors.Of(cl)
 	}
 	c[store.OK] = o.Count - o.NotFound - o.Errors.Total
+	return c
+}
+
+// mergeCPU sums the shards' processor time over phase pi, per op of the
+// merged total; nil unless every shard measured it, in the same scope.
+func mergeCPU(shards []*Result, pi int, ops int64) *CPU {
+	var c *CPU
+	for _, r := range shards {
+		sc := r.Phases[pi].CPU
+		if sc == nil || (c != nil && sc.Scope != c.Scope) {
+			return nil
+		}
+		if c == nil {
+			c = &CPU{Scope: sc.Scope}
+		}
+		c.add(*sc, ops)
+	}
 	return c
 }

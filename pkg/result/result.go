@@ -198,6 +198,47 @@ type Phase struct {
 	// WAL is the write-ahead log over the phase, for engines that keep one
 	// (SQLite in WAL mode); nil otherwise.
 	WAL *WALTimeline `json:"wal,omitempty"`
+	// CPU is the processor time the run's processes spent on the phase;
+	// nil where it was not measured (results of older versions, systems
+	// without getrusage).
+	CPU *CPU `json:"cpu,omitempty"`
+}
+
+// CPU scopes: whose processor time a CPU holds.
+const (
+	// CPUWorkers is the worker processes' time, summed, each from the
+	// phase's START until all its workers finished it: gobench's own
+	// per-op work in a worker (the op loop, recording and streaming
+	// samples) is in it, the coordinator's is not.
+	CPUWorkers = "worker processes"
+	// CPUProcess is the one process that ran the workers as goroutines,
+	// the coordinator's merging of samples included.
+	CPUProcess = "one process (goroutine workers and the coordinator)"
+)
+
+// CPU is the processor time (getrusage: user and system) spent on a phase,
+// and per op: the figure that stays meaningful on a loaded or shared
+// machine, where throughput does not.
+type CPU struct {
+	Scope         string  `json:"scope"`
+	Processes     int     `json:"processes"`
+	UserSeconds   float64 `json:"user_seconds"`
+	SystemSeconds float64 `json:"system_seconds"`
+	// MicrosPerOp is user and system time over the phase's data ops
+	// (Total.Count, failed ones included), in microseconds.
+	MicrosPerOp float64 `json:"us_per_op"`
+}
+
+// add adds another process's time (the same scope) and sets MicrosPerOp
+// for ops data ops.
+func (c *CPU) add(o CPU, ops int64) {
+	c.Processes += o.Processes
+	c.UserSeconds += o.UserSeconds
+	c.SystemSeconds += o.SystemSeconds
+	c.MicrosPerOp = 0
+	if ops > 0 {
+		c.MicrosPerOp = (c.UserSeconds + c.SystemSeconds) * 1e6 / float64(ops)
+	}
 }
 
 // WALTimeline is a write-ahead log's size over a phase, sampled five times

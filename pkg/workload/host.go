@@ -27,6 +27,11 @@ type Host struct {
 	// process on one time line, and a worker that gets the CPU late shows
 	// it in its first op's offset. Nil starts at once, at Now().
 	Barrier func(ctx context.Context, phase int) (start int64, err error)
+	// PhaseCPU, if set, is called when every worker of the host finished
+	// a phase, with the processor time this process spent from START to
+	// then (ProcessCPU; not called where the system cannot say). An error
+	// stops the run.
+	PhaseCPU func(phase int, cpu CPU) error
 }
 
 // Run runs every phase of the plan on the host's workers. Cancelling ctx
@@ -96,9 +101,15 @@ func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []sto
 			return err
 		}
 	}
+	cpu0, measured := ProcessCPU()
 	close(begin)
 	if err := g.Wait(); err != nil {
 		return err
+	}
+	if cpu1, ok := ProcessCPU(); ok && measured && h.PhaseCPU != nil {
+		if err := h.PhaseCPU(phase, cpu1.Sub(cpu0)); err != nil {
+			return err
+		}
 	}
 	return ctx.Err()
 }

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package workload
+
+func processCPU() (CPU, bool) { return CPU{}, false }

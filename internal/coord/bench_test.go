@@ -3,6 +3,7 @@ package coord
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -101,7 +102,7 @@ func BenchmarkMix(b *testing.B) {
 		}
 		for _, v := range mixVariants(b, reg, driver) {
 			b.Run(driver+v.name, func(b *testing.B) {
-				var reads, writes, p99 float64
+				var reads, writes, p99, cpu float64
 				for b.Loop() {
 					p := mixPlan(b, reg, driver, v.options)
 					// Ten minutes without a completion before a worker counts as
@@ -119,11 +120,15 @@ func BenchmarkMix(b *testing.B) {
 					reads += r.OpsPerSec
 					writes += u.OpsPerSec
 					p99 += res.Phases[0].Total.P99Micros
+					if c := res.Phases[0].CPU; c != nil {
+						cpu += c.MicrosPerOp
+					}
 				}
 				n := float64(b.N)
 				b.ReportMetric(reads/n, "reads/s")
 				b.ReportMetric(writes/n, "writes/s")
 				b.ReportMetric(p99/n, "p99-µs")
+				b.ReportMetric(cpu/n, "cpu-µs/op")
 			})
 		}
 	}
@@ -182,4 +187,49 @@ func mixPlan(b *testing.B, reg *store.Registry, driver string, options json.RawM
 	p.Driver = driver
 	p.Store = store.Config{Path: filepath.Join(b.TempDir(), "mix.db"), Options: options}
 	return p
+}
+
+// BenchmarkIngest is the coordinator's capacity to take samples: 1, 2 and
+// 4 worker processes of the null engine (whose ops cost nothing) stream
+// as fast as they can, and the coordinator's own CPU time (getrusage of
+// this process, which its worker processes are not part of) is divided by
+// the samples it decoded and merged. coord-ns/sample is that cost and
+// samples/s/core its inverse: how many samples one core of coordinator
+// takes. Each worker process has its own reader goroutine, and each
+// worker its own recorder (the shared timeline is locked once per worker
+// and second), so ingest spreads over the coordinator's cores; samples/s
+// is what this machine's cores took, worker processes included.
+func BenchmarkIngest(b *testing.B) {
+	const perProc = 1_000_000
+	for _, procs := range []int{1, 2, 4} {
+		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
+			var cpu time.Duration
+			var samples int64
+			var wall float64
+			for b.Loop() {
+				p := nullPlan(procs, 1, perProc)
+				before, ok := workload.ProcessCPU()
+				if !ok {
+					b.Skip("no getrusage on this system")
+				}
+				res, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("serve")})
+				if err != nil {
+					b.Fatal(err)
+				}
+				after, _ := workload.ProcessCPU()
+				d := after.Sub(before)
+				cpu += d.User + d.System
+				ph := res.Phases[0]
+				if ph.Total.Count != int64(procs*perProc) {
+					b.Fatalf("%d samples, want %d", ph.Total.Count, procs*perProc)
+				}
+				samples += ph.Total.Count
+				wall += ph.WallSeconds
+			}
+			ns := float64(cpu.Nanoseconds()) / float64(samples)
+			b.ReportMetric(ns, "coord-ns/sample")
+			b.ReportMetric(1e9/ns, "samples/s/core")
+			b.ReportMetric(float64(samples)/wall, "samples/s")
+		})
+	}
 }

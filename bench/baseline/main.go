@@ -45,8 +45,8 @@ type config struct {
 
 func main() {
 	var c config
-	flag.StringVar(&c.driver, "driver", "mattn", "mattn or modernc")
-	flag.StringVar(&c.api, "api", "sql", "sql (database/sql, as a typical program) or driver (database/sql/driver directly, as gobench)")
+	flag.StringVar(&c.driver, "driver", "mattn", "mattn or modernc; with -api store, any of gobench's SQLite drivers (capi, ncruces too)")
+	flag.StringVar(&c.api, "api", "sql", "sql (database/sql, as a typical program), driver (database/sql/driver directly) or store (gobench's own engine, without its harness)")
 	flag.StringVar(&c.journal, "journal", "wal", "journal mode")
 	flag.StringVar(&c.sync, "sync", "normal", "synchronous level")
 	flag.IntVar(&c.procs, "procs", 25, "processes")
@@ -62,7 +62,7 @@ func main() {
 }
 
 func run(c config) error {
-	if _, ok := drivers[c.driver]; !ok {
+	if _, ok := drivers[c.driver]; !ok && c.api != "store" {
 		return fmt.Errorf("unknown driver %q in this build", c.driver)
 	}
 	if c.child >= 0 {
@@ -141,6 +141,13 @@ func pragmas(c config) []string {
 }
 
 func setup(c config) error {
+	if c.api == "store" {
+		st, err := openStore(c, true)
+		if err != nil {
+			return err
+		}
+		return st.Close()
+	}
 	db := sql.OpenDB(connector{c})
 	defer db.Close()
 	db.SetMaxOpenConns(1)
@@ -174,10 +181,17 @@ const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 func value(r *rand.Rand) []byte {
 	b := make([]byte, 64)
+	fill(r, b)
+	return b
+}
+
+// fill overwrites b with random characters: every upsert writes a new
+// value, as gobench's do (SQLite skips a write that leaves a cell as it
+// was, and the other connections would keep their page caches).
+func fill(r *rand.Rand, b []byte) {
 	for i := range b {
 		b[i] = alphabet[r.IntN(64)]
 	}
-	return b
 }
 
 // ops is one child's connection: a read and an upsert in its own
@@ -190,9 +204,12 @@ type ops interface {
 func child(c config) error {
 	var o ops
 	var err error
-	if c.api == "driver" {
+	switch c.api {
+	case "driver":
 		o, err = openDriver(c)
-	} else {
+	case "store":
+		o, err = openStoreOps(c)
+	default:
 		o, err = openSQL(c)
 	}
 	if err != nil {
@@ -209,6 +226,7 @@ func child(c config) error {
 	for range c.queries {
 		k := int64(r.IntN(c.keys))
 		if r.IntN(100) < 5 {
+			fill(r, val)
 			err = o.upsert(k, val)
 			writes++
 		} else {

@@ -2,9 +2,11 @@
 # Compares gobench with bare programs doing the same work: the classic
 # 25-process 95/5 mix in WAL mode with synchronous=NORMAL. Prints one line
 # per program and driver path, each the median of RUNS runs, and its
-# ratio to the bare C program's (gobench's capi engine is SQLite's C API
-# through one cgo call per op: the reference each Go driver is measured
-# against).
+# ratio to the bare C program's. Per driver: the bare Go programs a user
+# would write (database/sql, and its driver interface), gobench's own
+# engine without the harness (-api store: store.Conn, no samples, no
+# pipes), and gobench itself. capi is SQLite's C API through one cgo call
+# per op: the reference each Go driver is measured against.
 #
 #   bash bench/baseline/run.sh            # RUNS=5 PROCS=25 QUERIES=2000
 set -euo pipefail
@@ -44,13 +46,11 @@ gobench_reads() {
 
 echo "$PROCS processes × $QUERIES ops, 95% read / 5% upsert, journal $JOURNAL, synchronous $SYNC"
 row "C, SQLite C API"                  bin/baseline-c "$tmp/db" "$PROCS" "$QUERIES" 10000 "$JOURNAL" "$SYNC"
-row "gobench mix --driver capi"        gobench_reads capi
-for d in mattn modernc ncruces; do
-	if [ "$d" = ncruces ]; then # no database/sql driver of its own in the bare program
-		row "gobench mix --driver $d"    gobench_reads "$d"
-		continue
+for d in capi mattn modernc ncruces; do
+	if [ "$d" = mattn ] || [ "$d" = modernc ]; then # database/sql drivers: the bare programs a user writes
+		row "Go $d, database/sql (bare)"     bin/baseline -driver "$d" -api sql -procs "$PROCS" -queries "$QUERIES" -journal "$JOURNAL" -sync "$SYNC" -db "$tmp/db"
+		row "Go $d, driver interface (bare)" bin/baseline -driver "$d" -api driver -procs "$PROCS" -queries "$QUERIES" -journal "$JOURNAL" -sync "$SYNC" -db "$tmp/db"
 	fi
-	row "Go $d, database/sql (bare)"     bin/baseline -driver "$d" -api sql -procs "$PROCS" -queries "$QUERIES" -journal "$JOURNAL" -sync "$SYNC" -db "$tmp/db"
-	row "Go $d, driver interface (bare)" bin/baseline -driver "$d" -api driver -procs "$PROCS" -queries "$QUERIES" -journal "$JOURNAL" -sync "$SYNC" -db "$tmp/db"
+	row "Go $d, gobench's engine (bare)" bin/baseline -driver "$d" -api store -procs "$PROCS" -queries "$QUERIES" -journal "$JOURNAL" -sync "$SYNC" -db "$tmp/db"
 	row "gobench mix --driver $d"        gobench_reads "$d"
 done

@@ -58,7 +58,7 @@ int gb_open(const char *dsn, gb_conn **out) {
 	gb_conn *c = calloc(1, sizeof *c);
 	int rc;
 	if (c == NULL) return 7; /* SQLITE_NOMEM */
-	rc = sqlite3_open_v2(dsn, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, NULL);
+	rc = sqlite3_open_v2(dsn, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	if (c->db != NULL) sqlite3_extended_result_codes(c->db, 1);
 	*out = c;
 	return rc;
@@ -76,11 +76,11 @@ int gb_close(gb_conn *c) {
 }
 
 /* gb_exec steps a statement that returns no row (BEGIN, COMMIT …) and resets it. */
-int gb_exec(sqlite3_stmt *s) {
-	int rc = sqlite3_step(s);
+static gb_res exec_(sqlite3_stmt *s) {
+	gb_res r = {sqlite3_step(s), 0, 0};
 	int rrc = sqlite3_reset(s);
-	if (rc == SQLITE_DONE || rc == SQLITE_ROW) return rrc;
-	return rc;
+	if (r.rc == SQLITE_DONE || r.rc == SQLITE_ROW) r.rc = rrc;
+	return r;
 }
 
 /*
@@ -89,8 +89,8 @@ int gb_exec(sqlite3_stmt *s) {
  * larger than cap, the statement is left on its row and GB_GROW returned:
  * gb_copy_reset finishes.
  */
-gb_res gb_get(sqlite3_stmt *s, sqlite3_int64 key, int col, void *dst, int cap) {
-	gb_res r = {sqlite3_bind_int64(s, 1, key), 0};
+static gb_res get_(sqlite3_stmt *s, sqlite3_int64 key, int col, void *dst, int cap) {
+	gb_res r = {sqlite3_bind_int64(s, 1, key), 0, 0};
 	int rc;
 	if (r.rc != SQLITE_OK) return r;
 	rc = sqlite3_step(s);
@@ -122,9 +122,9 @@ int gb_copy_reset(sqlite3_stmt *s, int col, void *dst, int n) {
  * end, resets it and clears its bindings (the value is the caller's
  * memory, bound without a copy); n is sqlite3_changes.
  */
-gb_res gb_write(gb_conn *c, sqlite3_stmt *s, int order, sqlite3_int64 key, const void *v, int n) {
+static gb_res write_(gb_conn *c, sqlite3_stmt *s, int order, sqlite3_int64 key, const void *v, int n) {
 	int kat = order == GB_VALUE_KEY ? 2 : 1, vat = order == GB_VALUE_KEY ? 1 : 2, rrc;
-	gb_res r = {sqlite3_bind_int64(s, kat, key), 0};
+	gb_res r = {sqlite3_bind_int64(s, kat, key), 0, 0};
 	if (r.rc == SQLITE_OK && order != GB_KEY) {
 		r.rc = n > 0 ? sqlite3_bind_blob(s, vat, v, n, SQLITE_STATIC) : sqlite3_bind_zeroblob(s, vat, 0);
 	}
@@ -140,8 +140,8 @@ gb_res gb_write(gb_conn *c, sqlite3_stmt *s, int order, sqlite3_int64 key, const
 }
 
 /* gb_scan reads up to n rows from the first key at or above from; n is the rows read. */
-gb_res gb_scan(sqlite3_stmt *s, sqlite3_int64 from, int n) {
-	gb_res r = {sqlite3_bind_int64(s, 1, from), 0};
+static gb_res scan_(sqlite3_stmt *s, sqlite3_int64 from, int n) {
+	gb_res r = {sqlite3_bind_int64(s, 1, from), 0, 0};
 	int rc, rrc;
 	if (r.rc == SQLITE_OK) r.rc = sqlite3_bind_int64(s, 2, n);
 	if (r.rc != SQLITE_OK) return r;
@@ -155,8 +155,8 @@ gb_res gb_scan(sqlite3_stmt *s, sqlite3_int64 from, int n) {
 }
 
 /* gb_run steps a bound statement to its end, counting rows, resets it and clears its bindings. */
-gb_res gb_run(sqlite3_stmt *s) {
-	gb_res r = {SQLITE_OK, 0};
+static gb_res run_(sqlite3_stmt *s) {
+	gb_res r = {SQLITE_OK, 0, 0};
 	int rc, rrc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) r.n++;
 	rrc = sqlite3_reset(s);
@@ -173,9 +173,9 @@ static int open_blob(gb_conn *c, sqlite3_int64 key, int write, sqlite3_blob **b)
 }
 
 /* gb_blob_read reads key's value with incremental blob I/O; n is its size (GB_GROW as gb_get). */
-gb_res gb_blob_read(gb_conn *c, sqlite3_int64 key, void *dst, int cap) {
+static gb_res blob_read_(gb_conn *c, sqlite3_int64 key, void *dst, int cap) {
 	sqlite3_blob *b;
-	gb_res r = {open_blob(c, key, 0, &b), 0};
+	gb_res r = {open_blob(c, key, 0, &b), 0, 0};
 	int crc;
 	if (r.rc != SQLITE_OK) return r;
 	r.n = sqlite3_blob_bytes(b);
@@ -186,9 +186,9 @@ gb_res gb_blob_read(gb_conn *c, sqlite3_int64 key, void *dst, int cap) {
 }
 
 /* gb_blob_write overwrites key's value in place; it must keep its size, n. */
-gb_res gb_blob_write(gb_conn *c, sqlite3_int64 key, const void *v, int n) {
+static gb_res blob_write_(gb_conn *c, sqlite3_int64 key, const void *v, int n) {
 	sqlite3_blob *b;
-	gb_res r = {open_blob(c, key, 1, &b), 0};
+	gb_res r = {open_blob(c, key, 1, &b), 0, 0};
 	int crc;
 	if (r.rc != SQLITE_OK) return r;
 	r.n = sqlite3_blob_bytes(b);
@@ -208,3 +208,27 @@ int gb_bind_text(sqlite3_stmt *s, int i, const char *v, int n) {
 int gb_bind_blob(sqlite3_stmt *s, int i, const void *v, int n) {
 	return n > 0 ? sqlite3_bind_blob(s, i, v, n, SQLITE_TRANSIENT) : sqlite3_bind_zeroblob(s, i, 0);
 }
+
+/* The exported calls: each op, and the autocommit state it left. */
+static gb_res done(sqlite3 *db, gb_res r) {
+	r.ac = sqlite3_get_autocommit(db);
+	return r;
+}
+
+gb_res gb_exec(sqlite3_stmt *s) { return done(sqlite3_db_handle(s), exec_(s)); }
+
+gb_res gb_get(sqlite3_stmt *s, sqlite3_int64 key, int col, void *dst, int cap) {
+	return done(sqlite3_db_handle(s), get_(s, key, col, dst, cap));
+}
+
+gb_res gb_write(gb_conn *c, sqlite3_stmt *s, int order, sqlite3_int64 key, const void *v, int n) {
+	return done(c->db, write_(c, s, order, key, v, n));
+}
+
+gb_res gb_scan(sqlite3_stmt *s, sqlite3_int64 from, int n) { return done(sqlite3_db_handle(s), scan_(s, from, n)); }
+
+gb_res gb_run(sqlite3_stmt *s) { return done(sqlite3_db_handle(s), run_(s)); }
+
+gb_res gb_blob_read(gb_conn *c, sqlite3_int64 key, void *dst, int cap) { return done(c->db, blob_read_(c, key, dst, cap)); }
+
+gb_res gb_blob_write(gb_conn *c, sqlite3_int64 key, const void *v, int n) { return done(c->db, blob_write_(c, key, v, n)); }

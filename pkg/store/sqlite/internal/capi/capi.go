@@ -31,7 +31,19 @@ func (e *Error) Error() string { return fmt.Sprintf("%s (%d)", e.Msg, e.Code) }
 var ErrNoRow = errors.New("no row has the key")
 
 // Conn is one SQLite connection.
-type Conn struct{ c *C.gb_conn }
+type Conn struct {
+	c *C.gb_conn
+	// ac is sqlite3_get_autocommit as the last op call into C found it
+	// on its way out (1 or 0), or -1 after any other call: only a call on
+	// this connection can change it, and the connection has one user.
+	ac int8
+}
+
+// note records the autocommit state an op call returned.
+func (c *Conn) note(r C.gb_res) C.gb_res {
+	c.ac = int8(r.ac)
+	return r
+}
 
 // Open opens a connection to a file: URI, read-write, creating the file if
 // needed, with extended result codes on.
@@ -43,7 +55,7 @@ func Open(dsn string) (*Conn, error) {
 	if c == nil {
 		return nil, &Error{Code: int(rc), Msg: "out of memory"}
 	}
-	conn := &Conn{c: c}
+	conn := &Conn{c: c, ac: -1}
 	if rc != C.SQLITE_OK {
 		err := conn.err(rc)
 		C.gb_close(c)
@@ -93,13 +105,21 @@ func (c *Conn) LockWaits() (calls int64, wait time.Duration) {
 }
 
 // Autocommit is sqlite3_get_autocommit: true when no transaction is open.
-func (c *Conn) Autocommit() bool { return C.sqlite3_get_autocommit(c.c.db) != 0 }
+// After an op call it is the value SQLite gave at the end of that call
+// (asked in C, with the op); after any other call it is asked anew.
+func (c *Conn) Autocommit() bool {
+	if c.ac < 0 {
+		c.ac = int8(C.sqlite3_get_autocommit(c.c.db))
+	}
+	return c.ac != 0
+}
 
 // Changes is sqlite3_changes: rows changed by the last write statement.
 func (c *Conn) Changes() int { return int(C.sqlite3_changes(c.c.db)) }
 
 // Exec runs one or more statements with sqlite3_exec.
 func (c *Conn) Exec(sql string) error {
+	c.ac = -1
 	cs := C.CString(sql)
 	defer C.free(unsafe.Pointer(cs))
 	return c.err(C.sqlite3_exec(c.c.db, cs, nil, nil, nil))
@@ -108,6 +128,7 @@ func (c *Conn) Exec(sql string) error {
 // Prepare compiles the first statement of sql and returns it with the SQL
 // that follows it; a nil statement means sql held none.
 func (c *Conn) Prepare(sql string) (*Stmt, string, error) {
+	c.ac = -1
 	cs := C.CString(sql)
 	defer C.free(unsafe.Pointer(cs))
 	var s *C.sqlite3_stmt
@@ -152,10 +173,10 @@ func ptr(b []byte) unsafe.Pointer {
 // BlobRead reads key's value of kv.v with incremental blob I/O into dst
 // (grown if needed). A missing key is ErrNoRow.
 func (c *Conn) BlobRead(key int64, dst []byte) ([]byte, error) {
-	r := C.gb_blob_read(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst)))
+	r := c.note(C.gb_blob_read(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst))))
 	if r.rc == C.GB_GROW {
 		dst = make([]byte, r.n)
-		r = C.gb_blob_read(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst)))
+		r = c.note(C.gb_blob_read(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst))))
 	}
 	if r.rc != C.SQLITE_OK {
 		return dst[:0], c.err(r.rc)
@@ -166,7 +187,7 @@ func (c *Conn) BlobRead(key int64, dst []byte) ([]byte, error) {
 // BlobWrite overwrites key's value of kv.v in place with incremental blob
 // I/O. A missing key is ErrNoRow; a value of another size is refused.
 func (c *Conn) BlobWrite(key int64, v []byte) error {
-	r := C.gb_blob_write(c.c, C.sqlite3_int64(key), ptr(v), C.int(len(v)))
+	r := c.note(C.gb_blob_write(c.c, C.sqlite3_int64(key), ptr(v), C.int(len(v))))
 	if r.rc == C.GB_RESIZE {
 		return fmt.Errorf("blob I/O cannot resize a value: key %d holds %d bytes, the update has %d", key, r.n, len(v))
 	}

@@ -20,6 +20,7 @@ typedef long long int sqlite3_int64;
 #define SQLITE_OPEN_READWRITE 0x00000002
 #define SQLITE_OPEN_CREATE 0x00000004
 #define SQLITE_OPEN_URI 0x00000040
+#define SQLITE_OPEN_NOMUTEX 0x00008000
 #define SQLITE_STATIC ((void (*)(void *))0)
 
 int sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs);
@@ -46,6 +47,7 @@ int sqlite3_changes(sqlite3 *);
 const char *sqlite3_errmsg(sqlite3 *);
 int sqlite3_extended_errcode(sqlite3 *db);
 int sqlite3_get_autocommit(sqlite3 *);
+sqlite3 *sqlite3_db_handle(sqlite3_stmt *);
 int sqlite3_busy_handler(sqlite3 *, int (*)(void *, int), void *);
 int sqlite3_sleep(int);
 int sqlite3_exec(sqlite3 *, const char *sql, int (*callback)(void *, int, char **, char **), void *, char **errmsg);
@@ -71,11 +73,14 @@ typedef struct gb_conn {
 } gb_conn;
 
 /*
- * A result code and a count, returned by value: an out-parameter on Go's
- * side would make Go allocate it on the heap at every call.
+ * A result code, the connection's autocommit state once the call is done
+ * (so that asking it costs no second call into C) and a count, returned
+ * by value: an out-parameter on Go's side would make Go allocate it on
+ * the heap at every call.
  */
 typedef struct gb_res {
 	int rc;
+	int ac;      /* sqlite3_get_autocommit after the call */
 	long long n;
 } gb_res;
 
@@ -85,7 +90,7 @@ enum { GB_KEY_VALUE = 0, GB_VALUE_KEY = 1, GB_KEY = 2 };
 int gb_open(const char *dsn, gb_conn **out);
 void gb_set_busy_timeout(gb_conn *c, int ms);
 int gb_close(gb_conn *c);
-int gb_exec(sqlite3_stmt *s);
+gb_res gb_exec(sqlite3_stmt *s);
 gb_res gb_get(sqlite3_stmt *s, sqlite3_int64 key, int col, void *dst, int cap);
 int gb_copy_reset(sqlite3_stmt *s, int col, void *dst, int n);
 gb_res gb_write(gb_conn *c, sqlite3_stmt *s, int order, sqlite3_int64 key, const void *v, int n);

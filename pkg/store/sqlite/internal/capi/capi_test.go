@@ -170,3 +170,53 @@ func TestBusyHandler(t *testing.T) {
 		t.Errorf("busy handler: %d calls, waited %v", calls, wait)
 	}
 }
+
+// Autocommit is what SQLite says after every kind of call: the state an
+// op call read on its way out of C, or asked anew after any other call.
+func TestAutocommitFollowsEveryCall(t *testing.T) {
+	c := open(t)
+	begin := prepare(t, c, "BEGIN IMMEDIATE")
+	commit := prepare(t, c, "COMMIT")
+	put := prepare(t, c, "INSERT INTO kv(k,v) VALUES(?,?)")
+	get := prepare(t, c, "SELECT * FROM kv WHERE k=?")
+	user := prepare(t, c, "ROLLBACK")
+	steps := []struct {
+		name string
+		do   func() error
+		want bool
+	}{
+		{"start", func() error { return nil }, true},
+		{"BEGIN", begin.Exec, false},
+		{"write in it", func() error { _, err := put.Write(KeyValue, 1, []byte("x")); return err }, false},
+		{"read in it", func() error { _, err := get.Get(1, 1, nil); return err }, false},
+		{"COMMIT", commit.Exec, true},
+		{"sqlite3_exec BEGIN", func() error { return c.Exec("BEGIN") }, false},
+		{"a user's ROLLBACK", func() error { _, err := user.Run(); return err }, true},
+		{"BEGIN again", begin.Exec, false},
+		{"a failed write keeps it open", func() error {
+			if _, err := put.Write(KeyValue, 1, []byte("y")); err == nil {
+				return errors.New("a duplicate key was accepted")
+			}
+			return nil
+		}, false},
+		{"a query string", func() error { _, err := c.QueryString("SELECT 1"); return err }, false},
+		{"sqlite3_exec ROLLBACK", func() error { return c.Exec("ROLLBACK") }, true},
+	}
+	for _, s := range steps {
+		if err := s.do(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if got := c.Autocommit(); got != s.want {
+			t.Fatalf("after %s: autocommit %v, want %v", s.name, got, s.want)
+		}
+		if got := askSQLite(c); got != s.want {
+			t.Fatalf("after %s: SQLite says autocommit %v", s.name, got)
+		}
+	}
+}
+
+// askSQLite asks SQLite itself, forgetting what Conn recorded.
+func askSQLite(c *Conn) bool {
+	c.ac = -1
+	return c.Autocommit()
+}

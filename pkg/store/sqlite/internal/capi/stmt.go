@@ -34,6 +34,7 @@ func (s *Stmt) Close() error {
 	if s.s == nil {
 		return nil
 	}
+	s.c.ac = -1
 	rc := C.sqlite3_finalize(s.s)
 	s.s = nil
 	if rc != C.SQLITE_OK {
@@ -44,15 +45,16 @@ func (s *Stmt) Close() error {
 
 // Exec steps a statement that returns no row (BEGIN, COMMIT …) and
 // resets it, in one call.
-func (s *Stmt) Exec() error { return s.c.err(C.gb_exec(s.s)) }
+func (s *Stmt) Exec() error { return s.c.err(s.c.note(C.gb_exec(s.s)).rc) }
 
 // Get binds key to ?1, steps, and copies column col of the row into dst
 // (grown if needed), in one call. No row is ErrNoRow.
 func (s *Stmt) Get(key int64, col int, dst []byte) ([]byte, error) {
-	r := C.gb_get(s.s, C.sqlite3_int64(key), C.int(col), ptr(dst), C.int(cap(dst)))
+	r := s.c.note(C.gb_get(s.s, C.sqlite3_int64(key), C.int(col), ptr(dst), C.int(cap(dst))))
 	if r.rc == C.GB_GROW {
 		dst = make([]byte, r.n)
 		r.rc = C.gb_copy_reset(s.s, C.int(col), ptr(dst), C.int(r.n))
+		s.c.ac = -1
 	}
 	if r.rc != C.SQLITE_OK {
 		return dst[:0], s.c.err(r.rc)
@@ -64,13 +66,13 @@ func (s *Stmt) Get(key int64, col int, dst []byte) ([]byte, error) {
 // end and resets it, in one call, and returns sqlite3_changes. The value
 // is bound without a copy and unbound before the call returns.
 func (s *Stmt) Write(order Order, key int64, v []byte) (changes int, err error) {
-	r := C.gb_write(s.c.c, s.s, C.int(order), C.sqlite3_int64(key), ptr(v), C.int(len(v)))
+	r := s.c.note(C.gb_write(s.c.c, s.s, C.int(order), C.sqlite3_int64(key), ptr(v), C.int(len(v))))
 	return int(r.n), s.c.err(r.rc)
 }
 
 // Scan binds from and n to ?1 and ?2 and reads the rows, in one call.
 func (s *Stmt) Scan(from int64, n int) (int, error) {
-	r := C.gb_scan(s.s, C.sqlite3_int64(from), C.int(n))
+	r := s.c.note(C.gb_scan(s.s, C.sqlite3_int64(from), C.int(n)))
 	return int(r.n), s.c.err(r.rc)
 }
 
@@ -88,6 +90,7 @@ func (s *Stmt) BindIndex(name string) int {
 // Bind binds v (nil, int64, float64, string or []byte; strings and bytes
 // are copied) to parameter i.
 func (s *Stmt) Bind(i int, v any) error {
+	s.c.ac = -1
 	var rc C.int
 	at := C.int(i)
 	switch v := v.(type) {
@@ -109,6 +112,7 @@ func (s *Stmt) Bind(i int, v any) error {
 
 // Clear resets the statement and clears its bindings without stepping it.
 func (s *Stmt) Clear() {
+	s.c.ac = -1
 	C.sqlite3_reset(s.s)
 	C.sqlite3_clear_bindings(s.s)
 }
@@ -116,6 +120,6 @@ func (s *Stmt) Clear() {
 // Run steps a bound statement to its end, resets it and clears its
 // bindings, and returns the rows it gave.
 func (s *Stmt) Run() (int64, error) {
-	r := C.gb_run(s.s)
+	r := s.c.note(C.gb_run(s.s))
 	return int64(r.n), s.c.err(r.rc)
 }

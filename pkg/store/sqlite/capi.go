@@ -115,7 +115,21 @@ func (c *capiConn) counting(s *capi.Stmt) error {
 func (c *capiConn) execBegin() error    { return c.counting(c.stmts.begin) }
 func (c *capiConn) execCommit() error   { return c.counting(c.stmts.commit) }
 func (c *capiConn) execRollback() error { return c.stmts.rollback.Exec() }
-func (c *capiConn) autocommit() bool    { return c.c.Autocommit() }
+
+// Commit releases a blob handle held through the batch (see Get), then
+// commits as txn does.
+func (c *capiConn) Commit() error {
+	c.c.BlobRelease()
+	return c.txn.Commit()
+}
+
+// Rollback releases a blob handle held through the batch, then rolls back
+// as txn does: an open handle would keep a read transaction open.
+func (c *capiConn) Rollback() error {
+	c.c.BlobRelease()
+	return c.txn.Rollback()
+}
+func (c *capiConn) autocommit() bool { return c.c.Autocommit() }
 
 // TakeLockWaits returns the busy handler's calls and the time it waited
 // since the last call, and starts counting anew.
@@ -135,12 +149,13 @@ func notFound(err error) error {
 }
 
 // Get reads key's value in one call into C (bind, step, copy, reset), or
-// through a blob handle.
+// through a blob handle: inside a batch one handle, moved from key to key
+// with sqlite3_blob_reopen as kvtest does, else a handle per read.
 func (c *capiConn) Get(key uint64, dst []byte) ([]byte, error) {
 	err := c.txn.read(func() error {
 		var err error
 		if c.blob {
-			dst, err = c.c.BlobRead(keyArg(key), dst[:0])
+			dst, err = c.c.BlobRead(keyArg(key), dst[:0], c.txn.batch)
 		} else {
 			dst, err = c.stmts.get.Get(keyArg(key), 1, dst[:0])
 		}
@@ -164,10 +179,11 @@ func (c *capiConn) Insert(key uint64, value []byte) error {
 }
 
 // Update runs the update, or overwrites the value in place through a blob
-// handle (which must keep its size); a missing key is ErrNotFound.
+// handle (which must keep its size; held through a batch as Get's is); a
+// missing key is ErrNotFound.
 func (c *capiConn) Update(key uint64, value []byte) error {
 	if c.blob {
-		return c.txn.write(func() error { return notFound(c.c.BlobWrite(keyArg(key), value)) })
+		return c.txn.write(func() error { return notFound(c.c.BlobWrite(keyArg(key), value, c.txn.batch)) })
 	}
 	return c.write(c.stmts.update, capi.ValueKey, true, key, value)
 }
@@ -180,6 +196,7 @@ func (c *capiConn) Delete(key uint64) error {
 // write runs one write statement (bind, step, reset in one call) as its
 // own transaction, or inside the open batch (see txn.write).
 func (c *capiConn) write(s *capi.Stmt, order capi.Order, mustExist bool, key uint64, value []byte) error {
+	c.c.BlobRelease() // a SQL write may move the row a held handle points at
 	return c.txn.write(func() error {
 		changes, err := s.Write(order, keyArg(key), value)
 		if err == nil && mustExist && changes == 0 {

@@ -70,7 +70,9 @@ void gb_set_busy_timeout(gb_conn *c, int ms) {
 }
 
 int gb_close(gb_conn *c) {
-	int rc = sqlite3_close_v2(c->db);
+	int rc;
+	gb_blob_release(c);
+	rc = sqlite3_close_v2(c->db);
 	free(c);
 	return rc;
 }
@@ -198,6 +200,56 @@ static gb_res blob_write_(gb_conn *c, sqlite3_int64 key, const void *v, int n) {
 	return r;
 }
 
+/*
+ * The held handle: kvtest's way through a pass in one transaction, one
+ * sqlite3_blob_open and then sqlite3_blob_reopen for each further key. The
+ * caller releases it before the transaction ends.
+ */
+void gb_blob_release(gb_conn *c) {
+	if (c->held != NULL) sqlite3_blob_close(c->held);
+	c->held = NULL;
+}
+
+/* hold points *b at a handle on key's value, reopened when one is held. */
+static int hold(gb_conn *c, sqlite3_int64 key, int write, sqlite3_blob **b) {
+	int rc;
+	if (c->held != NULL && c->held_rw == write) {
+		rc = sqlite3_blob_reopen(c->held, key);
+		if (rc == SQLITE_OK) {
+			*b = c->held;
+			return rc;
+		}
+		gb_blob_release(c); /* an error leaves the handle aborted */
+		if (rc == SQLITE_ERROR && strstr(sqlite3_errmsg(c->db), "no such rowid") != NULL) return GB_NOROW;
+		return rc;
+	}
+	gb_blob_release(c);
+	rc = open_blob(c, key, write, b);
+	if (rc == SQLITE_OK) {
+		c->held = *b;
+		c->held_rw = write;
+	}
+	return rc;
+}
+
+static gb_res blob_read_held_(gb_conn *c, sqlite3_int64 key, void *dst, int cap) {
+	sqlite3_blob *b;
+	gb_res r = {hold(c, key, 0, &b), 0, 0};
+	if (r.rc != SQLITE_OK) return r;
+	r.n = sqlite3_blob_bytes(b);
+	r.rc = r.n > cap ? GB_GROW : (r.n > 0 ? sqlite3_blob_read(b, dst, (int)r.n, 0) : SQLITE_OK);
+	return r;
+}
+
+static gb_res blob_write_held_(gb_conn *c, sqlite3_int64 key, const void *v, int n) {
+	sqlite3_blob *b;
+	gb_res r = {hold(c, key, 1, &b), 0, 0};
+	if (r.rc != SQLITE_OK) return r;
+	r.n = sqlite3_blob_bytes(b);
+	r.rc = r.n != n ? GB_RESIZE : (n > 0 ? sqlite3_blob_write(b, v, n, 0) : SQLITE_OK);
+	return r;
+}
+
 #define SQLITE_TRANSIENT ((void (*)(void *))-1)
 
 /* gb_bind_text and gb_bind_blob bind a copy of the caller's bytes. */
@@ -232,3 +284,7 @@ gb_res gb_run(sqlite3_stmt *s) { return done(sqlite3_db_handle(s), run_(s)); }
 gb_res gb_blob_read(gb_conn *c, sqlite3_int64 key, void *dst, int cap) { return done(c->db, blob_read_(c, key, dst, cap)); }
 
 gb_res gb_blob_write(gb_conn *c, sqlite3_int64 key, const void *v, int n) { return done(c->db, blob_write_(c, key, v, n)); }
+
+gb_res gb_blob_read_held(gb_conn *c, sqlite3_int64 key, void *dst, int cap) { return done(c->db, blob_read_held_(c, key, dst, cap)); }
+
+gb_res gb_blob_write_held(gb_conn *c, sqlite3_int64 key, const void *v, int n) { return done(c->db, blob_write_held_(c, key, v, n)); }

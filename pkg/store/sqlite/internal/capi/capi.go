@@ -37,6 +37,9 @@ type Conn struct {
 	// on its way out (1 or 0), or -1 after any other call: only a call on
 	// this connection can change it, and the connection has one user.
 	ac int8
+	// held is set while the shim may hold a blob handle open (BlobRead
+	// and BlobWrite with hold).
+	held bool
 }
 
 // note records the autocommit state an op call returned.
@@ -87,6 +90,14 @@ func (c *Conn) Close() error {
 		return &Error{Code: int(rc), Msg: "closing the connection"}
 	}
 	return nil
+}
+
+// BlobRelease closes the blob handle BlobRead or BlobWrite held, if any.
+func (c *Conn) BlobRelease() {
+	if c.held {
+		C.gb_blob_release(c.c)
+		c.held = false
+	}
 }
 
 // SetBusyTimeout installs a busy handler that waits for locks as SQLite's
@@ -171,12 +182,22 @@ func ptr(b []byte) unsafe.Pointer {
 }
 
 // BlobRead reads key's value of kv.v with incremental blob I/O into dst
-// (grown if needed). A missing key is ErrNoRow.
-func (c *Conn) BlobRead(key int64, dst []byte) ([]byte, error) {
-	r := c.note(C.gb_blob_read(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst))))
+// (grown if needed). A missing key is ErrNoRow. With hold, the handle is
+// kept open and moved to the next key with sqlite3_blob_reopen, as
+// SQLite's kvtest does through a pass in one transaction: the caller must
+// be inside a transaction and call BlobRelease before it ends.
+func (c *Conn) BlobRead(key int64, dst []byte, hold bool) ([]byte, error) {
+	read := func() C.gb_res {
+		if hold {
+			c.held = true
+			return c.note(C.gb_blob_read_held(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst))))
+		}
+		return c.note(C.gb_blob_read(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst))))
+	}
+	r := read()
 	if r.rc == C.GB_GROW {
 		dst = make([]byte, r.n)
-		r = c.note(C.gb_blob_read(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst))))
+		r = read()
 	}
 	if r.rc != C.SQLITE_OK {
 		return dst[:0], c.err(r.rc)
@@ -186,8 +207,15 @@ func (c *Conn) BlobRead(key int64, dst []byte) ([]byte, error) {
 
 // BlobWrite overwrites key's value of kv.v in place with incremental blob
 // I/O. A missing key is ErrNoRow; a value of another size is refused.
-func (c *Conn) BlobWrite(key int64, v []byte) error {
-	r := c.note(C.gb_blob_write(c.c, C.sqlite3_int64(key), ptr(v), C.int(len(v))))
+// hold is as for BlobRead.
+func (c *Conn) BlobWrite(key int64, v []byte, hold bool) error {
+	var r C.gb_res
+	if hold {
+		c.held = true
+		r = c.note(C.gb_blob_write_held(c.c, C.sqlite3_int64(key), ptr(v), C.int(len(v))))
+	} else {
+		r = c.note(C.gb_blob_write(c.c, C.sqlite3_int64(key), ptr(v), C.int(len(v))))
+	}
 	if r.rc == C.GB_RESIZE {
 		return fmt.Errorf("blob I/O cannot resize a value: key %d holds %d bytes, the update has %d", key, r.n, len(v))
 	}

@@ -56,6 +56,7 @@ int sqlite3_blob_bytes(sqlite3_blob *);
 int sqlite3_blob_read(sqlite3_blob *, void *Z, int N, int iOffset);
 int sqlite3_blob_write(sqlite3_blob *, const void *z, int n, int iOffset);
 int sqlite3_blob_close(sqlite3_blob *);
+int sqlite3_blob_reopen(sqlite3_blob *, sqlite3_int64);
 
 /* The shim's own codes, outside SQLite's range. */
 #define GB_GROW (-1)     /* the value is larger than the buffer: *n says how large */
@@ -70,6 +71,8 @@ typedef struct gb_conn {
 	long long wait_ns;       /* time waited in finished lock events */
 	long long event_start;   /* the lock event under way: its start */
 	long long event_ns;      /* and the time it has waited */
+	sqlite3_blob *held;      /* a blob handle kept open for sqlite3_blob_reopen */
+	int held_rw;             /* and whether it was opened for writing */
 } gb_conn;
 
 /*
@@ -98,6 +101,9 @@ gb_res gb_scan(sqlite3_stmt *s, sqlite3_int64 from, int n);
 gb_res gb_run(sqlite3_stmt *s);
 gb_res gb_blob_read(gb_conn *c, sqlite3_int64 key, void *dst, int cap);
 gb_res gb_blob_write(gb_conn *c, sqlite3_int64 key, const void *v, int n);
+gb_res gb_blob_read_held(gb_conn *c, sqlite3_int64 key, void *dst, int cap);
+gb_res gb_blob_write_held(gb_conn *c, sqlite3_int64 key, const void *v, int n);
+void gb_blob_release(gb_conn *c);
 int gb_bind_text(sqlite3_stmt *s, int i, const char *v, int n);
 int gb_bind_blob(sqlite3_stmt *s, int i, const void *v, int n);
 

@@ -4,6 +4,7 @@ package capi
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -219,4 +220,44 @@ func TestAutocommitFollowsEveryCall(t *testing.T) {
 func askSQLite(c *Conn) bool {
 	c.ac = -1
 	return c.Autocommit()
+}
+
+// A held blob handle moves from key to key with sqlite3_blob_reopen inside
+// a transaction, survives a missing key (reopened afresh), writes in place,
+// and once released lets the transaction commit.
+func TestHeldBlob(t *testing.T) {
+	c := open(t)
+	put := prepare(t, c, "INSERT INTO kv(k,v) VALUES(?,?)")
+	for k := range int64(5) {
+		if _, err := put.Write(KeyValue, k, []byte(fmt.Sprint("value-", k))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Exec("BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	var buf []byte
+	var err error
+	for _, k := range []int64{3, 1, 99, 4, 0} {
+		buf, err = c.BlobRead(k, buf, true)
+		switch {
+		case k == 99 && !errors.Is(err, ErrNoRow):
+			t.Fatalf("held read of a missing key: %q, %v", buf, err)
+		case k != 99 && (err != nil || string(buf) != fmt.Sprint("value-", k)):
+			t.Fatalf("held read of %d: %q, %v", k, buf, err)
+		}
+	}
+	if err := c.BlobWrite(2, []byte("VALUE-2"), true); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.BlobWrite(2, []byte("too long"), true); err == nil {
+		t.Fatal("a held write changed a value's size")
+	}
+	c.BlobRelease()
+	if err := c.Exec("COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := c.QueryString("SELECT v FROM kv WHERE k=2"); err != nil || v != "VALUE-2" {
+		t.Errorf("after commit: %q, %v", v, err)
+	}
 }

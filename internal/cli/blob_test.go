@@ -92,7 +92,7 @@ func readTarget(t *testing.T, p *workload.Plan, target, path string) map[uint64]
 	for k := range p.Keys.Count {
 		name := filepath.Join(path, fmt.Sprint(k))
 		if target == "tree" {
-			name = filepath.Join(path, fmt.Sprintf("%02d", k%100), fmt.Sprintf("%02d", k/100%100), fmt.Sprint(k))
+			name = filepath.Join(path, fmt.Sprintf("%02d", k/10000), fmt.Sprintf("%02d", k/100%100), fmt.Sprintf("%02d", k%100)) // kvtest's layout
 		}
 		v, err := os.ReadFile(name)
 		if err != nil {
@@ -158,6 +158,59 @@ func TestBlobTargets(t *testing.T) {
 		}
 		if changed != 60 {
 			t.Errorf("%s: %d blobs changed, want 60", target, changed)
+		}
+	}
+}
+
+// --replace draws each pass's blobs with replacement (kvtest --random):
+// --sample draws in all, some keys twice, and the update pass rewrote
+// exactly the keys it drew. Before each pass the files were written back
+// to the disk (--settle, the default), and the result says so; with
+// --settle=false they were not.
+func TestBlobReplaceAndSettle(t *testing.T) {
+	suite, before := blobRun(t, "--targets", "db,tree")
+	suite, after := blobRun(t, "--targets", "db,tree", "--update", "--sample", "80", "--replace")
+	plan := suite.Cells[0].Runs[0].Plan
+	drawn, distinct := 0, map[uint64]bool{}
+	for _, w := range plan.WorkerIDs() {
+		l := workload.NewLottery(&plan, 1, w)
+		for range plan.Phases[1].Ops {
+			op, k := l.Next()
+			if op != workload.OpUpdate {
+				t.Fatalf("the update pass dealt %v", op)
+			}
+			drawn++
+			distinct[k] = true
+		}
+	}
+	if drawn != 80 || len(distinct) >= 80 {
+		t.Fatalf("%d draws of %d distinct keys: want 80 draws, some of a key drawn before", drawn, len(distinct))
+	}
+	for _, target := range []string{"db", "tree"} {
+		changed := 0
+		for k, v := range after[target] {
+			if !bytes.Equal(v, before[target][k]) {
+				changed++
+				if !distinct[k] {
+					t.Fatalf("%s key %d changed but was not drawn", target, k)
+				}
+			}
+		}
+		if changed != len(distinct) {
+			t.Errorf("%s: %d blobs changed, want the %d drawn", target, changed, len(distinct))
+		}
+	}
+	for _, c := range suite.Cells {
+		for _, ph := range c.Runs[0].Phases {
+			if ph.PageCache != "written back" {
+				t.Errorf("%s %s: page cache %q, want the files written back", c.Runs[0].Plan.Driver, ph.Name, ph.PageCache)
+			}
+		}
+	}
+	suite, _ = blobRun(t, "--targets", "db,tree", "--settle=false")
+	for _, c := range suite.Cells {
+		if p := c.Runs[0].Phases[0].PageCache; p != "" || c.Runs[0].Plan.Settle {
+			t.Errorf("--settle=false: page cache %q, plan settle %v", p, c.Runs[0].Plan.Settle)
 		}
 	}
 }

@@ -252,15 +252,22 @@ func outcome(ctx context.Context, res *result.Result, runErr error) error {
 // betweenPhases runs, before phase's START and outside any measured
 // window, what comes between phases: the size the previous phase left,
 // then with ColdCache the dropping of the store's files from the page
-// cache.
+// cache, or with Settle their writing back to the disk.
 func betweenPhases(b *result.Builder, p *workload.Plan, phase int) {
 	if phase > 0 {
 		measureSize(b, p, phase-1)
 	}
-	if p.ColdCache {
+	switch {
+	case p.ColdCache:
 		note := "dropped"
 		if err := disk.DropCache(p.Store.Path); err != nil {
 			note = "not dropped: " + err.Error()
+		}
+		b.SetPageCache(phase, note)
+	case p.Settle:
+		note := "written back"
+		if err := disk.Settle(p.Store.Path); err != nil {
+			note = "not written back: " + err.Error()
 		}
 		b.SetPageCache(phase, note)
 	}

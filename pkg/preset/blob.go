@@ -33,6 +33,9 @@ type BlobSpec struct {
 	// Sample, when above zero and below Count, reads (and updates) only
 	// this many random distinct blobs per pass.
 	Sample uint64
+	// Replace draws the blobs of a pass at random with replacement
+	// (kvtest's --random): Sample draws, or Count without a sample.
+	Replace bool
 	// Update adds a pass that overwrites every blob visited in place.
 	Update bool
 	// Targets are what to compare: TargetDB, TargetFlat, TargetTree.
@@ -49,6 +52,9 @@ type BlobSpec struct {
 	MultiTrans bool
 	// Cold drops the targets' files from the page cache before each pass.
 	Cold bool
+	// Settle writes the targets' files back to the disk before each pass
+	// (see workload.Plan.Settle).
+	Settle bool
 	// Mode and Procs are the workers; each takes an equal share.
 	Mode  string
 	Procs int
@@ -59,7 +65,7 @@ type BlobSpec struct {
 // ± 2 KiB, every target, one goroutine worker, nothing synced.
 func DefaultBlobSpec(driver string) BlobSpec {
 	return BlobSpec{Count: 20_000, Size: 10 << 10, Variance: -1, Targets: []string{TargetDB, TargetFlat, TargetTree},
-		Driver: driver, API: sqlite.APISQL, Journal: "rollback", Mode: workload.ModeGoroutine, Procs: 1, Seed: 1}
+		Driver: driver, API: sqlite.APISQL, Journal: "rollback", Mode: workload.ModeGoroutine, Procs: 1, Seed: 1, Settle: true}
 }
 
 // Blob returns one plan per target, each validated; the db target's
@@ -81,7 +87,7 @@ func Blob(spec BlobSpec, reg *store.Registry) ([]*workload.Plan, error) {
 		case TargetFlat, TargetTree:
 			p.Driver = "files"
 			p.Store.Options = files.Options{Layout: t, Fsync: spec.Fsync}.Encode()
-			p.Phases = workload.Blob(limit, spec.Update, 1) // no transactions: one file each
+			p.Phases = workload.Blob(limit, spec.Update, 1, spec.Replace) // no transactions: one file each
 		default:
 			return nil, fmt.Errorf("--targets: unknown target %q (want db, flat or tree)", t)
 		}
@@ -101,11 +107,19 @@ func blobTemplate(spec BlobSpec) (p workload.Plan, limit int64, perWorker uint64
 		return p, 0, 0, fmt.Errorf("--procs %d: want 1 to the %d blobs", spec.Procs, n)
 	}
 	perWorker = (n + workers - 1) / workers
-	if spec.Sample > n {
+	if spec.Sample > n && !spec.Replace {
 		return p, 0, 0, fmt.Errorf("--sample %d: more than the %d blobs", spec.Sample, n)
 	}
 	if spec.Sample > 0 && spec.Sample < n {
 		perWorker = (spec.Sample + workers - 1) / workers
+		limit = int64(perWorker)
+	}
+	if spec.Replace {
+		draws := n
+		if spec.Sample > 0 {
+			draws = spec.Sample
+		}
+		perWorker = (draws + workers - 1) / workers
 		limit = int64(perWorker)
 	}
 	variance := spec.Variance
@@ -117,7 +131,7 @@ func blobTemplate(spec BlobSpec) (p workload.Plan, limit int64, perWorker uint64
 	p.Keys.Count, p.Preload = n, n
 	p.ValueSize, p.ValueVariance, p.RandomValues = int(spec.Size), int(variance), true
 	p.Mode, p.Procs, p.Goroutines = spec.Mode, spec.Procs, 1
-	p.ColdCache = spec.Cold
+	p.ColdCache, p.Settle = spec.Cold, spec.Settle
 	p.Store.Path = "(temporary)"
 	return p, limit, perWorker, nil
 }
@@ -140,7 +154,7 @@ func blobDB(p *workload.Plan, spec BlobSpec, reg *store.Registry, limit int64, p
 		batch = int(min(perWorker, workload.MaxBatch))
 	}
 	p.Driver, p.Store.Options = spec.Driver, opts.Encode()
-	p.Phases = workload.Blob(limit, spec.Update, batch)
+	p.Phases = workload.Blob(limit, spec.Update, batch, spec.Replace)
 	drv, err := reg.Lookup(spec.Driver)
 	if err != nil {
 		return err

@@ -281,11 +281,15 @@ func blobPasses(t *blobReport) string {
 		}
 		if r := t.Rows[0]; len(r.Passes) > i && r.Passes[i].Present {
 			visit = fmt.Sprintf("%d blobs", r.Passes[i].Blobs)
-			if ph.Ops > 0 {
+			if ph.Ops > 0 && ph.Access != workload.AccessLottery {
 				visit += " (a random sample)"
 			}
 		}
-		passes = append(passes, fmt.Sprintf("%s %s in random order", ph.Name, visit))
+		order := "in random order"
+		if ph.Access == workload.AccessLottery {
+			order = "drawn at random with replacement"
+		}
+		passes = append(passes, fmt.Sprintf("%s %s %s", ph.Name, visit, order))
 	}
 	return strings.Join(passes, "; ")
 }
@@ -330,25 +334,33 @@ func blobSides(t *blobReport) (sides, warning string) {
 }
 
 // pageCacheText says where the passes read from: a warm cache, or the
-// disk after the files were dropped from it (or why they could not be).
+// disk after the files were dropped from it (or why they could not be);
+// and whether the files were written back to the disk before each pass.
 func pageCacheText(s *result.Suite) string {
-	if !s.Cells[0].Runs[0].Plan.ColdCache {
-		return "warm (each target was just written)"
+	p := s.Cells[0].Runs[0].Plan
+	want, done := "", ""
+	switch {
+	case p.ColdCache:
+		want, done = "dropped", "each target's files dropped from it before each pass (cold reads)"
+	case p.Settle:
+		want, done = "written back", "warm, each target's files written back to the disk before each pass (settled, as long-written data is)"
+	default:
+		return "warm (each target was just written, its latest writes perhaps not yet on disk)"
 	}
 	var problems []string
 	for _, c := range s.Cells {
 		for _, r := range c.Runs {
 			for _, ph := range r.Phases {
-				if ph.PageCache != "dropped" && !slices.Contains(problems, ph.PageCache) {
+				if ph.PageCache != want && !slices.Contains(problems, ph.PageCache) {
 					problems = append(problems, ph.PageCache)
 				}
 			}
 		}
 	}
 	if len(problems) == 0 {
-		return "each target's files dropped from it before each pass (cold reads)"
+		return done
 	}
-	return "asked to drop the files before each pass, but " + strings.Join(problems, "; ")
+	return "asked for files " + want + " before each pass, but " + strings.Join(problems, "; ")
 }
 
 // blobMarkdown writes the comparison as markdown.

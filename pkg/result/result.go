@@ -193,7 +193,8 @@ type Phase struct {
 	Size *DiskSize `json:"size,omitempty"`
 	// PageCache says, for a plan with ColdCache, whether the store's files
 	// were dropped from the OS page cache before the phase ("dropped") or
-	// why not; empty when not asked.
+	// why not; for a plan with Settle, whether they were written back to
+	// the disk ("written back") or why not; empty when not asked.
 	PageCache string `json:"page_cache,omitempty"`
 	// WAL is the write-ahead log over the phase, for engines that keep one
 	// (SQLite in WAL mode); nil otherwise.

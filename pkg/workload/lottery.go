@@ -245,15 +245,7 @@ func (l *Lottery) Len() int64 {
 // Next deals the next op and its key. For a write, Value returns the value
 // to write; for a scan, ScanLen the number of keys to read.
 func (l *Lottery) Next() (Op, uint64) {
-	var op Op
-	var key uint64
-	if l.each != nil {
-		op = l.op
-		key, l.scanN = l.each.deal()
-	} else {
-		op = l.deck.deal()
-		key = l.keys.next(l.keyRng)
-	}
+	op, key := l.dealKey()
 	if op == OpUpsert || op == OpUpdate || op == OpInsert {
 		l.value = l.value[:l.plan.ValueSizeOf(key)]
 		if l.random {
@@ -273,6 +265,16 @@ func (l *Lottery) Next() (Op, uint64) {
 
 // ScanLen returns how many consecutive keys the last scan op reads.
 func (l *Lottery) ScanLen() int { return l.scanN }
+
+// dealKey deals the next op and key, without the value a write would
+// carry (which comes from a stream of its own).
+func (l *Lottery) dealKey() (op Op, key uint64) {
+	if l.each != nil {
+		key, l.scanN = l.each.deal()
+		return l.op, key
+	}
+	return l.deck.deal(), l.keys.next(l.keyRng)
+}
 
 // Value returns the value dealt with the last write op. The slice is reused
 // by the next call to Next.

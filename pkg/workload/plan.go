@@ -118,6 +118,11 @@ type Plan struct {
 	// rather than from memory. Linux only; elsewhere results say it could
 	// not be done.
 	ColdCache bool `json:"cold_cache,omitempty"`
+	// Settle writes the store's dirty pages back to the disk before each
+	// measured phase (disk.Settle), so that a pass finds the data on disk
+	// as an application finds data written long before, not blocks the
+	// file system has not even allocated yet. ColdCache writes back too.
+	Settle bool `json:"settle,omitempty"`
 	// Shard, when set, runs only some of the worker processes: those
 	// whose index p has p % Count == Index. The shards of a plan, run on
 	// several machines, together run every worker once, each with the
@@ -346,18 +351,29 @@ func (p *Plan) ValueSizeOf(key uint64) int {
 // PhaseValueBytes returns the bytes of values an each-key phase reads or
 // writes over all the plan's workers (its shard's): the sum of
 // ValueSizeOf over the keys it visits, exact because the keys are dealt
-// from the seed. ok is false for lottery phases (their reads may miss)
-// and for scans.
+// from the seed. A lottery phase of reads or updates alone, of a fixed
+// number of ops, on a key space preloaded whole (so that no read misses
+// and no update adds a key) counts the same way, keys drawn as its
+// workers draw them. ok is false for any other phase, and for scans.
 func (p *Plan) PhaseValueBytes(phase int) (n int64, ok bool) {
 	ph := &p.Phases[phase]
-	if ph.Access != AccessEach || ph.Mix.Ops()[0] == OpScan {
+	ops := ph.Mix.Ops()
+	switch {
+	case ph.Access == AccessEach && ops[0] != OpScan:
+	case ph.Access == AccessLottery && len(ops) == 1 && (ops[0] == OpRead || ops[0] == OpUpdate) &&
+		ph.Ops > 0 && p.Preload >= p.Keys.Count:
+	default:
 		return 0, false
 	}
 	keys := newKeyChooser(p.Keys)
 	for _, w := range p.WorkerIDs() {
 		l := newLottery(p, phase, w, keys)
-		for range l.Len() {
-			key, _ := l.each.deal()
+		deals := l.Len()
+		if l.each == nil {
+			deals = ph.Ops
+		}
+		for range deals {
+			_, key := l.dealKey()
 			n += int64(p.ValueSizeOf(key))
 		}
 	}

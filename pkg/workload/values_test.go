@@ -126,7 +126,41 @@ func TestEachLimitAndBytes(t *testing.T) {
 	}
 	lottery := testPlan(1)
 	if _, ok := lottery.PhaseValueBytes(0); ok {
-		t.Error("a lottery phase has exact bytes")
+		t.Error("a mixed lottery phase has exact bytes")
+	}
+}
+
+// A blob pass drawn with replacement (a lottery of reads or updates alone
+// on a key space preloaded whole) counts its bytes exactly too: the keys
+// its workers draw, repeats included, each at its own size.
+func TestReplaceBytes(t *testing.T) {
+	p := blobPlan(3)
+	p.Phases = Blob(50, true, 1, true)
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for phase := range p.Phases {
+		var want int64
+		seen, draws := map[uint64]bool{}, 0
+		for _, w := range p.WorkerIDs() {
+			l := NewLottery(p, phase, w)
+			for range p.Phases[phase].Ops {
+				_, key := l.Next()
+				want += int64(p.ValueSizeOf(key))
+				seen[key] = true
+				draws++
+			}
+		}
+		if got, ok := p.PhaseValueBytes(phase); !ok || got != want {
+			t.Errorf("phase %d: PhaseValueBytes = %d, %v; want %d", phase, got, ok, want)
+		}
+		if draws != 150 || len(seen) == draws {
+			t.Errorf("phase %d: %d draws of %d keys: want 150 with some repeated", phase, draws, len(seen))
+		}
+	}
+	p.Preload = p.Keys.Count - 1 // a read may miss: no exact bytes
+	if _, ok := p.PhaseValueBytes(0); ok {
+		t.Error("a lottery over keys not all preloaded has exact bytes")
 	}
 }
 

@@ -1,7 +1,8 @@
 // Package files stores each key in a file of its own, registered as
 // "files": the "one file per blob" side of the database-against-its-
-// filesystem comparison. Keys live flat in one directory, or in a two-level
-// tree of at most 100 directories per level (Options.Layout). Worker
+// filesystem comparison. Keys live flat in one directory, or in a tree of
+// directories laid out as SQLite's kvtest lays out its export (three levels
+// of at most 100 entries each up to a million keys; Options.Layout). Worker
 // processes share the directory. A directory is gobench's when it holds
 // the marker file; Init refuses any other non-empty directory.
 package files
@@ -27,7 +28,12 @@ const Marker = ".gobench-files"
 // Layouts.
 const (
 	Flat = "flat" // every key's file in the directory itself
-	Tree = "tree" // key k in dir/(k%100)/(k/100%100)/: at most 100 entries per level
+	// Tree puts key k at dir/AA/BB/CC with AA = k/10000, BB = k/100%100,
+	// CC = k%100, two digits each: kvtest's "export --tree". Directories
+	// hold at most 100 entries (the top one 100 up to a million keys), and
+	// neighbouring keys share a directory: 20,000 keys make 2 + 200
+	// directories.
+	Tree = "tree"
 )
 
 // Options are the files engine's settings.
@@ -133,19 +139,27 @@ var (
 // path returns the file of key, built in a reused buffer.
 func (c *conn) path(key uint64) string {
 	b := append(c.name[:0], c.d.path...)
+	b = append(b, '/')
 	if c.d.opts.Layout == Tree {
-		b = append(b, '/')
-		b = appendTwo(b, key%100)
+		b = appendTwo(b, key/10000)
 		b = append(b, '/')
 		b = appendTwo(b, key/100%100)
+		b = append(b, '/')
+		b = appendTwo(b, key%100)
+	} else {
+		b = strconv.AppendUint(b, key, 10)
 	}
-	b = append(b, '/')
-	b = strconv.AppendUint(b, key, 10)
 	c.name = b
 	return string(b)
 }
 
-func appendTwo(b []byte, n uint64) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
+// appendTwo appends n in decimal, at least two digits.
+func appendTwo(b []byte, n uint64) []byte {
+	if n >= 100 {
+		return strconv.AppendUint(b, n, 10)
+	}
+	return append(b, byte('0'+n/10), byte('0'+n%10))
+}
 
 func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
 	f, err := os.Open(c.path(key))

@@ -22,7 +22,9 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// The tree layout keeps at most 100 entries per directory level.
+// The tree layout is kvtest's: key k at AA/BB/CC (k/10000, k/100%100,
+// k%100), at most 100 entries per directory, 2 + 200 directories for
+// 20,000 keys.
 func TestTreeLayout(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "files")
 	st, err := Driver{}.Open(context.Background(), store.Config{Path: dir, Options: Options{Layout: Tree}.Encode()})
@@ -38,12 +40,29 @@ func TestTreeLayout(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "07", "42", "4207")); err != nil {
-		t.Errorf("key 4207 is not at 07/42/4207: %v", err)
+	for key, at := range map[uint64]string{4207: "00/42/07", 12345: "01/23/45", 0: "00/00/00", 1234567: "123/45/67"} {
+		if key > 20000 {
+			if err := c.Put(key, []byte("v")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(at))); err != nil {
+			t.Errorf("key %d is not at %s: %v", key, at, err)
+		}
 	}
+	if err := c.(store.Deleter).Delete(1234567); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "123")); err != nil {
+		t.Fatal(err)
+	}
+	dirs := 0
 	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return err
+		}
+		if p != dir {
+			dirs++
 		}
 		entries, _ := os.ReadDir(p)
 		if len(entries) > 101 { // 100 plus the marker at the top
@@ -53,6 +72,9 @@ func TestTreeLayout(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if dirs != 2+200 {
+		t.Errorf("%d directories for 20,000 keys, want 2 + 200", dirs)
 	}
 }
 

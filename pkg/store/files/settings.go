@@ -18,7 +18,7 @@ func (s *settings) Engine() string  { return "the files engine" }
 func (s *settings) Flags() []string { return []string{"layout", "fsync"} }
 
 func (s *settings) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&s.o.Layout, "layout", s.o.Layout, "files engine: flat (one directory) or tree (two levels of at most 100 directories)")
+	fs.StringVar(&s.o.Layout, "layout", s.o.Layout, "files engine: flat (one directory) or tree (kvtest's: key k at k/10000/k/100%100/k%100, at most 100 entries per directory)")
 	fs.BoolVar(&s.o.Fsync, "fsync", false, "files engine: fsync every written file before the write returns")
 }
 

@@ -112,9 +112,12 @@ export than after a sync), which would favour the file targets.`,
   # Reads and in-place updates, both sides durable, a transaction per blob
   gobench blob --count 20k --update --sync --fsync --multitrans
 
-  # SQLite's incremental blob I/O (ncruces) against SQL, on 1,000 random blobs
+  # SQLite's incremental blob I/O (ncruces; capi too) against SQL, on 1,000 random blobs
   gobench blob --driver ncruces --api blob --sample 1000 --targets db
   gobench blob --driver ncruces --api sql --sample 1000 --targets db
+
+  # SQLite's own speed beside kvtest's method: the C API, draws with replacement
+  gobench blob --driver capi --replace --update
 
   # Large blobs, 3 repeats, as markdown
   gobench blob --count 2000 --size 1M --variance 256k --repeat 3 --format markdown`,

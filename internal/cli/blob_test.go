@@ -168,7 +168,7 @@ func TestBlobTargets(t *testing.T) {
 // to the disk (--settle, the default), and the result says so; with
 // --settle=false they were not.
 func TestBlobReplaceAndSettle(t *testing.T) {
-	suite, before := blobRun(t, "--targets", "db,tree")
+	_, before := blobRun(t, "--targets", "db,tree")
 	suite, after := blobRun(t, "--targets", "db,tree", "--update", "--sample", "80", "--replace")
 	plan := suite.Cells[0].Runs[0].Plan
 	drawn, distinct := 0, map[uint64]bool{}

@@ -5,7 +5,6 @@ package sqlite
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -221,28 +220,14 @@ func (c *capiConn) Scan(from uint64, n int) (int, error) {
 // Prepare prepares a statement of the user's; each named parameter's index
 // is looked up once.
 func (c *capiConn) Prepare(sql string, params []string) (store.Statement, error) {
-	s, tail, err := c.c.Prepare(sql)
+	s, index, err := prepareIndexed(sql, params, func(q string) (*capi.Stmt, string, error) {
+		s, tail, err := c.c.Prepare(q)
+		return s, tail, c.d.wrap(err)
+	}, &c.user)
 	if err != nil {
-		return nil, c.d.wrap(err)
+		return nil, err
 	}
-	if s == nil {
-		return nil, fmt.Errorf("%w: no SQL statement in %.40q", store.ErrInvalid, sql)
-	}
-	if strings.TrimSpace(tail) != "" {
-		s.Close()
-		return nil, errTail(tail)
-	}
-	c.user = append(c.user, s)
-	if n := s.BindCount(); n != len(params) {
-		return nil, errParams(len(params), n)
-	}
-	u := &capiUserStmt{s: s, c: c, index: make([]int, len(params))}
-	for i, p := range params {
-		if u.index[i] = s.BindIndex(":" + p); u.index[i] == 0 {
-			return nil, fmt.Errorf("%w: the statement has no parameter :%s", store.ErrInvalid, p)
-		}
-	}
-	return u, nil
+	return &capiUserStmt{s: s, c: c, index: index}, nil
 }
 
 // capiUserStmt is a statement of the user's through the C API.

@@ -94,31 +94,56 @@ func closeUser[S io.Closer](list []S) error {
 	return first
 }
 
-// Prepare prepares a statement of the user's on an ncruces connection;
-// each named parameter's index is looked up once.
-func (c *ncConn) Prepare(sql string, params []string) (store.Statement, error) {
-	s, tail, err := c.c.Prepare(sql)
+// indexedStmt is a prepared statement whose parameters are found by name,
+// as ncruces's and capi's are.
+type indexedStmt interface {
+	comparable
+	io.Closer
+	BindCount() int
+	BindIndex(name string) int
+}
+
+// prepareIndexed prepares a statement of the user's with prep (which
+// returns the statement, nil for none, and the SQL after it), keeps it in
+// *user to be closed with the connection, and returns it with each named
+// parameter's index, looked up once.
+func prepareIndexed[S indexedStmt](sql string, params []string, prep func(string) (S, string, error), user *[]S) (S, []int, error) {
+	var none S
+	s, tail, err := prep(sql)
 	if err != nil {
-		return nil, c.d.wrap(err)
+		return none, nil, err
 	}
-	if s == nil {
-		return nil, fmt.Errorf("%w: no SQL statement in %.40q", store.ErrInvalid, sql)
+	if s == none {
+		return none, nil, fmt.Errorf("%w: no SQL statement in %.40q", store.ErrInvalid, sql)
 	}
 	if strings.TrimSpace(tail) != "" {
 		s.Close()
-		return nil, errTail(tail)
+		return none, nil, errTail(tail)
 	}
-	c.user = append(c.user, s)
+	*user = append(*user, s)
 	if n := s.BindCount(); n != len(params) {
-		return nil, errParams(len(params), n)
+		return none, nil, errParams(len(params), n)
 	}
-	u := &ncUserStmt{s: s, c: c, index: make([]int, len(params))}
+	index := make([]int, len(params))
 	for i, p := range params {
-		if u.index[i] = s.BindIndex(":" + p); u.index[i] == 0 {
-			return nil, fmt.Errorf("%w: the statement has no parameter :%s", store.ErrInvalid, p)
+		if index[i] = s.BindIndex(":" + p); index[i] == 0 {
+			return none, nil, fmt.Errorf("%w: the statement has no parameter :%s", store.ErrInvalid, p)
 		}
 	}
-	return u, nil
+	return s, index, nil
+}
+
+// Prepare prepares a statement of the user's on an ncruces connection;
+// each named parameter's index is looked up once.
+func (c *ncConn) Prepare(sql string, params []string) (store.Statement, error) {
+	s, index, err := prepareIndexed(sql, params, func(q string) (*nsqlite.Stmt, string, error) {
+		s, tail, err := c.c.Prepare(q)
+		return s, tail, c.d.wrap(err)
+	}, &c.user)
+	if err != nil {
+		return nil, err
+	}
+	return &ncUserStmt{s: s, c: c, index: index}, nil
 }
 
 // ncUserStmt is a statement of the user's through ncruces.

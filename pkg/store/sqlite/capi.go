@@ -114,6 +114,7 @@ func (c *capiConn) counting(s *capi.Stmt) error {
 func (c *capiConn) execBegin() error    { return c.counting(c.stmts.begin) }
 func (c *capiConn) execCommit() error   { return c.counting(c.stmts.commit) }
 func (c *capiConn) execRollback() error { return c.stmts.rollback.Exec() }
+func (c *capiConn) autocommit() bool    { return c.c.Autocommit() }
 
 // Commit releases a blob handle held through the batch (see Get), then
 // commits as txn does.
@@ -128,7 +129,6 @@ func (c *capiConn) Rollback() error {
 	c.c.BlobRelease()
 	return c.txn.Rollback()
 }
-func (c *capiConn) autocommit() bool { return c.c.Autocommit() }
 
 // TakeLockWaits returns the busy handler's calls and the time it waited
 // since the last call, and starts counting anew.

@@ -49,7 +49,9 @@ func (c *Conn) note(r C.gb_res) C.gb_res {
 }
 
 // Open opens a connection to a file: URI, read-write, creating the file if
-// needed, with extended result codes on.
+// needed, with extended result codes on, in SQLite's multi-thread mode
+// (SQLITE_OPEN_NOMUTEX: no mutex per call, since a Conn has one user at a
+// time).
 func Open(dsn string) (*Conn, error) {
 	cs := C.CString(dsn)
 	defer C.free(unsafe.Pointer(cs))

@@ -17,7 +17,9 @@ import (
 // with the op count as iterations. ns/op is what Go benchmarks mean by it,
 // the inverse of throughput (1e9 / ops/s, over all workers, as with
 // b.RunParallel); ops/s is the throughput itself; the latency of one op is
-// in its own units: mean-ns, p50-ns, p99-ns, p99.9-ns. Values are rounded
+// in its own units: mean-ns, p50-ns, p99-ns, p99.9-ns; the total line
+// adds the CPU time per op, cpu-ns/op, where the run measured it (see
+// result.CPU). Values are rounded
 // to a tenth. The run's other settings are file configuration lines, which
 // benchstat shows and splits tables by: to compare two files whose
 // settings differ, tell benchstat to ignore the setting (`benchstat
@@ -79,6 +81,9 @@ func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string) error
 					{Value: tenth(o.P99Micros * 1e3), Unit: "p99-ns"},
 					{Value: tenth(o.P999Micros * 1e3), Unit: "p99.9-ns"},
 				},
+			}
+			if c := ph.CPU; c != nil && o.Kind == ph.Total.Kind {
+				res.Values = append(res.Values, benchfmt.Value{Value: tenth(c.MicrosPerOp * 1e3), Unit: "cpu-ns/op"})
 			}
 			if err := bw.Write(res); err != nil {
 				return err

@@ -3,9 +3,11 @@ package report
 import (
 	"bytes"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/internal/golden"
+	"github.com/gobench/gobench/pkg/result"
 )
 
 // The CSV and benchfmt of a recorded run and of the recorded matrix, and
@@ -40,5 +42,29 @@ func TestFormatGoldens(t *testing.T) {
 			t.Errorf("%s: unrounded value %s", tt.golden, m)
 		}
 		golden.Check(t, tt.golden, buf.Bytes())
+	}
+}
+
+// A run that measured its CPU time gives benchstat cpu-ns/op on its total
+// line, and on no other.
+func TestBenchfmtCPU(t *testing.T) {
+	run := loadFixture(t, "mix-fidelity.json")
+	run.Phases[0].CPU = &result.CPU{Scope: result.CPUWorkers, Processes: 2, UserSeconds: 0.2, SystemSeconds: 0.1, MicrosPerOp: 6.25}
+	render, err := Render("benchfmt", run, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var with []string
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(line, "cpu-ns/op") {
+			with = append(with, line)
+		}
+	}
+	if len(with) != 1 || !strings.Contains(with[0], "/op=total") || !strings.Contains(with[0], "6250 cpu-ns/op") {
+		t.Errorf("cpu-ns/op on %q, want the total line alone, 6250", with)
 	}
 }

@@ -11,16 +11,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPEAT=${REPEAT:-5} PROCS=${PROCS:-25} QUERIES=${QUERIES:-20000} ONE=${ONE:-200000}
-mkdir -p bin
-go build -o bin/gobench ./cmd/gobench
-amalg="$(go list -m -f '{{.Dir}}' github.com/mattn/go-sqlite3)"
-if [ ! -x bin/baseline-c ] || [ bench/baseline/c/baseline.c -nt bin/baseline-c ]; then
-	echo "compiling SQLite's C baseline (about a minute)..." >&2
-	gcc -O2 -DSQLITE_THREADSAFE=1 -DHAVE_USLEEP=1 -I"$amalg" -o bin/baseline-c \
-		bench/baseline/c/baseline.c "$amalg/sqlite3-binding.c" -lpthread -ldl -lm
-fi
+. bench/baseline/build.sh
+build_c
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-drivers=$(bin/gobench mix --help | sed -n 's/.*store driver: \(.*\) (a comma list.*/\1/p' | tr -d ' ' | tr ',' '\n' | grep -E '^(capi|mattn|modernc|ncruces)$' | paste -sd, -)
+drivers=capi,mattn,modernc,ncruces
 
 for procs in "$PROCS" 1; do
 	q=$QUERIES

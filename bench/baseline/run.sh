@@ -12,15 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-5} PROCS=${PROCS:-25} QUERIES=${QUERIES:-2000} JOURNAL=${JOURNAL:-wal} SYNC=${SYNC:-normal}
-mkdir -p bin
-go build -o bin/gobench ./cmd/gobench
+. bench/baseline/build.sh
+build_c
 go build -o bin/baseline ./bench/baseline
-amalg="$(go list -m -f '{{.Dir}}' github.com/mattn/go-sqlite3)"
-if [ ! -x bin/baseline-c ] || [ bench/baseline/c/baseline.c -nt bin/baseline-c ]; then
-	echo "compiling SQLite's C baseline (about a minute)..." >&2
-	gcc -O2 -DSQLITE_THREADSAFE=1 -DHAVE_USLEEP=1 -I"$amalg" -o bin/baseline-c \
-		bench/baseline/c/baseline.c "$amalg/sqlite3-binding.c" -lpthread -ldl -lm
-fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

@@ -17,9 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 COUNT=${COUNT:-20000} SIZE=${SIZE:-10000} VARIANCE=${VARIANCE:-2000} ROUNDS=${ROUNDS:-3}
-mkdir -p bin
-go build -o bin/gobench ./cmd/gobench
-amalg="$(go list -m -f '{{.Dir}}' github.com/mattn/go-sqlite3)"
+. bench/baseline/build.sh
 src="$(go list -m -f '{{.Dir}}' modernc.org/sqlite)/testdata/tcl/kvtest.c"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 if [ ! -x bin/kvtest ] || [ "$src" -nt bin/kvtest ]; then
@@ -47,7 +45,7 @@ for _ in $(seq "$ROUNDS"); do
 	for c in "${!conf[@]}"; do
 		sync
 		# shellcheck disable=SC2086 # the options are words
-		all[$c]+=" $("$kv" run ${conf[$c]} --count "$COUNT" --random | sed -n 's/^Microseconds per BLOB [a-z]*: //p')"
+		all[$c]+=" $("$kv" run ${conf[$c]} --count "$COUNT" --max-id "$COUNT" --random | sed -n 's/^Microseconds per BLOB [a-z]*: //p')"
 	done
 done
 for c in "${!conf[@]}"; do r[$c]=$(echo "${all[$c]}" | median); done

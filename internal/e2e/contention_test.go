@@ -2,16 +2,13 @@ package e2e
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	_ "modernc.org/sqlite" // the outside reader's own SQLite, as another application would open the file
 
 	"github.com/gobench/gobench/pkg/result"
 )
@@ -112,7 +109,6 @@ func holdRead(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	hold, err := time.ParseDuration(args[1])
 	ts.Check(err)
-	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: ts.MkAbs(args[0])}).EscapedPath(), RawQuery: "mode=ro"}
 	ctx := context.Background()
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -120,8 +116,7 @@ func holdRead(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("the database was not ready within a minute")
 		}
 		time.Sleep(20 * time.Millisecond)
-		db, err := sql.Open("sqlite", u.String())
-		ts.Check(err)
+		db := openOutside(ts, args[0], "ro")
 		c, err := db.Conn(ctx)
 		if err != nil {
 			db.Close()

@@ -84,17 +84,7 @@ func TestEvaluate(t *testing.T) {
 		{"read p99 <= " + ftoa(min(med(0, p99), med(1, p99))*0.99) + "us", []string{"journal=rollback", "journal=wal"}, []bool{false, false}},
 		{"scan p99 <= 1s", []string{"journal=rollback", "journal=wal"}, []bool{false, false}}, // no scans ran
 	} {
-		e, err := ParseExpectation(tt.gate)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.Validate(s); err != nil {
-			t.Fatal(err)
-		}
-		gates, err := Evaluate(s, []Expectation{e})
-		if err != nil {
-			t.Fatal(err)
-		}
+		gates := evaluate(t, s, tt.gate)
 		var cells []string
 		var pass []bool
 		for _, g := range gates {
@@ -195,17 +185,7 @@ func TestCPUGate(t *testing.T) {
 		{"cpu us/op: wal <= 0.4x rollback", "journal=wal 2.00µs CPU/op / journal=rollback 4.00µs CPU/op = ×0.5", []bool{false}},
 		{"cpu us/op < 3us", "journal=rollback 4.00µs CPU/op", []bool{false, true}},
 	} {
-		e, err := ParseExpectation(tt.gate)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.Validate(s); err != nil {
-			t.Fatal(err)
-		}
-		gates, err := Evaluate(s, []Expectation{e})
-		if err != nil {
-			t.Fatal(err)
-		}
+		gates := evaluate(t, s, tt.gate)
 		var pass []bool
 		for _, g := range gates {
 			pass = append(pass, g.Pass)
@@ -214,4 +194,21 @@ func TestCPUGate(t *testing.T) {
 			t.Errorf("%s: pass %v, verdict %q; want %v, %q", tt.gate, pass, gates[0].Verdict, tt.pass, tt.figures)
 		}
 	}
+}
+
+// evaluate parses gate, validates it against s and evaluates it.
+func evaluate(t *testing.T, s *result.Suite, gate string) []result.Gate {
+	t.Helper()
+	e, err := ParseExpectation(gate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Validate(s); err != nil {
+		t.Fatal(err)
+	}
+	gates, err := Evaluate(s, []Expectation{e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gates
 }

@@ -189,7 +189,7 @@ func (b *Builder) AddCPU(phase int, scope string, cpu workload.CPU) {
 	if ps.cpu == nil {
 		ps.cpu = &CPU{Scope: scope}
 	}
-	ps.cpu.add(CPU{Processes: 1, UserSeconds: cpu.User.Seconds(), SystemSeconds: cpu.System.Seconds()}, 0)
+	ps.cpu.add(CPU{Processes: 1, UserSeconds: cpu.User.Seconds(), SystemSeconds: cpu.System.Seconds()})
 }
 
 // SetPID records the process that runs worker in phase.
@@ -298,8 +298,7 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 	ph.Total = total.stats("total", ph.WallSeconds)
 	ph.WorkerSpread = spread(ph.Workers)
 	if ps.cpu != nil {
-		ph.CPU = &CPU{Scope: ps.cpu.Scope}
-		ph.CPU.add(*ps.cpu, ph.Total.Count)
+		ph.CPU = ps.cpu.per(ph.Total.Count)
 	}
 	return ph, problems
 }

@@ -257,16 +257,14 @@ func classCounts(o OpStats) [store.NumClasses]int64 {
 // mergeCPU sums the shards' processor time over phase pi, per op of the
 // merged total; nil unless every shard measured it, in the same scope.
 func mergeCPU(shards []*Result, pi int, ops int64) *CPU {
-	var c *CPU
-	for _, r := range shards {
+	var c CPU
+	for i, r := range shards {
 		sc := r.Phases[pi].CPU
-		if sc == nil || (c != nil && sc.Scope != c.Scope) {
+		if sc == nil || (i > 0 && sc.Scope != c.Scope) {
 			return nil
 		}
-		if c == nil {
-			c = &CPU{Scope: sc.Scope}
-		}
-		c.add(*sc, ops)
+		c.Scope = sc.Scope
+		c.add(*sc)
 	}
-	return c
+	return c.per(ops)
 }

@@ -151,3 +151,22 @@ func TestMergeKeepsOrigins(t *testing.T) {
 		}
 	}
 }
+
+// Merged shards sum their CPU time and divide it by the merged ops; a shard
+// without it, or of another scope, leaves the merge without CPU time.
+func TestMergeCPU(t *testing.T) {
+	shard := func(c *CPU) *Result { return &Result{Phases: []Phase{{CPU: c}}} }
+	a := &CPU{Scope: CPUWorkers, Processes: 2, UserSeconds: 1, SystemSeconds: 0.5, MicrosPerOp: 99}
+	b := &CPU{Scope: CPUWorkers, Processes: 1, UserSeconds: 0.25, SystemSeconds: 0.25, MicrosPerOp: 99}
+	got := mergeCPU([]*Result{shard(a), shard(b)}, 0, 1_000_000)
+	want := CPU{Scope: CPUWorkers, Processes: 3, UserSeconds: 1.25, SystemSeconds: 0.75, MicrosPerOp: 2}
+	if got == nil || *got != want {
+		t.Errorf("merged %+v, want %+v", got, want)
+	}
+	other := &CPU{Scope: CPUProcess, Processes: 1, UserSeconds: 1}
+	for _, shards := range [][]*Result{{shard(a), shard(nil)}, {shard(a), shard(other)}} {
+		if got := mergeCPU(shards, 0, 10); got != nil {
+			t.Errorf("merged %+v from shards that do not all have it alike", got)
+		}
+	}
+}

@@ -230,16 +230,20 @@ type CPU struct {
 	MicrosPerOp float64 `json:"us_per_op"`
 }
 
-// add adds another process's time (the same scope) and sets MicrosPerOp
-// for ops data ops.
-func (c *CPU) add(o CPU, ops int64) {
+// add adds other processes' time, of the same scope.
+func (c *CPU) add(o CPU) {
 	c.Processes += o.Processes
 	c.UserSeconds += o.UserSeconds
 	c.SystemSeconds += o.SystemSeconds
+}
+
+// per returns c with MicrosPerOp set for ops data ops (0 for none).
+func (c CPU) per(ops int64) *CPU {
 	c.MicrosPerOp = 0
 	if ops > 0 {
 		c.MicrosPerOp = (c.UserSeconds + c.SystemSeconds) * 1e6 / float64(ops)
 	}
+	return &c
 }
 
 // WALTimeline is a write-ahead log's size over a phase, sampled five times

@@ -245,7 +245,7 @@ func (u *capiUserStmt) Run(args ...any) (int64, error) {
 	for i, a := range args {
 		if err := u.s.Bind(u.index[i], a); err != nil {
 			u.s.Clear()
-			if _, ok := err.(*capi.Error); !ok {
+			if e := (*capi.Error)(nil); !errors.As(err, &e) {
 				return 0, fmt.Errorf("%w: %w", store.ErrInvalid, err)
 			}
 			return 0, u.c.d.wrap(err)

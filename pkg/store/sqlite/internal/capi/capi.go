@@ -37,9 +37,6 @@ type Conn struct {
 	// on its way out (1 or 0), or -1 after any other call: only a call on
 	// this connection can change it, and the connection has one user.
 	ac int8
-	// held is set while the shim may hold a blob handle open (BlobRead
-	// and BlobWrite with hold).
-	held bool
 }
 
 // note records the autocommit state an op call returned.
@@ -94,11 +91,11 @@ func (c *Conn) Close() error {
 	return nil
 }
 
-// BlobRelease closes the blob handle BlobRead or BlobWrite held, if any.
+// BlobRelease closes the blob handle BlobRead or BlobWrite held, if any
+// (the shim's own record, read without a call into C).
 func (c *Conn) BlobRelease() {
-	if c.held {
+	if c.c.held != nil {
 		C.gb_blob_release(c.c)
-		c.held = false
 	}
 }
 
@@ -191,7 +188,6 @@ func ptr(b []byte) unsafe.Pointer {
 func (c *Conn) BlobRead(key int64, dst []byte, hold bool) ([]byte, error) {
 	read := func() C.gb_res {
 		if hold {
-			c.held = true
 			return c.note(C.gb_blob_read_held(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst))))
 		}
 		return c.note(C.gb_blob_read(c.c, C.sqlite3_int64(key), ptr(dst), C.int(cap(dst))))
@@ -213,7 +209,6 @@ func (c *Conn) BlobRead(key int64, dst []byte, hold bool) ([]byte, error) {
 func (c *Conn) BlobWrite(key int64, v []byte, hold bool) error {
 	var r C.gb_res
 	if hold {
-		c.held = true
 		r = c.note(C.gb_blob_write_held(c.c, C.sqlite3_int64(key), ptr(v), C.int(len(v))))
 	} else {
 		r = c.note(C.gb_blob_write(c.c, C.sqlite3_int64(key), ptr(v), C.int(len(v))))

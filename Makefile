@@ -20,7 +20,7 @@ FUZZ_TARGETS = \
 	./pkg/result:FuzzRead:50000x \
 	./pkg/result:FuzzReadSuite:50000x \
 	./pkg/bytesize:FuzzParse:200000x \
-	./pkg/report:FuzzParseExpectation:50000x \
+	./pkg/judge:FuzzParseExpectation:50000x \
 	./pkg/job:FuzzRead:10000x \
 	./pkg/sqlscript:FuzzParse:200000x \
 	./pkg/sqlscript:FuzzExpr:200000x \

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 )
@@ -83,16 +84,16 @@ func parsePercent(s string) (float64, error) {
 }
 
 func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string, env *Env) error {
-	if _, err := report.Render(o.format, (*report.Comparison)(nil), report.Options{}); err != nil {
+	if _, err := report.Render(o.format, (*judge.Comparison)(nil), report.Options{}); err != nil {
 		return usage(fmt.Errorf("--format: %w", err))
 	}
 	maxReg, err := parsePercent(o.maxRegression)
 	if err != nil {
 		return usage(fmt.Errorf("--max-regression %q: want a percentage such as 10%% (0%% to report without failing)", o.maxRegression))
 	}
-	var metrics []report.Metric
+	var metrics []judge.Metric
 	for _, m := range o.metrics {
-		mt, err := report.ParseMetric(m)
+		mt, err := judge.ParseMetric(m)
 		if err != nil {
 			return usage(fmt.Errorf("--metric: %w", err))
 		}
@@ -107,9 +108,9 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 		return err
 	}
 	if metrics == nil {
-		metrics = report.DefaultMetrics(old)
+		metrics = judge.DefaultMetrics(old)
 	}
-	c, err := report.Compare(oldPath, old, newPath, new, metrics, maxReg)
+	c, err := judge.Compare(oldPath, old, newPath, new, metrics, maxReg)
 	if err != nil {
 		return usage(err)
 	}

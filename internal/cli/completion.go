@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/disk"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store/all"
@@ -49,7 +50,7 @@ func flagValues(command, flag string) []string {
 	case "format":
 		switch command {
 		case "compare":
-			return report.FormatsFor((*report.Comparison)(nil))
+			return report.FormatsFor((*judge.Comparison)(nil))
 		case "disk":
 			return report.FormatsFor((*disk.Report)(nil))
 		}

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/gobench/gobench/internal/coord"
-	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/sqlscript"
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -43,7 +43,7 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse):
 		return ExitUsage
-	case errors.Is(err, report.ErrThreshold):
+	case errors.Is(err, judge.ErrThreshold):
 		return ExitThreshold
 	case errors.Is(err, errTerminated):
 		return ExitTerminated

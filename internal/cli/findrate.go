@@ -10,8 +10,10 @@ import (
 
 	"github.com/gobench/gobench/internal/coord"
 	"github.com/gobench/gobench/pkg/capacity"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -85,15 +87,15 @@ func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *
 	if err != nil {
 		return usage(err)
 	}
-	var gates []report.Expectation
+	var gates []judge.Expectation
 	for _, e := range expects {
-		g, err := report.ParseCapacityGate(e)
+		g, err := judge.ParseCapacityGate(e)
 		if err != nil {
 			return usage(err)
 		}
 		gates = append(gates, g)
 	}
-	if err := report.ValidateCapacityGates(skeleton, gates); err != nil {
+	if err := judge.ValidateCapacityGates(skeleton, gates); err != nil {
 		return usage(err)
 	}
 	cfg, err := o.coordCells(env, command, cells, 1)
@@ -116,14 +118,14 @@ func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *
 	c.Varied, c.Baseline = skeleton.Varied, skeleton.Baseline
 	var gateErr error
 	if runErr == nil && len(gates) > 0 {
-		if c.Gates, err = report.EvaluateCapacity(c, gates); err != nil {
+		if c.Gates, err = judge.EvaluateCapacity(c, gates); err != nil {
 			return err
 		}
 		for _, g := range c.Gates {
 			fmt.Fprintf(env.Stderr, "gobench: %s\n", g.Verdict)
 		}
 		if n := result.GatesFailed(c.Gates); n > 0 {
-			gateErr = fmt.Errorf("%w: %d of %d gates failed", report.ErrThreshold, n, len(c.Gates))
+			gateErr = fmt.Errorf("%w: %d of %d gates failed", judge.ErrThreshold, n, len(c.Gates))
 		}
 	}
 	if err := o.writeRendered(env, c, c.Write, report.Options{}); err != nil || runErr != nil {
@@ -131,13 +133,13 @@ func runSearch(ctx context.Context, env *Env, o *runOptions, f *searchFlags, s *
 	}
 	for _, cv := range curves {
 		if !cv.Found {
-			o.notef(env, "%s: no rate met %s, not even %s ops/s", cv.Settings, f.objectives, report.Rate(lowest(cv)))
+			o.notef(env, "%s: no rate met %s, not even %s ops/s", cv.Settings, f.objectives, units.Rate(lowest(cv)))
 		}
 	}
 	return gateErr
 }
 
-func objectiveTexts(exps []report.Expectation) []string {
+func objectiveTexts(exps []judge.Expectation) []string {
 	out := make([]string, len(exps))
 	for i, e := range exps {
 		out[i] = e.Text

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/workload"
@@ -61,7 +62,7 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job, ro report.
 	single := job.IsMatrix(j.Command) && len(j.Cells)*j.Repeat == 1
 	var gateErr error
 	if runErr == nil {
-		gateErr = judge(env, suite, gates, single)
+		gateErr = judgeGates(env, suite, gates, single)
 	}
 	if err := o.writeOutput(env, suite, single, ro); err != nil || runErr != nil {
 		return errors.Join(runErr, err)
@@ -69,14 +70,14 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job, ro report.
 	return gateErr
 }
 
-// judge evaluates the gates on the suite, keeps the verdicts in it (and
+// judgeGates evaluates the gates on the suite, keeps the verdicts in it (and
 // in the run, for a single run), prints each verdict on stderr and returns
 // ErrThreshold when any failed.
-func judge(env *Env, suite *result.Suite, expects []report.Expectation, single bool) error {
+func judgeGates(env *Env, suite *result.Suite, expects []judge.Expectation, single bool) error {
 	if len(expects) == 0 {
 		return nil
 	}
-	gates, err := report.Evaluate(suite, expects)
+	gates, err := judge.Evaluate(suite, expects)
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func judge(env *Env, suite *result.Suite, expects []report.Expectation, single b
 		fmt.Fprintf(env.Stderr, "gobench: %s\n", g.Verdict)
 	}
 	if n := result.GatesFailed(gates); n > 0 {
-		return fmt.Errorf("%w: %d of %d gates failed", report.ErrThreshold, n, len(gates))
+		return fmt.Errorf("%w: %d of %d gates failed", judge.ErrThreshold, n, len(gates))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -158,9 +159,9 @@ func (w *watcher) fields(c *result.Window, note string) []field {
 		if workload.IsMarkerKind(k) {
 			continue // a batch's begin and commit, a script's statements: their ops are counted already
 		}
-		fs = append(fs, field{text: fmt.Sprintf("%s %s/s", k, report.Rate(c.Rate(k))), rank: rankRate})
+		fs = append(fs, field{text: fmt.Sprintf("%s %s/s", k, units.Rate(c.Rate(k))), rank: rankRate})
 		if p99, ok := c.Percentile(k, 99); ok {
-			fs = append(fs, field{text: "p99 " + report.Micros(float64(p99)/1e3), rank: rankLatency, glued: true})
+			fs = append(fs, field{text: "p99 " + units.Micros(float64(p99)/1e3), rank: rankLatency, glued: true})
 		}
 	}
 	fs = append(fs, field{text: fmt.Sprintf("errors %d", w.errors), rank: rankRun})

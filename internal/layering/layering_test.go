@@ -32,10 +32,28 @@ var rules = []rule{
 	{dir: "internal/wire", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/all", module + "internal/coord", module + "pkg/result"}, why: "the wire format carries samples, nothing more"},
 	{dir: "pkg/disk", forbid: []string{module + "pkg/store", module + "pkg/workload", module + "pkg/result", module + "pkg/report"}, why: "the disk probe needs no store and renders nothing"},
 	{dir: "pkg/bytesize", onlyThis: []string{}, why: "units depend on nothing"},
+	{dir: "pkg/units", onlyThis: []string{}, why: "number formatting depends on nothing"},
+	{dir: "pkg/judge", forbid: []string{module + "pkg/report", module + "pkg/store/", module + "pkg/capacity", module + "pkg/job"}, why: "judging computes verdicts from results; rendering is report's"},
 	{dir: "pkg/percentile", onlyThis: []string{}, why: "the percentile rule depends on nothing"},
 	{dir: "internal/cli", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/lmdb", module + "pkg/store/files", module + "pkg/store/mapstore", module + "pkg/store/btreestore", module + "pkg/store/nullstore"}, why: "engines own their flags (store.Settings): the command line knows no engine by name"},
 	{dir: "cmd/gobench", onlyThis: []string{module + "internal/cli"}, why: "main only calls cli.Main"},
 	{dir: "", forbid: []string{module + "pkg/store/storetest"}, why: "storetest is for tests: the binary's checks are package conformance"},
+}
+
+// TestReportOnlyFromCLI keeps the renderer at the top: only the command
+// line imports pkg/report; what a library user needs of judging is in
+// pkg/judge.
+func TestReportOnlyFromCLI(t *testing.T) {
+	for _, f := range loadFiles(t) {
+		if strings.HasPrefix(f.path, "internal/cli/") || strings.HasPrefix(f.path, "pkg/report/") {
+			continue
+		}
+		for _, imp := range f.imports {
+			if imp == module+"pkg/report" {
+				t.Errorf("%s imports pkg/report: only internal/cli renders", f.path)
+			}
+		}
+	}
 }
 
 type file struct {

@@ -6,7 +6,7 @@
 // The package knows nothing of how a step runs: a [Search] is given a
 // function that runs one open-loop step at a rate (or the closed-loop
 // probe) and returns its result. Steps are judged by absolute gates
-// ("upsert p99 <= 5ms", see report.ParseExpectation) on the corrected
+// ("upsert p99 <= 5ms", see judge.ParseExpectation) on the corrected
 // latency (from each op's due time), and by two implicit conditions: the
 // step completed at least MinAchieved of the ops it was offered, and at
 // most MaxErrorShare of them failed.
@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -56,7 +56,7 @@ type RunFunc func(ctx context.Context, rate float64, length time.Duration) (*res
 type Search struct {
 	// Objectives are absolute gates without cell selectors, all of which
 	// a step must meet.
-	Objectives []report.Expectation
+	Objectives []judge.Expectation
 	// RateMax, when positive, bounds the search instead of the
 	// closed-loop probe.
 	RateMax float64
@@ -83,14 +83,14 @@ type Search struct {
 
 // ParseObjectives reads a --find-rate value: absolute gates joined with
 // commas, such as "upsert p99 <= 5ms, read p99 <= 1ms".
-func ParseObjectives(s string) ([]report.Expectation, error) {
-	var out []report.Expectation
+func ParseObjectives(s string) ([]judge.Expectation, error) {
+	var out []judge.Expectation
 	for part := range strings.SplitSeq(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
-		e, err := report.ParseExpectation(part)
+		e, err := judge.ParseExpectation(part)
 		if err != nil {
 			return nil, err
 		}
@@ -280,7 +280,7 @@ func (f *finder) judge(r *result.Result, offered float64) (result.CapacityStep, 
 	if err != nil {
 		return st, err
 	}
-	gates, err := report.Evaluate(suite, f.s.Objectives)
+	gates, err := judge.Evaluate(suite, f.s.Objectives)
 	if err != nil {
 		return st, err
 	}

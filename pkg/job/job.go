@@ -13,7 +13,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
@@ -228,10 +228,10 @@ func (j *Job) Skeleton() (*result.Suite, error) {
 
 // Gates parses the job's expectations and checks them, and its baseline,
 // against its cells.
-func (j *Job) Gates() ([]report.Expectation, error) {
-	var gates []report.Expectation
+func (j *Job) Gates() ([]judge.Expectation, error) {
+	var gates []judge.Expectation
 	for _, e := range j.Expect {
-		g, err := report.ParseExpectation(e)
+		g, err := judge.ParseExpectation(e)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -31,7 +32,7 @@ func runBenchfmt(w io.Writer, r *result.Result) error {
 // suiteBenchfmt writes every repeat of every cell in the Go benchmark
 // format; benchstat summarises the repeats itself (for example with
 // `benchstat -col /journal`).
-func suiteBenchfmt(w io.Writer, sum *Summary) error {
+func suiteBenchfmt(w io.Writer, sum *judge.Summary) error {
 	bw := benchfmt.NewWriter(w)
 	for _, c := range sum.Suite.Cells {
 		for _, r := range c.Runs {

@@ -10,7 +10,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -112,10 +114,10 @@ func blobPass(runs []*result.Result, name string) blobPassStats {
 	if !pass.Present {
 		return pass
 	}
-	st := statsOf(bps)
+	st := judge.StatsOf(bps)
 	pass.BytesPerSec, pass.RelStdDev = st.Mean, st.RelStdDev()
-	pass.BlobsPerSec = statsOf(blobs).Mean
-	pass.P50Micros, pass.P99Micros = statsOf(p50).Mean, statsOf(p99).Mean
+	pass.BlobsPerSec = judge.StatsOf(blobs).Mean
+	pass.P50Micros, pass.P99Micros = judge.StatsOf(p50).Mean, judge.StatsOf(p99).Mean
 	return pass
 }
 
@@ -140,9 +142,9 @@ func blobFactor(db, other *blobRow, measure string) string {
 		}
 		r := float64(db.Size.AllocatedBytes) / float64(other.Size.AllocatedBytes)
 		if r <= 1 {
-			return fmt.Sprintf("db %s%% smaller", sig3(100*(1-r)))
+			return fmt.Sprintf("db %s%% smaller", units.Sig3(100*(1-r)))
 		}
-		return fmt.Sprintf("db %s%% larger", sig3(100*(r-1)))
+		return fmt.Sprintf("db %s%% larger", units.Sig3(100*(r-1)))
 	}
 	i := slices.Index(blobPassNames, measure)
 	a, b := db.Passes[i], other.Passes[i]
@@ -150,9 +152,9 @@ func blobFactor(db, other *blobRow, measure string) string {
 		return "–"
 	}
 	if r := a.BytesPerSec / b.BytesPerSec; r >= 1 {
-		return fmt.Sprintf("db %s× faster", fixedFloat(r, 2))
+		return fmt.Sprintf("db %s× faster", units.Fixed(r, 2))
 	}
-	return fmt.Sprintf("%s %s× faster", other.Target, fixedFloat(b.BytesPerSec/a.BytesPerSec, 2))
+	return fmt.Sprintf("%s %s× faster", other.Target, units.Fixed(b.BytesPerSec/a.BytesPerSec, 2))
 }
 
 // blobText writes the comparison: a header with the workload and the
@@ -174,7 +176,7 @@ func blobText(w io.Writer, t *blobReport, u bytesize.Units) error {
 			if i == 1 && !updates {
 				break
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", blobRate(p, u), blobsRate(p), Micros(p.P50Micros), Micros(p.P99Micros))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", blobRate(p, u), blobsRate(p), units.Micros(p.P50Micros), units.Micros(p.P99Micros))
 		}
 		alloc, app := "–", "–"
 		if r.Size != nil {
@@ -222,7 +224,7 @@ func blobsRate(p blobPassStats) string {
 	if !p.Present {
 		return "–"
 	}
-	return Rate(p.BlobsPerSec)
+	return units.Rate(p.BlobsPerSec)
 }
 
 // blobHeader says what ran: the blobs, the passes, each side's
@@ -374,7 +376,7 @@ func blobMarkdown(w io.Writer, t *blobReport, u bytesize.Units) error {
 		r := &t.Rows[i]
 		ew.printf("| %s", r.Target)
 		for _, p := range r.Passes {
-			ew.printf(" | %s | %s | %s | %s", blobRate(p, u), blobsRate(p), Micros(p.P50Micros), Micros(p.P99Micros))
+			ew.printf(" | %s | %s | %s | %s", blobRate(p, u), blobsRate(p), units.Micros(p.P50Micros), units.Micros(p.P99Micros))
 		}
 		alloc, app := "–", "–"
 		if r.Size != nil {

@@ -16,7 +16,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 )
 
 // capacityJSON writes a capacity result as JSON, every step included.
@@ -30,7 +32,7 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 	ew.printf("gobench %s --find-rate · objectives: %s · implicit: achieved ≥ %g%% of the offered rate, errors ≤ %g%% of ops\n",
 		c.Command, strings.Join(c.Objectives, ", "), 100*c.MinAchieved, 100*c.MaxErrorShare)
 	ew.printf("steps of %s s after a settle, bisection to %g%%, confirmed by %d %s of %g× a step; latency from each op's due time\n",
-		fixedFloat(c.StepSeconds, 1), 100*c.Tolerance, c.Confirmations, plural(c.Confirmations, "run", "runs"), c.ConfirmFactor)
+		units.Fixed(c.StepSeconds, 1), 100*c.Tolerance, c.Confirmations, plural(c.Confirmations, "run", "runs"), c.ConfirmFactor)
 	if len(c.Cells) > 0 {
 		var common []string
 		for _, st := range c.Cells[0].Settings {
@@ -47,7 +49,7 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 	for _, cv := range c.Cells {
 		rate, p50, p99, mx, errs := "none met", "–", "–", "–", "–"
 		if cf := cv.Confirmed; cv.Found && cf != nil {
-			rate, p50, p99, mx, errs = Rate(cv.Rate), Micros(cf.P50Micros), Micros(cf.P99Micros), Micros(cf.MaxMicros), fmt.Sprint(cf.Errors)
+			rate, p50, p99, mx, errs = units.Rate(cv.Rate), units.Micros(cf.P50Micros), units.Micros(cf.P99Micros), units.Micros(cf.MaxMicros), fmt.Sprint(cf.Errors)
 		}
 		rate += "\t" + objectiveFigures(c, cv)
 		vs := ""
@@ -56,12 +58,12 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 			case cv.Settings.String() == base.Settings.String():
 				vs = "baseline"
 			case cv.Found && base.Found && base.Rate > 0:
-				vs = "×" + sig3(cv.Rate/base.Rate)
+				vs = "×" + units.Sig3(cv.Rate/base.Rate)
 			default:
 				vs = "–"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", cellLabel(cv, c.Varied), rate, p50, p99, mx, errs, vs, len(cv.Steps), Rate(cv.Ceiling))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", cellLabel(cv, c.Varied), rate, p50, p99, mx, errs, vs, len(cv.Steps), units.Rate(cv.Ceiling))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -97,7 +99,7 @@ func objectiveHeads(c *result.Capacity) string {
 // objectiveMetric is the metric an objective judges, "upsert p99" of
 // "upsert p99 <= 5ms"; the text itself if it does not parse.
 func objectiveMetric(text string) string {
-	if e, err := ParseExpectation(text); err == nil {
+	if e, err := judge.ParseExpectation(text); err == nil {
 		return e.Metric.String()
 	}
 	return text
@@ -107,7 +109,7 @@ func objectiveMetric(text string) string {
 // with the objectives' figures: "7495 ops/s offered, 7475 achieved: NOT
 // met (upsert p99 36.4ms)"; a confirmation's begins "confirming".
 func StepSummary(st result.CapacityStep) string {
-	what := Rate(st.Offered) + " ops/s offered"
+	what := units.Rate(st.Offered) + " ops/s offered"
 	if st.Confirmation {
 		what = "confirming " + what
 	}
@@ -119,12 +121,12 @@ func StepSummary(st result.CapacityStep) string {
 	for _, g := range st.Verdicts {
 		switch {
 		case g.Unit == "µs": // a latency objective
-			figures = append(figures, objectiveMetric(g.Expression)+" "+Micros(g.Value))
+			figures = append(figures, objectiveMetric(g.Expression)+" "+units.Micros(g.Value))
 		case !g.Pass:
 			figures = append(figures, g.Expression+": no")
 		}
 	}
-	return fmt.Sprintf("%s, %s achieved: %s (%s)", what, Rate(st.Achieved), verdict, strings.Join(figures, ", "))
+	return fmt.Sprintf("%s, %s achieved: %s (%s)", what, units.Rate(st.Achieved), verdict, strings.Join(figures, ", "))
 }
 
 // objectiveFigures are a cell's objective figures at its confirmed rate,
@@ -149,11 +151,11 @@ func diskDrift(cv result.CapacityCurve) string {
 	if b == nil {
 		return ""
 	}
-	s := fmt.Sprintf("disk (%s): %s fsync/s before the search (p99 %s)", b.Filesystem, Rate(b.FsyncPerSec), Micros(b.P99Micros))
+	s := fmt.Sprintf("disk (%s): %s fsync/s before the search (p99 %s)", b.Filesystem, units.Rate(b.FsyncPerSec), units.Micros(b.P99Micros))
 	if a == nil {
 		return s
 	}
-	s += fmt.Sprintf(", %s after (p99 %s)", Rate(a.FsyncPerSec), Micros(a.P99Micros))
+	s += fmt.Sprintf(", %s after (p99 %s)", units.Rate(a.FsyncPerSec), units.Micros(a.P99Micros))
 	if b.FsyncPerSec > 0 && a.FsyncPerSec < 2*b.FsyncPerSec/3 {
 		s += ": WARNING, the disk slowed during the search; its later steps ran on a slower machine"
 	}
@@ -169,8 +171,8 @@ func capacityCurveText(ew *errWriter, cv result.CapacityCurve) {
 		if st.Confirmation {
 			name += " (confirm)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t  %s\n", name, Rate(st.Offered), Rate(st.Achieved),
-			Micros(st.P50Micros), Micros(st.P99Micros), Micros(st.ServiceP99Micros), st.Errors, stepVerdict(st))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t  %s\n", name, units.Rate(st.Offered), units.Rate(st.Achieved),
+			units.Micros(st.P50Micros), units.Micros(st.P99Micros), units.Micros(st.ServiceP99Micros), st.Errors, stepVerdict(st))
 	}
 	_ = tw.Flush()
 }
@@ -193,11 +195,11 @@ func stepVerdict(st result.CapacityStep) string {
 func capacityFigure(g result.Gate) string {
 	switch g.Unit {
 	case "µs":
-		return Micros(g.Value)
+		return units.Micros(g.Value)
 	case "ops/s":
-		return Rate(g.Value) + " ops/s"
+		return units.Rate(g.Value) + " ops/s"
 	}
-	return fmt.Sprintf("%s %s", sig3(g.Value), g.Unit)
+	return fmt.Sprintf("%s %s", units.Sig3(g.Value), g.Unit)
 }
 
 // cellLabel names a cell by its varied settings ("journal=wal"), or
@@ -239,7 +241,7 @@ func capacityHeadlines(c *result.Capacity) []string {
 		what := fmt.Sprintf("%s vs %s: ", cellLabel(cv, c.Varied), cellLabel(*base, c.Varied))
 		switch {
 		case cv.Found && base.Found && base.Rate > 0:
-			out = append(out, what+fmt.Sprintf("sustains ×%s the rate (%s against %s ops/s) at %s", sig3(cv.Rate/base.Rate), Rate(cv.Rate), Rate(base.Rate), strings.Join(c.Objectives, ", ")))
+			out = append(out, what+fmt.Sprintf("sustains ×%s the rate (%s against %s ops/s) at %s", units.Sig3(cv.Rate/base.Rate), units.Rate(cv.Rate), units.Rate(base.Rate), strings.Join(c.Objectives, ", ")))
 		case !cv.Found:
 			out = append(out, what+"no rate met the objectives in "+cellLabel(cv, c.Varied))
 		default:
@@ -258,9 +260,9 @@ func capacityMarkdown(w io.Writer, c *result.Capacity) error {
 	for _, cv := range c.Cells {
 		rate, p50, p99, mx := "none met", "–", "–", "–"
 		if cf := cv.Confirmed; cv.Found && cf != nil {
-			rate, p50, p99, mx = Rate(cv.Rate), Micros(cf.P50Micros), Micros(cf.P99Micros), Micros(cf.MaxMicros)
+			rate, p50, p99, mx = units.Rate(cv.Rate), units.Micros(cf.P50Micros), units.Micros(cf.P99Micros), units.Micros(cf.MaxMicros)
 		}
-		ew.printf("| %s | %s | %s | %s | %s | %s |\n", mdEscape(cellLabel(cv, c.Varied)), rate, p50, p99, mx, Rate(cv.Ceiling))
+		ew.printf("| %s | %s | %s | %s | %s | %s |\n", mdEscape(cellLabel(cv, c.Varied)), rate, p50, p99, mx, units.Rate(cv.Ceiling))
 	}
 	if lines := capacityHeadlines(c); len(lines) > 0 {
 		ew.printf("\n")
@@ -275,8 +277,8 @@ func capacityMarkdown(w io.Writer, c *result.Capacity) error {
 		}
 		ew.printf("\n| offered ops/s | achieved ops/s | p50 | p99 | service p99 | errors | verdict |\n|--:|--:|--:|--:|--:|--:|---|\n")
 		for _, st := range cv.Steps {
-			ew.printf("| %s | %s | %s | %s | %s | %d | %s |\n", Rate(st.Offered), Rate(st.Achieved), Micros(st.P50Micros),
-				Micros(st.P99Micros), Micros(st.ServiceP99Micros), st.Errors, mdEscape(stepVerdict(st)))
+			ew.printf("| %s | %s | %s | %s | %s | %d | %s |\n", units.Rate(st.Offered), units.Rate(st.Achieved), units.Micros(st.P50Micros),
+				units.Micros(st.P99Micros), units.Micros(st.ServiceP99Micros), st.Errors, mdEscape(stepVerdict(st)))
 		}
 	}
 	return ew.err

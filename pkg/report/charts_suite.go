@@ -10,14 +10,16 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 )
 
 // cellDots draws one metric per cell: every repeat as a dot (spread
 // across its column so equal values stay visible), the median as a bar
 // across, the range from min to max as a line, and above the column the
 // factor against the baseline with the rank test's verdict.
-func cellDots(id string, s *result.Suite, m MetricSummary) (chart, error) {
+func cellDots(id string, s *result.Suite, m judge.MetricSummary) (chart, error) {
 	c := chart{ID: id, Title: fmt.Sprintf("%s (%s, %s): every repeat, the median (bar) and the range, factor against %s", m.Metric, m.Unit, m.Direction, s.Baseline)}
 	p := newPlot("", strings.Join(s.Varied, " / "), m.Unit)
 	var names, labels []string
@@ -73,7 +75,7 @@ func spread(j, n int) float64 {
 
 // factorLabel says how a cell compares with the baseline: the factor,
 // better or worse, and whether the rank test finds it significant.
-func factorLabel(s *result.Suite, cs CellStats) string {
+func factorLabel(s *result.Suite, cs judge.CellStats) string {
 	switch {
 	case cs.Settings.String() == s.Baseline.String():
 		return "baseline"
@@ -86,9 +88,9 @@ func factorLabel(s *result.Suite, cs CellStats) string {
 		word = "better"
 	}
 	if !f.Significant {
-		return fmt.Sprintf("×%s ~ (p=%.2f)", sig3(f.Ratio), f.P)
+		return fmt.Sprintf("×%s ~ (p=%.2f)", units.Sig3(f.Ratio), f.P)
 	}
-	return fmt.Sprintf("×%s %s * (p=%.3f)", sig3(f.Ratio), word, f.P)
+	return fmt.Sprintf("×%s %s * (p=%.3f)", units.Sig3(f.Ratio), word, f.P)
 }
 
 func addDots(p *plot.Plot, xy plotter.XYs, c color.Color) error {

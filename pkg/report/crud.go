@@ -10,7 +10,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -132,7 +134,7 @@ func crudGroup(runs []*result.Result, group string, rows uint64) (crudCell, int)
 	}
 	means := make([]float64, len(rounds))
 	for i := range rounds {
-		means[i] = statsOf(rounds[i]).Mean
+		means[i] = judge.StatsOf(rounds[i]).Mean
 	}
 	// The median round (the lower middle one for an even count).
 	order := make([]int, len(means))
@@ -150,11 +152,11 @@ func crudGroup(runs []*result.Result, group string, rows uint64) (crudCell, int)
 	})
 	mid := order[(len(order)-1)/2]
 	cell := crudCell{
-		OpsPerSec: statsOf(means).Median,
+		OpsPerSec: judge.StatsOf(means).Median,
 		Best:      slices.Max(means),
-		RelStdDev: statsOf(rounds[mid]).RelStdDev(),
-		P50Micros: statsOf(p50s[mid]).Mean,
-		P99Micros: statsOf(p99s[mid]).Mean,
+		RelStdDev: judge.StatsOf(rounds[mid]).RelStdDev(),
+		P50Micros: judge.StatsOf(p50s[mid]).Mean,
+		P99Micros: judge.StatsOf(p99s[mid]).Mean,
 		Present:   true,
 		Errors:    errs,
 	}
@@ -219,7 +221,7 @@ func sizeText(s *result.DiskSize, rows uint64) string {
 	}
 	per := ""
 	if rows > 0 {
-		per = fmt.Sprintf(", %s B/row", sig3(float64(s.AllocatedBytes)/float64(rows)))
+		per = fmt.Sprintf(", %s B/row", units.Sig3(float64(s.AllocatedBytes)/float64(rows)))
 	}
 	return fmt.Sprintf("%s alloc (%s apparent%s)", bytesize.Units{}.Round(s.AllocatedBytes), bytesize.Units{}.Round(s.ApparentBytes), per)
 }
@@ -228,9 +230,9 @@ func opsCell(c crudCell, group string, repeats int) string {
 	if !c.Present {
 		return "–"
 	}
-	s := Rate(c.OpsPerSec)
+	s := units.Rate(c.OpsPerSec)
 	if group == "query" || group == "update" {
-		s += " (best " + Rate(c.Best) + ")"
+		s += " (best " + units.Rate(c.Best) + ")"
 	}
 	if repeats > 1 {
 		s += fmt.Sprintf(" ±%.0f%%", 100*c.RelStdDev)
@@ -269,7 +271,7 @@ func crudText(w io.Writer, t *crudReport) error {
 		fmt.Fprintf(tw, "%s\t%d", r.label(), r.Rows)
 		for _, c := range r.Groups {
 			if c.Present {
-				fmt.Fprintf(tw, "\t%s / %s", Micros(c.P50Micros), Micros(c.P99Micros))
+				fmt.Fprintf(tw, "\t%s / %s", units.Micros(c.P50Micros), units.Micros(c.P99Micros))
 			} else {
 				fmt.Fprintf(tw, "\t–")
 			}
@@ -292,7 +294,7 @@ func crudText(w io.Writer, t *crudReport) error {
 				fmt.Fprintf(tw, "\t–")
 				continue
 			}
-			fmt.Fprintf(tw, "\t×%s", sig3(r.Groups[i].OpsPerSec/b.Groups[i].OpsPerSec))
+			fmt.Fprintf(tw, "\t×%s", units.Sig3(r.Groups[i].OpsPerSec/b.Groups[i].OpsPerSec))
 		}
 		fmt.Fprintln(tw)
 	}

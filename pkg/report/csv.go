@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -28,7 +29,7 @@ func csvSig3(v float64) string {
 }
 
 // csvMetric rounds a value of metric m as the text report shows it.
-func csvMetric(m Metric, v float64) string {
+func csvMetric(m judge.Metric, v float64) string {
 	if m.Stat == "ops/s" {
 		return csvRate(v)
 	}
@@ -67,7 +68,7 @@ func runCSV(w io.Writer, r *result.Result) error {
 
 // suiteCSV writes one row per metric and cell: the cell's varied settings,
 // its statistics over repeats and its factor against the baseline.
-func suiteCSV(w io.Writer, sum *Summary) error {
+func suiteCSV(w io.Writer, sum *judge.Summary) error {
 	cw := csv.NewWriter(w)
 	head := []string{"metric", "unit", "direction"}
 	head = append(head, sum.Suite.Varied...)
@@ -75,12 +76,12 @@ func suiteCSV(w io.Writer, sum *Summary) error {
 	_ = cw.Write(head)
 	for _, m := range sum.Metrics {
 		for _, c := range m.Cells {
-			row := []string{m.Metric, m.Unit, m.Direction}
+			row := []string{m.Metric.String(), m.Unit, m.Direction}
 			for _, st := range c.Settings {
 				row = append(row, st.Value)
 			}
 			s := c.Stats
-			mv := func(v float64) string { return csvMetric(m.metric, v) }
+			mv := func(v float64) string { return csvMetric(m.Metric, v) }
 			row = append(row, strconv.Itoa(s.N), mv(s.Mean), mv(s.StdDev), mv(s.Median), mv(s.Min), mv(s.Max),
 				strconv.FormatBool(c.Settings.String() == sum.Suite.Baseline.String()))
 			if f := c.Factor; f != nil {
@@ -96,13 +97,13 @@ func suiteCSV(w io.Writer, sum *Summary) error {
 }
 
 // comparisonCSV writes one row per cell and metric of a comparison.
-func comparisonCSV(w io.Writer, c *Comparison) error {
+func comparisonCSV(w io.Writer, c *judge.Comparison) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"cell", "metric", "unit", "direction", "old_n", "old_median", "old_min", "old_max", "new_n", "new_median", "new_min", "new_max",
 		"delta", "spread", "apart", "gated", "why", "p", "regression"})
 	for _, r := range c.Rows {
-		mv := func(v float64) string { return csvMetric(r.metric, v) }
-		_ = cw.Write([]string{r.Cell, r.Metric, r.Unit, r.Direction, strconv.Itoa(r.Old.N), mv(r.Old.Median), mv(r.Old.Min), mv(r.Old.Max),
+		mv := func(v float64) string { return csvMetric(r.Metric, v) }
+		_ = cw.Write([]string{r.Cell, r.Metric.String(), r.Unit, r.Direction, strconv.Itoa(r.Old.N), mv(r.Old.Median), mv(r.Old.Min), mv(r.Old.Max),
 			strconv.Itoa(r.New.N), mv(r.New.Median), mv(r.New.Min), mv(r.New.Max), csvSig3(r.Delta), csvSig3(r.Spread),
 			strconv.FormatBool(r.Apart), strconv.FormatBool(r.Gated), r.Why, csvSig3(r.P), strconv.FormatBool(r.Regression)})
 	}

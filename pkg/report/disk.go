@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
+	"github.com/gobench/gobench/pkg/units"
 )
 
 // diskText writes a disk report: a header naming the directory, its file
@@ -49,7 +50,7 @@ func diskText(w io.Writer, r *disk.Report, u bytesize.Units) error {
 		ew.printf("fsync latency: %d writes of %s, each followed by fdatasync (the ceiling of durable commits)\n\n", f.Ops, u.Size(f.WriteSize))
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "durable writes/s\tp50\tp99\tmax\t\n")
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", Rate(f.OpsPerSec), Micros(f.P50Micros), Micros(f.P99Micros), Micros(f.MaxMicros))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", units.Rate(f.OpsPerSec), units.Micros(f.P50Micros), units.Micros(f.P99Micros), units.Micros(f.MaxMicros))
 		flush(ew, tw)
 	}
 	return ew.err
@@ -92,7 +93,7 @@ func diskMarkdown(w io.Writer, r *disk.Report, u bytesize.Units) error {
 		}
 		ew.printf("fsync latency: %d writes of %s, each followed by fdatasync.\n\n", f.Ops, u.Size(f.WriteSize))
 		ew.printf("| durable writes/s | p50 | p99 | max |\n|--:|--:|--:|--:|\n")
-		ew.printf("| %s | %s | %s | %s |\n", Rate(f.OpsPerSec), Micros(f.P50Micros), Micros(f.P99Micros), Micros(f.MaxMicros))
+		ew.printf("| %s | %s | %s | %s |\n", units.Rate(f.OpsPerSec), units.Micros(f.P50Micros), units.Micros(f.P99Micros), units.Micros(f.MaxMicros))
 	}
 	return ew.err
 }

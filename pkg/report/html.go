@@ -17,8 +17,10 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/percentile"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 )
 
 // chart is one figure of an HTML report.
@@ -99,7 +101,7 @@ func htmlRun(w io.Writer, r *result.Result) error {
 // every repeat as a dot, the median as a bar across and the range as a
 // line, labelled with the factor against the baseline and whether it is
 // significant.
-func htmlSuite(w io.Writer, sum *Summary) error {
+func htmlSuite(w io.Writer, sum *judge.Summary) error {
 	var text bytes.Buffer
 	if err := suiteText(&text, sum); err != nil {
 		return err
@@ -110,7 +112,7 @@ func htmlSuite(w io.Writer, sum *Summary) error {
 	}
 	pg := page{Title: title, Summary: text.String()}
 	for i, m := range sum.Metrics {
-		if m.metric.Stat != "ops/s" && m.metric.Stat != "p99" {
+		if m.Metric.Stat != "ops/s" && m.Metric.Stat != "p99" {
 			continue
 		}
 		c, err := cellDots(fmt.Sprintf("metric%d", i), sum.Suite, m)
@@ -205,12 +207,12 @@ func (latencyTicks) Ticks(min, max float64) []plot.Tick {
 	labelled := 0
 	for i := range ticks {
 		if ticks[i].Label != "" {
-			ticks[i].Label = Micros(ticks[i].Value)
+			ticks[i].Label = units.Micros(ticks[i].Value)
 			labelled++
 		}
 	}
 	if labelled < 2 { // a range within one decade: label its ends
-		ticks = append(ticks, plot.Tick{Value: min, Label: Micros(min)}, plot.Tick{Value: max, Label: Micros(max)})
+		ticks = append(ticks, plot.Tick{Value: min, Label: units.Micros(min)}, plot.Tick{Value: max, Label: units.Micros(max)})
 	}
 	return ticks
 }
@@ -265,7 +267,7 @@ func workersChart(id, name string, ph result.Phase) (chart, error) {
 		return c, nil
 	}
 	slices.Sort(vals)
-	p := newPlot("", fmt.Sprintf("workers, slowest to fastest (median %s ops/s)", Rate(ph.WorkerSpread.MedianOpsPerSec)), "ops/s")
+	p := newPlot("", fmt.Sprintf("workers, slowest to fastest (median %s ops/s)", units.Rate(ph.WorkerSpread.MedianOpsPerSec)), "ops/s")
 	bars, err := plotter.NewBarChart(vals, vg.Points(max(2, 600/float64(len(vals))-2)))
 	if err != nil {
 		return c, err

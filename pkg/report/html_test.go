@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gobench/gobench/internal/golden"
+	"github.com/gobench/gobench/pkg/judge"
 )
 
 // structure reduces an HTML report to what must not change: the title,
@@ -47,7 +48,7 @@ func TestHTMLGolden(t *testing.T) {
 
 	s := loadSuiteFixture(t, "matrix.json")
 	buf.Reset()
-	if err := htmlSuite(&buf, Summarize(s, DefaultMetrics(s))); err != nil {
+	if err := htmlSuite(&buf, judge.Summarize(s, judge.DefaultMetrics(s))); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "html-suite.structure", []byte(structure(t, buf.String())))

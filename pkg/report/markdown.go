@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 )
 
 // runMarkdown writes a run as a GitHub-flavoured markdown table, ready for a
@@ -27,14 +29,14 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		}
 		ew.printf("| op | count | ops/s | p50 | p90 | p99 | p99.9 | max | errors |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
-			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, Rate(o.OpsPerSec),
-				Micros(o.P50Micros), Micros(o.P90Micros), Micros(o.P99Micros), Micros(o.P999Micros), Micros(o.MaxMicros), mdEscape(errorText(o)))
+			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, units.Rate(o.OpsPerSec),
+				units.Micros(o.P50Micros), units.Micros(o.P90Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), units.Micros(o.MaxMicros), mdEscape(errorText(o)))
 		}
 		if hasOpenLoop(ph) {
 			ew.printf("\nService time from the actual start (uncorrected) and schedule lag:\n\n| op | p50 | p99 | p99.9 | max | lag p99 | lag max | late | skipped |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 			for _, o := range viewRows(ph) {
 				if sv, lg := o.Service, o.Lag; sv != nil && lg != nil {
-					ew.printf("| %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", o.Kind, Micros(sv.P50Micros), Micros(sv.P99Micros), Micros(sv.P999Micros), Micros(sv.MaxMicros), Micros(lg.P99Micros), Micros(lg.MaxMicros), o.Late, o.Skipped)
+					ew.printf("| %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", o.Kind, units.Micros(sv.P50Micros), units.Micros(sv.P99Micros), units.Micros(sv.P999Micros), units.Micros(sv.MaxMicros), units.Micros(lg.P99Micros), units.Micros(lg.MaxMicros), o.Late, o.Skipped)
 				}
 			}
 		}
@@ -45,7 +47,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 				if lw == nil {
 					lw = &result.LockWaits{}
 				}
-				ew.printf("| %s | %d | %d | %d | %s | %s | %s | %d | %d |\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
+				ew.printf("| %s | %d | %d | %d | %s | %s | %s | %d | %d |\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, units.Micros(lw.Wait.P50Micros), units.Micros(lw.Wait.P99Micros), units.Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
 			}
 		}
 		if line := cpuText(ph); line != "" {
@@ -65,7 +67,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 // suiteMarkdown writes a suite's statistics as one markdown table: a row
 // per metric and cell, with mean ± sd over repeats and the factor against
 // the baseline.
-func suiteMarkdown(w io.Writer, sum *Summary) error {
+func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	ew := &errWriter{w: w}
 	s := sum.Suite
 	repeats := 0
@@ -84,11 +86,11 @@ func suiteMarkdown(w io.Writer, sum *Summary) error {
 			for i, st := range c.Settings {
 				vals[i] = st.Value
 			}
-			ew.printf("| %s %s | %s | %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.metric), strings.Join(vals, " | "),
-				meanSD(m.metric, c.Stats), m.metric.Format(c.Stats.Median), m.metric.Format(c.Stats.Min), m.metric.Format(c.Stats.Max), mdEscape(factorCell(s, c)))
+			ew.printf("| %s %s | %s | %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), strings.Join(vals, " | "),
+				meanSD(m.Metric, c.Stats), m.Metric.Format(c.Stats.Median), m.Metric.Format(c.Stats.Min), m.Metric.Format(c.Stats.Max), mdEscape(factorCell(s, c)))
 		}
 	}
-	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", alpha)
+	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", judge.Alpha)
 	if hs := sum.Headlines(); len(hs) > 0 {
 		ew.printf("\n**Headline** (each against the baseline):\n\n")
 		for _, h := range hs {
@@ -100,7 +102,7 @@ func suiteMarkdown(w io.Writer, sum *Summary) error {
 }
 
 // comparisonMarkdown writes a comparison as a markdown table.
-func comparisonMarkdown(w io.Writer, c *Comparison) error {
+func comparisonMarkdown(w io.Writer, c *judge.Comparison) error {
 	ew := &errWriter{w: w}
 	ew.printf("**gobench compare** · old `%s` · new `%s`", c.OldName, c.NewName)
 	if c.MaxRegression > 0 {
@@ -115,14 +117,14 @@ func comparisonMarkdown(w io.Writer, c *Comparison) error {
 	}
 	ew.printf("| cell | metric | old median [range] | new median [range] | change | verdict |\n|---|---|--:|--:|--:|---|\n")
 	for _, r := range c.Rows {
-		ew.printf("| %s | %s %s | %s | %s | %+.1f%% | %s |\n", r.Cell, r.Metric, arrowShort(r.metric),
-			medianRange(r.metric, r.Old), medianRange(r.metric, r.New), 100*r.Delta, mdEscape(verdict(r)))
+		ew.printf("| %s | %s %s | %s | %s | %+.1f%% | %s |\n", r.Cell, r.Metric, arrowShort(r.Metric),
+			medianRange(r.Metric, r.Old), medianRange(r.Metric, r.New), 100*r.Delta, mdEscape(verdict(r)))
 	}
 	ew.printf("\n%s\n", strings.ReplaceAll(compareMethod, "\n", " "))
 	return ew.err
 }
 
-func arrowShort(m Metric) string {
+func arrowShort(m judge.Metric) string {
 	if m.HigherIsBetter() {
 		return "↑"
 	}

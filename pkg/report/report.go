@@ -14,6 +14,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -24,8 +25,8 @@ import (
 type renderers struct {
 	name       string
 	run        func(w io.Writer, r *result.Result) error
-	suite      func(w io.Writer, s *Summary) error
-	comparison func(w io.Writer, c *Comparison) error
+	suite      func(w io.Writer, s *judge.Summary) error
+	comparison func(w io.Writer, c *judge.Comparison) error
 	crud       func(w io.Writer, t *crudReport) error
 	blob       func(w io.Writer, t *blobReport, u bytesize.Units) error
 	disk       func(w io.Writer, r *disk.Report, u bytesize.Units) error
@@ -66,7 +67,7 @@ func CheckFormat(name string) error {
 func runJSON(w io.Writer, r *result.Result) error { return r.Write(w) }
 
 // suiteJSON writes the suite as JSON: every repeat of every cell, whole.
-func suiteJSON(w io.Writer, s *Summary) error { return s.Suite.Write(w) }
+func suiteJSON(w io.Writer, s *judge.Summary) error { return s.Suite.Write(w) }
 
 // Options tune how results render.
 type Options struct {
@@ -112,7 +113,7 @@ func Render(format string, v any, o Options) (func(io.Writer) error, error) {
 			return nil, nil
 		}
 		return func(w io.Writer) error { return f.run(w, v) }, nil
-	case *Comparison:
+	case *judge.Comparison:
 		if f.comparison == nil {
 			return nil, refuse(format, "comparison", func(f renderers) bool { return f.comparison != nil })
 		}
@@ -183,6 +184,6 @@ func (f renderers) forSuite(s *result.Suite, o Options) (func(io.Writer) error, 
 		r := s.Cells[0].Runs[0]
 		return func(w io.Writer) error { return f.run(w, r) }, nil
 	}
-	sum := Summarize(s, DefaultMetrics(s))
+	sum := judge.Summarize(s, judge.DefaultMetrics(s))
 	return func(w io.Writer) error { return f.suite(w, sum) }, nil
 }

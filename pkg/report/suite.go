@@ -9,7 +9,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -17,7 +19,7 @@ import (
 // and what was common, then one block per metric with each cell's mean ±
 // standard deviation, median, min and max over its repeats, and its factor
 // against the baseline cell, the metric's direction stated.
-func suiteText(w io.Writer, sum *Summary) error {
+func suiteText(w io.Writer, sum *judge.Summary) error {
 	ew := &errWriter{w: w}
 	s := sum.Suite
 	suiteHeader(ew, s)
@@ -38,7 +40,7 @@ func suiteText(w io.Writer, sum *Summary) error {
 		fmt.Fprintf(tw, "  %s\tmean ± sd\tmedian\tmin\tmax\tvs baseline\n", strings.Join(s.Varied, "\t"))
 		for _, c := range m.Cells {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", settingValues(c.Settings),
-				meanSD(m.metric, c.Stats), m.metric.Format(c.Stats.Median), m.metric.Format(c.Stats.Min), m.metric.Format(c.Stats.Max), factorCell(s, c))
+				meanSD(m.Metric, c.Stats), m.Metric.Format(c.Stats.Median), m.Metric.Format(c.Stats.Min), m.Metric.Format(c.Stats.Max), factorCell(s, c))
 		}
 		if err := tw.Flush(); err != nil && ew.err == nil {
 			ew.err = err
@@ -90,7 +92,7 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	w.printf(" · %s %s, %s\n", first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
 	if c := env.Ceiling; c != nil {
 		w.printf("ceiling: before the runs this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s)\n",
-			c.Filesystem, Rate(c.FsyncPerSec), c.WriteSize, Micros(c.P50Micros), Micros(c.P99Micros))
+			c.Filesystem, units.Rate(c.FsyncPerSec), c.WriteSize, units.Micros(c.P50Micros), units.Micros(c.P99Micros))
 	}
 	for _, c := range s.Cells {
 		for i, r := range c.Runs {
@@ -142,14 +144,14 @@ func settingValues(s result.Settings) string {
 	return strings.Join(vals, "\t")
 }
 
-func factorCell(s *result.Suite, c CellStats) string {
+func factorCell(s *result.Suite, c judge.CellStats) string {
 	if c.Settings.String() == s.Baseline.String() {
 		return "baseline"
 	}
 	if c.Factor == nil {
 		return "–"
 	}
-	return factorText(*c.Factor)
+	return c.Factor.String()
 }
 
 func writeJSON(w io.Writer, v any) error {

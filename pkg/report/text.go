@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -72,7 +73,7 @@ func ceilingText(r *result.Result, i int) string {
 		what = "commits (read-only transactions included)"
 	}
 	s := fmt.Sprintf("ceiling: this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s); %s: %s/s, %s%% of that",
-		c.Filesystem, Rate(c.FsyncPerSec), c.WriteSize, Micros(c.P50Micros), Micros(c.P99Micros), what, Rate(commits), sig3(100*frac))
+		c.Filesystem, units.Rate(c.FsyncPerSec), c.WriteSize, units.Micros(c.P50Micros), units.Micros(c.P99Micros), what, units.Rate(commits), units.Sig3(100*frac))
 	if frac > 1 {
 		s += ": above the ceiling, so commits did not each wait for an fsync (WAL with synchronous NORMAL, sync off, or group commit)"
 	}
@@ -189,7 +190,7 @@ func warmupText(r *result.Result) string {
 	if wp.Ops == 0 {
 		what = fmt.Sprintf("%v/worker", wp.Duration)
 	}
-	return fmt.Sprintf("warm-up: %s, not measured · %d ops in %s s (%s ops/s), %d errors", what, wr.Ops, fixedFloat(wr.WallSeconds, 3), Rate(wr.OpsPerSec), wr.Errors.Total)
+	return fmt.Sprintf("warm-up: %s, not measured · %d ops in %s s (%s ops/s), %d errors", what, wr.Ops, units.Fixed(wr.WallSeconds, 3), units.Rate(wr.OpsPerSec), wr.Errors.Total)
 }
 
 // machineText is the one-line summary of the machine: "linux/amd64,
@@ -284,8 +285,8 @@ func phaseTable(w *errWriter, ph result.Phase) {
 	rows = append(rows, statements...)
 	for _, o := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
-			o.Kind, o.Count, Rate(o.OpsPerSec),
-			Micros(o.MeanMicros), Micros(o.P50Micros), Micros(o.P90Micros), Micros(o.P99Micros), Micros(o.P999Micros), Micros(o.MaxMicros),
+			o.Kind, o.Count, units.Rate(o.OpsPerSec),
+			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P90Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), units.Micros(o.MaxMicros),
 			errorText(o))
 	}
 	if err := tw.Flush(); err != nil && w.err == nil {
@@ -324,9 +325,9 @@ func errorText(o result.OpStats) string {
 }
 
 func phaseFooter(w *errWriter, ph result.Phase) {
-	w.printf("wall %s s from the common start to the last completion · last worker began %s after the start", fixedFloat(ph.WallSeconds, 3), Micros(ph.LastFirstOpMicros))
+	w.printf("wall %s s from the common start to the last completion · last worker began %s after the start", units.Fixed(ph.WallSeconds, 3), units.Micros(ph.LastFirstOpMicros))
 	sp := ph.WorkerSpread
-	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", Rate(sp.MinOpsPerSec), Rate(sp.MedianOpsPerSec), Rate(sp.MaxOpsPerSec))
+	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", units.Rate(sp.MinOpsPerSec), units.Rate(sp.MedianOpsPerSec), units.Rate(sp.MaxOpsPerSec))
 	if line := cpuText(ph); line != "" {
 		w.printf("%s\n", line)
 	}
@@ -359,12 +360,12 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 			w.printf(" · slowest second %d (%d ops)", worst, worstN)
 		}
 		if len(ph.Timeline) > 1 {
-			w.printf(" · worst p99: second %d, %s %s · seconds with no completions: %d", p99Sec, p99Kind, Micros(p99Max), stalls)
+			w.printf(" · worst p99: second %d, %s %s · seconds with no completions: %d", p99Sec, p99Kind, units.Micros(p99Max), stalls)
 		}
 		w.printf("\n")
 	}
 	if ph.ClampedSamples > 0 {
-		w.printf("%d latencies above %v were recorded as %v\n", ph.ClampedSamples, Micros(float64(result.HistogramMax)/1e3), Micros(float64(result.HistogramMax)/1e3))
+		w.printf("%d latencies above %v were recorded as %v\n", ph.ClampedSamples, units.Micros(float64(result.HistogramMax)/1e3), units.Micros(float64(result.HistogramMax)/1e3))
 	}
 	w.printf("latency over every attempt, failed ones included; ops/s counts ops that did not fail\n")
 }
@@ -380,47 +381,8 @@ func cpuText(ph result.Phase) string {
 	if c.Scope == result.CPUWorkers {
 		whose = fmt.Sprintf("%d worker %s, START to last op", c.Processes, plural(c.Processes, "process", "processes"))
 	}
-	return fmt.Sprintf("cpu: %s per op (user %s s, system %s s: %s)", Micros(c.MicrosPerOp), fixedFloat(c.UserSeconds, 3), fixedFloat(c.SystemSeconds, 3), whose)
+	return fmt.Sprintf("cpu: %s per op (user %s s, system %s s: %s)", units.Micros(c.MicrosPerOp), units.Fixed(c.UserSeconds, 3), units.Fixed(c.SystemSeconds, 3), whose)
 }
-
-// Micros formats a duration given in microseconds with a unit chosen for
-// its size: 850ns, 12.3µs, 4.56ms, 1.23s.
-func Micros(us float64) string {
-	switch {
-	case us == 0:
-		return "0"
-	case us < 1:
-		return fixedFloat(us*1e3, 0) + "ns"
-	case us < 1e3:
-		return sig3(us) + "µs"
-	case us < 1e6:
-		return sig3(us/1e3) + "ms"
-	default:
-		return sig3(us/1e6) + "s"
-	}
-}
-
-// Rate formats a throughput in ops/s: whole numbers from 100 up, one
-// decimal below.
-func Rate(r float64) string {
-	if r >= 100 || r == 0 {
-		return fixedFloat(r, 0)
-	}
-	return fixedFloat(r, 1)
-}
-
-// sig3 prints three significant digits for values from 1 to 999.
-func sig3(v float64) string {
-	switch {
-	case v < 10:
-		return fixedFloat(v, 2)
-	case v < 100:
-		return fixedFloat(v, 1)
-	}
-	return fixedFloat(v, 0)
-}
-
-func fixedFloat(v float64, decimals int) string { return fmt.Sprintf("%.*f", decimals, v) }
 
 // errWriter keeps the first write error.
 type errWriter struct {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobench/gobench/internal/golden"
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -68,28 +69,6 @@ func TestTextIncomplete(t *testing.T) {
 	}
 	if !strings.HasPrefix(buf.String(), "INCOMPLETE RESULT: interrupted\n") {
 		t.Fatalf("incomplete result not flagged first:\n%s", buf.String())
-	}
-}
-
-func TestMicros(t *testing.T) {
-	for _, tt := range []struct {
-		us   float64
-		want string
-	}{
-		{0, "0"}, {0.25, "250ns"}, {1.234, "1.23µs"}, {12.34, "12.3µs"}, {123.4, "123µs"},
-		{1234, "1.23ms"}, {45678, "45.7ms"}, {1.5e6, "1.50s"}, {3.6e9, "3600s"},
-	} {
-		if got := Micros(tt.us); got != tt.want {
-			t.Errorf("Micros(%v) = %q, want %q", tt.us, got, tt.want)
-		}
-	}
-	for _, tt := range []struct {
-		r    float64
-		want string
-	}{{0, "0"}, {12.345, "12.3"}, {123.4, "123"}, {56789.1, "56789"}} {
-		if got := Rate(tt.r); got != tt.want {
-			t.Errorf("Rate(%v) = %q, want %q", tt.r, got, tt.want)
-		}
 	}
 }
 
@@ -174,12 +153,12 @@ func TestCeilingText(t *testing.T) {
 		if err := runText(&buf, r); err != nil || !strings.Contains(buf.String(), got) {
 			t.Errorf("the text report lacks the ceiling line (%v)", err)
 		}
-		m, _ := ParseMetric("commits fsync%")
+		m, _ := judge.ParseMetric("commits fsync%")
 		if v, ok := m.Value(r); !ok || v < 100*commits/tt.fsyncs-1e-9 || v > 100*commits/tt.fsyncs+1e-9 {
 			t.Errorf("commits fsync%% = %v, %v", v, ok)
 		}
 	}
-	m, _ := ParseMetric("commits fsync%")
+	m, _ := judge.ParseMetric("commits fsync%")
 	r.Environment.Ceiling = nil
 	if _, ok := m.Value(r); ok {
 		t.Error("commits fsync% without a ceiling")
@@ -256,7 +235,7 @@ func TestRenderPicksByKind(t *testing.T) {
 	single, _ := result.NewSuite("mix", "single", []*result.Result{run}, "")
 	crudTable, _ := summarizeCRUD(crud, "")
 	blobTable, _ := summarizeBlob(blob)
-	cmp, err := Compare("old", matrix, "new", matrix, DefaultMetrics(matrix), 0)
+	cmp, err := judge.Compare("old", matrix, "new", matrix, judge.DefaultMetrics(matrix), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +250,9 @@ func TestRenderPicksByKind(t *testing.T) {
 		{"disk", "markdown", diskReport(), direct(func(b *bytes.Buffer) error { return diskMarkdown(b, diskReport(), bytesize.Units{}) })},
 		{"crud", "markdown", crud, direct(func(b *bytes.Buffer) error { return crudMarkdown(b, crudTable) })},
 		{"blob", "csv", blob, direct(func(b *bytes.Buffer) error { return blobCSV(b, blobTable, bytesize.Units{}) })},
-		{"suite", "text", matrix, direct(func(b *bytes.Buffer) error { return suiteText(b, Summarize(matrix, DefaultMetrics(matrix))) })},
+		{"suite", "text", matrix, direct(func(b *bytes.Buffer) error {
+			return suiteText(b, judge.Summarize(matrix, judge.DefaultMetrics(matrix)))
+		})},
 		{"crud as JSON", "json", crud, direct(func(b *bytes.Buffer) error { return crud.Write(b) })},
 	} {
 		render, err := Render(tt.format, tt.v, Options{})
@@ -289,14 +270,14 @@ func TestRenderPicksByKind(t *testing.T) {
 	}{
 		{"yaml", matrix, `unknown format "yaml" for a result (want one of benchfmt, csv, html, json, markdown, text)`},
 		{"html", cmp, `unknown format "html" for a comparison (want one of csv, json, markdown, text)`},
-		{"html", (*Comparison)(nil), `unknown format "html" for a comparison`},
+		{"html", (*judge.Comparison)(nil), `unknown format "html" for a comparison`},
 		{"text", 42, "cannot render a int"},
 	} {
 		if _, err := Render(tt.format, tt.v, Options{}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Render(%s, %T) = %v, want %q", tt.format, tt.v, err, tt.want)
 		}
 	}
-	if render, err := Render("text", (*Comparison)(nil), Options{}); err != nil || render != nil {
+	if render, err := Render("text", (*judge.Comparison)(nil), Options{}); err != nil || render != nil {
 		t.Errorf("a nil comparison in text: %v; want no error (the format can) and nothing to render", err)
 	}
 }

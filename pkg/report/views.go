@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -22,7 +23,7 @@ func policyText(p workload.Plan) []string {
 			arrival = p.Arrival
 		}
 		s := fmt.Sprintf("open loop: %s ops/s due over %d workers (%s arrivals); latency counts from each op's due time, so a stall counts for every op it delays; service time from the actual start is shown apart",
-			Rate(p.Rate), p.Workers(), arrival)
+			units.Rate(p.Rate), p.Workers(), arrival)
 		if p.LatencyLimit > 0 {
 			s += fmt.Sprintf("; ops beginning over %v late are late", time.Duration(p.LatencyLimit))
 			if p.SkipLate {
@@ -87,8 +88,8 @@ func openLoopTable(w *errWriter, ph result.Phase) {
 			continue
 		}
 		s, l := o.Service, o.Lag
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, Micros(s.P50Micros), Micros(s.P90Micros), Micros(s.P99Micros), Micros(s.P999Micros), Micros(s.MaxMicros),
-			Micros(l.P50Micros), Micros(l.P99Micros), Micros(l.MaxMicros), o.Late, o.Skipped)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, units.Micros(s.P50Micros), units.Micros(s.P90Micros), units.Micros(s.P99Micros), units.Micros(s.P999Micros), units.Micros(s.MaxMicros),
+			units.Micros(l.P50Micros), units.Micros(l.P99Micros), units.Micros(l.MaxMicros), o.Late, o.Skipped)
 	}
 	flush(w, tw)
 }
@@ -113,7 +114,7 @@ func lockWaitTable(w *errWriter, ph result.Phase, p workload.Plan) {
 		if lw == nil {
 			lw = &result.LockWaits{}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, Micros(lw.Wait.P50Micros), Micros(lw.Wait.P99Micros), Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, units.Micros(lw.Wait.P50Micros), units.Micros(lw.Wait.P99Micros), units.Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
 	}
 	flush(w, tw)
 }

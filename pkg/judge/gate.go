@@ -1,9 +1,10 @@
-package report
+package judge
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -191,7 +192,7 @@ func selectorNames(s *result.Suite, sel string) []string {
 // either list.
 func sameExcept(a, b result.Settings, skip1, skip2 []string) bool {
 	for _, st := range a {
-		if contains(skip1, st.Name) || contains(skip2, st.Name) {
+		if slices.Contains(skip1, st.Name) || slices.Contains(skip2, st.Name) {
 			continue
 		}
 		if v, _ := b.Get(st.Name); v != st.Value {
@@ -337,7 +338,7 @@ func medianOf(c result.Cell, m Metric) (float64, bool) {
 	if len(vs) == 0 {
 		return 0, false
 	}
-	return statsOf(vs).Median, true
+	return StatsOf(vs).Median, true
 }
 
 func holds(v float64, op string, threshold float64) bool {

@@ -1,10 +1,11 @@
-package report
+package judge
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
 )
 
 // Headline is the one-line answer a matrix gives for one varied setting:
@@ -37,7 +38,7 @@ func (h Headline) String() string {
 		case !f.Better:
 			word = "worse"
 		}
-		parts[i] = fmt.Sprintf("%s ×%s %s", h.Metrics[i], sig3(f.Ratio), word)
+		parts[i] = fmt.Sprintf("%s ×%s %s", h.Metrics[i], units.Sig3(f.Ratio), word)
 		switch {
 		case f.Significant:
 			parts[i] += fmt.Sprintf(" (p=%.3f)", f.P)
@@ -77,12 +78,12 @@ func (sum *Summary) Headlines() []Headline {
 			}
 			h := Headline{Setting: name, Value: value, Baseline: baseValue}
 			for _, m := range sum.Metrics {
-				if !isMainMetric(m.metric) {
+				if !isMainMetric(m.Metric) {
 					continue
 				}
 				if f := m.factorOf(c.Settings); f != nil {
 					h.Factors = append(h.Factors, *f)
-					h.Metrics = append(h.Metrics, m.metric)
+					h.Metrics = append(h.Metrics, m.Metric)
 				}
 			}
 			if len(h.Factors) > 0 {

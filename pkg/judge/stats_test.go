@@ -1,4 +1,4 @@
-package report
+package judge
 
 import (
 	"math"
@@ -12,27 +12,27 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9*math.Max(1, math.Abs(
 
 // Statistics against values worked out by hand.
 func TestSummarise(t *testing.T) {
-	s := statsOf([]float64{2, 4, 4, 4, 5, 5, 7, 9})
+	s := StatsOf([]float64{2, 4, 4, 4, 5, 5, 7, 9})
 	// mean 40/8 = 5; squared deviations sum to 32; sample variance 32/7.
 	if s.N != 8 || s.Mean != 5 || !near(s.StdDev, math.Sqrt(32.0/7)) || s.Median != 4.5 || s.Min != 2 || s.Max != 9 {
 		t.Errorf("Summarise = %+v", s)
 	}
-	s = statsOf([]float64{3, 1, 2})
+	s = StatsOf([]float64{3, 1, 2})
 	if s.Median != 2 || s.Mean != 2 || s.StdDev != 1 {
 		t.Errorf("Summarise(3,1,2) = %+v", s)
 	}
-	if s := statsOf([]float64{7}); s.StdDev != 0 || s.Median != 7 {
+	if s := StatsOf([]float64{7}); s.StdDev != 0 || s.Median != 7 {
 		t.Errorf("one value: %+v", s)
 	}
-	if s := statsOf(nil); s.N != 0 {
+	if s := StatsOf(nil); s.N != 0 {
 		t.Errorf("no values: %+v", s)
 	}
 }
 
 // Factor direction: higher throughput is better, lower latency is better.
 func TestCompareDirection(t *testing.T) {
-	base := statsOf([]float64{100, 101, 99, 100, 100})
-	fast := statsOf([]float64{300, 303, 297, 300, 301})
+	base := StatsOf([]float64{100, 101, 99, 100, 100})
+	fast := StatsOf([]float64{300, 303, 297, 300, 301})
 	tput, _ := ParseMetric("read ops/s")
 	lat, _ := ParseMetric("read p99")
 
@@ -40,7 +40,7 @@ func TestCompareDirection(t *testing.T) {
 	if f.Ratio < 3.001 || f.Ratio > 3.003 { // 300.2 / 100
 		t.Errorf("ratio = %v, want 3.002", f.Ratio)
 	}
-	if !f.Better || !f.Significant || f.P >= alpha {
+	if !f.Better || !f.Significant || f.P >= Alpha {
 		t.Errorf("3× throughput over 5+5 repeats: %+v, want better and significant", f)
 	}
 	if f := compareStats(lat, base, fast); f.Better {
@@ -51,11 +51,11 @@ func TestCompareDirection(t *testing.T) {
 	}
 	// Three repeats each can never reach p < 0.05 with a rank test: the
 	// factor says so rather than claiming significance.
-	f = compareStats(tput, statsOf([]float64{1, 2, 3}), statsOf([]float64{10, 11, 12}))
+	f = compareStats(tput, StatsOf([]float64{1, 2, 3}), StatsOf([]float64{10, 11, 12}))
 	if f.Significant || f.Note != "n=3+3: too few repeats to tell" {
 		t.Errorf("3+3 repeats: %+v, want not significant with a note", f)
 	}
-	if got := factorText(f); got != "×5.50 better (~: n=3+3: too few repeats to tell)" {
+	if got := f.String(); got != "×5.50 better (~: n=3+3: too few repeats to tell)" {
 		t.Errorf("FactorText = %q", got)
 	}
 	// Identical samples are never significant.

@@ -1,0 +1,292 @@
+package judge
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// ErrThreshold marks a failed gate: an --expect that did not hold, or a
+// regression beyond --max-regression. Commands exit with a distinct code
+// for it.
+var ErrThreshold = errors.New("threshold not met")
+
+// ThresholdError lists the gates that failed, one line each.
+type ThresholdError struct {
+	Failures []string
+}
+
+// Error returns the failures, one per line.
+func (e *ThresholdError) Error() string { return strings.Join(e.Failures, "\n") }
+
+// Is makes errors.Is(err, ErrThreshold) true.
+func (e *ThresholdError) Is(target error) bool { return target == ErrThreshold }
+
+// ComparisonRow is one metric of one cell, old against new.
+type ComparisonRow struct {
+	Cell      string `json:"cell"`
+	Metric    Metric `json:"metric"`
+	Unit      string `json:"unit"`
+	Direction string `json:"direction"`
+	Old       Stats  `json:"old"`
+	New       Stats  `json:"new"`
+	// Delta is the new median over the old, minus one: +0.05 is 5% more.
+	Delta float64 `json:"delta"`
+	// Spread is the noise a change must exceed: the larger of the two
+	// files' ranges over their repeats ((max - min) / median).
+	Spread float64 `json:"spread"`
+	// Apart says every repeat of one file lies beyond every repeat of the
+	// other: the ranges do not overlap.
+	Apart bool `json:"apart"`
+	// Gated says the row may fail the comparison; Why says why it may not
+	// (too few repeats to measure noise, too few samples under a tail
+	// percentile).
+	Gated bool   `json:"gated"`
+	Why   string `json:"why,omitempty"`
+	// P and Significant come from a Mann-Whitney U test over the repeats.
+	// They hold for repeats interleaved in one invocation; between
+	// separate invocations drift reads as significant, so they are shown
+	// and never gate.
+	P           float64 `json:"p"`
+	Significant bool    `json:"significant"`
+	// Worse says the median moved the wrong way; Regression that it did
+	// by more than the threshold and the noise, with the ranges apart, on
+	// a gated row.
+	Worse      bool `json:"worse"`
+	Regression bool `json:"regression"`
+}
+
+// Comparison is two result files compared cell by cell.
+type Comparison struct {
+	OldName string `json:"old"`
+	NewName string `json:"new"`
+	// MaxRegression is the threshold, as a fraction (0.1 for 10%); zero
+	// means no gate. See Compare for the rule.
+	MaxRegression float64         `json:"max_regression"`
+	Rows          []ComparisonRow `json:"rows"`
+	// Unmatched lists cells only one of the files has.
+	Unmatched []string `json:"unmatched,omitempty"`
+	// Warnings lists differences of environment between the files.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// cellKey is a cell's full set of matrix settings: cells of two files
+// match when every setting agrees, not only the ones each file varied.
+func cellKey(c result.Cell) string { return result.RunSettings(c.Runs[0]).String() }
+
+// Compare matches the cells of old and new by their settings and compares
+// each metric over their repeats. Both must be of the same workload.
+//
+// Two result files are usually two invocations, and the machine drifts
+// between them more than between the repeats of one (on the test machine,
+// medians of one setting ran from 44k to 64k ops/s over 20 invocations
+// while each invocation's repeats agreed within a few percent): a rank
+// test over the repeats reads that drift as a change. So a regression
+// needs all of: the median moved the wrong way by more than maxRegression;
+// by more than the noise (the wider of the two files' ranges over their
+// repeats); with the ranges apart (every new repeat worse than every old
+// one); and a row that can be judged (3 repeats a side, and for a
+// percentile q at least 10/(1-q) ops of its kind a run, so p99 needs
+// 1,000 and p99.9 10,000; max, one op, never gates). The rank test's p is
+// reported beside.
+func Compare(oldName string, old *result.Suite, newName string, new *result.Suite, metrics []Metric, maxRegression float64) (*Comparison, error) {
+	if err := result.SameWorkload(old.Cells[0].Runs[0], new.Cells[0].Runs[0]); err != nil {
+		return nil, fmt.Errorf("%s and %s ran %w", oldName, newName, err)
+	}
+	c := &Comparison{OldName: oldName, NewName: newName, MaxRegression: maxRegression}
+	newCells := map[string]result.Cell{}
+	for _, nc := range new.Cells {
+		newCells[cellKey(nc)] = nc
+	}
+	matched := map[string]bool{}
+	for _, oc := range old.Cells {
+		key := cellKey(oc)
+		nc, ok := newCells[key]
+		if !ok {
+			c.Unmatched = append(c.Unmatched, fmt.Sprintf("%s only in %s", key, oldName))
+			continue
+		}
+		matched[key] = true
+		for _, m := range metrics {
+			row, ok := compareCell(m, oc, nc, maxRegression)
+			if ok {
+				row.Cell = oc.Settings.String()
+				if len(oc.Settings) == 0 {
+					row.Cell = "(all)"
+				}
+				c.Rows = append(c.Rows, row)
+			}
+		}
+	}
+	for _, nc := range new.Cells {
+		if !matched[cellKey(nc)] {
+			c.Unmatched = append(c.Unmatched, fmt.Sprintf("%s only in %s", cellKey(nc), newName))
+		}
+	}
+	if len(c.Rows) == 0 {
+		return nil, fmt.Errorf("%s and %s have no cell in common (%s)", oldName, newName, strings.Join(c.Unmatched, "; "))
+	}
+	c.Warnings = environmentDiffs(old.Cells[0].Runs[0], new.Cells[0].Runs[0])
+	return c, nil
+}
+
+func values(m Metric, runs []*result.Result) []float64 {
+	var vs []float64
+	for _, r := range runs {
+		if v, ok := m.Value(r); ok {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+func compareCell(m Metric, oc, nc result.Cell, maxRegression float64) (ComparisonRow, bool) {
+	ov, nv := values(m, oc.Runs), values(m, nc.Runs)
+	if len(ov) == 0 || len(nv) == 0 {
+		return ComparisonRow{}, false
+	}
+	row := ComparisonRow{Metric: m, Unit: m.Unit(), Direction: m.Direction(), Old: StatsOf(ov), New: StatsOf(nv)}
+	f := compareStats(m, row.Old, row.New)
+	row.P, row.Significant = f.P, f.Significant
+	if row.Old.Median != 0 {
+		row.Delta = row.New.Median/row.Old.Median - 1
+	}
+	row.Spread = max(relRange(row.Old), relRange(row.New))
+	row.Apart = row.New.Min > row.Old.Max || row.New.Max < row.Old.Min
+	if m.HigherIsBetter() {
+		row.Worse = row.New.Median < row.Old.Median
+	} else {
+		row.Worse = row.New.Median > row.Old.Median
+	}
+	row.Why = gateable(m, oc, nc)
+	row.Gated = row.Why == ""
+	row.Regression = maxRegression > 0 && row.Gated && row.Worse && row.Apart &&
+		math.Abs(row.Delta) > row.Spread && math.Abs(row.Delta) > maxRegression
+	return row, true
+}
+
+// relRange is a sample's range relative to its median.
+func relRange(s Stats) float64 {
+	if s.Median == 0 {
+		return 0
+	}
+	return (s.Max - s.Min) / math.Abs(s.Median)
+}
+
+// minRepeats is the fewest repeats a side that measure a file's noise.
+const minRepeats = 3
+
+// gateable says why a row cannot gate, or "": too few repeats, or too few
+// ops under a tail percentile (q needs 10/(1-q) of them in every run).
+func gateable(m Metric, oc, nc result.Cell) string {
+	if n := min(len(oc.Runs), len(nc.Runs)); n < minRepeats {
+		return fmt.Sprintf("%d repeats: %d a side measure the noise", n, minRepeats)
+	}
+	q := map[string]float64{"p50": 50, "p90": 90, "p99": 99, "p99.9": 99.9}[m.Stat]
+	switch {
+	case m.Stat == "max":
+		return "the max is one op"
+	case q == 0:
+		return ""
+	}
+	need := int64(math.Round(10 / (1 - q/100)))
+	fewest := int64(math.MaxInt64)
+	for _, r := range append(slices.Clone(oc.Runs), nc.Runs...) {
+		fewest = min(fewest, opCount(r, m.Kind))
+	}
+	if fewest < need {
+		return fmt.Sprintf("%s of %d %s ops a run: needs %d", m.Stat, fewest, m.Kind, need)
+	}
+	return ""
+}
+
+// opCount is the number of ops of kind (or of all, for "total") in a
+// run's first phase.
+func opCount(r *result.Result, kind string) int64 {
+	if len(r.Phases) == 0 {
+		return 0
+	}
+	if kind == "total" {
+		return r.Phases[0].Total.Count
+	}
+	o, _ := r.Phases[0].Op(kind)
+	return o.Count
+}
+
+// Regressions returns a ThresholdError naming every regression beyond the
+// threshold, or nil.
+func (c *Comparison) Regressions() error {
+	var fails []string
+	for _, r := range c.Rows {
+		if r.Regression {
+			fails = append(fails, fmt.Sprintf("regression: %s %s: median %s → %s (%+.1f%%, %s), beyond the %s%% allowed and the %.0f%% noise, every repeat worse",
+				r.Cell, r.Metric, r.Metric.Format(r.Old.Median), r.Metric.Format(r.New.Median), 100*r.Delta, r.Direction, strconv.FormatFloat(100*c.MaxRegression, 'g', 3, 64), 100*r.Spread))
+		}
+	}
+	if fails == nil {
+		return nil
+	}
+	return &ThresholdError{Failures: fails}
+}
+
+// environmentDiffs names what differs between the machines and builds of
+// two runs: numbers from different environments may not compare.
+func environmentDiffs(a, b *result.Result) []string {
+	var out []string
+	diff := func(what, x, y string) {
+		if x != y {
+			out = append(out, fmt.Sprintf("%s differs: %s vs %s", what, x, y))
+		}
+	}
+	// known compares a fact an older result may lack only when both have it.
+	known := func(what, x, y string) {
+		if x != "" && y != "" {
+			diff(what, x, y)
+		}
+	}
+	ea, eb := a.Environment, b.Environment
+	diff("OS/arch", ea.OS+"/"+ea.Arch, eb.OS+"/"+eb.Arch)
+	known("kernel", ea.Kernel, eb.Kernel)
+	known("CPU model", ea.CPUModel, eb.CPUModel)
+	diff("CPU count", fmt.Sprint(ea.CPUs), fmt.Sprint(eb.CPUs))
+	known("CPU governor", ea.Governor, eb.Governor)
+	if ea.MemoryBytes > 0 && eb.MemoryBytes > 0 {
+		diff("memory", bytesize.Units{}.Round(ea.MemoryBytes), bytesize.Units{}.Round(eb.MemoryBytes))
+	}
+	diff("filesystem", ea.Filesystem, eb.Filesystem)
+	known("mount options", ea.MountOptions, eb.MountOptions)
+	for _, f := range []string{"driver", "sqlite_version", "page_size", "cache_size", "mmap_size", "wal_autocheckpoint", "lmdb_version"} {
+		known(strings.ReplaceAll(f, "_", " "), ea.StoreFact(f), eb.StoreFact(f))
+	}
+	if x, y := ea.StoreFact("compile_options"), eb.StoreFact("compile_options"); x != "" && y != "" && x != y {
+		xs, ys := strings.Fields(x), strings.Fields(y)
+		var onlyOld, onlyNew []string
+		for _, o := range xs {
+			if !slices.Contains(ys, o) {
+				onlyOld = append(onlyOld, o)
+			}
+		}
+		for _, o := range ys {
+			if !slices.Contains(xs, o) {
+				onlyNew = append(onlyNew, o)
+			}
+		}
+		out = append(out, fmt.Sprintf("SQLite compile options differ: only in the old: %s; only in the new: %s", orNone(onlyOld), orNone(onlyNew)))
+	}
+	diff("gobench version", a.Tool.Version, b.Tool.Version)
+	diff("Go version", a.Tool.GoVersion, b.Tool.GoVersion)
+	return out
+}
+
+func orNone(list []string) string {
+	if len(list) == 0 {
+		return "none"
+	}
+	return strings.Join(list, " ")
+}

@@ -1,0 +1,48 @@
+// Package units formats the numbers gobench reports: latencies in
+// microseconds with their unit, rates in ops/s, figures to three
+// significant digits. It depends on nothing, so that the judging and the
+// rendering packages print one figure the same way.
+package units
+
+import "fmt"
+
+// Micros formats a latency given in microseconds with its unit: ns below
+// 1 µs, then µs, ms and s, to three significant digits.
+func Micros(us float64) string {
+	switch {
+	case us == 0:
+		return "0"
+	case us < 1:
+		return Fixed(us*1e3, 0) + "ns"
+	case us < 1e3:
+		return Sig3(us) + "µs"
+	case us < 1e6:
+		return Sig3(us/1e3) + "ms"
+	default:
+		return Sig3(us/1e6) + "s"
+	}
+}
+
+// Rate formats a throughput in ops/s: whole numbers from 100 up, one
+// decimal below.
+func Rate(r float64) string {
+	if r >= 100 || r == 0 {
+		return Fixed(r, 0)
+	}
+	return Fixed(r, 1)
+}
+
+// Sig3 prints three significant digits for values from 1 to 999 (two
+// decimals below 10, one below 100, none above).
+func Sig3(v float64) string {
+	switch {
+	case v < 10:
+		return Fixed(v, 2)
+	case v < 100:
+		return Fixed(v, 1)
+	}
+	return Fixed(v, 0)
+}
+
+// Fixed prints v with the given number of decimals.
+func Fixed(v float64, decimals int) string { return fmt.Sprintf("%.*f", decimals, v) }

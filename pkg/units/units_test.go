@@ -1,0 +1,42 @@
+package units
+
+import "testing"
+
+func TestMicros(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		us   float64
+		want string
+	}{
+		{0, "0"}, {0.25, "250ns"}, {1.234, "1.23µs"}, {12.34, "12.3µs"}, {123.4, "123µs"},
+		{1234, "1.23ms"}, {45678, "45.7ms"}, {1.5e6, "1.50s"}, {3.6e9, "3600s"},
+	} {
+		if got := Micros(tt.us); got != tt.want {
+			t.Errorf("Micros(%v) = %q, want %q", tt.us, got, tt.want)
+		}
+	}
+}
+
+func TestRate(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		r    float64
+		want string
+	}{{0, "0"}, {12.345, "12.3"}, {123.4, "123"}, {56789.1, "56789"}} {
+		if got := Rate(tt.r); got != tt.want {
+			t.Errorf("Rate(%v) = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}
+
+func TestSig3(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{{0.5, "0.50"}, {3.14159, "3.14"}, {31.4159, "31.4"}, {314.159, "314"}, {31415.9, "31416"}} {
+		if got := Sig3(tt.v); got != tt.want {
+			t.Errorf("Sig3(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}

@@ -2,7 +2,11 @@
 
 package sqlite
 
-import "github.com/gobench/gobench/pkg/store"
+import (
+	"fmt"
+
+	"github.com/gobench/gobench/pkg/store"
+)
 
 func init() {
 	testDrivers = append(testDrivers, Mattn(), CAPI())
@@ -12,4 +16,16 @@ func init() {
 		}
 		return false, nil
 	})
+}
+
+// closeUserOther closes the statements of the user's of a cgo build's
+// connection (closeUserStmts).
+func closeUserOther(c store.Conn) error {
+	cc, ok := c.(*capiConn)
+	if !ok {
+		return fmt.Errorf("a connection of type %T", c)
+	}
+	err := closeUser(cc.user)
+	cc.user = cc.user[:0]
+	return err
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ErrEval marks an error while a \set expression is evaluated at run time,
@@ -54,6 +55,9 @@ func (u *unary) eval(s *State) (Value, error) {
 	}
 	switch v.Kind {
 	case Int:
+		if v.I == math.MinInt64 {
+			return Value{}, fmt.Errorf("%w: %w", ErrEval, errRange)
+		}
 		return IntValue(-v.I), nil
 	case Float:
 		return FloatValue(-v.F), nil
@@ -79,7 +83,11 @@ func (b *binary) eval(s *State) (Value, error) {
 		return r, err
 	}
 	if l.Kind == Int && r.Kind == Int {
-		return intOp(b.op, l.I, r.I)
+		v, err := intOp(b.op, l.I, r.I)
+		if err != nil {
+			return v, fmt.Errorf("%w: %w", ErrEval, err)
+		}
+		return v, nil
 	}
 	lf, err := l.float()
 	if err != nil {
@@ -98,30 +106,54 @@ func (b *binary) eval(s *State) (Value, error) {
 		return FloatValue(lf * rf), nil
 	case '/':
 		if rf == 0 {
-			return Value{}, fmt.Errorf("%w: division by zero", ErrEval)
+			return Value{}, fmt.Errorf("%w: %w", ErrEval, errDivZero)
 		}
 		return FloatValue(lf / rf), nil
 	}
 	return Value{}, fmt.Errorf("%w: %% takes integers", ErrEval)
 }
 
-// intOp is integer arithmetic as pgbench does it: division truncates, and
-// dividing by zero is an error.
+// Errors of integer arithmetic, which eval wraps in ErrEval. errRange is
+// a result beyond 64 bits: pgbench's "bigint out of range", never a value
+// wrapped around.
+var (
+	errRange   = errors.New("bigint out of range")
+	errDivZero = errors.New("division by zero")
+)
+
+// intOp is integer arithmetic as pgbench does it: division truncates,
+// dividing by zero is an error, and so is a result that does not fit in
+// 64 bits.
 func intOp(op byte, l, r int64) (Value, error) {
 	switch op {
 	case '+':
-		return IntValue(l + r), nil
+		sum := l + r
+		if (l^sum)&(r^sum) < 0 { // both operands' signs differ from the sum's
+			return Value{}, errRange
+		}
+		return IntValue(sum), nil
 	case '-':
-		return IntValue(l - r), nil
+		diff := l - r
+		if (l^r)&(l^diff) < 0 { // operands of opposite signs, and the difference took r's
+			return Value{}, errRange
+		}
+		return IntValue(diff), nil
 	case '*':
-		return IntValue(l * r), nil
+		if l == 0 || r == 0 {
+			return IntValue(0), nil
+		}
+		prod := l * r
+		if prod/r != l || (l == -1 && r == math.MinInt64) || (r == -1 && l == math.MinInt64) {
+			return Value{}, errRange
+		}
+		return IntValue(prod), nil
 	}
 	if r == 0 {
-		return Value{}, fmt.Errorf("%w: division by zero", ErrEval)
+		return Value{}, errDivZero
 	}
 	if r == -1 { // math.MinInt64 / -1 overflows: pgbench refuses it too
 		if l == math.MinInt64 && op == '/' {
-			return Value{}, fmt.Errorf("%w: bigint out of range", ErrEval)
+			return Value{}, errRange
 		}
 		if op == '%' {
 			return IntValue(0), nil
@@ -173,13 +205,18 @@ func (c *call) eval(s *State) (Value, error) {
 func (c *call) fail(err error) error { return fmt.Errorf("%w: %s(): %w", ErrEval, c.name, err) }
 
 // exprParser parses an expression by precedence climbing: unary minus
-// binds tightest, then * / %, then + -.
+// binds tightest, then * / %, then + -. Every operation whose operands
+// are constants is computed as it is parsed (see fold).
 type exprParser struct {
-	src string
-	pos int
+	src     string
+	pos     int
+	scratch *State // the State fold tries functions of constants on
 }
 
-// ParseExpr parses a \set expression.
+// ParseExpr parses a \set expression. An operation on constants that
+// cannot be computed (1 / 0, 9223372036854775807 + 1, random(5, 1)) is an
+// error here, not at run time: the expression has no branches, so it
+// would fail every time the script ran.
 func ParseExpr(src string) (Expr, error) {
 	p := &exprParser{src: src}
 	e, err := p.binary(0)
@@ -188,9 +225,35 @@ func ParseExpr(src string) (Expr, error) {
 	}
 	p.space()
 	if p.pos < len(p.src) {
-		return nil, fmt.Errorf("unexpected %q in expression %q", p.src[p.pos:], src)
+		return nil, fmt.Errorf("unexpected %s in expression %s", clip(p.src[p.pos:]), clip(src))
 	}
 	return e, nil
+}
+
+// maxQuoted bounds the text an error quotes from a script, so that a
+// message stays one short line whatever the script holds.
+const maxQuoted = 40
+
+// clip quotes s for a message, cut to maxQuoted bytes (on a character
+// boundary) with an ellipsis.
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
+
+// shown is a name from a script as a message shows it: as written when
+// it is short and printable, else quoted and cut (see clip).
+func shown(s string) string {
+	if len(s) <= maxQuoted && utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
+		return s
+	}
+	return clip(s)
 }
 
 func (p *exprParser) space() {
@@ -210,6 +273,8 @@ func precedence(op byte) int {
 }
 
 func (p *exprParser) binary(min int) (Expr, error) {
+	p.space()
+	start := p.pos
 	l, err := p.unary()
 	if err != nil {
 		return nil, err
@@ -229,27 +294,36 @@ func (p *exprParser) binary(min int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		l = &binary{op: op, l: l, r: r}
+		if l, err = p.fold(&binary{op: op, l: l, r: r}, start); err != nil {
+			return nil, err
+		}
 	}
 }
+
+// minInt64Digits is the one integer constant beyond int64 that an
+// expression may hold, after a unary minus: -9223372036854775808.
+const minInt64Digits = "9223372036854775808"
 
 func (p *exprParser) unary() (Expr, error) {
 	p.space()
 	if p.pos >= len(p.src) {
-		return nil, fmt.Errorf("expression %q ends where a value should be", p.src)
+		return nil, fmt.Errorf("expression %s ends where a value should be", clip(p.src))
 	}
+	start := p.pos
 	switch c := p.src[p.pos]; {
 	case c == '-':
 		p.pos++
+		p.space()
+		if rest := p.src[p.pos:]; strings.HasPrefix(rest, minInt64Digits) &&
+			(len(rest) == len(minInt64Digits) || !isWordByte(rest[len(minInt64Digits)]) && rest[len(minInt64Digits)] != '.') {
+			p.pos += len(minInt64Digits)
+			return &literal{IntValue(math.MinInt64)}, nil
+		}
 		x, err := p.unary()
 		if err != nil {
 			return nil, err
 		}
-		if l, ok := x.(*literal); ok && l.v.Kind != Text { // fold -1
-			v, _ := (&unary{x}).eval(nil)
-			return &literal{v}, nil
-		}
-		return &unary{x}, nil
+		return p.fold(&unary{x}, start)
 	case c == '+':
 		p.pos++
 		return p.unary()
@@ -261,7 +335,7 @@ func (p *exprParser) unary() (Expr, error) {
 		}
 		p.space()
 		if p.pos >= len(p.src) || p.src[p.pos] != ')' {
-			return nil, fmt.Errorf("missing ) in expression %q", p.src)
+			return nil, fmt.Errorf("missing ) in expression %s", clip(p.src))
 		}
 		p.pos++
 		return e, nil
@@ -269,7 +343,7 @@ func (p *exprParser) unary() (Expr, error) {
 		p.pos++
 		name := p.word()
 		if name == "" {
-			return nil, fmt.Errorf("a variable name must follow : in expression %q", p.src)
+			return nil, fmt.Errorf("a variable name must follow : in expression %s", clip(p.src))
 		}
 		return &varRef{name: name}, nil
 	case c >= '0' && c <= '9' || c == '.':
@@ -277,7 +351,55 @@ func (p *exprParser) unary() (Expr, error) {
 	case isWordStart(c):
 		return p.call()
 	}
-	return nil, fmt.Errorf("unexpected %q in expression %q", p.src[p.pos:], p.src)
+	return nil, fmt.Errorf("unexpected %s in expression %s", clip(p.src[p.pos:]), clip(p.src))
+}
+
+// fold computes e now when its operands are all constants, and returns
+// the value as a constant; e's text is p.src[start:p.pos]. An operation
+// that fails on its constants is an error, naming that text. A function
+// that draws random values is not replaced by a value, only tried once
+// on a State of the parser's own, so that arguments it refuses (an empty
+// range, a parameter out of bounds) are found too.
+func (p *exprParser) fold(e Expr, start int) (Expr, error) {
+	var pure bool
+	switch e := e.(type) {
+	case *unary:
+		pure = isConst(e.x)
+	case *binary:
+		pure = isConst(e.l) && isConst(e.r)
+	case *call:
+		for _, a := range e.args {
+			if !isConst(a) {
+				return e, nil
+			}
+		}
+		pure = pureFunctions[e.name]
+	}
+	if p.scratch == nil {
+		p.scratch = NewState(0, 0, 1)
+	}
+	if _, ok := e.(*call); !ok && !pure {
+		return e, nil
+	}
+	v, err := e.eval(p.scratch)
+	if err != nil {
+		why := strings.TrimPrefix(err.Error(), ErrEval.Error()+": ")
+		return nil, fmt.Errorf("%s cannot be computed: %s", clip(strings.TrimSpace(p.src[start:p.pos])), why)
+	}
+	if !pure {
+		return e, nil
+	}
+	return &literal{v}, nil
+}
+
+// isConst reports whether e is a constant.
+func isConst(e Expr) bool { _, ok := e.(*literal); return ok }
+
+// pureFunctions are the functions whose value depends on their arguments
+// alone: on constants, fold computes them once.
+var pureFunctions = map[string]bool{
+	"abs": true, "int": true, "double": true, "sqrt": true, "pi": true,
+	"mod": true, "greatest": true, "least": true,
 }
 
 func isWordStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -299,16 +421,21 @@ func (p *exprParser) number() (Expr, error) {
 		p.pos++
 	}
 	text := p.src[start:p.pos]
-	if i, err := strconv.ParseInt(text, 10, 64); err == nil {
+	i, err := strconv.ParseInt(text, 10, 64)
+	if err == nil {
 		return &literal{IntValue(i)}, nil
+	}
+	if strings.Trim(text, "0123456789") == "" { // digits only: an integer, as pgbench reads it
+		return nil, fmt.Errorf("the integer %s is out of range (bigint: -9223372036854775808 to 9223372036854775807)", clip(text))
 	}
 	if f, err := strconv.ParseFloat(text, 64); err == nil && !strings.ContainsAny(text, "xXpP_") && !math.IsInf(f, 0) {
 		return &literal{FloatValue(f)}, nil
 	}
-	return nil, fmt.Errorf("%q is not a number", text)
+	return nil, fmt.Errorf("%s is not a number", clip(text))
 }
 
 func (p *exprParser) call() (Expr, error) {
+	start := p.pos
 	name := strings.ToLower(p.word())
 	switch name {
 	case "true":
@@ -318,7 +445,7 @@ func (p *exprParser) call() (Expr, error) {
 	}
 	fn, ok := functions[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown function %s (known: %s)", name, functionNames())
+		return nil, fmt.Errorf("unknown function %s (known: %s)", shown(name), functionNames())
 	}
 	p.space()
 	if p.pos >= len(p.src) || p.src[p.pos] != '(' {
@@ -351,5 +478,5 @@ func (p *exprParser) call() (Expr, error) {
 	if len(args) < fn.min || len(args) > fn.max {
 		return nil, fmt.Errorf("%s takes %s, not %d", name, fn.arity(), len(args))
 	}
-	return &call{name: name, fn: fn, args: args}, nil
+	return p.fold(&call{name: name, fn: fn, args: args}, start)
 }

@@ -49,7 +49,12 @@ func TestEval(t *testing.T) {
 		{"hash_murmur2(-7, 0)", "-2376560325806870531"},
 		{"hash_fnv1a(10, 5432)", "-7793829335365542153"},
 		{"hash_fnv1a(-7, 0)", "-4637405028990054917"},
-		{"9223372036854775807 + 1", "-9223372036854775808"},
+		{"-9223372036854775808", "-9223372036854775808"},
+		{"-9223372036854775808 + 9223372036854775807", "-1"},
+		{"9223372036854775807 - 1 + 1", "9223372036854775807"},
+		{"-4611686018427387904 * 2", "-9223372036854775808"},
+		{"int(-9223372036854775808.0)", "-9223372036854775808"},
+		{"1e300 * 1e300", "+Inf"},
 	} {
 		v, err := eval(t, tt.src, s)
 		if err != nil || v.String() != tt.want {
@@ -69,32 +74,98 @@ func mustFloat(t *testing.T, src string, s *State) float64 {
 	return v.F
 }
 
-// Run-time errors are ErrEval, a class of their own.
+// Run-time errors are ErrEval, a class of their own: an expression that
+// fails on the values its variables hold. Integer arithmetic never wraps
+// around: a result beyond 64 bits is pgbench's "bigint out of range".
 func TestEvalErrors(t *testing.T) {
 	s := NewState(1, 0, 1)
-	s.Set("zero", IntValue(0))
-	s.Set("t", TextValue("abc"))
+	for name, v := range map[string]Value{
+		"zero": IntValue(0), "one": IntValue(1), "five": IntValue(5), "minus": IntValue(-1),
+		"max": IntValue(math.MaxInt64), "min": IntValue(math.MinInt64), "half": FloatValue(1.5),
+		"big": FloatValue(1e19), "nan": FloatValue(math.NaN()), "t": TextValue("abc"),
+	} {
+		s.Set(name, v)
+	}
 	for _, tt := range []struct{ src, want string }{
 		{"1 / :zero", "division by zero"},
 		{"1 % :zero", "division by zero"},
-		{"1.5 / 0", "division by zero"},
-		{"mod(3, 0)", "division by zero"},
-		{"-9223372036854775807 - 1 / 1 * 0 + (-9223372036854775807 - 1) / -1", "bigint out of range"},
-		{"random(5, 1)", "empty range: 5 > 1"},
+		{":half / 0", "division by zero"},
+		{"mod(3, :zero)", "division by zero"},
+		{":min / :minus", "bigint out of range"},
+		{":max + :one", "bigint out of range"},
+		{":min - :one", "bigint out of range"},
+		{":one - :min", "bigint out of range"},
+		{":max * 2", "bigint out of range"},
+		{":min * :minus", "bigint out of range"},
+		{":minus * :min", "bigint out of range"},
+		{"-:min", "bigint out of range"},
+		{"abs(:min)", "out of range"},
+		{"int(:big)", "double to int overflow"},
+		{"int(-:big)", "double to int overflow"},
+		{"int(:nan)", "double to int overflow"},
+		{"random(:five, 1)", "empty range: 5 > 1"},
+		{"random(:half, 3)", "not an integer"},
+		{"random_exponential(1, 10, :zero)", "greater than 0"},
+		{"random_gaussian(1, 10, :half)", "at least 2"},
+		{"random_zipfian(1, 10, :one)", "in [1.001, 1000]"},
+		{"permute(1, :zero)", "size must be greater than 0"},
+		{"random_text(:minus)", "out of range"},
+		{":t + 1", "is text"},
+		{"sqrt(:minus)", "square root"},
+	} {
+		_, err := eval(t, tt.src, s)
+		if err == nil || !errors.Is(err, ErrEval) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want ErrEval with %q", tt.src, err, tt.want)
+		}
+	}
+}
+
+// An operation on constants that cannot be computed is refused when the
+// expression is parsed, naming the operation: it has no branch that
+// could avoid it, so every run of the script would fail on it.
+func TestConstantErrors(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"1 / 0", `"1 / 0" cannot be computed: division by zero`},
+		{"1.5 / 0", `"1.5 / 0" cannot be computed: division by zero`},
+		{"10 % 0", `"10 % 0" cannot be computed: division by zero`},
+		{":scale + 1 / 0", `"1 / 0" cannot be computed`},
+		{"9223372036854775807 + 1", `"9223372036854775807 + 1" cannot be computed: bigint out of range`},
+		{"(-9223372036854775807 - 1) / -1", "bigint out of range"},
+		{"-9223372036854775808 * -1", "bigint out of range"},
+		{"-(-9223372036854775808)", "bigint out of range"},
+		{"3037000500 * 3037000500", "bigint out of range"},
+		{"abs(-9223372036854775808)", "bigint out of range"},
+		{"int(1e19)", "double to int overflow"},
+		{"mod(3, 0)", `"mod(3, 0)" cannot be computed: mod(): division by zero`},
+		{"random(5, 1)", "random(): empty range: 5 > 1"},
 		{"random(1.5, 3)", "not an integer"},
 		{"random_exponential(1, 10, 0)", "greater than 0"},
 		{"random_gaussian(1, 10, 1.5)", "at least 2"},
 		{"random_zipfian(1, 10, 1)", "in [1.001, 1000]"},
 		{"permute(1, 0)", "size must be greater than 0"},
 		{"random_text(-1)", "out of range"},
-		{":t + 1", "is text"},
 		{"sqrt(-1)", "square root"},
-		{"abs(-9223372036854775807 - 1)", "out of range"},
+		{"9223372036854775808", "the integer \"9223372036854775808\" is out of range"},
+		{"99999999999999999999 + :scale", "is out of range"},
+		{"1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10 + 9223372036854775807", `"1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10 +"… cannot be computed`},
 	} {
-		_, err := eval(t, tt.src, s)
-		if err == nil || !errors.Is(err, ErrEval) || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: %v, want ErrEval with %q", tt.src, err, tt.want)
+		_, err := ParseExpr(tt.src)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseExpr(%q) = %v, want an error with %q", tt.src, err, tt.want)
 		}
+	}
+	// What is refused on constants is computed once, at parse time, when
+	// it can be: a pure operation on constants becomes its value.
+	e, err := ParseExpr("greatest(1, 2.5) * 2 + :scale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := e.(*binary); !ok || !isConst(b.l) || b.l.(*literal).v.String() != "5" {
+		t.Errorf("greatest(1, 2.5) * 2 was not computed at parse time: %#v", e)
+	}
+	// A function that draws random values is tried, not replaced.
+	if e, err := ParseExpr("random(1, 10)"); err != nil || isConst(e) {
+		t.Errorf("random(1, 10) = %#v, %v: want a call", e, err)
 	}
 }
 

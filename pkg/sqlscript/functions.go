@@ -1,7 +1,6 @@
 package sqlscript
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -153,7 +152,7 @@ func fnAbs(_ *State, a []Value) (Value, error) {
 	switch a[0].Kind {
 	case Int:
 		if a[0].I == math.MinInt64 {
-			return Value{}, errors.New("bigint out of range")
+			return Value{}, errRange
 		}
 		return IntValue(max(a[0].I, -a[0].I)), nil
 	case Float:

@@ -66,6 +66,11 @@ func ParseArg(arg string) (file string, weight int, err error) {
 // Parse reads a script from src, named after file. Predefined names the
 // script's parameters may use besides its own \set variables (the State's
 // predefined ones are always allowed). Errors are *Error, with the line.
+//
+// A script is text: a NUL byte anywhere is refused (SQLite would end the
+// statement at it, and a driver may not survive what follows), and a
+// UTF-8 byte order mark at the start is not part of the first statement.
+// Lines end with LF or CRLF.
 func Parse(file, src string, weight int, predefined ...string) (*Script, error) {
 	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	s := &Script{Name: name, File: file, Weight: weight}
@@ -73,6 +78,12 @@ func Parse(file, src string, weight int, predefined ...string) (*Script, error) 
 	fail := func(line int, format string, args ...any) error {
 		return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		line := 1 + strings.Count(src[:i], "\n")
+		col := i - strings.LastIndexByte(src[:i], '\n')
+		return nil, fail(line, "a NUL byte at column %d: a script is text, and SQL cannot hold one", col)
+	}
+	src = strings.TrimPrefix(src, byteOrderMark)
 	lx := &lexer{src: src, line: 1}
 	for {
 		item, err := lx.next()
@@ -97,13 +108,17 @@ func Parse(file, src string, weight int, predefined ...string) (*Script, error) 
 	return s, nil
 }
 
+// byteOrderMark is UTF-8's byte order mark, which some editors write at
+// the start of a file.
+const byteOrderMark = "\uFEFF"
+
 // parseItem turns a lexed item into a command, checking every variable it
 // reads is known.
 func parseItem(it item, known []string) (Command, error) {
 	cmd := Command{Line: it.line}
 	check := func(name string) error {
 		if !slices.Contains(known, name) {
-			return fmt.Errorf("unknown variable :%s (set it with \\set before its use; predefined: %s)", name, strings.Join(known[:3], ", "))
+			return fmt.Errorf("unknown variable :%s (set it with \\set before its use; predefined: %s)", shown(name), strings.Join(known[:3], ", "))
 		}
 		return nil
 	}
@@ -118,18 +133,18 @@ func parseItem(it item, known []string) (Command, error) {
 	}
 	meta, rest, _ := strings.Cut(strings.TrimSpace(it.text), " ")
 	if meta != `\set` {
-		return cmd, fmt.Errorf("unknown meta-command %s (scripts have \\set)", meta)
+		return cmd, fmt.Errorf("unknown meta-command %s (scripts have \\set)", shown(meta))
 	}
 	name, exprText, _ := strings.Cut(strings.TrimSpace(rest), " ")
 	if name == "" || !isWordStart(name[0]) || strings.IndexFunc(name, func(r rune) bool { return r > 127 || !isWordByte(byte(r)) }) >= 0 {
 		return cmd, fmt.Errorf(`\set needs a variable name and an expression, such as \set aid random(1, 100000 * :scale)`)
 	}
 	if strings.TrimSpace(exprText) == "" {
-		return cmd, fmt.Errorf(`\set %s has no expression`, name)
+		return cmd, fmt.Errorf(`\set %s has no expression`, shown(name))
 	}
 	e, err := ParseExpr(exprText)
 	if err != nil {
-		return cmd, fmt.Errorf(`\set %s: %w`, name, err)
+		return cmd, fmt.Errorf(`\set %s: %w`, shown(name), err)
 	}
 	var verr error
 	e.vars(func(v string) {

@@ -8,6 +8,7 @@ package sqlscript
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -73,12 +74,17 @@ func (v Value) float() (float64, error) {
 }
 
 // int returns the value as an integer (a double is truncated, as
-// pgbench's int() does); text is an error.
+// pgbench's int() does); text, and a double that is not a number or
+// beyond 64-bit integers, are errors.
 func (v Value) int() (int64, error) {
 	switch v.Kind {
 	case Int:
 		return v.I, nil
 	case Float:
+		// -2^63 is exact as a double; 2^63 is the first double above int64.
+		if math.IsNaN(v.F) || v.F < math.MinInt64 || v.F >= -math.MinInt64 {
+			return 0, fmt.Errorf("double to int overflow for %s", v)
+		}
 		return int64(v.F), nil
 	}
 	return 0, fmt.Errorf("%s is text, not a number", v)

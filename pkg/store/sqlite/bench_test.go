@@ -55,3 +55,77 @@ func BenchmarkConn(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUserSQL measures statements of the user's per driver
+// (store.Scripter), on pgbench's accounts table with 1000 rows: prepare,
+// what a worker does for each statement of its scripts before it is ready
+// (pgbench's TPC-B update, two named parameters; each statement closed
+// before the next, so memory stays flat); and run, pgbench's select-only
+// read as a script runs it.
+func BenchmarkUserSQL(b *testing.B) {
+	for _, d := range testDrivers {
+		b.Run(d.Name(), func(b *testing.B) {
+			o := DefaultOptions()
+			o.Journal, o.Sync = "wal", "normal"
+			st := openInit(b, d, store.Config{Path: b.TempDir() + "/bench.db", Options: o.Encode()})
+			defer st.Close()
+			c, err := st.Conn(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			sc := c.(store.Scripter)
+			for _, q := range []string{
+				`CREATE TABLE pgbench_accounts (aid INTEGER PRIMARY KEY, bid INTEGER NOT NULL, abalance INTEGER NOT NULL, filler TEXT)`,
+				`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO pgbench_accounts SELECT i, 1, 0, '' FROM n`,
+			} {
+				s, err := sc.Prepare(q, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.Run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			closeUserStmts(b, c)
+			b.Run("prepare", func(b *testing.B) {
+				for b.Loop() {
+					if _, err := sc.Prepare(`UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid`, []string{"delta", "aid"}); err != nil {
+						b.Fatal(err)
+					}
+					closeUserStmts(b, c)
+				}
+			})
+			b.Run("run", func(b *testing.B) {
+				s, err := sc.Prepare(`SELECT abalance FROM pgbench_accounts WHERE aid = :aid`, []string{"aid"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				aid := int64(0)
+				for b.Loop() {
+					aid = aid%1000 + 1
+					if n, err := s.Run(aid); err != nil || n != 1 {
+						b.Fatal(n, err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// closeUserStmts closes the statements of the user's a connection holds.
+func closeUserStmts(b *testing.B, c store.Conn) {
+	var err error
+	switch c := c.(type) {
+	case *conn:
+		err, c.user = closeUser(c.user), c.user[:0]
+	case *ncConn:
+		err, c.user = closeUser(c.user), c.user[:0]
+	default:
+		err = closeUserOther(c)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+}

@@ -52,6 +52,12 @@ func (r *capiRaw) Close() error                         { return r.c.Close() }
 func (r *capiRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn, error) {
 	c := &capiConn{c: r.c, d: d, blob: blob}
 	c.txn = txn{steps: c, d: d}
+	// Before any statement: installing an authorizer expires the
+	// statements already prepared.
+	if err := r.c.SetAuthorizer(c.guard.authorize); err != nil {
+		return nil, fmt.Errorf("installing the authorizer: %w", d.wrap(err))
+	}
+	r.c.Limit(limitAttached, maxAttached)
 	if busyTimeout > 0 {
 		// Replaces PRAGMA busy_timeout's handler with one that waits the
 		// same way and counts.
@@ -77,6 +83,7 @@ type capiConn struct {
 
 	stmts statements[*capi.Stmt]
 	user  []*capi.Stmt // statements of the user's (Prepare)
+	guard guard        // the authorizer's state
 
 	blob   bool // reads and updates through incremental blob I/O
 	closed bool
@@ -220,21 +227,27 @@ func (c *capiConn) Scan(from uint64, n int) (int, error) {
 // Prepare prepares a statement of the user's; each named parameter's index
 // is looked up once.
 func (c *capiConn) Prepare(sql string, params []string) (store.Statement, error) {
+	vacuum, err := c.guard.begin(sql)
+	if err != nil {
+		return nil, err
+	}
 	s, index, err := prepareIndexed(sql, params, func(q string) (*capi.Stmt, string, error) {
 		s, tail, err := c.c.Prepare(q)
 		return s, tail, c.d.wrap(err)
 	}, &c.user)
-	if err != nil {
+	if err = c.guard.end(sql, err); err != nil {
 		return nil, err
 	}
-	return &capiUserStmt{s: s, c: c, index: index}, nil
+	return &capiUserStmt{s: s, c: c, sql: sql, vacuum: vacuum, index: index}, nil
 }
 
 // capiUserStmt is a statement of the user's through the C API.
 type capiUserStmt struct {
-	s     *capi.Stmt
-	c     *capiConn
-	index []int // each argument's parameter index
+	s      *capi.Stmt
+	c      *capiConn
+	sql    string
+	vacuum bool  // a plain VACUUM (see guard)
+	index  []int // each argument's parameter index
 }
 
 // Run binds args by position, steps to the end and resets.
@@ -251,8 +264,9 @@ func (u *capiUserStmt) Run(args ...any) (int64, error) {
 			return 0, u.c.d.wrap(err)
 		}
 	}
+	u.c.guard.run(u.vacuum)
 	n, err := u.s.Run()
-	return n, u.c.d.wrap(err)
+	return n, u.c.guard.end(u.sql, u.c.d.wrap(err))
 }
 
 // Close rolls back any open transaction, then closes the statements and

@@ -18,6 +18,9 @@ type sqlBackend struct {
 	// autocommit returns a probe of sqlite3_get_autocommit on one of the
 	// binding's connections, and a function that releases the probe.
 	autocommit func(driver.Conn) (probe func() bool, release func(), err error)
+	// guard installs g as the connection's authorizer and sets its limit
+	// of attached databases (see guard).
+	guard func(c driver.Conn, g *guard) error
 }
 
 func (b sqlBackend) code(err error) (int, bool) { return b.codeOf(err) }
@@ -47,6 +50,12 @@ func (r *sqlRaw) ops(d *Driver, _ bool, _ time.Duration) (store.Conn, error) {
 	}
 	c := &conn{c: r.c, d: d, autocommitProbe: probe, releaseProbe: release}
 	c.txn = txn{steps: c, d: d}
+	// Before any statement: installing an authorizer expires the
+	// statements already prepared.
+	if err := r.be.guard(r.c, &c.guard); err != nil {
+		release()
+		return nil, fmt.Errorf("driver %s: installing the authorizer: %w", d.name, d.wrap(err))
+	}
 	if err := c.prepare(); err != nil {
 		release()
 		return nil, err
@@ -64,6 +73,7 @@ type conn struct {
 
 	stmts statements[stmt]
 	user  []stmt // statements of the user's (Prepare)
+	guard guard  // the authorizer's state
 
 	autocommitProbe func() bool
 	releaseProbe    func()

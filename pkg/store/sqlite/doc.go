@@ -40,6 +40,16 @@
 // outside a batch (store.TxProber). BEGINs and COMMITs that found the
 // database busy are counted (store.BusyStepCounter).
 //
+// # SQL of the user's
+//
+// Statements of the user's (store.Scripter: a sql workload's schema and
+// scripts, from files or a plan file) run only inside the run's own
+// database: a guard refuses, on every driver and before the run, what
+// would reach another file (ATTACH, VACUUM INTO, load_extension, pragmas
+// that move SQLite's files) or change a setting gobench sets and reports
+// (journal mode, sync, busy timeout, checkpoints, locking mode, its
+// application id), and a NUL byte. See guard.go.
+//
 // # Files
 //
 // driver.go holds the Driver and the binding seam (backend, rawConn);
@@ -47,7 +57,8 @@
 // from it (Describe, Check, LogState); statements.go the SQL, shared by
 // every connection; tx.go the transaction owner; conn.go the
 // database/sql/driver connection of mattn and modernc; ncruces.go
-// ncruces's own; capi.go the reference driver's; errors.go the mapping of result codes to classes.
+// ncruces's own; capi.go the reference driver's; errors.go the mapping of result codes to classes;
+// script.go the statements of the user's, guard.go what they may do.
 //
 // # Connections
 //

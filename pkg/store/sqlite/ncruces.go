@@ -78,13 +78,22 @@ func (r *ncRaw) queryString(q string) (string, error) {
 func (r *ncRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn, error) {
 	c := &ncConn{c: r.c, d: d, blob: blob}
 	c.txn = txn{steps: c, d: d}
+	// Before any statement: installing an authorizer expires the
+	// statements already prepared.
+	err := r.c.SetAuthorizer(func(action nsqlite.AuthorizerActionCode, arg1, arg2, _, _ string) nsqlite.AuthorizerReturnCode {
+		return nsqlite.AuthorizerReturnCode(c.guard.authorize(int(action), arg1, arg2))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("installing the authorizer: %w", d.wrap(err))
+	}
+	r.c.Limit(nsqlite.LIMIT_ATTACHED, maxAttached)
 	if busyTimeout > 0 {
 		if err := r.c.BusyHandler(c.busyHandler(busyTimeout)); err != nil {
 			return nil, fmt.Errorf("installing the busy handler: %w", d.wrap(err))
 		}
 		c.txn.counted = true // the handler sees every busy answer
 	}
-	err := c.stmts.prepareAll(func(sql string) (*nsqlite.Stmt, error) {
+	err = c.stmts.prepareAll(func(sql string) (*nsqlite.Stmt, error) {
 		s, _, err := r.c.Prepare(sql)
 		return s, d.wrap(err)
 	})
@@ -104,6 +113,7 @@ type ncConn struct {
 
 	stmts statements[*nsqlite.Stmt]
 	user  []*nsqlite.Stmt // statements of the user's (Prepare)
+	guard guard           // the authorizer's state
 
 	blob   bool // reads and updates through incremental blob I/O
 	closed bool

@@ -27,15 +27,19 @@ func errTail(tail string) error {
 // connection; its arguments bind by name (mattn and modernc look the name
 // up with its colon).
 func (c *conn) Prepare(sql string, params []string) (store.Statement, error) {
-	s, err := c.prepareStmt(sql)
+	vacuum, err := c.guard.begin(sql)
 	if err != nil {
+		return nil, err
+	}
+	s, err := c.prepareStmt(sql)
+	if err = c.guard.end(sql, err); err != nil {
 		return nil, err
 	}
 	c.user = append(c.user, s)
 	if n := s.NumInput(); n >= 0 && n != len(params) { // modernc does not say (-1)
 		return nil, errParams(len(params), n)
 	}
-	us := &userStmt{s: s, c: c, args: make([]driver.NamedValue, len(params))}
+	us := &userStmt{s: s, c: c, sql: sql, vacuum: vacuum, args: make([]driver.NamedValue, len(params))}
 	for i, p := range params {
 		us.args[i] = driver.NamedValue{Name: p, Ordinal: i + 1}
 	}
@@ -44,10 +48,12 @@ func (c *conn) Prepare(sql string, params []string) (store.Statement, error) {
 
 // userStmt is a statement of the user's through database/sql/driver.
 type userStmt struct {
-	s    stmt
-	c    *conn
-	args []driver.NamedValue // named, one per parameter
-	dest []driver.Value
+	s      stmt
+	c      *conn
+	sql    string
+	vacuum bool                // a plain VACUUM (see guard)
+	args   []driver.NamedValue // named, one per parameter
+	dest   []driver.Value
 }
 
 // Run binds args by name, queries (which steps any statement, a write
@@ -59,6 +65,13 @@ func (u *userStmt) Run(args ...any) (int64, error) {
 	for i, a := range args {
 		u.args[i].Value = a
 	}
+	u.c.guard.run(u.vacuum)
+	n, err := u.query()
+	return n, u.c.guard.end(u.sql, err)
+}
+
+// query queries and reads every row.
+func (u *userStmt) query() (int64, error) {
 	rows, err := u.s.QueryContext(bg, u.args)
 	if err != nil {
 		return 0, u.c.d.wrap(err)
@@ -136,21 +149,27 @@ func prepareIndexed[S indexedStmt](sql string, params []string, prep func(string
 // Prepare prepares a statement of the user's on an ncruces connection;
 // each named parameter's index is looked up once.
 func (c *ncConn) Prepare(sql string, params []string) (store.Statement, error) {
+	vacuum, err := c.guard.begin(sql)
+	if err != nil {
+		return nil, err
+	}
 	s, index, err := prepareIndexed(sql, params, func(q string) (*nsqlite.Stmt, string, error) {
 		s, tail, err := c.c.Prepare(q)
 		return s, tail, c.d.wrap(err)
 	}, &c.user)
-	if err != nil {
+	if err = c.guard.end(sql, err); err != nil {
 		return nil, err
 	}
-	return &ncUserStmt{s: s, c: c, index: index}, nil
+	return &ncUserStmt{s: s, c: c, sql: sql, vacuum: vacuum, index: index}, nil
 }
 
 // ncUserStmt is a statement of the user's through ncruces.
 type ncUserStmt struct {
-	s     *nsqlite.Stmt
-	c     *ncConn
-	index []int // each argument's parameter index
+	s      *nsqlite.Stmt
+	c      *ncConn
+	sql    string
+	vacuum bool  // a plain VACUUM (see guard)
+	index  []int // each argument's parameter index
 }
 
 // Run binds args by position, steps to the end and resets.
@@ -159,6 +178,7 @@ func (u *ncUserStmt) Run(args ...any) (int64, error) {
 		_ = u.s.Reset()
 		return 0, err
 	}
+	u.c.guard.run(u.vacuum)
 	var count int64
 	for u.s.Step() {
 		count++
@@ -167,7 +187,7 @@ func (u *ncUserStmt) Run(args ...any) (int64, error) {
 	if rerr := u.s.Reset(); err == nil {
 		err = rerr
 	}
-	return count, u.c.d.wrap(err)
+	return count, u.c.guard.end(u.sql, u.c.d.wrap(err))
 }
 
 func (u *ncUserStmt) bind(args []any) error {

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "capi.h"
+#include "_cgo_export.h"
 
 static long long now_ns(void) {
 	struct timespec ts;
@@ -67,6 +68,22 @@ int gb_open(const char *dsn, gb_conn **out) {
 void gb_set_busy_timeout(gb_conn *c, int ms) {
 	c->timeout_ms = ms;
 	sqlite3_busy_handler(c->db, ms > 0 ? busy : NULL, c);
+}
+
+/*
+ * authorize is the connection's authorizer: it hands SQLite's action and
+ * its first two arguments to the Go function behind the handle in arg
+ * (Conn.SetAuthorizer).
+ */
+static int authorize(void *arg, int action, const char *a1, const char *a2, const char *db, const char *inner) {
+	(void)db;
+	(void)inner;
+	return gbAuthorize((uintptr_t)arg, action, (char *)a1, (char *)a2);
+}
+
+/* gb_set_authorizer installs authorize with handle h; 0 removes it. */
+int gb_set_authorizer(gb_conn *c, uintptr_t h) {
+	return sqlite3_set_authorizer(c->db, h != 0 ? authorize : NULL, (void *)h);
 }
 
 int gb_close(gb_conn *c) {

@@ -11,6 +11,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"runtime/cgo"
 	"time"
 	"unsafe"
 
@@ -37,6 +38,8 @@ type Conn struct {
 	// on its way out (1 or 0), or -1 after any other call: only a call on
 	// this connection can change it, and the connection has one user.
 	ac int8
+	// auth is the handle of the authorizer's Go function, 0 for none.
+	auth cgo.Handle
 }
 
 // note records the autocommit state an op call returned.
@@ -85,6 +88,10 @@ func (c *Conn) Close() error {
 	}
 	rc := C.gb_close(c.c)
 	c.c = nil
+	if c.auth != 0 {
+		c.auth.Delete()
+		c.auth = 0
+	}
 	if rc != C.SQLITE_OK {
 		return &Error{Code: int(rc), Msg: "closing the connection"}
 	}
@@ -218,3 +225,41 @@ func (c *Conn) BlobWrite(key int64, v []byte, hold bool) error {
 	}
 	return c.err(r.rc)
 }
+
+// Authorizer decides whether SQLite may compile an action
+// (sqlite3_set_authorizer): it gets the action code and the action's
+// first two arguments (NULL as ""), and returns SQLITE_OK (0) or
+// SQLITE_DENY (1).
+type Authorizer func(action int, arg1, arg2 string) int
+
+// SetAuthorizer installs fn as the connection's authorizer; nil removes
+// it. SQLite calls it while it compiles statements, never while it steps
+// them: one call from C into Go per action of a statement being
+// prepared, none per op.
+func (c *Conn) SetAuthorizer(fn Authorizer) error {
+	var h cgo.Handle
+	if fn != nil {
+		h = cgo.NewHandle(fn)
+	}
+	if rc := C.gb_set_authorizer(c.c, C.uintptr_t(h)); rc != C.SQLITE_OK {
+		if h != 0 {
+			h.Delete()
+		}
+		return c.err(rc)
+	}
+	if c.auth != 0 {
+		c.auth.Delete()
+	}
+	c.auth = h
+	return nil
+}
+
+//export gbAuthorize
+func gbAuthorize(h C.uintptr_t, action C.int, a1, a2 *C.char) C.int {
+	fn := cgo.Handle(h).Value().(Authorizer)
+	return C.int(fn(int(action), C.GoString(a1), C.GoString(a2)))
+}
+
+// Limit is sqlite3_limit: it sets the limit id to v (unchanged if v is
+// negative) and returns its previous value.
+func (c *Conn) Limit(id, v int) int { return int(C.sqlite3_limit(c.c.db, C.int(id), C.int(v))) }

@@ -8,6 +8,8 @@
 #ifndef GOBENCH_CAPI_H
 #define GOBENCH_CAPI_H
 
+#include <stdint.h>
+
 typedef struct sqlite3 sqlite3;
 typedef struct sqlite3_stmt sqlite3_stmt;
 typedef struct sqlite3_blob sqlite3_blob;
@@ -57,6 +59,8 @@ int sqlite3_blob_read(sqlite3_blob *, void *Z, int N, int iOffset);
 int sqlite3_blob_write(sqlite3_blob *, const void *z, int n, int iOffset);
 int sqlite3_blob_close(sqlite3_blob *);
 int sqlite3_blob_reopen(sqlite3_blob *, sqlite3_int64);
+int sqlite3_set_authorizer(sqlite3 *, int (*)(void *, int, const char *, const char *, const char *, const char *), void *);
+int sqlite3_limit(sqlite3 *, int id, int newVal);
 
 /* The shim's own codes, outside SQLite's range. */
 #define GB_GROW (-1)     /* the value is larger than the buffer: *n says how large */
@@ -105,6 +109,7 @@ gb_res gb_blob_read_held(gb_conn *c, sqlite3_int64 key, void *dst, int cap);
 gb_res gb_blob_write_held(gb_conn *c, sqlite3_int64 key, const void *v, int n);
 void gb_blob_release(gb_conn *c);
 int gb_bind_text(sqlite3_stmt *s, int i, const char *v, int n);
+int gb_set_authorizer(gb_conn *c, uintptr_t h);
 int gb_bind_blob(sqlite3_stmt *s, int i, const void *v, int n);
 
 #endif

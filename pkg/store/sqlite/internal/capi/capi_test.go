@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -259,5 +260,50 @@ func TestHeldBlob(t *testing.T) {
 	}
 	if v, err := c.QueryString("SELECT v FROM kv WHERE k=2"); err != nil || v != "VALUE-2" {
 		t.Errorf("after commit: %q, %v", v, err)
+	}
+}
+
+// The authorizer sees each action with its arguments (NULL as "") while a
+// statement compiles; a denial fails the prepare; nil removes it, and a
+// replaced one is called no more. Limit sets a limit and returns the
+// previous value.
+func TestAuthorizerAndLimit(t *testing.T) {
+	c := open(t)
+	type call struct {
+		action     int
+		arg1, arg2 string
+	}
+	var calls []call
+	err := c.SetAuthorizer(func(action int, arg1, arg2 string) int {
+		calls = append(calls, call{action, arg1, arg2})
+		if action == 24 { // SQLITE_ATTACH
+			return 1 // SQLITE_DENY
+		}
+		return 0
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prepare(t, c, "SELECT k FROM kv")
+	if want := (call{20, "kv", "k"}); !slices.Contains(calls, want) { // SQLITE_READ of kv.k
+		t.Errorf("calls %v, want %v among them", calls, want)
+	}
+	if _, _, err := c.Prepare("ATTACH ':memory:' AS m"); err == nil || !strings.Contains(err.Error(), "not authorized") {
+		t.Errorf("a denied ATTACH prepared: %v", err)
+	}
+	if err := c.SetAuthorizer(nil); err != nil {
+		t.Fatal(err)
+	}
+	calls = nil
+	prepare(t, c, "ATTACH ':memory:' AS m")
+	if calls != nil {
+		t.Errorf("a removed authorizer was called: %v", calls)
+	}
+	const attached = 7 // SQLITE_LIMIT_ATTACHED
+	if prev := c.Limit(attached, 1); prev != 10 {
+		t.Errorf("SQLITE_LIMIT_ATTACHED was %d, want SQLite's default 10", prev)
+	}
+	if now := c.Limit(attached, -1); now != 1 {
+		t.Errorf("SQLITE_LIMIT_ATTACHED is %d, want 1", now)
 	}
 }

@@ -10,11 +10,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/preset"
-	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
-	"github.com/gobench/gobench/pkg/workload"
 )
 
 // blobOptions are the flags of gobench blob.
@@ -27,9 +26,6 @@ type blobOptions struct {
 	sample   string
 	targets  store.List
 	nosync   bool
-	si       bool
-
-	cells []*workload.Plan
 }
 
 func defaultBlobOptions() *blobOptions {
@@ -42,6 +38,8 @@ func defaultBlobOptions() *blobOptions {
 		targets: store.List(spec.Targets),
 	}
 }
+
+func (o *blobOptions) runOpts() *runOptions { return &o.run }
 
 // AddFlags binds the options to flags.
 func (o *blobOptions) AddFlags(fs *pflag.FlagSet) {
@@ -65,7 +63,7 @@ func (o *blobOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&sp.Mode, "mode", sp.Mode, "workers as goroutines of one process, or as worker processes: goroutine or process")
 	fs.IntVar(&sp.Procs, "procs", sp.Procs, "workers (each takes an equal share of the blobs)")
 	fs.Uint64Var(&sp.Seed, "seed", sp.Seed, "seed of the blob sizes, contents and visiting order")
-	fs.BoolVar(&o.si, "si", false, "print rates and sizes in powers of 1000 (MB/s, kB) instead of powers of 2 (MiB/s, KiB)")
+	fs.BoolVar(&o.run.si, "si", false, "print rates and sizes in powers of 1000 (MB/s, kB) instead of powers of 2 (MiB/s, KiB)")
 	fs.StringVar(&o.run.dir, "dir", "", "make the targets' temporary directories here instead (a disk of your choice)")
 	o.run.AddFlags(fs, false)
 }
@@ -122,27 +120,35 @@ export than after a sync), which would favour the file targets.`,
   # Large blobs, 3 repeats, as markdown
   gobench blob --count 2000 --size 1M --variance 256k --repeat 3 --format markdown`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.resolve(); err != nil {
-				return usage(err)
-			}
-			j := o.run.newJob(env, "blob", o.cells, "", nil)
-			return runJob(cmd.Context(), env, &o.run, j, report.Options{Units: bytesize.Units{SI: o.si}})
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPlanned(cmd, env, o) },
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
 }
 
-// resolve reads the counts and sizes and builds one plan per target.
-func (o *blobOptions) resolve() error {
+// resolve reads the counts and sizes into the spec and builds its job:
+// one plan per target.
+func (o *blobOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 	if err := o.run.resolve(); err != nil {
-		return err
+		return nil, err
 	}
 	if o.spec.Sync && o.nosync {
-		return errors.New("--sync and --nosync both given (want one of them)")
+		return nil, errors.New("--sync and --nosync both given (want one of them)")
 	}
-	sp := &o.spec
+	spec := o.spec
+	if err := o.sizes(&spec); err != nil {
+		return nil, err
+	}
+	spec.Targets = o.targets
+	cells, err := spec.Plans(preset.Matrix{Registry: all.Registry()}) // its targets are its cells
+	if err != nil {
+		return nil, err
+	}
+	return o.run.newJob(cmd, env, spec, cells, jobParts{}), nil
+}
+
+// sizes reads the count, size, variance and sample flags into sp.
+func (o *blobOptions) sizes(sp *preset.BlobSpec) error {
 	var err error
 	if sp.Count, err = parseCount(o.count); err != nil {
 		return fmt.Errorf("--count: %w", err)
@@ -166,7 +172,5 @@ func (o *blobOptions) resolve() error {
 			return fmt.Errorf("--sample: %w", err)
 		}
 	}
-	sp.Targets = o.targets
-	o.cells, err = preset.Blob(*sp, all.Registry())
-	return err
+	return nil
 }

@@ -2,15 +2,18 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/internal/golden"
+	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store/all"
 )
@@ -207,67 +210,81 @@ func TestHelpGolden(t *testing.T) {
 	}
 }
 
-// Every example in the help texts parses and validates: the docs cannot
-// drift from the flags.
+// Every example of a command that runs a preset resolves into a plan
+// (--dry-run: flags parsed and validated, the job printed, nothing run),
+// and disk's examples validate: the docs cannot drift from the flags.
+// Examples run from the repository's root, where examples/ is; one that
+// names a file of the reader's own (./app.db) is skipped.
 func TestHelpExamplesAreValid(t *testing.T) {
 	env, _, _ := testEnv(t)
 	root := newRootCommand(env)
+	t.Chdir(filepath.Join("..", ".."))
 	for _, cmd := range append(root.Commands(), root) {
 		for _, line := range strings.Split(cmd.Example, "\n") {
 			line = strings.TrimSpace(line)
-			var resolve func(args []string) error
-			switch {
-			case strings.HasPrefix(line, "gobench mix"):
-				resolve = func(args []string) error {
-					o := defaultMixOptions()
-					fs := pflag.NewFlagSet("mix", pflag.ContinueOnError)
-					o.AddFlags(fs)
-					if err := fs.Parse(args); err != nil {
-						return err
-					}
-					return o.resolve(fs)
-				}
-			case strings.HasPrefix(line, "gobench crud"):
-				resolve = func(args []string) error {
-					o := defaultCRUDOptions()
-					fs := pflag.NewFlagSet("crud", pflag.ContinueOnError)
-					o.AddFlags(fs)
-					if err := fs.Parse(args); err != nil {
-						return err
-					}
-					return o.resolve(fs)
-				}
-			case strings.HasPrefix(line, "gobench blob"):
-				resolve = func(args []string) error {
-					o := defaultBlobOptions()
-					fs := pflag.NewFlagSet("blob", pflag.ContinueOnError)
-					o.AddFlags(fs)
-					if err := fs.Parse(args); err != nil {
-						return err
-					}
-					return o.resolve()
-				}
-			case strings.HasPrefix(line, "gobench disk"):
-				resolve = func(args []string) error {
-					o := defaultDiskOptions()
-					fs := pflag.NewFlagSet("disk", pflag.ContinueOnError)
-					o.AddFlags(fs)
-					if err := fs.Parse(args); err != nil {
-						return err
-					}
-					return o.resolve()
-				}
-			default:
+			if !strings.HasPrefix(line, "gobench ") {
+				continue
+			}
+			args := shellWords(line[len("gobench "):])
+			if i := slices.IndexFunc(args, func(a string) bool { return a == ">" || a == "#" }); i >= 0 {
+				args = args[:i] // a redirection, a comment
+			}
+			if !slices.Contains(args, "--dry-run") {
+				args = append(args, "--dry-run")
+			}
+			sub, _, err := root.Find(args)
+			if err != nil || sub.Flags().Lookup("dry-run") == nil || sub.Name() == "run" {
 				continue
 			}
 			t.Run(line, func(t *testing.T) {
-				_, rest, _ := strings.Cut(line[len("gobench "):], " ")
-				if err := resolve(shellWords(rest)); err != nil {
-					t.Fatal(err)
+				if missing := missingFile(args); missing != "" {
+					t.Skipf("names %s, a file of the reader's own", missing)
+				}
+				env, stdout, stderr := testEnv(t)
+				if code := Main(args, env); code != 0 {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				j, err := job.Read(stdout)
+				if err != nil {
+					t.Fatalf("the plan does not read back: %v", err)
+				}
+				if err := j.Validate(context.Background(), all.Registry()); err != nil || j.Shape == "" {
+					t.Fatalf("the plan (shape %q) does not validate: %v", j.Shape, err)
 				}
 			})
 		}
 	}
+	for _, line := range strings.Split(newDiskCommand(env).Example, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "gobench disk") {
+			continue
+		}
+		t.Run(line, func(t *testing.T) {
+			o := defaultDiskOptions()
+			fs := pflag.NewFlagSet("disk", pflag.ContinueOnError)
+			o.AddFlags(fs)
+			if err := fs.Parse(shellWords(strings.TrimPrefix(line, "gobench disk"))); err != nil {
+				t.Fatal(err)
+			}
+			if err := o.resolve(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// missingFile returns the first value of --file, --schema or --from in
+// args that names no file here ("" when all exist).
+func missingFile(args []string) string {
+	for i, a := range args[:max(len(args)-1, 0)] {
+		if a == "--file" || a == "--schema" || a == "--from" {
+			name, _, _ := strings.Cut(args[i+1], "@")
+			if _, err := os.Stat(name); err != nil {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // shellWords splits a command line as a POSIX shell does for the simple

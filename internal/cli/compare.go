@@ -34,8 +34,9 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 func newCompareCommand(env *Env) *cobra.Command {
 	o := &compareOptions{}
 	cmd := &cobra.Command{
-		Use:   "compare OLD.json NEW.json",
-		Short: "Compare two result files cell by cell; fail on a regression beyond the noise",
+		Use:         "compare OLD.json NEW.json",
+		Annotations: map[string]string{rendersKind: "comparison"},
+		Short:       "Compare two result files cell by cell; fail on a regression beyond the noise",
 		Long: `compare matches the cells of two result files (single runs or suites) by
 their settings and compares every metric over their repeats: old and new
 median with their range, and the change. Two files are usually two

@@ -20,11 +20,11 @@ import (
 // file names. The lists are read only when a shell asks, so no other
 // invocation pays for them.
 func registerCompletions(cmd *cobra.Command) {
-	command := cmd.Name()
+	renders := cmd.Annotations[rendersKind]
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		flag := f.Name
 		_ = cmd.RegisterFlagCompletionFunc(flag, func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			vals := flagValues(command, flag)
+			vals := flagValues(renders, flag)
 			if vals == nil {
 				return nil, cobra.ShellCompDirectiveDefault
 			}
@@ -36,10 +36,18 @@ func registerCompletions(cmd *cobra.Command) {
 	}
 }
 
+// rendersKind annotates a command whose --format renders something else
+// than results: "comparison" or "disk".
+const rendersKind = "gobench/renders"
+
+// formatsOf are the formats that render each kind a command may annotate
+// (rendersKind); results are the default.
+var formatsOf = map[string]any{"comparison": (*judge.Comparison)(nil), "disk": (*disk.Report)(nil), "": (*result.Suite)(nil)}
+
 // flagValues lists the values a flag of a command takes: gobench's own
-// (--driver, --mode, --busy, --format) and each engine's (store.Completer);
-// nil for a flag of free values.
-func flagValues(command, flag string) []string {
+// (--driver, --mode, --busy, --format of what the command renders) and
+// each engine's (store.Completer); nil for a flag of free values.
+func flagValues(renders, flag string) []string {
 	switch flag {
 	case "driver":
 		return all.Registry().Names()
@@ -48,13 +56,7 @@ func flagValues(command, flag string) []string {
 	case "busy":
 		return []string{workload.BusyTimeout, workload.BusyRetry}
 	case "format":
-		switch command {
-		case "compare":
-			return report.FormatsFor((*judge.Comparison)(nil))
-		case "disk":
-			return report.FormatsFor((*disk.Report)(nil))
-		}
-		return report.FormatsFor((*result.Suite)(nil))
+		return report.FormatsFor(formatsOf[renders])
 	}
 	return all.Registry().Settings().Values(flag)
 }

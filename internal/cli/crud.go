@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,7 +10,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
@@ -19,44 +19,37 @@ import (
 
 // crudOptions are the flags of gobench crud.
 type crudOptions struct {
-	matrix   *matrixFlags
-	run      runOptions
-	rows     string
-	rounds   int
-	order    string
-	storage  string
-	plan     workload.Plan
-	baseline string
-
-	cells []*workload.Plan
+	matrix  *matrixFlags
+	run     runOptions
+	spec    preset.CRUDSpec
+	rows    string
+	storage string
 }
 
 func defaultCRUDOptions() *crudOptions {
-	o := &crudOptions{
+	return &crudOptions{
 		matrix:  newMatrixFlags(all.DefaultDriver(), workload.ModeGoroutine, "1", "1000"),
 		run:     runOptions{repeat: 1, format: "text", ready: time.Minute},
+		spec:    preset.DefaultCRUDSpec(),
 		rows:    "10k",
-		rounds:  3,
-		order:   workload.OrderRandom,
 		storage: "disk",
-		plan:    workload.DefaultPlan(),
 	}
-	o.plan.Preload = 0
-	return o
 }
+
+func (o *crudOptions) runOpts() *runOptions { return &o.run }
 
 // AddFlags binds the options to flags.
 func (o *crudOptions) AddFlags(fs *pflag.FlagSet) {
 	o.matrix.AddFlags(fs, "ops per transaction in the insert, update and delete phases (1: one per op)")
 	fs.StringVar(&o.rows, "rows", o.rows, "row counts, a comma list: one row of the table per engine and count (k = 1,000, m = 1,000,000)")
-	fs.IntVar(&o.rounds, "rounds", o.rounds, "rounds of the query phase and of the update phase")
-	fs.StringVar(&o.order, "order", o.order, "key order of every phase: random (a new permutation each phase) or sequential")
+	fs.IntVar(&o.spec.Rounds, "rounds", o.spec.Rounds, "rounds of the query phase and of the update phase")
+	fs.StringVar(&o.spec.Order, "order", o.spec.Order, "key order of every phase: random (a new permutation each phase) or sequential")
 	fs.StringVar(&o.storage, "storage", o.storage, "where databases live: disk (the OS's temporary directory), ramdisk (/dev/shm), or memory (SQLite's memdb, one process; map and btree always)")
 	fs.StringVar(&o.run.dir, "dir", "", "make the databases' temporary directories here instead (a disk of your choice)")
-	fs.IntVar(&o.plan.ValueSize, "value-size", o.plan.ValueSize, "bytes per value")
-	fs.Uint64Var(&o.plan.Seed, "seed", o.plan.Seed, "base seed of the key orders and values")
-	fs.StringVar(&o.plan.OnError, "on-error", o.plan.OnError, "after an error other than busy/locked: stop the run, or continue and count it")
-	fs.StringVar(&o.baseline, "baseline", "", "the driver factors are computed against (default: the first)")
+	fs.IntVar(&o.spec.Plan.ValueSize, "value-size", o.spec.Plan.ValueSize, "bytes per value")
+	fs.Uint64Var(&o.spec.Plan.Seed, "seed", o.spec.Plan.Seed, "base seed of the key orders and values")
+	fs.StringVar(&o.spec.Plan.OnError, "on-error", o.spec.Plan.OnError, "after an error other than busy/locked: stop the run, or continue and count it")
+	fs.StringVar(&o.spec.Baseline, "baseline", "", "the driver factors are computed against (default: the first)")
 	o.run.AddFlags(fs, false)
 }
 
@@ -90,13 +83,7 @@ goroutines by default (--mode goroutine), which every engine supports.`,
   # Files, one per row, in a two-level tree with fsync, against SQLite
   gobench crud --driver files,mattn --layout tree --fsync --rows 10k --baseline mattn`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.resolve(cmd.Flags()); err != nil {
-				return usage(err)
-			}
-			j := o.run.newJob(env, "crud", o.cells, o.baseline, nil)
-			return runJob(cmd.Context(), env, &o.run, j, report.Options{})
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPlanned(cmd, env, o) },
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
@@ -118,22 +105,48 @@ func parseCount(s string) (uint64, error) {
 	return n * mult, nil
 }
 
-func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
+// resolve reads the row counts and where databases live into the spec
+// and builds its job: one plan per engine, size and cell.
+func (o *crudOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 	if err := o.run.resolve(); err != nil {
-		return err
+		return nil, err
 	}
-	if o.rounds < 1 || o.rounds > 100 {
-		return fmt.Errorf("--rounds %d: want 1 to 100", o.rounds)
+	spec := o.spec
+	if err := o.where(&spec); err != nil {
+		return nil, err
 	}
-	if o.order != workload.OrderRandom && o.order != workload.OrderSequential {
-		return fmt.Errorf("--order %q: want random or sequential", o.order)
+	var counts store.List
+	if err := counts.Set(o.rows); err != nil {
+		return nil, fmt.Errorf("--rows: %w", err)
 	}
+	spec.Rows = nil
+	for _, c := range counts {
+		n, err := parseCount(c)
+		if err != nil {
+			return nil, fmt.Errorf("--rows: %w", err)
+		}
+		spec.Rows = append(spec.Rows, n)
+	}
+	m, err := o.matrix.matrix(cmd.Flags())
+	if err != nil {
+		return nil, err
+	}
+	cells, err := spec.Plans(m)
+	if err != nil {
+		return nil, err
+	}
+	return o.run.newJob(cmd, env, spec, cells, jobParts{}), nil
+}
+
+// where reads --storage: in memory (spec.Memory), on a RAM disk (the
+// databases' directory) or on disk.
+func (o *crudOptions) where(spec *preset.CRUDSpec) error {
 	switch o.storage {
 	case "memory":
 		if o.run.dir != "" {
 			return errors.New("--storage memory and --dir both name where databases live (want one of them)")
 		}
-		o.matrix.m.Memory = true
+		spec.Memory = true
 	case "disk":
 	case "ramdisk":
 		if o.run.dir != "" {
@@ -143,28 +156,5 @@ func (o *crudOptions) resolve(fs *pflag.FlagSet) error {
 	default:
 		return fmt.Errorf("--storage %q: want disk, ramdisk or memory (or --dir DIR)", o.storage)
 	}
-	var counts store.List
-	if err := counts.Set(o.rows); err != nil {
-		return fmt.Errorf("--rows: %w", err)
-	}
-	o.plan.Store.Path = "(temporary)"
-	o.cells = nil
-	for _, c := range counts {
-		n, err := parseCount(c)
-		if err != nil {
-			return fmt.Errorf("--rows: %w", err)
-		}
-		tmpl := o.plan
-		tmpl.Keys.Count = n
-		tmpl.Phases = workload.CRUD(o.rounds, o.order, 1, true)
-		cells, err := o.matrix.plans(fs, &tmpl, workload.SetWriteBatch)
-		if err != nil {
-			return err
-		}
-		o.cells = append(o.cells, cells...)
-	}
-	if o.baseline != "" && !slices.Contains(o.matrix.m.Drivers, o.baseline) {
-		return fmt.Errorf("--baseline %s is not one of the --driver values (%s)", o.baseline, o.matrix.m.Drivers.String())
-	}
-	return workload.FitWriteBatches(o.cells, o.matrix.reg)
+	return nil
 }

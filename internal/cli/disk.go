@@ -82,8 +82,9 @@ func (o *diskOptions) resolve() error {
 func newDiskCommand(env *Env) *cobra.Command {
 	o := defaultDiskOptions()
 	cmd := &cobra.Command{
-		Use:   "disk",
-		Short: "Measure the disk itself: sequential MiB/s by block size and fsync latency",
+		Use:         "disk",
+		Annotations: map[string]string{rendersKind: "disk"},
+		Short:       "Measure the disk itself: sequential MiB/s by block size and fsync latency",
 		Long: `disk measures the ceiling under every durable commit: the disk of --dir
 (the OS's temporary directory by default), with no database in the way.
 

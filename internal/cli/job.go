@@ -6,21 +6,53 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/spf13/cobra"
+
+	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/capacity"
 	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/judge"
+	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// newJob returns the job a run command resolved: its cells and the run
-// options that belong to the plan (repeats, where databases live, the
-// fsync ceiling), with the command line it came from.
-func (o *runOptions) newJob(env *Env, command string, cells []*workload.Plan, baseline string, expects []string) *job.Job {
+// planner is the options of a command that runs a preset: resolve turns
+// the command's flags into the job it runs (or prints, with --dry-run),
+// and runOptions says where the output goes. Every run command has this
+// one shape, so that tests iterate over all of them.
+type planner interface {
+	resolve(cmd *cobra.Command, env *Env) (*job.Job, error)
+	runOpts() *runOptions
+}
+
+// runPlanned is the body of every run command: resolve its flags into a
+// job (a bad flag is a usage error), then run it.
+func runPlanned(cmd *cobra.Command, env *Env, p planner) error {
+	j, err := p.resolve(cmd, env)
+	if err != nil {
+		return usage(err)
+	}
+	return runJob(cmd.Context(), env, p.runOpts(), j)
+}
+
+// jobParts are what a command resolved besides its cells: the gates, the
+// baseline cell of a matrix, and a capacity search.
+type jobParts struct {
+	baseline string
+	expects  []string
+	search   *capacity.Spec
+}
+
+// newJob returns the job a run command resolved: the preset's cells and
+// shape, the run options that belong to the plan (repeats, where
+// databases live, the fsync ceiling) and the command line it came from.
+func (o *runOptions) newJob(cmd *cobra.Command, env *Env, spec preset.Spec, cells []*workload.Plan, parts jobParts) *job.Job {
 	args := slices.DeleteFunc(slices.Clone(env.Args), func(a string) bool { return a == "--dry-run" || a == "--dry-run=true" })
-	j := job.New(command, args, cells, o.repeat)
-	j.Baseline, j.Expect, j.Ceiling = baseline, expects, o.ceiling
-	j.DB, j.Reuse, j.Dir = o.db, o.reuse, o.dir
+	j := job.New(cmd.Name(), spec.Shape(), args, cells, o.repeat)
+	j.Baseline, j.Reference, j.Expect, j.Search = parts.baseline, spec.Reference(), parts.expects, parts.search
+	j.Ceiling, j.DB, j.Reuse, j.Dir = o.ceiling, o.db, o.reuse, o.dir
 	return j
 }
 
@@ -32,11 +64,11 @@ func dryRun(env *Env, j *job.Job) error {
 	return nil
 }
 
-// runJob runs every cell of the job its number of repeats, interleaved,
-// judges its gates and writes the report: what every run command does
-// once its flags (or a plan file) are resolved. ro says how the report
-// reads; a crud job's baseline goes into it.
-func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job, ro report.Options) error {
+// runJob runs every cell of the job its number of repeats, interleaved
+// (or each cell's capacity search), judges its gates and writes the
+// report: what every run command does once its flags (or a plan file)
+// are resolved.
+func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 	gates, err := j.Gates()
 	if err != nil {
 		return usage(err)
@@ -46,33 +78,33 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job, ro report.
 	}
 	o.repeat, o.ceiling = j.Repeat, j.Ceiling
 	o.db, o.reuse, o.dir = j.DB, j.Reuse, j.Dir
-	if j.Command == "crud" {
-		ro.Baseline = j.Baseline
+	if j.Search != nil {
+		return runSearch(ctx, env, o, j, gates)
 	}
-	runs, runErr := o.runCells(ctx, env, j.Command, j.Cells)
+	runs, runErr := o.runCells(ctx, env, j)
 	if len(runs) == 0 {
 		return runErr
 	}
-	suite, err := result.NewSuite(j.Command, "interleaved", runs, j.SuiteBaseline())
+	suite, err := j.NewSuite(runs)
 	if err != nil {
 		return errors.Join(runErr, err)
 	}
-	// A single mix or sql run is reported (and written as JSON) as a run,
-	// not a suite of one.
-	single := job.IsMatrix(j.Command) && len(j.Cells)*j.Repeat == 1
+	// A single run of a matrix is reported (and written as JSON) as a
+	// run, not a suite of one.
+	single := j.Shape.ReadsAsRun(len(j.Cells) * j.Repeat)
 	var gateErr error
 	if runErr == nil {
 		gateErr = judgeGates(env, suite, gates, single)
 	}
-	if err := o.writeOutput(env, suite, single, ro); err != nil || runErr != nil {
+	if err := o.writeOutput(env, suite, single); err != nil || runErr != nil {
 		return errors.Join(runErr, err)
 	}
 	return gateErr
 }
 
-// judgeGates evaluates the gates on the suite, keeps the verdicts in it (and
-// in the run, for a single run), prints each verdict on stderr and returns
-// ErrThreshold when any failed.
+// judgeGates evaluates the gates on the suite, keeps the verdicts in it
+// (and in the run, for a single run), prints each verdict on stderr and
+// returns ErrThreshold when any failed.
 func judgeGates(env *Env, suite *result.Suite, expects []judge.Expectation, single bool) error {
 	if len(expects) == 0 {
 		return nil
@@ -92,4 +124,9 @@ func judgeGates(env *Env, suite *result.Suite, expects []judge.Expectation, sing
 		return fmt.Errorf("%w: %d of %d gates failed", judge.ErrThreshold, n, len(gates))
 	}
 	return nil
+}
+
+// renderOptions are how the run's reports read.
+func (o *runOptions) renderOptions() report.Options {
+	return report.Options{Units: bytesize.Units{SI: o.si}}
 }

@@ -2,13 +2,13 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -41,58 +41,48 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 	fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
 }
 
-// cells checks the run options, folds the loop flags into the template
-// plan p and spans matrix over it: the cells of a mix or sql run, each
-// with the warm-up --warmup asks for.
-func (l *loopFlags) cells(fs *pflag.FlagSet, p *workload.Plan, o *runOptions, matrix *matrixFlags) ([]*workload.Plan, error) {
+// loop returns the preset's loop the flags give.
+func (l *loopFlags) loop(fs *pflag.FlagSet) (preset.Loop, error) {
+	if fs.Changed("duration") && fs.Changed("queries") {
+		return preset.Loop{}, errors.New("--queries and --duration both given (want one of them)")
+	}
+	if fs.Changed("duration") && l.duration <= 0 {
+		return preset.Loop{}, errors.New("--duration must be a positive duration")
+	}
+	return preset.Loop{Duration: l.duration, Warmup: l.warmup, Shard: l.shard}, nil
+}
+
+// parts returns the job's baseline and gates, with the search sf asks
+// for (nil without --find-rate).
+func (l *loopFlags) parts(fs *pflag.FlagSet, o *runOptions, sf *searchFlags) (jobParts, error) {
+	search, err := sf.search(fs, o)
+	return jobParts{baseline: l.baseline, expects: l.expects, search: search}, err
+}
+
+// resolveLottery builds the job of a lottery preset (mix, sql): the run
+// options checked, the loop folded into spec (through loop, spec's own
+// Loop field: spec is a pointer to the spec that holds it), its cells
+// spanned over the matrix, its gates and search.
+func resolveLottery(cmd *cobra.Command, env *Env, o *runOptions, l *loopFlags, sf *searchFlags, mf *matrixFlags, spec preset.Spec, loop *preset.Loop) (*job.Job, error) {
+	fs := cmd.Flags()
 	if err := o.resolve(); err != nil {
 		return nil, err
 	}
-	warm, err := l.resolve(fs, p)
+	var err error
+	if *loop, err = l.loop(fs); err != nil {
+		return nil, err
+	}
+	m, err := mf.matrix(fs)
 	if err != nil {
 		return nil, err
 	}
-	cells, err := matrix.plans(fs, p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
+	cells, err := spec.Plans(m)
 	if err != nil {
 		return nil, err
 	}
-	return cells, workload.SetWarmup(cells, warm)
-}
-
-// resolve folds --duration and --shard into the template plan p and
-// returns the warm-up phase --warmup asks for (nil for none).
-func (l *loopFlags) resolve(fs *pflag.FlagSet, p *workload.Plan) (*workload.Phase, error) {
-	ph := &p.Phases[0]
-	if fs.Changed("duration") {
-		if fs.Changed("queries") {
-			return nil, errors.New("--queries and --duration both given (want one of them)")
-		}
-		ph.Ops = 0
-		ph.Duration = workload.Duration(l.duration)
-	}
-	if l.shard != "" {
-		var err error
-		if p.Shard, err = workload.ParseShard(l.shard); err != nil {
-			return nil, fmt.Errorf("--shard: %w", err)
-		}
-	}
-	warm, err := workload.ParseWarmup(l.warmup, *ph)
+	parts, err := l.parts(fs, o, sf)
 	if err != nil {
-		return nil, fmt.Errorf("--warmup: %w", err)
+		return nil, err
 	}
-	return warm, nil
-}
-
-// run runs a mix or sql job over cells, or with --find-rate their
-// capacity search.
-func (l *loopFlags) run(cmd *cobra.Command, env *Env, o *runOptions, sf *searchFlags, command string, cells []*workload.Plan) error {
-	search, err := sf.search(cmd.Flags(), o)
-	if err != nil {
-		return usage(err)
-	}
-	if search != nil {
-		return runSearch(cmd.Context(), env, o, sf, search, command, cells, l.baseline, l.expects)
-	}
-	j := o.newJob(env, command, cells, l.baseline, l.expects)
-	return runJob(cmd.Context(), env, o, j, report.Options{})
+	return o.newJob(cmd, env, spec, cells, parts), nil
 }

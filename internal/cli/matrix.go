@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
@@ -44,15 +45,12 @@ func (f *matrixFlags) AddFlags(fs *pflag.FlagSet, batchHelp string) {
 	f.es.AddFlags(fs)
 }
 
-// plans spans the matrix over template; setBatch applies a --batch value.
-func (f *matrixFlags) plans(fs *pflag.FlagSet, template *workload.Plan, setBatch func(*workload.Plan, int)) ([]*workload.Plan, error) {
-	if err := f.es.Check(fs.Changed, f.m.Drivers); err != nil {
-		return nil, err
-	}
+// matrix returns the preset matrix the flags give.
+func (f *matrixFlags) matrix(fs *pflag.FlagSet) (preset.Matrix, error) {
 	if slices.Contains(f.m.Modes, workload.ModeGoroutine) && fs.Changed("ready-timeout") {
-		return nil, errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
+		return preset.Matrix{}, errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
 	}
-	return f.m.Plans(template, f.reg, f.es, setBatch)
+	return preset.Matrix{Matrix: f.m, Registry: f.reg, Engines: f.es, Given: fs.Changed}, nil
 }
 
 func driverNames() string { return strings.Join(all.Registry().Names(), ", ") }

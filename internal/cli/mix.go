@@ -3,11 +3,14 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -18,23 +21,23 @@ type mixOptions struct {
 	run      runOptions
 	loop     loopFlags
 	search   searchFlags
-	plan     workload.Plan // template: everything but the matrix settings
+	spec     preset.MixSpec // its plan: everything but the matrix settings
 	writePct int
-
-	cells []*workload.Plan // resolved by resolve
 }
 
 func defaultMixOptions() *mixOptions {
 	return &mixOptions{
 		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "25", "1"),
 		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
-		plan:   workload.DefaultPlan(),
+		spec:   preset.DefaultMixSpec(),
 	}
 }
 
+func (o *mixOptions) runOpts() *runOptions { return &o.run }
+
 // AddFlags binds the options to flags.
 func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
-	p := &o.plan
+	p := &o.spec.Plan
 	ph := &p.Phases[0]
 	o.matrix.AddFlags(fs, "ops per transaction (1: each op is its own transaction)")
 	o.loop.AddFlags(fs, p, "ops")
@@ -133,36 +136,28 @@ then read 'sustainable rate: wal >= 3x rollback' or 'sustainable rate >= 500'.`,
   gobench mix --driver lmdb --procs 8
   gobench mix --driver map --mode goroutine --procs 8`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.resolve(cmd.Flags()); err != nil {
-				return usage(err)
-			}
-			return o.loop.run(cmd, env, &o.run, &o.search, "mix", o.cells)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPlanned(cmd, env, o) },
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
 }
 
-// resolve folds the shorthand and exclusive flags into the template plan,
-// spans the matrix into one plan per cell and validates everything that
-// needs no file system, expectations included.
-func (o *mixOptions) resolve(fs *pflag.FlagSet) error {
-	p := &o.plan
-	ph := &p.Phases[0]
+// resolve folds the shorthand and exclusive flags into the spec and
+// builds its job: one plan per cell, validated with everything that needs
+// no file system, gates and search included.
+func (o *mixOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
+	fs := cmd.Flags()
+	spec := o.spec
 	if fs.Changed("write-pct") {
 		if fs.Changed("mix") {
-			return errors.New("--mix and --write-pct both given (want one of them)")
+			return nil, errors.New("--mix and --write-pct both given (want one of them)")
 		}
 		m, err := workload.WriteMix(o.writePct)
 		if err != nil {
-			return fmt.Errorf("--write-pct: %w", err)
+			return nil, fmt.Errorf("--write-pct: %w", err)
 		}
-		ph.Mix = m
+		spec.Plan.Phases = slices.Clone(spec.Plan.Phases)
+		spec.Plan.Phases[0].Mix = m
 	}
-	p.Preload = p.Keys.Count
-	p.Store.Path = "(temporary)" // for validation; the run sets the real path
-	var err error
-	o.cells, err = o.loop.cells(fs, p, &o.run, o.matrix)
-	return err
+	return resolveLottery(cmd, env, &o.run, &o.loop, &o.search, o.matrix, &spec, &spec.Loop)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store/all"
@@ -38,6 +39,7 @@ type runOptions struct {
 	ceiling  bool   // measure the disk's fsync rate first (mix --ceiling)
 	maxRuns  int
 	dryRun   bool // print the plan file, run nothing
+	si       bool // sizes and rates in powers of 1000 (blob, run)
 }
 
 // AddFlags binds the options to flags.
@@ -92,11 +94,11 @@ func (o *runOptions) notef(env *Env, format string, args ...any) {
 	}
 }
 
-// runCells checks the paths the runs will write, then runs every cell
-// --repeat times, interleaved, each on a fresh database (coord.RunCells),
-// with a progress line and the --hlog file per run.
-func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cells []*workload.Plan) ([]*result.Result, error) {
-	c, err := o.coordCells(env, command, cells, len(cells)*o.repeat)
+// runCells checks the paths the runs will write, then runs every cell of
+// the job --repeat times, interleaved, each on a fresh database
+// (coord.RunCells), with a progress line and the --hlog file per run.
+func (o *runOptions) runCells(ctx context.Context, env *Env, j *job.Job) ([]*result.Result, error) {
+	c, err := o.coordCells(env, j, len(j.Cells)*o.repeat)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +108,7 @@ func (o *runOptions) runCells(ctx context.Context, env *Env, command string, cel
 // coordCells checks the paths the runs will write (runs of them) and
 // says how the cells run: where, with which time-outs, notes and
 // progress.
-func (o *runOptions) coordCells(env *Env, command string, cells []*workload.Plan, runs int) (coord.Cells, error) {
+func (o *runOptions) coordCells(env *Env, j *job.Job, runs int) (coord.Cells, error) {
 	if err := o.checkPaths(env, runs); err != nil {
 		return coord.Cells{}, err
 	}
@@ -123,11 +125,11 @@ func (o *runOptions) coordCells(env *Env, command string, cells []*workload.Plan
 	}
 	every := o.progressEvery(env)
 	return coord.Cells{
-		Plans: cells, Repeat: o.repeat, Command: command, Args: env.Args,
+		Plans: j.Cells, Repeat: o.repeat, Command: j.Command, Shape: j.Shape, Args: env.Args,
 		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
 		Base: coord.Config{Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
 			Abort: env.Abort, Notes: log, ProgressEvery: every},
-		Watch: o.watch(env, every, len(cells)),
+		Watch: o.watch(env, every, len(j.Cells)),
 		Note:  func(format string, args ...any) { o.notef(env, format, args...) },
 	}, nil
 }
@@ -212,17 +214,18 @@ func (o *runOptions) watch(env *Env, every time.Duration, cells int) func(n, tot
 // atomically, then the report on stdout, each rendered by report.Render.
 // The JSON of a single run (one cell, one repeat) is the run's result,
 // not a suite.
-func (o *runOptions) writeOutput(env *Env, s *result.Suite, single bool, ro report.Options) error {
+func (o *runOptions) writeOutput(env *Env, s *result.Suite, single bool) error {
 	write := s.Write
 	if single {
 		write = s.Cells[0].Runs[0].Write
 	}
-	return o.writeRendered(env, s, write, ro)
+	return o.writeRendered(env, s, write)
 }
 
 // writeRendered writes v (anything report.Render takes) to every output
 // asked for, and writeJSON's JSON to --json.
-func (o *runOptions) writeRendered(env *Env, v any, writeJSON func(io.Writer) error, ro report.Options) error {
+func (o *runOptions) writeRendered(env *Env, v any, writeJSON func(io.Writer) error) error {
+	ro := o.renderOptions()
 	if o.jsonOut != "" {
 		if err := env.FS.WriteOutput(o.jsonOut, writeJSON); err != nil {
 			return fmt.Errorf("writing --json %s: %w", o.jsonOut, err)

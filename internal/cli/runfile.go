@@ -8,9 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/job"
-	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/store/all"
 )
 
@@ -18,7 +16,6 @@ import (
 // what may override the plan file (repeats, where databases live).
 type runFileOptions struct {
 	run runOptions
-	si  bool
 }
 
 func newRunCommand(env *Env) *cobra.Command {
@@ -54,12 +51,12 @@ beside the code it benchmarks, review it in a pull request.`,
 			if err != nil {
 				return err
 			}
-			return runJob(cmd.Context(), env, &o.run, j, report.Options{Units: bytesize.Units{SI: o.si}})
+			return runJob(cmd.Context(), env, &o.run, j)
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.run.dir, "dir", "", "make the databases' temporary directories here instead of where the plan says")
-	fs.BoolVar(&o.si, "si", false, "print rates and sizes in powers of 1000 (blob)")
+	fs.BoolVar(&o.run.si, "si", false, "print rates and sizes in powers of 1000 (blob)")
 	o.run.AddFlags(fs, true)
 	return cmd
 }

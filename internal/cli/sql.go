@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/sqlscript"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
@@ -17,43 +19,36 @@ import (
 
 // sqlOptions are the flags of gobench sql.
 type sqlOptions struct {
-	matrix  *matrixFlags
-	run     runOptions
-	loop    loopFlags
-	search  searchFlags
-	plan    workload.Plan // template: everything but the matrix settings
-	files   []string
-	builtin string
-	schema  string
-	from    string
-	scale   int64
-	perStmt bool
-
-	cells []*workload.Plan
+	matrix *matrixFlags
+	run    runOptions
+	loop   loopFlags
+	search searchFlags
+	spec   preset.SQLSpec // its plan: everything but the matrix settings
+	files  []string
+	schema string
+	from   string
 }
 
 func defaultSQLOptions() *sqlOptions {
-	p := workload.DefaultPlan()
-	p.Preload = 0
-	p.Phases[0].Name, p.Phases[0].Ops = "sql", 1000
 	return &sqlOptions{
 		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "4", "1"),
 		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
-		plan:   p,
-		scale:  1,
+		spec:   preset.DefaultSQLSpec(),
 	}
 }
+
+func (o *sqlOptions) runOpts() *runOptions { return &o.run }
 
 // AddFlags binds the options to flags.
 func (o *sqlOptions) AddFlags(fs *pflag.FlagSet) {
 	o.matrix.AddFlags(fs, "must be 1: a script writes its own transactions")
-	o.loop.AddFlags(fs, &o.plan, "scripts")
+	o.loop.AddFlags(fs, &o.spec.Plan, "scripts")
 	fs.StringArrayVar(&o.files, "file", nil, "a script, FILE or FILE@WEIGHT (pgbench's form; weight 1 by default): its statements and \\set lines, run in order as one transaction of the mix, named after the file (repeatable)")
-	fs.StringVar(&o.builtin, "builtin", "", "a built-in workload on pgbench's tables instead of --file: "+strings.Join(workload.BuiltinNames(), " or ")+" (tpcb-like checks TPC-B's invariant after the run)")
-	fs.Int64Var(&o.scale, "scale", o.scale, ":scale in scripts and schema; the built-ins make 100,000 accounts per unit")
+	fs.StringVar(&o.spec.Builtin, "builtin", "", "a built-in workload on pgbench's tables instead of --file: "+strings.Join(workload.BuiltinNames(), " or ")+" (tpcb-like checks TPC-B's invariant after the run)")
+	fs.Int64Var(&o.spec.Scale, "scale", o.spec.Scale, ":scale in scripts and schema; the built-ins make 100,000 accounts per unit")
 	fs.StringVar(&o.schema, "schema", "", "SQL run once before the workers start, unmeasured (tables, indexes, data); its time is noted")
 	fs.StringVar(&o.from, "from", "", "benchmark a copy of this existing database (and its -wal), made in the run's temporary directory; the original is only read")
-	fs.BoolVar(&o.perStmt, "per-statement", false, "also report every statement's latency, as SCRIPT#LINE (pgbench's -r)")
+	fs.BoolVar(&o.spec.PerStatement, "per-statement", false, "also report every statement's latency, as SCRIPT#LINE (pgbench's -r)")
 	o.search.AddFlags(fs)
 	o.run.AddFlags(fs, true)
 	_ = fs.MarkHidden("batch")
@@ -131,82 +126,58 @@ progress, --json, --html, --hlog, compare and merge.`,
   # Open loop at 500 transactions/s, with a gate on the script's p99
   gobench sql --builtin tpcb-like --rate 500 --duration 20s --journal wal --expect 'tpcb-like p99 <= 50ms'`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.resolve(cmd.Flags(), env); err != nil {
-				return usage(err)
-			}
-			return o.loop.run(cmd, env, &o.run, &o.search, "sql", o.cells)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPlanned(cmd, env, o) },
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
 }
 
-// resolve reads the scripts and schema into the template plan, spans the
-// matrix into one plan per cell and validates them.
-func (o *sqlOptions) resolve(fs *pflag.FlagSet, env *Env) error {
-	p := &o.plan
-	s, err := o.workload(fs, env)
-	if err != nil {
-		return err
+// resolve reads the scripts and the schema into the spec and builds its
+// job: one plan per cell, validated, gates and search included.
+func (o *sqlOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
+	spec := o.spec
+	if spec.Builtin != "" && len(o.files) > 0 {
+		return nil, errors.New("--builtin and --file both given (want one of them)")
 	}
-	if o.from != "" {
+	if err := o.readSources(env, &spec); err != nil {
+		return nil, err
+	}
+	if o.from != "" && spec.Builtin == "" {
 		if o.run.db != "" {
-			return errors.New("--from copies the database into a temporary directory: it takes no --db (use --keep to keep the copy)")
+			return nil, errors.New("--from copies the database into a temporary directory: it takes no --db (use --keep to keep the copy)")
 		}
-		if s.From, err = env.FS.Abs(o.from); err != nil {
-			return fmt.Errorf("--from %s: %w", o.from, err)
+		var err error
+		if spec.From, err = env.FS.Abs(o.from); err != nil {
+			return nil, fmt.Errorf("--from %s: %w", o.from, err)
 		}
-		if _, err := env.FS.Stat(s.From); err != nil {
-			return fmt.Errorf("--from: %w", err)
+		if _, err := env.FS.Stat(spec.From); err != nil {
+			return nil, fmt.Errorf("--from: %w", err)
 		}
 	}
-	p.SQL = s
-	p.Phases[0].Mix = s.Mix()
-	p.Store.Path = "(temporary)" // for validation; the run sets the real path
-	o.cells, err = o.loop.cells(fs, p, &o.run, o.matrix)
-	return err
+	return resolveLottery(cmd, env, &o.run, &o.loop, &o.search, o.matrix, &spec, &spec.Loop)
 }
 
-// workload reads the scripts (--file or --builtin) and the schema.
-func (o *sqlOptions) workload(fs *pflag.FlagSet, env *Env) (*workload.SQL, error) {
-	var s *workload.SQL
-	switch {
-	case o.builtin != "" && len(o.files) > 0:
-		return nil, errors.New("--builtin and --file both given (want one of them)")
-	case o.builtin != "":
-		var err error
-		if s, err = workload.BuiltinSQL(o.builtin, o.scale); err != nil {
-			return nil, fmt.Errorf("--builtin: %w", err)
+// readSources reads the --file scripts and the --schema into spec.
+func (o *sqlOptions) readSources(env *Env, spec *preset.SQLSpec) error {
+	for _, arg := range o.files {
+		file, weight, err := sqlscript.ParseArg(arg)
+		if err != nil {
+			return err
 		}
-		if fs.Changed("schema") || o.from != "" {
-			return nil, fmt.Errorf("--builtin %s makes pgbench's tables itself: it takes no --schema or --from", o.builtin)
+		text, err := readText(env, file)
+		if err != nil {
+			return fmt.Errorf("--file: %w", err)
 		}
-	case len(o.files) == 0:
-		return nil, errors.New("no scripts: give --file FILE[@WEIGHT] (repeatable) or --builtin tpcb-like")
-	default:
-		s = &workload.SQL{Scale: o.scale}
-		for _, arg := range o.files {
-			file, weight, err := sqlscript.ParseArg(arg)
-			if err != nil {
-				return nil, err
-			}
-			text, err := readText(env, file)
-			if err != nil {
-				return nil, fmt.Errorf("--file: %w", err)
-			}
-			s.Scripts = append(s.Scripts, workload.Source{File: file, Text: text, Weight: weight})
-		}
+		spec.Scripts = append(spec.Scripts, workload.Source{File: file, Text: text, Weight: weight})
 	}
 	if o.schema != "" {
 		text, err := readText(env, o.schema)
 		if err != nil {
-			return nil, fmt.Errorf("--schema: %w", err)
+			return fmt.Errorf("--schema: %w", err)
 		}
-		s.Schema = &workload.Source{File: o.schema, Text: text}
+		spec.Schema = &workload.Source{File: o.schema, Text: text}
 	}
-	s.PerStatement = o.perStmt
-	return s, nil
+	return nil
 }
 
 // maxScriptSize bounds a script or schema file read.

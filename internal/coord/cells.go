@@ -25,7 +25,9 @@ type Cells struct {
 	// Command names the command in every result, and Args gives its
 	// command line.
 	Command string
-	Args    []string
+	// Shape is the shape of the suite the runs make, recorded in each.
+	Shape result.Shape
+	Args  []string
 	// DB, when set, is the database every run uses, set up anew each
 	// time (Reuse lets it be a database gobench did not create).
 	// Otherwise every run gets a new temporary directory under Dir (""
@@ -167,7 +169,7 @@ func (c *Cells) runOne(ctx context.Context, n, total int, cell *workload.Plan, c
 	}
 	res, err := Run(ctx, cfg)
 	if res != nil {
-		res.Command, res.Args = c.Command, c.Args
+		res.Command, res.Shape, res.Args = c.Command, c.Shape, c.Args
 	}
 	if done != nil {
 		if derr := done(res); derr != nil && err == nil {

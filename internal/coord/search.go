@@ -10,10 +10,6 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// DefaultSettle is how long each step of a capacity search runs, at its
-// rate, before it is measured.
-const DefaultSettle = time.Second
-
 // Search is a capacity search over every cell of Cells (Repeat is not
 // used): each cell's search, one after another.
 type Search struct {
@@ -22,7 +18,7 @@ type Search struct {
 	// per cell.
 	Search capacity.Search
 	// Settle runs before each step's measured phase, at the step's rate,
-	// unmeasured (DefaultSettle when zero).
+	// unmeasured (capacity.DefaultSettle when zero).
 	Settle time.Duration
 	// Observe, if set, is told of every step of cell i as it ends.
 	Observe func(i int, st result.CapacityStep)
@@ -43,7 +39,7 @@ func FindRates(ctx context.Context, s Search) ([]result.CapacityCurve, error) {
 	}
 	settle := s.Settle
 	if settle <= 0 {
-		settle = DefaultSettle
+		settle = capacity.DefaultSettle
 	}
 	names := cellNames(s.Cells.Plans)
 	cells := s.Cells

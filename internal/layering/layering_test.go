@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -57,6 +58,7 @@ func TestReportOnlyFromCLI(t *testing.T) {
 }
 
 type file struct {
+	src     []byte
 	path    string
 	imports []string
 	ast     *ast.File
@@ -78,12 +80,16 @@ func loadFiles(t *testing.T) []file {
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution|parser.ParseComments)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		fl := file{path: filepath.ToSlash(rel), ast: f, fset: fset}
+		fl := file{src: src, path: filepath.ToSlash(rel), ast: f, fset: fset}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			fl.imports = append(fl.imports, p)
@@ -206,6 +212,11 @@ func TestCLIUsesEnv(t *testing.T) {
 			return true
 		})
 	}
+}
+
+// nodeText is the source text of n in f.
+func nodeText(f file, n ast.Node) string {
+	return string(f.src[f.fset.Position(n.Pos()).Offset:f.fset.Position(n.End()).Offset])
 }
 
 func contains(list []string, s string) bool {

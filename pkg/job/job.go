@@ -13,6 +13,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/gobench/gobench/pkg/capacity"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -26,15 +27,6 @@ const Kind = "plan"
 // result format's rule (new fields keep the version).
 const SchemaVersion = 1
 
-// Commands are the commands whose runs a job holds.
-var Commands = []string{"mix", "sql", "crud", "blob"}
-
-// IsMatrix reports whether command's cells form a matrix of settings of
-// one workload, compared against a baseline cell chosen by its values, and
-// a single run of it is reported as a run: mix and sql. (crud and blob
-// compare engines and targets in reports of their own.)
-func IsMatrix(command string) bool { return command == "mix" || command == "sql" }
-
 // ErrInvalid marks a plan file that does not decode or validate.
 var ErrInvalid = errors.New("invalid plan file")
 
@@ -44,21 +36,33 @@ type Job struct {
 	Kind          string      `json:"kind"` // always Kind
 	SchemaVersion int         `json:"schema_version"`
 	Tool          result.Tool `json:"tool"` // the gobench that wrote it
-	// Command is the command the cells belong to: mix, sql, crud or blob. It
-	// decides how the report reads them.
+	// Command is the command the cells belong to, as results name it.
 	Command string `json:"command"`
+	// Shape is how the cells read against each other, as the preset that
+	// built them declared it; it decides how the report reads them. A plan
+	// file written before shapes were recorded has the shape its command's
+	// suites had.
+	Shape result.Shape `json:"shape,omitempty"`
 	// Args is the command line the job was resolved from, without the
 	// program name; empty for a job made by hand.
 	Args []string `json:"args,omitempty"`
 	// Repeat runs every cell this many times, interleaved.
 	Repeat int `json:"repeat"`
-	// Baseline is what factors are computed against: cells by values or
-	// name=value for mix and sql, a driver for crud; "" for the first cell.
+	// Baseline selects, in a matrix, the cell factors are computed
+	// against, by values or name=value ("" for the first cell).
 	Baseline string `json:"baseline,omitempty"`
+	// Reference is what a shape that names its reference by value
+	// compares against (result.Suite.Reference): a scaling table's driver
+	// ("" for the first), the reference target.
+	Reference string `json:"reference,omitempty"`
 	// Expect holds the gates, as --expect reads them.
 	Expect []string `json:"expect,omitempty"`
 	// Ceiling measures the disk's fsync rate before the runs.
 	Ceiling bool `json:"ceiling,omitempty"`
+	// Search, when set, runs each cell's capacity search instead of the
+	// cells themselves; Expect then holds capacity gates ("sustainable
+	// rate: wal >= 3x rollback").
+	Search *capacity.Spec `json:"search,omitempty"`
 	// DB is the database every run uses (Reuse: one gobench did not
 	// create); "" gives each run a new temporary directory, under Dir
 	// when set.
@@ -70,10 +74,10 @@ type Job struct {
 	Cells []*workload.Plan `json:"cells"`
 }
 
-// New returns a job of command over cells, stamped with this gobench; the
-// cells are copied, their store paths cleared.
-func New(command string, args []string, cells []*workload.Plan, repeat int) *Job {
-	j := &Job{Kind: Kind, SchemaVersion: SchemaVersion, Tool: result.ToolInfo(), Command: command, Args: slices.Clone(args), Repeat: repeat}
+// New returns a job of command over cells of the given shape, stamped
+// with this gobench; the cells are copied, their store paths cleared.
+func New(command string, shape result.Shape, args []string, cells []*workload.Plan, repeat int) *Job {
+	j := &Job{Kind: Kind, SchemaVersion: SchemaVersion, Tool: result.ToolInfo(), Command: command, Shape: shape, Args: slices.Clone(args), Repeat: repeat}
 	for _, c := range cells {
 		p := *c
 		p.Store.Path, p.Store.Reuse = "", false
@@ -98,10 +102,11 @@ func FromSuite(s *result.Suite) *Job {
 		cells[i] = &p
 	}
 	first := s.Cells[0].Runs[0]
-	j := New(s.Command, first.Args, cells, repeat)
-	if len(s.Cells) > 1 && IsMatrix(s.Command) {
+	j := New(s.Command, s.Shape, first.Args, cells, repeat)
+	if len(s.Cells) > 1 && s.Shape.BaselineSelectsCell() {
 		j.Baseline = s.Baseline.String()
 	}
+	j.Reference = s.Reference
 	gates := s.Gates
 	if len(gates) == 0 {
 		gates = first.Gates
@@ -143,6 +148,7 @@ func Read(rd io.Reader) (*Job, error) {
 	if j.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("%w: schema version %d is not supported (this gobench reads version %d)", ErrInvalid, j.SchemaVersion, SchemaVersion)
 	}
+	j.fillLegacy()
 	return &j, nil
 }
 
@@ -154,15 +160,32 @@ func (j *Job) Write(w io.Writer) error {
 	return enc.Encode(j)
 }
 
+// fillLegacy gives a plan file written before shapes were recorded the
+// shape its command had, and moves a scaling table's driver baseline to
+// Reference, where it is now kept; the targets' reference was the
+// database.
+func (j *Job) fillLegacy() {
+	if j.Shape != "" {
+		return
+	}
+	j.Shape = result.LegacyShape(j.Command)
+	switch j.Shape {
+	case result.ShapeScaling:
+		j.Reference, j.Baseline = j.Baseline, ""
+	case result.ShapeTargets:
+		j.Reference = "db"
+	}
+}
+
 // Validate checks the job as the command line checks its flags: a known
-// command, a repeat count, at least one cell, every cell's driver in reg,
+// shape, a repeat count, at least one cell, every cell's driver in reg,
 // its worker mode one the driver can run in, its engine options as the
 // engine reads them (the store is opened, which touches no file, and
 // closed) and its plan; then the baseline and the gates (Gates). Errors
 // wrap ErrInvalid and name the cell.
 func (j *Job) Validate(ctx context.Context, reg *store.Registry) error {
-	if !slices.Contains(Commands, j.Command) {
-		return fmt.Errorf("%w: command %q: want one of %v", ErrInvalid, j.Command, Commands)
+	if err := j.Shape.Check(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	if j.Repeat < 1 {
 		return fmt.Errorf("%w: repeat %d: want 1 or more", ErrInvalid, j.Repeat)
@@ -206,14 +229,19 @@ func checkCell(ctx context.Context, p *workload.Plan, reg *store.Registry) error
 	return p.Validate()
 }
 
-// SuiteBaseline is the baseline the job's suite selects among its cells
-// (result.NewSuite): mix's; crud's baseline is a driver, which its report
-// takes instead, so its suite's is the first cell.
-func (j *Job) SuiteBaseline() string {
-	if j.Command == "crud" {
-		return ""
+// NewSuite groups the job's runs into its suite (result.NewSuite), of
+// the job's shape, with its baseline cell or its reference.
+func (j *Job) NewSuite(runs []*result.Result) (*result.Suite, error) {
+	baseline := ""
+	if j.Shape.BaselineSelectsCell() {
+		baseline = j.Baseline
 	}
-	return j.Baseline
+	s, err := result.NewSuite(j.Command, "interleaved", runs, baseline)
+	if err != nil {
+		return nil, err
+	}
+	s.Shape, s.Reference = j.Shape, j.Reference
+	return s, nil
 }
 
 // Skeleton is a suite of the job's cells without results: enough to
@@ -223,21 +251,31 @@ func (j *Job) Skeleton() (*result.Suite, error) {
 	for i, p := range j.Cells {
 		runs[i] = &result.Result{Plan: *p}
 	}
-	return result.NewSuite(j.Command, "interleaved", runs, j.SuiteBaseline())
+	return j.NewSuite(runs)
 }
 
-// Gates parses the job's expectations and checks them, and its baseline,
-// against its cells.
+// Gates parses the job's expectations (capacity gates for a search) and
+// checks them, its baseline and its search, against its cells.
 func (j *Job) Gates() ([]judge.Expectation, error) {
+	parse := judge.ParseExpectation
+	if j.Search != nil {
+		if err := j.Search.Validate(); err != nil {
+			return nil, err
+		}
+		if j.Repeat != 1 {
+			return nil, errors.New("--find-rate runs each cell's search once: it takes no --repeat")
+		}
+		parse = judge.ParseCapacityGate
+	}
 	var gates []judge.Expectation
 	for _, e := range j.Expect {
-		g, err := judge.ParseExpectation(e)
+		g, err := parse(e)
 		if err != nil {
 			return nil, err
 		}
 		gates = append(gates, g)
 	}
-	if len(j.Cells) < 2 && j.Baseline != "" && IsMatrix(j.Command) {
+	if len(j.Cells) < 2 && j.Baseline != "" && j.Shape.BaselineSelectsCell() {
 		return nil, errors.New("--baseline compares cells: give a list to at least one setting, such as --journal rollback,wal")
 	}
 	skel, err := j.Skeleton()

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gobench/gobench/pkg/capacity"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
@@ -58,7 +60,7 @@ func TestReadResult(t *testing.T) {
 // What Write writes, Read reads back the same; the cells are copies.
 func TestRoundTrip(t *testing.T) {
 	cell := mixCell()
-	j := New("mix", []string{"mix", "--procs", "2"}, []*workload.Plan{cell}, 2)
+	j := New("mix", result.ShapeMatrix, []string{"mix", "--procs", "2"}, []*workload.Plan{cell}, 2)
 	j.Expect, j.Baseline = []string{"read p99 <= 2ms"}, ""
 	cell.Seed = 99 // the job holds its own copy
 	var buf bytes.Buffer
@@ -106,7 +108,20 @@ func TestValidate(t *testing.T) {
 		want   string
 	}{
 		{"valid", func(*Job) {}, ""},
-		{"command", func(j *Job) { j.Command = "disk" }, `command "disk"`},
+		{"shape", func(j *Job) { j.Shape = "pyramid" }, `shape "pyramid"`},
+		{"search", func(j *Job) {
+			j.Search = &capacity.Spec{Objectives: "read p99 <= 1ms", Tolerance: 2, Step: workload.Duration(time.Second)}
+		}, "--tolerance 2"},
+		{"search objectives", func(j *Job) { sp := capacity.DefaultSpec(); sp.Objectives = "read ops/s >= 5"; j.Search = &sp }, "judge latency"},
+		{"search repeats", func(j *Job) {
+			sp := capacity.DefaultSpec()
+			sp.Objectives = "read p99 <= 1ms"
+			j.Search, j.Repeat = &sp, 2
+		}, "no --repeat"},
+		{"search gate", func(j *Job) {
+			sp := capacity.DefaultSpec()
+			sp.Objectives, j.Search, j.Expect = "read p99 <= 1ms", &sp, []string{"read p99 <= 2ms"}
+		}, "sustainable rate"},
 		{"repeat", func(j *Job) { j.Repeat = 0 }, "repeat 0"},
 		{"no cells", func(j *Job) { j.Cells = nil }, "no cells"},
 		{"empty cell", func(j *Job) { j.Cells = append(j.Cells, nil) }, "cell 2 is empty"},
@@ -124,7 +139,7 @@ func TestValidate(t *testing.T) {
 		{"gate's cells", func(j *Job) { j.Expect = []string{"total ops/s: wal >= 2x rollback"} }, "wal"},
 		{"baseline of one cell", func(j *Job) { j.Baseline = "journal=wal" }, "--baseline compares cells"},
 	} {
-		j := New("mix", nil, []*workload.Plan{mixCell()}, 1)
+		j := New("mix", result.ShapeMatrix, nil, []*workload.Plan{mixCell()}, 1)
 		tt.mutate(j)
 		err := j.Validate(context.Background(), reg)
 		switch {
@@ -136,7 +151,7 @@ func TestValidate(t *testing.T) {
 	}
 	// Checking a cell's options opens no file.
 	dir := t.TempDir()
-	j := New("mix", nil, []*workload.Plan{mixCell()}, 1)
+	j := New("mix", result.ShapeMatrix, nil, []*workload.Plan{mixCell()}, 1)
 	j.Cells[0].Driver, j.Cells[0].Mode = "mattn", workload.ModeProcess
 	t.Chdir(dir) // the path Validate gives the store is relative
 	if err := j.Validate(context.Background(), reg); err != nil {
@@ -147,12 +162,54 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// A plan file written before jobs recorded their shape reads with the
+// shape its command had; a scaling table's driver baseline becomes its
+// reference, and a search round-trips as data.
+func TestReadLegacyAndSearch(t *testing.T) {
+	for _, tt := range []struct {
+		command, baseline string
+		shape             result.Shape
+		wantBase, wantRef string
+	}{
+		{"mix", "journal=wal", result.ShapeMatrix, "journal=wal", ""},
+		{"crud", "mattn", result.ShapeScaling, "", "mattn"},
+		{"blob", "", result.ShapeTargets, "", "db"},
+	} {
+		in := `{"kind": "plan", "schema_version": 1, "command": "` + tt.command + `", "repeat": 1, "baseline": "` + tt.baseline + `", "cells": []}`
+		j, err := Read(strings.NewReader(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Shape != tt.shape || j.Baseline != tt.wantBase || j.Reference != tt.wantRef {
+			t.Errorf("%s: shape %q baseline %q reference %q, want %q %q %q", tt.command, j.Shape, j.Baseline, j.Reference, tt.shape, tt.wantBase, tt.wantRef)
+		}
+	}
+	sp := capacity.DefaultSpec()
+	sp.Objectives, sp.RateMax = "upsert p99 <= 20ms", 5000
+	j := New("mix", result.ShapeMatrix, nil, []*workload.Plan{mixCell()}, 1)
+	j.Search, j.Expect = &sp, []string{"sustainable rate >= 100"}
+	var buf bytes.Buffer
+	if err := j.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Search == nil || *back.Search != sp {
+		t.Fatalf("search after a round trip: %+v, want %+v", back.Search, sp)
+	}
+	if err := back.Validate(context.Background(), all.Registry()); err != nil {
+		t.Errorf("a search job does not validate: %v", err)
+	}
+}
+
 // FuzzRead: no input makes Read panic, and what it accepts writes back to
 // a file it reads the same.
 func FuzzRead(f *testing.F) {
 	f.Add(readFixture(f, "mix-wal.json"))
 	var buf bytes.Buffer
-	_ = New("mix", []string{"mix"}, []*workload.Plan{mixCell()}, 1).Write(&buf)
+	_ = New("mix", result.ShapeMatrix, []string{"mix"}, []*workload.Plan{mixCell()}, 1).Write(&buf)
 	f.Add(buf.Bytes())
 	f.Add([]byte(`{"kind": "plan", "schema_version": 1, "cells": [null]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -1,7 +1,3 @@
-// Package preset builds the plans of gobench's ready-made comparisons
-// that name engines: the blob benchmark sets a SQLite file against one
-// file per blob. Workloads proper (package workload) know stores only by
-// their interfaces; a preset knows which engines it compares.
 package preset
 
 import (
@@ -10,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/files"
 	"github.com/gobench/gobench/pkg/store/sqlite"
@@ -68,9 +65,18 @@ func DefaultBlobSpec(driver string) BlobSpec {
 		Driver: driver, API: sqlite.APISQL, Journal: "rollback", Mode: workload.ModeGoroutine, Procs: 1, Seed: 1, Settle: true}
 }
 
-// Blob returns one plan per target, each validated; the db target's
-// driver, looked up in reg, checks its own options (journal, API) as a run
-// would, touching no file.
+// Shape is targets compared side by side.
+func (BlobSpec) Shape() result.Shape { return result.ShapeTargets }
+
+// Plans returns one plan per target, each validated; the db target's
+// driver, looked up in m's registry, checks its own options (journal,
+// API) as a run would, touching no file. The blob benchmark spans no
+// matrix: its targets are its cells.
+func (spec BlobSpec) Plans(m Matrix) ([]*workload.Plan, error) {
+	return Blob(spec, m.Registry)
+}
+
+// Blob returns one plan per target (see BlobSpec.Plans).
 func Blob(spec BlobSpec, reg *store.Registry) ([]*workload.Plan, error) {
 	tmpl, limit, perWorker, err := blobTemplate(spec)
 	if err != nil {
@@ -91,6 +97,7 @@ func Blob(spec BlobSpec, reg *store.Registry) ([]*workload.Plan, error) {
 		default:
 			return nil, fmt.Errorf("--targets: unknown target %q (want db, flat or tree)", t)
 		}
+		p.Target = t
 		if err := p.Validate(); err != nil {
 			return nil, err
 		}
@@ -175,3 +182,6 @@ func SQLiteDrivers(reg *store.Registry) []string {
 	}
 	return out
 }
+
+// Reference is the database: each directory target is set against it.
+func (BlobSpec) Reference() string { return TargetDB }

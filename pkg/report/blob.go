@@ -60,7 +60,7 @@ func summarizeBlob(s *result.Suite) (*blobReport, error) {
 	t := &blobReport{Suite: s}
 	for _, c := range s.Cells {
 		first := c.Runs[0]
-		row := blobRow{Target: blobTarget(&first.Plan), Settings: c.Settings, Repeats: len(c.Runs)}
+		row := blobRow{Target: first.Plan.Target, Settings: c.Settings, Repeats: len(c.Runs)}
 		for _, name := range blobPassNames {
 			row.Passes = append(row.Passes, blobPass(c.Runs, name))
 		}
@@ -73,20 +73,6 @@ func summarizeBlob(s *result.Suite) (*blobReport, error) {
 		return nil, fmt.Errorf("no blob runs to summarise")
 	}
 	return t, nil
-}
-
-// blobTarget names a run's target from its engine: db for SQLite, the
-// layout for the files engine.
-func blobTarget(p *workload.Plan) string {
-	if p.Driver != "files" {
-		return "db"
-	}
-	for _, st := range result.PlanSettings(p) {
-		if st.Name == "layout" {
-			return st.Value
-		}
-	}
-	return "files"
 }
 
 func blobPass(runs []*result.Result, name string) blobPassStats {
@@ -124,7 +110,7 @@ func blobPass(runs []*result.Result, name string) blobPassStats {
 // db returns the database row, if any.
 func (t *blobReport) db() *blobRow {
 	for i := range t.Rows {
-		if t.Rows[i].Target == "db" {
+		if t.Rows[i].Target == t.Suite.Reference {
 			return &t.Rows[i]
 		}
 	}
@@ -304,7 +290,7 @@ func blobSides(t *blobReport) (sides, warning string) {
 	for _, c := range t.Suite.Cells {
 		r := c.Runs[0]
 		env := r.Environment
-		if blobTarget(&r.Plan) == "db" {
+		if r.Plan.Target == t.Suite.Reference {
 			api := "SQL"
 			if v := env.StoreFact("api"); v != "" {
 				api = "blob I/O"

@@ -74,18 +74,15 @@ type Options struct {
 	// Units prints byte sizes and rates in powers of 2 (MiB) or, with SI,
 	// of 1000 (MB).
 	Units bytesize.Units
-	// Baseline is the driver a CRUD table's factors compare against (""
-	// for the first).
-	Baseline string
 }
 
 // Render returns the renderer of v in the named format, chosen by what v
 // is and holds:
 //
-//   - a *result.Suite: a single run (but for CRUD) as a run; a CRUD suite
-//     as its scaling table and a blob suite as its comparison where the
-//     format has one; any other as its statistics per cell, over the
-//     default metrics;
+//   - a *result.Suite, by its shape: a scaling table, or targets compared
+//     side by side, where the format has such a renderer; a single run
+//     (but of a scaling table) as that run; any other as its statistics
+//     per cell, over the default metrics;
 //   - a *result.Result: the run;
 //   - a *Comparison (from Compare): old against new, cell by cell;
 //   - a *disk.Report: the disk's rates;
@@ -165,22 +162,26 @@ func FormatsFor(v any) []string {
 	return names
 }
 
-// forSuite picks the suite's renderer (see Render).
+// forSuite picks the suite's renderer by its shape (see Render).
 func (f renderers) forSuite(s *result.Suite, o Options) (func(io.Writer) error, error) {
+	runs := 0
+	for _, c := range s.Cells {
+		runs += len(c.Runs)
+	}
 	switch {
-	case s.Command == "crud" && f.crud != nil:
-		t, err := summarizeCRUD(s, o.Baseline)
+	case s.Shape == result.ShapeScaling && f.crud != nil:
+		t, err := summarizeCRUD(s, s.Reference)
 		if err != nil {
 			return nil, err
 		}
 		return func(w io.Writer) error { return f.crud(w, t) }, nil
-	case s.Command == "blob" && f.blob != nil:
+	case s.Shape == result.ShapeTargets && f.blob != nil:
 		t, err := summarizeBlob(s)
 		if err != nil {
 			return nil, err
 		}
 		return func(w io.Writer) error { return f.blob(w, t, o.Units) }, nil
-	case len(s.Cells) == 1 && len(s.Cells[0].Runs) == 1 && s.Command != "crud":
+	case runs == 1 && s.Shape != result.ShapeScaling:
 		r := s.Cells[0].Runs[0]
 		return func(w io.Writer) error { return f.run(w, r) }, nil
 	}

@@ -53,7 +53,11 @@ func Merge(suites []*Suite) (*Suite, error) {
 		}
 		runs = append(runs, m)
 	}
-	return NewSuite(command, "merged", runs, "")
+	out, err := NewSuite(command, "merged", runs, "")
+	if err == nil {
+		out.Shape, out.Reference = suites[0].Shape, suites[0].Reference
+	}
+	return out, err
 }
 
 // MergeShards combines the shards of one run into one result. Shards must

@@ -22,6 +22,9 @@ type Result struct {
 	SchemaVersion int    `json:"schema_version"`
 	Tool          Tool   `json:"tool"`
 	Command       string `json:"command"`
+	// Shape is the shape of the suite the run belongs to (see Suite); a
+	// run of a matrix of one cell is written alone.
+	Shape Shape `json:"shape,omitempty"`
 	// Args is the command line of the run, without the program name
 	// ("mix", "--procs", "4", …); empty for a library run.
 	Args      []string  `json:"args,omitempty"`

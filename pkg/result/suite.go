@@ -75,6 +75,13 @@ type Suite struct {
 	SchemaVersion int    `json:"schema_version"`
 	Kind          string `json:"kind"` // always "suite"
 	Command       string `json:"command"`
+	// Shape is how the cells read against each other (ShapeMatrix when a
+	// file written before shapes were recorded does not say).
+	Shape Shape `json:"shape,omitempty"`
+	// Reference is what a suite that does not compare cells by selector
+	// compares against: a scaling table's driver ("" for the first), the
+	// target of a suite of targets that the others face.
+	Reference string `json:"reference,omitempty"`
 	// Varied names the settings that differ between cells, in order.
 	Varied []string `json:"varied"`
 	// Baseline is the settings of the cell factors are computed against.
@@ -143,7 +150,7 @@ func workloadOf(r *Result) []byte {
 	p := r.Plan
 	p.Driver, p.Mode, p.Procs, p.Goroutines = "", "", 0, 0
 	p.Store.Path, p.Store.Options = "", nil
-	p.Shard = nil
+	p.Shard, p.Target = nil, ""
 	p.Keys.Count, p.Preload = 0, 0
 	p.Phases = slices.Clone(p.Phases)
 	for i := range p.Phases {
@@ -183,7 +190,8 @@ func SameWorkload(a, b *Result) error {
 // are those that differ between runs; cells keep the order in which their
 // first run appears; runs keep their order within a cell. All runs must be
 // of the same workload. The baseline is the first cell unless baseline
-// (settings or values, see Select) picks another.
+// (settings or values, see Select) picks another. The suite is a matrix;
+// a caller building another shape sets Shape (and Reference).
 func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("no runs")
@@ -238,6 +246,7 @@ func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, e
 		}
 		s.Cells[ci].Runs = append(s.Cells[ci].Runs, r)
 	}
+	s.Shape = ShapeMatrix
 	s.Baseline = s.Cells[0].Settings
 	if baseline != "" {
 		matches, err := s.Select(baseline)
@@ -372,7 +381,11 @@ func ReadSuite(rd io.Reader) (*Suite, error) {
 		if err != nil {
 			return nil, err
 		}
-		return NewSuite(r.Command, "single", []*Result{r}, "")
+		out, err := NewSuite(r.Command, "single", []*Result{r}, "")
+		if err == nil {
+			out.Shape = shapeOr(r.Shape, r.Command)
+		}
+		return out, err
 	}
 	var s Suite
 	if err := json.Unmarshal(data, &s); err != nil {
@@ -408,5 +421,7 @@ func ReadSuite(rd io.Reader) (*Suite, error) {
 		return nil, err
 	}
 	out.Gates = s.Gates // the verdicts as the run gave them
+	out.Shape, out.Reference = shapeOr(s.Shape, s.Command), s.Reference
+	fillLegacy(out)
 	return out, nil
 }

@@ -50,6 +50,9 @@ type Plan struct {
 	Driver string `json:"driver"`
 	// Store says which database to open and with which engine options.
 	Store store.Config `json:"store"`
+	// Target names the plan's cell in a suite of targets compared side by
+	// side (the blob benchmark's db, flat and tree); "" elsewhere.
+	Target string `json:"target,omitempty"`
 	// Keys is the key space the ops draw from.
 	Keys KeySpace `json:"keys"`
 	// Preload is how many rows (keys 0 to Preload-1) are written before

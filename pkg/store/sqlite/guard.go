@@ -287,21 +287,9 @@ func scanStatement(sql string) (first string, into bool, err error) {
 			}
 			i += end + 4
 		case c == '\'' || c == '"' || c == '`' || c == '[':
-			close := c
-			if c == '[' {
-				close = ']'
-			}
-			end := i + 1 // past the closing quote; a doubled one is inside
-			for {
-				j := strings.IndexByte(sql[end:], close)
-				if j < 0 {
-					return first, into, long(i, len(sql))
-				}
-				end += j + 1
-				if close == ']' || end >= len(sql) || sql[end] != close {
-					break
-				}
-				end++
+			end, closed := quotedEnd(sql, i)
+			if !closed {
+				return first, into, long(i, len(sql))
 			}
 			if err := long(i, end); err != nil {
 				return "", false, err
@@ -342,6 +330,28 @@ func scanStatement(sql string) (first string, into bool, err error) {
 		}
 	}
 	return first, into, nil
+}
+
+// quotedEnd returns the end of the quoted string or name that begins at
+// sql[i] (past its closing quote; a doubled quote is inside it), and
+// whether it is closed at all.
+func quotedEnd(sql string, i int) (end int, closed bool) {
+	close := sql[i]
+	if close == '[' {
+		close = ']'
+	}
+	end = i + 1
+	for {
+		j := strings.IndexByte(sql[end:], close)
+		if j < 0 {
+			return len(sql), false
+		}
+		end += j + 1
+		if close == ']' || end >= len(sql) || sql[end] != close {
+			return end, true
+		}
+		end++
+	}
 }
 
 // isIdentStart and isIdentByte are SQLite's identifier characters: ASCII

@@ -27,7 +27,7 @@ func testEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
 		Stderr: &stderr,
 		Getenv: os.Getenv,
 		PID:    os.Getpid(),
-		FS:     osFS{},
+		FS:     newOSFS(),
 	}
 	return env, &stdout, &stderr
 }

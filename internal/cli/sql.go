@@ -157,8 +157,8 @@ func (o *sqlOptions) resolve(fs *pflag.FlagSet, env *Env) error {
 		if s.From, err = env.FS.Abs(o.from); err != nil {
 			return fmt.Errorf("--from %s: %w", o.from, err)
 		}
-		if _, err := env.FS.Stat(s.From); err != nil {
-			return fmt.Errorf("--from: %w", err)
+		if err := checkFrom(env, o.from); err != nil {
+			return err
 		}
 	}
 	p.SQL = s

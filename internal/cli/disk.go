@@ -65,7 +65,7 @@ func (o *diskOptions) checkPaths(env *Env) error {
 	if free, ok := env.FS.FreeBytes(dir); ok && o.cfg.Need() > free {
 		u := bytesize.Units{SI: o.si}
 		return usage(fmt.Errorf("--size %s: the run needs %s on the file system of %s, which has %s free: give a smaller --size or another --dir",
-			o.size, u.Size(o.cfg.Need()), dir, u.Size(free)))
+			o.size, u.Round(o.cfg.Need()), dir, u.Round(free)))
 	}
 	c := newPathCheck(env, o.force)
 	if o.jsonOut != "" {

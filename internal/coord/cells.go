@@ -65,6 +65,9 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 	if note == nil {
 		note = func(string, ...any) {}
 	}
+	if err := c.checkRoom(); err != nil {
+		return nil, err
+	}
 	var ceiling *result.Ceiling
 	if c.Ceiling {
 		var err error

@@ -152,6 +152,9 @@ func (c *Cells) runOne(ctx context.Context, n, total int, cell *workload.Plan, c
 		if c.DB != "" {
 			return nil, fmt.Errorf("%w: a copy of --from %s goes into a temporary directory, not --db", store.ErrInvalid, p.SQL.From)
 		}
+		if err := precheckFrom(ctx, c.Base.Registry, &p); err != nil {
+			return nil, err
+		}
 		n, took, err := copyFrom(&p, p.Store.Path)
 		if err != nil {
 			return nil, err

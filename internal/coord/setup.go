@@ -112,6 +112,41 @@ func checkRoomIn(p *workload.Plan, dir string) error {
 		store.ErrInvalid, what, u.Round(int64(min(need, 1<<62))), dir, u.Round(free), fix)
 }
 
+// precheck refuses, reading it only (see store.Prechecker), a database
+// at path that the store's Init would refuse, before the run opens it to
+// lock it.
+func precheck(st store.Store) error {
+	if pc, ok := st.(store.Prechecker); ok {
+		return pc.Precheck()
+	}
+	return nil
+}
+
+// precheckFrom refuses, before copying it, a sql workload's --from that
+// the store would refuse once copied (as it takes the copy, with Reuse):
+// a file that is not a database of the engine's, one with another
+// database's -wal beside it.
+func precheckFrom(ctx context.Context, reg *store.Registry, p *workload.Plan) error {
+	if reg == nil || p.SQL == nil || p.SQL.From == "" {
+		return nil
+	}
+	drv, err := reg.Lookup(p.Driver)
+	if err != nil {
+		return err
+	}
+	cfg := p.Store
+	cfg.Path, cfg.Reuse = p.SQL.From, true
+	st, err := drv.Open(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := precheck(st); err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	return nil
+}
+
 // setUp initialises the store at path and returns the lock the run holds
 // on it for its lifetime: a second run on the same database is refused
 // (ErrInUse) before it touches anything. Runs set up databases of one
@@ -126,6 +161,9 @@ func setUp(ctx context.Context, st store.Store, path string) (*runLock, error) {
 			target, _ := os.Readlink(path)
 			return nil, fmt.Errorf("%w: %s is a symlink to %s, which does not exist: gobench creates no file a link points to; give the target's own path", store.ErrInvalid, path, target)
 		}
+	}
+	if err := precheck(st); err != nil {
+		return nil, err
 	}
 	release, err := setupLock(path)
 	if err != nil {

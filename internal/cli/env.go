@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,7 +9,9 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 
@@ -85,6 +88,11 @@ type FS interface {
 	// is held and was not written.
 	Hold(t Target) error
 	Release()
+	// CancelReads ends every read of a FIFO opened by Open that waits for
+	// its writer, now and from now on, with an error that is
+	// context.Canceled: an interrupt stops a command reading a FIFO whose
+	// writer is silent.
+	CancelReads()
 	// Filesystem names the type of the filesystem holding path.
 	Filesystem(path string) string
 	// Writable reports whether files can be created in dir, creating
@@ -179,12 +187,16 @@ func OSEnv() *Env {
 type osFS struct{ held *heldFiles }
 
 // newOSFS returns the real file system, holding outputs.
-func newOSFS() osFS { return osFS{held: &heldFiles{files: map[string]*os.File{}}} }
+func newOSFS() osFS {
+	return osFS{held: &heldFiles{files: map[string]*os.File{}, readers: map[*fifoReader]bool{}}}
+}
 
 // heldFiles are outputs opened ahead of their writing, by path.
 type heldFiles struct {
-	mu    sync.Mutex
-	files map[string]*os.File
+	mu        sync.Mutex
+	files     map[string]*os.File
+	readers   map[*fifoReader]bool // FIFOs open for reading
+	cancelled bool                 // CancelReads was called
 }
 
 func (osFS) MkdirTemp(dir, pattern string) (string, error) { return os.MkdirTemp(dir, pattern) }
@@ -206,7 +218,7 @@ func (osFS) SameFile(a, b string) bool {
 
 // Open opens path without waiting for a FIFO's writer (O_NONBLOCK); a
 // FIFO's first read then tells whether anything writes to it.
-func (osFS) Open(path string) (io.ReadCloser, error) {
+func (fs osFS) Open(path string) (io.ReadCloser, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -221,7 +233,7 @@ func (osFS) Open(path string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("%s is a directory", path)
 	case fi.Mode()&os.ModeNamedPipe != 0:
 		waitInReads(f)
-		return &fifoReader{File: f}, nil
+		return fs.held.track(&fifoReader{File: f}), nil
 	}
 	return f, nil
 }
@@ -230,16 +242,71 @@ func (osFS) Open(path string) (io.ReadCloser, error) {
 // file at the first read means that nothing writes to it.
 type fifoReader struct {
 	*os.File
-	read bool
+	read      bool
+	held      *heldFiles // nil: not tracked
+	cancelled atomic.Bool
 }
 
+// errReadCancelled ends the reads of a FIFO after CancelReads.
+var errReadCancelled = fmt.Errorf("reading a FIFO: %w", context.Canceled)
+
 func (r *fifoReader) Read(p []byte) (int, error) {
+	if r.cancelled.Load() {
+		return 0, errReadCancelled
+	}
 	n, err := r.File.Read(p)
+	if r.cancelled.Load() && n == 0 {
+		return 0, errReadCancelled
+	}
 	if !r.read && n == 0 && err == io.EOF {
 		return 0, fmt.Errorf("it is %w: start its writer first", errNoPeer)
 	}
 	r.read = true
 	return n, err
+}
+
+// Close closes the FIFO and forgets it.
+func (r *fifoReader) Close() error {
+	if h := r.held; h != nil {
+		h.mu.Lock()
+		delete(h.readers, r)
+		h.mu.Unlock()
+	}
+	return r.File.Close()
+}
+
+// track notes r among the readers CancelReads ends; a nil h tracks none.
+func (h *heldFiles) track(r *fifoReader) *fifoReader {
+	if h == nil {
+		return r
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r.held = h
+	h.readers[r] = true
+	if h.cancelled {
+		r.cancel()
+	}
+	return r
+}
+
+// cancel ends r's reads: the one waiting (through a deadline, where the
+// OS lets Go poll the FIFO) and those to come.
+func (r *fifoReader) cancel() {
+	r.cancelled.Store(true)
+	_ = r.File.SetReadDeadline(time.Unix(1, 0))
+}
+
+func (fs osFS) CancelReads() {
+	if fs.held == nil {
+		return
+	}
+	fs.held.mu.Lock()
+	defer fs.held.mu.Unlock()
+	fs.held.cancelled = true
+	for r := range fs.held.readers {
+		r.cancel()
+	}
 }
 
 func (osFS) Head(path string, n int) ([]byte, error) {

@@ -55,14 +55,16 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse), errors.Is(err, errNoPeer):
-		return ExitUsage
 	case errors.Is(err, report.ErrThreshold):
 		return ExitThreshold
 	case errors.Is(err, errTerminated):
 		return ExitTerminated
 	case errors.Is(err, context.Canceled):
+		// Before bad input: reading an input (a FIFO) that an interrupt
+		// ended is no bad input.
 		return ExitInterrupted
+	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse), errors.Is(err, errNoPeer):
+		return ExitUsage
 	case errors.Is(err, coord.ErrWorker):
 		return ExitFailure
 	}

@@ -37,11 +37,13 @@ var (
 // process's exit code.
 func Main(args []string, env *Env) int {
 	env.Args = args
-	if env.FS != nil {
-		defer env.FS.Release() // outputs held open for a run that did not write them
-	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	if env.FS != nil {
+		defer env.FS.Release() // outputs held open for a run that did not write them
+		// An interrupt ends a read waiting on a FIFO's silent writer.
+		defer context.AfterFunc(ctx, env.FS.CancelReads)()
+	}
 	var workers atomic.Bool // the command runs workers (set once it starts)
 	relaySignals(env, cancel, &workers)
 	root := newRootCommand(env)

@@ -3,9 +3,12 @@ package e2e
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -165,5 +168,77 @@ func TestRefusedDBIsOnlyRead(t *testing.T) {
 	}
 	if created, written := events(); len(created) != 1 || len(written) != 1 {
 		t.Fatalf("the watch missed the test's own write: created %v, written %v", created, written)
+	}
+}
+
+// An interrupt stops a command reading a FIFO whose writer is there but
+// silent: exit 130, where the read went on waiting (only SIGKILL ended
+// it). The test's writer is open and never writes; gobench is signalled
+// once /proc shows it holds the FIFO open.
+func TestFIFOSilentWriterInterrupted(t *testing.T) {
+	bin := gobenchBinary(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	makeFIFO(t, fifo)
+	// A reader of the test's own lets its writer open without waiting.
+	keep, err := os.OpenFile(fifo, os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	keep.Close()
+	for _, args := range [][]string{{"sql", "--file", "fifo", "-q"}, {"report", "fifo"}} {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var waitErr error
+		exited := make(chan struct{})
+		go func() { waitErr = cmd.Wait(); close(exited) }()
+		if !holdsOpen(cmd.Process.Pid, fifo, exited) {
+			t.Fatalf("%v ended before it opened the FIFO: %s", args, stderr.String())
+		}
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-exited:
+			if code := exitCodeOf(waitErr); code != 130 {
+				t.Errorf("%v: exit %d, want 130: %s", args, code, stderr.String())
+			}
+		case <-time.After(hangDetector):
+			cmd.Process.Kill()
+			<-exited
+			t.Fatalf("%v hung after SIGINT: killed after %v", args, hangDetector)
+		}
+	}
+}
+
+// holdsOpen waits until process pid has path open (a readiness signal
+// read from /proc), or until it exits; it reports which.
+func holdsOpen(pid int, path string, exited <-chan struct{}) bool {
+	fds := filepath.Join("/proc", strconv.Itoa(pid), "fd")
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		ents, _ := os.ReadDir(fds)
+		for _, e := range ents {
+			if target, err := os.Readlink(filepath.Join(fds, e.Name())); err == nil && target == path {
+				return true
+			}
+		}
+		select {
+		case <-exited:
+			return false
+		case <-tick.C:
+		}
 	}
 }

@@ -30,7 +30,7 @@ func testEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
 		Stderr: &stderr,
 		Getenv: os.Getenv,
 		PID:    os.Getpid(),
-		FS:     osFS{},
+		FS:     newOSFS(),
 	}
 	return env, &stdout, &stderr
 }
@@ -119,9 +119,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"compare a.json", "compare takes two result files"},
 		{"merge", "merge takes at least one result file"},
 		{"merge " + fixture + " " + fixture, "the same run is given twice"},
-		{"mix --rate NaN", "rate NaN is out of range"},
-		{"mix --driver modernc --mode goroutine --keys 1000000000000 --value-size 100000 --queries 10", "needs at least 90949 TiB"},
-		{"mix --rate +Inf", "rate +Inf is out of range"},
+		{"mix --rate NaN", "--rate NaN: want a finite number"},
+		{"mix --driver modernc --mode goroutine --keys 1000000000000 --value-size 100000 --queries 10", "need at least 90949 TiB"},
+		{"mix --rate +Inf", "--rate +Inf: want a finite number"},
 		{"mix --rate 1e-9 --queries 10", "longer than the maximum of 72h0m0s"},
 		{"mix --journal rollback,wal --expect upsert_ops/s:_wal_>=_NaNx_rollback", "is not a positive number"},
 		{"mix --journal rollback,wal --expect upsert_ops/s:_wal_>=_Infx_rollback", "is not a positive number"},
@@ -133,7 +133,18 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"mix --queries ten", `invalid argument "ten"`},
 		{"mix --bogus", "unknown flag: --bogus"},
 		{"mix extra", `unknown command "extra"`},
-		{"frobnicate", `unknown command "frobnicate"`},
+		{"frobnicate", `unknown command "frobnicate" for "gobench" (see 'gobench --help')`},
+		{"completion bash extra", `unknown command "extra" for "gobench completion bash" (see 'gobench completion bash --help')`},
+		{"version extra", `unknown command "extra" for "gobench version"`},
+		{"disk extra", `unknown command "extra" for "gobench disk"`},
+		{"sql --builtin tpcb-like --scale 99999999999", "pgbench's tables at scale 99999999999 need at least 763976 TiB"},
+		{"crud --rows 1000000000000 --value-size 100000", "1000000000000 rows of at least 100000 bytes need at least 90949 TiB"},
+		{"blob --count 100000000000 --size 1M", "rows of at least 838861 bytes need at least"},
+		{"disk --size 9000000G", "--size 9000000G: the run needs 8789 TiB"},
+		{"disk --size 4k --bs 1G", "block size 1073741824 is larger than the size 4096"},
+		{"mix --zipf-theta NaN", "--zipf-theta NaN: want a finite number"},
+		{"mix --rate-max NaN", "--rate-max NaN: want a finite number"},
+		{"mix --queries 1e309", `invalid argument "1e309" for "--queries"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
@@ -149,6 +160,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 			first, _, _ := strings.Cut(stderr.String(), "\n")
 			if !strings.HasPrefix(first, "gobench: ") || !strings.Contains(first, tt.want) {
 				t.Errorf("first stderr line %q, want it to contain %q", first, tt.want)
+			}
+			if n := strings.Count(stderr.String(), "\n"); n != 1 {
+				t.Errorf("%d lines on stderr, want one:\n%s", n, stderr)
 			}
 			if strings.Contains(stderr.String(), "goroutine ") && strings.Contains(stderr.String(), ".go:") {
 				t.Errorf("stack trace on stderr:\n%s", stderr)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -132,14 +133,26 @@ func readSuite(ctx context.Context, env *Env, path string) (*result.Suite, error
 
 // readInput opens path and decodes it with decode, through ctx, so an
 // interrupt stops the reading of a slow or endless input; what cannot be
-// opened or decoded is a usage error naming the file.
+// opened or decoded is a usage error naming the file, and a regular file
+// larger than any result is refused before it is read.
 func readInput[T any](ctx context.Context, env *Env, path string, decode func(io.Reader) (T, error)) (T, error) {
 	var zero T
+	if fi, err := env.FS.Stat(path); err == nil && fi.Mode().IsRegular() {
+		if err := result.CheckSize(fi.Size()); err != nil { // refused unread: its size says enough
+			return zero, usage(fmt.Errorf("%s: %w", path, err))
+		}
+	}
 	f, err := env.FS.Open(path)
 	if err != nil {
 		return zero, usage(err)
 	}
 	defer f.Close()
+	if d, ok := f.(interface{ SetReadDeadline(time.Time) error }); ok {
+		// An interrupt ends a read that waits (a FIFO whose writer is
+		// silent), not only the next one.
+		stop := context.AfterFunc(ctx, func() { _ = d.SetReadDeadline(time.Unix(1, 0)) })
+		defer stop()
+	}
 	v, err := decode(ctxReader{ctx, f})
 	switch {
 	case ctx.Err() != nil:

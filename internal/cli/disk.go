@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,6 +29,7 @@ type diskOptions struct {
 	format    string
 	jsonOut   string
 	quiet     bool
+	force     bool
 
 	cfg disk.Config
 }
@@ -48,7 +50,30 @@ func (o *diskOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.si, "si", false, "print sizes and rates in powers of 1000 (kB, MB/s) instead of powers of 2 (KiB, MiB/s)")
 	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: text, markdown, csv or json")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the report as JSON to this file")
+	fs.BoolVar(&o.force, "force", false, "let --json replace a file gobench did not write (another program's data, a SQLite database)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no progress on stderr)")
+}
+
+// checkPaths refuses, before anything is written, a --dir (or TMPDIR)
+// that cannot be written or has less free space than the run needs, and
+// a --json that cannot be written.
+func (o *diskOptions) checkPaths(env *Env) error {
+	if err := checkTempDir(env, "--dir", o.dir); err != nil {
+		return err
+	}
+	dir := cmp.Or(o.dir, env.FS.TempDir())
+	if free, ok := env.FS.FreeBytes(dir); ok && o.cfg.Need() > free {
+		u := bytesize.Units{SI: o.si}
+		return usage(fmt.Errorf("--size %s: the run needs %s on the file system of %s, which has %s free: give a smaller --size or another --dir",
+			o.size, u.Round(o.cfg.Need()), dir, u.Round(free)))
+	}
+	c := newPathCheck(env, o.force)
+	if o.jsonOut != "" {
+		if err := c.output("--json", o.jsonOut); err != nil {
+			return err
+		}
+	}
+	return c.hold()
 }
 
 // resolve checks the flags and builds the measurement's configuration.
@@ -125,15 +150,8 @@ afterwards, also when the run is interrupted.`,
 }
 
 func runDisk(ctx context.Context, o *diskOptions, env *Env) error {
-	if o.dir != "" {
-		if err := checkDir(env, o.dir); err != nil {
-			return usage(fmt.Errorf("--dir: %w", err))
-		}
-	}
-	if o.jsonOut != "" {
-		if err := checkOutput(env, "--json", o.jsonOut); err != nil {
-			return err
-		}
+	if err := o.checkPaths(env); err != nil {
+		return err
 	}
 	tmp, err := env.FS.MkdirTemp(o.dir, "gobench-disk-")
 	if err != nil {

@@ -61,3 +61,22 @@ func TestUnwritableDirectory(t *testing.T) {
 		}
 	}
 }
+
+// A process's descriptors are told from other paths by where they are:
+// their links name pipes and terminals, not files to replace.
+func TestIsDescriptor(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/proc/self/fd/1":  true,
+		"/proc/1234/fd/2":  true,
+		"/dev/fd/1":        true,
+		"/dev/stdout":      false, // a link to /proc/self/fd/1, followed first
+		"/proc/self/fd":    false,
+		"/home/u/fd/1":     false,
+		"/proc/self/fdx/1": false,
+		"out.json":         false,
+	} {
+		if got := isDescriptor(path); got != want {
+			t.Errorf("isDescriptor(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

@@ -3,6 +3,9 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
 
 	"github.com/gobench/gobench/internal/coord"
 	"github.com/gobench/gobench/pkg/judge"
@@ -20,7 +23,8 @@ const (
 	ExitTerminated  = 143 // stopped by SIGTERM; a run's partial result was written
 )
 
-// usageError marks an error in what the user asked for.
+// usageError marks an error in what the user asked for: exit 2, one
+// line on stderr.
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
@@ -34,6 +38,16 @@ func usage(err error) error {
 	return usageError{err}
 }
 
+// syntax marks err, a command line that does not parse (an unknown flag
+// or command, a flag value of the wrong type, a stray argument), as a
+// usage error whose line names the command's help.
+func syntax(cmd *cobra.Command, err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{fmt.Errorf("%w (see '%s --help')", err, cmd.CommandPath())}
+}
+
 // exitCode maps an error to the process's exit code: the one table.
 func exitCode(err error) int {
 	var ue usageError
@@ -41,14 +55,16 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse):
-		return ExitUsage
 	case errors.Is(err, judge.ErrThreshold):
 		return ExitThreshold
 	case errors.Is(err, errTerminated):
 		return ExitTerminated
 	case errors.Is(err, context.Canceled):
+		// Before bad input: reading an input (a FIFO) that an interrupt
+		// ended is no bad input.
 		return ExitInterrupted
+	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse), errors.Is(err, errNoPeer):
+		return ExitUsage
 	case errors.Is(err, coord.ErrWorker):
 		return ExitFailure
 	}

@@ -13,12 +13,14 @@ import (
 
 // mergeOptions are the flags of gobench merge.
 type mergeOptions struct {
-	out string
+	out   string
+	force bool
 }
 
 // AddFlags binds the options to flags.
 func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.out, "output", "o", "", "write the merged JSON to this file (atomically) instead of stdout")
+	fs.BoolVar(&o.force, "force", false, "let --output replace a file gobench did not write (another program's data, a SQLite database)")
 }
 
 func newMergeCommand(env *Env) *cobra.Command {
@@ -55,7 +57,14 @@ Files of different workloads (seed, mix, ops, keys, …) are refused.`,
 
 func runMerge(ctx context.Context, o *mergeOptions, paths []string, env *Env) error {
 	if o.out != "" {
-		if err := checkOutput(env, "--output", o.out); err != nil {
+		c := newPathCheck(env, o.force)
+		for _, p := range paths {
+			c.input("an input", p)
+		}
+		if err := c.output("--output", o.out); err != nil {
+			return err
+		}
+		if err := c.hold(); err != nil {
 			return err
 		}
 	}

@@ -36,13 +36,17 @@ func leftovers(t *testing.T, dir string) []string {
 	return out
 }
 
-// A regular file is replaced whole and keeps its permissions; a symlink
-// stays a symlink and its target is written, even a target that does not
-// exist yet.
+// oldOutput is what an earlier gobench run left in a file: an output
+// may replace it.
+const oldOutput = `{"schema_version": 1, "old": true}`
+
+// A regular file gobench wrote is replaced whole and keeps its
+// permissions; a symlink stays a symlink and its target is written, even
+// a target that does not exist yet.
 func TestOutputRegularAndSymlinks(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "out.json")
-	if err := os.WriteFile(file, []byte("old"), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(oldOutput), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if code, errs := runOut(t, "report", fixture, "--format", "json", "-o", file); code != ExitOK {
@@ -55,7 +59,7 @@ func TestOutputRegularAndSymlinks(t *testing.T) {
 
 	target := filepath.Join(dir, "target.json")
 	link := filepath.Join(dir, "link.json")
-	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+	if err := os.WriteFile(target, []byte(oldOutput), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink("target.json", link); err != nil {
@@ -91,6 +95,9 @@ func TestOutputFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("cannot make a FIFO here: %v", err)
 	}
+	// The reader is there before gobench opens the FIFO: the test's own
+	// writer meets it (each open waits for the other end), and is closed
+	// once gobench is done, so that the reader then sees the end.
 	got := make(chan []byte)
 	go func() {
 		f, err := os.Open(fifo)
@@ -102,9 +109,15 @@ func TestOutputFIFO(t *testing.T) {
 		f.Close()
 		got <- b
 	}()
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
 	if code, errs := runOut(t, "merge", fixture, "-o", fifo); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
+	w.Close()
 	if b := <-got; !bytes.Contains(b, []byte(`"schema_version"`)) {
 		t.Errorf("the FIFO's reader got %d bytes", len(b))
 	}

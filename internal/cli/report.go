@@ -15,12 +15,14 @@ import (
 type reportOptions struct {
 	format string
 	out    string
+	force  bool
 }
 
 // AddFlags binds the options to flags.
 func (o *reportOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.format, "format", "f", "text", "output format: html, text, markdown, csv, json, benchfmt")
 	fs.StringVarP(&o.out, "output", "o", "", "write to this file (atomically) instead of stdout")
+	fs.BoolVar(&o.force, "force", false, "let --output replace a file gobench did not write (another program's data, a SQLite database)")
 }
 
 func newReportCommand(env *Env) *cobra.Command {
@@ -58,7 +60,12 @@ func runReport(ctx context.Context, o *reportOptions, path string, env *Env) err
 		return usage(fmt.Errorf("--format: %w", err))
 	}
 	if o.out != "" {
-		if err := checkOutput(env, "--output", o.out); err != nil {
+		c := newPathCheck(env, o.force)
+		c.input("the input", path)
+		if err := c.output("--output", o.out); err != nil {
+			return err
+		}
+		if err := c.hold(); err != nil {
 			return err
 		}
 	}

@@ -39,11 +39,17 @@ func Main(args []string, env *Env) int {
 	env.Args = args
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	if env.FS != nil {
+		defer env.FS.Release() // outputs held open for a run that did not write them
+		// An interrupt ends a read waiting on a FIFO's silent writer.
+		defer context.AfterFunc(ctx, env.FS.CancelReads)()
+	}
 	var workers atomic.Bool // the command runs workers (set once it starts)
 	relaySignals(env, cancel, &workers)
 	root := newRootCommand(env)
-	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		workers.Store(cmd.Annotations[runsWorkers] != "")
+		return finiteFloats(cmd)
 	}
 	root.SetArgs(args)
 	err := repeatedFlag(root, args)
@@ -61,11 +67,12 @@ func Main(args []string, env *Env) int {
 		fmt.Fprintf(env.Stderr, "gobench: %v: the result is partial (marked incomplete)\n", cause)
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(env.Stderr, "gobench: %v\n", cause)
+	case errors.As(err, new(usageError)):
+		// Bad input is one line: what was wrong (and, for a command line
+		// that does not parse, which help to read).
+		fmt.Fprintf(env.Stderr, "gobench: %s\n", shortenQuotes(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")))
 	case err != nil:
 		fmt.Fprintf(env.Stderr, "gobench: %s\n", shortenQuotes(err.Error()))
-		if errors.As(err, new(usageError)) && !strings.Contains(err.Error(), "--help") {
-			fmt.Fprintln(env.Stderr, "run 'gobench --help' or 'gobench <command> --help' for usage")
-		}
 	}
 	if errors.Is(err, context.Canceled) {
 		err = errors.Join(err, cause) // SIGTERM's exit code is not SIGINT's
@@ -144,13 +151,16 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.SetIn(env.Stdin)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
+	root.SetFlagErrorFunc(syntax)
 	root.Version = result.ToolInfo().Version // enables --version, which prints versionText
 	cobra.AddTemplateFunc("gobenchVersion", versionText)
 	root.SetVersionTemplate("{{gobenchVersion}}")
 	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newRunCommand(env), newCompareCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newWorkerCommand(env), newVersionCommand(env))
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
 	registerCompletions(root)
 	root.Args = noArgs
+	argsAreSyntax(root)
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	return root
 }
@@ -191,11 +201,31 @@ func repeatedFlag(root *cobra.Command, args []string) error {
 	return nil
 }
 
-// noArgs refuses positional arguments as a usage error: an unknown
-// command, or a stray word after a command.
+// noArgs refuses positional arguments: an unknown command, or a stray
+// word after a command.
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return usage(fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath()))
+		return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
 	}
 	return nil
+}
+
+// argsAreSyntax makes the argument errors of cmd and every command under
+// it (cobra's own completion and help commands among them) usage errors
+// that name the command's help: exit 2, as for a flag that does not
+// parse.
+func argsAreSyntax(cmd *cobra.Command) {
+	if check := cmd.Args; check != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			err := check(c, args)
+			var ue usageError
+			if errors.As(err, &ue) {
+				err = ue.err
+			}
+			return syntax(c, err)
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		argsAreSyntax(sub)
+	}
 }

@@ -36,6 +36,7 @@ type runOptions struct {
 	hlog     string
 	html     string
 	summary  string // markdown appended for a CI job summary
+	force    bool   // outputs may replace files gobench did not write
 	ceiling  bool   // measure the disk's fsync rate first (mix --ceiling)
 	maxRuns  int
 	dryRun   bool // print the plan file, run nothing
@@ -48,13 +49,14 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.IntVar(&o.maxRuns, "max-runs", 10_000, "refuse a matrix of more runs (cells × --repeat) than this")
 	if withDB {
 		fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
-		fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there and replaces any table named kv, and puts its journal mode back after the run; nothing else changes")
+		fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there and replaces any table named kv, and puts its application_id and journal mode back after the run; nothing else changes")
 	}
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directories")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
 	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report with charts to this file")
 	fs.StringVar(&o.summary, "summary", "", "also append a markdown summary (the table and every gate's verdict) to this file, such as $GITHUB_STEP_SUMMARY")
+	fs.BoolVar(&o.force, "force", false, "let --json, --html, --hlog and --summary write over a file gobench did not write (another program's data, a SQLite database)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
 	fs.DurationVar(&o.ready, "ready-timeout", o.ready, "how long workers may take to open the database and report ready")
 	fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker completes nothing for this long while it runs (keep it above --busy-timeout)")
@@ -143,25 +145,30 @@ func (o *runOptions) checkPaths(env *Env, runs int) error {
 	if o.hlog != "" && runs > 1 {
 		return usage(errors.New("--hlog records one run: give single values (no lists) and --repeat 1"))
 	}
+	c := newPathCheck(env, o.force)
 	if o.db != "" {
-		if err := checkDBPath(env, o.db); err != nil {
+		if err := c.db(o.db); err != nil {
 			return err
 		}
 	}
-	if o.dir != "" {
-		from := cmp.Or(o.dirFrom, "--dir")
-		if err := checkDir(env, o.dir); err != nil {
-			return usage(fmt.Errorf("%s: %w", from, err))
+	if o.dir != "" || o.db == "" { // the temporary databases' parent: --dir or $TMPDIR
+		if err := checkTempDir(env, cmp.Or(o.dirFrom, "--dir"), o.dir); err != nil {
+			return err
 		}
 	}
-	for _, out := range []struct{ flag, path string }{{"--json", o.jsonOut}, {"--html", o.html}, {"--hlog", o.hlog}, {"--summary", o.summary}} {
+	for _, out := range []struct{ flag, path string }{{"--json", o.jsonOut}, {"--html", o.html}, {"--hlog", o.hlog}} {
 		if out.path != "" {
-			if err := checkOutput(env, out.flag, out.path); err != nil {
+			if err := c.output(out.flag, out.path); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	if o.summary != "" {
+		if err := c.appended("--summary", o.summary); err != nil {
+			return err
+		}
+	}
+	return c.hold()
 }
 
 // progressEvery is the progress interval: --progress, or 1 s on a

@@ -150,8 +150,8 @@ func (o *sqlOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 		if spec.From, err = env.FS.Abs(o.from); err != nil {
 			return nil, fmt.Errorf("--from %s: %w", o.from, err)
 		}
-		if _, err := env.FS.Stat(spec.From); err != nil {
-			return nil, fmt.Errorf("--from: %w", err)
+		if err := checkFrom(env, o.from); err != nil {
+			return nil, err
 		}
 	}
 	return resolveLottery(cmd, env, &o.run, &o.loop, &o.search, o.matrix, &spec, &spec.Loop)

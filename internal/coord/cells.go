@@ -67,6 +67,9 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 	if note == nil {
 		note = func(string, ...any) {}
 	}
+	if err := c.checkRoom(); err != nil {
+		return nil, err
+	}
 	var ceiling *result.Ceiling
 	if c.Ceiling {
 		var err error
@@ -150,6 +153,9 @@ func (c *Cells) runOne(ctx context.Context, n, total int, cell *workload.Plan, c
 	if p.SQL != nil && p.SQL.From != "" {
 		if c.DB != "" {
 			return nil, fmt.Errorf("%w: a copy of --from %s goes into a temporary directory, not --db", store.ErrInvalid, p.SQL.From)
+		}
+		if err := precheckFrom(ctx, c.Base.Registry, &p); err != nil {
+			return nil, err
 		}
 		n, took, err := copyFrom(&p, p.Store.Path)
 		if err != nil {

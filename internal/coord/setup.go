@@ -58,22 +58,91 @@ func preloadProgress(logf func(string, ...any), total uint64, every time.Duratio
 	}
 }
 
-// checkRoom refuses a preload whose values alone cannot fit in the free
-// space of the database's file system: no engine stores them in less.
+// checkRoom refuses, before the store is set up, a plan whose data alone
+// cannot fit in the free space of the database's file system (see
+// Plan.MinStoredBytes: preloaded or inserted values, pgbench's tables at
+// --scale): no engine stores them in less, and the run would fill the
+// disk instead.
 func checkRoom(p *workload.Plan) error {
-	if p.Preload == 0 || p.Store.Path == "" {
+	if p.Store.Path == "" {
 		return nil
 	}
-	dir := filepath.Dir(p.Store.Path)
+	return checkRoomIn(p, filepath.Dir(p.Store.Path))
+}
+
+// checkRoom refuses, before the first run, a cell whose data cannot fit
+// in the free space where its databases go (see checkRoom): the --db's
+// directory, --dir, or the OS's temporary directory.
+func (c *Cells) checkRoom() error {
+	dir := c.Dir
+	switch {
+	case c.DB != "":
+		dir = filepath.Dir(c.DB)
+	case dir == "":
+		dir = os.TempDir()
+	}
+	for _, p := range c.Plans {
+		if err := checkRoomIn(p, dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRoomIn is checkRoom for a database in dir.
+func checkRoomIn(p *workload.Plan, dir string) error {
+	need := p.MinStoredBytes()
+	if need == 0 {
+		return nil
+	}
 	free, ok := sysinfo.FreeBytes(dir)
-	if !ok {
+	if !ok || need <= float64(free) {
 		return nil
 	}
-	per := uint64(p.ValueSize - p.ValueVariance)
-	if per > 0 && p.Preload > uint64(free)/per {
-		need := int64(min(float64(p.Preload)*float64(per), 1<<62))
-		return fmt.Errorf("%w: preloading %d rows of at least %d bytes needs at least %s, and the file system of %s has %s free (lower --keys or --value-size, or give a --db elsewhere)",
-			store.ErrInvalid, p.Preload, per, bytesize.Units{}.Round(need), dir, bytesize.Units{}.Round(free))
+	what, fix := "", "lower --scale"
+	if p.SQL != nil && p.SQL.MinBytes() > 0 {
+		what = fmt.Sprintf("pgbench's tables at scale %d", p.SQL.Scale)
+	} else {
+		per := p.ValueSize - p.ValueVariance
+		what = fmt.Sprintf("%.0f rows of at least %d bytes", need/float64(per), per)
+		fix = "lower --keys, --rows, --count or the value size"
+	}
+	u := bytesize.Units{}
+	return fmt.Errorf("%w: %s need at least %s, and the file system of %s has %s free (%s, or give a --db or --dir elsewhere)",
+		store.ErrInvalid, what, u.Round(int64(min(need, 1<<62))), dir, u.Round(free), fix)
+}
+
+// precheck refuses, reading it only (see store.Prechecker), a database
+// at path that the store's Init would refuse, before the run opens it to
+// lock it.
+func precheck(st store.Store) error {
+	if pc, ok := st.(store.Prechecker); ok {
+		return pc.Precheck()
+	}
+	return nil
+}
+
+// precheckFrom refuses, before copying it, a sql workload's --from that
+// the store would refuse once copied (as it takes the copy, with Reuse):
+// a file that is not a database of the engine's, one with another
+// database's -wal beside it.
+func precheckFrom(ctx context.Context, reg *store.Registry, p *workload.Plan) error {
+	if reg == nil || p.SQL == nil || p.SQL.From == "" {
+		return nil
+	}
+	drv, err := reg.Lookup(p.Driver)
+	if err != nil {
+		return err
+	}
+	cfg := p.Store
+	cfg.Path, cfg.Reuse = p.SQL.From, true
+	st, err := drv.Open(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := precheck(st); err != nil {
+		return fmt.Errorf("--from: %w", err)
 	}
 	return nil
 }
@@ -92,6 +161,9 @@ func setUp(ctx context.Context, st store.Store, path string) (*runLock, error) {
 			target, _ := os.Readlink(path)
 			return nil, fmt.Errorf("%w: %s is a symlink to %s, which does not exist: gobench creates no file a link points to; give the target's own path", store.ErrInvalid, path, target)
 		}
+	}
+	if err := precheck(st); err != nil {
+		return nil, err
 	}
 	release, err := setupLock(path)
 	if err != nil {

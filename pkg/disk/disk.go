@@ -79,19 +79,22 @@ func alignedBuffer(n int64) []byte {
 	return b
 }
 
-// MeasureSequential writes size bytes (rounded down to whole blocks, at
-// least one) to a new file in dir in blocks of bs, then reads them back,
+// MeasureSequential writes size bytes (rounded down to whole blocks; a
+// block larger than size is refused) to a new file in dir in blocks of bs, then reads them back,
 // and removes the file. The write clock includes the sync the mode asks
 // for; the read starts after the file's pages were dropped from the page
 // cache where the OS allows.
 func MeasureSequential(ctx context.Context, dir string, size, bs int64, mode SyncMode, direct bool) (Sequential, error) {
 	res := Sequential{BlockSize: bs}
+	if bs <= 0 || bs > size {
+		return res, fmt.Errorf("block size %d: want 1 byte to the size %d", bs, size)
+	}
 	if direct {
 		if err := checkDirect(bs); err != nil {
 			return res, err
 		}
 	}
-	blocks := max(size/bs, 1)
+	blocks := size / bs
 	res.Bytes = blocks * bs
 	f, err := os.CreateTemp(dir, "gobench-disk-*")
 	if err != nil {

@@ -22,8 +22,10 @@ func TestMeasureSequential(t *testing.T) {
 			t.Errorf("%s: cache neither dropped nor explained", mode)
 		}
 	}
-	// A size below one block still writes one block.
-	if r, err := MeasureSequential(context.Background(), dir, 100, 4096, SyncNone, false); err != nil || r.Bytes != 4096 {
+	// A size below one block is refused, and nothing written: one block
+	// would be far more than the size asked for (--size 4k --bs 1G wrote
+	// a whole GiB).
+	if r, err := MeasureSequential(context.Background(), dir, 100, 4096, SyncNone, false); err == nil || r.Bytes != 0 {
 		t.Errorf("tiny size: %+v, %v", r, err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
@@ -124,6 +126,7 @@ func TestConfigValidate(t *testing.T) {
 		{"bad sync", func(c *Config) { c.Sync = "often" }},
 		{"negative probe", func(c *Config) { c.FsyncOps = -1 }},
 		{"probe without size", func(c *Config) { c.FsyncOps = 10 }},
+		{"a block larger than the size", func(c *Config) { c.Size, c.BlockSizes = 4096, []int64{1 << 30} }},
 	} {
 		c := ok
 		tt.change(&c)
@@ -133,5 +136,23 @@ func TestConfigValidate(t *testing.T) {
 	}
 	if err := ok.Validate(); err != nil {
 		t.Error(err)
+	}
+}
+
+// Need is the largest file a run has on disk at once: a block size's
+// whole blocks, or the fsync probe's writes.
+func TestConfigNeed(t *testing.T) {
+	for _, tt := range []struct {
+		c    Config
+		want int64
+	}{
+		{Config{Size: 1 << 20, BlockSizes: []int64{4096, 100000}}, 1 << 20},
+		{Config{Size: 250000, BlockSizes: []int64{100000}}, 200000},
+		{Config{Size: 1 << 20, FsyncOps: 1000, FsyncSize: 4096}, 4096000},
+		{Config{Size: 1 << 20, BlockSizes: []int64{4096}, FsyncOps: 10, FsyncSize: 512}, 1 << 20},
+	} {
+		if got := tt.c.Need(); got != tt.want {
+			t.Errorf("%+v: Need() = %d, want %d", tt.c, got, tt.want)
+		}
 	}
 }

@@ -40,6 +40,10 @@ func (c *Config) Validate() error {
 		if bs <= 0 || bs > 1<<30 {
 			return fmt.Errorf("block size %d: want 1 byte to 1 GiB", bs)
 		}
+		if bs > c.Size {
+			// One whole block would be written: far more than Size.
+			return fmt.Errorf("block size %d is larger than the size %d written at each block size: give a larger size or smaller blocks", bs, c.Size)
+		}
 		if slices.Contains(c.BlockSizes[:i], bs) {
 			return fmt.Errorf("block size %d is listed twice", bs)
 		}
@@ -59,6 +63,17 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("fsync write size %d: want 1 byte to 1 GiB", c.FsyncSize)
 	}
 	return nil
+}
+
+// Need returns the most bytes a valid configuration has on disk at once:
+// one block size's file (the files are removed one by one) or the fsync
+// probe's, whichever is larger. Run needs that much free space.
+func (c *Config) Need() int64 {
+	var need int64
+	for _, bs := range c.BlockSizes {
+		need = max(need, c.Size/bs*bs)
+	}
+	return max(need, int64(c.FsyncOps)*c.FsyncSize)
 }
 
 // Step is one measurement of a run: a block size's sequential write and
@@ -107,7 +122,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		progress = func(Step) {}
 	}
 	for i, bs := range c.BlockSizes {
-		progress(Step{Index: i + 1, Of: steps, BlockSize: bs, Bytes: max(c.Size/bs, 1) * bs})
+		progress(Step{Index: i + 1, Of: steps, BlockSize: bs, Bytes: c.Size / bs * bs})
 		s, err := MeasureSequential(ctx, c.Dir, c.Size, bs, c.Sync, c.Direct)
 		if err != nil {
 			return rep, fmt.Errorf("block size %d: %w", bs, err)

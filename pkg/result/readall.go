@@ -19,6 +19,21 @@ var ErrNotResult = errors.New("not a gobench result")
 // (a result, a suite, a plan file), bounded as readFile bounds it.
 func ReadBounded(rd io.Reader) ([]byte, error) { return readFile(rd) }
 
+// CheckSize refuses a file of n bytes (its size known from stat) that
+// ReadBounded would refuse once it had read MaxFileBytes of it: the
+// caller need not read it to know.
+func CheckSize(n int64) error {
+	if n > MaxFileBytes {
+		return tooLarge(MaxFileBytes)
+	}
+	return nil
+}
+
+// tooLarge is the error of a file larger than max bytes.
+func tooLarge(max int) error {
+	return fmt.Errorf("%w: it is larger than %s, more than any gobench result", ErrNotResult, sizeText(max))
+}
+
 // readFile reads a whole result file, refusing at once input that does
 // not open as a JSON object (a stream of zeros, a binary file) and input
 // larger than MaxFileBytes, before it is read whole.
@@ -41,7 +56,7 @@ func readFileMax(rd io.Reader, max int) ([]byte, error) {
 				}
 			}
 			if buf.Len()+n > max {
-				return nil, fmt.Errorf("%w: it is larger than %s, more than any gobench result", ErrNotResult, sizeText(max))
+				return nil, tooLarge(max)
 			}
 			buf.Write(chunk[:n])
 		}

@@ -43,3 +43,13 @@ func TestReadFileBounds(t *testing.T) {
 		t.Errorf("Read of text: %v", err)
 	}
 }
+
+// A size known from stat is judged as reading would judge it.
+func TestCheckSize(t *testing.T) {
+	if err := CheckSize(MaxFileBytes); err != nil {
+		t.Errorf("at the limit: %v", err)
+	}
+	if err := CheckSize(1 << 30); !errors.Is(err, ErrNotResult) || !strings.Contains(err.Error(), "larger than 512 MiB") {
+		t.Errorf("1 GiB: %v", err)
+	}
+}

@@ -58,6 +58,16 @@ type Store interface {
 	Close() error
 }
 
+// Prechecker is a Store that can tell, before anything else touches its
+// database, whether Init would refuse it. Precheck only reads: it opens
+// no connection that could write, takes no lock, leaves no file beside
+// the database. A caller that locks the database for its run (which
+// opens it for writing) calls Precheck first, so that a database gobench
+// refuses is only ever read. Init checks the same again.
+type Prechecker interface {
+	Precheck() error
+}
+
 // Conn is one worker's connection. A Conn is used by one goroutine at a
 // time. Its methods take no context: the measured path must not pay for
 // cancellation plumbing (SQLite's database/sql drivers, mattn and modernc,

@@ -32,6 +32,7 @@ type db struct {
 	mu            sync.Mutex
 	keeper        rawConn
 	reusedJournal string
+	reusedID      string // the application_id of a database taken with Reuse, which Close restores
 }
 
 var _ store.Store = (*db)(nil)
@@ -58,27 +59,20 @@ func dsn(path, mode string) string {
 	return u.String()
 }
 
-// Init refuses a database gobench did not create, then marks the file,
-// sets the journal mode and recreates the kv table, empty. The journal
-// mode is in force before the schema exists. An existing file, even an
-// empty one, is refused unless it carries gobench's mark or Reuse is set;
-// with Reuse the database's own journal mode is noted, and Close puts it
-// back.
+// Init refuses a database gobench did not create (see Precheck), then marks
+// the file, sets the journal mode and recreates the kv table, empty. The
+// journal mode is in force before the schema exists. An existing file,
+// even an empty one, is refused unless it carries gobench's mark or Reuse
+// is set; with Reuse the database's own journal mode and application_id
+// are noted, and Close puts them back.
 func (s *db) Init(_ context.Context) error {
 	if s.opts.Memory {
 		if err := s.keep(); err != nil {
 			return err
 		}
-	} else if fi, err := os.Stat(s.path); err == nil && fi.IsDir() {
-		return fmt.Errorf("%w: %s is a directory, not a database file (give a file path)", store.ErrInvalid, s.path)
-	} else if err == nil && !s.reuse {
-		if fi.Size() == 0 {
-			return fmt.Errorf("%w: %s exists and is empty: gobench did not create it; give a new path, or --reuse to let gobench take it", store.ErrForeign, s.path)
-		}
-		if err := s.checkOwned(); err != nil {
-			return err
-		}
-	} else if err == nil && s.reuse {
+	} else if err := s.Precheck(); err != nil {
+		return err
+	} else if _, err := os.Stat(s.path); err == nil && s.reuse {
 		if err := s.noteJournal(); err != nil {
 			return err
 		}
@@ -88,6 +82,15 @@ func (s *db) Init(_ context.Context) error {
 		return s.lockedErr(err)
 	}
 	defer c.Close()
+	if s.reusedJournal != "" {
+		id, err := c.queryString("PRAGMA application_id")
+		if err != nil {
+			return s.lockedErr(fmt.Errorf("reading the application_id of %s: %w", s.path, s.d.wrap(err)))
+		}
+		s.mu.Lock()
+		s.reusedID = id
+		s.mu.Unlock()
+	}
 	steps := []string{fmt.Sprintf("PRAGMA application_id=%d", applicationID)}
 	if n, err := c.queryString("SELECT count(*) FROM sqlite_schema WHERE name='kv'"); err == nil && n != "0" {
 		// A rerun on gobench's own file: drop the table and compact the
@@ -192,14 +195,17 @@ func (s *db) keep() error {
 }
 
 // Close releases the in-memory database's keeper, if any, and gives a
-// database taken with Reuse its journal mode back; connections own every
-// other resource and must be closed first.
+// database taken with Reuse its application_id and journal mode back;
+// connections own every other resource and must be closed first.
 func (s *db) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var err error
+	if id := s.reusedID; id != "" && id != strconv.Itoa(applicationID) {
+		err = s.restore("application_id", "PRAGMA application_id="+id)
+	}
 	if j := s.reusedJournal; j != "" && (j == "wal") != (journalModes[s.opts.Journal] == "wal") {
-		err = s.restoreJournal(j)
+		err = errors.Join(err, s.restore("journal mode", "PRAGMA journal_mode="+j))
 	}
 	if s.keeper != nil {
 		err = errors.Join(err, s.keeper.Close())
@@ -208,16 +214,17 @@ func (s *db) Close() error {
 	return err
 }
 
-// restoreJournal sets a reused database's journal mode back to j.
-func (s *db) restoreJournal(j string) error {
+// restore sets back what of a reused database (named by what) the run
+// changed, with the pragma q.
+func (s *db) restore(what, q string) error {
 	c, err := s.d.be.open(s.dsn("rw"))
 	if err != nil {
-		return fmt.Errorf("restoring the journal mode of %s: %w", s.path, s.d.wrap(err))
+		return fmt.Errorf("restoring the %s of %s: %w", what, s.path, s.d.wrap(err))
 	}
 	defer c.Close()
-	for _, q := range []string{fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS), "PRAGMA journal_mode=" + j} {
+	for _, q := range []string{fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS), q} {
 		if _, err := c.queryString(q); err != nil {
-			return fmt.Errorf("restoring the journal mode of %s: %s: %w", s.path, q, s.d.wrap(err))
+			return fmt.Errorf("restoring the %s of %s: %s: %w", what, s.path, q, s.d.wrap(err))
 		}
 	}
 	return nil

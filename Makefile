@@ -25,7 +25,7 @@ FUZZ_TARGETS = \
 	./pkg/sqlscript:FuzzParse:200000x \
 	./pkg/sqlscript:FuzzExpr:200000x \
 	./pkg/sqlscript:FuzzParseText:100000x \
-	./internal/sysinfo:FuzzParseMountinfo:200000x
+	./pkg/sysinfo:FuzzParseMountinfo:200000x
 
 .PHONY: all build test race bench fuzz lint cover soak clean
 

@@ -258,7 +258,7 @@ func TestHelpExamplesAreValid(t *testing.T) {
 				if code := Main(args, env); code != 0 {
 					t.Fatalf("exit %d: %s", code, stderr)
 				}
-				j, err := job.Read(stdout)
+				j, err := job.Read(stdout, nil)
 				if err != nil {
 					t.Fatalf("the plan does not read back: %v", err)
 				}

@@ -16,6 +16,7 @@ import (
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store/all"
 )
 
 // compareOptions are the flags of gobench compare.
@@ -126,9 +127,22 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 	return c.Regressions()
 }
 
-// readSuite reads a result file (a run or a suite), as readInput reads.
+// readSuite reads a result file (a run or a suite), as readInput reads,
+// with its settings named as today's engines name them (a result written
+// before engines named their options reads, compares and merges with
+// today's).
 func readSuite(ctx context.Context, env *Env, path string) (*result.Suite, error) {
-	return readInput(ctx, env, path, result.ReadSuite)
+	return readInput(ctx, env, path, readNamed)
+}
+
+// readNamed reads a result file whose runs the engines name
+// (result.Suite.Named).
+func readNamed(r io.Reader) (*result.Suite, error) {
+	s, err := result.ReadSuite(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.Named(all.Registry())
 }
 
 // readInput opens path and decodes it with decode, through ctx, so an

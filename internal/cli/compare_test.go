@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/internal/golden"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store/all"
 )
 
 // The recorded fixtures: the same WAL suite (5 repeats) with the database
@@ -89,5 +94,47 @@ func TestMergeRefuses(t *testing.T) {
 	env, _, _ = testEnv(t)
 	if code := Main([]string{"merge"}, env); code != ExitUsage {
 		t.Errorf("merge of nothing: exit %d", code)
+	}
+}
+
+// A result written before engines named their options by their flags
+// (busy_timeout_ms=5000) compares with one written since
+// (busy-timeout=5s): both are read under today's names, so the cells
+// match. Without the naming they share no cell.
+func TestCompareLegacyWithNamed(t *testing.T) {
+	f, err := os.Open(newFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy, err := result.ReadSuite(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := result.RunSettings(legacy.Cells[0].Runs[0]).String()
+	named, err := legacy.Named(all.Registry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if result.RunSettings(named.Cells[0].Runs[0]).String() == before {
+		t.Fatal("naming changed no setting: the test would pass vacuously")
+	}
+	path := filepath.Join(t.TempDir(), "named.json")
+	var buf bytes.Buffer
+	if err := named.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"name": "busy-timeout"`) {
+		t.Fatalf("the named file does not name busy-timeout")
+	}
+	env, stdout, stderr := testEnv(t)
+	if code := Main([]string{"compare", oldFixture, path, "--max-regression", "0%"}, env); code != ExitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if strings.Contains(stdout.String(), "not compared") {
+		t.Errorf("cells did not match:\n%s", stdout)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/gobench/gobench/internal/sysinfo"
+	"github.com/gobench/gobench/pkg/sysinfo"
 )
 
 // Env is everything the commands take from the operating system. OSEnv is

@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store/all"
 )
 
 // reportOptions are the flags of gobench report.
@@ -69,7 +71,7 @@ func runReport(ctx context.Context, o *reportOptions, path string, env *Env) err
 			return err
 		}
 	}
-	v, err := readInput(ctx, env, path, result.ReadAny)
+	v, err := readInput(ctx, env, path, readAnyNamed)
 	if err != nil {
 		return err
 	}
@@ -81,4 +83,14 @@ func runReport(ctx context.Context, o *reportOptions, path string, env *Env) err
 		return render(env.Stdout)
 	}
 	return env.FS.WriteOutput(o.out, render)
+}
+
+// readAnyNamed reads any result file (result.ReadAny), a run's or a
+// suite's settings named as today's engines name them.
+func readAnyNamed(r io.Reader) (any, error) {
+	v, err := result.ReadAny(r)
+	if s, ok := v.(*result.Suite); ok && err == nil {
+		return s.Named(all.Registry())
+	}
+	return v, err
 }

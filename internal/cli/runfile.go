@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -99,5 +100,5 @@ func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pf
 
 // readJob reads a plan file or a result file, as readInput reads.
 func readJob(ctx context.Context, env *Env, path string) (*job.Job, error) {
-	return readInput(ctx, env, path, job.Read)
+	return readInput(ctx, env, path, func(r io.Reader) (*job.Job, error) { return job.Read(r, all.Registry()) })
 }

@@ -23,10 +23,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench/gobench/internal/sysinfo"
+	"github.com/gobench/gobench/pkg/bench"
 	"github.com/gobench/gobench/pkg/disk"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -87,7 +88,8 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	if runErr == nil && res.Complete {
 		runErr = s.verify(ctx, res)
 	}
-	res.Environment = environment(s.cfg, s.facts)
+	res.Environment = bench.Environment(s.cfg.Plan.Store.Path, s.drv, s.facts)
+	res.Environment.Ceiling = s.cfg.Ceiling
 	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
 	return res, outcome(ctx, res, runErr)
 }
@@ -96,6 +98,7 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 // locked, the engine's facts.
 type session struct {
 	cfg    Config
+	drv    store.Driver
 	st     store.Store
 	lock   *runLock
 	facts  []store.Fact
@@ -121,7 +124,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	if err := checkRoom(p); err != nil {
 		return nil, err
 	}
-	s := &session{cfg: cfg, notef: func(format string, args ...any) {
+	s := &session{cfg: cfg, drv: drv, notef: func(format string, args ...any) {
 		if cfg.Notes != nil {
 			fmt.Fprintf(cfg.Notes, format+"\n", args...)
 		}

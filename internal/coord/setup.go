@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gobench/gobench/internal/sysinfo"
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
 )
 

@@ -7,8 +7,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"os"
-	"runtime"
 	"time"
 
 	"github.com/gobench/gobench/pkg/result"
@@ -19,17 +17,33 @@ import (
 // Run runs plan against drv and returns its result. An empty plan.Driver
 // is filled with drv's name; another name is refused (store.ErrInvalid),
 // since the result would carry it. The store is set up as the command sets
-// it up (workload.OpenStore: init, then the preload) and closed after.
+// it up (workload.OpenStore: init, then the preload) and closed after;
+// the plan is validated first and its options named as the engine names
+// them (store.Namer), so the result reads as the command's do. This is
+// the library's one entry point; workload.Host is the building block
+// under it and under the command's worker processes.
 // On an error during the run the partial result is returned with it.
-func Run(ctx context.Context, plan workload.Plan, drv store.Driver) (*result.Result, error) {
+func Run(ctx context.Context, plan workload.Plan, drv store.Driver) (_ *result.Result, err error) {
 	if plan.Driver == "" {
 		plan.Driver = drv.Name()
+	}
+	if err := plan.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	if n, ok := drv.(store.Namer); ok && len(plan.Store.Settings) == 0 && len(plan.Store.Options) > 0 {
+		if plan.Store.Settings, err = n.NameOptions(plan.Store.Options); err != nil {
+			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+		}
 	}
 	st, err := workload.OpenStore(ctx, &plan, drv, workload.Setup{})
 	if err != nil {
 		return nil, err
 	}
-	env := environment(ctx, st)
+	var facts []store.Fact
+	if d, ok := st.(store.Describer); ok {
+		facts, _ = d.Describe(ctx) // a run without the engine's facts still says where it ran
+	}
+	env := Environment(plan.Store.Path, drv, facts)
 	b := result.NewBuilder(&plan)
 	started := time.Now().UTC()
 	runErr := (&workload.Host{Plan: &plan, Store: st, Workers: plan.WorkerIDs(), Collector: b}).Run(ctx)
@@ -39,17 +53,4 @@ func Run(ctx context.Context, plan workload.Plan, drv store.Driver) (*result.Res
 	r := b.Result()
 	r.Command, r.StartedAt, r.Environment, r.Tool = "library", started, env, result.ToolInfo()
 	return r, runErr
-}
-
-// environment is what a library run can say about where it ran: the
-// platform and the engine's own facts.
-func environment(ctx context.Context, st store.Store) result.Environment {
-	env := result.Environment{OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Filesystem: "unknown"}
-	env.Host, _ = os.Hostname()
-	if d, ok := st.(store.Describer); ok {
-		if facts, err := d.Describe(ctx); err == nil {
-			env.Store = facts
-		}
-	}
-	return env
 }

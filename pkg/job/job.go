@@ -119,9 +119,11 @@ func FromSuite(s *result.Suite) *Job {
 }
 
 // Read decodes a plan file, or a result file (a run or a suite) whose job
-// it returns (FromSuite). The file is bounded as result files are. A plan
-// file must hold only known fields; it is not validated (see Validate).
-func Read(rd io.Reader) (*Job, error) {
+// it returns (FromSuite), its runs named by eng where they lack their
+// settings' names (result.Suite.Named; nil leaves them). The file is
+// bounded as result files are. A plan file must hold only known fields;
+// it is not validated (see Validate).
+func Read(rd io.Reader, eng result.Engines) (*Job, error) {
 	data, err := result.ReadBounded(rd)
 	if err != nil {
 		return nil, err
@@ -136,6 +138,11 @@ func Read(rd io.Reader) (*Job, error) {
 		s, err := result.ReadSuite(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("neither a plan file nor a result: %w", err)
+		}
+		if eng != nil {
+			if s, err = s.Named(eng); err != nil {
+				return nil, err
+			}
 		}
 		return FromSuite(s), nil
 	}
@@ -181,8 +188,9 @@ func (j *Job) fillLegacy() {
 // shape, a repeat count, at least one cell, every cell's driver in reg,
 // its worker mode one the driver can run in, its engine options as the
 // engine reads them (the store is opened, which touches no file, and
-// closed) and its plan; then the baseline and the gates (Gates). Errors
-// wrap ErrInvalid and name the cell.
+// closed) and its plan, naming each cell's options as its engine names them
+// (store.Namer); then the baseline and the gates (Gates). Errors wrap
+// ErrInvalid and name the cell.
 func (j *Job) Validate(ctx context.Context, reg *store.Registry) error {
 	if err := j.Shape.Check(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
@@ -224,6 +232,9 @@ func checkCell(ctx context.Context, p *workload.Plan, reg *store.Registry) error
 		return err
 	}
 	if err := st.Close(); err != nil {
+		return err
+	}
+	if p.Store.Settings, err = reg.NameOptions(p.Driver, p.Store.Options); err != nil {
 		return err
 	}
 	return p.Validate()

@@ -35,7 +35,7 @@ func mixCell() *workload.Plan {
 // A recorded matrix gives back its command, cells, repeats, baseline and
 // seed, with no database path.
 func TestReadResult(t *testing.T) {
-	j, err := Read(bytes.NewReader(readFixture(t, "matrix.json")))
+	j, err := Read(bytes.NewReader(readFixture(t, "matrix.json")), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestReadResult(t *testing.T) {
 		t.Errorf("a recorded result's job does not validate: %v", err)
 	}
 	// A single run is a job of one cell, once.
-	j, err = Read(bytes.NewReader(readFixture(t, "mix-wal.json")))
+	j, err = Read(bytes.NewReader(readFixture(t, "mix-wal.json")), nil)
 	if err != nil || len(j.Cells) != 1 || j.Repeat != 1 {
 		t.Fatalf("a single run: %+v, %v", j, err)
 	}
@@ -67,7 +67,7 @@ func TestRoundTrip(t *testing.T) {
 	if err := j.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Read(bytes.NewReader(buf.Bytes()))
+	back, err := Read(bytes.NewReader(buf.Bytes()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestReadRefuses(t *testing.T) {
 		{`[1, 2]`, "does not begin with a JSON object"},
 		{"\x00\x00\x00", "does not begin with a JSON object"},
 	} {
-		_, err := Read(strings.NewReader(tt.in))
+		_, err := Read(strings.NewReader(tt.in), nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Read(%.40q) = %v, want %q", tt.in, err, tt.want)
 		}
@@ -176,7 +176,7 @@ func TestReadLegacyAndSearch(t *testing.T) {
 		{"blob", "", result.ShapeTargets, "", "db"},
 	} {
 		in := `{"kind": "plan", "schema_version": 1, "command": "` + tt.command + `", "repeat": 1, "baseline": "` + tt.baseline + `", "cells": []}`
-		j, err := Read(strings.NewReader(in))
+		j, err := Read(strings.NewReader(in), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func TestReadLegacyAndSearch(t *testing.T) {
 	if err := j.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Read(&buf)
+	back, err := Read(&buf, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(buf.Bytes())
 	f.Add([]byte(`{"kind": "plan", "schema_version": 1, "cells": [null]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		j, err := Read(bytes.NewReader(data))
+		j, err := Read(bytes.NewReader(data), nil)
 		if err != nil {
 			return
 		}
@@ -221,7 +221,7 @@ func FuzzRead(f *testing.F) {
 		if err := j.Write(&out); err != nil {
 			t.Fatal(err)
 		}
-		back, err := Read(bytes.NewReader(out.Bytes()))
+		back, err := Read(bytes.NewReader(out.Bytes()), nil)
 		if err != nil {
 			t.Fatalf("a written job does not read back: %v\n%s", err, out.Bytes())
 		}

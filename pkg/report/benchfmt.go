@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 )
 
 // runBenchfmt writes a run in the Go benchmark format, so benchstat compares
@@ -49,8 +50,8 @@ func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string) error
 	add := func(k, v string) { cfg = append(cfg, benchfmt.Config{Key: k, Value: []byte(v), File: true}) }
 	add("goos", r.Environment.OS)
 	add("goarch", r.Environment.Arch)
-	if v := r.Environment.StoreFact("sqlite_version"); v != "" {
-		add("sqlite", v)
+	if v := r.Environment.StoreFact(store.FactEngine); v != "" {
+		add("engine", v)
 	}
 	var name strings.Builder
 	name.WriteString(benchName(r.Command))

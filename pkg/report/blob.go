@@ -12,6 +12,7 @@ import (
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -282,41 +283,54 @@ func blobPasses(t *blobReport) string {
 	return strings.Join(passes, "; ")
 }
 
-// blobSides describes the database and the files as they ran, and warns
-// when one side synced its writes and the other did not.
+// blobSides describes the targets as they ran, by their engines' own
+// summaries (the reference target's with its transactions, the others'
+// together), and warns when the reference synced its writes and the
+// others did not, or the other way round.
 func blobSides(t *blobReport) (sides, warning string) {
-	var parts []string
-	dbSync, filesSync := "", ""
+	var ref string
+	var descs []string              // the other targets' descriptions, in order
+	byDesc := map[string][]string{} // the targets of each description
+	var syncing, notSyncing []string
+	refSyncs := ""
 	for _, c := range t.Suite.Cells {
 		r := c.Runs[0]
-		env := r.Environment
+		fact := r.Environment.StoreFact
 		if r.Plan.Target == t.Suite.Reference {
-			api := "SQL"
-			if v := env.StoreFact("api"); v != "" {
-				api = "blob I/O"
-			}
 			tx := "one transaction per blob"
 			if b := r.Plan.Phases[0].Batch; b > 1 {
 				tx = "one transaction per pass"
 			}
-			dbSync = env.StoreFact("synchronous")
-			parts = append(parts, fmt.Sprintf("db: %s (SQLite %s), %s API, journal %s, synchronous %s, %s", r.Plan.Driver, env.StoreFact("sqlite_version"),
-				api, journalName(env.StoreFact("journal_mode")), dbSync, tx))
-		} else if filesSync == "" {
-			filesSync = env.StoreFact("fsync")
-			what := "no fsync"
-			if filesSync == "true" {
-				what = "fsync after every file written"
-			}
-			parts = append(parts, "files: "+what)
+			ref = fmt.Sprintf("%s: %s (%s): %s, %s", r.Plan.Target, r.Plan.Driver, fact(store.FactEngine), fact(store.FactHeadline), tx)
+			refSyncs = fact(store.FactSyncs)
+			continue
+		}
+		d := fact(store.FactEngine) + ", " + fact(store.FactHeadline)
+		if byDesc[d] == nil {
+			descs = append(descs, d)
+		}
+		byDesc[d] = append(byDesc[d], r.Plan.Target)
+		if fact(store.FactSyncs) == "true" {
+			syncing = append(syncing, r.Plan.Target)
+		} else {
+			notSyncing = append(notSyncing, r.Plan.Target)
 		}
 	}
-	if dbSync != "" && filesSync != "" {
-		dbDurable, filesDurable := dbSync != "off", filesSync == "true"
-		if dbDurable != filesDurable {
-			warning = fmt.Sprintf("WARNING: unequal durability: the database %s, the files %s; writes compare fairly only when both sync or neither does (--sync with --fsync, or neither)",
-				map[bool]string{true: "syncs", false: "does not sync"}[dbDurable], map[bool]string{true: "are fsynced", false: "are not fsynced"}[filesDurable])
-		}
+	var parts []string
+	if ref != "" {
+		parts = append(parts, ref)
+	}
+	for _, d := range descs {
+		parts = append(parts, strings.Join(byDesc[d], ", ")+": "+d)
+	}
+	switch {
+	case refSyncs == "true" && len(notSyncing) > 0:
+		warning = fmt.Sprintf("WARNING: unequal durability: %s syncs its writes, %s do not", t.Suite.Reference, strings.Join(notSyncing, ", "))
+	case refSyncs == "false" && len(syncing) > 0:
+		warning = fmt.Sprintf("WARNING: unequal durability: %s does not sync its writes, %s do", t.Suite.Reference, strings.Join(syncing, ", "))
+	}
+	if warning != "" {
+		warning += "; writes compare fairly only when both sync or neither does (--sync with --fsync, or neither)"
 	}
 	return strings.Join(parts, " · "), warning
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -86,8 +87,8 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	w.printf("\n")
 	env := first.Environment
 	w.printf("environment: %s, %s", machineText(env), filesystemText(env))
-	if v := env.StoreFact("sqlite_version"); v != "" {
-		w.printf(" · SQLite %s", v)
+	if e := enginesText(s); e != "" {
+		w.printf(" · %s", e)
 	}
 	w.printf(" · %s %s, %s\n", first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
 	if c := env.Ceiling; c != nil {
@@ -159,4 +160,28 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // expressions such as ">=" stay readable
 	return enc.Encode(v)
+}
+
+// enginesText names the engine each driver of the suite ran: the engine
+// alone when every cell ran one and the same ("SQLite 3.53.4"), else
+// every driver's ("mattn SQLite 3.53.4, modernc SQLite 3.54.1").
+func enginesText(s *result.Suite) string {
+	var pairs, engines []string
+	for _, c := range s.Cells {
+		r := c.Runs[0]
+		e := r.Environment.StoreFact(store.FactEngine)
+		if e == "" {
+			continue
+		}
+		if p := r.Plan.Driver + " " + e; !slices.Contains(pairs, p) {
+			pairs = append(pairs, p)
+		}
+		if !slices.Contains(engines, e) {
+			engines = append(engines, e)
+		}
+	}
+	if len(engines) == 1 {
+		return engines[0]
+	}
+	return strings.Join(pairs, ", ")
 }

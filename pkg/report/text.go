@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -85,14 +86,14 @@ func header(w *errWriter, r *result.Result) {
 	env := r.Environment
 	fact := env.StoreFact
 	title := fmt.Sprintf("gobench %s · driver %s", r.Command, p.Driver)
-	if v := fact("sqlite_version"); v != "" {
-		title += " (SQLite " + v + ")"
+	if e := fact(store.FactEngine); e != "" {
+		title += " (" + e + ")"
 	}
-	if j := fact("journal_mode"); j != "" {
-		title += fmt.Sprintf(" · journal %s · sync %s · busy timeout %s ms", journalName(j), fact("synchronous"), fact("busy_timeout_ms"))
+	if h := fact(store.FactHeadline); h != "" {
+		title += " · " + h
 	} else {
 		for _, f := range env.Store {
-			if f.Name != "driver" {
+			if f.Name != "driver" && f.Name != store.FactEngine && f.Name != store.FactSyncs {
 				title += fmt.Sprintf(" · %s %s", strings.ReplaceAll(f.Name, "_", " "), f.Value)
 			}
 		}
@@ -241,15 +242,6 @@ func durabilityOption(o string) bool {
 		return true
 	}
 	return false
-}
-
-// journalName turns SQLite's name for the journal mode back into
-// gobench's ("delete" is the rollback journal).
-func journalName(mode string) string {
-	if mode == "delete" {
-		return "rollback (delete)"
-	}
-	return mode
 }
 
 func dbPath(p workload.Plan) string {

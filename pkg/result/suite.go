@@ -16,7 +16,8 @@ import (
 )
 
 // Setting is one named value that distinguishes the cells of a matrix,
-// such as journal=wal or procs=25.
+// such as journal=wal or procs=25: an engine's option by its flag's name
+// (store.Setting), or one of the run's own.
 type Setting struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
@@ -99,8 +100,9 @@ const SuiteKind = "suite"
 
 // RunSettings returns every setting of a run that a matrix can vary, in a
 // fixed order: the driver, the worker layout, the batch size, the number
-// of keys (rows), and each of the store's options (such as journal, sync
-// and busy_timeout_ms).
+// of keys (rows), and each of the store's options by the name of its flag
+// (such as journal, sync and busy-timeout; see store.Namer). Every name is
+// the flag that sets it, so it is also the gate selector and the column.
 func RunSettings(r *Result) Settings { return PlanSettings(&r.Plan) }
 
 // PlanSettings returns the matrix settings of a plan (see RunSettings).
@@ -127,18 +129,32 @@ func PlanSettings(pl *workload.Plan) Settings {
 	if p.Busy == workload.BusyRetry {
 		s = append(s, Setting{"busy", "retry " + time.Duration(p.BusyBudget).String()})
 	}
-	if len(p.Store.Options) > 0 {
-		var opts map[string]any
-		if json.Unmarshal(p.Store.Options, &opts) == nil {
-			names := make([]string, 0, len(opts))
-			for k := range opts {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			for _, k := range names {
-				s = append(s, Setting{k, fmt.Sprint(opts[k])})
-			}
+	if len(p.Store.Settings) > 0 {
+		for _, st := range p.Store.Settings {
+			s = append(s, Setting(st))
 		}
+	} else {
+		s = append(s, optionKeys(p.Store.Options)...)
+	}
+	return s
+}
+
+// optionKeys names engine options by their JSON keys, sorted: the
+// settings of a plan written before engines named their options by their
+// flags (store.Namer) and of engines that do not.
+func optionKeys(options json.RawMessage) Settings {
+	var opts map[string]any
+	if len(options) == 0 || json.Unmarshal(options, &opts) != nil {
+		return nil
+	}
+	names := make([]string, 0, len(opts))
+	for k := range opts {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var s Settings
+	for _, k := range names {
+		s = append(s, Setting{k, fmt.Sprint(opts[k])})
 	}
 	return s
 }
@@ -149,7 +165,7 @@ func PlanSettings(pl *workload.Plan) Settings {
 func workloadOf(r *Result) []byte {
 	p := r.Plan
 	p.Driver, p.Mode, p.Procs, p.Goroutines = "", "", 0, 0
-	p.Store.Path, p.Store.Options = "", nil
+	p.Store.Path, p.Store.Options, p.Store.Settings = "", nil, nil
 	p.Shard, p.Target = nil, ""
 	p.Keys.Count, p.Preload = 0, 0
 	p.Phases = slices.Clone(p.Phases)

@@ -102,9 +102,17 @@ func (r *Registry) Settings() *EngineSettings {
 	return e
 }
 
-// AddFlags binds every engine's flags to fs.
+// AddFlags binds every engine's flags to fs. A flag fs has already (the
+// command's own, or another engine's) is a programming error, and panics
+// naming the engine: an engine outside the default family prefixes its
+// flags with its name (--lmdb-nosync).
 func (e *EngineSettings) AddFlags(fs *pflag.FlagSet) {
 	for _, s := range e.all {
+		for _, name := range s.Flags() {
+			if fs.Lookup(name) != nil {
+				panic(fmt.Sprintf("store: %s binds --%s, which is bound already: name the engine's flags with its own prefix", s.Engine(), name))
+			}
+		}
 		s.AddFlags(fs)
 	}
 }

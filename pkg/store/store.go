@@ -21,6 +21,9 @@ type Config struct {
 	// data set there. Engines that cannot do so without destroying other
 	// data refuse it.
 	Reuse bool `json:"reuse,omitempty"`
+	// Settings are Options by the names of the flags that set them (see
+	// Namer), for reports and gates; engines read Options alone.
+	Settings []Setting `json:"settings,omitempty"`
 }
 
 // Driver opens stores of one engine. Drivers are registered in a Registry

@@ -150,25 +150,3 @@ func supports(c store.Conn, op Op) bool {
 	}
 	return false
 }
-
-// Run runs plan in this process against a store opened with drv: it opens
-// the store, initialises and preloads it, runs every worker as a goroutine
-// (ignoring plan.Mode) and closes the store. Samples go to c. This is the
-// library entry point; the gobench command adds worker processes on top of
-// the same Host.
-func Run(ctx context.Context, plan *Plan, drv store.Driver, c Collector) (err error) {
-	if err := plan.Validate(); err != nil {
-		return fmt.Errorf("%w: %w", store.ErrInvalid, err)
-	}
-	st, err := OpenStore(ctx, plan, drv, Setup{})
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := st.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("closing the store: %w", cerr)
-		}
-	}()
-	h := &Host{Plan: plan, Store: st, Workers: plan.WorkerIDs(), Collector: c}
-	return h.Run(ctx)
-}

@@ -66,6 +66,9 @@ func (m *Matrix) Plans(template *Plan, reg *store.Registry, es *store.EngineSett
 				for _, c := range cells {
 					p := *base
 					p.Store.Options = c.Options
+					if p.Store.Settings, err = reg.NameOptions(name, c.Options); err != nil {
+						return nil, err
+					}
 					if want.BusyRetry {
 						p.Busy, p.BusyBudget = BusyRetry, Duration(DefaultBusyBudget)
 						if c.RetryBudget > 0 {

@@ -1,4 +1,4 @@
-package workload_test
+package bench_test
 
 import (
 	"context"
@@ -7,15 +7,16 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/bench"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// Run the 95/5 read/upsert mix in-process against a SQLite file with four
-// goroutines, then read throughput and p99 from the result.
-func Example() {
+// Run the 95/5 read/upsert mix in-process against a SQLite file in WAL
+// mode with four goroutines, then read throughput and p99 from the
+// result.
+func ExampleRun_sqlite() {
 	dir, err := os.MkdirTemp("", "gobench-example-")
 	if err != nil {
 		log.Fatal(err)
@@ -31,18 +32,20 @@ func Example() {
 	plan.Goroutines = 4
 	plan.Phases[0].Ops = 1000 // per worker
 
-	b := result.NewBuilder(&plan)
-	if err := workload.Run(context.Background(), &plan, sqlite.Modernc(), b); err != nil {
+	r, err := bench.Run(context.Background(), plan, sqlite.Modernc())
+	if err != nil {
 		log.Fatal(err)
 	}
-	ph := b.Result().Phases[0]
+	ph := r.Phases[0]
 	read, _ := ph.Op("read")
 	upsert, _ := ph.Op("upsert")
 	fmt.Println("ops:", ph.Total.Count, "reads:", read.Count, "upserts:", upsert.Count)
 	fmt.Println("errors:", ph.Total.Errors.Total)
+	fmt.Println("settings:", r.Plan.Store.Settings)
 	fmt.Println("measured:", read.OpsPerSec > 0 && read.P99Micros > 0)
 	// Output:
 	// ops: 4000 reads: 3800 upserts: 200
 	// errors: 0
+	// settings: [{journal wal} {sync normal} {busy-timeout 5s}]
 	// measured: true
 }

@@ -1,0 +1,71 @@
+package sqlite
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+var (
+	_ store.Namer      = (*Driver)(nil)
+	_ store.Summarizer = (*Driver)(nil)
+)
+
+// NameOptions names the options by their flags: journal, sync,
+// busy-timeout, and checkpoint, api and memory where they are set.
+func (d *Driver) NameOptions(raw json.RawMessage) ([]store.Setting, error) {
+	o, err := DecodeOptions(raw)
+	if err != nil {
+		return nil, err
+	}
+	s := []store.Setting{
+		{Name: "journal", Value: o.Journal},
+		{Name: "sync", Value: o.Sync},
+		{Name: "busy-timeout", Value: (time.Duration(o.BusyTimeoutMS) * time.Millisecond).String()},
+	}
+	if o.Checkpoint != "" {
+		s = append(s, store.Setting{Name: "checkpoint", Value: o.Checkpoint})
+	}
+	if o.API != "" {
+		s = append(s, store.Setting{Name: "api", Value: o.API})
+	}
+	if o.Memory {
+		s = append(s, store.Setting{Name: "memory", Value: "true"})
+	}
+	return s, nil
+}
+
+// Summarize gives SQLite's version as the engine, the journal mode,
+// synchronous level and busy timeout read back from the database as the
+// headline (blob I/O too, where it ran), and whether commits sync.
+func (d *Driver) Summarize(facts []store.Fact) []store.Fact {
+	fact := func(name string) string { return store.FactValue(facts, name) }
+	v := fact("sqlite_version")
+	if v == "" {
+		return nil
+	}
+	parts := []string{"journal " + journalName(fact("journal_mode")), "sync " + fact("synchronous")}
+	if ms, err := strconv.ParseInt(fact("busy_timeout_ms"), 10, 64); err == nil {
+		parts = append(parts, "busy-timeout "+(time.Duration(ms)*time.Millisecond).String())
+	}
+	if fact("api") != "" {
+		parts = append(parts, "api blob")
+	}
+	return []store.Fact{
+		{Name: store.FactEngine, Value: "SQLite " + v},
+		{Name: store.FactHeadline, Value: strings.Join(parts, " · ")},
+		{Name: store.FactSyncs, Value: strconv.FormatBool(fact("synchronous") != "off")},
+	}
+}
+
+// journalName turns SQLite's name for a journal mode back into gobench's:
+// "delete" is the rollback journal.
+func journalName(mode string) string {
+	if mode == "delete" {
+		return "rollback (delete)"
+	}
+	return mode
+}

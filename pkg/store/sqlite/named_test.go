@@ -1,0 +1,47 @@
+package sqlite
+
+import (
+	"testing"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Options read as settings by the flags that set them, and facts read
+// back sum up to the headline every report prints.
+func TestNamedAndSummary(t *testing.T) {
+	d := Modernc()
+	o := DefaultOptions()
+	o.Journal, o.Checkpoint, o.API = "wal", "off", APIBlob
+	got, err := d.NameOptions(o.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.Setting{{Name: "journal", Value: "wal"}, {Name: "sync", Value: "full"}, {Name: "busy-timeout", Value: "5s"},
+		{Name: "checkpoint", Value: "off"}, {Name: "api", Value: "blob"}}
+	if len(got) != len(want) {
+		t.Fatalf("NameOptions = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("setting %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if _, err := d.NameOptions([]byte(`{"journal": "sideways"}`)); err == nil {
+		t.Error("options that do not validate were named")
+	}
+	facts := []store.Fact{{Name: "sqlite_version", Value: "3.53.4"}, {Name: "journal_mode", Value: "delete"},
+		{Name: "synchronous", Value: "off"}, {Name: "busy_timeout_ms", Value: "250"}}
+	sum := d.Summarize(facts)
+	for name, want := range map[string]string{
+		store.FactEngine:   "SQLite 3.53.4",
+		store.FactHeadline: "journal rollback (delete) · sync off · busy-timeout 250ms",
+		store.FactSyncs:    "false",
+	} {
+		if got := store.FactValue(sum, name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	if d.Summarize(nil) != nil {
+		t.Error("a summary of no facts")
+	}
+}

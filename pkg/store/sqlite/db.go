@@ -49,7 +49,7 @@ func (s *db) dsn(mode string) string {
 	// mattn runs statements while it opens a connection, before any
 	// PRAGMA of gobench's, under its own 5 s busy timeout unless the URI
 	// gives one (SQLite and the other drivers ignore the parameter).
-	return dsn(s.path, mode) + fmt.Sprintf("&_busy_timeout=%d", s.opts.BusyTimeoutMS)
+	return dsn(s.path, mode) + fmt.Sprintf("&_busy_timeout=%d", s.opts.openBusyTimeoutMS())
 }
 
 // dsn returns a file: URI for path; mode is "rw" or "rwc".
@@ -106,7 +106,7 @@ func (s *db) Init(_ context.Context) error {
 // when err is a busy or locked failure; other errors pass as they are.
 func (s *db) lockedErr(err error) error {
 	if c := store.Classify(err); c == store.Busy || c == store.Locked {
-		return fmt.Errorf("%s is locked by another process, which kept it past the busy timeout of %d ms: try again once it is free: %w", s.path, s.opts.BusyTimeoutMS, err)
+		return fmt.Errorf("%s is locked by another process, which kept it past the busy timeout of %d ms: try again once it is free: %w", s.path, s.opts.openBusyTimeoutMS(), err)
 	}
 	return err
 }
@@ -165,6 +165,9 @@ func (s *db) checkOwned() error {
 // prepared.
 func (s *db) Conn(_ context.Context) (store.Conn, error) {
 	c, err := s.open("rw")
+	if err == nil {
+		err = s.opsBusyTimeout(c)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -174,6 +177,20 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 		return nil, err
 	}
 	return oc, nil
+}
+
+// opsBusyTimeout gives a connection opened under the setup's busy timeout
+// the ops' own (see Options.SetupBusyTimeoutMS).
+func (s *db) opsBusyTimeout(c rawConn) error {
+	if s.opts.openBusyTimeoutMS() == s.opts.BusyTimeoutMS {
+		return nil
+	}
+	q := fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS)
+	if _, err := c.queryString(q); err != nil {
+		c.Close()
+		return fmt.Errorf("opening %s: %s: %w", s.path, q, s.d.wrap(err))
+	}
+	return nil
 }
 
 // keep opens the connection that keeps an in-memory database alive.
@@ -215,7 +232,7 @@ func (s *db) restoreJournal(j string) error {
 		return fmt.Errorf("restoring the journal mode of %s: %w", s.path, s.d.wrap(err))
 	}
 	defer c.Close()
-	for _, q := range []string{fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS), "PRAGMA journal_mode=" + j} {
+	for _, q := range []string{fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.openBusyTimeoutMS()), "PRAGMA journal_mode=" + j} {
 		if _, err := c.queryString(q); err != nil {
 			return fmt.Errorf("restoring the journal mode of %s: %s: %w", s.path, q, s.d.wrap(err))
 		}
@@ -224,7 +241,8 @@ func (s *db) restoreJournal(j string) error {
 }
 
 // open opens one connection and applies the options, busy timeout first so
-// that the following pragmas wait for locks like any statement.
+// that the following pragmas wait for locks like any statement (the
+// setup's timeout, where it is longer: see Options.SetupBusyTimeoutMS).
 func (s *db) open(mode string) (rawConn, error) {
 	c, err := s.d.be.open(s.dsn(mode))
 	if err != nil {
@@ -232,7 +250,7 @@ func (s *db) open(mode string) (rawConn, error) {
 	}
 	journal := journalModes[s.opts.Journal]
 	pragmas := []string{
-		fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS),
+		fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.openBusyTimeoutMS()),
 		"PRAGMA journal_mode=" + journal,
 		"PRAGMA synchronous=" + s.opts.Sync,
 	}

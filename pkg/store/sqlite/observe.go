@@ -58,6 +58,9 @@ func (s *db) Check(_ context.Context) ([]string, error) {
 // SQLite version and the settings in force.
 func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 	c, err := s.open("rw")
+	if err == nil {
+		err = s.opsBusyTimeout(c)
+	}
 	if err != nil {
 		return nil, err
 	}

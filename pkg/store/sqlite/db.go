@@ -64,7 +64,10 @@ func dsn(path, mode string) string {
 // empty one, is refused unless it carries gobench's mark or Reuse is set;
 // with Reuse the database's own journal mode is noted, and Close puts it
 // back.
-func (s *db) Init(_ context.Context) error {
+//
+// Cancelling ctx stops the statement under way (sqlite3_interrupt, or the
+// driver's equivalent): a VACUUM of a large database too.
+func (s *db) Init(ctx context.Context) error {
 	if s.opts.Memory {
 		if err := s.keep(); err != nil {
 			return err
@@ -88,6 +91,7 @@ func (s *db) Init(_ context.Context) error {
 		return s.lockedErr(err)
 	}
 	defer c.Close()
+	defer c.interruptible(ctx)()
 	steps := []string{fmt.Sprintf("PRAGMA application_id=%d", applicationID)}
 	if n, err := c.queryString("SELECT count(*) FROM sqlite_schema WHERE name='kv'"); err == nil && n != "0" {
 		// A rerun on gobench's own file: drop the table and compact the
@@ -96,7 +100,7 @@ func (s *db) Init(_ context.Context) error {
 	}
 	for _, q := range append(steps, schemaSQL) {
 		if err := c.exec(q); err != nil {
-			return s.lockedErr(fmt.Errorf("initialising %s: %s: %w", s.path, q, s.d.wrap(err)))
+			return s.lockedErr(fmt.Errorf("initialising %s: %s: %w", s.path, q, interrupted(ctx, s.d.wrap(err))))
 		}
 	}
 	return nil

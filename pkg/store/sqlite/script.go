@@ -59,9 +59,9 @@ func (u *userStmt) Run(args ...any) (int64, error) {
 	for i, a := range args {
 		u.args[i].Value = a
 	}
-	rows, err := u.s.QueryContext(bg, u.args)
+	rows, err := u.s.QueryContext(u.c.ctx, u.args)
 	if err != nil {
-		return 0, u.c.d.wrap(err)
+		return 0, u.c.txn.wrapErr(err)
 	}
 	if n := len(rows.Columns()); cap(u.dest) < n {
 		u.dest = make([]driver.Value, n)
@@ -80,7 +80,7 @@ func (u *userStmt) Run(args ...any) (int64, error) {
 	if err == io.EOF {
 		err = cerr
 	}
-	return count, u.c.d.wrap(err)
+	return count, u.c.txn.wrapErr(err)
 }
 
 // closeUser closes the statements of the user's.
@@ -167,7 +167,7 @@ func (u *ncUserStmt) Run(args ...any) (int64, error) {
 	if rerr := u.s.Reset(); err == nil {
 		err = rerr
 	}
-	return count, u.c.d.wrap(err)
+	return count, u.c.txn.wrapErr(err)
 }
 
 func (u *ncUserStmt) bind(args []any) error {

@@ -131,6 +131,12 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			s.close()
 		}
 	}()
+	if p.Verify {
+		// Before any work: a ledger that cannot be made refuses the run.
+		if s.ledger, err = newWriteLedger(""); err != nil {
+			return nil, fmt.Errorf("%w: %w (TMPDIR holds it; give one that can be written)", store.ErrInvalid, err)
+		}
+	}
 	s.st, err = workload.OpenStore(ctx, p, drv, workload.Setup{
 		Init: func(ctx context.Context, st store.Store) (err error) {
 			s.lock, err = setUp(ctx, st, p.Store.Path)
@@ -153,7 +159,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 // close releases the run's lock and store.
 func (s *session) close() {
 	if s.ledger != nil {
-		s.ledger.remove()
+		s.ledger.close()
 	}
 	s.lock.Unlock()
 	if s.st != nil {
@@ -168,11 +174,7 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 	if s.cfg.Observe != nil {
 		b.Observe(s.cfg.Observe)
 	}
-	if p.Verify {
-		var err error
-		if s.ledger, err = newWriteLedger(); err != nil {
-			return nil, err
-		}
+	if s.ledger != nil {
 		b.SetWriteLedger(s.ledger)
 	}
 	started := time.Now().UTC()

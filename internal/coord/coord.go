@@ -83,9 +83,14 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		return nil, err
 	}
 	defer s.close()
-	res, runErr := s.measure(ctx)
-	if runErr == nil && res.Complete {
-		runErr = s.verify(ctx, res)
+	res, b, runErr := s.measure(ctx)
+	switch {
+	case runErr == nil && res.Complete:
+		runErr = s.verify(ctx, res, nil)
+	case s.canVerifyAfter(ctx, runErr):
+		// The run most likely to have lost writes is checked too: what
+		// was acknowledged before a worker died.
+		runErr = errors.Join(runErr, s.verify(ctx, res, func(w, p int) bool { return !b.Finished(w, p) }))
 	}
 	res.Environment = environment(s.cfg, s.facts)
 	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
@@ -167,8 +172,9 @@ func (s *session) close() {
 	}
 }
 
-// measure runs every phase on the workers and builds the result.
-func (s *session) measure(ctx context.Context) (*result.Result, error) {
+// measure runs every phase on the workers and builds the result; the
+// builder tells which workers finished.
+func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder, error) {
 	p := s.cfg.Plan
 	b := result.NewBuilder(p)
 	if s.cfg.Observe != nil {
@@ -195,12 +201,25 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 	}
 	res := b.Result()
 	res.StartedAt = started
-	return res, runErr
+	return res, b, runErr
 }
 
-// verify checks every key against the acknowledged writes (Plan.Verify).
-func (s *session) verify(ctx context.Context, res *result.Result) error {
-	if p := s.cfg.Plan; p.SQL != nil && p.SQL.Check != "" {
+// canVerifyAfter reports whether a run that failed with runErr can still
+// be verified against its ledger: a worker process failed (not an
+// interrupt: the user wants out), and every worker process is gone, so
+// nothing writes any more. A goroutine worker that stalled may still be
+// inside its op, so a run of goroutines is not.
+func (s *session) canVerifyAfter(ctx context.Context, runErr error) bool {
+	return s.ledger != nil && ctx.Err() == nil && s.cfg.Plan.Mode == workload.ModeProcess &&
+		(runErr == nil || errors.Is(runErr, ErrWorker))
+}
+
+// verify checks every key against the acknowledged writes (Plan.Verify),
+// or runs a sql workload's check. died, if not nil, says which worker
+// did not finish which phase: the run failed, and only the ledger is
+// checked (see workload.VerifyDied).
+func (s *session) verify(ctx context.Context, res *result.Result, died func(worker, phase int) bool) error {
+	if p := s.cfg.Plan; p.SQL != nil && p.SQL.Check != "" && died == nil {
 		s.notef("checking the database (%s)", p.SQL.Check)
 		rep, err := workload.CheckSQL(ctx, s.st, p, acknowledged(res))
 		res.Verify = rep
@@ -209,12 +228,20 @@ func (s *session) verify(ctx context.Context, res *result.Result) error {
 	if s.ledger == nil {
 		return nil
 	}
-	s.notef("verifying every key against the acknowledged writes")
+	if died == nil {
+		s.notef("verifying every key against the acknowledged writes")
+	} else {
+		s.notef("a worker failed: verifying every key against the writes acknowledged before it did")
+	}
 	var logErr error
-	rep, err := workload.Verify(ctx, s.st, s.cfg.Plan, s.ledger.records(&logErr))
+	rep, err := workload.VerifyDied(ctx, s.st, s.cfg.Plan, s.ledger.records(&logErr), died)
 	res.Verify = rep
 	if err == nil {
 		err = logErr
+	}
+	if rep != nil && died != nil {
+		s.notef("verified %d keys against %d acknowledged writes: %d violations, %d keys holding a write in doubt (committed by a worker that died before reporting it)",
+			rep.KeysChecked, rep.AckedWrites, rep.Violations, rep.InDoubt)
 	}
 	return err
 }

@@ -21,9 +21,9 @@ import (
 const hang = time.Minute
 
 // A schema statement that would run for hours stops when the setup's
-// context is cancelled: the statement was running (it held the write
-// lock: an outside BEGIN IMMEDIATE failed busy) when the context was
-// cancelled, and the error is the cancellation, naming the schema's line,
+// context is cancelled: the statement was running (once the table of
+// line 1 exists, something holds the write lock: an outside BEGIN
+// IMMEDIATE fails busy) when the context was cancelled, and the error is the cancellation, naming the schema's line,
 // not an error in the user's SQL (which would exit 2).
 func TestSchemaStopsWhenCancelled(t *testing.T) {
 	p := sqlPlan(t, 1, "a.sql", "SELECT 1;")
@@ -53,9 +53,9 @@ func TestSchemaStopsWhenCancelled(t *testing.T) {
 	}
 }
 
-// waitWriting returns once something holds the write lock of the database
-// at path: an outside connection's BEGIN IMMEDIATE fails busy. It fails
-// the test if setup ended first.
+// waitWriting returns once, after table t was committed, something holds
+// the write lock of the database at path: an outside connection's BEGIN
+// IMMEDIATE fails busy. It fails the test if setup ended first.
 func waitWriting(t *testing.T, path string, done <-chan error) {
 	t.Helper()
 	o := sqlite.DefaultOptions()
@@ -73,20 +73,35 @@ func waitWriting(t *testing.T, path string, done <-chan error) {
 		default:
 		}
 		if c, err := probe.Conn(context.Background()); err == nil { // an error: no database yet
-			err := c.(store.Batcher).Begin()
-			if err == nil {
-				err = c.(store.Batcher).Rollback()
-			}
-			c.Close()
-			if cl := store.Classify(err); cl == store.Busy || cl == store.Locked {
+			if writingAfterT(c) {
+				c.Close()
 				return
 			}
+			c.Close()
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the schema never took the write lock")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// writingAfterT reports whether table t exists and, after that was seen,
+// another connection holds the write lock.
+func writingAfterT(c store.Conn) bool {
+	q, err := c.(store.Scripter).Prepare("SELECT 1 FROM sqlite_schema WHERE name = 't'", nil)
+	if err != nil {
+		return false
+	}
+	if n, err := q.Run(); err != nil || n != 1 {
+		return false
+	}
+	err = c.(store.Batcher).Begin()
+	if err == nil {
+		_ = c.(store.Batcher).Rollback()
+	}
+	cl := store.Classify(err)
+	return cl == store.Busy || cl == store.Locked
 }
 
 // stuckConn is a connection whose Put blocks until the context of its

@@ -265,11 +265,13 @@ func TestInterruptedSetup(t *testing.T) {
 }
 
 // SIGKILL to a worker process fails the run: exit 1, the worker named
-// with its signal, the partial result saved, no process left.
+// with its signal, the partial result saved, no process left. --verify
+// still checks the database against what was acknowledged, and says how
+// much it checked.
 func TestKilledWorker(t *testing.T) {
 	tmp := t.TempDir()
 	out := filepath.Join(t.TempDir(), "partial.json")
-	cmd := gobenchCmd(t, tmp, "mix", "--procs", "3", "--duration", "1h", "--json", out)
+	cmd := gobenchCmd(t, tmp, "mix", "--procs", "3", "--duration", "1h", "--verify", "--json", out)
 	_, stderr, wait := startRun(t, cmd)
 	// Find a worker: a child of gobench.
 	pids, err := childrenOf(cmd.Process.Pid)
@@ -292,6 +294,12 @@ func TestKilledWorker(t *testing.T) {
 	r := readRun(t, out)
 	if r.Complete {
 		t.Error("the result of a failed run is marked complete")
+	}
+	if v := r.Verify; v == nil || v.KeysChecked != r.Plan.Keys.Count || v.AckedWrites == 0 || v.Violations != 0 {
+		t.Errorf("verification after the worker died: %+v", v)
+	}
+	if !regexp.MustCompile(`gobench: verified \d+ keys against \d+ acknowledged writes: 0 violations`).MatchString(stderr.String()) {
+		t.Errorf("stderr does not say what was verified:\n%s", stderr)
 	}
 	assertNoWorkers(t, r)
 	assertEmptyDir(t, tmp)

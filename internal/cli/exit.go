@@ -47,7 +47,7 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &sc): // a signal stopped the command, whatever failed with it
 		return sc.code
-	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse):
+	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse), errors.Is(err, coord.ErrTempDir):
 		return ExitUsage
 	case errors.Is(err, report.ErrThreshold):
 		return ExitThreshold

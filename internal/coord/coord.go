@@ -69,6 +69,11 @@ type Config struct {
 	Ceiling *result.Ceiling
 }
 
+// ErrTempDir marks a run refused before any work because the OS's
+// temporary directory (TMPDIR) cannot hold what the run keeps there: bad
+// input, like a path that cannot be written.
+var ErrTempDir = errors.New("the temporary directory cannot hold the run's files")
+
 // ErrWorker marks a failure of a worker process.
 var ErrWorker = errors.New("worker failed")
 
@@ -139,7 +144,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	if p.Verify {
 		// Before any work: a ledger that cannot be made refuses the run.
 		if s.ledger, err = newWriteLedger(""); err != nil {
-			return nil, fmt.Errorf("%w: %w (TMPDIR holds it; give one that can be written)", store.ErrInvalid, err)
+			return nil, fmt.Errorf("--verify: %w (give a TMPDIR that can be written): %w", ErrTempDir, err)
 		}
 	}
 	s.st, err = workload.OpenStore(ctx, p, drv, workload.Setup{

@@ -31,12 +31,12 @@ const writeRecordLen = 32
 func newWriteLedger(dir string) (*writeLedger, error) {
 	f, err := os.CreateTemp(dir, "gobench-writes-*")
 	if err != nil {
-		return nil, fmt.Errorf("creating the write ledger for --verify: %w", err)
+		return nil, fmt.Errorf("creating the write ledger: %w", err)
 	}
 	if err := os.Remove(f.Name()); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return nil, fmt.Errorf("unlinking the write ledger of --verify: %w", err)
+		return nil, fmt.Errorf("unlinking the write ledger: %w", err)
 	}
 	return &writeLedger{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -51,7 +50,7 @@ func TestLedgerCannotBeMade(t *testing.T) {
 	t.Setenv("TMPDIR", notDir)
 	p := verifyPlan("map")
 	res, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry()})
-	if res != nil || !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "write ledger") || !strings.Contains(err.Error(), "TMPDIR") {
+	if res != nil || !errors.Is(err, ErrTempDir) || !strings.Contains(err.Error(), "write ledger") || !strings.Contains(err.Error(), "TMPDIR") {
 		t.Fatalf("Run = %v, %v; want a refusal that names the ledger and TMPDIR", res, err)
 	}
 }

@@ -26,10 +26,18 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
-	// Notify relays interrupt signals (SIGINT, SIGTERM) to c.
+	// Notify relays the signals that stop gobench to c: SIGINT, SIGTERM,
+	// SIGHUP, SIGQUIT, and SIGPIPE (which any pipe raises; a write to
+	// Stdout or Stderr that met a closed pipe closes BrokenPipe).
 	Notify func(c chan<- os.Signal)
-	// IgnoreInterrupts makes this process ignore SIGINT and SIGTERM (a
-	// worker process stops when its coordinator says so).
+	// BrokenPipe, if not nil, is closed once a write to Stdout or Stderr
+	// failed because the pipe's reader is gone (EPIPE): gobench stops as
+	// for SIGTERM rather than die of SIGPIPE with its temporary files left.
+	BrokenPipe <-chan struct{}
+	// IgnoreInterrupts makes this process ignore SIGINT, SIGTERM and
+	// SIGHUP (a worker process stops when its coordinator says so; a
+	// terminal's signals reach the whole process group), and leaves
+	// SIGQUIT and SIGPIPE to Go's defaults.
 	IgnoreInterrupts func()
 	// SampleOut returns the worker's sample stream, fd 3.
 	SampleOut func() (io.WriteCloser, error)
@@ -149,14 +157,20 @@ type OutputFile interface {
 
 // OSEnv returns the Env of the real process.
 func OSEnv() *Env {
+	broken := make(chan struct{})
+	closeBroken := sync.OnceFunc(func() { close(broken) })
 	return &Env{
-		Stdin:  os.Stdin,
-		Stdout: os.Stdout,
-		Stderr: os.Stderr,
-		Getenv: os.Getenv,
-		Notify: func(c chan<- os.Signal) { signal.Notify(c, os.Interrupt, syscall.SIGTERM) },
+		Stdin:      os.Stdin,
+		Stdout:     pipeOut{os.Stdout, closeBroken},
+		Stderr:     pipeOut{os.Stderr, closeBroken},
+		BrokenPipe: broken,
+		Getenv:     os.Getenv,
+		Notify: func(c chan<- os.Signal) {
+			signal.Notify(c, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
+		},
 		IgnoreInterrupts: func() {
-			signal.Ignore(os.Interrupt, syscall.SIGTERM)
+			signal.Ignore(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+			signal.Reset(syscall.SIGQUIT, syscall.SIGPIPE)
 		},
 		SampleOut: func() (io.WriteCloser, error) {
 			f := os.NewFile(3, "samples")
@@ -180,6 +194,23 @@ func OSEnv() *Env {
 		FS:  newOSFS(),
 	}
 }
+
+// pipeOut is stdout or stderr: a write that fails because the pipe's
+// reader is gone calls broken (once SIGPIPE is relayed, Go no longer
+// kills the process for it: the write fails with EPIPE).
+type pipeOut struct {
+	f      *os.File
+	broken func()
+}
+
+func (p pipeOut) Write(b []byte) (int, error) {
+	n, err := p.f.Write(b)
+	if errors.Is(err, syscall.EPIPE) {
+		p.broken()
+	}
+	return n, err
+}
+
 
 // osFS is the real file system. It holds the outputs opened ahead of
 // their writing (Hold); the zero value holds none and opens each when it

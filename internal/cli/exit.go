@@ -19,8 +19,11 @@ const (
 	ExitFailure     = 1   // the run failed: a worker died, the engine failed
 	ExitUsage       = 2   // bad input: flags, paths, scripts, a database gobench did not create
 	ExitThreshold   = 3   // a gate failed: an --expect, or a regression beyond --max-regression
+	ExitHangup      = 129 // stopped by SIGHUP (the terminal or session closed); as ExitInterrupted
 	ExitInterrupted = 130 // stopped by SIGINT; a run's partial result was written
-	ExitTerminated  = 143 // stopped by SIGTERM; a run's partial result was written
+	ExitQuit        = 131 // stopped by SIGQUIT, after a dump of every goroutine; as ExitInterrupted
+	ExitBrokenPipe  = 141 // stopped by SIGPIPE: the reader of stdout or stderr is gone; as ExitInterrupted
+	ExitTerminated  = 143 // stopped by SIGTERM; as ExitInterrupted
 )
 
 // usageError marks an error in what the user asked for: exit 2, one
@@ -51,19 +54,20 @@ func syntax(cmd *cobra.Command, err error) error {
 // exitCode maps an error to the process's exit code: the one table.
 func exitCode(err error) int {
 	var ue usageError
+	var sc *signalCause
 	var se *sqlscript.Error // a script or schema that does not parse, prepare or run before the workers start
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.As(err, &sc): // a signal stopped the command, whatever failed with it
+		return sc.code
 	case errors.Is(err, judge.ErrThreshold):
 		return ExitThreshold
-	case errors.Is(err, errTerminated):
-		return ExitTerminated
 	case errors.Is(err, context.Canceled):
 		// Before bad input: reading an input (a FIFO) that an interrupt
 		// ended is no bad input.
 		return ExitInterrupted
-	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse), errors.Is(err, errNoPeer):
+	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse), errors.Is(err, coord.ErrTempDir), errors.Is(err, errNoPeer):
 		return ExitUsage
 	case errors.Is(err, coord.ErrWorker):
 		return ExitFailure

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -26,12 +27,44 @@ import (
 // them after their current op and keeps the partial result.
 const runsWorkers = "gobench/runs-workers"
 
-// Interrupts, as the causes of a cancelled run: SIGINT exits 130, SIGTERM
-// 143 (128 + the signal's number, as shells report them).
+// signalCause is a signal as the cause of a stopped command: what it
+// means, and the exit code that says so (128 + the signal's number, as a
+// shell reports a process the signal killed). It matches context.Canceled.
+type signalCause struct {
+	what string
+	code int
+}
+
+func (s *signalCause) Error() string { return s.what }
+func (s *signalCause) Unwrap() error { return context.Canceled }
+
+// The signals that stop gobench, as the causes of a cancelled command.
+// Each stops it the same way: workers finish their current op, the
+// partial result is written, temporary files are removed.
 var (
-	errInterrupted = fmt.Errorf("interrupted (SIGINT): %w", context.Canceled)
-	errTerminated  = fmt.Errorf("terminated (SIGTERM): %w", context.Canceled)
+	errHangup      = &signalCause{"hung up (SIGHUP)", ExitHangup}
+	errInterrupted = &signalCause{"interrupted (SIGINT)", ExitInterrupted}
+	errQuit        = &signalCause{"quit (SIGQUIT)", ExitQuit}
+	errBrokenPipe  = &signalCause{"output closed (SIGPIPE: the reader of stdout or stderr is gone)", ExitBrokenPipe}
+	errTerminated  = &signalCause{"terminated (SIGTERM)", ExitTerminated}
 )
+
+// causeOf returns the cause a signal stops gobench with; nil for SIGPIPE,
+// which any pipe raises (a dead worker's too): only a write to stdout or
+// stderr that met a closed pipe stops gobench (Env.BrokenPipe).
+func causeOf(sig os.Signal) *signalCause {
+	switch sig {
+	case syscall.SIGHUP:
+		return errHangup
+	case syscall.SIGQUIT:
+		return errQuit
+	case syscall.SIGTERM:
+		return errTerminated
+	case syscall.SIGPIPE:
+		return nil
+	}
+	return errInterrupted
+}
 
 // Main runs gobench with args (without the program name) and returns the
 // process's exit code.
@@ -56,14 +89,28 @@ func Main(args []string, env *Env) int {
 	if err == nil {
 		err = root.ExecuteContext(ctx)
 	}
-	cause := context.Cause(ctx) // which interrupt, if any
+	if isClosed(env.BrokenPipe) {
+		cancel(errBrokenPipe) // a no-op when a signal came first
+	}
+	cause := context.Cause(ctx) // which signal, if any
 	if cause == nil {
 		cause = err
 	}
+	printError(env, err, cause, workers.Load())
+	if err != nil && errors.As(cause, new(*signalCause)) {
+		err = errors.Join(err, cause) // the exit code is the signal's
+	}
+	return exitCode(err)
+}
+
+// printError prints the command's error on stderr, in one line: what
+// stopped it, when a signal did (cause).
+func printError(env *Env, err, cause error, workers bool) {
 	switch {
+	case err == nil:
 	case errors.Is(err, coord.ErrSetupInterrupted):
 		fmt.Fprintf(env.Stderr, "gobench: %v\n", err)
-	case errors.Is(err, context.Canceled) && workers.Load():
+	case errors.Is(err, context.Canceled) && workers:
 		fmt.Fprintf(env.Stderr, "gobench: %v: the result is partial (marked incomplete)\n", cause)
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(env.Stderr, "gobench: %v\n", cause)
@@ -71,46 +118,85 @@ func Main(args []string, env *Env) int {
 		// Bad input is one line: what was wrong (and, for a command line
 		// that does not parse, which help to read).
 		fmt.Fprintf(env.Stderr, "gobench: %s\n", shortenQuotes(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")))
-	case err != nil:
+	default:
 		fmt.Fprintf(env.Stderr, "gobench: %s\n", shortenQuotes(err.Error()))
 	}
-	if errors.Is(err, context.Canceled) {
-		err = errors.Join(err, cause) // SIGTERM's exit code is not SIGINT's
-	}
-	return exitCode(err)
 }
 
-// relaySignals turns the first interrupt into a cancellation of the
-// command (its cause says which signal), and a second one, for a command
-// that runs workers, into killing them (env.Abort).
+// isClosed reports whether c is closed (nil never is).
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// relaySignals turns the first signal that stops gobench into a
+// cancellation of the command (its cause says which signal; SIGQUIT
+// prints every goroutine's stack first, as Go's own handler does), and a
+// second one, for a command that runs workers, into killing them
+// (env.Abort).
 func relaySignals(env *Env, cancel context.CancelCauseFunc, workers *atomic.Bool) {
 	if env.Notify == nil {
 		return
 	}
-	sigs := make(chan os.Signal, 2)
+	sigs := make(chan os.Signal, 4)
 	abort := make(chan struct{})
 	env.Abort = abort
 	env.Notify(sigs)
 	go func() {
-		sig, ok := <-sigs
+		cause, ok := nextStop(sigs, env.BrokenPipe)
 		if !ok {
 			return
 		}
-		cause := errInterrupted
-		if sig == syscall.SIGTERM {
-			cause = errTerminated
+		if cause == errQuit {
+			fmt.Fprintf(env.Stderr, "SIGQUIT: quit\n\n%s\n", allStacks())
 		}
+		cancel(cause) // before saying so: who reads the line finds the command stopping
 		if workers.Load() {
-			fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping workers after their current op (interrupt again to kill them)")
+			fmt.Fprintf(env.Stderr, "gobench: %v: stopping workers after their current op (interrupt again to kill them)\n", cause)
 		} else {
-			fmt.Fprintln(env.Stderr, "gobench: interrupted: stopping")
+			fmt.Fprintf(env.Stderr, "gobench: %v: stopping\n", cause)
 		}
-		cancel(cause)
-		if _, ok := <-sigs; ok && workers.Load() {
+		if _, ok := nextStop(sigs, nil); ok && workers.Load() {
 			fmt.Fprintln(env.Stderr, "gobench: interrupted twice: killing the workers")
 			close(abort)
 		}
 	}()
+}
+
+// nextStop waits for the next signal that stops gobench, or for broken to
+// close (a write to stdout or stderr met a closed pipe); false once sigs
+// is closed.
+func nextStop(sigs <-chan os.Signal, broken <-chan struct{}) (*signalCause, bool) {
+	for {
+		select {
+		case sig, ok := <-sigs:
+			if !ok {
+				return nil, false
+			}
+			if c := causeOf(sig); c != nil {
+				return c, true
+			}
+		case <-broken:
+			return errBrokenPipe, true
+		}
+	}
+}
+
+// allStacks returns the stacks of every goroutine, as a Go program's
+// SIGQUIT dump shows them.
+func allStacks() []byte {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
 
 // longQuote matches a quoted value of more than 200 bytes in a message.

@@ -51,7 +51,7 @@ engine stores nothing, to measure gobench itself: it fails by design.)`,
 // errVerify marks a driver that failed a check.
 var errVerify = fmt.Errorf("conformance checks failed")
 
-func runVerify(_ context.Context, o *verifyOptions, env *Env, reg *store.Registry) error {
+func runVerify(ctx context.Context, o *verifyOptions, env *Env, reg *store.Registry) error {
 	var names store.List
 	if err := names.Set(o.drivers); err != nil {
 		return usage(fmt.Errorf("--driver: %w", err))
@@ -76,35 +76,53 @@ func runVerify(_ context.Context, o *verifyOptions, env *Env, reg *store.Registr
 	out := &checkedWriter{w: env.Stdout}
 	failed := 0
 	for _, d := range drivers {
-		results := conformance.Verify(d, func(t conformance.T) store.Config {
-			return store.Config{Path: filepath.Join(t.TempDir(), "verify.db")}
-		})
-		pass, fail, skip := 0, 0, 0
-		for _, r := range results {
-			switch {
-			case r.Skipped:
-				skip++
-				out.printf("SKIP  %-8s %s (the engine lacks the capability)\n", d.Name(), r.Name)
-			case r.Passed():
-				pass++
-				out.printf("PASS  %-8s %s\n", d.Name(), r.Name)
-			default:
-				fail++
-				out.printf("FAIL  %-8s %s: %s\n", d.Name(), r.Name, strings.Join(r.Failures, "; "))
-			}
+		if ctx.Err() != nil {
+			break
 		}
-		out.printf("%s: %d passed, %d failed, %d skipped\n", d.Name(), pass, fail, skip)
-		if fail > 0 {
+		if !verifyDriver(ctx, d, out) {
 			failed++
 		}
 	}
 	if out.err != nil {
 		return fmt.Errorf("writing the report: %w", out.err)
 	}
+	if err := ctx.Err(); err != nil {
+		return err // the checks that ran are printed; the rest did not run
+	}
 	if failed > 0 {
 		return fmt.Errorf("%w: %d of %d drivers", errVerify, failed, len(drivers))
 	}
 	return nil
+}
+
+// verifyDriver runs the checks against d and prints a line per check and
+// a summary; it reports whether every check that ran passed or was
+// skipped. Once ctx is done no further check starts, and the summary
+// says how many did not run.
+func verifyDriver(ctx context.Context, d store.Driver, out *checkedWriter) bool {
+	results := conformance.Verify(ctx, d, func(t conformance.T) store.Config {
+		return store.Config{Path: filepath.Join(t.TempDir(), "verify.db")}
+	})
+	pass, fail, skip := 0, 0, 0
+	for _, r := range results {
+		switch {
+		case r.Skipped:
+			skip++
+			out.printf("SKIP  %-8s %s (the engine lacks the capability)\n", d.Name(), r.Name)
+		case r.Passed():
+			pass++
+			out.printf("PASS  %-8s %s\n", d.Name(), r.Name)
+		default:
+			fail++
+			out.printf("FAIL  %-8s %s: %s\n", d.Name(), r.Name, strings.Join(r.Failures, "; "))
+		}
+	}
+	if n := len(conformance.Checks()); len(results) < n {
+		out.printf("%s: interrupted: %d passed, %d failed, %d skipped; %d checks did not run\n", d.Name(), pass, fail, skip, n-len(results))
+	} else {
+		out.printf("%s: %d passed, %d failed, %d skipped\n", d.Name(), pass, fail, skip)
+	}
+	return fail == 0
 }
 
 // checkedWriter prints to w and keeps the first write error: a report

@@ -70,6 +70,11 @@ type Config struct {
 	Ceiling *result.Ceiling
 }
 
+// ErrTempDir marks a run refused before any work because the OS's
+// temporary directory (TMPDIR) cannot hold what the run keeps there: bad
+// input, like a path that cannot be written.
+var ErrTempDir = errors.New("the temporary directory cannot hold the run's files")
+
 // ErrWorker marks a failure of a worker process.
 var ErrWorker = errors.New("worker failed")
 
@@ -84,9 +89,14 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		return nil, err
 	}
 	defer s.close()
-	res, runErr := s.measure(ctx)
-	if runErr == nil && res.Complete {
-		runErr = s.verify(ctx, res)
+	res, b, runErr := s.measure(ctx)
+	switch {
+	case runErr == nil && res.Complete:
+		runErr = s.verify(ctx, res, nil)
+	case s.canVerifyAfter(ctx, runErr):
+		// The run most likely to have lost writes is checked too: what
+		// was acknowledged before a worker died.
+		runErr = errors.Join(runErr, s.verify(ctx, res, func(w, p int) bool { return !b.Finished(w, p) }))
 	}
 	res.Environment = bench.Environment(s.cfg.Plan.Store.Path, s.drv, s.facts)
 	res.Environment.Ceiling = s.cfg.Ceiling
@@ -134,6 +144,12 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			s.close()
 		}
 	}()
+	if p.Verify {
+		// Before any work: a ledger that cannot be made refuses the run.
+		if s.ledger, err = newWriteLedger(""); err != nil {
+			return nil, fmt.Errorf("--verify: %w (give a TMPDIR that can be written): %w", ErrTempDir, err)
+		}
+	}
 	s.st, err = workload.OpenStore(ctx, p, drv, workload.Setup{
 		Init: func(ctx context.Context, st store.Store) (err error) {
 			s.lock, err = setUp(ctx, st, p.Store.Path)
@@ -156,7 +172,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 // close releases the run's lock and store.
 func (s *session) close() {
 	if s.ledger != nil {
-		s.ledger.remove()
+		s.ledger.close()
 	}
 	s.lock.Unlock()
 	if s.st != nil {
@@ -164,18 +180,15 @@ func (s *session) close() {
 	}
 }
 
-// measure runs every phase on the workers and builds the result.
-func (s *session) measure(ctx context.Context) (*result.Result, error) {
+// measure runs every phase on the workers and builds the result; the
+// builder tells which workers finished.
+func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder, error) {
 	p := s.cfg.Plan
 	b := result.NewBuilder(p)
 	if s.cfg.Observe != nil {
 		b.Observe(s.cfg.Observe)
 	}
-	if p.Verify {
-		var err error
-		if s.ledger, err = newWriteLedger(); err != nil {
-			return nil, err
-		}
+	if s.ledger != nil {
 		b.SetWriteLedger(s.ledger)
 	}
 	started := time.Now().UTC()
@@ -196,12 +209,25 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 	}
 	res := b.Result()
 	res.StartedAt = started
-	return res, runErr
+	return res, b, runErr
 }
 
-// verify checks every key against the acknowledged writes (Plan.Verify).
-func (s *session) verify(ctx context.Context, res *result.Result) error {
-	if p := s.cfg.Plan; p.SQL != nil && p.SQL.Check != "" {
+// canVerifyAfter reports whether a run that failed with runErr can still
+// be verified against its ledger: a worker process failed (not an
+// interrupt: the user wants out), and every worker process is gone, so
+// nothing writes any more. A goroutine worker that stalled may still be
+// inside its op, so a run of goroutines is not.
+func (s *session) canVerifyAfter(ctx context.Context, runErr error) bool {
+	return s.ledger != nil && ctx.Err() == nil && s.cfg.Plan.Mode == workload.ModeProcess &&
+		(runErr == nil || errors.Is(runErr, ErrWorker))
+}
+
+// verify checks every key against the acknowledged writes (Plan.Verify),
+// or runs a sql workload's check. died, if not nil, says which worker
+// did not finish which phase: the run failed, and only the ledger is
+// checked (see workload.VerifyDied).
+func (s *session) verify(ctx context.Context, res *result.Result, died func(worker, phase int) bool) error {
+	if p := s.cfg.Plan; p.SQL != nil && p.SQL.Check != "" && died == nil {
 		s.notef("checking the database (%s)", p.SQL.Check)
 		rep, err := workload.CheckSQL(ctx, s.st, p, acknowledged(res))
 		res.Verify = rep
@@ -210,12 +236,20 @@ func (s *session) verify(ctx context.Context, res *result.Result) error {
 	if s.ledger == nil {
 		return nil
 	}
-	s.notef("verifying every key against the acknowledged writes")
+	if died == nil {
+		s.notef("verifying every key against the acknowledged writes")
+	} else {
+		s.notef("a worker failed: verifying every key against the writes acknowledged before it did")
+	}
 	var logErr error
-	rep, err := workload.Verify(ctx, s.st, s.cfg.Plan, s.ledger.records(&logErr))
+	rep, err := workload.VerifyDied(ctx, s.st, s.cfg.Plan, s.ledger.records(&logErr), died)
 	res.Verify = rep
 	if err == nil {
 		err = logErr
+	}
+	if rep != nil && died != nil {
+		s.notef("verified %d keys against %d acknowledged writes: %d violations, %d keys holding a write in doubt (committed by a worker that died before reporting it)",
+			rep.KeysChecked, rep.AckedWrites, rep.Violations, rep.InDoubt)
 	}
 	return err
 }

@@ -63,6 +63,13 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "dying":
+		reg := all.Registry()
+		reg.Register(dying(true))
+		if err := ServeWorker(context.Background(), os.Stdin, os.NewFile(3, "samples"), reg, os.Getpid()); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "hang":
 		time.Sleep(time.Hour)
 	case "extraready":

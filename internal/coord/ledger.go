@@ -14,7 +14,9 @@ import (
 
 // writeLedger spills every write record of a --verify run to a temporary
 // file, 32 bytes each, so the coordinator's memory does not grow with the
-// number of writes. It is safe for concurrent use.
+// number of writes. The file is unlinked as soon as it is open: however
+// the coordinator ends (SIGKILL too), nothing of it is left. It is safe
+// for concurrent use.
 type writeLedger struct {
 	mu  sync.Mutex
 	f   *os.File
@@ -24,10 +26,17 @@ type writeLedger struct {
 
 const writeRecordLen = 32
 
-func newWriteLedger() (*writeLedger, error) {
-	f, err := os.CreateTemp("", "gobench-writes-*")
+// newWriteLedger creates the ledger's file in dir ("" for the OS's
+// temporary directory) and unlinks it.
+func newWriteLedger(dir string) (*writeLedger, error) {
+	f, err := os.CreateTemp(dir, "gobench-writes-*")
 	if err != nil {
-		return nil, fmt.Errorf("creating the write ledger for --verify: %w", err)
+		return nil, fmt.Errorf("creating the write ledger: %w", err)
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("unlinking the write ledger: %w", err)
 	}
 	return &writeLedger{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }
@@ -91,8 +100,7 @@ func (l *writeLedger) records(errp *error) func(yield func(workload.WriteRecord)
 	}
 }
 
-// remove deletes the ledger file.
-func (l *writeLedger) remove() {
+// close closes the ledger file, which goes with it (it has no name).
+func (l *writeLedger) close() {
 	l.f.Close()
-	os.Remove(l.f.Name())
 }

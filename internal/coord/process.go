@@ -1,12 +1,15 @@
 package coord
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -328,28 +331,67 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 }
 
 // tailBuffer keeps the last bytes written to it: a worker's output, to
-// quote when it fails.
+// quote when it fails. It also keeps the first lines of the first crash
+// report it sees (crashLine), which a long stack or register dump would
+// push out of the last bytes.
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu    sync.Mutex
+	max   int
+	buf   []byte
+	line  []byte   // the line being written, up to maxLine bytes
+	crash []string // the crash report's first lines
+	more  int      // lines of it still to keep
 }
+
+// maxLine bounds the part of a line kept to recognise a crash.
+const maxLine = 512
+
+// crashLine matches the first line of a Go program's crash report: a
+// panic, a fatal error, a signal the runtime reports with a stack dump
+// (SIGSEGV or SIGABRT in cgo code, SIGQUIT, a SIGABRT sent to it), or a
+// failure of runtime/cgo.
+var crashLine = regexp.MustCompile(`^(panic: |fatal error: |SIG[A-Z]+: |runtime/cgo: )`)
 
 func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	n := len(p)
 	t.buf = append(t.buf, p...)
 	if over := len(t.buf) - t.max; over > 0 {
 		t.buf = append(t.buf[:0], t.buf[over:]...)
 	}
-	return len(p), nil
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			t.line = append(t.line, p[:min(len(p), maxLine-len(t.line))]...)
+			break
+		}
+		t.line = append(t.line, p[:min(i, maxLine-len(t.line))]...)
+		t.endLine(string(t.line))
+		t.line, p = t.line[:0], p[i+1:]
+	}
+	return n, nil
+}
+
+// endLine looks at one whole line for the crash report: its first line,
+// and the next ones up to a blank line (at most three in all).
+func (t *tailBuffer) endLine(l string) {
+	switch {
+	case t.more > 0 && strings.TrimSpace(l) == "":
+		t.more = 0
+	case t.more > 0:
+		t.crash = append(t.crash, l)
+		t.more--
+	case t.crash == nil && crashLine.MatchString(l):
+		t.crash, t.more = []string{l}, 2
+	}
 }
 
 // quote returns the last lines of output, ready to append to a message;
-// a Go panic's or fatal error's own line comes first, since its stack
-// trace would push it out of the last lines.
+// a crash report's own first lines come first when they are not among
+// them, since its stack trace or register dump pushes them out.
 func (t *tailBuffer) quote() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -357,16 +399,12 @@ func (t *tailBuffer) quote() string {
 	if s == "" {
 		return ""
 	}
-	all := strings.Split(s, "\n")
-	lines := all
+	lines := strings.Split(s, "\n")
 	if len(lines) > 10 {
 		lines = lines[len(lines)-10:]
 	}
-	for _, l := range all[:len(all)-len(lines)] {
-		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
-			lines = append([]string{l, "…"}, lines...)
-			break
-		}
+	if len(t.crash) > 0 && !slices.Contains(lines, t.crash[0]) {
+		lines = append(append(slices.Clip(t.crash), "…"), lines...)
 	}
 	return "; its last output:\n  " + strings.Join(lines, "\n  ")
 }

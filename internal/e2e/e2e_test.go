@@ -29,6 +29,7 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"gobench": func() { os.Exit(cli.Main(os.Args[1:], cli.OSEnv())) },
+		"sqlhold": func() { os.Exit(sqlHold()) },
 	})
 }
 

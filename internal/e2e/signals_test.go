@@ -23,7 +23,14 @@ import (
 // re-executes itself as workers), with its temporary files in tmp.
 func gobenchCmd(t *testing.T, tmp string, args ...string) *exec.Cmd {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gobench")
+	return toolCmd(t, "gobench", tmp, args...)
+}
+
+// toolCmd returns a command running this test binary as name, one of the
+// commands TestMain registers, with its temporary files in tmp.
+func toolCmd(t *testing.T, name, tmp string, args ...string) *exec.Cmd {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), name)
 	if err := os.Link(os.Args[0], bin); err != nil {
 		b, err := os.ReadFile(os.Args[0])
 		if err != nil {
@@ -120,17 +127,22 @@ func assertEmptyDir(t *testing.T, dir string) {
 	}
 }
 
-// The first SIGINT (or SIGTERM) stops the workers after their current op:
-// the partial result is printed and saved, marked interrupted, and gobench
-// exits 130 (143 for SIGTERM). A second one kills the workers at once.
-// Either way no worker process and no temporary directory remain.
+// The first SIGINT (or SIGTERM, SIGHUP, SIGQUIT) stops the workers after
+// their current op: the partial result is printed and saved, marked
+// interrupted, and gobench exits 130 (143 for SIGTERM, 129 for SIGHUP, 131
+// for SIGQUIT, which prints every goroutine's stack first). A second one
+// kills the workers at once. Either way no worker process and no
+// temporary directory remain.
 func TestSignals(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		sig     syscall.Signal
 		signals int
 		code    int
-	}{{"once", syscall.SIGINT, 1, 130}, {"twice", syscall.SIGINT, 2, 130}, {"sigterm", syscall.SIGTERM, 1, 143}} {
+	}{
+		{"once", syscall.SIGINT, 1, 130}, {"twice", syscall.SIGINT, 2, 130}, {"sigterm", syscall.SIGTERM, 1, 143},
+		{"sighup", syscall.SIGHUP, 1, 129}, {"sigquit", syscall.SIGQUIT, 1, 131},
+	} {
 		signals := tt.signals
 		t.Run(tt.name, func(t *testing.T) {
 			tmp := t.TempDir()
@@ -154,6 +166,9 @@ func TestSignals(t *testing.T) {
 			}
 			if signals == 2 && !strings.Contains(stderr.String(), "interrupted twice: killing the workers") {
 				t.Errorf("stderr:\n%s", stderr)
+			}
+			if dump := strings.Contains(stderr.String(), "SIGQUIT: quit\n\ngoroutine "); dump != (tt.sig == syscall.SIGQUIT) {
+				t.Errorf("goroutine dump on stderr: %v, want %v", dump, tt.sig == syscall.SIGQUIT)
 			}
 			r := readRun(t, out)
 			if r.Complete || len(r.Problems) == 0 || r.Problems[0] != "interrupted" || r.Phases[0].Total.Count == 0 {
@@ -212,7 +227,7 @@ func TestInterruptedRead(t *testing.T) {
 	if code := exitStatus(cmd.Wait()); code != 130 {
 		t.Fatalf("exit status %d, want 130; stderr:\n%s", code, &stderr)
 	}
-	if got := stderr.String(); !strings.Contains(got, "gobench: interrupted: stopping\n") || strings.Contains(got, "worker") || strings.Contains(got, "partial") {
+	if got := stderr.String(); !strings.Contains(got, "gobench: interrupted (SIGINT): stopping\n") || strings.Contains(got, "worker") || strings.Contains(got, "partial") {
 		t.Errorf("stderr:\n%s", got)
 	}
 }
@@ -250,11 +265,13 @@ func TestInterruptedSetup(t *testing.T) {
 }
 
 // SIGKILL to a worker process fails the run: exit 1, the worker named
-// with its signal, the partial result saved, no process left.
+// with its signal, the partial result saved, no process left. --verify
+// still checks the database against what was acknowledged, and says how
+// much it checked.
 func TestKilledWorker(t *testing.T) {
 	tmp := t.TempDir()
 	out := filepath.Join(t.TempDir(), "partial.json")
-	cmd := gobenchCmd(t, tmp, "mix", "--procs", "3", "--duration", "1h", "--json", out)
+	cmd := gobenchCmd(t, tmp, "mix", "--procs", "3", "--duration", "1h", "--verify", "--json", out)
 	_, stderr, wait := startRun(t, cmd)
 	// Find a worker: a child of gobench.
 	pids, err := childrenOf(cmd.Process.Pid)
@@ -277,6 +294,12 @@ func TestKilledWorker(t *testing.T) {
 	r := readRun(t, out)
 	if r.Complete {
 		t.Error("the result of a failed run is marked complete")
+	}
+	if v := r.Verify; v == nil || v.KeysChecked != r.Plan.Keys.Count || v.AckedWrites == 0 || v.Violations != 0 {
+		t.Errorf("verification after the worker died: %+v", v)
+	}
+	if !regexp.MustCompile(`gobench: verified \d+ keys against \d+ acknowledged writes: 0 violations`).MatchString(stderr.String()) {
+		t.Errorf("stderr does not say what was verified:\n%s", stderr)
 	}
 	assertNoWorkers(t, r)
 	assertEmptyDir(t, tmp)

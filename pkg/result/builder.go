@@ -119,6 +119,19 @@ func (b *Builder) Recorder(worker, phase int) *Recorder {
 	return r
 }
 
+// Finished reports whether worker reported the end of run phase phase
+// (warm-up included, as Plan.RunPhases counts them). Call it once the
+// workers are done.
+func (b *Builder) Finished(worker, phase int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if phase < 0 || phase >= len(b.phases) || worker < 0 || worker >= len(b.phases[phase].recorders) {
+		return false
+	}
+	r := b.phases[phase].recorders[worker]
+	return r != nil && r.finished
+}
+
 // SetStart records the wall-clock instant of phase's START: the time line
 // of the result and of its intervals counts from it. Call it before the
 // phase's workers start.

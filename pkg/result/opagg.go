@@ -29,7 +29,11 @@ type Latency struct {
 type LockWaits struct {
 	// Retries counts the attempts made again after a busy or locked
 	// failure; OpsRetried the ops that needed at least one; GaveUp the ops
-	// still busy or locked when their budget ran out (counted as errors).
+	// that failed busy or locked (counted as errors): under the retry
+	// policy every one of them, retried until its budget ran out or not
+	// retried at all (its first attempt spent the budget, or it failed
+	// inside a batch, where a busy statement cannot be retried); under the
+	// timeout policy, those the engine's busy handler waited for.
 	Retries    int64 `json:"retries"`
 	OpsRetried int64 `json:"ops_retried"`
 	GaveUp     int64 `json:"gave_up"`
@@ -51,6 +55,7 @@ type opAgg struct {
 	skipped      int64
 
 	wait       *hdr.Histogram // retry policy only
+	retry      bool           // the retry policy ran: every busy op gave up
 	retries    int64
 	opsRetried int64
 	gaveUp     int64
@@ -64,7 +69,7 @@ func newOpAgg(openLoop, retry bool) *opAgg {
 		a.service, a.lag = newHistogram(), newHistogram()
 	}
 	if retry {
-		a.wait = newHistogram()
+		a.wait, a.retry = newHistogram(), true
 	}
 	return a
 }
@@ -113,9 +118,9 @@ func (a *opAgg) record(s workload.Sample) (clamped int64) {
 		a.retries += int64(s.Retries)
 		a.opsRetried++
 		rec(a.wait, int64(s.Wait))
-		if s.Class == store.Busy || s.Class == store.Locked {
-			a.gaveUp++
-		}
+	}
+	if busy := s.Class == store.Busy || s.Class == store.Locked; busy && (a.retry || (a.wait != nil && s.Retries > 0)) {
+		a.gaveUp++
 	}
 	return clamped
 }

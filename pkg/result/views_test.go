@@ -159,3 +159,48 @@ func TestTimelineRetries(t *testing.T) {
 		t.Fatalf("retries by second %v, want 14 in second 0 and 4 in second 1", got)
 	}
 }
+
+// Under the retry policy every op that failed busy or locked gave up,
+// whether it retried (its budget ran out) or not (its first attempt spent
+// the budget, or it failed inside a batch): gave_up equals the busy and
+// locked errors. Under the timeout policy, where the engine counts its
+// own busy handler, only the ops it waited for count.
+func TestGaveUpCountsEveryBusyOp(t *testing.T) {
+	samples := []workload.Sample{
+		{Op: workload.OpUpsert, Class: store.Busy, Retries: 3, Wait: time.Millisecond}, // retried, then gave up
+		{Op: workload.OpUpsert, Class: store.Busy},                                     // no retry at all
+		{Op: workload.OpUpsert, Class: store.Locked},                                   // no retry at all
+		{Op: workload.OpUpsert, Class: store.OK, Retries: 1, Wait: time.Millisecond},   // retried, then committed
+		{Op: workload.OpUpsert, Class: store.OK},
+	}
+	for _, tt := range []struct {
+		busy         string
+		gaveUp, errs int64
+	}{{workload.BusyRetry, 3, 3}, {workload.BusyTimeout, 1, 3}} {
+		t.Run(tt.busy, func(t *testing.T) {
+			p := plan(1)
+			p.Busy = tt.busy
+			if tt.busy == workload.BusyRetry {
+				p.BusyBudget = workload.Duration(time.Second)
+			}
+			b := NewBuilder(p)
+			s := b.Sink(0, 0)
+			for i, smp := range samples {
+				smp.Start, smp.Latency = time.Duration(i)*time.Millisecond, time.Millisecond
+				if err := s.Record(smp); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.Done(workload.WorkerStats{Samples: int64(len(samples)), End: 10 * time.Millisecond}); err != nil {
+				t.Fatal(err)
+			}
+			up, _ := b.Result().Phases[0].Op("upsert")
+			if busy := up.Errors.Busy + up.Errors.Locked; busy != tt.errs {
+				t.Fatalf("busy and locked errors %d, want %d", busy, tt.errs)
+			}
+			if up.LockWaits == nil || up.LockWaits.GaveUp != tt.gaveUp || up.LockWaits.OpsRetried != 2 {
+				t.Errorf("lock waits %+v, want %d given up of 2 retried", up.LockWaits, tt.gaveUp)
+			}
+		})
+	}
+}

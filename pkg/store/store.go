@@ -201,6 +201,22 @@ type BusyRetrier interface {
 	SetBusyRetry(wait func() bool)
 }
 
+// Interrupter is implemented by a Conn whose statement under way can be
+// stopped from another goroutine (SQLite's sqlite3_interrupt): what runs
+// outside any measurement (a schema, a preload, a verification) stops
+// within the statement when its context is cancelled, not only between
+// statements. Ops take no context, so that measuring one costs nothing
+// for it; without Interrupter, a caller can stop only between ops.
+type Interrupter interface {
+	// Interruptible makes the cancellation of ctx, until stop is called,
+	// stop the statement the connection runs with an error that matches
+	// ctx's (errors.Is); a statement started afterwards may fail the same
+	// way or, if short, complete (callers check ctx between statements).
+	// A rollback still runs. The connection must not be closed before
+	// stop returns.
+	Interruptible(ctx context.Context) (stop func())
+}
+
 // Fact is one named property of a store's environment, such as the engine
 // version or a setting read back from the database.
 type Fact struct {

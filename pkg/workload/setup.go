@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -68,9 +69,12 @@ func OpenStore(ctx context.Context, plan *Plan, drv store.Driver, setup Setup) (
 
 // Preload writes keys 0 to plan.Preload-1 with seeded values, in
 // transactions of up to 1,000 rows where the connection can batch. It runs
-// before any measurement. progress, if not nil, is called with 0 as it
-// starts and after each chunk with the rows written so far. Cancelling ctx stops it between
-// chunks, with an error that says how far it got.
+// before any measurement; under the retry busy policy a busy BEGIN or
+// COMMIT is retried within the plan's budget, as the workers retry. progress, if not nil, is called with 0 as it
+// starts and after each chunk with the rows written so far. Cancelling
+// ctx stops it, within the statement under way where the connection can
+// be interrupted (store.Interrupter), else between chunks, with an error
+// that says how far it got.
 func Preload(ctx context.Context, st store.Store, plan *Plan, progress func(done uint64)) (err error) {
 	if plan.Preload == 0 {
 		return nil
@@ -84,6 +88,9 @@ func Preload(ctx context.Context, st store.Store, plan *Plan, progress func(done
 			err = fmt.Errorf("preload: closing connection: %w", cerr)
 		}
 	}()
+	defer interruptible(ctx, c)()
+	retry := newSetupRetry(plan)
+	retry.install(c)
 	if progress != nil {
 		progress(0)
 	}
@@ -95,7 +102,11 @@ func Preload(ctx context.Context, st store.Store, plan *Plan, progress func(done
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("preload stopped after %d of %d rows: %w", lo, plan.Preload, err)
 		}
+		retry.start()
 		if err := preloadChunk(c, tx, r, plan, value, lo, min(lo+chunk, plan.Preload)); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("preload stopped after %d of %d rows: %w", lo, plan.Preload, errors.Join(ctx.Err(), err))
+			}
 			return fmt.Errorf("preload of keys %d and up: %w", lo, err)
 		}
 		if progress != nil {
@@ -103,6 +114,77 @@ func Preload(ctx context.Context, st store.Store, plan *Plan, progress func(done
 		}
 	}
 	return nil
+}
+
+// interruptible makes the cancellation of ctx stop c's statement under
+// way where the connection can be interrupted (store.Interrupter). The
+// function it returns ends that; it must run before c closes.
+func interruptible(ctx context.Context, c store.Conn) (stop func()) {
+	if i, ok := c.(store.Interrupter); ok {
+		return i.Interruptible(ctx)
+	}
+	return func() {}
+}
+
+// setupRetry is the retry busy policy for what runs before any worker
+// starts (a schema, a preload): a step that finds the database busy or
+// locked is tried again, with the workers' backoff, for up to the plan's
+// budget, counted from start. Nothing is measured yet, so nothing is
+// counted. A nil *setupRetry (the timeout policy: SQLite's own handler
+// waits) retries nothing.
+type setupRetry struct {
+	budget  time.Duration
+	t0      time.Time
+	backoff time.Duration
+}
+
+// newSetupRetry returns the plan's setup retry policy, nil unless it
+// retries busy ops itself.
+func newSetupRetry(plan *Plan) *setupRetry {
+	if plan.Busy != BusyRetry || plan.BusyBudget <= 0 {
+		return nil
+	}
+	r := &setupRetry{budget: time.Duration(plan.BusyBudget)}
+	r.start()
+	return r
+}
+
+// install makes c retry its busy steps through r (store.BusyRetrier).
+func (r *setupRetry) install(c store.Conn) {
+	if br, ok := c.(store.BusyRetrier); ok && r != nil {
+		br.SetBusyRetry(r.wait)
+	}
+}
+
+// start begins the budget of the next step.
+func (r *setupRetry) start() {
+	if r != nil {
+		r.t0, r.backoff = time.Now(), firstBackoff
+	}
+}
+
+// wait sleeps the next backoff and reports true, or false once the
+// budget is spent.
+func (r *setupRetry) wait() bool {
+	spent := time.Since(r.t0)
+	if spent >= r.budget {
+		return false
+	}
+	time.Sleep(min(r.backoff, r.budget-spent))
+	r.backoff = min(2*r.backoff, maxBackoff)
+	return true
+}
+
+// do runs f from a fresh budget, again while it fails busy or locked and
+// the budget and ctx allow.
+func (r *setupRetry) do(ctx context.Context, f func() error) error {
+	r.start()
+	for {
+		err := f()
+		if c := store.Classify(err); r == nil || (c != store.Busy && c != store.Locked) || ctx.Err() != nil || !r.wait() {
+			return err
+		}
+	}
 }
 
 func preloadChunk(c store.Conn, tx store.Batcher, r *rand.Rand, plan *Plan, buf []byte, lo, hi uint64) error {

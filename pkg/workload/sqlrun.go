@@ -142,6 +142,7 @@ func setUpSQL(ctx context.Context, st store.Store, plan *Plan) (time.Duration, e
 		return 0, fmt.Errorf("setting up the sql workload: opening a connection: %w", err)
 	}
 	defer c.Close()
+	defer interruptible(ctx, c)()
 	var took time.Duration
 	if schema != nil {
 		sc, ok := c.(store.Scripter)
@@ -149,12 +150,18 @@ func setUpSQL(ctx context.Context, st store.Store, plan *Plan) (time.Duration, e
 			return 0, fmt.Errorf("%w: driver %s cannot run SQL scripts", store.ErrInvalid, plan.Driver)
 		}
 		state := sqlscript.NewState(plan.Seed, -1, plan.SQL.Scale)
+		retry := newSetupRetry(plan)
 		t0 := time.Now()
 		for _, cmd := range schema.Commands {
 			if err := ctx.Err(); err != nil {
-				return 0, err
+				return 0, fmt.Errorf("schema %s stopped before line %d: %w", schema.File, cmd.Line, err)
 			}
-			if err := runCommand(sc, cmd, state); err != nil {
+			err := retry.do(ctx, func() error { return runCommand(sc, cmd, state) })
+			if err != nil && ctx.Err() != nil {
+				// Stopped, not wrong: the statement was interrupted.
+				return 0, fmt.Errorf("schema %s:%d stopped: %w", schema.File, cmd.Line, ctx.Err())
+			}
+			if err != nil {
 				return 0, &sqlscript.Error{File: schema.File, Line: cmd.Line, Msg: err.Error()}
 			}
 		}

@@ -88,6 +88,11 @@ type VerifyReport struct {
 	// (see CheckSQL), in place of keys; AckedWrites then counts its
 	// acknowledged transactions.
 	Invariants int `json:"invariants,omitempty"`
+	// InDoubt counts, after a run in which workers died (VerifyDied),
+	// the keys holding a value one of them wrote after the last write it
+	// reported: committed, but never acknowledged to the coordinator, so
+	// neither a lost write nor a violation.
+	InDoubt int64 `json:"in_doubt,omitempty"`
 }
 
 // ErrVerify marks a verification that found lost or impossible writes.
@@ -107,6 +112,16 @@ type ackedWrite struct {
 // The keys of the writes come from replaying each worker's lottery, so
 // the records need not carry them. Memory grows with acknowledged writes.
 func Verify(ctx context.Context, st store.Store, plan *Plan, records func(yield func(WriteRecord) bool)) (*VerifyReport, error) {
+	return VerifyDied(ctx, st, plan, records, nil)
+}
+
+// VerifyDied checks a database after a run of plan in which some workers
+// died: died reports which worker did not finish which phase (nil: none).
+// A worker can commit a write and die before it reports it, so a value of
+// such a worker's, from a write after the last one the records hold for
+// that phase, is counted in doubt (VerifyReport.InDoubt) rather than as
+// a violation. Everything else is checked as Verify checks it.
+func VerifyDied(ctx context.Context, st store.Store, plan *Plan, records func(yield func(WriteRecord) bool), died func(worker, phase int) bool) (*VerifyReport, error) {
 	if !plan.Verify {
 		return nil, errors.New("the plan did not tag its values (Plan.Verify)")
 	}
@@ -114,8 +129,9 @@ func Verify(ctx context.Context, st store.Store, plan *Plan, records func(yield 
 	if err := rep.checkIntegrity(ctx, st); err != nil {
 		return nil, err
 	}
-	acked := ackedWrites(records, rep)
-	if err := rep.checkKeys(ctx, st, plan, writesByKey(plan, acked)); err != nil {
+	acked, last := ackedWrites(records, rep)
+	v := &keyCheck{rep: rep, died: died, last: last}
+	if err := v.checkKeys(ctx, st, plan, writesByKey(plan, acked)); err != nil {
 		return nil, err
 	}
 	if rep.Violations > 0 {
@@ -154,10 +170,16 @@ func (rep *VerifyReport) checkIntegrity(ctx context.Context, st store.Store) err
 type workerPhase struct{ w, p int }
 
 // ackedWrites gathers the acknowledged writes, per worker and phase, by
-// sequence number, and counts them.
-func ackedWrites(records func(yield func(WriteRecord) bool), rep *VerifyReport) map[workerPhase]map[uint64]ackedWrite {
-	acked := map[workerPhase]map[uint64]ackedWrite{}
+// sequence number, and counts them; last is the number of writes each
+// worker's records hold per phase, acknowledged or not (one past the
+// highest sequence number).
+func ackedWrites(records func(yield func(WriteRecord) bool), rep *VerifyReport) (acked map[workerPhase]map[uint64]ackedWrite, last map[workerPhase]uint64) {
+	acked = map[workerPhase]map[uint64]ackedWrite{}
+	last = map[workerPhase]uint64{}
 	for r := range records {
+		if k := (workerPhase{r.Worker, r.Phase}); r.Seq+1 > last[k] {
+			last[k] = r.Seq + 1
+		}
 		if !r.Acked {
 			continue
 		}
@@ -168,7 +190,7 @@ func ackedWrites(records func(yield func(WriteRecord) bool), rep *VerifyReport) 
 		acked[k][r.Seq] = ackedWrite{r.Worker, r.Phase, r.Seq, r.Start, r.End}
 		rep.AckedWrites++
 	}
-	return acked
+	return acked, last
 }
 
 // writesByKey replays each worker's lottery to find the key of every
@@ -195,13 +217,31 @@ func writesByKey(plan *Plan, acked map[workerPhase]map[uint64]ackedWrite) map[ui
 	return byKey
 }
 
-// checkKeys reads every key back and checks it against its writes.
-func (rep *VerifyReport) checkKeys(ctx context.Context, st store.Store, plan *Plan, byKey map[uint64][]ackedWrite) error {
+// keyCheck is the reading back of every key: the report it fills, and
+// whose writes may be in doubt (see VerifyDied).
+type keyCheck struct {
+	rep  *VerifyReport
+	died func(worker, phase int) bool // nil: no worker died
+	last map[workerPhase]uint64       // writes recorded per worker and phase
+}
+
+// inDoubt reports whether tag names a write its worker may have committed
+// and died before reporting.
+func (v *keyCheck) inDoubt(tag Tag) bool {
+	return v.died != nil && v.died(tag.Worker, tag.Phase) && tag.Seq >= v.last[workerPhase{tag.Worker, tag.Phase}]
+}
+
+// checkKeys reads every key back and checks it against its writes. A
+// cancelled ctx stops it, within the statement under way where the
+// connection can be interrupted (store.Interrupter).
+func (v *keyCheck) checkKeys(ctx context.Context, st store.Store, plan *Plan, byKey map[uint64][]ackedWrite) error {
+	rep := v.rep
 	c, err := st.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
+	defer interruptible(ctx, c)()
 	var buf []byte
 	for key := range plan.Keys.Count {
 		if err := ctx.Err(); err != nil {
@@ -219,14 +259,15 @@ func (rep *VerifyReport) checkKeys(ctx context.Context, st store.Store, plan *Pl
 		if err != nil {
 			return fmt.Errorf("reading key %d: %w", key, err)
 		}
-		rep.checkValue(key, buf, writes)
+		v.checkValue(key, buf, writes)
 	}
 	return nil
 }
 
 // checkValue checks the value a key holds against the acknowledged writes
 // to it.
-func (rep *VerifyReport) checkValue(key uint64, value []byte, writes []ackedWrite) {
+func (v *keyCheck) checkValue(key uint64, value []byte, writes []ackedWrite) {
+	rep := v.rep
 	tag, ok := ParseTag(value)
 	switch {
 	case !ok:
@@ -239,14 +280,18 @@ func (rep *VerifyReport) checkValue(key uint64, value []byte, writes []ackedWrit
 		i := slices.IndexFunc(writes, func(w ackedWrite) bool {
 			return w.worker == tag.Worker && w.phase == tag.Phase && w.seq == tag.Seq
 		})
+		if i < 0 && v.inDoubt(tag) {
+			rep.InDoubt++
+			return
+		}
 		if i < 0 {
 			rep.violation("key %d holds the value of worker %d's write %d in phase %d, which was not acknowledged", key, tag.Worker, tag.Seq, tag.Phase)
 			return
 		}
-		v := writes[i]
+		kept := writes[i]
 		for _, w := range writes {
-			if w.phase > v.phase || (w.phase == v.phase && w.start > v.end) {
-				rep.violation("key %d lost worker %d's write %d (started %v), acknowledged after the surviving write ended (%v)", key, w.worker, w.seq, w.start, v.end)
+			if w.phase > kept.phase || (w.phase == kept.phase && w.start > kept.end) {
+				rep.violation("key %d lost worker %d's write %d (started %v), acknowledged after the surviving write ended (%v)", key, w.worker, w.seq, w.start, kept.end)
 				return
 			}
 		}

@@ -57,7 +57,7 @@ func TestValueNotKept(t *testing.T) {
 		drv  store.Driver
 		pass bool
 	}{{keeper{}, false}, {mapstore.Driver{}, true}} {
-		for _, r := range conformance.Verify(tt.drv, cfg) {
+		for _, r := range conformance.Verify(context.Background(), tt.drv, cfg) {
 			switch {
 			case r.Name == "ValueNotKept" && r.Passed() != tt.pass:
 				t.Errorf("%s: ValueNotKept passed %v, want %v: %v", tt.drv.Name(), r.Passed(), tt.pass, r.Failures)

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -21,10 +22,14 @@ func (r Result) Passed() bool { return !r.Skipped && len(r.Failures) == 0 }
 
 // Verify runs every check against drv outside go test, each on a new
 // store from cfg, and returns one Result per check. Temporary directories
-// are made under os.TempDir and removed.
-func Verify(drv store.Driver, cfg NewConfig) []Result {
+// are made under os.TempDir and removed. Once ctx is done no further
+// check starts: the results are those of the checks that ran.
+func Verify(ctx context.Context, drv store.Driver, cfg NewConfig) []Result {
 	var out []Result
 	for _, c := range Checks() {
+		if ctx.Err() != nil {
+			break
+		}
 		out = append(out, runCheck(c, drv, cfg))
 	}
 	return out

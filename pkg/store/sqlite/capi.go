@@ -3,8 +3,10 @@
 package sqlite
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -48,6 +50,20 @@ type capiRaw struct{ c *capi.Conn }
 func (r *capiRaw) exec(q string) error                  { return r.c.Exec(q) }
 func (r *capiRaw) queryString(q string) (string, error) { return r.c.QueryString(q) }
 func (r *capiRaw) Close() error                         { return r.c.Close() }
+
+// interruptible interrupts the connection when ctx ends (capi.InterruptOn:
+// sqlite3_interrupt from a watcher, and a progress handler for a
+// statement that had not begun). A lock wait ends too: SQLite's own busy
+// handler, which PRAGMA busy_timeout installed, is replaced for the while
+// by the shim's, which waits the same way and stops once interrupted.
+func (r *capiRaw) interruptible(ctx context.Context) func() {
+	if ms, err := r.c.QueryString("PRAGMA busy_timeout"); err == nil {
+		if n, err := strconv.Atoi(ms); err == nil && n > 0 {
+			r.c.SetBusyTimeout(n)
+		}
+	}
+	return r.c.InterruptOn(ctx)
+}
 
 func (r *capiRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn, error) {
 	c := &capiConn{c: r.c, d: d, blob: blob}
@@ -105,6 +121,7 @@ var (
 	_ store.BusyStepCounter = (*capiConn)(nil)
 	_ store.LockWaitCounter = (*capiConn)(nil)
 	_ store.Scripter        = (*capiConn)(nil)
+	_ store.Interrupter     = (*capiConn)(nil)
 )
 
 // counting runs a transaction step and counts the busy handler's calls
@@ -122,6 +139,18 @@ func (c *capiConn) execBegin() error    { return c.counting(c.stmts.begin) }
 func (c *capiConn) execCommit() error   { return c.counting(c.stmts.commit) }
 func (c *capiConn) execRollback() error { return c.stmts.rollback.Exec() }
 func (c *capiConn) autocommit() bool    { return c.c.Autocommit() }
+
+// Interruptible interrupts the connection when ctx ends, until stop (see
+// capiRaw.interruptible); ROLLBACK, too short for the progress handler,
+// still runs.
+func (c *capiConn) Interruptible(ctx context.Context) (stop func()) {
+	end := c.c.InterruptOn(ctx)
+	c.txn.intr = ctx
+	return func() {
+		end()
+		c.txn.intr = nil
+	}
+}
 
 // Commit releases a blob handle held through the batch (see Get), then
 // commits as txn does.
@@ -266,7 +295,7 @@ func (u *capiUserStmt) Run(args ...any) (int64, error) {
 	}
 	u.c.guard.run(u.vacuum)
 	n, err := u.s.Run()
-	return n, u.c.guard.end(u.sql, u.c.d.wrap(err))
+	return n, u.c.guard.end(u.sql, u.c.txn.wrapErr(err))
 }
 
 // Close rolls back any open transaction, then closes the statements and

@@ -30,25 +30,33 @@ func (b sqlBackend) open(dsn string) (rawConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sqlRaw{c: c, be: b}, nil
+	return &sqlRaw{c: c, be: b, ctx: bg}, nil
 }
 
 // sqlRaw is a database/sql/driver connection before it serves ops.
 type sqlRaw struct {
-	c  driver.Conn
-	be sqlBackend
+	c   driver.Conn
+	be  sqlBackend
+	ctx context.Context // of every statement: bg, or the one interruptible set
 }
 
-func (r *sqlRaw) exec(q string) error                  { return execOnce(r.c, q) }
-func (r *sqlRaw) queryString(q string) (string, error) { return queryString(r.c, q) }
+func (r *sqlRaw) exec(q string) error                  { return execOnce(r.ctx, r.c, q) }
+func (r *sqlRaw) queryString(q string) (string, error) { return queryString(r.ctx, r.c, q) }
 func (r *sqlRaw) Close() error                         { return r.c.Close() }
+
+// interruptible runs the connection's statements with ctx: both drivers
+// interrupt a statement whose context ends (sqlite3_interrupt).
+func (r *sqlRaw) interruptible(ctx context.Context) func() {
+	r.ctx = ctx
+	return func() { r.ctx = bg }
+}
 
 func (r *sqlRaw) ops(d *Driver, _ bool, _ time.Duration) (store.Conn, error) {
 	probe, release, err := r.be.autocommit(r.c)
 	if err != nil {
 		return nil, fmt.Errorf("driver %s: %w", d.name, err)
 	}
-	c := &conn{c: r.c, d: d, autocommitProbe: probe, releaseProbe: release}
+	c := &conn{c: r.c, d: d, ctx: bg, autocommitProbe: probe, releaseProbe: release}
 	c.txn = txn{steps: c, d: d}
 	// Before any statement: installing an authorizer expires the
 	// statements already prepared.
@@ -74,6 +82,10 @@ type conn struct {
 	stmts statements[stmt]
 	user  []stmt // statements of the user's (Prepare)
 	guard guard  // the authorizer's state
+	// ctx is the context of every statement but ROLLBACK: bg (never
+	// cancelled, so that neither driver starts a cancellation watcher per
+	// op), or the one Interruptible set.
+	ctx context.Context
 
 	autocommitProbe func() bool
 	releaseProbe    func()
@@ -104,9 +116,22 @@ type stmt interface {
 	driver.StmtQueryContext
 }
 
-// bg is the context of every operation: never cancelled, so neither driver
-// starts a cancellation watcher per call.
+// bg is the context of every operation outside Interruptible: never
+// cancelled, so neither driver starts a cancellation watcher per call.
 var bg = context.Background()
+
+var _ store.Interrupter = (*conn)(nil)
+
+// Interruptible runs the connection's statements with ctx until stop:
+// mattn and modernc interrupt a statement whose context ends
+// (sqlite3_interrupt; modernc also through a progress handler, which
+// catches the moment before a statement starts, and ends a lock wait).
+// mattn's wait for a lock is not interrupted: it ends at the busy
+// timeout. ROLLBACK always runs.
+func (c *conn) Interruptible(ctx context.Context) (stop func()) {
+	c.ctx, c.txn.intr = ctx, ctx
+	return func() { c.ctx, c.txn.intr = bg, nil }
+}
 
 // prepareStmt prepares one statement with the context interfaces.
 func (c *conn) prepareStmt(sql string) (stmt, error) {
@@ -135,8 +160,8 @@ func (c *conn) prepare() error {
 	return nil
 }
 
-func (c *conn) execBegin() error    { _, err := c.stmts.begin.ExecContext(bg, nil); return err }
-func (c *conn) execCommit() error   { _, err := c.stmts.commit.ExecContext(bg, nil); return err }
+func (c *conn) execBegin() error    { _, err := c.stmts.begin.ExecContext(c.ctx, nil); return err }
+func (c *conn) execCommit() error   { _, err := c.stmts.commit.ExecContext(c.ctx, nil); return err }
 func (c *conn) execRollback() error { _, err := c.stmts.rollback.ExecContext(bg, nil); return err }
 func (c *conn) autocommit() bool    { return c.autocommitProbe() }
 
@@ -152,7 +177,7 @@ func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
 	c.args1[0].Value = keyArg(key)
 	dst = dst[:0]
 	err := c.txn.read(func() error {
-		rows, err := c.stmts.get.QueryContext(bg, c.args1[:])
+		rows, err := c.stmts.get.QueryContext(c.ctx, c.args1[:])
 		if err != nil {
 			return err
 		}
@@ -210,7 +235,7 @@ func (c *conn) Scan(from uint64, n int) (int, error) {
 	read := 0
 	err := c.txn.read(func() error {
 		read = 0
-		rows, err := c.stmts.scan.QueryContext(bg, c.args2[:])
+		rows, err := c.stmts.scan.QueryContext(c.ctx, c.args2[:])
 		if err != nil {
 			return err
 		}
@@ -239,7 +264,7 @@ func (c *conn) Delete(key uint64) error {
 // the open batch (see txn.write).
 func (c *conn) write(s stmt, args []driver.NamedValue, mustExist bool) error {
 	return c.txn.write(func() error {
-		res, err := s.ExecContext(bg, args)
+		res, err := s.ExecContext(c.ctx, args)
 		if err == nil && mustExist {
 			var n int64
 			if n, err = res.RowsAffected(); err == nil && n == 0 {
@@ -271,26 +296,44 @@ func (c *conn) Close() error {
 	return c.d.wrap(first)
 }
 
-// execOnce prepares, runs and closes one statement.
-func execOnce(c driver.Conn, q string) error {
+// execOnce prepares, runs and closes one statement. With a context that
+// can end it steps the statement as a query: mattn interrupts a query
+// while it steps, where its exec can miss a statement that has not begun.
+func execOnce(ctx context.Context, c driver.Conn, q string) error {
 	s, err := c.Prepare(q)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	_, err = s.(driver.StmtExecContext).ExecContext(bg, nil)
-	return err
+	if ctx.Done() == nil {
+		_, err = s.(driver.StmtExecContext).ExecContext(bg, nil)
+		return err
+	}
+	rows, err := s.(driver.StmtQueryContext).QueryContext(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	dest := make([]driver.Value, len(rows.Columns()))
+	for {
+		if err := rows.Next(dest); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
 }
 
 // queryString runs a one-row, one-column query and returns the value as
 // text ("" for no row).
-func queryString(c driver.Conn, q string) (string, error) {
+func queryString(ctx context.Context, c driver.Conn, q string) (string, error) {
 	s, err := c.Prepare(q)
 	if err != nil {
 		return "", err
 	}
 	defer s.Close()
-	rows, err := s.(driver.StmtQueryContext).QueryContext(bg, nil)
+	rows, err := s.(driver.StmtQueryContext).QueryContext(ctx, nil)
 	if err != nil {
 		return "", err
 	}

@@ -50,7 +50,7 @@ func (s *db) dsn(mode string) string {
 	// mattn runs statements while it opens a connection, before any
 	// PRAGMA of gobench's, under its own 5 s busy timeout unless the URI
 	// gives one (SQLite and the other drivers ignore the parameter).
-	return dsn(s.path, mode) + fmt.Sprintf("&_busy_timeout=%d", s.opts.BusyTimeoutMS)
+	return dsn(s.path, mode) + fmt.Sprintf("&_busy_timeout=%d", s.opts.openBusyTimeoutMS())
 }
 
 // dsn returns a file: URI for path; mode is "rw" or "rwc".
@@ -65,7 +65,10 @@ func dsn(path, mode string) string {
 // even an empty one, is refused unless it carries gobench's mark or Reuse
 // is set; with Reuse the database's own journal mode and application_id
 // are noted, and Close puts them back.
-func (s *db) Init(_ context.Context) error {
+//
+// Cancelling ctx stops the statement under way (sqlite3_interrupt, or the
+// driver's equivalent): a VACUUM of a large database too.
+func (s *db) Init(ctx context.Context) error {
 	if s.opts.Memory {
 		if err := s.keep(); err != nil {
 			return err
@@ -91,6 +94,7 @@ func (s *db) Init(_ context.Context) error {
 		s.reusedID = id
 		s.mu.Unlock()
 	}
+	defer c.interruptible(ctx)()
 	steps := []string{fmt.Sprintf("PRAGMA application_id=%d", applicationID)}
 	if n, err := c.queryString("SELECT count(*) FROM sqlite_schema WHERE name='kv'"); err == nil && n != "0" {
 		// A rerun on gobench's own file: drop the table and compact the
@@ -99,7 +103,7 @@ func (s *db) Init(_ context.Context) error {
 	}
 	for _, q := range append(steps, schemaSQL) {
 		if err := c.exec(q); err != nil {
-			return s.lockedErr(fmt.Errorf("initialising %s: %s: %w", s.path, q, s.d.wrap(err)))
+			return s.lockedErr(fmt.Errorf("initialising %s: %s: %w", s.path, q, interrupted(ctx, s.d.wrap(err))))
 		}
 	}
 	return nil
@@ -109,7 +113,7 @@ func (s *db) Init(_ context.Context) error {
 // when err is a busy or locked failure; other errors pass as they are.
 func (s *db) lockedErr(err error) error {
 	if c := store.Classify(err); c == store.Busy || c == store.Locked {
-		return fmt.Errorf("%s is locked by another process, which kept it past the busy timeout of %d ms: try again once it is free: %w", s.path, s.opts.BusyTimeoutMS, err)
+		return fmt.Errorf("%s is locked by another process, which kept it past the busy timeout of %d ms: try again once it is free: %w", s.path, s.opts.openBusyTimeoutMS(), err)
 	}
 	return err
 }
@@ -168,6 +172,9 @@ func (s *db) checkOwned() error {
 // prepared.
 func (s *db) Conn(_ context.Context) (store.Conn, error) {
 	c, err := s.open("rw")
+	if err == nil {
+		err = s.opsBusyTimeout(c)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -177,6 +184,20 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 		return nil, err
 	}
 	return oc, nil
+}
+
+// opsBusyTimeout gives a connection opened under the setup's busy timeout
+// the ops' own (see Options.SetupBusyTimeoutMS).
+func (s *db) opsBusyTimeout(c rawConn) error {
+	if s.opts.openBusyTimeoutMS() == s.opts.BusyTimeoutMS {
+		return nil
+	}
+	q := fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS)
+	if _, err := c.queryString(q); err != nil {
+		c.Close()
+		return fmt.Errorf("opening %s: %s: %w", s.path, q, s.d.wrap(err))
+	}
+	return nil
 }
 
 // keep opens the connection that keeps an in-memory database alive.
@@ -222,7 +243,7 @@ func (s *db) restore(what, q string) error {
 		return fmt.Errorf("restoring the %s of %s: %w", what, s.path, s.d.wrap(err))
 	}
 	defer c.Close()
-	for _, q := range []string{fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS), q} {
+	for _, q := range []string{fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.openBusyTimeoutMS()), q} {
 		if _, err := c.queryString(q); err != nil {
 			return fmt.Errorf("restoring the %s of %s: %s: %w", what, s.path, q, s.d.wrap(err))
 		}
@@ -231,7 +252,8 @@ func (s *db) restore(what, q string) error {
 }
 
 // open opens one connection and applies the options, busy timeout first so
-// that the following pragmas wait for locks like any statement.
+// that the following pragmas wait for locks like any statement (the
+// setup's timeout, where it is longer: see Options.SetupBusyTimeoutMS).
 func (s *db) open(mode string) (rawConn, error) {
 	c, err := s.d.be.open(s.dsn(mode))
 	if err != nil {
@@ -239,7 +261,7 @@ func (s *db) open(mode string) (rawConn, error) {
 	}
 	journal := journalModes[s.opts.Journal]
 	pragmas := []string{
-		fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.BusyTimeoutMS),
+		fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.openBusyTimeoutMS()),
 		"PRAGMA journal_mode=" + journal,
 		"PRAGMA synchronous=" + s.opts.Sync,
 	}

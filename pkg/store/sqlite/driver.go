@@ -11,7 +11,8 @@ import (
 // Driver is a store.Driver for SQLite through one Go binding. Every
 // connection is one SQLite connection with its statements prepared once;
 // mattn's and modernc's are used through database/sql/driver directly (no
-// database/sql pool, no per-call context), ncruces's through its own API.
+// database/sql pool, and no per-call context but while a connection is
+// Interruptible), ncruces's through its own API.
 type Driver struct {
 	name string
 	be   backend
@@ -32,6 +33,9 @@ type rawConn interface {
 	// queryString runs a one-row, one-column query and returns the value
 	// as text ("" for no row).
 	queryString(q string) (string, error)
+	// interruptible makes the cancellation of ctx stop the statement
+	// under way (see store.Interrupter), until stop is called.
+	interruptible(ctx context.Context) (stop func())
 	// ops prepares the op statements and returns the connection as a
 	// store.Conn, which owns it from then on; with blob, reads and updates
 	// use incremental blob I/O (only for a blobBackend's connections).

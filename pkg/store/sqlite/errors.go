@@ -1,6 +1,12 @@
 package sqlite
 
-import "github.com/gobench/gobench/pkg/store"
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gobench/gobench/pkg/store"
+)
 
 // SQLite primary result codes gobench classifies.
 const (
@@ -38,4 +44,15 @@ func classOf(code int) store.Class {
 		return store.Constraint
 	}
 	return store.Other
+}
+
+// interrupted returns err, made to match ctx's error when ctx is done: a
+// statement stopped by sqlite3_interrupt fails with SQLITE_INTERRUPT (or
+// the driver's own error), which does not say why. A nil ctx is never
+// done.
+func interrupted(ctx context.Context, err error) error {
+	if err == nil || ctx == nil || ctx.Err() == nil || errors.Is(err, ctx.Err()) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ctx.Err(), err)
 }

@@ -60,6 +60,14 @@ type ncRaw struct{ c *nsqlite.Conn }
 func (r *ncRaw) exec(q string) error { return r.c.Exec(q) }
 func (r *ncRaw) Close() error        { return r.c.Close() }
 
+// interruptible sets ctx as the connection's interrupt (Conn.SetInterrupt:
+// a progress handler stops a statement once ctx is done, a lock wait
+// ends, and no statement starts).
+func (r *ncRaw) interruptible(ctx context.Context) func() {
+	old := r.c.SetInterrupt(ctx)
+	return func() { r.c.SetInterrupt(old) }
+}
+
 func (r *ncRaw) queryString(q string) (string, error) {
 	s, _, err := r.c.Prepare(q)
 	if err != nil {
@@ -176,10 +184,32 @@ var (
 	_ store.BusyStepCounter = (*ncConn)(nil)
 )
 
-func (c *ncConn) execBegin() error    { return c.stmts.begin.Exec() }
-func (c *ncConn) execCommit() error   { return c.stmts.commit.Exec() }
-func (c *ncConn) execRollback() error { return c.stmts.rollback.Exec() }
-func (c *ncConn) autocommit() bool    { return c.c.GetAutocommit() }
+func (c *ncConn) execBegin() error  { return c.stmts.begin.Exec() }
+func (c *ncConn) execCommit() error { return c.stmts.commit.Exec() }
+func (c *ncConn) autocommit() bool  { return c.c.GetAutocommit() }
+
+// execRollback runs ROLLBACK, also after an interrupt (which would
+// refuse every statement until it is reset).
+func (c *ncConn) execRollback() error {
+	if c.txn.intr != nil {
+		old := c.c.SetInterrupt(context.Background())
+		defer c.c.SetInterrupt(old)
+	}
+	return c.stmts.rollback.Exec()
+}
+
+var _ store.Interrupter = (*ncConn)(nil)
+
+// Interruptible sets ctx as the connection's interrupt until stop (see
+// ncRaw.interruptible); ROLLBACK still runs.
+func (c *ncConn) Interruptible(ctx context.Context) (stop func()) {
+	old := c.c.SetInterrupt(ctx)
+	c.txn.intr = ctx
+	return func() {
+		c.c.SetInterrupt(old)
+		c.txn.intr = nil
+	}
+}
 
 // Get runs the read statement, or reads the value through a blob handle.
 func (c *ncConn) Get(key uint64, dst []byte) ([]byte, error) {

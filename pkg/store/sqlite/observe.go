@@ -37,16 +37,20 @@ func (s *db) WALState() (bytes int64, resets uint32, ok bool) {
 
 var _ store.Checker = (*db)(nil)
 
-// Check runs PRAGMA integrity_check.
-func (s *db) Check(_ context.Context) ([]string, error) {
+// Check runs PRAGMA integrity_check; cancelling ctx stops it.
+func (s *db) Check(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	c, err := s.open("rw")
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
+	defer c.interruptible(ctx)()
 	v, err := c.queryString("PRAGMA integrity_check(1)")
 	if err != nil {
-		return nil, s.d.wrap(err)
+		return nil, interrupted(ctx, s.d.wrap(err))
 	}
 	if v == "ok" {
 		return nil, nil
@@ -58,6 +62,9 @@ func (s *db) Check(_ context.Context) ([]string, error) {
 // SQLite version and the settings in force.
 func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 	c, err := s.open("rw")
+	if err == nil {
+		err = s.opsBusyTimeout(c)
+	}
 	if err != nil {
 		return nil, err
 	}

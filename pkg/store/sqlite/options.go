@@ -44,6 +44,13 @@ type Options struct {
 	// BusyTimeoutMS is PRAGMA busy_timeout in milliseconds: how long a
 	// connection waits for a lock before an op fails with busy.
 	BusyTimeoutMS int64 `json:"busy_timeout_ms"`
+	// SetupBusyTimeoutMS, when longer than BusyTimeoutMS, is how long
+	// opening a connection and setting the store up (Init, and Check) wait
+	// for a lock: under the retry busy policy BusyTimeoutMS is 0 (ops fail
+	// busy at once and the worker retries them), and this is the worker's
+	// retry budget, which setup honours too. Op connections go back to
+	// BusyTimeoutMS once open.
+	SetupBusyTimeoutMS int64 `json:"setup_busy_timeout_ms,omitempty"`
 	// Memory keeps the database in memory (SQLite's memdb VFS), shared by
 	// the connections of one process only, with the journal in memory too
 	// (Journal "memory" or "off").
@@ -113,11 +120,17 @@ func (o Options) Validate() error {
 	if o.API != "" && o.API != APISQL && o.API != APIBlob {
 		return fmt.Errorf("unknown API %q (want sql or blob)", o.API)
 	}
-	if o.BusyTimeoutMS < 0 || o.BusyTimeoutMS > int64(time.Hour/time.Millisecond) {
-		return fmt.Errorf("busy timeout of %d ms is out of range (want 0 to 1h)", o.BusyTimeoutMS)
+	for _, ms := range []int64{o.BusyTimeoutMS, o.SetupBusyTimeoutMS} {
+		if ms < 0 || ms > int64(time.Hour/time.Millisecond) {
+			return fmt.Errorf("busy timeout of %d ms is out of range (want 0 to 1h)", ms)
+		}
 	}
 	return nil
 }
+
+// openBusyTimeoutMS is how long opening a connection and setting the
+// store up wait for a lock (see SetupBusyTimeoutMS).
+func (o Options) openBusyTimeoutMS() int64 { return max(o.BusyTimeoutMS, o.SetupBusyTimeoutMS) }
 
 // Encode returns the options as the raw JSON a store.Config carries.
 func (o Options) Encode() json.RawMessage {

@@ -72,9 +72,9 @@ func (u *userStmt) Run(args ...any) (int64, error) {
 
 // query queries and reads every row.
 func (u *userStmt) query() (int64, error) {
-	rows, err := u.s.QueryContext(bg, u.args)
+	rows, err := u.s.QueryContext(u.c.ctx, u.args)
 	if err != nil {
-		return 0, u.c.d.wrap(err)
+		return 0, u.c.txn.wrapErr(err)
 	}
 	if n := len(rows.Columns()); cap(u.dest) < n {
 		u.dest = make([]driver.Value, n)
@@ -93,7 +93,7 @@ func (u *userStmt) query() (int64, error) {
 	if err == io.EOF {
 		err = cerr
 	}
-	return count, u.c.d.wrap(err)
+	return count, u.c.txn.wrapErr(err)
 }
 
 // closeUser closes the statements of the user's.
@@ -187,7 +187,7 @@ func (u *ncUserStmt) Run(args ...any) (int64, error) {
 	if rerr := u.s.Reset(); err == nil {
 		err = rerr
 	}
-	return count, u.c.guard.end(u.sql, u.c.d.wrap(err))
+	return count, u.c.guard.end(u.sql, u.c.txn.wrapErr(err))
 }
 
 func (u *ncUserStmt) bind(args []any) error {

@@ -98,7 +98,9 @@ func cell(o Options, w store.Want) (store.Cell, error) {
 			return c, errors.New("--busy retry retries for up to --busy-timeout: give it a positive duration")
 		}
 		c.RetryBudget = time.Duration(o.BusyTimeoutMS) * time.Millisecond
-		o.BusyTimeoutMS = 0 // SQLite fails at once; the worker retries and counts
+		// Ops fail at once, and the worker retries and counts; opening a
+		// connection and setting the store up wait up to the same budget.
+		o.BusyTimeoutMS, o.SetupBusyTimeoutMS = 0, o.BusyTimeoutMS
 	}
 	if err := o.Validate(); err != nil {
 		return c, err

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -44,7 +45,15 @@ type txn struct {
 	// counted is set where the engine's busy handler counts every busy
 	// answer itself (ncruces), so step does not count them twice.
 	counted bool
+	// intr is the context whose cancellation interrupts the connection
+	// (store.Interrupter), nil when none is set: the errors of what it
+	// stopped are made to say so.
+	intr context.Context
 }
+
+// wrapErr classifies an error of the connection's, made to match the
+// cancellation that interrupted it, if one did.
+func (t *txn) wrapErr(err error) error { return interrupted(t.intr, t.d.wrap(err)) }
 
 // stepKind names the transaction step under way.
 type stepKind uint8
@@ -177,7 +186,7 @@ func (t *txn) wrapOp(err error) error {
 	if err == nil || errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	return t.d.wrap(err)
+	return t.wrapErr(err)
 }
 
 // Begin opens a batch with BEGIN IMMEDIATE (retried while busy as the hook

@@ -293,7 +293,7 @@ var rawExecs []func(c store.Conn, q string) (bool, error)
 func rawExec(c store.Conn, q string) error {
 	switch c := c.(type) {
 	case *conn:
-		return execOnce(c.c, q)
+		return execOnce(bg, c.c, q)
 	case *ncConn:
 		return c.c.Exec(q)
 	}

@@ -36,6 +36,10 @@ static int busy(void *arg, int count) {
 		c->event_ns = 0;
 	}
 	c->calls++;
+	if (__atomic_load_n(&c->interrupted, __ATOMIC_RELAXED)) {
+		c->event_ns = t - c->event_start;
+		return 0; /* interrupted: the wait ends, the step fails busy */
+	}
 	if (count < NDELAY) {
 		delay = delays[count];
 		prior = totals[count];
@@ -84,6 +88,29 @@ static int authorize(void *arg, int action, const char *a1, const char *a2, cons
 /* gb_set_authorizer installs authorize with handle h; 0 removes it. */
 int gb_set_authorizer(gb_conn *c, uintptr_t h) {
 	return sqlite3_set_authorizer(c->db, h != 0 ? authorize : NULL, (void *)h);
+}
+
+/* progress fails the statement under way once the connection is interrupted. */
+static int progress(void *arg) {
+	gb_conn *c = arg;
+	return __atomic_load_n(&c->interrupted, __ATOMIC_RELAXED);
+}
+
+/*
+ * gb_interruptible clears the interrupt and, on, installs the progress
+ * handler that makes it stop a statement (every 1000 VM steps: it catches
+ * a statement that began after sqlite3_interrupt, which SQLite forgets
+ * when no statement runs); off removes it.
+ */
+void gb_interruptible(gb_conn *c, int on) {
+	__atomic_store_n(&c->interrupted, 0, __ATOMIC_RELAXED);
+	sqlite3_progress_handler(c->db, on ? 1000 : 0, on ? progress : NULL, c);
+}
+
+/* gb_interrupt interrupts the connection; it may run on any thread. */
+void gb_interrupt(gb_conn *c) {
+	__atomic_store_n(&c->interrupted, 1, __ATOMIC_RELAXED);
+	sqlite3_interrupt(c->db);
 }
 
 int gb_close(gb_conn *c) {

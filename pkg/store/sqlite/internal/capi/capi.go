@@ -9,9 +9,11 @@ package capi
 import "C"
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime/cgo"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -110,6 +112,33 @@ func (c *Conn) BlobRelease() {
 // own busy_timeout does, for up to ms milliseconds, and counts its calls
 // and waits (LockWaits); 0 removes it.
 func (c *Conn) SetBusyTimeout(ms int) { C.gb_set_busy_timeout(c.c, C.int(ms)) }
+
+// InterruptOn makes the end of ctx interrupt the connection until stop is
+// called: sqlite3_interrupt stops the statement under way, from a watcher
+// goroutine (SQLite allows the call from any thread), and a progress
+// handler stops one that had not yet begun, as well as the shim's busy
+// handler's lock wait (SetBusyTimeout). stop must be called before Close;
+// once it returns, the watcher no longer touches the connection.
+func (c *Conn) InterruptOn(ctx context.Context) (stop func()) {
+	cc := c.c
+	C.gb_interruptible(cc, 1)
+	var mu sync.Mutex
+	stopped := false
+	unwatch := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped {
+			C.gb_interrupt(cc)
+		}
+	})
+	return func() {
+		unwatch()
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+		C.gb_interruptible(cc, 0)
+	}
+}
 
 // BusyCalls returns how often the busy handler was called since the
 // connection opened. It reads the shim's counter without calling into C.

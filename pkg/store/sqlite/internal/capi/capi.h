@@ -61,6 +61,8 @@ int sqlite3_blob_close(sqlite3_blob *);
 int sqlite3_blob_reopen(sqlite3_blob *, sqlite3_int64);
 int sqlite3_set_authorizer(sqlite3 *, int (*)(void *, int, const char *, const char *, const char *, const char *), void *);
 int sqlite3_limit(sqlite3 *, int id, int newVal);
+void sqlite3_interrupt(sqlite3 *);
+void sqlite3_progress_handler(sqlite3 *, int, int (*)(void *), void *);
 
 /* The shim's own codes, outside SQLite's range. */
 #define GB_GROW (-1)     /* the value is larger than the buffer: *n says how large */
@@ -77,6 +79,7 @@ typedef struct gb_conn {
 	long long event_ns;      /* and the time it has waited */
 	sqlite3_blob *held;      /* a blob handle kept open for sqlite3_blob_reopen */
 	int held_rw;             /* and whether it was opened for writing */
+	int interrupted;         /* set (atomically, from any thread) by gb_interrupt */
 } gb_conn;
 
 /*
@@ -96,6 +99,8 @@ enum { GB_KEY_VALUE = 0, GB_VALUE_KEY = 1, GB_KEY = 2 };
 
 int gb_open(const char *dsn, gb_conn **out);
 void gb_set_busy_timeout(gb_conn *c, int ms);
+void gb_interruptible(gb_conn *c, int on);
+void gb_interrupt(gb_conn *c);
 int gb_close(gb_conn *c);
 gb_res gb_exec(sqlite3_stmt *s);
 gb_res gb_get(sqlite3_stmt *s, sqlite3_int64 key, int col, void *dst, int cap);

@@ -56,7 +56,10 @@ func TestBadInputExitsTwo(t *testing.T) {
 	}{
 		{"mix --procs 0", "procs 0 is out of range"},
 		{"mix --goroutines -1", "goroutines -1 is out of range"},
-		{"mix --queries -5", "op count -5 is negative"},
+		{"mx", "did you mean mix?"},
+		{"mix --jornal wal", "unknown flag: --jornal (did you mean --journal?)"},
+		{"mix --zzzzzz", "unknown flag: --zzzzzz (see"},
+		{"mix --queries -5", `"-5" is not a whole count`},
 		{"mix --queries 10 --duration 1s", "--queries and --duration both given"},
 		{"mix --mix read=90,upsert=5", "sums to 95, not 100"},
 		{"mix --mix read=95,scan=5", "scan cannot be dealt by a lottery mix"},
@@ -119,9 +122,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"compare a.json", "compare takes two result files"},
 		{"merge", "merge takes at least one result file"},
 		{"merge " + fixture + " " + fixture, "the same run is given twice"},
-		{"mix --rate NaN", "--rate NaN: want a finite number"},
+		{"mix --rate NaN", `"NaN" is not a number`},
 		{"mix --driver modernc --mode goroutine --keys 1000000000000 --value-size 100000 --queries 10", "need at least 90949 TiB"},
-		{"mix --rate +Inf", "--rate +Inf: want a finite number"},
+		{"mix --rate +Inf", `"+Inf" is not a rate`},
 		{"mix --rate 1e-9 --queries 10", "longer than the maximum of 72h0m0s"},
 		{"mix --journal rollback,wal --expect upsert_ops/s:_wal_>=_NaNx_rollback", "is not a positive number"},
 		{"mix --journal rollback,wal --expect upsert_ops/s:_wal_>=_Infx_rollback", "is not a positive number"},
@@ -143,7 +146,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"disk --size 9000000G", "--size 9000000G: the run needs 8789 TiB"},
 		{"disk --size 4k --bs 1G", "block size 1073741824 is larger than the size 4096"},
 		{"mix --zipf-theta NaN", "--zipf-theta NaN: want a finite number"},
-		{"mix --rate-max NaN", "--rate-max NaN: want a finite number"},
+		{"mix --rate-max NaN", `"NaN" is not a number`},
 		{"mix --queries 1e309", `invalid argument "1e309" for "--queries"`},
 	}
 	for _, tt := range tests {
@@ -410,6 +413,24 @@ func TestVersion(t *testing.T) {
 	for _, want := range []string{"gobench ", runtime.Version(), "driver modernc: SQLite 3.", "driver ncruces: SQLite 3.", "driver null\n"} {
 		if !strings.Contains(outs[0], want) {
 			t.Errorf("version lacks %q:\n%s", want, outs[0])
+		}
+	}
+}
+
+// Suggestions: close words, within two edits or as a prefix, and none
+// when nothing is close or too much is.
+func TestDidYouMean(t *testing.T) {
+	t.Parallel()
+	names := []string{"mix", "sql", "crud", "compare", "merge", "report", "run"}
+	for _, tt := range []struct{ word, want string }{
+		{"mx", " (did you mean mix?)"},
+		{"compre", " (did you mean compare?)"},
+		{"rep", " (did you mean report?)"},
+		{"xyzzy", ""},
+		{"r", " (did you mean run?)"},
+	} {
+		if got := didYouMean(tt.word, names); got != tt.want {
+			t.Errorf("didYouMean(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}
 }

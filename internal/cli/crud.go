@@ -3,8 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,6 +12,7 @@ import (
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -89,20 +88,14 @@ goroutines by default (--mode goroutine), which every engine supports.`,
 	return cmd
 }
 
-// parseCount reads "1000", "10k" or "1m" (decimal multiples).
+// parseCount reads a positive count as people write it (units.ParseCount:
+// 1000, 10k, 1.5M, 4Ki).
 func parseCount(s string) (uint64, error) {
-	mult := uint64(1)
-	switch {
-	case strings.HasSuffix(strings.ToLower(s), "k"):
-		mult, s = 1_000, s[:len(s)-1]
-	case strings.HasSuffix(strings.ToLower(s), "m"):
-		mult, s = 1_000_000, s[:len(s)-1]
-	}
-	n, err := strconv.ParseUint(s, 10, 64)
+	n, err := units.ParseCount(s)
 	if err != nil || n == 0 {
 		return 0, fmt.Errorf("%q is not a positive count such as 1000, 10k or 1m", s)
 	}
-	return n * mult, nil
+	return n, nil
 }
 
 // resolve reads the row counts and where databases live into the spec

@@ -45,7 +45,7 @@ func (o *diskOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.bs, "bs", o.bs, "block sizes, a comma list (k = 1024 bytes, kB = 1000)")
 	fs.StringVar(&o.sync, "sync", o.sync, "how writes are made durable: none (page cache only), dsync (O_DSYNC, each write), fdatasync (after each block), fsync-end (one fsync after the last block)")
 	fs.BoolVar(&o.direct, "direct", false, "open with O_DIRECT and aligned buffers, bypassing the page cache (Linux; block sizes must be multiples of 4 KiB)")
-	fs.IntVar(&o.fsyncOps, "fsync-ops", o.fsyncOps, "writes of the fsync-latency probe, each followed by fdatasync (0: skip the probe)")
+	fs.Var(newCount(&o.fsyncOps), "fsync-ops", "writes of the fsync-latency probe, each followed by fdatasync (0: skip the probe)")
 	fs.StringVar(&o.fsyncSize, "fsync-size", o.fsyncSize, "bytes per write of the fsync-latency probe")
 	fs.BoolVar(&o.si, "si", false, "print sizes and rates in powers of 1000 (kB, MB/s) instead of powers of 2 (KiB, MiB/s)")
 	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: text, markdown, csv or json")

@@ -48,7 +48,7 @@ func syntax(cmd *cobra.Command, err error) error {
 	if err == nil {
 		return nil
 	}
-	return usageError{fmt.Errorf("%w (see '%s --help')", err, cmd.CommandPath())}
+	return usageError{fmt.Errorf("%w (see '%s --help')", suggestFlag(cmd, err), cmd.CommandPath())}
 }
 
 // exitCode maps an error to the process's exit code: the one table.

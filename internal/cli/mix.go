@@ -43,7 +43,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	o.loop.AddFlags(fs, p, "ops")
 	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete")
 	fs.IntVar(&o.writePct, "write-pct", 0, "shorthand for --mix read=100-N,upsert=N")
-	fs.Uint64Var(&p.Keys.Count, "keys", p.Keys.Count, "rows preloaded before the run; ops draw keys from them")
+	fs.Var(newCount(&p.Keys.Count), "keys", "rows preloaded before the run; ops draw keys from them")
 	fs.Var(&p.Keys.Distribution, "dist", "key distribution: uniform or zipfian")
 	fs.Float64Var(&p.Keys.Theta, "zipf-theta", p.Keys.Theta, "zipfian skew, between 0 and 1")
 	fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value")

@@ -291,7 +291,7 @@ func repeatedFlag(root *cobra.Command, args []string) error {
 // word after a command.
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+		return unknownCommand(cmd, args[0])
 	}
 	return nil
 }

@@ -46,7 +46,8 @@ type runOptions struct {
 // AddFlags binds the options to flags.
 func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
-	fs.IntVar(&o.maxRuns, "max-runs", 10_000, "refuse a matrix of more runs (cells × --repeat) than this")
+	o.maxRuns = 10_000
+	fs.Var(newCount(&o.maxRuns), "max-runs", "refuse a matrix of more runs (cells × --repeat) than this")
 	if withDB {
 		fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
 		fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there and replaces any table named kv, and puts its application_id and journal mode back after the run; nothing else changes")

@@ -45,7 +45,7 @@ func (o *sqlOptions) AddFlags(fs *pflag.FlagSet) {
 	o.loop.AddFlags(fs, &o.spec.Plan, "scripts")
 	fs.StringArrayVar(&o.files, "file", nil, "a script, FILE or FILE@WEIGHT (pgbench's form; weight 1 by default): its statements and \\set lines, run in order as one transaction of the mix, named after the file (repeatable)")
 	fs.StringVar(&o.spec.Builtin, "builtin", "", "a built-in workload on pgbench's tables instead of --file: "+strings.Join(workload.BuiltinNames(), " or ")+" (tpcb-like checks TPC-B's invariant after the run)")
-	fs.Int64Var(&o.spec.Scale, "scale", o.spec.Scale, ":scale in scripts and schema; the built-ins make 100,000 accounts per unit")
+	fs.Var(newCount(&o.spec.Scale), "scale", ":scale in scripts and schema; the built-ins make 100,000 accounts per unit")
 	fs.StringVar(&o.schema, "schema", "", "SQL run once before the workers start, unmeasured (tables, indexes, data); its time is noted")
 	fs.StringVar(&o.from, "from", "", "benchmark a copy of this existing database (and its -wal), made in the run's temporary directory; the original is only read")
 	fs.BoolVar(&o.spec.PerStatement, "per-statement", false, "also report every statement's latency, as SCRIPT#LINE (pgbench's -r)")

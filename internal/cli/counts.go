@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gobench/gobench/pkg/units"
+)
+
+// countValue is a count flag that reads counts as people write them
+// (units.ParseCount: 10k, 1.5M, 4Ki), bound to an integer of the plan.
+type countValue[T int | int64 | uint64] struct{ p *T }
+
+// newCount binds a count flag to p, whose value is the default.
+func newCount[T int | int64 | uint64](p *T) countValue[T] { return countValue[T]{p} }
+
+func (c countValue[T]) Set(s string) error {
+	n, err := units.ParseCount(s)
+	if err != nil {
+		return err
+	}
+	v := T(n)
+	if v < 0 || uint64(v) != n {
+		return fmt.Errorf("%q is too large", s)
+	}
+	*c.p = v
+	return nil
+}
+
+func (c countValue[T]) String() string { return fmt.Sprint(*c.p) }
+
+// Type names the value in help.
+func (c countValue[T]) Type() string { return "count" }
+
+// rateValue is a rate flag (ops per second) that reads rates as people
+// write them (units.ParseRate: 500, 2k, 1.5M).
+type rateValue struct{ p *float64 }
+
+func (r rateValue) Set(s string) error {
+	v, err := units.ParseRate(s)
+	if err != nil {
+		return err
+	}
+	*r.p = v
+	return nil
+}
+
+func (r rateValue) String() string { return strconv.FormatFloat(*r.p, 'g', -1, 64) }
+
+// Type names the value in help; float64, as the checks of float flags
+// (finiteFloats) know it.
+func (r rateValue) Type() string { return "float64" }

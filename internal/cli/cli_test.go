@@ -434,3 +434,28 @@ func TestDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// report -o picks its format from the file's extension unless --format
+// says otherwise.
+func TestReportFormatFromExtension(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		head string
+	}{
+		{[]string{"-o", "r.html"}, "<!doctype html>"},
+		{[]string{"-o", "r.csv"}, "phase,kind,count,"},
+		{[]string{"-o", "r.md"}, "**gobench"},
+		{[]string{"-o", "r.html", "--format", "text"}, "gobench mix"},
+	} {
+		env, _, stderr := testEnv(t)
+		out := filepath.Join(t.TempDir(), tt.args[1])
+		args := append([]string{"report", "../../testdata/mix-wal.json", "-o", out}, tt.args[2:]...)
+		if code := Main(args, env); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil || !strings.HasPrefix(string(b), tt.head) {
+			t.Errorf("%v: %q…, want it to begin %q (%v)", tt.args, b[:min(len(b), 40)], tt.head, err)
+		}
+	}
+}

@@ -27,18 +27,22 @@ type loopFlags struct {
 // the measured one; unit names what one op is ("ops", "scripts").
 func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 	ph := &p.Phases[0]
-	fs.Var(newCount(&ph.Ops), "queries", unit+" per worker (or use --duration)")
-	fs.DurationVar(&l.duration, "duration", 0, "run each worker for this long instead of a number of --queries")
-	fs.Uint64Var(&p.Seed, "seed", p.Seed, "base seed of every worker's random streams")
-	fs.StringVar(&p.OnError, "on-error", p.OnError, "after an error other than busy/locked: stop the run, or continue and count it")
-	fs.StringVar(&l.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
-	fs.StringArrayVar(&l.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; every verdict is printed; exit 3 when one fails (repeatable)")
-	fs.Var(rateValue{&p.Rate}, "rate", "open loop: start "+unit+" on a schedule of this many per second over all workers, and time each from its due time, so stalls count for every one they delay (default: closed loop)")
-	fs.StringVar(&p.Arrival, "arrival", "", "open-loop spacing of due times: constant (default) or poisson")
-	fs.Var(&p.LatencyLimit, "latency-limit", "open loop: count "+unit+" that begin more than this behind their due time as late")
-	fs.BoolVar(&p.SkipLate, "skip-late", false, "open loop: skip (and count) late "+unit+" instead of running them")
-	fs.StringVar(&l.warmup, "warmup", "", "first run the same workload for this long (such as 5s) or this many "+unit+" per worker (such as 1000), unmeasured: counted apart and in no histogram")
-	fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
+	inGroup(fs, groupLoad, func() {
+		fs.Var(newCount(&ph.Ops), "queries", unit+" per worker (or use --duration)")
+		fs.DurationVar(&l.duration, "duration", 0, "run each worker for this long instead of a number of --queries")
+		fs.Uint64Var(&p.Seed, "seed", p.Seed, "base seed of every worker's random streams")
+		fs.StringVar(&p.OnError, "on-error", p.OnError, "after an error other than busy/locked: stop the run, or continue and count it")
+		fs.Var(rateValue{&p.Rate}, "rate", "open loop: start "+unit+" on a schedule of this many per second over all workers, and time each from its due time, so stalls count for every one they delay (default: closed loop)")
+		fs.StringVar(&p.Arrival, "arrival", "", "open-loop spacing of due times: constant (default) or poisson")
+		fs.Var(&p.LatencyLimit, "latency-limit", "open loop: count "+unit+" that begin more than this behind their due time as late")
+		fs.BoolVar(&p.SkipLate, "skip-late", false, "open loop: skip (and count) late "+unit+" instead of running them")
+		fs.StringVar(&l.warmup, "warmup", "", "first run the same workload for this long (such as 5s) or this many "+unit+" per worker (such as 1000), unmeasured: counted apart and in no histogram")
+	})
+	inGroup(fs, groupCI, func() {
+		fs.StringVar(&l.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
+		fs.StringArrayVar(&l.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; every verdict is printed; exit 3 when one fails (repeatable)")
+		fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
+	})
 }
 
 // loop returns the preset's loop the flags give.

@@ -36,13 +36,17 @@ func newMatrixFlags(driver, mode, procs, batch string) *matrixFlags {
 // AddFlags binds the flags; batchHelp says what --batch groups.
 func (f *matrixFlags) AddFlags(fs *pflag.FlagSet, batchHelp string) {
 	list := " (a comma list spans a matrix)"
-	fs.Var(&f.m.Drivers, "driver", "store driver: "+driverNames()+list)
-	fs.StringVar(&f.m.Busy, "busy", f.m.Busy, "who waits for locks: timeout (SQLite's busy handler sleeps inside the op, up to --busy-timeout: waits hide in its latency) or retry (busy_timeout 0; gobench retries busy ops with backoff for up to --busy-timeout and counts every retry and the time waited)")
-	fs.Var(&f.m.Modes, "mode", "worker mode: process (a real OS process per --procs) or goroutine (all workers in this process)"+list)
-	fs.Var(&f.m.Procs, "procs", "worker processes, each with its own database connection(s)"+list)
-	fs.Var(&f.m.Goroutines, "goroutines", "workers per process, each with its own connection"+list)
-	fs.Var(&f.m.Batches, "batch", batchHelp+list)
-	f.es.AddFlags(fs)
+	inGroup(fs, groupEngine, func() {
+		fs.Var(&f.m.Drivers, "driver", "store driver: "+driverNames()+list)
+		fs.StringVar(&f.m.Busy, "busy", f.m.Busy, "who waits for locks: timeout (SQLite's busy handler sleeps inside the op, up to --busy-timeout: waits hide in its latency) or retry (busy_timeout 0; gobench retries busy ops with backoff for up to --busy-timeout and counts every retry and the time waited)")
+		fs.Var(&f.m.Batches, "batch", batchHelp+list)
+		f.es.AddFlags(fs)
+	})
+	inGroup(fs, groupWorkers, func() {
+		fs.Var(&f.m.Modes, "mode", "worker mode: process (a real OS process per --procs) or goroutine (all workers in this process)"+list)
+		fs.Var(&f.m.Procs, "procs", "worker processes, each with its own database connection(s)"+list)
+		fs.Var(&f.m.Goroutines, "goroutines", "workers per process, each with its own connection"+list)
+	})
 }
 
 // matrix returns the preset matrix the flags give.

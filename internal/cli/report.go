@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -22,7 +24,7 @@ type reportOptions struct {
 
 // AddFlags binds the options to flags.
 func (o *reportOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVarP(&o.format, "format", "f", "text", "output format: html, text, markdown, csv, json, benchfmt")
+	fs.StringVarP(&o.format, "format", "f", "text", "output format: html, text, markdown, csv, json, benchfmt (default: from -o's extension, .html .json .csv .md .txt, else text)")
 	fs.StringVarP(&o.out, "output", "o", "", "write to this file (atomically) instead of stdout")
 	fs.BoolVar(&o.force, "force", false, "let --output replace a file gobench did not write (another program's data, a SQLite database)")
 }
@@ -41,7 +43,7 @@ kind (to the 99.999th percentile), and each worker's throughput. For a
 matrix it has a bar per cell for every throughput and p99 metric, with its
 factor against the baseline.`,
 		Example: `  gobench mix --procs 25 --queries 15000 --json run.json
-  gobench report run.json --format html -o report.html
+  gobench report run.json -o report.html
   gobench report suite.json --format markdown >> "$GITHUB_STEP_SUMMARY"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -50,6 +52,9 @@ factor against the baseline.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("format") {
+				o.format = formatOf(o.out, o.format)
+			}
 			return runReport(cmd.Context(), o, args[0], env)
 		},
 	}
@@ -93,4 +98,22 @@ func readAnyNamed(r io.Reader) (any, error) {
 		return s.Named(all.Registry())
 	}
 	return v, err
+}
+
+// formatOf is the format an output file's extension names (.html, .json,
+// .csv, .md or .markdown, .txt), or def for any other.
+func formatOf(path, def string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".html", ".htm":
+		return "html"
+	case ".json":
+		return "json"
+	case ".csv":
+		return "csv"
+	case ".md", ".markdown":
+		return "markdown"
+	case ".txt":
+		return "text"
+	}
+	return def
 }

@@ -238,6 +238,8 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.SetErr(env.Stderr)
 	root.SetIn(env.Stdin)
 	root.SetFlagErrorFunc(syntax)
+	cobra.AddTemplateFunc("groupedFlags", groupedFlags)
+	root.SetUsageTemplate(usageTemplate)
 	root.Version = result.ToolInfo().Version // enables --version, which prints versionText
 	cobra.AddTemplateFunc("gobenchVersion", versionText)
 	root.SetVersionTemplate("{{gobenchVersion}}")

@@ -45,25 +45,34 @@ type runOptions struct {
 
 // AddFlags binds the options to flags.
 func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
-	fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
-	o.maxRuns = 10_000
-	fs.Var(newCount(&o.maxRuns), "max-runs", "refuse a matrix of more runs (cells × --repeat) than this")
-	if withDB {
-		fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
-		fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there and replaces any table named kv, and puts its application_id and journal mode back after the run; nothing else changes")
-	}
-	fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directories")
-	fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
-	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
-	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report with charts to this file")
-	fs.StringVar(&o.summary, "summary", "", "also append a markdown summary (the table and every gate's verdict) to this file, such as $GITHUB_STEP_SUMMARY")
-	fs.BoolVar(&o.force, "force", false, "let --json, --html, --hlog and --summary write over a file gobench did not write (another program's data, a SQLite database)")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
-	fs.DurationVar(&o.ready, "ready-timeout", o.ready, "how long workers may take to open the database and report ready")
-	fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker completes nothing for this long while it runs (keep it above --busy-timeout)")
-	fs.DurationVar(&o.progress, "progress", -1, "print progress on stderr at this interval (default: 1s on a terminal, 10s otherwise; 0: never)")
-	fs.StringVar(&o.hlog, "hlog", "", "write per-second latency histograms per op kind to this file, in the HdrHistogram interval log format (one run only)")
-	fs.BoolVar(&o.dryRun, "dry-run", false, "print the resolved plan (every cell) as a JSON plan file on stdout and run nothing; 'gobench run FILE' runs it")
+	inGroup(fs, groupCI, func() {
+		fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
+		o.maxRuns = 10_000
+		fs.Var(newCount(&o.maxRuns), "max-runs", "refuse a matrix of more runs (cells × --repeat) than this")
+		fs.BoolVar(&o.dryRun, "dry-run", false, "print the resolved plan (every cell) as a JSON plan file on stdout and run nothing; 'gobench run FILE' runs it")
+	})
+	inGroup(fs, groupEngine, func() {
+		if withDB {
+			fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
+			fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there and replaces any table named kv, and puts its application_id and journal mode back after the run; nothing else changes")
+		}
+		fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directories")
+	})
+	inGroup(fs, groupOutput, func() {
+		fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
+		fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
+		fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report with charts to this file")
+		fs.StringVar(&o.summary, "summary", "", "also append a markdown summary (the table and every gate's verdict) to this file, such as $GITHUB_STEP_SUMMARY")
+		fs.BoolVar(&o.force, "force", false, "let --json, --html, --hlog and --summary write over a file gobench did not write (another program's data, a SQLite database)")
+		fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
+		o.progress = -1
+		fs.Var(progressValue{&o.progress}, "progress", "print progress on stderr at this interval (auto: 1s on a terminal, 10s otherwise; 0: never)")
+		fs.StringVar(&o.hlog, "hlog", "", "write per-second latency histograms per op kind to this file, in the HdrHistogram interval log format (one run only)")
+	})
+	inGroup(fs, groupWorkers, func() {
+		fs.DurationVar(&o.ready, "ready-timeout", o.ready, "how long workers may take to open the database and report ready")
+		fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker completes nothing for this long while it runs (keep it above --busy-timeout)")
+	})
 }
 
 // resolve checks the options that need no file system.

@@ -459,3 +459,49 @@ func TestReportFormatFromExtension(t *testing.T) {
 		}
 	}
 }
+
+// --shard auto reads each CI system's variables, each from its own base.
+func TestShardFromEnv(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		env   map[string]string
+		shard string
+		err   string
+	}{
+		{map[string]string{"GOBENCH_SHARD": "2/4"}, "2/4", ""},
+		{map[string]string{"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "3"}, "1/3", ""},
+		{map[string]string{"CI_NODE_INDEX": "3", "CI_NODE_TOTAL": "3"}, "3/3", ""},
+		{map[string]string{"JOB_COMPLETION_INDEX": "0", "GOBENCH_SHARD_COUNT": "4"}, "1/4", ""},
+		{map[string]string{"JOB_COMPLETION_INDEX": "3", "GOBENCH_SHARD_COUNT": "4"}, "4/4", ""},
+		{map[string]string{"JOB_COMPLETION_INDEX": "0"}, "", "needs GOBENCH_SHARD_COUNT"},
+		{map[string]string{"CI_NODE_INDEX": "x", "CI_NODE_TOTAL": "3"}, "", "must both be whole numbers"},
+		{map[string]string{}, "", "no shard in the environment"},
+	} {
+		shard, _, err := shardFromEnv(func(k string) string { return tt.env[k] })
+		if shard != tt.shard || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("%v: %q, %v; want %q, %q", tt.env, shard, err, tt.shard, tt.err)
+		}
+	}
+}
+
+// A plan made with --shard auto holds the shard the environment named,
+// and the one a Kubernetes index past the count names is refused.
+func TestShardAutoPlan(t *testing.T) {
+	t.Setenv("CI_NODE_INDEX", "2")
+	t.Setenv("CI_NODE_TOTAL", "3")
+	env, stdout, stderr := testEnv(t)
+	if code := Main([]string{"mix", "--procs", "6", "--shard", "auto", "--dry-run"}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout.String(), `"shard": {`) || !strings.Contains(stderr.String(), "shard 2/3, from CI_NODE_INDEX/CI_NODE_TOTAL") {
+		t.Errorf("stdout lacks the shard or stderr its source:\n%s", stderr)
+	}
+	t.Setenv("CI_NODE_INDEX", "")
+	t.Setenv("CI_NODE_TOTAL", "")
+	t.Setenv("JOB_COMPLETION_INDEX", "4")
+	t.Setenv("GOBENCH_SHARD_COUNT", "4")
+	env, _, stderr = testEnv(t)
+	if code := Main([]string{"mix", "--procs", "6", "--shard", "auto", "--dry-run"}, env); code != ExitUsage || !strings.Contains(stderr.String(), "shard 5 of 4") {
+		t.Errorf("an index past the count: exit %d: %s", code, stderr)
+	}
+}

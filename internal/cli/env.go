@@ -66,6 +66,8 @@ type FS interface {
 	MkdirTemp(dir, pattern string) (string, error)
 	RemoveAll(path string) error
 	Stat(path string) (os.FileInfo, error)
+	// Glob returns the names matching pattern (filepath.Glob), sorted.
+	Glob(pattern string) ([]string, error)
 	// Open opens a file to read. A FIFO that nothing writes to is an
 	// error at its first read (errNoPeer), and a directory at once.
 	Open(path string) (io.ReadCloser, error)
@@ -211,7 +213,6 @@ func (p pipeOut) Write(b []byte) (int, error) {
 	return n, err
 }
 
-
 // osFS is the real file system. It holds the outputs opened ahead of
 // their writing (Hold); the zero value holds none and opens each when it
 // is written.
@@ -233,6 +234,7 @@ type heldFiles struct {
 func (osFS) MkdirTemp(dir, pattern string) (string, error) { return os.MkdirTemp(dir, pattern) }
 func (osFS) RemoveAll(path string) error                   { return os.RemoveAll(path) }
 func (osFS) Stat(path string) (os.FileInfo, error)         { return os.Stat(path) }
+func (osFS) Glob(pattern string) ([]string, error)         { return filepath.Glob(pattern) }
 func (osFS) Abs(path string) (string, error)               { return filepath.Abs(path) }
 func (osFS) Filesystem(path string) string                 { return sysinfo.Filesystem(path) }
 func (osFS) TempDir() string                               { return os.TempDir() }

@@ -41,19 +41,29 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&l.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
 		fs.StringArrayVar(&l.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; every verdict is printed; exit 3 when one fails (repeatable)")
-		fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
+		fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results); auto: the CI system's shard (GOBENCH_SHARD, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Kubernetes' JOB_COMPLETION_INDEX with GOBENCH_SHARD_COUNT)")
 	})
 }
 
-// loop returns the preset's loop the flags give.
-func (l *loopFlags) loop(fs *pflag.FlagSet) (preset.Loop, error) {
+// loop returns the preset's loop the flags give; --shard auto reads the
+// shard from the CI system's variables (shardFromEnv) and says so.
+func (l *loopFlags) loop(fs *pflag.FlagSet, env *Env, o *runOptions) (preset.Loop, error) {
 	if fs.Changed("duration") && fs.Changed("queries") {
 		return preset.Loop{}, errors.New("--queries and --duration both given (want one of them)")
 	}
 	if fs.Changed("duration") && l.duration <= 0 {
 		return preset.Loop{}, errors.New("--duration must be a positive duration")
 	}
-	return preset.Loop{Duration: l.duration, Warmup: l.warmup, Shard: l.shard}, nil
+	shard := l.shard
+	if shard == shardAuto {
+		s, from, err := shardFromEnv(env.Getenv)
+		if err != nil {
+			return preset.Loop{}, err
+		}
+		o.notef(env, "shard %s, from %s", s, from)
+		shard = s
+	}
+	return preset.Loop{Duration: l.duration, Warmup: l.warmup, Shard: shard}, nil
 }
 
 // parts returns the job's baseline and gates, with the search sf asks
@@ -73,7 +83,7 @@ func resolveLottery(cmd *cobra.Command, env *Env, o *runOptions, l *loopFlags, s
 		return nil, err
 	}
 	var err error
-	if *loop, err = l.loop(fs); err != nil {
+	if *loop, err = l.loop(fs, env, o); err != nil {
 		return nil, err
 	}
 	m, err := mf.matrix(fs)

@@ -28,7 +28,7 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 	for _, c := range s.Cells {
 		if len(c.Runs[0].Phases) > 0 {
 			if line := walText(c.Runs[0].Phases[0]); line != "" {
-				logs = append(logs, fmt.Sprintf("  %s: %s", settingValues(c.Settings), strings.TrimPrefix(line, "wal: ")))
+				logs = append(logs, fmt.Sprintf("  %s: %s", c.Settings, strings.TrimPrefix(line, "wal: ")))
 			}
 		}
 	}
@@ -91,6 +91,9 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 		w.printf(" · %s", e)
 	}
 	w.printf(" · %s %s, %s\n", first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	if p.SQL != nil && p.SQL.PerStatement {
+		w.printf("note: the tables compare whole scripts; each statement's latency (--per-statement) is in every run of the JSON result, and a single run's report prints them\n")
+	}
 	if c := env.Ceiling; c != nil {
 		w.printf("ceiling: before the runs this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s)\n",
 			c.Filesystem, units.Rate(c.FsyncPerSec), c.WriteSize, units.Micros(c.P50Micros), units.Micros(c.P99Micros))
@@ -134,6 +137,8 @@ func phaseText(p workload.Plan) string {
 	return s
 }
 
+// settingValues are a cell's values, tab-separated: the columns of a
+// tabwriter table.
 func settingValues(s result.Settings) string {
 	if len(s) == 0 {
 		return "(all)"

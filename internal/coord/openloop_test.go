@@ -45,6 +45,7 @@ func atLeast(t *testing.T, l result.Latency, v int64) int64 {
 // and the longest lag is most of the stall. Closed loop, the stalled op
 // is recorded and the run has no open-loop views.
 func TestOpenLoopCountsStalls(t *testing.T) {
+	t.Parallel()
 	plan := func(rate float64) *workload.Plan {
 		p := nullPlan(1, 1, 1000)
 		p.Driver = "faulty"

@@ -86,6 +86,7 @@ func loadFiles(t *testing.T) []file {
 }
 
 func TestImportRules(t *testing.T) {
+	t.Parallel()
 	for _, f := range loadFiles(t) {
 		for _, r := range rules {
 			if r.dir != "" && !strings.HasPrefix(f.path, r.dir+"/") {
@@ -116,6 +117,7 @@ const (
 // maxFuncLines, and those of internal/cli under maxCLIFuncLines. Lines
 // inside multi-line string literals (help text, SQL) do not count.
 func TestFunctionLength(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for _, f := range loadFiles(t) {
 		limit := maxFuncLines
@@ -154,6 +156,7 @@ func codeLines(fset *token.FileSet, fd *ast.FuncDecl) int {
 // TestLibraryDoesNotPrintOrExit keeps pkg/ free of os.Exit, log.Fatal and
 // printing to the process's stdout.
 func TestLibraryDoesNotPrintOrExit(t *testing.T) {
+	t.Parallel()
 	banned := map[string]bool{
 		"os.Exit": true, "log.Fatal": true, "log.Fatalf": true, "log.Print": true, "log.Printf": true, "log.Println": true,
 		"fmt.Print": true, "fmt.Printf": true, "fmt.Println": true, "os.Stdout": true, "os.Stderr": true,
@@ -177,6 +180,7 @@ func TestLibraryDoesNotPrintOrExit(t *testing.T) {
 
 // TestCLIUsesEnv keeps the os package out of internal/cli except env.go.
 func TestCLIUsesEnv(t *testing.T) {
+	t.Parallel()
 	allowed := map[string]bool{"Signal": true, "FileInfo": true}
 	for _, f := range loadFiles(t) {
 		if !strings.HasPrefix(f.path, "internal/cli/") || f.path == "internal/cli/env.go" {
@@ -327,6 +331,7 @@ var testingAllowed = map[string]bool{"github.com/ncruces/go-sqlite3/vfs/memdb": 
 // test helpers, out of the gobench binary: only the packages above may
 // bring testing in.
 func TestBinaryHasNoTestCode(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \",\"}}", "../../cmd/gobench").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)

@@ -17,6 +17,7 @@ func eval(t *testing.T, src string, s *State) (Value, error) {
 }
 
 func TestEval(t *testing.T) {
+	t.Parallel()
 	s := NewState(1, 3, 10)
 	s.Set("x", IntValue(7))
 	for _, tt := range []struct {
@@ -71,6 +72,7 @@ func mustFloat(t *testing.T, src string, s *State) float64 {
 
 // Run-time errors are ErrEval, a class of their own.
 func TestEvalErrors(t *testing.T) {
+	t.Parallel()
 	s := NewState(1, 0, 1)
 	s.Set("zero", IntValue(0))
 	s.Set("t", TextValue("abc"))
@@ -100,6 +102,7 @@ func TestEvalErrors(t *testing.T) {
 
 // The same seed and worker give the same values; another worker others.
 func TestDeterminism(t *testing.T) {
+	t.Parallel()
 	exprs := []string{"random(1, 1000000)", "random_zipfian(1, 1000, 1.2)", "random_exponential(1, 1000, 3)",
 		"random_gaussian(1, 1000, 2.5)", "random_text(8)", "permute(:client_id, 1000)", "hash(:client_id)"}
 	draw := func(seed uint64, worker int) string {
@@ -129,6 +132,7 @@ func TestDeterminism(t *testing.T) {
 // flat, exponential and Zipfian with the low end most frequent, Gaussian
 // centred.
 func TestDistributions(t *testing.T) {
+	t.Parallel()
 	const n, lo, hi = 20000, 1, 100
 	for _, tt := range []struct {
 		expr  string
@@ -184,6 +188,7 @@ func itoa(i int) string { return IntValue(int64(i)).String() }
 // permute is a bijection of [0, size) for every size and seed, and not
 // the identity.
 func TestPermute(t *testing.T) {
+	t.Parallel()
 	for _, size := range []int64{1, 2, 3, 10, 97, 1000, 4096} {
 		for _, seed := range []uint64{0, 1, 12345} {
 			seen := make([]bool, size)

@@ -24,6 +24,7 @@ func openPlan(workers int, rate float64) *Plan {
 // at workers/rate, each worker starting at its own offset within the
 // first gap; Poisson gaps average the same.
 func TestSchedule(t *testing.T) {
+	t.Parallel()
 	p := openPlan(4, 4000) // 1000 ops/s per worker: a 1 ms gap
 	dues := func(p *Plan, worker, n int) []int64 {
 		s := newSchedule(p, 0, worker)
@@ -89,6 +90,7 @@ func (s *capSink) Done(WorkerStats) error { return nil }
 // this), its latency counts from there, and the op sequence is the closed
 // loop's.
 func TestOpenLoopRun(t *testing.T) {
+	t.Parallel()
 	p := openPlan(2, 2000)
 	p.Phases[0].Ops = 200
 	c := &captured{samples: map[int][]Sample{}}
@@ -116,6 +118,7 @@ func TestOpenLoopRun(t *testing.T) {
 // With a latency limit and SkipLate, ops that begin too late are skipped
 // and counted; without SkipLate they run, flagged late.
 func TestLateOps(t *testing.T) {
+	t.Parallel()
 	for _, skip := range []bool{false, true} {
 		p := openPlan(1, 10000) // a 100 µs gap
 		p.Phases[0].Ops = 300
@@ -190,6 +193,7 @@ func (*busyError) Error() string { return "database is locked" }
 // retries and the time from the first attempt to the last; a budget too
 // short gives up with class busy.
 func TestBusyRetry(t *testing.T) {
+	t.Parallel()
 	p := testPlan(1)
 	p.Phases[0].Ops = 50
 	p.Phases[0].Mix = Mix{{OpRead, 100}}
@@ -235,6 +239,7 @@ func TestBusyRetry(t *testing.T) {
 }
 
 func TestOpenLoopValidate(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		mutate func(*Plan)
 		want   string

@@ -1,6 +1,7 @@
 # gobench — build, test, lint, fuzz and benchmark.
-# `make test` is what CI runs (through .ci/run); every target works on a
-# fresh machine with Go and gcc: tools come through the Go module proxy.
+# Two test tiers: `make short` after every change, `make test` (the whole
+# suite, what CI runs through .ci/run) before a merge. Every target works
+# on a fresh machine with Go and gcc: tools come through the Go module proxy.
 
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -27,17 +28,24 @@ FUZZ_TARGETS = \
 	./pkg/sqlscript:FuzzParseText:100000x \
 	./pkg/sysinfo:FuzzParseMountinfo:200000x
 
-.PHONY: all build test race bench fuzz lint cover soak clean
+.PHONY: all build short test race bench fuzz lint cover soak clean
 
 all: lint test build
 
 build:
 	$(GO) build -o bin/gobench ./cmd/gobench
 
-# The end-to-end scripts run hundreds of real processes; on a loaded
-# machine they take longer than go test's default 10 minutes per package.
+# The tier to run after every change: every package's logic, and the
+# cheap end-to-end scripts on real worker processes; the long end-to-end
+# runs, the soak and the real capacity search skip (testing.Short).
+short:
+	$(GO) test -short ./...
+
+# The whole suite: every end-to-end script (hundreds of real processes),
+# the soak, the real capacity search. It takes about 3 minutes on a 2-core
+# machine; the timeout leaves room for a loaded one.
 test:
-	$(GO) test -timeout 30m ./...
+	$(GO) test -timeout 15m ./...
 
 race:
 	$(GO) test -race ./...

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/gobench/gobench/internal/golden"
 	"github.com/gobench/gobench/pkg/job"
@@ -227,81 +228,170 @@ func TestHelpGolden(t *testing.T) {
 	}
 }
 
-// Every example of a command that runs a preset resolves into a plan
-// (--dry-run: flags parsed and validated, the job printed, nothing run),
-// and disk's examples validate: the docs cannot drift from the flags.
-// Examples run from the repository's root, where examples/ is; one that
-// names a file of the reader's own (./app.db) is skipped.
-func TestHelpExamplesAreValid(t *testing.T) {
-	env, _, _ := testEnv(t)
-	root := newRootCommand(env)
-	t.Chdir(filepath.Join("..", ".."))
-	for _, cmd := range append(root.Commands(), root) {
-		for _, line := range strings.Split(cmd.Example, "\n") {
-			line = strings.TrimSpace(line)
-			if !strings.HasPrefix(line, "gobench ") {
-				continue
-			}
-			args := shellWords(line[len("gobench "):])
-			if i := slices.IndexFunc(args, func(a string) bool { return a == ">" || a == "#" }); i >= 0 {
-				args = args[:i] // a redirection, a comment
-			}
-			if !slices.Contains(args, "--dry-run") {
-				args = append(args, "--dry-run")
-			}
-			sub, _, err := root.Find(args)
-			if err != nil || sub.Flags().Lookup("dry-run") == nil || sub.Name() == "run" {
-				continue
-			}
-			t.Run(line, func(t *testing.T) {
-				if missing := missingFile(args); missing != "" {
-					t.Skipf("names %s, a file of the reader's own", missing)
+// exampleInputs are the files the help examples name, made in the
+// directory the examples run in: recorded results from testdata/ where
+// one will do, shards and scripts made here. An example that names a file
+// not here fails until it is added.
+var exampleInputs = map[string]string{
+	"old.json":       "compare-aa-old.json",
+	"new.json":       "compare-aa-new.json",
+	"run.json":       "mix-contention.json",
+	"suite.json":     "matrix.json",
+	"rollback.json":  "mix-rollback.json",
+	"wal.json":       "mix-wal.json",
+	"result.json":    "mix-rollback.json",
+	"ci-result.json": "mix-rollback.json",
+}
+
+// exampleSandbox makes the working directory the examples run in: the
+// inputs they name, the repository's examples/ directory, four shards of
+// one run (made by small runs of the null engine, and again in
+// results/), an application's database (made by a small run of SQLite)
+// and a script of one's own.
+func exampleSandbox(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, fixture := range exampleInputs {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", fixture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.CopyFS(filepath.Join(dir, "examples"), os.DirFS(filepath.Join("..", "..", "examples"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "hot-query.sql"), []byte("SELECT count(*) FROM sqlite_schema;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs := [][]string{{"mix", "--driver", "modernc", "--mode", "goroutine", "--queries", "10", "-q", "--db", filepath.Join(dir, "app.db")}}
+	if err := os.Mkdir(filepath.Join(dir, "results"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 4; i++ {
+		runs = append(runs, []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "4", "--queries", "100", "-q",
+			"--shard", fmt.Sprintf("%d/4", i), "--json", filepath.Join(dir, fmt.Sprintf("s%d.json", i))})
+		runs = append(runs, []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "4", "--queries", "100", "-q",
+			"--shard", fmt.Sprintf("%d/4", i), "--json", filepath.Join(dir, "results", fmt.Sprintf("s%d.json", i))})
+	}
+	for _, args := range runs {
+		env, _, stderr := testEnv(t)
+		if code := Main(args, env); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", args, code, stderr)
+		}
+	}
+	return dir
+}
+
+// example is one command line of a help text's examples: its words
+// without the program name, and the file its stdout is redirected to
+// ("" if none; an append, >>, is dropped).
+type example struct {
+	line  string
+	words []string
+	out   string
+}
+
+// examples lists the command lines of cmd's Example text, trailing
+// comments and redirections cut.
+func examples(cmd *cobra.Command) []example {
+	var out []example
+	for _, line := range strings.Split(cmd.Example, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "gobench ") {
+			continue
+		}
+		e := example{line: line}
+		words := shellWords(line)[1:]
+		for i, w := range words {
+			if strings.HasPrefix(w, "#") || strings.HasPrefix(w, ">") {
+				if w == ">" && i+1 < len(words) {
+					e.out = words[i+1]
 				}
+				words = words[:i]
+				break
+			}
+		}
+		e.words = words
+		out = append(out, e)
+	}
+	return out
+}
+
+// Every example in every command's help text (the whole command tree, so
+// a new command is covered as it is added) is a command line that works:
+// the command exists, its flags exist and their values parse, its
+// arguments are as many as it takes. A command that prints its plan
+// (--dry-run) resolves the example into a plan, every setting validated,
+// and one that reads result files runs the example on recorded ones. The
+// examples run in order in one directory, so a plan saved by one (> FILE)
+// is what the next one runs.
+func TestHelpExamplesAreValid(t *testing.T) {
+	dir := exampleSandbox(t)
+	t.Chdir(dir)
+	env, _, _ := testEnv(t)
+	var cmds []*cobra.Command
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		cmds = append(cmds, c)
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCommand(env))
+	covered := map[string]int{}
+	for _, c := range cmds {
+		for _, e := range examples(c) {
+			t.Run(e.line, func(t *testing.T) {
 				env, stdout, stderr := testEnv(t)
-				if code := Main(args, env); code != 0 {
+				cmd, rest, err := newRootCommand(env).Find(e.words)
+				if err != nil || cmd.Name() == "gobench" {
+					t.Fatalf("no such command: %v", err)
+				}
+				if err := cmd.ParseFlags(rest); err != nil {
+					t.Fatalf("flags: %v", err)
+				}
+				if err := cmd.ValidateArgs(cmd.Flags().Args()); err != nil {
+					t.Fatalf("arguments: %v", err)
+				}
+				covered[cmd.Name()]++
+				args := e.words
+				dry := cmd.Flags().Lookup("dry-run") != nil
+				switch {
+				case cmd.Flags().Changed("dry-run"):
+				case dry:
+					args = append(slices.Clone(args), "--dry-run")
+				case len(cmd.Flags().Args()) == 0:
+					return // nothing to read: a measurement of this machine (disk, verify), parsed only
+				}
+				if code := Main(args, env); code != ExitOK {
 					t.Fatalf("exit %d: %s", code, stderr)
 				}
-				j, err := job.Read(stdout, nil)
-				if err != nil {
-					t.Fatalf("the plan does not read back: %v", err)
+				if dry {
+					j, err := job.Read(bytes.NewReader(stdout.Bytes()), nil)
+					if err != nil {
+						t.Fatalf("the plan does not read back: %v", err)
+					}
+					if err := j.Validate(context.Background(), all.Registry()); err != nil || j.Shape == "" {
+						t.Fatalf("the plan (shape %q) does not validate: %v", j.Shape, err)
+					}
 				}
-				if err := j.Validate(context.Background(), all.Registry()); err != nil || j.Shape == "" {
-					t.Fatalf("the plan (shape %q) does not validate: %v", j.Shape, err)
+				if e.out != "" {
+					if err := os.WriteFile(e.out, stdout.Bytes(), 0o644); err != nil {
+						t.Fatal(err)
+					}
 				}
 			})
 		}
 	}
-	for _, line := range strings.Split(newDiskCommand(env).Example, "\n") {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "gobench disk") {
-			continue
-		}
-		t.Run(line, func(t *testing.T) {
-			o := defaultDiskOptions()
-			fs := pflag.NewFlagSet("disk", pflag.ContinueOnError)
-			o.AddFlags(fs)
-			if err := fs.Parse(shellWords(strings.TrimPrefix(line, "gobench disk"))); err != nil {
-				t.Fatal(err)
-			}
-			if err := o.resolve(); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
-}
-
-// missingFile returns the first value of --file, --schema or --from in
-// args that names no file here ("" when all exist).
-func missingFile(args []string) string {
-	for i, a := range args[:max(len(args)-1, 0)] {
-		if a == "--file" || a == "--schema" || a == "--from" {
-			name, _, _ := strings.Cut(args[i+1], "@")
-			if _, err := os.Stat(name); err != nil {
-				return name
-			}
+	for _, c := range cmds {
+		if c.Example != "" && covered[c.Name()] == 0 && c.Name() != "gobench" {
+			t.Errorf("%s: no example of the command in its own help", c.Name())
 		}
 	}
-	return ""
+	t.Logf("examples per command: %v", covered)
 }
 
 // shellWords splits a command line as a POSIX shell does for the simple

@@ -11,6 +11,7 @@ import (
 // An output is replaced only when the new one is whole: a writer that
 // fails half-way leaves the old file as it was and no temporary file.
 func TestWriteOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "result.json")
 	if err := os.WriteFile(p, []byte("the old result"), 0o644); err != nil {

@@ -14,59 +14,111 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
-// Progress: one line per interval in a log; a redrawn line on a terminal;
-// nothing with --quiet. The run ends inside its third second: that
-// partial second's few ops are no fall in throughput, so the last line
-// gives the phase's own rates, as the result does.
-func TestProgress(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "run.json")
-	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "2", "--duration", "2200ms", "--progress", "1s"}
-	env, _, stderr := testEnv(t)
-	if code := Main(append(args, "--json", out), env); code != ExitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
+// second is one finished second of a phase's timeline, as the run hands
+// it to the watcher: second n, lasting span (under one for the phase's
+// partial last second), with count ops of each kind taking lat each.
+func second(n int64, span float64, reads, upserts int64) result.Interval {
+	iv := result.Interval{Second: result.Second{Second: n}, Histograms: map[string]*hdr.Histogram{}}
+	if span < 1 {
+		iv.Second.Length = span
 	}
-	lines := regexp.MustCompile(`(?m)^gobench: ([0-9.]+)s · (\d+)% · ETA \d+s · read ([0-9.]+)/s p99 [0-9.]+[nµm]?s · upsert [0-9.]+/s p99 [0-9.]+[nµm]?s · errors 0( · phase average)?$`).FindAllStringSubmatch(stderr.String(), -1)
-	if len(lines) != 3 || lines[0][1] != "1" || lines[1][1] != "2" || lines[0][4] != "" {
-		t.Fatalf("want a progress line at 1s and 2s, then the last; stderr:\n%s", stderr)
+	for _, k := range []struct {
+		kind  string
+		count int64
+		lat   time.Duration
+	}{{"read", reads, 40 * time.Microsecond}, {"upsert", upserts, 2 * time.Millisecond}} {
+		h := hdr.New(result.HistogramMin, result.HistogramMax, 2)
+		if err := h.RecordValues(int64(k.lat), k.count); err != nil {
+			panic(err)
+		}
+		iv.Histograms[k.kind] = h
+		iv.Second.Ops = append(iv.Second.Ops, result.SecondOps{Kind: k.kind, Count: k.count})
 	}
-	res := readResult(t, out)
-	last, wall := lines[2], res.Phases[0].WallSeconds
-	if last[4] == "" || last[1] != strconv.FormatFloat(math.Round(wall*1000)/1000, 'f', -1, 64) || last[2] != "100" {
-		t.Errorf("last line %q: want the phase average at %.3f s, 100%%", last[0], wall)
-	}
-	read, _ := res.Phases[0].Op("read")
-	if got, _ := strconv.ParseFloat(last[3], 64); math.Abs(got-read.OpsPerSec) > 0.001*read.OpsPerSec {
-		t.Errorf("last line's read rate %v/s, the result's %v/s", got, read.OpsPerSec)
-	}
+	return iv
+}
 
-	env, _, stderr = testEnv(t)
-	env.StderrIsTerminal, env.StderrWidth = true, func() int { return 200 }
-	if code := Main(args, env); code != ExitOK {
-		t.Fatalf("exit %d", code)
+// watch feeds a watcher the seconds of a 2.2 s phase (two whole seconds,
+// then the partial third), with a line every second, and returns what it
+// wrote. The seconds are data: what the watcher prints follows from them
+// alone, not from how long anything took.
+func watch(t *testing.T, tty bool, width int) string {
+	t.Helper()
+	p := workload.DefaultPlan()
+	p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(2200*time.Millisecond)
+	var out strings.Builder
+	w := newWatcher(&out, tty, func() int { return width }, time.Second, nil, &p, nil, time.Time{})
+	w.observe(second(0, 1, 1000, 50))
+	w.observe(second(1, 1, 3000, 150))
+	w.observe(second(2, 0.2, 200, 10))
+	if err := w.close(); err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(stderr.String(), "\r\033[Kgobench: 1s · ") || !strings.Contains(stderr.String(), "errors 0 · phase average\n") {
-		t.Errorf("no redrawn line on a terminal:\n%q", stderr)
-	}
+	return out.String()
+}
 
-	// A narrow terminal: every redrawn line fits, short of its last
-	// column, and keeps the time, the share done and the errors.
-	env, _, stderr = testEnv(t)
-	env.StderrIsTerminal, env.StderrWidth = true, func() int { return 50 }
-	if code := Main(args, env); code != ExitOK {
-		t.Fatalf("exit %d", code)
+// Progress in a log: one line per interval with that interval's rates and
+// p99s, then, for the partial last second, the phase's own averages (its
+// few ops are no fall in throughput).
+func TestProgressLines(t *testing.T) {
+	t.Parallel()
+	want := "" +
+		"gobench: 1s · 45% · ETA 1s · read 1000/s p99 40.2µs · upsert 50.0/s p99 2.01ms · errors 0\n" +
+		"gobench: 2s · 91% · ETA 0s · read 3000/s p99 40.2µs · upsert 150/s p99 2.01ms · errors 0\n" +
+		"gobench: 2.2s · 100% · ETA 0s · read 1909/s p99 40.2µs · upsert 95.5/s p99 2.01ms · errors 0 · phase average\n"
+	if got := watch(t, false, 0); got != want {
+		t.Errorf("progress lines:\n%s\nwant:\n%s", got, want)
 	}
-	redrawn := strings.Split(stderr.String(), "\r\033[K")[1:]
+}
+
+// On a terminal the line is redrawn in place, and ends with a newline
+// once the run is over; on a narrow one every line fits, short of its
+// last column, and keeps the time, the share done and the errors.
+func TestProgressTerminal(t *testing.T) {
+	t.Parallel()
+	got := watch(t, true, 200)
+	redrawn := strings.Split(got, "\r\033[K")
+	if len(redrawn) != 4 || redrawn[0] != "" || !strings.HasPrefix(redrawn[1], "gobench: 1s · ") || !strings.HasSuffix(got, "errors 0 · phase average\n") {
+		t.Errorf("want three lines redrawn in place, the last ended:\n%q", got)
+	}
+	redrawn = strings.Split(watch(t, true, 50), "\r\033[K")[1:]
 	if len(redrawn) != 3 {
-		t.Fatalf("%d redrawn lines, want 3: %q", len(redrawn), stderr)
+		t.Fatalf("%d redrawn lines, want 3: %q", len(redrawn), redrawn)
 	}
 	for _, l := range redrawn {
 		l = strings.TrimSuffix(l, "\n")
 		if n := utf8.RuneCountInString(l); n > 49 || !regexp.MustCompile(`^gobench: [0-9.]+s · \d+% · .*errors 0`).MatchString(l) {
 			t.Errorf("line of %d columns on a 50-column terminal: %q", n, l)
 		}
+	}
+}
+
+// Through the command: a run's progress goes to stderr, its last line
+// the phase's averages as the result has them; --quiet prints none.
+// (Which other lines a run prints depends on how long it takes; the lines
+// themselves are TestProgressLines'.)
+func TestProgress(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run.json")
+	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "2", "--queries", "20000", "--progress", "1s"}
+	env, _, stderr := testEnv(t)
+	if code := Main(append(args, "--json", out), env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := regexp.MustCompile(`(?m)^gobench: ([0-9.]+[mµn]?s) · (\d+)% · ETA \d+s · read ([0-9.]+)/s p99 [0-9.]+[nµm]?s · upsert [0-9.]+/s p99 [0-9.]+[nµm]?s · errors 0( · phase average)?$`).FindAllStringSubmatch(stderr.String(), -1)
+	if len(lines) == 0 || strings.Count(stderr.String(), "gobench: ") != len(lines)+2 { // + the preload and the run notes
+		t.Fatalf("want progress lines, every one whole; stderr:\n%s", stderr)
+	}
+	res := readResult(t, out)
+	last, wall := lines[len(lines)-1], res.Phases[0].WallSeconds
+	if at, err := time.ParseDuration(last[1]); last[4] == "" || err != nil || at != time.Duration(math.Round(wall*1000))*time.Millisecond || last[2] != "100" {
+		t.Errorf("last line %q: want the phase average at %.3f s, 100%%", last[0], wall)
+	}
+	read, _ := res.Phases[0].Op("read")
+	if got, _ := strconv.ParseFloat(last[3], 64); math.Abs(got-read.OpsPerSec) > 0.001*read.OpsPerSec {
+		t.Errorf("last line's read rate %v/s, the result's %v/s", got, read.OpsPerSec)
 	}
 
 	env, stdout, stderr := testEnv(t)
@@ -99,7 +151,7 @@ func TestHistogramLog(t *testing.T) {
 	dir := t.TempDir()
 	hlog, out := filepath.Join(dir, "run.hlog"), filepath.Join(dir, "run.json")
 	env, _, stderr := testEnv(t)
-	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "2", "--warmup", "700ms", "--duration", "2200ms", "--hlog", hlog, "--json", out, "-q"}
+	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "2", "--warmup", "300ms", "--duration", "1200ms", "--hlog", hlog, "--json", out, "-q"}
 	if code := Main(args, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -143,8 +195,8 @@ func TestHistogramLog(t *testing.T) {
 			t.Errorf("second %d lasts %d ms in the log, %v s in the timeline", sec, length, s.Span())
 		}
 	}
-	if intervals < 3*2 { // seconds 0, 1 and 2, two kinds each
-		t.Errorf("%d interval histograms, want one per second and kind over 2.5 s", intervals)
+	if intervals < 2*2 { // seconds 0 and 1, two kinds each
+		t.Errorf("%d interval histograms, want one per second and kind over 1.2 s", intervals)
 	}
 	if last := ph.Timeline[len(ph.Timeline)-1]; !last.Partial() {
 		t.Errorf("the last second of a %v s phase is not partial: %+v", ph.WallSeconds, last)
@@ -165,6 +217,7 @@ func TestHistogramLog(t *testing.T) {
 // first), never makes a line wider than asked, and cuts what still does
 // not fit.
 func TestFitLine(t *testing.T) {
+	t.Parallel()
 	fs := []field{
 		{text: "cell 3/8", rank: rankWhere}, {text: "4.2s", rank: rankRun}, {text: "50%", rank: rankRun},
 		{text: "ETA 4s", rank: rankETA},
@@ -201,6 +254,7 @@ func TestFitLine(t *testing.T) {
 // A matrix's position: the cell and repeat of run n of an interleaved
 // matrix, and the ETA of the whole from the time since its start.
 func TestMatrixPos(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	text := func(fs []field) string { return strings.TrimPrefix(joinFields(fs), progressPrefix) }
 	for _, tt := range []struct {

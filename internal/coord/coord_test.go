@@ -56,7 +56,7 @@ func TestMain(m *testing.M) {
 	case "stall":
 		// Speak the protocol up to START, then go silent.
 		speakUntilStart(func(*wire.Writer) {})
-	case "panic", "sigkill", "slowread":
+	case "panic", "sigkill", "slowread", "stuck":
 		reg := all.Registry()
 		reg.Register(faulty(os.Getenv("GOBENCH_TEST_WORKER")))
 		if err := ServeWorker(context.Background(), os.Stdin, os.NewFile(3, "samples"), reg, os.Getpid()); err != nil {
@@ -135,6 +135,7 @@ func lotteryCounts(p *workload.Plan) map[string]int64 {
 // Every op of every worker process arrives, and the split per op kind is
 // exactly what the lottery dealt.
 func TestProcessModeCounts(t *testing.T) {
+	t.Parallel()
 	p := nullPlan(3, 2, 1000)
 	res, err := run(t, p, "serve")
 	if err != nil {
@@ -173,6 +174,7 @@ func TestProcessModeCounts(t *testing.T) {
 
 // Goroutine mode and process mode run the same ops.
 func TestModesAgree(t *testing.T) {
+	t.Parallel()
 	counts := map[string]map[string]int64{}
 	for _, mode := range []string{workload.ModeProcess, workload.ModeGoroutine} {
 		p := nullPlan(2, 3, 700)
@@ -193,6 +195,7 @@ func TestModesAgree(t *testing.T) {
 
 // Real SQLite through real processes, in rollback and WAL mode.
 func TestProcessModeSQLite(t *testing.T) {
+	t.Parallel()
 	for _, journal := range []string{"rollback", "wal"} {
 		t.Run(journal, func(t *testing.T) {
 			p := nullPlan(3, 1, 300)
@@ -239,6 +242,7 @@ func assertGone(t *testing.T, pids []int) {
 // A worker that exits before it is ready fails the run with its exit
 // status and its last output.
 func TestWorkerExitsEarly(t *testing.T) {
+	t.Parallel()
 	_, err := run(t, nullPlan(2, 1, 100), "exit")
 	if !errors.Is(err, ErrWorker) {
 		t.Fatalf("err = %v, want ErrWorker", err)
@@ -253,6 +257,7 @@ func TestWorkerExitsEarly(t *testing.T) {
 
 // A worker that never reports ready is timed out and killed.
 func TestReadyTimeout(t *testing.T) {
+	t.Parallel()
 	p := nullPlan(2, 1, 100)
 	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("hang"), ReadyTimeout: 300 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "was not ready for phase 0 within 300ms") {
@@ -262,13 +267,16 @@ func TestReadyTimeout(t *testing.T) {
 }
 
 // Cancelling a run stops the workers after their current op and returns
-// what they measured, marked incomplete.
+// what they measured, marked incomplete. The cancel comes once the first
+// second of the timeline is finished: every worker has run ops by then.
 func TestInterrupt(t *testing.T) {
+	t.Parallel()
 	p := nullPlan(2, 1, 0)
 	p.Phases[0].Duration = workload.Duration(time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(500*time.Millisecond, cancel)
-	res, err := Run(ctx, Config{Plan: p, Registry: all.Registry(), Command: helper("serve")})
+	defer cancel()
+	var once sync.Once
+	res, err := Run(ctx, Config{Plan: p, Registry: all.Registry(), Command: helper("serve"), Observe: func(result.Interval) { once.Do(cancel) }})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -306,6 +314,7 @@ func (l *lateReader) Read(p []byte) (int, error) {
 // Every worker process measures from the coordinator's START instant, so
 // a worker that starts late shows it, and the wall time counts it.
 func TestSharedStartClock(t *testing.T) {
+	t.Parallel()
 	p := nullPlan(2, 1, 100)
 	res, err := run(t, p, "late")
 	if err != nil {
@@ -324,7 +333,8 @@ func TestSharedStartClock(t *testing.T) {
 
 // faulty is the null engine misbehaving on its reads as mode says: "panic"
 // or "sigkill" at the 500th, "hangread" blocks the 500th until hangRelease
-// is closed, "slowread" stalls the stallAt-th for stall.
+// is closed, "slowread" stalls the stallAt-th for stall, "stuck" never
+// ends the first (once it marked it in $GOBENCH_TEST_MARKS).
 func faulty(mode string) store.Driver {
 	release := hangRelease
 	return storetest.Wrap("faulty", nullstore.Driver{}, func(c store.Conn) store.Conn { return &faultyConn{Conn: c, mode: mode, release: release} })
@@ -339,6 +349,11 @@ type faultyConn struct {
 
 func (c *faultyConn) Get(key uint64, dst []byte) ([]byte, error) {
 	c.reads++
+	if c.mode == "stuck" {
+		// Mark the op begun, then never end it.
+		_ = os.WriteFile(filepath.Join(os.Getenv("GOBENCH_TEST_MARKS"), strconv.Itoa(os.Getpid())), nil, 0o644)
+		select {}
+	}
 	if c.mode == "slowread" {
 		if c.reads == stallAt {
 			time.Sleep(stall)
@@ -362,6 +377,7 @@ func (c *faultyConn) Get(key uint64, dst []byte) ([]byte, error) {
 // A worker process that goes silent while it runs is killed after the
 // stall time-out, named, and leaves no process behind.
 func TestStallTimeout(t *testing.T) {
+	t.Parallel()
 	p := nullPlan(2, 1, 1000)
 	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("stall"), StallTimeout: 500 * time.Millisecond, StopGrace: time.Second})
 	if !errors.Is(err, ErrWorker) || !strings.Contains(err.Error(), "sent nothing for longer than the stall time-out") {
@@ -374,6 +390,7 @@ func TestStallTimeout(t *testing.T) {
 // protocol error naming it, not a crash of the coordinator (it was an
 // index out of range).
 func TestReadyForUnknownPhase(t *testing.T) {
+	t.Parallel()
 	p := nullPlan(1, 1, 100)
 	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("extraready"), StopGrace: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "ready for phase 1, which the plan does not have") {
@@ -386,6 +403,7 @@ func TestReadyForUnknownPhase(t *testing.T) {
 // before reading a plan too large for the pipe's buffer), the process is
 // killed and reaped, and the run fails naming it.
 func TestPlanNotSent(t *testing.T) {
+	t.Parallel()
 	p := nullPlan(1, 1, 100)
 	p.Phases[0].Name = strings.Repeat("x", 256<<10) // a plan more than a pipe holds
 	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("closestdin"), StopGrace: time.Second})
@@ -403,6 +421,7 @@ func TestPlanNotSent(t *testing.T) {
 // mode by the coordinator itself, before anything is set up: every worker
 // process would read its own empty map.
 func TestInProcessEngineRefused(t *testing.T) {
+	t.Parallel()
 	p := nullPlan(2, 1, 100)
 	p.Driver = "map"
 	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("serve")})
@@ -414,6 +433,7 @@ func TestInProcessEngineRefused(t *testing.T) {
 // The stall watchdog looks at a positive interval whatever the time-out
 // (a time-out of 1 ns made NewTicker panic).
 func TestWatchInterval(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ limit, want time.Duration }{
 		{time.Nanosecond, time.Millisecond}, {50 * time.Millisecond, 5 * time.Millisecond}, {time.Minute, time.Second},
 	} {
@@ -457,6 +477,7 @@ func TestGoroutineStallTimeout(t *testing.T) {
 // status or signal and its last output; the other workers are stopped,
 // and the samples that arrived are kept, marked incomplete.
 func TestWorkerDiesMidRun(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ mode, want string }{
 		{"panic", "faulty engine: read 500 exploded"},
 		{"sigkill", "signal: killed"},
@@ -483,23 +504,50 @@ func TestWorkerDiesMidRun(t *testing.T) {
 	}
 }
 
-// Closing Abort (a second interrupt) kills the workers at once.
+// Closing Abort (a second interrupt) kills the workers at once: workers
+// stuck in an op (the "stuck" engine's first read never returns), which
+// the interrupt alone cannot stop before StopGrace (an hour), are killed,
+// and none is left. Each worker marks its start in an op by a file.
 func TestAbort(t *testing.T) {
+	t.Parallel()
 	p := nullPlan(2, 1, 0)
+	p.Driver = "faulty"
+	p.Keys.Count, p.Preload = 1000, 0
+	p.Phases[0].Mix = workload.Mix{{Op: workload.OpRead, Percent: 100}}
 	p.Phases[0].Duration = workload.Duration(time.Hour)
+	reg := all.Registry()
+	reg.Register(faulty("stuck"))
+	marks := t.TempDir()
+	command := func() (*exec.Cmd, error) {
+		cmd, err := helper("stuck")()
+		cmd.Env = append(cmd.Env, "GOBENCH_TEST_MARKS="+marks)
+		return cmd, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	abort := make(chan struct{})
-	time.AfterFunc(300*time.Millisecond, func() { cancel(); close(abort) })
-	t0 := time.Now()
-	res, err := Run(ctx, Config{Plan: p, Registry: all.Registry(), Command: helper("serve"), StopGrace: time.Hour, Abort: abort})
+	go func() {
+		// Both workers in their op: interrupt, then abort.
+		for limit := time.Now().Add(time.Minute); time.Now().Before(limit); time.Sleep(10 * time.Millisecond) {
+			if entries, _ := os.ReadDir(marks); len(entries) == 2 {
+				break
+			}
+		}
+		cancel()
+		close(abort)
+	}()
+	res, err := Run(ctx, Config{Plan: p, Registry: reg, Command: command, StopGrace: time.Hour, Abort: abort})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
-	if time.Since(t0) > time.Minute {
-		t.Fatal("abort did not end the run")
+	if entries, _ := os.ReadDir(marks); len(entries) != 2 {
+		t.Fatalf("%d workers marked their op: the run did not get stuck as it should", len(entries))
 	}
 	var pids []int
 	for _, w := range res.Phases[0].Workers {
+		if w.Finished {
+			t.Errorf("worker %d finished, stuck in its op: it was not killed", w.ID)
+		}
 		pids = append(pids, w.PID)
 	}
 	assertGone(t, pids)
@@ -510,18 +558,22 @@ func TestAbort(t *testing.T) {
 // other's as lost); the first run goes on and verifies clean. Once it is
 // over, the database is free again.
 func TestDatabaseInUse(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "shared.db")
 	plan := func() *workload.Plan {
 		p := workload.DefaultPlan()
 		p.Driver, p.Mode, p.Procs = "modernc", workload.ModeGoroutine, 2
 		p.Store = store.Config{Path: path, Options: sqlite.DefaultOptions().Encode()}
 		p.Keys.Count, p.Preload = 1000, 1000
-		p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(3*time.Second)
+		p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(1500*time.Millisecond)
 		p.Verify = true
 		return &p
 	}
 	ctx := context.Background()
-	running := make(chan struct{})
+	// The first run holds still in its first progress hook (its worker
+	// waits there) until the second run was refused: it is under way,
+	// whatever the machine's speed, while the second one tries.
+	running, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	type outcome struct {
 		res *result.Result
@@ -529,7 +581,7 @@ func TestDatabaseInUse(t *testing.T) {
 	}
 	first := make(chan outcome, 1)
 	go func() {
-		res, err := Run(ctx, Config{Plan: plan(), Registry: all.Registry(), Observe: func(result.Interval) { once.Do(func() { close(running) }) }})
+		res, err := Run(ctx, Config{Plan: plan(), Registry: all.Registry(), Observe: func(result.Interval) { once.Do(func() { close(running); <-release }) }})
 		first <- outcome{res, err}
 	}()
 	select {
@@ -542,6 +594,7 @@ func TestDatabaseInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Run(context.Background(), Config{Plan: plan(), Registry: all.Registry()})
+	close(release)
 	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("a second run on %s: %v", path, err)
 	}
@@ -563,6 +616,7 @@ func TestDatabaseInUse(t *testing.T) {
 // A database path that is a dangling symlink is refused: the target it
 // names is not created. A link to an existing gobench database is used.
 func TestDanglingSymlinkRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	link := filepath.Join(dir, "link.db")
 	if err := os.Symlink(filepath.Join(dir, "elsewhere.db"), link); err != nil {

@@ -35,15 +35,17 @@ func atLeast(t *testing.T, l result.Latency, v int64) int64 {
 }
 
 // One 200 ms stall, in a worker process reading at 1000 ops/s open loop:
-// every op due during the stall waits for it. The 100 ops due in the
-// first half of the stall wait at least 100 ms each from their due time,
-// whatever else the machine does; a busy machine can only delay more ops,
-// never fewer, so the count must be 100 (plus the stalled op) to 125. The
-// p99 counted from the due time is then over 100 ms, while the service
-// time from each op's actual start sees one slow op and a p99 far below.
-// Closed loop, the same stall delays one op: the worker sent nothing
-// meanwhile, so nothing else counts it.
+// every op due during the stall waits for it, through the real process,
+// pipe and coordinator path. The exact figures are pkg/workload's test on
+// a virtual clock; here a busy machine can only delay more ops, never
+// fewer, so the checks are the bounds the stall sets whatever the load:
+// at least the 100 ops due in the stall's first half, and the stalled op,
+// wait 100 ms or more from their due time (so the p99 from the due time
+// is over 100 ms), the stalled op's own service time is that long too,
+// and the longest lag is most of the stall. Closed loop, the stalled op
+// is recorded and the run has no open-loop views.
 func TestOpenLoopCountsStalls(t *testing.T) {
+	t.Parallel()
 	plan := func(rate float64) *workload.Plan {
 		p := nullPlan(1, 1, 1000)
 		p.Driver = "faulty"
@@ -75,14 +77,14 @@ func TestOpenLoopCountsStalls(t *testing.T) {
 	corrected := atLeast(t, latencyOf(open), half)
 	t.Logf("open loop: %d ops ≥ 100 ms and %d ≥ 2 ms from their due time; p99 %.0f µs from the due time, %.1f µs of service; max lag %.0f µs",
 		corrected, atLeast(t, latencyOf(open), slow), open.P99Micros, open.Service.P99Micros, open.Lag.MaxMicros)
-	if corrected < affected+1 || corrected > affected*5/4 {
-		t.Errorf("open loop: %d ops took 100 ms or more from their due time, want %d to %d", corrected, affected+1, affected*5/4)
+	if corrected < affected+1 {
+		t.Errorf("open loop: %d ops took 100 ms or more from their due time, want at least %d", corrected, affected+1)
 	}
-	if n := atLeast(t, *open.Service, half); n != 1 {
-		t.Errorf("open loop: %d ops took 100 ms or more of service time, want the stalled one", n)
+	if n := atLeast(t, *open.Service, half); n < 1 {
+		t.Errorf("open loop: no op took 100 ms or more of service time: the stalled one is missing")
 	}
-	if open.P99Micros < 100_000 || open.Service.P99Micros > open.P99Micros/10 {
-		t.Errorf("open loop: corrected p99 %v µs, service p99 %v µs; want the first near the stall, the second far below", open.P99Micros, open.Service.P99Micros)
+	if open.P99Micros < 100_000 {
+		t.Errorf("open loop: corrected p99 %v µs, want over the 100 ms that more than 1%% of the ops waited", open.P99Micros)
 	}
 	if open.MaxMicros < 200_000 || open.Lag.MaxMicros < 150_000 {
 		t.Errorf("open loop: max %v µs, lag max %v µs", open.MaxMicros, open.Lag.MaxMicros)
@@ -93,11 +95,8 @@ func TestOpenLoopCountsStalls(t *testing.T) {
 		t.Fatal("a closed-loop run with open-loop views")
 	}
 	t.Logf("closed loop: p99 %.1f µs, max %.0f µs", closed.P99Micros, closed.MaxMicros)
-	if n := atLeast(t, latencyOf(closed), half); n != 1 {
-		t.Errorf("closed loop: %d ops took 100 ms or more, want the stalled one", n)
-	}
-	if closed.MaxMicros < 200_000 || closed.P99Micros > closed.MaxMicros/10 {
-		t.Errorf("closed loop: max %v µs, p99 %v µs", closed.MaxMicros, closed.P99Micros)
+	if closed.MaxMicros < 200_000 {
+		t.Errorf("closed loop: max %v µs, want the stalled op's 200 ms", closed.MaxMicros)
 	}
 }
 

@@ -57,6 +57,7 @@ func verifyPlan(driver string) *workload.Plan {
 // --verify finds no violation on a sound engine, and finds the writes a
 // lossy engine dropped or a ghostly one made without acknowledging.
 func TestVerify(t *testing.T) {
+	t.Parallel()
 	reg := all.Registry()
 	reg.Register(misbehaving("lossy"))
 	reg.Register(misbehaving("ghost"))

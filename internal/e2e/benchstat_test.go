@@ -15,6 +15,9 @@ import (
 // benchstat, built from golang.org/x/perf, reads gobench's benchfmt output
 // and compares two runs.
 func TestBenchstatReadsBenchfmt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds benchstat from golang.org/x/perf: the full tier")
+	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command to build benchstat with")

@@ -48,6 +48,9 @@ var updateDocs = flag.Bool("update-docs", false, "copy the browser test's screen
 // its SVG drawn, the console has no error, and a screenshot is taken
 // (with -update-docs, into docs/ as the README's pictures).
 func TestReportInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("headless Chromium: the full tier")
+	}
 	browser := findBrowser()
 	if browser == "" {
 		t.Skip("no Chromium found: install Debian's chromium package (.ci/run does) to run this test")

@@ -3,9 +3,11 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -99,18 +101,24 @@ func contention(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// holdread DB DURATION is another application reading the database: once
-// gobench has created and preloaded it, it opens a read transaction
-// (BEGIN; SELECT count(*) FROM kv) and holds it, and so the file's SHARED
-// lock, for DURATION, then commits.
+// holdread DB TIMEOUT is another application reading the database, for
+// a run whose busy timeout is TIMEOUT: once gobench has created and
+// preloaded it, it opens a read transaction (BEGIN; SELECT count(*) FROM
+// kv) and holds it, and so the file's SHARED lock, until a writer's
+// COMMIT waits for it (a writer holds the PENDING lock), then for twice
+// TIMEOUT and a second more, then commits. The writer it saw waiting,
+// which began waiting before it was seen, times out busy: readiness, not
+// a guess at how long the run takes to start. (SQLite's busy handler
+// counts the sleeps it asks for, not the time they take, so on a loaded
+// machine a wait can outlast its timeout; hence twice.)
 func holdRead(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: holdread DB DURATION")
+		ts.Fatalf("usage: holdread DB TIMEOUT")
 	}
-	hold, err := time.ParseDuration(args[1])
+	timeout, err := time.ParseDuration(args[1])
 	ts.Check(err)
 	ctx := context.Background()
-	deadline := time.Now().Add(time.Minute)
+	deadline := time.Now().Add(time.Minute) // only a bound on a broken run
 	for {
 		if time.Now().After(deadline) {
 			ts.Fatalf("the database was not ready within a minute")
@@ -134,12 +142,43 @@ func holdRead(ts *testscript.TestScript, neg bool, args []string) {
 			db.Close()
 			continue // not created or not preloaded yet
 		}
-		ts.Logf("holding a read transaction on %d rows for %v", n, hold)
+		ts.Logf("holding a read transaction on %d rows until a writer waits for it", n)
+		// Closing a descriptor of the file drops every POSIX lock this
+		// process holds on it, the read transaction's too: the probe's
+		// stays open until the transaction ended.
+		f, err := os.Open(ts.MkAbs(args[0]))
+		ts.Check(err)
+		waitForWriter(ts, f, deadline)
+		hold := 2*timeout + time.Second
+		ts.Logf("a writer waits for the lock: holding it %v more", hold)
 		time.Sleep(hold)
 		_, err = c.ExecContext(ctx, "COMMIT")
 		c.Close()
 		db.Close()
+		f.Close()
 		ts.Check(err)
 		return
+	}
+}
+
+// pendingByte is the offset of the byte whose write lock is SQLite's
+// PENDING lock on a rollback-journal database (os_unix.c).
+const pendingByte = 0x40000000
+
+// waitForWriter returns once another process holds the PENDING lock on
+// the database open as f: a writer waiting for readers to leave so that
+// its COMMIT can write. (A second connection of this process would not
+// see it: SQLite shares one process's locks between its connections.)
+func waitForWriter(ts *testscript.TestScript, f *os.File, deadline time.Time) {
+	for {
+		lk := syscall.Flock_t{Type: syscall.F_RDLCK, Whence: io.SeekStart, Start: pendingByte, Len: 1}
+		ts.Check(syscall.FcntlFlock(f.Fd(), syscall.F_GETLK, &lk))
+		if lk.Type == syscall.F_WRLCK {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("no writer waited for the lock within a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

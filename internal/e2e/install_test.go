@@ -11,6 +11,10 @@ import (
 // A fresh clone installs with go install and the binary names its revision:
 // the README's first commands, on a copy of this checkout's HEAD.
 func TestFreshCloneInstall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("go install of a fresh clone (a full build with a cold cache): the full tier")
+	}
+	t.Parallel()
 	gitBin, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("no git")

@@ -3,13 +3,18 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"database/sql"
 	"errors"
+	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -45,8 +50,70 @@ func toolCmd(t *testing.T, name, tmp string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// startRun starts gobench and returns once its workers run.
-func startRun(t *testing.T, cmd *exec.Cmd) (stdout *bytes.Buffer, stderr *bytes.Buffer, wait func() error) {
+// stderrFollower collects a process's stderr and lets a test wait for a
+// line: the readiness signal to act on, where a sleep would guess.
+type stderrFollower struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	grew chan struct{} // closed, and replaced, at every line
+	eof  chan struct{} // closed when stderr ends
+}
+
+func followStderr(r io.Reader) *stderrFollower {
+	f := &stderrFollower{grew: make(chan struct{}), eof: make(chan struct{})}
+	go func() {
+		defer close(f.eof)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			f.mu.Lock()
+			f.buf.WriteString(sc.Text() + "\n")
+			close(f.grew)
+			f.grew = make(chan struct{})
+			f.mu.Unlock()
+		}
+	}()
+	return f
+}
+
+// waitFor returns once stderr holds a line matching re (a multi-line
+// pattern), failing if stderr ends first, or after a minute without one.
+func (f *stderrFollower) waitFor(t *testing.T, re string) {
+	t.Helper()
+	rx := regexp.MustCompile("(?m)" + re)
+	limit := time.After(time.Minute)
+	for {
+		f.mu.Lock()
+		found, grew := rx.Match(f.buf.Bytes()), f.grew
+		f.mu.Unlock()
+		if found {
+			return
+		}
+		select {
+		case <-grew:
+		case <-f.eof:
+			if f.mu.Lock(); rx.Match(f.buf.Bytes()) {
+				f.mu.Unlock()
+				return
+			}
+			f.mu.Unlock()
+			t.Fatalf("gobench ended without printing %q; stderr:\n%s", re, f)
+		case <-limit:
+			t.Fatalf("no %q from gobench within a minute; stderr:\n%s", re, f)
+		}
+	}
+}
+
+func (f *stderrFollower) String() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.buf.String()
+}
+
+// startRun starts gobench (with --progress 1s among its arguments) and
+// returns once every worker has run ops: once the first progress line is
+// out, which the coordinator prints when every worker has moved past the
+// run's first second.
+func startRun(t *testing.T, cmd *exec.Cmd) (stdout *bytes.Buffer, stderr *stderrFollower, wait func() error) {
 	t.Helper()
 	stdout = &bytes.Buffer{}
 	cmd.Stdout = stdout
@@ -57,28 +124,36 @@ func startRun(t *testing.T, cmd *exec.Cmd) (stdout *bytes.Buffer, stderr *bytes.
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	stderr = &bytes.Buffer{}
-	running := make(chan struct{})
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		sc := bufio.NewScanner(pipe)
-		signalled := false
-		for sc.Scan() {
-			stderr.WriteString(sc.Text() + "\n")
-			if !signalled && strings.Contains(sc.Text(), "running 1 phase(s)") {
-				signalled = true
-				close(running)
-			}
-		}
-	}()
-	select {
-	case <-running:
-	case <-time.After(time.Minute):
-		t.Fatalf("gobench did not start its workers; stderr:\n%s", stderr)
+	stderr = followStderr(pipe)
+	t.Cleanup(func() { _ = cmd.Process.Kill() }) // a test that failed half-way leaves no run behind
+	stderr.waitFor(t, `^gobench: 1s · `)
+	return stdout, stderr, func() error { <-stderr.eof; return cmd.Wait() }
+}
+
+// lockDB takes the exclusive lock on the database at path from outside
+// gobench, as another application writing would, and holds it until the
+// test ends: from then on every op of a rollback-journal run waits in
+// SQLite's busy handler.
+func lockDB(t *testing.T, path string) {
+	t.Helper()
+	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: "mode=rw&_pragma=busy_timeout(60000)"}
+	db, err := sql.Open("sqlite", u.String())
+	if err != nil {
+		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond) // let the workers get into their ops
-	return stdout, stderr, func() error { <-copied; return cmd.Wait() }
+	ctx := context.Background()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = c.ExecContext(ctx, "ROLLBACK")
+		c.Close()
+		db.Close()
+	})
 }
 
 func exitStatus(err error) int {
@@ -131,9 +206,12 @@ func assertEmptyDir(t *testing.T, dir string) {
 // their current op: the partial result is printed and saved, marked
 // interrupted, and gobench exits 130 (143 for SIGTERM, 129 for SIGHUP, 131
 // for SIGQUIT, which prints every goroutine's stack first). A second one
-// kills the workers at once. Either way no worker process and no
-// temporary directory remain.
+// kills the workers at once: workers whose op cannot end (another
+// application holds the database's exclusive lock, and SQLite's busy
+// handler would wait ten minutes) are killed. Either way no worker process
+// and no temporary directory remain.
 func TestSignals(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name    string
 		sig     syscall.Signal
@@ -145,21 +223,37 @@ func TestSignals(t *testing.T) {
 	} {
 		signals := tt.signals
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tmp := t.TempDir()
 			out := filepath.Join(t.TempDir(), "partial.json")
-			cmd := gobenchCmd(t, tmp, "mix", "--procs", "4", "--duration", "1h", "--journal", "wal", "--json", out)
+			db := filepath.Join(t.TempDir(), "stuck.db")
+			journal := []string{"--journal", "wal"}
+			if signals == 2 {
+				// Reads alone on a rollback journal: in WAL mode readers
+				// would not wait for the lock, and writers between the
+				// reads would keep it from the outside connection a while.
+				journal = []string{"--journal", "rollback", "--busy-timeout", "10m", "--write-pct", "0", "--db", db}
+			}
+			args := append([]string{"mix", "--procs", "4", "--duration", "1h", "--progress", "1s", "--json", out}, journal...)
+			cmd := gobenchCmd(t, tmp, args...)
 			stdout, stderr, wait := startRun(t, cmd)
-			for range signals {
+			if signals == 2 {
+				lockDB(t, db)
+			}
+			if err := cmd.Process.Signal(tt.sig); err != nil {
+				t.Fatal(err)
+			}
+			stderr.waitFor(t, `^gobench: interrupted: stopping workers after their current op`)
+			if signals == 2 {
 				if err := cmd.Process.Signal(tt.sig); err != nil {
 					t.Fatal(err)
 				}
-				time.Sleep(10 * time.Millisecond)
 			}
 			if code := exitStatus(wait()); code != tt.code {
 				t.Fatalf("exit status %d, want %d; stderr:\n%s", code, tt.code, stderr)
 			}
-			if !strings.Contains(stderr.String(), "stopping workers after their current op") || !strings.Contains(stderr.String(), "the result is partial") {
-				t.Errorf("stderr does not say what the interrupt does:\n%s", stderr)
+			if !strings.Contains(stderr.String(), "the result is partial") {
+				t.Errorf("stderr does not say the result is partial:\n%s", stderr)
 			}
 			if !strings.HasPrefix(stdout.String(), "INCOMPLETE RESULT: interrupted") {
 				t.Errorf("stdout does not open with the interruption:\n%s", stdout)
@@ -174,13 +268,19 @@ func TestSignals(t *testing.T) {
 			if r.Complete || len(r.Problems) == 0 || r.Problems[0] != "interrupted" || r.Phases[0].Total.Count == 0 {
 				t.Errorf("saved result: complete=%v problems=%v ops=%d", r.Complete, r.Problems, r.Phases[0].Total.Count)
 			}
-			if signals == 1 {
-				for _, w := range r.Phases[0].Workers {
-					if !w.Finished {
-						t.Errorf("worker %d did not finish its op and report after one interrupt", w.ID)
-					}
+			killed := 0
+			for _, w := range r.Phases[0].Workers {
+				if !w.Finished {
+					killed++
+				}
+				if signals == 1 && !w.Finished {
+					t.Errorf("worker %d did not finish its op and report after one interrupt", w.ID)
 				}
 			}
+			if signals == 2 && killed == 0 {
+				t.Errorf("every worker finished and reported: none was stuck on the lock and killed")
+			}
+			t.Logf("%d ops, %d of %d workers killed", r.Phases[0].Total.Count, killed, len(r.Phases[0].Workers))
 			assertNoWorkers(t, r)
 			assertEmptyDir(t, tmp)
 		})
@@ -192,16 +292,19 @@ func TestSignals(t *testing.T) {
 // SIGINT at once, exit 130, with a message for a command that has no
 // workers.
 func TestInterruptedRead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "endless.json")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("cannot make a FIFO here: %v", err)
 	}
+	opened := make(chan struct{}) // closed once gobench opened the FIFO to read it
 	go func() {
-		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0) // returns once a reader opened it
 		if err != nil {
 			return
 		}
+		close(opened)
 		defer f.Close()
 		spaces := bytes.Repeat([]byte(" "), 1<<10)
 		if _, err := f.Write([]byte("{")); err != nil {
@@ -220,7 +323,14 @@ func TestInterruptedRead(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	// gobench relays interrupts from its start, before the command runs:
+	// once it reads the FIFO, the interrupt lands in the read.
+	select {
+	case <-opened:
+	case <-time.After(time.Minute):
+		t.Fatal("gobench did not open the FIFO within a minute")
+	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -237,24 +347,29 @@ func TestInterruptedRead(t *testing.T) {
 // result is partial" and nothing else): exit 143, no result, no worker,
 // no temporary directory left.
 func TestInterruptedSetup(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	cmd := gobenchCmd(t, tmp, "mix", "--keys", "20000000", "--value-size", "32", "--progress", "100ms", "--procs", "2")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	stderr := followStderr(pipe)
+	stderr.waitFor(t, `^gobench: preloading: \d+ of 20000000 rows \(\d+%\), ETA`) // the preload is under way
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	<-stderr.eof
 	if code := exitStatus(cmd.Wait()); code != 143 {
-		t.Fatalf("exit status %d, want 143; stderr:\n%s", code, &stderr)
+		t.Fatalf("exit status %d, want 143; stderr:\n%s", code, stderr)
 	}
 	got := stderr.String()
-	if !regexp.MustCompile(`gobench: preloading: \d+ of 20000000 rows \(\d+%\), ETA`).MatchString(got) {
-		t.Errorf("no preload progress on stderr:\n%s", got)
-	}
 	if !regexp.MustCompile(`gobench: interrupted while setting up the store, before anything was measured: preload stopped after \d+ of 20000000 rows`).MatchString(got) || strings.Contains(got, "partial") {
 		t.Errorf("stderr does not say setup was interrupted:\n%s", got)
 	}
@@ -269,9 +384,10 @@ func TestInterruptedSetup(t *testing.T) {
 // still checks the database against what was acknowledged, and says how
 // much it checked.
 func TestKilledWorker(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	out := filepath.Join(t.TempDir(), "partial.json")
-	cmd := gobenchCmd(t, tmp, "mix", "--procs", "3", "--duration", "1h", "--verify", "--json", out)
+	cmd := gobenchCmd(t, tmp, "mix", "--procs", "3", "--duration", "1h", "--verify", "--progress", "1s", "--json", out)
 	_, stderr, wait := startRun(t, cmd)
 	// Find a worker: a child of gobench.
 	pids, err := childrenOf(cmd.Process.Pid)

@@ -8,9 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 const module = "github.com/gobench/gobench/"
@@ -107,6 +110,7 @@ func loadFiles(t *testing.T) []file {
 }
 
 func TestImportRules(t *testing.T) {
+	t.Parallel()
 	for _, f := range loadFiles(t) {
 		for _, r := range rules {
 			if r.dir != "" && !strings.HasPrefix(f.path, r.dir+"/") {
@@ -137,6 +141,7 @@ const (
 // maxFuncLines, and those of internal/cli under maxCLIFuncLines. Lines
 // inside multi-line string literals (help text, SQL) do not count.
 func TestFunctionLength(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for _, f := range loadFiles(t) {
 		limit := maxFuncLines
@@ -175,6 +180,7 @@ func codeLines(fset *token.FileSet, fd *ast.FuncDecl) int {
 // TestLibraryDoesNotPrintOrExit keeps pkg/ free of os.Exit, log.Fatal and
 // printing to the process's stdout.
 func TestLibraryDoesNotPrintOrExit(t *testing.T) {
+	t.Parallel()
 	banned := map[string]bool{
 		"os.Exit": true, "log.Fatal": true, "log.Fatalf": true, "log.Print": true, "log.Printf": true, "log.Println": true,
 		"fmt.Print": true, "fmt.Printf": true, "fmt.Println": true, "os.Stdout": true, "os.Stderr": true,
@@ -198,6 +204,7 @@ func TestLibraryDoesNotPrintOrExit(t *testing.T) {
 
 // TestCLIUsesEnv keeps the os package out of internal/cli except env.go.
 func TestCLIUsesEnv(t *testing.T) {
+	t.Parallel()
 	allowed := map[string]bool{"Signal": true, "FileInfo": true}
 	for _, f := range loadFiles(t) {
 		if !strings.HasPrefix(f.path, "internal/cli/") || f.path == "internal/cli/env.go" {
@@ -230,13 +237,20 @@ func contains(list []string, s string) bool {
 
 // TestExportedNamesHaveDocs requires a doc comment on every exported
 // package, type, function, method, and on every exported constant or
-// variable (a comment on its group counts).
+// variable (a comment on its group counts), and requires each to begin
+// with the name it documents, as Go's doc comments do ("Package x ...",
+// "Recorder is ..."; a comment on a group of constants or variables
+// speaks for the group and may begin as it likes).
 func TestExportedNamesHaveDocs(t *testing.T) {
+	t.Parallel()
 	pkgDoc := map[string]bool{}
 	for _, f := range loadFiles(t) {
 		dir := filepath.Dir(f.path)
 		if f.ast.Doc != nil {
 			pkgDoc[dir] = true
+			if name := f.ast.Name.Name; name != "main" && !beginsWith(f.ast.Doc, "Package "+name) {
+				t.Errorf("%s: the package comment does not begin with %q: %q", f.path, "Package "+name, firstLine(f.ast.Doc))
+			}
 		}
 		if f.ast.Name.Name == "main" && !strings.HasPrefix(dir, "cmd/") {
 			continue // bench programs
@@ -244,21 +258,51 @@ func TestExportedNamesHaveDocs(t *testing.T) {
 		for _, d := range f.ast.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
-				if d.Name.IsExported() && d.Doc == nil && exportedReceiver(d) {
+				if !d.Name.IsExported() || !exportedReceiver(d) {
+					continue
+				}
+				if d.Doc == nil {
 					t.Errorf("%s: %s has no doc comment", f.path, d.Name.Name)
+				} else if !beginsWith(d.Doc, d.Name.Name) {
+					t.Errorf("%s: the doc comment of %s does not begin with its name: %q", f.path, d.Name.Name, firstLine(d.Doc))
 				}
 			case *ast.GenDecl:
+				grouped := d.Lparen.IsValid()
 				for _, s := range d.Specs {
 					switch s := s.(type) {
 					case *ast.TypeSpec:
-						if s.Name.IsExported() && s.Doc == nil && d.Doc == nil {
+						if !s.Name.IsExported() {
+							continue
+						}
+						doc := s.Doc
+						if doc == nil && !grouped {
+							doc = d.Doc
+						}
+						switch {
+						case doc == nil && d.Doc == nil:
 							t.Errorf("%s: type %s has no doc comment", f.path, s.Name.Name)
+						case doc != nil && !beginsWith(doc, s.Name.Name):
+							t.Errorf("%s: the doc comment of type %s does not begin with its name: %q", f.path, s.Name.Name, firstLine(doc))
 						}
 					case *ast.ValueSpec:
+						var names []string
 						for _, n := range s.Names {
-							if n.IsExported() && s.Doc == nil && d.Doc == nil && s.Comment == nil {
-								t.Errorf("%s: %s has no doc comment", f.path, n.Name)
+							if n.IsExported() {
+								names = append(names, n.Name)
 							}
+						}
+						if len(names) == 0 {
+							continue
+						}
+						doc := s.Doc
+						if doc == nil && !grouped {
+							doc = d.Doc
+						}
+						switch {
+						case doc == nil && d.Doc == nil && s.Comment == nil:
+							t.Errorf("%s: %s has no doc comment", f.path, names[0])
+						case doc != nil && !slices.ContainsFunc(s.Names, func(n *ast.Ident) bool { return beginsWith(doc, n.Name) }):
+							t.Errorf("%s: the doc comment of %s does not begin with its name: %q", f.path, names[0], firstLine(doc))
 						}
 					}
 				}
@@ -273,6 +317,24 @@ func TestExportedNamesHaveDocs(t *testing.T) {
 	}
 }
 
+// beginsWith reports whether the comment's text begins with name as a
+// word: followed by anything but a letter, a digit or an underscore
+// ("Recorder is", "Recorder's", "DefaultStep:"), or by nothing.
+func beginsWith(doc *ast.CommentGroup, name string) bool {
+	rest, ok := strings.CutPrefix(doc.Text(), name)
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return rest == "" || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
+}
+
+// firstLine is the first line of a comment's text.
+func firstLine(doc *ast.CommentGroup) string {
+	line, _, _ := strings.Cut(doc.Text(), "\n")
+	return line
+}
+
 // exportedReceiver reports whether a method's receiver type is exported
 // (methods of unexported types are not API); functions count as exported.
 func exportedReceiver(d *ast.FuncDecl) bool {
@@ -282,6 +344,12 @@ func exportedReceiver(d *ast.FuncDecl) bool {
 	t := d.Recv.List[0].Type
 	if s, ok := t.(*ast.StarExpr); ok {
 		t = s.X
+	}
+	switch g := t.(type) { // a generic type's receiver: T[P] or T[P, Q]
+	case *ast.IndexExpr:
+		t = g.X
+	case *ast.IndexListExpr:
+		t = g.X
 	}
 	if id, ok := t.(*ast.Ident); ok {
 		return id.IsExported()
@@ -298,6 +366,7 @@ var testingAllowed = map[string]bool{"github.com/ncruces/go-sqlite3/vfs/memdb": 
 // test helpers, out of the gobench binary: only the packages above may
 // bring testing in.
 func TestBinaryHasNoTestCode(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \",\"}}", "../../cmd/gobench").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)

@@ -47,6 +47,7 @@ func writeAll(t testing.TB, n int) []byte {
 }
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	const n = 25
 	r := NewReader(bytes.NewReader(writeAll(t, n)), "test")
 	var types []Type
@@ -110,6 +111,7 @@ func TestRoundTrip(t *testing.T) {
 // A sink flushes a batch once its samples span FlushInterval, so slow runs
 // still stream.
 func TestSinkFlushesOnTime(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	s := NewSampleSink(NewWriter(&buf), 0, 0, MaxBatch)
 	if err := s.Record(workload.Sample{Op: workload.OpRead, Start: 0, Latency: time.Millisecond}); err != nil {
@@ -128,6 +130,7 @@ func TestSinkFlushesOnTime(t *testing.T) {
 }
 
 func TestCorruptStreams(t *testing.T) {
+	t.Parallel()
 	good := writeAll(t, 5)
 	// Offsets into good: stream header 8; plan frame 8+14; ready 8+16;
 	// start 8+16; then the samples frame.
@@ -188,6 +191,7 @@ func TestCorruptStreams(t *testing.T) {
 }
 
 func TestEmptyStreamIsClean(t *testing.T) {
+	t.Parallel()
 	r := NewReader(bytes.NewReader(nil), "test")
 	if r.Scan() || r.Err() != nil {
 		t.Fatalf("empty stream: scan true or err %v", r.Err())

@@ -18,6 +18,7 @@ import (
 // A plan naming another driver is refused before anything runs; a plan
 // naming none is the given driver's, and its result says where it ran.
 func TestRun(t *testing.T) {
+	t.Parallel()
 	plan := workload.DefaultPlan()
 	plan.Phases[0].Ops = 100
 	plan.Driver = "modernc"
@@ -37,6 +38,7 @@ func TestRun(t *testing.T) {
 // The README's library code is this package's Example: every line of the
 // store it shows is in example_test.go.
 func TestReadmeShowsTheExample(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in   string
 		want int64
@@ -27,6 +28,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestUnits(t *testing.T) {
+	t.Parallel()
 	bin, si := Units{}, Units{SI: true}
 	// 100 MiB in one second.
 	if got := fmt.Sprintf("%.1f %s", bin.PerSec(100<<20), bin.RateUnit()); got != "100.0 MiB/s" {
@@ -50,6 +52,7 @@ func TestUnits(t *testing.T) {
 }
 
 func TestRound(t *testing.T) {
+	t.Parallel()
 	bin, si := Units{}, Units{SI: true}
 	for _, tt := range []struct {
 		u    Units
@@ -66,6 +69,7 @@ func TestRound(t *testing.T) {
 }
 
 func TestParseList(t *testing.T) {
+	t.Parallel()
 	got, err := ParseList("4k, 100kB,1m,10M")
 	if err != nil || len(got) != 4 || got[0] != 4096 || got[1] != 100000 || got[2] != 1<<20 || got[3] != 10<<20 {
 		t.Errorf("ParseList = %v, %v", got, err)

@@ -12,15 +12,25 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// model is an engine of known capacity, as a step would measure it: it
-// completes at most capacity ops/s, each in service; offered more, its
-// queue grows for the whole step, and an op waits behind it. Above jump
-// ops/s (when set) its latency leaps to 50 ms whatever the queue. It runs
-// no clock: each step's figures follow from the rate alone.
+// model is an engine of known capacity as a step would measure it. It
+// runs no clock: each step's figures follow from the offered rate alone,
+// so a whole search runs in microseconds.
+//
+// Offered up to capacity ops/s, it completes every op in service.
+// Offered more, it completes capacity ops/s; an engine that queues (the
+// default) makes every op wait behind the backlog that built up before
+// it, so the op at the 99th percentile waits 0.99 of the step times the
+// excess over capacity, while one that sheds (shed) keeps its latency
+// and simply never runs the rest. From jump ops/s (when set) every op
+// takes 50 ms; from errorsFrom ops/s (when set) errorShare of the ops
+// fail busy.
 type model struct {
-	capacity float64
-	service  time.Duration
-	jump     float64
+	capacity   float64
+	service    time.Duration
+	shed       bool
+	jump       float64
+	errorsFrom float64
+	errorShare float64
 	// failConfirm fails this many confirmations (long steps) before
 	// behaving; failLong fails the long steps of these numbers (from 1).
 	failConfirm int
@@ -32,8 +42,11 @@ type model struct {
 	steps []float64
 }
 
-func (m *model) run(_ context.Context, rate float64, length time.Duration) (*result.Result, error) {
+func (m *model) run(ctx context.Context, rate float64, length time.Duration) (*result.Result, error) {
 	m.steps = append(m.steps, rate)
+	if err := ctx.Err(); err != nil {
+		return nil, err // interrupted: a real step returns at once
+	}
 	secs := length.Seconds()
 	lat := m.service
 	done := rate
@@ -42,9 +55,9 @@ func (m *model) run(_ context.Context, rate float64, length time.Duration) (*res
 		done = max(m.capacity, m.probe)
 	case rate > m.capacity:
 		done = m.capacity
-		// The op at the 99th percentile of the step waits behind the
-		// backlog that built up before it.
-		lat += time.Duration(0.99 * secs * (rate - m.capacity) / m.capacity * float64(time.Second))
+		if !m.shed {
+			lat += time.Duration(0.99 * secs * (rate - m.capacity) / m.capacity * float64(time.Second))
+		}
 	}
 	if m.jump > 0 && rate >= m.jump {
 		lat = 50 * time.Millisecond
@@ -59,7 +72,12 @@ func (m *model) run(_ context.Context, rate float64, length time.Duration) (*res
 	p := workload.DefaultPlan()
 	p.Driver, p.Rate = "null", rate
 	us := float64(lat) / 1e3
-	ops := result.OpStats{Kind: "upsert", Latency: result.Latency{Count: int64(done * secs), P50Micros: us / 2, P99Micros: us, MaxMicros: 2 * us}}
+	count := int64(done * secs)
+	ops := result.OpStats{Kind: "upsert", Latency: result.Latency{Count: count, P50Micros: us / 2, P99Micros: us, MaxMicros: 2 * us}}
+	if m.errorsFrom > 0 && rate >= m.errorsFrom {
+		failed := int64(m.errorShare * float64(count))
+		ops.Errors = result.Errors{Total: failed, Busy: failed}
+	}
 	total := ops
 	total.Kind = "total"
 	return &result.Result{Plan: p, Complete: true, Environment: result.Environment{OS: "model"},
@@ -76,9 +94,12 @@ func search(t *testing.T, m *model, objective string) Search {
 }
 
 // The search finds a known capacity within the tolerance, from below; a
-// latency that leaps at a known rate is found below that rate; a rate
+// latency that leaps at a known rate is found below that rate; so is a
+// rate from which too many ops fail, and one past which the engine
+// completes too few of the ops offered with its latency in budget; a rate
 // the objective never meets is said; a failed confirmation steps down.
 func TestFind(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name       string
 		m          *model
@@ -88,6 +109,9 @@ func TestFind(t *testing.T) {
 		confirmed  int // confirmation steps run (three at the rate found)
 		firstRates []float64
 		ceiling    float64 // 1000 when zero
+		// failsOn, when set, is what every step not met failed: the
+		// verdicts it failed all contain it, and no other did.
+		failsOn string
 	}{
 		{name: "capacity", m: &model{capacity: 1000, service: time.Millisecond}, objective: "upsert p99 <= 5ms",
 			lo: 1000 / 1.05, hi: 1000, found: true, confirmed: 3, firstRates: []float64{0, 1000.0 / 16, 1000.0 / 8}},
@@ -101,6 +125,11 @@ func TestFind(t *testing.T) {
 			lo: 1000 / 1.05, hi: 1000, found: true, confirmed: 3, firstRates: []float64{0, 4000, 2000, 1000}, ceiling: 64000},
 		{name: "confirmation fails twice", m: &model{capacity: 1000, service: time.Millisecond, failConfirm: 2}, objective: "upsert p99 <= 5ms",
 			lo: 1000 / 1.05 * 0.95 * 0.95, hi: 1000 * 0.95 * 0.95, found: true, confirmed: 5},
+		{name: "errors", m: &model{capacity: 1000, service: time.Millisecond, errorsFrom: 600, errorShare: 0.02}, objective: "upsert p99 <= 5ms",
+			lo: 600 / 1.05, hi: 599.999, found: true, confirmed: 3, failsOn: "errors <= 1% of ops"},
+		{name: "achieved rate", m: &model{capacity: 1000, service: time.Millisecond, shed: true, probe: 4000}, objective: "upsert p99 <= 5ms",
+			lo: 1000 / 0.95 / 1.05, hi: 1000 / 0.95, found: true, confirmed: 3, ceiling: 4000,
+			firstRates: []float64{0, 250, 500, 1000, 2000}, failsOn: "achieved rate >= 95% of offered"},
 		{name: "the second confirmation fails", m: &model{capacity: 1000, service: time.Millisecond, failLong: map[int]bool{2: true}}, objective: "upsert p99 <= 5ms",
 			lo: 1000 / 1.05 * 0.95, hi: 1000 * 0.95, found: true, confirmed: 5},
 	} {
@@ -133,6 +162,21 @@ func TestFind(t *testing.T) {
 			if len(c.Steps) != len(tt.m.steps)-1 {
 				t.Errorf("%d steps recorded for %d runs after the probe", len(c.Steps), len(tt.m.steps)-1)
 			}
+			unmet := 0
+			for _, st := range c.Steps {
+				if st.Met || tt.failsOn == "" {
+					continue
+				}
+				unmet++
+				for _, v := range st.Verdicts {
+					if v.Pass == strings.Contains(v.Expression, tt.failsOn) {
+						t.Errorf("step at %.1f ops/s: verdict %q, want only %q to fail", st.Offered, v.Verdict, tt.failsOn)
+					}
+				}
+			}
+			if tt.failsOn != "" && unmet == 0 {
+				t.Errorf("no step failed %q", tt.failsOn)
+			}
 		})
 	}
 }
@@ -141,6 +185,7 @@ func TestFind(t *testing.T) {
 // a step that completes too few of its ops, or fails too many, is not met
 // even with its latency in budget.
 func TestJudge(t *testing.T) {
+	t.Parallel()
 	m := &model{capacity: 1000, service: time.Millisecond}
 	s := search(t, m, "upsert p99 <= 1s").withDefaults()
 	f := &finder{s: s}
@@ -160,24 +205,57 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-// A step that cannot run ends the search with the steps so far.
-func TestFindKeepsStepsOnError(t *testing.T) {
-	m := &model{capacity: 1000, service: time.Millisecond}
-	s := search(t, m, "upsert p99 <= 5ms")
-	broken := errors.New("interrupted")
-	s.Run = func(ctx context.Context, rate float64, d time.Duration) (*result.Result, error) {
-		if len(m.steps) == 4 {
-			return nil, broken
-		}
-		return m.run(ctx, rate, d)
-	}
-	c, err := s.Find(context.Background())
-	if !errors.Is(err, broken) || c.Complete || len(c.Steps) != 3 || c.Found {
-		t.Fatalf("error %v, complete %v, %d steps, found %v", err, c.Complete, len(c.Steps), c.Found)
+// An interrupt (the context cancelled while a step runs, as the first
+// SIGINT does) ends the search at once, wherever it is: the error says
+// which step it stopped, the curve keeps the steps judged before it,
+// marked incomplete, and nothing runs after it.
+func TestFindInterrupted(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name  string
+		at    func(rate float64, length time.Duration, runs int) bool // the run the interrupt lands in
+		runs  int                                                     // runs begun, the interrupted one included
+		steps int                                                     // steps judged
+		says  string
+	}{
+		{"the probe", func(rate float64, _ time.Duration, _ int) bool { return rate == 0 }, 1, 0, "the closed-loop probe"},
+		{"a step", func(_ float64, _ time.Duration, runs int) bool { return runs == 4 }, 5, 3, "the step at 500 ops/s"},
+		{"a confirmation", func(_ float64, length time.Duration, _ int) bool { return length > DefaultStep }, 0, 0, "the step at"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			m := &model{capacity: 1000, service: time.Millisecond}
+			s := search(t, m, "upsert p99 <= 5ms")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			s.Run = func(ctx context.Context, rate float64, length time.Duration) (*result.Result, error) {
+				if tt.at(rate, length, len(m.steps)) {
+					cancel()
+				}
+				return m.run(ctx, rate, length)
+			}
+			c, err := s.Find(ctx)
+			if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), tt.says) {
+				t.Fatalf("error %v, want the interrupt in %s", err, tt.says)
+			}
+			if tt.runs == 0 { // a confirmation: every run before it was judged
+				tt.runs, tt.steps = len(m.steps), len(m.steps)-2
+			}
+			if c.Complete || c.Found || len(c.Problems) != 1 || len(m.steps) != tt.runs || len(c.Steps) != tt.steps {
+				t.Fatalf("complete %v, found %v, problems %v, %d runs and %d steps; want %d runs and %d steps",
+					c.Complete, c.Found, c.Problems, len(m.steps), len(c.Steps), tt.runs, tt.steps)
+			}
+			for _, st := range c.Steps {
+				if st.Confirmation {
+					t.Errorf("a confirmation was judged: %+v", st)
+				}
+			}
+		})
 	}
 }
 
 func TestParseObjectives(t *testing.T) {
+	t.Parallel()
 	if o, err := ParseObjectives("upsert p99 <= 5ms, read p50 < 1ms"); err != nil || len(o) != 2 || o[1].Limit != 1000 {
 		t.Fatalf("%+v, %v", o, err)
 	}
@@ -198,6 +276,7 @@ func TestParseObjectives(t *testing.T) {
 // With Workers set, the search goes no lower than ten ops per worker a
 // step: 4 workers and 5 s steps stop it above 8 ops/s.
 func TestFindFloor(t *testing.T) {
+	t.Parallel()
 	m := &model{capacity: 1000, service: 10 * time.Millisecond}
 	s := search(t, m, "upsert p99 <= 5ms")
 	s.Workers = 4

@@ -37,6 +37,7 @@ func resident(t *testing.T, name string) int {
 // DropCache evicts a database file with its companions, and every file
 // of a directory tree, dirty pages included.
 func TestDropCache(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := alignedBuffer(256 << 10)
 	db := filepath.Join(dir, "x.db")

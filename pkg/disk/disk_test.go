@@ -9,6 +9,7 @@ import (
 
 // Real writes, reads and fsyncs on the test's own file system.
 func TestMeasureSequential(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, mode := range []SyncMode{SyncNone, SyncDsync, SyncFdatasync, SyncFsyncEnd} {
 		r, err := MeasureSequential(context.Background(), dir, 1<<20, 64<<10, mode, false)
@@ -34,6 +35,7 @@ func TestMeasureSequential(t *testing.T) {
 }
 
 func TestDirect(t *testing.T) {
+	t.Parallel()
 	if _, err := MeasureSequential(context.Background(), t.TempDir(), 1<<20, 100000, SyncNone, true); !errors.Is(err, ErrDirect) {
 		t.Errorf("unaligned block size with O_DIRECT: %v", err)
 	}
@@ -54,6 +56,7 @@ func TestDirect(t *testing.T) {
 }
 
 func TestMeasureFsync(t *testing.T) {
+	t.Parallel()
 	r, err := MeasureFsync(context.Background(), t.TempDir(), 20, 4096)
 	if err != nil {
 		t.Fatal(err)
@@ -64,12 +67,14 @@ func TestMeasureFsync(t *testing.T) {
 }
 
 func TestParseSyncMode(t *testing.T) {
+	t.Parallel()
 	if _, err := ParseSyncMode("sometimes"); err == nil {
 		t.Error("a bad sync mode was accepted")
 	}
 }
 
 func TestRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var steps []Step
 	rep, err := Run(context.Background(), Config{Dir: dir, Size: 256 << 10, BlockSizes: []int64{4096, 100000}, Sync: SyncFsyncEnd,
@@ -96,6 +101,7 @@ func TestRun(t *testing.T) {
 
 // A cancelled run returns what it measured and the context's error.
 func TestRunCancelled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	dir := t.TempDir()
 	rep, err := Run(ctx, Config{Dir: dir, Size: 64 << 10, BlockSizes: []int64{4096, 8192}, Sync: SyncNone,
@@ -113,6 +119,7 @@ func TestRunCancelled(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
+	t.Parallel()
 	ok := Config{Size: 1 << 20, BlockSizes: []int64{4096}, Sync: SyncNone}
 	for _, tt := range []struct {
 		name   string

@@ -35,6 +35,7 @@ func mixCell() *workload.Plan {
 // A recorded matrix gives back its command, cells, repeats, baseline and
 // seed, with no database path.
 func TestReadResult(t *testing.T) {
+	t.Parallel()
 	j, err := Read(bytes.NewReader(readFixture(t, "matrix.json")), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +60,7 @@ func TestReadResult(t *testing.T) {
 
 // What Write writes, Read reads back the same; the cells are copies.
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	cell := mixCell()
 	j := New("mix", result.ShapeMatrix, []string{"mix", "--procs", "2"}, []*workload.Plan{cell}, 2)
 	j.Expect, j.Baseline = []string{"read p99 <= 2ms"}, ""
@@ -84,6 +86,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestReadRefuses(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{`{"kind": "plan", "schema_version": 1, "command": "mix", "repeat": 1, "cell": []}`, `unknown field "cell"`},
 		{`{"kind": "plan", "schema_version": 2, "command": "mix", "repeat": 1, "cells": []}`, "schema version 2"},

@@ -23,6 +23,7 @@ func values(t *testing.T, n int64) *hdr.Histogram {
 // ceil(p/100·n). "lib" is what hdrhistogram-go's ValueAtQuantile says
 // (rank rounded to nearest), where it differs.
 func TestNearestRank(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		n    int64
@@ -69,6 +70,7 @@ func TestNearestRank(t *testing.T) {
 // at the rank, as in the reference implementation; an empty histogram
 // reads 0.
 func TestValueEquivalence(t *testing.T) {
+	t.Parallel()
 	h := hdr.New(1, 3_600_000_000_000, 2)
 	for _, v := range []int64{1000, 2000, 123456} {
 		_ = h.RecordValue(v)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -57,6 +58,7 @@ func cellDots(id string, s *result.Suite, m judge.MetricSummary) (chart, error) 
 	}
 	for i := range lab.TextStyle {
 		lab.TextStyle[i].XAlign, lab.TextStyle[i].YAlign = draw.XCenter, draw.YBottom
+		lab.TextStyle[i].Font = font.From(chartFont, lab.TextStyle[i].Font.Size)
 	}
 	p.Add(lab)
 	p.Y.Max = top * 1.2 // room for the labels

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -124,10 +125,10 @@ func htmlSuite(w io.Writer, sum *judge.Summary) error {
 	return pageTemplate.Execute(w, pg)
 }
 
-func init() {
-	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
-	plotter.DefaultFont = plot.DefaultFont // plotter copied the old default at its own init
-}
+// chartFont is the charts' typeface, set on each plot's text (newPlot):
+// gonum/plot's default is a serif, and changing its package default would
+// change every other plot in the program.
+var chartFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
 // palette holds distinct colours for series.
 var palette = []color.RGBA{
@@ -176,6 +177,9 @@ func renderStack(plots []*plot.Plot, width, height vg.Length) (template.HTML, er
 
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
+	for _, st := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle, &p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
+		st.Font = font.From(chartFont, st.Font.Size)
+	}
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y

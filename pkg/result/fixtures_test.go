@@ -112,6 +112,7 @@ func latencies(o *OpStats) map[string]*Latency {
 // histograms (HdrHistogram's reference rule), checked against a brute
 // walk of the buckets. With -update-fixtures, the files are rewritten so.
 func TestFixturePercentiles(t *testing.T) {
+	t.Parallel()
 	runs, save := fixtureRuns(t)
 	checked := 0
 	for _, r := range runs {

@@ -41,6 +41,7 @@ func shardRun(t *testing.T, shard *workload.Shard) *Result {
 // The merge of a plan's shards equals one run of all its workers, in
 // counts, errors and histogram percentiles.
 func TestMergeShardsEqualsUnion(t *testing.T) {
+	t.Parallel()
 	a := shardRun(t, &workload.Shard{Index: 0, Count: 2})
 	b := shardRun(t, &workload.Shard{Index: 1, Count: 2})
 	whole := shardRun(t, nil)
@@ -82,6 +83,7 @@ func TestMergeShardsEqualsUnion(t *testing.T) {
 }
 
 func TestMergeShardsRefuses(t *testing.T) {
+	t.Parallel()
 	a := shardRun(t, &workload.Shard{Index: 0, Count: 2})
 	if _, err := MergeShards([]*Result{a, a}); err == nil {
 		t.Error("a shard merged with itself")
@@ -102,6 +104,7 @@ func TestMergeShardsRefuses(t *testing.T) {
 
 // Merging suites unites cells of different settings and keeps repeats.
 func TestMergeSuites(t *testing.T) {
+	t.Parallel()
 	wal, _ := NewSuite("mix", "interleaved", []*Result{fakeRun(t, "wal", "full", 1, 10, time.Microsecond)}, "")
 	rb, _ := NewSuite("mix", "interleaved", []*Result{fakeRun(t, "rollback", "full", 1, 10, time.Millisecond), fakeRun(t, "rollback", "full", 1, 10, time.Millisecond)}, "")
 	m, err := Merge([]*Suite{rb, wal})
@@ -116,6 +119,7 @@ func TestMergeSuites(t *testing.T) {
 // A merged run keeps each shard's origin, in shard order, and warns when
 // shards on one host ran against different database files.
 func TestMergeKeepsOrigins(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	shard := func(i int, host, db string) *Result {
 		r := shardRun(t, &workload.Shard{Index: i, Count: 2})
@@ -155,6 +159,7 @@ func TestMergeKeepsOrigins(t *testing.T) {
 // Merged shards sum their CPU time and divide it by the merged ops; a shard
 // without it, or of another scope, leaves the merge without CPU time.
 func TestMergeCPU(t *testing.T) {
+	t.Parallel()
 	shard := func(c *CPU) *Result { return &Result{Phases: []Phase{{CPU: c}}} }
 	a := &CPU{Scope: CPUWorkers, Processes: 2, UserSeconds: 1, SystemSeconds: 0.5, MicrosPerOp: 99}
 	b := &CPU{Scope: CPUWorkers, Processes: 1, UserSeconds: 0.25, SystemSeconds: 0.25, MicrosPerOp: 99}

@@ -25,6 +25,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // be read whole: /dev/zero took gigabytes); a JSON stream without end is
 // refused at the limit; a result within it reads.
 func TestReadFileBounds(t *testing.T) {
+	t.Parallel()
 	zeros := &endless{b: 0}
 	if _, err := readFileMax(zeros, 1<<20); !errors.Is(err, ErrNotResult) || !strings.Contains(err.Error(), "does not begin with a JSON object") || zeros.read > 64<<10 {
 		t.Errorf("zeros: %v after %d bytes", err, zeros.read)

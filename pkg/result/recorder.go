@@ -11,6 +11,9 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
+// Recorder aggregates one worker's samples for one phase: a latency
+// histogram and outcome counts per op kind, and the current second of the
+// timeline, handed to the shared timeline when the worker moves on to the
 // next second. It implements workload.Sink.
 type Recorder struct {
 	ps     *phaseState

@@ -31,6 +31,7 @@ func rec(t *testing.T, s workload.Sink, op workload.Op, class store.Class, start
 }
 
 func TestBuilderCounts(t *testing.T) {
+	t.Parallel()
 	b := NewBuilder(plan(2))
 	w0, w1 := b.Sink(0, 0), b.Sink(1, 0)
 	// Worker 0: 100 reads of 10µs..1000µs over its first second, one busy
@@ -122,6 +123,7 @@ func abs(x float64) float64 {
 // A worker whose count disagrees with what arrived, or that never
 // finished, makes the result incomplete.
 func TestBuilderProblems(t *testing.T) {
+	t.Parallel()
 	b := NewBuilder(plan(3))
 	s := b.Sink(0, 0)
 	rec(t, s, workload.OpRead, store.OK, 0, time.Microsecond)
@@ -145,6 +147,7 @@ func TestBuilderProblems(t *testing.T) {
 }
 
 func TestBuilderClamps(t *testing.T) {
+	t.Parallel()
 	b := NewBuilder(plan(1))
 	s := b.Sink(0, 0)
 	rec(t, s, workload.OpRead, store.OK, 0, 2*time.Hour)
@@ -161,6 +164,7 @@ func TestBuilderClamps(t *testing.T) {
 // A worker that falls behind holds the timeline open; seconds close once
 // it catches up, and none is lost or duplicated.
 func TestTimelineWatermark(t *testing.T) {
+	t.Parallel()
 	b := NewBuilder(plan(2))
 	fast, slow := b.Sink(0, 0).(*Recorder), b.Sink(1, 0).(*Recorder)
 	for sec := range 5 {
@@ -192,6 +196,7 @@ func TestTimelineWatermark(t *testing.T) {
 // every worker is done; the interval carries the phase's START. Seconds
 // before it are whole.
 func TestPartialLastSecond(t *testing.T) {
+	t.Parallel()
 	b := NewBuilder(plan(2))
 	start := time.Date(2026, 11, 23, 10, 0, 0, 123_000_000, time.UTC)
 	b.SetStart(0, start)
@@ -236,6 +241,7 @@ func TestRecordDoesNotAllocate(t *testing.T) {
 }
 
 func TestJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	b := NewBuilder(plan(1))
 	s := b.Sink(0, 0)
 	for i := range 1000 {
@@ -267,6 +273,7 @@ func TestJSONRoundTrip(t *testing.T) {
 }
 
 func TestReadRejects(t *testing.T) {
+	t.Parallel()
 	b := NewBuilder(plan(1))
 	s := b.Sink(0, 0)
 	rec(t, s, workload.OpRead, store.OK, 0, time.Microsecond)
@@ -314,6 +321,7 @@ func FuzzRead(f *testing.F) {
 // A histogram of another geometry (here one that would allocate a huge
 // counts array) is refused before it is decoded.
 func TestForeignGeometryRefused(t *testing.T) {
+	t.Parallel()
 	h := hdr.New(1, 1<<62, 5)
 	_ = h.RecordValue(42)
 	enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
@@ -327,6 +335,7 @@ func TestForeignGeometryRefused(t *testing.T) {
 }
 
 func TestCommitsPerSec(t *testing.T) {
+	t.Parallel()
 	plan := func(batch int) workload.Plan {
 		return workload.Plan{Phases: []workload.Phase{{Name: "mix", Batch: batch}}}
 	}
@@ -352,6 +361,7 @@ func TestCommitsPerSec(t *testing.T) {
 // The environment fingerprint of a recorded run: machine, file system and
 // mount options, every SQLite pragma and compile option, as JSON.
 func TestFingerprintGolden(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open(filepath.Join("..", "..", "testdata", "mix-fidelity.json"))
 	if err != nil {
 		t.Fatal(err)

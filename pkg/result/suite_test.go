@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,18 +32,19 @@ func fakeRun(t *testing.T, journal, sync string, procs int, n int, lat time.Dura
 	}
 	r := b.Result()
 	r.Command = "mix"
-	fakeStarts++
-	r.StartedAt = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC).Add(time.Duration(fakeStarts) * time.Second) // each run its own
+	r.StartedAt = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC).Add(time.Duration(fakeStarts.Add(1)) * time.Second) // each run its own
 	return r
 }
 
-// fakeStarts numbers the fake runs, which start a second apart.
-var fakeStarts int
+// fakeStarts numbers the fake runs, which start a second apart (tests
+// that make them run in parallel).
+var fakeStarts atomic.Int64
 
 // The same run given twice (a result merged with itself) is refused: it
 // would pass for two independent repeats. Two runs of the same settings
 // are repeats.
 func TestDuplicateRunRefused(t *testing.T) {
+	t.Parallel()
 	a, b := fakeRun(t, "wal", "full", 1, 10, time.Microsecond), fakeRun(t, "wal", "full", 1, 10, time.Microsecond)
 	if _, err := NewSuite("mix", "merged", []*Result{a, b}, ""); err != nil {
 		t.Fatalf("two repeats: %v", err)
@@ -55,6 +57,7 @@ func TestDuplicateRunRefused(t *testing.T) {
 }
 
 func TestNewSuite(t *testing.T) {
+	t.Parallel()
 	runs := []*Result{
 		fakeRun(t, "rollback", "full", 1, 10, time.Millisecond),
 		fakeRun(t, "wal", "full", 1, 10, time.Microsecond),
@@ -95,6 +98,7 @@ func TestNewSuite(t *testing.T) {
 }
 
 func TestSameWorkload(t *testing.T) {
+	t.Parallel()
 	a := fakeRun(t, "wal", "full", 1, 10, time.Microsecond)
 	b := fakeRun(t, "rollback", "normal", 4, 10, time.Microsecond)
 	if err := SameWorkload(a, b); err != nil {
@@ -111,6 +115,7 @@ func TestSameWorkload(t *testing.T) {
 }
 
 func TestReadSuite(t *testing.T) {
+	t.Parallel()
 	// A single result reads as a suite of one cell.
 	var buf bytes.Buffer
 	if err := fakeRun(t, "wal", "full", 1, 10, time.Microsecond).Write(&buf); err != nil {
@@ -183,6 +188,7 @@ func FuzzReadSuite(f *testing.F) {
 // A setting only some runs have (an engine's own option) varies: two
 // files layouts after a SQLite run are two cells, not one.
 func TestNewSuiteEngineOptions(t *testing.T) {
+	t.Parallel()
 	db := fakeRun(t, "rollback", "off", 1, 10, time.Millisecond)
 	layout := func(l string) *Result {
 		r := fakeRun(t, "rollback", "off", 1, 10, time.Millisecond)

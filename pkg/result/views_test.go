@@ -56,6 +56,7 @@ func viewsResult(t *testing.T, shard *workload.Shard) *Result {
 // The open-loop and lock-wait views count what they should, survive the
 // JSON round trip, and merge shard by shard into the whole run's.
 func TestOpenLoopAndLockWaitViews(t *testing.T) {
+	t.Parallel()
 	check := func(r *Result, workers int64) {
 		t.Helper()
 		read, _ := r.Phases[0].Op("read")
@@ -106,6 +107,7 @@ func TestOpenLoopAndLockWaitViews(t *testing.T) {
 // The log timeline keeps each second's largest size and counts resets
 // from the counter's increments, a counter that goes back starting anew.
 func TestRecordLog(t *testing.T) {
+	t.Parallel()
 	b := NewBuilder(plan(1))
 	for _, s := range []struct {
 		sec, bytes int64
@@ -131,6 +133,7 @@ func TestRecordLog(t *testing.T) {
 // The timeline counts each second's busy retries, late samples included,
 // and shards' retries add up in a merge.
 func TestTimelineRetries(t *testing.T) {
+	t.Parallel()
 	b := NewBuilder(plan(2))
 	w0, w1 := b.Sink(0, 0), b.Sink(1, 0)
 	record := func(s workload.Sink, start time.Duration, retries uint16) {

@@ -28,6 +28,7 @@ func interval(sec int64, span float64, lat time.Duration, n map[string]int64) In
 // second counting for its share, and its percentiles come from the
 // merged histograms.
 func TestWindow(t *testing.T) {
+	t.Parallel()
 	w := NewWindow()
 	if w.Rate("read") != 0 {
 		t.Fatal("an empty window has a rate")

@@ -17,6 +17,7 @@ func eval(t *testing.T, src string, s *State) (Value, error) {
 }
 
 func TestEval(t *testing.T) {
+	t.Parallel()
 	s := NewState(1, 3, 10)
 	s.Set("x", IntValue(7))
 	for _, tt := range []struct {
@@ -78,6 +79,7 @@ func mustFloat(t *testing.T, src string, s *State) float64 {
 // fails on the values its variables hold. Integer arithmetic never wraps
 // around: a result beyond 64 bits is pgbench's "bigint out of range".
 func TestEvalErrors(t *testing.T) {
+	t.Parallel()
 	s := NewState(1, 0, 1)
 	for name, v := range map[string]Value{
 		"zero": IntValue(0), "one": IntValue(1), "five": IntValue(5), "minus": IntValue(-1),
@@ -171,6 +173,7 @@ func TestConstantErrors(t *testing.T) {
 
 // The same seed and worker give the same values; another worker others.
 func TestDeterminism(t *testing.T) {
+	t.Parallel()
 	exprs := []string{"random(1, 1000000)", "random_zipfian(1, 1000, 1.2)", "random_exponential(1, 1000, 3)",
 		"random_gaussian(1, 1000, 2.5)", "random_text(8)", "permute(:client_id, 1000)", "hash(:client_id)"}
 	draw := func(seed uint64, worker int) string {
@@ -200,6 +203,7 @@ func TestDeterminism(t *testing.T) {
 // flat, exponential and Zipfian with the low end most frequent, Gaussian
 // centred.
 func TestDistributions(t *testing.T) {
+	t.Parallel()
 	const n, lo, hi = 20000, 1, 100
 	for _, tt := range []struct {
 		expr  string
@@ -255,6 +259,7 @@ func itoa(i int) string { return IntValue(int64(i)).String() }
 // permute is a bijection of [0, size) for every size and seed, and not
 // the identity.
 func TestPermute(t *testing.T) {
+	t.Parallel()
 	for _, size := range []int64{1, 2, 3, 10, 97, 1000, 4096} {
 		for _, seed := range []uint64{0, 1, 12345} {
 			seen := make([]bool, size)

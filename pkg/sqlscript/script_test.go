@@ -20,6 +20,7 @@ COMMIT
 `
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	s, err := Parse("examples/sql/users.sql", userScript, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +75,7 @@ func TestParse(t *testing.T) {
 // Every bad script is refused with its file and line before anything
 // runs.
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		src  string
 		want string
@@ -105,6 +107,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseArg(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		arg, file string
 		weight    int
@@ -167,6 +170,7 @@ func FuzzParse(f *testing.F) {
 // run with: one parsed script, run with two States in turn, gives each
 // State its own values.
 func TestScriptAcrossStates(t *testing.T) {
+	t.Parallel()
 	s, err := Parse("two.sql", "\\set a :client_id * 10\n\\set b :a + 1\nSELECT :b, :a;", 1)
 	if err != nil {
 		t.Fatal(err)

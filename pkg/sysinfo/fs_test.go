@@ -7,6 +7,7 @@ import (
 )
 
 func TestFilesystem(t *testing.T) {
+	t.Parallel()
 	if got := Filesystem(t.TempDir()); got == "" {
 		t.Fatal("empty filesystem name")
 	}
@@ -16,6 +17,7 @@ func TestFilesystem(t *testing.T) {
 }
 
 func TestMaxRSS(t *testing.T) {
+	t.Parallel()
 	if got := MaxRSS(); got < 1<<20 {
 		t.Fatalf("MaxRSS = %d bytes: a Go test binary holds more than 1 MiB", got)
 	}
@@ -24,6 +26,7 @@ func TestMaxRSS(t *testing.T) {
 // DiskUsage agrees with stat: a sparse file is allocated less than its
 // length, a SQLite companion file counts, a directory counts every file.
 func TestDiskUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := dir + "/x.db"
 	if err := os.WriteFile(db, make([]byte, 10000), 0o644); err != nil {

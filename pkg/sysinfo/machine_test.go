@@ -17,6 +17,7 @@ broken line
 `
 
 func TestMountOptions(t *testing.T) {
+	t.Parallel()
 	mounts := parseMountinfo(mountinfo)
 	if len(mounts) != 6 {
 		t.Fatalf("parsed %d mounts, want 6: %+v", len(mounts), mounts)
@@ -36,6 +37,7 @@ func TestMountOptions(t *testing.T) {
 }
 
 func TestCPUModel(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ text, want string }{
 		{"processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7B13\n", "AMD EPYC 7B13"},
 		{"processor : 0\nBogoMIPS : 50.00\nModel : Raspberry Pi 4 Model B Rev 1.4\n", "Raspberry Pi 4 Model B Rev 1.4"},
@@ -50,6 +52,7 @@ func TestCPUModel(t *testing.T) {
 
 // On the machines tests run on, the kernel and memory are known.
 func TestReadMachine(t *testing.T) {
+	t.Parallel()
 	m := ReadMachine()
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
 		t.Skip("no machine facts on " + runtime.GOOS)

@@ -75,6 +75,7 @@ func outcomes(ss []Sample) (data, begins, commits map[store.Class]int) {
 // four commits fails busy, that batch's five ops fail busy too, recorded
 // after the commit decided, and the others succeed.
 func TestBatchAcknowledgedByCommit(t *testing.T) {
+	t.Parallel()
 	f := &flakyTx{failCommit: map[int]bool{2: true}}
 	ss := runFlaky(t, f, 20)
 	data, begins, commits := outcomes(ss)
@@ -103,6 +104,7 @@ func TestBatchAcknowledgedByCommit(t *testing.T) {
 // begin's class and the next op begins again; no commit follows a failed
 // begin (before, it died with "no transaction is active").
 func TestBatchBeginFails(t *testing.T) {
+	t.Parallel()
 	f := &flakyTx{failBegin: map[int]bool{2: true}}
 	ss := runFlaky(t, f, 20)
 	data, begins, commits := outcomes(ss)
@@ -144,6 +146,7 @@ func (s *stepper) Put(key uint64, v []byte) error {
 // handed the worker's wait: each op is called once, its retries and wait
 // counted; under the timeout policy it gets no hook and fails at once.
 func TestStepRetry(t *testing.T) {
+	t.Parallel()
 	run := func(busy string, budget time.Duration) (*stepper, []Sample) {
 		p := testPlan(1)
 		p.Preload = 0

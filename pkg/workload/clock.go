@@ -18,3 +18,18 @@ func nanotime() int64
 // one machine compare directly: a coordinator can stamp START once and
 // every worker process measures its offsets from that same instant.
 func Now() int64 { return nanotime() }
+
+// Clock is the time a Host's workers read and wait on: Now clocks every
+// op, SleepUntil waits for an open-loop op's due time and between the
+// retry policy's attempts. Nil (Host.Clock's default) is the monotonic
+// clock with precise sleeps; a test hands a virtual clock, whose time
+// passes only when a wait or a fake engine's op moves it, to check
+// exactly what a schedule, a stall or a retry budget does to the
+// samples, whatever the machine's load.
+type Clock interface {
+	// Now returns the time in nanoseconds, on the scale of Now.
+	Now() int64
+	// SleepUntil returns true once Now has reached due, or false if done
+	// closed first (a nil done never closes).
+	SleepUntil(done <-chan struct{}, due int64) bool
+}

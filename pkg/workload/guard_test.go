@@ -151,6 +151,7 @@ func (s wrapStore) Conn(ctx context.Context) (store.Conn, error) {
 // leak on, acknowledged: the defect is real, and the guard is what stops
 // it.
 func TestGuardCatchesOpenTransaction(t *testing.T) {
+	t.Parallel()
 	res, rep, l, err := runLeaky(t, true, workload.OnErrorContinue)
 	if err != nil {
 		t.Fatal(err)

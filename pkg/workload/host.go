@@ -32,6 +32,9 @@ type Host struct {
 	// then (ProcessCPU; not called where the system cannot say). An error
 	// stops the run.
 	PhaseCPU func(phase int, cpu CPU) error
+	// Clock, if set, replaces the monotonic clock for the workers'
+	// timestamps and waits (a test's virtual clock); nil is the real one.
+	Clock Clock
 }
 
 // Run runs every phase of the plan on the host's workers. Cancelling ctx
@@ -77,7 +80,7 @@ func (h *Host) Run(ctx context.Context) (err error) {
 // runPhase runs run phase number phase (see Plan.RunPhases), whose spec is
 // spec.
 func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []store.Conn, prepared []*scripts, keys keyChooser) error {
-	var start int64 // nanotime of START
+	var start int64 // the clock's reading at START
 	begin := make(chan struct{})
 	g, gctx := errgroup.WithContext(ctx)
 	for i, id := range h.Workers {
@@ -91,7 +94,9 @@ func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []sto
 			return w.run(gctx, start)
 		})
 	}
-	start = nanotime()
+	if start = nanotime(); h.Clock != nil {
+		start = h.Clock.Now()
+	}
 	if h.Barrier != nil {
 		var err error
 		if start, err = h.Barrier(ctx, phase); err != nil {

@@ -51,6 +51,7 @@ func options(t *testing.T, p *workload.Plan) sqlite.Options {
 // Every combination is a cell, in order: drivers, then modes and layouts,
 // then each engine's own lists; checkpoints apply to WAL cells only.
 func TestMatrixCells(t *testing.T) {
+	t.Parallel()
 	plans, err := span(t, "--driver", "modernc,null", "--procs", "1,2", "--journal", "rollback,wal", "--checkpoint", "auto,off")
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +74,7 @@ func TestMatrixCells(t *testing.T) {
 // Under the retry policy SQLite fails at once and its busy timeout is how
 // long the worker retries; an engine without one retries for the default.
 func TestMatrixRetry(t *testing.T) {
+	t.Parallel()
 	plans, err := span(t, "--driver", "modernc,null", "--busy", "retry", "--busy-timeout", "2s")
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +92,7 @@ func TestMatrixRetry(t *testing.T) {
 
 // What a matrix cannot run is refused, naming why.
 func TestMatrixRefusals(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -112,6 +115,7 @@ func TestMatrixRefusals(t *testing.T) {
 
 // A comma list refuses empty items and repeats.
 func TestList(t *testing.T) {
+	t.Parallel()
 	var l store.List
 	if err := l.Set("wal, rollback"); err != nil || l.String() != "wal,rollback" {
 		t.Errorf("%v %v", l, err)

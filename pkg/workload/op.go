@@ -22,11 +22,11 @@ const (
 	OpBegin  Op = 14
 	OpCommit Op = 15
 
-	// The ops of a sql workload (see SQL): script i of the plan is
-	// OpScript+i, a data op (one run of the script, counted in
-	// throughput); its statements, numbered over every script in order,
-	// are OpStatement+j, recorded with SQL.PerStatement only and, like
-	// the transaction markers, not counted in throughput.
+	// OpScript and OpStatement number the ops of a sql workload (see
+	// SQL): script i of the plan is OpScript+i, a data op (one run of the
+	// script, counted in throughput); its statements, numbered over every
+	// script in order, are OpStatement+j, recorded with SQL.PerStatement
+	// only and, like the transaction markers, not counted in throughput.
 	OpScript    Op = 32
 	OpStatement Op = OpScript + MaxScripts
 

@@ -24,6 +24,7 @@ func openPlan(workers int, rate float64) *Plan {
 // at workers/rate, each worker starting at its own offset within the
 // first gap; Poisson gaps average the same.
 func TestSchedule(t *testing.T) {
+	t.Parallel()
 	p := openPlan(4, 4000) // 1000 ops/s per worker: a 1 ms gap
 	dues := func(p *Plan, worker, n int) []int64 {
 		s := newSchedule(p, 0, worker)
@@ -89,6 +90,7 @@ func (s *capSink) Done(WorkerStats) error { return nil }
 // this), its latency counts from there, and the op sequence is the closed
 // loop's.
 func TestOpenLoopRun(t *testing.T) {
+	t.Parallel()
 	p := openPlan(2, 2000)
 	p.Phases[0].Ops = 200
 	c := &captured{samples: map[int][]Sample{}}
@@ -116,6 +118,7 @@ func TestOpenLoopRun(t *testing.T) {
 // With a latency limit and SkipLate, ops that begin too late are skipped
 // and counted; without SkipLate they run, flagged late.
 func TestLateOps(t *testing.T) {
+	t.Parallel()
 	for _, skip := range []bool{false, true} {
 		p := openPlan(1, 10000) // a 100 µs gap
 		p.Phases[0].Ops = 300
@@ -190,6 +193,7 @@ func (*busyError) Error() string { return "database is locked" }
 // retries and the time from the first attempt to the last; a budget too
 // short gives up with class busy.
 func TestBusyRetry(t *testing.T) {
+	t.Parallel()
 	p := testPlan(1)
 	p.Phases[0].Ops = 50
 	p.Phases[0].Mix = Mix{{OpRead, 100}}
@@ -235,6 +239,7 @@ func TestBusyRetry(t *testing.T) {
 }
 
 func TestOpenLoopValidate(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		mutate func(*Plan)
 		want   string
@@ -253,6 +258,143 @@ func TestOpenLoopValidate(t *testing.T) {
 		tt.mutate(p)
 		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v, want %q", err, tt.want)
+		}
+	}
+}
+
+// virtualClock is a Clock whose time passes only when something moves
+// it: a wait jumps to its due time, a fake engine's op moves it by what
+// the op took. With one worker reading it, what a run records follows
+// from the plan and the engine alone, whatever the machine's load.
+type virtualClock struct {
+	mu sync.Mutex
+	t  int64
+}
+
+func (c *virtualClock) Now() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *virtualClock) SleepUntil(done <-chan struct{}, due int64) bool {
+	select {
+	case <-done:
+		return false
+	default:
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = max(c.t, due)
+	return true
+}
+
+func (c *virtualClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t += int64(d)
+}
+
+// stallConn is the null store on a virtual clock: every read takes no
+// time but read number stallAt (from 1), which takes stall.
+type stallConn struct {
+	store.Conn
+	clock          *virtualClock
+	reads, stallAt int
+	stall          time.Duration
+}
+
+func (c *stallConn) Get(key uint64, dst []byte) ([]byte, error) {
+	if c.reads++; c.reads == c.stallAt {
+		c.clock.advance(c.stall)
+	}
+	return c.Conn.Get(key, dst)
+}
+
+// runVirtual runs p's one worker on the null store on a virtual clock,
+// stalling its stallAt-th read for stall, and returns its samples.
+func runVirtual(t *testing.T, p *Plan, stallAt int, stall time.Duration) []Sample {
+	t.Helper()
+	clock := &virtualClock{t: int64(time.Hour)} // any origin: offsets count from START
+	drv := storetest.Wrap("stalling", nullstore.Driver{}, func(c store.Conn) store.Conn {
+		return &stallConn{Conn: c, clock: clock, stallAt: stallAt, stall: stall}
+	})
+	p.Driver = drv.Name()
+	ctx := context.Background()
+	st, err := OpenStore(ctx, p, drv, Setup{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	c := &captured{samples: map[int][]Sample{}}
+	h := &Host{Plan: p, Store: st, Workers: p.WorkerIDs(), Collector: c, Clock: clock}
+	if err := h.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return c.samples[0]
+}
+
+// One 200 ms stall of a worker reading at 1000 ops/s in open loop: every
+// op due during the stall waits for it, and its latency counts from its
+// due time. On a virtual clock the figures are exact: the stalled op
+// takes 200 ms, the ops due 1, 2, ... 199 ms after it began start when it
+// ends, 199, 198, ... 1 ms late, and all others start on time. So 101
+// ops take 100 ms or more from their due time (the stalled one and the
+// 100 due in the stall's first half), while one alone takes that long
+// from its actual start (its service time). Closed loop, the same stall
+// delays the one op: the worker sent nothing meanwhile.
+func TestOpenLoopCountsStalls(t *testing.T) {
+	t.Parallel()
+	const (
+		stallAt = 300
+		stall   = 200 * time.Millisecond
+	)
+	plan := func(rate float64) *Plan {
+		p := openPlan(1, rate)
+		p.Keys.Count, p.Preload = 1000, 0
+		p.Phases[0].Ops = 1000
+		p.Phases[0].Mix = Mix{{Op: OpRead, Percent: 100}}
+		return p
+	}
+	p := plan(1000)
+	got := runVirtual(t, p, stallAt, stall)
+	if len(got) != 1000 {
+		t.Fatalf("%d samples, want 1000", len(got))
+	}
+	s := newSchedule(p, 0, 0)
+	var corrected, service int
+	for i, smp := range got {
+		due := time.Duration(s.next())
+		late := time.Duration(0)
+		if i >= stallAt && i < stallAt+int(stall/time.Millisecond) {
+			late = stall - time.Duration(i-stallAt+1)*time.Millisecond
+		}
+		want := late
+		if i == stallAt-1 {
+			want = stall
+		}
+		if smp.Start != due || smp.Lag != late || smp.Latency != want {
+			t.Fatalf("op %d: start %v, lag %v, latency %v; want start %v (its due time), lag %v, latency %v", i, smp.Start, smp.Lag, smp.Latency, due, late, want)
+		}
+		if smp.Latency >= stall/2 {
+			corrected++
+		}
+		if smp.Latency-smp.Lag >= stall/2 {
+			service++
+		}
+	}
+	if corrected != 101 || service != 1 {
+		t.Errorf("%d ops took 100 ms or more from their due time (want 101), %d from their start (want 1)", corrected, service)
+	}
+
+	got = runVirtual(t, plan(0), stallAt, stall)
+	for i, smp := range got {
+		want := time.Duration(0)
+		if i == stallAt-1 {
+			want = stall
+		}
+		if smp.Latency != want || smp.Lag != 0 {
+			t.Fatalf("closed loop, op %d: latency %v, lag %v; want %v, no lag", i, smp.Latency, smp.Lag, want)
 		}
 	}
 }

@@ -33,6 +33,7 @@ func (s trackedStore) Close() error { *s.closed++; return s.Store.Close() }
 // error as it is and closes the store; on success the store is preloaded,
 // with progress from 0 to every row.
 func TestOpenStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	p := testPlan(1)
 	p.Store.Path = "setup"
@@ -79,6 +80,7 @@ func TestOpenStore(t *testing.T) {
 
 // An invalid plan is refused before any store is opened.
 func TestOpenStoreRefusesInvalidPlan(t *testing.T) {
+	t.Parallel()
 	p := testPlan(1)
 	p.ValueSize = -1
 	closed := 0
@@ -92,6 +94,7 @@ func TestOpenStoreRefusesInvalidPlan(t *testing.T) {
 // A plan that names another driver than the one given is refused: its
 // result would carry the wrong engine's name.
 func TestOpenStoreRefusesOtherDriver(t *testing.T) {
+	t.Parallel()
 	p := testPlan(1)
 	p.Driver = "modernc"
 	closed := 0

@@ -56,6 +56,7 @@ func (s *classWorker) Done(WorkerStats) error {
 }
 
 func TestSQLValidate(t *testing.T) {
+	t.Parallel()
 	const ok = "SELECT 1;"
 	for _, tt := range []struct {
 		name  string
@@ -102,6 +103,7 @@ func TestSQLValidate(t *testing.T) {
 // Results name scripts after their files and statements SCRIPT#LINE;
 // scripts are data ops, statements markers.
 func TestOpNames(t *testing.T) {
+	t.Parallel()
 	p := sqlPlan(t, 1, "dir/lookup.sql", "\\set id 1\nSELECT :id;", "write.sql", "BEGIN IMMEDIATE;\n\nUPDATE counter SET v = v + 1;\nCOMMIT;")
 	names := p.OpNames()
 	for op, want := range map[Op]string{ScriptOp(0): "lookup", ScriptOp(1): "write", StatementOp(0): "lookup#2",
@@ -124,6 +126,7 @@ func TestOpNames(t *testing.T) {
 }
 
 func TestBuiltinSQL(t *testing.T) {
+	t.Parallel()
 	for _, name := range BuiltinNames() {
 		s, err := BuiltinSQL(name, 3)
 		if err != nil {
@@ -147,6 +150,7 @@ func TestBuiltinSQL(t *testing.T) {
 // database holds exactly the writes the samples acknowledged; the values
 // bound come from the worker's own seeded state.
 func TestRunScripts(t *testing.T) {
+	t.Parallel()
 	p := sqlPlan(t, 4,
 		"read.sql", "SELECT v FROM counter WHERE id = 1;",
 		"bump.sql", "\\set x random(1, 1000000)\nBEGIN IMMEDIATE;\nUPDATE counter SET v = v + 1;\nINSERT INTO log VALUES (:client_id, :x);\nCOMMIT;")
@@ -218,6 +222,7 @@ func countRows(t *testing.T, p *Plan, query string, n any) int64 {
 // with OpenTx and is rolled back; per-statement samples come before their
 // script's.
 func TestScriptFailures(t *testing.T) {
+	t.Parallel()
 	p := sqlPlan(t, 1,
 		"div.sql", "\\set z 0\n\\set a 1 / :z\nUPDATE counter SET v = v + 1;",
 		"open.sql", "BEGIN IMMEDIATE;\nUPDATE counter SET v = v + 100;")
@@ -253,6 +258,7 @@ func TestScriptFailures(t *testing.T) {
 // The TPC-B check holds after the built-in ran, and finds the broken
 // invariants when a script moves money without its counterpart.
 func TestCheckTPCB(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name, script  string

@@ -104,11 +104,11 @@ func (w *worker) runScript(i int) error {
 		}
 		var t0 int64
 		if w.perStatement {
-			t0 = nanotime()
+			t0 = w.now()
 		}
 		_, err := step.stmt.Run(step.args...)
 		if w.perStatement {
-			t1 := nanotime()
+			t1 := w.now()
 			if serr := w.emit(Sample{Op: step.op, Class: store.Classify(err), Start: time.Duration(t0 - w.start), Latency: time.Duration(t1 - t0)}); serr != nil {
 				return errors.Join(err, serr)
 			}

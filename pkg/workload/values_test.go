@@ -28,6 +28,7 @@ func blobPlan(workers int) *Plan {
 }
 
 func TestValueSizeOf(t *testing.T) {
+	t.Parallel()
 	p := blobPlan(1)
 	lo, hi := p.ValueSize, p.ValueSize
 	for k := range uint64(5000) {
@@ -60,6 +61,7 @@ func TestValueSizeOf(t *testing.T) {
 // Written values have their key's size; random values do not compress,
 // text values do.
 func TestLotteryValues(t *testing.T) {
+	t.Parallel()
 	p := blobPlan(1)
 	l := NewLottery(p, 1, 0)
 	var all []byte
@@ -96,6 +98,7 @@ func compressed(b []byte) float64 {
 // An each-key phase with a limit visits that many distinct keys of the
 // worker's share; PhaseValueBytes sums exactly their sizes.
 func TestEachLimitAndBytes(t *testing.T) {
+	t.Parallel()
 	p := blobPlan(3)
 	var want int64
 	for _, w := range p.WorkerIDs() {
@@ -134,6 +137,7 @@ func TestEachLimitAndBytes(t *testing.T) {
 // on a key space preloaded whole) counts its bytes exactly too: the keys
 // its workers draw, repeats included, each at its own size.
 func TestReplaceBytes(t *testing.T) {
+	t.Parallel()
 	p := blobPlan(3)
 	p.Phases = Blob(50, true, 1, true)
 	if err := p.Validate(); err != nil {
@@ -167,6 +171,7 @@ func TestReplaceBytes(t *testing.T) {
 // Preload writes every key at its own size, and an update rewrites it at
 // the same size with new content.
 func TestPreloadAndUpdateSizes(t *testing.T) {
+	t.Parallel()
 	p := blobPlan(2)
 	p.Phases = p.Phases[1:] // update every key
 	ctx := context.Background()
@@ -206,6 +211,7 @@ func TestPreloadAndUpdateSizes(t *testing.T) {
 // A warm-up runs first, through its own sink, and leaves the measured
 // phase's op sequence as it was without it.
 func TestWarmup(t *testing.T) {
+	t.Parallel()
 	p := testPlan(2)
 	p.Driver = "null"
 	p.Phases[0].Ops = 300

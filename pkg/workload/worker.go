@@ -28,6 +28,8 @@ type worker struct {
 	limit    time.Duration
 	skipLate bool
 	timer    *time.Timer
+	// clock is Host.Clock: nil for the monotonic clock (see now).
+	clock Clock
 	// Retry busy policy: the time an op may spend retrying (0: the
 	// engine's handler waits instead), and whether the connection retries
 	// the busy step itself, through busyWait (store.BusyRetrier), rather
@@ -78,6 +80,7 @@ func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyCh
 		sink:     h.Collector.Sink(id, phase),
 		limit:    time.Duration(p.LatencyLimit),
 		skipLate: p.SkipLate,
+		clock:    h.Clock,
 	}
 	w.prober, _ = conn.(store.TxProber)
 	w.batcher, _ = conn.(store.Batcher)
@@ -165,7 +168,7 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 			if w.skipLate {
 				// One reading decides: an op run is timed from the instant
 				// that found it on time, so none is run and flagged late.
-				began = nanotime()
+				began = w.now()
 				if lag := began - due; lag > int64(w.limit) {
 					op, _ := w.lottery.Next() // dealt and dropped, so later ops stay as dealt
 					if err := w.skipped(op, start, due, lag); err != nil {
@@ -356,6 +359,9 @@ const (
 // wake-up delay, tens of microseconds) is measured and reported with the
 // op, not hidden.
 func (w *worker) waitUntil(done <-chan struct{}, due int64) bool {
+	if w.clock != nil {
+		return w.clock.SleepUntil(done, due)
+	}
 	if d := time.Duration(due-nanotime()) - coarseMargin; d > 0 {
 		if w.timer == nil {
 			w.timer = time.NewTimer(d)
@@ -390,14 +396,18 @@ const (
 // steps themselves call it (store.BusyRetrier); for others measure calls
 // it between attempts of the whole op.
 func (w *worker) busyWait() bool {
-	spent := time.Duration(nanotime() - w.try.t0)
+	spent := time.Duration(w.now() - w.try.t0)
 	if w.try.n >= MaxRetries || spent >= w.busyBudget {
 		return false
 	}
-	time.Sleep(min(w.try.backoff, w.busyBudget-spent))
+	if d := min(w.try.backoff, w.busyBudget-spent); w.clock != nil {
+		w.clock.SleepUntil(nil, w.clock.Now()+int64(d))
+	} else {
+		time.Sleep(d)
+	}
 	w.try.backoff = min(2*w.try.backoff, maxBackoff)
 	w.try.n++
-	w.try.last = nanotime()
+	w.try.last = w.now()
 	return true
 }
 
@@ -412,7 +422,7 @@ func (w *worker) busyWait() bool {
 func (w *worker) measure(op Op, key uint64, start, due, began int64, whole bool) (Sample, error) {
 	t0 := began
 	if t0 < 0 {
-		t0 = nanotime()
+		t0 = w.now()
 	}
 	w.try.t0, w.try.last, w.try.n, w.try.backoff = t0, t0, 0, firstBackoff
 	err := w.exec(op, key)
@@ -423,7 +433,7 @@ func (w *worker) measure(op Op, key uint64, start, due, began int64, whole bool)
 			class = store.Classify(err)
 		}
 	}
-	t1 := nanotime()
+	t1 := w.now()
 	retries, wait := w.try.n, w.try.last-t0
 	if w.lockWaits != nil {
 		calls, wt := w.lockWaits.TakeLockWaits()
@@ -450,6 +460,14 @@ func (w *worker) measure(op Op, key uint64, start, due, began int64, whole bool)
 	w.end = time.Duration(t1 - start)
 	return Sample{Op: op, Class: class, Start: time.Duration(origin - start), Latency: time.Duration(t1 - origin),
 		Lag: time.Duration(lag), Wait: time.Duration(wait), Retries: uint16(retries), Flags: flags}, err
+}
+
+// now reads the worker's clock: the monotonic clock, or Host.Clock.
+func (w *worker) now() int64 {
+	if w.clock != nil {
+		return w.clock.Now()
+	}
+	return nanotime()
 }
 
 func (w *worker) exec(op Op, key uint64) error {

@@ -16,6 +16,7 @@ import (
 )
 
 func TestParseMix(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		spec, want, err string
 	}{
@@ -53,6 +54,7 @@ func TestParseMix(t *testing.T) {
 }
 
 func TestWriteMix(t *testing.T) {
+	t.Parallel()
 	m, err := WriteMix(5)
 	if err != nil || m.String() != "read=95,upsert=5" {
 		t.Fatalf("WriteMix(5) = %v, %v", m, err)
@@ -91,6 +93,7 @@ func deal(p *Plan, phase, worker, n int) []dealt {
 
 // The deck deals the mix's exact proportions in every full deck.
 func TestLotteryExactProportions(t *testing.T) {
+	t.Parallel()
 	for _, spec := range []string{"read=95,upsert=5", "read=50,update=30,delete=20", "read=33,upsert=67"} {
 		t.Run(spec, func(t *testing.T) {
 			p := testPlan(1)
@@ -113,6 +116,7 @@ func TestLotteryExactProportions(t *testing.T) {
 // store, its options or the worker mode; other workers, phases and seeds
 // deal different ones.
 func TestLotteryDeterministic(t *testing.T) {
+	t.Parallel()
 	p := testPlan(4)
 	base := deal(p, 0, 2, 500)
 
@@ -143,6 +147,7 @@ func TestLotteryDeterministic(t *testing.T) {
 }
 
 func TestWorkerSeedsDistinct(t *testing.T) {
+	t.Parallel()
 	seen := map[uint64]bool{}
 	for w := range 1000 {
 		for ph := range 4 {
@@ -158,6 +163,7 @@ func TestWorkerSeedsDistinct(t *testing.T) {
 }
 
 func TestValuesArePrintableAndSized(t *testing.T) {
+	t.Parallel()
 	p := testPlan(1)
 	p.ValueSize = 64
 	for _, d := range deal(p, 0, 0, 2000) {
@@ -171,6 +177,7 @@ func TestValuesArePrintableAndSized(t *testing.T) {
 }
 
 func TestKeyDistributions(t *testing.T) {
+	t.Parallel()
 	p := testPlan(1)
 	p.Keys = KeySpace{Count: 1000, Distribution: Zipfian, Theta: DefaultTheta}
 	const n = 200_000
@@ -204,6 +211,7 @@ func TestKeyDistributions(t *testing.T) {
 }
 
 func TestPlanValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		mutate func(p *Plan)
@@ -266,6 +274,7 @@ func TestPlanValidate(t *testing.T) {
 }
 
 func TestDecodePlan(t *testing.T) {
+	t.Parallel()
 	p := testPlan(3)
 	p.Phases[0].Ops = 0
 	p.Phases[0].Duration = Duration(1500 * time.Millisecond)
@@ -385,6 +394,7 @@ func (s *countingSink) Done(st WorkerStats) error {
 // Run deals every worker its own lottery, op for op, and reports the
 // sample count in Done.
 func TestRunDealsTheLottery(t *testing.T) {
+	t.Parallel()
 	p := testPlan(1)
 	p.Goroutines = 5
 	p.Phases[0].Ops = 1000
@@ -411,6 +421,7 @@ func TestRunDealsTheLottery(t *testing.T) {
 // With batches, each transaction's begin and commit are recorded as
 // markers around the data ops.
 func TestRunBatches(t *testing.T) {
+	t.Parallel()
 	p := testPlan(1)
 	p.Phases[0].Ops = 25
 	p.Phases[0].Batch = 10
@@ -459,6 +470,7 @@ func (c cancellingCollector) Sink(worker, phase int) Sink {
 // after each op, so it runs at least one), and cancellation stops workers
 // between ops with their samples delivered.
 func TestRunDurationAndCancel(t *testing.T) {
+	t.Parallel()
 	p := testPlan(1)
 	p.Phases[0].Ops = 0
 	p.Phases[0].Duration = Duration(50 * time.Millisecond)
@@ -485,6 +497,7 @@ func TestRunDurationAndCancel(t *testing.T) {
 
 // A mix op the engine cannot do is refused before anything runs.
 func TestRunRefusesMissingCapability(t *testing.T) {
+	t.Parallel()
 	p := testPlan(1)
 	p.Phases[0].Mix, _ = ParseMix("read=50,update=50")
 	c := &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}}
@@ -520,6 +533,7 @@ func (getPutConn) Close() error                             { return nil }
 
 // The permutation is a bijection on [0, n) for every n, whatever the seed.
 func TestPermIsBijection(t *testing.T) {
+	t.Parallel()
 	for _, n := range []uint64{1, 2, 3, 7, 64, 100, 1000, 4097, 65535} {
 		for seed := range uint64(3) {
 			pm := newPerm(n, newRand(seed, 0, 0, 9))
@@ -545,6 +559,7 @@ func eachPlan(workers int, keys uint64, op Op, order string) *Plan {
 // An each-key phase visits every key of the key space exactly once over
 // all workers, each in its own contiguous share; random order permutes.
 func TestEachVisitsEveryKeyOnce(t *testing.T) {
+	t.Parallel()
 	for _, order := range []string{OrderSequential, OrderRandom} {
 		p := eachPlan(7, 10_003, OpInsert, order)
 		if err := p.Validate(); err != nil {
@@ -584,6 +599,7 @@ func TestEachVisitsEveryKeyOnce(t *testing.T) {
 
 // A scan phase covers the share ScanLength keys at a time.
 func TestEachScanUnits(t *testing.T) {
+	t.Parallel()
 	p := eachPlan(2, 1050, OpScan, OrderRandom)
 	total := 0
 	for w := range 2 {
@@ -608,6 +624,7 @@ func TestEachScanUnits(t *testing.T) {
 // Run executes an each-key phase to its end with no op count: every key
 // of the share, once.
 func TestRunEachPhase(t *testing.T) {
+	t.Parallel()
 	p := eachPlan(3, 1000, OpInsert, OrderRandom)
 	c := &countingCollector{ops: map[int][]Op{}, done: map[int]WorkerStats{}}
 	if err := Run(context.Background(), p, nullstore.Driver{}, c); err != nil {
@@ -625,6 +642,7 @@ func TestRunEachPhase(t *testing.T) {
 // A CRUD run inserts, queries, updates, scans and deletes every key, and
 // the store is empty at the end.
 func TestCRUDPhases(t *testing.T) {
+	t.Parallel()
 	p := testPlan(2)
 	p.Keys.Count, p.Preload = 1000, 0
 	p.Phases = CRUD(2, OrderRandom, 10, true)
@@ -674,6 +692,7 @@ func (f *fullAfter) Rollback() error { f.rbs++; return nil }
 // back and the next op opens a new one; under stop, the run ends with an
 // error naming the op.
 func TestBatchErrorPolicy(t *testing.T) {
+	t.Parallel()
 	p := eachPlan(1, 100, OpInsert, OrderSequential)
 	p.Phases[0].Batch = 10
 	p.OnError = OnErrorContinue
@@ -699,6 +718,7 @@ func TestBatchErrorPolicy(t *testing.T) {
 }
 
 func TestTagRoundTrip(t *testing.T) {
+	t.Parallel()
 	v := make([]byte, 64)
 	for _, tg := range []Tag{{Worker: 0, Phase: 0, Seq: 0}, {Worker: 65535, Phase: 7, Seq: 1<<40 + 5}} {
 		fillValue(v, newRand(1, 0, 0, 1))
@@ -735,6 +755,7 @@ func TestTagRoundTrip(t *testing.T) {
 }
 
 func TestParseShard(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in   string
 		want *Shard
@@ -754,6 +775,7 @@ func TestParseShard(t *testing.T) {
 }
 
 func TestParseWarmup(t *testing.T) {
+	t.Parallel()
 	mix, _ := ParseMix("read=90,upsert=10")
 	measured := Phase{Name: "mix", Mix: mix, Batch: 5}
 	for _, tt := range []struct {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
+	t.Parallel()
 	names := Registry().Names()
 	for _, want := range []string{"null", "modernc", DefaultDriver()} {
 		if !slices.Contains(names, want) {

@@ -52,6 +52,7 @@ func (keeperConn) Close() error { return nil }
 // A store that keeps the value slice fails ValueNotKept, and only that
 // check; a store that copies passes it.
 func TestValueNotKept(t *testing.T) {
+	t.Parallel()
 	cfg := func(t conformance.T) store.Config { return store.Config{Path: t.TempDir()} }
 	for _, tt := range []struct {
 		drv  store.Driver

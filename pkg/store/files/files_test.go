@@ -13,6 +13,7 @@ import (
 )
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	for _, layout := range []string{Flat, Tree} {
 		t.Run(layout, func(t *testing.T) {
 			storetest.Run(t, Driver{}, func(t storetest.T) store.Config {
@@ -26,6 +27,7 @@ func TestConformance(t *testing.T) {
 // k%100), at most 100 entries per directory, 2 + 200 directories for
 // 20,000 keys.
 func TestTreeLayout(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "files")
 	st, err := Driver{}.Open(context.Background(), store.Config{Path: dir, Options: Options{Layout: Tree}.Encode()})
 	if err != nil {
@@ -80,6 +82,7 @@ func TestTreeLayout(t *testing.T) {
 
 // A non-empty directory without the marker is refused and left alone.
 func TestRefusesForeignDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	keep := filepath.Join(dir, "thesis.tex")
 	if err := os.WriteFile(keep, []byte("precious"), 0o644); err != nil {
@@ -96,6 +99,7 @@ func TestRefusesForeignDirectory(t *testing.T) {
 
 // File-system errors fall into their classes: a full disk is "full".
 func TestErrorClasses(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		err  error
 		want store.Class

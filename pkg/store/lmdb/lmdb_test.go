@@ -14,12 +14,14 @@ import (
 )
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, Driver{}, func(t storetest.T) store.Config {
 		return store.Config{Path: filepath.Join(t.TempDir(), "env"), Options: Options{MapSizeMiB: 64}.Encode()}
 	})
 }
 
 func TestRefusesForeignDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "data.mdb"), []byte("someone's LMDB"), 0o644); err != nil {
 		t.Fatal(err)
@@ -35,6 +37,7 @@ func TestRefusesForeignDirectory(t *testing.T) {
 
 // A full map is class Full.
 func TestMapFull(t *testing.T) {
+	t.Parallel()
 	st, _ := Driver{}.Open(context.Background(), store.Config{Path: filepath.Join(t.TempDir(), "env"), Options: Options{MapSizeMiB: 1}.Encode()})
 	if err := st.Init(context.Background()); err != nil {
 		t.Fatal(err)

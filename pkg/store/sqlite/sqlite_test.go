@@ -30,6 +30,7 @@ func cfg(t storetest.T, o Options) store.Config {
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	for _, journal := range []string{"rollback", "wal"} {
 		t.Run(journal, func(t *testing.T) {
 			forEachDriver(t, func(t *testing.T, d *Driver) {
@@ -70,6 +71,7 @@ func facts(t *testing.T, st store.Store) map[string]string {
 // SQLite, on every driver: in particular mattn's WAL default of NORMAL is
 // overridden.
 func TestSettingsReadBack(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		for _, journal := range JournalModes() {
 			for _, sync := range SyncLevels() {
@@ -95,6 +97,7 @@ func TestSettingsReadBack(t *testing.T) {
 // A file gobench did not create is refused and left byte for byte as it
 // was; an empty file is taken.
 func TestRefusesForeignDatabase(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		dir := t.TempDir()
 		cases := map[string][]byte{
@@ -158,6 +161,7 @@ func TestRefusesForeignDatabase(t *testing.T) {
 // appearing beside it; one with a hot journal (a writer stopped mid
 // transaction) is refused and named so, its journal not rolled back.
 func TestRefusesForeignWALAndHotJournal(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		dir := t.TempDir()
 		wal := filepath.Join(dir, "wal.db")
@@ -236,6 +240,7 @@ func snapshot(t *testing.T, dir string) string {
 // A gobench database that another process keeps locked past the busy
 // timeout is reported as locked, not as foreign.
 func TestLockedDatabase(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		o := DefaultOptions()
 		o.BusyTimeoutMS = 100
@@ -260,6 +265,7 @@ func TestLockedDatabase(t *testing.T) {
 // A writer that cannot take the lock within the busy timeout fails with
 // class busy.
 func TestBusyClass(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		o := DefaultOptions()
 		o.BusyTimeoutMS = 0
@@ -300,6 +306,7 @@ func twoConns(t *testing.T, d *Driver, o Options) (st store.Store, a, b store.Co
 
 // A worker connection never creates a database.
 func TestConnDoesNotCreate(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		p := filepath.Join(t.TempDir(), "missing.db")
 		st, err := d.Open(context.Background(), store.Config{Path: p})
@@ -316,6 +323,7 @@ func TestConnDoesNotCreate(t *testing.T) {
 }
 
 func TestOptionsValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		o    Options
@@ -340,6 +348,7 @@ func TestOptionsValidate(t *testing.T) {
 }
 
 func TestDSNEscapesPath(t *testing.T) {
+	t.Parallel()
 	got := dsn("/tmp/a b?c#d%e.db", "rw")
 	if want := "file:/tmp/a%20b%3Fc%23d%25e.db?mode=rw"; got != want {
 		t.Fatalf("dsn = %q, want %q", got, want)
@@ -355,6 +364,7 @@ func setApplicationID(c store.Conn, id int) error {
 // An in-memory database is shared by the store's connections, needs no
 // file, and refuses WAL.
 func TestMemory(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		storetest.Run(t, d, func(t storetest.T) store.Config {
 			o := DefaultOptions()
@@ -372,6 +382,7 @@ func TestMemory(t *testing.T) {
 // With Reuse, Init takes a database gobench did not create, replaces only
 // a table named kv, and leaves the user's tables as they were.
 func TestReuse(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		path := filepath.Join(t.TempDir(), "theirs.db")
 		raw, err := d.be.open(dsn(path, "rwc"))
@@ -409,6 +420,7 @@ func TestReuse(t *testing.T) {
 // store closes: a run in WAL leaves a rollback-journal database in
 // rollback mode, and the other way round.
 func TestReuseRestoresJournal(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		for _, tt := range []struct{ theirs, run string }{{"delete", "wal"}, {"wal", "rollback"}} {
 			path := filepath.Join(t.TempDir(), "theirs.db")
@@ -445,6 +457,7 @@ func TestReuseRestoresJournal(t *testing.T) {
 // same size; it refuses a resize and a missing row, and honours a batch's
 // rollback. Drivers without it are refused at Open, naming those with it.
 func TestBlobAPI(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, journal := range []string{"rollback", "wal"} {
 		forEachDriver(t, func(t *testing.T, d *Driver) {
@@ -543,6 +556,7 @@ func testBlobAPI(t *testing.T, d *Driver, journal string) {
 // counter goes up when a writer restarts the log after a complete
 // checkpoint. Other journals and in-memory databases keep no log to show.
 func TestLogState(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		o := DefaultOptions()
 		o.Journal = "wal"
@@ -588,6 +602,7 @@ func TestLogState(t *testing.T) {
 }
 
 func TestCheckpointOption(t *testing.T) {
+	t.Parallel()
 	for c, want := range map[string]string{"auto": "1000", "off": "0", "250": "250"} {
 		o := DefaultOptions()
 		o.Journal, o.Checkpoint = "wal", c
@@ -607,6 +622,7 @@ func TestCheckpointOption(t *testing.T) {
 // timeout in the handler, then fails with busy, and TakeLockWaits says so
 // once.
 func TestCountsLockWaits(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		if _, ok := d.be.(countingBackend); !ok {
 			t.Skip("the driver's busy handler is SQLite's, uncounted")

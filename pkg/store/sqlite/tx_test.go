@@ -79,6 +79,7 @@ func valueOf(t *testing.T, st store.Store, key uint64) string {
 // busy COMMIT left the transaction open and every later write of the
 // connection ran inside it, acknowledged and lost.)
 func TestBusyCommitIsNotAcknowledged(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		for _, j := range lockJournals {
 			t.Run(j, func(t *testing.T) {
@@ -116,6 +117,7 @@ func TestBusyCommitIsNotAcknowledged(t *testing.T) {
 // transaction whole meanwhile: the write is acknowledged once the reader
 // is gone, and it is in the file.
 func TestBusyCommitRetried(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		for _, j := range lockJournals {
 			t.Run(j, func(t *testing.T) {
@@ -150,6 +152,7 @@ func TestBusyCommitRetried(t *testing.T) {
 
 // A hook that gives up ends the write as busy, rolled back.
 func TestBusyRetryGivesUp(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		st, c, release := contended(t, d, "rollback")
 		calls := 0
@@ -173,6 +176,7 @@ func TestBusyRetryGivesUp(t *testing.T) {
 // A batch whose COMMIT fails is over: rolled back whole, no transaction
 // open, and the next Begin opens a new one.
 func TestBusyBatchCommit(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		st, c, release := contended(t, d, "rollback")
 		b := c.(store.Batcher)
@@ -217,6 +221,7 @@ func TestBusyBatchCommit(t *testing.T) {
 // A Begin that finds the write lock taken fails busy and opens nothing;
 // Commit without a batch is refused.
 func TestBusyBegin(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		o := DefaultOptions()
 		o.BusyTimeoutMS = 0
@@ -252,6 +257,7 @@ func TestBusyBegin(t *testing.T) {
 // and true for a transaction opened behind txn's back, which Rollback
 // ends.
 func TestTxProber(t *testing.T) {
+	t.Parallel()
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		st := openInit(t, d, cfg(t, DefaultOptions()))
 		defer st.Close()

@@ -38,6 +38,7 @@ func prepare(t *testing.T, c *Conn, sql string) *Stmt {
 // buffer and reads that grow it, a missing row, a scan, and the changes
 // count that tells an update of a missing row.
 func TestOps(t *testing.T) {
+	t.Parallel()
 	c := open(t)
 	put := prepare(t, c, "INSERT INTO kv(k,v) VALUES(?,?) ON CONFLICT(k) DO UPDATE SET v=excluded.v")
 	upd := prepare(t, c, "UPDATE kv SET v=? WHERE k=?")
@@ -86,6 +87,7 @@ func TestOps(t *testing.T) {
 // Errors carry SQLite's extended code and message; a constraint failure
 // leaves the statement usable.
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	c := open(t)
 	ins := prepare(t, c, "INSERT INTO kv(k,v) VALUES(?,?)")
 	if _, err := ins.Write(KeyValue, 1, []byte("a")); err != nil {
@@ -110,6 +112,7 @@ func TestErrors(t *testing.T) {
 // User statements bind every type gobench passes, by name, and report rows;
 // bytes and strings are copied at bind time.
 func TestBindAndRun(t *testing.T) {
+	t.Parallel()
 	c := open(t)
 	ins := prepare(t, c, "INSERT INTO kv(k,v) VALUES(:k, coalesce(:v, 'null'))")
 	if ins.BindCount() != 2 || ins.BindIndex(":v") != 2 || ins.BindIndex(":w") != 0 {
@@ -145,6 +148,7 @@ func TestBindAndRun(t *testing.T) {
 // The busy handler waits out its timeout against a held write lock,
 // counting its calls and the wait, and the transaction state is SQLite's.
 func TestBusyHandler(t *testing.T) {
+	t.Parallel()
 	dsn := "file:" + filepath.Join(t.TempDir(), "t.db") + "?mode=rwc"
 	a, err := Open(dsn)
 	if err != nil {
@@ -176,6 +180,7 @@ func TestBusyHandler(t *testing.T) {
 // Autocommit is what SQLite says after every kind of call: the state an
 // op call read on its way out of C, or asked anew after any other call.
 func TestAutocommitFollowsEveryCall(t *testing.T) {
+	t.Parallel()
 	c := open(t)
 	begin := prepare(t, c, "BEGIN IMMEDIATE")
 	commit := prepare(t, c, "COMMIT")
@@ -227,6 +232,7 @@ func askSQLite(c *Conn) bool {
 // a transaction, survives a missing key (reopened afresh), writes in place,
 // and once released lets the transaction commit.
 func TestHeldBlob(t *testing.T) {
+	t.Parallel()
 	c := open(t)
 	put := prepare(t, c, "INSERT INTO kv(k,v) VALUES(?,?)")
 	for k := range int64(5) {

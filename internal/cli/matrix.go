@@ -2,6 +2,8 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -10,15 +12,18 @@ import (
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
 // matrixFlags bind a run's matrix (workload.Matrix) and the settings of
 // every engine, which own their flags.
 type matrixFlags struct {
-	m   workload.Matrix
-	reg *store.Registry
-	es  *store.EngineSettings
+	m              workload.Matrix
+	reg            *store.Registry
+	es             *store.EngineSettings
+	cpus           string
+	coordinatorCPU int
 }
 
 func newMatrixFlags(driver, mode, procs, batch string) *matrixFlags {
@@ -46,6 +51,9 @@ func (f *matrixFlags) AddFlags(fs *pflag.FlagSet, batchHelp string) {
 		fs.Var(&f.m.Modes, "mode", "worker mode: process (a real OS process per --procs) or goroutine (all workers in this process)"+list)
 		fs.Var(&f.m.Procs, "procs", "worker processes, each with its own database connection(s)"+list)
 		fs.Var(&f.m.Goroutines, "goroutines", "workers per process, each with its own connection"+list)
+		fs.StringVar(&f.cpus, "cpus", "", "pin worker processes to these CPUs, round-robin, such as 0-3 or 0,2,4 (Linux; recorded in the plan)")
+		f.coordinatorCPU = -1
+		fs.IntVar(&f.coordinatorCPU, "coordinator-cpu", -1, "pin the coordinating process (and goroutine workers, which run in it) to this CPU (Linux)")
 	})
 }
 
@@ -54,7 +62,39 @@ func (f *matrixFlags) matrix(fs *pflag.FlagSet) (preset.Matrix, error) {
 	if slices.Contains(f.m.Modes, workload.ModeGoroutine) && fs.Changed("ready-timeout") {
 		return preset.Matrix{}, errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
 	}
-	return preset.Matrix{Matrix: f.m, Registry: f.reg, Engines: f.es, Given: fs.Changed}, nil
+	m := f.m
+	var err error
+	if m.Pin, err = f.pin(fs); err != nil {
+		return preset.Matrix{}, err
+	}
+	return preset.Matrix{Matrix: m, Registry: f.reg, Engines: f.es, Given: fs.Changed}, nil
+}
+
+// pin reads --cpus and --coordinator-cpu: nil when neither is given.
+func (f *matrixFlags) pin(fs *pflag.FlagSet) (*workload.Pin, error) {
+	if !fs.Changed("cpus") && !fs.Changed("coordinator-cpu") {
+		return nil, nil
+	}
+	if !sysinfo.CanPin() {
+		return nil, fmt.Errorf("--cpus and --coordinator-cpu: %w", sysinfo.ErrPinUnsupported)
+	}
+	p := &workload.Pin{}
+	if fs.Changed("cpus") {
+		var err error
+		if p.Workers, err = sysinfo.ParseCPUList(f.cpus); err != nil {
+			return nil, fmt.Errorf("--cpus: %w", err)
+		}
+	}
+	if fs.Changed("coordinator-cpu") {
+		c := f.coordinatorCPU
+		p.Coordinator = &c
+	}
+	for _, c := range append(slices.Clone(p.Workers), f.coordinatorCPU) {
+		if c >= runtime.NumCPU() {
+			return nil, fmt.Errorf("CPU %d: this machine lets gobench use %d CPUs (0 to %d)", c, runtime.NumCPU(), runtime.NumCPU()-1)
+		}
+	}
+	return p, nil
 }
 
 func driverNames() string { return strings.Join(all.Registry().Names(), ", ") }

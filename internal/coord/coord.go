@@ -134,6 +134,11 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	if err := checkRoom(p); err != nil {
 		return nil, err
 	}
+	if p.Pin != nil && p.Pin.Coordinator != nil {
+		if err := sysinfo.PinProcess(*p.Pin.Coordinator); err != nil {
+			return nil, fmt.Errorf("%w: the coordinator: %w", store.ErrInvalid, err)
+		}
+	}
 	s := &session{cfg: cfg, drv: drv, notef: func(format string, args ...any) {
 		if cfg.Notes != nil {
 			fmt.Fprintf(cfg.Notes, format+"\n", args...)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobench/gobench/internal/wire"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -45,6 +46,11 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	drv, err := reg.Lookup(plan.Driver)
 	if err != nil {
 		return err
+	}
+	if cpu := plan.Pin.WorkerCPU(pf.Proc); cpu >= 0 {
+		if err := sysinfo.PinProcess(cpu); err != nil {
+			return fmt.Errorf("worker process %d: %w", pf.Proc, err)
+		}
 	}
 
 	ctx, cancel := context.WithCancel(ctx)

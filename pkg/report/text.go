@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -103,6 +104,9 @@ func header(w *errWriter, r *result.Result) {
 	w.printf("%d %s × %d %s (%s mode) · seed %d · %s\n",
 		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
 		p.Mode, p.Seed, workloadText(p, true))
+	if line := pinText(p.Pin); line != "" {
+		w.printf("%s\n", line)
+	}
 	w.printf("db %s on %s · %s · %s %s, %s\n",
 		dbPath(p), filesystemText(env), machineText(env), r.Tool.Name, r.Tool.Version, r.Tool.GoVersion)
 	if line := warmupText(r); line != "" {
@@ -392,3 +396,22 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
+
+// pinText says where a run's processes were pinned, "" when nowhere.
+func pinText(p *workload.Pin) string {
+	if p == nil {
+		return ""
+	}
+	var parts []string
+	if len(p.Workers) > 0 {
+		cpus := make([]string, len(p.Workers))
+		for i, c := range p.Workers {
+			cpus[i] = strconv.Itoa(c)
+		}
+		parts = append(parts, "worker processes to CPUs "+strings.Join(cpus, ",")+" (round-robin)")
+	}
+	if p.Coordinator != nil {
+		parts = append(parts, "the coordinator to CPU "+strconv.Itoa(*p.Coordinator))
+	}
+	return "pinned: " + strings.Join(parts, " · ")
+}

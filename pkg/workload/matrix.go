@@ -22,6 +22,8 @@ type Matrix struct {
 	Busy string
 	// Memory keeps every database in memory (engines that cannot refuse).
 	Memory bool
+	// Pin, when set, pins every cell's processes to CPUs.
+	Pin *Pin
 }
 
 // DefaultBusyBudget is how long the retry policy retries an op on an
@@ -107,7 +109,7 @@ func (m *Matrix) layouts(template *Plan, driver, mode string, procs, gors, batch
 		for _, ng := range gors {
 			for _, nb := range batches {
 				p := *template
-				p.Driver, p.Mode, p.Procs, p.Goroutines = driver, mode, np, ng
+				p.Driver, p.Mode, p.Procs, p.Goroutines, p.Pin = driver, mode, np, ng, m.Pin
 				p.Phases = append([]Phase(nil), template.Phases...)
 				setBatch(&p, nb)
 				out = append(out, &p)

@@ -131,6 +131,8 @@ type Plan struct {
 	// several machines, together run every worker once, each with the
 	// ops it would have had in one run; their results merge into one.
 	Shard *Shard `json:"shard,omitempty"`
+	// Pin, when set, pins the run's processes to CPUs (Linux).
+	Pin *Pin `json:"pin,omitempty"`
 	// SQL, when set, makes this a sql workload: the phases deal the
 	// user's scripts instead of key-value ops (see SQL).
 	SQL *SQL `json:"sql,omitempty"`
@@ -144,6 +146,25 @@ type Shard struct {
 
 // String returns "index/count", counting from 1 as the --shard flag does.
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index+1, s.Count) }
+
+// Pin is where a run's processes run: worker processes round-robin over
+// Workers (process i on Workers[i mod len]), the coordinating process on
+// Coordinator. Pinning takes the scheduler's moves between CPUs out of
+// the figures, and keeps the coordinator off the workers' CPUs.
+type Pin struct {
+	Workers []int `json:"workers,omitempty"`
+	// Coordinator is the coordinator's CPU; nil leaves it unpinned.
+	Coordinator *int `json:"coordinator,omitempty"`
+}
+
+// WorkerCPU is the CPU of worker process i, or -1 when workers are not
+// pinned.
+func (p *Pin) WorkerCPU(i int) int {
+	if p == nil || len(p.Workers) == 0 {
+		return -1
+	}
+	return p.Workers[i%len(p.Workers)]
+}
 
 // ParseShard reads a shard as String writes it: "I/N", the I-th of N
 // (from 1). Plan.Validate checks that I is within N.

@@ -12,7 +12,7 @@ import (
 // key space, the values, the workers, the phases, open loop, the busy
 // policy, the warm-up, verification, the scripts of a sql workload.
 func (p *Plan) Validate() error {
-	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkVerify, p.checkSQL} {
+	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkVerify, p.checkSQL, p.checkPin} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -158,6 +158,26 @@ func (p *Plan) checkWarmup() error {
 func (p *Plan) checkVerify() error {
 	if p.Verify && p.ValueSize-p.ValueVariance < MinVerifyValueSize {
 		return fmt.Errorf("verify tags values with %d bytes: value size %d is too small", MinVerifyValueSize, p.ValueSize-p.ValueVariance)
+	}
+	return nil
+}
+
+// checkPin checks the CPUs a run is pinned to: not negative, and worker
+// CPUs only for worker processes.
+func (p *Plan) checkPin() error {
+	if p.Pin == nil {
+		return nil
+	}
+	if len(p.Pin.Workers) > 0 && p.Mode != ModeProcess {
+		return fmt.Errorf("--cpus pins worker processes; %s workers run in the coordinator (pin it with --coordinator-cpu)", p.Mode)
+	}
+	for _, c := range p.Pin.Workers {
+		if c < 0 {
+			return fmt.Errorf("CPU %d is negative", c)
+		}
+	}
+	if c := p.Pin.Coordinator; c != nil && *c < 0 {
+		return fmt.Errorf("--coordinator-cpu %d is negative", *c)
 	}
 	return nil
 }

@@ -308,13 +308,20 @@ func TestOutputsAreGobenchsOwn(t *testing.T) {
 			t.Errorf("%s was created by a refused run", name)
 		}
 	}
-	// A file gobench wrote is replaced; --force replaces another's.
-	for _, args := range [][]string{{"report", fixture, "-o", "old.json"}, {"report", fixture, "-o", "notes.txt", "--force"}} {
-		if r := runGobench(t, bin, dir, t.TempDir(), nil, args...); r.code != 0 {
-			t.Errorf("%v: exit %d: %s", args, r.code, r.stderr)
+	// A file gobench wrote is replaced; --force replaces another's (each
+	// in the format its extension names).
+	for _, tt := range []struct {
+		args []string
+		head string
+	}{
+		{[]string{"report", fixture, "-o", "old.json"}, "{"},
+		{[]string{"report", fixture, "-o", "notes.txt", "--force"}, "gobench mix"},
+	} {
+		if r := runGobench(t, bin, dir, t.TempDir(), nil, tt.args...); r.code != 0 {
+			t.Errorf("%v: exit %d: %s", tt.args, r.code, r.stderr)
 		}
-		if b, _ := os.ReadFile(filepath.Join(dir, args[3])); !bytes.HasPrefix(b, []byte("gobench mix")) {
-			t.Errorf("%v: %s holds %.40q", args, args[3], b)
+		if b, _ := os.ReadFile(filepath.Join(dir, tt.args[3])); !bytes.HasPrefix(b, []byte(tt.head)) {
+			t.Errorf("%v: %s holds %.40q", tt.args, tt.args[3], b)
 		}
 	}
 }

@@ -595,3 +595,19 @@ func TestShardAutoPlan(t *testing.T) {
 		t.Errorf("an index past the count: exit %d: %s", code, stderr)
 	}
 }
+
+// A line on a terminal is cut to its width, marked; elsewhere it is whole.
+func TestFitWidth(t *testing.T) {
+	t.Parallel()
+	line := strings.Repeat("x", 100)
+	term := &Env{StderrIsTerminal: true, StderrWidth: func() int { return 80 }}
+	if got := fitWidth(term, line, 9); len([]rune(got)) != 71 || !strings.HasSuffix(got, "…") {
+		t.Errorf("on an 80-column terminal: %d runes %q", len([]rune(got)), got)
+	}
+	if got := fitWidth(term, "short", 9); got != "short" {
+		t.Errorf("a short line changed: %q", got)
+	}
+	if got := fitWidth(&Env{}, line, 9); got != line {
+		t.Errorf("a line to a pipe was cut")
+	}
+}

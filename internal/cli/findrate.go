@@ -87,11 +87,14 @@ func runSearch(ctx context.Context, env *Env, o *runOptions, j *job.Job, gates [
 		return err
 	}
 	cfg.Base.Notes = nil // each step's setup notes would drown the steps' own
+	n, d := j.Search.Estimate()
+	o.notef(env, "--find-rate: about %d steps a cell, %s for %d %s, longer if confirmations fail", n,
+		(time.Duration(len(j.Cells)) * d).Round(time.Second), len(j.Cells), map[bool]string{true: "cell", false: "cells"}[len(j.Cells) == 1])
 	steps := 0
 	curves, runErr := coord.FindRates(ctx, coord.Search{Cells: cfg, Search: s, Settle: time.Duration(j.Search.Settle),
 		Observe: func(i int, st result.CapacityStep) {
 			steps++
-			o.notef(env, "step %d: %s", steps, report.StepSummary(st))
+			o.notef(env, "%s", fitWidth(env, fmt.Sprintf("step %d: %s", steps, report.StepSummary(st)), len("gobench: ")))
 		}})
 	if len(curves) == 0 {
 		return runErr
@@ -149,4 +152,22 @@ func lowest(cv result.CapacityCurve) float64 {
 		}
 	}
 	return low
+}
+
+// fitWidth cuts line to the width of the terminal stderr is, less
+// prefix columns, ending it with "…": a line that wraps breaks the
+// column of lines under it. Elsewhere (a file, a pipe) the line is whole.
+func fitWidth(env *Env, line string, prefix int) string {
+	if !env.StderrIsTerminal || env.StderrWidth == nil {
+		return line
+	}
+	w := env.StderrWidth() - prefix
+	if w < 20 {
+		return line
+	}
+	r := []rune(line)
+	if len(r) <= w {
+		return line
+	}
+	return string(r[:w-1]) + "…"
 }

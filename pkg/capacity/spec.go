@@ -67,3 +67,21 @@ func (s Spec) Search() (Search, error) {
 		MaxErrorShare: s.MaxErrorShare, MinAchieved: DefaultMinAchieved, ConfirmFactor: DefaultConfirmFactor,
 		Confirmations: DefaultConfirmations}, nil
 }
+
+// Estimate is how long a typical search of one cell takes: the
+// closed-loop probe (unless RateMax bounds it), about five steps to
+// bracket the rate from the probe's sixteenth, as many to bisect to a 5%
+// tolerance (more for a finer one), and the confirmations, each step
+// after its settle. A search that fails confirmations steps down and runs
+// them again, and takes longer.
+func (s Spec) Estimate() (steps int, d time.Duration) {
+	step, settle := time.Duration(s.Step), time.Duration(s.Settle)
+	bisect := max(1, int(math.Ceil(math.Log2(1/max(s.Tolerance, 1e-3)))))
+	steps = 5 + bisect
+	if s.RateMax <= 0 {
+		steps++ // the probe
+	}
+	d = time.Duration(steps) * (step + settle)
+	d += time.Duration(DefaultConfirmations) * (time.Duration(DefaultConfirmFactor)*step + settle)
+	return steps + DefaultConfirmations, d
+}

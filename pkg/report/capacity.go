@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
@@ -318,34 +319,55 @@ func capacityHTML(w io.Writer, c *result.Capacity) error {
 	if len(c.Objectives) > 0 {
 		objective = c.Objectives[0]
 	}
-	ch := chart{ID: "capacity-curve", Title: "Latency against throughput: each step's figure for " + objective + " (from each op's due time) at the rate it achieved, a line per cell; the grey line is the limit"}
+	limitText := ""
+	for _, o := range c.Objectives {
+		if strings.HasPrefix(o, objectiveMetric(objective)) {
+			limitText = o
+		}
+	}
+	ch := chart{ID: "capacity-curve", Title: "Latency against throughput: " + objectiveMetric(objective) + " (from each op's due time) at the rate each step achieved, every step of the search: the line joins a cell's search steps, triangles are its confirmation runs (3× a step long); the dashed line is the limit, " + limitText}
 	p := newPlot("", "achieved ops/s (log scale)", objectiveMetric(objective)+" (log scale)")
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.Y.Tick.Marker = latencyTicks{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker = unitTicks{log: true}
+	p.Legend.Left, p.Legend.Top = true, true // the low-rate, high-latency corner is empty
 	limit := 0.0
 	for i, cv := range c.Cells {
-		var xy plotter.XYs
+		var xy, confirm plotter.XYs
 		for _, st := range cv.Steps {
-			if st.Confirmation || st.Achieved <= 0 || len(st.Verdicts) == 0 {
+			if st.Achieved <= 0 || len(st.Verdicts) == 0 {
 				continue
 			}
 			limit = st.Verdicts[0].Threshold
-			xy = append(xy, plotter.XY{X: st.Achieved, Y: math.Max(st.Verdicts[0].Value, 0.001)})
+			pt := plotter.XY{X: st.Achieved, Y: math.Max(st.Verdicts[0].Value, 0.001)}
+			if st.Confirmation {
+				confirm = append(confirm, pt)
+			} else {
+				xy = append(xy, pt)
+			}
 		}
-		if len(xy) == 0 {
-			continue
+		if len(xy) > 0 {
+			slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) }) // a line runs left to right
+			if err := line(p, xy, palette[i%len(palette)], cellLabel(cv, c.Varied), false); err != nil {
+				return err
+			}
 		}
-		slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) }) // a line runs left to right
-		if err := line(p, xy, palette[i%len(palette)], cellLabel(cv, c.Varied), false); err != nil {
-			return err
+		if len(confirm) > 0 {
+			sc, err := plotter.NewScatter(confirm)
+			if err != nil {
+				return err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: palette[i%len(palette)], Radius: vg.Points(4), Shape: draw.TriangleGlyph{}}
+			p.Add(sc)
+			p.Legend.Add(cellLabel(cv, c.Varied)+": confirmations", sc)
 		}
-		ch.Points += len(xy)
+		ch.Points += len(xy) + len(confirm)
 	}
 	if ch.Points > 0 && limit > 0 {
 		fn := plotter.NewFunction(func(float64) float64 { return limit })
 		fn.Color, fn.Dashes = color.Gray{Y: 0x90}, []vg.Length{vg.Points(4), vg.Points(3)}
 		p.Add(fn)
+		p.Legend.Add("limit: "+cmp.Or(limitText, units.Micros(limit)), fn)
 	}
 	if ch.Points > 0 {
 		fixLogRange(p)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"html"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -27,8 +28,8 @@ func loadCapacityFixture(t *testing.T) *result.Capacity {
 }
 
 // A recorded search (rollback and WAL, upsert p99 <= 20ms) in every
-// format that renders one; the HTML has its chart, a point per step that
-// is not a confirmation.
+// format that renders one; the HTML has its chart, a point per step,
+// confirmations included, and its limit labelled.
 func TestCapacityGoldens(t *testing.T) {
 	c := loadCapacityFixture(t)
 	for _, tt := range []struct{ golden, format string }{
@@ -52,16 +53,22 @@ func TestCapacityGoldens(t *testing.T) {
 	if err := render(&buf); err != nil {
 		t.Fatal(err)
 	}
-	points := 0
+	points, confirmations := 0, 0
 	for _, cv := range c.Cells {
 		for _, st := range cv.Steps {
-			if !st.Confirmation {
-				points++
+			points++
+			if st.Confirmation {
+				confirmations++
 			}
 		}
 	}
-	if want := `id="capacity-curve" data-points="` + strconv.Itoa(points) + `"`; !strings.Contains(buf.String(), want) {
-		t.Errorf("the HTML has no chart with %d points", points)
+	if want := `id="capacity-curve" data-points="` + strconv.Itoa(points) + `"`; confirmations == 0 || !strings.Contains(buf.String(), want) {
+		t.Errorf("the HTML has no chart with %d points (%d confirmations)", points, confirmations)
+	}
+	for _, want := range []string{html.EscapeString("limit: " + c.Objectives[0]), "confirmations"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("the chart does not show %q", want)
+		}
 	}
 	if _, err := Render("benchfmt", c, Options{}); err == nil {
 		t.Error("benchfmt rendered a capacity search")

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -22,12 +23,16 @@ import (
 // factor against the baseline with the rank test's verdict.
 func cellDots(id string, s *result.Suite, m judge.MetricSummary) (chart, error) {
 	c := chart{ID: id, Title: fmt.Sprintf("%s (%s, %s): every repeat, the median (bar) and the range, factor against %s", m.Metric, m.Unit, m.Direction, s.Baseline)}
-	p := newPlot("", strings.Join(s.Varied, " / "), m.Unit)
+	xLabel := strings.Join(s.Varied, " / ")
+	if len(s.Varied) > 3 {
+		xLabel = "" // each tick names its values, one a line
+	}
+	p := newPlot("", xLabel, m.Unit)
 	var names, labels []string
 	top := 0.0
 	for i, cs := range m.Cells {
 		x := float64(i)
-		names = append(names, strings.ReplaceAll(settingValues(cs.Settings), "\t", "/"))
+		names = append(names, cellTick(cs.Settings))
 		var dots plotter.XYs
 		for j, v := range cs.Stats.Values {
 			dots = append(dots, plotter.XY{X: x + spread(j, len(cs.Stats.Values)), Y: v})
@@ -47,10 +52,14 @@ func cellDots(id string, s *result.Suite, m judge.MetricSummary) (chart, error) 
 	}
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.6, float64(len(m.Cells))-0.4
-	p.Y.Min = 0
-	tops := make(plotter.XYs, len(labels)) // every label on one line, above the highest dot
+	logScale := scaleAxis(p, m)
+	above := top * 1.06 // every label on one line, above the highest dot
+	if logScale {
+		above = top * 1.3
+	}
+	tops := make(plotter.XYs, len(labels))
 	for i := range tops {
-		tops[i] = plotter.XY{X: float64(i), Y: top * 1.06}
+		tops[i] = plotter.XY{X: float64(i), Y: above}
 	}
 	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: tops, Labels: labels})
 	if err != nil {
@@ -62,8 +71,89 @@ func cellDots(id string, s *result.Suite, m judge.MetricSummary) (chart, error) 
 	}
 	p.Add(lab)
 	p.Y.Max = top * 1.2 // room for the labels
+	if logScale {
+		p.Y.Max = top * 2.5
+	}
 	c.SVG, err = render(p, vg.Length(max(8, float64(len(m.Cells))*1.6))*vg.Inch, 3.5*vg.Inch)
 	return c, err
+}
+
+// cellTick names a cell under its column: its values, one a line, the
+// settings it lacks (another engine's options) left out.
+func cellTick(s result.Settings) string {
+	var vals []string
+	for _, st := range s {
+		if st.Value != "" {
+			vals = append(vals, st.Value)
+		}
+	}
+	if len(vals) == 0 {
+		return "(all)"
+	}
+	return strings.Join(vals, "\n")
+}
+
+// logSpread is the ratio of a metric's largest to its smallest value
+// over the cells past which their axis is logarithmic: on a linear axis a
+// cell 17 times another's is a bar and a sliver.
+const logSpread = 5
+
+// scaleAxis gives the metric's axis its scale and ticks: logarithmic when
+// the cells' values span more than logSpread (reporting that), linear
+// from zero otherwise; latencies labelled in their unit (600ms, not
+// 600000), rates with k and M.
+func scaleAxis(p *plot.Plot, m judge.MetricSummary) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, cs := range m.Cells {
+		for _, v := range cs.Stats.Values {
+			if v > 0 {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+	}
+	latency := m.Unit == "µs" || m.Unit == "µs of CPU per op"
+	logScale := hi > 0 && hi/lo > logSpread
+	switch {
+	case logScale:
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Min = lo / 1.5
+		p.Y.Label.Text += " (log scale)"
+		p.Y.Tick.Marker = unitTicks{latency: latency, log: true}
+	default:
+		p.Y.Min = 0
+		p.Y.Tick.Marker = unitTicks{latency: latency}
+	}
+	return logScale
+}
+
+// unitTicks labels a metric's axis in the metric's unit: latencies as
+// 10µs, 1ms, 1.50s; rates as 500, 20k, 1.5M. On a log scale it ticks the
+// powers of ten, and labels the ends of a range within one decade.
+type unitTicks struct{ latency, log bool }
+
+func (u unitTicks) Ticks(lo, hi float64) []plot.Tick {
+	if u.log {
+		return logTicks(lo, hi, u.label)
+	}
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = u.label(ticks[i].Value)
+		}
+	}
+	return ticks
+}
+
+func (u unitTicks) label(v float64) string {
+	switch {
+	case u.latency:
+		return units.Micros(v)
+	case v >= 1e6:
+		return units.Sig3(v/1e6) + "M"
+	case v >= 1e4:
+		return units.Sig3(v/1e3) + "k"
+	}
+	return units.Rate(v)
 }
 
 // spread places dot j of n across its column, so repeats of equal value

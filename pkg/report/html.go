@@ -206,17 +206,34 @@ func (percentileTicks) Ticks(min, max float64) []plot.Tick {
 // 10µs, 1ms, 1.00s.
 type latencyTicks struct{}
 
-func (latencyTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.LogTicks{Prec: -1}.Ticks(min, max)
+func (latencyTicks) Ticks(min, max float64) []plot.Tick { return logTicks(min, max, units.Micros) }
+
+// logTicks ticks a log-scaled axis from lo to hi: every 1, 2 and 5 times
+// a power of ten labelled (label formats a value), the other whole
+// multiples as minor ticks; an axis with fewer than two labels in range
+// gets its ends labelled too, so no axis reads from one figure.
+func logTicks(lo, hi float64, label func(float64) string) []plot.Tick {
+	if !(lo > 0) || !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: label(lo)}, {Value: hi, Label: label(hi)}}
+	}
+	var ticks []plot.Tick
 	labelled := 0
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = units.Micros(ticks[i].Value)
-			labelled++
+	for p := math.Pow(10, math.Floor(math.Log10(lo))); p <= hi; p *= 10 {
+		for m := 1.0; m < 10; m++ {
+			v := m * p
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = label(v)
+				labelled++
+			}
+			ticks = append(ticks, t)
 		}
 	}
-	if labelled < 2 { // a range within one decade: label its ends
-		ticks = append(ticks, plot.Tick{Value: min, Label: units.Micros(min)}, plot.Tick{Value: max, Label: units.Micros(max)})
+	if labelled < 2 {
+		ticks = append(ticks, plot.Tick{Value: lo, Label: label(lo)}, plot.Tick{Value: hi, Label: label(hi)})
 	}
 	return ticks
 }

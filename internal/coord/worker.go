@@ -26,31 +26,9 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		}
 	}()
 	r := wire.NewReader(in, "coordinator")
-	if !r.Scan() {
-		if r.Err() != nil {
-			return fmt.Errorf("reading the plan: %w", r.Err())
-		}
-		return errors.New("reading the plan: the coordinator closed the pipe")
-	}
-	if r.Frame().Type != wire.TypePlan {
-		return fmt.Errorf("expected a plan frame from the coordinator, got %v", r.Frame().Type)
-	}
-	pf := r.Frame().Plan()
-	plan, err := workload.DecodePlan(pf.JSON)
+	plan, proc, drv, err := readPlan(r, reg)
 	if err != nil {
 		return err
-	}
-	if pf.Proc < 0 || pf.Proc >= plan.Procs {
-		return fmt.Errorf("process index %d is outside the plan's %d processes", pf.Proc, plan.Procs)
-	}
-	drv, err := reg.Lookup(plan.Driver)
-	if err != nil {
-		return err
-	}
-	if cpu := plan.Pin.WorkerCPU(pf.Proc); cpu >= 0 {
-		if err := sysinfo.PinProcess(cpu); err != nil {
-			return fmt.Errorf("worker process %d: %w", pf.Proc, err)
-		}
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -69,7 +47,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	}()
 	ids := make([]int, plan.Goroutines)
 	for g := range ids {
-		ids[g] = pf.Proc*plan.Goroutines + g
+		ids[g] = proc*plan.Goroutines + g
 	}
 	h := &workload.Host{
 		Plan:      plan,
@@ -123,4 +101,38 @@ type wireCollector struct{ w *wire.Writer }
 
 func (c wireCollector) Sink(worker, phase int) workload.Sink {
 	return wire.NewSampleSink(c.w, worker, phase, 256)
+}
+
+// readPlan reads the worker's plan and its process index from the
+// coordinator, finds the plan's driver, and pins the process to its CPU
+// when the plan says so (before any store work, so every thread the run
+// starts inherits the CPU).
+func readPlan(r *wire.Reader, reg *store.Registry) (*workload.Plan, int, store.Driver, error) {
+	if !r.Scan() {
+		if r.Err() != nil {
+			return nil, 0, nil, fmt.Errorf("reading the plan: %w", r.Err())
+		}
+		return nil, 0, nil, errors.New("reading the plan: the coordinator closed the pipe")
+	}
+	if r.Frame().Type != wire.TypePlan {
+		return nil, 0, nil, fmt.Errorf("expected a plan frame from the coordinator, got %v", r.Frame().Type)
+	}
+	pf := r.Frame().Plan()
+	plan, err := workload.DecodePlan(pf.JSON)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if pf.Proc < 0 || pf.Proc >= plan.Procs {
+		return nil, 0, nil, fmt.Errorf("process index %d is outside the plan's %d processes", pf.Proc, plan.Procs)
+	}
+	drv, err := reg.Lookup(plan.Driver)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if cpu := plan.Pin.WorkerCPU(pf.Proc); cpu >= 0 {
+		if err := sysinfo.PinProcess(cpu); err != nil {
+			return nil, 0, nil, fmt.Errorf("worker process %d: %w", pf.Proc, err)
+		}
+	}
+	return plan, pf.Proc, drv, nil
 }

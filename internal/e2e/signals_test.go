@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,7 +110,8 @@ func (f *stderrFollower) String() string {
 	return f.buf.String()
 }
 
-// startRun starts gobench (with --progress 1s among its arguments) and
+// startRun starts gobench (with --progress 1s among its arguments, added
+// when not given) and
 // returns once every worker has run ops: once the first progress line is
 // out, which the coordinator prints when every worker has moved past the
 // run's first second.
@@ -120,6 +122,9 @@ func startRun(t *testing.T, cmd *exec.Cmd) (stdout *bytes.Buffer, stderr *stderr
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Contains(cmd.Args, "--progress") {
+		cmd.Args = append(cmd.Args, "--progress", "1s") // the readiness line below, each second
 	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -243,7 +248,7 @@ func TestSignals(t *testing.T) {
 			if err := cmd.Process.Signal(tt.sig); err != nil {
 				t.Fatal(err)
 			}
-			stderr.waitFor(t, `^gobench: interrupted: stopping workers after their current op`)
+			stderr.waitFor(t, `^gobench: [a-z ]+ \(SIG[A-Z]+\): stopping workers after their current op`)
 			if signals == 2 {
 				if err := cmd.Process.Signal(tt.sig); err != nil {
 					t.Fatal(err)

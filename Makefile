@@ -26,7 +26,8 @@ FUZZ_TARGETS = \
 	./pkg/sqlscript:FuzzParse:200000x \
 	./pkg/sqlscript:FuzzExpr:200000x \
 	./pkg/sqlscript:FuzzParseText:100000x \
-	./pkg/sysinfo:FuzzParseMountinfo:200000x
+	./pkg/sysinfo:FuzzParseMountinfo:200000x \
+	./pkg/units:FuzzParseCount:200000x
 
 .PHONY: all build short test race bench fuzz lint cover soak clean
 

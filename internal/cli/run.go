@@ -41,6 +41,8 @@ type runOptions struct {
 	maxRuns  int
 	dryRun   bool // print the plan file, run nothing
 	si       bool // sizes and rates in powers of 1000 (blob, run)
+	// calibrate measures the machine around every run (coord.Config).
+	calibrate bool
 }
 
 // AddFlags binds the options to flags.
@@ -62,6 +64,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker completes nothing for this long while it runs (keep it above --busy-timeout)")
 	fs.DurationVar(&o.progress, "progress", -1, "print progress on stderr at this interval (default: 1s on a terminal, 10s otherwise; 0: never)")
 	fs.StringVar(&o.hlog, "hlog", "", "write per-second latency histograms per op kind to this file, in the HdrHistogram interval log format (one run only)")
+	fs.BoolVar(&o.calibrate, "calibrate", true, "measure the machine just before and just after each run (load, runnable threads, steal, and a CPU loop and an fsync probe of about 0.2 s), recorded in the result")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the resolved plan (every cell) as a JSON plan file on stdout and run nothing; 'gobench run FILE' runs it")
 }
 
@@ -130,7 +133,7 @@ func (o *runOptions) coordCells(env *Env, j *job.Job, runs int) (coord.Cells, er
 		Plans: j.Cells, Repeat: o.repeat, Command: j.Command, Shape: j.Shape, Args: env.Args,
 		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
 		Base: coord.Config{Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
-			Abort: env.Abort, Notes: log, ProgressEvery: every},
+			Abort: env.Abort, Notes: log, ProgressEvery: every, Calibrate: o.calibrate},
 		Watch: o.watch(env, every, len(j.Cells)),
 		Note:  func(format string, args ...any) { o.notef(env, format, args...) },
 	}, nil

@@ -91,6 +91,9 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 		w.printf(" · %s", e)
 	}
 	w.printf(" · %s %s, %s\n", first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	if line := suiteMachineText(s); line != "" {
+		w.printf("%s\n", line)
+	}
 	if c := env.Ceiling; c != nil {
 		w.printf("ceiling: before the runs this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s)\n",
 			c.Filesystem, units.Rate(c.FsyncPerSec), c.WriteSize, units.Micros(c.P50Micros), units.Micros(c.P99Micros))

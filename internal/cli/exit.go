@@ -19,6 +19,7 @@ const (
 	ExitFailure     = 1   // the run failed: a worker died, the engine failed
 	ExitUsage       = 2   // bad input: flags, paths, scripts, a database gobench did not create
 	ExitThreshold   = 3   // a gate failed: an --expect, or a regression beyond --max-regression
+	ExitUndecided   = 4   // a verdict the data could not decide (--inconclusive fail, the default)
 	ExitInterrupted = 130 // stopped by SIGINT; a run's partial result was written
 	ExitTerminated  = 143 // stopped by SIGTERM; a run's partial result was written
 )
@@ -57,6 +58,8 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.Is(err, judge.ErrThreshold):
 		return ExitThreshold
+	case errors.Is(err, judge.ErrInconclusive):
+		return ExitUndecided
 	case errors.Is(err, errTerminated):
 		return ExitTerminated
 	case errors.Is(err, context.Canceled):

@@ -32,7 +32,7 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 	fs.Uint64Var(&p.Seed, "seed", p.Seed, "base seed of every worker's random streams")
 	fs.StringVar(&p.OnError, "on-error", p.OnError, "after an error other than busy/locked: stop the run, or continue and count it")
 	fs.StringVar(&l.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
-	fs.StringArrayVar(&l.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; every verdict is printed; exit 3 when one fails (repeatable)")
+	fs.StringArrayVar(&l.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; pass, fail or inconclusive, each printed with its interval; exit 3 when one fails, 4 when one cannot decide (repeatable)")
 	fs.Float64Var(&p.Rate, "rate", 0, "open loop: start "+unit+" on a schedule of this many per second over all workers, and time each from its due time, so stalls count for every one they delay (default: closed loop)")
 	fs.StringVar(&p.Arrival, "arrival", "", "open-loop spacing of due times: constant (default) or poisson")
 	fs.Var(&p.LatencyLimit, "latency-limit", "open loop: count "+unit+" that begin more than this behind their due time as late")

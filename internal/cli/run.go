@@ -13,6 +13,7 @@ import (
 
 	"github.com/gobench/gobench/internal/coord"
 	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store/all"
@@ -43,6 +44,8 @@ type runOptions struct {
 	si       bool // sizes and rates in powers of 1000 (blob, run)
 	// calibrate measures the machine around every run (coord.Config).
 	calibrate bool
+	// inconclusive is what a gate the data cannot decide counts as.
+	inconclusive string
 }
 
 // AddFlags binds the options to flags.
@@ -64,6 +67,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	fs.DurationVar(&o.stall, "stall-timeout", time.Minute, "fail a run whose worker completes nothing for this long while it runs (keep it above --busy-timeout)")
 	fs.DurationVar(&o.progress, "progress", -1, "print progress on stderr at this interval (default: 1s on a terminal, 10s otherwise; 0: never)")
 	fs.StringVar(&o.hlog, "hlog", "", "write per-second latency histograms per op kind to this file, in the HdrHistogram interval log format (one run only)")
+	fs.StringVar(&o.inconclusive, "inconclusive", string(judge.InconclusiveFails), "what an --expect the data cannot decide counts as: fail (exit 4) or pass; either way its verdict says why and what would decide it")
 	fs.BoolVar(&o.calibrate, "calibrate", true, "measure the machine just before and just after each run (load, runnable threads, steal, and a CPU loop and an fsync probe of about 0.2 s), recorded in the result")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the resolved plan (every cell) as a JSON plan file on stdout and run nothing; 'gobench run FILE' runs it")
 }
@@ -85,6 +89,9 @@ func (o *runOptions) resolve() error {
 	}
 	if o.reuse && o.db == "" {
 		return errors.New("--reuse applies to an existing --db file")
+	}
+	if _, err := judge.ParseInconclusive(o.inconclusive); err != nil {
+		return err
 	}
 	if o.progress < -1 {
 		return errors.New("--progress must not be negative")

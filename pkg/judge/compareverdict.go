@@ -89,7 +89,7 @@ func (o CompareOptions) judgeInterleaved(row *ComparisonRow, old, new []float64)
 }
 
 // percent writes a fraction as a percentage: 0.1 as "10".
-func percent(f float64) string { return strconv.FormatFloat(100*f, 'g', 3, 64) }
+func percent(f float64) string { return units.Percent(f) }
 
 // outcome is the comparison's verdict from its rows and its machine.
 func (c *Comparison) outcome(o CompareOptions) string {

@@ -73,7 +73,7 @@ func machineShift(old, new *result.Suite, maxRegression float64) *MachineShift {
 func (m *MachineShift) sentence() string {
 	word, pct := "slower", 100*(m.Ratio-1)
 	if m.Ratio < 1 {
-		word, pct = "faster", 100*(1/m.Ratio-1)
+		word, pct = "faster", 100*(1-m.Ratio) // its unit of work took that much less time
 	}
 	s := fmt.Sprintf("the machine was %.0f%% %s during NEW: calibration %s vs %s (medians of %d and %d probes", pct, word, units.Micros(m.New), units.Micros(m.Old), m.NewN, m.OldN)
 	if m.Low > 0 {
@@ -86,7 +86,7 @@ func (m *MachineShift) sentence() string {
 	if m.Changed {
 		return s + fmt.Sprintf("; beyond the %.0f%% a comparison at this threshold absorbs: not a valid comparison of throughput or latency", 100*m.Tolerance)
 	}
-	return s + fmt.Sprintf("; within the %.0f%% this comparison absorbs", 100*m.Tolerance)
+	return s + fmt.Sprintf("; its probes show no move beyond the %.0f%% this comparison absorbs", 100*m.Tolerance)
 }
 
 // calibrations returns every calibration (µs per unit) of a suite's runs,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -58,7 +57,7 @@ func comparisonText(w io.Writer, c *judge.Comparison) error {
 func comparisonTitle(c *judge.Comparison) string {
 	s := "gobench compare · old " + c.OldName + " · new " + c.NewName
 	if c.MaxRegression > 0 {
-		s += " · regression threshold " + strconv.FormatFloat(100*c.MaxRegression, 'g', 3, 64) + "%"
+		s += " · regression threshold " + units.Percent(c.MaxRegression) + "%"
 	}
 	if c.Interleaved {
 		s += " · runs interleaved on one machine"
@@ -174,7 +173,7 @@ func inconclusiveNote(c *judge.Comparison, r judge.ComparisonRow) string {
 	return fmt.Sprintf(": %.0f%% noise", 100*r.Spread)
 }
 
-func percentOf(f float64) string { return strconv.FormatFloat(100*f, 'g', 3, 64) }
+func percentOf(f float64) string { return units.Percent(f) }
 
 func arrow(m judge.Metric) string {
 	if m.HigherIsBetter() {

@@ -2,7 +2,6 @@ package report
 
 import (
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
@@ -111,7 +110,7 @@ func comparisonMarkdown(w io.Writer, c *judge.Comparison) error {
 	}
 	ew.printf("**gobench compare** · old `%s` · new `%s`", c.OldName, c.NewName)
 	if c.MaxRegression > 0 {
-		ew.printf(" · regression threshold %s%%", strconv.FormatFloat(100*c.MaxRegression, 'g', 3, 64))
+		ew.printf(" · regression threshold %s%%", units.Percent(c.MaxRegression))
 	}
 	if c.Interleaved {
 		ew.printf(" · runs interleaved on one machine")

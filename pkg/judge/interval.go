@@ -3,6 +3,7 @@ package judge
 import (
 	"math"
 	"slices"
+	"sort"
 
 	ustats "github.com/aclements/go-moremath/stats"
 	"golang.org/x/perf/benchmath"
@@ -65,13 +66,13 @@ func RatioInterval(a, b []float64) (Interval, bool) {
 	tail := (1 - Confidence) / 2
 	k, p := 0, 0.0 // k ratios cut off each end; p the probability of each tail
 	if n1*n2 <= exactUTest {
+		// The largest k with P(U ≤ k-1) within the tail: the CDF grows
+		// with k, so a binary search finds it in a few evaluations.
 		d := ustats.UDist{N1: n1, N2: n2}
-		for k < n1*n2/2 {
-			next := d.CDF(float64(k))
-			if next > tail+confidenceSlack {
-				break
-			}
-			k, p = k+1, next
+		within := func(k int) bool { return d.CDF(float64(k-1)) <= tail+confidenceSlack }
+		k = sort.Search(n1*n2/2+1, func(k int) bool { return k > 0 && !within(k) }) - 1
+		if k > 0 {
+			p = d.CDF(float64(k - 1))
 		}
 	} else {
 		// U is close to normal: mean n1n2/2, variance n1n2(n1+n2+1)/12.

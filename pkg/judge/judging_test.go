@@ -33,6 +33,15 @@ func TestRatioInterval(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want [%v, %v] at %v, %v", tt.name, iv, ok, tt.lo, tt.hi, tt.conf, tt.ok)
 		}
 	}
+	// 30+30 is still exact (a binary search over the U distribution), and
+	// the tail it cuts is the one asked for, within a step of U.
+	var a30 []float64
+	for i := range 30 {
+		a30 = append(a30, float64(100+i))
+	}
+	if iv, ok := RatioInterval(a30, a30); !ok || iv.Lo >= 1 || iv.Hi <= 1 || iv.Confidence < Confidence || iv.Confidence > Confidence+0.01 {
+		t.Errorf("30+30: %+v, %v", iv, ok)
+	}
 	// Large samples take the normal approximation; two equal ones hold ×1.
 	var a, b []float64
 	for i := range 60 {

@@ -125,7 +125,9 @@ const maxSuggestedRuns = 200
 // threshold did not decide, and about how many runs would: an interval
 // narrows as 1/√n, so if the figure stays where it is, the side of the
 // interval that crosses the threshold clears it at n·(width/distance)²
-// runs (ratios are measured on a log scale).
+// runs (ratios are measured on a log scale). Beyond maxSuggestedRuns it
+// says to move the threshold instead; a figure on the threshold itself no
+// number of runs decides.
 func straddles(g *result.Gate, n int, logScale bool, format func(float64) string) string {
 	point, lo, hi, thr := figureOf(*g), g.Low, g.High, g.Threshold
 	if logScale {
@@ -137,14 +139,14 @@ func straddles(g *result.Gate, n int, logScale bool, format func(float64) string
 	}
 	dist := math.Abs(point - thr)
 	msg := fmt.Sprintf("the interval %s straddles %s", intervalSpan(*g, format), format(g.Threshold))
-	need := math.Inf(1)
-	if dist > 0 {
-		need = math.Ceil(float64(n) * (width / dist) * (width / dist))
-	}
-	if need > maxSuggestedRuns {
+	if dist == 0 {
 		return msg + ": the figure sits at the threshold, and no number of runs would decide it; gate a threshold clear of it"
 	}
-	return fmt.Sprintf("%s: about %d runs a cell would decide it if the figure stays at %s", msg, max(int(need), n+1), format(figureOf(*g)))
+	need := max(math.Ceil(float64(n)*(width/dist)*(width/dist)), float64(n+1))
+	if need > maxSuggestedRuns {
+		return fmt.Sprintf("%s: at this noise it would take more than %d runs a cell to decide; gate a threshold further from the figure (%s), or quiet the machine", msg, maxSuggestedRuns, format(figureOf(*g)))
+	}
+	return fmt.Sprintf("%s: about %.0f runs a cell would decide it if the figure stays at %s", msg, need, format(figureOf(*g)))
 }
 
 // figureOf is what a gate compares with its threshold: the ratio of a

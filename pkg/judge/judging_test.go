@@ -106,6 +106,7 @@ func TestVerdictsOnEachSide(t *testing.T) {
 		{"total ops/s: wal >= 2x rollback", five, times(five, 1.5), "fail", ""},
 		{"total ops/s: wal >= 2x rollback", five, times(five, 2), "inconclusive", "straddles ×2.00: the figure sits at the threshold"},
 		{"total ops/s: wal >= 2x rollback", five, times(five, 2.03), "inconclusive", "runs a cell would decide it if the figure stays at ×2.03"},
+		{"total ops/s: wal >= 2x rollback", five, times(five, 2.01), "inconclusive", "at this noise it would take more than 200 runs a cell to decide; gate a threshold further from the figure (×2.01)"},
 		{"total ops/s: wal > 2x rollback", five, times(five, 2.5), "pass", ""},
 		// Relative, lower is better: the interval below the factor passes.
 		{"read p99: wal <= 0.5x rollback", five, times(five, 0.4), "pass", ""},

@@ -156,3 +156,51 @@ func TestCompareLegacyWithNamed(t *testing.T) {
 		t.Errorf("cells did not match:\n%s", stdout)
 	}
 }
+
+// Results whose machines' calibrations differ beyond half the threshold
+// get no verdict on throughput or latency: exit 4, the machine's figures
+// on stdout and stderr; the same results calibrated alike are judged.
+func TestCompareMachineChanged(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, cal float64) string {
+		f, err := os.Open("../../testdata/compare-aa-old.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		s, err := result.ReadSuite(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range s.Cells {
+			for i, r := range c.Runs {
+				jitter := 1 + 0.01*float64(i)
+				r.Environment.Machine = &result.Machine{Before: result.Probe{CPUMicros: cal * jitter}, After: result.Probe{CPUMicros: cal / jitter}}
+			}
+		}
+		path := filepath.Join(dir, name)
+		var b bytes.Buffer
+		if err := s.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	quiet, busy, alike := write("quiet.json", 1.5), write("busy.json", 3), write("alike.json", 1.5)
+	env, stdout, stderr := testEnv(t)
+	if code := Main([]string{"compare", quiet, busy}, env); code != ExitUndecided {
+		t.Fatalf("exit %d, want %d; %s", code, ExitUndecided, stderr)
+	}
+	if !strings.Contains(stdout.String(), "verdict: INCONCLUSIVE: the machine changed") ||
+		!strings.Contains(stdout.String(), "machine: the machine was 100% slower during NEW: calibration 3.00µs vs 1.50µs") ||
+		!strings.HasPrefix(stderr.String(), "gobench: machine changed: the machine was 100% slower during NEW") || strings.Contains(stdout.String(), "REGRESSION") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	env, stdout, _ = testEnv(t)
+	Main([]string{"compare", quiet, alike}, env)
+	if strings.Contains(stdout.String(), "machine changed") || !strings.Contains(stdout.String(), "its probes show no move beyond the 5%") {
+		t.Errorf("machines calibrated alike:\n%s", stdout)
+	}
+}

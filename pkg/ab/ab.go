@@ -157,10 +157,15 @@ func abba(rounds int) []string {
 
 // workDir returns dir, created if need be, or a new temporary directory
 // that cleanup removes.
+// A given directory must be new or empty: the runs write their results
+// there, and would replace files that are not theirs.
 func workDir(dir string) (string, func(), error) {
 	if dir != "" {
+		if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+			return "", nil, fmt.Errorf("%w: --dir %s is not empty: give a new or empty directory", ErrRefused, dir)
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return "", nil, fmt.Errorf("--dir %s: %w", dir, err)
+			return "", nil, fmt.Errorf("%w: --dir %s: %w", ErrRefused, dir, err)
 		}
 		return dir, func() {}, nil
 	}

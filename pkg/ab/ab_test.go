@@ -198,6 +198,7 @@ func TestRunRefuses(t *testing.T) {
 		{Spec{Old: bin, New: bin, Args: []string{"mix", "refuse"}}, "refused: gobench: unknown flag: --refuse"},
 		{Spec{Old: "HEAD", New: "HEAD", Repo: repo, Args: []string{"mix", "--json", "x.json"}}, "--json: ab sets every run's output"},
 		{Spec{Old: "HEAD", New: "HEAD", Repo: repo}, "no command to run"},
+		{Spec{Old: bin, New: bin, Args: []string{"mix"}, Dir: filepath.Dir(text)}, "is not empty: give a new or empty directory"},
 	} {
 		_, err := Run(context.Background(), tt.spec)
 		if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), tt.want) {

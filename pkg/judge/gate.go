@@ -31,7 +31,10 @@ import (
 // or M; a share of the fsync ceiling optionally with %.
 //
 // METRIC is an op kind and a statistic (see ParseMetric); OP is >=, >, <=
-// or <. Every gate compares the median over a cell's repeats.
+// or <. A gate's figure is the median over a cell's repeats (their ratio
+// for a relative gate); its verdict reads the interval of that figure
+// (Evaluate) or, for a capacity search's figures, the figure alone
+// (EvaluateFigures).
 type Expectation struct {
 	Text   string
 	Metric Metric

@@ -39,7 +39,7 @@ func (e Expectation) judgeInterval(c result.Cell, against *result.Cell) result.G
 	switch {
 	case g.NoFigure:
 		g.Statistic, g.Outcome = "no figure", result.OutcomeInconclusive
-		g.Why = fmt.Sprintf("no %s figure in every cell: no such op ran", e.Metric)
+		g.Why = noFigure(e.Metric, cells)
 	case sampleRule(e.Metric, cells) != "":
 		g.Statistic, g.Outcome = statistic(minRuns(cells)), result.OutcomeInconclusive
 		g.Why = sampleRule(e.Metric, cells)
@@ -49,6 +49,18 @@ func (e Expectation) judgeInterval(c result.Cell, against *result.Cell) result.G
 		e.relativeVerdict(&g, values(e.Metric, c.Runs), values(e.Metric, against.Runs))
 	}
 	return finish(g)
+}
+
+// noFigure says which cell had no figure of m (no such op ran in it), or
+// that a relative gate's other cell's figure is zero, which no ratio can
+// be taken to.
+func noFigure(m Metric, cells []result.Cell) string {
+	for _, c := range cells {
+		if len(values(m, c.Runs)) == 0 {
+			return fmt.Sprintf("%s has no %s figure: no such op ran", cellName(c), m)
+		}
+	}
+	return fmt.Sprintf("%s's %s is 0: no ratio can be taken to it", cellName(cells[len(cells)-1]), m)
 }
 
 // absoluteVerdict judges vs, a cell's figures, against the limit.

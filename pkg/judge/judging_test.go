@@ -154,8 +154,12 @@ func TestOneRunAndFigures(t *testing.T) {
 		t.Errorf("a relative gate on one run each: %s", g.Verdict)
 	}
 	s.Cells[1].Runs[0].Phases[0].Ops = nil
-	if g := evaluate(t, s, "wal: read p50 <= 1s")[0]; g.Outcome != result.OutcomeInconclusive || !g.NoFigure {
+	if g := evaluate(t, s, "wal: read p50 <= 1s")[0]; g.Outcome != result.OutcomeInconclusive || !g.NoFigure || !strings.HasSuffix(g.Verdict, "journal=wal has no read p50 figure: no such op ran") {
 		t.Errorf("no figure: %s", g.Verdict)
+	}
+	zero := synthetic([]float64{0, 0, 0}, []float64{5, 6, 7}, 10)
+	if g := evaluate(t, zero, "total ops/s: wal >= 2x rollback")[0]; g.Outcome != result.OutcomeInconclusive || !strings.HasSuffix(g.Verdict, "journal=rollback's total ops/s is 0: no ratio can be taken to it") {
+		t.Errorf("a zero to take a ratio to: %s", g.Verdict)
 	}
 	e, _ := ParseExpectation("total ops/s: wal >= 2x rollback")
 	figs, err := EvaluateFigures(synthetic([]float64{100}, []float64{250}, 10), []Expectation{e})

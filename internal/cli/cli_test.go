@@ -78,7 +78,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"mix --dist zipfian --zipf-theta 1.5", "zipfian theta 1.5 is out of range"},
 		{"mix --format yaml", `unknown format "yaml"`},
 		{"disk --format html", `--format: unknown format "html" for a disk report (want one of csv, json, markdown, text)`},
-		{"compare " + fixture + " " + fixture + " --format benchfmt", `--format: unknown format "benchfmt" for a comparison (want one of csv, json, markdown, text)`},
+		{"compare " + fixture + " " + fixture + " --format benchfmt", `--format: unknown format "benchfmt" for a comparison (want one of csv, html, json, markdown, text)`},
 		{"mix --mode threads", `unknown worker mode "threads"`},
 		{"mix --on-error ignore", `unknown error policy "ignore"`},
 		{"mix --batch 0", "batch 0 is out of range"},
@@ -363,10 +363,12 @@ func TestHelpExamplesAreValid(t *testing.T) {
 				case cmd.Flags().Changed("dry-run"):
 				case dry:
 					args = append(slices.Clone(args), "--dry-run")
-				case len(cmd.Flags().Args()) == 0:
-					return // nothing to read: a measurement of this machine (disk, verify), parsed only
+				case len(cmd.Flags().Args()) == 0 || cmd.Flags().Lookup("old") != nil:
+					return // a measurement of this machine (disk, verify) or of two builds (ab): parsed only
 				}
-				if code := Main(args, env); code != ExitOK {
+				// A command that judges may end in any verdict: its example
+				// is valid when it reached one.
+				if code := Main(args, env); code != ExitOK && code != ExitThreshold && code != ExitUndecided {
 					t.Fatalf("exit %d: %s", code, stderr)
 				}
 				if dry {
@@ -422,26 +424,30 @@ func shellWords(s string) []string {
 	return words
 }
 
-// Every gate gives a verdict, pass or fail: one line each on stderr, a
-// section of the report, an entry of the JSON and of the markdown summary
-// (appended, as a CI job summary collects steps). A failed gate exits 3.
+// Every gate gives a verdict, pass, fail or inconclusive: one line each
+// on stderr, a section of the report, an entry of the JSON and of the
+// markdown summary (appended, as a CI job summary collects steps). A
+// failed gate exits 3; one the data cannot decide exits 4, unless
+// --inconclusive pass.
 func TestGateVerdicts(t *testing.T) {
 	dir := t.TempDir()
 	out, summary := filepath.Join(dir, "suite.json"), filepath.Join(dir, "summary.md")
 	env, stdout, stderr := testEnv(t)
-	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "1,2", "--queries", "2000", "--repeat", "2",
-		"--expect", "total ops/s: procs=2 >= 1000x procs=1", "--expect", "read p99: procs=2 <= 1000x procs=1", "-q",
-		"--json", out, "--summary", summary}
+	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "1,2", "--queries", "2000", "--repeat", "3",
+		"--expect", "total ops/s: procs=2 >= 1000x procs=1", "--expect", "read p99: procs=2 <= 1000x procs=1",
+		"--expect", "read p99.9 <= 10s", "-q", "--json", out, "--summary", summary}
 	if code := Main(args, env); code != ExitThreshold {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitThreshold, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "gobench: gate FAILED: total ops/s: procs=2 >= 1000x procs=1: procs=2 ") ||
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "gobench: gate FAILED: total ops/s: procs=2 >= 1000x procs=1: procs=2 ") ||
 		!strings.HasPrefix(lines[1], "gobench: gate passed: read p99: procs=2 <= 1000x procs=1: procs=2 ") ||
-		lines[2] != "gobench: threshold not met: 1 of 2 gates failed" {
+		!strings.Contains(lines[2], "gate INCONCLUSIVE: read p99.9 <= 10s: procs=1 ") ||
+		!strings.HasSuffix(lines[2], "needs ≥ 10,000 read ops a run for a p99.9 (the fewest run had 1,900): raise --queries to 11000, or gate p99") ||
+		lines[4] != "gobench: threshold not met: 4 gates: 1 failed, 2 inconclusive, 1 passed" {
 		t.Errorf("stderr = %q, want a verdict per gate and the count", stderr)
 	}
-	if !strings.Contains(stdout.String(), "2 cells × 2 repeats") || !strings.Contains(stdout.String(), "gates: 1 of 2 passed") {
+	if !strings.Contains(stdout.String(), "2 cells × 3 repeats") || !strings.Contains(stdout.String(), "4 gates: 1 failed, 2 inconclusive, 1 passed") {
 		t.Errorf("the report or its gates are missing:\n%s", stdout)
 	}
 	b, err := os.ReadFile(out)
@@ -452,7 +458,8 @@ func TestGateVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Gates) != 2 || s.Gates[0].Pass || !s.Gates[1].Pass || s.Gates[0].Ratio <= 0 || s.Gates[0].Statistic != "median of 2 runs" {
+	if len(s.Gates) != 4 || s.Gates[0].Outcome != "fail" || s.Gates[1].Outcome != "pass" || s.Gates[2].Outcome != "inconclusive" ||
+		s.Gates[0].Ratio <= 0 || s.Gates[0].High <= s.Gates[0].Low || s.Gates[0].Confidence < 0.9 || s.Gates[2].Why == "" {
 		t.Errorf("gates in the JSON: %+v", s.Gates)
 	}
 
@@ -464,18 +471,20 @@ func TestGateVerdicts(t *testing.T) {
 	if code := Main(single, env); code != ExitThreshold {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitThreshold, stderr)
 	}
-	if !strings.Contains(stderr.String(), "gate passed: total ops/s >= 1: the run ") || !strings.Contains(stderr.String(), "gate FAILED: read p99 <= 1ns: the run ") {
+	if !strings.Contains(stderr.String(), "gate passed: total ops/s >= 1: the run ") || !strings.Contains(stderr.String(), "gate FAILED: read p99 <= 1ns: the run ") ||
+		!strings.Contains(stderr.String(), "(one run: its own figure, no interval)") {
 		t.Errorf("absolute gates: %s", stderr)
 	}
-	if !strings.Contains(stdout.String(), "gates: 1 of 2 passed") {
+	if !strings.Contains(stdout.String(), "2 gates: 1 failed, 1 passed") {
 		t.Errorf("the single run's report lacks its gates:\n%s", stdout)
 	}
 	md, err := os.ReadFile(summary)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(md), "**Gates: 1 of 2 passed**"); n != 2 || !strings.Contains(string(md), "| **FAIL** | `read p99 <= 1ns` | the run |") {
-		t.Errorf("summary holds %d gate tables:\n%s", n, md)
+	if !strings.HasPrefix(string(md), "**gobench · 4 gates: 1 failed, 2 inconclusive, 1 passed**") || !strings.Contains(string(md), "**gobench · 2 gates: 1 failed, 1 passed**") ||
+		!strings.Contains(string(md), "| 🔴 **FAIL** | `read p99 <= 1ns` | the run |") {
+		t.Errorf("summary:\n%s", md)
 	}
 
 	// The same gates with limits that hold pass, exit 0.
@@ -483,6 +492,22 @@ func TestGateVerdicts(t *testing.T) {
 	single[len(single)-1] = "read p99 <= 10s"
 	if code := Main(single, env); code != ExitOK || strings.Count(stderr.String(), "gate passed") != 2 {
 		t.Errorf("gates that hold: exit %d; %s", code, stderr)
+	}
+
+	// A gate the data cannot decide exits 4, or 0 when told to pass.
+	single[len(single)-1] = "upsert p99.9 <= 10s"
+	for _, tt := range []struct {
+		policy string
+		code   int
+	}{{"fail", ExitUndecided}, {"pass", ExitOK}} {
+		env, _, stderr = testEnv(t)
+		if code := Main(append(slices.Clone(single), "--inconclusive", tt.policy), env); code != tt.code || !strings.Contains(stderr.String(), "gate INCONCLUSIVE: upsert p99.9 <= 10s") {
+			t.Errorf("--inconclusive %s: exit %d, want %d; %s", tt.policy, code, tt.code, stderr)
+		}
+	}
+	env, _, stderr = testEnv(t)
+	if code := Main(append(slices.Clone(single), "--inconclusive", "maybe"), env); code != ExitUsage {
+		t.Errorf("--inconclusive maybe: exit %d; %s", code, stderr)
 	}
 }
 

@@ -24,11 +24,13 @@ type compareOptions struct {
 	maxRegression string
 	metrics       []string
 	format        string
+	inconclusive  string
 }
 
 // AddFlags binds the options to flags.
 func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.maxRegression, "max-regression", "10%", "fail (exit 3) when a metric gets worse by more than this and more than the noise, every repeat worse; 0% reports without failing")
+	fs.StringVar(&o.maxRegression, "max-regression", "10%", "fail (exit 3) when a metric gets worse by more than this and more than the noise, every repeat worse; pass when even the noise's worst case stays within it; 0% reports without verdicts")
+	fs.StringVar(&o.inconclusive, "inconclusive", string(judge.InconclusiveFails), "what a comparison the data cannot decide (noise wider than the threshold, a machine that changed) counts as: fail (exit 4) or pass")
 	fs.StringArrayVar(&o.metrics, "metric", nil, "a metric to compare, such as 'read ops/s' or 'upsert p99' (repeatable; default: throughput and p50/p99/p99.9 of every op kind)")
 	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json, csv, markdown")
 }
@@ -41,22 +43,35 @@ func newCompareCommand(env *Env) *cobra.Command {
 		Short:       "Compare two result files cell by cell; fail on a regression beyond the noise",
 		Long: `compare matches the cells of two result files (single runs or suites) by
 their settings and compares every metric over their repeats: old and new
-median with their range, and the change. Two files are usually two
-invocations, and a machine drifts between invocations more than between
-the repeats of one, so a rank test over the repeats would read drift as a
-change. A regression (exit 3) therefore needs all of: the median moved the
-wrong way (throughput down, latency up) by more than --max-regression
-(10% by default); by more than the noise, the wider of the two files'
-ranges over their repeats; every new repeat worse than every old one; and
-a row that can be judged: 3 repeats a side (run with --repeat 5), and for
+median with their range, the change, and a verdict: a regression, a pass,
+or inconclusive. Two files are usually two invocations, and a machine
+drifts between invocations more than between the repeats of one, so a
+rank test over the repeats would read drift as a change. A regression
+(exit 3) therefore needs all of: the median moved the wrong way
+(throughput down, latency up) by more than --max-regression (10% by
+default); by more than the noise, the wider of the two files' ranges over
+their repeats; and every new repeat worse than every old one. A pass
+needs the change the wrong way plus the noise to stay within the
+threshold. Anything between is inconclusive (exit 4, or 0 with
+--inconclusive pass), and says what would decide it.
+
+Each run records the machine's calibration (a fixed CPU loop, before and
+after it). When the calibrations of the two files differ, beyond their
+noise, by more than half the threshold, the machine changed: throughput
+and latency are then not judged, and the verdict says so with the
+figures (inconclusive); CPU per op, which counts the time the workers
+ran and not the time they waited, is judged still.
+
+A row is judged only with 3 repeats a side (run with --repeat 5), and for
 a percentile q at least 10/(1-q) ops of its kind a run (p99 needs 1,000,
-p99.9 10,000; max never gates). The Mann-Whitney U test's p-value is
-shown beside, for repeats interleaved in one invocation. To compare
-settings, run them as cells of one invocation (--journal rollback,wal);
-to compare two builds, run them alternately on one machine and merge each
-side's results (see the README). Both files must hold the same workload
-(seed, mix, ops, keys); the environments' differences (CPU count,
-filesystem, SQLite version, …) are shown as warnings.`,
+p99.9 10,000; max never); the default metrics that cannot be are shown
+and not judged, a --metric that cannot be is inconclusive. The
+Mann-Whitney U test's p-value is shown beside, for repeats interleaved in
+one invocation. To compare settings, run them as cells of one invocation
+(--journal rollback,wal); to compare two builds, use 'gobench ab', which
+runs them alternately on one machine. Both files must hold the same
+workload (seed, mix, ops, keys); the environments' differences (CPU
+count, filesystem, SQLite version, …) are shown as warnings.`,
 		Example: `  gobench mix --journal wal --repeat 5 --json old.json
   # … change something, then:
   gobench mix --journal wal --repeat 5 --json new.json
@@ -94,6 +109,10 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 	if err != nil {
 		return usage(fmt.Errorf("--max-regression %q: want a percentage such as 10%% (0%% to report without failing)", o.maxRegression))
 	}
+	policy, err := judge.ParseInconclusive(o.inconclusive)
+	if err != nil {
+		return usage(err)
+	}
 	var metrics []judge.Metric
 	for _, m := range o.metrics {
 		mt, err := judge.ParseMetric(m)
@@ -110,10 +129,11 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 	if err != nil {
 		return err
 	}
-	if metrics == nil {
+	explicit := metrics != nil
+	if !explicit {
 		metrics = judge.DefaultMetrics(old)
 	}
-	c, err := judge.Compare(oldPath, old, newPath, new, metrics, maxReg)
+	c, err := judge.Compare(oldPath, old, newPath, new, metrics, judge.CompareOptions{MaxRegression: maxReg, Explicit: explicit})
 	if err != nil {
 		return usage(err)
 	}
@@ -124,7 +144,7 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 	if err := render(env.Stdout); err != nil {
 		return fmt.Errorf("writing the comparison: %w", err)
 	}
-	return c.Regressions()
+	return c.Err(policy)
 }
 
 // readSuite reads a result file (a run or a suite), as readInput reads,

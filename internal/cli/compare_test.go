@@ -46,23 +46,41 @@ func TestCompareGate(t *testing.T) {
 	if stderr.String() != want {
 		t.Errorf("stderr = %q, want %q", stderr.String(), want)
 	}
-	// A threshold above the change passes.
-	env, _, _ = testEnv(t)
-	if code := Main([]string{"compare", oldFixture, newFixture, "--max-regression", "90%", "--metric", "upsert ops/s"}, env); code != ExitOK {
-		t.Errorf("80%% drop against a 90%% threshold: exit %d", code)
+	// A threshold above the change, but not above the change and the
+	// noise, cannot tell: exit 4, or 0 when that counts as a pass; one
+	// above both passes.
+	for _, tt := range []struct {
+		args []string
+		code int
+		line string
+	}{
+		{[]string{"--max-regression", "90%"}, ExitUndecided, "the noise, 25%, is wider than a 90% regression: these files can rule out only one of 108% or more"},
+		{[]string{"--max-regression", "90%", "--inconclusive", "pass"}, ExitOK, "INCONCLUSIVE"},
+		{[]string{"--max-regression", "110%"}, ExitOK, "verdict: pass · 1 of 1 rows judged"},
+	} {
+		env, stdout, stderr := testEnv(t)
+		if code := Main(append([]string{"compare", oldFixture, newFixture, "--metric", "upsert ops/s"}, tt.args...), env); code != tt.code ||
+			!strings.Contains(stdout.String()+stderr.String(), tt.line) {
+			t.Errorf("%v: exit %d, want %d with %q:\n%s%s", tt.args, code, tt.code, tt.line, stdout, stderr)
+		}
 	}
 }
 
-// Identical inputs never fail, whatever the threshold.
+// Identical inputs never regress, whatever the threshold: below their
+// noise they cannot tell (exit 4), above it they pass.
 func TestCompareIdentical(t *testing.T) {
 	for _, f := range []string{oldFixture, newFixture} {
 		env, stdout, stderr := testEnv(t)
-		if code := Main([]string{"compare", f, f, "--max-regression", "0.001%"}, env); code != ExitOK {
+		if code := Main([]string{"compare", f, f, "--max-regression", "0.001%"}, env); code != ExitUndecided {
 			t.Fatalf("%s against itself: exit %d; %s", f, code, stderr)
 		}
 		out := stdout.String()
-		if strings.Contains(out, "REGRESSION") || strings.Contains(out, " worse (p=") || strings.Contains(out, " better (p=") || strings.Count(out, "  +0.0%  ") != 9 {
+		if strings.Contains(out, "REGRESSION") || strings.Contains(out, "regressed, ") && !strings.Contains(out, " 0 regressed, ") || strings.Count(out, "  +0.0%  ") != 9 {
 			t.Errorf("identical inputs show a change:\n%s", out)
+		}
+		env, stdout, stderr = testEnv(t)
+		if code := Main([]string{"compare", f, f, "--max-regression", "500%"}, env); code != ExitOK || !strings.Contains(stdout.String(), "verdict: pass") {
+			t.Errorf("%s against itself at 500%%: exit %d; %s%s", f, code, stdout, stderr)
 		}
 	}
 }
@@ -136,5 +154,53 @@ func TestCompareLegacyWithNamed(t *testing.T) {
 	}
 	if strings.Contains(stdout.String(), "not compared") {
 		t.Errorf("cells did not match:\n%s", stdout)
+	}
+}
+
+// Results whose machines' calibrations differ beyond half the threshold
+// get no verdict on throughput or latency: exit 4, the machine's figures
+// on stdout and stderr; the same results calibrated alike are judged.
+func TestCompareMachineChanged(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, cal float64) string {
+		f, err := os.Open("../../testdata/compare-aa-old.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		s, err := result.ReadSuite(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range s.Cells {
+			for i, r := range c.Runs {
+				jitter := 1 + 0.01*float64(i)
+				r.Environment.Machine = &result.Machine{Before: result.Probe{CPUMicros: cal * jitter}, After: result.Probe{CPUMicros: cal / jitter}}
+			}
+		}
+		path := filepath.Join(dir, name)
+		var b bytes.Buffer
+		if err := s.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	quiet, busy, alike := write("quiet.json", 1.5), write("busy.json", 3), write("alike.json", 1.5)
+	env, stdout, stderr := testEnv(t)
+	if code := Main([]string{"compare", quiet, busy}, env); code != ExitUndecided {
+		t.Fatalf("exit %d, want %d; %s", code, ExitUndecided, stderr)
+	}
+	if !strings.Contains(stdout.String(), "verdict: INCONCLUSIVE: the machine changed") ||
+		!strings.Contains(stdout.String(), "machine: the machine was 100% slower during NEW: calibration 3.00µs vs 1.50µs") ||
+		!strings.HasPrefix(stderr.String(), "gobench: machine changed: the machine was 100% slower during NEW") || strings.Contains(stdout.String(), "REGRESSION") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	env, stdout, _ = testEnv(t)
+	Main([]string{"compare", quiet, alike}, env)
+	if strings.Contains(stdout.String(), "machine changed") || !strings.Contains(stdout.String(), "its probes show no move beyond the 5%") {
+		t.Errorf("machines calibrated alike:\n%s", stdout)
 	}
 }

@@ -19,6 +19,7 @@ const (
 	ExitFailure     = 1   // the run failed: a worker died, the engine failed
 	ExitUsage       = 2   // bad input: flags, paths, scripts, a database gobench did not create
 	ExitThreshold   = 3   // a gate failed: an --expect, or a regression beyond --max-regression
+	ExitUndecided   = 4   // a verdict the data could not decide (--inconclusive fail, the default)
 	ExitHangup      = 129 // stopped by SIGHUP (the terminal or session closed); as ExitInterrupted
 	ExitInterrupted = 130 // stopped by SIGINT; a run's partial result was written
 	ExitQuit        = 131 // stopped by SIGQUIT, after a dump of every goroutine; as ExitInterrupted
@@ -63,6 +64,8 @@ func exitCode(err error) int {
 		return sc.code
 	case errors.Is(err, judge.ErrThreshold):
 		return ExitThreshold
+	case errors.Is(err, judge.ErrInconclusive):
+		return ExitUndecided
 	case errors.Is(err, context.Canceled):
 		// Before bad input: reading an input (a FIFO) that an interrupt
 		// ended is no bad input.

@@ -94,7 +94,7 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 	single := j.Shape.ReadsAsRun(len(j.Cells) * j.Repeat)
 	var gateErr error
 	if runErr == nil {
-		gateErr = judgeGates(env, suite, gates, single)
+		gateErr = judgeGates(env, suite, gates, single, judge.Inconclusive(o.inconclusive))
 	}
 	if err := o.writeOutput(env, suite, single); err != nil || runErr != nil {
 		return errors.Join(runErr, err)
@@ -104,8 +104,9 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 
 // judgeGates evaluates the gates on the suite, keeps the verdicts in it
 // (and in the run, for a single run), prints each verdict on stderr and
-// returns ErrThreshold when any failed.
-func judgeGates(env *Env, suite *result.Suite, expects []judge.Expectation, single bool) error {
+// returns ErrThreshold when any failed, or ErrInconclusive when any could
+// not decide and that counts as a failure.
+func judgeGates(env *Env, suite *result.Suite, expects []judge.Expectation, single bool, p judge.Inconclusive) error {
 	if len(expects) == 0 {
 		return nil
 	}
@@ -120,10 +121,19 @@ func judgeGates(env *Env, suite *result.Suite, expects []judge.Expectation, sing
 	for _, g := range gates {
 		fmt.Fprintf(env.Stderr, "gobench: %s\n", g.Verdict)
 	}
-	if n := result.GatesFailed(gates); n > 0 {
-		return fmt.Errorf("%w: %d of %d gates failed", judge.ErrThreshold, n, len(gates))
+	return verdictsError(judge.GateError(gates, p), judge.GatesSummary(gates))
+}
+
+// verdictsError is the one-line error of verdicts that failed or could
+// not decide, their summary after it; nil stays nil.
+func verdictsError(err error, summary string) error {
+	switch {
+	case errors.Is(err, judge.ErrThreshold):
+		return fmt.Errorf("%w: %s", judge.ErrThreshold, summary)
+	case errors.Is(err, judge.ErrInconclusive):
+		return fmt.Errorf("%w: %s (--inconclusive pass would count what could not decide as passed)", judge.ErrInconclusive, summary)
 	}
-	return nil
+	return err
 }
 
 // renderOptions are how the run's reports read.

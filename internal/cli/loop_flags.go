@@ -40,7 +40,7 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&l.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
-		fs.StringArrayVar(&l.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; every verdict is printed; exit 3 when one fails (repeatable)")
+		fs.StringArrayVar(&l.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; pass, fail or inconclusive, each printed with its interval; exit 3 when one fails, 4 when one cannot decide (repeatable)")
 		fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results); auto: the CI system's shard (GOBENCH_SHARD, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Kubernetes' JOB_COMPLETION_INDEX with GOBENCH_SHARD_COUNT)")
 	})
 }

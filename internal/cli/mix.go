@@ -84,7 +84,7 @@ Each A cell is compared with the B cell equal to it in every other
 setting; every gate compares medians over repeats and prints its verdict.
 In closed loop the per-kind rates move together (each worker deals an
 exact deck): gate a kind's latency, or run open loop (--rate), to ask
-about one kind. A failed gate exits with status 3.
+about one kind. A failed gate exits 3, one its interval cannot decide 4.
 
 --find-rate 'upsert p99 <= 20ms' searches each cell's capacity: the
 highest open-loop rate whose steps meet the objectives (all of them,

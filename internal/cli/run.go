@@ -13,6 +13,7 @@ import (
 
 	"github.com/gobench/gobench/internal/coord"
 	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store/all"
@@ -41,6 +42,10 @@ type runOptions struct {
 	maxRuns  int
 	dryRun   bool // print the plan file, run nothing
 	si       bool // sizes and rates in powers of 1000 (blob, run)
+	// calibrate measures the machine around every run (coord.Config).
+	calibrate bool
+	// inconclusive is what a gate the data cannot decide counts as.
+	inconclusive string
 }
 
 // AddFlags binds the options to flags.
@@ -49,6 +54,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 		fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
 		o.maxRuns = 10_000
 		fs.Var(newCount(&o.maxRuns), "max-runs", "refuse a matrix of more runs (cells × --repeat) than this")
+		fs.StringVar(&o.inconclusive, "inconclusive", string(judge.InconclusiveFails), "what an --expect the data cannot decide counts as: fail (exit 4) or pass; either way its verdict says why and what would decide it")
 		fs.BoolVar(&o.dryRun, "dry-run", false, "print the resolved plan (every cell) as a JSON plan file on stdout and run nothing; 'gobench run FILE' runs it")
 	})
 	inGroup(fs, groupEngine, func() {
@@ -67,6 +73,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 		fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
 		o.progress = -1
 		fs.Var(progressValue{&o.progress}, "progress", "print progress on stderr at this interval (auto: 1s on a terminal, 10s otherwise; 0: never)")
+		fs.BoolVar(&o.calibrate, "calibrate", true, "measure the machine just before and just after each run (load, runnable threads, steal, and a CPU loop and an fsync probe of about 0.2 s), recorded in the result")
 		fs.StringVar(&o.hlog, "hlog", "", "write per-second latency histograms per op kind to this file, in the HdrHistogram interval log format (one run only)")
 	})
 	inGroup(fs, groupWorkers, func() {
@@ -92,6 +99,9 @@ func (o *runOptions) resolve() error {
 	}
 	if o.reuse && o.db == "" {
 		return errors.New("--reuse applies to an existing --db file")
+	}
+	if _, err := judge.ParseInconclusive(o.inconclusive); err != nil {
+		return err
 	}
 	if o.progress < -1 {
 		return errors.New("--progress must not be negative")
@@ -140,7 +150,7 @@ func (o *runOptions) coordCells(env *Env, j *job.Job, runs int) (coord.Cells, er
 		Plans: j.Cells, Repeat: o.repeat, Command: j.Command, Shape: j.Shape, Args: env.Args,
 		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
 		Base: coord.Config{Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
-			Abort: env.Abort, Notes: log, ProgressEvery: every},
+			Abort: env.Abort, Notes: log, ProgressEvery: every, Calibrate: o.calibrate},
 		Watch: o.watch(env, every, len(j.Cells)),
 		Note:  func(format string, args ...any) { o.notef(env, format, args...) },
 	}, nil

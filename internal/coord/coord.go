@@ -19,7 +19,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -68,6 +70,10 @@ type Config struct {
 	// Ceiling, if set, is the disk's fsync rate measured before the run,
 	// recorded in the result's environment.
 	Ceiling *result.Ceiling
+	// Calibrate measures the machine just before the workers start and
+	// just after the last op (bench.StartMachine): its load and a short
+	// CPU loop and fsync probe, recorded in the result's environment.
+	Calibrate bool
 }
 
 // ErrTempDir marks a run refused before any work because the OS's
@@ -89,7 +95,15 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		return nil, err
 	}
 	defer s.close()
+	var meter *bench.MachineMeter
+	if cfg.Calibrate {
+		meter = bench.StartMachine(ctx, calibrationDir(cfg.Plan))
+	}
 	res, b, runErr := s.measure(ctx)
+	var machine *result.Machine
+	if meter != nil {
+		machine = meter.Stop(ctx)
+	}
 	switch {
 	case runErr == nil && res.Complete:
 		runErr = s.verify(ctx, res, nil)
@@ -99,9 +113,22 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		runErr = errors.Join(runErr, s.verify(ctx, res, func(w, p int) bool { return !b.Finished(w, p) }))
 	}
 	res.Environment = bench.Environment(s.cfg.Plan.Store.Path, s.drv, s.facts)
-	res.Environment.Ceiling = s.cfg.Ceiling
+	res.Environment.Ceiling, res.Environment.Machine = s.cfg.Ceiling, machine
 	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
 	return res, outcome(ctx, res, runErr)
+}
+
+// calibrationDir is where the machine's fsync probe writes: the
+// database's directory, or none when it has no such directory.
+func calibrationDir(p *workload.Plan) string {
+	if p.Store.Path == "" {
+		return ""
+	}
+	dir := filepath.Dir(p.Store.Path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return dir
 }
 
 // session is one run under way: its configuration, its store set up and

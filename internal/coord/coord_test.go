@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/internal/wire"
+	"github.com/gobench/gobench/pkg/bench"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
@@ -632,5 +634,36 @@ func TestDanglingSymlinkRefused(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "elsewhere.db")); !os.IsNotExist(err) {
 		t.Fatalf("the link's target was created: %v", err)
+	}
+}
+
+// A calibrated run records the machine before and after it: both probes'
+// CPU loop, the fsync probe in the database's directory, and on Linux the
+// load and the runnable threads; an uncalibrated run records none.
+func TestCalibrate(t *testing.T) {
+	p := nullPlan(1, 1, 100)
+	p.Store.Path = filepath.Join(t.TempDir(), "null.db")
+	res, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("serve"), Calibrate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Environment.Machine
+	if m == nil {
+		t.Fatal("no machine state in a calibrated run")
+	}
+	for name, pr := range map[string]result.Probe{"before": m.Before, "after": m.After} {
+		if pr.CPUMicros <= 0 || pr.CPUSeconds <= 0 || pr.FsyncOps != bench.CalibrationFsyncs || pr.FsyncMicros <= 0 {
+			t.Errorf("%s: %+v", name, pr)
+		}
+		if runtime.GOOS == "linux" && (pr.Load1 == nil || pr.OtherRunnable == nil || *pr.OtherRunnable < 0) {
+			t.Errorf("%s: no load on Linux: %+v", name, pr)
+		}
+	}
+	if _, _, ok := res.Environment.Calibration(); !ok {
+		t.Error("Calibration() has no figures")
+	}
+	plain, err := run(t, nullPlan(1, 1, 100), "serve")
+	if err != nil || plain.Environment.Machine != nil {
+		t.Errorf("an uncalibrated run: %v, machine %+v", err, plain.Environment.Machine)
 	}
 }

@@ -280,7 +280,7 @@ func (f *finder) judge(r *result.Result, offered float64) (result.CapacityStep, 
 	if err != nil {
 		return st, err
 	}
-	gates, err := judge.Evaluate(suite, f.s.Objectives)
+	gates, err := judge.EvaluateFigures(suite, f.s.Objectives)
 	if err != nil {
 		return st, err
 	}

@@ -256,11 +256,16 @@ func (j *Job) NewSuite(runs []*result.Result) (*result.Suite, error) {
 }
 
 // Skeleton is a suite of the job's cells without results: enough to
-// resolve the baseline and the gates' cell selectors before anything runs.
+// resolve the baseline and the gates' cell selectors, and to tell which
+// figures the runs will have, before anything runs. With Ceiling its runs
+// say so, as the runs' results will.
 func (j *Job) Skeleton() (*result.Suite, error) {
 	runs := make([]*result.Result, len(j.Cells))
 	for i, p := range j.Cells {
 		runs[i] = &result.Result{Plan: *p}
+		if j.Ceiling {
+			runs[i].Environment.Ceiling = &result.Ceiling{} // measured before the runs
+		}
 	}
 	return j.NewSuite(runs)
 }

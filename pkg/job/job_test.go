@@ -141,6 +141,9 @@ func TestValidate(t *testing.T) {
 		{"gate", func(j *Job) { j.Expect = []string{"read p99 <= banana"} }, `limit "banana"`},
 		{"gate's cells", func(j *Job) { j.Expect = []string{"total ops/s: wal >= 2x rollback"} }, "wal"},
 		{"baseline of one cell", func(j *Job) { j.Baseline = "journal=wal" }, "--baseline compares cells"},
+		{"gate on an op the mix lacks", func(j *Job) { j.Expect = []string{"delete p99 <= 2ms"} }, "the first phase deals no delete"},
+		{"gate on the ceiling without it", func(j *Job) { j.Expect = []string{"commits fsync% >= 10%"} }, "give --ceiling"},
+		{"gate on the ceiling with it", func(j *Job) { j.Expect, j.Ceiling = []string{"commits fsync% >= 10%"}, true }, ""},
 	} {
 		j := New("mix", result.ShapeMatrix, nil, []*workload.Plan{mixCell()}, 1)
 		tt.mutate(j)

@@ -32,7 +32,7 @@ func ParseCapacityGate(s string) (Expectation, error) {
 // figure is its confirmed sustainable rate, 0 where none was found (so
 // such a cell fails a gate).
 func EvaluateCapacity(c *result.Capacity, gates []Expectation) ([]result.Gate, error) {
-	out, err := Evaluate(capacitySuite(c), gates)
+	out, err := EvaluateFigures(capacitySuite(c), gates)
 	for i := range out {
 		out[i].Statistic = "confirmed rate"
 		out[i].Verdict = gateVerdict(out[i])

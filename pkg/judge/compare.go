@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/bytesize"
@@ -55,25 +54,68 @@ type ComparisonRow struct {
 	// and never gate.
 	P           float64 `json:"p"`
 	Significant bool    `json:"significant"`
-	// Worse says the median moved the wrong way; Regression that it did
-	// by more than the threshold and the noise, with the ranges apart, on
-	// a gated row.
+	// Worse says the median moved the wrong way; Regression that the row
+	// is a regression (Outcome).
 	Worse      bool `json:"worse"`
 	Regression bool `json:"regression"`
+	// Outcome is the row's verdict: OutcomeRegression, OutcomePass or
+	// OutcomeInconclusive; "" for a row shown and not judged (a default
+	// metric that cannot be, or no threshold). Why says why a row was not
+	// judged or could not decide, and what would decide it.
+	Outcome string `json:"outcome,omitempty"`
+	// Low, High and Confidence are the interval of the ratio new/old that
+	// an interleaved comparison judged (see RatioInterval); zero between
+	// separate invocations, which are judged on medians and ranges.
+	Low        float64 `json:"low,omitempty"`
+	High       float64 `json:"high,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
 }
+
+// The outcomes of a comparison and of its rows.
+const (
+	OutcomeRegression   = "regression"
+	OutcomePass         = "pass"
+	OutcomeInconclusive = "inconclusive"
+)
 
 // Comparison is two result files compared cell by cell.
 type Comparison struct {
 	OldName string `json:"old"`
 	NewName string `json:"new"`
 	// MaxRegression is the threshold, as a fraction (0.1 for 10%); zero
-	// means no gate. See Compare for the rule.
-	MaxRegression float64         `json:"max_regression"`
-	Rows          []ComparisonRow `json:"rows"`
+	// means no verdict. See Compare for the rule.
+	MaxRegression float64 `json:"max_regression"`
+	// Interleaved says the files' runs alternated on one machine (gobench
+	// ab), and the rows were judged on intervals; otherwise they are two
+	// invocations (see Compare).
+	Interleaved bool            `json:"interleaved,omitempty"`
+	Rows        []ComparisonRow `json:"rows"`
+	// Machine is how the machine's calibration moved between the files;
+	// nil when either was not calibrated.
+	Machine *MachineShift `json:"machine,omitempty"`
+	// Outcome is the comparison's verdict: a regression when a row is
+	// one; else inconclusive when the machine changed or a judged row
+	// could not decide; else pass. "" without a threshold.
+	Outcome string `json:"outcome,omitempty"`
 	// Unmatched lists cells only one of the files has.
 	Unmatched []string `json:"unmatched,omitempty"`
 	// Warnings lists differences of environment between the files.
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// CompareOptions say how two files are compared.
+type CompareOptions struct {
+	// MaxRegression is the threshold, as a fraction: a change the wrong
+	// way beyond it is a regression. Zero reports without verdicts.
+	MaxRegression float64
+	// Interleaved says the files' runs alternated on one machine (ABBA,
+	// gobench ab): their repeats are exchangeable, and each row is judged
+	// on the interval of the ratio as a gate is. Otherwise they are two
+	// invocations and the range rule and the machine check apply.
+	Interleaved bool
+	// Explicit says the metrics were asked for by name: a row that cannot
+	// be judged is inconclusive, not merely shown.
+	Explicit bool
 }
 
 // cellKey is a cell's full set of matrix settings: cells of two files
@@ -87,19 +129,21 @@ func cellKey(c result.Cell) string { return result.RunSettings(c.Runs[0]).String
 // between them more than between the repeats of one (on the test machine,
 // medians of one setting ran from 44k to 64k ops/s over 20 invocations
 // while each invocation's repeats agreed within a few percent): a rank
-// test over the repeats reads that drift as a change. So a regression
-// needs all of: the median moved the wrong way by more than maxRegression;
-// by more than the noise (the wider of the two files' ranges over their
-// repeats); with the ranges apart (every new repeat worse than every old
-// one); and a row that can be judged (3 repeats a side, and for a
-// percentile q at least 10/(1-q) ops of its kind a run, so p99 needs
-// 1,000 and p99.9 10,000; max, one op, never gates). The rank test's p is
-// reported beside.
-func Compare(oldName string, old *result.Suite, newName string, new *result.Suite, metrics []Metric, maxRegression float64) (*Comparison, error) {
+// test over the repeats reads that drift as a change. So between
+// invocations a row is judged on medians and ranges (judgeSeparate), and
+// throughput and latency rows are not judged at all when the machine's
+// calibration moved more than the comparison can resolve (see
+// MachineShift). Interleaved files (o.Interleaved) are judged as gates
+// are, on the interval of the ratio (judgeInterleaved). Either way a row
+// must be one that can be judged: 3 repeats a side, and for a percentile
+// q at least 10/(1-q) ops of its kind a run (p99 needs 1,000, p99.9
+// 10,000; max, one op, never). The rank test's p is reported beside.
+func Compare(oldName string, old *result.Suite, newName string, new *result.Suite, metrics []Metric, o CompareOptions) (*Comparison, error) {
 	if err := result.SameWorkload(old.Cells[0].Runs[0], new.Cells[0].Runs[0]); err != nil {
 		return nil, fmt.Errorf("%s and %s ran %w", oldName, newName, err)
 	}
-	c := &Comparison{OldName: oldName, NewName: newName, MaxRegression: maxRegression}
+	c := &Comparison{OldName: oldName, NewName: newName, MaxRegression: o.MaxRegression, Interleaved: o.Interleaved}
+	c.Machine = machineShift(old, new, o.MaxRegression)
 	newCells := map[string]result.Cell{}
 	for _, nc := range new.Cells {
 		newCells[cellKey(nc)] = nc
@@ -114,12 +158,10 @@ func Compare(oldName string, old *result.Suite, newName string, new *result.Suit
 		}
 		matched[key] = true
 		for _, m := range metrics {
-			row, ok := compareCell(m, oc, nc, maxRegression)
+			row, ok := compareCell(m, oc, nc)
 			if ok {
 				row.Cell = oc.Settings.String()
-				if len(oc.Settings) == 0 {
-					row.Cell = "(all)"
-				}
+				o.judge(&row, m, oc, nc, c.Machine)
 				c.Rows = append(c.Rows, row)
 			}
 		}
@@ -133,6 +175,10 @@ func Compare(oldName string, old *result.Suite, newName string, new *result.Suit
 		return nil, fmt.Errorf("%s and %s have no cell in common (%s)", oldName, newName, strings.Join(c.Unmatched, "; "))
 	}
 	c.Warnings = environmentDiffs(old.Cells[0].Runs[0], new.Cells[0].Runs[0])
+	if c.Machine == nil && !o.Interleaved {
+		c.Warnings = append(c.Warnings, "the machine was not calibrated in both files (results of an older gobench, or --calibrate=false): a change of the machine cannot be told from a change of the code")
+	}
+	c.Outcome = c.outcome(o)
 	return c, nil
 }
 
@@ -146,7 +192,10 @@ func values(m Metric, runs []*result.Result) []float64 {
 	return vs
 }
 
-func compareCell(m Metric, oc, nc result.Cell, maxRegression float64) (ComparisonRow, bool) {
+// compareCell sets out one metric of a cell, old against new: the
+// statistics, the change, the noise and whether the ranges are apart; the
+// verdict is CompareOptions.judge's.
+func compareCell(m Metric, oc, nc result.Cell) (ComparisonRow, bool) {
 	ov, nv := values(m, oc.Runs), values(m, nc.Runs)
 	if len(ov) == 0 || len(nv) == 0 {
 		return ComparisonRow{}, false
@@ -166,8 +215,6 @@ func compareCell(m Metric, oc, nc result.Cell, maxRegression float64) (Compariso
 	}
 	row.Why = gateable(m, oc, nc)
 	row.Gated = row.Why == ""
-	row.Regression = maxRegression > 0 && row.Gated && row.Worse && row.Apart &&
-		math.Abs(row.Delta) > row.Spread && math.Abs(row.Delta) > maxRegression
 	return row, true
 }
 
@@ -217,22 +264,6 @@ func opCount(r *result.Result, kind string) int64 {
 	}
 	o, _ := r.Phases[0].Op(kind)
 	return o.Count
-}
-
-// Regressions returns a ThresholdError naming every regression beyond the
-// threshold, or nil.
-func (c *Comparison) Regressions() error {
-	var fails []string
-	for _, r := range c.Rows {
-		if r.Regression {
-			fails = append(fails, fmt.Sprintf("regression: %s %s: median %s → %s (%+.1f%%, %s), beyond the %s%% allowed and the %.0f%% noise, every repeat worse",
-				r.Cell, r.Metric, r.Metric.Format(r.Old.Median), r.Metric.Format(r.New.Median), 100*r.Delta, r.Direction, strconv.FormatFloat(100*c.MaxRegression, 'g', 3, 64), 100*r.Spread))
-		}
-	}
-	if fails == nil {
-		return nil
-	}
-	return &ThresholdError{Failures: fails}
 }
 
 // environmentDiffs names what differs between the machines and builds of

@@ -31,7 +31,10 @@ import (
 // or M; a share of the fsync ceiling optionally with %.
 //
 // METRIC is an op kind and a statistic (see ParseMetric); OP is >=, >, <=
-// or <. Every gate compares the median over a cell's repeats.
+// or <. A gate's figure is the median over a cell's repeats (their ratio
+// for a relative gate); its verdict reads the interval of that figure
+// (Evaluate) or, for a capacity search's figures, the figure alone
+// (EvaluateFigures).
 type Expectation struct {
 	Text   string
 	Metric Metric
@@ -202,22 +205,19 @@ func sameExcept(a, b result.Settings, skip1, skip2 []string) bool {
 	return true
 }
 
-// Validate checks that the expectation's selectors resolve in s, before
-// anything runs (s may hold cells without runs). A relative gate needs
+// Validate checks, before anything runs, that the expectation's
+// selectors resolve in s and that every cell it reads can have its
+// metric (an op kind its mix deals, a figure its settings produce); s may
+// hold the plans to be, as runs without results. A relative gate needs
 // two cells.
 func (e Expectation) Validate(s *result.Suite) error {
 	if err := e.Metric.checkKind(s); err != nil {
 		return fmt.Errorf("--expect %q: %w", e.Text, err)
 	}
-	if e.Absolute {
-		_, err := e.cells(s)
-		return err
-	}
-	if len(s.Cells) < 2 {
+	if !e.Absolute && len(s.Cells) < 2 {
 		return fmt.Errorf("--expect %q compares cells: give a list to at least one setting, such as --journal rollback,wal", e.Text)
 	}
-	_, err := e.pairs(s)
-	return err
+	return e.checkPlans(s)
 }
 
 // cells resolves an absolute gate's selector: every cell without one.
@@ -239,12 +239,31 @@ func (e Expectation) cells(s *result.Suite) ([]int, error) {
 	return cs, nil
 }
 
-// Evaluate judges every expectation on the suite, one verdict per cell (or
-// pair of cells) each reads. An error means a selector did not resolve.
+// Evaluate judges every expectation on the suite, one verdict per cell
+// (or pair of cells) each reads, from the interval of its figure over the
+// repeats (see judgeInterval): pass, fail or inconclusive. An error means
+// a selector did not resolve.
 func Evaluate(s *result.Suite, exps []Expectation) ([]result.Gate, error) {
+	return evaluateAll(s, exps, Expectation.judgeInterval)
+}
+
+// EvaluateFigures judges every expectation on each cell's median taken as
+// exact: pass or fail, no interval and no sample rule. It is for figures
+// that are not one noisy measurement among others: a capacity search's
+// confirmed rates, and the objectives of one of its steps (the search
+// confirms a rate by running it again).
+func EvaluateFigures(s *result.Suite, exps []Expectation) ([]result.Gate, error) {
+	return evaluateAll(s, exps, Expectation.judgeFigure)
+}
+
+// judgeFunc gives one gate its verdict on cell c (against, for a relative
+// gate, the cell it is compared with).
+type judgeFunc func(e Expectation, c result.Cell, against *result.Cell) result.Gate
+
+func evaluateAll(s *result.Suite, exps []Expectation, judge judgeFunc) ([]result.Gate, error) {
 	var out []result.Gate
 	for _, e := range exps {
-		gs, err := e.evaluate(s)
+		gs, err := e.evaluate(s, judge)
 		if err != nil {
 			return nil, err
 		}
@@ -253,7 +272,7 @@ func Evaluate(s *result.Suite, exps []Expectation) ([]result.Gate, error) {
 	return out, nil
 }
 
-func (e Expectation) evaluate(s *result.Suite) ([]result.Gate, error) {
+func (e Expectation) evaluate(s *result.Suite, judge judgeFunc) ([]result.Gate, error) {
 	var out []result.Gate
 	if e.Absolute {
 		cs, err := e.cells(s)
@@ -261,7 +280,7 @@ func (e Expectation) evaluate(s *result.Suite) ([]result.Gate, error) {
 			return nil, err
 		}
 		for _, c := range cs {
-			out = append(out, e.judge(s.Cells[c], nil))
+			out = append(out, judge(e, s.Cells[c], nil))
 		}
 		return out, nil
 	}
@@ -270,33 +289,48 @@ func (e Expectation) evaluate(s *result.Suite) ([]result.Gate, error) {
 		return nil, err
 	}
 	for _, p := range pairs {
-		out = append(out, e.judge(s.Cells[p.a], &s.Cells[p.b]))
+		out = append(out, judge(e, s.Cells[p.a], &s.Cells[p.b]))
 	}
 	return out, nil
 }
 
-// judge reads the metric's median over the repeats of c (and of against,
-// for a relative gate) and gives the verdict.
-func (e Expectation) judge(c result.Cell, against *result.Cell) result.Gate {
-	g := result.Gate{Expression: e.Text, Cell: cellName(c), Op: e.Op, Unit: e.Metric.Unit(), Statistic: statistic(len(c.Runs))}
+// newGate is the gate's record before its verdict: the cells, the
+// condition, and the medians of the figures over the cells' repeats (and
+// their ratio); NoFigure when a cell has none.
+func (e Expectation) newGate(c result.Cell, against *result.Cell) result.Gate {
+	g := result.Gate{Expression: e.Text, Cell: cellName(c), Op: e.Op, Unit: e.Metric.Unit(), Threshold: e.Limit}
 	v, ok := medianOf(c, e.Metric)
 	g.Value = v
-	if against == nil {
-		g.Threshold, g.Pass = e.Limit, ok && holds(v, e.Op, e.Limit)
-	} else {
+	if against != nil {
 		g.Against, g.Threshold = cellName(*against), e.Factor
-		g.Statistic = statistic(min(len(c.Runs), len(against.Runs)))
 		o, okB := medianOf(*against, e.Metric)
 		g.Other = o
 		ok = ok && okB && o != 0
 		if ok {
 			g.Ratio = v / o
-			g.Pass = holds(g.Ratio, e.Op, e.Factor)
 		}
 	}
-	if !ok {
-		g.NoFigure, g.Pass = true, false
+	g.NoFigure = !ok
+	return g
+}
+
+// judgeFigure reads the medians as exact (EvaluateFigures).
+func (e Expectation) judgeFigure(c result.Cell, against *result.Cell) result.Gate {
+	g := e.newGate(c, against)
+	g.Statistic = statistic(len(c.Runs))
+	if against != nil {
+		g.Statistic = statistic(min(len(c.Runs), len(against.Runs)))
 	}
+	g.Outcome = result.OutcomeFail
+	if !g.NoFigure && holds(figureOf(g), e.Op, g.Threshold) {
+		g.Outcome = result.OutcomePass
+	}
+	return finish(g)
+}
+
+// finish sets the gate's Pass and its printed line from its outcome.
+func finish(g result.Gate) result.Gate {
+	g.Pass = g.Outcome == result.OutcomePass
 	g.Verdict = gateVerdict(g)
 	return g
 }
@@ -316,21 +350,6 @@ func statistic(n int) string {
 		return "one run"
 	}
 	return fmt.Sprintf("median of %d runs", n)
-}
-
-// GateError returns a ThresholdError naming every gate that failed, or
-// nil when all held.
-func GateError(gates []result.Gate) error {
-	var fails []string
-	for _, g := range gates {
-		if !g.Pass {
-			fails = append(fails, g.Verdict)
-		}
-	}
-	if fails == nil {
-		return nil
-	}
-	return &ThresholdError{Failures: fails}
 }
 
 func medianOf(c result.Cell, m Metric) (float64, bool) {

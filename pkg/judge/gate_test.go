@@ -4,11 +4,11 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 func TestParseExpectation(t *testing.T) {
@@ -55,52 +55,59 @@ func TestParseExpectation(t *testing.T) {
 	}
 }
 
-// Gates on the recorded matrix (rollback and wal, three repeats each)
-// compare medians: a limit or factor just on the good side of the median
-// passes, just on the other side fails; every cell (or pair) gets its own
-// verdict.
+// Gates on the recorded matrix (rollback and wal, three repeats each):
+// a threshold clear of every run passes or fails, one inside the
+// interval is inconclusive and says why; every cell (or pair) gets its
+// own verdict, and the line names the interval and the runs.
 func TestEvaluate(t *testing.T) {
 	s := loadSuiteFixture(t, "matrix.json")
-	med := func(cell int, m Metric) float64 {
-		v, ok := medianOf(s.Cells[cell], m)
-		if !ok {
-			t.Fatalf("cell %d has no %s", cell, m)
-		}
-		return v
-	}
-	upsert, p99 := Metric{"upsert", "ops/s"}, Metric{"read", "p99"}
-	ratio := med(1, upsert) / med(0, upsert)
-	rate := med(1, upsert)
+	in := InconclusiveFails
 	for _, tt := range []struct {
-		gate  string
-		cells []string
-		pass  []bool
+		gate     string
+		cells    []string
+		outcomes []string
+		line     string
 	}{
-		{"upsert ops/s: wal >= " + ftoa(ratio*0.99) + "x rollback", []string{"journal=wal"}, []bool{true}},
-		{"upsert ops/s: wal >= " + ftoa(ratio*1.01) + "x rollback", []string{"journal=wal"}, []bool{false}},
-		{"wal: upsert ops/s >= " + ftoa(rate*0.99), []string{"journal=wal"}, []bool{true}},
-		{"wal: upsert ops/s < " + ftoa(rate*0.99), []string{"journal=wal"}, []bool{false}},
-		{"read p99 <= " + ftoa(max(med(0, p99), med(1, p99))*1.01) + "us", []string{"journal=rollback", "journal=wal"}, []bool{true, true}},
-		{"read p99 <= " + ftoa(min(med(0, p99), med(1, p99))*0.99) + "us", []string{"journal=rollback", "journal=wal"}, []bool{false, false}},
-		{"scan p99 <= 1s", []string{"journal=rollback", "journal=wal"}, []bool{false, false}}, // no scans ran
+		// wal's upserts ran 1.69x to 2.41x rollback's: every ratio of a wal run to a rollback run.
+		{"upsert ops/s: wal >= 1.5x rollback", []string{"journal=wal"}, []string{"pass"}, "90% interval ×1.69–×2.41 (medians of 3+3 runs)"},
+		{"upsert ops/s: wal >= 2.5x rollback", []string{"journal=wal"}, []string{"fail"}, "90% interval ×1.69–×2.41"},
+		{"upsert ops/s: wal >= 2x rollback", []string{"journal=wal"}, []string{"inconclusive"}, "straddles ×2.00"},
+		// Absolute gates on 3 runs judge every run.
+		{"wal: upsert ops/s >= 1400", []string{"journal=wal"}, []string{"pass"}, "the runs' range 1493 ops/s–1849 ops/s (median of 3 runs, judged run by run"},
+		{"wal: upsert ops/s < 1400", []string{"journal=wal"}, []string{"fail"}, ""},
+		{"wal: upsert ops/s >= 1800", []string{"journal=wal"}, []string{"inconclusive"}, "1 of 3 runs meet the limit; a 90% interval of the median needs 5 runs: raise --repeat to 5"},
+		// 1,140 reads a run are enough for a p99, 60 upserts are not.
+		{"read p99 <= 100us", []string{"journal=rollback", "journal=wal"}, []string{"pass", "pass"}, ""},
+		{"read p99 <= 10us", []string{"journal=rollback", "journal=wal"}, []string{"fail", "fail"}, ""},
+		{"upsert p99 <= 1s", []string{"journal=rollback", "journal=wal"}, []string{"inconclusive", "inconclusive"},
+			"needs ≥ 1,000 upsert ops a run for a p99 (the fewest run had 60): raise --queries to 5000, or gate p50"},
+		{"upsert p99: wal <= 0.9x rollback", []string{"journal=wal"}, []string{"inconclusive"}, "needs ≥ 1,000 upsert ops a run"},
 	} {
 		gates := evaluate(t, s, tt.gate)
-		var cells []string
-		var pass []bool
+		var cells, outcomes []string
 		for _, g := range gates {
-			cells, pass = append(cells, g.Cell), append(pass, g.Pass)
-			want := "gate passed: "
-			if !g.Pass {
-				want = "gate FAILED: "
-			}
-			if !strings.HasPrefix(g.Verdict, want+tt.gate+": ") || !strings.HasSuffix(g.Verdict, "(median of 3 runs)") {
-				t.Errorf("verdict %q", g.Verdict)
+			cells, outcomes = append(cells, g.Cell), append(outcomes, g.Outcome)
+			if g.Pass != (g.Outcome == result.OutcomePass) || !strings.HasPrefix(g.Verdict, "gate "+OutcomeWord(g.Outcome)+": "+tt.gate+": ") {
+				t.Errorf("%s: outcome %s, pass %v, verdict %q", tt.gate, g.Outcome, g.Pass, g.Verdict)
 			}
 		}
-		if !slices.Equal(cells, tt.cells) || !slices.Equal(pass, tt.pass) {
-			t.Errorf("%s: cells %v pass %v; want %v %v", tt.gate, cells, pass, tt.cells, tt.pass)
+		if !slices.Equal(cells, tt.cells) || !slices.Equal(outcomes, tt.outcomes) {
+			t.Errorf("%s: cells %v outcomes %v; want %v %v", tt.gate, cells, outcomes, tt.cells, tt.outcomes)
 		}
-		if err := GateError(gates); (err == nil) != !slices.Contains(tt.pass, false) || (err != nil && !errors.Is(err, ErrThreshold)) {
+		if !strings.Contains(gates[0].Verdict, tt.line) {
+			t.Errorf("%s: verdict %q lacks %q", tt.gate, gates[0].Verdict, tt.line)
+		}
+		err := GateError(gates, in)
+		switch {
+		case slices.Contains(tt.outcomes, "fail"):
+			if !errors.Is(err, ErrThreshold) {
+				t.Errorf("%s: GateError = %v, want ErrThreshold", tt.gate, err)
+			}
+		case slices.Contains(tt.outcomes, "inconclusive"):
+			if !errors.Is(err, ErrInconclusive) || GateError(gates, InconclusivePasses) != nil {
+				t.Errorf("%s: GateError = %v, want ErrInconclusive (nil when it passes)", tt.gate, err)
+			}
+		case err != nil:
 			t.Errorf("%s: GateError = %v", tt.gate, err)
 		}
 	}
@@ -111,6 +118,10 @@ func TestEvaluate(t *testing.T) {
 func TestValidateGates(t *testing.T) {
 	s := loadSuiteFixture(t, "matrix.json")
 	one, _ := result.NewSuite("mix", "single", []*result.Result{s.Cells[0].Runs[0]}, "")
+	ro := *s.Cells[0].Runs[0]
+	ro.Plan.Phases = slices.Clone(ro.Plan.Phases)
+	ro.Plan.Phases[0].Mix = workload.Mix{{Op: workload.OpRead, Percent: 100}}
+	readOnly, _ := result.NewSuite("mix", "single", []*result.Result{&ro}, "")
 	for _, tt := range []struct {
 		gate  string
 		s     *result.Suite
@@ -122,6 +133,14 @@ func TestValidateGates(t *testing.T) {
 		{"upsert ops/s: memory >= 2x rollback", s, `no cell has a setting of value "memory"`},
 		{"reed p99 <= 2ms", s, `"reed" is not an op kind of these runs`}, // a typo, or a script these runs did not have
 		{"reed p99: wal <= 1x rollback", s, `"reed" is not an op kind of these runs`},
+		// What the plans cannot produce is refused before they run.
+		{"scan p99 <= 1s", s, `--expect "scan p99 <= 1s": journal=rollback: the first phase deals no scan (its ops: read, upsert)`},
+		{"delete p50: wal <= 1x rollback", s, "the first phase deals no delete"},
+		{"commit p99 <= 1s", s, "commit is timed only in batches: give --batch 2 or more"},
+		{"commits fsync% >= 50%", s, "commits fsync% is a share of the disk's fsync rate: give --ceiling to measure it"},
+		{"commits ops/s >= 1", readOnly, "commit no write: there are no commits to read"},
+		{"total ops/s >= 1", readOnly, ""},
+		{"cpu µs/op <= 1s", readOnly, ""},
 	} {
 		e, err := ParseExpectation(tt.gate)
 		if err != nil {
@@ -133,8 +152,6 @@ func TestValidateGates(t *testing.T) {
 		}
 	}
 }
-
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // Any --expect text parses or is refused with an error, never a panic; a
 // gate that parses keeps its text, a known comparison and a finite,

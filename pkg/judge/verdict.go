@@ -17,14 +17,53 @@ func GateFigures(g result.Gate) string {
 	return g.Cell + " " + formatIn(g.Unit, g.Value) + " / " + g.Against + " " + formatIn(g.Unit, g.Other) + " = ×" + units.Sig3(g.Ratio)
 }
 
-// gateVerdict is a gate's line: whether it held, the gate, the figures
-// and the statistic compared.
-func gateVerdict(g result.Gate) string {
-	verdict := "passed"
-	if !g.Pass {
-		verdict = "FAILED"
+// GateInterval says what range a verdict read: "90% interval
+// ×1.41–×1.72", "the runs' range 181µs–240µs" (too few runs for an
+// interval); "" when it read none (one run, or no figure).
+func GateInterval(g result.Gate) string {
+	if g.Low == 0 && g.High == 0 || g.Low == g.High {
+		return ""
 	}
-	return "gate " + verdict + ": " + g.Expression + ": " + GateFigures(g) + " (" + g.Statistic + ")"
+	format := func(v float64) string { return formatIn(g.Unit, v) }
+	if g.Against != "" {
+		format = func(v float64) string { return "×" + units.Sig3(v) }
+	}
+	if g.Confidence == 0 {
+		return "the runs' range " + intervalSpan(g, format)
+	}
+	return units.Fixed(100*g.Confidence, 0) + "% interval " + intervalSpan(g, format)
+}
+
+// intervalSpan is "lo–hi" in the gate's unit.
+func intervalSpan(g result.Gate, format func(float64) string) string {
+	return format(g.Low) + "–" + format(g.High)
+}
+
+// OutcomeWord is how a line names an outcome: "passed", "FAILED",
+// "INCONCLUSIVE".
+func OutcomeWord(outcome string) string {
+	switch outcome {
+	case result.OutcomePass:
+		return "passed"
+	case result.OutcomeInconclusive:
+		return "INCONCLUSIVE"
+	}
+	return "FAILED"
+}
+
+// gateVerdict is a gate's line: its outcome, the gate, the figures, the
+// interval read and the statistic; for an inconclusive gate, why, and
+// what would decide it.
+func gateVerdict(g result.Gate) string {
+	s := "gate " + OutcomeWord(g.OutcomeOf()) + ": " + g.Expression + ": " + GateFigures(g)
+	if iv := GateInterval(g); iv != "" {
+		s += ", " + iv
+	}
+	s += " (" + g.Statistic + ")"
+	if g.Why != "" {
+		s += ": " + g.Why
+	}
+	return s
 }
 
 // formatIn renders a value in a gate's unit (see Metric.Unit).

@@ -33,12 +33,15 @@ type chart struct {
 }
 
 type page struct {
-	Title   string
+	Title string
+	// Gates come first: a gate that failed or could not decide is the
+	// first thing a reader sees.
+	Gates   *gatesView
 	Summary string
 	Charts  []chart
 }
 
-var pageTemplate = template.Must(template.New("report").Parse(`<!doctype html>
+var pageTemplate = template.Must(template.New("report").Parse(gatesHTML + `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -52,11 +55,20 @@ pre.summary { background: #f6f6f6; padding: 1em; white-space: pre-wrap; overflow
 figure.chart { margin: 2em 0; }
 figure.chart figcaption { font-weight: 600; margin-bottom: 0.5em; }
 figure.chart svg { width: 100%; height: auto; }
+section.gates table { border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }
+section.gates th, section.gates td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
+section.gates tr.fail { background: #fdecea; }
+section.gates tr.inconclusive { background: #fff8e1; }
+section.gates tr.pass { background: #edf7ed; }
+.verdict { font-weight: 700; padding: 0.1em 0.5em; border-radius: 0.3em; color: #fff; white-space: nowrap; }
+.verdict.fail { background: #c62828; }
+.verdict.inconclusive { background: #b26a00; }
+.verdict.pass { background: #2e7d32; }
 </style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
-<pre class="summary">{{.Summary}}</pre>
+{{template "gates" .Gates}}<pre class="summary">{{.Summary}}</pre>
 {{range .Charts}}<figure class="chart" id="{{.ID}}" data-points="{{.Points}}">
 <figcaption>{{.Title}}</figcaption>
 {{.SVG}}
@@ -77,7 +89,7 @@ func htmlRun(w io.Writer, r *result.Result) error {
 	if err := runText(&text, r); err != nil {
 		return err
 	}
-	pg := page{Title: "gobench " + r.Command, Summary: text.String()}
+	pg := page{Title: "gobench " + r.Command, Gates: newGatesView(r.Gates), Summary: text.String()}
 	for i, ph := range r.Phases {
 		id := fmt.Sprintf("phase%d", i)
 		name := ""
@@ -111,7 +123,7 @@ func htmlSuite(w io.Writer, sum *judge.Summary) error {
 	if len(sum.Suite.Varied) > 0 {
 		title += " · " + strings.Join(sum.Suite.Varied, ", ")
 	}
-	pg := page{Title: title, Summary: text.String()}
+	pg := page{Title: title, Gates: newGatesView(sum.Suite.Gates), Summary: text.String()}
 	for i, m := range sum.Metrics {
 		if m.Metric.Stat != "ops/s" && m.Metric.Stat != "p99" {
 			continue

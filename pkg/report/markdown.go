@@ -2,7 +2,6 @@ package report
 
 import (
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
@@ -14,6 +13,7 @@ import (
 // pull request or a CI job summary.
 func runMarkdown(w io.Writer, r *result.Result) error {
 	ew := &errWriter{w: w}
+	gatesMarkdown(ew, r.Gates)
 	first := true
 	for i, ph := range r.Phases {
 		if !first {
@@ -60,7 +60,6 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 			ew.printf("\n%s\n", mdEscape(line))
 		}
 	}
-	gatesMarkdown(ew, r.Gates)
 	return ew.err
 }
 
@@ -70,6 +69,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	ew := &errWriter{w: w}
 	s := sum.Suite
+	gatesMarkdown(ew, s.Gates)
 	repeats := 0
 	for _, c := range s.Cells {
 		repeats = max(repeats, len(c.Runs))
@@ -97,31 +97,62 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 			ew.printf("- %s\n", mdEscape(h.String()))
 		}
 	}
-	gatesMarkdown(ew, s.Gates)
 	return ew.err
 }
 
-// comparisonMarkdown writes a comparison as a markdown table.
+// comparisonMarkdown writes a comparison as markdown: its verdict first,
+// with a coloured mark, the machine's move, then a table with each row's
+// verdict and what it read, then why each undecided row did not decide.
 func comparisonMarkdown(w io.Writer, c *judge.Comparison) error {
 	ew := &errWriter{w: w}
+	if v := comparisonVerdict(c); v != "" {
+		ew.printf("%s **gobench compare: %s**\n\n", comparisonMark(c.Outcome), mdEscape(v))
+	}
 	ew.printf("**gobench compare** · old `%s` · new `%s`", c.OldName, c.NewName)
 	if c.MaxRegression > 0 {
-		ew.printf(" · regression threshold %s%%", strconv.FormatFloat(100*c.MaxRegression, 'g', 3, 64))
+		ew.printf(" · regression threshold %s%%", units.Percent(c.MaxRegression))
+	}
+	if c.Interleaved {
+		ew.printf(" · runs interleaved on one machine")
 	}
 	ew.printf("\n\n")
+	if m := c.Machine; m != nil {
+		ew.printf("> machine: %s\n", mdEscape(m.Why))
+	}
 	for _, wn := range c.Warnings {
 		ew.printf("> warning: %s\n", mdEscape(wn))
 	}
-	if len(c.Warnings) > 0 {
+	if len(c.Warnings) > 0 || c.Machine != nil {
 		ew.printf("\n")
 	}
 	ew.printf("| cell | metric | old median [range] | new median [range] | change | verdict |\n|---|---|--:|--:|--:|---|\n")
 	for _, r := range c.Rows {
+		v := verdict(c, r)
+		if r.Outcome != "" {
+			v = comparisonMark(r.Outcome) + " " + v
+		}
 		ew.printf("| %s | %s %s | %s | %s | %+.1f%% | %s |\n", r.Cell, r.Metric, arrowShort(r.Metric),
-			medianRange(r.Metric, r.Old), medianRange(r.Metric, r.New), 100*r.Delta, mdEscape(verdict(r)))
+			medianRange(r.Metric, r.Old), medianRange(r.Metric, r.New), 100*r.Delta, mdEscape(v))
 	}
-	ew.printf("\n%s\n", strings.ReplaceAll(compareMethod, "\n", " "))
+	if whys := undecided(c); len(whys) > 0 {
+		ew.printf("\nInconclusive:\n\n")
+		for _, why := range whys {
+			ew.printf("- %s\n", mdEscape(why))
+		}
+	}
+	ew.printf("\n%s\n", strings.ReplaceAll(compareMethod(c), "\n", " "))
 	return ew.err
+}
+
+// comparisonMark is the coloured mark of a comparison's outcome.
+func comparisonMark(outcome string) string {
+	switch outcome {
+	case judge.OutcomeRegression:
+		return "🔴"
+	case judge.OutcomeInconclusive:
+		return "🟡"
+	}
+	return "🟢"
 }
 
 func arrowShort(m judge.Metric) string {

@@ -42,7 +42,7 @@ var formats = map[string]renderers{
 	"markdown": {name: "markdown", run: runMarkdown, suite: suiteMarkdown, comparison: comparisonMarkdown,
 		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown, capacity: capacityMarkdown},
 	"benchfmt": {name: "benchfmt", run: runBenchfmt, suite: suiteBenchfmt},
-	"html":     {name: "html", run: htmlRun, suite: htmlSuite, capacity: capacityHTML},
+	"html":     {name: "html", run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML},
 }
 
 // Formats returns the names of the formats, sorted.

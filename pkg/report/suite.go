@@ -94,6 +94,9 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	if p.SQL != nil && p.SQL.PerStatement {
 		w.printf("note: the tables compare whole scripts; each statement's latency (--per-statement) is in every run of the JSON result, and a single run's report prints them\n")
 	}
+	if line := suiteMachineText(s); line != "" {
+		w.printf("%s\n", line)
+	}
 	if c := env.Ceiling; c != nil {
 		w.printf("ceiling: before the runs this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s)\n",
 			c.Filesystem, units.Rate(c.FsyncPerSec), c.WriteSize, units.Micros(c.P50Micros), units.Micros(c.P99Micros))

@@ -24,6 +24,9 @@ func runText(w io.Writer, r *result.Result) error {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
 	}
 	header(tw, r)
+	if line := machineStateText(r.Environment.Machine); line != "" {
+		tw.printf("%s\n", line)
+	}
 	for _, line := range originLines(r) {
 		tw.printf("%s\n", line)
 	}

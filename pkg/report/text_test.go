@@ -262,7 +262,7 @@ func TestRenderPicksByKind(t *testing.T) {
 	single, _ := result.NewSuite("mix", "single", []*result.Result{run}, "")
 	crudTable, _ := summarizeCRUD(crud, "")
 	blobTable, _ := summarizeBlob(blob)
-	cmp, err := judge.Compare("old", matrix, "new", matrix, judge.DefaultMetrics(matrix), 0)
+	cmp, err := judge.Compare("old", matrix, "new", matrix, judge.DefaultMetrics(matrix), judge.CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,8 +296,8 @@ func TestRenderPicksByKind(t *testing.T) {
 		want   string
 	}{
 		{"yaml", matrix, `unknown format "yaml" for a result (want one of benchfmt, csv, html, json, markdown, text)`},
-		{"html", cmp, `unknown format "html" for a comparison (want one of csv, json, markdown, text)`},
-		{"html", (*judge.Comparison)(nil), `unknown format "html" for a comparison`},
+		{"benchfmt", cmp, `unknown format "benchfmt" for a comparison (want one of csv, html, json, markdown, text)`},
+		{"benchfmt", (*judge.Comparison)(nil), `unknown format "benchfmt" for a comparison`},
 		{"text", 42, "cannot render a int"},
 	} {
 		if _, err := Render(tt.format, tt.v, Options{}); err == nil || !strings.Contains(err.Error(), tt.want) {

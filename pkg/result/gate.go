@@ -1,9 +1,9 @@
 package result
 
 // Gate is the verdict of one gate (an --expect) on a run or a suite: the
-// figures it compared and whether it held. A gate that compares two cells
-// (relative) holds when Ratio = Value / Other meets Op Threshold; an
-// absolute gate when Value does.
+// figures it compared, the interval it read and its outcome. A gate that
+// compares two cells (relative) reads Ratio = Value / Other against Op
+// Threshold; an absolute gate reads Value.
 type Gate struct {
 	// Expression is the gate as written.
 	Expression string `json:"expression"`
@@ -23,19 +23,57 @@ type Gate struct {
 	// factor (relative) or the limit in Unit (absolute).
 	Op        string  `json:"op"`
 	Threshold float64 `json:"threshold"`
-	Pass      bool    `json:"pass"`
-	// NoFigure says a cell had no such figure (the op kind never ran):
-	// the gate fails.
+	// Outcome is the verdict: OutcomePass, OutcomeFail or
+	// OutcomeInconclusive. Pass is Outcome == OutcomePass (results
+	// written before gates had three outcomes have Pass alone).
+	Outcome string `json:"outcome,omitempty"`
+	Pass    bool   `json:"pass"`
+	// Low and High bound what the verdict read (the ratio for a relative
+	// gate, the value for an absolute one), at Confidence; a Confidence
+	// of 0 with Low and High set marks the runs' own range, too few runs
+	// for an interval. Both are zero when no interval was read.
+	Low        float64 `json:"low,omitempty"`
+	High       float64 `json:"high,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	// Why says what made the verdict inconclusive and what would make it
+	// conclusive ("needs ≥ 1,000 upsert ops a run: raise --queries to
+	// 20000, or gate p90").
+	Why string `json:"why,omitempty"`
+	// NoFigure says a cell had no such figure (the op kind never ran).
 	NoFigure bool `json:"no_figure,omitempty"`
 	// Verdict is the gate's line as gobench printed it.
 	Verdict string `json:"verdict"`
 }
 
-// GatesFailed counts the gates that did not hold.
-func GatesFailed(gates []Gate) int {
+// The outcomes of a gate.
+const (
+	OutcomePass         = "pass"
+	OutcomeFail         = "fail"
+	OutcomeInconclusive = "inconclusive"
+)
+
+// OutcomeOf returns the gate's outcome, reading Pass for a gate recorded
+// before gates had three.
+func (g Gate) OutcomeOf() string {
+	switch {
+	case g.Outcome != "":
+		return g.Outcome
+	case g.Pass:
+		return OutcomePass
+	}
+	return OutcomeFail
+}
+
+// GatesFailed counts the gates that failed.
+func GatesFailed(gates []Gate) int { return countOutcome(gates, OutcomeFail) }
+
+// GatesInconclusive counts the gates whose data could not tell.
+func GatesInconclusive(gates []Gate) int { return countOutcome(gates, OutcomeInconclusive) }
+
+func countOutcome(gates []Gate, outcome string) int {
 	n := 0
 	for _, g := range gates {
-		if !g.Pass {
+		if g.OutcomeOf() == outcome {
 			n++
 		}
 	}

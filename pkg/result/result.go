@@ -115,6 +115,9 @@ type Environment struct {
 	// Ceiling is the disk's fsync rate, measured on the database's file
 	// system before the run (mix --ceiling); nil when not measured.
 	Ceiling *Ceiling `json:"ceiling,omitempty"`
+	// Machine is how loaded and how fast the machine was just before and
+	// just after the run (see Machine); nil when not measured.
+	Machine *Machine `json:"machine,omitempty"`
 }
 
 // Ceiling is the rate of durable small writes (each followed by

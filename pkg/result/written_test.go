@@ -41,7 +41,7 @@ func TestWrittenRecognisesEveryOutput(t *testing.T) {
 		values = append(values, v)
 	}
 	old, _ := result.ReadSuite(bytes.NewReader(must(os.ReadFile(filepath.Join("..", "..", "testdata", "compare-old.json")))))
-	c, err := judge.Compare("old.json", old, "new.json", old, judge.DefaultMetrics(old), 0.1)
+	c, err := judge.Compare("old.json", old, "new.json", old, judge.DefaultMetrics(old), judge.CompareOptions{MaxRegression: 0.1})
 	if err != nil {
 		t.Fatal(err)
 	}

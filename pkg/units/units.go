@@ -46,3 +46,17 @@ func Sig3(v float64) string {
 
 // Fixed prints v with the given number of decimals.
 func Fixed(v float64, decimals int) string { return fmt.Sprintf("%.*f", decimals, v) }
+
+// Percent prints a fraction as a percentage without exponent or trailing
+// zeros, to a thousandth of a percent: 0.1 as "10", 10 as "1000", 0.00001
+// as "0.001".
+func Percent(fraction float64) string {
+	s := fmt.Sprintf("%.3f", 100*fraction)
+	for s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

@@ -40,3 +40,14 @@ func TestSig3(t *testing.T) {
 		}
 	}
 }
+
+func TestPercent(t *testing.T) {
+	for _, tt := range []struct {
+		f    float64
+		want string
+	}{{0.1, "10"}, {10, "1000"}, {0.00001, "0.001"}, {0.125, "12.5"}, {0, "0"}} {
+		if got := Percent(tt.f); got != tt.want {
+			t.Errorf("Percent(%v) = %q, want %q", tt.f, got, tt.want)
+		}
+	}
+}

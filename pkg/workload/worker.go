@@ -433,6 +433,7 @@ func (w *worker) measure(op Op, key uint64, start, due, began int64, whole bool)
 			class = store.Classify(err)
 		}
 	}
+	delay(t0) // nothing, but in a gobench_slowdown build (the verdict experiments' known regression)
 	t1 := w.now()
 	retries, wait := w.try.n, w.try.last-t0
 	if w.lockWaits != nil {

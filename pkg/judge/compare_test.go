@@ -1,0 +1,181 @@
+package judge
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// fileOf builds a result file of one cell: a run per throughput, each
+// with CPU per op cpu (µs) and, when cal is given, the machine's
+// calibration before and after (µs per unit).
+func fileOf(ops []float64, cpu float64, cal []float64) *result.Suite {
+	c := result.Cell{}
+	for i, v := range ops {
+		r := &result.Result{Plan: workload.DefaultPlan(), Complete: true, Phases: []result.Phase{{
+			Total: result.OpStats{Kind: "total", Latency: result.Latency{Count: 100_000}, OpsPerSec: v},
+			CPU:   &result.CPU{MicrosPerOp: cpu * (1 + 0.01*float64(i%3))},
+		}}}
+		if cal != nil {
+			r.Environment.Machine = &result.Machine{Before: result.Probe{CPUMicros: cal[i%len(cal)]}, After: result.Probe{CPUMicros: cal[(i+1)%len(cal)]}}
+		}
+		c.Runs = append(c.Runs, r)
+	}
+	return &result.Suite{Kind: result.SuiteKind, Cells: []result.Cell{c}}
+}
+
+func scaled(vs []float64, f float64) []float64 {
+	out := make([]float64, len(vs))
+	for i, v := range vs {
+		out[i] = v * f
+	}
+	return out
+}
+
+var (
+	steady = []float64{100, 102, 98, 101, 99}
+	noisy  = []float64{100, 130, 80, 115, 90}
+	quiet  = []float64{1.50, 1.52, 1.48, 1.51, 1.49}
+	tp     = Metric{"total", "ops/s"}
+	cpuM   = Metric{kindCPU, statPerOp}
+)
+
+// Two invocations: a change the wrong way beyond the threshold and the
+// noise, every repeat worse, regresses; one whose worst case within the
+// noise stays within the threshold passes; anything between cannot tell
+// and says why; without a threshold nothing is judged.
+func TestCompareSeparate(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		old, new []float64
+		max      float64
+		want     string
+		why      string
+	}{
+		{"30% slower", steady, scaled(steady, 0.7), 0.1, OutcomeRegression, ""},
+		{"the same", steady, steady, 0.1, OutcomePass, ""},
+		{"faster", steady, scaled(steady, 1.5), 0.1, OutcomePass, ""},
+		{"noise wider than the threshold", noisy, noisy, 0.1, OutcomeInconclusive, "the noise, 50%, is wider than a 10% regression: these files can rule out only one of 50% or more"},
+		{"worse, ranges overlapping", noisy, scaled(noisy, 0.85), 0.1, OutcomeInconclusive, "worse by 15.0%, but not every new repeat is worse than every old one"},
+		{"no threshold", steady, scaled(steady, 0.5), 0, "", ""},
+	} {
+		c, err := Compare("old", fileOf(tt.old, 5, quiet), "new", fileOf(tt.new, 5, quiet), []Metric{tp}, CompareOptions{MaxRegression: tt.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Rows[0]
+		if r.Outcome != tt.want || c.Outcome != tt.want || !strings.Contains(r.Why, tt.why) || r.Regression != (tt.want == OutcomeRegression) {
+			t.Errorf("%s: row %s (%q), comparison %s; want %s with %q", tt.name, r.Outcome, r.Why, c.Outcome, tt.want, tt.why)
+		}
+		err = c.Err(InconclusiveFails)
+		switch tt.want {
+		case OutcomeRegression:
+			if !errors.Is(err, ErrThreshold) || !strings.Contains(err.Error(), "regression: (all) total ops/s: median 100 → 70.0 (-30.0%, higher is better), beyond the 10% allowed") {
+				t.Errorf("%s: Err = %v", tt.name, err)
+			}
+		case OutcomeInconclusive:
+			if !errors.Is(err, ErrInconclusive) || c.Err(InconclusivePasses) != nil {
+				t.Errorf("%s: Err = %v", tt.name, err)
+			}
+		default:
+			if err != nil {
+				t.Errorf("%s: Err = %v", tt.name, err)
+			}
+		}
+	}
+}
+
+// A machine whose calibration moved, beyond its probes' noise, by more
+// than half the threshold changed: throughput and latency are refused a
+// verdict, with the figures; CPU per op is judged still. A move within
+// that is noted and judged through; files without calibrations warn.
+func TestCompareMachine(t *testing.T) {
+	hogged := scaled(quiet, 2)
+	c, err := Compare("old", fileOf(steady, 5, quiet), "new", fileOf(scaled(steady, 0.6), 5, hogged), []Metric{tp, cpuM}, CompareOptions{MaxRegression: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := c.Machine; m == nil || !m.Changed || m.Ratio != 2 || !strings.HasPrefix(m.Why, "the machine was 100% slower during NEW: calibration 3.00µs vs 1.50µs (medians of 10 and 10 probes, 90% interval ×") ||
+		!strings.HasSuffix(m.Why, "beyond the 5% a comparison at this threshold absorbs: not a valid comparison of throughput or latency") {
+		t.Fatalf("machine: %+v", c.Machine)
+	}
+	if c.Rows[0].Outcome != OutcomeInconclusive || !strings.Contains(c.Rows[0].Why, "the machine changed") || c.Rows[1].Outcome != OutcomePass || c.Outcome != OutcomeInconclusive {
+		t.Errorf("rows %+v, outcome %s", c.Rows, c.Outcome)
+	}
+	err = c.Err(InconclusiveFails)
+	if !errors.Is(err, ErrInconclusive) || !strings.HasPrefix(err.Error(), "machine changed: the machine was 100% slower during NEW") {
+		t.Errorf("Err = %v", err)
+	}
+	// CPU per op that grew by a third regresses, changed machine or not.
+	c, _ = Compare("old", fileOf(steady, 5, quiet), "new", fileOf(steady, 6.6, hogged), []Metric{tp, cpuM}, CompareOptions{MaxRegression: 0.1})
+	if c.Rows[1].Outcome != OutcomeRegression || c.Outcome != OutcomeRegression || !errors.Is(c.Err(InconclusiveFails), ErrThreshold) {
+		t.Errorf("CPU per op on a changed machine: %+v, %s", c.Rows[1], c.Outcome)
+	}
+	// A machine 2% faster, within half the threshold: judged through.
+	c, _ = Compare("old", fileOf(steady, 5, quiet), "new", fileOf(steady, 5, scaled(quiet, 0.98)), []Metric{tp}, CompareOptions{MaxRegression: 0.1})
+	if c.Machine.Changed || !strings.Contains(c.Machine.Why, "2% faster") || !strings.Contains(c.Machine.Why, "its probes show no move beyond the 5%") || c.Outcome != OutcomePass {
+		t.Errorf("a steady machine: %+v, %s", c.Machine, c.Outcome)
+	}
+	// Without calibrations: a warning, and the rows judged.
+	c, _ = Compare("old", fileOf(steady, 5, nil), "new", fileOf(steady, 5, quiet), []Metric{tp}, CompareOptions{MaxRegression: 0.1})
+	if c.Machine != nil || !strings.Contains(strings.Join(c.Warnings, "\n"), "the machine was not calibrated in both files") || c.Outcome != OutcomePass {
+		t.Errorf("no calibration: %+v, %q, %s", c.Machine, c.Warnings, c.Outcome)
+	}
+}
+
+// A default metric that cannot be judged is shown; one asked for by name
+// is inconclusive.
+func TestCompareExplicit(t *testing.T) {
+	p99 := Metric{"total", "p99"}
+	old, new := fileOf(steady, 5, quiet), fileOf(steady, 5, quiet)
+	for _, f := range []*result.Suite{old, new} {
+		for _, r := range f.Cells[0].Runs {
+			r.Phases[0].Total.Count, r.Phases[0].Total.P99Micros = 500, 100
+		}
+	}
+	for _, explicit := range []bool{false, true} {
+		c, err := Compare("old", old, "new", new, []Metric{p99}, CompareOptions{MaxRegression: 0.1, Explicit: explicit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if explicit {
+			want = OutcomeInconclusive
+		}
+		if r := c.Rows[0]; r.Gated || r.Outcome != want || !strings.Contains(r.Why, "p99 of 500 total ops a run: needs 1000") {
+			t.Errorf("explicit %v: %+v", explicit, r)
+		}
+	}
+}
+
+// Interleaved files (gobench ab) are judged on the interval of the ratio:
+// wholly worse than the threshold regresses, wholly better passes,
+// across it cannot tell; a changed machine is no reason to refuse.
+func TestCompareInterleaved(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		new      []float64
+		want     string
+		interval string
+	}{
+		{"30% slower", scaled(steady, 0.7), OutcomeRegression, ""},
+		{"the same", steady, OutcomePass, ""},
+		{"at the threshold", scaled(steady, 0.9), OutcomeInconclusive, "straddles ×0.90, a 10% regression: more rounds would narrow it"},
+	} {
+		c, err := Compare("old", fileOf(steady, 5, quiet), "new", fileOf(tt.new, 5, scaled(quiet, 3)), []Metric{tp}, CompareOptions{MaxRegression: 0.1, Interleaved: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Rows[0]
+		if r.Outcome != tt.want || c.Outcome != tt.want || r.Confidence < Confidence || r.Low > r.High || !strings.Contains(r.Why, tt.interval) {
+			t.Errorf("%s: %+v, %s", tt.name, r, c.Outcome)
+		}
+	}
+	c, _ := Compare("old", fileOf(steady, 5, nil), "new", fileOf(scaled(steady, 0.7), 5, nil), []Metric{tp}, CompareOptions{MaxRegression: 0.1, Interleaved: true})
+	if err := c.Err(InconclusiveFails); !errors.Is(err, ErrThreshold) || !strings.Contains(err.Error(), "90% interval of the ratio ×0.") || !strings.Contains(err.Error(), "all of it beyond the 10% allowed") {
+		t.Errorf("Err = %v", err)
+	}
+}

@@ -1,0 +1,91 @@
+package judge
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// producedBy says why a run of plan p could have no figure of m, or nil:
+// metrics read a run's first phase, whose mix deals some op kinds and not
+// others (a script's statements have rows only with per-statement
+// timing), whose begin and commit rows exist only in batches of more than
+// one op, and whose commits need a write; their share of the fsync
+// ceiling needs the ceiling measured. Any other metric (total, cpu, and
+// kinds judge does not know as ops) is left to the run.
+func (m Metric) producedBy(p *workload.Plan, ceiling bool) error {
+	if len(p.Phases) == 0 {
+		return nil
+	}
+	ph := p.Phases[0]
+	names := p.OpNames()
+	dealt := func(k string) bool {
+		return slices.ContainsFunc(ph.Mix.Ops(), func(o workload.Op) bool { return names[o] == k })
+	}
+	mix := strings.Join(opNamesOf(ph, names), ", ")
+	switch {
+	case m.Kind == kindCommits:
+		if ph.Batch <= 1 && !slices.ContainsFunc(ph.Mix.Ops(), workload.Op.IsWrite) {
+			return fmt.Errorf("the first phase's ops (%s) commit no write: there are no commits to read", mix)
+		}
+		if m.Stat == statFsyncPercent && !ceiling {
+			return fmt.Errorf("%s is a share of the disk's fsync rate: give --ceiling to measure it", m)
+		}
+	case m.Kind == workload.OpBegin.String() || m.Kind == workload.OpCommit.String():
+		if ph.Batch <= 1 {
+			return fmt.Errorf("%s is timed only in batches: give --batch 2 or more", m.Kind)
+		}
+	case strings.Contains(m.Kind, "#"):
+		if p.SQL == nil || !p.SQL.PerStatement {
+			return fmt.Errorf("%s is a statement, timed only with --per-statement", m.Kind)
+		}
+	case isOwnKind(m.Kind) || slices.Contains(names[:], m.Kind):
+		if !dealt(m.Kind) {
+			return fmt.Errorf("the first phase deals no %s (its ops: %s)", m.Kind, mix)
+		}
+	}
+	return nil
+}
+
+// opNamesOf names the ops a phase deals.
+func opNamesOf(ph workload.Phase, names [workload.MaxOp]string) []string {
+	var out []string
+	for _, o := range ph.Mix.Ops() {
+		out = append(out, names[o])
+	}
+	return out
+}
+
+// checkPlans refuses a gate whose metric a cell it reads could not have
+// (producedBy), naming the cell: before anything runs, the suite's runs
+// are the plans to be.
+func (e Expectation) checkPlans(s *result.Suite) error {
+	var cells []int
+	if e.Absolute {
+		cs, err := e.cells(s)
+		if err != nil {
+			return err
+		}
+		cells = cs
+	} else {
+		pairs, err := e.pairs(s)
+		if err != nil {
+			return err
+		}
+		for _, p := range pairs {
+			cells = append(cells, p.a, p.b)
+		}
+	}
+	for _, i := range cells {
+		c := s.Cells[i]
+		for _, r := range c.Runs {
+			if err := e.Metric.producedBy(&r.Plan, r.Environment.Ceiling != nil); err != nil {
+				return fmt.Errorf("--expect %q: %s: %w", e.Text, cellName(c), err)
+			}
+		}
+	}
+	return nil
+}

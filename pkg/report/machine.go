@@ -1,0 +1,87 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
+)
+
+// machineStateText is a run's machine line: how loaded the machine was
+// and its calibration, before the run and after it; "" for a run that
+// was not calibrated. "machine: before load 6.06, 7.0 other runnable,
+// steal 3.6%, calibration 13.9µs CPU, 250µs fsync · after … · steal over
+// the run 2.2%".
+func machineStateText(m *result.Machine) string {
+	if m == nil || m.Before.CPUMicros == 0 {
+		return ""
+	}
+	s := "machine: before " + probeText(m.Before)
+	if m.After.CPUMicros > 0 {
+		s += " · after " + probeText(m.After)
+	}
+	if m.StealPercent != nil {
+		s += " · steal over the run " + units.Sig3(*m.StealPercent) + "%"
+	}
+	return s
+}
+
+// probeText is one probe's figures.
+func probeText(p result.Probe) string {
+	var parts []string
+	if p.Load1 != nil {
+		parts = append(parts, "load "+units.Fixed(*p.Load1, 2))
+	}
+	if p.OtherRunnable != nil {
+		parts = append(parts, units.Fixed(*p.OtherRunnable, 1)+" other runnable")
+	}
+	if p.StealPercent != nil {
+		parts = append(parts, "steal "+units.Sig3(*p.StealPercent)+"%")
+	}
+	cal := "calibration " + units.Micros(p.CPUMicros) + " CPU"
+	if p.FsyncMicros > 0 {
+		cal += ", " + units.Micros(p.FsyncMicros) + " fsync"
+	}
+	return strings.Join(append(parts, cal), ", ")
+}
+
+// suiteMachineText sums up the calibrations of a suite's runs: their
+// range, and the load averages'; "" when no run was calibrated.
+func suiteMachineText(s *result.Suite) string {
+	var cal, load []float64
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			m := r.Environment.Machine
+			if m == nil {
+				continue
+			}
+			for _, p := range []result.Probe{m.Before, m.After} {
+				if p.CPUMicros > 0 {
+					cal = append(cal, p.CPUMicros)
+				}
+				if p.Load1 != nil {
+					load = append(load, *p.Load1)
+				}
+			}
+		}
+	}
+	if len(cal) == 0 {
+		return ""
+	}
+	s2 := fmt.Sprintf("machine: calibration %s CPU over %d probes", spanText(cal, units.Micros), len(cal))
+	if len(load) > 0 {
+		s2 += ", load " + spanText(load, func(v float64) string { return units.Fixed(v, 2) })
+	}
+	return s2
+}
+
+// spanText is "a–b", or "a" when all values agree.
+func spanText(vs []float64, f func(float64) string) string {
+	lo, hi := slices.Min(vs), slices.Max(vs)
+	if f(lo) == f(hi) {
+		return f(lo)
+	}
+	return f(lo) + "–" + f(hi)
+}

@@ -72,8 +72,9 @@ type conn struct {
 	d *Driver
 
 	stmts statements[stmt]
-	user  []stmt // statements of the user's (Prepare)
-	guard guard  // the authorizer's state
+	user  []stmt  // statements of the user's (Prepare)
+	guard guard   // the authorizer's state
+	recs  sqlRecs // a record table's statements (records_sql.go)
 
 	autocommitProbe func() bool
 	releaseProbe    func()
@@ -262,6 +263,9 @@ func (c *conn) Close() error {
 		first = err
 	}
 	if err := closeUser(c.user); err != nil && first == nil {
+		first = err
+	}
+	if err := c.recs.stmts.closeAll(); err != nil && first == nil {
 		first = err
 	}
 	c.releaseProbe()

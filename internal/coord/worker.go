@@ -25,27 +25,19 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		}
 	}()
 	r := wire.NewReader(in, "coordinator")
-	if !r.Scan() {
-		if r.Err() != nil {
-			return fmt.Errorf("reading the plan: %w", r.Err())
-		}
-		return errors.New("reading the plan: the coordinator closed the pipe")
-	}
-	if r.Frame().Type != wire.TypePlan {
-		return fmt.Errorf("expected a plan frame from the coordinator, got %v", r.Frame().Type)
-	}
-	pf := r.Frame().Plan()
-	plan, err := workload.DecodePlan(pf.JSON)
+	plan, proc, err := readPlan(r)
 	if err != nil {
 		return err
-	}
-	if pf.Proc < 0 || pf.Proc >= plan.Procs {
-		return fmt.Errorf("process index %d is outside the plan's %d processes", pf.Proc, plan.Procs)
 	}
 	drv, err := reg.Lookup(plan.Driver)
 	if err != nil {
 		return err
 	}
+	counter, unmap, err := openCounter(plan)
+	if err != nil {
+		return err
+	}
+	defer unmap()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -63,13 +55,14 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	}()
 	ids := make([]int, plan.Goroutines)
 	for g := range ids {
-		ids[g] = pf.Proc*plan.Goroutines + g
+		ids[g] = proc*plan.Goroutines + g
 	}
 	h := &workload.Host{
 		Plan:      plan,
 		Store:     st,
 		Workers:   ids,
 		Collector: wireCollector{w},
+		Counter:   counter,
 		Barrier: func(ctx context.Context, phase int) (int64, error) {
 			if err := w.Ready(wire.Ready{Phase: phase, PID: pid, Clock: workload.Now()}); err != nil {
 				return 0, fmt.Errorf("reporting ready: %w", err)
@@ -95,6 +88,29 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		},
 	}
 	return h.Run(ctx)
+}
+
+// readPlan reads the plan frame the coordinator sends first: the plan,
+// decoded and validated, and the index of this worker process.
+func readPlan(r *wire.Reader) (*workload.Plan, int, error) {
+	if !r.Scan() {
+		if r.Err() != nil {
+			return nil, 0, fmt.Errorf("reading the plan: %w", r.Err())
+		}
+		return nil, 0, errors.New("reading the plan: the coordinator closed the pipe")
+	}
+	if r.Frame().Type != wire.TypePlan {
+		return nil, 0, fmt.Errorf("expected a plan frame from the coordinator, got %v", r.Frame().Type)
+	}
+	pf := r.Frame().Plan()
+	plan, err := workload.DecodePlan(pf.JSON)
+	if err != nil {
+		return nil, 0, err
+	}
+	if pf.Proc < 0 || pf.Proc >= plan.Procs {
+		return nil, 0, fmt.Errorf("process index %d is outside the plan's %d processes", pf.Proc, plan.Procs)
+	}
+	return plan, pf.Proc, nil
 }
 
 // readControl reads the coordinator's frames after the plan: Start frames

@@ -70,7 +70,7 @@ func (h *Host) Run(ctx context.Context) (err error) {
 			}
 		}
 	}
-	if h.Counter == nil && len(h.Workers) < h.Plan.Workers() && h.Plan.runInserts() {
+	if h.Counter == nil && len(h.Workers) < h.Plan.Workers() && h.Plan.InsertsDuringRun() {
 		return fmt.Errorf("%w: the record workload inserts, and this host runs %d of its %d workers: they need the run's shared counter", store.ErrInvalid, len(h.Workers), h.Plan.Workers())
 	}
 	keys := planKeys(h.Plan, h.Counter)
@@ -179,9 +179,9 @@ func checkRecordConn(p *Plan, c store.Conn) error {
 	return nil
 }
 
-// runInserts reports whether a record workload's lottery phases insert:
+// InsertsDuringRun reports whether a record workload's lottery phases insert:
 // their keynums come from the run's counter.
-func (p *Plan) runInserts() bool {
+func (p *Plan) InsertsDuringRun() bool {
 	if p.Records == nil {
 		return false
 	}

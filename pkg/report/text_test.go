@@ -295,7 +295,7 @@ func TestRenderPicksByKind(t *testing.T) {
 		v      any
 		want   string
 	}{
-		{"yaml", matrix, `unknown format "yaml" for a result (want one of benchfmt, csv, html, json, markdown, text)`},
+		{"yaml", matrix, `unknown format "yaml" for a result (want one of benchfmt, csv, html, json, markdown, text, ycsb)`},
 		{"html", cmp, `unknown format "html" for a comparison (want one of csv, json, markdown, text)`},
 		{"html", (*judge.Comparison)(nil), `unknown format "html" for a comparison`},
 		{"text", 42, "cannot render a int"},

@@ -544,6 +544,7 @@ type gatedRecords struct {
 	reads    atomic.Int64
 	missing  atomic.Int64
 	newer    atomic.Int64 // reads of records inserted during the run
+	inserted sync.Map     // the keys inserted during the run
 	records  uint64
 	armed    atomic.Bool // set once the preload is done
 	first    atomic.Bool
@@ -591,13 +592,20 @@ func (c gatedConn) InsertRecord(key []byte, values [][]byte) error {
 			return errors.New("the other workers never read enough records")
 		}
 	}
-	return c.r.InsertRecord(key, values)
+	err := c.r.InsertRecord(key, values)
+	if err == nil && c.g.armed.Load() {
+		c.g.inserted.Store(string(key), true)
+	}
+	return err
 }
 
 func (c gatedConn) ReadRecord(key []byte, field int, dst [][]byte) ([][]byte, error) {
 	dst, err := c.r.ReadRecord(key, field, dst)
 	if errors.Is(err, store.ErrNotFound) {
 		c.g.missing.Add(1)
+	}
+	if _, ok := c.g.inserted.Load(string(key)); ok {
+		c.g.newer.Add(1)
 	}
 	if c.g.first.Load() && c.g.reads.Add(1) == c.g.after {
 		c.g.once.Do(func() { close(c.g.released) })
@@ -659,7 +667,10 @@ func TestLatestReadsOnlyAcknowledged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("held insert: %d reads meanwhile, %d found no record", g.reads.Load(), g.missing.Load())
+	t.Logf("held insert: %d reads meanwhile, %d found no record, %d read records inserted during the run", g.reads.Load(), g.missing.Load(), g.newer.Load())
+	if g.newer.Load() == 0 {
+		t.Error("no read found a record inserted during the run: latest did not draw the newest records")
+	}
 	if n := g.missing.Load(); n != 0 {
 		t.Errorf("%d reads found no record: they read inserts that were not over", n)
 	}

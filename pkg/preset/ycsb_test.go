@@ -2,6 +2,7 @@ package preset_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -281,4 +282,67 @@ func TestYCSBRefusesEngines(t *testing.T) {
 	if _, err := ycsb(t, "e", false).Plans(matrix(store.List{"btree", "lmdb"}, store.List{"1"})); err != nil {
 		t.Errorf("workload e on ordered engines: %v", err)
 	}
+}
+
+// escapeProperty writes s so that Java's property reader reads it back as
+// it is: every character but letters and digits as a \uXXXX escape (a
+// character beyond the BMP as its surrogate pair).
+func escapeProperty(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r > 0xffff:
+			r -= 0x10000
+			fmt.Fprintf(&b, "\\u%04x\\u%04x", 0xd800+(r>>10), 0xdc00+(r&0x3ff))
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
+}
+
+// Whatever a property file holds, reading it ends in properties or in an
+// error with the file and a line, never a panic; the properties read
+// back, written as NAME=VALUE with escapes, read as the same properties.
+func FuzzParseProperties(f *testing.F) {
+	for _, w := range []string{"a", "b", "c", "d", "e", "f"} {
+		text, err := os.ReadFile(filepath.Join("testdata", "ycsb", "workload"+w))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(text))
+	}
+	for _, s := range []string{"a=1\\\n  b", "a\\:b = c\\u0041", "!x\n#y\n:z", "k v\\", "\\u00zz", "a=\\\n", "\xef\xbb\xbfa=1\r\nb=2\r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		props, err := preset.ParseProperties("w", text)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "w:") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		var out strings.Builder
+		for _, p := range props {
+			if p.Name == "" || !strings.HasPrefix(p.Origin, "w:") {
+				t.Fatalf("property %+v: no name, or no line", p)
+			}
+			fmt.Fprintf(&out, "%s=%s\n", escapeProperty(p.Name), escapeProperty(p.Value))
+		}
+		again, err := preset.ParseProperties("w", out.String())
+		if err != nil {
+			t.Fatalf("the properties written back do not read: %v\n%s", err, out.String())
+		}
+		if len(again) != len(props) {
+			t.Fatalf("%d properties read back, %d written", len(again), len(props))
+		}
+		for i := range props {
+			if again[i].Name != props[i].Name || again[i].Value != props[i].Value {
+				t.Fatalf("property %d: %q=%q read back as %q=%q", i, props[i].Name, props[i].Value, again[i].Name, again[i].Value)
+			}
+		}
+	})
 }

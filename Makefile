@@ -23,6 +23,7 @@ FUZZ_TARGETS = \
 	./pkg/bytesize:FuzzParse:200000x \
 	./pkg/judge:FuzzParseExpectation:50000x \
 	./pkg/job:FuzzRead:10000x \
+	./pkg/preset:FuzzParseProperties:50000x \
 	./pkg/sqlscript:FuzzParse:200000x \
 	./pkg/sqlscript:FuzzExpr:200000x \
 	./pkg/sqlscript:FuzzParseText:100000x \

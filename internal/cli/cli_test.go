@@ -217,6 +217,7 @@ func TestHelpGolden(t *testing.T) {
 		{"disk-help.stdout", "disk --help"},
 		{"blob-help.stdout", "blob --help"},
 		{"run-help.stdout", "run --help"},
+		{"ycsb-help.stdout", "ycsb --help"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			env, stdout, _ := testEnv(t)

@@ -37,6 +37,7 @@ var operands = map[string][]string{
 	"merge":   {fixture},
 	"compare": {fixture, fixture},
 	"run":     {fixture},
+	"ycsb":    {"run", "a"},
 }
 
 // Every float flag of every command, found by walking the command tree

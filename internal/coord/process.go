@@ -3,7 +3,6 @@ package coord
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -49,10 +48,11 @@ type proc struct {
 
 func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 	p := m.cfg.Plan
-	planJSON, err := json.Marshal(p)
+	planJSON, removeCounter, err := counterFile(p)
 	if err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)
 	}
+	defer removeCounter()
 	g, gctx := errgroup.WithContext(context.Background())
 	var procs []*proc
 	for _, i := range p.ProcIndexes() {

@@ -30,6 +30,11 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	if err != nil {
 		return err
 	}
+	counter, unmap, err := openCounter(plan)
+	if err != nil {
+		return err
+	}
+	defer unmap()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -54,6 +59,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		Store:     st,
 		Workers:   ids,
 		Collector: wireCollector{w},
+		Counter:   counter,
 		Barrier: func(ctx context.Context, phase int) (int64, error) {
 			if err := w.Ready(wire.Ready{Phase: phase, PID: pid, Clock: workload.Now()}); err != nil {
 				return 0, fmt.Errorf("reporting ready: %w", err)

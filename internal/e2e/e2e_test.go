@@ -42,6 +42,7 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures) // the recorded results, read only
+			env.Setenv("YCSB_WORKLOADS", filepath.Join(fixtures, "..", "pkg", "preset", "testdata", "ycsb"))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -61,6 +62,7 @@ func TestScripts(t *testing.T) {
 			"samerows":    sameRows,
 			"tpcbcheck":   tpcbCheck,
 			"capcheck":    capCheck,
+			"ycsbcheck":   ycsbCheck,
 		},
 	})
 }

@@ -43,6 +43,7 @@ var formats = map[string]renderers{
 		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown, capacity: capacityMarkdown},
 	"benchfmt": {name: "benchfmt", run: runBenchfmt, suite: suiteBenchfmt},
 	"html":     {name: "html", run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML},
+	"ycsb":     {name: "ycsb", run: runYCSB, suite: suiteYCSB},
 }
 
 // Formats returns the names of the formats, sorted.

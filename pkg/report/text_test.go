@@ -295,7 +295,7 @@ func TestRenderPicksByKind(t *testing.T) {
 		v      any
 		want   string
 	}{
-		{"yaml", matrix, `unknown format "yaml" for a result (want one of benchfmt, csv, html, json, markdown, text)`},
+		{"yaml", matrix, `unknown format "yaml" for a result (want one of benchfmt, csv, html, json, markdown, text, ycsb)`},
 		{"benchfmt", cmp, `unknown format "benchfmt" for a comparison (want one of csv, html, json, markdown, text)`},
 		{"benchfmt", (*judge.Comparison)(nil), `unknown format "benchfmt" for a comparison`},
 		{"text", 42, "cannot render a int"},

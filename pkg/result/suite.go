@@ -171,6 +171,11 @@ func workloadOf(r *Result) []byte {
 	p.Phases = slices.Clone(p.Phases)
 	for i := range p.Phases {
 		p.Phases[i].Batch = 0
+		if p.Records != nil {
+			// A record workload's size is its operation count over all
+			// workers: each cell splits it over its own.
+			p.Phases[i].Ops = 0
+		}
 	}
 	b, _ := json.Marshal(p)
 	return b

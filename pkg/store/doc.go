@@ -18,7 +18,8 @@
 // can, each saying what happens when it is missing:
 //
 //   - on a Conn, more operations: [Updater], [Deleter], [Inserter],
-//     [Scanner]; transactions: [Batcher], [TxProber] (is one still
+//     [Scanner]; records of a [Table] (YCSB's usertable): [Recorder],
+//     [RecordScanner]; transactions: [Batcher], [TxProber] (is one still
 //     open?), [BusyRetrier] (retry a busy step in place); and what the
 //     engine saw of lock contention: [LockWaitCounter], [BusyStepCounter];
 //   - on a Store, what it can say about itself: [Describer] (facts for
@@ -26,7 +27,8 @@
 //     write-ahead log's size);
 //   - on a Driver, what a plan needs to know before opening anything:
 //     [Configurable] (command-line [Settings] and the options of each cell
-//     of a matrix), [Transactional] (its Conns batch), [InProcess] (its
+//     of a matrix), [Transactional] (its Conns batch), [Tabular] (its stores keep
+//     record tables, ordered or not), [InProcess] (its
 //     databases live in one process's memory).
 //
 // Put every piece of per-connection preparation (pragmas, prepared

@@ -21,6 +21,10 @@ type Config struct {
 	// data set there. Engines that cannot do so without destroying other
 	// data refuse it.
 	Reuse bool `json:"reuse,omitempty"`
+	// Table, when set, is a table of records the store keeps besides its
+	// key-value data (see Table): only a driver that implements Tabular
+	// takes it, and Init creates it empty.
+	Table *Table `json:"table,omitempty"`
 	// Settings are Options by the names of the flags that set them (see
 	// Namer), for reports and gates; engines read Options alone.
 	Settings []Setting `json:"settings,omitempty"`

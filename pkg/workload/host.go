@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 
@@ -27,6 +28,11 @@ type Host struct {
 	// process on one time line, and a worker that gets the CPU late shows
 	// it in its first op's offset. Nil starts at once, at Now().
 	Barrier func(ctx context.Context, phase int) (start int64, err error)
+	// Counter, for a record workload, is the run's insert counter, shared
+	// by every worker of the run (see Counter); nil gives the host one of
+	// its own, which is right only when it runs every worker, or when no
+	// phase inserts.
+	Counter *Counter
 	// PhaseCPU, if set, is called when every worker of the host finished
 	// a phase, with the processor time this process spent from START to
 	// then (ProcessCPU; not called where the system cannot say). An error
@@ -67,7 +73,10 @@ func (h *Host) Run(ctx context.Context) (err error) {
 			}
 		}
 	}
-	keys := newKeyChooser(h.Plan.Keys)
+	if h.Counter == nil && len(h.Workers) < h.Plan.Workers() && h.Plan.InsertsDuringRun() {
+		return fmt.Errorf("%w: the record workload inserts, and this host runs %d of its %d workers: they need the run's shared counter", store.ErrInvalid, len(h.Workers), h.Plan.Workers())
+	}
+	keys := planKeys(h.Plan, h.Counter)
 	phases := h.Plan.RunPhases()
 	for phase := range phases {
 		if err := h.runPhase(ctx, phase, &phases[phase], conns, prepared, keys); err != nil {
@@ -122,9 +131,14 @@ func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []sto
 // checkCapabilities refuses, before any phase starts, a plan whose ops or
 // batching the connection cannot do.
 func checkCapabilities(p *Plan, c store.Conn) error {
+	if p.Records != nil {
+		if err := checkRecordConn(p, c); err != nil {
+			return err
+		}
+	}
 	for _, ph := range p.RunPhases() {
 		for _, op := range ph.Mix.Ops() {
-			if !supports(c, op) && !ph.Optional {
+			if p.Records == nil && !supports(c, op) && !ph.Optional {
 				return fmt.Errorf("%w: driver %s cannot do %v operations", store.ErrInvalid, p.Driver, op)
 			}
 		}
@@ -152,6 +166,34 @@ func supports(c store.Conn, op Op) bool {
 	if op.IsScript() {
 		_, ok := c.(store.Scripter)
 		return ok
+	}
+	return false
+}
+
+// checkRecordConn refuses a connection that cannot run a record
+// workload's ops: without records, or without scans of them.
+func checkRecordConn(p *Plan, c store.Conn) error {
+	if _, ok := c.(store.Recorder); !ok {
+		return fmt.Errorf("%w: driver %s keeps no record tables", store.ErrInvalid, p.Driver)
+	}
+	for _, ph := range p.RunPhases() {
+		if _, ok := c.(store.RecordScanner); !ok && slices.Contains(ph.Mix.Ops(), OpScan) {
+			return fmt.Errorf("%w: driver %s keeps records in no key order: it cannot scan them", store.ErrInvalid, p.Driver)
+		}
+	}
+	return nil
+}
+
+// InsertsDuringRun reports whether a record workload's lottery phases insert:
+// their keynums come from the run's counter.
+func (p *Plan) InsertsDuringRun() bool {
+	if p.Records == nil {
+		return false
+	}
+	for _, ph := range p.RunPhases() {
+		if ph.Access == AccessLottery && slices.Contains(ph.Mix.Ops(), OpInsert) {
+			return true
+		}
 	}
 	return false
 }

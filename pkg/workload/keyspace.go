@@ -18,6 +18,14 @@ const (
 	// Gray et al., "Quickly generating billion-record synthetic databases"
 	// (SIGMOD 1994), as YCSB does.
 	Zipfian Distribution = "zipfian"
+	// Latest draws, in a record workload, from the newest records: YCSB's
+	// SkewedLatestGenerator, zipfian from the newest acknowledged insert
+	// back (see Records).
+	Latest Distribution = "latest"
+	// Hotspot draws, in a record workload, a hot share of the records for
+	// a share of the ops (see Records.HotData and HotOps): YCSB's
+	// HotspotIntegerGenerator.
+	Hotspot Distribution = "hotspot"
 )
 
 // MaxKeys bounds the key space (a trillion keys).
@@ -48,13 +56,13 @@ func (k KeySpace) Validate() error {
 		return fmt.Errorf("key count %d is above the limit of %d", k.Count, uint64(MaxKeys))
 	}
 	switch k.Distribution {
-	case Uniform:
+	case Uniform, Latest, Hotspot:
 	case Zipfian:
 		if !(k.Theta > 0 && k.Theta < 1) {
 			return fmt.Errorf("zipfian theta %v is out of range (want a value between 0 and 1, exclusive, such as %v)", k.Theta, DefaultTheta)
 		}
 	default:
-		return fmt.Errorf("unknown key distribution %q (want uniform or zipfian)", k.Distribution)
+		return fmt.Errorf("unknown key distribution %q (want uniform, zipfian, latest or hotspot)", k.Distribution)
 	}
 	return nil
 }

@@ -90,11 +90,13 @@ type deck struct {
 func newDeck(m Mix, r *rand.Rand) *deck {
 	g := 0
 	for _, w := range m {
-		g = gcd(g, w.Percent)
+		u, _ := units(w.Percent) // validated
+		g = gcd(g, u)
 	}
 	d := &deck{r: r}
 	for _, w := range canonical(m) {
-		for range w.Percent / max(g, 1) {
+		u, _ := units(w.Percent)
+		for range u / max(g, 1) {
 			d.cards = append(d.cards, w.Op)
 		}
 	}
@@ -186,12 +188,29 @@ type Lottery struct {
 	keyRng        *rand.Rand
 	valRng        *rand.Rand
 	value         []byte
+	// rec deals a record workload's ops (nil for key-value ops); err is
+	// why it could not deal the last one.
+	rec *recDealer
+	err error
 }
 
 // NewLottery returns the lottery of worker in phase of plan. The plan must
 // be valid.
+//
+// A record workload's inserts take keynums from a Counter of the
+// lottery's own; workers share the run's (see Host).
 func NewLottery(plan *Plan, phase, worker int) *Lottery {
-	return newLottery(plan, phase, worker, newKeyChooser(plan.Keys))
+	return newLottery(plan, phase, worker, planKeys(plan, nil))
+}
+
+// planKeys returns the key chooser of plan's workers on one host; a
+// record workload's is its shared state, on counter c (nil: one of its
+// own).
+func planKeys(plan *Plan, c *Counter) keyChooser {
+	if plan.Records != nil {
+		return newRecShared(plan, c)
+	}
+	return newKeyChooser(plan.Keys)
 }
 
 func newLottery(plan *Plan, phase, worker int, keys keyChooser) *Lottery {
@@ -212,6 +231,11 @@ func lotteryOf(plan *Plan, ph *Phase, phase, worker int, keys keyChooser) *Lotte
 		keyRng: newRand(plan.Seed, worker, phase, streamKeys),
 		valRng: newRand(plan.Seed, worker, phase, streamValues),
 		value:  make([]byte, plan.ValueSize+plan.ValueVariance),
+	}
+	if plan.Records != nil {
+		l.rec = newRecDealer(plan, ph, phase, worker, keys.(*recShared), phase == warmupSeedPhase)
+		l.value = nil
+		return l
 	}
 	if ph.Access == AccessEach {
 		l.op = ph.Mix.Ops()[0]
@@ -236,6 +260,9 @@ func lotteryOf(plan *Plan, ph *Phase, phase, worker int, keys keyChooser) *Lotte
 // worker's share in an each-key phase, or 0 (no limit of its own) for a
 // lottery phase.
 func (l *Lottery) Len() int64 {
+	if l.rec != nil {
+		return l.rec.Len()
+	}
 	if l.each == nil {
 		return 0
 	}
@@ -244,7 +271,18 @@ func (l *Lottery) Len() int64 {
 
 // Next deals the next op and its key. For a write, Value returns the value
 // to write; for a scan, ScanLen the number of keys to read.
+//
+// In a record workload the key is the record's keynum; Record returns
+// the rest of what was dealt, and Err why an op could not be dealt.
 func (l *Lottery) Next() (Op, uint64) {
+	if l.rec != nil {
+		op := OpInsert // a load's
+		if !l.rec.load {
+			op = l.deck.deal()
+		}
+		l.err = l.rec.deal(op)
+		return op, l.rec.keynum
+	}
 	op, key := l.dealKey()
 	if op == OpUpsert || op == OpUpdate || op == OpInsert {
 		l.value = l.value[:l.plan.ValueSizeOf(key)]
@@ -264,7 +302,25 @@ func (l *Lottery) Next() (Op, uint64) {
 }
 
 // ScanLen returns how many consecutive keys the last scan op reads.
-func (l *Lottery) ScanLen() int { return l.scanN }
+func (l *Lottery) ScanLen() int {
+	if l.rec != nil {
+		return l.rec.scanN
+	}
+	return l.scanN
+}
+
+// Err returns why the last op could not be dealt (a record workload's
+// request distribution that kept drawing above the newest record), or
+// nil.
+func (l *Lottery) Err() error { return l.err }
+
+// Record returns what was dealt with a record workload's last op: its
+// record key, the field it reads and the one it writes (-1: every field),
+// and the values it writes (valid until the next Next).
+func (l *Lottery) Record() (key []byte, readField, writeField int, values [][]byte) {
+	d := l.rec
+	return d.key, d.readField, d.writeField, d.values
+}
 
 // dealKey deals the next op and key, without the value a write would
 // carry (which comes from a stream of its own).

@@ -3,16 +3,34 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// Weight is one op's share of a mix, in percent; a script's share is its
-// weight (see SQL.Mix).
+// Weight is one op's share of a mix, in percent, in steps of
+// MixResolution (a record workload's proportions, such as YCSB's 0.3333,
+// are not whole percents); a script's share is its weight (see SQL.Mix).
 type Weight struct {
 	Op      Op
-	Percent int
+	Percent float64
+}
+
+// MixResolution is the finest step of a share in a mix, in percent: a
+// deck deals shares exactly, and holds as many cards as the shares'
+// greatest common divisor in these steps divides 100 into (at most a
+// million).
+const MixResolution = 0.0001
+
+// mixUnits is 100 percent in steps of MixResolution.
+const mixUnits = 1_000_000
+
+// units returns a share in steps of MixResolution, and false when it is
+// not a whole number of them.
+func units(pct float64) (int, bool) {
+	u := math.Round(pct / MixResolution)
+	return int(u), math.Abs(pct/MixResolution-u) < 1e-6 && !math.IsInf(pct, 0)
 }
 
 // Mix is a set of ops with their shares in percent, summing to 100. Its
@@ -40,7 +58,7 @@ func WriteMix(writePct int) (Mix, error) {
 	if writePct < 0 || writePct > 100 {
 		return nil, fmt.Errorf("write percentage %d is out of range (want 0 to 100)", writePct)
 	}
-	return canonical(Mix{{OpRead, 100 - writePct}, {OpUpsert, writePct}}), nil
+	return canonical(Mix{{OpRead, float64(100 - writePct)}, {OpUpsert, float64(writePct)}}), nil
 }
 
 // Set parses s into m, replacing its contents. It implements flag.Value.
@@ -59,9 +77,10 @@ func (m *Mix) Set(s string) error {
 		if err != nil {
 			return fmt.Errorf("mix entry %q: %w", part, err)
 		}
-		pct, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(val), "%")))
-		if err != nil {
-			return fmt.Errorf("mix entry %q: percent is not a whole number", part)
+		num := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(val), "%"))
+		pct, err := strconv.ParseFloat(num, 64)
+		if _, whole := units(pct); err != nil || !whole || strings.ContainsAny(num, "eEnNiIxXpP_") {
+			return fmt.Errorf("mix entry %q: percent is not a number in steps of %g (such as 95 or 33.3333)", part, MixResolution)
 		}
 		out = append(out, Weight{op, pct})
 	}
@@ -80,7 +99,7 @@ func (m Mix) String() string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%s=%d", w.Op, w.Percent)
+		fmt.Fprintf(&b, "%s=%s", w.Op, strconv.FormatFloat(w.Percent, 'f', -1, 64))
 	}
 	return b.String()
 }
@@ -108,6 +127,7 @@ func (m Mix) Validate() error {
 	sum := 0
 	seen := map[Op]bool{}
 	for _, w := range m {
+		u, whole := units(w.Percent)
 		if !w.Op.IsData() {
 			return fmt.Errorf("mix names %v, which is not a data op", w.Op)
 		}
@@ -115,13 +135,13 @@ func (m Mix) Validate() error {
 			return fmt.Errorf("mix names %v twice", w.Op)
 		}
 		seen[w.Op] = true
-		if w.Percent < 0 || w.Percent > 100 {
-			return fmt.Errorf("mix share %v=%d is out of range (want 0 to 100)", w.Op, w.Percent)
+		if !(w.Percent >= 0 && w.Percent <= 100) || !whole {
+			return fmt.Errorf("mix share %v=%v is out of range (want 0 to 100, in steps of %g)", w.Op, w.Percent, MixResolution)
 		}
-		sum += w.Percent
+		sum += u
 	}
-	if sum != 100 {
-		return fmt.Errorf("mix %s sums to %d, not 100", m, sum)
+	if sum != mixUnits {
+		return fmt.Errorf("mix %s sums to %v, not 100", m, float64(sum)*MixResolution)
 	}
 	return nil
 }
@@ -155,9 +175,19 @@ func (m Mix) validateScripts() error {
 			return fmt.Errorf("mix names %v twice", w.Op)
 		}
 		seen[w.Op] = true
-		if w.Percent < 1 || w.Percent > MaxScriptWeight {
-			return fmt.Errorf("script weight %v=%d is out of range (want 1 to %d)", w.Op, w.Percent, MaxScriptWeight)
+		if w.Percent < 1 || w.Percent > MaxScriptWeight || w.Percent != math.Trunc(w.Percent) {
+			return fmt.Errorf("script weight %v=%v is out of range (want a whole number from 1 to %d)", w.Op, w.Percent, MaxScriptWeight)
 		}
 	}
 	return nil
+}
+
+// share returns op's share of the mix, in percent (0 when absent).
+func (m Mix) share(op Op) float64 {
+	for _, w := range m {
+		if w.Op == op {
+			return w.Percent
+		}
+	}
+	return 0
 }

@@ -15,6 +15,9 @@ const (
 	OpDelete Op = 4 // delete one key
 	OpInsert Op = 5 // insert a key that does not exist yet
 	OpScan   Op = 6 // read ScanLength consecutive keys in key order
+	// OpReadModifyWrite reads a record and writes it back changed, in
+	// one transaction (a record workload's, see Records).
+	OpReadModifyWrite Op = 7
 
 	// OpBegin and OpCommit are recorded only with Phase.Batch > 1: the time
 	// spent opening and committing each batch's transaction. They are not
@@ -48,8 +51,10 @@ var opNames = map[Op]string{
 	OpDelete: "delete",
 	OpInsert: "insert",
 	OpScan:   "scan",
-	OpBegin:  "begin",
-	OpCommit: "commit",
+
+	OpReadModifyWrite: "read-modify-write",
+	OpBegin:           "begin",
+	OpCommit:          "commit",
 }
 
 // String returns the op's name as used in mix specs and results. A
@@ -70,7 +75,7 @@ func (o Op) String() string {
 
 // ParseOp returns the data op named s, as String names it.
 func ParseOp(s string) (Op, error) {
-	for o := OpRead; o <= OpScan; o++ {
+	for o := OpRead; o <= OpReadModifyWrite; o++ {
 		if o.String() == s {
 			return o, nil
 		}
@@ -79,7 +84,7 @@ func ParseOp(s string) (Op, error) {
 	if _, err := fmt.Sscanf(s, "script#%d", &i); err == nil && i >= 0 && i < MaxScripts && ScriptOp(i).String() == s {
 		return ScriptOp(i), nil
 	}
-	return 0, fmt.Errorf("unknown op %q (want one of: read, upsert, update, delete, insert, scan)", s)
+	return 0, fmt.Errorf("unknown op %q (want one of: read, upsert, update, delete, insert, scan, read-modify-write)", s)
 }
 
 // ScriptOp returns the op of script i of a sql workload.
@@ -97,16 +102,21 @@ func (o Op) IsScript() bool { return o >= OpScript && o < OpStatement }
 func (o Op) IsStatement() bool { return o >= OpStatement && o < MaxOp }
 
 // MixOps returns the ops a lottery phase may deal, in their canonical
-// order. Insert and scan run in "each" phases only (see Phase.Access).
+// order. Insert and scan run in "each" phases only (see Phase.Access),
+// but for a record workload's (RecordOps).
 func MixOps() []Op { return []Op{OpRead, OpUpsert, OpUpdate, OpDelete} }
+
+// RecordOps returns the ops a record workload's lottery deals (see
+// Records): YCSB's READ, UPDATE, INSERT, SCAN and READ-MODIFY-WRITE.
+func RecordOps() []Op { return []Op{OpRead, OpUpdate, OpInsert, OpScan, OpReadModifyWrite} }
 
 // IsData reports whether o is a data operation (counted in throughput), as
 // opposed to a transaction marker.
-func (o Op) IsData() bool { return o >= OpRead && o <= OpScan || o.IsScript() }
+func (o Op) IsData() bool { return o >= OpRead && o <= OpReadModifyWrite || o.IsScript() }
 
 // IsWrite reports whether o changes the database.
 func (o Op) IsWrite() bool {
-	return o == OpUpsert || o == OpUpdate || o == OpDelete || o == OpInsert
+	return o == OpUpsert || o == OpUpdate || o == OpDelete || o == OpInsert || o == OpReadModifyWrite
 }
 
 // ScanLength is how many consecutive keys one scan op reads.

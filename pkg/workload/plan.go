@@ -136,6 +136,10 @@ type Plan struct {
 	// SQL, when set, makes this a sql workload: the phases deal the
 	// user's scripts instead of key-value ops (see SQL).
 	SQL *SQL `json:"sql,omitempty"`
+	// Records, when set, makes this a record workload, YCSB's core
+	// workload: the phases deal record ops on the table Store.Table
+	// instead of key-value ops (see Records).
+	Records *Records `json:"records,omitempty"`
 }
 
 // Shard is one part of a plan spread over several machines or CI jobs.
@@ -310,7 +314,7 @@ func (ph *Phase) Validate() error {
 		return fmt.Errorf("unknown access pattern %q (want each, or none for the lottery)", ph.Access)
 	}
 	for _, op := range ph.Mix.Ops() {
-		if !slices.Contains(MixOps(), op) && !op.IsScript() {
+		if !slices.Contains(MixOps(), op) && !slices.Contains(RecordOps(), op) && !op.IsScript() {
 			return fmt.Errorf("%v cannot be dealt by a lottery mix (want read, upsert, update or delete)", op)
 		}
 	}
@@ -383,6 +387,8 @@ func (p *Plan) PhaseValueBytes(phase int) (n int64, ok bool) {
 	ph := &p.Phases[phase]
 	ops := ph.Mix.Ops()
 	switch {
+	case p.Records != nil:
+		return 0, false
 	case ph.Access == AccessEach && ops[0] != OpScan:
 	case ph.Access == AccessLottery && len(ops) == 1 && (ops[0] == OpRead || ops[0] == OpUpdate) &&
 		ph.Ops > 0 && p.Preload >= p.Keys.Count:

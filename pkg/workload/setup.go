@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -34,6 +35,9 @@ func OpenStore(ctx context.Context, plan *Plan, drv store.Driver, setup Setup) (
 	}
 	if plan.Driver != drv.Name() {
 		return nil, fmt.Errorf("%w: the plan names driver %q, but the driver given is %q", store.ErrInvalid, plan.Driver, drv.Name())
+	}
+	if err := CheckDriver(plan, drv); err != nil {
+		return nil, err
 	}
 	st, err := drv.Open(ctx, plan.Store)
 	if err != nil {
@@ -78,6 +82,9 @@ func OpenStore(ctx context.Context, plan *Plan, drv store.Driver, setup Setup) (
 func Preload(ctx context.Context, st store.Store, plan *Plan, progress func(done uint64)) (err error) {
 	if plan.Preload == 0 {
 		return nil
+	}
+	if plan.Records != nil {
+		return preloadRecords(ctx, st, plan, progress)
 	}
 	c, err := st.Conn(ctx)
 	if err != nil {
@@ -204,6 +211,95 @@ func preloadChunk(c store.Conn, tx store.Batcher, r *rand.Rand, plan *Plan, buf 
 			copy(value, preloadTag)
 		}
 		if err := c.Put(k, value); err != nil {
+			if tx != nil {
+				_ = tx.Rollback()
+			}
+			return err
+		}
+	}
+	if tx != nil {
+		return tx.Commit()
+	}
+	return nil
+}
+
+// CheckDriver refuses, before any store opens, a plan the driver cannot
+// run by what it declares: a record workload on a driver without record
+// tables (store.Tabular), or with scans on one that keeps records in no
+// key order.
+func CheckDriver(plan *Plan, drv store.Driver) error {
+	if plan.Records == nil && plan.Store.Table == nil {
+		return nil
+	}
+	ts, ok := store.TablesOf(drv)
+	if !ok {
+		return fmt.Errorf("%w: driver %s keeps no record tables (the drivers that do: the SQLite drivers, lmdb, btree and map)", store.ErrInvalid, drv.Name())
+	}
+	if ts.Ordered || plan.Records == nil {
+		return nil
+	}
+	for _, ph := range plan.RunPhases() {
+		if slices.Contains(ph.Mix.Ops(), OpScan) {
+			return fmt.Errorf("%w: driver %s keeps records in no key order, and the workload scans (%v%% of its ops): scans need a driver that keeps keys in order", store.ErrInvalid, drv.Name(), ph.Mix.share(OpScan))
+		}
+	}
+	return nil
+}
+
+// preloadRecords inserts a record workload's records, the keynums its
+// load inserts, before the run: in transactions of 1,000 where the
+// connection can batch, with values drawn as the load draws them (from
+// a stream of the preload's own).
+func preloadRecords(ctx context.Context, st store.Store, plan *Plan, progress func(done uint64)) (err error) {
+	c, err := st.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("preload: opening connection: %w", err)
+	}
+	defer func() {
+		if cerr := c.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("preload: closing connection: %w", cerr)
+		}
+	}()
+	rec, ok := c.(store.Recorder)
+	if !ok {
+		return fmt.Errorf("%w: driver %s keeps no record tables", store.ErrInvalid, plan.Driver)
+	}
+	if progress != nil {
+		progress(0)
+	}
+	tx, _ := c.(store.Batcher)
+	r := plan.Records
+	d := newRecDealer(plan, &Phase{Access: AccessEach}, 0, 0, newRecShared(plan, nil), false)
+	d.valRng, d.lenRng = newRand(plan.Seed, 0, 0, streamPreload), newRand(plan.Seed, 1, 0, streamPreload)
+	d.first, d.stride, d.n = r.InsertStart, 1, r.InsertCount
+	const chunk = 1000
+	for done := uint64(0); done < d.n; {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("preload stopped after %d of %d records: %w", done, d.n, err)
+		}
+		end := min(done+chunk, d.n)
+		if err := preloadRecordChunk(rec, tx, d, end-done); err != nil {
+			return fmt.Errorf("preload of keynums %d and up: %w", r.InsertStart+done, err)
+		}
+		done = end
+		if progress != nil {
+			progress(done)
+		}
+	}
+	return nil
+}
+
+func preloadRecordChunk(rec store.Recorder, tx store.Batcher, d *recDealer, n uint64) error {
+	if tx != nil {
+		if err := tx.Begin(); err != nil {
+			return err
+		}
+	}
+	for range n {
+		if err := d.deal(OpInsert); err != nil {
+			return err
+		}
+		if err := rec.InsertRecord(d.key, d.values); err != nil {
 			if tx != nil {
 				_ = tx.Rollback()
 			}

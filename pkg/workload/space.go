@@ -20,7 +20,9 @@ func (p *Plan) MinStoredBytes() float64 {
 	per := float64(max(p.ValueSize-p.ValueVariance, 0))
 	rows := float64(p.Preload)
 	for _, ph := range p.RunPhases() {
-		if ph.Access == AccessEach && slices.Contains(ph.Mix.Ops(), OpInsert) {
+		if ph.Access == AccessEach && slices.Contains(ph.Mix.Ops(), OpInsert) && p.Records != nil {
+			rows = max(rows, float64(p.Records.InsertCount)*float64(len(p.WorkerIDs()))/float64(max(p.Workers(), 1)))
+		} else if ph.Access == AccessEach && slices.Contains(ph.Mix.Ops(), OpInsert) {
 			share := 1.0
 			if p.Procs > 0 {
 				share = float64(len(p.ProcIndexes())) / float64(p.Procs)

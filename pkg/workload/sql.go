@@ -84,7 +84,7 @@ func (s *SQL) ParseSchema() (*sqlscript.Script, error) {
 func (s *SQL) Mix() Mix {
 	m := make(Mix, len(s.Scripts))
 	for i, src := range s.Scripts {
-		m[i] = Weight{ScriptOp(i), src.Weight}
+		m[i] = Weight{ScriptOp(i), float64(src.Weight)}
 	}
 	return m
 }

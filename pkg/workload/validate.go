@@ -12,7 +12,7 @@ import (
 // key space, the values, the workers, the phases, open loop, the busy
 // policy, the warm-up, verification, the scripts of a sql workload.
 func (p *Plan) Validate() error {
-	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkVerify, p.checkSQL, p.checkPin} {
+	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -27,6 +27,9 @@ func (p *Plan) checkStore() error {
 	}
 	if err := p.Keys.Validate(); err != nil {
 		return fmt.Errorf("keys: %w", err)
+	}
+	if d := p.Keys.Distribution; p.Records == nil && (d == Latest || d == Hotspot) {
+		return fmt.Errorf("keys: the %s distribution applies to record workloads", d)
 	}
 	if p.Preload > p.Keys.Count {
 		return fmt.Errorf("preload of %d rows exceeds the key space of %d keys", p.Preload, p.Keys.Count)

@@ -64,6 +64,14 @@ type worker struct {
 	vars         *sqlscript.State
 	perStatement bool
 	start        int64
+
+	// A record workload's operations on the connection (nil otherwise),
+	// the fields a read returns, and the keynums of the open batch's
+	// inserts, acknowledged when it ends.
+	recs    store.Recorder
+	rscan   store.RecordScanner
+	fields  [][]byte
+	pendAck []uint64
 }
 
 // newWorker sets up worker id's state for run phase number phase, on its
@@ -107,6 +115,10 @@ func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyCh
 	}
 	if spec.Batch > 1 {
 		w.pending = make([]Sample, 0, min(spec.Batch, 4096))
+	}
+	if p.Records != nil {
+		w.recs, _ = conn.(store.Recorder)
+		w.rscan, _ = conn.(store.RecordScanner)
 	}
 	if p.SQL != nil {
 		w.scripts, w.perStatement = sc, p.SQL.PerStatement
@@ -171,6 +183,12 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 				began = w.now()
 				if lag := began - due; lag > int64(w.limit) {
 					op, _ := w.lottery.Next() // dealt and dropped, so later ops stay as dealt
+					if err := w.dealt(); err != nil {
+						return err
+					}
+					if err := w.resolve(); err != nil { // a skipped insert is over
+						return err
+					}
 					if err := w.skipped(op, start, due, lag); err != nil {
 						return err
 					}
@@ -179,6 +197,9 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 			}
 		}
 		op, key := w.lottery.Next()
+		if err := w.dealt(); err != nil {
+			return err
+		}
 		var err error
 		if batched {
 			err = w.batchOp(op, key, start)
@@ -203,6 +224,9 @@ func (w *worker) single(op Op, key uint64, start, due, began int64) error {
 		return fatal
 	} else if gerr != nil {
 		s.Class, err = store.OpenTx, gerr
+	}
+	if err := w.resolve(); err != nil {
+		return err
 	}
 	if err := w.emit(s); err != nil {
 		return err
@@ -248,6 +272,9 @@ func (w *worker) batchOp(op Op, key uint64, start int64) error {
 			return serr
 		}
 		if b.Class.IsError() {
+			if err := w.resolve(); err != nil { // the op never ran: it is over
+				return err
+			}
 			s := b
 			s.Op = op
 			if serr := w.emit(s); serr != nil {
@@ -259,6 +286,9 @@ func (w *worker) batchOp(op Op, key uint64, start int64) error {
 	}
 	s, err := w.measure(op, key, start, -1, -1, false)
 	w.pending = append(w.pending, s)
+	if d := w.lottery.rec; d != nil && d.fromCount {
+		w.pendAck, d.fromCount = append(w.pendAck, d.keynum), false // acknowledged when the batch ends
+	}
 	if s.Class.IsError() {
 		w.batchOpen = false
 		rerr := w.batcher.Rollback()
@@ -315,6 +345,33 @@ func (w *worker) flush(class store.Class) error {
 		}
 	}
 	w.pending = w.pending[:0]
+	for _, k := range w.pendAck {
+		if err := w.lottery.rec.s.counter.Ack(k); err != nil {
+			return fmt.Errorf("worker %d: %w", w.id, err)
+		}
+	}
+	w.pendAck = w.pendAck[:0]
+	return nil
+}
+
+// dealt returns the error that stops the worker when its lottery could
+// not deal the last op.
+func (w *worker) dealt() error {
+	if err := w.lottery.Err(); err != nil {
+		return fmt.Errorf("worker %d: %w", w.id, err)
+	}
+	return nil
+}
+
+// resolve acknowledges, in a record workload, the insert dealt last once
+// it is over (committed, failed, or never run), so that the counter's
+// limit moves past its keynum.
+func (w *worker) resolve() error {
+	if d := w.lottery.rec; d != nil {
+		if err := d.resolve(); err != nil {
+			return fmt.Errorf("worker %d: %w", w.id, err)
+		}
+	}
 	return nil
 }
 
@@ -472,6 +529,9 @@ func (w *worker) now() int64 {
 }
 
 func (w *worker) exec(op Op, key uint64) error {
+	if w.recs != nil && op != OpBegin && op != OpCommit {
+		return w.execRecord(op)
+	}
 	var err error
 	switch op {
 	case OpRead:
@@ -499,6 +559,27 @@ func (w *worker) exec(op Op, key uint64) error {
 			return w.runScript(int(op - OpScript))
 		}
 		err = fmt.Errorf("op %v cannot be executed", op)
+	}
+	return err
+}
+
+// execRecord runs a record workload's op on the record dealt.
+func (w *worker) execRecord(op Op) error {
+	key, rf, wf, values := w.lottery.Record()
+	var err error
+	switch op {
+	case OpRead:
+		w.fields, err = w.recs.ReadRecord(key, rf, w.fields)
+	case OpUpdate:
+		err = w.recs.UpdateRecord(key, wf, values)
+	case OpInsert:
+		err = w.recs.InsertRecord(key, values)
+	case OpScan:
+		_, err = w.rscan.ScanRecords(key, w.lottery.ScanLen(), rf, nil)
+	case OpReadModifyWrite:
+		err = w.recs.ReadModifyWrite(key, rf, wf, values)
+	default:
+		err = fmt.Errorf("op %v is not a record workload's", op)
 	}
 	return err
 }

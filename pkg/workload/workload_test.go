@@ -30,7 +30,7 @@ func TestParseMix(t *testing.T) {
 		{spec: "read=90,upsert=5", err: "sums to 95, not 100"},
 		{spec: "read=95,frob=5", err: `unknown op "frob"`},
 		{spec: "read", err: "has no '='"},
-		{spec: "read=x,upsert=5", err: "not a whole number"},
+		{spec: "read=x,upsert=5", err: "is not a number in steps"},
 		{spec: "read=50,read=50", err: "read twice"},
 		{spec: "read=105,upsert=-5", err: "out of range"},
 	}
@@ -94,7 +94,7 @@ func deal(p *Plan, phase, worker, n int) []dealt {
 // The deck deals the mix's exact proportions in every full deck.
 func TestLotteryExactProportions(t *testing.T) {
 	t.Parallel()
-	for _, spec := range []string{"read=95,upsert=5", "read=50,update=30,delete=20", "read=33,upsert=67"} {
+	for _, spec := range []string{"read=95,upsert=5", "read=50,update=30,delete=20", "read=33,upsert=67", "read=33.25,upsert=66.75"} {
 		t.Run(spec, func(t *testing.T) {
 			p := testPlan(1)
 			p.Phases[0].Mix, _ = ParseMix(spec)
@@ -104,7 +104,7 @@ func TestLotteryExactProportions(t *testing.T) {
 				counts[d.op]++
 			}
 			for _, w := range p.Phases[0].Mix {
-				if want := n * w.Percent / 100; counts[w.Op] != want {
+				if want := int(n * w.Percent / 100); counts[w.Op] != want {
 					t.Errorf("%v: dealt %d, want exactly %d", w.Op, counts[w.Op], want)
 				}
 			}

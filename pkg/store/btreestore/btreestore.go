@@ -6,6 +6,7 @@ package btreestore
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/google/btree"
@@ -38,13 +39,21 @@ type item struct {
 func less(a, b item) bool { return a.key < b.key }
 
 // Open returns an empty tree; the path is not used.
-func (Driver) Open(context.Context, store.Config) (store.Store, error) {
-	return &db{t: btree.NewG(degree, less)}, nil
+func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
+	if t := cfg.Table; t != nil {
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+		}
+	}
+	return &db{t: btree.NewG(degree, less), table: cfg.Table, recs: btree.NewG(degree, lessRecord)}, nil
 }
 
 type db struct {
 	mu sync.RWMutex
 	t  *btree.BTreeG[item]
+	// table is the record table, if any; recs its records in key order.
+	table *store.Table
+	recs  *btree.BTreeG[record]
 }
 
 var _ store.Store = (*db)(nil)
@@ -53,6 +62,7 @@ func (d *db) Init(context.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.t.Clear(false)
+	d.recs.Clear(false)
 	return nil
 }
 

@@ -36,6 +36,19 @@ type NewConfig func(t T) store.Config
 type Check struct {
 	Name string
 	Fn   func(t T, drv store.Driver, st store.Store)
+	// Table, when set, is the record table the store is opened with
+	// (Config.Table).
+	Table *store.Table
+}
+
+// Config returns the Config the check's store opens with: cfg, with the
+// check's record table.
+func (c Check) Config(cfg store.Config) store.Config {
+	if c.Table != nil {
+		t := *c.Table
+		cfg.Table = &t
+	}
+	return cfg
 }
 
 // onStore adapts a check of the store alone.
@@ -45,21 +58,21 @@ func onStore(f func(T, store.Store)) func(T, store.Driver, store.Store) {
 
 // Checks returns every conformance check, in order.
 func Checks() []Check {
-	return []Check{
-		{"PutGet", onStore(testPutGet)},
-		{"NotFound", onStore(testNotFound)},
-		{"Overwrite", onStore(testOverwrite)},
-		{"ValueNotKept", onStore(testValueNotKept)},
-		{"UpdateDelete", onStore(testUpdateDelete)},
-		{"Batch", onStore(testBatch)},
-		{"Transactional", testTransactional},
-		{"Insert", onStore(testInsert)},
-		{"Scan", onStore(testScan)},
-		{"Scripts", onStore(testScripts)},
-		{"ConcurrentConns", onStore(testConcurrentConns)},
-		{"CloseTwice", onStore(testCloseTwice)},
-		{"InitTwice", onStore(testInitTwice)},
-	}
+	return append([]Check{
+		{Name: "PutGet", Fn: onStore(testPutGet)},
+		{Name: "NotFound", Fn: onStore(testNotFound)},
+		{Name: "Overwrite", Fn: onStore(testOverwrite)},
+		{Name: "ValueNotKept", Fn: onStore(testValueNotKept)},
+		{Name: "UpdateDelete", Fn: onStore(testUpdateDelete)},
+		{Name: "Batch", Fn: onStore(testBatch)},
+		{Name: "Transactional", Fn: testTransactional},
+		{Name: "Insert", Fn: onStore(testInsert)},
+		{Name: "Scan", Fn: onStore(testScan)},
+		{Name: "Scripts", Fn: onStore(testScripts)},
+		{Name: "ConcurrentConns", Fn: onStore(testConcurrentConns)},
+		{Name: "CloseTwice", Fn: onStore(testCloseTwice)},
+		{Name: "InitTwice", Fn: onStore(testInitTwice)},
+	}, recordChecks()...)
 }
 
 // testTransactional holds a driver to what it declares (store.

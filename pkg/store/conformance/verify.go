@@ -61,7 +61,7 @@ func runCheck(c Check, drv store.Driver, cfg NewConfig) (res Result) {
 		}
 		res = r.res
 	}()
-	c.Fn(r, drv, Open(r, drv, cfg(r)))
+	c.Fn(r, drv, Open(r, drv, c.Config(cfg(r))))
 	return
 }
 

@@ -45,12 +45,20 @@ func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
 	if cfg.Reuse {
 		return nil, fmt.Errorf("%w: the lmdb engine cannot reuse an environment it did not create: it would empty its database", store.ErrInvalid)
 	}
-	return &db{path: cfg.Path, opts: o}, nil
+	if t := cfg.Table; t != nil {
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+		}
+	}
+	return &db{path: cfg.Path, opts: o, table: cfg.Table}, nil
 }
 
 type db struct {
 	path string
 	opts Options
+	// table is the record table, if any: its records are kept in the
+	// same database, under their text keys (see records.go).
+	table *store.Table
 
 	mu  sync.Mutex
 	env *mdb.Env
@@ -124,7 +132,7 @@ func (d *db) Conn(context.Context) (store.Conn, error) {
 	}
 	rtxn.RawRead = true
 	rtxn.Reset()
-	return &conn{env: env, dbi: dbi, rtxn: rtxn}, nil
+	return &conn{env: env, dbi: dbi, rtxn: rtxn, table: d.table}, nil
 }
 
 func (d *db) Close() error {
@@ -162,6 +170,9 @@ type conn struct {
 	rtxn *mdb.Txn
 	wtxn *mdb.Txn // the open batch, if any
 	key  [8]byte
+
+	table *store.Table // the record table, if any
+	rec   []byte       // a record being encoded, reused
 }
 
 var (

@@ -6,6 +6,7 @@ package mapstore
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -26,13 +27,22 @@ func (Driver) Name() string { return "map" }
 func (Driver) InProcess() bool { return true }
 
 // Open returns an empty map; the path is not used.
-func (Driver) Open(context.Context, store.Config) (store.Store, error) {
-	return &db{m: map[uint64][]byte{}}, nil
+func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
+	if t := cfg.Table; t != nil {
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+		}
+	}
+	return &db{m: map[uint64][]byte{}, table: cfg.Table, recs: map[string][]byte{}}, nil
 }
 
 type db struct {
 	mu sync.RWMutex
 	m  map[uint64][]byte
+	// table is the record table, if any; recs its records, each encoded
+	// as one value (store.AppendRecord).
+	table *store.Table
+	recs  map[string][]byte
 }
 
 var _ store.Store = (*db)(nil)
@@ -41,6 +51,7 @@ func (d *db) Init(context.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	clear(d.m)
+	clear(d.recs)
 	return nil
 }
 

@@ -100,6 +100,7 @@ type capiConn struct {
 	stmts statements[*capi.Stmt]
 	user  []*capi.Stmt // statements of the user's (Prepare)
 	guard guard        // the authorizer's state
+	recs  capiRecs     // a record table's statements (records_capi.go)
 
 	blob   bool // reads and updates through incremental blob I/O
 	closed bool
@@ -308,6 +309,7 @@ func (c *capiConn) Close() error {
 	err := c.Rollback()
 	_ = c.stmts.closeAll()
 	_ = closeUser(c.user)
+	_ = c.recs.stmts.closeAll()
 	if cerr := c.c.Close(); err == nil {
 		err = c.d.wrap(cerr)
 	}

@@ -85,7 +85,8 @@ type conn struct {
 	// ctx is the context of every statement but ROLLBACK: bg (never
 	// cancelled, so that neither driver starts a cancellation watcher per
 	// op), or the one Interruptible set.
-	ctx context.Context
+	ctx  context.Context
+	recs sqlRecs // a record table's statements (records_sql.go)
 
 	autocommitProbe func() bool
 	releaseProbe    func()
@@ -287,6 +288,9 @@ func (c *conn) Close() error {
 		first = err
 	}
 	if err := closeUser(c.user); err != nil && first == nil {
+		first = err
+	}
+	if err := c.recs.stmts.closeAll(); err != nil && first == nil {
 		first = err
 	}
 	c.releaseProbe()

@@ -25,6 +25,8 @@ type db struct {
 	path  string
 	opts  Options
 	reuse bool // take a database gobench did not create (replacing only its kv table)
+	// table is the record table the store keeps besides kv, if any.
+	table *store.Table
 
 	// keeper holds an in-memory database open for the store's life: it
 	// would vanish with its last connection. reusedJournal is the journal
@@ -96,12 +98,19 @@ func (s *db) Init(ctx context.Context) error {
 	}
 	defer c.interruptible(ctx)()
 	steps := []string{fmt.Sprintf("PRAGMA application_id=%d", applicationID)}
+	schema := []string{schemaSQL}
+	if s.table != nil {
+		// The record table is recreated, empty, on every Init, as kv is.
+		t := newTableSQL(*s.table)
+		steps = append(steps, t.drop)
+		schema = append(schema, t.create)
+	}
 	if n, err := c.queryString("SELECT count(*) FROM sqlite_schema WHERE name='kv'"); err == nil && n != "0" {
 		// A rerun on gobench's own file: drop the table and compact the
 		// file, so every run starts from an equivalent database.
 		steps = append(steps, "DROP TABLE kv", "VACUUM")
 	}
-	for _, q := range append(steps, schemaSQL) {
+	for _, q := range append(steps, schema...) {
 		if err := c.exec(q); err != nil {
 			return s.lockedErr(fmt.Errorf("initialising %s: %s: %w", s.path, q, interrupted(ctx, s.d.wrap(err))))
 		}
@@ -182,6 +191,12 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 	if err != nil {
 		c.Close()
 		return nil, err
+	}
+	if s.table != nil {
+		if err := oc.(tableConn).prepareTable(*s.table); err != nil {
+			oc.Close()
+			return nil, err
+		}
 	}
 	return oc, nil
 }

@@ -75,7 +75,15 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 	if _, ok := d.be.(blobBackend); opts.API == APIBlob && !ok {
 		return nil, fmt.Errorf("%w: the %s driver has no incremental blob I/O (its Go API does not expose sqlite3_blob_open); use the ncruces or capi driver, which have it", store.ErrInvalid, d.name)
 	}
-	return &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse}, nil
+	if t := cfg.Table; t != nil {
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+		}
+		if opts.API == APIBlob {
+			return nil, fmt.Errorf("%w: blob I/O reads and writes the kv table's values: a record table takes --api sql", store.ErrInvalid)
+		}
+	}
+	return &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse, table: cfg.Table}, nil
 }
 
 var _ store.Versioned = (*Driver)(nil)

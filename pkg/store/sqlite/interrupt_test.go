@@ -55,10 +55,10 @@ func waitRunning(t *testing.T, d *Driver, path string, done <-chan error) {
 	}
 }
 
-// finish waits for the background statement's error, within the hang
+// awaitInterrupt waits for the background statement's error, within the hang
 // detector, and logs how long it took to stop after cancel (a measure
 // for the record, not an assertion).
-func finish(t *testing.T, d *Driver, cancelled time.Time, done <-chan error) error {
+func awaitInterrupt(t *testing.T, d *Driver, cancelled time.Time, done <-chan error) error {
 	t.Helper()
 	select {
 	case err := <-done:
@@ -102,7 +102,7 @@ func TestInterruptStopsLongStatement(t *testing.T) {
 		}()
 		waitRunning(t, d, c.Path, done)
 		cancel()
-		err = finish(t, d, time.Now(), done)
+		err = awaitInterrupt(t, d, time.Now(), done)
 		stop()
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("the interrupted statement failed with %v, want the cancellation", err)
@@ -147,7 +147,7 @@ func TestInterruptStopsSetupConnection(t *testing.T) {
 		}()
 		waitRunning(t, d, c.Path, done)
 		cancel()
-		err = finish(t, d, time.Now(), done)
+		err = awaitInterrupt(t, d, time.Now(), done)
 		stop()
 		code, ok := d.be.code(err)
 		if !errors.Is(err, context.Canceled) && (!ok || code&0xff != codeInterrupt) {

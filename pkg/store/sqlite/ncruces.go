@@ -120,8 +120,9 @@ type ncConn struct {
 	d *Driver
 
 	stmts statements[*nsqlite.Stmt]
-	user  []*nsqlite.Stmt // statements of the user's (Prepare)
-	guard guard           // the authorizer's state
+	user  []*nsqlite.Stmt              // statements of the user's (Prepare)
+	guard guard                        // the authorizer's state
+	recs  recStatements[*nsqlite.Stmt] // a record table's statements (records_nc.go)
 
 	blob   bool // reads and updates through incremental blob I/O
 	closed bool
@@ -374,6 +375,7 @@ func (c *ncConn) Close() error {
 	err := c.Rollback()
 	_ = c.stmts.closeAll()
 	_ = closeUser(c.user)
+	_ = c.recs.closeAll()
 	if cerr := c.c.Close(); err == nil {
 		err = c.d.wrap(cerr)
 	}

@@ -30,7 +30,7 @@ func Run(t *testing.T, drv store.Driver, cfg NewConfig) {
 	t.Helper()
 	for _, c := range conformance.Checks() {
 		t.Run(c.Name, func(t *testing.T) {
-			c.Fn(t, drv, conformance.Open(t, drv, cfg(t)))
+			c.Fn(t, drv, conformance.Open(t, drv, c.Config(cfg(t))))
 		})
 	}
 }

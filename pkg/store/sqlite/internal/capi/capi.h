@@ -117,4 +117,9 @@ int gb_bind_text(sqlite3_stmt *s, int i, const char *v, int n);
 int gb_set_authorizer(gb_conn *c, uintptr_t h);
 int gb_bind_blob(sqlite3_stmt *s, int i, const void *v, int n);
 
+/* Record tables (records.c). */
+gb_res gb_rec_read(sqlite3_stmt *s, const char *key, int klen, int first, int ncols, void *dst, int cap, int *lens);
+gb_res gb_rec_write(gb_conn *c, sqlite3_stmt *s, const char *key, int klen, int keyat, const void *buf, const int *lens, int n, int first);
+gb_res gb_rec_scan(sqlite3_stmt *s, const char *key, int klen, int limit, int first, int ncols, void *dst, long long cap, int *lens, long long *need);
+
 #endif

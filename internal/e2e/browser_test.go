@@ -63,6 +63,7 @@ func TestReportInBrowser(t *testing.T) {
 	}{
 		{"mix-contention.json", []string{"phase0-throughput", "phase0-latency", "phase0-contention", "phase0-percentiles", "phase0-workers"}, "report-run.png"},
 		{"matrix.json", []string{"metric0", "metric1", "metric2", "metric5", "metric6"}, "report-matrix.png"},
+		{"capacity.json", []string{"capacity-curve"}, "report-capacity.png"},
 	} {
 		t.Run(tt.fixture, func(t *testing.T) {
 			page := filepath.Join(dir, strings.TrimSuffix(tt.fixture, ".json")+".html")
@@ -90,6 +91,13 @@ func TestReportInBrowser(t *testing.T) {
 			}
 			if !strings.Contains(dom, "white-space: pre-wrap") {
 				t.Error("the summary does not wrap: long lines would need a horizontal scrollbar")
+			}
+			// The answer leads: its table before the first chart, the whole
+			// text report folded after the last.
+			answer, firstChart := strings.Index(dom, `<section class="answer">`), strings.Index(dom, `<figure class="chart"`)
+			text := strings.Index(dom, `<details class="text">`)
+			if answer < 0 || firstChart < answer || text < strings.LastIndex(dom, "</figure>") {
+				t.Errorf("the page does not lead with its answer: answer table at %d, first chart at %d, text report at %d", answer, firstChart, text)
 			}
 			shot := strings.TrimSuffix(page, ".html") + ".png"
 			runBrowser(t, browser, "--hide-scrollbars", "--window-size=1200,3000", "--screenshot="+shot, "file://"+page)

@@ -314,7 +314,7 @@ func capacityHTML(w io.Writer, c *result.Capacity) error {
 	if err := capacityText(&text, c); err != nil {
 		return err
 	}
-	pg := page{Title: "gobench " + c.Command + " --find-rate", Gates: newGatesView(c.Gates), Summary: text.String()}
+	pg := page{Title: "gobench " + c.Command + " --find-rate", Gates: newGatesView(c.Gates), Answer: capacityAnswer(c), Summary: text.String()}
 	objective := strings.Join(c.Objectives, ", ")
 	if len(c.Objectives) > 0 {
 		objective = c.Objectives[0]
@@ -379,4 +379,22 @@ func capacityHTML(w io.Writer, c *result.Capacity) error {
 		pg.Charts = append(pg.Charts, ch)
 	}
 	return pageTemplate.Execute(w, pg)
+}
+
+// capacityAnswer is each cell's sustainable rate, and its objectives'
+// figures at that rate.
+func capacityAnswer(c *result.Capacity) *answer {
+	a := &answer{Caption: "The highest rate each cell sustains within " + strings.Join(c.Objectives, ", "), Head: []string{"cell", "sustainable rate"}}
+	for _, o := range c.Objectives {
+		a.Head = append(a.Head, objectiveMetric(o))
+	}
+	for _, cv := range c.Cells {
+		rate := "none met"
+		if cv.Found {
+			rate = units.Rate(cv.Rate) + " ops/s"
+		}
+		row := append([]string{cellLabel(cv, c.Varied), rate}, strings.Split(objectiveFigures(c, cv), "\t")...)
+		a.Rows = append(a.Rows, row)
+	}
+	return a
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -22,6 +23,7 @@ import (
 	"github.com/gobench/gobench/pkg/percentile"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // chart is one figure of an HTML report.
@@ -36,9 +38,21 @@ type page struct {
 	Title string
 	// Gates come first: a gate that failed or could not decide is the
 	// first thing a reader sees.
-	Gates   *gatesView
+	Gates *gatesView
+	// Answer is the page's answer in one table, after the gates: a run's
+	// figures per op kind, a matrix's factors against its baseline, each
+	// cell's sustainable rate.
+	Answer *answer
+	// Summary is the whole text report, folded under the charts.
 	Summary string
 	Charts  []chart
+}
+
+// answer is a small table: its caption, its head and its rows.
+type answer struct {
+	Caption string
+	Head    []string
+	Rows    [][]string
 }
 
 var pageTemplate = template.Must(template.New("report").Parse(gatesHTML + `<!doctype html>
@@ -55,7 +69,11 @@ pre.summary { background: #f6f6f6; padding: 1em; white-space: pre-wrap; overflow
 figure.chart { margin: 2em 0; }
 figure.chart figcaption { font-weight: 600; margin-bottom: 0.5em; }
 figure.chart svg { width: 100%; height: auto; }
-section.gates table { border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }
+section.gates table, section.answer table { border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }
+section.answer th, section.answer td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; }
+section.answer td:first-child, section.answer th:first-child { text-align: left; }
+section.answer caption { text-align: left; font-weight: 600; margin-bottom: 0.4em; }
+details.text summary { cursor: pointer; font-weight: 600; margin: 1em 0; }
 section.gates th, section.gates td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
 section.gates tr.fail { background: #fdecea; }
 section.gates tr.inconclusive { background: #fff8e1; }
@@ -68,12 +86,19 @@ section.gates tr.pass { background: #edf7ed; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
-{{template "gates" .Gates}}<pre class="summary">{{.Summary}}</pre>
-{{range .Charts}}<figure class="chart" id="{{.ID}}" data-points="{{.Points}}">
+{{template "gates" .Gates}}{{with .Answer}}<section class="answer"><table>
+<caption>{{.Caption}}</caption>
+<tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table></section>
+{{end}}{{range .Charts}}<figure class="chart" id="{{.ID}}" data-points="{{.Points}}">
 <figcaption>{{.Title}}</figcaption>
 {{.SVG}}
 </figure>
-{{end}}</body>
+{{end}}<details class="text"{{if not .Charts}} open{{end}}><summary>The whole report, as text</summary>
+<pre class="summary">{{.Summary}}</pre>
+</details>
+</body>
 </html>
 `))
 
@@ -89,7 +114,7 @@ func htmlRun(w io.Writer, r *result.Result) error {
 	if err := runText(&text, r); err != nil {
 		return err
 	}
-	pg := page{Title: "gobench " + r.Command, Gates: newGatesView(r.Gates), Summary: text.String()}
+	pg := page{Title: "gobench " + r.Command, Gates: newGatesView(r.Gates), Answer: runAnswer(r), Summary: text.String()}
 	for i, ph := range r.Phases {
 		id := fmt.Sprintf("phase%d", i)
 		name := ""
@@ -123,7 +148,7 @@ func htmlSuite(w io.Writer, sum *judge.Summary) error {
 	if len(sum.Suite.Varied) > 0 {
 		title += " · " + strings.Join(sum.Suite.Varied, ", ")
 	}
-	pg := page{Title: title, Gates: newGatesView(sum.Suite.Gates), Summary: text.String()}
+	pg := page{Title: title, Gates: newGatesView(sum.Suite.Gates), Answer: suiteAnswer(sum), Summary: text.String()}
 	for i, m := range sum.Metrics {
 		if m.Metric.Stat != "ops/s" && m.Metric.Stat != "p99" {
 			continue
@@ -312,4 +337,48 @@ func workersChart(id, name string, ph result.Phase) (chart, error) {
 	c.Points = len(vals)
 	c.SVG, err = render(p, 10*vg.Inch, 3*vg.Inch)
 	return c, err
+}
+
+// runAnswer is a run's figures at a glance: per op kind of each phase,
+// the count, rate, p50, p99, p99.9 and errors.
+func runAnswer(r *result.Result) *answer {
+	a := &answer{Caption: "Throughput and latency per op kind", Head: []string{"op", "count", "ops/s", "p50", "p99", "p99.9", "errors"}}
+	for _, ph := range r.Phases {
+		prefix := ""
+		if len(r.Phases) > 1 {
+			prefix = ph.Name + ": "
+		}
+		for _, o := range append(slices.Clone(ph.Ops), ph.Total) {
+			if workload.IsMarkerKind(o.Kind) {
+				continue
+			}
+			a.Rows = append(a.Rows, []string{prefix + o.Kind, strconv.FormatInt(o.Count, 10), units.Rate(o.OpsPerSec),
+				units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), strconv.FormatInt(o.Errors.Total, 10)})
+		}
+	}
+	if len(a.Rows) == 0 {
+		return nil
+	}
+	return a
+}
+
+// suiteAnswer is a matrix's answer: each varied setting's value against
+// the baseline's, on the main metrics, with the rank test's word on it.
+func suiteAnswer(sum *judge.Summary) *answer {
+	hs := sum.Headlines()
+	if len(hs) == 0 {
+		return nil
+	}
+	a := &answer{Caption: "Each setting against the baseline (" + sum.Suite.Baseline.String() + "): factor, and whether the difference is significant", Head: []string{"setting"}}
+	for _, m := range hs[0].Metrics {
+		a.Head = append(a.Head, m.String())
+	}
+	for _, h := range hs {
+		row := []string{h.Setting + "=" + h.Value + " vs " + h.Baseline}
+		for _, f := range h.Factors {
+			row = append(row, f.String())
+		}
+		a.Rows = append(a.Rows, row)
+	}
+	return a
 }

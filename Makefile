@@ -25,7 +25,8 @@ FUZZ_TARGETS = \
 	./pkg/sqlscript:FuzzParse:200000x \
 	./pkg/sqlscript:FuzzExpr:200000x \
 	./pkg/sqlscript:FuzzParseText:100000x \
-	./pkg/sysinfo:FuzzParseMountinfo:200000x
+	./pkg/sysinfo:FuzzParseMountinfo:200000x \
+	./pkg/store/sqlite/internal/iotrace:FuzzReader:100000x
 
 .PHONY: all build test race bench fuzz lint cover soak clean
 

@@ -48,7 +48,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&p.Keys.Theta, "zipf-theta", p.Keys.Theta, "zipfian skew, between 0 and 1")
 	fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value")
 	fs.BoolVar(&p.Verify, "verify", false, "after the run, check the engine's integrity and that no acknowledged write was lost (values carry their writer and sequence number)")
-	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then report write commits/s as a share of it")
+	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then set the syncs the commits made (commits/s × syncs per commit, as counted) against it")
 	o.search.AddFlags(fs)
 	o.run.AddFlags(fs, true)
 }

@@ -104,6 +104,8 @@ type session struct {
 	facts  []store.Fact
 	notef  func(format string, args ...any)
 	ledger *writeLedger // nil without Plan.Verify
+	// setupIO is the file I/O of the store's setup, where traced.
+	setupIO *store.IOCounts
 }
 
 // prepare checks the plan, opens, sets up and preloads the store, and
@@ -134,8 +136,10 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			s.close()
 		}
 	}()
+	var setupIO *ioTally
 	s.st, err = workload.OpenStore(ctx, p, drv, workload.Setup{
 		Init: func(ctx context.Context, st store.Store) (err error) {
+			setupIO = newIOTally(st)
 			s.lock, err = setUp(ctx, st, p.Store.Path)
 			return err
 		},
@@ -144,6 +148,9 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	})
 	if err != nil {
 		return nil, setupErr(ctx, err)
+	}
+	if io, ok := setupIO.outside(); ok {
+		s.setupIO = &io
 	}
 	if d, ok := s.st.(store.Describer); ok {
 		if s.facts, err = d.Describe(ctx); err != nil {
@@ -168,6 +175,9 @@ func (s *session) close() {
 func (s *session) measure(ctx context.Context) (*result.Result, error) {
 	p := s.cfg.Plan
 	b := result.NewBuilder(p)
+	if s.setupIO != nil {
+		b.SetSetupIO(*s.setupIO)
+	}
 	if s.cfg.Observe != nil {
 		b.Observe(s.cfg.Observe)
 	}
@@ -179,10 +189,14 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 		b.SetWriteLedger(s.ledger)
 	}
 	started := time.Now().UTC()
+	// This process's own I/O from here on (the WAL sampler's connection,
+	// the last to close; in goroutine mode the workers too) that falls
+	// outside the phases' counts is the run's too.
+	tally := newIOTally(s.st)
 	logs := startWALSampler(ctx, s.st, b)
 	var m mode = &processMode{cfg: s.cfg, onStart: logs.started}
 	if p.Mode == workload.ModeGoroutine {
-		m = &goroutineMode{plan: p, store: s.st, cfg: s.cfg, onStart: logs.started}
+		m = &goroutineMode{plan: p, store: s.st, cfg: s.cfg, onStart: logs.started, io: tally}
 	}
 	what := "running"
 	if p.Warmup != nil {
@@ -191,6 +205,9 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 	s.notef("%s %d phase(s) on %d×%d %s workers", what, len(p.Phases), p.Procs, p.Goroutines, p.Mode)
 	runErr := m.run(ctx, b)
 	logs.close()
+	if outside, ok := tally.outside(); ok && runErr == nil {
+		b.AddIO(-1, outside)
+	}
 	if runErr == nil {
 		measureSize(b, p, len(p.RunPhases())-1)
 	}

@@ -19,6 +19,8 @@ type goroutineMode struct {
 	store   store.Store
 	cfg     Config
 	onStart func(phase int, at int64) // hears each phase's START
+	// io tallies this process's I/O: the phases' counts go to it.
+	io *ioTally
 }
 
 func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
@@ -42,6 +44,11 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 		},
 		PhaseCPU: func(phase int, cpu workload.CPU) error {
 			b.AddCPU(phase, result.CPUProcess, cpu)
+			return nil
+		},
+		PhaseIO: func(phase int, io store.IOCounts) error {
+			g.io.phase(io)
+			b.AddIO(phase, io)
 			return nil
 		}}
 	done := make(chan error, 1)

@@ -318,6 +318,12 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("cpu for phase %d, which the plan does not have", c.Phase)}
 			}
 			b.AddCPU(c.Phase, result.CPUWorkers, c.CPU)
+		case wire.TypeIO:
+			io := f.IO()
+			if io.Phase >= phases {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("io for phase %d, which the plan does not have", io.Phase)}
+			}
+			b.AddIO(io.Phase, io.IO)
 		case wire.TypeError:
 			return fmt.Errorf("%w: %s: %s", ErrWorker, source, f.Message())
 		default:

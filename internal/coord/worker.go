@@ -25,22 +25,9 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		}
 	}()
 	r := wire.NewReader(in, "coordinator")
-	if !r.Scan() {
-		if r.Err() != nil {
-			return fmt.Errorf("reading the plan: %w", r.Err())
-		}
-		return errors.New("reading the plan: the coordinator closed the pipe")
-	}
-	if r.Frame().Type != wire.TypePlan {
-		return fmt.Errorf("expected a plan frame from the coordinator, got %v", r.Frame().Type)
-	}
-	pf := r.Frame().Plan()
-	plan, err := workload.DecodePlan(pf.JSON)
+	plan, proc, err := readPlan(r)
 	if err != nil {
 		return err
-	}
-	if pf.Proc < 0 || pf.Proc >= plan.Procs {
-		return fmt.Errorf("process index %d is outside the plan's %d processes", pf.Proc, plan.Procs)
 	}
 	drv, err := reg.Lookup(plan.Driver)
 	if err != nil {
@@ -56,14 +43,10 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	if err != nil {
 		return fmt.Errorf("opening the store: %w", err)
 	}
-	defer func() {
-		if cerr := st.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("closing the store: %w", cerr)
-		}
-	}()
+	tally := newIOTally(st)
 	ids := make([]int, plan.Goroutines)
 	for g := range ids {
-		ids[g] = pf.Proc*plan.Goroutines + g
+		ids[g] = proc*plan.Goroutines + g
 	}
 	h := &workload.Host{
 		Plan:      plan,
@@ -93,8 +76,79 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 			}
 			return nil
 		},
+		PhaseIO: func(phase int, counts store.IOCounts) error {
+			tally.phase(counts)
+			if err := w.IO(wire.IO{Phase: phase, IO: counts}); err != nil {
+				return fmt.Errorf("reporting I/O: %w", err)
+			}
+			return nil
+		},
 	}
-	return h.Run(ctx)
+	err = h.Run(ctx)
+	if cerr := st.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("closing the store: %w", cerr)
+	}
+	if outside, ok := tally.outside(); ok && err == nil {
+		if err = w.IO(wire.IO{Phase: -1, IO: outside}); err != nil {
+			err = fmt.Errorf("reporting I/O: %w", err)
+		}
+	}
+	return err
+}
+
+// ioTally keeps what a process's store counted of its I/O: from the
+// store's opening, and over each phase, so that what was done outside
+// the phases (opening the connections, closing them) is known too.
+type ioTally struct {
+	t      store.IOTracer
+	start  store.IOCounts
+	phases store.IOCounts
+	ok     bool
+}
+
+// newIOTally starts counting st's I/O, if its engine traces it.
+func newIOTally(st store.Store) *ioTally {
+	t, _ := st.(store.IOTracer)
+	tl := &ioTally{t: t}
+	if t != nil {
+		tl.start, tl.ok = t.IO()
+	}
+	return tl
+}
+
+// phase adds a phase's counts.
+func (tl *ioTally) phase(c store.IOCounts) { tl.phases.Add(c) }
+
+// outside returns what was counted since the start outside the phases.
+func (tl *ioTally) outside() (store.IOCounts, bool) {
+	if !tl.ok {
+		return store.IOCounts{}, false
+	}
+	now, ok := tl.t.IO()
+	return now.Sub(tl.start).Sub(tl.phases), ok
+}
+
+// readPlan reads the plan frame, the first the coordinator sends, and
+// returns the plan and this process's index.
+func readPlan(r *wire.Reader) (*workload.Plan, int, error) {
+	if !r.Scan() {
+		if r.Err() != nil {
+			return nil, 0, fmt.Errorf("reading the plan: %w", r.Err())
+		}
+		return nil, 0, errors.New("reading the plan: the coordinator closed the pipe")
+	}
+	if r.Frame().Type != wire.TypePlan {
+		return nil, 0, fmt.Errorf("expected a plan frame from the coordinator, got %v", r.Frame().Type)
+	}
+	pf := r.Frame().Plan()
+	plan, err := workload.DecodePlan(pf.JSON)
+	if err != nil {
+		return nil, 0, err
+	}
+	if pf.Proc < 0 || pf.Proc >= plan.Procs {
+		return nil, 0, fmt.Errorf("process index %d is outside the plan's %d processes", pf.Proc, plan.Procs)
+	}
+	return plan, pf.Proc, nil
 }
 
 // readControl reads the coordinator's frames after the plan: Start frames

@@ -60,6 +60,7 @@ func TestScripts(t *testing.T) {
 			"samerows":    sameRows,
 			"tpcbcheck":   tpcbCheck,
 			"capcheck":    capCheck,
+			"stracecheck": straceCheck,
 		},
 	})
 }

@@ -12,8 +12,10 @@ import (
 
 // Metric is one figure read from a phase of a run: a throughput or a
 // latency statistic of one op kind, or of all data ops ("total"); or the
-// rate of write commits ("commits ops/s") and that rate as a percentage of
-// the disk's fsync rate measured before the run ("commits fsync%"); or the
+// rate of write commits ("commits ops/s") and the syncs they made per
+// second (commits times the syncs each made, counted where the engine
+// traces its I/O, else one each) as a percentage of the disk's fsync rate
+// measured before the run ("commits fsync%"); or the
 // processor time per data op ("cpu µs/op", see result.CPU).
 type Metric struct {
 	Kind string // "read", "upsert", …, "total", "commits" or "cpu"
@@ -124,6 +126,9 @@ func (m Metric) Value(r *result.Result) (float64, bool) {
 			return commits, ok
 		}
 		if c := r.Environment.Ceiling; c != nil && c.FsyncPerSec > 0 {
+			if syncs, traced := r.SyncsPerSec(0); traced {
+				return 100 * syncs / c.FsyncPerSec, true
+			}
 			return 100 * commits / c.FsyncPerSec, true
 		}
 		return 0, false

@@ -56,9 +56,15 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		if line := walText(ph); line != "" {
 			ew.printf("\n%s\n", mdEscape(line))
 		}
+		if line := ioText(r, i); line != "" {
+			ew.printf("\n%s\n", mdEscape(line))
+		}
 		if line := ceilingText(r, i); line != "" {
 			ew.printf("\n%s\n", mdEscape(line))
 		}
+	}
+	if line := ioOutsideText(r); line != "" {
+		ew.printf("\n%s\n", mdEscape(line))
 	}
 	gatesMarkdown(ew, r.Gates)
 	return ew.err

@@ -33,6 +33,10 @@ type db struct {
 	keeper        rawConn
 	reusedJournal string
 	reusedID      string // the application_id of a database taken with Reuse, which Close restores
+
+	// vfs is the tracing VFS the connections open through ("" for the
+	// driver's default).
+	vfs string
 }
 
 var _ store.Store = (*db)(nil)
@@ -50,7 +54,27 @@ func (s *db) dsn(mode string) string {
 	// mattn runs statements while it opens a connection, before any
 	// PRAGMA of gobench's, under its own 5 s busy timeout unless the URI
 	// gives one (SQLite and the other drivers ignore the parameter).
-	return dsn(s.path, mode) + fmt.Sprintf("&_busy_timeout=%d", s.opts.BusyTimeoutMS)
+	u := dsn(s.path, mode) + fmt.Sprintf("&_busy_timeout=%d", s.opts.BusyTimeoutMS)
+	if s.vfs != "" {
+		u += "&vfs=" + s.vfs
+	}
+	return u
+}
+
+// traceVFS registers the driver's tracing VFS, if it has one, and has
+// this store's file connections open through it: every connection of
+// a run counts its I/O, whether it does anything with the counts or not.
+func (s *db) traceVFS() error {
+	tb, ok := s.d.be.(tracingBackend)
+	if !ok || s.opts.Memory {
+		return nil
+	}
+	name, err := tb.traceVFS()
+	if err != nil {
+		return fmt.Errorf("driver %s: %w", s.d.name, err)
+	}
+	s.vfs = name
+	return nil
 }
 
 // dsn returns a file: URI for path; mode is "rw" or "rwc".

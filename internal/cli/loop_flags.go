@@ -2,13 +2,18 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -16,11 +21,14 @@ import (
 // sql): how long each worker runs, the seed, open loop, the warm-up, the
 // gates and the shard.
 type loopFlags struct {
-	duration time.Duration
-	baseline string
-	expects  []string
-	shard    string
-	warmup   string
+	duration   time.Duration
+	baseline   string
+	expects    []string
+	shard      string
+	warmup     string
+	crash      int
+	crashModel string
+	crashLimit string
 }
 
 // AddFlags binds the flags to the template plan p, whose first phase is
@@ -39,6 +47,9 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 	fs.BoolVar(&p.SkipLate, "skip-late", false, "open loop: skip (and count) late "+unit+" instead of running them")
 	fs.StringVar(&l.warmup, "warmup", "", "first run the same workload for this long (such as 5s) or this many "+unit+" per worker (such as 1000), unmeasured: counted apart and in no histogram")
 	fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results)")
+	fs.IntVar(&l.crash, "crash", 0, "record every write, sync and acknowledgement of the run (on drivers that can), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut")
+	fs.StringVar(&l.crashModel, "crash-model", store.CrashLose, "--crash: what survives of the writes no sync covered: lose (none) or torn (a seeded subset, in whole 512-byte sectors)")
+	fs.StringVar(&l.crashLimit, "crash-record-limit", "1GiB", "--crash: the most the record of the run's I/O may take on disk, beside the database")
 }
 
 // loop returns the preset's loop the flags give.
@@ -49,7 +60,34 @@ func (l *loopFlags) loop(fs *pflag.FlagSet) (preset.Loop, error) {
 	if fs.Changed("duration") && l.duration <= 0 {
 		return preset.Loop{}, errors.New("--duration must be a positive duration")
 	}
-	return preset.Loop{Duration: l.duration, Warmup: l.warmup, Shard: l.shard}, nil
+	crash, err := l.crashSpec(fs)
+	if err != nil {
+		return preset.Loop{}, err
+	}
+	return preset.Loop{Duration: l.duration, Warmup: l.warmup, Shard: l.shard, Crash: crash}, nil
+}
+
+// crashSpec returns the power-cut simulation --crash asks for, or nil.
+func (l *loopFlags) crashSpec(fs *pflag.FlagSet) (*workload.Crash, error) {
+	if !fs.Changed("crash") {
+		for _, name := range []string{"crash-model", "crash-record-limit"} {
+			if fs.Changed(name) {
+				return nil, fmt.Errorf("--%s applies to --crash", name)
+			}
+		}
+		return nil, nil
+	}
+	if l.crash < 1 || l.crash > workload.MaxCrashStates {
+		return nil, fmt.Errorf("--crash %d: want a number of power cuts to simulate, 1 to %d", l.crash, workload.MaxCrashStates)
+	}
+	if !slices.Contains(store.CrashModels(), l.crashModel) {
+		return nil, fmt.Errorf("--crash-model %q: want %s", l.crashModel, strings.Join(store.CrashModels(), " or "))
+	}
+	limit, err := bytesize.Parse(l.crashLimit)
+	if err != nil {
+		return nil, fmt.Errorf("--crash-record-limit: %w", err)
+	}
+	return &workload.Crash{States: l.crash, Model: l.crashModel, RecordLimit: limit}, nil
 }
 
 // parts returns the job's baseline and gates, with the search sf asks

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -88,6 +89,9 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	if runErr == nil && res.Complete {
 		runErr = s.verify(ctx, res)
 	}
+	if runErr == nil && res.Complete {
+		runErr = s.simulate(ctx, res)
+	}
 	res.Environment = bench.Environment(s.cfg.Plan.Store.Path, s.drv, s.facts)
 	res.Environment.Ceiling = s.cfg.Ceiling
 	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
@@ -106,6 +110,7 @@ type session struct {
 	ledger *writeLedger // nil without Plan.Verify
 	// setupIO is the file I/O of the store's setup, where traced.
 	setupIO *store.IOCounts
+	crash   *crashRun // nil without Plan.Crash
 }
 
 // prepare checks the plan, opens, sets up and preloads the store, and
@@ -124,6 +129,9 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		return nil, fmt.Errorf("%w: driver %s keeps its data in one process's memory, which worker processes cannot share: run its workers as goroutines (mode %s)", store.ErrInvalid, p.Driver, workload.ModeGoroutine)
 	}
 	if err := checkRoom(p); err != nil {
+		return nil, err
+	}
+	if err := checkCrash(p, cfg.Registry, filepath.Dir(p.Store.Path)); err != nil {
 		return nil, err
 	}
 	s := &session{cfg: cfg, drv: drv, notef: func(format string, args ...any) {
@@ -152,6 +160,9 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	if io, ok := setupIO.outside(); ok {
 		s.setupIO = &io
 	}
+	if s.crash, err = newCrashRun(s); err != nil {
+		return nil, err
+	}
 	if d, ok := s.st.(store.Describer); ok {
 		if s.facts, err = d.Describe(ctx); err != nil {
 			return nil, err
@@ -165,6 +176,7 @@ func (s *session) close() {
 	if s.ledger != nil {
 		s.ledger.remove()
 	}
+	s.crash.remove()
 	s.lock.Unlock()
 	if s.st != nil {
 		s.st.Close()
@@ -194,9 +206,9 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 	// outside the phases' counts is the run's too.
 	tally := newIOTally(s.st)
 	logs := startWALSampler(ctx, s.st, b)
-	var m mode = &processMode{cfg: s.cfg, onStart: logs.started}
+	var m mode = &processMode{cfg: s.cfg, onStart: logs.started, crash: s.crash}
 	if p.Mode == workload.ModeGoroutine {
-		m = &goroutineMode{plan: p, store: s.st, cfg: s.cfg, onStart: logs.started, io: tally}
+		m = &goroutineMode{plan: p, store: s.st, cfg: s.cfg, onStart: logs.started, io: tally, crash: s.crash}
 	}
 	what := "running"
 	if p.Warmup != nil {
@@ -204,6 +216,7 @@ func (s *session) measure(ctx context.Context) (*result.Result, error) {
 	}
 	s.notef("%s %d phase(s) on %d×%d %s workers", what, len(p.Phases), p.Procs, p.Goroutines, p.Mode)
 	runErr := m.run(ctx, b)
+	s.crash.stop()
 	logs.close()
 	if outside, ok := tally.outside(); ok && runErr == nil {
 		b.AddIO(-1, outside)

@@ -20,7 +20,8 @@ type goroutineMode struct {
 	cfg     Config
 	onStart func(phase int, at int64) // hears each phase's START
 	// io tallies this process's I/O: the phases' counts go to it.
-	io *ioTally
+	io    *ioTally
+	crash *crashRun // a --crash run's recording, nil otherwise
 }
 
 func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
@@ -36,6 +37,9 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: wc,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)
+			if err := g.crash.start(phase); err != nil {
+				return 0, err
+			}
 			b.SetStart(phase, time.Now())
 			at := workload.Now()
 			wc.start(ids, at)

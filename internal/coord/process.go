@@ -23,6 +23,7 @@ import (
 type processMode struct {
 	cfg     Config
 	onStart func(phase int, at int64) // hears each phase's START
+	crash   *crashRun                 // a --crash run's recording, nil otherwise
 }
 
 // proc is one worker process.
@@ -46,7 +47,9 @@ type proc struct {
 
 func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 	p := m.cfg.Plan
-	planJSON, err := json.Marshal(p)
+	sent := *p
+	sent.Store.Record = m.crash.record() // workers record their I/O from their first connection on
+	planJSON, err := json.Marshal(&sent)
 	if err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)
 	}
@@ -174,6 +177,9 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 		}
 		deadline.Stop()
 		betweenPhases(b, m.cfg.Plan, phase) // every process is done with the previous phase
+		if err := m.crash.start(phase); err != nil {
+			return err
+		}
 		// One START instant for every process: offsets count from it.
 		b.SetStart(phase, time.Now())
 		at := workload.Now()

@@ -26,6 +26,15 @@ func runText(w io.Writer, r *result.Result) error {
 	for _, line := range originLines(r) {
 		tw.printf("%s\n", line)
 	}
+	if line := tracedText(r); line != "" {
+		tw.printf("%s\n", line)
+	}
+	if d := r.Durability; d != nil {
+		tw.printf("%s\n", durabilityText(d))
+		for _, e := range d.Examples {
+			tw.printf("  %s\n", e)
+		}
+	}
 	if v := r.Verify; v != nil {
 		if v.Invariants > 0 {
 			tw.printf("check: integrity %s · %d TPC-B invariants checked after %d acknowledged transactions · %d violations\n", v.Integrity, v.Invariants, v.AckedWrites, v.Violations)

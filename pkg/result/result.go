@@ -53,6 +53,10 @@ type Result struct {
 	// its I/O (see store.IOTracer).
 	IOSetup   *store.IOCounts `json:"io_setup,omitempty"`
 	IOOutside *store.IOCounts `json:"io_outside,omitempty"`
+	// Durability is what the power-cut simulation found (Plan.Crash);
+	// nil without one. A run with one recorded every write with its
+	// bytes: its speed is a traced run's.
+	Durability *Durability `json:"durability,omitempty"`
 	// Gates holds the verdict of every gate (--expect) on this run.
 	Gates []Gate `json:"gates,omitempty"`
 	// Shards says where and when each shard of a merged run ran, in shard

@@ -37,6 +37,9 @@ type db struct {
 	// vfs is the tracing VFS the connections open through ("" for the
 	// driver's default).
 	vfs string
+	// record, in a worker process of a --crash run, is where the
+	// process records its I/O from its first connection on.
+	record *store.Record
 }
 
 var _ store.Store = (*db)(nil)
@@ -191,6 +194,11 @@ func (s *db) checkOwned() error {
 // Conn opens a connection with every option applied and every statement
 // prepared.
 func (s *db) Conn(_ context.Context) (store.Conn, error) {
+	if s.record != nil {
+		if err := s.startProcRecording(*s.record); err != nil {
+			return nil, err
+		}
+	}
 	c, err := s.open("rw")
 	if err != nil {
 		return nil, err

@@ -59,6 +59,11 @@
 // sync by file role, as the kernel receives them (store.IOTracer); see
 // package iotrace. modernc's I/O is not traced, and its facts say why.
 //
+// For --crash (store.PowerCutStore, powercut.go) the same VFSes append
+// every event on the run's database files, with the bytes written, to
+// one record all the run's processes share; package crash rebuilds from
+// it what a power cut at any point would have left on disk.
+//
 // # Files
 //
 // driver.go holds the Driver and the binding seam (backend, rawConn);

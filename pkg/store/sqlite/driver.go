@@ -71,7 +71,7 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 	if _, ok := d.be.(blobBackend); opts.API == APIBlob && !ok {
 		return nil, fmt.Errorf("%w: the %s driver has no incremental blob I/O (its Go API does not expose sqlite3_blob_open); use the ncruces or capi driver, which have it", store.ErrInvalid, d.name)
 	}
-	s := &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse}
+	s := &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse, record: cfg.Record}
 	if err := s.traceVFS(); err != nil {
 		return nil, err
 	}

@@ -39,3 +39,75 @@ func durabilityText(d *result.Durability) string {
 	}
 	return s
 }
+
+// cellDurability sums up a cell's power cuts over its repeats.
+func cellDurability(c result.Cell) *result.Durability {
+	var sum *result.Durability
+	for _, r := range c.Runs {
+		d := r.Durability
+		if d == nil {
+			continue
+		}
+		if sum == nil {
+			sum = &result.Durability{Model: d.Model, NotChecked: d.NotChecked}
+		}
+		sum.Requested += d.Requested
+		sum.States += d.States
+		sum.Corrupt += d.Corrupt
+		sum.Lossy += d.Lossy
+		sum.MaxLost = max(sum.MaxLost, d.MaxLost)
+		sum.MaxLostAgeMicros = max(sum.MaxLostAgeMicros, d.MaxLostAgeMicros)
+		sum.Full = sum.Full || d.Full
+	}
+	return sum
+}
+
+// durabilityRow is one cell's row of a durability table: states tested,
+// corrupt, lossy, the most lost in one, how long before its cut the
+// oldest lost one was acknowledged.
+func durabilityRow(d *result.Durability) []string {
+	lost, age := "0", "–"
+	if d.Lossy > 0 {
+		lost, age = fmt.Sprint(d.MaxLost), units.Micros(d.MaxLostAgeMicros)
+	}
+	states := fmt.Sprint(d.States)
+	if d.Full {
+		states += " (record full)"
+	}
+	return []string{states, fmt.Sprint(d.Corrupt), fmt.Sprint(d.Lossy), lost, age}
+}
+
+// durabilityHead names durabilityRow's columns, durabilityLegend says
+// what they count.
+var durabilityHead = []string{"states", "corrupt", "lossy", "most lost", "the last"}
+
+const durabilityLegend = "lossy: states that lost acknowledged writes · most lost: the most one state lost · the last: how long before its cut the oldest lost one had been acknowledged"
+
+// suiteDurability returns, per cell with --crash runs, its settings and
+// its durability row; nil when no cell ran --crash. model says the
+// crash model and the states per run.
+func suiteDurability(s *result.Suite) (rows [][]string, settings []result.Settings, model string) {
+	for _, c := range s.Cells {
+		d := cellDurability(c)
+		if d == nil {
+			continue
+		}
+		model = fmt.Sprintf("%s model, %d power cuts per run", d.Model, d.Requested/len(c.Runs))
+		if d.NotChecked != "" {
+			model += "; acknowledged writes not checked: " + d.NotChecked
+		}
+		rows = append(rows, durabilityRow(d))
+		settings = append(settings, c.Settings)
+	}
+	return rows, settings, model
+}
+
+// suiteTraced marks a suite whose runs recorded their I/O for --crash.
+func suiteTraced(s *result.Suite) string {
+	for _, c := range s.Cells {
+		if tracedText(c.Runs[0]) != "" {
+			return "traced: --crash recorded every write with its bytes; the speeds are traced runs'"
+		}
+	}
+	return ""
+}

@@ -55,7 +55,7 @@ func ioText(r *result.Result, i int) string {
 	}
 	s += fmt.Sprintf(" · %d commits", io.Commits)
 	if misdirected > 0 {
-		s += " · a new journal's directory entry is never synced"
+		s += " · the directory entries of the files it created were never synced"
 	}
 	return s
 }

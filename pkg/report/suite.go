@@ -35,6 +35,18 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 	if len(logs) > 0 {
 		ew.printf("\nwrite-ahead log (first run of each cell):\n%s\n", strings.Join(logs, "\n"))
 	}
+	if rows, settings, model := suiteDurability(s); rows != nil {
+		ew.printf("\ndurability (--crash: %s; over every repeat):\n", model)
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  %s\t%s\n", strings.Join(s.Varied, "\t"), strings.Join(durabilityHead, "\t"))
+		for i, row := range rows {
+			fmt.Fprintf(tw, "  %s\t%s\n", settingValues(settings[i]), strings.Join(row, "\t"))
+		}
+		if err := tw.Flush(); err != nil && ew.err == nil {
+			ew.err = err
+		}
+		ew.printf("  %s\n", durabilityLegend)
+	}
 	for _, m := range sum.Metrics {
 		ew.printf("\n%s (%s, %s)\n", m.Metric, m.Unit, m.Direction)
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
@@ -91,6 +103,9 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 		w.printf(" · %s", e)
 	}
 	w.printf(" · %s %s, %s\n", first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	if line := suiteTraced(s); line != "" {
+		w.printf("%s\n", line)
+	}
 	if c := env.Ceiling; c != nil {
 		w.printf("ceiling: before the runs this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s)\n",
 			c.Filesystem, units.Rate(c.FsyncPerSec), c.WriteSize, units.Micros(c.P50Micros), units.Micros(c.P99Micros))

@@ -24,7 +24,16 @@ func lossText(d *result.Durability) string {
 		return ""
 	}
 	return fmt.Sprintf("loses up to %d acknowledged %s, the last %s", d.MaxLost, plural(int(d.MaxLost), "write", "writes"),
-		units.Micros(d.MaxLostAgeMicros))
+		ageText(d.MaxLostAgeMicros))
+}
+
+// ageText is how long before its cut a lost write was acknowledged:
+// under a microsecond when the cut came right after its acknowledgement.
+func ageText(us float64) string {
+	if us < 1 {
+		return "<1µs"
+	}
+	return units.Micros(us)
 }
 
 // durabilityText sums a run's power-cut simulation up in a line.
@@ -68,7 +77,7 @@ func cellDurability(c result.Cell) *result.Durability {
 func durabilityRow(d *result.Durability) []string {
 	lost, age := "0", "–"
 	if d.Lossy > 0 {
-		lost, age = fmt.Sprint(d.MaxLost), units.Micros(d.MaxLostAgeMicros)
+		lost, age = fmt.Sprint(d.MaxLost), ageText(d.MaxLostAgeMicros)
 	}
 	states := fmt.Sprint(d.States)
 	if d.Full {

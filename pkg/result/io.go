@@ -21,8 +21,8 @@ type PhaseIO struct {
 	Commits int64 `json:"commits"`
 	// SyncsPerCommit counts every sync the kernel received, of the files
 	// and of their directory; BytesPerCommit every byte written.
-	SyncsPerCommit float64 `json:"syncs_per_commit,omitempty"`
-	BytesPerCommit float64 `json:"bytes_per_commit,omitempty"`
+	SyncsPerCommit float64 `json:"syncs_per_commit"`
+	BytesPerCommit float64 `json:"bytes_per_commit"`
 	// ValueBytes is what the acknowledged writes asked to write: their
 	// values, each of the plan's value size (the mean size, with a
 	// variance); 0 where it is not known (a sql workload).

@@ -136,3 +136,15 @@ func TestCrashWhatSQLiteDocuments(t *testing.T) {
 		}
 	}
 }
+
+// Batched writes are acknowledged together when their COMMIT returns:
+// every one is in the record, and none is lost in WAL mode at FULL.
+func TestCrashRunBatched(t *testing.T) {
+	p := crashPlan(t, "ncruces", "wal", "full", 1, 200, 6)
+	p.Mode, p.Goroutines, p.Phases[0].Batch = workload.ModeGoroutine, 2, 4
+	res := runCrash(t, p)
+	d := res.Durability
+	if d.Acked == 0 || d.Acked != acknowledgedWrites(res) || d.Lossy != 0 || d.Corrupt != 0 {
+		t.Errorf("batches of 4: %+v (acknowledged writes: %d)", d, acknowledgedWrites(res))
+	}
+}

@@ -46,6 +46,9 @@ func durabilityText(d *result.Durability) string {
 	if d.NotChecked != "" {
 		s += " (acknowledged writes not checked: " + d.NotChecked + ")"
 	}
+	if d.Full {
+		s += " · the record reached --crash-record-limit before the run ended: the states come from the part recorded"
+	}
 	return s
 }
 

@@ -228,7 +228,7 @@ func lostWrites(value []byte, err error, writes []ackedWrite, n int) []ackedWrit
 
 // checkSQLState checks a sql workload's state: pgbench's invariants and
 // its history, one row per acknowledged transaction, for the built-in
-// TPC-B; nothing more for scripts of the user's.
+// TPC-B; nothing more for other scripts, which have no check.
 func checkSQLState(c store.Conn, plan *Plan, st store.CrashState, x *CrashIndex) (CrashResult, error) {
 	var res CrashResult
 	n := 0
@@ -237,7 +237,7 @@ func checkSQLState(c store.Conn, plan *Plan, st store.CrashState, x *CrashIndex)
 	}
 	res.Checked = int64(n)
 	if plan.SQL.Check != CheckTPCB {
-		res.NotChecked = "a sql workload of the user's own scripts: only the integrity of each state is checked"
+		res.NotChecked = "these scripts have no check of their data (--builtin tpcb-like has one): only each state's integrity is checked"
 		return res, nil
 	}
 	sc, ok := c.(store.Scripter)

@@ -28,7 +28,8 @@ FUZZ_TARGETS = \
 	./pkg/sqlscript:FuzzExpr:200000x \
 	./pkg/sqlscript:FuzzParseText:100000x \
 	./pkg/sysinfo:FuzzParseMountinfo:200000x \
-	./pkg/units:FuzzParseCount:200000x
+	./pkg/units:FuzzParseCount:200000x \
+	./pkg/store/sqlite/internal/iotrace:FuzzReader:100000x
 
 .PHONY: all build short test race bench fuzz lint cover soak clean
 

@@ -42,7 +42,7 @@ func (f *searchFlags) AddFlags(fs *pflag.FlagSet) {
 }
 
 // searchConflicts are the flags a capacity search sets itself, per step.
-var searchConflicts = []string{"rate", "duration", "queries", "warmup", "hlog", "ceiling"}
+var searchConflicts = []string{"rate", "duration", "queries", "warmup", "hlog", "ceiling", "crash"}
 
 // search returns the capacity search the flags ask for, or nil without
 // --find-rate.

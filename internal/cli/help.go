@@ -20,10 +20,11 @@ const (
 	groupLoad     = "Load shape"
 	groupCI       = "Comparing and CI"
 	groupSearch   = "Capacity search (--find-rate)"
+	groupCrash    = "Power cuts (--crash)"
 	groupOutput   = "Output"
 )
 
-var groupOrder = []string{groupWorkload, groupEngine, groupWorkers, groupLoad, groupCI, groupSearch, groupOutput}
+var groupOrder = []string{groupWorkload, groupEngine, groupWorkers, groupLoad, groupCI, groupSearch, groupCrash, groupOutput}
 
 // inGroup lists under group, in --help, the flags bind binds to fs.
 func inGroup(fs *pflag.FlagSet, group string, bind func()) {

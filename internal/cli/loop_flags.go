@@ -2,13 +2,18 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -16,11 +21,14 @@ import (
 // sql): how long each worker runs, the seed, open loop, the warm-up, the
 // gates and the shard.
 type loopFlags struct {
-	duration time.Duration
-	baseline string
-	expects  []string
-	shard    string
-	warmup   string
+	duration   time.Duration
+	baseline   string
+	expects    []string
+	shard      string
+	warmup     string
+	crash      int
+	crashModel string
+	crashLimit string
 }
 
 // AddFlags binds the flags to the template plan p, whose first phase is
@@ -43,6 +51,11 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 		fs.StringArrayVar(&l.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; pass, fail or inconclusive, each printed with its interval; exit 3 when one fails, 4 when one cannot decide (repeatable)")
 		fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results); auto: the CI system's shard (GOBENCH_SHARD, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Kubernetes' JOB_COMPLETION_INDEX with GOBENCH_SHARD_COUNT)")
 	})
+	inGroup(fs, groupCrash, func() {
+		fs.IntVar(&l.crash, "crash", 0, "record every write, sync and acknowledgement of the run (on drivers that can), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut")
+		fs.StringVar(&l.crashModel, "crash-model", store.CrashLose, "--crash: what survives of the writes no sync covered: lose (none) or torn (a seeded subset, in whole 512-byte sectors)")
+		fs.StringVar(&l.crashLimit, "crash-record-limit", "1GiB", "--crash: the most the record of the run's I/O may take on disk, beside the database")
+	})
 }
 
 // loop returns the preset's loop the flags give; --shard auto reads the
@@ -63,7 +76,34 @@ func (l *loopFlags) loop(fs *pflag.FlagSet, env *Env, o *runOptions) (preset.Loo
 		o.notef(env, "shard %s, from %s", s, from)
 		shard = s
 	}
-	return preset.Loop{Duration: l.duration, Warmup: l.warmup, Shard: shard}, nil
+	crash, err := l.crashSpec(fs)
+	if err != nil {
+		return preset.Loop{}, err
+	}
+	return preset.Loop{Duration: l.duration, Warmup: l.warmup, Shard: shard, Crash: crash}, nil
+}
+
+// crashSpec returns the power-cut simulation --crash asks for, or nil.
+func (l *loopFlags) crashSpec(fs *pflag.FlagSet) (*workload.Crash, error) {
+	if !fs.Changed("crash") {
+		for _, name := range []string{"crash-model", "crash-record-limit"} {
+			if fs.Changed(name) {
+				return nil, fmt.Errorf("--%s applies to --crash", name)
+			}
+		}
+		return nil, nil
+	}
+	if l.crash < 1 || l.crash > workload.MaxCrashStates {
+		return nil, fmt.Errorf("--crash %d: want a number of power cuts to simulate, 1 to %d", l.crash, workload.MaxCrashStates)
+	}
+	if !slices.Contains(store.CrashModels(), l.crashModel) {
+		return nil, fmt.Errorf("--crash-model %q: want %s", l.crashModel, strings.Join(store.CrashModels(), " or "))
+	}
+	limit, err := bytesize.Parse(l.crashLimit)
+	if err != nil {
+		return nil, fmt.Errorf("--crash-record-limit: %w", err)
+	}
+	return &workload.Crash{States: l.crash, Model: l.crashModel, RecordLimit: limit}, nil
 }
 
 // parts returns the job's baseline and gates, with the search sf asks

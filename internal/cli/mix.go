@@ -48,7 +48,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&p.Keys.Theta, "zipf-theta", p.Keys.Theta, "zipfian skew, between 0 and 1")
 	fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value")
 	fs.BoolVar(&p.Verify, "verify", false, "after the run, check the engine's integrity and that no acknowledged write was lost (values carry their writer and sequence number)")
-	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then report write commits/s as a share of it")
+	fs.BoolVar(&o.run.ceiling, "ceiling", false, "first measure the disk's fsync rate on the database's file system (1000 durable 4 KiB writes), then set the syncs the commits made (commits/s × syncs per commit, as counted) against it")
 	o.search.AddFlags(fs)
 	o.run.AddFlags(fs, true)
 }
@@ -78,8 +78,10 @@ with a rank test's verdict on significance. --expect gates the run:
   METRIC: A OP FACTOR B      e.g. 'upsert p99: wal <= 0.5x rollback'
   [CELLS:] METRIC OP LIMIT   e.g. 'read p99 <= 2ms', 'wal: upsert ops/s >= 500'
 where METRIC is an op kind (or total) and one of ops/s, mean, p50, p90,
-p99, p99.9, max; A, B and CELLS select cells by values or name=value; OP
-is >=, >, <= or <; LIMIT has its unit (ns, µs, ms, s; k or M for rates).
+p99, p99.9, max, or io syncs/commit, io bytes/commit, lost acked writes,
+corrupt states, lossy states (--crash); A, B and CELLS select cells by
+values or name=value; OP is >=, >, <=, < or ==; LIMIT has its unit (ns,
+µs, ms, s; k or M for rates; a plain number for the rest).
 Each A cell is compared with the B cell equal to it in every other
 setting; every gate compares medians over repeats and prints its verdict.
 In closed loop the per-kind rates move together (each worker deals an

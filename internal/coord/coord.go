@@ -112,6 +112,9 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		// was acknowledged before a worker died.
 		runErr = errors.Join(runErr, s.verify(ctx, res, func(w, p int) bool { return !b.Finished(w, p) }))
 	}
+	if runErr == nil && res.Complete {
+		runErr = s.simulate(ctx, res)
+	}
 	res.Environment = bench.Environment(s.cfg.Plan.Store.Path, s.drv, s.facts)
 	res.Environment.Ceiling, res.Environment.Machine = s.cfg.Ceiling, machine
 	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
@@ -141,6 +144,9 @@ type session struct {
 	facts  []store.Fact
 	notef  func(format string, args ...any)
 	ledger *writeLedger // nil without Plan.Verify
+	// setupIO is the file I/O of the store's setup, where traced.
+	setupIO *store.IOCounts
+	crash   *crashRun // nil without Plan.Crash
 }
 
 // prepare checks the plan, opens, sets up and preloads the store, and
@@ -166,6 +172,9 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			return nil, fmt.Errorf("%w: the coordinator: %w", store.ErrInvalid, err)
 		}
 	}
+	if err := checkCrash(p, cfg.Registry, filepath.Dir(p.Store.Path)); err != nil {
+		return nil, err
+	}
 	s := &session{cfg: cfg, drv: drv, notef: func(format string, args ...any) {
 		if cfg.Notes != nil {
 			fmt.Fprintf(cfg.Notes, format+"\n", args...)
@@ -182,8 +191,10 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			return nil, fmt.Errorf("--verify: %w (give a TMPDIR that can be written): %w", ErrTempDir, err)
 		}
 	}
+	var setupIO *ioTally
 	s.st, err = workload.OpenStore(ctx, p, drv, workload.Setup{
 		Init: func(ctx context.Context, st store.Store) (err error) {
+			setupIO = newIOTally(st)
 			s.lock, err = setUp(ctx, st, p.Store.Path)
 			return err
 		},
@@ -192,6 +203,12 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	})
 	if err != nil {
 		return nil, setupErr(ctx, err)
+	}
+	if io, ok := setupIO.outside(); ok {
+		s.setupIO = &io
+	}
+	if s.crash, err = newCrashRun(s); err != nil {
+		return nil, err
 	}
 	if d, ok := s.st.(store.Describer); ok {
 		if s.facts, err = d.Describe(ctx); err != nil {
@@ -206,6 +223,7 @@ func (s *session) close() {
 	if s.ledger != nil {
 		s.ledger.close()
 	}
+	s.crash.remove()
 	s.lock.Unlock()
 	if s.st != nil {
 		s.st.Close()
@@ -217,6 +235,9 @@ func (s *session) close() {
 func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder, error) {
 	p := s.cfg.Plan
 	b := result.NewBuilder(p)
+	if s.setupIO != nil {
+		b.SetSetupIO(*s.setupIO)
+	}
 	if s.cfg.Observe != nil {
 		b.Observe(s.cfg.Observe)
 	}
@@ -224,10 +245,14 @@ func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder,
 		b.SetWriteLedger(s.ledger)
 	}
 	started := time.Now().UTC()
+	// This process's own I/O from here on (the WAL sampler's connection,
+	// the last to close; in goroutine mode the workers too) that falls
+	// outside the phases' counts is the run's too.
+	tally := newIOTally(s.st)
 	logs := startWALSampler(ctx, s.st, b)
-	var m mode = &processMode{cfg: s.cfg, onStart: logs.started}
+	var m mode = &processMode{cfg: s.cfg, onStart: logs.started, crash: s.crash}
 	if p.Mode == workload.ModeGoroutine {
-		m = &goroutineMode{plan: p, store: s.st, cfg: s.cfg, onStart: logs.started}
+		m = &goroutineMode{plan: p, store: s.st, cfg: s.cfg, onStart: logs.started, io: tally, crash: s.crash}
 	}
 	what := "running"
 	if p.Warmup != nil {
@@ -235,7 +260,11 @@ func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder,
 	}
 	s.notef("%s %d phase(s) on %d×%d %s workers", what, len(p.Phases), p.Procs, p.Goroutines, p.Mode)
 	runErr := m.run(ctx, b)
+	s.crash.stop()
 	logs.close()
+	if outside, ok := tally.outside(); ok && runErr == nil {
+		b.AddIO(-1, outside)
+	}
 	if runErr == nil {
 		measureSize(b, p, len(p.RunPhases())-1)
 	}

@@ -19,6 +19,9 @@ type goroutineMode struct {
 	store   store.Store
 	cfg     Config
 	onStart func(phase int, at int64) // hears each phase's START
+	// io tallies this process's I/O: the phases' counts go to it.
+	io    *ioTally
+	crash *crashRun // a --crash run's recording, nil otherwise
 }
 
 func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
@@ -34,6 +37,9 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: wc,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)
+			if err := g.crash.start(phase); err != nil {
+				return 0, err
+			}
 			b.SetStart(phase, time.Now())
 			at := workload.Now()
 			wc.start(ids, at)
@@ -42,6 +48,11 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 		},
 		PhaseCPU: func(phase int, cpu workload.CPU) error {
 			b.AddCPU(phase, result.CPUProcess, cpu)
+			return nil
+		},
+		PhaseIO: func(phase int, io store.IOCounts) error {
+			g.io.phase(io)
+			b.AddIO(phase, io)
 			return nil
 		}}
 	done := make(chan error, 1)

@@ -25,6 +25,7 @@ import (
 type processMode struct {
 	cfg     Config
 	onStart func(phase int, at int64) // hears each phase's START
+	crash   *crashRun                 // a --crash run's recording, nil otherwise
 }
 
 // proc is one worker process.
@@ -48,7 +49,9 @@ type proc struct {
 
 func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 	p := m.cfg.Plan
-	planJSON, removeCounter, err := counterFile(p)
+	sent := *p
+	sent.Store.Record = m.crash.record() // workers record their I/O from their first connection on
+	planJSON, removeCounter, err := counterFile(&sent)
 	if err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)
 	}
@@ -177,6 +180,9 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 		}
 		deadline.Stop()
 		betweenPhases(b, m.cfg.Plan, phase) // every process is done with the previous phase
+		if err := m.crash.start(phase); err != nil {
+			return err
+		}
 		// One START instant for every process: offsets count from it.
 		b.SetStart(phase, time.Now())
 		at := workload.Now()
@@ -321,6 +327,12 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("cpu for phase %d, which the plan does not have", c.Phase)}
 			}
 			b.AddCPU(c.Phase, result.CPUWorkers, c.CPU)
+		case wire.TypeIO:
+			io := f.IO()
+			if io.Phase >= phases {
+				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("io for phase %d, which the plan does not have", io.Phase)}
+			}
+			b.AddIO(io.Phase, io.IO)
 		case wire.TypeError:
 			return fmt.Errorf("%w: %s: %s", ErrWorker, source, f.Message())
 		default:

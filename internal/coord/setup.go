@@ -85,6 +85,9 @@ func (c *Cells) checkRoom() error {
 		if err := checkRoomIn(p, dir); err != nil {
 			return err
 		}
+		if err := checkCrash(p, c.Base.Registry, dir); err != nil {
+			return err
+		}
 	}
 	return nil
 }

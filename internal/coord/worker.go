@@ -45,11 +45,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	if err != nil {
 		return fmt.Errorf("opening the store: %w", err)
 	}
-	defer func() {
-		if cerr := st.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("closing the store: %w", cerr)
-		}
-	}()
+	tally := newIOTally(st)
 	ids := make([]int, plan.Goroutines)
 	for g := range ids {
 		ids[g] = proc*plan.Goroutines + g
@@ -83,8 +79,56 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 			}
 			return nil
 		},
+		PhaseIO: func(phase int, counts store.IOCounts) error {
+			tally.phase(counts)
+			if err := w.IO(wire.IO{Phase: phase, IO: counts}); err != nil {
+				return fmt.Errorf("reporting I/O: %w", err)
+			}
+			return nil
+		},
 	}
-	return h.Run(ctx)
+	err = h.Run(ctx)
+	if cerr := st.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("closing the store: %w", cerr)
+	}
+	if outside, ok := tally.outside(); ok && err == nil {
+		if err = w.IO(wire.IO{Phase: -1, IO: outside}); err != nil {
+			err = fmt.Errorf("reporting I/O: %w", err)
+		}
+	}
+	return err
+}
+
+// ioTally keeps what a process's store counted of its I/O: from the
+// store's opening, and over each phase, so that what was done outside
+// the phases (opening the connections, closing them) is known too.
+type ioTally struct {
+	t      store.IOTracer
+	start  store.IOCounts
+	phases store.IOCounts
+	ok     bool
+}
+
+// newIOTally starts counting st's I/O, if its engine traces it.
+func newIOTally(st store.Store) *ioTally {
+	t, _ := st.(store.IOTracer)
+	tl := &ioTally{t: t}
+	if t != nil {
+		tl.start, tl.ok = t.IO()
+	}
+	return tl
+}
+
+// phase adds a phase's counts.
+func (tl *ioTally) phase(c store.IOCounts) { tl.phases.Add(c) }
+
+// outside returns what was counted since the start outside the phases.
+func (tl *ioTally) outside() (store.IOCounts, bool) {
+	if !tl.ok {
+		return store.IOCounts{}, false
+	}
+	now, ok := tl.t.IO()
+	return now.Sub(tl.start).Sub(tl.phases), ok
 }
 
 // readControl reads the coordinator's frames after the plan: Start frames

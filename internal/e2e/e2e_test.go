@@ -63,6 +63,7 @@ func TestScripts(t *testing.T) {
 			"tpcbcheck":   tpcbCheck,
 			"capcheck":    capCheck,
 			"ycsbcheck":   ycsbCheck,
+			"stracecheck": straceCheck,
 		},
 	})
 }

@@ -6,8 +6,11 @@
 // Each direction is one stream: the coordinator writes to a worker's stdin
 // (Plan, then Start for each phase, or Stop), a worker writes to fd 3
 // (Ready for each phase, Samples, Done per worker and phase, CPU per phase,
-// Error). A stream opens with an 8-byte header: the magic "GBNW", a
-// little-endian uint16 version (Version: 3) and two zero bytes. Frames follow, each an 8-byte
+// IO per phase and once for the rest of the process's life, Error). A
+// stream opens with an 8-byte header: the magic "GBNW", a little-endian
+// uint16 version (Version: 4) and two zero bytes. Version 4 added the IO
+// frame; a reader refuses a stream of any other version, so a coordinator
+// never misreads a worker built from other sources. Frames follow, each an 8-byte
 // header (type byte, three zero bytes, little-endian uint32 payload length)
 // and the payload.
 //
@@ -25,6 +28,14 @@
 //     waited on them in nanoseconds in bits 24-63 (at most 18 minutes).
 //
 // Workers batch up to MaxBatch samples per frame.
+//
+// # I/O
+//
+// An IO payload is the phase (uint32; OutsidePhases for what the process
+// did outside every phase: opening its connections, closing them), four
+// zero bytes, then per file role (store.RoleDatabase, RoleJournal,
+// RoleWAL, RoleOther) the counts of a store.FileIO in the order of its
+// Fields, each a little-endian int64 that must not be negative.
 //
 // # Errors
 //
@@ -48,7 +59,7 @@ import (
 )
 
 // Version is the protocol version this package reads and writes.
-const Version = 3
+const Version = 4
 
 var magic = [4]byte{'G', 'B', 'N', 'W'}
 
@@ -67,7 +78,14 @@ const (
 	maxStart = 1<<48 - 1
 	// maxWait is the largest busy wait a sample can carry.
 	maxWait = 1<<40 - 1
+	// ioCounts is how many counts an IO frame carries.
+	ioCounts = store.NumRoles * 9
+	ioLen    = 8 + 8*ioCounts
 )
+
+// OutsidePhases is the phase of an IO frame that counts what a worker
+// process did outside every phase.
+const OutsidePhases = 1<<32 - 1
 
 // Type is a frame type.
 type Type uint8
@@ -82,11 +100,12 @@ const (
 	TypeDone    Type = 6 // worker → coordinator: one worker finished a phase
 	TypeError   Type = 7 // worker → coordinator: the worker failed, with a message
 	TypeCPU     Type = 8 // worker → coordinator: the process's CPU time over a phase
+	TypeIO      Type = 9 // worker → coordinator: the file I/O the process's engine counted over a phase
 )
 
 var typeNames = map[Type]string{
 	TypePlan: "plan", TypeReady: "ready", TypeStart: "start", TypeStop: "stop",
-	TypeSamples: "samples", TypeDone: "done", TypeError: "error", TypeCPU: "cpu",
+	TypeSamples: "samples", TypeDone: "done", TypeError: "error", TypeCPU: "cpu", TypeIO: "io",
 }
 
 // String returns the frame type's name.
@@ -116,6 +135,8 @@ func payloadBounds(t Type) (lo, hi int, ok bool) {
 		return 0, MaxMessage, true
 	case TypeCPU:
 		return 24, 24, true
+	case TypeIO:
+		return ioLen, ioLen, true
 	}
 	return 0, 0, false
 }
@@ -223,6 +244,44 @@ func checkCPU(p []byte) error {
 	}
 	if int64(binary.LittleEndian.Uint64(p[8:])) < 0 || int64(binary.LittleEndian.Uint64(p[16:])) < 0 {
 		return errors.New("negative CPU time")
+	}
+	return nil
+}
+
+// IO is the payload of an IO frame: the file I/O a worker process's
+// engine counted over a phase, or outside every phase (OutsidePhases).
+type IO struct {
+	Phase int
+	IO    store.IOCounts
+}
+
+// IO decodes an IO frame.
+func (f Frame) IO() IO {
+	p := f.payload
+	out := IO{Phase: int(binary.LittleEndian.Uint32(p))}
+	if uint32(out.Phase) == OutsidePhases {
+		out.Phase = -1
+	}
+	i := 8
+	for r := range store.NumRoles {
+		for _, c := range out.IO.Role(r).Fields() {
+			*c = int64(binary.LittleEndian.Uint64(p[i:]))
+			i += 8
+		}
+	}
+	return out
+}
+
+// checkIO refuses an IO payload with reserved bytes set or a negative
+// count.
+func checkIO(p []byte) error {
+	if binary.LittleEndian.Uint32(p[4:]) != 0 {
+		return errors.New("reserved bytes are not zero")
+	}
+	for i := 8; i < len(p); i += 8 {
+		if int64(binary.LittleEndian.Uint64(p[i:])) < 0 {
+			return fmt.Errorf("negative count at byte %d", i)
+		}
 	}
 	return nil
 }
@@ -373,6 +432,11 @@ func (r *Reader) Scan() bool {
 			return r.fail(start, fmt.Errorf("cpu frame: %w", err))
 		}
 	}
+	if typ == TypeIO {
+		if err := checkIO(r.buf); err != nil {
+			return r.fail(start, fmt.Errorf("io frame: %w", err))
+		}
+	}
 	r.frame = Frame{Type: typ, Offset: start, payload: r.buf}
 	return true
 }
@@ -509,6 +573,21 @@ func (w *Writer) CPU(c CPU) error {
 		p = binary.LittleEndian.AppendUint32(p, 0)
 		p = binary.LittleEndian.AppendUint64(p, uint64(max(c.CPU.User, 0)))
 		return binary.LittleEndian.AppendUint64(p, uint64(max(c.CPU.System, 0)))
+	})
+}
+
+// IO reports the file I/O the worker process's engine counted over a
+// phase; a phase of -1 is OutsidePhases. Negative counts are sent as 0.
+func (w *Writer) IO(io IO) error {
+	return w.small(TypeIO, func(p []byte) []byte {
+		p = binary.LittleEndian.AppendUint32(p, uint32(io.Phase))
+		p = binary.LittleEndian.AppendUint32(p, 0)
+		for r := range store.NumRoles {
+			for _, c := range io.IO.Role(r).Fields() {
+				p = binary.LittleEndian.AppendUint64(p, uint64(max(*c, 0)))
+			}
+		}
+		return p
 	})
 }
 

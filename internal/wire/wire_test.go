@@ -41,9 +41,24 @@ func writeAll(t testing.TB, n int) []byte {
 	}
 	must(s.Done(workload.WorkerStats{Worker: 3, Phase: 1, Samples: int64(n), End: 5 * time.Second}))
 	must(w.CPU(CPU{Phase: 1, CPU: workload.CPU{User: 1500 * time.Millisecond, System: 250 * time.Microsecond}}))
+	must(w.IO(testIO(1)))
+	must(w.IO(testIO(-1)))
 	must(w.Error("disk full"))
 	must(w.Stop())
 	return buf.Bytes()
+}
+
+// testIO is an IO payload whose every count differs.
+func testIO(phase int) IO {
+	io := IO{Phase: phase}
+	n := int64(1)
+	for r := range store.NumRoles {
+		for _, c := range io.IO.Role(r).Fields() {
+			*c = n * 1000003
+			n++
+		}
+	}
+	return io
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -84,6 +99,11 @@ func TestRoundTrip(t *testing.T) {
 			if c := f.CPU(); c != (CPU{Phase: 1, CPU: workload.CPU{User: 1500 * time.Millisecond, System: 250 * time.Microsecond}}) {
 				t.Errorf("cpu = %+v", c)
 			}
+		case TypeIO:
+			io := f.IO()
+			if io != testIO(1) && io != testIO(-1) {
+				t.Errorf("io = %+v", io)
+			}
 		case TypeError:
 			if f.Message() != "disk full" {
 				t.Errorf("message = %q", f.Message())
@@ -102,7 +122,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 	// 25 samples in batches of 10: three Samples frames.
-	want := []Type{TypePlan, TypeReady, TypeStart, TypeSamples, TypeSamples, TypeSamples, TypeDone, TypeCPU, TypeError, TypeStop}
+	want := []Type{TypePlan, TypeReady, TypeStart, TypeSamples, TypeSamples, TypeSamples, TypeDone, TypeCPU, TypeIO, TypeIO, TypeError, TypeStop}
 	if !slices.Equal(types, want) {
 		t.Errorf("frame types = %v, want %v", types, want)
 	}
@@ -136,6 +156,7 @@ func TestCorruptStreams(t *testing.T) {
 	// start 8+16; then the samples frame.
 	samplesAt := 8 + (8 + 14) + (8 + 16) + (8 + 16)
 	cpuAt := samplesAt + (8 + 8 + 5*sampleLen) + (8 + 24) // after the samples and done frames
+	ioAt := cpuAt + 8 + 24
 	tests := []struct {
 		name    string
 		mutate  func(b []byte) []byte
@@ -161,6 +182,8 @@ func TestCorruptStreams(t *testing.T) {
 		{"cut in payload", func(b []byte) []byte { return b[:samplesAt+20] }, int64(samplesAt), "cut short"},
 		{"cpu reserved", func(b []byte) []byte { b[cpuAt+12] = 1; return b }, int64(cpuAt), "cpu frame: reserved bytes"},
 		{"cpu negative", func(b []byte) []byte { b[cpuAt+8+15] = 0x80; return b }, int64(cpuAt), "negative CPU time"},
+		{"io reserved", func(b []byte) []byte { b[ioAt+8+5] = 1; return b }, int64(ioAt), "io frame: reserved bytes"},
+		{"io negative", func(b []byte) []byte { b[ioAt+8+8+7] = 0x80; return b }, int64(ioAt), "io frame: negative count"},
 		{"cut in stream header", func(b []byte) []byte { return b[:5] }, 0, "cut short"},
 	}
 	for _, tt := range tests {
@@ -221,6 +244,15 @@ func FuzzReader(f *testing.F) {
 			case TypeCPU:
 				if c := fr.CPU(); c.CPU.User < 0 || c.CPU.System < 0 {
 					t.Fatalf("accepted a negative CPU time %+v", c)
+				}
+			case TypeIO:
+				io := fr.IO()
+				for r := range store.NumRoles {
+					for _, c := range io.IO.Role(r).Fields() {
+						if *c < 0 {
+							t.Fatalf("accepted a negative count %+v", io)
+						}
+					}
 				}
 			case TypeError:
 				_ = fr.Message()
@@ -318,5 +350,13 @@ func BenchmarkReader(b *testing.B) {
 			}
 		}
 		n--
+	}
+}
+
+// An IO frame carries every count of every role.
+func TestIOCarriesEveryCount(t *testing.T) {
+	var f store.FileIO
+	if n := len(f.Fields()); n*store.NumRoles != ioCounts {
+		t.Fatalf("store.FileIO has %d counts, the IO frame carries %d per role", n, ioCounts/store.NumRoles)
 	}
 }

@@ -310,6 +310,7 @@ func environmentDiffs(a, b *result.Result) []string {
 		}
 		out = append(out, fmt.Sprintf("SQLite compile options differ: only in the old: %s; only in the new: %s", orNone(onlyOld), orNone(onlyNew)))
 	}
+	diff("tracing (--crash records every write: its speeds are a traced run's)", traced(a), traced(b))
 	diff("gobench version", a.Tool.Version, b.Tool.Version)
 	diff("Go version", a.Tool.GoVersion, b.Tool.GoVersion)
 	return out
@@ -320,4 +321,12 @@ func orNone(list []string) string {
 		return "none"
 	}
 	return strings.Join(list, " ")
+}
+
+// traced says whether a run recorded its I/O for --crash.
+func traced(r *result.Result) string {
+	if r.Plan.Crash != nil {
+		return "traced"
+	}
+	return "untraced"
 }

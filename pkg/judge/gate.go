@@ -30,10 +30,11 @@ import (
 // latency in ns, µs (or us), ms or s; a rate as a number, optionally with k
 // or M; a share of the fsync ceiling optionally with %.
 //
-// METRIC is an op kind and a statistic (see ParseMetric); OP is >=, >, <=
-// or <. A gate's figure is the median over a cell's repeats (their ratio
-// for a relative gate); its verdict reads the interval of that figure
-// (Evaluate) or, for a capacity search's figures, the figure alone
+// METRIC is an op kind and a statistic (see ParseMetric), or one of the
+// metrics of several words ("lost acked writes == 0"); OP is >=, >, <=,
+// < or ==. A gate's figure is the median over a cell's repeats (their
+// ratio for a relative gate); its verdict reads the interval of that
+// figure (Evaluate) or, for a capacity search's figures, the figure alone
 // (EvaluateFigures).
 type Expectation struct {
 	Text   string
@@ -61,18 +62,19 @@ func ParseExpectation(s string) (Expectation, error) {
 		head, rest = "", e.Text
 	}
 	f := strings.Fields(rest)
-	if len(f) != 4 {
+	if len(f) < 4 {
 		return e, fmt.Errorf("--expect %q: want 'METRIC: A OP FACTOR B' (such as 'upsert ops/s: wal >= 3x rollback') or '[CELLS:] METRIC OP LIMIT' (such as 'read p99 <= 2ms')", s)
 	}
-	m, err := ParseMetric(f[0] + " " + f[1])
+	n := len(f)
+	m, err := ParseMetric(strings.Join(f[:n-2], " "))
 	if err != nil {
 		return e, fmt.Errorf("--expect %q: %w", s, err)
 	}
-	e.Metric, e.Absolute, e.Cells, e.Op = m, true, strings.TrimSpace(head), f[2]
+	e.Metric, e.Absolute, e.Cells, e.Op = m, true, strings.TrimSpace(head), f[n-2]
 	if err := checkOp(e.Op); err != nil {
 		return e, fmt.Errorf("--expect %q: %w", s, err)
 	}
-	if e.Limit, err = parseLimit(m, f[3]); err != nil {
+	if e.Limit, err = parseLimit(m, f[n-1]); err != nil {
 		return e, fmt.Errorf("--expect %q: %w", s, err)
 	}
 	return e, nil
@@ -94,10 +96,10 @@ func (e *Expectation) parseRelative(f []string) error {
 
 func checkOp(op string) error {
 	switch op {
-	case ">=", ">", "<=", "<":
+	case ">=", ">", "<=", "<", "==":
 		return nil
 	}
-	return fmt.Errorf("comparison %q is not one of >=, >, <=, <", op)
+	return fmt.Errorf("comparison %q is not one of >=, >, <=, <, ==", op)
 }
 
 // latencyUnits are the units a latency limit takes, in microseconds.
@@ -113,6 +115,8 @@ func parseLimit(m Metric, s string) (float64, error) {
 	switch {
 	case m.Stat == statFsyncPercent:
 		num, want = strings.TrimSuffix(s, "%"), "a percentage such as 50%"
+	case m.isCount():
+		want = "a number such as 0 or 2.5"
 	case m.HigherIsBetter():
 		want = "a rate such as 500, 1.5k or 2M"
 		if v, ok := strings.CutSuffix(s, "k"); ok {
@@ -370,6 +374,8 @@ func holds(v float64, op string, threshold float64) bool {
 		return v <= threshold
 	case "<":
 		return v < threshold
+	case "==":
+		return v == threshold
 	}
 	return false
 }

@@ -29,6 +29,14 @@ func TestParseExpectation(t *testing.T) {
 		{in: "wal: upsert ops/s >= 2M", want: Expectation{Metric: Metric{"upsert", "ops/s"}, Op: ">=", Absolute: true, Cells: "wal", Limit: 2e6}},
 		{in: "journal=wal,sync=full: read p99 <= 10ms", want: Expectation{Metric: Metric{"read", "p99"}, Op: "<=", Absolute: true, Cells: "journal=wal,sync=full", Limit: 1e4}},
 		{in: "commits fsync% >= 50%", want: Expectation{Metric: Metric{"commits", "fsync%"}, Op: ">=", Absolute: true, Limit: 50}},
+		{in: "lost acked writes == 0", want: Expectation{Metric: Metric{"lost", "acked writes"}, Op: "==", Absolute: true}},
+		{in: "corrupt states == 0", want: Expectation{Metric: Metric{"corrupt", "states"}, Op: "==", Absolute: true}},
+		{in: "sync=normal: lossy states <= 30", want: Expectation{Metric: Metric{"lossy", "states"}, Op: "<=", Absolute: true, Cells: "sync=normal", Limit: 30}},
+		{in: "io syncs/commit <= 4", want: Expectation{Metric: Metric{"io", "syncs/commit"}, Op: "<=", Absolute: true, Limit: 4}},
+		{in: "io syncs/commit: wal <= 0.5x rollback", want: Expectation{Metric: Metric{"io", "syncs/commit"}, Op: "<=", A: "wal", B: "rollback", Factor: 0.5}},
+		{in: "corrupt states == none", error: "want a number such as 0"},
+		{in: "lost acked writes <= 2ms", error: "want a number such as 0"},
+		{in: "lost writes == 0", error: "metric"},
 		{in: "read p99 <= 2", error: "want a latency with its unit"},
 		{in: "read p99 <= fast", error: "want a latency with its unit"},
 		{in: "upsert ops/s >= 5x", error: "want a rate such as 500"},
@@ -228,4 +236,47 @@ func evaluate(t *testing.T, s *result.Suite, gate string) []result.Gate {
 		t.Fatal(err)
 	}
 	return gates
+}
+
+// The gates on what --crash found pass where no state lost a write or
+// was corrupt, fail where one did, and fail for lack of a figure where
+// the run simulated no power cut.
+func TestDurabilityGates(t *testing.T) {
+	run := func(d *result.Durability) *result.Result {
+		return &result.Result{Phases: []result.Phase{{Name: "mix"}}, Durability: d}
+	}
+	s := &result.Suite{Varied: []string{"sync"}, Cells: []result.Cell{
+		{Settings: result.Settings{{Name: "sync", Value: "full"}}, Runs: []*result.Result{run(&result.Durability{States: 30})}},
+		{Settings: result.Settings{{Name: "sync", Value: "normal"}}, Runs: []*result.Result{run(&result.Durability{States: 30, Lossy: 12, MaxLost: 596})}},
+		{Settings: result.Settings{{Name: "sync", Value: "off"}}, Runs: []*result.Result{run(&result.Durability{States: 30, Corrupt: 3})}},
+		{Settings: result.Settings{{Name: "sync", Value: "extra"}}, Runs: []*result.Result{run(nil)}},
+	}}
+	for _, tt := range []struct {
+		expect string
+		pass   []bool // per cell, in order
+	}{
+		{"lost acked writes == 0", []bool{true, false, true, false}},
+		{"corrupt states == 0", []bool{true, true, false, false}},
+		{"lossy states <= 12", []bool{true, true, true, false}},
+	} {
+		e, err := ParseExpectation(tt.expect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gates, err := Evaluate(s, []Expectation{e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range gates {
+			if g.Pass != tt.pass[i] {
+				t.Errorf("%s on %s: pass = %v, want %v (%s)", tt.expect, g.Cell, g.Pass, tt.pass[i], g.Verdict)
+			}
+		}
+		if !gates[3].NoFigure {
+			t.Errorf("%s on a run without --crash: %+v", tt.expect, gates[3])
+		}
+		if v := gates[1].Verdict; strings.Contains(v, "%") {
+			t.Errorf("a count reads as a percentage: %s", v)
+		}
+	}
 }

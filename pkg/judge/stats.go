@@ -150,7 +150,7 @@ func Summarize(s *result.Suite, metrics []Metric) *Summary {
 		}
 		if baseStats != nil {
 			for i := range ms.Cells {
-				if i != base && ms.Cells[i].Stats.N > 0 {
+				if i != base && ms.Cells[i].Stats.N > 0 && baseStats.Mean != 0 { // no ratio to a baseline of 0
 					f := compareStats(m, *baseStats, ms.Cells[i].Stats)
 					ms.Cells[i].Factor = &f
 				}

@@ -1,6 +1,9 @@
 package judge
 
 import (
+	"math"
+
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
 )
@@ -75,6 +78,14 @@ func formatIn(unit string, v float64) string {
 		return units.Micros(v)
 	case "µs of CPU per op":
 		return units.Micros(v) + " CPU/op"
+	case unitSyncs:
+		return units.Fixed(v, 2) + " syncs/commit"
+	case unitBytes:
+		return bytesize.Units{}.Round(int64(math.Round(v))) + "/commit"
+	case unitLost:
+		return Metric{"lost", "acked writes"}.Format(v) + " lost"
+	case unitStates:
+		return Metric{"corrupt", "states"}.Format(v) + " states"
 	}
 	return units.Sig3(v) + "%"
 }

@@ -69,6 +69,10 @@ type Loop struct {
 	Warmup string
 	// Shard is "I/N": run only the worker processes p with p mod N = I-1.
 	Shard string
+	// Crash, if set, simulates power cuts after each run (see
+	// workload.Crash); a key-value workload's values are then tagged with
+	// their writes.
+	Crash *workload.Crash
 }
 
 // plans folds the loop into the template p, whose first phase is the
@@ -88,6 +92,11 @@ func (l Loop) plans(p workload.Plan, m Matrix) ([]*workload.Plan, error) {
 		if p.Shard, err = workload.ParseShard(l.Shard); err != nil {
 			return nil, fmt.Errorf("--shard: %w", err)
 		}
+	}
+	if l.Crash != nil {
+		c := *l.Crash
+		p.Crash = &c
+		p.Verify = p.Verify || p.SQL == nil
 	}
 	warm, err := workload.ParseWarmup(l.Warmup, *ph)
 	if err != nil {

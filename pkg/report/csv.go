@@ -42,8 +42,17 @@ func runCSV(w io.Writer, r *result.Result) error {
 	_ = cw.Write([]string{"phase", "kind", "count", "not_found", "errors", "busy", "locked", "constraint", "io", "full", "other", "open_tx",
 		"ops_per_sec", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us",
 		"service_p50_us", "service_p99_us", "service_max_us", "lag_p99_us", "lag_max_us", "late", "skipped",
-		"busy_retries", "ops_retried", "gave_up", "wait_p50_us", "wait_p99_us", "wait_max_us", "busy_begins", "busy_commits", "script"})
+		"busy_retries", "ops_retried", "gave_up", "wait_p50_us", "wait_p99_us", "wait_max_us", "busy_begins", "busy_commits", "script",
+		"syncs_per_commit", "bytes_per_commit", "crash_states", "crash_corrupt", "crash_lossy", "crash_max_lost", "crash_max_lost_age_us"})
+	durability := []string{"", "", "", "", ""}
+	if d := r.Durability; d != nil {
+		durability = []string{strconv.Itoa(d.States), strconv.Itoa(d.Corrupt), strconv.Itoa(d.Lossy), i64(d.MaxLost), csvSig3(d.MaxLostAgeMicros)}
+	}
 	for _, ph := range r.Phases {
+		io := []string{"", ""}
+		if pio := ph.IO; pio != nil && pio.Commits > 0 {
+			io = []string{csvSig3(pio.SyncsPerCommit), csvSig3(pio.BytesPerCommit)}
+		}
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			e := o.Errors
 			row := []string{ph.Name, o.Kind, i64(o.Count), i64(o.NotFound), i64(e.Total), i64(e.Busy), i64(e.Locked), i64(e.Constraint), i64(e.IO), i64(e.Full), i64(e.Other), i64(e.OpenTx),
@@ -59,6 +68,7 @@ func runCSV(w io.Writer, r *result.Result) error {
 				row = append(row, "", "", "", "", "", "")
 			}
 			row = append(row, i64(o.BusyBegins), i64(o.BusyCommits), i64(e.Script))
+			row = append(append(row, io...), durability...)
 			_ = cw.Write(row)
 		}
 	}

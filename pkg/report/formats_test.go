@@ -14,6 +14,10 @@ import (
 // the markdown of the matrix: values rounded as the text shows them.
 func TestFormatGoldens(t *testing.T) {
 	run, matrix := loadFixture(t, "mix-fidelity.json"), loadSuiteFixture(t, "matrix.json")
+	// A matrix with --crash (WAL at NORMAL and FULL) and its first run:
+	// the durability table, the traced mark, the I/O and durability
+	// metrics.
+	crash := loadSuiteFixture(t, "crash-matrix.json")
 	for _, tt := range []struct {
 		golden, format string
 		v              any
@@ -26,6 +30,11 @@ func TestFormatGoldens(t *testing.T) {
 		{"matrix.txt", "text", matrix},
 		{"sql-tpcb.csv", "csv", loadFixture(t, "sql-tpcb.json")},
 		{"sql-tpcb.md", "markdown", loadFixture(t, "sql-tpcb.json")},
+		{"crash-matrix.txt", "text", crash},
+		{"crash-matrix.md", "markdown", crash},
+		{"crash-matrix.csv", "csv", crash},
+		{"crash-run.md", "markdown", crash.Cells[0].Runs[0]},
+		{"crash-run.csv", "csv", crash.Cells[0].Runs[0]},
 	} {
 		render, err := Render(tt.format, tt.v, Options{})
 		if err != nil {

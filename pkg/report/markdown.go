@@ -27,6 +27,12 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		if lines := originLines(r); i == 0 && len(lines) > 0 {
 			ew.printf("```\n%s\n```\n\n", strings.Join(lines, "\n"))
 		}
+		if line := tracedText(r); i == 0 && line != "" {
+			ew.printf("%s\n\n", mdEscape(line))
+		}
+		if d := r.Durability; i == 0 && d != nil {
+			ew.printf("%s\n\n", mdEscape(durabilityText(d)))
+		}
 		ew.printf("| op | count | ops/s | p50 | p90 | p99 | p99.9 | max | errors |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, units.Rate(o.OpsPerSec),
@@ -56,9 +62,15 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		if line := walText(ph); line != "" {
 			ew.printf("\n%s\n", mdEscape(line))
 		}
+		if line := ioText(r, i); line != "" {
+			ew.printf("\n%s\n", mdEscape(line))
+		}
 		if line := ceilingText(r, i); line != "" {
 			ew.printf("\n%s\n", mdEscape(line))
 		}
+	}
+	if line := ioOutsideText(r); line != "" {
+		ew.printf("\n%s\n", mdEscape(line))
 	}
 	return ew.err
 }
@@ -78,7 +90,11 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	if len(s.Varied) > 0 {
 		ew.printf(" · baseline `%s`", s.Baseline)
 	}
-	ew.printf("\n\n| metric | %s | mean ± sd | median | min | max | vs baseline |\n|---|", strings.Join(s.Varied, " | "))
+	ew.printf("\n\n")
+	if line := suiteTraced(s); line != "" {
+		ew.printf("%s\n\n", mdEscape(line))
+	}
+	ew.printf("| metric | %s | mean ± sd | median | min | max | vs baseline |\n|---|", strings.Join(s.Varied, " | "))
 	ew.printf("%s--:|--:|--:|--:|---|\n", strings.Repeat("---|", len(s.Varied)))
 	for _, m := range sum.Metrics {
 		for _, c := range m.Cells {
@@ -91,6 +107,25 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 		}
 	}
 	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", judge.Alpha)
+	if rows, settings, model := suiteDurability(s); rows != nil {
+		varied := s.Varied
+		if len(varied) == 0 {
+			varied = []string{"cell"}
+		}
+		ew.printf("\n**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", mdEscape(model), strings.Join(varied, " | "), strings.Join(durabilityHead, " | "),
+			strings.Repeat("---|", len(varied)), strings.Repeat("--:|", len(durabilityHead)))
+		for i, row := range rows {
+			vals := []string{"(all)"}
+			if len(settings[i]) > 0 {
+				vals = vals[:0]
+				for _, st := range settings[i] {
+					vals = append(vals, st.Value)
+				}
+			}
+			ew.printf("| %s | %s |\n", mdEscape(strings.Join(vals, " | ")), strings.Join(row, " | "))
+		}
+		ew.printf("\n%s\n", durabilityLegend)
+	}
 	if hs := sum.Headlines(); len(hs) > 0 {
 		ew.printf("\n**Headline** (each against the baseline):\n\n")
 		for _, h := range hs {

@@ -35,6 +35,18 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 	if len(logs) > 0 {
 		ew.printf("\nwrite-ahead log (first run of each cell):\n%s\n", strings.Join(logs, "\n"))
 	}
+	if rows, settings, model := suiteDurability(s); rows != nil {
+		ew.printf("\ndurability (--crash: %s; over every repeat):\n", model)
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  %s\t%s\n", strings.Join(s.Varied, "\t"), strings.Join(durabilityHead, "\t"))
+		for i, row := range rows {
+			fmt.Fprintf(tw, "  %s\t%s\n", settingValues(settings[i]), strings.Join(row, "\t"))
+		}
+		if err := tw.Flush(); err != nil && ew.err == nil {
+			ew.err = err
+		}
+		ew.printf("  %s\n", durabilityLegend)
+	}
 	for _, m := range sum.Metrics {
 		ew.printf("\n%s (%s, %s)\n", m.Metric, m.Unit, m.Direction)
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
@@ -95,6 +107,9 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 		w.printf("note: the tables compare whole scripts; each statement's latency (--per-statement) is in every run of the JSON result, and a single run's report prints them\n")
 	}
 	if line := suiteMachineText(s); line != "" {
+		w.printf("%s\n", line)
+	}
+	if line := suiteTraced(s); line != "" {
 		w.printf("%s\n", line)
 	}
 	if c := env.Ceiling; c != nil {

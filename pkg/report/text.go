@@ -30,6 +30,15 @@ func runText(w io.Writer, r *result.Result) error {
 	for _, line := range originLines(r) {
 		tw.printf("%s\n", line)
 	}
+	if line := tracedText(r); line != "" {
+		tw.printf("%s\n", line)
+	}
+	if d := r.Durability; d != nil {
+		tw.printf("%s\n", durabilityText(d))
+		for _, e := range d.Examples {
+			tw.printf("  %s\n", e)
+		}
+	}
 	if v := r.Verify; v != nil {
 		if v.Invariants > 0 {
 			tw.printf("check: integrity %s · %d TPC-B invariants checked after %d acknowledged transactions · %d violations\n", v.Integrity, v.Invariants, v.AckedWrites, v.Violations)
@@ -52,9 +61,15 @@ func runText(w io.Writer, r *result.Result) error {
 		if line := walText(ph); line != "" {
 			tw.printf("%s\n", line)
 		}
+		if line := ioText(r, i); line != "" {
+			tw.printf("%s\n", line)
+		}
 		if line := ceilingText(r, i); line != "" {
 			tw.printf("%s\n", line)
 		}
+	}
+	if line := ioOutsideText(r); line != "" {
+		tw.printf("%s\n", line)
 	}
 	for _, line := range statementLegend(r.Plan) {
 		tw.printf("%s\n", line)
@@ -63,24 +78,38 @@ func runText(w io.Writer, r *result.Result) error {
 	return tw.err
 }
 
-// ceilingText says how phase i's write commits compare with the disk's
-// fsync rate measured before the run, or "" when there is no ceiling or no
-// write.
+// ceilingText says how phase i's syncs compare with the disk's fsync rate
+// measured before the run: its commits per second times the syncs each
+// made, as counted (one each, said so, where the engine does not trace
+// its I/O); "" when there is no ceiling or no write. A run whose commits
+// waited for their syncs cannot sync faster than the disk did in the
+// probe: such a run is flagged as impossible.
 func ceilingText(r *result.Result, i int) string {
 	c := r.Environment.Ceiling
 	commits, ok := r.CommitsPerSec(i)
 	if c == nil || !ok || c.FsyncPerSec <= 0 {
 		return ""
 	}
-	frac := commits / c.FsyncPerSec
 	what := "write commits"
 	if r.Plan.Phases[i].Batch > 1 {
 		what = "commits (read-only transactions included)"
 	}
-	s := fmt.Sprintf("ceiling: this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s); %s: %s/s, %s%% of that",
-		c.Filesystem, units.Rate(c.FsyncPerSec), c.WriteSize, units.Micros(c.P50Micros), units.Micros(c.P99Micros), what, units.Rate(commits), units.Sig3(100*frac))
-	if frac > 1 {
-		s += ": above the ceiling, so commits did not each wait for an fsync (WAL with synchronous NORMAL, sync off, or group commit)"
+	s := fmt.Sprintf("ceiling: this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s); %s: %s/s",
+		c.Filesystem, units.Rate(c.FsyncPerSec), c.WriteSize, units.Micros(c.P50Micros), units.Micros(c.P99Micros), what, units.Rate(commits))
+	syncs, traced := r.SyncsPerSec(i)
+	if !traced {
+		frac := commits / c.FsyncPerSec
+		s += fmt.Sprintf(", %s%% of that, taking one sync per commit (the I/O was not traced)", units.Sig3(100*frac))
+		if frac > 1 {
+			s += ": above the ceiling, so commits did not each wait for an fsync (WAL with synchronous NORMAL, sync off, or group commit)"
+		}
+		return s
+	}
+	frac := syncs / c.FsyncPerSec
+	s += fmt.Sprintf(" × %s syncs each (counted) = %s syncs/s, %s%% of that", units.Fixed(r.Phases[i].IO.SyncsPerCommit, 2), units.Rate(syncs), units.Sig3(100*frac))
+	durable := r.Environment.StoreFact(store.FactSyncs) != "false"
+	if frac > 1 && durable {
+		s += ": IMPOSSIBLE for commits that each waited for their syncs: the disk synced faster during the run than in the probe (its speed changed, or its cache acknowledges syncs it has not made durable)"
 	}
 	return s
 }

@@ -168,8 +168,8 @@ func TestCeilingText(t *testing.T) {
 		want   string
 		above  bool
 	}{
-		{commits * 4, "25.0% of that", false},
-		{commits / 2, "200% of that: above the ceiling", true},
+		{commits * 4, "25.0% of that, taking one sync per commit", false},
+		{commits / 2, "200% of that, taking one sync per commit (the I/O was not traced): above the ceiling", true},
 	} {
 		r.Environment.Ceiling = &result.Ceiling{Filesystem: "ext4", Ops: 1000, WriteSize: 4096, FsyncPerSec: tt.fsyncs, P50Micros: 200, P99Micros: 400}
 		got := ceilingText(r, 0)
@@ -189,6 +189,35 @@ func TestCeilingText(t *testing.T) {
 	r.Environment.Ceiling = nil
 	if _, ok := m.Value(r); ok {
 		t.Error("commits fsync% without a ceiling")
+	}
+
+	// With the I/O traced, the syncs each commit made count: four each
+	// (the rollback journal's) against a disk that made eight times the
+	// commit rate is half of it; against one that made twice the commit
+	// rate, twice what the disk can do, which commits that waited for
+	// their syncs cannot have done.
+	ph := &r.Phases[0]
+	n := int64(upsert.Count)
+	ph.IO = &result.PhaseIO{Commits: n, SyncsPerCommit: 4}
+	ph.IO.Files.Database.Syncs = n
+	ph.IO.Files.Journal.Syncs, ph.IO.Files.Journal.DirSyncs = 2*n, n
+	syncs := 4 * float64(n) / ph.WallSeconds
+	for _, tt := range []struct {
+		fsyncs     float64
+		want       string
+		impossible bool
+	}{
+		{syncs * 2, "× 4.00 syncs each (counted) = ", false},
+		{syncs / 2, "200% of that: IMPOSSIBLE for commits that each waited for their syncs", true},
+	} {
+		r.Environment.Ceiling = &result.Ceiling{Filesystem: "ext4", Ops: 1000, WriteSize: 4096, FsyncPerSec: tt.fsyncs, P50Micros: 200, P99Micros: 400}
+		got := ceilingText(r, 0)
+		if !strings.Contains(got, tt.want) || strings.Contains(got, "IMPOSSIBLE") != tt.impossible {
+			t.Errorf("traced, fsync rate %v: %q", tt.fsyncs, got)
+		}
+		if v, ok := m.Value(r); !ok || v < 100*syncs/tt.fsyncs-1e-9 || v > 100*syncs/tt.fsyncs+1e-9 {
+			t.Errorf("traced: commits fsync%% = %v, %v, want %v", v, ok, 100*syncs/tt.fsyncs)
+		}
 	}
 }
 

@@ -25,6 +25,9 @@ type Builder struct {
 	mu     sync.Mutex
 	phases []*phaseState
 	ledger WriteLedger
+	// setup and outside are the file I/O of the store's setup and of the
+	// worker processes outside every phase (nil where not traced).
+	setup, outside *store.IOCounts
 }
 
 // WriteLedger receives every write op's record, for verification after the
@@ -83,6 +86,8 @@ type phaseState struct {
 	started   time.Time
 	tl        timeline
 	cpu       *CPU // summed over the processes that reported
+	io        *store.IOCounts
+	ioProcs   int
 }
 
 // NewBuilder returns a Builder for a run of plan, which must be valid.
@@ -235,6 +240,9 @@ func (b *Builder) Result() *Result {
 	for i, ps := range b.phases {
 		ph, problems := ps.build(run[i].Name, mine)
 		r.Problems = append(r.Problems, problems...)
+		if ps.io != nil {
+			ph.IO = newPhaseIO(*ps.io, ps.ioProcs, &ph, &run[i], b.plan)
+		}
 		if b.plan.IsWarmup(i) {
 			r.Warmup = &Warmup{Ops: ph.Total.Count, Errors: ph.Total.Errors, WallSeconds: ph.WallSeconds, OpsPerSec: ph.Total.OpsPerSec}
 			continue
@@ -242,6 +250,7 @@ func (b *Builder) Result() *Result {
 		r.Phases = append(r.Phases, ph)
 	}
 	r.Complete = len(r.Problems) == 0
+	r.IOSetup, r.IOOutside = b.setup, b.outside
 	return r
 }
 

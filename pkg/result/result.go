@@ -45,6 +45,18 @@ type Result struct {
 	Warmup *Warmup `json:"warmup,omitempty"`
 	// Verify is what the check after the run found (--verify).
 	Verify *workload.VerifyReport `json:"verify,omitempty"`
+	// IOSetup is the file I/O of the store's setup, before the first
+	// phase (its schema and preload); IOOutside what the worker
+	// processes did outside every phase (opening their connections,
+	// closing them: a WAL's last connection checkpoints it). Each
+	// phase's own is its IO. All are nil where the engine does not trace
+	// its I/O (see store.IOTracer).
+	IOSetup   *store.IOCounts `json:"io_setup,omitempty"`
+	IOOutside *store.IOCounts `json:"io_outside,omitempty"`
+	// Durability is what the power-cut simulation found (Plan.Crash);
+	// nil without one. A run with one recorded every write with its
+	// bytes: its speed is a traced run's.
+	Durability *Durability `json:"durability,omitempty"`
 	// Gates holds the verdict of every gate (--expect) on this run.
 	Gates []Gate `json:"gates,omitempty"`
 	// Shards says where and when each shard of a merged run ran, in shard
@@ -209,6 +221,9 @@ type Phase struct {
 	// nil where it was not measured (results of older versions, systems
 	// without getrusage).
 	CPU *CPU `json:"cpu,omitempty"`
+	// IO is the file I/O of the phase, per acknowledged commit too; nil
+	// where the engine does not trace its I/O.
+	IO *PhaseIO `json:"io,omitempty"`
 }
 
 // CPU scopes: whose processor time a CPU holds.

@@ -54,6 +54,9 @@ const (
 	// they are acknowledged (SQLite's synchronous above off, fsync on the
 	// files engine), "false" when they do not.
 	FactSyncs = "syncs"
+	// FactIOTrace says what counts the store's file I/O (see IOTracer),
+	// or, beginning "not traced", why nothing does.
+	FactIOTrace = "io_trace"
 )
 
 // Summarizer is implemented by a Driver that sums its stores' facts

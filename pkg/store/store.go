@@ -28,6 +28,10 @@ type Config struct {
 	// Settings are Options by the names of the flags that set them (see
 	// Namer), for reports and gates; engines read Options alone.
 	Settings []Setting `json:"settings,omitempty"`
+	// Record, set in the plan a worker process of a --crash run gets,
+	// makes the process record its I/O on the database from its first
+	// connection on (see PowerCutStore).
+	Record *Record `json:"record,omitempty"`
 }
 
 // Driver opens stores of one engine. Drivers are registered in a Registry

@@ -41,6 +41,11 @@ type Host struct {
 	// Clock, if set, replaces the monotonic clock for the workers'
 	// timestamps and waits (a test's virtual clock); nil is the real one.
 	Clock Clock
+	// PhaseIO, if set, is called when every worker of the host finished
+	// a phase, with the file I/O the store's engine counted in this
+	// process from START to then (store.IOTracer; not called for a store
+	// whose I/O is not traced). An error stops the run.
+	PhaseIO func(phase int, io store.IOCounts) error
 }
 
 // Run runs every phase of the plan on the host's workers. Cancelling ctx
@@ -116,9 +121,15 @@ func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []sto
 		}
 	}
 	cpu0, measured := ProcessCPU()
+	io0, traced := h.io()
 	close(begin)
 	if err := g.Wait(); err != nil {
 		return err
+	}
+	if io1, ok := h.io(); ok && traced && h.PhaseIO != nil {
+		if err := h.PhaseIO(phase, io1.Sub(io0)); err != nil {
+			return err
+		}
 	}
 	if cpu1, ok := ProcessCPU(); ok && measured && h.PhaseCPU != nil {
 		if err := h.PhaseCPU(phase, cpu1.Sub(cpu0)); err != nil {
@@ -126,6 +137,14 @@ func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []sto
 		}
 	}
 	return ctx.Err()
+}
+
+// io reads the store's I/O counts, where its engine traces them.
+func (h *Host) io() (store.IOCounts, bool) {
+	if t, ok := h.Store.(store.IOTracer); ok {
+		return t.IO()
+	}
+	return store.IOCounts{}, false
 }
 
 // checkCapabilities refuses, before any phase starts, a plan whose ops or

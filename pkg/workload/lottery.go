@@ -301,6 +301,10 @@ func (l *Lottery) Next() (Op, uint64) {
 	return op, key
 }
 
+// Writes returns how many write ops the lottery dealt: the last write's
+// sequence number (its tag's) is one less.
+func (l *Lottery) Writes() uint64 { return l.writes }
+
 // ScanLen returns how many consecutive keys the last scan op reads.
 func (l *Lottery) ScanLen() int {
 	if l.rec != nil {

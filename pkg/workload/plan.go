@@ -140,7 +140,34 @@ type Plan struct {
 	// workload: the phases deal record ops on the table Store.Table
 	// instead of key-value ops (see Records).
 	Records *Records `json:"records,omitempty"`
+	// Crash, when set, records the run's I/O and afterwards simulates
+	// power cuts at points of it (see Crash).
+	Crash *Crash `json:"crash,omitempty"`
 }
+
+// Crash is a power-cut simulation (gobench's --crash): the run records,
+// in one order across its processes, every write, truncate, sync,
+// creation, deletion and directory sync of the database's files, and
+// every acknowledgement; afterwards States crash states are built at
+// seeded points of that order, each opened by the run's own engine and
+// checked: its integrity, and every write acknowledged before the point,
+// present or lost. The engine must be a store.PowerCutter. A key-value
+// workload tags its values (Verify) so that a state's values name their
+// writes.
+type Crash struct {
+	// States is how many crash states to build and check.
+	States int `json:"states"`
+	// Model is store.CrashLose or store.CrashTorn.
+	Model string `json:"model"`
+	// RecordLimit is the most bytes the record may hold.
+	RecordLimit int64 `json:"record_limit"`
+}
+
+// Limits of a power-cut simulation.
+const (
+	MaxCrashStates     = 10_000
+	DefaultRecordLimit = 1 << 30
+)
 
 // Shard is one part of a plan spread over several machines or CI jobs.
 type Shard struct {

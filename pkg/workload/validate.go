@@ -4,15 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/gobench/gobench/pkg/store"
 )
 
 // Validate checks the plan and returns an error that names the offending
 // setting and what would be valid. The checks run in order: the store and
 // key space, the values, the workers, the phases, open loop, the busy
-// policy, the warm-up, verification, the scripts of a sql workload.
+// policy, the warm-up, the power-cut simulation, verification, the
+// scripts of a sql workload.
 func (p *Plan) Validate() error {
-	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords} {
+	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -81,7 +85,7 @@ func (p *Plan) checkPhases() error {
 			return fmt.Errorf("phase %d (%s): %w", i, ph.Name, err)
 		}
 		if p.Verify && slices.Contains(ph.Mix.Ops(), OpDelete) {
-			return errors.New("verify cannot check deletes (a missing key would be either lost or deleted): drop delete from the mix")
+			return fmt.Errorf("%s cannot check deletes (a missing key would be either lost or deleted): drop delete from the mix", p.checker())
 		}
 	}
 	return nil
@@ -151,8 +155,8 @@ func (p *Plan) checkWarmup() error {
 	if w.Access != AccessLottery {
 		return errors.New("warm-up: it deals a lottery mix, not each key once")
 	}
-	if p.Verify {
-		return errors.New("verify checks the writes of the measured phases: drop the warm-up")
+	if p.Verify || p.Crash != nil {
+		return fmt.Errorf("%s checks the writes of the measured phases: drop the warm-up", p.checker())
 	}
 	return nil
 }
@@ -183,4 +187,41 @@ func (p *Plan) checkPin() error {
 		return fmt.Errorf("--coordinator-cpu %d is negative", *c)
 	}
 	return nil
+}
+
+// checkCrash checks a power-cut simulation: its states, model and
+// record limit, a run without a warm-up, and values tagged with their
+// writes where the workload writes key-value pairs.
+func (p *Plan) checkCrash() error {
+	c := p.Crash
+	if c == nil {
+		return nil
+	}
+	switch {
+	case c.States < 1 || c.States > MaxCrashStates:
+		return fmt.Errorf("crash: %d states (want 1 to %d)", c.States, MaxCrashStates)
+	case !slices.Contains(store.CrashModels(), c.Model):
+		return fmt.Errorf("crash model %q (want %s)", c.Model, strings.Join(store.CrashModels(), " or "))
+	case c.RecordLimit < 1<<20:
+		return fmt.Errorf("crash record limit of %d bytes (want at least 1 MiB)", c.RecordLimit)
+	case p.Shard != nil:
+		return errors.New("crash simulates power cuts of one database: it takes no shard")
+	case p.SQL == nil && !p.Verify:
+		return errors.New("crash checks a key-value workload's values by the writes they name: the plan must tag its values (verify)")
+	case p.SQL == nil && p.ValueSize-p.ValueVariance < MinVerifyValueSize:
+		return fmt.Errorf("crash tags every value with its write, in %d bytes: value size %d is too small", MinVerifyValueSize, p.ValueSize-p.ValueVariance)
+	}
+	if need, known := p.CrashRecordBytes(); known && need > c.RecordLimit {
+		return fmt.Errorf("crash: the run's writes would need about %d MiB of crash record, more than its limit of %d MiB: raise --crash-record-limit, or run fewer --queries", need>>20+1, c.RecordLimit>>20)
+	}
+	return nil
+}
+
+// checker names what checks the plan's writes, for messages: crash or
+// verify.
+func (p *Plan) checker() string {
+	if p.Crash != nil {
+		return "crash"
+	}
+	return "verify"
 }

@@ -102,6 +102,7 @@ type ackedWrite struct {
 	worker, phase int
 	seq           uint64
 	start, end    time.Duration
+	event         int64 // a --crash run's: the acknowledgement's place in the record
 }
 
 // Verify checks a database after a run of plan. records yields every
@@ -187,7 +188,7 @@ func ackedWrites(records func(yield func(WriteRecord) bool), rep *VerifyReport) 
 		if acked[k] == nil {
 			acked[k] = map[uint64]ackedWrite{}
 		}
-		acked[k][r.Seq] = ackedWrite{r.Worker, r.Phase, r.Seq, r.Start, r.End}
+		acked[k][r.Seq] = ackedWrite{worker: r.Worker, phase: r.Phase, seq: r.Seq, start: r.Start, end: r.End}
 		rep.AckedWrites++
 	}
 	return acked, last

@@ -72,6 +72,15 @@ type worker struct {
 	rscan   store.RecordScanner
 	fields  [][]byte
 	pendAck []uint64
+	// A --crash run's acknowledgements (nil otherwise): seq is the
+	// sequence number of the op under way (its write's, or its script's
+	// among the worker's scripts); a batch's writes are acknowledged
+	// together when it commits.
+	acks          *acker
+	seq, scripts0 uint64
+	batchFirst    uint64
+	batchWrites   int
+	batchBegan    int64
 }
 
 // newWorker sets up worker id's state for run phase number phase, on its
@@ -124,7 +133,23 @@ func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyCh
 		w.scripts, w.perStatement = sc, p.SQL.PerStatement
 		w.vars = sqlscript.NewState(WorkerSeed(p.Seed, id, p.seedPhase(phase), streamScripts), id, p.SQL.Scale)
 	}
+	if rec, ok := conn.(store.AckRecorder); ok && p.Crash != nil {
+		w.acks = &acker{rec: rec, worker: id, phase: phase}
+	}
 	return w
+}
+
+// deal deals the next op and its key, and notes its sequence number.
+func (w *worker) deal() (Op, uint64) {
+	op, key := w.lottery.Next()
+	switch {
+	case op.IsWrite():
+		w.seq = w.lottery.Writes() - 1
+	case op.IsScript():
+		w.seq = w.scripts0
+		w.scripts0++
+	}
+	return op, key
 }
 
 // ErrOp wraps an operation error that stopped a worker.
@@ -132,6 +157,9 @@ var ErrOp = errors.New("operation failed")
 
 func (w *worker) run(ctx context.Context, start int64) error {
 	w.start = start
+	if w.acks != nil {
+		w.acks.start = start
+	}
 	err := w.loop(ctx, start)
 	if err != nil && w.batchOpen && w.batcher != nil {
 		_ = w.batcher.Rollback() // the worker stops: its open batch is abandoned
@@ -182,7 +210,7 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 				// that found it on time, so none is run and flagged late.
 				began = w.now()
 				if lag := began - due; lag > int64(w.limit) {
-					op, _ := w.lottery.Next() // dealt and dropped, so later ops stay as dealt
+					op, _ := w.deal() // dealt and dropped, so later ops stay as dealt
 					if err := w.dealt(); err != nil {
 						return err
 					}
@@ -196,7 +224,7 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 				}
 			}
 		}
-		op, key := w.lottery.Next()
+		op, key := w.deal()
 		if err := w.dealt(); err != nil {
 			return err
 		}
@@ -227,6 +255,9 @@ func (w *worker) single(op Op, key uint64, start, due, began int64) error {
 	}
 	if err := w.resolve(); err != nil {
 		return err
+	}
+	if s.Class == store.OK && (op.IsWrite() || op.IsScript()) {
+		w.acks.ack(w.seq, 1, int64(s.Start))
 	}
 	if err := w.emit(s); err != nil {
 		return err
@@ -283,6 +314,13 @@ func (w *worker) batchOp(op Op, key uint64, start int64) error {
 			return w.stopOn(OpBegin, b.Class, err)
 		}
 		w.batchOpen = true
+		w.batchWrites, w.batchBegan = 0, int64(b.Start)
+	}
+	if op.IsWrite() {
+		if w.batchWrites == 0 {
+			w.batchFirst = w.seq
+		}
+		w.batchWrites++
 	}
 	s, err := w.measure(op, key, start, -1, -1, false)
 	w.pending = append(w.pending, s)
@@ -315,6 +353,9 @@ func (w *worker) commitBatch(start int64) error {
 		return fatal
 	} else if gerr != nil && !c.Class.IsError() {
 		c.Class, err = store.OpenTx, gerr
+	}
+	if c.Class == store.OK {
+		w.acks.ack(w.batchFirst, w.batchWrites, w.batchBegan)
 	}
 	if serr := w.flush(c.Class); serr != nil {
 		return serr

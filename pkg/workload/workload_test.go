@@ -254,6 +254,21 @@ func TestPlanValidate(t *testing.T) {
 		{"each without order", func(p *Plan) {
 			p.Phases[0].Access, p.Phases[0].Ops, p.Phases[0].Mix = AccessEach, 0, Mix{{OpInsert, 100}}
 		}, `unknown key order ""`},
+		{"crash", func(p *Plan) { crash(p) }, ""},
+		{"crash without states", func(p *Plan) { crash(p).States = 0 }, "crash: 0 states"},
+		{"crash of too many states", func(p *Plan) { crash(p).States = MaxCrashStates + 1 }, "states"},
+		{"crash model", func(p *Plan) { crash(p).Model = "shred" }, `crash model "shred"`},
+		{"crash record limit", func(p *Plan) { crash(p).RecordLimit = 1000 }, "at least 1 MiB"},
+		{"crash record too small for the run", func(p *Plan) { p.Phases[0].Ops = 1_000_000; crash(p).RecordLimit = 1 << 20 }, "would need about"},
+		{"crash of a duration", func(p *Plan) {
+			p.Phases[0].Ops, p.Phases[0].Duration = 0, Duration(time.Hour)
+			crash(p).RecordLimit = 1 << 20
+		}, ""},
+		{"crash untagged", func(p *Plan) { crash(p); p.Verify = false }, "must tag its values"},
+		{"crash of small values", func(p *Plan) { crash(p); p.ValueSize = 16 }, "value size 16 is too small"},
+		{"crash with a warm-up", func(p *Plan) { crash(p); p.Warmup = &Phase{Name: "warmup", Mix: DefaultMix(), Ops: 10, Batch: 1} }, "crash checks the writes of the measured phases"},
+		{"crash with deletes", func(p *Plan) { crash(p); p.Phases[0].Mix, _ = ParseMix("read=50,delete=50") }, "crash cannot check deletes"},
+		{"crash of a shard", func(p *Plan) { crash(p); p.Procs, p.Shard = 2, &Shard{Index: 0, Count: 2} }, "takes no shard"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -271,6 +286,13 @@ func TestPlanValidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// crash gives p a power-cut simulation that fits it, and tags its values.
+func crash(p *Plan) *Crash {
+	p.Verify = true
+	p.Crash = &Crash{States: 10, Model: store.CrashLose, RecordLimit: DefaultRecordLimit}
+	return p.Crash
 }
 
 func TestDecodePlan(t *testing.T) {

@@ -20,7 +20,8 @@ import (
 // cost shows. It exists only in cgo builds.
 func CAPI() *Driver { return &Driver{name: "capi", be: capiBackend{}} }
 
-type capiBackend struct{}
+// capiBackend is the C API shim, its connections traced by the C VFS.
+type capiBackend struct{ cTrace }
 
 func (capiBackend) blobIO() {}
 

@@ -35,6 +35,13 @@ type db struct {
 	keeper        rawConn
 	reusedJournal string
 	reusedID      string // the application_id of a database taken with Reuse, which Close restores
+
+	// vfs is the tracing VFS the connections open through ("" for the
+	// driver's default).
+	vfs string
+	// record, in a worker process of a --crash run, is where the
+	// process records its I/O from its first connection on.
+	record *store.Record
 }
 
 var _ store.Store = (*db)(nil)
@@ -52,7 +59,27 @@ func (s *db) dsn(mode string) string {
 	// mattn runs statements while it opens a connection, before any
 	// PRAGMA of gobench's, under its own 5 s busy timeout unless the URI
 	// gives one (SQLite and the other drivers ignore the parameter).
-	return dsn(s.path, mode) + fmt.Sprintf("&_busy_timeout=%d", s.opts.openBusyTimeoutMS())
+	u := dsn(s.path, mode) + fmt.Sprintf("&_busy_timeout=%d", s.opts.openBusyTimeoutMS())
+	if s.vfs != "" {
+		u += "&vfs=" + s.vfs
+	}
+	return u
+}
+
+// traceVFS registers the driver's tracing VFS, if it has one, and has
+// this store's file connections open through it: every connection of
+// a run counts its I/O, whether it does anything with the counts or not.
+func (s *db) traceVFS() error {
+	tb, ok := s.d.be.(tracingBackend)
+	if !ok || s.opts.Memory {
+		return nil
+	}
+	name, err := tb.traceVFS()
+	if err != nil {
+		return fmt.Errorf("driver %s: %w", s.d.name, err)
+	}
+	s.vfs = name
+	return nil
 }
 
 // dsn returns a file: URI for path; mode is "rw" or "rwc".
@@ -180,6 +207,11 @@ func (s *db) checkOwned() error {
 // Conn opens a connection with every option applied and every statement
 // prepared.
 func (s *db) Conn(_ context.Context) (store.Conn, error) {
+	if s.record != nil {
+		if err := s.startProcRecording(*s.record); err != nil {
+			return nil, err
+		}
+	}
 	c, err := s.open("rw")
 	if err == nil {
 		err = s.opsBusyTimeout(c)

@@ -50,6 +50,20 @@
 // (journal mode, sync, busy timeout, checkpoints, locking mode, its
 // application id), and a NUL byte. See guard.go.
 //
+// # I/O
+//
+// The connections of mattn, capi and ncruces open through a tracing VFS
+// (vfs=gobench-trace): package ctrace in C over the unix VFS of the SQLite
+// mattn compiles, ncvfs.go in Go over ncruces's OS VFS. Each passes every
+// call on and counts each write, truncate, sync, deletion and directory
+// sync by file role, as the kernel receives them (store.IOTracer); see
+// package iotrace. modernc's I/O is not traced, and its facts say why.
+//
+// For --crash (store.PowerCutStore, powercut.go) the same VFSes append
+// every event on the run's database files, with the bytes written, to
+// one record all the run's processes share; package crash rebuilds from
+// it what a power cut at any point would have left on disk.
+//
 // # Files
 //
 // driver.go holds the Driver and the binding seam (backend, rawConn);
@@ -58,7 +72,9 @@
 // every connection; tx.go the transaction owner; conn.go the
 // database/sql/driver connection of mattn and modernc; ncruces.go
 // ncruces's own; capi.go the reference driver's; errors.go the mapping of result codes to classes;
-// script.go the statements of the user's, guard.go what they may do.
+// script.go the statements of the user's, guard.go what they may do;
+// trace.go, trace_cgo.go and ncvfs.go the tracing VFSes, record.go the
+// process's crash recording.
 //
 // # Connections
 //

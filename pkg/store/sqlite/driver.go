@@ -83,7 +83,11 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 			return nil, fmt.Errorf("%w: blob I/O reads and writes the kv table's values: a record table takes --api sql", store.ErrInvalid)
 		}
 	}
-	return &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse, table: cfg.Table}, nil
+	s := &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse, table: cfg.Table, record: cfg.Record}
+	if err := s.traceVFS(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 var _ store.Versioned = (*Driver)(nil)

@@ -13,7 +13,13 @@ import (
 // Mattn returns the driver for github.com/mattn/go-sqlite3, SQLite's C
 // source through cgo, registered as "mattn". It exists only in cgo builds.
 func Mattn() *Driver {
-	return &Driver{name: "mattn", be: sqlBackend{drv: &msqlite3.SQLiteDriver{}, codeOf: mattnCode, autocommit: mattnAutocommit, guard: mattnGuard}}
+	return &Driver{name: "mattn", be: mattnBackend{sqlBackend{drv: &msqlite3.SQLiteDriver{}, codeOf: mattnCode, autocommit: mattnAutocommit, guard: mattnGuard}, cTrace{}}}
+}
+
+// mattnBackend is mattn's binding, its connections traced by the C VFS.
+type mattnBackend struct {
+	sqlBackend
+	cTrace
 }
 
 func mattnCode(err error) (int, bool) {

@@ -73,6 +73,7 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 	if s.opts.API == APIBlob {
 		facts = append(facts, store.Fact{Name: "api", Value: "blob (incremental blob I/O)"})
 	}
+	facts = append(facts, s.traceFact())
 	if h, ok := s.d.be.(countingBackend); ok && s.opts.BusyTimeoutMS > 0 {
 		facts = append(facts, store.Fact{Name: "busy_handler", Value: h.busyHandler()})
 	}

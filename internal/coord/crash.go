@@ -1,0 +1,147 @@
+package coord
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/sysinfo"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// crashRun is a --crash run's recording: where its record and the files
+// copied at START go, and the store that records.
+type crashRun struct {
+	dir     string
+	rec     store.Record
+	pcs     store.PowerCutStore
+	started bool
+	stopErr error
+}
+
+// checkCrash refuses, before anything is set up, a --crash plan whose
+// driver cannot record it, or whose record's limit does not fit in the
+// free space of dir (where the database goes). That the run fits its
+// limit is the plan's own check (workload.Plan.Validate).
+func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
+	c := p.Crash
+	if c == nil {
+		return nil
+	}
+	if reg != nil {
+		drv, err := reg.Lookup(p.Driver)
+		if err != nil {
+			return err
+		}
+		pc, ok := drv.(store.PowerCutter)
+		if !ok {
+			return fmt.Errorf("%w: --crash: the %s driver cannot record a run's I/O for a power-cut simulation", store.ErrInvalid, p.Driver)
+		}
+		if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
+			return fmt.Errorf("%w: --crash: %w", store.ErrInvalid, err)
+		}
+	}
+	u := bytesize.Units{}
+	if free, ok := sysinfo.FreeBytes(dir); ok && c.RecordLimit > free {
+		return fmt.Errorf("%w: --crash: a crash record of up to --crash-record-limit %s does not fit in the %s free on the file system of %s: lower the limit, or give a --db or --dir elsewhere", store.ErrInvalid, u.Round(c.RecordLimit), u.Round(free), dir)
+	}
+	return nil
+}
+
+// newCrashRun makes the directory of a --crash run's record, beside its
+// database, and an empty record in it.
+func newCrashRun(s *session) (*crashRun, error) {
+	p := s.cfg.Plan
+	if p.Crash == nil {
+		return nil, nil
+	}
+	pcs, ok := s.st.(store.PowerCutStore)
+	if !ok {
+		return nil, fmt.Errorf("%w: --crash: the %s driver's store cannot record a run", store.ErrInvalid, p.Driver)
+	}
+	dir, err := os.MkdirTemp(filepath.Dir(p.Store.Path), ".gobench-crash-")
+	if err != nil {
+		return nil, fmt.Errorf("--crash: %w", err)
+	}
+	rec := store.Record{Path: filepath.Join(dir, "record"), Limit: p.Crash.RecordLimit}
+	f, err := os.OpenFile(rec.Path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("--crash: %w", err)
+	}
+	return &crashRun{dir: dir, rec: rec, pcs: pcs}, nil
+}
+
+// record returns what the plan of a worker process carries so that it
+// records its I/O, or nil.
+func (c *crashRun) record() *store.Record {
+	if c == nil {
+		return nil
+	}
+	return &c.rec
+}
+
+// start copies the database's files and marks the run's start in the
+// record, before the first phase's START: every worker is ready, none
+// writes.
+func (c *crashRun) start(phase int) error {
+	if c == nil || phase != 0 {
+		return nil
+	}
+	c.started = true
+	return c.pcs.StartRecording(c.dir, c.rec)
+}
+
+// stop marks the run's end in the record, once every worker is done.
+func (c *crashRun) stop() {
+	if c != nil && c.started {
+		c.stopErr = c.pcs.StopRecording()
+	}
+}
+
+// remove deletes the record and the copies.
+func (c *crashRun) remove() {
+	if c != nil {
+		os.RemoveAll(c.dir)
+	}
+}
+
+// simulate builds the run's crash states and checks each, into the
+// result's Durability.
+func (s *session) simulate(ctx context.Context, res *result.Result) error {
+	c, p := s.crash, s.cfg.Plan
+	if c == nil {
+		return nil
+	}
+	if c.stopErr != nil {
+		return fmt.Errorf("--crash: the record is incomplete: %w", c.stopErr)
+	}
+	s.notef("simulating %d power cuts (%s model) at points of the run's record", p.Crash.States, p.Crash.Model)
+	x := workload.NewCrashIndex(p)
+	d := result.NewDurability(p.Crash)
+	spec := store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed}
+	sum, err := c.pcs.CrashStates(ctx, c.dir, c.rec, spec, x.Add, func(st store.CrashState) error {
+		r, err := workload.CheckCrashState(ctx, s.drv, p, st, x)
+		if err != nil {
+			return err
+		}
+		d.Add(st, r)
+		return nil
+	})
+	d.SetRecord(sum, x.Acks())
+	res.Durability = d
+	if sum.Full {
+		s.notef("--crash: the record reached --crash-record-limit %s before the run ended: the crash states come from the part recorded", bytesize.Units{}.Round(c.rec.Limit))
+	}
+	if err != nil {
+		return fmt.Errorf("--crash: %w", err)
+	}
+	return nil
+}

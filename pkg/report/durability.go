@@ -1,0 +1,125 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
+)
+
+// tracedText marks a run whose I/O was recorded for the power-cut
+// simulation: every write with its bytes, so its speed is a traced
+// run's, not comparable with an untraced one's.
+func tracedText(r *result.Result) string {
+	if r.Plan.Crash == nil {
+		return ""
+	}
+	return "traced: --crash recorded every write with its bytes; the speeds below are a traced run's"
+}
+
+// lossText says what one run's power cuts lost: "loses up to 1,214
+// acknowledged writes, the last 410ms"; "" when none lost any.
+func lossText(d *result.Durability) string {
+	if d.Lossy == 0 {
+		return ""
+	}
+	return fmt.Sprintf("loses up to %d acknowledged %s, the last %s", d.MaxLost, plural(int(d.MaxLost), "write", "writes"),
+		ageText(d.MaxLostAgeMicros))
+}
+
+// ageText is how long before its cut a lost write was acknowledged:
+// under a microsecond when the cut came right after its acknowledgement.
+func ageText(us float64) string {
+	if us < 1 {
+		return "<1µs"
+	}
+	return units.Micros(us)
+}
+
+// durabilityText sums a run's power-cut simulation up in a line.
+func durabilityText(d *result.Durability) string {
+	s := fmt.Sprintf("durability (--crash %d, %s model): %d %s tested: %d corrupt, %d lost acknowledged writes",
+		d.Requested, d.Model, d.States, plural(d.States, "state", "states"), d.Corrupt, d.Lossy)
+	if l := lossText(d); l != "" {
+		s += " · " + l
+	}
+	if d.NotChecked != "" {
+		s += " (acknowledged writes not checked: " + d.NotChecked + ")"
+	}
+	if d.Full {
+		s += " · the record reached --crash-record-limit before the run ended: the states come from the part recorded"
+	}
+	return s
+}
+
+// cellDurability sums up a cell's power cuts over its repeats.
+func cellDurability(c result.Cell) *result.Durability {
+	var sum *result.Durability
+	for _, r := range c.Runs {
+		d := r.Durability
+		if d == nil {
+			continue
+		}
+		if sum == nil {
+			sum = &result.Durability{Model: d.Model, NotChecked: d.NotChecked}
+		}
+		sum.Requested += d.Requested
+		sum.States += d.States
+		sum.Corrupt += d.Corrupt
+		sum.Lossy += d.Lossy
+		sum.MaxLost = max(sum.MaxLost, d.MaxLost)
+		sum.MaxLostAgeMicros = max(sum.MaxLostAgeMicros, d.MaxLostAgeMicros)
+		sum.Full = sum.Full || d.Full
+	}
+	return sum
+}
+
+// durabilityRow is one cell's row of a durability table: states tested,
+// corrupt, lossy, the most lost in one, how long before its cut the
+// oldest lost one was acknowledged.
+func durabilityRow(d *result.Durability) []string {
+	lost, age := "0", "–"
+	if d.Lossy > 0 {
+		lost, age = fmt.Sprint(d.MaxLost), ageText(d.MaxLostAgeMicros)
+	}
+	states := fmt.Sprint(d.States)
+	if d.Full {
+		states += " (record full)"
+	}
+	return []string{states, fmt.Sprint(d.Corrupt), fmt.Sprint(d.Lossy), lost, age}
+}
+
+// durabilityHead names durabilityRow's columns, durabilityLegend says
+// what they count.
+var durabilityHead = []string{"states", "corrupt", "lossy", "most lost", "the last"}
+
+const durabilityLegend = "lossy: states that lost acknowledged writes · most lost: the most one state lost · the last: how long before its cut the oldest lost one had been acknowledged"
+
+// suiteDurability returns, per cell with --crash runs, its settings and
+// its durability row; nil when no cell ran --crash. model says the
+// crash model and the states per run.
+func suiteDurability(s *result.Suite) (rows [][]string, settings []result.Settings, model string) {
+	for _, c := range s.Cells {
+		d := cellDurability(c)
+		if d == nil {
+			continue
+		}
+		model = fmt.Sprintf("%s model, %d power cuts per run", d.Model, d.Requested/len(c.Runs))
+		if d.NotChecked != "" {
+			model += "; acknowledged writes not checked: " + d.NotChecked
+		}
+		rows = append(rows, durabilityRow(d))
+		settings = append(settings, c.Settings)
+	}
+	return rows, settings, model
+}
+
+// suiteTraced marks a suite whose runs recorded their I/O for --crash.
+func suiteTraced(s *result.Suite) string {
+	for _, c := range s.Cells {
+		if tracedText(c.Runs[0]) != "" {
+			return "traced: --crash recorded every write with its bytes; the speeds are traced runs'"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,88 @@
+package result
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// Durability is what the power-cut simulation of a run found (--crash):
+// how many of the crash states built from the run's record would not
+// open or were corrupt, how many lost acknowledged writes, and how much.
+type Durability struct {
+	// Model is the crash model (store.CrashLose or CrashTorn).
+	Model string `json:"model"`
+	// Requested is the states asked for; States those built and checked
+	// (fewer when the run recorded fewer events).
+	Requested int `json:"requested"`
+	States    int `json:"states"`
+	// Corrupt counts states that would not open, failed SQLite's
+	// integrity check, or broke an invariant of a sql workload's check.
+	Corrupt int `json:"corrupt"`
+	// Lossy counts states that lost acknowledged writes; MaxLost is the
+	// most one state lost; MaxLostAgeMicros how long before its crash the
+	// oldest lost write of any state had been acknowledged.
+	Lossy            int     `json:"lossy"`
+	MaxLost          int64   `json:"max_lost"`
+	MaxLostAgeMicros float64 `json:"max_lost_age_us"`
+	// Acked is the writes (a sql workload's scripts) the run
+	// acknowledged; Checked sums, over the states, those acknowledged
+	// before each state's crash. NotChecked says why the acknowledged
+	// writes were not checked, where they were not.
+	Acked      int64  `json:"acked"`
+	Checked    int64  `json:"checked"`
+	NotChecked string `json:"not_checked,omitempty"`
+	// SurvivingSectors counts, under the torn model, the sectors of
+	// unsynced writes the states kept.
+	SurvivingSectors int64 `json:"surviving_sectors,omitempty"`
+	// Events and RecordBytes are what the record held of the run; Full
+	// says it reached its limit first (the states come from the part
+	// before).
+	Events      int64 `json:"events"`
+	RecordBytes int64 `json:"record_bytes"`
+	Full        bool  `json:"full,omitempty"`
+	// Examples are the first problems found, a line each.
+	Examples []string `json:"examples,omitempty"`
+}
+
+// NewDurability returns the findings, none yet, of a simulation of c.
+func NewDurability(c *workload.Crash) *Durability {
+	return &Durability{Model: c.Model, Requested: c.States}
+}
+
+// SetRecord notes what the record held.
+func (d *Durability) SetRecord(s store.RecordSummary, acked int64) {
+	d.Events, d.RecordBytes, d.Full, d.Acked = s.Events, s.Bytes, s.Full, acked
+}
+
+// Add counts one state's findings.
+func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
+	d.States++
+	d.Checked += r.Checked
+	d.SurvivingSectors += st.SurvivingSectors
+	if r.NotChecked != "" {
+		d.NotChecked = r.NotChecked
+	}
+	where := fmt.Sprintf("state %d (event %d of %d, %v into the run)", st.Index, st.Event, st.Events, time.Duration(st.At-st.RunStart).Round(time.Microsecond))
+	if r.Corrupt {
+		d.Corrupt++
+		d.example(where + ": corrupt: " + r.Why)
+	}
+	if r.Lost > 0 {
+		d.Lossy++
+		d.MaxLost = max(d.MaxLost, r.Lost)
+		d.MaxLostAgeMicros = max(d.MaxLostAgeMicros, float64(r.OldestLost)/1e3)
+		d.example(fmt.Sprintf("%s: lost %d of %d acknowledged writes", where, r.Lost, r.Checked))
+		for _, e := range r.Examples {
+			d.example("  " + e)
+		}
+	}
+}
+
+func (d *Durability) example(s string) {
+	if len(d.Examples) < 12 {
+		d.Examples = append(d.Examples, s)
+	}
+}

@@ -1,0 +1,122 @@
+package store
+
+import "context"
+
+// Record is where a store that simulates power cuts (PowerCutStore)
+// records a run: every write with its bytes, truncate, sync, creation,
+// deletion and directory sync of the database's files, and every
+// acknowledgement, in one order across all the run's processes.
+type Record struct {
+	// Path is the record file, appended to by every process.
+	Path string `json:"path"`
+	// Limit is the most bytes the record may hold: past it, recording
+	// stops, and the states come from the part recorded.
+	Limit int64 `json:"limit"`
+}
+
+// Crash models: what survives of the writes no sync covered.
+const (
+	// CrashLose loses every write after its file's last sync (LazyFS's
+	// clear-cache).
+	CrashLose = "lose"
+	// CrashTorn lets a seeded random subset of them survive, in whole
+	// 512-byte sectors (SQLite's src/test6.c with SQLITE_IOCAP_ATOMIC512).
+	CrashTorn = "torn"
+)
+
+// CrashModels lists the crash models.
+func CrashModels() []string { return []string{CrashLose, CrashTorn} }
+
+// PowerCutter is implemented by a Driver whose stores can record a run
+// and rebuild what a power cut at any point of it would have left on
+// disk (gobench's --crash). Without it, --crash is refused for the
+// driver.
+type PowerCutter interface {
+	// PowerCutSupport returns nil when a run of cfg with its workers in
+	// mode (workload.ModeProcess or ModeGoroutine) can be recorded, or
+	// why not.
+	PowerCutSupport(cfg Config, mode string) error
+}
+
+// CrashSpec says which crash states to build.
+type CrashSpec struct {
+	// States is how many states, at seeded points spread over the run,
+	// half of them just after an acknowledgement.
+	States int
+	// Model is CrashLose or CrashTorn.
+	Model string
+	Seed  uint64
+}
+
+// Ack is an acknowledgement as recorded: writes First to First+N-1 of
+// Worker in run phase Phase were committed (in a sql workload: scripts
+// First to First+N-1). Start is when the first of them began and At
+// when the COMMIT had returned (monotonic clock readings); Event is the
+// acknowledgement's place in the record.
+type Ack struct {
+	Worker, Phase int
+	First         uint64
+	N             int
+	Start, At     int64
+	Event         int64
+}
+
+// AckRecorder is implemented by a Conn of a store that records the run:
+// a worker records each acknowledgement right after its COMMIT returned.
+// On a connection whose process records nothing it does nothing.
+type AckRecorder interface {
+	RecordAck(a Ack)
+}
+
+// CrashState is one state a power cut would have left.
+type CrashState struct {
+	// Index counts the states from 0.
+	Index int
+	// Path is the state's database, in a directory of its own: open it
+	// with the run's driver and options, as after a reboot.
+	Path string
+	// Event is the crash point: the state holds what was durable after
+	// the record's event number Event (counting the run's events from
+	// 0); At is that event's time (a monotonic clock reading). An
+	// acknowledgement with Event at most this one came before the crash.
+	Event, At int64
+	// SurvivingSectors counts, under CrashTorn, the sectors of writes no
+	// sync covered that the state kept.
+	SurvivingSectors int64
+	// Events is how many events the run recorded, RunStart the time of
+	// its first (a monotonic clock reading).
+	Events, RunStart int64
+}
+
+// RecordSummary is what the record of a run held.
+type RecordSummary struct {
+	// Events is the run's events from its start to its end (or to where
+	// the record filled); Acks and Bytes are of that part.
+	Events, Acks, Bytes int64
+	// Start and End are the times of the run's first and last recorded
+	// events (monotonic clock readings).
+	Start, End int64
+	// Full says the record reached its limit before the run ended: the
+	// states come from the part before.
+	Full bool
+}
+
+// PowerCutStore is implemented by the Store of a PowerCutter.
+type PowerCutStore interface {
+	// StartRecording makes the database's files durable, copies them
+	// into dir, appends the run's start to rec, and from then on records
+	// this process's I/O on them (worker processes record theirs from
+	// their first connection on, when their Config has a Record). Call
+	// it with no connection writing: at the START barrier.
+	StartRecording(dir string, rec Record) error
+	// StopRecording appends the run's end and stops this process's
+	// recording. It returns the first error an append of this process
+	// met.
+	StopRecording() error
+	// CrashStates reads the record made since StartRecording (dir and
+	// rec as given to it), calls ack with every acknowledgement of the
+	// run in order, then builds spec.States states one at a time and
+	// calls visit with each; a state is gone once visit returns. Memory
+	// does not grow with the record.
+	CrashStates(ctx context.Context, dir string, rec Record, spec CrashSpec, ack func(Ack), visit func(CrashState) error) (RecordSummary, error)
+}

@@ -1,0 +1,49 @@
+package sqlite
+
+import (
+	"strings"
+	"sync/atomic"
+
+	"github.com/gobench/gobench/pkg/store"
+
+	"github.com/gobench/gobench/pkg/store/sqlite/internal/iotrace"
+)
+
+// procRec is this process's crash recording: the record the Go side
+// appends to (ncruces's VFS, acknowledgements, the coordinator's marks)
+// and the full path of the database whose files it records.
+type procRec struct {
+	r  *iotrace.Recorder
+	db string
+}
+
+// recording is the process's recording, nil while it records nothing.
+var recording atomic.Pointer[procRec]
+
+// procRecording returns the process's recording, or nil.
+func procRecording() *procRec { return recording.Load() }
+
+// matches reports whether path is one of the recorded database's files:
+// the database, its journal or its WAL (never its -shm, which is not
+// written through the VFS and gone after a power cut anyway).
+func (p *procRec) matches(path string) bool {
+	return p != nil && (path == p.db || path == p.db+"-journal" || path == p.db+"-wal")
+}
+
+// event appends e, stamped with the monotonic clock.
+func (p *procRec) event(e iotrace.Event) {
+	e.Time = iotrace.Now()
+	p.r.Append(e)
+}
+
+// roleOfName is the role of a database's file by its name: its journal,
+// its WAL, or the database.
+func roleOfName(name string) int {
+	switch {
+	case strings.HasSuffix(name, "-journal"):
+		return store.RoleJournal
+	case strings.HasSuffix(name, "-wal"):
+		return store.RoleWAL
+	}
+	return store.RoleDatabase
+}

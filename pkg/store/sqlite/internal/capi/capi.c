@@ -332,3 +332,37 @@ gb_res gb_blob_write(gb_conn *c, sqlite3_int64 key, const void *v, int n) { retu
 gb_res gb_blob_read_held(gb_conn *c, sqlite3_int64 key, void *dst, int cap) { return done(c->db, blob_read_held_(c, key, dst, cap)); }
 
 gb_res gb_blob_write_held(gb_conn *c, sqlite3_int64 key, const void *v, int n) { return done(c->db, blob_write_held_(c, key, v, n)); }
+
+/*
+ * gb_loop runs n ops in one call: a read as gb_get does (into dst), an
+ * upsert of values[i*vlen ...] as its own BEGIN IMMEDIATE … COMMIT, rolled
+ * back if any step failed, each timed on CLOCK_MONOTONIC around the op
+ * alone. It stops after the first op that failed other than with no row;
+ * n is the ops run, rc the failed op's code.
+ */
+gb_res gb_loop(gb_conn *c, sqlite3_stmt *get, sqlite3_stmt *put, sqlite3_stmt *begin, sqlite3_stmt *commit,
+               sqlite3_stmt *rollback, gb_op *ops, int n, const unsigned char *values, int vlen, void *dst, int cap) {
+	gb_res r = {SQLITE_OK, 0, 0};
+	for (int i = 0; i < n; i++) {
+		gb_op *o = &ops[i];
+		int rc;
+		o->t0 = now_ns();
+		if (o->kind == GB_OP_READ) {
+			rc = get_(get, o->key, 1, dst, cap).rc;
+			if (rc == GB_GROW) rc = gb_copy_reset(get, 1, dst, 0) == SQLITE_OK ? GB_GROW : SQLITE_ERROR;
+		} else {
+			rc = exec_(begin).rc;
+			if (rc == SQLITE_OK) rc = write_(c, put, GB_KEY_VALUE, o->key, values + (size_t)i * vlen, vlen).rc;
+			if (rc == SQLITE_OK) rc = exec_(commit).rc;
+			if (rc != SQLITE_OK && !sqlite3_get_autocommit(c->db)) exec_(rollback);
+		}
+		o->t1 = now_ns();
+		o->rc = rc;
+		r.n = i + 1;
+		if (rc != SQLITE_OK && rc != GB_NOROW) {
+			r.rc = rc;
+			break;
+		}
+	}
+	return done(c->db, r);
+}

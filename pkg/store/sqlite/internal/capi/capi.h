@@ -122,4 +122,20 @@ gb_res gb_rec_read(sqlite3_stmt *s, const char *key, int klen, int first, int nc
 gb_res gb_rec_write(gb_conn *c, sqlite3_stmt *s, const char *key, int klen, int keyat, const void *buf, const int *lens, int n, int first);
 gb_res gb_rec_scan(sqlite3_stmt *s, const char *key, int klen, int limit, int first, int ncols, void *dst, long long cap, int *lens, long long *need);
 
+/*
+ * A loop of ops run in C (gb_loop): the op, and once it ran, its result
+ * code and the CLOCK_MONOTONIC instants it began and ended.
+ */
+typedef struct gb_op {
+	sqlite3_int64 key;
+	int kind;          /* GB_OP_READ or GB_OP_UPSERT */
+	int rc;            /* SQLITE_OK, GB_NOROW or the failure's code */
+	long long t0, t1;  /* when the op began and ended */
+} gb_op;
+
+enum { GB_OP_READ = 0, GB_OP_UPSERT = 1 };
+
+gb_res gb_loop(gb_conn *c, sqlite3_stmt *get, sqlite3_stmt *put, sqlite3_stmt *begin, sqlite3_stmt *commit,
+               sqlite3_stmt *rollback, gb_op *ops, int n, const unsigned char *values, int vlen, void *dst, int cap);
+
 #endif

@@ -313,3 +313,109 @@ func TestAuthorizerAndLimit(t *testing.T) {
 		t.Errorf("SQLITE_LIMIT_ATTACHED is %d, want 1", now)
 	}
 }
+
+// loopStmts prepares the statements a loop in C runs.
+func loopStmts(t *testing.T, c *Conn) LoopStmts {
+	return LoopStmts{
+		Get:      prepare(t, c, "SELECT * FROM kv WHERE k=?"),
+		Put:      prepare(t, c, "INSERT INTO kv(k,v) VALUES(?,?) ON CONFLICT(k) DO UPDATE SET v=excluded.v"),
+		Begin:    prepare(t, c, "BEGIN IMMEDIATE"),
+		Commit:   prepare(t, c, "COMMIT"),
+		Rollback: prepare(t, c, "ROLLBACK"),
+	}
+}
+
+// A loop in C runs reads and upserts in order in one call, each timed
+// around itself in order on one clock, a read of a missing key marked and
+// passed over, every upsert committed (the connection is back in
+// autocommit), and the values each upsert was given in place.
+func TestLoop(t *testing.T) {
+	t.Parallel()
+	c := open(t)
+	s := loopStmts(t, c)
+	ops := []LoopOp{
+		{Key: 1, Kind: LoopUpsert}, {Key: 1, Kind: LoopRead}, {Key: 9, Kind: LoopRead},
+		{Key: 2, Kind: LoopUpsert}, {Key: 1, Kind: LoopUpsert}, {Key: 2, Kind: LoopRead},
+	}
+	values := []byte("aaaa....????bbbbcccc....") // op i's value at [4i:4i+4]
+	n, err := c.Loop(s, ops, values, 4, make([]byte, 0, 16))
+	if err != nil || n != len(ops) {
+		t.Fatalf("loop: %d ops, %v", n, err)
+	}
+	for i, o := range ops {
+		want := int32(0)
+		if o.Key == 9 {
+			want = LoopNoRow
+		}
+		if o.RC != want {
+			t.Errorf("op %d: rc %d, want %d", i, o.RC, want)
+		}
+		if o.T0 <= 0 || o.T1 < o.T0 || (i > 0 && o.T0 < ops[i-1].T1) {
+			t.Errorf("op %d: timed %d to %d, after the previous op's end %d", i, o.T0, o.T1, ops[max(i-1, 0)].T1)
+		}
+	}
+	if !askSQLite(c) {
+		t.Error("a transaction is open after the loop")
+	}
+	if v, err := c.QueryString("SELECT group_concat(k || '=' || v, ',') FROM kv ORDER BY k"); err != nil || v != "1=cccc,2=bbbb" {
+		t.Errorf("stored %q, %v", v, err)
+	}
+}
+
+// A loop stops at the first op that fails, says which, rolls back the
+// failed upsert's transaction, and runs nothing after it; a read whose
+// value outgrows the buffer stops it too; bad arguments run nothing.
+func TestLoopStops(t *testing.T) {
+	t.Parallel()
+	dsn := "file:" + filepath.Join(t.TempDir(), "t.db") + "?mode=rwc"
+	c, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Exec("PRAGMA journal_mode=WAL; CREATE TABLE kv(k INTEGER PRIMARY KEY, v BLOB NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	s := loopStmts(t, c)
+	holder, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if err := holder.Exec("BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	ops := []LoopOp{{Key: 1, Kind: LoopRead}, {Key: 1, Kind: LoopUpsert}, {Key: 2, Kind: LoopRead}}
+	n, err := c.Loop(s, ops, make([]byte, 3*8), 8, make([]byte, 0, 8))
+	var e *Error
+	if n != 2 || !errors.As(err, &e) || e.Code&0xff != 5 || ops[1].RC&0xff != 5 {
+		t.Fatalf("an upsert against a held lock: %d ops, %v, rc %d", n, err, ops[1].RC)
+	}
+	if ops[2].T0 != 0 || !askSQLite(c) {
+		t.Errorf("after the failure: op 2 timed at %d, autocommit %v", ops[2].T0, askSQLite(c))
+	}
+	if err := holder.Exec("INSERT INTO kv VALUES(5, 'longer than four'); COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	big := []LoopOp{{Key: 5, Kind: LoopRead}, {Key: 5, Kind: LoopRead}}
+	if n, err := c.Loop(s, big, nil, 0, make([]byte, 0, 4)); n != 1 || err == nil || !strings.Contains(err.Error(), "larger than the 4-byte buffer") {
+		t.Errorf("a value larger than the buffer: %d ops, %v", n, err)
+	}
+	if got, err := s.Get.Get(5, 1, nil); err != nil || string(got) != "longer than four" {
+		t.Errorf("the read statement after it: %q, %v", got, err)
+	}
+	for _, bad := range []struct {
+		name   string
+		s      LoopStmts
+		ops    []LoopOp
+		values []byte
+	}{
+		{"no statements", LoopStmts{}, []LoopOp{{Kind: LoopRead}}, nil},
+		{"an unknown kind", s, []LoopOp{{Kind: 7}}, nil},
+		{"values short", s, []LoopOp{{Kind: LoopUpsert}, {Kind: LoopUpsert}}, make([]byte, 8)},
+	} {
+		if n, err := c.Loop(bad.s, bad.ops, bad.values, 8, nil); n != 0 || err == nil {
+			t.Errorf("%s: %d ops, %v", bad.name, n, err)
+		}
+	}
+}

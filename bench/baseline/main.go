@@ -10,6 +10,13 @@
 // from release to the last finish, as gobench measures it. (A child's own
 // loop time would not do: on few cores, short children run one after
 // another, and the slowest child's loop is far shorter than the run.)
+// Each child also reports its own CPU time and context switches
+// (getrusage, all its threads) from the release to its finish, summed as
+// loop_cpu_us/op and loop_csw/op.
+//
+// -api cloop (cgo builds) is gobench's capi engine with the op loop in C:
+// the child deals its ops in Go, -batch at a time, and runs each batch in
+// one call into C (sqlite.RunInC), which times every op in C.
 //
 //	go run ./bench/baseline -driver mattn -api sql -procs 25 -queries 2000 -journal wal -sync normal
 //
@@ -41,12 +48,19 @@ var drivers = map[string]driver.Driver{"modernc": &msqlite.Driver{}}
 type config struct {
 	driver, api, journal, sync, db string
 	procs, queries, keys, child    int
+	batch                          int
 }
+
+// loops are the child loops of the APIs that run their ops their own way
+// (cloop, in cgo builds): each opens its connection, calls ready once it
+// can start and returns the reads and writes it ran.
+var loops = map[string]func(c config, ready func() error) (reads, writes int, err error){}
 
 func main() {
 	var c config
 	flag.StringVar(&c.driver, "driver", "mattn", "mattn or modernc; with -api store, any of gobench's SQLite drivers (capi, ncruces too)")
-	flag.StringVar(&c.api, "api", "sql", "sql (database/sql, as a typical program), driver (database/sql/driver directly) or store (gobench's own engine, without its harness)")
+	flag.StringVar(&c.api, "api", "sql", "sql (database/sql, as a typical program), driver (database/sql/driver directly), store (gobench's own engine, without its harness) or cloop (gobench's capi engine, the op loop in C)")
+	flag.IntVar(&c.batch, "batch", 256, "with -api cloop: ops per call into C (0: all of a child's ops in one call)")
 	flag.StringVar(&c.journal, "journal", "wal", "journal mode")
 	flag.StringVar(&c.sync, "sync", "normal", "synchronous level")
 	flag.IntVar(&c.procs, "procs", 25, "processes")
@@ -62,7 +76,11 @@ func main() {
 }
 
 func run(c config) error {
-	if _, ok := drivers[c.driver]; !ok && c.api != "store" {
+	if _, ok := loops[c.api]; ok {
+		if c.driver != "capi" {
+			return fmt.Errorf("-api %s runs on -driver capi only", c.api)
+		}
+	} else if _, ok := drivers[c.driver]; !ok && c.api != "store" {
 		return fmt.Errorf("unknown driver %q in this build", c.driver)
 	}
 	if c.child >= 0 {
@@ -91,7 +109,8 @@ func run(c config) error {
 	procs := make([]*proc, c.procs)
 	for i := range procs {
 		cmd := exec.Command(exe, "-child", strconv.Itoa(i), "-driver", c.driver, "-api", c.api, "-journal", c.journal,
-			"-sync", c.sync, "-queries", strconv.Itoa(c.queries), "-keys", strconv.Itoa(c.keys), "-db", c.db)
+			"-sync", c.sync, "-queries", strconv.Itoa(c.queries), "-keys", strconv.Itoa(c.keys), "-db", c.db,
+			"-batch", strconv.Itoa(c.batch))
 		cmd.Stderr = os.Stderr
 		in, _ := cmd.StdinPipe()
 		out, _ := cmd.StdoutPipe()
@@ -110,25 +129,30 @@ func run(c config) error {
 		io.WriteString(p.in, "go\n")
 	}
 	var reads, writes int
-	var last int64
+	var last, cpu, csw int64
 	for _, p := range procs {
 		line, err := p.out.ReadString('\n')
 		if err != nil {
 			return fmt.Errorf("child result: %v", err)
 		}
 		var r, w int
-		var end int64
-		if _, err := fmt.Sscan(line, &r, &w, &end); err != nil {
+		var end, u, x int64
+		if _, err := fmt.Sscan(line, &r, &w, &end, &u, &x); err != nil {
 			return fmt.Errorf("child result %q: %v", line, err)
 		}
-		reads, writes = reads+r, writes+w
+		reads, writes, cpu, csw = reads+r, writes+w, cpu+u, csw+x
 		last = max(last, end)
 		p.cmd.Wait()
 	}
 	wall := time.Duration(last - start)
-	fmt.Printf("driver=%s api=%s journal=%s sync=%s procs=%d queries=%d reads/s=%.0f writes/s=%.0f wall=%.3fs\n",
-		c.driver, c.api, c.journal, c.sync, c.procs, c.queries,
-		float64(reads)/wall.Seconds(), float64(writes)/wall.Seconds(), wall.Seconds())
+	api := c.api
+	if c.api == "cloop" {
+		api = fmt.Sprintf("cloop(batch=%d)", c.batch)
+	}
+	fmt.Printf("driver=%s api=%s journal=%s sync=%s procs=%d queries=%d reads/s=%.0f writes/s=%.0f wall=%.3fs loop_cpu_us/op=%.3f loop_csw/op=%.4f\n",
+		c.driver, api, c.journal, c.sync, c.procs, c.queries,
+		float64(reads)/wall.Seconds(), float64(writes)/wall.Seconds(), wall.Seconds(),
+		float64(cpu)/float64(reads+writes), float64(csw)/float64(reads+writes))
 	return nil
 }
 
@@ -141,7 +165,7 @@ func pragmas(c config) []string {
 }
 
 func setup(c config) error {
-	if c.api == "store" {
+	if _, ok := loops[c.api]; ok || c.api == "store" {
 		st, err := openStore(c, true)
 		if err != nil {
 			return err
@@ -202,6 +226,27 @@ type ops interface {
 }
 
 func child(c config) error {
+	stdin := bufio.NewReader(os.Stdin)
+	ready := func() error {
+		fmt.Println("ready")
+		if line, _ := stdin.ReadString('\n'); strings.TrimSpace(line) != "go" {
+			return fmt.Errorf("no start")
+		}
+		return nil
+	}
+	var u0 unix.Rusage
+	if loop, ok := loops[c.api]; ok {
+		reads, writes, err := loop(c, func() error {
+			err := ready()
+			unix.Getrusage(unix.RUSAGE_SELF, &u0)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		report(reads, writes, &u0)
+		return nil
+	}
 	var o ops
 	var err error
 	switch c.api {
@@ -215,11 +260,10 @@ func child(c config) error {
 	if err != nil {
 		return err
 	}
-	stdin := bufio.NewReader(os.Stdin)
-	fmt.Println("ready")
-	if line, _ := stdin.ReadString('\n'); strings.TrimSpace(line) != "go" {
-		return fmt.Errorf("no start")
+	if err := ready(); err != nil {
+		return err
 	}
+	unix.Getrusage(unix.RUSAGE_SELF, &u0)
 	r := rand.New(rand.NewPCG(uint64(c.child), 1))
 	val := value(r)
 	reads, writes := 0, 0
@@ -237,8 +281,19 @@ func child(c config) error {
 			return err
 		}
 	}
-	fmt.Println(reads, writes, monotonic())
+	report(reads, writes, &u0)
 	return nil
+}
+
+// report prints a child's result: its ops, the instant it finished, and
+// the CPU time (µs) and context switches its process spent since u0.
+func report(reads, writes int, u0 *unix.Rusage) {
+	end := monotonic()
+	var u1 unix.Rusage
+	unix.Getrusage(unix.RUSAGE_SELF, &u1)
+	cpu := u1.Utime.Nano() - u0.Utime.Nano() + u1.Stime.Nano() - u0.Stime.Nano()
+	csw := u1.Nvcsw - u0.Nvcsw + u1.Nivcsw - u0.Nivcsw
+	fmt.Println(reads, writes, end, cpu/1000, csw)
 }
 
 // monotonic reads CLOCK_MONOTONIC, which every process of the machine

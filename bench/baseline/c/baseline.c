@@ -11,10 +11,17 @@
  * release (the parent's CLOCK_MONOTONIC) to the last child's finish (the
  * same clock). It is the ceiling the Go drivers are compared with.
  *
+ * Each child also reports its own CPU time and context switches
+ * (getrusage) from the release to its finish, summed as loop_cpu_us/op and
+ * loop_csw/op. With a last argument "threads", each child first starts one thread
+ * that does nothing but wait: the same program as a multi-threaded
+ * process, as every Go process is (the kernel then takes a reference on
+ * the file for every call on a descriptor, glibc's malloc locks its arena).
+ *
  * Build against the SQLite amalgamation github.com/mattn/go-sqlite3
  * compiles (same version, same -O2): see run.sh.
  *
- * usage: baseline DB PROCS QUERIES KEYS JOURNAL SYNC
+ * usage: baseline DB PROCS QUERIES KEYS JOURNAL SYNC [threads]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +29,8 @@
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
+#include <pthread.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include "sqlite3-binding.h"
 
@@ -52,6 +61,16 @@ static void step_done(sqlite3 *db, sqlite3_stmt *s, const char *what) {
 	sqlite3_reset(s);
 }
 
+/* idle is the thread a multi-threaded child starts: it waits forever. */
+static void *idle(void *arg) {
+	int fd = *(int *)arg;
+	char b;
+	while (read(fd, &b, 1) < 0) {}
+	return NULL;
+}
+
+static long long usec(struct timeval t) { return (long long)t.tv_sec * 1000000LL + t.tv_usec; }
+
 static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /* fill writes 64 random characters of the alphabet into value. */
@@ -63,10 +82,11 @@ static void fill(char *value, uint64_t *s) {
 }
 
 int main(int argc, char **argv) {
-	if (argc != 7) {
-		fprintf(stderr, "usage: baseline DB PROCS QUERIES KEYS JOURNAL SYNC\n");
+	if (argc != 7 && !(argc == 8 && strcmp(argv[7], "threads") == 0)) {
+		fprintf(stderr, "usage: baseline DB PROCS QUERIES KEYS JOURNAL SYNC [threads]\n");
 		return 2;
 	}
+	int threads = argc == 8;
 	const char *path = argv[1], *journal = argv[5], *sync = argv[6];
 	int procs = atoi(argv[2]), queries = atoi(argv[3]), keys = atoi(argv[4]);
 	char value[64];
@@ -90,6 +110,11 @@ int main(int argc, char **argv) {
 	if (pipe(ready) || pipe(go) || pipe(results)) return 1;
 	for (int p = 0; p < procs; p++) {
 		if (fork() != 0) continue;
+		if (threads) {
+			static int never[2];
+			pthread_t t;
+			if (pipe(never) || pthread_create(&t, NULL, idle, &never[0])) return 1;
+		}
 		sqlite3 *c = open_db(path, journal, sync);
 		sqlite3_stmt *get, *put, *begin, *commit;
 		if (sqlite3_prepare_v2(c, "SELECT * FROM kv WHERE k=?", -1, &get, NULL) ||
@@ -99,6 +124,8 @@ int main(int argc, char **argv) {
 			die(c, "prepare");
 		char b = 'r';
 		if (write(ready[1], &b, 1) != 1 || read(go[0], &b, 1) != 1) return 1;
+		struct rusage u0, u1;
+		getrusage(RUSAGE_SELF, &u0);
 		uint64_t s = (uint64_t)p * 7919 + 1;
 		int reads = 0, writes = 0;
 		struct timespec t1;
@@ -121,9 +148,12 @@ int main(int argc, char **argv) {
 			}
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		char line[96];
-		int n = snprintf(line, sizeof line, "%d %d %lld\n", reads, writes,
-		                 (long long)t1.tv_sec * 1000000000LL + t1.tv_nsec);
+		getrusage(RUSAGE_SELF, &u1);
+		char line[160];
+		int n = snprintf(line, sizeof line, "%d %d %lld %lld %ld\n", reads, writes,
+		                 (long long)t1.tv_sec * 1000000000LL + t1.tv_nsec,
+		                 usec(u1.ru_utime) - usec(u0.ru_utime) + usec(u1.ru_stime) - usec(u0.ru_stime),
+		                 u1.ru_nvcsw - u0.ru_nvcsw + u1.ru_nivcsw - u0.ru_nivcsw);
 		if (write(results[1], line, n) != n) return 1;
 		_exit(0);
 	}
@@ -135,18 +165,21 @@ int main(int argc, char **argv) {
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (write(go[1], start, procs) != procs) return 1;
-	long long reads = 0, writes = 0, last = 0;
+	long long reads = 0, writes = 0, last = 0, cpu = 0, csw = 0;
 	FILE *rf = fdopen(results[0], "r");
 	for (int p = 0; p < procs; p++) {
-		long long r, w, end;
-		if (fscanf(rf, "%lld %lld %lld", &r, &w, &end) != 3) return 1;
+		long long r, w, end, u, x;
+		if (fscanf(rf, "%lld %lld %lld %lld %lld", &r, &w, &end, &u, &x) != 5) return 1;
 		reads += r;
 		writes += w;
+		cpu += u;
+		csw += x;
 		if (end > last) last = end;
 	}
 	double wall = (last - ((long long)t0.tv_sec * 1000000000LL + t0.tv_nsec)) / 1e9;
 	while (wait(NULL) > 0) {}
-	printf("driver=C api=sqlite3 journal=%s sync=%s procs=%d queries=%d reads/s=%.0f writes/s=%.0f wall=%.3fs\n",
-	       journal, sync, procs, queries, reads / wall, writes / wall, wall);
+	printf("driver=C api=%s journal=%s sync=%s procs=%d queries=%d reads/s=%.0f writes/s=%.0f wall=%.3fs loop_cpu_us/op=%.3f loop_csw/op=%.4f\n",
+	       threads ? "sqlite3+thread" : "sqlite3", journal, sync, procs, queries, reads / wall, writes / wall, wall,
+	       (double)cpu / (reads + writes), (double)csw / (reads + writes));
 	return 0;
 }

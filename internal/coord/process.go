@@ -3,6 +3,7 @@ package coord
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -237,7 +238,12 @@ func (m *processMode) start(i int, planJSON []byte) (*proc, *os.File, error) {
 		pr.Close()
 		stdin.Close()
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		// A process that had exited by itself (the usual reason for a
+		// broken pipe here) keeps its exit status: that is the cause.
+		var exited *exec.ExitError
+		if werr := cmd.Wait(); errors.As(werr, &exited) && exited.Exited() {
+			err = fmt.Errorf("%v; it had %v", err, werr)
+		}
 		return nil, nil, fmt.Errorf("%w: sending the plan to worker process %d (pid %d): %v%s", ErrWorker, i, cmd.Process.Pid, err, out.quote())
 	}
 	return p, pr, nil

@@ -828,3 +828,19 @@ func TestParseWarmup(t *testing.T) {
 		}
 	}
 }
+
+// Valid, which the coordinator asks of every sample without a map lookup,
+// accepts exactly the ops that have a name, scripts and statements.
+func TestOpValid(t *testing.T) {
+	t.Parallel()
+	for o := range Op(255) {
+		_, named := opNames[o]
+		want := named || o.IsScript() || o.IsStatement()
+		if o.Valid() != want {
+			t.Errorf("op %d (%v): Valid %v, want %v", o, o, o.Valid(), want)
+		}
+	}
+	if !Op(MaxOp - 1).Valid() || Op(MaxOp).Valid() || Op(0).Valid() {
+		t.Error("the bounds of Valid")
+	}
+}

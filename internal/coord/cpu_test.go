@@ -12,8 +12,8 @@ import (
 
 // Every run records the CPU time its processes spent on the phase, and per
 // op: in process mode the worker processes' own (each reports its
-// getrusage over the phase), in goroutine mode the one process's, marked
-// as such. The null engine's CPU per op, gobench's own cost, is far below
+// getrusage over the phase) and the coordinator's beside it, in goroutine
+// mode the one process's, marked as such. The null engine's CPU per op, gobench's own cost, is far below
 // SQLite's: the figure measures the engine, not the harness. (CPU time,
 // unlike wall time, does not grow with the machine's load.)
 func TestCPUPerOp(t *testing.T) {
@@ -52,6 +52,14 @@ func TestCPUPerOp(t *testing.T) {
 				}
 				if want := (c.UserSeconds + c.SystemSeconds) * 1e6 / float64(ph.Total.Count); c.MicrosPerOp != want {
 					t.Errorf("%s: %v µs per op, want %v", p.Driver, c.MicrosPerOp, want)
+				}
+				switch co := c.Coordinator; {
+				case tc.mode == workload.ModeGoroutine && co != nil:
+					t.Errorf("%s: a coordinator's time %+v apart from the one process's", p.Driver, *co)
+				case tc.mode == workload.ModeProcess && (co == nil || co.UserSeconds+co.SystemSeconds <= 0):
+					t.Errorf("%s: coordinator's time %+v; want it measured", p.Driver, co)
+				case co != nil && co.MicrosPerOp != (co.UserSeconds+co.SystemSeconds)*1e6/float64(ph.Total.Count):
+					t.Errorf("%s: coordinator %v µs per op of %+v", p.Driver, co.MicrosPerOp, *co)
 				}
 				perOp[i] = c.MicrosPerOp
 			}

@@ -27,6 +27,43 @@ type processMode struct {
 	cfg     Config
 	onStart func(phase int, at int64) // hears each phase's START
 	crash   *crashRun                 // a --crash run's recording, nil otherwise
+	cpu     coordCPU
+}
+
+// coordCPU measures the coordinator's own processor time over each phase,
+// from START until the last of its workers finished it.
+type coordCPU struct {
+	mu    sync.Mutex
+	start []workload.CPU // at each phase's START
+	ok    []bool         // start was measured
+	left  []int          // workers yet to finish each phase
+}
+
+func (c *coordCPU) init(phases, workers int) {
+	c.start, c.ok, c.left = make([]workload.CPU, phases), make([]bool, phases), make([]int, phases)
+	for i := range c.left {
+		c.left[i] = workers
+	}
+}
+
+// started notes the processor time at phase's START.
+func (c *coordCPU) started(phase int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.start[phase], c.ok[phase] = workload.ProcessCPU()
+}
+
+// finished counts one worker's end of phase; after the last, it records
+// the coordinator's time over the phase in b.
+func (c *coordCPU) finished(phase int, b *result.Builder) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.left[phase]--; c.left[phase] != 0 || !c.ok[phase] {
+		return
+	}
+	if now, ok := workload.ProcessCPU(); ok {
+		b.SetCoordinatorCPU(phase, now.Sub(c.start[phase]))
+	}
 }
 
 // proc is one worker process.
@@ -66,8 +103,9 @@ func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 			break
 		}
 		procs = append(procs, pr)
-		g.Go(func() error { return pr.serve(samples, p, b) })
+		g.Go(func() error { return pr.serve(samples, p, b, &m.cpu) })
 	}
+	m.cpu.init(len(p.RunPhases()), len(procs)*p.Goroutines)
 	kill := func() {
 		for _, pr := range procs {
 			_ = pr.cmd.Process.Kill() // a no-op for a process already reaped
@@ -186,6 +224,7 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 		}
 		// One START instant for every process: offsets count from it.
 		b.SetStart(phase, time.Now())
+		m.cpu.started(phase)
 		at := workload.Now()
 		for _, pr := range procs {
 			pr.lastFrame.Store(at)
@@ -260,8 +299,8 @@ func selfCommand() (*exec.Cmd, error) {
 
 // serve reads a worker process's stream into the builder until the
 // process closes it, then waits for the process to exit.
-func (pr *proc) serve(samples *os.File, p *workload.Plan, b *result.Builder) error {
-	err := pr.read(samples, p, b)
+func (pr *proc) serve(samples *os.File, p *workload.Plan, b *result.Builder, cpu *coordCPU) error {
+	err := pr.read(samples, p, b, cpu)
 	samples.Close()
 	if err != nil {
 		_ = pr.cmd.Process.Kill() // its stream is broken: nothing more from it counts
@@ -278,7 +317,7 @@ func (pr *proc) serve(samples *os.File, p *workload.Plan, b *result.Builder) err
 	return nil
 }
 
-func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) error {
+func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder, cpu *coordCPU) error {
 	source := fmt.Sprintf("worker process %d (pid %d)", pr.index, pr.cmd.Process.Pid)
 	r := wire.NewReader(samples, source)
 	lo, hi := pr.index*p.Goroutines, (pr.index+1)*p.Goroutines
@@ -308,6 +347,7 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder) err
 			if err := b.Recorder(d.Worker, d.Phase).Done(d); err != nil {
 				return fmt.Errorf("%w: %s: %v", ErrWorker, source, err)
 			}
+			cpu.finished(d.Phase, b)
 			if done[d.Phase]++; done[d.Phase] == p.Goroutines {
 				pr.running.Store(false) // the phase is over for this process
 			}

@@ -409,7 +409,11 @@ func cpuText(ph result.Phase) string {
 	if c.Scope == result.CPUWorkers {
 		whose = fmt.Sprintf("%d worker %s, START to last op", c.Processes, plural(c.Processes, "process", "processes"))
 	}
-	return fmt.Sprintf("cpu: %s per op (user %s s, system %s s: %s)", units.Micros(c.MicrosPerOp), units.Fixed(c.UserSeconds, 3), units.Fixed(c.SystemSeconds, 3), whose)
+	line := fmt.Sprintf("cpu: %s per op (user %s s, system %s s: %s)", units.Micros(c.MicrosPerOp), units.Fixed(c.UserSeconds, 3), units.Fixed(c.SystemSeconds, 3), whose)
+	if co := c.Coordinator; co != nil {
+		line += fmt.Sprintf("; coordinator %s per op", units.Micros(co.MicrosPerOp))
+	}
+	return line
 }
 
 // errWriter keeps the first write error.

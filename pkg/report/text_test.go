@@ -348,6 +348,8 @@ func TestCPUText(t *testing.T) {
 		{&result.CPU{Scope: result.CPUWorkers, Processes: 25, UserSeconds: 1.25, SystemSeconds: 0.5, MicrosPerOp: 35}, "cpu: 35.0µs per op (user 1.250 s, system 0.500 s: 25 worker processes, START to last op)"},
 		{&result.CPU{Scope: result.CPUWorkers, Processes: 1, UserSeconds: 0.002, SystemSeconds: 0.001, MicrosPerOp: 0.15}, "cpu: 150ns per op (user 0.002 s, system 0.001 s: 1 worker process, START to last op)"},
 		{&result.CPU{Scope: result.CPUProcess, Processes: 1, UserSeconds: 2, MicrosPerOp: 4.2}, "cpu: 4.20µs per op (user 2.000 s, system 0.000 s: one process (goroutine workers and the coordinator))"},
+		{&result.CPU{Scope: result.CPUWorkers, Processes: 25, UserSeconds: 1.25, SystemSeconds: 0.5, MicrosPerOp: 35, Coordinator: &result.CPUTime{UserSeconds: 0.1, MicrosPerOp: 0.21}},
+			"cpu: 35.0µs per op (user 1.250 s, system 0.500 s: 25 worker processes, START to last op); coordinator 210ns per op"},
 	} {
 		if got := cpuText(result.Phase{CPU: tc.cpu}); got != tc.want {
 			t.Errorf("cpuText(%+v) = %q, want %q", tc.cpu, got, tc.want)

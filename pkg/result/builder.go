@@ -88,6 +88,7 @@ type phaseState struct {
 	cpu       *CPU // summed over the processes that reported
 	io        *store.IOCounts
 	ioProcs   int
+	coord     *CPUTime
 }
 
 // NewBuilder returns a Builder for a run of plan, which must be valid.
@@ -210,6 +211,15 @@ func (b *Builder) AddCPU(phase int, scope string, cpu workload.CPU) {
 	ps.cpu.add(CPU{Processes: 1, UserSeconds: cpu.User.Seconds(), SystemSeconds: cpu.System.Seconds()})
 }
 
+// SetCoordinatorCPU records the coordinator process's own processor time
+// over phase, from START until the last of its workers finished (see
+// CPU.Coordinator).
+func (b *Builder) SetCoordinatorCPU(phase int, cpu workload.CPU) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.phases[phase].coord = &CPUTime{UserSeconds: cpu.User.Seconds(), SystemSeconds: cpu.System.Seconds()}
+}
+
 // SetPID records the process that runs worker in phase.
 func (b *Builder) SetPID(worker, phase, pid int) {
 	b.mu.Lock()
@@ -320,7 +330,11 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 	ph.Total = total.stats("total", ph.WallSeconds)
 	ph.WorkerSpread = spread(ph.Workers)
 	if ps.cpu != nil {
-		ph.CPU = ps.cpu.per(ph.Total.Count)
+		c := *ps.cpu
+		if ps.coord != nil && c.Scope == CPUWorkers {
+			c.Coordinator = ps.coord
+		}
+		ph.CPU = c.per(ph.Total.Count)
 	}
 	return ph, problems
 }

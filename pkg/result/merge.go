@@ -260,8 +260,11 @@ func classCounts(o OpStats) [store.NumClasses]int64 {
 
 // mergeCPU sums the shards' processor time over phase pi, per op of the
 // merged total; nil unless every shard measured it, in the same scope.
+// Their coordinators' times are summed likewise, and left out unless every
+// shard has one.
 func mergeCPU(shards []*Result, pi int, ops int64) *CPU {
 	var c CPU
+	coord := &CPUTime{}
 	for i, r := range shards {
 		sc := r.Phases[pi].CPU
 		if sc == nil || (i > 0 && sc.Scope != c.Scope) {
@@ -269,6 +272,13 @@ func mergeCPU(shards []*Result, pi int, ops int64) *CPU {
 		}
 		c.Scope = sc.Scope
 		c.add(*sc)
+		if co := sc.Coordinator; co != nil && coord != nil {
+			coord.UserSeconds += co.UserSeconds
+			coord.SystemSeconds += co.SystemSeconds
+		} else {
+			coord = nil
+		}
 	}
+	c.Coordinator = coord
 	return c.per(ops)
 }

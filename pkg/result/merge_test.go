@@ -174,4 +174,16 @@ func TestMergeCPU(t *testing.T) {
 			t.Errorf("merged %+v from shards that do not all have it alike", got)
 		}
 	}
+
+	// Their coordinators' times add up too, when every shard has one.
+	ca, cb := *a, *b
+	ca.Coordinator = &CPUTime{UserSeconds: 0.5, SystemSeconds: 0.25, MicrosPerOp: 99}
+	cb.Coordinator = &CPUTime{UserSeconds: 0.125, SystemSeconds: 0.125, MicrosPerOp: 99}
+	got = mergeCPU([]*Result{shard(&ca), shard(&cb)}, 0, 1_000_000)
+	if got == nil || got.Coordinator == nil || *got.Coordinator != (CPUTime{UserSeconds: 0.625, SystemSeconds: 0.375, MicrosPerOp: 1}) {
+		t.Errorf("merged coordinators %+v", got)
+	}
+	if got := mergeCPU([]*Result{shard(&ca), shard(b)}, 0, 10); got == nil || got.Coordinator != nil {
+		t.Errorf("a shard without its coordinator's time: merged %+v", got)
+	}
 }

@@ -249,6 +249,22 @@ type CPU struct {
 	// MicrosPerOp is user and system time over the phase's data ops
 	// (Total.Count, failed ones included), in microseconds.
 	MicrosPerOp float64 `json:"us_per_op"`
+	// Coordinator is, where the workers are processes (Scope
+	// CPUWorkers), the coordinator process's own time from the phase's
+	// START until the last of its workers finished: reading, checking and
+	// merging their samples, the progress line, the WAL sampler. Workers
+	// and coordinator together are what the phase cost gobench and the
+	// engine. Nil in goroutine mode (CPUProcess holds it already), where
+	// a worker never finished, and in results of older versions.
+	Coordinator *CPUTime `json:"coordinator,omitempty"`
+}
+
+// CPUTime is one process's user and system time over a phase, and per
+// data op in microseconds.
+type CPUTime struct {
+	UserSeconds   float64 `json:"user_seconds"`
+	SystemSeconds float64 `json:"system_seconds"`
+	MicrosPerOp   float64 `json:"us_per_op"`
 }
 
 // add adds other processes' time, of the same scope.
@@ -258,13 +274,24 @@ func (c *CPU) add(o CPU) {
 	c.SystemSeconds += o.SystemSeconds
 }
 
-// per returns c with MicrosPerOp set for ops data ops (0 for none).
+// per returns c with MicrosPerOp set for ops data ops (0 for none), its
+// coordinator's too.
 func (c CPU) per(ops int64) *CPU {
-	c.MicrosPerOp = 0
-	if ops > 0 {
-		c.MicrosPerOp = (c.UserSeconds + c.SystemSeconds) * 1e6 / float64(ops)
+	c.MicrosPerOp = perOp(c.UserSeconds+c.SystemSeconds, ops)
+	if c.Coordinator != nil {
+		co := *c.Coordinator
+		co.MicrosPerOp = perOp(co.UserSeconds+co.SystemSeconds, ops)
+		c.Coordinator = &co
 	}
 	return &c
+}
+
+// perOp is seconds over ops in microseconds, 0 for no ops.
+func perOp(seconds float64, ops int64) float64 {
+	if ops <= 0 {
+		return 0
+	}
+	return seconds * 1e6 / float64(ops)
 }
 
 // WALTimeline is a write-ahead log's size over a phase, sampled five times

@@ -74,21 +74,26 @@ var _ workload.Collector = (*Builder)(nil)
 
 type phaseState struct {
 	recorders []*Recorder // by worker id
-	pids      []int       // by worker id
-	size      *DiskSize
-	cache     string
-	wal       *WALTimeline
-	walSeq    uint32 // the log's reset counter at the last sample
-	walSeen   bool
-	openLoop  bool // the plan runs open-loop: record service time and lag
-	retry     bool // the retry busy policy: record lock waits
-	skew      time.Duration
-	started   time.Time
-	tl        timeline
-	cpu       *CPU // summed over the processes that reported
-	io        *store.IOCounts
-	ioProcs   int
-	coord     *CPUTime
+	// mu guards aggs and clamped: every worker's samples, by op kind, as
+	// their Recorders pass them on.
+	mu       sync.Mutex
+	aggs     [workload.MaxOp]*opAgg
+	clamped  int64
+	pids     []int // by worker id
+	size     *DiskSize
+	cache    string
+	wal      *WALTimeline
+	walSeq   uint32 // the log's reset counter at the last sample
+	walSeen  bool
+	openLoop bool // the plan runs open-loop: record service time and lag
+	retry    bool // the retry busy policy: record lock waits
+	skew     time.Duration
+	started  time.Time
+	tl       timeline
+	cpu      *CPU // summed over the processes that reported
+	io       *store.IOCounts
+	ioProcs  int
+	coord    *CPUTime
 }
 
 // NewBuilder returns a Builder for a run of plan, which must be valid.
@@ -270,7 +275,11 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 	ph := Phase{Name: name, StartedAt: ps.started, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache, WAL: ps.wal}
 	var problems []string
 	var wall time.Duration
-	var merged [workload.MaxOp]*opAgg
+	for _, r := range ps.recorders {
+		if r != nil {
+			r.flush() // a worker that never finished leaves samples pending
+		}
+	}
 	for id, r := range ps.recorders {
 		if !mine[id] {
 			continue
@@ -278,28 +287,11 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 		w := Worker{ID: id, PID: ps.pids[id]}
 		if r != nil {
 			wall = max(wall, r.end)
-			ph.ClampedSamples += r.clamped
 			w.Finished = r.finished
 			w.Seconds = r.end.Seconds()
 			w.FirstOpMicros = micros(int64(r.first))
 			ph.LastFirstOpMicros = max(ph.LastFirstOpMicros, w.FirstOpMicros)
-			for op, a := range r.ops {
-				if a == nil {
-					continue
-				}
-				if merged[op] == nil {
-					merged[op] = ps.newAgg(workload.Op(op))
-				}
-				merged[op].merge(a)
-				for c, n := range a.counts {
-					if workload.Op(op).IsData() {
-						w.Ops += n
-						if store.Class(c).IsError() {
-							w.Errors += n
-						}
-					}
-				}
-			}
+			w.Ops, w.Errors = r.ops, r.errors
 			if w.Seconds > 0 {
 				w.OpsPerSec = float64(w.Ops-w.Errors) / w.Seconds
 			}
@@ -317,6 +309,8 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 		last := &ph.Timeline[n-1]
 		last.Length = partialLength(last.Second, wall)
 	}
+	ph.ClampedSamples = ps.clamped
+	merged := ps.aggs
 	total := newOpAgg(ps.openLoop, ps.retry)
 	for op, a := range merged {
 		if a == nil {
@@ -337,6 +331,21 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 		ph.CPU = c.per(ph.Total.Count)
 	}
 	return ph, problems
+}
+
+// add adds samples, from any worker, to the phase's histograms and counts.
+func (ps *phaseState) add(samples []workload.Sample) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	for i := range samples {
+		s := &samples[i]
+		a := ps.aggs[s.Op]
+		if a == nil {
+			a = ps.newAgg(s.Op)
+			ps.aggs[s.Op] = a
+		}
+		ps.clamped += a.record(s)
+	}
 }
 
 // newAgg returns the aggregate of op in this phase: with the open-loop

@@ -84,7 +84,7 @@ func clamp(d int64) (int64, bool) {
 }
 
 // record adds one sample; it returns how many values it clamped.
-func (a *opAgg) record(s workload.Sample) (clamped int64) {
+func (a *opAgg) record(s *workload.Sample) (clamped int64) {
 	rec := func(h *hdr.Histogram, d int64) {
 		v, c := clamp(d)
 		if c {

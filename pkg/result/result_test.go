@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -379,5 +380,68 @@ func TestFingerprintGolden(t *testing.T) {
 	e := r.Environment
 	if e.Kernel == "" || e.CPUModel == "" || e.MemoryBytes == 0 || e.MountOptions == "" || e.StoreFact("compile_options") == "" || e.StoreFact("wal_autocheckpoint") == "" {
 		t.Errorf("the fixture lacks part of the fingerprint: %+v", e)
+	}
+}
+
+// Recorders pass their samples on to the phase's histograms a buffer at a
+// time, from any number of goroutines at once: every sample arrives, a
+// worker that never finished included (its last, partial buffer too), and
+// each worker's own counts stay its own.
+func TestRecordersShareHistograms(t *testing.T) {
+	t.Parallel()
+	const workers, each = 8, 3*pendingSamples + 17
+	b := NewBuilder(plan(workers))
+	var wg sync.WaitGroup
+	for w := range workers {
+		s := b.Sink(w, 0)
+		wg.Go(func() {
+			for i := range each {
+				class := store.OK
+				if i%10 == w {
+					class = store.Busy
+				}
+				if err := s.Record(workload.Sample{Op: workload.OpRead, Class: class, Start: time.Duration(i) * time.Millisecond, Latency: time.Duration(w+1) * time.Microsecond}); err != nil {
+					t.Error(err)
+				}
+			}
+			if w != 0 { // worker 0 never finishes
+				if err := s.Done(workload.WorkerStats{Worker: w, Samples: each}); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	ph := b.Result().Phases[0]
+	read, _ := ph.Op("read")
+	h, err := read.DecodeHistogram()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read.Count != workers*each || h.TotalCount() != workers*each {
+		t.Fatalf("%d reads, %d in the histogram; want %d", read.Count, h.TotalCount(), workers*each)
+	}
+	var values []int64 // the latencies recorded, each worker's own
+	for _, bar := range h.Distribution() {
+		if bar.Count > 0 {
+			if bar.Count != each {
+				t.Errorf("%d samples at %d ns, want %d", bar.Count, bar.From, each)
+			}
+			values = append(values, bar.From)
+		}
+	}
+	if len(values) != workers {
+		t.Errorf("latencies %v: want one per worker", values)
+	}
+	var busy int64
+	for w := range workers {
+		errs := int64((each + 9 - w) / 10)
+		busy += errs
+		if got := ph.Workers[w]; got.Ops != each || got.Errors != errs || got.Finished != (w != 0) {
+			t.Errorf("worker %d = %+v, want %d ops, %d errors", w, got, each, errs)
+		}
+	}
+	if read.Errors.Busy != busy {
+		t.Errorf("%d busy reads, want %d", read.Errors.Busy, busy)
 	}
 }

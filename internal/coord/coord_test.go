@@ -333,9 +333,13 @@ func TestSharedStartClock(t *testing.T) {
 	}
 }
 
+// faultAt is the read at which a faulty engine fails: past two frames of
+// samples, so that some arrive before it.
+const faultAt = 2*wire.MaxBatch + 500
+
 // faulty is the null engine misbehaving on its reads as mode says: "panic"
-// or "sigkill" at the 500th, "hangread" blocks the 500th until hangRelease
-// is closed, "slowread" stalls the stallAt-th for stall, "stuck" never
+// or "sigkill" at the faultAt-th, "hangread" blocks the faultAt-th until
+// hangRelease is closed, "slowread" stalls the stallAt-th for stall, "stuck" never
 // ends the first (once it marked it in $GOBENCH_TEST_MARKS).
 func faulty(mode string) store.Driver {
 	release := hangRelease
@@ -362,13 +366,13 @@ func (c *faultyConn) Get(key uint64, dst []byte) ([]byte, error) {
 		}
 		return c.Conn.Get(key, dst)
 	}
-	if c.reads == 500 {
+	if c.reads == faultAt {
 		if c.mode == "hangread" {
 			<-c.release
 			return c.Conn.Get(key, dst)
 		}
 		if c.mode == "panic" {
-			panic("faulty engine: read 500 exploded")
+			panic(fmt.Sprintf("faulty engine: read %d exploded", faultAt))
 		}
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		time.Sleep(time.Second)
@@ -470,7 +474,7 @@ func TestGoroutineStallTimeout(t *testing.T) {
 	if !errors.Is(err, ErrWorker) || !regexp.MustCompile(`worker \d \(a goroutine of this process\) completed nothing for longer than the stall time-out`).MatchString(err.Error()) {
 		t.Fatalf("err = %v, want a stalled goroutine named", err)
 	}
-	if res == nil || res.Complete || res.Phases[0].Total.Count < 499 {
+	if res == nil || res.Complete || res.Phases[0].Total.Count < faultAt-1 {
 		t.Fatalf("want a partial result marked incomplete with the ops before the hang, got %+v", res)
 	}
 }
@@ -481,7 +485,7 @@ func TestGoroutineStallTimeout(t *testing.T) {
 func TestWorkerDiesMidRun(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ mode, want string }{
-		{"panic", "faulty engine: read 500 exploded"},
+		{"panic", fmt.Sprintf("faulty engine: read %d exploded", faultAt)},
 		{"sigkill", "signal: killed"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {

@@ -54,7 +54,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		Plan:      plan,
 		Store:     st,
 		Workers:   ids,
-		Collector: wireCollector{w},
+		Collector: wireCollector{w: w, batch: sampleBatch(plan.Goroutines)},
 		Counter:   counter,
 		Barrier: func(ctx context.Context, phase int) (int64, error) {
 			if err := w.Ready(wire.Ready{Phase: phase, PID: pid, Clock: workload.Now()}); err != nil {
@@ -146,11 +146,27 @@ func readControl(r *wire.Reader, starts chan<- wire.Start, cancel context.Cancel
 	}
 }
 
-// wireCollector hands each worker a sink that streams its samples.
-type wireCollector struct{ w *wire.Writer }
+// wireCollector hands each worker a sink that streams its samples, in
+// frames of up to batch samples.
+type wireCollector struct {
+	w     *wire.Writer
+	batch int
+}
 
 func (c wireCollector) Sink(worker, phase int) workload.Sink {
-	return wire.NewSampleSink(c.w, worker, phase, 256)
+	return wire.NewSampleSink(c.w, worker, phase, c.batch)
+}
+
+// sampleBatch is how many samples each of a process's goroutines sends in
+// one frame: as many as a frame holds, so that a worker writes and the
+// coordinator wakes up and reads as seldom as can be (a slow worker still
+// sends what it has every wire.FlushInterval), shared among the process's
+// goroutines so that their buffers together stay within one frame's size
+// (128 KiB), and never fewer than 256. With 25 capi workers, frames of
+// 4096 samples instead of 256 took the coordinator's CPU per op from
+// 0.15-0.165 to 0.126-0.13 µs.
+func sampleBatch(goroutines int) int {
+	return max(wire.MaxBatch/max(goroutines, 1), 256)
 }
 
 // readPlan reads the worker's plan and its process index from the

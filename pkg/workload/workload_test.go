@@ -840,7 +840,7 @@ func TestOpValid(t *testing.T) {
 			t.Errorf("op %d (%v): Valid %v, want %v", o, o, o.Valid(), want)
 		}
 	}
-	if !Op(MaxOp - 1).Valid() || Op(MaxOp).Valid() || Op(0).Valid() {
+	if !Op(MaxOp-1).Valid() || Op(MaxOp).Valid() || Op(0).Valid() {
 		t.Error("the bounds of Valid")
 	}
 }

@@ -5,19 +5,18 @@ import (
 	"math"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// Recorder takes one worker's samples for one phase: it counts them, keeps
-// the current second of the timeline (handed to the shared timeline when
-// the worker moves on to the next second), and passes them on, a buffer
-// at a time, to the phase's latency histograms and outcome counts, which
-// every worker's samples go to (one lock per buffer, never per sample:
-// one set of histograms per op kind stays in the processor's caches,
-// where a set per worker would not). It implements workload.Sink.
+// Recorder takes one worker's samples for one phase: it counts them and
+// passes them on, a buffer at a time, to the phase's latency histograms,
+// outcome counts and timeline, which every worker's samples go to (one
+// lock per buffer, never per sample: one set of histograms per op kind,
+// and per open second of the timeline, stays in the processor's caches,
+// where a set per worker would not). When the worker moves on to a later
+// second, its buffer goes first, so that the timeline can close the
+// seconds every worker has left. It implements workload.Sink.
 type Recorder struct {
 	ps     *phaseState
 	worker int
@@ -25,8 +24,12 @@ type Recorder struct {
 	ledger WriteLedger
 	writes uint64 // write ops seen: the next write's sequence number
 
-	pending  []workload.Sample // samples not yet in the phase's histograms
-	ops      int64             // data ops run, and those that failed
+	// pending are samples not yet in the phase's histograms and
+	// timeline, and the second each completed in (-1: never run).
+	pending  []workload.Sample
+	secs     []int64
+	sec      int64 // the latest second the worker completed an op in
+	ops      int64 // data ops run, and those that failed
 	errors   int64
 	samples  int64
 	first    time.Duration // start offset of the first op run
@@ -34,15 +37,10 @@ type Recorder struct {
 	end      time.Duration
 	finished bool
 	reported int64
-
-	sec    int64
-	cur    [workload.MaxOp]*hdr.Histogram
-	curCnt [workload.MaxOp][3]int64 // ops, errors, busy retries
-	curAny bool
 }
 
 // pendingSamples is how many samples a Recorder holds before it adds them
-// to the phase's histograms.
+// to the phase's histograms and timeline.
 const pendingSamples = 256
 
 var _ workload.Sink = (*Recorder)(nil)
@@ -52,16 +50,10 @@ func (r *Recorder) Record(s workload.Sample) error {
 	if !s.Op.Valid() || int(s.Class) >= store.NumClasses {
 		return fmt.Errorf("worker %d: invalid sample op %d class %d", r.worker, s.Op, s.Class)
 	}
-	if r.pending == nil {
-		r.pending = make([]workload.Sample, 0, pendingSamples)
-	}
-	r.pending = append(r.pending, s)
-	if len(r.pending) == cap(r.pending) {
-		r.flush()
-	}
 	r.samples++
 	if s.Flags&workload.FlagSkipped != 0 {
-		return nil // counted, never run: no latency, no completion
+		r.hold(s, -1) // counted, never run: no latency, no completion
+		return nil
 	}
 	if s.Op.IsData() {
 		r.ops++
@@ -69,7 +61,6 @@ func (r *Recorder) Record(s workload.Sample) error {
 			r.errors++
 		}
 	}
-	lat, _ := clamp(int64(s.Latency))
 	if !r.started || s.Start < r.first {
 		r.first, r.started = s.Start, true
 	}
@@ -81,62 +72,45 @@ func (r *Recorder) Record(s workload.Sample) error {
 		}
 		r.writes++
 	}
-
+	// Completions of one closed-loop worker arrive in order; a sample from
+	// an earlier second still counts (see timeline.add).
 	sec := int64(end / time.Second)
-	isErr := int64(0)
-	if s.Class.IsError() {
-		isErr = 1
-	}
-	switch {
-	case sec < r.sec:
-		// Completions of one closed-loop worker arrive in order; a sample
-		// from an earlier second still counts, straight into the timeline.
-		r.ps.tl.late(sec, s.Op, lat, isErr, int64(s.Retries))
-		return nil
-	case sec > r.sec:
-		r.handOff(sec)
+	if sec > r.sec {
+		r.flush()
+		r.ps.tl.moveOn(r.worker, sec, r.end)
 		r.sec = sec
 	}
-	c := r.cur[s.Op]
-	if c == nil {
-		c = newTimelineHistogram()
-		r.cur[s.Op] = c
-	}
-	_ = c.RecordValue(lat)
-	r.curCnt[s.Op][0]++
-	r.curCnt[s.Op][1] += isErr
-	r.curCnt[s.Op][2] += int64(s.Retries)
-	r.curAny = true
+	r.hold(s, sec)
 	return nil
 }
 
-// flush adds the pending samples to the phase's histograms and counts.
+// hold keeps a sample for the next flush, flushing when the buffer is full.
+func (r *Recorder) hold(s workload.Sample, sec int64) {
+	if r.pending == nil {
+		r.pending, r.secs = make([]workload.Sample, 0, pendingSamples), make([]int64, 0, pendingSamples)
+	}
+	r.pending, r.secs = append(r.pending, s), append(r.secs, sec)
+	if len(r.pending) == cap(r.pending) {
+		r.flush()
+	}
+}
+
+// flush adds the pending samples to the phase's histograms, counts and
+// timeline.
 func (r *Recorder) flush() {
 	if len(r.pending) == 0 {
 		return
 	}
 	r.ps.add(r.pending)
-	r.pending = r.pending[:0]
-}
-
-// handOff gives the current second to the shared timeline; the worker's
-// later samples all complete in second next or after.
-func (r *Recorder) handOff(next int64) {
-	r.ps.tl.handOff(r.worker, r.sec, &r.cur, &r.curCnt, r.curAny, next, r.end)
-	for op := range r.cur {
-		if r.cur[op] != nil {
-			r.cur[op].Reset()
-		}
-		r.curCnt[op] = [3]int64{}
-	}
-	r.curAny = false
+	r.ps.tl.add(r.pending, r.secs)
+	r.pending, r.secs = r.pending[:0], r.secs[:0]
 }
 
 // Done ends the worker's phase. It fails when the worker's own count of
 // samples differs from the number recorded: a sample went missing.
 func (r *Recorder) Done(st workload.WorkerStats) error {
 	r.flush()
-	r.handOff(math.MaxInt64)
+	r.ps.tl.moveOn(r.worker, math.MaxInt64, r.end)
 	r.finished = true
 	r.reported = st.Samples
 	if st.Samples != r.samples {

@@ -444,4 +444,14 @@ func TestRecordersShareHistograms(t *testing.T) {
 	if read.Errors.Busy != busy {
 		t.Errorf("%d busy reads, want %d", read.Errors.Busy, busy)
 	}
+	var inTimeline, busyInTimeline int64 // every sample in the second it ended in
+	for _, sec := range ph.Timeline {
+		for _, o := range sec.Ops {
+			inTimeline += o.Count
+			busyInTimeline += o.Errors
+		}
+	}
+	if inTimeline != workers*each || busyInTimeline != busy {
+		t.Errorf("the timeline holds %d samples, %d failed; want %d, %d", inTimeline, busyInTimeline, workers*each, busy)
+	}
 }

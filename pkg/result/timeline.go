@@ -56,56 +56,64 @@ func (t *timeline) second(sec int64) *openSecond {
 	return s
 }
 
-func (t *timeline) handOff(worker int, sec int64, hists *[workload.MaxOp]*hdr.Histogram, cnt *[workload.MaxOp][3]int64, any bool, next int64, end time.Duration) {
+// add records samples, from any worker, each in the second it completed
+// in (secs[i], negative for a sample that was never run): in that second's
+// histograms while it is open, in its counts alone once it was summarised
+// (percentiles stay as they were).
+func (t *timeline) add(samples []workload.Sample, secs []int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := range samples {
+		sec := secs[i]
+		if sec < 0 {
+			continue
+		}
+		s := &samples[i]
+		isErr, retries := int64(0), int64(s.Retries)
+		if s.Class.IsError() {
+			isErr = 1
+		}
+		if sec < t.next {
+			t.lateCount(sec, s.Op, isErr, retries)
+			continue
+		}
+		o := t.second(sec)
+		h := o.hists[s.Op]
+		if h == nil {
+			h = newTimelineHistogram()
+			o.hists[s.Op] = h
+		}
+		lat, _ := clamp(int64(s.Latency))
+		_ = h.RecordValue(lat)
+		o.cnt[s.Op][0]++
+		o.cnt[s.Op][1] += isErr
+		o.cnt[s.Op][2] += retries
+	}
+}
+
+// lateCount counts a sample of a second already summarised.
+func (t *timeline) lateCount(sec int64, op workload.Op, isErr, retries int64) {
+	e := &t.final[sec]
+	for i := range e.Ops {
+		if e.Ops[i].Kind == t.names[op] {
+			e.Ops[i].Count++
+			e.Ops[i].Errors += isErr
+			e.Ops[i].Retries += retries
+			return
+		}
+	}
+	e.Ops = append(e.Ops, SecondOps{Kind: t.names[op], Count: 1, Errors: isErr, Retries: retries})
+}
+
+// moveOn notes that worker's samples from now on all complete in second
+// next or after (every earlier one was added), and that its latest
+// completion is end; seconds every worker has moved past are summarised.
+func (t *timeline) moveOn(worker int, next int64, end time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.end = max(t.end, end)
-	if any {
-		s := t.second(sec)
-		for op, h := range hists {
-			if cnt[op][0] == 0 {
-				continue
-			}
-			if s.hists[op] == nil {
-				s.hists[op] = newTimelineHistogram()
-			}
-			s.hists[op].Merge(h)
-			s.cnt[op][0] += cnt[op][0]
-			s.cnt[op][1] += cnt[op][1]
-			s.cnt[op][2] += cnt[op][2]
-		}
-	}
 	t.watermark[worker] = max(t.watermark[worker], next)
 	t.advance()
-}
-
-// late adds one sample to a second the worker has already handed in.
-func (t *timeline) late(sec int64, op workload.Op, lat, isErr, retries int64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if sec < t.next {
-		// Already summarised: keep the counts exact; percentiles stay as
-		// they were.
-		e := &t.final[sec]
-		for i := range e.Ops {
-			if e.Ops[i].Kind == t.names[op] {
-				e.Ops[i].Count++
-				e.Ops[i].Errors += isErr
-				e.Ops[i].Retries += retries
-				return
-			}
-		}
-		e.Ops = append(e.Ops, SecondOps{Kind: t.names[op], Count: 1, Errors: isErr, Retries: retries})
-		return
-	}
-	s := t.second(sec)
-	if s.hists[op] == nil {
-		s.hists[op] = newTimelineHistogram()
-	}
-	_ = s.hists[op].RecordValue(lat)
-	s.cnt[op][0]++
-	s.cnt[op][1] += isErr
-	s.cnt[op][2] += retries
 }
 
 // advance summarises every second that all workers have moved past.

@@ -30,6 +30,59 @@ func BenchmarkHarness(b *testing.B) {
 	}
 }
 
+// BenchmarkHarness25 is what gobench's harness costs per op at 25 worker
+// processes, in CPU time (the figure a loaded machine leaves alone, where
+// wall time does not): the worker processes' own CPU per op from START to
+// their last op (worker-ns/op), the coordinator's over the same span
+// (coord-ns/op), and their sum. With the null engine, whose ops cost
+// nothing, the sum is all harness (harness-ns/op); with capi (WAL,
+// synchronous=NORMAL) it is SQLite and the harness together (cpu-ns/op),
+// of which the coordinator's part is all harness.
+// bench/baseline/harness.sh sets capi's against a bare program's.
+func BenchmarkHarness25(b *testing.B) {
+	reg := all.Registry()
+	for _, tc := range []struct {
+		driver string
+		ops    int64 // per process
+		total  string
+	}{
+		{"null", 100_000, "harness-ns/op"},
+		{"capi", 10_000, "cpu-ns/op"},
+	} {
+		b.Run(tc.driver, func(b *testing.B) {
+			var options json.RawMessage
+			if tc.driver != "null" {
+				if _, err := reg.Lookup(tc.driver); err != nil {
+					b.Skipf("%s: %v", tc.driver, err) // a build without cgo
+				}
+				options = mixVariants(b, reg, tc.driver)[0].options // WAL
+			}
+			var workers, coord float64
+			for b.Loop() {
+				p := nullPlan(25, 1, tc.ops)
+				if tc.driver != "null" {
+					p = mixPlan(b, reg, tc.driver, options)
+					p.Phases[0].Ops = tc.ops
+				}
+				res, err := Run(context.Background(), Config{Plan: p, Registry: reg, Command: helper("serve"), ReadyTimeout: time.Minute, StallTimeout: 10 * time.Minute})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ph := res.Phases[0]
+				if ph.Total.Count != 25*tc.ops || ph.Total.Errors.Total > 0 || ph.CPU == nil || ph.CPU.Coordinator == nil {
+					b.Fatalf("%d ops, %d errors, cpu %+v: not the run this benchmark measures", ph.Total.Count, ph.Total.Errors.Total, ph.CPU)
+				}
+				workers += ph.CPU.MicrosPerOp * 1e3
+				coord += ph.CPU.Coordinator.MicrosPerOp * 1e3
+			}
+			n := float64(b.N)
+			b.ReportMetric(workers/n, "worker-ns/op")
+			b.ReportMetric(coord/n, "coord-ns/op")
+			b.ReportMetric((workers+coord)/n, tc.total)
+		})
+	}
+}
+
 // harnessNsPerOp runs n ops on one worker of the null engine, the mix's
 // or, with sql, a script's, and returns the time per op inside the run's
 // window.

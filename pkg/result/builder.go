@@ -2,6 +2,7 @@ package result
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -72,13 +73,21 @@ func (b *Builder) SetWriteLedger(l WriteLedger) {
 
 var _ workload.Collector = (*Builder)(nil)
 
+// aggSet is one set of a phase's histograms and counts by op kind.
+type aggSet struct {
+	mu      sync.Mutex
+	aggs    [workload.MaxOp]*opAgg
+	clamped int64
+}
+
 type phaseState struct {
 	recorders []*Recorder // by worker id
-	// mu guards aggs and clamped: every worker's samples, by op kind, as
-	// their Recorders pass them on.
-	mu       sync.Mutex
-	aggs     [workload.MaxOp]*opAgg
-	clamped  int64
+	// sets hold every worker's samples, by op kind, as their Recorders
+	// pass them on: worker w's in sets[w%len(sets)], one set per
+	// processor the coordinator may use, so that as many readers record
+	// at once without waiting for each other, while the sets stay few
+	// enough to stay in the caches. They are merged into the result.
+	sets     []*aggSet
 	pids     []int // by worker id
 	size     *DiskSize
 	cache    string
@@ -103,6 +112,9 @@ func NewBuilder(plan *workload.Plan) *Builder {
 	for i := range plan.RunPhases() {
 		ps := &phaseState{recorders: make([]*Recorder, plan.Workers()), pids: make([]int, plan.Workers()),
 			openLoop: plan.Rate > 0, retry: plan.Busy == workload.BusyRetry}
+		for range max(min(runtime.GOMAXPROCS(0), plan.Workers()), 1) {
+			ps.sets = append(ps.sets, &aggSet{})
+		}
 		ps.tl.init(plan.Workers())
 		ps.tl.phase = i
 		ps.tl.names = &names
@@ -309,8 +321,19 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 		last := &ph.Timeline[n-1]
 		last.Length = partialLength(last.Second, wall)
 	}
-	ph.ClampedSamples = ps.clamped
-	merged := ps.aggs
+	var merged [workload.MaxOp]*opAgg
+	for _, set := range ps.sets {
+		ph.ClampedSamples += set.clamped
+		for op, a := range set.aggs {
+			if a == nil {
+				continue
+			}
+			if merged[op] == nil {
+				merged[op] = ps.newAgg(workload.Op(op))
+			}
+			merged[op].merge(a)
+		}
+	}
 	total := newOpAgg(ps.openLoop, ps.retry)
 	for op, a := range merged {
 		if a == nil {
@@ -333,18 +356,19 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 	return ph, problems
 }
 
-// add adds samples, from any worker, to the phase's histograms and counts.
-func (ps *phaseState) add(samples []workload.Sample) {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
+// add adds samples of worker to the phase's histograms and counts.
+func (ps *phaseState) add(worker int, samples []workload.Sample) {
+	set := ps.sets[worker%len(ps.sets)]
+	set.mu.Lock()
+	defer set.mu.Unlock()
 	for i := range samples {
 		s := &samples[i]
-		a := ps.aggs[s.Op]
+		a := set.aggs[s.Op]
 		if a == nil {
 			a = ps.newAgg(s.Op)
-			ps.aggs[s.Op] = a
+			set.aggs[s.Op] = a
 		}
-		ps.clamped += a.record(s)
+		set.clamped += a.record(s)
 	}
 }
 

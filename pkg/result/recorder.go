@@ -12,9 +12,9 @@ import (
 // Recorder takes one worker's samples for one phase: it counts them and
 // passes them on, a buffer at a time, to the phase's latency histograms,
 // outcome counts and timeline, which every worker's samples go to (one
-// lock per buffer, never per sample: one set of histograms per op kind,
-// and per open second of the timeline, stays in the processor's caches,
-// where a set per worker would not). When the worker moves on to a later
+// lock per buffer, never per sample: a few sets of histograms per op kind,
+// one per processor, and one per open second of the timeline, stay in the
+// processor's caches, where a set per worker would not). When the worker moves on to a later
 // second, its buffer goes first, so that the timeline can close the
 // seconds every worker has left. It implements workload.Sink.
 type Recorder struct {
@@ -101,7 +101,7 @@ func (r *Recorder) flush() {
 	if len(r.pending) == 0 {
 		return
 	}
-	r.ps.add(r.pending)
+	r.ps.add(r.worker, r.pending)
 	r.ps.tl.add(r.pending, r.secs)
 	r.pending, r.secs = r.pending[:0], r.secs[:0]
 }

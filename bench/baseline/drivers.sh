@@ -1,56 +1,78 @@
 #!/usr/bin/env bash
-# The driver-cost table: one interleaved gobench matrix over the SQLite
-# drivers (capi, the reference on SQLite's C API, and the Go drivers),
-# REPEAT repeats, WAL at synchronous=NORMAL, for PROCS processes and for
-# one process alone, beside the bare C program on the same work. Per
-# driver: reads/s, read p50 and CPU µs per op (medians over the repeats),
-# and its cost over capi in CPU µs per op. For C, CPU is the whole
-# program's (setup included) from getrusage of its processes.
+# The driver-cost table: gobench on each SQLite driver (capi, the
+# reference on SQLite's C API, and the Go drivers) beside the bare C
+# program on the same work, WAL at synchronous=$SYNC (NORMAL unless set),
+# for PROCS processes and for one process alone, in REPEAT interleaved
+# rounds (every program once per round, the order rotated). Per program:
+# reads/s, read p50 (gobench's), CPU µs and context switches per op, and
+# each driver's cost over capi in CPU µs per op; medians over the rounds.
 #
-#   bash bench/baseline/drivers.sh     # REPEAT=5 PROCS=25 QUERIES=20000 ONE=200000
+# CPU and context switches are the whole program's (getrusage of every
+# process of it: for gobench its workers and its coordinator), less the
+# same program's run with one op per process (start-up, preload,
+# spawning), over the extra ops.
+#
+#   bash bench/baseline/drivers.sh     # REPEAT=5 PROCS=25 QUERIES=20000 ONE=200000 SYNC=normal
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-REPEAT=${REPEAT:-5} PROCS=${PROCS:-25} QUERIES=${QUERIES:-20000} ONE=${ONE:-200000}
+REPEAT=${REPEAT:-5} PROCS=${PROCS:-25} QUERIES=${QUERIES:-20000} ONE=${ONE:-200000} SYNC=${SYNC:-normal}
 . bench/baseline/build.sh
 build_c
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-drivers=capi,mattn,modernc,ncruces
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
-for procs in "$PROCS" 1; do
-	q=$QUERIES
-	[ "$procs" = 1 ] && q=$ONE
-	echo "== $procs process(es) × $q ops, 95% read / 5% upsert, WAL, synchronous=NORMAL, $REPEAT interleaved repeats"
-	for _ in $(seq "$REPEAT"); do
-		rm -f "$tmp"/c.db*
-		/usr/bin/time -f "%U %S" -o "$tmp/time" bin/baseline-c "$tmp/c.db" "$procs" "$q" 10000 wal normal >"$tmp/out"
-		echo "$(sed -n 's/.*reads\/s=\([0-9]*\).*/\1/p' "$tmp/out") $(cat "$tmp/time")"
-	done >"$tmp/c.txt"
-	bin/gobench mix --driver "$drivers" --procs "$procs" --queries "$q" --journal wal --sync normal \
-		--repeat "$REPEAT" --db "$tmp/g.db" -q --format json >"$tmp/g.json"
-	python3 - "$tmp/c.txt" "$tmp/g.json" "$procs" "$q" <<'PY'
-import json, statistics, sys
-ctxt, gjson, procs, q = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-ops = procs * q
-c = [l.split() for l in open(ctxt) if l.strip()]
-c_reads = statistics.median(float(x[0]) for x in c)
-c_cpu = statistics.median((float(x[1]) + float(x[2])) * 1e6 / ops for x in c)
-rows = []
-suite = json.load(open(gjson))
-for cell in suite["cells"]:
-    runs = cell["runs"]
-    drv = runs[0]["plan"]["driver"]
-    reads, p50, cpu = [], [], []
-    for r in runs:
-        ph = r["phases"][0]
-        rd = [o for o in ph["ops"] if o["kind"] == "read"][0]
-        reads.append(rd["ops_per_sec"]); p50.append(rd["p50_us"]); cpu.append(ph["cpu"]["us_per_op"])
-    rows.append((drv, statistics.median(reads), statistics.median(p50), statistics.median(cpu)))
-ref = {d: cpu for d, _, _, cpu in rows}.get("capi")
-print("| program | reads/s | vs C | read p50 | CPU µs/op | cost over capi, µs/op |")
-print("|---|---:|---:|---:|---:|---:|")
-print("| C, SQLite C API (bare, whole program) | %s | 1.00 | – | %.2f | – |" % (format(round(c_reads), ","), c_cpu))
-for d, r, p, cpu in rows:
-    cost = "–" if ref is None or d == "capi" else "%+.2f" % (cpu - ref)
-    print("| gobench, %s | %s | %.2f | %.2f µs | %.2f | %s |" % (d, format(round(r), ","), r / c_reads, p, cpu, cost))
+python3 - "$tmp" "$REPEAT" "$PROCS" "$QUERIES" "$ONE" "$SYNC" <<'PY'
+import json, os, re, resource, statistics, subprocess, sys
+
+tmp, repeat, procs, queries, one, sync = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+db = os.path.join(tmp, "db")
+drivers = ["capi", "mattn", "modernc", "ncruces"]
+
+def run(cmd):
+    for f in os.listdir(tmp):
+        os.remove(os.path.join(tmp, f))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    csw = after.ru_nvcsw - before.ru_nvcsw + after.ru_nivcsw - before.ru_nivcsw
+    return out, cpu, csw
+
+def program(name, p, q):
+    if name == "C":
+        return ["bin/baseline-c", db, str(p), str(q), "10000", "wal", sync]
+    return ["bin/gobench", "mix", "--driver", name, "--procs", str(p), "--queries", str(q),
+            "--journal", "wal", "--sync", sync, "--db", db, "-q", "--format", "json"]
+
+def parse(name, out):
+    if name == "C":
+        return float(re.search(r"reads/s=(\S+)", out).group(1)), None
+    rd = [o for o in json.loads(out)["phases"][0]["ops"] if o["kind"] == "read"][0]
+    return rd["ops_per_sec"], rd["p50_us"]
+
+med = statistics.median
+for p, q in ((procs, queries), (1, one)):
+    names = ["C"] + drivers
+    res = {n: [] for n in names}
+    for r in range(repeat):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            out, cpu, csw = run(program(name, p, q))
+            _, cpu1, csw1 = run(program(name, p, 1))
+            reads, p50 = parse(name, out)
+            extra = p * (q - 1)
+            res[name].append((reads, p50, (cpu - cpu1) * 1e6 / extra, (csw - csw1) / extra))
+        print("%d process(es): round %d of %d done" % (p, r + 1, repeat), file=sys.stderr, flush=True)
+    print("\n%d process(es) × %d ops, 95%% read / 5%% upsert, WAL, synchronous=%s, %d interleaved rounds, medians; load %s\n"
+          % (p, q, sync.upper(), repeat, open("/proc/loadavg").read().split()[0]))
+    print("| program | reads/s | vs C | read p50 | CPU µs/op | context switches/op | cost over capi, µs/op |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    c_reads = med(x[0] for x in res["C"])
+    capi_cpu = med(x[2] for x in res["capi"])
+    for name in names:
+        v = res[name]
+        reads, cpu, csw = med(x[0] for x in v), med(x[2] for x in v), med(x[3] for x in v)
+        p50 = "–" if name == "C" else "%.2f µs" % med(x[1] for x in v)
+        cost = "–" if name in ("C", "capi") else "%+.2f" % (cpu - capi_cpu)
+        label = "C, SQLite C API (bare)" if name == "C" else "gobench, " + name
+        print("| %s | %s | %.2f | %s | %.2f | %.3f | %s |" % (label, format(round(reads), ","), reads / c_reads, p50, cpu, csw, cost))
 PY
-done

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/gobench/gobench/pkg/result"
@@ -196,8 +197,20 @@ func unescape(s string) (string, error) {
 			if err != nil {
 				return "", fmt.Errorf("malformed \\uxxxx escape in %q", s)
 			}
-			b.WriteRune(rune(r))
 			i += 4
+			// Java's properties are UTF-16: a character beyond the
+			// Basic Multilingual Plane is written as a surrogate pair,
+			// \uD8xx\uDCxx, which is one character, not two.
+			if utf16.IsSurrogate(rune(r)) && i+7 <= len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+				if lo, err := strconv.ParseUint(s[i+3:i+7], 16, 32); err == nil {
+					if pair := utf16.DecodeRune(rune(r), rune(lo)); pair != utf8.RuneError {
+						b.WriteRune(pair)
+						i += 6
+						continue
+					}
+				}
+			}
+			b.WriteRune(rune(r))
 		default:
 			b.WriteByte(s[i])
 		}

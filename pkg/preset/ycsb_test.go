@@ -101,7 +101,7 @@ func TestYCSBUpstreamFilesAreTheCanonicalWorkloads(t *testing.T) {
 // with the file and the line.
 func TestParseProperties(t *testing.T) {
 	props, err := preset.ParseProperties("w", "# comment\n! also\n\n  recordcount = 10 \nfieldcount:2\nfieldlength 30\n"+
-		"table=user\\\n  table\nreadallfields=\\u0074rue\nempty=\n")
+		"table=user\\\n  table\nreadallfields=\\u0074rue\nempty=\nclef=\\ud834\\udd1e\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestParseProperties(t *testing.T) {
 	for _, p := range props {
 		got = append(got, p.Name+"="+p.Value+"@"+p.Origin)
 	}
-	want := []string{"recordcount=10@w:4", "fieldcount=2@w:5", "fieldlength=30@w:6", "table=usertable@w:7", "readallfields=true@w:9", "empty=@w:10"}
+	want := []string{"recordcount=10@w:4", "fieldcount=2@w:5", "fieldlength=30@w:6", "table=usertable@w:7", "readallfields=true@w:9", "empty=@w:10", "clef=\U0001D11E@w:11"}
 	if !slices.Equal(got, want) {
 		t.Errorf("parsed %q, want %q", got, want)
 	}
@@ -314,7 +314,7 @@ func FuzzParseProperties(f *testing.F) {
 		}
 		f.Add(string(text))
 	}
-	for _, s := range []string{"a=1\\\n  b", "a\\:b = c\\u0041", "!x\n#y\n:z", "k v\\", "\\u00zz", "a=\\\n", "\xef\xbb\xbfa=1\r\nb=2\r"} {
+	for _, s := range []string{"a=1\\\n  b", "a\\:b = c\\u0041", "!x\n#y\n:z", "k v\\", "\\u00zz", "a=\\\n", "\xef\xbb\xbfa=1\r\nb=2\r", "\U00061861=", "a=\\ud834x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

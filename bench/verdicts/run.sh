@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The verdict experiments (README: "How the verdicts were checked"). On
+# The verdict experiments (docs/ci.md: "How the verdicts were checked"). On
 # this machine, with one plan:
 #
 #   aa-compare   TRIES pairs of invocations of the same binary, compared

@@ -13,7 +13,7 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 )
 
-// Exit codes. They are part of gobench's interface (see the README).
+// Exit codes. They are part of gobench's interface (docs/failures.md).
 const (
 	ExitOK          = 0
 	ExitFailure     = 1   // the run failed: a worker died, the engine failed

@@ -35,11 +35,11 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// The README's library code is this package's Example: every line of the
+// The library page's code is this package's Example: every line of the
 // store it shows is in example_test.go.
-func TestReadmeShowsTheExample(t *testing.T) {
+func TestLibraryPageShowsTheExample(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "library.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,8 +47,7 @@ func TestReadmeShowsTheExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, _ := strings.Cut(string(readme), "## Using it as a library")
-	_, code, _ := strings.Cut(section, "```go\n")
+	_, code, _ := strings.Cut(string(page), "```go\n")
 	code, _, _ = strings.Cut(code, "```")
 	lines := 0
 	for _, line := range strings.Split(code, "\n") {
@@ -57,10 +56,10 @@ func TestReadmeShowsTheExample(t *testing.T) {
 		}
 		lines++
 		if !strings.Contains(string(example), line) {
-			t.Errorf("README line not in example_test.go: %q", line)
+			t.Errorf("docs/library.md line not in example_test.go: %q", line)
 		}
 	}
 	if lines < 20 {
-		t.Fatalf("found %d lines of code in the README's library section", lines)
+		t.Fatalf("found %d lines of code in docs/library.md", lines)
 	}
 }

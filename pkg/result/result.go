@@ -17,7 +17,7 @@ import (
 const SchemaVersion = 1
 
 // Result is everything measured in one run. Its JSON form is the stable,
-// documented output of gobench (see the README's field list).
+// documented output of gobench (docs/results.md lists every field).
 type Result struct {
 	SchemaVersion int    `json:"schema_version"`
 	Tool          Tool   `json:"tool"`

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -24,6 +25,7 @@ func CAPI() *Driver { return &Driver{name: "capi", be: capiBackend{}} }
 type capiBackend struct{ cTrace }
 
 func (capiBackend) blobIO() {}
+func (capiBackend) loops()  {}
 
 func (capiBackend) busyHandler() string {
 	return "SQLite's own busy_timeout wait (sleeps of 1, 2, 5 … 100 ms) in C, its calls and waits counted"
@@ -109,6 +111,14 @@ type capiConn struct {
 	// The busy handler's count at the last TakeLockWaits.
 	takenCalls int64
 	takenWait  time.Duration
+
+	// Loops in C (cloop.go): whether the options allow them, the store's
+	// count of ops run in them, the ops as C takes them and the buffer
+	// reads copy into.
+	loopOn  bool
+	loopOps *atomic.Int64
+	loop    []capi.LoopOp
+	loopDst []byte
 }
 
 var (
@@ -124,6 +134,7 @@ var (
 	_ store.LockWaitCounter = (*capiConn)(nil)
 	_ store.Scripter        = (*capiConn)(nil)
 	_ store.Interrupter     = (*capiConn)(nil)
+	_ store.LoopRunner      = (*capiConn)(nil)
 )
 
 // counting runs a transaction step and counts the busy handler's calls

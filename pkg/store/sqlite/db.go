@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -42,6 +43,16 @@ type db struct {
 	// record, in a worker process of a --crash run, is where the
 	// process records its I/O from its first connection on.
 	record *store.Record
+
+	// cOps counts the ops the store's connections ran in loops in C
+	// (store.LoopRunner).
+	cOps atomic.Int64
+}
+
+// looper is a connection that can run loops in C (store.LoopRunner): on
+// says whether the options allow it, and every op run is added to ops.
+type looper interface {
+	setLoop(on bool, ops *atomic.Int64)
 }
 
 var _ store.Store = (*db)(nil)
@@ -223,6 +234,9 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 	if err != nil {
 		c.Close()
 		return nil, err
+	}
+	if l, ok := oc.(looper); ok {
+		l.setLoop(!s.opts.NoCLoop, &s.cOps)
 	}
 	if s.table != nil {
 		if err := oc.(tableConn).prepareTable(*s.table); err != nil {

@@ -57,6 +57,13 @@ type countingBackend interface {
 	busyHandler() string
 }
 
+// loopBackend is a backend whose connections run loops of ops in C
+// (store.LoopRunner).
+type loopBackend interface {
+	backend
+	loops()
+}
+
 var _ store.Driver = (*Driver)(nil)
 
 // Name returns the name the driver is registered under.

@@ -15,7 +15,8 @@ var (
 )
 
 // NameOptions names the options by their flags: journal, sync,
-// busy-timeout, and checkpoint, api and memory where they are set.
+// busy-timeout, and checkpoint, api, memory and capi-loop where they are
+// set.
 func (d *Driver) NameOptions(raw json.RawMessage) ([]store.Setting, error) {
 	o, err := DecodeOptions(raw)
 	if err != nil {
@@ -34,6 +35,9 @@ func (d *Driver) NameOptions(raw json.RawMessage) ([]store.Setting, error) {
 	}
 	if o.Memory {
 		s = append(s, store.Setting{Name: "memory", Value: "true"})
+	}
+	if o.NoCLoop {
+		s = append(s, store.Setting{Name: "capi-loop", Value: "false"})
 	}
 	return s, nil
 }

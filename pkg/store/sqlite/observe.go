@@ -73,6 +73,13 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 	if s.opts.API == APIBlob {
 		facts = append(facts, store.Fact{Name: "api", Value: "blob (incremental blob I/O)"})
 	}
+	if _, ok := s.d.be.(loopBackend); ok {
+		v := "on: a worker's closed-loop reads and upserts run up to 256 to a call into C, each timed in C"
+		if s.opts.NoCLoop {
+			v = "off: one call into C per op"
+		}
+		facts = append(facts, store.Fact{Name: "c_loop", Value: v})
+	}
 	facts = append(facts, s.traceFact())
 	if h, ok := s.d.be.(countingBackend); ok && s.opts.BusyTimeoutMS > 0 {
 		facts = append(facts, store.Fact{Name: "busy_handler", Value: h.busyHandler()})

@@ -67,6 +67,11 @@ type Options struct {
 	// "off" turns automatic checkpoints off (the WAL only grows), a number
 	// is a threshold in pages; "" leaves the pragma alone.
 	Checkpoint string `json:"checkpoint,omitempty"`
+	// NoCLoop turns off the capi driver's loops in C (store.LoopRunner):
+	// every op is then its own call into C, where by default a worker runs
+	// the closed-loop reads and upserts it can 256 to a call. The other
+	// drivers make one call per op anyway.
+	NoCLoop bool `json:"no_c_loop,omitempty"`
 }
 
 // checkpointPages returns the wal_autocheckpoint value of a Checkpoint

@@ -13,7 +13,7 @@ import (
 
 // Settings returns the SQLite drivers' command-line settings: --journal,
 // --sync, --busy-timeout and --checkpoint, each a comma list spanning a
-// matrix.
+// matrix, and the capi driver's --capi-loop.
 func (d *Driver) Settings() store.Settings {
 	o := DefaultOptions()
 	return &settings{
@@ -21,6 +21,7 @@ func (d *Driver) Settings() store.Settings {
 		syncs:    store.List{o.Sync},
 		busys:    store.List{(time.Duration(o.BusyTimeoutMS) * time.Millisecond).String()},
 		ckpts:    store.List{"auto"},
+		cloop:    true,
 	}
 }
 
@@ -30,11 +31,14 @@ var _ store.Configurable = (*Driver)(nil)
 type settings struct {
 	fs                            *pflag.FlagSet
 	journals, syncs, busys, ckpts store.List
+	cloop                         bool // --capi-loop
 }
 
 func (s *settings) Engine() string { return "the SQLite drivers" }
 
-func (s *settings) Flags() []string { return []string{"journal", "sync", "busy-timeout", "checkpoint"} }
+func (s *settings) Flags() []string {
+	return []string{"journal", "sync", "busy-timeout", "checkpoint", "capi-loop"}
+}
 
 func (s *settings) AddFlags(fs *pflag.FlagSet) {
 	s.fs = fs
@@ -43,6 +47,7 @@ func (s *settings) AddFlags(fs *pflag.FlagSet) {
 	fs.Var(&s.syncs, "sync", "SQLite synchronous level: off, normal, full, extra (always set explicitly)"+list)
 	fs.Var(&s.busys, "busy-timeout", "how long an op may wait for a lock before failing with busy"+list)
 	fs.Var(&s.ckpts, "checkpoint", "WAL auto-checkpoint: auto (SQLite's default, 1000 pages), off (the WAL only grows), or a threshold in pages"+list)
+	fs.BoolVar(&s.cloop, "capi-loop", s.cloop, "capi driver: run closed-loop reads and upserts 256 to a call into C, each timed in C (false: one call per op)")
 }
 
 // changed reports whether the flag was given.
@@ -78,7 +83,7 @@ func (s *settings) Cells(w store.Want) ([]store.Cell, error) {
 					cks = store.List{""}
 				}
 				for _, ck := range cks {
-					c, err := cell(Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds(), Memory: w.Memory, Checkpoint: ck}, w)
+					c, err := cell(Options{Journal: j, Sync: sy, BusyTimeoutMS: bt.Milliseconds(), Memory: w.Memory, Checkpoint: ck, NoCLoop: !s.cloop}, w)
 					if err != nil {
 						return nil, err
 					}

@@ -337,27 +337,44 @@ gb_res gb_blob_write_held(gb_conn *c, sqlite3_int64 key, const void *v, int n) {
  * gb_loop runs n ops in one call: a read as gb_get does (into dst), an
  * upsert of values[i*vlen ...] as its own BEGIN IMMEDIATE … COMMIT, rolled
  * back if any step failed, each timed on CLOCK_MONOTONIC around the op
- * alone. It stops after the first op that failed other than with no row;
- * n is the ops run, rc the failed op's code.
+ * alone, with the busy handler's calls and waits during it (and during its
+ * BEGIN and COMMIT) and the step a failed upsert failed at. It stops after
+ * the first op that failed other than with no row; n is the ops run, rc
+ * the failed op's code.
  */
 gb_res gb_loop(gb_conn *c, sqlite3_stmt *get, sqlite3_stmt *put, sqlite3_stmt *begin, sqlite3_stmt *commit,
                sqlite3_stmt *rollback, gb_op *ops, int n, const unsigned char *values, int vlen, void *dst, int cap) {
 	gb_res r = {SQLITE_OK, 0, 0};
 	for (int i = 0; i < n; i++) {
 		gb_op *o = &ops[i];
+		long long calls = c->calls, wait = c->wait_ns + c->event_ns, before;
 		int rc;
+		o->busy_begin = o->busy_commit = 0;
+		o->step = GB_STEP_NONE;
 		o->t0 = now_ns();
 		if (o->kind == GB_OP_READ) {
 			rc = get_(get, o->key, 1, dst, cap).rc;
 			if (rc == GB_GROW) rc = gb_copy_reset(get, 1, dst, 0) == SQLITE_OK ? GB_GROW : SQLITE_ERROR;
 		} else {
+			before = c->calls;
 			rc = exec_(begin).rc;
-			if (rc == SQLITE_OK) rc = write_(c, put, GB_KEY_VALUE, o->key, values + (size_t)i * vlen, vlen).rc;
-			if (rc == SQLITE_OK) rc = exec_(commit).rc;
+			o->busy_begin = (int)(c->calls - before);
+			if (rc != SQLITE_OK) {
+				o->step = GB_STEP_BEGIN;
+			} else if ((rc = write_(c, put, GB_KEY_VALUE, o->key, values + (size_t)i * vlen, vlen).rc) != SQLITE_OK) {
+				o->step = GB_STEP_WRITE;
+			} else {
+				before = c->calls;
+				rc = exec_(commit).rc;
+				o->busy_commit = (int)(c->calls - before);
+				if (rc != SQLITE_OK) o->step = GB_STEP_COMMIT;
+			}
 			if (rc != SQLITE_OK && !sqlite3_get_autocommit(c->db)) exec_(rollback);
 		}
 		o->t1 = now_ns();
 		o->rc = rc;
+		o->calls = c->calls - calls;
+		o->wait_ns = c->wait_ns + c->event_ns - wait;
 		r.n = i + 1;
 		if (rc != SQLITE_OK && rc != GB_NOROW) {
 			r.rc = rc;

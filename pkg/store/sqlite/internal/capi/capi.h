@@ -131,9 +131,16 @@ typedef struct gb_op {
 	int kind;          /* GB_OP_READ or GB_OP_UPSERT */
 	int rc;            /* SQLITE_OK, GB_NOROW or the failure's code */
 	long long t0, t1;  /* when the op began and ended */
+	long long calls;   /* the busy handler's calls during the op */
+	long long wait_ns; /* and the time its lock events waited */
+	int busy_begin;    /* the busy handler's calls during BEGIN */
+	int busy_commit;   /* and during COMMIT */
+	int step;          /* the step a failed op failed at (GB_STEP_*) */
+	int pad_;
 } gb_op;
 
 enum { GB_OP_READ = 0, GB_OP_UPSERT = 1 };
+enum { GB_STEP_NONE = 0, GB_STEP_BEGIN = 1, GB_STEP_WRITE = 2, GB_STEP_COMMIT = 3 };
 
 gb_res gb_loop(gb_conn *c, sqlite3_stmt *get, sqlite3_stmt *put, sqlite3_stmt *begin, sqlite3_stmt *commit,
                sqlite3_stmt *rollback, gb_op *ops, int n, const unsigned char *values, int vlen, void *dst, int cap);

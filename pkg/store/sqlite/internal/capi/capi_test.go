@@ -391,6 +391,9 @@ func TestLoopStops(t *testing.T) {
 	if n != 2 || !errors.As(err, &e) || e.Code&0xff != 5 || ops[1].RC&0xff != 5 {
 		t.Fatalf("an upsert against a held lock: %d ops, %v, rc %d", n, err, ops[1].RC)
 	}
+	if ops[1].Step != StepBegin || ops[0].Step != StepNone {
+		t.Errorf("the busy upsert failed at step %d (the read before it: %d), want BEGIN's %d", ops[1].Step, ops[0].Step, StepBegin)
+	}
 	if ops[2].T0 != 0 || !askSQLite(c) {
 		t.Errorf("after the failure: op 2 timed at %d, autocommit %v", ops[2].T0, askSQLite(c))
 	}
@@ -398,7 +401,7 @@ func TestLoopStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := []LoopOp{{Key: 5, Kind: LoopRead}, {Key: 5, Kind: LoopRead}}
-	if n, err := c.Loop(s, big, nil, 0, make([]byte, 0, 4)); n != 1 || err == nil || !strings.Contains(err.Error(), "larger than the 4-byte buffer") {
+	if n, err := c.Loop(s, big, nil, 0, make([]byte, 0, 4)); n != 1 || !errors.Is(err, ErrGrow) {
 		t.Errorf("a value larger than the buffer: %d ops, %v", n, err)
 	}
 	if got, err := s.Get.Get(5, 1, nil); err != nil || string(got) != "longer than four" {

@@ -25,7 +25,29 @@ type LoopOp struct {
 	// T0 and T1 are CLOCK_MONOTONIC, in nanoseconds, when the op began
 	// and ended (Go's runtime clock on Linux).
 	T0, T1 int64
+	// Calls and Wait are the busy handler's calls during the op and the
+	// time its lock events waited, in nanoseconds (as LockWaits counts
+	// them); BusyBegin and BusyCommit its calls during the upsert's BEGIN
+	// and COMMIT.
+	Calls, Wait           int64
+	BusyBegin, BusyCommit int32
+	// Step is the step a failed upsert failed at: StepBegin, StepWrite or
+	// StepCommit (StepNone otherwise).
+	Step int32
+	_    int32
 }
+
+// The steps of LoopOp.Step.
+const (
+	StepNone   = C.GB_STEP_NONE
+	StepBegin  = C.GB_STEP_BEGIN
+	StepWrite  = C.GB_STEP_WRITE
+	StepCommit = C.GB_STEP_COMMIT
+)
+
+// ErrGrow is the error of a loop's read whose value is larger than the
+// buffer: the read is to be done again with a larger one.
+var ErrGrow = errors.New("the value is larger than the buffer")
 
 // The kinds of a LoopOp, and its result for a read that found no row.
 const (
@@ -72,7 +94,7 @@ func (c *Conn) Loop(s LoopStmts, ops []LoopOp, values []byte, vlen int, dst []by
 		(*C.gb_op)(unsafe.Pointer(unsafe.SliceData(ops))), C.int(len(ops)),
 		(*C.uchar)(ptr(values)), C.int(vlen), ptr(dst), C.int(cap(dst))))
 	if r.rc == C.GB_GROW {
-		return int(r.n), fmt.Errorf("op %d: the value is larger than the %d-byte buffer", r.n-1, cap(dst))
+		return int(r.n), fmt.Errorf("op %d: %w (%d bytes)", r.n-1, ErrGrow, cap(dst))
 	}
 	return int(r.n), c.err(r.rc)
 }

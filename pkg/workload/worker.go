@@ -81,6 +81,10 @@ type worker struct {
 	batchFirst    uint64
 	batchWrites   int
 	batchBegan    int64
+
+	// loopC runs the phase's ops through the connection's loop, many to a
+	// call (see newLoop); nil runs each op on its own.
+	loopC *loop
 }
 
 // newWorker sets up worker id's state for run phase number phase, on its
@@ -136,6 +140,7 @@ func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyCh
 	if rec, ok := conn.(store.AckRecorder); ok && p.Crash != nil {
 		w.acks = &acker{rec: rec, worker: id, phase: phase}
 	}
+	w.loopC = w.newLoop(p, spec)
 	return w
 }
 
@@ -194,6 +199,21 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 		if ctx.Err() != nil {
 			return w.endBatch(start)
 		}
+		if w.loopC != nil {
+			room := int64(loopMax)
+			if count > 0 {
+				room = count - n
+			}
+			dealt, err := w.inC(start, room)
+			if err != nil {
+				return err
+			}
+			n += dealt - 1
+			if limit > 0 && w.end >= limit {
+				return nil
+			}
+			continue
+		}
 		due := int64(-1)   // closed loop: no due time
 		began := int64(-1) // when the op began, if read already
 		if w.sched != nil {
@@ -240,6 +260,9 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 		if w.sched == nil && limit > 0 && w.end >= limit {
 			break
 		}
+	}
+	if w.loopC != nil {
+		return w.drainC(ctx, start, limit)
 	}
 	return w.endBatch(start)
 }

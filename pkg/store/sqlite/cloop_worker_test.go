@@ -132,7 +132,7 @@ func TestCLoopDealsAsPerOp(t *testing.T) {
 	t.Parallel()
 	o := DefaultOptions()
 	o.Journal, o.Sync = "wal", "off"
-	p := loopPlan(1000, "read=70,upsert=30") // several calls, the last one short
+	p := loopPlan(9000, "read=70,upsert=30") // three calls, the last one short
 	on := runCLoop(t, p, o, true, nil)
 	off := runCLoop(t, p, o, false, nil)
 	if on.inC != p.Phases[0].Ops || off.inC != 0 {

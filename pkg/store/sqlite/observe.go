@@ -74,7 +74,7 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 		facts = append(facts, store.Fact{Name: "api", Value: "blob (incremental blob I/O)"})
 	}
 	if _, ok := s.d.be.(loopBackend); ok {
-		v := "on: a worker's closed-loop reads and upserts run up to 256 to a call into C, each timed in C"
+		v := "on: a worker's closed-loop reads and upserts run many to a call into C (up to 4096; 256 in a phase of a duration), each timed in C"
 		if s.opts.NoCLoop {
 			v = "off: one call into C per op"
 		}

@@ -69,7 +69,7 @@ type Options struct {
 	Checkpoint string `json:"checkpoint,omitempty"`
 	// NoCLoop turns off the capi driver's loops in C (store.LoopRunner):
 	// every op is then its own call into C, where by default a worker runs
-	// the closed-loop reads and upserts it can 256 to a call. The other
+	// the closed-loop reads and upserts it can many to a call. The other
 	// drivers make one call per op anyway.
 	NoCLoop bool `json:"no_c_loop,omitempty"`
 }

@@ -47,7 +47,7 @@ func (s *settings) AddFlags(fs *pflag.FlagSet) {
 	fs.Var(&s.syncs, "sync", "SQLite synchronous level: off, normal, full, extra (always set explicitly)"+list)
 	fs.Var(&s.busys, "busy-timeout", "how long an op may wait for a lock before failing with busy"+list)
 	fs.Var(&s.ckpts, "checkpoint", "WAL auto-checkpoint: auto (SQLite's default, 1000 pages), off (the WAL only grows), or a threshold in pages"+list)
-	fs.BoolVar(&s.cloop, "capi-loop", s.cloop, "capi driver: run closed-loop reads and upserts 256 to a call into C, each timed in C (false: one call per op)")
+	fs.BoolVar(&s.cloop, "capi-loop", s.cloop, "capi driver: run closed-loop reads and upserts up to 4096 to a call into C, each timed in C (false: one call into C per op)")
 }
 
 // changed reports whether the flag was given.

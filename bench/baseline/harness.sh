@@ -33,10 +33,16 @@ tmp, rev, rounds, procs, nullops, capiops = sys.argv[1], sys.argv[2], *map(int, 
 db = os.path.join(tmp, "db", "db")
 old, new = os.path.join(tmp, "gobench-" + rev), "bin/gobench"
 
+def per_op(exe):
+    """--capi-loop=false where exe has it: the harness measured is the per-op path's."""
+    out = subprocess.run([exe, "mix", "--help"], capture_output=True, text=True).stdout
+    return ["--capi-loop=false"] if "--capi-loop" in out else []
+
 def gobench(exe, driver):
+    extra = per_op(exe) if driver == "capi" else []
     def cmd(q):
         c = [exe, "mix", "--driver", driver, "--procs", str(procs), "--queries", str(q), "-q", "--format", "json"]
-        return c + (["--journal", "wal", "--sync", "normal", "--db", db] if driver == "capi" else [])
+        return c + (["--journal", "wal", "--sync", "normal", "--db", db] + extra if driver == "capi" else [])
     return cmd
 
 def bare(q):

@@ -13,7 +13,10 @@
 #   Go, loop in C (256)   the same, one call into C per 256 ops
 #   Go, engine (bare)     gobench's engine driven op by op from Go (store.Conn),
 #                         no samples, no pipes, no coordinator
-#   gobench, capi         gobench mix --driver capi
+#   gobench, capi loop    gobench mix --driver capi: its loop in C, up to
+#                         4096 ops a call, each op timed in C and sampled
+#   gobench, capi         gobench mix --driver capi --capi-loop=false: a
+#                         cgo call per op
 #
 # Rounds are interleaved (every rung once per round, the order rotated);
 # figures are medians over the rounds, and "vs C" is the median of each
@@ -48,9 +51,9 @@ def go_prog(*args):
     return lambda q: ["bin/baseline", "-driver", "capi", "-procs", str(procs), "-queries", str(q),
                       "-journal", "wal", "-sync", "normal", "-db", db] + list(args)
 
-def gobench(q):
-    return ["bin/gobench", "mix", "--driver", "capi", "--procs", str(procs), "--queries", str(q),
-            "--journal", "wal", "--sync", "normal", "--db", db, "-q", "--format", "json"]
+def gobench(*extra):
+    return lambda q: ["bin/gobench", "mix", "--driver", "capi", "--procs", str(procs), "--queries", str(q),
+                      "--journal", "wal", "--sync", "normal", "--db", db, "-q", "--format", "json"] + list(extra)
 
 rungs = [
     ("C", c_prog([])),
@@ -58,7 +61,8 @@ rungs = [
     ("Go, loop in C (all ops, 1 call)", go_prog("-api", "cloop", "-batch", "0")),
     ("Go, loop in C (256 ops a call)", go_prog("-api", "cloop", "-batch", "256")),
     ("Go, gobench's engine (bare)", go_prog("-api", "store")),
-    ("gobench, capi", gobench),
+    ("gobench, capi loop in C", gobench()),
+    ("gobench, capi", gobench("--capi-loop=false")),
 ]
 
 def busy():

@@ -16,9 +16,12 @@ import (
 
 // CAPI returns the reference driver, registered as "capi": SQLite's C API
 // through a minimal cgo shim (internal/capi), one call into C per op,
-// calling the SQLite that mattn's driver compiles into the binary. It
-// measures SQLite at SQLite's own speed, against which each Go driver's
-// cost shows. It exists only in cgo builds.
+// calling the SQLite that mattn's driver compiles into the binary. Its
+// connections also run loops of reads and upserts in one call
+// (store.LoopRunner, unless Options.NoCLoop), which a worker uses where
+// the result is the per-op path's. It measures SQLite at close to
+// SQLite's own speed, against which each Go driver's cost shows. It
+// exists only in cgo builds.
 func CAPI() *Driver { return &Driver{name: "capi", be: capiBackend{}} }
 
 // capiBackend is the C API shim, its connections traced by the C VFS.

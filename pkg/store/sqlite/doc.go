@@ -3,7 +3,8 @@
 // github.com/ncruces/go-sqlite3 (Wasm translated to Go, always built) and
 // github.com/mattn/go-sqlite3 (cgo, built when cgo is on); and through the
 // reference driver capi, SQLite's C API called through a minimal cgo shim
-// (internal/capi, one call into C per op) on the SQLite mattn's package
+// (internal/capi, one call into C per op, or a loop of reads and upserts
+// in one call: store.LoopRunner) on the SQLite mattn's package
 // compiles into the binary, so that each Go driver's cost over SQLite
 // itself can be measured.
 //

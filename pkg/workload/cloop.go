@@ -111,48 +111,78 @@ func (w *worker) inC(start, room int64) (int64, error) {
 		}
 	}
 	for i := range ran {
-		o := &l.ops[i]
-		op := loopKind(o)
 		var err error
-		if o.NotFound {
-			err = store.ErrNotFound
-		}
-		if i == ran-1 && rerr != nil {
-			err = rerr
-		}
-		class := store.OK
-		if err != nil {
-			class = store.Classify(err)
-		}
-		if i == ran-1 && gerr != nil {
-			class, err = store.OpenTx, gerr
-		}
-		s := Sample{Op: op, Class: class, Start: time.Duration(o.Start - start), Latency: time.Duration(o.End - o.Start)}
-		if w.lockWaits != nil {
-			s.Retries, s.Wait = uint16(min(o.LockWaits, MaxRetries)), o.LockWait
-		}
-		if w.busySteps != nil {
-			if o.BusyBegin > 0 {
-				s.Flags |= FlagBusyBegin
-			}
-			if o.BusyCommit > 0 {
-				s.Flags |= FlagBusyCommit
+		if i == ran-1 {
+			if err = rerr; gerr != nil {
+				err = gerr // as single: the open transaction decides
 			}
 		}
-		w.end = time.Duration(o.End - start)
-		if serr := w.emit(s); serr != nil {
+		if serr := w.loopSample(&l.ops[i], start, err, gerr != nil && i == ran-1); serr != nil {
 			return dealt, serr
-		}
-		if err != nil {
-			if serr := w.stopOn(op, class, err); serr != nil {
-				return dealt, serr
-			}
 		}
 	}
 	copy(l.ops, l.ops[ran:l.queued])
 	copy(l.values, l.values[ran*l.vlen:l.queued*l.vlen])
 	l.queued -= ran
 	return dealt, nil
+}
+
+// loopSample records the sample of o, an op a loop ran, as single would:
+// err is the error it failed with, if it failed (a missing row aside), and
+// openTx says that err is the guard's (the op left a transaction open).
+// It returns the error that stops the worker.
+func (w *worker) loopSample(o *store.LoopOp, start int64, err error, openTx bool) error {
+	op := loopKind(o)
+	if o.NotFound && err == nil {
+		err = store.ErrNotFound
+	}
+	class := store.OK
+	if err != nil {
+		class = store.Classify(err)
+	}
+	if openTx {
+		class = store.OpenTx
+	}
+	s := Sample{Op: op, Class: class, Start: time.Duration(o.Start - start), Latency: time.Duration(o.End - o.Start)}
+	if w.lockWaits != nil {
+		s.Retries, s.Wait = uint16(min(o.LockWaits, MaxRetries)), o.LockWait
+	}
+	if w.busySteps != nil {
+		if o.BusyBegin > 0 {
+			s.Flags |= FlagBusyBegin
+		}
+		if o.BusyCommit > 0 {
+			s.Flags |= FlagBusyCommit
+		}
+	}
+	w.end = time.Duration(o.End - start)
+	if serr := w.emit(s); serr != nil || err == nil {
+		return serr
+	}
+	return w.stopOn(op, class, err)
+}
+
+// loopAll runs the phase's count ops (0: no count) through the loop, a
+// call at a time, until ctx ends or the phase's duration limit (0: none)
+// is over between two calls.
+func (w *worker) loopAll(ctx context.Context, start, count int64, limit time.Duration) error {
+	for n := int64(0); count == 0 || n < count; {
+		if ctx.Err() != nil {
+			return nil
+		}
+		room := int64(loopMax)
+		if count > 0 {
+			room = count - n
+		}
+		dealt, err := w.inC(start, room)
+		if err != nil {
+			return err
+		}
+		if n += dealt; limit > 0 && w.end >= limit {
+			return nil
+		}
+	}
+	return w.drainC(ctx, start, limit)
 }
 
 // drainC runs the ops dealt and not yet run once the phase has dealt its

@@ -193,26 +193,14 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 	} else if w.spec.Access == AccessEach {
 		return nil // an empty share: nothing to do
 	}
+	if w.loopC != nil {
+		return w.loopAll(ctx, start, count, limit)
+	}
 	for n := int64(0); count == 0 || n < count; n++ {
 		// The end of ctx stops the loop after the op under way. Err is an
 		// atomic load, where a select on Done cost some 60 instructions.
 		if ctx.Err() != nil {
 			return w.endBatch(start)
-		}
-		if w.loopC != nil {
-			room := int64(loopMax)
-			if count > 0 {
-				room = count - n
-			}
-			dealt, err := w.inC(start, room)
-			if err != nil {
-				return err
-			}
-			n += dealt - 1
-			if limit > 0 && w.end >= limit {
-				return nil
-			}
-			continue
 		}
 		due := int64(-1)   // closed loop: no due time
 		began := int64(-1) // when the op began, if read already
@@ -260,9 +248,6 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 		if w.sched == nil && limit > 0 && w.end >= limit {
 			break
 		}
-	}
-	if w.loopC != nil {
-		return w.drainC(ctx, start, limit)
 	}
 	return w.endBatch(start)
 }

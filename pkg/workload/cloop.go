@@ -20,10 +20,10 @@ const (
 	loopBytes    = 4 << 20
 )
 
-// loop is a worker's state for running its ops through a LoopRunner: the
+// cLoop is a worker's state for running its ops through a LoopRunner: the
 // ops dealt and not yet run (ops[:queued]) and their values, vlen bytes
 // each at the op's index.
-type loop struct {
+type cLoop struct {
 	r      store.LoopRunner
 	ops    []store.LoopOp
 	values []byte
@@ -47,7 +47,7 @@ type loop struct {
 // calls, so a phase that ends runs to the end of the call under way: at
 // most loopMaxTimed ops past its duration, and a cancelled run at most
 // loopMax ops past the cancellation.
-func (w *worker) newLoop(p *Plan, spec *Phase) *loop {
+func (w *worker) newLoop(p *Plan, spec *Phase) *cLoop {
 	r, ok := w.conn.(store.LoopRunner)
 	if !ok || !r.Looping() || w.sched != nil || p.Busy == BusyRetry || spec.Batch > 1 || w.acks != nil ||
 		p.Records != nil || p.SQL != nil || w.clock != nil || Slowdown != 0 || p.ValueVariance != 0 {
@@ -66,7 +66,7 @@ func (w *worker) newLoop(p *Plan, spec *Phase) *loop {
 			return nil
 		}
 	}
-	return &loop{r: r, ops: make([]store.LoopOp, n), values: make([]byte, n*p.ValueSize), vlen: p.ValueSize}
+	return &cLoop{r: r, ops: make([]store.LoopOp, n), values: make([]byte, n*p.ValueSize), vlen: p.ValueSize}
 }
 
 // inC deals up to room more ops (as many as the loop holds), runs the ops

@@ -84,7 +84,7 @@ type worker struct {
 
 	// loopC runs the phase's ops through the connection's loop, many to a
 	// call (see newLoop); nil runs each op on its own.
-	loopC *loop
+	loopC *cLoop
 }
 
 // newWorker sets up worker id's state for run phase number phase, on its

@@ -359,7 +359,7 @@ func TestCPUText(t *testing.T) {
 }
 
 // Lock waits an engine did not count read as not counted, never as zero;
-// those it counted (zero among them) as numbers.
+// those it counted as numbers, zero for a kind that never waited.
 func TestLockWaitTableSaysNotCounted(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -368,10 +368,10 @@ func TestLockWaitTableSaysNotCounted(t *testing.T) {
 		want  []string
 		not   []string
 	}{
-		{"uncounted", nil, []string{"upsert              –", "–: not counted"}, []string{"upsert              0"}},
-		{"counted", &result.LockWaits{Retries: 0}, []string{"upsert              0"}, []string{"–"}},
+		{"uncounted", nil, []string{"upsert              –", "read              –", "–: not counted"}, []string{"upsert              0"}},
+		{"counted", &result.LockWaits{Retries: 4}, []string{"upsert              4", "read              0"}, []string{"–"}},
 	} {
-		ph := result.Phase{Ops: []result.OpStats{{Kind: "upsert", BusyBegins: 3, LockWaits: tt.waits}}}
+		ph := result.Phase{Ops: []result.OpStats{{Kind: "read"}, {Kind: "upsert", BusyBegins: 3, LockWaits: tt.waits}}}
 		var b strings.Builder
 		lockWaitTable(&errWriter{w: &b}, ph, workload.Plan{Busy: workload.BusyTimeout})
 		for _, s := range tt.want {

@@ -43,7 +43,7 @@ build:
 # source, minutes on a small machine), then run. ARGS overrides the run.
 ARGS ?= mix --procs 25 --queries 2000 --journal wal
 run:
-	@echo "building bin/gobench; the first build compiles SQLite's C source (about 3 minutes on 2 cores), later ones take seconds" >&2
+	@echo "building bin/gobench; the first build compiles SQLite's C source (3 to 6 minutes on 2 cores), later ones take seconds" >&2
 	$(GO) build -v -o bin/gobench ./cmd/gobench
 	bin/gobench $(ARGS)
 

@@ -59,6 +59,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"mix --goroutines -1", "goroutines -1 is out of range"},
 		{"mx", "did you mean mix?"},
 		{"mix --jornal wal", "unknown flag: --jornal (did you mean --journal?)"},
+		{"mix --bogus", "unknown flag: --bogus (did you mean --busy or --cpus?)"},
 		{"mix --zzzzzz", "unknown flag: --zzzzzz (see"},
 		{"mix --queries -5", `"-5" is not a whole count`},
 		{"mix --queries 10 --duration 1s", "--queries and --duration both given"},

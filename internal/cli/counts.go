@@ -50,3 +50,21 @@ func (r rateValue) String() string { return strconv.FormatFloat(*r.p, 'g', -1, 6
 // Type names the value in help; float64, as the checks of float flags
 // (finiteFloats) know it.
 func (r rateValue) Type() string { return "float64" }
+
+// shareValue is a float flag holding a share of a whole, given as 5% or
+// 0.05 (units.ParseShare) and shown as a percentage.
+type shareValue struct{ p *float64 }
+
+func (s shareValue) Set(v string) error {
+	f, err := units.ParseShare(v)
+	if err != nil {
+		return err
+	}
+	*s.p = f
+	return nil
+}
+
+func (s shareValue) String() string { return strconv.FormatFloat(*s.p*100, 'g', -1, 64) + "%" }
+
+// Type names the value in help.
+func (s shareValue) Type() string { return "share" }

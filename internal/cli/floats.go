@@ -28,8 +28,9 @@ func finiteFloats(cmd *cobra.Command) error {
 	return err
 }
 
-// isFloatFlag reports whether f takes one floating-point number.
+// isFloatFlag reports whether f takes one floating-point number (a share,
+// 5% or 0.05, among them).
 func isFloatFlag(f *pflag.Flag) bool {
 	t := f.Value.Type()
-	return t == "float64" || t == "float32"
+	return t == "float64" || t == "float32" || t == "share"
 }

@@ -77,13 +77,13 @@ func suggestFlag(cmd *cobra.Command, err error) error {
 	var names []string
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if !f.Hidden {
-			names = append(names, f.Name)
+			names = append(names, "--"+f.Name)
 		}
 	})
 	slices.Sort(names)
-	s := didYouMean(name, names)
+	s := didYouMean("--"+name, names)
 	if s == "" {
 		return err
 	}
-	return fmt.Errorf("%w%s", err, strings.ReplaceAll(s, "mean ", "mean --"))
+	return fmt.Errorf("%w%s", err, s)
 }

@@ -48,10 +48,15 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		}
 		if hasLockWaits(ph) {
 			ew.printf("\nLock waits (busy BEGIN, busy COMMIT: ops whose BEGIN or COMMIT found the database locked):\n\n| op | retries | ops retried | gave up | wait p50 | wait p99 | wait max | busy BEGIN | busy COMMIT |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+			counted := waitsCounted(ph)
 			for _, o := range viewRows(ph) {
 				lw := o.LockWaits
-				if lw == nil {
+				if lw == nil && counted {
 					lw = &result.LockWaits{}
+				}
+				if lw == nil { // waited inside the driver, uncounted
+					ew.printf("| %s | – | – | – | – | – | – | %d | %d |\n", o.Kind, o.BusyBegins, o.BusyCommits)
+					continue
 				}
 				ew.printf("| %s | %d | %d | %d | %s | %s | %s | %d | %d |\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, units.Micros(lw.Wait.P50Micros), units.Micros(lw.Wait.P99Micros), units.Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // loadFixture reads a result recorded on a real run, shared with other
@@ -353,6 +354,35 @@ func TestCPUText(t *testing.T) {
 	} {
 		if got := cpuText(result.Phase{CPU: tc.cpu}); got != tc.want {
 			t.Errorf("cpuText(%+v) = %q, want %q", tc.cpu, got, tc.want)
+		}
+	}
+}
+
+// Lock waits an engine did not count read as not counted, never as zero;
+// those it counted as numbers, zero for a kind that never waited.
+func TestLockWaitTableSaysNotCounted(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name  string
+		waits *result.LockWaits
+		want  []string
+		not   []string
+	}{
+		{"uncounted", nil, []string{"upsert              –", "read              –", "–: not counted"}, []string{"upsert              0"}},
+		{"counted", &result.LockWaits{Retries: 4}, []string{"upsert              4", "read              0"}, []string{"–"}},
+	} {
+		ph := result.Phase{Ops: []result.OpStats{{Kind: "read"}, {Kind: "upsert", BusyBegins: 3, LockWaits: tt.waits}}}
+		var b strings.Builder
+		lockWaitTable(&errWriter{w: &b}, ph, workload.Plan{Busy: workload.BusyTimeout})
+		for _, s := range tt.want {
+			if !strings.Contains(b.String(), s) {
+				t.Errorf("%s: no %q in\n%s", tt.name, s, b.String())
+			}
+		}
+		for _, s := range tt.not {
+			if strings.Contains(b.String(), s) {
+				t.Errorf("%s: %q in\n%s", tt.name, s, b.String())
+			}
 		}
 	}
 }

@@ -109,14 +109,37 @@ func lockWaitTable(w *errWriter, ph result.Phase, p workload.Plan) {
 		w.printf("\nlock waits inside ops (SQLite's busy handler, counted through the driver where it can be: its calls, and the time it waited, over the ops that waited)\n%s\n", busySteps)
 		fmt.Fprintf(tw, "op\thandler calls\tops waited\tgave up\twait p50\twait p99\twait max\tbusy BEGIN\tbusy COMMIT\t\n")
 	}
+	uncounted := !waitsCounted(ph)
 	for _, o := range viewRows(ph) {
 		lw := o.LockWaits
-		if lw == nil {
+		if lw == nil && !uncounted {
 			lw = &result.LockWaits{}
+		}
+		if lw == nil {
+			fmt.Fprintf(tw, "%s\t–\t–\t–\t–\t–\t–\t%d\t%d\t\n", o.Kind, o.BusyBegins, o.BusyCommits)
+			continue
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, units.Micros(lw.Wait.P50Micros), units.Micros(lw.Wait.P99Micros), units.Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
 	}
 	flush(w, tw)
+	if uncounted {
+		w.printf("–: not counted: this engine's busy handler waits inside the driver, out of gobench's sight (its waits are in the latency; --busy retry, or the capi and ncruces drivers, count them)\n")
+	}
+}
+
+// waitsCounted reports whether the phase's lock waits were counted: under
+// the retry policy, or by an engine that counts its own busy handler
+// (store.LockWaitCounter). Such a phase has LockWaits on some op kind (the
+// kinds that never waited have none); a phase with busy BEGINs or COMMITs
+// and no LockWaits anywhere waited inside a driver that cannot say how
+// long: not zero, unknown.
+func waitsCounted(ph result.Phase) bool {
+	for _, o := range ph.Ops {
+		if o.LockWaits != nil {
+			return true
+		}
+	}
+	return ph.Total.LockWaits != nil
 }
 
 // walText summarises a phase's write-ahead log in one line: its peak size,

@@ -1,6 +1,7 @@
 package result
 
 import (
+	"github.com/gobench/gobench/pkg/sqlscript"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -17,7 +18,8 @@ type PhaseIO struct {
 	// Commits is the phase's acknowledged commits: its write ops that
 	// succeeded when each op is its own transaction, its COMMITs that
 	// succeeded when ops are batched, its scripts that succeeded in a sql
-	// workload.
+	// workload, those that may write (sqlscript.Script.Writes: a script
+	// of queries commits nothing to sync).
 	Commits int64 `json:"commits"`
 	// SyncsPerCommit counts every sync the kernel received, of the files
 	// and of their directory; BytesPerCommit every byte written.
@@ -66,7 +68,7 @@ func newPhaseIO(io store.IOCounts, procs int, ph *Phase, spec *workload.Phase, p
 	var values int64
 	for _, o := range ph.Ops {
 		op, err := workload.ParseOp(o.Kind)
-		isScript := err != nil && isScriptKind(plan, o.Kind)
+		isScript := err != nil && isWritingScript(plan, o.Kind)
 		ok := o.Count - o.Errors.Total - o.NotFound
 		switch {
 		case spec.Batch > 1 && o.Kind == workload.OpCommit.String():
@@ -91,16 +93,18 @@ func newPhaseIO(io store.IOCounts, procs int, ph *Phase, spec *workload.Phase, p
 	return pio
 }
 
-// isScriptKind reports whether kind names one of the plan's scripts (a
-// statement's row, SCRIPT#LINE, is not one).
-func isScriptKind(plan *workload.Plan, kind string) bool {
+// isWritingScript reports whether kind names one of the plan's scripts (a
+// statement's row, SCRIPT#LINE, is not one) that may write; a script that
+// no longer parses is taken as one that does.
+func isWritingScript(plan *workload.Plan, kind string) bool {
 	if plan.SQL == nil {
 		return false
 	}
 	names := plan.OpNames()
-	for i := range plan.SQL.Scripts {
+	for i, src := range plan.SQL.Scripts {
 		if names[workload.ScriptOp(i)] == kind {
-			return true
+			sc, err := sqlscript.Parse(src.File, src.Text, src.Weight)
+			return err != nil || sc.Writes()
 		}
 	}
 	return false

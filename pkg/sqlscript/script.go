@@ -189,3 +189,51 @@ func (st *Statement) Bind(s *State, dst []any) error {
 	}
 	return nil
 }
+
+// readOnlyVerbs are the statements' first keywords that write nothing: a
+// query, and a transaction's own steps.
+var readOnlyVerbs = map[string]bool{"SELECT": true, "VALUES": true, "BEGIN": true, "COMMIT": true, "END": true, "ROLLBACK": true, "SAVEPOINT": true, "RELEASE": true}
+
+// Writes reports whether the script may write: whether any statement
+// begins with a keyword other than SELECT, VALUES or a transaction's
+// BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT and RELEASE. A WITH counts as
+// a write, since its statement may be an INSERT, so a script reported
+// read-only writes nothing.
+func (s *Script) Writes() bool {
+	for _, c := range s.Commands {
+		if c.SQL != nil && !readOnlyVerbs[firstKeyword(c.SQL.Text)] {
+			return true
+		}
+	}
+	return false
+}
+
+// firstKeyword returns a statement's first word, in upper case, past
+// blanks, comments and opening parentheses.
+func firstKeyword(sql string) string {
+	for {
+		sql = strings.TrimLeft(sql, " \t\r\n\f(")
+		switch {
+		case strings.HasPrefix(sql, "--"):
+			_, rest, ok := strings.Cut(sql, "\n")
+			if !ok {
+				return ""
+			}
+			sql = rest
+		case strings.HasPrefix(sql, "/*"):
+			_, rest, ok := strings.Cut(sql[2:], "*/")
+			if !ok {
+				return ""
+			}
+			sql = rest
+		default:
+			end := strings.IndexFunc(sql, func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+			})
+			if end < 0 {
+				end = len(sql)
+			}
+			return strings.ToUpper(sql[:end])
+		}
+	}
+}

@@ -198,3 +198,29 @@ func TestScriptAcrossStates(t *testing.T) {
 		}
 	}
 }
+
+// A script writes unless every statement is a query or a transaction's
+// own step; a WITH is taken as a write.
+func TestScriptWrites(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{"SELECT v FROM kv WHERE k = 1;", false},
+		{"BEGIN;\nselect 1;\n-- a comment\n/* more */ (SELECT 2);\nEND;", false},
+		{"\\set k random(1, 10)\nSELECT v FROM kv WHERE k = :k;", false},
+		{"BEGIN;\nUPDATE kv SET v = 1;\nCOMMIT;", true},
+		{"SELECT 1;\ninsert into kv values (1, 2);", true},
+		{"WITH x AS (SELECT 1) SELECT * FROM x;", true},
+		{"/* x */ DELETE FROM kv;", true},
+	} {
+		sc, err := Parse("s.sql", tt.src, 1)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		if got := sc.Writes(); got != tt.want {
+			t.Errorf("Writes(%q) = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}

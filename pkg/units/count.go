@@ -60,3 +60,17 @@ func ParseRate(s string) (float64, error) {
 	}
 	return v, nil
 }
+
+// ParseShare reads a share of a whole as a percentage, 5% or 0.5%, or as
+// a fraction, 0.05: from 0 to 1.
+func ParseShare(s string) (float64, error) {
+	t, pct := strings.CutSuffix(strings.TrimSpace(s), "%")
+	v, err := strconv.ParseFloat(t, 64)
+	if err == nil && pct {
+		v /= 100
+	}
+	if err != nil || strings.ContainsAny(t, "xX_") || !(v >= 0 && v <= 1) {
+		return 0, fmt.Errorf("%q is not a share such as 5%% or 0.05", s)
+	}
+	return v, nil
+}

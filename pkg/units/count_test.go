@@ -53,3 +53,20 @@ func FuzzParseCount(f *testing.F) {
 		}
 	})
 }
+
+func TestParseShare(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"5%", 0.05, true}, {"0.05", 0.05, true}, {"100%", 1, true}, {"0", 0, true}, {" 20% ", 0.2, true}, {"0.5%", 0.005, true},
+		{"120%", 0, false}, {"1.5", 0, false}, {"-1%", 0, false}, {"NaN", 0, false}, {"%", 0, false}, {"", 0, false}, {"0x1p-2", 0, false}, {"1_0%", 0, false},
+	} {
+		got, err := ParseShare(tt.in)
+		if (err == nil) != tt.ok || (tt.ok && got != tt.want) {
+			t.Errorf("ParseShare(%q) = %v, %v; want %v (ok %v)", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}

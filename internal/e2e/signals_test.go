@@ -303,23 +303,34 @@ func TestInterruptedRead(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("cannot make a FIFO here: %v", err)
 	}
-	opened := make(chan struct{}) // closed once gobench opened the FIFO to read it
+	// The test holds the FIFO open for reading and writing before gobench
+	// starts (which never blocks on Linux), so gobench finds a writer at
+	// its first read however late this goroutine runs; a writer that
+	// opened only after gobench's first read would be refused as absent.
+	w, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("cannot hold a FIFO open both ways here: %v", err)
+	}
+	t.Cleanup(func() { _ = w.Close() })
+	// reading is closed once more than a pipe's buffer (64 KiB) went
+	// through: writes that block when it is full finished, so gobench
+	// has been reading.
+	reading := make(chan struct{})
 	go func() {
-		f, err := os.OpenFile(fifo, os.O_WRONLY, 0) // returns once a reader opened it
-		if err != nil {
-			return
-		}
-		close(opened)
-		defer f.Close()
 		spaces := bytes.Repeat([]byte(" "), 1<<10)
-		if _, err := f.Write([]byte("{")); err != nil {
+		if _, err := w.Write([]byte("{")); err != nil {
 			return
 		}
-		for {
-			if _, err := f.Write(spaces); err != nil {
-				return // the reader is gone
+		for n := 0; ; n++ {
+			if _, err := w.Write(spaces); err != nil {
+				return // the test is over
 			}
-			time.Sleep(5 * time.Millisecond)
+			if n == 128 {
+				close(reading)
+			}
+			if n > 128 {
+				time.Sleep(5 * time.Millisecond)
+			}
 		}
 	}()
 	cmd := gobenchCmd(t, dir, "report", fifo)
@@ -332,9 +343,9 @@ func TestInterruptedRead(t *testing.T) {
 	// gobench relays interrupts from its start, before the command runs:
 	// once it reads the FIFO, the interrupt lands in the read.
 	select {
-	case <-opened:
+	case <-reading:
 	case <-time.After(time.Minute):
-		t.Fatal("gobench did not open the FIFO within a minute")
+		t.Fatalf("gobench read nothing of the FIFO within a minute; stderr:\n%s", &stderr)
 	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)

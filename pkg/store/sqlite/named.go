@@ -44,7 +44,8 @@ func (d *Driver) NameOptions(raw json.RawMessage) ([]store.Setting, error) {
 
 // Summarize gives SQLite's version as the engine, the journal mode,
 // synchronous level and busy timeout read back from the database as the
-// headline (blob I/O too, where it ran), and whether commits sync.
+// headline (blob I/O too, where it ran, and capi's loop in C, on or off),
+// and whether commits sync.
 func (d *Driver) Summarize(facts []store.Fact) []store.Fact {
 	fact := func(name string) string { return store.FactValue(facts, name) }
 	v := fact("sqlite_version")
@@ -57,6 +58,9 @@ func (d *Driver) Summarize(facts []store.Fact) []store.Fact {
 	}
 	if fact("api") != "" {
 		parts = append(parts, "api blob")
+	}
+	if on, _, ok := strings.Cut(fact("c_loop"), ":"); ok { // capi: how ops went into C
+		parts = append(parts, "capi-loop "+on)
 	}
 	return []store.Fact{
 		{Name: store.FactEngine, Value: "SQLite " + v},

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -40,6 +41,10 @@ func TestNamedAndSummary(t *testing.T) {
 		if got := store.FactValue(sum, name); got != want {
 			t.Errorf("%s = %q, want %q", name, got, want)
 		}
+	}
+	facts = append(facts, store.Fact{Name: "c_loop", Value: "off: one call into C per op"})
+	if got := store.FactValue(d.Summarize(facts), store.FactHeadline); !strings.HasSuffix(got, " · capi-loop off") {
+		t.Errorf("capi's headline %q does not say its loop in C is off", got)
 	}
 	if d.Summarize(nil) != nil {
 		t.Error("a summary of no facts")

@@ -92,20 +92,12 @@ func (m *MachineShift) sentence() string {
 // calibrations returns every calibration (µs per unit) of a suite's runs,
 // before and after each, and the other runnable threads where known.
 func calibrations(s *result.Suite) (cal, runnable []float64) {
-	for _, c := range s.Cells {
-		for _, r := range c.Runs {
-			m := r.Environment.Machine
-			if m == nil {
-				continue
-			}
-			for _, p := range []result.Probe{m.Before, m.After} {
-				if p.CPUMicros > 0 {
-					cal = append(cal, p.CPUMicros)
-				}
-				if p.OtherRunnable != nil {
-					runnable = append(runnable, *p.OtherRunnable)
-				}
-			}
+	for _, p := range s.Probes() {
+		if p.CPUMicros > 0 {
+			cal = append(cal, p.CPUMicros)
+		}
+		if p.OtherRunnable != nil {
+			runnable = append(runnable, *p.OtherRunnable)
 		}
 	}
 	return cal, runnable

@@ -51,20 +51,12 @@ func probeText(p result.Probe) string {
 // range, and the load averages'; "" when no run was calibrated.
 func suiteMachineText(s *result.Suite) string {
 	var cal, load []float64
-	for _, c := range s.Cells {
-		for _, r := range c.Runs {
-			m := r.Environment.Machine
-			if m == nil {
-				continue
-			}
-			for _, p := range []result.Probe{m.Before, m.After} {
-				if p.CPUMicros > 0 {
-					cal = append(cal, p.CPUMicros)
-				}
-				if p.Load1 != nil {
-					load = append(load, *p.Load1)
-				}
-			}
+	for _, p := range s.Probes() {
+		if p.CPUMicros > 0 {
+			cal = append(cal, p.CPUMicros)
+		}
+		if p.Load1 != nil {
+			load = append(load, *p.Load1)
 		}
 	}
 	if len(cal) == 0 {

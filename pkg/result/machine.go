@@ -48,3 +48,17 @@ func (e Environment) Calibration() (before, after float64, ok bool) {
 	}
 	return e.Machine.Before.CPUMicros, e.Machine.After.CPUMicros, true
 }
+
+// Probes returns the machine probes of every calibrated run of the suite,
+// each run's before and after, in the order of its cells and runs.
+func (s *Suite) Probes() []Probe {
+	var out []Probe
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			if m := r.Environment.Machine; m != nil {
+				out = append(out, m.Before, m.After)
+			}
+		}
+	}
+	return out
+}

@@ -209,31 +209,24 @@ func (s *Script) Writes() bool {
 }
 
 // firstKeyword returns a statement's first word, in upper case, past
-// blanks, comments and opening parentheses.
+// blanks, comments (as the lexer skips them) and opening parentheses.
 func firstKeyword(sql string) string {
+	l := lexer{src: sql}
 	for {
-		sql = strings.TrimLeft(sql, " \t\r\n\f(")
-		switch {
-		case strings.HasPrefix(sql, "--"):
-			_, rest, ok := strings.Cut(sql, "\n")
-			if !ok {
-				return ""
-			}
-			sql = rest
-		case strings.HasPrefix(sql, "/*"):
-			_, rest, ok := strings.Cut(sql[2:], "*/")
-			if !ok {
-				return ""
-			}
-			sql = rest
-		default:
-			end := strings.IndexFunc(sql, func(r rune) bool {
-				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-			})
-			if end < 0 {
-				end = len(sql)
-			}
-			return strings.ToUpper(sql[:end])
+		if l.skipBlank() != nil {
+			return ""
 		}
+		if l.peek(0) != '(' {
+			break
+		}
+		l.advance(1)
 	}
+	rest := sql[l.pos:]
+	end := strings.IndexFunc(rest, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	})
+	if end < 0 {
+		end = len(rest)
+	}
+	return strings.ToUpper(rest[:end])
 }

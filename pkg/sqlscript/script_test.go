@@ -214,6 +214,7 @@ func TestScriptWrites(t *testing.T) {
 		{"SELECT 1;\ninsert into kv values (1, 2);", true},
 		{"WITH x AS (SELECT 1) SELECT * FROM x;", true},
 		{"/* x */ DELETE FROM kv;", true},
+		{"( -- a comment inside\n SELECT 1);", false},
 	} {
 		sc, err := Parse("s.sql", tt.src, 1)
 		if err != nil {

@@ -204,3 +204,22 @@ var ErrNoTable = errors.New("no record table: the store was opened without one")
 func ErrFieldCount(got, fields int) error {
 	return fmt.Errorf("%w: %d values for a record of %d fields", ErrInvalid, got, fields)
 }
+
+// FieldCount returns the table's number of fields; on a nil table (a
+// store opened without one) it is ErrNoTable, class Other.
+func (t *Table) FieldCount() (int, error) {
+	if t == nil {
+		return 0, Wrap(Other, ErrNoTable)
+	}
+	return t.Fields, nil
+}
+
+// RecordFields is FieldCount for a write of a whole record: values must
+// hold one value per field (ErrFieldCount).
+func (t *Table) RecordFields(values [][]byte) (int, error) {
+	n, err := t.FieldCount()
+	if err == nil && len(values) != n {
+		err = ErrFieldCount(len(values), n)
+	}
+	return n, err
+}

@@ -22,22 +22,10 @@ var (
 	_ store.RecordScanner = conn{}
 )
 
-// fields returns the table's field count, or an error without a table.
-func (c conn) fields() (int, error) {
-	if c.d.table == nil {
-		return 0, store.Wrap(store.Other, store.ErrNoTable)
-	}
-	return c.d.table.Fields, nil
-}
-
 // InsertRecord adds key's record; an existing key is a constraint error.
 func (c conn) InsertRecord(key []byte, values [][]byte) error {
-	n, err := c.fields()
-	if err != nil {
+	if _, err := c.d.table.RecordFields(values); err != nil {
 		return err
-	}
-	if len(values) != n {
-		return store.ErrFieldCount(len(values), n)
 	}
 	r := record{key: string(key), rec: store.AppendRecord(nil, values)}
 	c.d.mu.Lock()
@@ -51,7 +39,7 @@ func (c conn) InsertRecord(key []byte, values [][]byte) error {
 
 // ReadRecord reads key's fields.
 func (c conn) ReadRecord(key []byte, field int, dst [][]byte) ([][]byte, error) {
-	n, err := c.fields()
+	n, err := c.d.table.FieldCount()
 	if err != nil {
 		return dst[:0], err
 	}
@@ -73,7 +61,7 @@ func (c conn) UpdateRecord(key []byte, field int, values [][]byte) error {
 // lock: no other write comes between them. A readField of -2 reads
 // nothing (UpdateRecord).
 func (c conn) ReadModifyWrite(key []byte, readField, writeField int, values [][]byte) error {
-	n, err := c.fields()
+	n, err := c.d.table.FieldCount()
 	if err != nil {
 		return err
 	}
@@ -99,7 +87,7 @@ func (c conn) ReadModifyWrite(key []byte, readField, writeField int, values [][]
 
 // ScanRecords walks the tree from the first key at or above from.
 func (c conn) ScanRecords(from []byte, n int, field int, visit func(key []byte, values [][]byte)) (int, error) {
-	fields, err := c.fields()
+	fields, err := c.d.table.FieldCount()
 	if err != nil {
 		return 0, err
 	}

@@ -21,14 +21,6 @@ var (
 	_ store.RecordScanner = (*conn)(nil)
 )
 
-// fields returns the table's field count, or an error without a table.
-func (c *conn) fields() (int, error) {
-	if c.table == nil {
-		return 0, store.Wrap(store.Other, store.ErrNoTable)
-	}
-	return c.table.Fields, nil
-}
-
 // view runs fn in the open batch's transaction, or in the connection's
 // read transaction, renewed for it.
 func (c *conn) view(fn func(txn *mdb.Txn) error) error {
@@ -45,12 +37,8 @@ func (c *conn) view(fn func(txn *mdb.Txn) error) error {
 // InsertRecord puts with MDB_NOOVERWRITE: an existing key fails with
 // class constraint.
 func (c *conn) InsertRecord(key []byte, values [][]byte) error {
-	n, err := c.fields()
-	if err != nil {
+	if _, err := c.table.RecordFields(values); err != nil {
 		return err
-	}
-	if len(values) != n {
-		return store.ErrFieldCount(len(values), n)
 	}
 	c.rec = store.AppendRecord(c.rec[:0], values)
 	return c.write(func(txn *mdb.Txn) error { return txn.Put(c.dbi, key, c.rec, mdb.NoOverwrite) })
@@ -58,7 +46,7 @@ func (c *conn) InsertRecord(key []byte, values [][]byte) error {
 
 // ReadRecord reads key's record in a read transaction.
 func (c *conn) ReadRecord(key []byte, field int, dst [][]byte) ([][]byte, error) {
-	n, err := c.fields()
+	n, err := c.table.FieldCount()
 	if err != nil {
 		return dst[:0], err
 	}
@@ -87,7 +75,7 @@ func (c *conn) UpdateRecord(key []byte, field int, values [][]byte) error {
 // between). A readField of -2 reads only what the update needs
 // (UpdateRecord).
 func (c *conn) ReadModifyWrite(key []byte, readField, writeField int, values [][]byte) error {
-	n, err := c.fields()
+	n, err := c.table.FieldCount()
 	if err != nil {
 		return err
 	}
@@ -110,7 +98,7 @@ func (c *conn) ReadModifyWrite(key []byte, readField, writeField int, values [][
 
 // ScanRecords walks a cursor from the first key at or above from.
 func (c *conn) ScanRecords(from []byte, n int, field int, visit func(key []byte, values [][]byte)) (int, error) {
-	fields, err := c.fields()
+	fields, err := c.table.FieldCount()
 	if err != nil {
 		return 0, err
 	}

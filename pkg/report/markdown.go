@@ -77,6 +77,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 	if line := ioOutsideText(r); line != "" {
 		ew.printf("\n%s\n", mdEscape(line))
 	}
+	if line := figuresText(r); line != "" {
+		ew.printf("\n%s\n", mdEscape(line))
+	}
 	return ew.err
 }
 

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/units"
@@ -71,6 +72,9 @@ func runText(w io.Writer, r *result.Result) error {
 	if line := ioOutsideText(r); line != "" {
 		tw.printf("%s\n", line)
 	}
+	if line := figuresText(r); line != "" {
+		tw.printf("%s\n", line)
+	}
 	for _, line := range statementLegend(r.Plan) {
 		tw.printf("%s\n", line)
 	}
@@ -112,6 +116,28 @@ func ceilingText(r *result.Result, i int) string {
 		s += ": IMPOSSIBLE for commits that each waited for their syncs: the disk synced faster during the run than in the probe (its speed changed, or its cache acknowledges syncs it has not made durable)"
 	}
 	return s
+}
+
+// figuresText lists the run's figures that the table of figures puts on
+// this line (judge.Figure.Line: those no other line shows) and that the
+// run has: "figures: fairness 0.97 · worker max gap 12ms"; "" when none.
+func figuresText(r *result.Result) string {
+	if len(r.Phases) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, f := range judge.Figures {
+		if !f.Line || f.PerKind {
+			continue
+		}
+		if v, ok := f.Read(r, ""); ok {
+			parts = append(parts, f.Name+" "+f.Tag(v))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "figures: " + strings.Join(parts, " · ")
 }
 
 func header(w *errWriter, r *result.Result) {

@@ -104,7 +104,7 @@ var Figures = []*Figure{
 	{
 		Name: "commits ops/s", Doc: "acknowledged commits of writes per second",
 		Unit: "ops/s", Higher: true, Scale: Rate,
-		Read: func(r *result.Result, _ string) (float64, bool) { return r.CommitsPerSec(0) },
+		Read:   func(r *result.Result, _ string) (float64, bool) { return r.CommitsPerSec(0) },
 		Format: units.Rate, Tag: func(v float64) string { return units.Rate(v) + " ops/s" },
 		Needs: needsCommits, Summary: hasCeiling,
 	},

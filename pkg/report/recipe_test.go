@@ -17,7 +17,10 @@ import (
 // it.
 func TestRecipeFormat(t *testing.T) {
 	formats["tsv"] = renderers{name: "tsv", exts: []string{".tsv"},
-		run: func(w io.Writer, r *result.Result) error { _, err := io.WriteString(w, r.Command+"\t"+r.Plan.Driver+"\n"); return err }}
+		run: func(w io.Writer, r *result.Result) error {
+			_, err := io.WriteString(w, r.Command+"\t"+r.Plan.Driver+"\n")
+			return err
+		}}
 	t.Cleanup(func() { delete(formats, "tsv") })
 	if !slices.Contains(Formats(), "tsv") || !slices.Contains(FormatsFor((*result.Suite)(nil)), "tsv") {
 		t.Errorf("a format that renders runs is not listed for results: %v", FormatsFor((*result.Suite)(nil)))

@@ -81,7 +81,7 @@ func (c *Counters) Snapshot() store.IOCounts {
 
 // Now returns the monotonic clock in nanoseconds: CLOCK_MONOTONIC on
 // Linux, the clock the C VFS stamps its events with and the one gobench
-// clocks ops on (workload.Now).
+// clocks ops on (runner.Now).
 func Now() int64 { return nanotime() }
 
 //go:linkname nanotime runtime.nanotime

@@ -120,6 +120,7 @@ func TestBuiltinSQL(t *testing.T) {
 		t.Error("an unknown built-in was accepted")
 	}
 }
+
 // The built-in schema drops and creates the tables BuiltinTables names,
 // and no other, each CREATE TABLE marked as gobench's own: the store
 // refuses a database with another program's table of one of the names

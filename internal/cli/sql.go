@@ -168,14 +168,14 @@ func (o *sqlOptions) readSources(env *Env, spec *preset.SQLSpec) error {
 		if err != nil {
 			return fmt.Errorf("--file: %w", err)
 		}
-		spec.Scripts = append(spec.Scripts, workload.Source{File: file, Text: text, Weight: weight})
+		spec.Scripts = append(spec.Scripts, workload.NewSQLFile(file, text, weight))
 	}
 	if o.schema != "" {
 		text, err := readText(env, o.schema)
 		if err != nil {
 			return fmt.Errorf("--schema: %w", err)
 		}
-		spec.Schema = &workload.Source{File: o.schema, Text: text}
+		spec.Schema = &workload.SQLFile{File: o.schema, Text: text}
 	}
 	return nil
 }

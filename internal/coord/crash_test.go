@@ -73,14 +73,25 @@ func TestCrashRun(t *testing.T) {
 }
 
 // A record that reaches its limit stops: the states come from the part
-// recorded, and the result says the record filled.
+// recorded, and the result says the record filled. Values of 64 KiB make
+// every commit write some 32 pages, so a handful of commits fill the
+// record; a machine too loaded to make them in the phase's time gets a
+// longer phase.
 func TestCrashRecordFills(t *testing.T) {
-	p := crashPlan(t, "ncruces", "rollback", "full", 1, 0, 4)
-	p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(time.Second)
-	p.Crash.RecordLimit = 1 << 20
-	d := runCrash(t, p).Durability
-	if !d.Full || d.States == 0 || d.RecordBytes > 2<<20 {
-		t.Errorf("a record of 1 MiB at most: %+v", d)
+	for secs := 2; ; secs *= 2 {
+		p := crashPlan(t, "ncruces", "rollback", "full", 1, 0, 4)
+		p.ValueSize = 64 << 10
+		p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(time.Duration(secs)*time.Second)
+		p.Crash.RecordLimit = 1 << 20
+		d := runCrash(t, p).Durability
+		if !d.Full && secs < 32 {
+			t.Logf("the record did not fill in %d s (%d acknowledged commits): again, longer", secs, d.Acked)
+			continue
+		}
+		if !d.Full || d.States == 0 || d.RecordBytes > 2<<20 {
+			t.Errorf("a record of 1 MiB at most: %+v", d)
+		}
+		return
 	}
 }
 

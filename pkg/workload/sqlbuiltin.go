@@ -34,7 +34,7 @@ func BuiltinSQL(name string, scale int64) (*SQL, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &SQL{Scripts: []Source{script}, Schema: &schema, Scale: scale}
+	s := &SQL{Scripts: []SQLFile{script}, Schema: &schema, Scale: scale}
 	if name == BuiltinTPCBLike {
 		s.Check = CheckTPCB
 	}
@@ -42,10 +42,10 @@ func BuiltinSQL(name string, scale int64) (*SQL, error) {
 }
 
 // builtinSource reads an embedded script.
-func builtinSource(name string) (Source, error) {
+func builtinSource(name string) (SQLFile, error) {
 	b, err := builtinFiles.ReadFile("builtin/" + name + ".sql")
 	if err != nil {
-		return Source{}, fmt.Errorf("built-in %s: %w", name, err)
+		return SQLFile{}, fmt.Errorf("built-in %s: %w", name, err)
 	}
-	return Source{File: name + ".sql", Text: string(b), Weight: 1}, nil
+	return NewSQLFile(name+".sql", string(b), 1), nil
 }

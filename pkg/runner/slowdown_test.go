@@ -1,6 +1,6 @@
 //go:build gobench_slowdown
 
-package workload
+package runner
 
 import "testing"
 

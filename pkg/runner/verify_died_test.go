@@ -1,4 +1,4 @@
-package workload
+package runner
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/mapstore"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // After a run in which a worker died, a value it wrote after the last
@@ -24,13 +25,13 @@ func TestVerifyDiedInDoubt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := make([]byte, MinVerifyValueSize)
-	putTag(v, 1, 0, 0) // worker 1's first write, never reported
+	v := make([]byte, workload.MinVerifyValueSize)
+	workload.PutTag(v, 1, 0, 0) // worker 1's first write, never reported
 	if err := c.Put(3, v); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
-	none := func(yield func(WriteRecord) bool) {}
+	none := func(yield func(workload.WriteRecord) bool) {}
 	for _, tt := range []struct {
 		name                string
 		died                func(w, p int) bool

@@ -1,9 +1,11 @@
-package workload
+package runner
 
 import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/gobench/gobench/pkg/workload"
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -31,7 +33,7 @@ var tpcbChecks = []struct {
 // script's transactions acknowledged over the whole run, warm-up
 // included. Every invariant that does not hold is a violation; any makes
 // the error ErrVerify. A plan without a check returns nil, nil.
-func CheckSQL(ctx context.Context, st store.Store, plan *Plan, acked int64) (*VerifyReport, error) {
+func CheckSQL(ctx context.Context, st store.Store, plan *workload.Plan, acked int64) (*workload.VerifyReport, error) {
 	if plan.SQL == nil || plan.SQL.Check == "" {
 		return nil, nil
 	}
@@ -44,8 +46,8 @@ func CheckSQL(ctx context.Context, st store.Store, plan *Plan, acked int64) (*Ve
 	if !ok {
 		return nil, fmt.Errorf("%w: driver %s cannot run SQL", store.ErrInvalid, plan.Driver)
 	}
-	rep := &VerifyReport{Integrity: "not available", AckedWrites: acked}
-	if err := rep.checkIntegrity(ctx, st); err != nil {
+	rep := &workload.VerifyReport{Integrity: "not available", AckedWrites: acked}
+	if err := checkIntegrity(ctx, rep, st); err != nil {
 		return nil, err
 	}
 	for _, chk := range tpcbChecks {
@@ -69,7 +71,7 @@ func CheckSQL(ctx context.Context, st store.Store, plan *Plan, acked int64) (*Ve
 		}
 	}
 	if rep.Violations > 0 {
-		return rep, fmt.Errorf("%w: %d violations after %d acknowledged transactions (integrity %s; %s)", ErrVerify, rep.Violations, acked, rep.Integrity, strings.Join(rep.Examples, "; "))
+		return rep, fmt.Errorf("%w: %d violations after %d acknowledged transactions (integrity %s; %s)", workload.ErrVerify, rep.Violations, acked, rep.Integrity, strings.Join(rep.Examples, "; "))
 	}
 	return rep, nil
 }

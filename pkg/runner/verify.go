@@ -1,102 +1,16 @@
-package workload
+package runner
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
+
+	"github.com/gobench/gobench/pkg/workload"
 
 	"github.com/gobench/gobench/pkg/store"
 )
-
-// MinVerifyValueSize is the smallest value that holds a verify tag.
-const MinVerifyValueSize = 32
-
-// Tag identifies the write that produced a value: worker, phase and the
-// worker's write sequence number in that phase (counting every write op
-// dealt, acknowledged or not), or the preload.
-type Tag struct {
-	Worker, Phase int
-	Seq           uint64
-	Preload       bool
-}
-
-const (
-	tagPrefix  = "gbv1:"
-	preloadTag = "gbv1:preload:"
-	tagLen     = 30 // "gbv1:" + 8 hex + ":" + 2 hex + ":" + 12 hex + ":"
-)
-
-// putTag writes the tag at the start of v (len(v) >= tagLen).
-func putTag(v []byte, worker, phase int, seq uint64) {
-	b := append(v[:0], tagPrefix...)
-	b = appendHex(b, uint64(worker), 8)
-	b = append(b, ':')
-	b = appendHex(b, uint64(phase), 2)
-	b = append(b, ':')
-	b = appendHex(b, seq, 12)
-	_ = append(b, ':')
-}
-
-func appendHex(b []byte, v uint64, width int) []byte {
-	const digits = "0123456789abcdef"
-	for i := width - 1; i >= 0; i-- {
-		b = append(b, digits[(v>>(4*uint(i)))&15])
-	}
-	return b
-}
-
-// ParseTag reads the tag at the start of a value.
-func ParseTag(v []byte) (Tag, bool) {
-	if len(v) >= len(preloadTag) && string(v[:len(preloadTag)]) == preloadTag {
-		return Tag{Preload: true}, true
-	}
-	if len(v) < tagLen || string(v[:len(tagPrefix)]) != tagPrefix || v[13] != ':' || v[16] != ':' || v[29] != ':' {
-		return Tag{}, false
-	}
-	w, err1 := strconv.ParseUint(string(v[5:13]), 16, 32)
-	p, err2 := strconv.ParseUint(string(v[14:16]), 16, 8)
-	s, err3 := strconv.ParseUint(string(v[17:29]), 16, 48)
-	if err1 != nil || err2 != nil || err3 != nil {
-		return Tag{}, false
-	}
-	return Tag{Worker: int(w), Phase: int(p), Seq: s}, true
-}
-
-// WriteRecord is one write op as the coordinator saw it: whose, which in
-// the worker's sequence, when (offsets from the phase's START, on the
-// clock every process shares), and whether it was acknowledged.
-type WriteRecord struct {
-	Worker, Phase int
-	Seq           uint64
-	Start, End    time.Duration
-	Acked         bool
-}
-
-// VerifyReport is what Verify found.
-type VerifyReport struct {
-	// Integrity is "ok", the engine's complaint, or "not available" for
-	// engines without a check.
-	Integrity   string   `json:"integrity"`
-	KeysChecked uint64   `json:"keys_checked"`
-	AckedWrites int64    `json:"acked_writes"`
-	Violations  int64    `json:"violations"`
-	Examples    []string `json:"examples,omitempty"`
-	// Invariants is how many invariants a sql workload's check tested
-	// (see CheckSQL), in place of keys; AckedWrites then counts its
-	// acknowledged transactions.
-	Invariants int `json:"invariants,omitempty"`
-	// InDoubt counts, after a run in which workers died (VerifyDied),
-	// the keys holding a value one of them wrote after the last write it
-	// reported: committed, but never acknowledged to the coordinator, so
-	// neither a lost write nor a violation.
-	InDoubt int64 `json:"in_doubt,omitempty"`
-}
-
-// ErrVerify marks a verification that found lost or impossible writes.
-var ErrVerify = errors.New("verification failed")
 
 type ackedWrite struct {
 	worker, phase int
@@ -112,7 +26,7 @@ type ackedWrite struct {
 // acknowledged write to that key may have started after that write ended.
 // The keys of the writes come from replaying each worker's lottery, so
 // the records need not carry them. Memory grows with acknowledged writes.
-func Verify(ctx context.Context, st store.Store, plan *Plan, records func(yield func(WriteRecord) bool)) (*VerifyReport, error) {
+func Verify(ctx context.Context, st store.Store, plan *workload.Plan, records func(yield func(workload.WriteRecord) bool)) (*workload.VerifyReport, error) {
 	return VerifyDied(ctx, st, plan, records, nil)
 }
 
@@ -122,12 +36,12 @@ func Verify(ctx context.Context, st store.Store, plan *Plan, records func(yield 
 // such a worker's, from a write after the last one the records hold for
 // that phase, is counted in doubt (VerifyReport.InDoubt) rather than as
 // a violation. Everything else is checked as Verify checks it.
-func VerifyDied(ctx context.Context, st store.Store, plan *Plan, records func(yield func(WriteRecord) bool), died func(worker, phase int) bool) (*VerifyReport, error) {
+func VerifyDied(ctx context.Context, st store.Store, plan *workload.Plan, records func(yield func(workload.WriteRecord) bool), died func(worker, phase int) bool) (*workload.VerifyReport, error) {
 	if !plan.Verify {
 		return nil, errors.New("the plan did not tag its values (Plan.Verify)")
 	}
-	rep := &VerifyReport{Integrity: "not available"}
-	if err := rep.checkIntegrity(ctx, st); err != nil {
+	rep := &workload.VerifyReport{Integrity: "not available"}
+	if err := checkIntegrity(ctx, rep, st); err != nil {
 		return nil, err
 	}
 	acked, last := ackedWrites(records, rep)
@@ -136,13 +50,13 @@ func VerifyDied(ctx context.Context, st store.Store, plan *Plan, records func(yi
 		return nil, err
 	}
 	if rep.Violations > 0 {
-		return rep, fmt.Errorf("%w: %d violations in %d keys (for example: %s)", ErrVerify, rep.Violations, rep.KeysChecked, rep.Examples[0])
+		return rep, fmt.Errorf("%w: %d violations in %d keys (for example: %s)", workload.ErrVerify, rep.Violations, rep.KeysChecked, rep.Examples[0])
 	}
 	return rep, nil
 }
 
 // violation counts one, keeping the first five as examples.
-func (rep *VerifyReport) violation(format string, args ...any) {
+func violation(rep *workload.VerifyReport, format string, args ...any) {
 	rep.Violations++
 	if len(rep.Examples) < 5 {
 		rep.Examples = append(rep.Examples, fmt.Sprintf(format, args...))
@@ -150,7 +64,7 @@ func (rep *VerifyReport) violation(format string, args ...any) {
 }
 
 // checkIntegrity runs the engine's own check, where it has one.
-func (rep *VerifyReport) checkIntegrity(ctx context.Context, st store.Store) error {
+func checkIntegrity(ctx context.Context, rep *workload.VerifyReport, st store.Store) error {
 	c, ok := st.(store.Checker)
 	if !ok {
 		return nil
@@ -174,7 +88,7 @@ type workerPhase struct{ w, p int }
 // sequence number, and counts them; last is the number of writes each
 // worker's records hold per phase, acknowledged or not (one past the
 // highest sequence number).
-func ackedWrites(records func(yield func(WriteRecord) bool), rep *VerifyReport) (acked map[workerPhase]map[uint64]ackedWrite, last map[workerPhase]uint64) {
+func ackedWrites(records func(yield func(workload.WriteRecord) bool), rep *workload.VerifyReport) (acked map[workerPhase]map[uint64]ackedWrite, last map[workerPhase]uint64) {
 	acked = map[workerPhase]map[uint64]ackedWrite{}
 	last = map[workerPhase]uint64{}
 	for r := range records {
@@ -196,14 +110,14 @@ func ackedWrites(records func(yield func(WriteRecord) bool), rep *VerifyReport) 
 
 // writesByKey replays each worker's lottery to find the key of every
 // acknowledged write.
-func writesByKey(plan *Plan, acked map[workerPhase]map[uint64]ackedWrite) map[uint64][]ackedWrite {
+func writesByKey(plan *workload.Plan, acked map[workerPhase]map[uint64]ackedWrite) map[uint64][]ackedWrite {
 	byKey := map[uint64][]ackedWrite{}
 	for k, writes := range acked {
 		var maxSeq uint64
 		for s := range writes {
 			maxSeq = max(maxSeq, s)
 		}
-		l := NewLottery(plan, k.p, k.w)
+		l := workload.NewLottery(plan, k.p, k.w)
 		for seq := uint64(0); seq <= maxSeq; {
 			op, key := l.Next()
 			if !op.IsWrite() {
@@ -221,21 +135,21 @@ func writesByKey(plan *Plan, acked map[workerPhase]map[uint64]ackedWrite) map[ui
 // keyCheck is the reading back of every key: the report it fills, and
 // whose writes may be in doubt (see VerifyDied).
 type keyCheck struct {
-	rep  *VerifyReport
+	rep  *workload.VerifyReport
 	died func(worker, phase int) bool // nil: no worker died
 	last map[workerPhase]uint64       // writes recorded per worker and phase
 }
 
 // inDoubt reports whether tag names a write its worker may have committed
 // and died before reporting.
-func (v *keyCheck) inDoubt(tag Tag) bool {
+func (v *keyCheck) inDoubt(tag workload.Tag) bool {
 	return v.died != nil && v.died(tag.Worker, tag.Phase) && tag.Seq >= v.last[workerPhase{tag.Worker, tag.Phase}]
 }
 
 // checkKeys reads every key back and checks it against its writes. A
 // cancelled ctx stops it, within the statement under way where the
 // connection can be interrupted (store.Interrupter).
-func (v *keyCheck) checkKeys(ctx context.Context, st store.Store, plan *Plan, byKey map[uint64][]ackedWrite) error {
+func (v *keyCheck) checkKeys(ctx context.Context, st store.Store, plan *workload.Plan, byKey map[uint64][]ackedWrite) error {
 	rep := v.rep
 	c, err := st.Conn(ctx)
 	if err != nil {
@@ -253,7 +167,7 @@ func (v *keyCheck) checkKeys(ctx context.Context, st store.Store, plan *Plan, by
 		rep.KeysChecked++
 		if errors.Is(err, store.ErrNotFound) {
 			if key < plan.Preload || len(writes) > 0 {
-				rep.violation("key %d is missing: it was preloaded or written", key)
+				violation(rep, "key %d is missing: it was preloaded or written", key)
 			}
 			continue
 		}
@@ -269,13 +183,13 @@ func (v *keyCheck) checkKeys(ctx context.Context, st store.Store, plan *Plan, by
 // to it.
 func (v *keyCheck) checkValue(key uint64, value []byte, writes []ackedWrite) {
 	rep := v.rep
-	tag, ok := ParseTag(value)
+	tag, ok := workload.ParseTag(value)
 	switch {
 	case !ok:
-		rep.violation("key %d holds a value with no tag", key)
+		violation(rep, "key %d holds a value with no tag", key)
 	case tag.Preload:
 		if len(writes) > 0 {
-			rep.violation("key %d still holds its preloaded value, but %d acknowledged writes to it were lost", key, len(writes))
+			violation(rep, "key %d still holds its preloaded value, but %d acknowledged writes to it were lost", key, len(writes))
 		}
 	default:
 		i := slices.IndexFunc(writes, func(w ackedWrite) bool {
@@ -286,13 +200,13 @@ func (v *keyCheck) checkValue(key uint64, value []byte, writes []ackedWrite) {
 			return
 		}
 		if i < 0 {
-			rep.violation("key %d holds the value of worker %d's write %d in phase %d, which was not acknowledged", key, tag.Worker, tag.Seq, tag.Phase)
+			violation(rep, "key %d holds the value of worker %d's write %d in phase %d, which was not acknowledged", key, tag.Worker, tag.Seq, tag.Phase)
 			return
 		}
 		kept := writes[i]
 		for _, w := range writes {
 			if w.phase > kept.phase || (w.phase == kept.phase && w.start > kept.end) {
-				rep.violation("key %d lost worker %d's write %d (started %v), acknowledged after the surviving write ended (%v)", key, w.worker, w.seq, w.start, kept.end)
+				violation(rep, "key %d lost worker %d's write %d (started %v), acknowledged after the surviving write ended (%v)", key, w.worker, w.seq, w.start, kept.end)
 				return
 			}
 		}

@@ -1,4 +1,4 @@
-package workload
+package runner
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/nullstore"
 	"github.com/gobench/gobench/pkg/store/storetest"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // flakyTx is the null store with transactions whose begins and commits
@@ -39,13 +40,13 @@ func (f *flakyTx) Commit() error {
 func (f *flakyTx) Rollback() error { f.rbs++; f.open = false; return nil }
 func (f *flakyTx) InTx() bool      { return f.open }
 
-func runFlaky(t *testing.T, f *flakyTx, ops int64) []Sample {
+func runFlaky(t *testing.T, f *flakyTx, ops int64) []workload.Sample {
 	t.Helper()
 	p := testPlan(1)
 	p.Preload = 0 // the flaky transactions are the phase's
 	p.Phases[0].Ops = ops
 	p.Phases[0].Batch = 5
-	c := &captured{samples: map[int][]Sample{}}
+	c := &captured{samples: map[int][]workload.Sample{}}
 	drv := storetest.Wrap("flaky", nullstore.Driver{}, func(c store.Conn) store.Conn { f.Conn = c; return f })
 	p.Driver = drv.Name()
 	if err := Run(context.Background(), p, drv, c); err != nil {
@@ -56,13 +57,13 @@ func runFlaky(t *testing.T, f *flakyTx, ops int64) []Sample {
 
 // outcomes counts a sample sequence's data ops, begins and commits by
 // class.
-func outcomes(ss []Sample) (data, begins, commits map[store.Class]int) {
+func outcomes(ss []workload.Sample) (data, begins, commits map[store.Class]int) {
 	data, begins, commits = map[store.Class]int{}, map[store.Class]int{}, map[store.Class]int{}
 	for _, s := range ss {
 		switch {
-		case s.Op == OpBegin:
+		case s.Op == workload.OpBegin:
 			begins[s.Class]++
-		case s.Op == OpCommit:
+		case s.Op == workload.OpCommit:
 			commits[s.Class]++
 		default:
 			data[s.Class]++
@@ -87,7 +88,7 @@ func TestBatchAcknowledgedByCommit(t *testing.T) {
 	}
 	// The failed batch's ops come right before its commit, all busy.
 	for i, s := range ss {
-		if s.Op == OpCommit && s.Class == store.Busy {
+		if s.Op == workload.OpCommit && s.Class == store.Busy {
 			for _, op := range ss[i-5 : i] {
 				if op.Class != store.Busy || !op.Op.IsData() {
 					t.Fatalf("the failed batch holds %+v", op)
@@ -115,7 +116,7 @@ func TestBatchBeginFails(t *testing.T) {
 		t.Errorf("begins %v, commits %v (%d calls); want 4 good begins, one busy, 4 commits", begins, commits, f.commits)
 	}
 	for i, s := range ss {
-		if s.Op == OpBegin && s.Class == store.Busy && (i+1 >= len(ss) || ss[i+1].Class != store.Busy || !ss[i+1].Op.IsData() || ss[i+1].Start != s.Start) {
+		if s.Op == workload.OpBegin && s.Class == store.Busy && (i+1 >= len(ss) || ss[i+1].Class != store.Busy || !ss[i+1].Op.IsData() || ss[i+1].Start != s.Start) {
 			t.Fatalf("the op after a failed begin is %+v, want a busy data op at the begin's start", ss[i+1])
 		}
 	}
@@ -147,22 +148,22 @@ func (s *stepper) Put(key uint64, v []byte) error {
 // counted; under the timeout policy it gets no hook and fails at once.
 func TestStepRetry(t *testing.T) {
 	t.Parallel()
-	run := func(busy string, budget time.Duration) (*stepper, []Sample) {
+	run := func(busy string, budget time.Duration) (*stepper, []workload.Sample) {
 		p := testPlan(1)
 		p.Preload = 0
 		p.Phases[0].Ops = 20
-		p.Phases[0].Mix = Mix{{OpUpsert, 100}}
-		p.Busy, p.BusyBudget = busy, Duration(budget)
+		p.Phases[0].Mix = workload.Mix{{Op: workload.OpUpsert, Percent: 100}}
+		p.Busy, p.BusyBudget = busy, workload.Duration(budget)
 		st := &stepper{}
 		drv := storetest.Wrap("stepper", nullstore.Driver{}, func(c store.Conn) store.Conn { st.Conn = c; return st })
-		c := &captured{samples: map[int][]Sample{}}
+		c := &captured{samples: map[int][]workload.Sample{}}
 		p.Driver = drv.Name()
 		if err := Run(context.Background(), p, drv, c); err != nil {
 			t.Fatal(err)
 		}
 		return st, c.samples[0]
 	}
-	st, ss := run(BusyRetry, time.Second)
+	st, ss := run(workload.BusyRetry, time.Second)
 	if st.calls != 20 {
 		t.Errorf("Put called %d times for 20 ops: the worker retried whole ops over the connection's own retries", st.calls)
 	}

@@ -1,4 +1,4 @@
-package workload
+package runner
 
 import _ "unsafe" // for go:linkname
 

@@ -1,17 +1,18 @@
-package workload
+package runner
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // Run runs plan in this test process against a store opened with drv,
 // every worker a goroutine, its samples to c: the tests' way to drive a
 // Host whole (the library's entry point, bench.Run, builds a result
 // from the same steps).
-func Run(ctx context.Context, plan *Plan, drv store.Driver, c Collector) (err error) {
+func Run(ctx context.Context, plan *workload.Plan, drv store.Driver, c workload.Collector) (err error) {
 	if err := plan.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", store.ErrInvalid, err)
 	}

@@ -1,4 +1,4 @@
-package workload
+package runner
 
 import (
 	"context"
@@ -8,34 +8,29 @@ import (
 
 	"github.com/gobench/gobench/pkg/sqlscript"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
-// streamScripts seeds a worker's \set expressions in a sql workload.
-const streamScripts = 6
-
-// scripts is one connection's prepared scripts: for each, its commands in
-// order, every SQL statement prepared once, before the worker is ready.
+// scripts is one connection's prepared scripts: for each, its SQL
+// statements in order, every one prepared once, before the worker is
+// ready.
 type scripts struct {
 	list  [][]scriptStep
 	names []string // each script's name
 }
 
-// scriptStep is one command of a script: a \set (set) or a prepared
-// statement with its op (for per-statement samples), its parameters'
-// values bound for the run under way (args) and where it came from.
+// scriptStep is one statement of a script, prepared, with its op (for
+// per-statement samples) and where it came from.
 type scriptStep struct {
 	file string
 	line int
-	set  *sqlscript.Set
-	sql  *sqlscript.Statement
 	stmt store.Statement
-	op   Op
-	args []any
+	op   workload.Op
 }
 
 // prepareScripts prepares every statement of plan's scripts on c. An
 // error names the script's file and line.
-func prepareScripts(plan *Plan, c store.Conn) (*scripts, error) {
+func prepareScripts(plan *workload.Plan, c store.Conn) (*scripts, error) {
 	sc, ok := c.(store.Scripter)
 	if !ok {
 		return nil, fmt.Errorf("%w: driver %s cannot run SQL scripts", store.ErrInvalid, plan.Driver)
@@ -49,67 +44,37 @@ func prepareScripts(plan *Plan, c store.Conn) (*scripts, error) {
 	for i, s := range parsed {
 		out.names[i] = s.Name
 		for _, cmd := range s.Commands {
-			step := scriptStep{file: s.File, line: cmd.Line, set: cmd.Set, sql: cmd.SQL}
-			if cmd.SQL != nil {
-				if step.stmt, err = sc.Prepare(cmd.SQL.Text, cmd.SQL.Params); err != nil {
-					return nil, &sqlscript.Error{File: s.File, Line: cmd.Line, Msg: err.Error()}
-				}
-				step.op = StatementOp(j)
-				step.args = make([]any, len(cmd.SQL.Params))
-				j++
+			if cmd.SQL == nil {
+				continue
 			}
+			step := scriptStep{file: s.File, line: cmd.Line, op: workload.StatementOp(j)}
+			if step.stmt, err = sc.Prepare(cmd.SQL.Text, cmd.SQL.Params); err != nil {
+				return nil, &sqlscript.Error{File: s.File, Line: cmd.Line, Msg: err.Error()}
+			}
+			j++
 			out.list[i] = append(out.list[i], step)
 		}
 	}
 	return out, nil
 }
 
-// bind runs script i's \set lines in order against st and binds each
-// statement's parameters to the values they have when it comes up. The
-// statements then run with those values however often a busy database
-// makes the script start over: a retry repeats the same transaction. An
-// expression that fails (a division by zero) fails with class Script.
-func (s *scripts) bind(i int, st *sqlscript.State) error {
-	for k := range s.list[i] {
-		step := &s.list[i][k]
-		if step.set != nil {
-			if err := step.set.Eval(st); err != nil {
-				return store.Wrap(store.Script, fmt.Errorf("%s:%d: %w", step.file, step.line, err))
-			}
-			continue
-		}
-		if err := step.sql.Bind(st, step.args); err != nil {
-			return store.Wrap(store.Script, fmt.Errorf("%s:%d: %w", step.file, step.line, err))
-		}
-	}
-	return nil
-}
-
-// runScript runs one attempt of script i on the worker's connection, its
-// parameters bound first on the op's first attempt. With PerStatement
+// runScript runs one attempt of script i on the worker's connection, each
+// statement k with the values args[k] (the dealer bound them). With PerStatement
 // every statement's latency is emitted as its own sample. A statement
 // that fails ends the attempt; a transaction it leaves open is rolled back
 // here, so nothing of the attempt is committed and the connection is back
 // in autocommit.
-func (w *worker) runScript(i int) error {
-	if w.try.n == 0 {
-		if err := w.scripts.bind(i, w.vars); err != nil {
-			return err
-		}
-	}
+func (w *worker) runScript(i int, args [][]any) error {
 	for k := range w.scripts.list[i] {
 		step := &w.scripts.list[i][k]
-		if step.stmt == nil {
-			continue
-		}
 		var t0 int64
 		if w.perStatement {
 			t0 = w.now()
 		}
-		_, err := step.stmt.Run(step.args...)
+		_, err := step.stmt.Run(args[k]...)
 		if w.perStatement {
 			t1 := w.now()
-			if serr := w.emit(Sample{Op: step.op, Class: store.Classify(err), Start: time.Duration(t0 - w.start), Latency: time.Duration(t1 - t0)}); serr != nil {
+			if serr := w.emit(workload.Sample{Op: step.op, Class: store.Classify(err), Start: time.Duration(t0 - w.start), Latency: time.Duration(t1 - t0)}); serr != nil {
 				return errors.Join(err, serr)
 			}
 		}
@@ -132,7 +97,7 @@ func (w *worker) runScript(i int) error {
 // prepare (a syntax error, a table that does not exist) is refused with
 // its file and line before any worker starts. It returns how long the
 // schema took.
-func setUpSQL(ctx context.Context, st store.Store, plan *Plan) (time.Duration, error) {
+func setUpSQL(ctx context.Context, st store.Store, plan *workload.Plan) (time.Duration, error) {
 	schema, err := plan.SQL.ParseSchema()
 	if err != nil {
 		return 0, err

@@ -1,4 +1,4 @@
-package workload
+package runner
 
 import (
 	"context"
@@ -6,25 +6,27 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gobench/gobench/pkg/sqlscript"
+	"github.com/gobench/gobench/pkg/workload"
+
 	"github.com/gobench/gobench/pkg/store"
 )
 
 // worker is one worker's state for one phase.
 type worker struct {
 	id, phase int
-	spec      *Phase
+	spec      *workload.Phase
 	onError   string
 	conn      store.Conn
-	lottery   *Lottery
-	sink      Sink
+	dealer    workload.Dealer
+	d         workload.Deal // the op dealt last
+	sink      workload.Sink
 	buf       []byte
 	samples   int64
 	end       time.Duration
 
 	// Open loop: the schedule of due times (nil in closed loop), the
 	// latency limit and whether late ops are skipped.
-	sched    *schedule
+	sched    *workload.Schedule
 	limit    time.Duration
 	skipLate bool
 	timer    *time.Timer
@@ -56,31 +58,27 @@ type worker struct {
 	// The open batch: whether it began, and its ops' samples, recorded
 	// only once its COMMIT has decided their outcome.
 	batchOpen bool
-	pending   []Sample
+	pending   []workload.Sample
 
-	// A sql workload's prepared scripts and the worker's variables (nil
-	// otherwise); start is the phase's START, for per-statement samples.
+	// A sql workload's prepared scripts (nil otherwise); start is the
+	// phase's START, for per-statement samples.
 	scripts      *scripts
-	vars         *sqlscript.State
 	perStatement bool
 	start        int64
 
 	// A record workload's operations on the connection (nil otherwise),
-	// the fields a read returns, and the keynums of the open batch's
-	// inserts, acknowledged when it ends.
+	// the fields a read returns, and the keynums the open batch's inserts
+	// claimed, released when it ends.
 	recs    store.Recorder
 	rscan   store.RecordScanner
 	fields  [][]byte
 	pendAck []uint64
-	// A --crash run's acknowledgements (nil otherwise): seq is the
-	// sequence number of the op under way (its write's, or its script's
-	// among the worker's scripts); a batch's writes are acknowledged
-	// together when it commits.
-	acks          *acker
-	seq, scripts0 uint64
-	batchFirst    uint64
-	batchWrites   int
-	batchBegan    int64
+	// A --crash run's acknowledgements (nil otherwise); a batch's writes
+	// are acknowledged together when it commits.
+	acks        *acker
+	batchFirst  uint64
+	batchWrites int
+	batchBegan  int64
 
 	// loopC runs the phase's ops through the connection's loop, many to a
 	// call (see newLoop); nil runs each op on its own.
@@ -89,15 +87,19 @@ type worker struct {
 
 // newWorker sets up worker id's state for run phase number phase, on its
 // connection conn.
-func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyChooser, sc *scripts) *worker {
+func (h *Host) newWorker(id, phase int, spec *workload.Phase, conn store.Conn, sh *workload.Shared, sc *scripts) (*worker, error) {
 	p := h.Plan
+	dealer, err := p.Dealer(phase, id, sh)
+	if err != nil {
+		return nil, err
+	}
 	w := &worker{
 		id:       id,
 		phase:    phase,
 		spec:     spec,
 		onError:  p.OnError,
 		conn:     conn,
-		lottery:  lotteryOf(p, spec, p.seedPhase(phase), id, keys),
+		dealer:   dealer,
 		sink:     h.Collector.Sink(id, phase),
 		limit:    time.Duration(p.LatencyLimit),
 		skipLate: p.SkipLate,
@@ -109,10 +111,10 @@ func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyCh
 		w.busySteps.TakeBusySteps() // what setup met is not the phase's
 	}
 	if p.Rate > 0 {
-		w.sched = newSchedule(p, p.seedPhase(phase), id)
+		w.sched = workload.NewSchedule(p, phase, id)
 	}
 	r, canRetry := conn.(store.BusyRetrier)
-	if p.Busy == BusyRetry {
+	if p.Busy == workload.BusyRetry {
 		w.busyBudget = time.Duration(p.BusyBudget)
 		w.stepRetry = canRetry
 	} else if lw, ok := conn.(store.LockWaitCounter); ok {
@@ -127,7 +129,7 @@ func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyCh
 		}
 	}
 	if spec.Batch > 1 {
-		w.pending = make([]Sample, 0, min(spec.Batch, 4096))
+		w.pending = make([]workload.Sample, 0, min(spec.Batch, 4096))
 	}
 	if p.Records != nil {
 		w.recs, _ = conn.(store.Recorder)
@@ -135,30 +137,22 @@ func (h *Host) newWorker(id, phase int, spec *Phase, conn store.Conn, keys keyCh
 	}
 	if p.SQL != nil {
 		w.scripts, w.perStatement = sc, p.SQL.PerStatement
-		w.vars = sqlscript.NewState(WorkerSeed(p.Seed, id, p.seedPhase(phase), streamScripts), id, p.SQL.Scale)
 	}
 	if rec, ok := conn.(store.AckRecorder); ok && p.Crash != nil {
 		w.acks = &acker{rec: rec, worker: id, phase: phase}
 	}
 	w.loopC = w.newLoop(p, spec)
-	return w
+	return w, nil
 }
 
-// deal deals the next op and its key, and notes its sequence number.
-func (w *worker) deal() (Op, uint64) {
-	op, key := w.lottery.Next()
-	switch {
-	case op.IsWrite():
-		w.seq = w.lottery.Writes() - 1
-	case op.IsScript():
-		w.seq = w.scripts0
-		w.scripts0++
+// deal deals the next op into w.d and returns its kind and key, or the
+// error that stops the worker when none could be dealt.
+func (w *worker) deal() (workload.Op, uint64, error) {
+	if err := w.dealer.Deal(&w.d); err != nil {
+		return 0, 0, fmt.Errorf("worker %d: %w", w.id, err)
 	}
-	return op, key
+	return w.d.Op, w.d.Key, nil
 }
-
-// ErrOp wraps an operation error that stopped a worker.
-var ErrOp = errors.New("operation failed")
 
 func (w *worker) run(ctx context.Context, start int64) error {
 	w.start = start
@@ -169,7 +163,7 @@ func (w *worker) run(ctx context.Context, start int64) error {
 	if err != nil && w.batchOpen && w.batcher != nil {
 		_ = w.batcher.Rollback() // the worker stops: its open batch is abandoned
 	}
-	if derr := w.sink.Done(WorkerStats{Worker: w.id, Phase: w.phase, Samples: w.samples, End: w.end}); derr != nil && err == nil {
+	if derr := w.sink.Done(workload.WorkerStats{Worker: w.id, Phase: w.phase, Samples: w.samples, End: w.end}); derr != nil && err == nil {
 		err = fmt.Errorf("worker %d: %w", w.id, derr)
 	}
 	return err
@@ -188,9 +182,9 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 			return nil // an optional phase this engine cannot do: no ops
 		}
 	}
-	if n := w.lottery.Len(); n > 0 {
+	if n := w.dealer.Len(); n > 0 {
 		count = n
-	} else if w.spec.Access == AccessEach {
+	} else if w.spec.Access == workload.AccessEach {
 		return nil // an empty share: nothing to do
 	}
 	if w.loopC != nil {
@@ -205,7 +199,7 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 		due := int64(-1)   // closed loop: no due time
 		began := int64(-1) // when the op began, if read already
 		if w.sched != nil {
-			d := w.sched.next()
+			d := w.sched.Next()
 			if limit > 0 && d >= int64(limit) {
 				break // the schedule ends with the phase
 			}
@@ -218,8 +212,8 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 				// that found it on time, so none is run and flagged late.
 				began = w.now()
 				if lag := began - due; lag > int64(w.limit) {
-					op, _ := w.deal() // dealt and dropped, so later ops stay as dealt
-					if err := w.dealt(); err != nil {
+					op, _, err := w.deal() // dealt and dropped, so later ops stay as dealt
+					if err != nil {
 						return err
 					}
 					if err := w.resolve(); err != nil { // a skipped insert is over
@@ -232,11 +226,10 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 				}
 			}
 		}
-		op, key := w.deal()
-		if err := w.dealt(); err != nil {
+		op, key, err := w.deal()
+		if err != nil {
 			return err
 		}
-		var err error
 		if batched {
 			err = w.batchOp(op, key, start)
 		} else {
@@ -254,7 +247,7 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 
 // single runs one op as its own transaction (began as measure takes it),
 // then holds the engine to autocommit (see guard).
-func (w *worker) single(op Op, key uint64, start, due, began int64) error {
+func (w *worker) single(op workload.Op, key uint64, start, due, began int64) error {
 	s, err := w.measure(op, key, start, due, began, true)
 	if w.prober != nil && w.prober.InTx() {
 		if gerr, fatal := w.guard(op); fatal != nil {
@@ -267,7 +260,7 @@ func (w *worker) single(op Op, key uint64, start, due, began int64) error {
 		return err
 	}
 	if s.Class == store.OK && (op.IsWrite() || op.IsScript()) {
-		w.acks.ack(w.seq, 1, int64(s.Start))
+		w.acks.ack(w.d.Seq, 1, int64(s.Start))
 	}
 	if err := w.emit(s); err != nil {
 		return err
@@ -283,7 +276,7 @@ func (w *worker) single(op Op, key uint64, start, due, began int64) error {
 // after a batch ended. If one is, what ran in it was never committed: the
 // op fails with class OpenTx (gerr) and the transaction is rolled back. A
 // transaction that cannot be rolled back stops the worker (fatal).
-func (w *worker) guard(op Op) (gerr, fatal error) {
+func (w *worker) guard(op workload.Op) (gerr, fatal error) {
 	if w.prober == nil || !w.prober.InTx() {
 		return nil, nil
 	}
@@ -309,9 +302,9 @@ func (w *worker) guard(op Op) (gerr, fatal error) {
 // ends it: SQLite allows no retry of a busy statement inside a
 // transaction, and an LMDB transaction is unusable after an error. The
 // batch is rolled back and all its ops fail with that op's class.
-func (w *worker) batchOp(op Op, key uint64, start int64) error {
+func (w *worker) batchOp(op workload.Op, key uint64, start int64) error {
 	if !w.batchOpen {
-		b, err := w.measure(OpBegin, 0, start, -1, -1, true)
+		b, err := w.measure(workload.OpBegin, 0, start, -1, -1, true)
 		if serr := w.emit(b); serr != nil {
 			return serr
 		}
@@ -324,21 +317,21 @@ func (w *worker) batchOp(op Op, key uint64, start int64) error {
 			if serr := w.emit(s); serr != nil {
 				return serr
 			}
-			return w.stopOn(OpBegin, b.Class, err)
+			return w.stopOn(workload.OpBegin, b.Class, err)
 		}
 		w.batchOpen = true
 		w.batchWrites, w.batchBegan = 0, int64(b.Start)
 	}
 	if op.IsWrite() {
 		if w.batchWrites == 0 {
-			w.batchFirst = w.seq
+			w.batchFirst = w.d.Seq
 		}
 		w.batchWrites++
 	}
 	s, err := w.measure(op, key, start, -1, -1, false)
 	w.pending = append(w.pending, s)
-	if d := w.lottery.rec; d != nil && d.fromCount {
-		w.pendAck, d.fromCount = append(w.pendAck, d.keynum), false // acknowledged when the batch ends
+	if w.d.Claimed {
+		w.pendAck, w.d.Claimed = append(w.pendAck, w.d.Key), false // released when the batch ends
 	}
 	if s.Class.IsError() {
 		w.batchOpen = false
@@ -361,8 +354,8 @@ func (w *worker) batchOp(op Op, key uint64, start int64) error {
 // COMMIT's class if it failed, then the COMMIT itself.
 func (w *worker) commitBatch(start int64) error {
 	w.batchOpen = false
-	c, err := w.measure(OpCommit, 0, start, -1, -1, false)
-	if gerr, fatal := w.guard(OpCommit); fatal != nil {
+	c, err := w.measure(workload.OpCommit, 0, start, -1, -1, false)
+	if gerr, fatal := w.guard(workload.OpCommit); fatal != nil {
 		return fatal
 	} else if gerr != nil && !c.Class.IsError() {
 		c.Class, err = store.OpenTx, gerr
@@ -376,7 +369,7 @@ func (w *worker) commitBatch(start int64) error {
 	if serr := w.emit(c); serr != nil {
 		return serr
 	}
-	return w.stopOn(OpCommit, c.Class, err)
+	return w.stopOn(workload.OpCommit, c.Class, err)
 }
 
 // endBatch commits a partly filled batch when the phase ends or stops.
@@ -400,7 +393,7 @@ func (w *worker) flush(class store.Class) error {
 	}
 	w.pending = w.pending[:0]
 	for _, k := range w.pendAck {
-		if err := w.lottery.rec.s.counter.Ack(k); err != nil {
+		if err := w.dealer.Release(k); err != nil {
 			return fmt.Errorf("worker %d: %w", w.id, err)
 		}
 	}
@@ -408,29 +401,22 @@ func (w *worker) flush(class store.Class) error {
 	return nil
 }
 
-// dealt returns the error that stops the worker when its lottery could
-// not deal the last op.
-func (w *worker) dealt() error {
-	if err := w.lottery.Err(); err != nil {
+// resolve releases the keynum the op dealt last claimed (a record
+// workload's insert), once the op is over (committed, failed, or never
+// run), so that the counter's limit moves past it.
+func (w *worker) resolve() error {
+	if !w.d.Claimed {
+		return nil
+	}
+	w.d.Claimed = false
+	if err := w.dealer.Release(w.d.Key); err != nil {
 		return fmt.Errorf("worker %d: %w", w.id, err)
 	}
 	return nil
 }
 
-// resolve acknowledges, in a record workload, the insert dealt last once
-// it is over (committed, failed, or never run), so that the counter's
-// limit moves past its keynum.
-func (w *worker) resolve() error {
-	if d := w.lottery.rec; d != nil {
-		if err := d.resolve(); err != nil {
-			return fmt.Errorf("worker %d: %w", w.id, err)
-		}
-	}
-	return nil
-}
-
 // emit hands one sample to the sink.
-func (w *worker) emit(s Sample) error {
+func (w *worker) emit(s workload.Sample) error {
 	w.samples++
 	if err := w.sink.Record(s); err != nil {
 		return w.sinkFailed(err)
@@ -446,17 +432,17 @@ func (w *worker) sinkFailed(err error) error {
 // stopOn returns the error that stops the worker after an op of class
 // failed with err, or nil when the worker goes on: busy, locked and
 // not-found always, every error under OnErrorContinue.
-func (w *worker) stopOn(op Op, class store.Class, err error) error {
-	if err == nil || !class.IsError() || class == store.Busy || class == store.Locked || w.onError == OnErrorContinue {
+func (w *worker) stopOn(op workload.Op, class store.Class, err error) error {
+	if err == nil || !class.IsError() || class == store.Busy || class == store.Locked || w.onError == workload.OnErrorContinue {
 		return nil
 	}
-	return fmt.Errorf("worker %d: %s: %w: %w", w.id, w.opName(op), ErrOp, err)
+	return fmt.Errorf("worker %d: %s: %w: %w", w.id, w.opName(op), workload.ErrOp, err)
 }
 
 // opName is op's name in results: a script's own name in a sql workload.
-func (w *worker) opName(op Op) string {
+func (w *worker) opName(op workload.Op) string {
 	if w.scripts != nil && op.IsScript() {
-		return w.scripts.names[op-OpScript]
+		return w.scripts.names[op-workload.OpScript]
 	}
 	return op.String()
 }
@@ -495,8 +481,8 @@ func (w *worker) waitUntil(done <-chan struct{}, due int64) bool {
 }
 
 // skipped records a late op that was not run.
-func (w *worker) skipped(op Op, start, due, lag int64) error {
-	return w.emit(Sample{Op: op, Start: time.Duration(due - start), Lag: time.Duration(lag), Flags: FlagLate | FlagSkipped})
+func (w *worker) skipped(op workload.Op, start, due, lag int64) error {
+	return w.emit(workload.Sample{Op: op, Start: time.Duration(due - start), Lag: time.Duration(lag), Flags: workload.FlagLate | workload.FlagSkipped})
 }
 
 // Backoff of the retry busy policy: doubling from the first to the last.
@@ -513,7 +499,7 @@ const (
 // it between attempts of the whole op.
 func (w *worker) busyWait() bool {
 	spent := time.Duration(w.now() - w.try.t0)
-	if w.try.n >= MaxRetries || spent >= w.busyBudget {
+	if w.try.n >= workload.MaxRetries || spent >= w.busyBudget {
 		return false
 	}
 	if d := min(w.try.backoff, w.busyBudget-spent); w.clock != nil {
@@ -535,7 +521,7 @@ func (w *worker) busyWait() bool {
 // does so through busyWait; otherwise, when whole is set (an op that is
 // its own transaction, or a BEGIN), a busy or locked op is run again after
 // busyWait until it succeeds or the budget is spent.
-func (w *worker) measure(op Op, key uint64, start, due, began int64, whole bool) (Sample, error) {
+func (w *worker) measure(op workload.Op, key uint64, start, due, began int64, whole bool) (workload.Sample, error) {
 	t0 := began
 	if t0 < 0 {
 		t0 = w.now()
@@ -557,16 +543,16 @@ func (w *worker) measure(op Op, key uint64, start, due, began int64, whole bool)
 	retries, wait := w.try.n, w.try.last-t0
 	if w.lockWaits != nil {
 		calls, wt := w.lockWaits.TakeLockWaits()
-		retries, wait = min(calls, MaxRetries), int64(wt)
+		retries, wait = min(calls, workload.MaxRetries), int64(wt)
 	}
-	var flags SampleFlags
+	var flags workload.SampleFlags
 	if w.busySteps != nil {
 		begins, commits := w.busySteps.TakeBusySteps()
 		if begins > 0 {
-			flags |= FlagBusyBegin
+			flags |= workload.FlagBusyBegin
 		}
 		if commits > 0 {
-			flags |= FlagBusyCommit
+			flags |= workload.FlagBusyCommit
 		}
 	}
 	origin, lag := t0, int64(0)
@@ -574,11 +560,11 @@ func (w *worker) measure(op Op, key uint64, start, due, began int64, whole bool)
 		origin = min(due, t0)
 		lag = t0 - origin
 		if w.limit > 0 && lag > int64(w.limit) {
-			flags |= FlagLate
+			flags |= workload.FlagLate
 		}
 	}
 	w.end = time.Duration(t1 - start)
-	return Sample{Op: op, Class: class, Start: time.Duration(origin - start), Latency: time.Duration(t1 - origin),
+	return workload.Sample{Op: op, Class: class, Start: time.Duration(origin - start), Latency: time.Duration(t1 - origin),
 		Lag: time.Duration(lag), Wait: time.Duration(wait), Retries: uint16(retries), Flags: flags}, err
 }
 
@@ -590,55 +576,59 @@ func (w *worker) now() int64 {
 	return nanotime()
 }
 
-func (w *worker) exec(op Op, key uint64) error {
-	if w.recs != nil && op != OpBegin && op != OpCommit {
+// exec runs op on key: a transaction's BEGIN or COMMIT, or the op dealt
+// last (w.d), a record op on its record, a script with the values it binds.
+func (w *worker) exec(op workload.Op, key uint64) error {
+	switch {
+	case op == workload.OpBegin:
+		return w.batcher.Begin()
+	case op == workload.OpCommit:
+		return w.batcher.Commit()
+	case w.d.Err != nil:
+		return w.d.Err
+	case w.d.Record != nil:
 		return w.execRecord(op)
+	case op.IsScript() && w.scripts != nil:
+		return w.runScript(int(op-workload.OpScript), w.d.Args)
 	}
 	var err error
 	switch op {
-	case OpRead:
+	case workload.OpRead:
 		w.buf, err = w.conn.Get(key, w.buf)
-	case OpUpsert:
-		err = w.conn.Put(key, w.lottery.Value())
-	case OpUpdate:
-		err = w.conn.(store.Updater).Update(key, w.lottery.Value())
-	case OpDelete:
+	case workload.OpUpsert:
+		err = w.conn.Put(key, w.d.Value)
+	case workload.OpUpdate:
+		err = w.conn.(store.Updater).Update(key, w.d.Value)
+	case workload.OpDelete:
 		err = w.conn.(store.Deleter).Delete(key)
-	case OpInsert:
+	case workload.OpInsert:
 		if ins, ok := w.conn.(store.Inserter); ok {
-			err = ins.Insert(key, w.lottery.Value())
+			err = ins.Insert(key, w.d.Value)
 		} else {
-			err = w.conn.Put(key, w.lottery.Value())
+			err = w.conn.Put(key, w.d.Value)
 		}
-	case OpScan:
-		_, err = w.conn.(store.Scanner).Scan(key, w.lottery.ScanLen())
-	case OpBegin:
-		err = w.batcher.Begin()
-	case OpCommit:
-		err = w.batcher.Commit()
+	case workload.OpScan:
+		_, err = w.conn.(store.Scanner).Scan(key, w.d.ScanLen)
 	default:
-		if op.IsScript() && w.scripts != nil {
-			return w.runScript(int(op - OpScript))
-		}
 		err = fmt.Errorf("op %v cannot be executed", op)
 	}
 	return err
 }
 
 // execRecord runs a record workload's op on the record dealt.
-func (w *worker) execRecord(op Op) error {
-	key, rf, wf, values := w.lottery.Record()
+func (w *worker) execRecord(op workload.Op) error {
+	key, rf, wf, values := w.d.Record, w.d.ReadField, w.d.WriteField, w.d.Values
 	var err error
 	switch op {
-	case OpRead:
+	case workload.OpRead:
 		w.fields, err = w.recs.ReadRecord(key, rf, w.fields)
-	case OpUpdate:
+	case workload.OpUpdate:
 		err = w.recs.UpdateRecord(key, wf, values)
-	case OpInsert:
+	case workload.OpInsert:
 		err = w.recs.InsertRecord(key, values)
-	case OpScan:
-		_, err = w.rscan.ScanRecords(key, w.lottery.ScanLen(), rf, nil)
-	case OpReadModifyWrite:
+	case workload.OpScan:
+		_, err = w.rscan.ScanRecords(key, w.d.ScanLen, rf, nil)
+	case workload.OpReadModifyWrite:
 		err = w.recs.ReadModifyWrite(key, rf, wf, values)
 	default:
 		err = fmt.Errorf("op %v is not a record workload's", op)

@@ -1,4 +1,4 @@
-package workload_test
+package runner_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 	"github.com/gobench/gobench/pkg/store/storetest"
@@ -58,7 +59,7 @@ type probed struct{ *leaky }
 
 func (p probed) InTx() bool { return p.p.InTx() }
 
-// writeLedger keeps every write record, for workload.Verify.
+// writeLedger keeps every write record, for runner.Verify.
 type writeLedger struct {
 	mu  sync.Mutex
 	all []workload.WriteRecord
@@ -108,13 +109,13 @@ func runLeaky(t *testing.T, guarded bool, onError string) (*result.Result, *work
 	if err := st.Init(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := workload.Preload(ctx, st, &p, nil); err != nil {
+	if err := runner.Preload(ctx, st, &p, nil); err != nil {
 		t.Fatal(err)
 	}
 	b := result.NewBuilder(&p)
 	log := &writeLedger{}
 	b.SetWriteLedger(log)
-	worker0 := &workload.Host{Plan: &p, Store: wrapStore{st, func(c store.Conn) {
+	worker0 := &runner.Host{Plan: &p, Store: wrapStore{st, func(c store.Conn) {
 		switch c := c.(type) {
 		case *leaky:
 			worker = c
@@ -123,7 +124,7 @@ func runLeaky(t *testing.T, guarded bool, onError string) (*result.Result, *work
 		}
 	}}, Workers: []int{0}, Collector: b}
 	runErr := worker0.Run(ctx)
-	rep, verr := workload.Verify(ctx, st, &p, log.records)
+	rep, verr := runner.Verify(ctx, st, &p, log.records)
 	if verr != nil && !errors.Is(verr, workload.ErrVerify) {
 		t.Fatal(verr)
 	}

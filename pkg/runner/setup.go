@@ -1,12 +1,12 @@
-package workload
+package runner
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"slices"
 	"time"
+
+	"github.com/gobench/gobench/pkg/workload"
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -29,14 +29,14 @@ type Setup struct {
 // plan.Preload rows: the store a Host runs on, set up the same way by the
 // library's Run and by gobench's coordinator. plan.Driver must name drv:
 // results carry the plan's name. On an error the store is closed.
-func OpenStore(ctx context.Context, plan *Plan, drv store.Driver, setup Setup) (_ store.Store, err error) {
+func OpenStore(ctx context.Context, plan *workload.Plan, drv store.Driver, setup Setup) (_ store.Store, err error) {
 	if err := plan.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
 	}
 	if plan.Driver != drv.Name() {
 		return nil, fmt.Errorf("%w: the plan names driver %q, but the driver given is %q", store.ErrInvalid, plan.Driver, drv.Name())
 	}
-	if err := CheckDriver(plan, drv); err != nil {
+	if err := workload.CheckDriver(plan, drv); err != nil {
 		return nil, err
 	}
 	st, err := drv.Open(ctx, plan.Store)
@@ -71,7 +71,8 @@ func OpenStore(ctx context.Context, plan *Plan, drv store.Driver, setup Setup) (
 	return st, nil
 }
 
-// Preload writes keys 0 to plan.Preload-1 with seeded values, in
+// Preload writes the rows plan preloads (workload.Preloader): keys 0 to
+// plan.Preload-1 with seeded values, or a record workload's records, in
 // transactions of up to 1,000 rows where the connection can batch. It runs
 // before any measurement; under the retry busy policy a busy BEGIN or
 // COMMIT is retried within the plan's budget, as the workers retry. progress, if not nil, is called with 0 as it
@@ -79,12 +80,9 @@ func OpenStore(ctx context.Context, plan *Plan, drv store.Driver, setup Setup) (
 // ctx stops it, within the statement under way where the connection can
 // be interrupted (store.Interrupter), else between chunks, with an error
 // that says how far it got.
-func Preload(ctx context.Context, st store.Store, plan *Plan, progress func(done uint64)) (err error) {
+func Preload(ctx context.Context, st store.Store, plan *workload.Plan, progress func(done uint64)) (err error) {
 	if plan.Preload == 0 {
 		return nil
-	}
-	if plan.Records != nil {
-		return preloadRecords(ctx, st, plan, progress)
 	}
 	c, err := st.Conn(ctx)
 	if err != nil {
@@ -95,6 +93,16 @@ func Preload(ctx context.Context, st store.Store, plan *Plan, progress func(done
 			err = fmt.Errorf("preload: closing connection: %w", cerr)
 		}
 	}()
+	pl := workload.NewPreloader(plan)
+	rows, keys, first := "rows", "keys", uint64(0)
+	var rec store.Recorder
+	if pl.Records() {
+		rows, keys, first = "records", "keynums", plan.Records.InsertStart
+		var ok bool
+		if rec, ok = c.(store.Recorder); !ok {
+			return fmt.Errorf("%w: driver %s keeps no record tables", store.ErrInvalid, plan.Driver)
+		}
+	}
 	defer interruptible(ctx, c)()
 	retry := newSetupRetry(plan)
 	retry.install(c)
@@ -103,21 +111,20 @@ func Preload(ctx context.Context, st store.Store, plan *Plan, progress func(done
 	}
 	tx, _ := c.(store.Batcher)
 	const chunk = 1000
-	r := newRand(plan.Seed, 0, 0, streamPreload)
-	value := make([]byte, plan.ValueSize+plan.ValueVariance)
-	for lo := uint64(0); lo < plan.Preload; lo += chunk {
+	n := pl.Len()
+	for lo := uint64(0); lo < n; lo += chunk {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("preload stopped after %d of %d rows: %w", lo, plan.Preload, err)
+			return fmt.Errorf("preload stopped after %d of %d %s: %w", lo, n, rows, err)
 		}
 		retry.start()
-		if err := preloadChunk(c, tx, r, plan, value, lo, min(lo+chunk, plan.Preload)); err != nil {
+		if err := preloadChunk(c, rec, tx, pl, min(lo+chunk, n)-lo); err != nil {
 			if ctx.Err() != nil {
-				return fmt.Errorf("preload stopped after %d of %d rows: %w", lo, plan.Preload, errors.Join(ctx.Err(), err))
+				return fmt.Errorf("preload stopped after %d of %d %s: %w", lo, n, rows, errors.Join(ctx.Err(), err))
 			}
-			return fmt.Errorf("preload of keys %d and up: %w", lo, err)
+			return fmt.Errorf("preload of %s %d and up: %w", keys, first+lo, err)
 		}
 		if progress != nil {
-			progress(min(lo+chunk, plan.Preload))
+			progress(min(lo+chunk, n))
 		}
 	}
 	return nil
@@ -147,8 +154,8 @@ type setupRetry struct {
 
 // newSetupRetry returns the plan's setup retry policy, nil unless it
 // retries busy ops itself.
-func newSetupRetry(plan *Plan) *setupRetry {
-	if plan.Busy != BusyRetry || plan.BusyBudget <= 0 {
+func newSetupRetry(plan *workload.Plan) *setupRetry {
+	if plan.Busy != workload.BusyRetry || plan.BusyBudget <= 0 {
 		return nil
 	}
 	r := &setupRetry{budget: time.Duration(plan.BusyBudget)}
@@ -194,112 +201,25 @@ func (r *setupRetry) do(ctx context.Context, f func() error) error {
 	}
 }
 
-func preloadChunk(c store.Conn, tx store.Batcher, r *rand.Rand, plan *Plan, buf []byte, lo, hi uint64) error {
+// preloadChunk writes the next n rows pl deals, in one transaction where
+// the connection can batch (tx), as records on rec when it is set.
+func preloadChunk(c store.Conn, rec store.Recorder, tx store.Batcher, pl *workload.Preloader, n uint64) error {
 	if tx != nil {
 		if err := tx.Begin(); err != nil {
 			return err
 		}
 	}
-	for k := lo; k < hi; k++ {
-		value := buf[:plan.ValueSizeOf(k)]
-		if plan.RandomValues {
-			fillRandom(value, r)
-		} else {
-			fillValue(value, r)
-		}
-		if plan.Verify {
-			copy(value, preloadTag)
-		}
-		if err := c.Put(k, value); err != nil {
-			if tx != nil {
-				_ = tx.Rollback()
-			}
-			return err
-		}
-	}
-	if tx != nil {
-		return tx.Commit()
-	}
-	return nil
-}
-
-// CheckDriver refuses, before any store opens, a plan the driver cannot
-// run by what it declares: a record workload on a driver without record
-// tables (store.Tabular), or with scans on one that keeps records in no
-// key order.
-func CheckDriver(plan *Plan, drv store.Driver) error {
-	if plan.Records == nil && plan.Store.Table == nil {
-		return nil
-	}
-	ts, ok := store.TablesOf(drv)
-	if !ok {
-		return fmt.Errorf("%w: driver %s keeps no record tables (the drivers that do: the SQLite drivers, lmdb, btree and map)", store.ErrInvalid, drv.Name())
-	}
-	if ts.Ordered || plan.Records == nil {
-		return nil
-	}
-	for _, ph := range plan.RunPhases() {
-		if slices.Contains(ph.Mix.Ops(), OpScan) {
-			return fmt.Errorf("%w: driver %s keeps records in no key order, and the workload scans (%v%% of its ops): scans need a driver that keeps keys in order", store.ErrInvalid, drv.Name(), ph.Mix.share(OpScan))
-		}
-	}
-	return nil
-}
-
-// preloadRecords inserts a record workload's records, the keynums its
-// load inserts, before the run: in transactions of 1,000 where the
-// connection can batch, with values drawn as the load draws them (from
-// a stream of the preload's own).
-func preloadRecords(ctx context.Context, st store.Store, plan *Plan, progress func(done uint64)) (err error) {
-	c, err := st.Conn(ctx)
-	if err != nil {
-		return fmt.Errorf("preload: opening connection: %w", err)
-	}
-	defer func() {
-		if cerr := c.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("preload: closing connection: %w", cerr)
-		}
-	}()
-	rec, ok := c.(store.Recorder)
-	if !ok {
-		return fmt.Errorf("%w: driver %s keeps no record tables", store.ErrInvalid, plan.Driver)
-	}
-	if progress != nil {
-		progress(0)
-	}
-	tx, _ := c.(store.Batcher)
-	r := plan.Records
-	d := newRecDealer(plan, &Phase{Access: AccessEach}, 0, 0, newRecShared(plan, nil), false)
-	d.valRng, d.lenRng = newRand(plan.Seed, 0, 0, streamPreload), newRand(plan.Seed, 1, 0, streamPreload)
-	d.first, d.stride, d.n = r.InsertStart, 1, r.InsertCount
-	const chunk = 1000
-	for done := uint64(0); done < d.n; {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("preload stopped after %d of %d records: %w", done, d.n, err)
-		}
-		end := min(done+chunk, d.n)
-		if err := preloadRecordChunk(rec, tx, d, end-done); err != nil {
-			return fmt.Errorf("preload of keynums %d and up: %w", r.InsertStart+done, err)
-		}
-		done = end
-		if progress != nil {
-			progress(done)
-		}
-	}
-	return nil
-}
-
-func preloadRecordChunk(rec store.Recorder, tx store.Batcher, d *recDealer, n uint64) error {
-	if tx != nil {
-		if err := tx.Begin(); err != nil {
-			return err
-		}
-	}
+	var d workload.Deal
 	for range n {
-		if err := d.deal(OpInsert); err != nil {
-			return err
+		err := pl.Deal(&d)
+		if err == nil {
+			if rec != nil {
+				err = rec.InsertRecord(d.Record, d.Values)
+			} else {
+				err = c.Put(d.Key, d.Value)
+			}
 		}
-		if err := rec.InsertRecord(d.key, d.values); err != nil {
+		if err != nil {
 			if tx != nil {
 				_ = tx.Rollback()
 			}

@@ -1,9 +1,11 @@
-package workload
+package runner
 
 import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/gobench/gobench/pkg/workload"
 
 	"golang.org/x/sync/errgroup"
 
@@ -15,11 +17,11 @@ import (
 // runs (Run, and the coordinator's goroutine mode) run one Host with every
 // worker.
 type Host struct {
-	Plan  *Plan
+	Plan  *workload.Plan
 	Store store.Store
 	// Workers are the worker ids this host runs.
 	Workers   []int
-	Collector Collector
+	Collector workload.Collector
 	// Barrier is called once per phase, when every worker of the host
 	// holds its connection, has its lottery and sink and is ready to
 	// deal; it returns when the phase may start (the START barrier), with
@@ -32,12 +34,12 @@ type Host struct {
 	// by every worker of the run (see Counter); nil gives the host one of
 	// its own, which is right only when it runs every worker, or when no
 	// phase inserts.
-	Counter *Counter
+	Counter *workload.Counter
 	// PhaseCPU, if set, is called when every worker of the host finished
 	// a phase, with the processor time this process spent from START to
 	// then (ProcessCPU; not called where the system cannot say). An error
 	// stops the run.
-	PhaseCPU func(phase int, cpu CPU) error
+	PhaseCPU func(phase int, cpu workload.CPU) error
 	// Clock, if set, replaces the monotonic clock for the workers'
 	// timestamps and waits (a test's virtual clock); nil is the real one.
 	Clock Clock
@@ -81,10 +83,10 @@ func (h *Host) Run(ctx context.Context) (err error) {
 	if h.Counter == nil && len(h.Workers) < h.Plan.Workers() && h.Plan.InsertsDuringRun() {
 		return fmt.Errorf("%w: the record workload inserts, and this host runs %d of its %d workers: they need the run's shared counter", store.ErrInvalid, len(h.Workers), h.Plan.Workers())
 	}
-	keys := planKeys(h.Plan, h.Counter)
+	sh := workload.NewShared(h.Plan, h.Counter)
 	phases := h.Plan.RunPhases()
 	for phase := range phases {
-		if err := h.runPhase(ctx, phase, &phases[phase], conns, prepared, keys); err != nil {
+		if err := h.runPhase(ctx, phase, &phases[phase], conns, prepared, sh); err != nil {
 			return err
 		}
 	}
@@ -93,12 +95,15 @@ func (h *Host) Run(ctx context.Context) (err error) {
 
 // runPhase runs run phase number phase (see Plan.RunPhases), whose spec is
 // spec.
-func (h *Host) runPhase(ctx context.Context, phase int, spec *Phase, conns []store.Conn, prepared []*scripts, keys keyChooser) error {
+func (h *Host) runPhase(ctx context.Context, phase int, spec *workload.Phase, conns []store.Conn, prepared []*scripts, sh *workload.Shared) error {
 	var start int64 // the clock's reading at START
 	begin := make(chan struct{})
 	g, gctx := errgroup.WithContext(ctx)
 	for i, id := range h.Workers {
-		w := h.newWorker(id, phase, spec, conns[i], keys, prepared[i])
+		w, err := h.newWorker(id, phase, spec, conns[i], sh, prepared[i])
+		if err != nil {
+			return err
+		}
 		g.Go(func() error {
 			select {
 			case <-begin:
@@ -149,7 +154,7 @@ func (h *Host) io() (store.IOCounts, bool) {
 
 // checkCapabilities refuses, before any phase starts, a plan whose ops or
 // batching the connection cannot do.
-func checkCapabilities(p *Plan, c store.Conn) error {
+func checkCapabilities(p *workload.Plan, c store.Conn) error {
 	if p.Records != nil {
 		if err := checkRecordConn(p, c); err != nil {
 			return err
@@ -168,17 +173,17 @@ func checkCapabilities(p *Plan, c store.Conn) error {
 	return nil
 }
 
-func supports(c store.Conn, op Op) bool {
+func supports(c store.Conn, op workload.Op) bool {
 	switch op {
-	case OpRead, OpUpsert, OpInsert:
+	case workload.OpRead, workload.OpUpsert, workload.OpInsert:
 		return true
-	case OpScan:
+	case workload.OpScan:
 		_, ok := c.(store.Scanner)
 		return ok
-	case OpUpdate:
+	case workload.OpUpdate:
 		_, ok := c.(store.Updater)
 		return ok
-	case OpDelete:
+	case workload.OpDelete:
 		_, ok := c.(store.Deleter)
 		return ok
 	}
@@ -191,28 +196,14 @@ func supports(c store.Conn, op Op) bool {
 
 // checkRecordConn refuses a connection that cannot run a record
 // workload's ops: without records, or without scans of them.
-func checkRecordConn(p *Plan, c store.Conn) error {
+func checkRecordConn(p *workload.Plan, c store.Conn) error {
 	if _, ok := c.(store.Recorder); !ok {
 		return fmt.Errorf("%w: driver %s keeps no record tables", store.ErrInvalid, p.Driver)
 	}
 	for _, ph := range p.RunPhases() {
-		if _, ok := c.(store.RecordScanner); !ok && slices.Contains(ph.Mix.Ops(), OpScan) {
+		if _, ok := c.(store.RecordScanner); !ok && slices.Contains(ph.Mix.Ops(), workload.OpScan) {
 			return fmt.Errorf("%w: driver %s keeps records in no key order: it cannot scan them", store.ErrInvalid, p.Driver)
 		}
 	}
 	return nil
-}
-
-// InsertsDuringRun reports whether a record workload's lottery phases insert:
-// their keynums come from the run's counter.
-func (p *Plan) InsertsDuringRun() bool {
-	if p.Records == nil {
-		return false
-	}
-	for _, ph := range p.RunPhases() {
-		if ph.Access == AccessLottery && slices.Contains(ph.Mix.Ops(), OpInsert) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package workload
+package runner
 
 import "time"
 

@@ -1,4 +1,4 @@
-package workload
+package runner
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/gobench/gobench/pkg/workload"
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -15,7 +17,7 @@ import (
 // sql workload's acknowledged scripts in order. Memory grows with the
 // acknowledged writes, as Verify's does.
 type CrashIndex struct {
-	plan  *Plan
+	plan  *workload.Plan
 	byWP  map[workerPhase][]store.Ack
 	acks  []ackAt // a sql workload's, in order
 	byKey map[uint64][]ackedWrite
@@ -28,7 +30,7 @@ type ackAt struct {
 }
 
 // NewCrashIndex returns an empty index for a run of plan.
-func NewCrashIndex(plan *Plan) *CrashIndex {
+func NewCrashIndex(plan *workload.Plan) *CrashIndex {
 	return &CrashIndex{plan: plan, byWP: map[workerPhase][]store.Ack{}}
 }
 
@@ -77,7 +79,7 @@ func (x *CrashIndex) build() {
 			maxSeq = max(maxSeq, a.First+uint64(a.N)-1)
 		}
 		// A --crash run has no warm-up: its run phases are its phases.
-		l := NewLottery(x.plan, k.p, k.w)
+		l := workload.NewLottery(x.plan, k.p, k.w)
 		for seq := uint64(0); seq <= maxSeq; {
 			op, key := l.Next()
 			if !op.IsWrite() {
@@ -95,35 +97,16 @@ func (x *CrashIndex) build() {
 	}
 }
 
-// CrashResult is what one crash state held.
-type CrashResult struct {
-	// Corrupt says the state would not open, its integrity check failed,
-	// or (a sql workload's check) an invariant of its data broke; Why
-	// says how.
-	Corrupt bool
-	Why     string
-	// Checked is the writes (or scripts) acknowledged before the crash,
-	// Lost those of them the state lacks. OldestLost is how long before
-	// the crash the oldest lost one was acknowledged. NotChecked says why
-	// the acknowledged writes could not be checked (a sql workload of
-	// the user's own scripts).
-	Checked, Lost int64
-	OldestLost    time.Duration
-	NotChecked    string
-	// Examples are a few of the lost writes.
-	Examples []string
-}
-
 // CheckCrashState opens the state st with drv and the run's options and
 // checks it: the engine's integrity check, then every write (or script)
 // acknowledged before the crash point, present or lost. A key holds a
 // lost write when it holds a value from before the write (the preload's,
 // or a write that ended before the lost one began) or no value.
-func CheckCrashState(ctx context.Context, drv store.Driver, plan *Plan, st store.CrashState, x *CrashIndex) (CrashResult, error) {
+func CheckCrashState(ctx context.Context, drv store.Driver, plan *workload.Plan, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
 	x.build()
 	cfg := plan.Store
 	cfg.Path, cfg.Record = st.Path, nil
-	var res CrashResult
+	var res workload.CrashResult
 	s, err := drv.Open(ctx, cfg)
 	if err != nil {
 		return res, fmt.Errorf("opening crash state %d: %w", st.Index, err)
@@ -149,15 +132,15 @@ func CheckCrashState(ctx context.Context, drv store.Driver, plan *Plan, st store
 	return checkKVState(conn, st, x)
 }
 
-func corrupt(res CrashResult, why string) CrashResult {
+func corrupt(res workload.CrashResult, why string) workload.CrashResult {
 	res.Corrupt, res.Why = true, why
 	return res
 }
 
 // checkKVState checks every key with writes acknowledged before the
 // crash.
-func checkKVState(c store.Conn, st store.CrashState, x *CrashIndex) (CrashResult, error) {
-	var res CrashResult
+func checkKVState(c store.Conn, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
+	var res workload.CrashResult
 	var buf []byte
 	oldest := int64(-1)
 	for key, writes := range x.byKey {
@@ -206,7 +189,7 @@ func lostWrites(value []byte, err error, writes []ackedWrite, n int) []ackedWrit
 	if err != nil {
 		return writes[:n]
 	}
-	tag, ok := ParseTag(value)
+	tag, ok := workload.ParseTag(value)
 	if !ok || tag.Preload {
 		return writes[:n]
 	}
@@ -229,14 +212,14 @@ func lostWrites(value []byte, err error, writes []ackedWrite, n int) []ackedWrit
 // checkSQLState checks a sql workload's state: pgbench's invariants and
 // its history, one row per acknowledged transaction, for the built-in
 // TPC-B; nothing more for other scripts, which have no check.
-func checkSQLState(c store.Conn, plan *Plan, st store.CrashState, x *CrashIndex) (CrashResult, error) {
-	var res CrashResult
+func checkSQLState(c store.Conn, plan *workload.Plan, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
+	var res workload.CrashResult
 	n := 0
 	for n < len(x.acks) && x.acks[n].event <= st.Event {
 		n++
 	}
 	res.Checked = int64(n)
-	if plan.SQL.Check != CheckTPCB {
+	if plan.SQL.Check != workload.CheckTPCB {
 		res.NotChecked = "these scripts have no check of their data (--builtin tpcb-like has one): only each state's integrity is checked"
 		return res, nil
 	}

@@ -1,9 +1,11 @@
-package workload
+package runner
 
 import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/gobench/gobench/pkg/workload"
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -47,9 +49,9 @@ type cLoop struct {
 // calls, so a phase that ends runs to the end of the call under way: at
 // most loopMaxTimed ops past its duration, and a cancelled run at most
 // loopMax ops past the cancellation.
-func (w *worker) newLoop(p *Plan, spec *Phase) *cLoop {
+func (w *worker) newLoop(p *workload.Plan, spec *workload.Phase) *cLoop {
 	r, ok := w.conn.(store.LoopRunner)
-	if !ok || !r.Looping() || w.sched != nil || p.Busy == BusyRetry || spec.Batch > 1 || w.acks != nil ||
+	if !ok || !r.Looping() || w.sched != nil || p.Busy == workload.BusyRetry || spec.Batch > 1 || w.acks != nil ||
 		p.Records != nil || p.SQL != nil || w.clock != nil || Slowdown != 0 || p.ValueVariance != 0 {
 		return nil
 	}
@@ -59,8 +61,8 @@ func (w *worker) newLoop(p *Plan, spec *Phase) *cLoop {
 	}
 	for _, op := range spec.Mix.Ops() {
 		switch op {
-		case OpRead:
-		case OpUpsert:
+		case workload.OpRead:
+		case workload.OpUpsert:
 			n = min(n, max(1, loopBytes/max(1, p.ValueSize)))
 		default:
 			return nil
@@ -77,14 +79,14 @@ func (w *worker) inC(start, room int64) (int64, error) {
 	l := w.loopC
 	var dealt int64
 	for l.queued < len(l.ops) && dealt < room {
-		op, key := w.deal()
-		if err := w.dealt(); err != nil {
+		op, key, err := w.deal()
+		if err != nil {
 			return dealt, err
 		}
 		i := l.queued
-		l.ops[i] = store.LoopOp{Key: key, Upsert: op == OpUpsert}
-		if op == OpUpsert {
-			copy(l.values[i*l.vlen:(i+1)*l.vlen], w.lottery.Value())
+		l.ops[i] = store.LoopOp{Key: key, Upsert: op == workload.OpUpsert}
+		if op == workload.OpUpsert {
+			copy(l.values[i*l.vlen:(i+1)*l.vlen], w.d.Value)
 		}
 		l.queued++
 		dealt++
@@ -143,16 +145,16 @@ func (w *worker) loopSample(o *store.LoopOp, start int64, err error, openTx bool
 	if openTx {
 		class = store.OpenTx
 	}
-	s := Sample{Op: op, Class: class, Start: time.Duration(o.Start - start), Latency: time.Duration(o.End - o.Start)}
+	s := workload.Sample{Op: op, Class: class, Start: time.Duration(o.Start - start), Latency: time.Duration(o.End - o.Start)}
 	if w.lockWaits != nil {
-		s.Retries, s.Wait = uint16(min(o.LockWaits, MaxRetries)), o.LockWait
+		s.Retries, s.Wait = uint16(min(o.LockWaits, workload.MaxRetries)), o.LockWait
 	}
 	if w.busySteps != nil {
 		if o.BusyBegin > 0 {
-			s.Flags |= FlagBusyBegin
+			s.Flags |= workload.FlagBusyBegin
 		}
 		if o.BusyCommit > 0 {
-			s.Flags |= FlagBusyCommit
+			s.Flags |= workload.FlagBusyCommit
 		}
 	}
 	w.end = time.Duration(o.End - start)
@@ -197,9 +199,9 @@ func (w *worker) drainC(ctx context.Context, start int64, limit time.Duration) e
 }
 
 // loopKind is the op a loop's op is.
-func loopKind(o *store.LoopOp) Op {
+func loopKind(o *store.LoopOp) workload.Op {
 	if o.Upsert {
-		return OpUpsert
+		return workload.OpUpsert
 	}
-	return OpRead
+	return workload.OpRead
 }

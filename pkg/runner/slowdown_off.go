@@ -1,6 +1,6 @@
 //go:build !gobench_slowdown
 
-package workload
+package runner
 
 // Slowdown is the share of its own time every op is made to take longer
 // in a build with the gobench_slowdown tag: zero here, in every normal

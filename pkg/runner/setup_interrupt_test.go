@@ -1,4 +1,4 @@
-package workload
+package runner
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/gobench/gobench/pkg/store/mapstore"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 	"github.com/gobench/gobench/pkg/store/storetest"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // hang is the hang detector of these tests: nothing is asserted about
@@ -155,7 +156,7 @@ func TestPreloadStopsWhenCancelled(t *testing.T) {
 	})
 	p := testPlan(1)
 	p.Driver, p.Preload = drv.Name(), 5000
-	p.Busy, p.BusyBudget = BusyRetry, Duration(time.Second)
+	p.Busy, p.BusyBudget = workload.BusyRetry, workload.Duration(time.Second)
 	st, err := drv.Open(context.Background(), store.Config{Path: filepath.Join(t.TempDir(), "db")})
 	if err != nil {
 		t.Fatal(err)
@@ -209,16 +210,16 @@ func TestSetupRetry(t *testing.T) {
 		}, &calls
 	}
 	ctx := context.Background()
-	retry := &Plan{Busy: BusyRetry, BusyBudget: Duration(hang)}
+	retry := &workload.Plan{Busy: workload.BusyRetry, BusyBudget: workload.Duration(hang)}
 	f, calls := failing(3)
 	if err := newSetupRetry(retry).do(ctx, f); err != nil || *calls != 4 {
 		t.Errorf("retry: %v after %d calls, want success at the 4th", err, *calls)
 	}
 	f, calls = failing(3)
-	if err := newSetupRetry(&Plan{Busy: BusyTimeout}).do(ctx, f); !errors.Is(err, busy) || *calls != 1 {
+	if err := newSetupRetry(&workload.Plan{Busy: workload.BusyTimeout}).do(ctx, f); !errors.Is(err, busy) || *calls != 1 {
 		t.Errorf("timeout policy: %v after %d calls, want busy at once", err, *calls)
 	}
-	r := newSetupRetry(&Plan{Busy: BusyRetry, BusyBudget: Duration(time.Nanosecond)})
+	r := newSetupRetry(&workload.Plan{Busy: workload.BusyRetry, BusyBudget: workload.Duration(time.Nanosecond)})
 	f, calls = failing(1 << 30)
 	if err := r.do(ctx, f); !errors.Is(err, busy) {
 		t.Errorf("spent budget: %v after %d calls, want busy", err, *calls)

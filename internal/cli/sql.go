@@ -97,8 +97,8 @@ and line (exit 2).
 Setup is outside the clock: --schema runs once before the workers start,
 or --from copies your database (with its -wal) into the run's directory;
 the original is opened for reading only. The copy gets gobench's
-application_id and an empty table named kv (a table of yours named kv is
-replaced in the copy). --builtin tpcb-like and select-only run pgbench's
+application_id and an empty table named kv (a database with a kv table of
+its own is refused: gobench drops only tables it created). --builtin tpcb-like and select-only run pgbench's
 own workloads on its tables, --scale 1 being 100,000 accounts; tpcb-like
 checks TPC-B's invariant after the run (balances of accounts, tellers,
 branches and the history's deltas agree; one history row per

@@ -137,6 +137,9 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		return nil
 	})
 	d.SetRecord(sum, x.Acks())
+	if err != nil {
+		d.Stopped = err.Error()
+	}
 	res.Durability = d
 	if sum.Full {
 		s.notef("--crash: the record reached --crash-record-limit %s before the run ended: the crash states come from the part recorded", bytesize.Units{}.Round(c.rec.Limit))

@@ -56,6 +56,9 @@ func (s SQLSpec) Plans(m Matrix) ([]*workload.Plan, error) {
 	p.Phases = []workload.Phase{p.Phases[0]}
 	p.Phases[0].Mix = w.Mix()
 	p.Store.Path = temporary
+	if s.Builtin != "" {
+		p.Store.Replaces = workload.BuiltinTables()
+	}
 	return s.Loop.plans(p, m)
 }
 

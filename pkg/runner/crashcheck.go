@@ -102,6 +102,12 @@ func (x *CrashIndex) build() {
 // acknowledged before the crash point, present or lost. A key holds a
 // lost write when it holds a value from before the write (the preload's,
 // or a write that ended before the lost one began) or no value.
+//
+// Only the state is judged: a state that does not open or fails its
+// integrity check is corrupt, but a check stopped by the cancellation of
+// ctx, or by an I/O error of this machine (a full disk while the state is
+// opened: classes IO and Full), is an error of the run, returned, with no
+// verdict on the state.
 func CheckCrashState(ctx context.Context, drv store.Driver, plan *workload.Plan, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
 	x.build()
 	cfg := plan.Store
@@ -116,20 +122,36 @@ func CheckCrashState(ctx context.Context, drv store.Driver, plan *workload.Plan,
 		problems, err := c.Check(ctx)
 		switch {
 		case err != nil:
-			return corrupt(res, "does not open: "+err.Error()), nil
+			return verdict(ctx, st, res, "does not open", err)
 		case len(problems) > 0:
 			return corrupt(res, "integrity_check: "+problems[0]), nil
 		}
 	}
 	conn, err := s.Conn(ctx)
 	if err != nil {
-		return corrupt(res, "does not open: "+err.Error()), nil
+		return verdict(ctx, st, res, "does not open", err)
 	}
 	defer conn.Close()
 	if plan.SQL != nil {
-		return checkSQLState(conn, plan, st, x)
+		return checkSQLState(ctx, conn, plan, st, x)
 	}
-	return checkKVState(conn, st, x)
+	return checkKVState(ctx, conn, st, x)
+}
+
+// verdict judges a state whose check failed with err: corrupt (what
+// says what failed), unless the check was cancelled or met an I/O error
+// of the machine's, which are the run's errors.
+func verdict(ctx context.Context, st store.CrashState, res workload.CrashResult, what string, err error) (workload.CrashResult, error) {
+	if ctx.Err() != nil {
+		if errors.Is(err, ctx.Err()) {
+			return res, fmt.Errorf("checking crash state %d: %w", st.Index, err)
+		}
+		return res, fmt.Errorf("checking crash state %d: %w (%v)", st.Index, ctx.Err(), err)
+	}
+	if c := store.Classify(err); c == store.IO || c == store.Full {
+		return res, fmt.Errorf("checking crash state %d: %s: an I/O error of this machine, not a verdict on the engine: %w", st.Index, what, err)
+	}
+	return corrupt(res, what+": "+err.Error()), nil
 }
 
 func corrupt(res workload.CrashResult, why string) workload.CrashResult {
@@ -139,7 +161,7 @@ func corrupt(res workload.CrashResult, why string) workload.CrashResult {
 
 // checkKVState checks every key with writes acknowledged before the
 // crash.
-func checkKVState(c store.Conn, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
+func checkKVState(ctx context.Context, c store.Conn, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
 	var res workload.CrashResult
 	var buf []byte
 	oldest := int64(-1)
@@ -151,11 +173,14 @@ func checkKVState(c store.Conn, st store.CrashState, x *CrashIndex) (workload.Cr
 		if n == 0 {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return res, fmt.Errorf("checking crash state %d: %w", st.Index, err)
+		}
 		res.Checked += int64(n)
 		var err error
 		buf, err = c.Get(key, buf)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return corrupt(res, fmt.Sprintf("reading key %d: %v", key, err)), nil
+			return verdict(ctx, st, res, fmt.Sprintf("reading key %d", key), err)
 		}
 		lost := lostWrites(buf, err, writes, n)
 		for _, w := range lost {
@@ -212,7 +237,7 @@ func lostWrites(value []byte, err error, writes []ackedWrite, n int) []ackedWrit
 // checkSQLState checks a sql workload's state: pgbench's invariants and
 // its history, one row per acknowledged transaction, for the built-in
 // TPC-B; nothing more for other scripts, which have no check.
-func checkSQLState(c store.Conn, plan *workload.Plan, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
+func checkSQLState(ctx context.Context, c store.Conn, plan *workload.Plan, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
 	var res workload.CrashResult
 	n := 0
 	for n < len(x.acks) && x.acks[n].event <= st.Event {
@@ -233,11 +258,11 @@ func checkSQLState(c store.Conn, plan *workload.Plan, st store.CrashState, x *Cr
 		}
 		stmt, err := sc.Prepare(chk.sql, nil)
 		if err != nil {
-			return corrupt(res, "checking that "+chk.what+": "+err.Error()), nil
+			return verdict(ctx, st, res, "checking that "+chk.what, err)
 		}
 		rows, err := stmt.Run()
 		if err != nil {
-			return corrupt(res, "checking that "+chk.what+": "+err.Error()), nil
+			return verdict(ctx, st, res, "checking that "+chk.what, err)
 		}
 		if rows > 0 {
 			return corrupt(res, "TPC-B invariant broken: "+chk.what), nil
@@ -245,11 +270,11 @@ func checkSQLState(c store.Conn, plan *workload.Plan, st store.CrashState, x *Cr
 	}
 	stmt, err := sc.Prepare("SELECT 1 FROM pgbench_history", nil)
 	if err != nil {
-		return corrupt(res, "reading the history: "+err.Error()), nil
+		return verdict(ctx, st, res, "reading the history", err)
 	}
 	rows, err := stmt.Run()
 	if err != nil {
-		return corrupt(res, "reading the history: "+err.Error()), nil
+		return verdict(ctx, st, res, "reading the history", err)
 	}
 	if lost := int64(n) - rows; lost > 0 {
 		// The history names no writer: take the lost transactions to be

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,5 +118,36 @@ func TestBuiltinSQL(t *testing.T) {
 	}
 	if _, err := BuiltinSQL("tpcc", 1); err == nil {
 		t.Error("an unknown built-in was accepted")
+	}
+}
+
+// The built-in schema drops and creates the tables BuiltinTables names,
+// and no other, each CREATE TABLE marked as gobench's own: the store
+// refuses a database with another program's table of one of the names
+// (store.Config.Replaces) and replaces only marked ones.
+func TestBuiltinSchemaMarksItsTables(t *testing.T) {
+	w, err := BuiltinSQL(BuiltinTPCBLike, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dropped, created []string
+	for _, line := range strings.Split(w.Schema.Text, "\n") {
+		if name, ok := strings.CutPrefix(line, "DROP TABLE IF EXISTS "); ok {
+			dropped = append(dropped, strings.TrimSuffix(name, ";"))
+		}
+		if rest, ok := strings.CutPrefix(line, "CREATE TABLE "); ok {
+			name, mark, _ := strings.Cut(rest, " ")
+			if !strings.HasPrefix(mark, store.OwnMark+" (") {
+				t.Errorf("CREATE TABLE %s carries no mark: %s", name, line)
+			}
+			created = append(created, name)
+		}
+	}
+	want := BuiltinTables()
+	slices.Sort(want)
+	slices.Sort(dropped)
+	slices.Sort(created)
+	if !slices.Equal(dropped, want) || !slices.Equal(created, want) {
+		t.Errorf("the schema drops %v and creates %v; BuiltinTables says %v", dropped, created, want)
 	}
 }

@@ -19,6 +19,15 @@ const (
 // BuiltinNames lists the built-in sql workloads.
 func BuiltinNames() []string { return []string{BuiltinTPCBLike, BuiltinSelectOnly} }
 
+// BuiltinTables names the tables the built-in workloads' schema drops and
+// creates, each marked as gobench's own (store.OwnMark): a plan of a
+// built-in workload lists them in its store's Replaces, so that a
+// database holding another program's table of one of these names is
+// refused, not emptied.
+func BuiltinTables() []string {
+	return []string{"pgbench_accounts", "pgbench_branches", "pgbench_tellers", "pgbench_history"}
+}
+
 // BuiltinSQL returns a built-in sql workload at scale: pgbench's tables
 // (scale × 100,000 accounts) as its schema and its script. tpcb-like
 // checks TPC-B's invariant after the run (CheckTPCB).

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/iorecord"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
-	"github.com/gobench/gobench/pkg/store/sqlite/internal/iotrace"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -132,14 +132,14 @@ func dropSyncs(t *testing.T, path string, role int) {
 	}
 	var out []byte
 	dropped := 0
-	r := iotrace.NewReader(f, 0)
+	r := iorecord.NewReader(f, 0)
 	for r.Scan() {
 		e := r.Event()
-		if e.Kind == iotrace.KindSync && int(e.Role) == role {
+		if e.Kind == iorecord.KindSync && int(e.Role) == role {
 			dropped++
 			continue
 		}
-		out = iotrace.AppendEvent(out, e)
+		out = iorecord.AppendEvent(out, e)
 	}
 	f.Close()
 	if r.Err() != nil || dropped == 0 {

@@ -1,4 +1,4 @@
-// Package crash rebuilds what a power cut at a point of a recorded run
+// Package crashstate rebuilds what a power cut at a point of a recorded run
 // would have left of a SQLite database's files: the record (package
 // iotrace) holds every write, truncate, sync, creation, deletion and
 // directory sync of the database, its journal and its WAL, in the order
@@ -31,7 +31,7 @@
 // images. Each file has two images on disk (what the page cache holds,
 // what is durable); a state is built, visited and removed before the
 // next.
-package crash
+package crashstate
 
 import (
 	"context"
@@ -44,8 +44,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gobench/gobench/pkg/iorecord"
 	"github.com/gobench/gobench/pkg/store"
-	"github.com/gobench/gobench/pkg/store/sqlite/internal/iotrace"
 )
 
 // SectorSize is the unit in which a torn write survives.
@@ -101,23 +101,23 @@ func Build(ctx context.Context, o Options, ack func(store.Ack), visit func(store
 // runEvents calls each with every event of the run: after the first
 // start mark, before the first end or full mark; n counts them from 0.
 // It reports whether the record filled.
-func runEvents(f *os.File, each func(n int64, e *iotrace.Event) error) (full bool, err error) {
+func runEvents(f *os.File, each func(n int64, e *iorecord.Event) error) (full bool, err error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return false, err
 	}
-	r := iotrace.NewReader(f, 0)
+	r := iorecord.NewReader(f, 0)
 	started := false
 	var n int64
 	for r.Scan() {
 		e := r.Event()
 		switch {
 		case !started:
-			started = e.Kind == iotrace.KindStart
-		case e.Kind == iotrace.KindEnd:
+			started = e.Kind == iorecord.KindStart
+		case e.Kind == iorecord.KindEnd:
 			return false, nil
-		case e.Kind == iotrace.KindFull:
+		case e.Kind == iorecord.KindFull:
 			return true, nil
-		case e.Kind == iotrace.KindStart:
+		case e.Kind == iorecord.KindStart:
 			return false, fmt.Errorf("crash record: a second start at byte %d", e.Offset)
 		default:
 			if err := each(n, e); err != nil {
@@ -138,14 +138,14 @@ func runEvents(f *os.File, each func(n int64, e *iotrace.Event) error) (full boo
 // scan counts the run's events and passes its acknowledgements on.
 func scan(f *os.File, ack func(store.Ack)) (store.RecordSummary, error) {
 	var s store.RecordSummary
-	full, err := runEvents(f, func(n int64, e *iotrace.Event) error {
+	full, err := runEvents(f, func(n int64, e *iorecord.Event) error {
 		if n == 0 {
 			s.Start = e.Time
 		}
 		s.End = e.Time
 		s.Events++
 		s.Bytes += int64(e.Len())
-		if e.Kind == iotrace.KindAck {
+		if e.Kind == iorecord.KindAck {
 			s.Acks++
 			a := e.Ack()
 			ack(store.Ack{Worker: a.Worker, Phase: a.Phase, First: a.First, N: a.N, Start: a.Start, At: e.Time, Event: n})
@@ -167,8 +167,8 @@ func choosePoints(f *os.File, sum store.RecordSummary, spec store.CrashSpec) ([]
 	}
 	seg := func(i int64) (lo, hi int64) { return i * n / k, (i + 1) * n / k }
 	acks := make([]int64, k) // acknowledgements per segment
-	_, err := runEvents(f, func(e int64, ev *iotrace.Event) error {
-		if ev.Kind == iotrace.KindAck {
+	_, err := runEvents(f, func(e int64, ev *iorecord.Event) error {
+		if ev.Kind == iorecord.KindAck {
 			acks[segmentOf(e, n, k)]++
 		}
 		return nil
@@ -188,8 +188,8 @@ func choosePoints(f *os.File, sum store.RecordSummary, spec store.CrashSpec) ([]
 		}
 	}
 	seen := make([]int64, k)
-	_, err = runEvents(f, func(e int64, ev *iotrace.Event) error {
-		if ev.Kind != iotrace.KindAck {
+	_, err = runEvents(f, func(e int64, ev *iorecord.Event) error {
+		if ev.Kind != iorecord.KindAck {
 			return nil
 		}
 		i := segmentOf(e, n, k)
@@ -346,7 +346,7 @@ func (m *model) close() {
 // after each point's event.
 func (m *model) replay(ctx context.Context, points []int64, visit func(store.CrashState) error) error {
 	next := 0
-	_, err := runEvents(m.rec, func(n int64, e *iotrace.Event) error {
+	_, err := runEvents(m.rec, func(n int64, e *iorecord.Event) error {
 		if next >= len(points) {
 			return errDone
 		}
@@ -376,18 +376,18 @@ func (m *model) replay(ctx context.Context, points []int64, visit func(store.Cra
 var errDone = errors.New("every state built")
 
 // apply applies one event.
-func (m *model) apply(e *iotrace.Event) error {
+func (m *model) apply(e *iorecord.Event) error {
 	role := int(e.Role)
-	if role >= len(m.o.Names) && e.Kind != iotrace.KindAck {
+	if role >= len(m.o.Names) && e.Kind != iorecord.KindAck {
 		return fmt.Errorf("file role %d", role)
 	}
 	switch e.Kind {
-	case iotrace.KindWrite, iotrace.KindTruncate:
+	case iorecord.KindWrite, iorecord.KindTruncate:
 		ino, err := m.current(role)
 		if err != nil {
 			return err
 		}
-		if e.Kind == iotrace.KindWrite {
+		if e.Kind == iorecord.KindWrite {
 			if _, err := ino.vol.WriteAt(e.Data, e.Arg); err != nil {
 				return err
 			}
@@ -407,23 +407,23 @@ func (m *model) apply(e *iotrace.Event) error {
 			return err
 		}
 		ino.npend++
-	case iotrace.KindSync:
+	case iorecord.KindSync:
 		ino, err := m.current(role)
 		if err != nil {
 			return err
 		}
 		return m.sync(ino)
-	case iotrace.KindCreate:
+	case iorecord.KindCreate:
 		ino, err := m.newInode()
 		if err != nil {
 			return err
 		}
 		m.vol[role] = ino
 		m.release()
-	case iotrace.KindDelete:
+	case iorecord.KindDelete:
 		delete(m.vol, role)
 		m.release()
-	case iotrace.KindDirSync:
+	case iorecord.KindDirSync:
 		m.dur = maps(m.vol)
 		m.release()
 	}
@@ -523,11 +523,11 @@ func (m *model) tear(dst *os.File, ino *inode, rng *rand.Rand) (int64, error) {
 		if _, err := ino.pending.ReadAt(off[:], i*8); err != nil {
 			return kept, err
 		}
-		e, err := iotrace.ReadEventAt(m.rec, getInt64(off[:]), &m.scratch)
+		e, err := iorecord.ReadEventAt(m.rec, getInt64(off[:]), &m.scratch)
 		if err != nil {
 			return kept, err
 		}
-		if e.Kind == iotrace.KindTruncate {
+		if e.Kind == iorecord.KindTruncate {
 			if rng.IntN(2) == 1 {
 				if err := dst.Truncate(e.Arg); err != nil {
 					return kept, err

@@ -1,4 +1,4 @@
-package iotrace
+package iorecord
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ func sampleEvents() []Event {
 		{Kind: KindStart, Time: 10},
 		{Kind: KindCreate, Role: 1, PID: 7, Time: 11},
 		{Kind: KindWrite, Role: 1, PID: 7, Time: 12, Arg: 4096, Data: bytes.Repeat([]byte{0xab}, 512)},
-		{Kind: KindSync, Role: 1, Flags: SyncNormal, PID: 7, Time: 13},
+		{Kind: KindSync, Role: 1, Flags: 2, PID: 7, Time: 13},
 		{Kind: KindDirSync, Role: 1, PID: 7, Time: 14},
 		{Kind: KindTruncate, Role: 2, PID: 8, Time: 15, Arg: 0},
 		{Kind: KindAck, PID: 8, Time: 16, Data: AppendAck(nil, Ack{Worker: 3, Phase: 1, First: 41, N: 2, Start: 9})},

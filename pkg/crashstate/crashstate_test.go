@@ -1,4 +1,4 @@
-package crash
+package crashstate
 
 import (
 	"bytes"
@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/iorecord"
 	"github.com/gobench/gobench/pkg/store"
-	"github.com/gobench/gobench/pkg/store/sqlite/internal/iotrace"
 )
 
 var names = [3]string{"db", "db-journal", "db-wal"}
@@ -32,41 +32,41 @@ func newScript(t *testing.T, base map[string]string) *script {
 			t.Fatal(err)
 		}
 	}
-	s.add(iotrace.Event{Kind: iotrace.KindStart})
+	s.add(iorecord.Event{Kind: iorecord.KindStart})
 	return s
 }
 
-func (s *script) add(e iotrace.Event) *script {
+func (s *script) add(e iorecord.Event) *script {
 	s.time++
 	e.Time = s.time
-	s.events = iotrace.AppendEvent(s.events, &e)
+	s.events = iorecord.AppendEvent(s.events, &e)
 	return s
 }
 
 func (s *script) write(role int, off int64, data string) *script {
-	return s.add(iotrace.Event{Kind: iotrace.KindWrite, Role: uint8(role), Arg: off, Data: []byte(data)})
+	return s.add(iorecord.Event{Kind: iorecord.KindWrite, Role: uint8(role), Arg: off, Data: []byte(data)})
 }
 func (s *script) sync(role int) *script {
-	return s.add(iotrace.Event{Kind: iotrace.KindSync, Role: uint8(role)})
+	return s.add(iorecord.Event{Kind: iorecord.KindSync, Role: uint8(role)})
 }
-func (s *script) dirSync() *script { return s.add(iotrace.Event{Kind: iotrace.KindDirSync}) }
+func (s *script) dirSync() *script { return s.add(iorecord.Event{Kind: iorecord.KindDirSync}) }
 func (s *script) create(role int) *script {
-	return s.add(iotrace.Event{Kind: iotrace.KindCreate, Role: uint8(role)})
+	return s.add(iorecord.Event{Kind: iorecord.KindCreate, Role: uint8(role)})
 }
 func (s *script) del(role int) *script {
-	return s.add(iotrace.Event{Kind: iotrace.KindDelete, Role: uint8(role)})
+	return s.add(iorecord.Event{Kind: iorecord.KindDelete, Role: uint8(role)})
 }
 func (s *script) trunc(role int, size int64) *script {
-	return s.add(iotrace.Event{Kind: iotrace.KindTruncate, Role: uint8(role), Arg: size})
+	return s.add(iorecord.Event{Kind: iorecord.KindTruncate, Role: uint8(role), Arg: size})
 }
 func (s *script) ack(worker int, first uint64) *script {
-	return s.add(iotrace.Event{Kind: iotrace.KindAck, Data: iotrace.AppendAck(nil, iotrace.Ack{Worker: worker, First: first, N: 1})})
+	return s.add(iorecord.Event{Kind: iorecord.KindAck, Data: iorecord.AppendAck(nil, iorecord.Ack{Worker: worker, First: first, N: 1})})
 }
 
 // states builds every state (one per event, at most) of the record and
 // returns each state's files.
 func (s *script) states(model string, n int) ([]map[string]string, []store.CrashState) {
-	s.add(iotrace.Event{Kind: iotrace.KindEnd})
+	s.add(iorecord.Event{Kind: iorecord.KindEnd})
 	rec := filepath.Join(s.dir, "record")
 	if err := os.WriteFile(rec, s.events, 0o600); err != nil {
 		s.t.Fatal(err)
@@ -216,7 +216,7 @@ func TestPointsSpreadAndFollowAcknowledgements(t *testing.T) {
 		s.write(store.RoleDatabase, 0, "y").sync(store.RoleDatabase).ack(i%4, uint64(i/4))
 	}
 	acks := 0
-	s.add(iotrace.Event{Kind: iotrace.KindEnd})
+	s.add(iorecord.Event{Kind: iorecord.KindEnd})
 	rec := filepath.Join(s.dir, "record")
 	if err := os.WriteFile(rec, s.events, 0o600); err != nil {
 		t.Fatal(err)
@@ -253,7 +253,7 @@ func TestBadRecords(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "record")
 	var b []byte
-	b = iotrace.AppendEvent(b, &iotrace.Event{Kind: iotrace.KindStart})
+	b = iorecord.AppendEvent(b, &iorecord.Event{Kind: iorecord.KindStart})
 	if err := os.WriteFile(rec, b, 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package iotrace
+package iorecord
 
 import (
 	"bufio"

@@ -38,12 +38,8 @@ func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
 		if err != nil {
 			return err
 		}
-		pc, ok := drv.(store.PowerCutter)
-		if !ok {
-			return fmt.Errorf("%w: --crash: the %s driver cannot record a run's I/O for a power-cut simulation", store.ErrInvalid, p.Driver)
-		}
-		if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
-			return fmt.Errorf("%w: --crash: %w", store.ErrInvalid, err)
+		if err := workload.CheckDriver(p, drv); err != nil {
+			return err
 		}
 	}
 	u := bytesize.Units{}

@@ -230,10 +230,14 @@ func (p *Plan) checker() string {
 }
 
 // CheckDriver refuses, before any store opens, a plan the driver cannot
-// run by what it declares: a record workload on a driver without record
+// run by what it declares: a --crash run on a driver that cannot record
+// it (store.PowerCutter), a record workload on a driver without record
 // tables (store.Tabular), or with scans on one that keeps records in no
-// key order.
+// key order. Its errors are of class store.ErrInvalid.
 func CheckDriver(plan *Plan, drv store.Driver) error {
+	if err := checkPowerCut(drv, plan); err != nil {
+		return err
+	}
 	if plan.Records == nil && plan.Store.Table == nil {
 		return nil
 	}
@@ -248,6 +252,21 @@ func CheckDriver(plan *Plan, drv store.Driver) error {
 		if slices.Contains(ph.Mix.Ops(), OpScan) {
 			return fmt.Errorf("%w: driver %s keeps records in no key order, and the workload scans (%v%% of its ops): scans need a driver that keeps keys in order", store.ErrInvalid, drv.Name(), ph.Mix.share(OpScan))
 		}
+	}
+	return nil
+}
+
+// checkPowerCut refuses a --crash plan whose driver cannot record it.
+func checkPowerCut(drv store.Driver, p *Plan) error {
+	if p.Crash == nil {
+		return nil
+	}
+	pc, ok := drv.(store.PowerCutter)
+	if !ok {
+		return fmt.Errorf("%w: --crash: the %s driver cannot record a run's I/O for a power-cut simulation", store.ErrInvalid, drv.Name())
+	}
+	if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
+		return fmt.Errorf("%w: --crash: %w", store.ErrInvalid, err)
 	}
 	return nil
 }

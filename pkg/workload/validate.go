@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -269,4 +271,22 @@ func checkPowerCut(drv store.Driver, p *Plan) error {
 		return fmt.Errorf("%w: --crash: %w", store.ErrInvalid, err)
 	}
 	return nil
+}
+
+// DecodePlan reads a JSON plan and validates it. Unknown fields are
+// refused, so a worker never silently ignores a setting.
+func DecodePlan(b []byte) (*Plan, error) {
+	var p Plan
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("decoding plan: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("decoding plan: trailing data after the plan")
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid plan: %w", err)
+	}
+	return &p, nil
 }

@@ -40,8 +40,10 @@ func TestScripts(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		Condition: condition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures) // the recorded results, read only
+			env.Setenv("EXAMPLES", filepath.Join(fixtures, "..", "examples"))
 			env.Setenv("YCSB_WORKLOADS", filepath.Join(fixtures, "..", "pkg", "preset", "testdata", "ycsb"))
 			return nil
 		},
@@ -64,6 +66,7 @@ func TestScripts(t *testing.T) {
 			"capcheck":    capCheck,
 			"ycsbcheck":   ycsbCheck,
 			"stracecheck": straceCheck,
+			"traceinfo":   traceInfo,
 		},
 	})
 }

@@ -28,7 +28,7 @@ func Fingerprint(sql string) string {
 				t, i = "(?, ...)", j
 			}
 		}
-		if b.Len() > 0 && spaceBefore(t) && prev != "(" && prev != "." {
+		if b.Len() > 0 && spaceBefore(t) && prev != "(" && prev != "." && !(t == "(" && isWord(prev)) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(t)
@@ -63,6 +63,9 @@ func placeholderList(toks []string, i int) int {
 	}
 	return i
 }
+
+// isWord reports whether a token is a word: a name or a keyword.
+func isWord(t string) bool { return t != "" && isWordByte(t[0]) && t != "?" }
 
 func spaceBefore(t string) bool { return t != "," && t != ")" && t != ";" && t != "." }
 

@@ -458,7 +458,7 @@ func TestFingerprint(t *testing.T) {
 		{"SELECT * FROM users WHERE id = 42", "select * from users where id = ?"},
 		{"select *  from users\n where id=?1;", "select * from users where id = ?"},
 		{"SELECT name FROM \"Users\" WHERE name = 'O''Brien' AND k = :k -- who", `select name from "Users" where name = ? and k = ?`},
-		{"INSERT INTO t(a, b) VALUES (1.5e3, x'00ff')", "insert into t (a, b) values (?, ?)"},
+		{"INSERT INTO t(a, b) VALUES (1.5e3, x'00ff')", "insert into t(a, b) values(?, ?)"},
 		{"SELECT * FROM t WHERE id IN (1, 2, 3)", "select * from t where id in (?, ...)"},
 		{"SELECT * FROM t WHERE id IN (?, ?)", "select * from t where id in (?, ...)"},
 		{"UPDATE t SET v = v + -1 WHERE k = @k", "update t set v = v + - ? where k = ?"},

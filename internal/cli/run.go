@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -60,13 +59,13 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	inGroup(fs, groupEngine, func() {
 		if withDB {
 			fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
-			fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there and replaces any table named kv, and puts its application_id and journal mode back after the run; nothing else changes")
+			fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there, creates its own tables (kv, a record table, a built-in schema's) or replaces those it created before, and puts its application_id and journal mode back after the run; a table of one of those names that gobench did not create is refused (exit 2), and nothing else changes")
 		}
 		fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directories")
 	})
 	inGroup(fs, groupOutput, func() {
 		fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
-		fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
+		fs.StringVarP(&o.format, "format", "f", o.format, formatUsage("report format on stdout", ""))
 		fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report with charts to this file")
 		fs.StringVar(&o.summary, "summary", "", "also append a markdown summary (the table and every gate's verdict) to this file, such as $GITHUB_STEP_SUMMARY")
 		fs.BoolVar(&o.force, "force", false, "let --json, --html, --hlog and --summary write over a file gobench did not write (another program's data, a SQLite database)")

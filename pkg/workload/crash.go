@@ -2,8 +2,7 @@ package workload
 
 import (
 	"math"
-
-	"github.com/gobench/gobench/pkg/store"
+	"time"
 )
 
 // crashBytesPerCommit is what a commit's record takes, about: the pages
@@ -13,7 +12,8 @@ import (
 const crashBytesPerCommit = 4 * (4096 + 32)
 
 // CrashRecordBytes estimates the bytes the crash record of a run of p
-// takes: its commits (a batch's, a script's, or a write op's) times
+// takes: its commits (a batch's, or an op's that may write, by its
+// source: see Source.Writes) times
 // what a commit writes, pages and the values besides. known is false
 // when the phases are bounded by time, not by a count of ops.
 func (p *Plan) CrashRecordBytes() (n int64, known bool) {
@@ -26,17 +26,11 @@ func (p *Plan) CrashRecordBytes() (n int64, known bool) {
 		if ph.Access == AccessEach && ops == 0 {
 			ops = int64(p.Keys.Count) / max(workers, 1)
 		}
-		var writes, total float64
-		for _, w := range ph.Mix {
-			if w.Op.IsWrite() || w.Op.IsScript() {
-				writes += w.Percent
-			}
-			total += w.Percent
-		}
-		if total == 0 {
+		writes := p.Source(&ph).Writes(p, &ph)
+		if writes == 0 {
 			continue
 		}
-		written := int64(math.Ceil(float64(workers*ops) * writes / total))
+		written := int64(math.Ceil(float64(workers*ops) * writes))
 		commits := written
 		if ph.Batch > 1 {
 			commits = (commits + int64(ph.Batch) - 1) / int64(ph.Batch)
@@ -46,19 +40,21 @@ func (p *Plan) CrashRecordBytes() (n int64, known bool) {
 	return n, true
 }
 
-// acker records the acknowledgements of a --crash run on the worker's
-// connection (store.AckRecorder): a write's, once its COMMIT returned.
-type acker struct {
-	rec           store.AckRecorder
-	worker, phase int
-	start         int64 // the phase's START
-}
-
-// ack records writes first to first+n-1, the first begun at offset
-// began from START.
-func (a *acker) ack(first uint64, n int, began int64) {
-	if a == nil || n == 0 {
-		return
-	}
-	a.rec.RecordAck(store.Ack{Worker: a.worker, Phase: a.phase, First: first, N: n, Start: a.start + began})
+// CrashResult is what one crash state held.
+type CrashResult struct {
+	// Corrupt says the state would not open, its integrity check failed,
+	// or (a sql workload's check) an invariant of its data broke; Why
+	// says how.
+	Corrupt bool
+	Why     string
+	// Checked is the writes (or scripts) acknowledged before the crash,
+	// Lost those of them the state lacks. OldestLost is how long before
+	// the crash the oldest lost one was acknowledged. NotChecked says why
+	// the acknowledged writes could not be checked (a sql workload of
+	// the user's own scripts).
+	Checked, Lost int64
+	OldestLost    time.Duration
+	NotChecked    string
+	// Examples are a few of the lost writes.
+	Examples []string
 }

@@ -39,7 +39,7 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:       "testdata/script",
 		Condition: condition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures) // the recorded results, read only

@@ -22,7 +22,7 @@ type replayOptions struct {
 // AddFlags binds the options to flags.
 func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.info, "info", false, "summarise the trace (processes, connections, statements, fingerprints, commits, duration, databases, size) and run nothing")
-	fs.StringVar(&o.format, "format", "text", "how --info prints: text or json")
+	fs.StringVar(&o.format, "format", "text", formatUsage("the report's format", "")+" (--info prints text or json)")
 }
 
 func newReplayCommand(env *Env) *cobra.Command {

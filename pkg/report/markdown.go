@@ -20,7 +20,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 			ew.printf("\n")
 		}
 		first = false
-		ew.printf("**gobench %s** · %s · %s · wall %.3f s\n\n", r.Command, result.RunSettings(r), phaseText(r.Plan), ph.WallSeconds)
+		ew.printf("**gobench %s** · %s · %s · wall %.3f s\n\n", r.Command, result.RunSettings(r), r.Plan.Brief(), ph.WallSeconds)
 		if !r.Complete {
 			ew.printf("> **Incomplete:** %s\n\n", strings.Join(r.Problems, "; "))
 		}
@@ -76,6 +76,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 	}
 	if line := ioOutsideText(r); line != "" {
 		ew.printf("\n%s\n", line)
+	}
+	if line := figuresText(r); line != "" {
+		ew.printf("\n%s\n", mdEscape(line))
 	}
 	return ew.err
 }

@@ -2,6 +2,7 @@ package coord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,6 +40,9 @@ func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
 			return err
 		}
 		if err := workload.CheckDriver(p, drv); err != nil {
+			if !errors.Is(err, store.ErrInvalid) {
+				err = fmt.Errorf("%w: %w", store.ErrInvalid, err)
+			}
 			return err
 		}
 	}

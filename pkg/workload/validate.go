@@ -235,7 +235,7 @@ func (p *Plan) checker() string {
 // run by what it declares: a --crash run on a driver that cannot record
 // it (store.PowerCutter), a record workload on a driver without record
 // tables (store.Tabular), or with scans on one that keeps records in no
-// key order. Its errors are of class store.ErrInvalid.
+// key order.
 func CheckDriver(plan *Plan, drv store.Driver) error {
 	if err := checkPowerCut(drv, plan); err != nil {
 		return err
@@ -265,10 +265,10 @@ func checkPowerCut(drv store.Driver, p *Plan) error {
 	}
 	pc, ok := drv.(store.PowerCutter)
 	if !ok {
-		return fmt.Errorf("%w: --crash: the %s driver cannot record a run's I/O for a power-cut simulation", store.ErrInvalid, drv.Name())
+		return fmt.Errorf("--crash: the %s driver cannot record a run's I/O for a power-cut simulation", drv.Name())
 	}
 	if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
-		return fmt.Errorf("%w: --crash: %w", store.ErrInvalid, err)
+		return fmt.Errorf("--crash: %w", err)
 	}
 	return nil
 }

@@ -59,17 +59,26 @@ func waitPIDs(t *testing.T, file string) []int {
 }
 
 // gone fails unless every process of pids is gone (or a zombie, waiting
-// for its new parent to reap it).
+// for its new parent to reap it) soon: a killed process ends a moment
+// after its signal is sent.
 func gone(t *testing.T, pids []int) {
 	t.Helper()
+	alive := func(pid int) bool {
+		if syscall.Kill(pid, 0) != nil {
+			return false
+		}
+		stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		_, after, ok := bytes.Cut(stat, []byte(") "))
+		return !ok || !bytes.HasPrefix(after, []byte("Z"))
+	}
 	for _, pid := range pids {
-		if err := syscall.Kill(pid, 0); err == nil {
-			stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-			if _, after, ok := bytes.Cut(stat, []byte(") ")); ok && bytes.HasPrefix(after, []byte("Z")) {
-				continue
+		for i := 0; alive(pid); i++ {
+			if i == 600 { // 30 s: a hang detector
+				t.Errorf("process %d outlived ab's stop", pid)
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				break
 			}
-			t.Errorf("process %d outlived ab's stop", pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
 }

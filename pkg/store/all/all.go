@@ -5,6 +5,7 @@ package all
 
 import (
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/bbolt"
 	"github.com/gobench/gobench/pkg/store/btreestore"
 	"github.com/gobench/gobench/pkg/store/files"
 	"github.com/gobench/gobench/pkg/store/mapstore"
@@ -21,6 +22,7 @@ func Registry() *store.Registry {
 	r.Register(mapstore.Driver{})
 	r.Register(btreestore.Driver{})
 	r.Register(files.Driver{})
+	r.Register(bbolt.Driver{})
 	registerCgo(r)
 	return r
 }

@@ -29,7 +29,7 @@ FUZZ_TARGETS = \
 	./pkg/sqlscript:FuzzParseText:100000x \
 	./pkg/sysinfo:FuzzParseMountinfo:200000x \
 	./pkg/units:FuzzParseCount:200000x \
-	./pkg/store/sqlite/internal/iotrace:FuzzReader:100000x
+	./pkg/iorecord:FuzzReader:100000x
 
 .PHONY: all build short test race bench fuzz lint cover soak clean
 

@@ -60,7 +60,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	inGroup(fs, groupEngine, func() {
 		if withDB {
 			fs.StringVar(&o.db, "db", "", "database file (default: a new temporary directory per run, removed afterwards); an existing file must be a gobench database")
-			fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there and replaces any table named kv, and puts its application_id and journal mode back after the run; nothing else changes")
+			fs.BoolVar(&o.reuse, "reuse", false, "let --db be an existing SQLite database gobench did not create (or an empty file): gobench sets its application_id there, creates its own tables (kv, a record table, a built-in schema's) or replaces those it created before, and puts its application_id and journal mode back after the run; a table of one of those names that gobench did not create is refused (exit 2), and nothing else changes")
 		}
 		fs.BoolVar(&o.keep, "keep", false, "keep the temporary database directories")
 	})

@@ -97,8 +97,8 @@ and line (exit 2).
 Setup is outside the clock: --schema runs once before the workers start,
 or --from copies your database (with its -wal) into the run's directory;
 the original is opened for reading only. The copy gets gobench's
-application_id and an empty table named kv (a table of yours named kv is
-replaced in the copy). --builtin tpcb-like and select-only run pgbench's
+application_id and an empty table named kv (a database with a kv table of
+its own is refused: gobench drops only tables it created). --builtin tpcb-like and select-only run pgbench's
 own workloads on its tables, --scale 1 being 100,000 accounts; tpcb-like
 checks TPC-B's invariant after the run (balances of accounts, tellers,
 branches and the history's deltas agree; one history row per
@@ -168,14 +168,14 @@ func (o *sqlOptions) readSources(env *Env, spec *preset.SQLSpec) error {
 		if err != nil {
 			return fmt.Errorf("--file: %w", err)
 		}
-		spec.Scripts = append(spec.Scripts, workload.Source{File: file, Text: text, Weight: weight})
+		spec.Scripts = append(spec.Scripts, workload.NewSQLFile(file, text, weight))
 	}
 	if o.schema != "" {
 		text, err := readText(env, o.schema)
 		if err != nil {
 			return fmt.Errorf("--schema: %w", err)
 		}
-		spec.Schema = &workload.Source{File: o.schema, Text: text}
+		spec.Schema = &workload.SQLFile{File: o.schema, Text: text}
 	}
 	return nil
 }

@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
-	"github.com/spf13/pflag"
 )
 
 // BenchmarkHarness is gobench's own cost per op: the null store does
@@ -115,7 +117,7 @@ func harnessNsPerOp(b *testing.B, mode string, n int64, sql *workload.SQL) float
 // statement alone costs more than 1.2× a mix op.
 func BenchmarkSQLHarness(b *testing.B) {
 	script := func(text string) *workload.SQL {
-		return &workload.SQL{Scale: 1, Scripts: []workload.Source{{File: "get.sql", Text: text, Weight: 1}}}
+		return &workload.SQL{Scale: 1, Scripts: []workload.SQLFile{{File: "get.sql", Text: text, Weight: 1}}}
 	}
 	best := func(sql *workload.SQL) float64 {
 		v := math.Inf(1)
@@ -261,7 +263,7 @@ func BenchmarkIngest(b *testing.B) {
 			var wall float64
 			for b.Loop() {
 				p := nullPlan(procs, 1, perProc)
-				before, ok := workload.ProcessCPU()
+				before, ok := runner.ProcessCPU()
 				if !ok {
 					b.Skip("no getrusage on this system")
 				}
@@ -269,7 +271,7 @@ func BenchmarkIngest(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				after, _ := workload.ProcessCPU()
+				after, _ := runner.ProcessCPU()
 				d := after.Sub(before)
 				cpu += d.User + d.System
 				ph := res.Phases[0]

@@ -28,6 +28,7 @@ import (
 	"github.com/gobench/gobench/pkg/bench"
 	"github.com/gobench/gobench/pkg/disk"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
@@ -191,7 +192,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		}
 	}
 	var setupIO *ioTally
-	s.st, err = workload.OpenStore(ctx, p, drv, workload.Setup{
+	s.st, err = runner.OpenStore(ctx, p, drv, runner.Setup{
 		Init: func(ctx context.Context, st store.Store) (err error) {
 			setupIO = newIOTally(st)
 			s.lock, err = setUp(ctx, st, p.Store.Path)
@@ -285,11 +286,11 @@ func (s *session) canVerifyAfter(ctx context.Context, runErr error) bool {
 // verify checks every key against the acknowledged writes (Plan.Verify),
 // or runs a sql workload's check. died, if not nil, says which worker
 // did not finish which phase: the run failed, and only the ledger is
-// checked (see workload.VerifyDied).
+// checked (see runner.VerifyDied).
 func (s *session) verify(ctx context.Context, res *result.Result, died func(worker, phase int) bool) error {
 	if p := s.cfg.Plan; p.SQL != nil && p.SQL.Check != "" && died == nil {
 		s.notef("checking the database (%s)", p.SQL.Check)
-		rep, err := workload.CheckSQL(ctx, s.st, p, acknowledged(res))
+		rep, err := runner.CheckSQL(ctx, s.st, p, acknowledged(res))
 		res.Verify = rep
 		return err
 	}
@@ -302,7 +303,7 @@ func (s *session) verify(ctx context.Context, res *result.Result, died func(work
 		s.notef("a worker failed: verifying every key against the writes acknowledged before it did")
 	}
 	var logErr error
-	rep, err := workload.VerifyDied(ctx, s.st, s.cfg.Plan, s.ledger.records(&logErr), died)
+	rep, err := runner.VerifyDied(ctx, s.st, s.cfg.Plan, s.ledger.records(&logErr), died)
 	res.Verify = rep
 	if err == nil {
 		err = logErr

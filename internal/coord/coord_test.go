@@ -20,6 +20,7 @@ import (
 	"github.com/gobench/gobench/internal/wire"
 	"github.com/gobench/gobench/pkg/bench"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/store/nullstore"
@@ -78,7 +79,7 @@ func TestMain(m *testing.M) {
 		// Ready for phase 0, then, once started, for a phase the plan
 		// does not have.
 		speakUntilStart(func(w *wire.Writer) {
-			_ = w.Ready(wire.Ready{Phase: 1, PID: os.Getpid(), Clock: workload.Now()})
+			_ = w.Ready(wire.Ready{Phase: 1, PID: os.Getpid(), Clock: runner.Now()})
 		})
 	case "closestdin":
 		// Take none of the plan: the coordinator's write fails.
@@ -93,7 +94,7 @@ func speakUntilStart(then func(*wire.Writer)) {
 	r := wire.NewReader(os.Stdin, "coordinator")
 	w := wire.NewWriter(os.NewFile(3, "samples"))
 	if r.Scan() && r.Frame().Type == wire.TypePlan {
-		_ = w.Ready(wire.Ready{Phase: 0, PID: os.Getpid(), Clock: workload.Now()})
+		_ = w.Ready(wire.Ready{Phase: 0, PID: os.Getpid(), Clock: runner.Now()})
 		r.Scan() // START
 		then(w)
 	}

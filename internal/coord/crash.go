@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
@@ -124,11 +125,11 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		return fmt.Errorf("--crash: the record is incomplete: %w", c.stopErr)
 	}
 	s.notef("simulating %d power cuts (%s model) at points of the run's record", p.Crash.States, p.Crash.Model)
-	x := workload.NewCrashIndex(p)
+	x := runner.NewCrashIndex(p)
 	d := result.NewDurability(p.Crash)
 	spec := store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed}
 	sum, err := c.pcs.CrashStates(ctx, c.dir, c.rec, spec, x.Add, func(st store.CrashState) error {
-		r, err := workload.CheckCrashState(ctx, s.drv, p, st, x)
+		r, err := runner.CheckCrashState(ctx, s.drv, p, st, x)
 		if err != nil {
 			return err
 		}
@@ -136,6 +137,9 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		return nil
 	})
 	d.SetRecord(sum, x.Acks())
+	if err != nil {
+		d.Stopped = err.Error()
+	}
 	res.Durability = d
 	if sum.Full {
 		s.notef("--crash: the record reached --crash-record-limit %s before the run ended: the crash states come from the part recorded", bytesize.Units{}.Round(c.rec.Limit))

@@ -3,7 +3,10 @@ package coord
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -73,14 +76,25 @@ func TestCrashRun(t *testing.T) {
 }
 
 // A record that reaches its limit stops: the states come from the part
-// recorded, and the result says the record filled.
+// recorded, and the result says the record filled. Values of 64 KiB make
+// every commit write some 32 pages, so a handful of commits fill the
+// record; a machine too loaded to make them in the phase's time gets a
+// longer phase.
 func TestCrashRecordFills(t *testing.T) {
-	p := crashPlan(t, "ncruces", "rollback", "full", 1, 0, 4)
-	p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(time.Second)
-	p.Crash.RecordLimit = 1 << 20
-	d := runCrash(t, p).Durability
-	if !d.Full || d.States == 0 || d.RecordBytes > 2<<20 {
-		t.Errorf("a record of 1 MiB at most: %+v", d)
+	for secs := 2; ; secs *= 2 {
+		p := crashPlan(t, "ncruces", "rollback", "full", 1, 0, 4)
+		p.ValueSize = 64 << 10
+		p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(time.Duration(secs)*time.Second)
+		p.Crash.RecordLimit = 1 << 20
+		d := runCrash(t, p).Durability
+		if !d.Full && secs < 32 {
+			t.Logf("the record did not fill in %d s (%d acknowledged commits): again, longer", secs, d.Acked)
+			continue
+		}
+		if !d.Full || d.States == 0 || d.RecordBytes > 2<<20 {
+			t.Errorf("a record of 1 MiB at most: %+v", d)
+		}
+		return
 	}
 }
 
@@ -146,5 +160,89 @@ func TestCrashRunBatched(t *testing.T) {
 	d := res.Durability
 	if d.Acked == 0 || d.Acked != acknowledgedWrites(res) || d.Lossy != 0 || d.Corrupt != 0 {
 		t.Errorf("batches of 4: %+v (acknowledged writes: %d)", d, acknowledgedWrites(res))
+	}
+}
+
+// failAt is the ncruces driver, whose crash state number n (counted as
+// the states are opened) fails its integrity check with fail's error
+// (fail may cancel the run first, as an interrupt does).
+type failAt struct {
+	*sqlite.Driver
+	main   string
+	n      int32
+	opened atomic.Int32
+	fail   func(ctx context.Context) error
+}
+
+func (d *failAt) Open(ctx context.Context, cfg store.Config) (store.Store, error) {
+	st, err := d.Driver.Open(ctx, cfg)
+	if err != nil || cfg.Path == d.main || d.opened.Add(1) != d.n {
+		return st, err
+	}
+	return failingCheck{Store: st, fail: d.fail}, nil
+}
+
+// failingCheck is a store whose Check fails with fail's error, after
+// fail ran.
+type failingCheck struct {
+	store.Store
+	fail func(ctx context.Context) error
+}
+
+func (f failingCheck) Check(ctx context.Context) ([]string, error) {
+	if err := f.fail(ctx); err != nil {
+		return nil, err
+	}
+	return f.Store.(store.Checker).Check(ctx)
+}
+
+// A check of crash states stopped by an interrupt (the cancel lands while
+// state 3 is being checked, and SQLite's own check then refuses to go on)
+// or by an I/O error of the machine's (a full disk while state 3 opens)
+// counts no state corrupt: the states checked before it stand, the
+// durability says the checking stopped and why, and the result is
+// incomplete, interrupted or failed.
+func TestCrashCheckStopped(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		fail   func(cancel context.CancelFunc) func(ctx context.Context) error
+		wantIs error
+	}{
+		{"interrupted", func(cancel context.CancelFunc) func(ctx context.Context) error {
+			return func(ctx context.Context) error {
+				cancel()
+				<-ctx.Done()
+				return nil // the real check then meets the cancelled ctx
+			}
+		}, context.Canceled},
+		{"disk full", func(context.CancelFunc) func(ctx context.Context) error {
+			return func(context.Context) error {
+				return fmt.Errorf("opening state: %w", store.Wrap(store.Full, syscall.ENOSPC))
+			}
+		}, store.ErrFull},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			p := crashPlan(t, "ncruces", "wal", "normal", 2, 150, 6)
+			drv := &failAt{Driver: sqlite.Ncruces(), main: p.Store.Path, n: 3, fail: tt.fail(cancel)}
+			reg := store.NewRegistry()
+			reg.Register(drv)
+			res, err := Run(ctx, Config{Plan: p, Registry: reg, Command: helper("serve"), ReadyTimeout: time.Minute})
+			if !errors.Is(err, tt.wantIs) {
+				t.Fatalf("Run: %v, want %v", err, tt.wantIs)
+			}
+			if drv.opened.Load() < 3 {
+				t.Fatalf("%d states opened: the failure was never injected", drv.opened.Load())
+			}
+			d := res.Durability
+			if d == nil || d.Corrupt != 0 || d.States != 2 || d.Stopped == "" {
+				t.Fatalf("durability %+v: want 2 states checked, none corrupt, and why the checking stopped", d)
+			}
+			if res.Complete || len(res.Problems) == 0 {
+				t.Errorf("the result is complete (%v), problems %q", res.Complete, res.Problems)
+			}
+			t.Logf("stopped: %s; problems: %q", d.Stopped, res.Problems)
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -34,14 +35,14 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	wc := newWatchedCollector(b, g.plan.Workers())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	h := &workload.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: wc,
+	h := &runner.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: wc,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)
 			if err := g.crash.start(phase); err != nil {
 				return 0, err
 			}
 			b.SetStart(phase, time.Now())
-			at := workload.Now()
+			at := runner.Now()
 			wc.start(ids, at)
 			g.onStart(phase, at)
 			return at, nil
@@ -117,7 +118,7 @@ func (c *watchedCollector) start(ids []int, at int64) {
 // stalled returns a worker that has run a phase without completing an op
 // for longer than limit.
 func (c *watchedCollector) stalled(limit time.Duration) (int, bool) {
-	now := workload.Now()
+	now := runner.Now()
 	for id := range c.last {
 		if c.running[id].Load() && time.Duration(now-c.last[id].Load()) > limit {
 			return id, true
@@ -150,7 +151,7 @@ type watchedSink struct {
 // reads the stamp sees everything recorded before it.
 func (s *watchedSink) Record(smp workload.Sample) error {
 	err := s.Sink.Record(smp)
-	s.last.Store(workload.Now())
+	s.last.Store(runner.Now())
 	return err
 }
 

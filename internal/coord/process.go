@@ -19,6 +19,7 @@ import (
 
 	"github.com/gobench/gobench/internal/wire"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -50,7 +51,7 @@ func (c *coordCPU) init(phases, workers int) {
 func (c *coordCPU) started(phase int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.start[phase], c.ok[phase] = workload.ProcessCPU()
+	c.start[phase], c.ok[phase] = runner.ProcessCPU()
 }
 
 // finished counts one worker's end of phase; after the last, it records
@@ -61,7 +62,7 @@ func (c *coordCPU) finished(phase int, b *result.Builder) {
 	if c.left[phase]--; c.left[phase] != 0 || !c.ok[phase] {
 		return
 	}
-	if now, ok := workload.ProcessCPU(); ok {
+	if now, ok := runner.ProcessCPU(); ok {
 		b.SetCoordinatorCPU(phase, now.Sub(c.start[phase]))
 	}
 }
@@ -180,7 +181,7 @@ func (m *processMode) watch(procs []*proc) (stop func()) {
 			case <-quit:
 				return
 			case <-tick.C:
-				now := workload.Now()
+				now := runner.Now()
 				for _, pr := range procs {
 					if pr.running.Load() && time.Duration(now-pr.lastFrame.Load()) > limit && !pr.stalled.Swap(true) {
 						_ = pr.cmd.Process.Kill()
@@ -225,7 +226,7 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 		// One START instant for every process: offsets count from it.
 		b.SetStart(phase, time.Now())
 		m.cpu.started(phase)
-		at := workload.Now()
+		at := runner.Now()
 		for _, pr := range procs {
 			pr.lastFrame.Store(at)
 			pr.running.Store(true)
@@ -233,7 +234,7 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 				return fmt.Errorf("%w: starting worker process %d: %v", ErrWorker, pr.index, err)
 			}
 		}
-		b.SetStartSkew(phase, time.Duration(workload.Now()-at))
+		b.SetStartSkew(phase, time.Duration(runner.Now()-at))
 		m.onStart(phase, at)
 	}
 	return nil
@@ -264,7 +265,7 @@ func (m *processMode) start(i int, planJSON []byte) (*proc, *os.File, error) {
 		return nil, nil, err
 	}
 	dieWithParent(cmd)
-	spawned := workload.Now()
+	spawned := runner.Now()
 	if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()
@@ -326,7 +327,7 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder, cpu
 	done := map[int]int{} // Done frames per phase
 	for r.Scan() {
 		f := r.Frame()
-		pr.lastFrame.Store(workload.Now())
+		pr.lastFrame.Store(runner.Now())
 		switch f.Type {
 		case wire.TypeSamples:
 			bt := f.Batch()
@@ -359,7 +360,7 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder, cpu
 			if rd.Phase != nextReady {
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("ready for phase %d while phase %d was due", rd.Phase, nextReady)}
 			}
-			if now := workload.Now(); rd.Clock < pr.spawned || rd.Clock > now {
+			if now := runner.Now(); rd.Clock < pr.spawned || rd.Clock > now {
 				return fmt.Errorf("%w: %s: its monotonic clock (%d) is not this process's (%d to %d): worker processes need a clock shared by the machine's processes, as Linux and macOS have", ErrWorker, source, rd.Clock, pr.spawned, now)
 			}
 			nextReady++

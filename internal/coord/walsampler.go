@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
-	"github.com/gobench/gobench/pkg/workload"
 )
 
 // logInterval is how often the coordinator samples a write-ahead log.
@@ -25,7 +25,7 @@ type walSampler struct {
 
 	mu      sync.Mutex
 	phase   int
-	start   int64 // the phase's START, a workload.Now reading
+	start   int64 // the phase's START, a runner.Now reading
 	running bool
 }
 
@@ -82,7 +82,7 @@ func (s *walSampler) sample() {
 		return
 	}
 	bytes, seq, _ := s.obs.WALState()
-	sec := max(workload.Now()-start, 0) / int64(time.Second)
+	sec := max(runner.Now()-start, 0) / int64(time.Second)
 	s.b.RecordWAL(phase, sec, bytes, seq)
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/gobench/gobench/internal/wire"
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
@@ -50,14 +51,14 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	for g := range ids {
 		ids[g] = proc*plan.Goroutines + g
 	}
-	h := &workload.Host{
+	h := &runner.Host{
 		Plan:      plan,
 		Store:     st,
 		Workers:   ids,
 		Collector: wireCollector{w: w, batch: sampleBatch(plan.Goroutines)},
 		Counter:   counter,
 		Barrier: func(ctx context.Context, phase int) (int64, error) {
-			if err := w.Ready(wire.Ready{Phase: phase, PID: pid, Clock: workload.Now()}); err != nil {
+			if err := w.Ready(wire.Ready{Phase: phase, PID: pid, Clock: runner.Now()}); err != nil {
 				return 0, fmt.Errorf("reporting ready: %w", err)
 			}
 			select {

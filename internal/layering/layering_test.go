@@ -39,6 +39,8 @@ var rules = []rule{
 	{dir: "pkg/units", onlyThis: []string{}, why: "number formatting depends on nothing"},
 	{dir: "pkg/judge", forbid: []string{module + "pkg/report", module + "pkg/store/", module + "pkg/capacity", module + "pkg/job"}, why: "judging computes verdicts from results; rendering is report's"},
 	{dir: "pkg/percentile", onlyThis: []string{}, why: "the percentile rule depends on nothing"},
+	{dir: "pkg/iorecord", onlyThis: []string{}, why: "the crash record's format depends on nothing"},
+	{dir: "pkg/crashstate", onlyThis: []string{module + "pkg/iorecord", module + "pkg/store"}, why: "the crash states are built from the record alone, for every engine"},
 	{dir: "internal/cli", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/lmdb", module + "pkg/store/files", module + "pkg/store/mapstore", module + "pkg/store/btreestore", module + "pkg/store/nullstore"}, why: "engines own their flags (store.Settings): the command line knows no engine by name"},
 	{dir: "cmd/gobench", onlyThis: []string{module + "internal/cli"}, why: "main only calls cli.Main"},
 	{dir: "", forbid: []string{module + "pkg/store/storetest"}, why: "storetest is for tests: the binary's checks are package conformance"},

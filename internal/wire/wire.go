@@ -177,7 +177,7 @@ type Plan struct {
 type Ready struct {
 	Phase int
 	PID   int
-	// Clock is the worker's monotonic clock (workload.Now) when it sent
+	// Clock is the worker's monotonic clock (runner.Now) when it sent
 	// the frame; the coordinator checks it against its own.
 	Clock int64
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -17,10 +18,10 @@ import (
 // Run runs plan against drv and returns its result. An empty plan.Driver
 // is filled with drv's name; another name is refused (store.ErrInvalid),
 // since the result would carry it. The store is set up as the command sets
-// it up (workload.OpenStore: init, then the preload) and closed after;
+// it up (runner.OpenStore: init, then the preload) and closed after;
 // the plan is validated first and its options named as the engine names
 // them (store.Namer), so the result reads as the command's do. This is
-// the library's one entry point; workload.Host is the building block
+// the library's one entry point; runner.Host is the building block
 // under it and under the command's worker processes.
 // On an error during the run the partial result is returned with it.
 func Run(ctx context.Context, plan workload.Plan, drv store.Driver) (_ *result.Result, err error) {
@@ -35,7 +36,7 @@ func Run(ctx context.Context, plan workload.Plan, drv store.Driver) (_ *result.R
 			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
 		}
 	}
-	st, err := workload.OpenStore(ctx, &plan, drv, workload.Setup{})
+	st, err := runner.OpenStore(ctx, &plan, drv, runner.Setup{})
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +47,7 @@ func Run(ctx context.Context, plan workload.Plan, drv store.Driver) (_ *result.R
 	env := Environment(plan.Store.Path, drv, facts)
 	b := result.NewBuilder(&plan)
 	started := time.Now().UTC()
-	runErr := (&workload.Host{Plan: &plan, Store: st, Workers: plan.WorkerIDs(), Collector: b}).Run(ctx)
+	runErr := (&runner.Host{Plan: &plan, Store: st, Workers: plan.WorkerIDs(), Collector: b}).Run(ctx)
 	if cerr := st.Close(); cerr != nil && runErr == nil {
 		runErr = fmt.Errorf("closing the store: %w", cerr)
 	}

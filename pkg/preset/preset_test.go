@@ -93,9 +93,9 @@ func TestMixLoop(t *testing.T) {
 // What each preset refuses, with the flag it names.
 func TestPresetErrors(t *testing.T) {
 	both := preset.DefaultSQLSpec()
-	both.Builtin, both.Scripts = "tpcb-like", []workload.Source{{File: "a.sql", Text: "SELECT 1;", Weight: 1}}
+	both.Builtin, both.Scripts = "tpcb-like", []workload.SQLFile{{File: "a.sql", Text: "SELECT 1;", Weight: 1}}
 	schema := preset.DefaultSQLSpec()
-	schema.Builtin, schema.Schema = "tpcb-like", &workload.Source{File: "s.sql", Text: "CREATE TABLE t(x);"}
+	schema.Builtin, schema.Schema = "tpcb-like", &workload.SQLFile{File: "s.sql", Text: "CREATE TABLE t(x);"}
 	rounds := preset.DefaultCRUDSpec()
 	rounds.Rounds = 0
 	order := preset.DefaultCRUDSpec()

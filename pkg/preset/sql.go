@@ -17,13 +17,13 @@ type SQLSpec struct {
 	Loop Loop
 	// Scripts are the scripts, read by the caller (file name, text,
 	// weight); or Builtin names a built-in workload instead.
-	Scripts []workload.Source
+	Scripts []workload.SQLFile
 	Builtin string
 	// Scale is :scale in the scripts and schema; the built-ins make
 	// 100,000 accounts per unit.
 	Scale int64
 	// Schema, when set, runs once before the workers start.
-	Schema *workload.Source
+	Schema *workload.SQLFile
 	// From is an existing database (an absolute path) to benchmark a copy
 	// of, made in the run's directory.
 	From string
@@ -56,6 +56,9 @@ func (s SQLSpec) Plans(m Matrix) ([]*workload.Plan, error) {
 	p.Phases = []workload.Phase{p.Phases[0]}
 	p.Phases[0].Mix = w.Mix()
 	p.Store.Path = temporary
+	if s.Builtin != "" {
+		p.Store.Replaces = workload.BuiltinTables()
+	}
 	return s.Loop.plans(p, m)
 }
 

@@ -49,6 +49,9 @@ func durabilityText(d *result.Durability) string {
 	if d.Full {
 		s += " · the record reached --crash-record-limit before the run ended: the states come from the part recorded"
 	}
+	if d.Stopped != "" {
+		s += " · the checking stopped after these states: " + d.Stopped
+	}
 	return s
 }
 
@@ -70,6 +73,9 @@ func cellDurability(c result.Cell) *result.Durability {
 		sum.MaxLost = max(sum.MaxLost, d.MaxLost)
 		sum.MaxLostAgeMicros = max(sum.MaxLostAgeMicros, d.MaxLostAgeMicros)
 		sum.Full = sum.Full || d.Full
+		if d.Stopped != "" {
+			sum.Stopped = d.Stopped
+		}
 	}
 	return sum
 }
@@ -85,6 +91,9 @@ func durabilityRow(d *result.Durability) []string {
 	states := fmt.Sprint(d.States)
 	if d.Full {
 		states += " (record full)"
+	}
+	if d.Stopped != "" {
+		states += " (checking stopped)"
 	}
 	return []string{states, fmt.Sprint(d.Corrupt), fmt.Sprint(d.Lossy), lost, age}
 }

@@ -43,6 +43,10 @@ type Durability struct {
 	Events      int64 `json:"events"`
 	RecordBytes int64 `json:"record_bytes"`
 	Full        bool  `json:"full,omitempty"`
+	// Stopped says why the checking stopped before every state was
+	// checked (an interrupt, an I/O error of the machine's): the counts
+	// are of the states checked, and the run is incomplete.
+	Stopped string `json:"stopped,omitempty"`
 	// Examples are the first problems found, a line each.
 	Examples []string `json:"examples,omitempty"`
 }

@@ -1,7 +1,6 @@
 package result
 
 import (
-	"github.com/gobench/gobench/pkg/sqlscript"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -18,7 +17,7 @@ type PhaseIO struct {
 	// Commits is the phase's acknowledged commits: its write ops that
 	// succeeded when each op is its own transaction, its COMMITs that
 	// succeeded when ops are batched, its scripts that succeeded in a sql
-	// workload, those that may write (sqlscript.Script.Writes: a script
+	// workload, those that may write (workload.SQLFile.ReadOnly: a script
 	// of queries commits nothing to sync).
 	Commits int64 `json:"commits"`
 	// SyncsPerCommit counts every sync the kernel received, of the files
@@ -94,8 +93,8 @@ func newPhaseIO(io store.IOCounts, procs int, ph *Phase, spec *workload.Phase, p
 }
 
 // isWritingScript reports whether kind names one of the plan's scripts (a
-// statement's row, SCRIPT#LINE, is not one) that may write; a script that
-// no longer parses is taken as one that does.
+// statement's row, SCRIPT#LINE, is not one) that may write: one the plan
+// does not record as read-only.
 func isWritingScript(plan *workload.Plan, kind string) bool {
 	if plan.SQL == nil {
 		return false
@@ -103,8 +102,7 @@ func isWritingScript(plan *workload.Plan, kind string) bool {
 	names := plan.OpNames()
 	for i, src := range plan.SQL.Scripts {
 		if names[workload.ScriptOp(i)] == kind {
-			sc, err := sqlscript.Parse(src.File, src.Text, src.Weight)
-			return err != nil || sc.Writes()
+			return !src.ReadOnly
 		}
 	}
 	return false

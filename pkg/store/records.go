@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Table is a table of records a store keeps besides its key-value data:
@@ -26,6 +27,13 @@ type Table struct {
 	Fields int `json:"fields"`
 }
 
+// OwnMark is the comment a SQL engine writes into the definition of
+// every table gobench creates (CREATE TABLE usertable /* created by
+// gobench */ (…)), where SQLite keeps it: it tells gobench's own tables,
+// which a run drops and creates anew, from another program's of the same
+// name, which it never touches.
+const OwnMark = "/* created by gobench */"
+
 // MaxFields bounds a table's fields: every field is a column, and SQLite
 // allows 2,000 by default; each connection prepares a statement per field.
 const MaxFields = 1000
@@ -36,6 +44,11 @@ const MaxRecordKey = 500
 
 // identifier is an SQL name gobench writes into statements unquoted.
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+
+// IsPlainName reports whether name is a plain SQL name (letters, digits
+// and _, not first a digit, at most 64), which gobench writes into
+// statements unquoted.
+func IsPlainName(name string) bool { return identifier.MatchString(name) }
 
 // FieldName returns the column name of field i.
 func (t Table) FieldName(i int) string { return t.Field + strconv.Itoa(i) }
@@ -49,6 +62,11 @@ func (t Table) Validate() error {
 	}
 	if t.Fields < 1 || t.Fields > MaxFields {
 		return fmt.Errorf("record table: %d fields is out of range (want 1 to %d)", t.Fields, MaxFields)
+	}
+	for i := range t.Fields {
+		if strings.EqualFold(t.FieldName(i), t.Key) {
+			return fmt.Errorf("record table: the key column %q is also the name of field %d (give the key or the field prefix another name)", t.Key, i)
+		}
 	}
 	return nil
 }

@@ -18,13 +18,21 @@ type Config struct {
 	Options json.RawMessage `json:"options,omitempty"`
 	// Reuse lets Init take an existing database gobench did not create:
 	// the user consents to gobench adding its mark and replacing its own
-	// data set there. Engines that cannot do so without destroying other
+	// data set there, and nothing else: a table of the same name as one
+	// of gobench's that gobench did not create is refused (ErrForeign),
+	// not replaced. Engines that cannot do so without destroying other
 	// data refuse it.
 	Reuse bool `json:"reuse,omitempty"`
 	// Table, when set, is a table of records the store keeps besides its
 	// key-value data (see Table): only a driver that implements Tabular
 	// takes it, and Init creates it empty.
 	Table *Table `json:"table,omitempty"`
+	// Replaces names the tables, besides the engine's own and Table, that
+	// the run's setup drops and creates anew as gobench's own (a built-in
+	// sql workload's schema: each CREATE TABLE carries OwnMark). A SQL
+	// engine refuses (ErrForeign) a database where one of them exists and
+	// gobench did not create it; the user's own schema claims nothing.
+	Replaces []string `json:"replaces,omitempty"`
 	// Settings are Options by the names of the flags that set them (see
 	// Namer), for reports and gates; engines read Options alone.
 	Settings []Setting `json:"settings,omitempty"`

@@ -9,8 +9,3 @@ type CPU struct {
 
 // Sub returns the time spent between an earlier reading o and c.
 func (c CPU) Sub(o CPU) CPU { return CPU{User: c.User - o.User, System: c.System - o.System} }
-
-// ProcessCPU returns the processor time this process has used so far, all
-// its threads together (getrusage RUSAGE_SELF), and false where the system
-// cannot say.
-func ProcessCPU() (CPU, bool) { return processCPU() }

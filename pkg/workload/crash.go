@@ -2,8 +2,7 @@ package workload
 
 import (
 	"math"
-
-	"github.com/gobench/gobench/pkg/store"
+	"time"
 )
 
 // crashBytesPerCommit is what a commit's record takes, about: the pages
@@ -46,19 +45,21 @@ func (p *Plan) CrashRecordBytes() (n int64, known bool) {
 	return n, true
 }
 
-// acker records the acknowledgements of a --crash run on the worker's
-// connection (store.AckRecorder): a write's, once its COMMIT returned.
-type acker struct {
-	rec           store.AckRecorder
-	worker, phase int
-	start         int64 // the phase's START
-}
-
-// ack records writes first to first+n-1, the first begun at offset
-// began from START.
-func (a *acker) ack(first uint64, n int, began int64) {
-	if a == nil || n == 0 {
-		return
-	}
-	a.rec.RecordAck(store.Ack{Worker: a.worker, Phase: a.phase, First: first, N: n, Start: a.start + began})
+// CrashResult is what one crash state held.
+type CrashResult struct {
+	// Corrupt says the state would not open, its integrity check failed,
+	// or (a sql workload's check) an invariant of its data broke; Why
+	// says how.
+	Corrupt bool
+	Why     string
+	// Checked is the writes (or scripts) acknowledged before the crash,
+	// Lost those of them the state lacks. OldestLost is how long before
+	// the crash the oldest lost one was acknowledged. NotChecked says why
+	// the acknowledged writes could not be checked (a sql workload of
+	// the user's own scripts).
+	Checked, Lost int64
+	OldestLost    time.Duration
+	NotChecked    string
+	// Examples are a few of the lost writes.
+	Examples []string
 }

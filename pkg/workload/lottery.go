@@ -2,6 +2,7 @@ package workload
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 )
 
@@ -16,22 +17,30 @@ const (
 	streamPreload = 4
 	// streamArrivals seeds an open-loop schedule.
 	streamArrivals = 5
+	// streamScripts seeds a worker's \set expressions in a sql workload.
+	streamScripts = 6
 )
 
-// schedule deals the due times of one worker's ops in an open-loop phase,
+// Schedule deals the due times of one worker's ops in an open-loop phase,
 // as nanosecond offsets from START: Rate/Workers ops per second, evenly
 // spaced or with exponential (Poisson) gaps, the first at a seeded offset
 // within the first gap so that workers do not all start at once. It
 // depends only on the plan, the phase and the worker.
-type schedule struct {
+type Schedule struct {
 	gap     float64 // mean nanoseconds between ops
 	t       float64 // the next due offset
 	poisson bool
 	r       *rand.Rand
 }
 
-func newSchedule(p *Plan, phase, worker int) *schedule {
-	s := &schedule{gap: 1e9 * float64(p.Workers()) / p.Rate, poisson: p.Arrival == ArrivalPoisson, r: newRand(p.Seed, worker, phase, streamArrivals)}
+// NewSchedule returns the schedule of worker in run phase run (an index
+// of p.RunPhases()) of an open-loop plan (p.Rate > 0).
+func NewSchedule(p *Plan, run, worker int) *Schedule {
+	return newSchedule(p, p.seedPhase(run), worker)
+}
+
+func newSchedule(p *Plan, phase, worker int) *Schedule {
+	s := &Schedule{gap: 1e9 * float64(p.Workers()) / p.Rate, poisson: p.Arrival == ArrivalPoisson, r: newRand(p.Seed, worker, phase, streamArrivals)}
 	if s.poisson {
 		s.t = s.r.ExpFloat64() * s.gap
 	} else {
@@ -40,8 +49,8 @@ func newSchedule(p *Plan, phase, worker int) *schedule {
 	return s
 }
 
-// next returns the next due offset.
-func (s *schedule) next() int64 {
+// Next returns the next due offset.
+func (s *Schedule) Next() int64 {
 	d := s.t
 	if s.poisson {
 		s.t += s.r.ExpFloat64() * s.gap
@@ -180,6 +189,7 @@ type Lottery struct {
 	random        bool // Plan.RandomValues
 	worker, phase int
 	writes        uint64
+	scripts       uint64 // the scripts dealt (a sql workload's)
 	deck          *deck
 	keys          keyChooser
 	each          *eachKeys
@@ -292,7 +302,7 @@ func (l *Lottery) Next() (Op, uint64) {
 			fillValue(l.value, l.valRng)
 		}
 		if l.tag {
-			putTag(l.value, l.worker, l.phase, l.writes)
+			PutTag(l.value, l.worker, l.phase, l.writes)
 		}
 	}
 	if op.IsWrite() {
@@ -304,6 +314,37 @@ func (l *Lottery) Next() (Op, uint64) {
 // Writes returns how many write ops the lottery dealt: the last write's
 // sequence number (its tag's) is one less.
 func (l *Lottery) Writes() uint64 { return l.writes }
+
+// Deal deals the next op into d (see Dealer): Next, with what goes with
+// the op.
+func (l *Lottery) Deal(d *Deal) error {
+	op, key := l.Next()
+	d.Op, d.Key, d.ScanLen, d.Claimed, d.Args, d.Err = op, key, l.ScanLen(), false, nil, nil
+	switch {
+	case op.IsWrite():
+		d.Seq = l.writes - 1
+	case op.IsScript():
+		d.Seq = l.scripts
+		l.scripts++
+	}
+	if r := l.rec; r != nil {
+		d.Record, d.ReadField, d.WriteField, d.Values = r.key, r.readField, r.writeField, r.values
+		d.Claimed, d.Value = r.fromCount, nil
+		r.fromCount = false // the worker releases it (Release)
+	} else {
+		d.Value = l.value
+	}
+	return l.err
+}
+
+// Release acknowledges keynum, an insert's that the lottery claimed from
+// the run's counter, once the insert is over.
+func (l *Lottery) Release(keynum uint64) error {
+	if l.rec == nil {
+		return fmt.Errorf("keynum %d was not claimed: the lottery deals no records", keynum)
+	}
+	return l.rec.s.counter.Ack(keynum)
+}
 
 // ScanLen returns how many consecutive keys the last scan op reads.
 func (l *Lottery) ScanLen() int {

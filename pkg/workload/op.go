@@ -1,6 +1,9 @@
 package workload
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Op is the kind of one operation. Its numeric values travel in the wire
 // format and in results; they must not change.
@@ -134,3 +137,7 @@ var validOps = func() (v [256]bool) {
 // coordinator receives: an array lookup, where the map of names cost two
 // lookups per sample.
 func (o Op) Valid() bool { return validOps[o] || o.IsScript() || o.IsStatement() }
+
+// ErrOp wraps an operation error that stopped a worker, and an op that
+// could not be dealt.
+var ErrOp = errors.New("operation failed")

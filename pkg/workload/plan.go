@@ -143,6 +143,11 @@ type Plan struct {
 	// Crash, when set, records the run's I/O and afterwards simulates
 	// power cuts at points of it (see Crash).
 	Crash *Crash `json:"crash,omitempty"`
+	// Custom, when set, is the source of every phase's ops in place of
+	// the one the plan's data names (see Plan.Source): a library user's
+	// own. It is not data: it does not travel to worker processes, so a
+	// plan with one runs its workers as goroutines.
+	Custom Source `json:"-"`
 }
 
 // Crash is a power-cut simulation (gobench's --crash): the run records,

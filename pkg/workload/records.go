@@ -485,12 +485,16 @@ func (d *recDealer) nextKeynum(op Op) (uint64, error) {
 	return 0, fmt.Errorf("%w: %d draws of the %s distribution in a row fell above the newest record", ErrOp, maxRedraws, op)
 }
 
-// resolve acknowledges the keynum of the insert dealt last, once it is
-// over, when it came from the counter.
-func (d *recDealer) resolve() error {
-	if !d.fromCount {
-		return nil
+// InsertsDuringRun reports whether a record workload's lottery phases insert:
+// their keynums come from the run's counter.
+func (p *Plan) InsertsDuringRun() bool {
+	if p.Records == nil {
+		return false
 	}
-	d.fromCount = false
-	return d.s.counter.Ack(d.keynum)
+	for _, ph := range p.RunPhases() {
+		if ph.Access == AccessLottery && slices.Contains(ph.Mix.Ops(), OpInsert) {
+			return true
+		}
+	}
+	return false
 }

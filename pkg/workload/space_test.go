@@ -10,7 +10,7 @@ func TestMinStoredBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	own := &SQL{Scale: 1000, Schema: &Source{File: "s.sql", Text: "CREATE TABLE t(x);"}}
+	own := &SQL{Scale: 1000, Schema: &SQLFile{File: "s.sql", Text: "CREATE TABLE t(x);"}}
 	insertEach := Phase{Name: "insert", Mix: Mix{{OpInsert, 100}}, Access: AccessEach}
 	for _, tt := range []struct {
 		name   string

@@ -16,11 +16,11 @@ import (
 type SQL struct {
 	// Scripts are the scripts' sources; script i runs as op ScriptOp(i)
 	// and is reported under its name (its file's base name).
-	Scripts []Source `json:"scripts"`
+	Scripts []SQLFile `json:"scripts"`
 	// Schema, if set, runs once on the database after the store's Init
 	// and before any worker starts, outside every measurement: tables,
 	// indexes, data.
-	Schema *Source `json:"schema,omitempty"`
+	Schema *SQLFile `json:"schema,omitempty"`
 	// Scale is :scale in the scripts and the schema (at least 1).
 	Scale int64 `json:"scale"`
 	// PerStatement records every statement's latency too, as op
@@ -36,15 +36,36 @@ type SQL struct {
 	From string `json:"from,omitempty"`
 }
 
-// Source is a script or schema as read from its file.
-type Source struct {
+// SQLFile is a script or schema as read from its file.
+type SQLFile struct {
 	// File is where the text came from, for names and messages: a path,
 	// or builtin:NAME.
 	File string `json:"file"`
 	Text string `json:"text"`
 	// Weight is a script's share of the deck (pgbench's FILE@WEIGHT).
 	Weight int `json:"weight,omitempty"`
+	// ReadOnly records, when the plan is built (see NewSQLFile), that the
+	// script cannot write (sqlscript.Script.Writes): it commits nothing
+	// to sync. A plan that says so of a script that may write is refused.
+	// False, as in plans written before it, counts the script as one
+	// that may write.
+	ReadOnly bool `json:"read_only,omitempty"`
 }
+
+// NewSQLFile returns the script (or schema) text read from file, with
+// its weight and whether it is read-only; a script that does not parse
+// is returned as one that may write, for Plan.Validate to refuse.
+func NewSQLFile(file, text string, weight int) SQLFile {
+	f := SQLFile{File: file, Text: text, Weight: weight}
+	if sc, err := sqlscript.Parse(file, text, max(weight, 1)); err == nil {
+		f.ReadOnly = !sc.Writes()
+	}
+	return f
+}
+
+// mayWrite reports whether the script may write: all but those the plan
+// records as read-only.
+func (f SQLFile) mayWrite() bool { return !f.ReadOnly }
 
 // Checks of a sql workload's database after the run (SQL.Check).
 const (
@@ -152,9 +173,12 @@ func (s *SQL) checkScripts() error {
 	}
 	seen := map[string]string{}
 	statements := 0
-	for _, sc := range scripts {
+	for i, sc := range scripts {
 		if sc.Weight < 1 || sc.Weight > MaxScriptWeight {
 			return fmt.Errorf("%s: weight %d is out of range (want 1 to %d)", sc.File, sc.Weight, MaxScriptWeight)
+		}
+		if s.Scripts[i].ReadOnly && sc.Writes() {
+			return fmt.Errorf("%s: the plan says the script is read-only, but it may write", sc.File)
 		}
 		if err := CheckScriptName(sc.Name); err != nil {
 			return fmt.Errorf("%s: %w", sc.File, err)

@@ -19,6 +19,15 @@ const (
 // BuiltinNames lists the built-in sql workloads.
 func BuiltinNames() []string { return []string{BuiltinTPCBLike, BuiltinSelectOnly} }
 
+// BuiltinTables names the tables the built-in workloads' schema drops and
+// creates, each marked as gobench's own (store.OwnMark): a plan of a
+// built-in workload lists them in its store's Replaces, so that a
+// database holding another program's table of one of these names is
+// refused, not emptied.
+func BuiltinTables() []string {
+	return []string{"pgbench_accounts", "pgbench_branches", "pgbench_tellers", "pgbench_history"}
+}
+
 // BuiltinSQL returns a built-in sql workload at scale: pgbench's tables
 // (scale × 100,000 accounts) as its schema and its script. tpcb-like
 // checks TPC-B's invariant after the run (CheckTPCB).
@@ -34,7 +43,7 @@ func BuiltinSQL(name string, scale int64) (*SQL, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &SQL{Scripts: []Source{script}, Schema: &schema, Scale: scale}
+	s := &SQL{Scripts: []SQLFile{script}, Schema: &schema, Scale: scale}
 	if name == BuiltinTPCBLike {
 		s.Check = CheckTPCB
 	}
@@ -42,10 +51,10 @@ func BuiltinSQL(name string, scale int64) (*SQL, error) {
 }
 
 // builtinSource reads an embedded script.
-func builtinSource(name string) (Source, error) {
+func builtinSource(name string) (SQLFile, error) {
 	b, err := builtinFiles.ReadFile("builtin/" + name + ".sql")
 	if err != nil {
-		return Source{}, fmt.Errorf("built-in %s: %w", name, err)
+		return SQLFile{}, fmt.Errorf("built-in %s: %w", name, err)
 	}
-	return Source{File: name + ".sql", Text: string(b), Weight: 1}, nil
+	return NewSQLFile(name+".sql", string(b), 1), nil
 }

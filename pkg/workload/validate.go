@@ -66,6 +66,9 @@ func (p *Plan) checkWorkers() error {
 	if p.Workers() > MaxWorkers {
 		return fmt.Errorf("%d workers (procs × goroutines) is more than %d", p.Workers(), MaxWorkers)
 	}
+	if p.Custom != nil && p.Mode != ModeGoroutine {
+		return fmt.Errorf("the plan's own op source (%s) runs in this process: its workers must be goroutines (mode %s)", p.Custom.Name(), ModeGoroutine)
+	}
 	if p.OnError != OnErrorStop && p.OnError != OnErrorContinue {
 		return fmt.Errorf("unknown error policy %q (want %s or %s)", p.OnError, OnErrorStop, OnErrorContinue)
 	}
@@ -224,4 +227,37 @@ func (p *Plan) checker() string {
 		return "crash"
 	}
 	return "verify"
+}
+
+// CheckDriver refuses, before any store opens, a plan the driver cannot
+// run: workers its databases cannot host (store.CheckShare: worker
+// processes on a store one process may open), a record workload on a
+// driver that keeps no record tables, or scans on one whose tables are
+// unordered.
+func CheckDriver(plan *Plan, drv store.Driver) error {
+	if err := store.CheckShare(drv, plan.Processes(), plan.Workers()); err != nil {
+		return err
+	}
+	return CheckTables(plan, drv)
+}
+
+// CheckTables refuses a record workload on a driver that keeps no record
+// tables, or scans on one whose tables are unordered (see CheckDriver).
+func CheckTables(plan *Plan, drv store.Driver) error {
+	if plan.Records == nil && plan.Store.Table == nil {
+		return nil
+	}
+	ts, ok := store.TablesOf(drv)
+	if !ok {
+		return fmt.Errorf("%w: driver %s keeps no record tables (the drivers that do: the SQLite drivers, lmdb, btree and map)", store.ErrInvalid, drv.Name())
+	}
+	if ts.Ordered || plan.Records == nil {
+		return nil
+	}
+	for _, ph := range plan.RunPhases() {
+		if slices.Contains(ph.Mix.Ops(), OpScan) {
+			return fmt.Errorf("%w: driver %s keeps records in no key order, and the workload scans (%v%% of its ops): scans need a driver that keeps keys in order", store.ErrInvalid, drv.Name(), ph.Mix.share(OpScan))
+		}
+	}
+	return nil
 }

@@ -29,8 +29,9 @@ const (
 // Precheck refuses, reading the files only, what Init would refuse: a path
 // that is not a regular file (a FIFO, a device), an existing file that is
 // not gobench's database (with Reuse: that is neither a SQLite database
-// nor empty), and a -wal file beside the database that is another
-// database's, which SQLite would replay into this one.
+// nor empty), a table of the name of one the run replaces that gobench
+// did not create (see checkTables), and a -wal file beside the database
+// that is another database's, which SQLite would replay into this one.
 func (s *db) Precheck() error {
 	if s.opts.Memory {
 		return nil
@@ -54,6 +55,11 @@ func (s *db) Precheck() error {
 	case fi.Size() > 0:
 		if head, err := readAt(s.path, 0, len(fileMagic)); err != nil || !bytes.Equal(head, fileMagic) {
 			return fmt.Errorf("%w: %s is not a SQLite database: --reuse takes a SQLite database or an empty file", store.ErrForeign, s.path)
+		}
+	}
+	if fi.Size() > 0 {
+		if err := s.checkTablesReadOnly(); err != nil {
+			return err
 		}
 	}
 	return s.checkWAL()

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -62,7 +63,7 @@ func runCLoop(t *testing.T, p workload.Plan, o Options, loop bool, hold func(st 
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	st, err := workload.OpenStore(ctx, &p, CAPI(), workload.Setup{})
+	st, err := runner.OpenStore(ctx, &p, CAPI(), runner.Setup{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func runCLoop(t *testing.T, p workload.Plan, o Options, loop bool, hold func(st 
 		defer hold(st)()
 	}
 	rec := &samples{by: map[int][]workload.Sample{}}
-	if err := (&workload.Host{Plan: &p, Store: st, Workers: p.WorkerIDs(), Collector: rec}).Run(ctx); err != nil {
+	if err := (&runner.Host{Plan: &p, Store: st, Workers: p.WorkerIDs(), Collector: rec}).Run(ctx); err != nil {
 		t.Fatal(err)
 	}
 	r := cloopRun{samples: rec.by, inC: st.(*db).cOps.Load()}

@@ -25,9 +25,12 @@ type db struct {
 	d     *Driver
 	path  string
 	opts  Options
-	reuse bool // take a database gobench did not create (replacing only its kv table)
+	reuse bool // take a database gobench did not create (replacing only its own tables)
 	// table is the record table the store keeps besides kv, if any.
 	table *store.Table
+	// replaces are the tables of the plan's own schema (see
+	// store.Config.Replaces).
+	replaces []string
 
 	// keeper holds an in-memory database open for the store's life: it
 	// would vanish with its last connection. reusedJournal is the journal
@@ -35,7 +38,8 @@ type db struct {
 	mu            sync.Mutex
 	keeper        rawConn
 	reusedJournal string
-	reusedID      string // the application_id of a database taken with Reuse, which Close restores
+	reusedID      string      // the application_id of a database taken with Reuse, which Close restores
+	reusedFile    os.FileInfo // the file taken with Reuse: Close restores that file alone
 
 	// vfs is the tracing VFS the connections open through ("" for the
 	// driver's default).
@@ -100,11 +104,15 @@ func dsn(path, mode string) string {
 }
 
 // Init refuses a database gobench did not create (see Precheck), then marks
-// the file, sets the journal mode and recreates the kv table, empty. The
-// journal mode is in force before the schema exists. An existing file,
-// even an empty one, is refused unless it carries gobench's mark or Reuse
-// is set; with Reuse the database's own journal mode and application_id
-// are noted, and Close puts them back.
+// the file, sets the journal mode and recreates the kv table (and the
+// record table), empty. The journal mode is in force before the schema
+// exists. An existing file, even an empty one, is refused unless it
+// carries gobench's mark or Reuse is set; with Reuse the database's own
+// journal mode and application_id are noted, and Close puts them back.
+// Either way a table of a name the run replaces that gobench did not
+// create is refused (checkTables), within the transaction that replaces
+// the tables, so that no other program's table can come between the
+// check and the drop.
 //
 // Cancelling ctx stops the statement under way (sqlite3_interrupt, or the
 // driver's equivalent): a VACUUM of a large database too.
@@ -125,6 +133,7 @@ func (s *db) Init(ctx context.Context) error {
 		return s.lockedErr(err)
 	}
 	defer c.Close()
+	owned := true // the database was gobench's before the run took it
 	if s.reusedJournal != "" {
 		id, err := c.queryString("PRAGMA application_id")
 		if err != nil {
@@ -133,24 +142,42 @@ func (s *db) Init(ctx context.Context) error {
 		s.mu.Lock()
 		s.reusedID = id
 		s.mu.Unlock()
+		owned = id == strconv.Itoa(applicationID)
 	}
 	defer c.interruptible(ctx)()
-	steps := []string{fmt.Sprintf("PRAGMA application_id=%d", applicationID)}
-	schema := []string{schemaSQL}
+	fail := func(q string, err error) error {
+		_ = c.exec("ROLLBACK")
+		return s.lockedErr(fmt.Errorf("initialising %s: %s: %w", s.path, q, interrupted(ctx, s.d.wrap(err))))
+	}
+	if err := c.exec("BEGIN IMMEDIATE"); err != nil {
+		return fail("BEGIN IMMEDIATE", err)
+	}
+	if err := s.checkTables(c, owned); err != nil {
+		_ = c.exec("ROLLBACK")
+		return err
+	}
+	rerun, err := c.queryString("SELECT count(*) FROM sqlite_schema WHERE name='kv'")
+	if err != nil {
+		return fail("reading the schema", err)
+	}
+	// Every table the run replaces is gobench's (or absent): drop it
+	// and create it anew, empty, as kv.
+	steps := []string{fmt.Sprintf("PRAGMA application_id=%d", applicationID), "DROP TABLE IF EXISTS kv", schemaSQL}
 	if s.table != nil {
-		// The record table is recreated, empty, on every Init, as kv is.
 		t := newTableSQL(*s.table)
-		steps = append(steps, t.drop)
-		schema = append(schema, t.create)
+		steps = append(steps, t.drop, t.create)
 	}
-	if n, err := c.queryString("SELECT count(*) FROM sqlite_schema WHERE name='kv'"); err == nil && n != "0" {
-		// A rerun on gobench's own file: drop the table and compact the
-		// file, so every run starts from an equivalent database.
-		steps = append(steps, "DROP TABLE kv", "VACUUM")
+	steps = append(steps, "COMMIT")
+	if rerun != "0" && owned {
+		// A rerun on gobench's own file: compact it, so every run starts
+		// from an equivalent database. Not on a database taken with Reuse
+		// from another program: VACUUM may renumber the rowids of its
+		// tables.
+		steps = append(steps, "VACUUM")
 	}
-	for _, q := range append(steps, schema...) {
+	for _, q := range steps {
 		if err := c.exec(q); err != nil {
-			return s.lockedErr(fmt.Errorf("initialising %s: %s: %w", s.path, q, interrupted(ctx, s.d.wrap(err))))
+			return fail(q, err)
 		}
 	}
 	return nil
@@ -180,13 +207,17 @@ func (s *db) noteJournal() error {
 		return fmt.Errorf("reading the header of %s: %w", s.path, err)
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("reading the header of %s: %w", s.path, err)
+	}
 	var h [20]byte
 	mode := "delete"
 	if n, _ := f.ReadAt(h[:], 0); n == len(h) && h[18] == 2 && h[19] == 2 {
 		mode = "wal"
 	}
 	s.mu.Lock()
-	s.reusedJournal = mode
+	s.reusedJournal, s.reusedFile = mode, fi
 	s.mu.Unlock()
 	return nil
 }
@@ -282,13 +313,14 @@ func (s *db) keep() error {
 func (s *db) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var err error
+	var restore []string
 	if id := s.reusedID; id != "" && id != strconv.Itoa(applicationID) {
-		err = s.restore("application_id", "PRAGMA application_id="+id)
+		restore = append(restore, "PRAGMA application_id="+id)
 	}
 	if j := s.reusedJournal; j != "" && (j == "wal") != (journalModes[s.opts.Journal] == "wal") {
-		err = errors.Join(err, s.restore("journal mode", "PRAGMA journal_mode="+j))
+		restore = append(restore, "PRAGMA journal_mode="+j)
 	}
+	err := s.restore(restore)
 	if s.keeper != nil {
 		err = errors.Join(err, s.keeper.Close())
 		s.keeper = nil
@@ -296,17 +328,24 @@ func (s *db) Close() error {
 	return err
 }
 
-// restore sets back what of a reused database (named by what) the run
-// changed, with the pragma q.
-func (s *db) restore(what, q string) error {
+// restore sets back, with the pragmas qs, what of a reused database the
+// run changed: on the file the run took, not on another moved to its
+// path since, which would get the first one's settings.
+func (s *db) restore(qs []string) error {
+	if len(qs) == 0 {
+		return nil
+	}
+	if fi, err := os.Stat(s.path); err != nil || !os.SameFile(fi, s.reusedFile) {
+		return fmt.Errorf("%s was moved or replaced during the run: the database there now is not the one the run took, so its application_id and journal mode were left as they are (the one the run took keeps gobench's)", s.path)
+	}
 	c, err := s.d.be.open(s.dsn("rw"))
 	if err != nil {
-		return fmt.Errorf("restoring the %s of %s: %w", what, s.path, s.d.wrap(err))
+		return fmt.Errorf("restoring the settings of %s: %w", s.path, s.d.wrap(err))
 	}
 	defer c.Close()
-	for _, q := range []string{fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.openBusyTimeoutMS()), q} {
+	for _, q := range append([]string{fmt.Sprintf("PRAGMA busy_timeout=%d", s.opts.openBusyTimeoutMS())}, qs...) {
 		if _, err := c.queryString(q); err != nil {
-			return fmt.Errorf("restoring the %s of %s: %s: %w", what, s.path, q, s.d.wrap(err))
+			return fmt.Errorf("restoring the settings of %s: %s: %w", s.path, q, s.d.wrap(err))
 		}
 	}
 	return nil

@@ -62,8 +62,9 @@
 //
 // For --crash (store.PowerCutStore, powercut.go) the same VFSes append
 // every event on the run's database files, with the bytes written, to
-// one record all the run's processes share; package crash rebuilds from
-// it what a power cut at any point would have left on disk.
+// one record all the run's processes share (package iorecord); package
+// crashstate rebuilds from it what a power cut at any point would have
+// left on disk.
 //
 // # Files
 //

@@ -90,7 +90,10 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 			return nil, fmt.Errorf("%w: blob I/O reads and writes the kv table's values: a record table takes --api sql", store.ErrInvalid)
 		}
 	}
-	s := &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse, table: cfg.Table, record: cfg.Record}
+	if err := checkNames(cfg); err != nil {
+		return nil, err
+	}
+	s := &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse, table: cfg.Table, replaces: cfg.Replaces, record: cfg.Record}
 	if err := s.traceVFS(); err != nil {
 		return nil, err
 	}

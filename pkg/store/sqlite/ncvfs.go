@@ -8,6 +8,7 @@ import (
 	"github.com/ncruces/go-sqlite3/util/vfsutil"
 	"github.com/ncruces/go-sqlite3/vfs"
 
+	"github.com/gobench/gobench/pkg/iorecord"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/sqlite/internal/iotrace"
 )
@@ -24,7 +25,7 @@ var ncRegister = sync.OnceFunc(func() { vfs.Register(traceVFSName, ncTraceVFS{ba
 // ncTraceVFS is gobench's tracing VFS in Go, over ncruces's OS VFS: every
 // call goes to that VFS as it came, and each write, truncate, sync,
 // deletion and directory sync is counted (and, while a run records,
-// appended to the crash record; see package iotrace), as the kernel
+// appended to the crash record; see package iorecord), as the kernel
 // receives them.
 //
 // ncruces's VFS (vfs/file.go, (*vfsFile).Sync, from v0.29.1 through at
@@ -74,7 +75,7 @@ func (v ncTraceVFS) open(path string, name *vfs.Filename, flags vfs.OpenFlag) (v
 	tf := &ncTraceFile{File: f, path: path, role: roleOfFlags(flags),
 		dirsync: runtime.GOOS != "windows" && create && flags&(vfs.OPEN_MAIN_JOURNAL|vfs.OPEN_SUPER_JOURNAL|vfs.OPEN_WAL) != 0}
 	if rec != nil && !existed {
-		rec.event(iotrace.Event{Kind: iotrace.KindCreate, Role: uint8(tf.role)})
+		rec.event(iorecord.Event{Kind: iorecord.KindCreate, Role: uint8(tf.role)})
 	}
 	return tf, flags, nil
 }
@@ -92,9 +93,9 @@ func (v ncTraceVFS) Delete(name string, syncDir bool) error {
 		ncCounts.DirSync(role)
 	}
 	if rec := procRecording(); rec.matches(name) {
-		rec.event(iotrace.Event{Kind: iotrace.KindDelete, Role: uint8(role)})
+		rec.event(iorecord.Event{Kind: iorecord.KindDelete, Role: uint8(role)})
 		if dirSync {
-			rec.event(iotrace.Event{Kind: iotrace.KindDirSync, Role: uint8(role)})
+			rec.event(iorecord.Event{Kind: iorecord.KindDirSync, Role: uint8(role)})
 		}
 	}
 	return nil
@@ -135,7 +136,7 @@ func (f *ncTraceFile) WriteAt(p []byte, off int64) (int, error) {
 	if err == nil {
 		ncCounts.Write(f.role, len(p))
 		if rec := procRecording(); rec.matches(f.path) {
-			rec.event(iotrace.Event{Kind: iotrace.KindWrite, Role: uint8(f.role), Arg: off, Data: p})
+			rec.event(iorecord.Event{Kind: iorecord.KindWrite, Role: uint8(f.role), Arg: off, Data: p})
 		}
 	}
 	return n, err
@@ -147,7 +148,7 @@ func (f *ncTraceFile) Truncate(size int64) error {
 	if err == nil {
 		ncCounts.Truncate(f.role)
 		if rec := procRecording(); rec.matches(f.path) {
-			rec.event(iotrace.Event{Kind: iotrace.KindTruncate, Role: uint8(f.role), Arg: size})
+			rec.event(iorecord.Event{Kind: iorecord.KindTruncate, Role: uint8(f.role), Arg: size})
 		}
 	}
 	return err
@@ -158,7 +159,7 @@ func (f *ncTraceFile) Truncate(size int64) error {
 // created journal or WAL two (see ncTraceVFS).
 func (f *ncTraceFile) Sync(flags vfs.SyncFlag) error {
 	if rec := procRecording(); rec.matches(f.path) {
-		rec.event(iotrace.Event{Kind: iotrace.KindSync, Role: uint8(f.role), Flags: uint16(flags)})
+		rec.event(iorecord.Event{Kind: iorecord.KindSync, Role: uint8(f.role), Flags: uint16(flags)})
 	}
 	if err := f.File.Sync(flags); err != nil {
 		return err

@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/gobench/gobench/pkg/crashstate"
+	"github.com/gobench/gobench/pkg/iorecord"
 	"github.com/gobench/gobench/pkg/store"
-	"github.com/gobench/gobench/pkg/store/sqlite/internal/crash"
-	"github.com/gobench/gobench/pkg/store/sqlite/internal/iotrace"
 )
 
 var (
@@ -82,7 +82,7 @@ func (s *db) startProcRecording(rec store.Record) error {
 	if err != nil {
 		return fmt.Errorf("--crash: %w", err)
 	}
-	r, err := iotrace.OpenRecorder(rec.Path, rec.Limit)
+	r, err := iorecord.OpenRecorder(rec.Path, rec.Limit)
 	if err != nil {
 		return fmt.Errorf("--crash: %w", err)
 	}
@@ -132,7 +132,7 @@ func (s *db) StartRecording(dir string, rec store.Record) error {
 	if err := s.startProcRecording(rec); err != nil {
 		return err
 	}
-	procRecording().event(iotrace.Event{Kind: iotrace.KindStart})
+	procRecording().event(iorecord.Event{Kind: iorecord.KindStart})
 	return nil
 }
 
@@ -140,7 +140,7 @@ func (s *db) StartRecording(dir string, rec store.Record) error {
 // recording.
 func (s *db) StopRecording() error {
 	if p := procRecording(); p != nil {
-		p.event(iotrace.Event{Kind: iotrace.KindEnd})
+		p.event(iorecord.Event{Kind: iorecord.KindEnd})
 	}
 	return s.stopProcRecording()
 }
@@ -152,15 +152,15 @@ func (s *db) CrashStates(ctx context.Context, dir string, rec store.Record, spec
 	for i, f := range s.files() {
 		names[i] = filepath.Base(f)
 	}
-	o := crash.Options{Record: rec.Path, Base: filepath.Join(dir, "base"), Work: filepath.Join(dir, "work"), Names: names, Spec: spec}
-	return crash.Build(ctx, o, ack, visit)
+	o := crashstate.Options{Record: rec.Path, Base: filepath.Join(dir, "base"), Work: filepath.Join(dir, "work"), Names: names, Spec: spec}
+	return crashstate.Build(ctx, o, ack, visit)
 }
 
 // RecordAck appends an acknowledgement to the process's record, if it
 // records.
 func (t *txn) RecordAck(a store.Ack) {
 	if p := procRecording(); p != nil {
-		p.event(iotrace.Event{Kind: iotrace.KindAck, Data: iotrace.AppendAck(nil, iotrace.Ack{Worker: a.Worker, Phase: a.Phase, First: a.First, N: a.N, Start: a.Start})})
+		p.event(iorecord.Event{Kind: iorecord.KindAck, Data: iorecord.AppendAck(nil, iorecord.Ack{Worker: a.Worker, Phase: a.Phase, First: a.First, N: a.N, Start: a.Start})})
 	}
 }
 

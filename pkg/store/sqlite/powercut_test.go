@@ -7,8 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/iorecord"
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
-	"github.com/gobench/gobench/pkg/store/sqlite/internal/iotrace"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -48,16 +49,16 @@ func runRecorded(t *testing.T, d *Driver, journal, sync string) *recorded {
 	}
 	r := &recorded{plan: &p, dir: t.TempDir()}
 	r.rec = store.Record{Path: filepath.Join(r.dir, "record"), Limit: p.Crash.RecordLimit}
-	st, err := workload.OpenStore(context.Background(), &p, d, workload.Setup{})
+	st, err := runner.OpenStore(context.Background(), &p, d, runner.Setup{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	r.st = st
 	pcs := st.(store.PowerCutStore)
-	h := &workload.Host{Plan: &p, Store: st, Workers: p.WorkerIDs(), Collector: discard{},
+	h := &runner.Host{Plan: &p, Store: st, Workers: p.WorkerIDs(), Collector: discard{},
 		Barrier: func(context.Context, int) (int64, error) {
-			return workload.Now(), pcs.StartRecording(r.dir, r.rec)
+			return runner.Now(), pcs.StartRecording(r.dir, r.rec)
 		}}
 	if err := h.Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -71,10 +72,10 @@ func runRecorded(t *testing.T, d *Driver, journal, sync string) *recorded {
 // simulate builds the run's crash states and checks each one.
 func (r *recorded) simulate(t *testing.T, model string) (states, corrupt, lossy int, lost, checked int64) {
 	t.Helper()
-	x := workload.NewCrashIndex(r.plan)
+	x := runner.NewCrashIndex(r.plan)
 	spec := store.CrashSpec{States: r.plan.Crash.States, Model: model, Seed: 1}
 	_, err := r.st.(store.PowerCutStore).CrashStates(context.Background(), r.dir, r.rec, spec, x.Add, func(cs store.CrashState) error {
-		res, err := workload.CheckCrashState(context.Background(), r.st.(*db).d, r.plan, cs, x)
+		res, err := runner.CheckCrashState(context.Background(), r.st.(*db).d, r.plan, cs, x)
 		if err != nil {
 			return err
 		}
@@ -131,14 +132,14 @@ func dropSyncs(t *testing.T, path string, role int) {
 	}
 	var out []byte
 	dropped := 0
-	r := iotrace.NewReader(f, 0)
+	r := iorecord.NewReader(f, 0)
 	for r.Scan() {
 		e := r.Event()
-		if e.Kind == iotrace.KindSync && int(e.Role) == role {
+		if e.Kind == iorecord.KindSync && int(e.Role) == role {
 			dropped++
 			continue
 		}
-		out = iotrace.AppendEvent(out, e)
+		out = iorecord.AppendEvent(out, e)
 	}
 	f.Close()
 	if r.Err() != nil || dropped == 0 {
@@ -169,8 +170,8 @@ func TestPowerCutCatchesATornPage(t *testing.T) {
 	if err := os.WriteFile(torn, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	x := workload.NewCrashIndex(r.plan)
-	res, err := workload.CheckCrashState(context.Background(), d, r.plan, store.CrashState{Path: torn}, x)
+	x := runner.NewCrashIndex(r.plan)
+	res, err := runner.CheckCrashState(context.Background(), d, r.plan, store.CrashState{Path: torn}, x)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestPowerCutCatchesATornPage(t *testing.T) {
 	// The same database, untorn, is sound.
 	good := filepath.Join(t.TempDir(), "good.db")
 	copyFile(t, r.plan.Store.Path, good)
-	if res, err := workload.CheckCrashState(context.Background(), d, r.plan, store.CrashState{Path: good}, x); err != nil || res.Corrupt {
+	if res, err := runner.CheckCrashState(context.Background(), d, r.plan, store.CrashState{Path: good}, x); err != nil || res.Corrupt {
 		t.Fatalf("the untorn database: %+v, %v", res, err)
 	}
 }

@@ -6,14 +6,14 @@ import (
 
 	"github.com/gobench/gobench/pkg/store"
 
-	"github.com/gobench/gobench/pkg/store/sqlite/internal/iotrace"
+	"github.com/gobench/gobench/pkg/iorecord"
 )
 
 // procRec is this process's crash recording: the record the Go side
 // appends to (ncruces's VFS, acknowledgements, the coordinator's marks)
 // and the full path of the database whose files it records.
 type procRec struct {
-	r  *iotrace.Recorder
+	r  *iorecord.Recorder
 	db string
 }
 
@@ -31,8 +31,8 @@ func (p *procRec) matches(path string) bool {
 }
 
 // event appends e, stamped with the monotonic clock.
-func (p *procRec) event(e iotrace.Event) {
-	e.Time = iotrace.Now()
+func (p *procRec) event(e iorecord.Event) {
+	e.Time = iorecord.Now()
 	p.r.Append(e)
 }
 

@@ -12,7 +12,7 @@ import (
 // and the statements it runs, one per shape, prepared once per
 // connection:
 //
-//	CREATE TABLE usertable(YCSB_KEY TEXT PRIMARY KEY, FIELD0 TEXT, …)
+//	CREATE TABLE usertable /* created by gobench */ (YCSB_KEY TEXT PRIMARY KEY, FIELD0 TEXT, …)
 //	SELECT * FROM usertable WHERE YCSB_KEY = ?
 //	SELECT * FROM usertable WHERE YCSB_KEY >= ? ORDER BY YCSB_KEY LIMIT ?
 //	INSERT INTO usertable (YCSB_KEY,FIELD0,…) VALUES(?,?,…)
@@ -47,7 +47,7 @@ func newTableSQL(t store.Table) tableSQL {
 		sets[i] = cols[i] + "=?"
 	}
 	s := tableSQL{
-		create:    fmt.Sprintf("CREATE TABLE %s(%s TEXT PRIMARY KEY, %s)", t.Name, t.Key, strings.Join(defs, ", ")),
+		create:    fmt.Sprintf("CREATE TABLE %s %s (%s TEXT PRIMARY KEY, %s)", t.Name, store.OwnMark, t.Key, strings.Join(defs, ", ")),
 		drop:      fmt.Sprintf("DROP TABLE IF EXISTS %s", t.Name),
 		read:      fmt.Sprintf("SELECT * FROM %s WHERE %s = ?", t.Name, t.Key),
 		scan:      fmt.Sprintf("SELECT * FROM %s WHERE %s >= ? ORDER BY %s LIMIT ?", t.Name, t.Key, t.Key),

@@ -9,11 +9,12 @@ import (
 	"github.com/gobench/gobench/pkg/store/conformance"
 )
 
-// The record table is the JDBC binding's, to the letter of its SQL.
+// The record table is the JDBC binding's, to the letter of its SQL, with
+// gobench's mark in its definition.
 func TestTableSQL(t *testing.T) {
 	q := newTableSQL(store.Table{Name: "usertable", Key: "YCSB_KEY", Field: "FIELD", Fields: 3})
 	for _, tt := range []struct{ got, want string }{
-		{q.create, "CREATE TABLE usertable(YCSB_KEY TEXT PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT, FIELD2 TEXT)"},
+		{q.create, "CREATE TABLE usertable /* created by gobench */ (YCSB_KEY TEXT PRIMARY KEY, FIELD0 TEXT, FIELD1 TEXT, FIELD2 TEXT)"},
 		{q.read, "SELECT * FROM usertable WHERE YCSB_KEY = ?"},
 		{q.scan, "SELECT * FROM usertable WHERE YCSB_KEY >= ? ORDER BY YCSB_KEY LIMIT ?"},
 		{q.insert, "INSERT INTO usertable (YCSB_KEY,FIELD0,FIELD1,FIELD2) VALUES(?,?,?,?)"},
@@ -50,7 +51,7 @@ func TestRecordsAreText(t *testing.T) {
 		}
 		defer raw.Close()
 		schema, err := raw.queryString("SELECT sql FROM sqlite_schema WHERE name='usertable'")
-		if err != nil || !strings.HasPrefix(schema, "CREATE TABLE usertable(YCSB_KEY TEXT PRIMARY KEY") {
+		if err != nil || !strings.HasPrefix(schema, "CREATE TABLE usertable /* created by gobench */ (YCSB_KEY TEXT PRIMARY KEY") {
 			t.Fatalf("schema %q, %v", schema, err)
 		}
 		types, err := raw.queryString("SELECT typeof(YCSB_KEY)||typeof(FIELD0)||typeof(FIELD1)||typeof(FIELD2)||FIELD1 FROM usertable WHERE YCSB_KEY='user42'")

@@ -3,12 +3,14 @@ package sqlite
 import (
 	"fmt"
 	"io"
+
+	"github.com/gobench/gobench/pkg/store"
 )
 
 // Statements of the kv schema. The read and the upsert are the statements
 // of the classic WAL-vs-rollback benchmark.
 const (
-	schemaSQL   = `CREATE TABLE kv(k INTEGER PRIMARY KEY, v BLOB NOT NULL)`
+	schemaSQL   = `CREATE TABLE kv ` + store.OwnMark + ` (k INTEGER PRIMARY KEY, v BLOB NOT NULL)`
 	getSQL      = `SELECT * FROM kv WHERE k=?`
 	putSQL      = `INSERT INTO kv(k,v) VALUES(?,?) ON CONFLICT(k) DO UPDATE SET v=excluded.v`
 	updateSQL   = `UPDATE kv SET v=? WHERE k=?`

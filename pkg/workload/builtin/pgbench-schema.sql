@@ -6,10 +6,10 @@ DROP TABLE IF EXISTS pgbench_accounts;
 DROP TABLE IF EXISTS pgbench_branches;
 DROP TABLE IF EXISTS pgbench_tellers;
 DROP TABLE IF EXISTS pgbench_history;
-CREATE TABLE pgbench_branches (bid INTEGER PRIMARY KEY, bbalance INTEGER NOT NULL, filler TEXT);
-CREATE TABLE pgbench_tellers (tid INTEGER PRIMARY KEY, bid INTEGER NOT NULL, tbalance INTEGER NOT NULL, filler TEXT);
-CREATE TABLE pgbench_accounts (aid INTEGER PRIMARY KEY, bid INTEGER NOT NULL, abalance INTEGER NOT NULL, filler TEXT);
-CREATE TABLE pgbench_history (tid INTEGER, bid INTEGER, aid INTEGER, delta INTEGER, mtime TEXT, filler TEXT);
+CREATE TABLE pgbench_branches /* created by gobench */ (bid INTEGER PRIMARY KEY, bbalance INTEGER NOT NULL, filler TEXT);
+CREATE TABLE pgbench_tellers /* created by gobench */ (tid INTEGER PRIMARY KEY, bid INTEGER NOT NULL, tbalance INTEGER NOT NULL, filler TEXT);
+CREATE TABLE pgbench_accounts /* created by gobench */ (aid INTEGER PRIMARY KEY, bid INTEGER NOT NULL, abalance INTEGER NOT NULL, filler TEXT);
+CREATE TABLE pgbench_history /* created by gobench */ (tid INTEGER, bid INTEGER, aid INTEGER, delta INTEGER, mtime TEXT, filler TEXT);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :scale)
 INSERT INTO pgbench_branches (bid, bbalance, filler) SELECT i, 0, printf('%88s', '') FROM n;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10 * :scale)

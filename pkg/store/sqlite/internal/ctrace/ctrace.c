@@ -6,7 +6,7 @@
  * counted with one relaxed atomic add, by the role of the file. While a
  * run records (gbt_record_start), the events on the recorded database's
  * files are also appended to the crash record, each with one writev(2) to
- * a file opened with O_APPEND (see package iotrace for the format and the
+ * a file opened with O_APPEND (see package iorecord for the format and the
  * order).
  *
  * The unix VFS syncs, besides the files SQLite syncs, the directory of a
@@ -36,7 +36,7 @@
 #define SQLITE_OPEN_SUPER_JOURNAL 0x00004000
 #define SQLITE_OPEN_WAL 0x00080000
 
-/* The kinds of recorded events (iotrace.Kind). */
+/* The kinds of recorded events (iorecord.Kind). */
 enum { K_WRITE = 1, K_TRUNCATE, K_SYNC, K_CREATE, K_DELETE, K_DIRSYNC, K_ACK, K_START, K_END, K_FULL };
 
 #define HEADER_LEN 32

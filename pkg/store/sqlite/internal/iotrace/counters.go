@@ -2,7 +2,6 @@ package iotrace
 
 import (
 	"sync/atomic"
-	_ "unsafe" // for go:linkname
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -78,11 +77,3 @@ func (c *Counters) Snapshot() store.IOCounts {
 	}
 	return io
 }
-
-// Now returns the monotonic clock in nanoseconds: CLOCK_MONOTONIC on
-// Linux, the clock the C VFS stamps its events with and the one gobench
-// clocks ops on (workload.Now).
-func Now() int64 { return nanotime() }
-
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64

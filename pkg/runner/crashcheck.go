@@ -1,0 +1,288 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/gobench/gobench/pkg/workload"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// CrashIndex holds the acknowledgements of a --crash run: a key-value
+// workload's acknowledged writes by key (each a write's tag names), a
+// sql workload's acknowledged scripts in order. Memory grows with the
+// acknowledged writes, as Verify's does.
+type CrashIndex struct {
+	plan  *workload.Plan
+	byWP  map[workerPhase][]store.Ack
+	acks  []ackAt // a sql workload's, in order
+	byKey map[uint64][]ackedWrite
+	ready bool
+}
+
+// ackAt is one acknowledged write's (or script's) place and time.
+type ackAt struct {
+	event, at int64
+}
+
+// NewCrashIndex returns an empty index for a run of plan.
+func NewCrashIndex(plan *workload.Plan) *CrashIndex {
+	return &CrashIndex{plan: plan, byWP: map[workerPhase][]store.Ack{}}
+}
+
+// Add adds an acknowledgement, as the record holds it, in the record's
+// order.
+func (x *CrashIndex) Add(a store.Ack) {
+	if x.plan.SQL != nil {
+		for range a.N {
+			x.acks = append(x.acks, ackAt{a.Event, a.At})
+		}
+		return
+	}
+	k := workerPhase{a.Worker, a.Phase}
+	x.byWP[k] = append(x.byWP[k], a)
+}
+
+// Acks returns how many writes (or scripts) were acknowledged in all.
+func (x *CrashIndex) Acks() int64 {
+	if x.plan.SQL != nil {
+		return int64(len(x.acks))
+	}
+	var n int64
+	for _, as := range x.byWP {
+		for _, a := range as {
+			n += int64(a.N)
+		}
+	}
+	return n
+}
+
+// build finds the key of every acknowledged write, replaying each
+// worker's lottery.
+func (x *CrashIndex) build() {
+	if x.ready {
+		return
+	}
+	x.ready = true
+	x.byKey = map[uint64][]ackedWrite{}
+	for k, as := range x.byWP {
+		bySeq := map[uint64]store.Ack{}
+		var maxSeq uint64
+		for _, a := range as {
+			for i := range a.N {
+				bySeq[a.First+uint64(i)] = a
+			}
+			maxSeq = max(maxSeq, a.First+uint64(a.N)-1)
+		}
+		// A --crash run has no warm-up: its run phases are its phases.
+		l := workload.NewLottery(x.plan, k.p, k.w)
+		for seq := uint64(0); seq <= maxSeq; {
+			op, key := l.Next()
+			if !op.IsWrite() {
+				continue
+			}
+			if a, ok := bySeq[seq]; ok {
+				x.byKey[key] = append(x.byKey[key], ackedWrite{worker: k.w, phase: k.p, seq: seq,
+					start: time.Duration(a.Start), end: time.Duration(a.At), event: a.Event})
+			}
+			seq++
+		}
+	}
+	for _, ws := range x.byKey {
+		slices.SortFunc(ws, func(a, b ackedWrite) int { return int(a.event - b.event) })
+	}
+}
+
+// CheckCrashState opens the state st with drv and the run's options and
+// checks it: the engine's integrity check, then every write (or script)
+// acknowledged before the crash point, present or lost. A key holds a
+// lost write when it holds a value from before the write (the preload's,
+// or a write that ended before the lost one began) or no value.
+//
+// Only the state is judged: a state that does not open or fails its
+// integrity check is corrupt, but a check stopped by the cancellation of
+// ctx, or by an I/O error of this machine (a full disk while the state is
+// opened: classes IO and Full), is an error of the run, returned, with no
+// verdict on the state.
+func CheckCrashState(ctx context.Context, drv store.Driver, plan *workload.Plan, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
+	x.build()
+	cfg := plan.Store
+	cfg.Path, cfg.Record = st.Path, nil
+	var res workload.CrashResult
+	s, err := drv.Open(ctx, cfg)
+	if err != nil {
+		return res, fmt.Errorf("opening crash state %d: %w", st.Index, err)
+	}
+	defer s.Close()
+	if c, ok := s.(store.Checker); ok {
+		problems, err := c.Check(ctx)
+		switch {
+		case err != nil:
+			return verdict(ctx, st, res, "does not open", err)
+		case len(problems) > 0:
+			return corrupt(res, "integrity_check: "+problems[0]), nil
+		}
+	}
+	conn, err := s.Conn(ctx)
+	if err != nil {
+		return verdict(ctx, st, res, "does not open", err)
+	}
+	defer conn.Close()
+	if plan.SQL != nil {
+		return checkSQLState(ctx, conn, plan, st, x)
+	}
+	return checkKVState(ctx, conn, st, x)
+}
+
+// verdict judges a state whose check failed with err: corrupt (what
+// says what failed), unless the check was cancelled or met an I/O error
+// of the machine's, which are the run's errors.
+func verdict(ctx context.Context, st store.CrashState, res workload.CrashResult, what string, err error) (workload.CrashResult, error) {
+	if ctx.Err() != nil {
+		if errors.Is(err, ctx.Err()) {
+			return res, fmt.Errorf("checking crash state %d: %w", st.Index, err)
+		}
+		return res, fmt.Errorf("checking crash state %d: %w (%v)", st.Index, ctx.Err(), err)
+	}
+	if c := store.Classify(err); c == store.IO || c == store.Full {
+		return res, fmt.Errorf("checking crash state %d: %s: an I/O error of this machine, not a verdict on the engine: %w", st.Index, what, err)
+	}
+	return corrupt(res, what+": "+err.Error()), nil
+}
+
+func corrupt(res workload.CrashResult, why string) workload.CrashResult {
+	res.Corrupt, res.Why = true, why
+	return res
+}
+
+// checkKVState checks every key with writes acknowledged before the
+// crash.
+func checkKVState(ctx context.Context, c store.Conn, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
+	var res workload.CrashResult
+	var buf []byte
+	oldest := int64(-1)
+	for key, writes := range x.byKey {
+		n := 0 // the writes acknowledged before the crash (sorted by event)
+		for n < len(writes) && writes[n].event <= st.Event {
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return res, fmt.Errorf("checking crash state %d: %w", st.Index, err)
+		}
+		res.Checked += int64(n)
+		var err error
+		buf, err = c.Get(key, buf)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return verdict(ctx, st, res, fmt.Sprintf("reading key %d", key), err)
+		}
+		lost := lostWrites(buf, err, writes, n)
+		for _, w := range lost {
+			res.Lost++
+			if oldest < 0 || int64(w.end) < oldest {
+				oldest = int64(w.end)
+			}
+			if len(res.Examples) < 3 {
+				when := "as the crash came"
+				if age := (time.Duration(st.At) - w.end).Round(time.Microsecond); age > 0 {
+					when = age.String() + " before the crash"
+				}
+				res.Examples = append(res.Examples, fmt.Sprintf("key %d lost worker %d's write %d, acknowledged %s", key, w.worker, w.seq, when))
+			}
+		}
+	}
+	if oldest >= 0 {
+		res.OldestLost = time.Duration(st.At - oldest)
+	}
+	return res, nil
+}
+
+// lostWrites returns the writes among the first n of writes (those
+// acknowledged before the crash) that a key holding value (or none, when
+// err is ErrNotFound) lost: all of them when the key holds its preloaded
+// value or none; otherwise those that began after the write whose value
+// it holds had been acknowledged. A value no acknowledged write put
+// there (a write whose COMMIT made it durable but never returned)
+// is newer than every acknowledged one.
+func lostWrites(value []byte, err error, writes []ackedWrite, n int) []ackedWrite {
+	if err != nil {
+		return writes[:n]
+	}
+	tag, ok := workload.ParseTag(value)
+	if !ok || tag.Preload {
+		return writes[:n]
+	}
+	i := slices.IndexFunc(writes, func(w ackedWrite) bool {
+		return w.worker == tag.Worker && w.phase == tag.Phase && w.seq == tag.Seq
+	})
+	if i < 0 {
+		return nil
+	}
+	held := writes[i]
+	var lost []ackedWrite
+	for _, w := range writes[:n] {
+		if w.start > held.end {
+			lost = append(lost, w)
+		}
+	}
+	return lost
+}
+
+// checkSQLState checks a sql workload's state: pgbench's invariants and
+// its history, one row per acknowledged transaction, for the built-in
+// TPC-B; nothing more for other scripts, which have no check.
+func checkSQLState(ctx context.Context, c store.Conn, plan *workload.Plan, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
+	var res workload.CrashResult
+	n := 0
+	for n < len(x.acks) && x.acks[n].event <= st.Event {
+		n++
+	}
+	res.Checked = int64(n)
+	if plan.SQL.Check != workload.CheckTPCB {
+		res.NotChecked = "these scripts have no check of their data (--builtin tpcb-like has one): only each state's integrity is checked"
+		return res, nil
+	}
+	sc, ok := c.(store.Scripter)
+	if !ok {
+		return res, fmt.Errorf("%w: driver %s cannot run SQL", store.ErrInvalid, plan.Driver)
+	}
+	for _, chk := range tpcbChecks {
+		if chk.acked {
+			continue
+		}
+		stmt, err := sc.Prepare(chk.sql, nil)
+		if err != nil {
+			return verdict(ctx, st, res, "checking that "+chk.what, err)
+		}
+		rows, err := stmt.Run()
+		if err != nil {
+			return verdict(ctx, st, res, "checking that "+chk.what, err)
+		}
+		if rows > 0 {
+			return corrupt(res, "TPC-B invariant broken: "+chk.what), nil
+		}
+	}
+	stmt, err := sc.Prepare("SELECT 1 FROM pgbench_history", nil)
+	if err != nil {
+		return verdict(ctx, st, res, "reading the history", err)
+	}
+	rows, err := stmt.Run()
+	if err != nil {
+		return verdict(ctx, st, res, "reading the history", err)
+	}
+	if lost := int64(n) - rows; lost > 0 {
+		// The history names no writer: take the lost transactions to be
+		// the last ones acknowledged, the oldest of them the first after
+		// those the history holds.
+		res.Lost = lost
+		res.OldestLost = time.Duration(st.At - x.acks[rows].at)
+		res.Examples = []string{fmt.Sprintf("the history holds %d rows, %d transactions were acknowledged before the crash", rows, n)}
+	}
+	return res, nil
+}

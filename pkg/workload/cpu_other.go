@@ -1,5 +1,0 @@
-//go:build !unix
-
-package workload
-
-func processCPU() (CPU, bool) { return CPU{}, false }

@@ -34,7 +34,7 @@ func (o *abOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.maxRegression, "max-regression", "10%", "a regression is a change the wrong way beyond this, all of the ratio's 90% interval beyond it")
 	fs.StringArrayVar(&o.metrics, "metric", nil, "a metric to judge, such as 'total ops/s' or 'cpu µs/op' (repeatable; default: throughput, CPU per op, and p50/p99/p99.9 of every op kind)")
 	fs.StringVar(&o.inconclusive, "inconclusive", string(judge.InconclusiveFails), "what a comparison the data cannot decide counts as: fail (exit 4) or pass")
-	fs.StringVarP(&o.out.format, "format", "f", "text", "report format on stdout: text, json, csv, markdown, html")
+	fs.StringVarP(&o.out.format, "format", "f", "text", formatUsage("report format on stdout", "comparison"))
 	fs.StringVar(&o.out.jsonOut, "json", "", "also write the comparison as JSON to this file")
 	fs.StringVar(&o.out.html, "html", "", "also write the comparison as a self-contained HTML page to this file")
 	fs.StringVar(&o.out.summary, "summary", "", "also append the comparison in markdown to this file, such as $GITHUB_STEP_SUMMARY")

@@ -30,7 +30,7 @@ func csvSig3(v float64) string {
 
 // csvMetric rounds a value of metric m as the text report shows it.
 func csvMetric(m judge.Metric, v float64) string {
-	if m.Stat == "ops/s" {
+	if m.Figure().Scale == judge.Rate {
 		return csvRate(v)
 	}
 	return csvSig3(v)

@@ -20,7 +20,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 			ew.printf("\n")
 		}
 		first = false
-		ew.printf("**gobench %s** · %s · %s · wall %.3f s\n\n", r.Command, result.RunSettings(r), phaseText(r.Plan), ph.WallSeconds)
+		ew.printf("**gobench %s** · %s · %s · wall %.3f s\n\n", r.Command, result.RunSettings(r), r.Plan.Brief(), ph.WallSeconds)
 		if !r.Complete {
 			ew.printf("> **Incomplete:** %s\n\n", mdEscape(strings.Join(r.Problems, "; ")))
 		}
@@ -75,6 +75,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		}
 	}
 	if line := ioOutsideText(r); line != "" {
+		ew.printf("\n%s\n", mdEscape(line))
+	}
+	if line := figuresText(r); line != "" {
 		ew.printf("\n%s\n", mdEscape(line))
 	}
 	return ew.err

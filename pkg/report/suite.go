@@ -13,7 +13,6 @@ import (
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/units"
-	"github.com/gobench/gobench/pkg/workload"
 )
 
 // suiteText writes a suite's statistics: a header saying what was varied
@@ -88,7 +87,7 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	}
 	w.printf("common: %s\n", strings.Join(common, " "))
 	p := first.Plan
-	w.printf("workload: seed %d · %s", p.Seed, workloadText(p, false))
+	w.printf("workload: seed %d · %s", p.Seed, p.Describe(false))
 	if wp := p.Warmup; wp != nil {
 		if wp.Ops > 0 {
 			w.printf(" · warm-up %d ops/worker, not measured", wp.Ops)
@@ -140,19 +139,6 @@ func shardHosts(origins []result.ShardOrigin) string {
 		}
 	}
 	return "on " + strings.Join(hosts, ", ")
-}
-
-// phaseText is what every worker ran in a run of one phase: "500
-// ops/worker · mix read=95,upsert=5", or a sql workload's scripts.
-func phaseText(p workload.Plan) string {
-	if p.SQL != nil {
-		return workloadText(p, false)
-	}
-	s := strings.TrimPrefix(phaseLength(p, "ops"), " · ")
-	if len(p.Phases) == 1 {
-		s += " · mix " + p.Phases[0].Mix.String()
-	}
-	return s
 }
 
 // settingValues are a cell's values, tab-separated: the columns of a

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/units"
@@ -71,6 +72,9 @@ func runText(w io.Writer, r *result.Result) error {
 	if line := ioOutsideText(r); line != "" {
 		tw.printf("%s\n", line)
 	}
+	if line := figuresText(r); line != "" {
+		tw.printf("%s\n", line)
+	}
 	for _, line := range statementLegend(r.Plan) {
 		tw.printf("%s\n", line)
 	}
@@ -114,6 +118,28 @@ func ceilingText(r *result.Result, i int) string {
 	return s
 }
 
+// figuresText lists the run's figures that the table of figures puts on
+// this line (judge.Figure.Line: those no other line shows) and that the
+// run has: "figures: fairness 0.97 · worker max gap 12ms"; "" when none.
+func figuresText(r *result.Result) string {
+	if len(r.Phases) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, f := range judge.Figures {
+		if !f.Line || f.PerKind {
+			continue
+		}
+		if v, ok := f.Read(r, ""); ok {
+			parts = append(parts, f.Name+" "+f.Tag(v))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "figures: " + strings.Join(parts, " · ")
+}
+
 func header(w *errWriter, r *result.Result) {
 	p := r.Plan
 	env := r.Environment
@@ -135,7 +161,7 @@ func header(w *errWriter, r *result.Result) {
 
 	w.printf("%d %s × %d %s (%s) · seed %d · %s\n",
 		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
-		modeText(p.Mode, env.Sharing, p.Driver), p.Seed, workloadText(p, true))
+		modeText(p.Mode, env.Sharing, p.Driver), p.Seed, p.Describe(true))
 	if line := pinText(p.Pin); line != "" {
 		w.printf("%s\n", line)
 	}
@@ -191,40 +217,6 @@ func statementLegend(p workload.Plan) []string {
 		lines = append(lines, fmt.Sprintf("  %-*s  %s", width, name, texts[i]))
 	}
 	return lines
-}
-
-// workloadText says what every worker ran: the key space, the values and
-// the phase (with its batch size, when batch), or a sql workload's scripts
-// with their weights.
-func workloadText(p workload.Plan, batch bool) string {
-	if p.SQL != nil {
-		names := p.OpNames()
-		var scripts []string
-		for i, src := range p.SQL.Scripts {
-			scripts = append(scripts, fmt.Sprintf("%s@%d", names[workload.ScriptOp(i)], src.Weight))
-		}
-		return fmt.Sprintf("scripts %s · scale %d%s", strings.Join(scripts, ", "), p.SQL.Scale, phaseLength(p, "scripts"))
-	}
-	s := fmt.Sprintf("%d keys %s · %d-byte values%s", p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseLength(p, "ops"))
-	if len(p.Phases) == 1 {
-		s += fmt.Sprintf(" · mix %s", p.Phases[0].Mix)
-		if batch {
-			s += fmt.Sprintf(" · batch %d", p.Phases[0].Batch)
-		}
-	}
-	return s
-}
-
-// phaseLength is " · N ops/worker" or " · D/worker" for a plan of one
-// phase, " · N phases" for more.
-func phaseLength(p workload.Plan, unit string) string {
-	switch {
-	case len(p.Phases) != 1:
-		return fmt.Sprintf(" · %d phases", len(p.Phases))
-	case p.Phases[0].Ops > 0:
-		return fmt.Sprintf(" · %d %s/worker", p.Phases[0].Ops, unit)
-	}
-	return fmt.Sprintf(" · %v/worker", p.Phases[0].Duration)
 }
 
 // warmupText says what the warm-up ran, or "" without one.

@@ -13,7 +13,7 @@ import (
 // the batch's transaction while one is open.
 type conn struct {
 	db    *bolt.DB
-	batch bool    // writes go through DB.Batch (--bbolt-batch)
+	batch bool     // writes go through DB.Batch (--bbolt-batch)
 	tx    *bolt.Tx // the open batch, if any
 	key   [8]byte
 

@@ -43,9 +43,9 @@ func engineHold() int {
 	return 0
 }
 
-// held reports whether another process holds the flock of the file or
-// directory at path.
-func held(t *testing.T, path string) bool {
+// flockHeld reports whether another process holds the flock of the
+// file or directory at path.
+func flockHeld(t *testing.T, path string) bool {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -63,6 +63,26 @@ func held(t *testing.T, path string) bool {
 	return true
 }
 
+// fcntlHeld reports whether another process holds an fcntl lock on the
+// file at path.
+func fcntlHeld(t *testing.T, path string) bool {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close() // closing drops any lock this process took
+	lk := unix.Flock_t{Type: unix.F_WRLCK}
+	err = unix.FcntlFlock(f.Fd(), unix.F_SETLK, &lk)
+	if err == nil {
+		return false
+	}
+	if !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EACCES) {
+		t.Fatal(err)
+	}
+	return true
+}
+
 // The engines one process at a time may open: a run that asks for worker
 // processes is refused before anything is made, naming the lock; a
 // database another process holds is refused (exit 2, naming the file),
@@ -73,9 +93,10 @@ func TestOneProcessEngines(t *testing.T) {
 	bin := gobenchBinary(t)
 	for _, tt := range []struct {
 		driver string
-		lock   func(db string) string // the file or directory the engine flocks
+		held   func(t *testing.T, db string) bool // whether another process holds the engine's lock
 	}{
-		{"bbolt", func(db string) string { return db }},
+		{"bbolt", flockHeld},
+		{"pebble", func(t *testing.T, db string) bool { return fcntlHeld(t, filepath.Join(db, "LOCK")) }},
 	} {
 		t.Run(tt.driver, func(t *testing.T) {
 			t.Parallel()
@@ -93,7 +114,7 @@ func TestOneProcessEngines(t *testing.T) {
 				t.Fatalf("first run: exit %d: %s", r.code, r.stderr)
 			}
 			release := holdElsewhere(t, tt.driver, db)
-			if !held(t, tt.lock(db)) {
+			if !tt.held(t, db) {
 				t.Fatalf("enginehold does not hold %s's lock", tt.driver)
 			}
 			r = runGobench(t, bin, dir, tmp, nil, run...)

@@ -10,6 +10,7 @@ import (
 	"github.com/gobench/gobench/pkg/store/files"
 	"github.com/gobench/gobench/pkg/store/mapstore"
 	"github.com/gobench/gobench/pkg/store/nullstore"
+	"github.com/gobench/gobench/pkg/store/pebble"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 )
 
@@ -23,6 +24,7 @@ func Registry() *store.Registry {
 	r.Register(btreestore.Driver{})
 	r.Register(files.Driver{})
 	r.Register(bbolt.Driver{})
+	r.Register(pebble.Driver{})
 	registerCgo(r)
 	return r
 }

@@ -331,6 +331,7 @@ func examples(cmd *cobra.Command) []example {
 // examples run in order in one directory, so a plan saved by one (> FILE)
 // is what the next one runs.
 func TestHelpExamplesAreValid(t *testing.T) {
+	t.Setenv("GOBENCH_CACHE_DIR", t.TempDir()) // gobench capture builds its library there
 	dir := exampleSandbox(t)
 	t.Chdir(dir)
 	env, _, _ := testEnv(t)

@@ -107,7 +107,7 @@ func Main(args []string, env *Env) int {
 // stopped it, when a signal did (cause).
 func printError(env *Env, err, cause error, workers bool) {
 	switch {
-	case err == nil:
+	case err == nil, errors.As(err, new(exitStatus)):
 	case errors.Is(err, coord.ErrSetupInterrupted):
 		fmt.Fprintf(env.Stderr, "gobench: %v\n", err)
 	case errors.Is(err, context.Canceled) && workers:
@@ -243,7 +243,7 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.Version = result.ToolInfo().Version // enables --version, which prints versionText
 	cobra.AddTemplateFunc("gobenchVersion", versionText)
 	root.SetVersionTemplate("{{gobenchVersion}}")
-	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newWorkerCommand(env), newVersionCommand(env))
+	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newCaptureCommand(env), newReplayCommand(env), newWorkerCommand(env), newVersionCommand(env))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	registerCompletions(root)

@@ -40,9 +40,11 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:       "testdata/script",
+		Condition: condition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures) // the recorded results, read only
+			env.Setenv("EXAMPLES", filepath.Join(fixtures, "..", "examples"))
 			env.Setenv("YCSB_WORKLOADS", filepath.Join(fixtures, "..", "pkg", "preset", "testdata", "ycsb"))
 			return nil
 		},
@@ -65,6 +67,7 @@ func TestScripts(t *testing.T) {
 			"capcheck":    capCheck,
 			"ycsbcheck":   ycsbCheck,
 			"stracecheck": straceCheck,
+			"traceinfo":   traceInfo,
 		},
 	})
 }

@@ -97,6 +97,7 @@ func TestOneProcessEngines(t *testing.T) {
 	}{
 		{"bbolt", flockHeld},
 		{"pebble", func(t *testing.T, db string) bool { return fcntlHeld(t, filepath.Join(db, "LOCK")) }},
+		{"badger", func(t *testing.T, db string) bool { return flockHeld(t, filepath.Join(db, "badger")) }},
 	} {
 		t.Run(tt.driver, func(t *testing.T) {
 			t.Parallel()

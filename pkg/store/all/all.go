@@ -5,6 +5,7 @@ package all
 
 import (
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/badger"
 	"github.com/gobench/gobench/pkg/store/bbolt"
 	"github.com/gobench/gobench/pkg/store/btreestore"
 	"github.com/gobench/gobench/pkg/store/files"
@@ -25,6 +26,7 @@ func Registry() *store.Registry {
 	r.Register(files.Driver{})
 	r.Register(bbolt.Driver{})
 	r.Register(pebble.Driver{})
+	r.Register(badger.Driver{})
 	registerCgo(r)
 	return r
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"runtime"
@@ -20,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -70,6 +72,10 @@ func causeOf(sig os.Signal) *signalCause {
 // process's exit code.
 func Main(args []string, env *Env) int {
 	env.Args = args
+	if env.progress == nil {
+		env.progress = env.Stderr // the progress line redraws itself with its own control sequences
+		env.Stderr = messages{env.Stderr}
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	if env.FS != nil {
@@ -101,6 +107,23 @@ func Main(args []string, env *Env) int {
 		err = errors.Join(err, cause) // the exit code is the signal's
 	}
 	return exitCode(err)
+}
+
+// messages is stderr as messages reach it: a control character in one
+// (from a file name, a property, a crafted result, a worker's last
+// output) is shown as %q would, so that no terminal acts on it; line
+// breaks and tabs are kept (report.Message).
+type messages struct{ w io.Writer }
+
+func (m messages) Write(p []byte) (int, error) {
+	s := report.Message(string(p))
+	if len(s) == len(p) {
+		return m.w.Write(p)
+	}
+	if _, err := io.WriteString(m.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // printError prints the command's error on stderr, in one line: what

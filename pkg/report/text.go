@@ -20,7 +20,7 @@ import (
 // latency percentiles, errors by class) and a line on wall time and the
 // spread between workers.
 func runText(w io.Writer, r *result.Result) error {
-	tw := &errWriter{w: w}
+	tw := textWriter(w)
 	if !r.Complete {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
 	}
@@ -297,8 +297,8 @@ func plural(n int, one, many string) string {
 }
 
 func phaseTable(w *errWriter, ph result.Phase) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "op\tcount\tops/s\tmean\tp50\tp90\tp99\tp99.9\tmax\terrors\t\n")
+	tw := w.table(tabwriter.AlignRight)
+	tw.printf("op\tcount\tops/s\tmean\tp50\tp90\tp99\tp99.9\tmax\terrors\t\n")
 	// A script's statements (SCRIPT#LINE) come after the total they are
 	// no part of.
 	var rows, statements []result.OpStats
@@ -314,14 +314,12 @@ func phaseTable(w *errWriter, ph result.Phase) {
 	}
 	rows = append(rows, statements...)
 	for _, o := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+		tw.printf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 			o.Kind, o.Count, units.Rate(o.OpsPerSec),
 			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P90Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), units.Micros(o.MaxMicros),
 			errorText(o))
 	}
-	if err := tw.Flush(); err != nil && w.err == nil {
-		w.err = err
-	}
+	tw.flush()
 }
 
 func countData(ops []result.OpStats) int {
@@ -417,23 +415,6 @@ func cpuText(ph result.Phase) string {
 	}
 	return line
 }
-
-// errWriter keeps the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
-}
-
-func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
 
 // pinText says where a run's processes were pinned, "" when nowhere.
 func pinText(p *workload.Pin) string {

@@ -28,8 +28,9 @@ import (
 // of itself as workers land back in cli.Main.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"gobench": func() { os.Exit(cli.Main(os.Args[1:], cli.OSEnv())) },
-		"sqlhold": func() { os.Exit(sqlHold()) },
+		"gobench":    func() { os.Exit(cli.Main(os.Args[1:], cli.OSEnv())) },
+		"sqlhold":    func() { os.Exit(sqlHold()) },
+		"enginehold": func() { os.Exit(engineHold()) },
 	})
 }
 

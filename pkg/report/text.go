@@ -159,9 +159,9 @@ func header(w *errWriter, r *result.Result) {
 	}
 	w.printf("%s\n", title)
 
-	w.printf("%d %s × %d %s (%s mode) · seed %d · %s\n",
+	w.printf("%d %s × %d %s (%s) · seed %d · %s\n",
 		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
-		p.Mode, p.Seed, p.Describe(true))
+		modeText(p.Mode, env.Sharing, p.Driver), p.Seed, p.Describe(true))
 	if line := pinText(p.Pin); line != "" {
 		w.printf("%s\n", line)
 	}
@@ -173,6 +173,16 @@ func header(w *errWriter, r *result.Result) {
 	for _, line := range policyText(p) {
 		w.printf("%s\n", line)
 	}
+}
+
+// modeText names the worker mode, and why it is goroutines where the
+// driver allows one process only: "goroutine mode: bbolt allows one
+// process".
+func modeText(mode, sharing, driver string) string {
+	if sharing == "" || sharing == "processes" {
+		return mode + " mode"
+	}
+	return fmt.Sprintf("%s mode: %s allows %s", mode, driver, sharing)
 }
 
 // statementLegend says which statement each SCRIPT#LINE row times, in a

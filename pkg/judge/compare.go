@@ -69,6 +69,10 @@ type ComparisonRow struct {
 	Low        float64 `json:"low,omitempty"`
 	High       float64 `json:"high,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
+	// quantile says the row is a percentile read from runs of too few
+	// ops for the ops rule: it is judged on its runs' quantile intervals
+	// too (see gateable).
+	quantile bool
 }
 
 // The outcomes of a comparison and of its rows: a gate's three verdicts
@@ -215,7 +219,7 @@ func compareCell(m Metric, oc, nc result.Cell) (ComparisonRow, bool) {
 	} else {
 		row.Worse = row.New.Median > row.Old.Median
 	}
-	row.Why = gateable(m, oc, nc)
+	row.Why, row.quantile = gateable(m, oc, nc)
 	row.Gated = row.Why == ""
 	return row, true
 }
@@ -232,27 +236,33 @@ func relRange(s Stats) float64 {
 const minRepeats = 3
 
 // gateable says why a row cannot gate, or "": too few repeats, or too few
-// ops under a tail percentile (q needs 10/(1-q) of them in every run).
-func gateable(m Metric, oc, nc result.Cell) string {
+// ops under a tail percentile (q needs 10/(1-q) of them in every run) in
+// runs recorded without their histograms. Runs with histograms and too
+// few ops gate on their quantile intervals as well (quantile): the row
+// may then decide only as far as those intervals do.
+func gateable(m Metric, oc, nc result.Cell) (why string, quantile bool) {
 	if n := min(len(oc.Runs), len(nc.Runs)); n < minRepeats {
-		return fmt.Sprintf("%d repeats: %d a side measure the noise", n, minRepeats)
+		return fmt.Sprintf("%d repeats: %d a side measure the noise", n, minRepeats), false
 	}
 	f := m.Figure()
 	switch {
 	case !f.PerKind || f.Quantile == 0:
-		return ""
+		return "", false
 	case f.Quantile == 100:
-		return "the max is one op"
+		return "the max is one op", false
 	}
 	need := samplesFor(f.Quantile)
 	fewest := int64(math.MaxInt64)
 	for _, r := range append(slices.Clone(oc.Runs), nc.Runs...) {
 		fewest = min(fewest, opCount(r, m.Kind))
 	}
-	if fewest < need {
-		return fmt.Sprintf("%s of %d %s ops a run: needs %d", m.Stat, fewest, m.Kind, need)
+	switch {
+	case fewest >= need:
+		return "", false
+	case hasHistograms(m, []result.Cell{oc, nc}):
+		return "", true
 	}
-	return ""
+	return fmt.Sprintf("%s of %d %s ops a run: needs %d", m.Stat, fewest, m.Kind, need), false
 }
 
 // opCount is the number of ops of kind (or of all, for "total") in a

@@ -179,3 +179,28 @@ func TestCompareInterleaved(t *testing.T) {
 		t.Errorf("Err = %v", err)
 	}
 }
+
+// A percentile read from runs of too few ops for the ops rule (60
+// upserts a run: a p90 wants 100) is judged on the runs' quantile
+// intervals: the same runs on both sides put new/old in an interval
+// that cannot rule out a 10% regression, so the row asked for by name is
+// inconclusive, and a default row is shown and not judged.
+func TestComparePercentileOfFewOps(t *testing.T) {
+	s := loadSuiteFixture(t, "matrix.json")
+	cell := &result.Suite{Kind: s.Kind, Command: s.Command, Cells: []result.Cell{s.Cells[0]}}
+	m := Metric{"upsert", "p90"}
+	for _, explicit := range []bool{true, false} {
+		c, err := Compare("old", cell, "new", cell, []Metric{m}, CompareOptions{MaxRegression: 0.1, Interleaved: true, Explicit: explicit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.Rows[0]
+		want := OutcomeInconclusive
+		if !explicit {
+			want = ""
+		}
+		if r.Outcome != want || !strings.Contains(r.Why, "their quantile intervals put new/old at") {
+			t.Errorf("explicit %v: outcome %q, why %q", explicit, r.Outcome, r.Why)
+		}
+	}
+}

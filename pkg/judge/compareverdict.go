@@ -27,7 +27,47 @@ func (o CompareOptions) judge(row *ComparisonRow, m Metric, oc, nc result.Cell, 
 	default:
 		o.judgeSeparate(row)
 	}
+	if row.quantile {
+		o.judgeQuantile(row, m, oc, nc)
+	}
 	row.Regression = row.Outcome == OutcomeRegression
+}
+
+// judgeQuantile holds a verdict on a percentile row of runs with too few
+// ops for their figures alone to the quantile intervals of the runs: the
+// ratio of the new cell's interval to the old one's (each at 95%) must
+// lie wholly beyond the threshold for a regression, and wholly within it
+// for a pass; otherwise the row is inconclusive, as a gate would be (a
+// default row, not asked for by name, is then shown and not judged).
+func (o CompareOptions) judgeQuantile(row *ComparisonRow, m Metric, oc, nc result.Cell) {
+	conf := 1 - (1-Confidence)/2
+	n, _, _ := cellQuantile(m, nc, conf)
+	od, fewest, _ := cellQuantile(m, oc, conf)
+	lo, hi := 0.0, math.Inf(1)
+	if !math.IsInf(od.Hi, 1) && od.Hi > 0 {
+		lo = n.Lo / od.Hi
+	}
+	if !math.IsInf(n.Hi, 1) && od.Lo > 0 {
+		hi = n.Hi / od.Lo
+	}
+	bound, op := 1-o.MaxRegression, ">="
+	if !row.Metric.HigherIsBetter() {
+		bound, op = 1+o.MaxRegression, "<="
+	}
+	want := OutcomePass
+	if row.Outcome == OutcomeRegression {
+		want = result.OutcomeFail
+	}
+	if row.Outcome == OutcomeInconclusive || side(lo, hi, op, bound) != want {
+		// A default row the data cannot decide is shown, not judged, as
+		// before the intervals; one asked for by name is inconclusive.
+		row.Outcome, row.Gated = OutcomeInconclusive, true
+		if !o.Explicit {
+			row.Outcome, row.Gated = "", false
+		}
+		row.Why = fmt.Sprintf("%s of runs of few ops (the fewest old run had %s): their quantile intervals put new/old at ×%s–×%s, which does not decide a %s%% regression; more ops a run would",
+			m.Stat, thousands(fewest.TotalCount()), units.Sig3(lo), sig3High(hi), percent(o.MaxRegression))
+	}
 }
 
 // judgeSeparate judges a row of two invocations on medians and ranges. A

@@ -19,6 +19,9 @@ func (o CompareOptions) judge(row *ComparisonRow, m Metric, oc, nc result.Cell, 
 			row.Outcome = OutcomeInconclusive
 		}
 		return
+	case !o.Explicit && m.Figure().Shown:
+		row.Gated, row.Why = false, "shown, not judged: name it with --metric to judge it"
+		return
 	case o.Interleaved:
 		o.judgeInterleaved(row, values(m, oc.Runs), values(m, nc.Runs))
 	case machine != nil && machine.Changed && !m.Figure().Machine:

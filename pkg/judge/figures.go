@@ -59,6 +59,10 @@ type Figure struct {
 	// BeforeKinds puts the figure, in a suite's default figures, before
 	// those of each op kind; the rest come after them.
 	BeforeKinds bool
+	// Shown says a comparison (compare, ab) shows the figure among its
+	// default rows without judging it; asked for by name (--metric) it
+	// is judged.
+	Shown bool
 }
 
 // Scale is how a gate's limit for a figure is written.
@@ -124,6 +128,21 @@ var Figures = []*Figure{
 		},
 		Summary: hasCeiling,
 	},
+	{
+		Name: "fairness", Shown: true, Doc: "Jain's index over the workers' acknowledged ops/s, each over its own time: 1 when every worker was served alike, 1/n when one was served alone",
+		Unit: "Jain's index", Higher: true, Scale: Number, Format: fixed2, Tag: func(v float64) string { return fixed2(v) + " (Jain's index)" },
+		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.Index, true }),
+	},
+	{
+		Name: "write fairness", Shown: true, Doc: "Jain's index over the workers' acknowledged writes per second",
+		Unit: "Jain's index of writes", Higher: true, Scale: Number, Format: fixed2, Tag: func(v float64) string { return fixed2(v) + " (Jain's index of writes)" },
+		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.WriteIndex, !math.IsNaN(f.WriteIndex) }),
+	},
+	{
+		Name: "worker max gap", Shown: true, Doc: "the longest any worker completed nothing: from the start to its first completion, between two, or from its last to the phase's end",
+		Unit: "µs without a completion", Scale: Latency, Format: units.Micros, Tag: func(v float64) string { return units.Micros(v) + " without a completion" },
+		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.MaxGapMicros, f.HasGaps }),
+	},
 	countFigure("io syncs/commit", "syncs the kernel received per acknowledged commit, where the engine's I/O is traced",
 		"syncs per commit", " syncs/commit", func(v float64) string { return units.Fixed(v, 2) },
 		func(r *result.Result) (float64, bool) {
@@ -148,6 +167,21 @@ var Figures = []*Figure{
 	countFigure("lossy states", "simulated power cuts that lost acknowledged writes (--crash)",
 		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Lossy) })),
 }
+
+// fairnessFigure reads a figure of a run's first phase's fairness (see
+// FairnessOf): none with fewer than two workers.
+func fairnessFigure(of func(Fairness) (float64, bool)) func(*result.Result, string) (float64, bool) {
+	return func(r *result.Result, _ string) (float64, bool) {
+		f, ok := FairnessOf(&r.Phases[0])
+		if !ok {
+			return 0, false
+		}
+		return of(f)
+	}
+}
+
+// fixed2 renders an index to two decimals.
+func fixed2(v float64) string { return units.Fixed(v, 2) }
 
 // perKind returns the row of a statistic of every op kind: its rate, or
 // a latency (quantile q, 0 for the mean) in µs.

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -114,6 +115,34 @@ func ceilingText(r *result.Result, i int) string {
 	durable := r.Environment.StoreFact(store.FactSyncs) != "false"
 	if frac > 1 && durable {
 		s += ": IMPOSSIBLE for commits that each waited for their syncs: the disk synced faster during the run than in the probe (its speed changed, or its cache acknowledges syncs it has not made durable)"
+	}
+	return s
+}
+
+// fairnessText says how evenly the phase served its workers, and names
+// the one served least: "fairness 0.42 (Jain's index over 25 workers'
+// ops/s; writes 0.31) · served least: worker 7, 0.8 ops/s, p99 4.90s, max
+// 5.00s, while the others committed about 1234 writes · longest without a
+// completion: worker 7, 5.00s"; "" with fewer than two workers.
+func fairnessText(ph *result.Phase) string {
+	f, ok := judge.FairnessOf(ph)
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("fairness %s (Jain's index over %d workers' ops/s", units.Fixed(f.Index, 2), f.Workers)
+	if !math.IsNaN(f.WriteIndex) {
+		s += "; writes " + units.Fixed(f.WriteIndex, 2)
+	}
+	w := f.Worst
+	s += fmt.Sprintf(") · served least: worker %d, %s ops/s", w.ID, units.Rate(w.OpsPerSec))
+	if f.HasOwnLatency {
+		s += fmt.Sprintf(", p99 %s, max %s", units.Micros(w.P99Micros), units.Micros(w.MaxMicros))
+		if f.OthersMeasured {
+			s += fmt.Sprintf(", the others committing about %s writes during its slowest op", units.Rate(f.OthersCommits))
+		}
+	}
+	if f.HasGaps {
+		s += fmt.Sprintf(" · longest without a completion: worker %d, %s", f.GapWorker, units.Micros(f.MaxGapMicros))
 	}
 	return s
 }
@@ -356,6 +385,9 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 	w.printf("wall %s s from the common start to the last completion · last worker began %s after the start", units.Fixed(ph.WallSeconds, 3), units.Micros(ph.LastFirstOpMicros))
 	sp := ph.WorkerSpread
 	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", units.Rate(sp.MinOpsPerSec), units.Rate(sp.MedianOpsPerSec), units.Rate(sp.MaxOpsPerSec))
+	if line := fairnessText(&ph); line != "" {
+		w.printf("%s\n", line)
+	}
 	if line := cpuText(ph); line != "" {
 		w.printf("%s\n", line)
 	}

@@ -307,6 +307,7 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 			if w.Seconds > 0 {
 				w.OpsPerSec = float64(w.Ops-w.Errors) / w.Seconds
 			}
+			r.ownFigures(&w)
 			if r.finished && r.reported != r.samples {
 				problems = append(problems, fmt.Sprintf("phase %s: worker %d sent %d samples but %d arrived", name, id, r.reported, r.samples))
 			}
@@ -317,6 +318,12 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 		ph.Workers = append(ph.Workers, w)
 	}
 	ph.WallSeconds = wall.Seconds()
+	for i := range ph.Workers {
+		// The gap from a worker's last completion to the phase's end.
+		if r := ps.recorders[ph.Workers[i].ID]; r != nil && r.lat != nil {
+			ph.Workers[i].MaxGapMicros = micros(int64(max(r.maxGap, wall-r.lastEnd)))
+		}
+	}
 	if n := len(ph.Timeline); n > 0 {
 		last := &ph.Timeline[n-1]
 		last.Length = partialLength(last.Second, wall)

@@ -139,7 +139,7 @@ var Figures = []*Figure{
 		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.WriteIndex, !math.IsNaN(f.WriteIndex) }),
 	},
 	{
-		Name: "worker max gap", Shown: true, Doc: "the longest any worker completed nothing: from the start to its first completion, between two, or from its last to the phase's end",
+		Name: "worker max gap", Shown: true, Doc: "the longest any worker completed nothing: from the start to its first completion, between two, or, in a phase of a duration, from its last to the phase's end",
 		Unit: "µs without a completion", Scale: Latency, Format: units.Micros, Tag: func(v float64) string { return units.Micros(v) + " without a completion" },
 		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.MaxGapMicros, f.HasGaps }),
 	},

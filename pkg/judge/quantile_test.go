@@ -63,3 +63,24 @@ func TestQuantileInterval(t *testing.T) {
 		t.Errorf("no values bound nothing: %+v", empty)
 	}
 }
+
+// Jain's index, worked by hand: equal shares 1, one share of n 1/n,
+// shares 1, 2, 3: 6² / (3·14) = 36/42.
+func TestJainIndex(t *testing.T) {
+	for _, tt := range []struct {
+		xs   []float64
+		want float64
+	}{
+		{[]float64{5, 5, 5, 5}, 1},
+		{[]float64{1, 0, 0, 0}, 0.25},
+		{[]float64{1, 2, 3}, 36.0 / 42},
+		{[]float64{0, 0}, 1},
+	} {
+		if got := JainIndex(tt.xs); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("JainIndex(%v) = %v, want %v", tt.xs, got, tt.want)
+		}
+	}
+	if !math.IsNaN(JainIndex(nil)) {
+		t.Error("no shares have an index")
+	}
+}

@@ -265,7 +265,7 @@ func (b *Builder) Result() *Result {
 	}
 	run := b.plan.RunPhases()
 	for i, ps := range b.phases {
-		ph, problems := ps.build(run[i].Name, mine)
+		ph, problems := ps.build(run[i].Name, mine, run[i].Ops == 0)
 		r.Problems = append(r.Problems, problems...)
 		if ps.io != nil {
 			ph.IO = newPhaseIO(*ps.io, ps.ioProcs, &ph, &run[i], b.plan)
@@ -282,8 +282,10 @@ func (b *Builder) Result() *Result {
 }
 
 // build summarises a phase over the workers this run ran (all of them, or
-// its shard's).
-func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
+// its shard's). timed says the phase runs until its duration is over, not
+// until each worker has run its count of ops: a worker's longest gap then
+// reaches to the phase's end.
+func (ps *phaseState) build(name string, mine map[int]bool, timed bool) (Phase, []string) {
 	ph := Phase{Name: name, StartedAt: ps.started, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache, WAL: ps.wal}
 	var problems []string
 	var wall time.Duration
@@ -319,8 +321,9 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 	}
 	ph.WallSeconds = wall.Seconds()
 	for i := range ph.Workers {
-		// The gap from a worker's last completion to the phase's end.
-		if r := ps.recorders[ph.Workers[i].ID]; r != nil && r.lat != nil {
+		// In a timed phase, the gap from a worker's last completion to
+		// the phase's end (a worker that ran its count of ops is done).
+		if r := ps.recorders[ph.Workers[i].ID]; r != nil && r.lat != nil && timed {
 			ph.Workers[i].MaxGapMicros = micros(int64(max(r.maxGap, wall-r.lastEnd)))
 		}
 	}

@@ -459,8 +459,9 @@ type Worker struct {
 	// P99Micros and MaxMicros are the latency of the worker's own data
 	// ops (the p99 at two significant digits, the max exact); MaxGapMicros
 	// the longest the worker completed nothing: from START to its first
-	// completion, between two of them, or from its last to the phase's
-	// end; SlowestStartMicros when its slowest op began (it ended
+	// completion, between two of them, or, in a phase of a duration, from
+	// its last to the phase's end; SlowestStartMicros when its slowest op
+	// began (it ended
 	// MaxMicros later). Zero in results written before they were kept.
 	P99Micros          float64 `json:"p99_us,omitempty"`
 	MaxMicros          float64 `json:"max_us,omitempty"`

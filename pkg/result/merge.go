@@ -216,6 +216,11 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 		}
 	}
 	sort.Slice(ph.Workers, func(i, j int) bool { return ph.Workers[i].ID < ph.Workers[j].ID })
+	for i := 1; i < len(ph.Workers); i++ {
+		if id := ph.Workers[i].ID; id == ph.Workers[i-1].ID {
+			return ph, fmt.Errorf("worker %d is in two shards: they are not shards of one run", id)
+		}
+	}
 	p := shards[0].Plan
 	total := newOpAgg(p.Rate > 0, p.Busy == workload.BusyRetry)
 	for _, k := range kinds {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -531,5 +532,19 @@ func TestCounterConcurrent(t *testing.T) {
 	wg.Wait()
 	if got, want := c.Limit(), uint64(workers*each); got != want {
 		t.Errorf("limit %d after %d acknowledged keynums from 1, want %d", got, workers*each, want)
+	}
+}
+
+// A run phase's op count is the busiest worker's share of the operation
+// count: a plan whose two disagree (its header would say one and it would
+// run the other) is refused.
+func TestRecordPhaseOpsAgree(t *testing.T) {
+	p := recordPlan("read=100", Uniform, 1000, 4, 999_999)
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p.Phases[0].Ops = 20
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "20 ops a worker, but the operation count 999999 over 4 workers is 250000 a worker") {
+		t.Errorf("a phase of 20 ops a worker and an operation count of 999999: %v", err)
 	}
 }

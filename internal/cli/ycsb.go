@@ -153,7 +153,9 @@ func (o *ycsbOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec.Properties = props
+	if err := spec.SetProperties(props); err != nil {
+		return nil, err
+	}
 	j, err := resolveLottery(cmd, env, &o.run, &o.loop, &searchFlags{}, o.matrix, &spec, &spec.Loop)
 	if err != nil {
 		return nil, err

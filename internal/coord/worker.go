@@ -36,6 +36,11 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		return err
 	}
 	defer unmap()
+	order, unmapOrder, err := openReplayOrder(plan)
+	if err != nil {
+		return err
+	}
+	defer unmapOrder()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -52,11 +57,12 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		ids[g] = proc*plan.Goroutines + g
 	}
 	h := &runner.Host{
-		Plan:      plan,
-		Store:     st,
-		Workers:   ids,
-		Collector: wireCollector{w: w, batch: sampleBatch(plan.Goroutines)},
-		Counter:   counter,
+		Plan:        plan,
+		Store:       st,
+		Workers:     ids,
+		Collector:   wireCollector{w: w, batch: sampleBatch(plan.Goroutines)},
+		Counter:     counter,
+		ReplayOrder: order,
 		Barrier: func(ctx context.Context, phase int) (int64, error) {
 			if err := w.Ready(wire.Ready{Phase: phase, PID: pid, Clock: runner.Now()}); err != nil {
 				return 0, fmt.Errorf("reporting ready: %w", err)

@@ -63,13 +63,14 @@ const (
 	KindNote     Kind = 8
 	KindSnapshot Kind = 9
 	KindSnapFile Kind = 10
+	KindDigest   Kind = 11
 	KindData     Kind = 100
 )
 
 var kindNames = map[Kind]string{
 	KindProcess: "process", KindDB: "db", KindOpen: "open", KindClose: "close", kindSQL: "sql",
 	KindExec: "exec", KindSegment: "segment", KindNote: "note", KindSnapshot: "snapshot",
-	KindSnapFile: "snapfile", KindData: "data",
+	KindSnapFile: "snapfile", KindDigest: "digest", KindData: "data",
 }
 
 // String returns the kind's name.
@@ -100,6 +101,7 @@ type Record struct {
 	Note     Note
 	Snapshot Snapshot
 	SnapFile SnapFile
+	Digest   Digest
 	// Data is a chunk of a snapshot's bytes (KindData), in order.
 	Data []byte
 }

@@ -44,9 +44,18 @@ const (
 	// counted it (store.BusyStepCounter).
 	FlagBusyBegin
 	FlagBusyCommit
+	// FlagDiverged marks a replayed statement that did something else
+	// than when captured: other rows or changes, or another outcome.
+	FlagDiverged
+	// FlagCaptureError marks a replayed statement that failed when
+	// captured.
+	FlagCaptureError
+	// FlagCommitted marks a replayed statement that committed a
+	// transaction when captured, and succeeded again.
+	FlagCommitted
 
 	// KnownFlags holds every flag defined.
-	KnownFlags = FlagLate | FlagSkipped | FlagBusyBegin | FlagBusyCommit
+	KnownFlags = FlagLate | FlagSkipped | FlagBusyBegin | FlagBusyCommit | FlagDiverged | FlagCaptureError | FlagCommitted
 )
 
 // MaxRetries caps the retries a sample counts.

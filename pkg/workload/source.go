@@ -69,6 +69,8 @@ type Deal struct {
 	// Counter: the dealer must be told (Dealer.Release) once the op is
 	// over, committed, failed or never run.
 	Claimed bool
+	// Replay, for a replayed trace's statement, is the statement.
+	Replay *ReplayDeal
 }
 
 // Dealer deals one worker's ops in one phase. It is used by one goroutine.
@@ -87,8 +89,14 @@ type Dealer interface {
 // key chooser's tables, a record workload's generators and its insert
 // counter. Build it once per host with NewShared.
 type Shared struct {
-	keys keyChooser
+	keys   keyChooser
+	replay *ReplayOrder
 }
+
+// SetReplayOrder gives a replay in the order of commits its run's shared
+// order (a worker process's is mapped from the file the coordinator
+// made; see ReplayOrder).
+func (s *Shared) SetReplayOrder(o *ReplayOrder) { s.replay = o }
 
 // NewShared returns what the workers of one host share of plan; a record
 // workload's inserts count on c (nil: a counter of the host's own, right
@@ -103,6 +111,8 @@ func (p *Plan) Source(ph *Phase) Source {
 	switch {
 	case p.Custom != nil:
 		return p.Custom
+	case p.Replay != nil:
+		return replaySource{}
 	case p.Records != nil:
 		return recordSource{}
 	case p.SQL != nil:

@@ -54,7 +54,7 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
-		fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'q1a2b3c4d p99 <= 5ms' (a statement by its fingerprint's id) or 'diverged == 0'; exit 3 when one fails, 4 when one cannot decide (repeatable)")
+		fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'q1a2b3c4d p99 <= 5ms' (a statement by its fingerprint's id) or 'diverged statements <= 0'; exit 3 when one fails, 4 when one cannot decide (repeatable)")
 	})
 	o.run.AddFlags(fs, true)
 	_ = fs.MarkHidden("batch")

@@ -127,10 +127,10 @@ const MaxReplayKinds = MaxStatements
 // overridden are the settings a cell sets that a statement may set too:
 // the pragma, and the flag that sets it.
 var overridden = map[string]string{
-	"journal_mode":       "journal",
-	"synchronous":        "sync",
-	"busy_timeout":       "busy-timeout",
-	"wal_autocheckpoint": "checkpoint",
+	"journal_mode":       "--journal",
+	"synchronous":        "--sync",
+	"busy_timeout":       "--busy-timeout",
+	"wal_autocheckpoint": "--checkpoint",
 	"locking_mode":       "locking mode (gobench's workers share the database in the normal mode)",
 	"application_id":     "application id (gobench's mark while the run goes on)",
 }

@@ -67,6 +67,7 @@ func TestScripts(t *testing.T) {
 			"ycsbcheck":   ycsbCheck,
 			"stracecheck": straceCheck,
 			"traceinfo":   traceInfo,
+			"replaycheck": replayCheck,
 		},
 	})
 }

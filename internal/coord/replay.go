@@ -71,6 +71,22 @@ func countOrder(r *workload.Replay, name string, size int) error {
 	return r.CountGates(func() (io.ReadCloser, error) { return os.Open(r.Trace) }, o)
 }
 
+// openShared maps what the worker processes of a run share: a record
+// workload's insert counter, a replay's order of commits (either nil when
+// the plan has none). unmap releases both.
+func openShared(p *workload.Plan) (*workload.Counter, *workload.ReplayOrder, func(), error) {
+	counter, unmapCounter, err := openCounter(p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	order, unmapOrder, err := openReplayOrder(p)
+	if err != nil {
+		unmapCounter()
+		return nil, nil, nil, err
+	}
+	return counter, order, func() { unmapOrder(); unmapCounter() }, nil
+}
+
 // openReplayOrder maps the order file a worker process's plan names, or
 // returns nil when it names none.
 func openReplayOrder(p *workload.Plan) (o *workload.ReplayOrder, unmap func(), err error) {

@@ -31,16 +31,11 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	if err != nil {
 		return err
 	}
-	counter, unmap, err := openCounter(plan)
+	counter, order, unmap, err := openShared(plan)
 	if err != nil {
 		return err
 	}
 	defer unmap()
-	order, unmapOrder, err := openReplayOrder(plan)
-	if err != nil {
-		return err
-	}
-	defer unmapOrder()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

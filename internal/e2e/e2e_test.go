@@ -30,6 +30,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"gobench": func() { os.Exit(cli.Main(os.Args[1:], cli.OSEnv())) },
 		"sqlhold": func() { os.Exit(sqlHold()) },
+		"goshop":  func() { os.Exit(goshopMain()) },
 	})
 }
 

@@ -35,8 +35,11 @@ type Capture struct {
 	mono0 int64     // the monotonic clock at t0
 	t0    time.Time // with Go's monotonic reading
 
-	conns   atomic.Uint64
-	commits atomic.Uint64 // the commits this process saw, in order (sqltrace.StateSeq)
+	conns atomic.Uint64
+	// The order of commits (sqltrace.StateSeq): order numbers the
+	// commits, done counts those complete, inflight those under way.
+	order, done atomic.Uint64
+	inflight    atomic.Int64
 
 	mu     sync.Mutex
 	dbs    map[string]*database // by path

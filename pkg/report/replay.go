@@ -80,6 +80,9 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 	lines = append(lines, tx+fmt.Sprintf(" (%d in the capture) · speed %s · order %s", rp.Commits, workload.SpeedName(rp.Speed), rp.Order))
 	div := fmt.Sprintf("divergence: %d of %d statements did something else than when captured (other rows or changes, another outcome); %d failed where the capture's did not, %d succeeded where it failed",
 		t.Diverged, t.Count, t.NewErrors, t.LostErrors)
+	if t.Uncompared > 0 {
+		div += fmt.Sprintf("; %d whose rows were not compared (the capture could not tell which commit they saw: a commit of another connection was under way)", t.Uncompared)
+	}
 	if t.Skipped > 0 {
 		div += fmt.Sprintf("; %d not run (they found the database busy when captured: the application's retry runs in their place)", t.Skipped)
 	}

@@ -65,7 +65,7 @@ type opAgg struct {
 	// A replayed trace's statements: those that did something else than
 	// when captured, those that failed where the capture's did not (new)
 	// and succeeded where the capture's failed (lost), and the commits.
-	diverged, newErrors, lostErrors, commits int64
+	diverged, newErrors, lostErrors, commits, uncompared int64
 }
 
 func newOpAgg(openLoop, retry bool) *opAgg {
@@ -146,6 +146,9 @@ func (a *opAgg) replayed(s *workload.Sample) {
 	if s.Flags&workload.FlagCommitted != 0 {
 		a.commits++
 	}
+	if s.Flags&workload.FlagUncertain != 0 {
+		a.uncompared++
+	}
 }
 
 // merge adds b's measurement to a's.
@@ -165,6 +168,7 @@ func (a *opAgg) merge(b *opAgg) {
 	a.newErrors += b.newErrors
 	a.lostErrors += b.lostErrors
 	a.commits += b.commits
+	a.uncompared += b.uncompared
 	for _, p := range []struct{ dst, src **hdr.Histogram }{{&a.service, &b.service}, {&a.lag, &b.lag}, {&a.wait, &b.wait}} {
 		if *p.src == nil {
 			continue
@@ -181,7 +185,7 @@ func (a *opAgg) merge(b *opAgg) {
 func (a *opAgg) stats(kind string, wall float64) OpStats {
 	o := OpStats{Kind: kind, Latency: latencyOf(a.lat), NotFound: a.counts[store.NotFound], Late: a.late, Skipped: a.skipped,
 		BusyBegins: a.busyBegins, BusyCommits: a.busyCommits,
-		Diverged: a.diverged, NewErrors: a.newErrors, LostErrors: a.lostErrors, Commits: a.commits}
+		Diverged: a.diverged, NewErrors: a.newErrors, LostErrors: a.lostErrors, Commits: a.commits, Uncompared: a.uncompared}
 	for c, n := range a.counts {
 		o.Errors.add(store.Class(c), n)
 	}
@@ -240,7 +244,7 @@ func aggOf(o OpStats) (*opAgg, error) {
 		return nil, err
 	}
 	a := &opAgg{lat: lat, counts: classCounts(o), late: o.Late, skipped: o.Skipped, busyBegins: o.BusyBegins, busyCommits: o.BusyCommits,
-		diverged: o.Diverged, newErrors: o.NewErrors, lostErrors: o.LostErrors, commits: o.Commits}
+		diverged: o.Diverged, newErrors: o.NewErrors, lostErrors: o.LostErrors, commits: o.Commits, uncompared: o.Uncompared}
 	if o.Service != nil && o.Lag != nil {
 		if a.service, err = decodeLatency(o.Kind+" service-time", *o.Service); err != nil {
 			return nil, err

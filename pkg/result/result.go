@@ -374,6 +374,9 @@ type OpStats struct {
 	NewErrors  int64 `json:"new_errors,omitempty"`
 	LostErrors int64 `json:"lost_errors,omitempty"`
 	Commits    int64 `json:"commits,omitempty"`
+	// Uncompared counts the replayed statements whose rows were not
+	// compared: the capture could not tell which state they saw.
+	Uncompared int64 `json:"uncompared,omitempty"`
 }
 
 // Errors counts failed ops by class.

@@ -147,6 +147,9 @@ func (w *worker) replaySample(rd *workload.ReplayDeal, out store.Outcome, err er
 	if rd.Want.Committed && class == store.OK && !rd.Skip {
 		s.Flags |= workload.FlagCommitted
 	}
+	if rd.Want.Uncertain && !rd.Skip {
+		s.Flags |= workload.FlagUncertain
+	}
 	if t := time.Duration(t1 - start); t > w.end {
 		w.end = t
 	}
@@ -161,6 +164,8 @@ func diverged(rd *workload.ReplayDeal, out store.Outcome, class store.Class) boo
 	switch {
 	case class != store.OK || want.Code != 0:
 		return class != want.Class()
+	case want.Uncertain:
+		return false // which state it saw is not known: its rows say nothing
 	case rd.Changes:
 		return out.Changes != want.Changes
 	case want.Done:

@@ -193,7 +193,12 @@ const (
 	// FlagChanges: Changes counts the rows the statement changed (it is
 	// an INSERT, UPDATE or DELETE).
 	FlagChanges
-	flagsKnown = FlagChanges<<1 - 1
+	// FlagUncertain: the capture could not tell which state the
+	// statement saw (a commit of another connection was under way while
+	// it ran, where the capture could not watch the engine's locks); a
+	// replay does not compare its rows.
+	FlagUncertain
+	flagsKnown = FlagUncertain<<1 - 1
 )
 
 // StateKind says which counter names a database state.

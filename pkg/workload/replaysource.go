@@ -48,8 +48,11 @@ type Captured struct {
 	Done          bool
 	// Code is the result code it failed with, or 0.
 	Code int
-	// Committed says it committed a transaction.
+	// Committed says it committed a transaction; Uncertain that the
+	// capture could not tell which state it saw (its rows are not
+	// compared).
 	Committed bool
+	Uncertain bool
 }
 
 // replaySource deals a trace's statements, each worker its connection's.
@@ -205,7 +208,8 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 	}
 	*rd = ReplayDeal{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1,
 		Want: Captured{Rows: e.Rows, Changes: e.Changes, HasChanges: e.Flags&sqltrace.FlagChanges != 0,
-			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.Commit.Kind != sqltrace.StateNone && e.Code == 0}}
+			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.Commit.Kind != sqltrace.StateNone && e.Code == 0,
+			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
 	if !rd.Want.Done && e.Code == 0 {
 		rd.MaxRows = e.Rows // the application read no more
 	}

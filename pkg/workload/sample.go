@@ -53,9 +53,12 @@ const (
 	// FlagCommitted marks a replayed statement that committed a
 	// transaction when captured, and succeeded again.
 	FlagCommitted
+	// FlagUncertain marks a replayed statement whose rows were not
+	// compared: the capture could not tell which state it saw.
+	FlagUncertain
 
 	// KnownFlags holds every flag defined.
-	KnownFlags = FlagLate | FlagSkipped | FlagBusyBegin | FlagBusyCommit | FlagDiverged | FlagCaptureError | FlagCommitted
+	KnownFlags = FlagLate | FlagSkipped | FlagBusyBegin | FlagBusyCommit | FlagDiverged | FlagCaptureError | FlagCommitted | FlagUncertain
 )
 
 // MaxRetries caps the retries a sample counts.

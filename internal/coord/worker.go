@@ -47,14 +47,10 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		return fmt.Errorf("opening the store: %w", err)
 	}
 	tally := newIOTally(st)
-	ids := make([]int, plan.Goroutines)
-	for g := range ids {
-		ids[g] = proc*plan.Goroutines + g
-	}
 	h := &runner.Host{
 		Plan:        plan,
 		Store:       st,
-		Workers:     ids,
+		Workers:     procWorkers(proc, plan.Goroutines),
 		Collector:   wireCollector{w: w, batch: sampleBatch(plan.Goroutines)},
 		Counter:     counter,
 		ReplayOrder: order,
@@ -99,6 +95,15 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		}
 	}
 	return err
+}
+
+// procWorkers returns the ids of worker process proc's goroutines.
+func procWorkers(proc, goroutines int) []int {
+	ids := make([]int, goroutines)
+	for g := range ids {
+		ids[g] = proc*goroutines + g
+	}
+	return ids
 }
 
 // ioTally keeps what a process's store counted of its I/O: from the

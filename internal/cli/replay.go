@@ -118,7 +118,7 @@ or corrupt trace exits 2 naming the byte offset.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.trace = args[0]
-			if o.info {
+			if o.info && !o.run.dryRun { // --dry-run prints what a replay would run
 				return runReplayInfo(o, env)
 			}
 			return runPlanned(cmd, env, o)

@@ -56,6 +56,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		want string
 	}{
 		{"mix --procs 0", "procs 0 is out of range"},
+		{"ycsb run a -p table=kv --dry-run", `record table "kv": kv is the table of gobench's key-value ops`},
+		{"ycsb run a --crash 5", "--crash: a power cut's states are checked against key-value and sql writes, not yet against YCSB's records"},
 		{"mix --goroutines -1", "goroutines -1 is out of range"},
 		{"mx", "did you mean mix?"},
 		{"mix --jornal wal", "unknown flag: --jornal (did you mean --journal?)"},
@@ -111,7 +113,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"blob --stall-timeout 5ns", "at least 1ms"},
 		{"mix --ready-timeout 1ns", "at least 1ms"},
 		{"mix --repeat 0", "--repeat 0"},
-		{"mix --driver map --mode process", "keeps its data in one process's memory"},
+		{"mix --driver map --mode process", "driver map allows one process at a time (its data lives in one process's memory)"},
 		{"mix --journal wal --journal rollback", "--journal is given twice: for several values give one comma list"},
 		{"mix --queries 10 --queries=20", "--queries is given twice"},
 		{"crud -q -q", "--quiet is given twice"},

@@ -9,9 +9,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -20,12 +22,29 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 )
 
 // runsWorkers annotates a command that runs workers: an interrupt stops
 // them after their current op and keeps the partial result.
 const runsWorkers = "gobench/runs-workers"
+
+// writesPlans annotates a command whose --dry-run writes a plan file that
+// gobench run runs: a plan's command must be one of them.
+const writesPlans = "gobench/writes-plans"
+
+// planCommands names the commands that write plan files, sorted.
+func planCommands(root *cobra.Command) []string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.Annotations[writesPlans] != "" {
+			names = append(names, c.Name())
+		}
+	}
+	slices.Sort(names)
+	return names
+}
 
 // signalCause is a signal as the cause of a stopped command: what it
 // means, and the exit code that says so (128 + the signal's number, as a
@@ -70,6 +89,10 @@ func causeOf(sig os.Signal) *signalCause {
 // process's exit code.
 func Main(args []string, env *Env) int {
 	env.Args = args
+	if env.progress == nil {
+		env.progress = env.Stderr // the progress line redraws itself with its own control sequences
+		env.Stderr = messages{env.Stderr}
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	if env.FS != nil {
@@ -101,6 +124,23 @@ func Main(args []string, env *Env) int {
 		err = errors.Join(err, cause) // the exit code is the signal's
 	}
 	return exitCode(err)
+}
+
+// messages is stderr as messages reach it: a control character in one
+// (from a file name, a property, a crafted result, a worker's last
+// output) is shown as %q would, so that no terminal acts on it; line
+// breaks and tabs are kept (report.Message).
+type messages struct{ w io.Writer }
+
+func (m messages) Write(p []byte) (int, error) {
+	s := report.Message(string(p))
+	if len(s) == len(p) {
+		return m.w.Write(p)
+	}
+	if _, err := io.WriteString(m.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // printError prints the command's error on stderr, in one line: what

@@ -219,7 +219,7 @@ func (o *runOptions) watch(env *Env, every time.Duration, cells int) func(n, tot
 			}
 			hw = hlog
 		}
-		w := newWatcher(env.Stderr, env.StderrIsTerminal, env.StderrWidth, every, pos, p, hw, time.Now())
+		w := newWatcher(env.progressOut(), env.StderrIsTerminal, env.StderrWidth, every, pos, p, hw, time.Now())
 		done := func(res *result.Result) error {
 			err := w.close()
 			if hlog == nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/workload"
+	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // A replay in the order of commits (workload.ReplayCommit) shares its
@@ -74,7 +75,7 @@ func countOrder(r *workload.Replay, name string, size int) error {
 // openShared maps what the worker processes of a run share: a record
 // workload's insert counter, a replay's order of commits (either nil when
 // the plan has none). unmap releases both.
-func openShared(p *workload.Plan) (*workload.Counter, *workload.ReplayOrder, func(), error) {
+func openShared(p *workload.Plan) (*generator.Counter, *workload.ReplayOrder, func(), error) {
 	counter, unmapCounter, err := openCounter(p)
 	if err != nil {
 		return nil, nil, nil, err

@@ -28,9 +28,10 @@ import (
 // of itself as workers land back in cli.Main.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"gobench": func() { os.Exit(cli.Main(os.Args[1:], cli.OSEnv())) },
-		"sqlhold": func() { os.Exit(sqlHold()) },
-		"goshop":  func() { os.Exit(goshopMain()) },
+		"gobench":    func() { os.Exit(cli.Main(os.Args[1:], cli.OSEnv())) },
+		"sqlhold":    func() { os.Exit(sqlHold()) },
+		"enginehold": func() { os.Exit(engineHold()) },
+		"goshop":     func() { os.Exit(goshopMain()) },
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
@@ -50,20 +49,18 @@ func busyWaits(o result.OpStats) string {
 
 // replayTable writes a replayed run's statements.
 func replayTable(w *errWriter, r *result.Result, ph result.Phase) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "statement\tcount\ttotal\tmean\tp50\tp99\tmax\terrors\tbusy waits\tdiverged\tfingerprint\n")
+	t := w.table(0)
+	t.printf("statement\tcount\ttotal\tmean\tp50\tp99\tmax\terrors\tbusy waits\tdiverged\tfingerprint\n")
 	for _, row := range replayRows(r, ph) {
 		o := row.o
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", o.Kind, o.Count, units.Micros(row.total),
+		t.printf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", o.Kind, o.Count, units.Micros(row.total),
 			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros),
-			errorText(o), busyWaits(o), o.Diverged, printable(shorten(row.fingerprint, 80)))
+			errorText(o), busyWaits(o), o.Diverged, shorten(row.fingerprint, 80))
 	}
-	t := ph.Total
-	fmt.Fprintf(tw, "total\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\t%d\t\n", t.Count, units.Micros(t.MeanMicros*float64(t.Count)),
-		units.Micros(t.MeanMicros), units.Micros(t.P50Micros), units.Micros(t.P99Micros), units.Micros(t.MaxMicros), errorText(t), t.Diverged)
-	if err := tw.Flush(); err != nil && w.err == nil {
-		w.err = err
-	}
+	o := ph.Total
+	t.printf("total\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\t%d\t\n", o.Count, units.Micros(o.MeanMicros*float64(o.Count)),
+		units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros), errorText(o), o.Diverged)
+	t.flush()
 }
 
 // replayLines says what a replayed run did besides its statements'
@@ -91,7 +88,7 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 		lines = append(lines, line)
 	}
 	for _, o := range rp.Overrides {
-		lines = append(lines, fmt.Sprintf("overridden: %s (%d×) ran as a read of the setting: the run's %s sets it", printable(shorten(o.SQL, 60)), o.Count, o.Setting))
+		lines = append(lines, fmt.Sprintf("overridden: %s (%d×) ran as a read of the setting: the run's %s sets it", shorten(o.SQL, 60), o.Count, o.Setting))
 	}
 	return lines
 }
@@ -103,11 +100,11 @@ func replayCheckText(c *workload.ReplayCheck) string {
 	case c == nil:
 		return ""
 	case !c.Compared:
-		return "database: not compared with the capture's end: " + printable(c.Reason)
+		return "database: not compared with the capture's end: " + c.Reason
 	case c.Equal:
 		return fmt.Sprintf("database: ends as the capture's did (%d tables, their rows identical)", c.Tables)
 	}
-	s := "database: differs from the capture's end: " + printable(strings.Join(c.Differences, "; "))
+	s := "database: differs from the capture's end: " + strings.Join(c.Differences, "; ")
 	if c.Order != workload.ReplayCommit {
 		s += " (the transactions raced: --order commit replays them in their captured order)"
 	}
@@ -120,17 +117,12 @@ func replayMarkdown(w *errWriter, r *result.Result, ph result.Phase) {
 	w.printf("| statement | count | total | mean | p50 | p99 | max | errors | busy waits | diverged | fingerprint |\n|---|--:|--:|--:|--:|--:|--:|---|--:|--:|---|\n")
 	for _, row := range replayRows(r, ph) {
 		o := row.o
-		w.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | `%s` |\n", o.Kind, o.Count, units.Micros(row.total),
+		w.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", o.Kind, o.Count, units.Micros(row.total),
 			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros),
-			mdEscape(errorText(o)), busyWaits(o), o.Diverged, mdCode(shorten(row.fingerprint, 80)))
+			errorText(o), busyWaits(o), o.Diverged, mdCode(shorten(row.fingerprint, 80)))
 	}
 	w.printf("\n")
 	for _, line := range replayLines(r, ph) {
-		w.printf("%s\n\n", mdEscape(line))
+		w.printf("%s\n\n", line)
 	}
-}
-
-// mdCode makes text safe inside a markdown code span in a table cell.
-func mdCode(s string) string {
-	return strings.NewReplacer("`", "'", "|", `\|`, "\n", " ", "\r", " ").Replace(printable(s))
 }

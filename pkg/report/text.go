@@ -20,7 +20,7 @@ import (
 // latency percentiles, errors by class) and a line on wall time and the
 // spread between workers.
 func runText(w io.Writer, r *result.Result) error {
-	tw := &errWriter{w: w}
+	tw := textWriter(w)
 	if !r.Complete {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
 	}
@@ -168,9 +168,9 @@ func header(w *errWriter, r *result.Result) {
 	}
 	w.printf("%s\n", title)
 
-	w.printf("%d %s × %d %s (%s mode) · seed %d · %s\n",
+	w.printf("%d %s × %d %s (%s) · seed %d · %s\n",
 		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
-		p.Mode, p.Seed, p.Describe(true))
+		modeText(p.Mode, env.Sharing, p.Driver), p.Seed, p.Describe(true))
 	if line := pinText(p.Pin); line != "" {
 		w.printf("%s\n", line)
 	}
@@ -182,6 +182,16 @@ func header(w *errWriter, r *result.Result) {
 	for _, line := range policyText(p) {
 		w.printf("%s\n", line)
 	}
+}
+
+// modeText names the worker mode, and why it is goroutines where the
+// driver allows one process only: "goroutine mode: bbolt allows one
+// process".
+func modeText(mode, sharing, driver string) string {
+	if sharing == "" || sharing == "processes" {
+		return mode + " mode"
+	}
+	return fmt.Sprintf("%s mode: %s allows %s", mode, driver, sharing)
 }
 
 // statementLegend says which statement each SCRIPT#LINE row times, in a
@@ -296,8 +306,8 @@ func plural(n int, one, many string) string {
 }
 
 func phaseTable(w *errWriter, ph result.Phase) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "op\tcount\tops/s\tmean\tp50\tp90\tp99\tp99.9\tmax\terrors\t\n")
+	tw := w.table(tabwriter.AlignRight)
+	tw.printf("op\tcount\tops/s\tmean\tp50\tp90\tp99\tp99.9\tmax\terrors\t\n")
 	// A script's statements (SCRIPT#LINE) come after the total they are
 	// no part of.
 	var rows, statements []result.OpStats
@@ -313,14 +323,12 @@ func phaseTable(w *errWriter, ph result.Phase) {
 	}
 	rows = append(rows, statements...)
 	for _, o := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+		tw.printf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 			o.Kind, o.Count, units.Rate(o.OpsPerSec),
 			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P90Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), units.Micros(o.MaxMicros),
 			errorText(o))
 	}
-	if err := tw.Flush(); err != nil && w.err == nil {
-		w.err = err
-	}
+	tw.flush()
 }
 
 func countData(ops []result.OpStats) int {
@@ -416,23 +424,6 @@ func cpuText(ph result.Phase) string {
 	}
 	return line
 }
-
-// errWriter keeps the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
-}
-
-func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
 
 // pinText says where a run's processes were pinned, "" when nowhere.
 func pinText(p *workload.Pin) string {

@@ -284,7 +284,8 @@ func (cn *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, 
 	} else if opts.Isolation != 0 || opts.ReadOnly {
 		return nil, errors.New("sql: driver does not support non-default isolation level or read-only transactions")
 	} else {
-		tx, err = cn.under.Begin() //nolint:staticcheck // the fallback database/sql uses too
+		//lint:ignore SA1019 the fallback database/sql uses too
+		tx, err = cn.under.Begin()
 	}
 	end := time.Now()
 	cn.done(r, end, end.Sub(r.start), cn.begin, paramMap{}, nil, outcome{done: true, err: err})

@@ -201,7 +201,8 @@ func query(ctx context.Context, cn driver.Conn, q string) ([][]string, error) {
 			return nil, err
 		}
 		defer st.Close()
-		rows, err = st.Query(nil) //nolint:staticcheck // the fallback database/sql uses too
+		//lint:ignore SA1019 the fallback database/sql uses too
+		rows, err = st.Query(nil)
 	}
 	if err != nil {
 		return nil, err

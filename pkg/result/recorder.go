@@ -70,7 +70,7 @@ func (r *Recorder) Record(s workload.Sample) error {
 		return nil
 	}
 	end := s.Start + s.Latency
-	if s.Op.IsData() {
+	if r.ps.isData(s.Op) {
 		r.ops++
 		if s.Class.IsError() {
 			r.errors++

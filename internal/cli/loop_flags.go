@@ -44,7 +44,7 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 		fs.StringVar(&p.Arrival, "arrival", "", "open-loop spacing of due times: constant (default) or poisson")
 		fs.Var(&p.LatencyLimit, "latency-limit", "open loop: count "+unit+" that begin more than this behind their due time as late")
 		fs.BoolVar(&p.SkipLate, "skip-late", false, "open loop: skip (and count) late "+unit+" instead of running them")
-		fs.StringVar(&l.warmup, "warmup", "", "first run the same workload for this long (such as 5s) or this many "+unit+" per worker (such as 1000), unmeasured: counted apart and in no histogram")
+		fs.StringVar(&l.warmup, "warmup", "", "first run the same workload for this long (such as 5s) or this many "+unit+" per worker (such as 1000), unmeasured: counted apart and in no histogram; or auto: after the run, cut the warm-up MSER-5 finds in the timeline and measure what follows")
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&l.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")

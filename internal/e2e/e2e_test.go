@@ -95,7 +95,7 @@ func readSuite(ts *testscript.TestScript, name string) *result.Suite {
 
 // resultcheck FILE check... asserts facts about a result file:
 //
-//	count=N     total ops
+//	count=N     total ops (with --warmup auto: measured and cut together)
 //	procs=N     N distinct worker process ids, none of them alive now
 //	lottery     per-kind counts equal what each worker's lottery deals
 //	journal=X   the journal mode read back from SQLite
@@ -114,8 +114,12 @@ func resultCheck(ts *testscript.TestScript, neg bool, args []string) {
 		switch key {
 		case "count":
 			n, _ := strconv.ParseInt(val, 10, 64)
-			if ph.Total.Count != n {
-				ts.Fatalf("total count %d, want %d", ph.Total.Count, n)
+			got := ph.Total.Count
+			if ph.Steady != nil {
+				got += ph.Steady.Ops
+			}
+			if got != n {
+				ts.Fatalf("total count %d, want %d", got, n)
 			}
 		case "procs":
 			n, _ := strconv.Atoi(val)

@@ -241,6 +241,22 @@ func evaluateAll(s *result.Suite, exps []Expectation, judge judgeFunc) ([]result
 	return out, nil
 }
 
+// unsteady marks g, and its verdict, when a run of the cells it read had
+// a phase with no steady state.
+func unsteady(g result.Gate, cells ...result.Cell) result.Gate {
+	for _, c := range cells {
+		for _, r := range c.Runs {
+			for _, ph := range r.Phases {
+				if ph.Steady != nil && !ph.Steady.Found && !g.Unsteady {
+					g.Unsteady = true
+					g.Verdict = gateVerdict(g)
+				}
+			}
+		}
+	}
+	return g
+}
+
 func (e Expectation) evaluate(s *result.Suite, judge judgeFunc) ([]result.Gate, error) {
 	var out []result.Gate
 	if e.Absolute {
@@ -249,7 +265,7 @@ func (e Expectation) evaluate(s *result.Suite, judge judgeFunc) ([]result.Gate, 
 			return nil, err
 		}
 		for _, c := range cs {
-			out = append(out, judge(e, s.Cells[c], nil))
+			out = append(out, unsteady(judge(e, s.Cells[c], nil), s.Cells[c]))
 		}
 		return out, nil
 	}
@@ -258,7 +274,7 @@ func (e Expectation) evaluate(s *result.Suite, judge judgeFunc) ([]result.Gate, 
 		return nil, err
 	}
 	for _, p := range pairs {
-		out = append(out, judge(e, s.Cells[p.a], &s.Cells[p.b]))
+		out = append(out, unsteady(judge(e, s.Cells[p.a], &s.Cells[p.b]), s.Cells[p.a], s.Cells[p.b]))
 	}
 	return out, nil
 }

@@ -285,3 +285,25 @@ func TestDurabilityGates(t *testing.T) {
 		}
 	}
 }
+
+// A gate that read a run with no steady state (--warmup auto found none)
+// says so in its verdict; one on steady runs does not.
+func TestGateOnUnsteadyRun(t *testing.T) {
+	five := []float64{100, 104, 96, 102, 98}
+	s := synthetic(five, five, 5000)
+	for _, gate := range []string{"wal: total ops/s >= 10", "total ops/s: wal >= 0.5x rollback"} {
+		if g := evaluate(t, s, gate)[0]; g.Unsteady || strings.Contains(g.Verdict, "steady") {
+			t.Errorf("%s on steady runs: %q", gate, g.Verdict)
+		}
+	}
+	s.Cells[1].Runs[2].Phases[0].Steady = &result.SteadyCut{Method: "MSER-5", Reason: "settles only in the run's second half"}
+	for _, gate := range []string{"wal: total ops/s >= 10", "total ops/s: wal >= 0.5x rollback"} {
+		g := evaluate(t, s, gate)[0]
+		if !g.Unsteady || !strings.HasSuffix(g.Verdict, " · decided on a run with no steady state") || g.OutcomeOf() != OutcomePass {
+			t.Errorf("%s with an unsteady run: %+v", gate, g)
+		}
+	}
+	if g := evaluate(t, s, "rollback: total ops/s >= 10")[0]; g.Unsteady {
+		t.Errorf("a gate on the steady cell is marked: %q", g.Verdict)
+	}
+}

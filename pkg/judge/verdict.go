@@ -66,6 +66,9 @@ func gateVerdict(g result.Gate) string {
 	if g.Why != "" {
 		s += ": " + g.Why
 	}
+	if g.Unsteady {
+		s += " · decided on a run with no steady state"
+	}
 	return s
 }
 

@@ -43,6 +43,9 @@ type Gate struct {
 	// conclusive ("needs ≥ 1,000 upsert ops a run: raise --queries to
 	// 20000, or gate p90").
 	Why string `json:"why,omitempty"`
+	// Unsteady says a run the gate read had no steady state (--warmup
+	// auto found none): the figure may still have been moving.
+	Unsteady bool `json:"unsteady,omitempty"`
 	// NoFigure says a cell had no such figure (the op kind never ran).
 	NoFigure bool `json:"no_figure,omitempty"`
 	// Verdict is the gate's line as gobench printed it.

@@ -224,6 +224,10 @@ type Phase struct {
 	// WAL is the write-ahead log over the phase, for engines that keep one
 	// (SQLite in WAL mode); nil otherwise.
 	WAL *WALTimeline `json:"wal,omitempty"`
+	// Steady is the warm-up cut --warmup auto chose (nil without it): Ops,
+	// Total and the figures read from them are of the part after it;
+	// WallSeconds, Workers, Timeline, CPU and IO are of the whole phase.
+	Steady *SteadyCut `json:"steady,omitempty"`
 	// CPU is the processor time the run's processes spent on the phase;
 	// nil where it was not measured (results of older versions, systems
 	// without getrusage).

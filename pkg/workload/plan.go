@@ -101,6 +101,10 @@ type Plan struct {
 	// phase's histograms. It deals from random streams of its own, so the
 	// phases deal the same ops with or without it.
 	Warmup *Phase `json:"warmup,omitempty"`
+	// WarmupAuto chooses each measured phase's warm-up after the run, from
+	// its timeline (--warmup auto; see package steady), and measures the
+	// part after it. It excludes Warmup.
+	WarmupAuto bool `json:"warmup_auto,omitempty"`
 	// Verify tags every written value with its writer and sequence number
 	// (see Tag), so that after the run every key can be checked against
 	// the writes that were acknowledged (see Verify).

@@ -154,6 +154,9 @@ func (p *Plan) checkWarmup() error {
 	if w == nil {
 		return nil
 	}
+	if p.WarmupAuto {
+		return errors.New("warm-up: either a fixed one or auto, not both")
+	}
 	if err := w.Validate(); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}

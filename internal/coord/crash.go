@@ -2,6 +2,7 @@ package coord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,12 +39,11 @@ func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
 		if err != nil {
 			return err
 		}
-		pc, ok := drv.(store.PowerCutter)
-		if !ok {
-			return fmt.Errorf("%w: --crash: the %s driver cannot record a run's I/O for a power-cut simulation", store.ErrInvalid, p.Driver)
-		}
-		if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
-			return fmt.Errorf("%w: --crash: %w", store.ErrInvalid, err)
+		if err := workload.CheckDriver(p, drv); err != nil {
+			if !errors.Is(err, store.ErrInvalid) {
+				err = fmt.Errorf("%w: %w", store.ErrInvalid, err)
+			}
+			return err
 		}
 	}
 	u := bytesize.Units{}

@@ -94,9 +94,6 @@ func (m *Matrix) Plans(template *Plan, reg *store.Registry, es *store.EngineSett
 					if err := CheckDriver(&p, drv); err != nil {
 						return nil, err
 					}
-					if err := checkPowerCut(drv, &p); err != nil {
-						return nil, err
-					}
 					plans = append(plans, &p)
 				}
 			}
@@ -193,19 +190,4 @@ func atoiList(flag string, vals store.List) ([]int, error) {
 		out[i] = n
 	}
 	return out, nil
-}
-
-// checkPowerCut refuses a --crash plan whose driver cannot record it.
-func checkPowerCut(drv store.Driver, p *Plan) error {
-	if p.Crash == nil {
-		return nil
-	}
-	pc, ok := drv.(store.PowerCutter)
-	if !ok {
-		return fmt.Errorf("--crash: the %s driver cannot record a run's I/O for a power-cut simulation", drv.Name())
-	}
-	if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
-		return fmt.Errorf("--crash: %w", err)
-	}
-	return nil
 }

@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -231,11 +233,15 @@ func (p *Plan) checker() string {
 
 // CheckDriver refuses, before any store opens, a plan the driver cannot
 // run: workers its databases cannot host (store.CheckShare: worker
-// processes on a store one process may open), a record workload on a
+// processes on a store one process may open), a --crash run on a driver
+// that cannot record it (store.PowerCutter), a record workload on a
 // driver that keeps no record tables, or scans on one whose tables are
 // unordered.
 func CheckDriver(plan *Plan, drv store.Driver) error {
 	if err := store.CheckShare(drv, plan.Processes(), plan.Workers()); err != nil {
+		return err
+	}
+	if err := checkPowerCut(drv, plan); err != nil {
 		return err
 	}
 	return CheckTables(plan, drv)
@@ -260,4 +266,37 @@ func CheckTables(plan *Plan, drv store.Driver) error {
 		}
 	}
 	return nil
+}
+
+// checkPowerCut refuses a --crash plan whose driver cannot record it.
+func checkPowerCut(drv store.Driver, p *Plan) error {
+	if p.Crash == nil {
+		return nil
+	}
+	pc, ok := drv.(store.PowerCutter)
+	if !ok {
+		return fmt.Errorf("--crash: the %s driver cannot record a run's I/O for a power-cut simulation", drv.Name())
+	}
+	if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
+		return fmt.Errorf("--crash: %w", err)
+	}
+	return nil
+}
+
+// DecodePlan reads a JSON plan and validates it. Unknown fields are
+// refused, so a worker never silently ignores a setting.
+func DecodePlan(b []byte) (*Plan, error) {
+	var p Plan
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("decoding plan: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("decoding plan: trailing data after the plan")
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid plan: %w", err)
+	}
+	return &p, nil
 }

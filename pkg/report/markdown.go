@@ -92,6 +92,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	ew := markdownWriter(w)
 	s := sum.Suite
+	if s.Precision != nil {
+		ew.printf("%s\n\n", s.Precision.Text)
+	}
 	gatesMarkdown(ew, s.Gates)
 	repeats := 0
 	for _, c := range s.Cells {

@@ -65,6 +65,9 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 			ew.printf("  %s\n", h)
 		}
 	}
+	if s.Precision != nil {
+		ew.printf("\n%s\n", s.Precision.Text)
+	}
 	gatesText(ew, s.Gates)
 	return ew.err
 }

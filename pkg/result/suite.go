@@ -93,6 +93,20 @@ type Suite struct {
 	Cells []Cell `json:"cells"`
 	// Gates holds the verdict of every gate (--expect) on the suite.
 	Gates []Gate `json:"gates,omitempty"`
+	// Precision is what --precision reached, when it was asked for.
+	Precision *Precision `json:"precision,omitempty"`
+}
+
+// Precision is what a stop rule for repeats reached (see judge.Precision):
+// the target half-width, the repeats run, whether every figure reached it,
+// what stopped the repeats ("reached", "--max-repeats 30", "--max-time
+// 10m0s") and the line that says it.
+type Precision struct {
+	Target    float64 `json:"target"`
+	Repeats   int     `json:"repeats"`
+	Reached   bool    `json:"reached"`
+	StoppedBy string  `json:"stopped_by"`
+	Text      string  `json:"text"`
 }
 
 // SuiteKind marks a suite's JSON.

@@ -77,14 +77,6 @@ func setInterval(g *result.Gate, iv Interval) {
 	}
 }
 
-// high is the upper end of the interval a gate read: +Inf when unbounded.
-func high(g result.Gate) float64 {
-	if g.Unbounded {
-		return math.Inf(1)
-	}
-	return g.High
-}
-
 // absoluteQuantileVerdict judges a percentile of cell c against the limit
 // by the quantile intervals of its runs (see judgeInterval).
 func (e Expectation) absoluteQuantileVerdict(g *result.Gate, c result.Cell) {

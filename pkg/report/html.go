@@ -338,16 +338,40 @@ func workersChart(id, name string, ph result.Phase) (chart, error) {
 		return c, nil
 	}
 	slices.Sort(vals)
-	p := newPlot("", fmt.Sprintf("workers, slowest to fastest (median %s ops/s)", units.Rate(ph.WorkerSpread.MedianOpsPerSec)), "ops/s")
-	bars, err := plotter.NewBarChart(vals, vg.Points(max(2, 600/float64(len(vals))-2)))
-	if err != nil {
-		return c, err
+	// A worker served at under a tenth of the median's rate is starved:
+	// its bar is drawn apart, in red, and the title says how many.
+	med := ph.WorkerSpread.MedianOpsPerSec
+	served, starved := make(plotter.Values, len(vals)), make(plotter.Values, len(vals))
+	n := 0
+	for i, v := range vals {
+		if v < med/10 {
+			starved[i] = v
+			n++
+		} else {
+			served[i] = v
+		}
 	}
-	bars.Color = palette[0]
-	bars.LineStyle.Width = 0
-	p.Add(bars)
+	if f, ok := judge.FairnessOf(&ph); ok {
+		c.Title = fmt.Sprintf("Throughput of each worker (ops/s, sorted): fairness %s (Jain's index, 1 = equal shares)", units.Fixed(f.Index, 2))
+		if n > 0 {
+			c.Title += fmt.Sprintf("; %d starved (red: under a tenth of the median)", n)
+		}
+		c.Title += name
+	}
+	p := newPlot("", fmt.Sprintf("workers, slowest to fastest (median %s ops/s)", units.Rate(med)), "ops/s")
+	width := vg.Points(max(2, 600/float64(len(vals))-2))
+	for i, vs := range []plotter.Values{served, starved} {
+		bars, err := plotter.NewBarChart(vs, width)
+		if err != nil {
+			return c, err
+		}
+		bars.Color = palette[i] // blue served, red starved
+		bars.LineStyle.Width = 0
+		p.Add(bars)
+	}
 	p.HideX()
 	c.Points = len(vals)
+	var err error
 	c.SVG, err = render(p, 10*vg.Inch, 3*vg.Inch)
 	return c, err
 }

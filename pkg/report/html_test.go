@@ -82,7 +82,7 @@ func TestWorkersChartShowsStarvation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "; 1 starved (red: under a tenth of the median)"; !strings.Contains(c.Title, want) || !strings.Contains(c.Title, "fairness 0.76") // 303² / (4 × 30041) = 0.764 {
+	if want := "; 1 starved (red: under a tenth of the median)"; !strings.Contains(c.Title, want) || !strings.Contains(c.Title, "fairness 0.76") { // 303² / (4 × 30041) = 0.764
 		t.Errorf("title %q, want the fairness index and %q", c.Title, want)
 	}
 	ph.Workers[3].OpsPerSec, ph.Workers[3].Ops = 98, 98

@@ -92,6 +92,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	ew := markdownWriter(w)
 	s := sum.Suite
+	scenarioMarkdown(ew, s.Scenario)
 	gatesMarkdown(ew, s.Gates)
 	repeats := 0
 	for _, c := range s.Cells {

@@ -78,10 +78,10 @@ or 'scenario run all' runs them.`,
 
 func newScenarioListCommand(env *Env) *cobra.Command {
 	return &cobra.Command{
-		Use:   "list",
-		Short: "List the scenarios: each one's name, how long it takes, and what it shows",
+		Use:     "list",
+		Short:   "List the scenarios: each one's name, how long it takes, and what it shows",
 		Example: `  gobench scenario list`,
-		Args: noArgs,
+		Args:    noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintf(tw, "name\ttakes\tshows\n")

@@ -30,6 +30,11 @@ import (
 // them after their current op and keeps the partial result.
 const runsWorkers = "gobench/runs-workers"
 
+// examplesParsed annotates a command whose examples are measurements of
+// this machine that take minutes and write no plan (scenario run): the
+// test of every command's examples parses them only.
+const examplesParsed = "gobench/examples-parsed"
+
 // writesPlans annotates a command whose --dry-run writes a plan file that
 // gobench run runs: a plan's command must be one of them.
 const writesPlans = "gobench/writes-plans"

@@ -48,9 +48,8 @@ func (o *scenarioOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.StringVar(&o.warmup, "warmup", "", "first run the same workload for this long (such as 5s) or this many ops per worker, unmeasured")
 	})
 	fs.BoolVar(&o.swap, "swap", false, "run the fix in place of the pitfall, under the pitfall's name: the gates must then say not reproduced (a check of the scenario itself)")
-	_ = fs.MarkHidden("swap")
 	o.run.AddFlags(fs, false)
-	_ = fs.MarkHidden("dry-run")
+	_ = fs.MarkHidden("dry-run") // refused: a scenario's gates and finding are not a plan file's
 }
 
 func newScenarioCommand(env *Env) *cobra.Command {
@@ -97,7 +96,7 @@ func newScenarioRunCommand(env *Env) *cobra.Command {
 	o := defaultScenarioOptions()
 	cmd := &cobra.Command{
 		Use:         "run NAME…|all",
-		Annotations: map[string]string{runsWorkers: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", examplesParsed: "yes"},
 		Short:       "Run scenarios by name, or all of them, each reporting whether its pitfall was reproduced",
 		Long: `run runs each named scenario (or all) in turn: its cells, the pitfall
 and its fix (and points between), each on a fresh temporary database, then
@@ -122,9 +121,11 @@ Scenarios:
   # Longer runs, 3 repeats each, as one markdown summary for a pull request
   gobench scenario run checkpoint-starvation autocheckpoint --duration 10s --repeat 3 --format markdown
 
-  # A scenario on every SQLite driver, then compared with an earlier result
+  # A scenario on every SQLite driver, its suite kept to compare with a later run (gobench compare)
   gobench scenario run reader-blocks-writer --driver mattn,modernc,ncruces --json now.json
-  gobench compare before.json now.json`,
+
+  # The check of a scenario itself: the fix run in the pitfall's place must say not reproduced (exit 3)
+  gobench scenario run deferred-begin --swap`,
 		Args: cobra.MinimumNArgs(1),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return append(preset.ScenarioNames(), "all"), cobra.ShellCompDirectiveNoFileComp

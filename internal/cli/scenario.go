@@ -16,6 +16,7 @@ import (
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -31,9 +32,9 @@ type scenarioOptions struct {
 	swap     bool
 }
 
-func defaultScenarioOptions() *scenarioOptions {
+func defaultScenarioOptions(reg *store.Registry) *scenarioOptions {
 	return &scenarioOptions{
-		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "", "1"),
+		matrix: newMatrixFlags(reg, all.DefaultDriver(), workload.ModeProcess, "", "1"),
 		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
 	}
 }
@@ -93,7 +94,7 @@ func newScenarioListCommand(env *Env) *cobra.Command {
 }
 
 func newScenarioRunCommand(env *Env) *cobra.Command {
-	o := defaultScenarioOptions()
+	o := defaultScenarioOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "run NAME…|all",
 		Annotations: map[string]string{runsWorkers: "yes", examplesParsed: "yes"},
@@ -254,7 +255,7 @@ func runScenarios(cmd *cobra.Command, env *Env, o *scenarioOptions, args []strin
 // runScenario runs one scenario's cells, judges its gates and writes its
 // report, returning its verdict.
 func runScenario(ctx context.Context, env *Env, o *runOptions, sc *preset.Scenario, j *job.Job) (string, error) {
-	if err := j.CheckCells(ctx, all.Registry()); err != nil {
+	if err := j.CheckCells(ctx, env.registry()); err != nil {
 		return "", usage(err)
 	}
 	runs, runErr := o.runCells(ctx, env, j)

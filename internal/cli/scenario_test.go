@@ -15,7 +15,9 @@ func scenarioSuite(t *testing.T, name string, args ...string) (int, *result.Suit
 	t.Helper()
 	env, _, stderr := testEnv(t)
 	out := filepath.Join(t.TempDir(), "s.json")
-	code := Main(append([]string{"scenario", "run", name, "--mode", "goroutine", "--json", out, "-q"}, args...), env)
+	// A busy timeout of minutes: the test checks which cells fail busy at
+	// once, and a loaded machine must not fail the others by waiting.
+	code := Main(append([]string{"scenario", "run", name, "--mode", "goroutine", "--busy-timeout", "2m", "--stall-timeout", "5m", "--json", out, "-q"}, args...), env)
 	f, err := os.Open(out)
 	if err != nil {
 		t.Fatalf("exit %d: %v\n%s", code, err, stderr)

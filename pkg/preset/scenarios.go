@@ -90,7 +90,7 @@ timeout says.`,
 		Plan:     sqlPlan(200, 0, transfer("BEGIN")),
 		Procs:    4,
 		MinProcs: 2,
-		Settings: map[string]string{"journal": "rollback,wal", "sync": "off"},
+		Settings: map[string]string{"journal": "rollback,wal", "sync": "off", "busy-timeout": "30s"},
 		Cases: []Case{
 			{Name: "deferred", Pitfall: true, SQL: sqlOf(transfer("BEGIN"))},
 			{Name: "immediate", Fix: true, SQL: sqlOf(transfer("BEGIN IMMEDIATE"))},

@@ -25,9 +25,9 @@ type crudOptions struct {
 	storage string
 }
 
-func defaultCRUDOptions() *crudOptions {
+func defaultCRUDOptions(reg *store.Registry) *crudOptions {
 	return &crudOptions{
-		matrix:  newMatrixFlags(all.DefaultDriver(), workload.ModeGoroutine, "1", "1000"),
+		matrix:  newMatrixFlags(reg, all.DefaultDriver(), workload.ModeGoroutine, "1", "1000"),
 		run:     runOptions{repeat: 1, format: "text", ready: time.Minute},
 		spec:    preset.DefaultCRUDSpec(),
 		rows:    "10k",
@@ -53,7 +53,7 @@ func (o *crudOptions) AddFlags(fs *pflag.FlagSet) {
 }
 
 func newCRUDCommand(env *Env) *cobra.Command {
-	o := defaultCRUDOptions()
+	o := defaultCRUDOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "crud",
 		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "each key"},

@@ -69,6 +69,7 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 		ew.printf("\n%s\n", s.Precision.Text)
 	}
 	gatesText(ew, s.Gates)
+	scenarioText(ew, s.Scenario)
 	return ew.err
 }
 

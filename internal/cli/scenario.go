@@ -258,7 +258,7 @@ func runScenario(ctx context.Context, env *Env, o *runOptions, sc *preset.Scenar
 	if err := j.CheckCells(ctx, env.registry()); err != nil {
 		return "", usage(err)
 	}
-	runs, runErr := o.runCells(ctx, env, j)
+	runs, runErr := o.runCells(ctx, env, j, nil)
 	if runErr != nil {
 		return "", runErr
 	}

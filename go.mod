@@ -7,6 +7,7 @@ require (
 	github.com/PowerDNS/lmdb-go v1.9.4
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794
 	github.com/google/btree v1.1.3
+	github.com/hanwen/go-fuse/v2 v2.12.1
 	github.com/mattn/go-sqlite3 v1.14.52
 	github.com/ncruces/go-sqlite3 v0.35.6
 	github.com/rogpeppe/go-internal v1.16.0

@@ -17,34 +17,44 @@ import (
 // crashRun is a --crash run's recording: where its record and the files
 // copied at START go, and the store that records.
 type crashRun struct {
-	dir     string
-	rec     store.Record
-	pcs     store.PowerCutStore
+	dir string
+	rec store.Record
+	pcs store.PowerCutStore
+	// acks says the workers append their acknowledgements themselves
+	// (the recording file system records the files).
+	acks    bool
 	started bool
 	stopErr error
 }
 
-// checkCrash refuses, before anything is set up, a --crash plan whose
-// driver cannot record it, or whose record's limit does not fit in the
-// free space of dir (where the database goes). That the run fits its
-// limit is the plan's own check (workload.Plan.Validate).
+// checkCrash refuses, before anything is set up, a --crash (or
+// --io-trace) plan whose driver cannot record it, or whose recording
+// file system this machine cannot mount, or whose record's limit does
+// not fit in the free space of dir (where the database goes). That the
+// run fits its limit is the plan's own check (workload.Plan.Validate).
 func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
-	c := p.Crash
-	if c == nil {
-		return nil
-	}
-	if reg != nil {
+	if reg != nil && (p.Crash != nil || p.IOTrace != "") {
 		drv, err := reg.Lookup(p.Driver)
 		if err != nil {
 			return err
 		}
-		pc, ok := drv.(store.PowerCutter)
-		if !ok {
-			return fmt.Errorf("%w: --crash: the %s driver cannot record a run's I/O for a power-cut simulation", store.ErrInvalid, p.Driver)
+		what := "--io-trace " + p.IOTrace
+		if p.Crash != nil {
+			what = "--crash"
 		}
-		if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
-			return fmt.Errorf("%w: --crash: %w", store.ErrInvalid, err)
+		trace, err := workload.IOTraceOf(p, drv)
+		if err != nil {
+			return fmt.Errorf("%w: %s: %w", store.ErrInvalid, what, err)
 		}
+		if trace == workload.IOTraceFS {
+			if err := checkFSRecorder(fmt.Sprintf("%s on %s records its I/O through a FUSE file system", what, p.Driver)); err != nil {
+				return err
+			}
+		}
+	}
+	c := p.Crash
+	if c == nil {
+		return nil
 	}
 	u := bytesize.Units{}
 	if free, ok := sysinfo.FreeBytes(dir); ok && c.RecordLimit > free {
@@ -61,10 +71,15 @@ func newCrashRun(s *session) (*crashRun, error) {
 		return nil, nil
 	}
 	pcs, ok := s.st.(store.PowerCutStore)
+	beside := filepath.Dir(p.Store.Path)
+	if s.fs != nil {
+		// Outside the mount, beside the directory it covers.
+		pcs, ok, beside = s.fs, true, filepath.Dir(s.fs.files.Dir)
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w: --crash: the %s driver's store cannot record a run", store.ErrInvalid, p.Driver)
 	}
-	dir, err := os.MkdirTemp(filepath.Dir(p.Store.Path), ".gobench-crash-")
+	dir, err := os.MkdirTemp(beside, ".gobench-crash-")
 	if err != nil {
 		return nil, fmt.Errorf("--crash: %w", err)
 	}
@@ -77,13 +92,22 @@ func newCrashRun(s *session) (*crashRun, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("--crash: %w", err)
 	}
-	return &crashRun{dir: dir, rec: rec, pcs: pcs}, nil
+	return &crashRun{dir: dir, rec: rec, pcs: pcs, acks: s.fs != nil}, nil
 }
 
-// record returns what the plan of a worker process carries so that it
-// records its I/O, or nil.
+// record returns what the plan of a worker process carries so that its
+// engine records its I/O, or nil.
 func (c *crashRun) record() *store.Record {
-	if c == nil {
+	if c == nil || c.acks {
+		return nil
+	}
+	return &c.rec
+}
+
+// ackRecord returns what a plan's workers append their acknowledgements
+// to themselves (workload.Plan.AckRecord), or nil.
+func (c *crashRun) ackRecord() *store.Record {
+	if c == nil || !c.acks {
 		return nil
 	}
 	return &c.rec

@@ -14,18 +14,25 @@ type Record struct {
 	Limit int64 `json:"limit"`
 }
 
-// Crash models: what survives of the writes no sync covered.
+// Crash models: what survives of the writes and directory changes no
+// sync covered.
 const (
-	// CrashLose loses every write after its file's last sync (LazyFS's
-	// clear-cache).
+	// CrashLose loses every write after its file's last sync and every
+	// creation, deletion and rename after its directory's last sync:
+	// what POSIX promises, no more.
 	CrashLose = "lose"
-	// CrashTorn lets a seeded random subset of them survive, in whole
-	// 512-byte sectors (SQLite's src/test6.c with SQLITE_IOCAP_ATOMIC512).
+	// CrashTorn is CrashLose with a seeded random subset of the lost
+	// writes surviving, in whole 512-byte sectors (SQLite's src/test6.c
+	// with SQLITE_IOCAP_ATOMIC512).
 	CrashTorn = "torn"
+	// CrashNamesDurable makes creations, deletions and renames durable at
+	// once and loses only file data and sizes after their file's last
+	// sync: LazyFS's clear-cache.
+	CrashNamesDurable = "names-durable"
 )
 
 // CrashModels lists the crash models.
-func CrashModels() []string { return []string{CrashLose, CrashTorn} }
+func CrashModels() []string { return []string{CrashLose, CrashTorn, CrashNamesDurable} }
 
 // PowerCutter is implemented by a Driver whose stores can record a run
 // and rebuild what a power cut at any point of it would have left on

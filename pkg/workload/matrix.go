@@ -149,17 +149,16 @@ func atoiList(flag string, vals store.List) ([]int, error) {
 	return out, nil
 }
 
-// checkPowerCut refuses a --crash plan whose driver cannot record it.
+// checkPowerCut refuses a plan whose driver cannot trace its I/O as it
+// asks: a --crash plan of a driver that cannot record it, an --io-trace
+// the driver has not.
 func checkPowerCut(drv store.Driver, p *Plan) error {
-	if p.Crash == nil {
+	if p.Crash == nil && p.IOTrace == "" {
 		return nil
 	}
-	pc, ok := drv.(store.PowerCutter)
-	if !ok {
-		return fmt.Errorf("--crash: the %s driver cannot record a run's I/O for a power-cut simulation", drv.Name())
-	}
-	if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
+	_, err := IOTraceOf(p, drv)
+	if err != nil && p.Crash != nil {
 		return fmt.Errorf("--crash: %w", err)
 	}
-	return nil
+	return err
 }

@@ -196,6 +196,9 @@ func (p *Plan) checkPin() error {
 // record limit, a run without a warm-up, and values tagged with their
 // writes where the workload writes key-value pairs.
 func (p *Plan) checkCrash() error {
+	if p.IOTrace != "" && p.IOTrace != IOTraceVFS && p.IOTrace != IOTraceFS {
+		return fmt.Errorf("io trace %q (want %s or %s)", p.IOTrace, IOTraceFS, IOTraceVFS)
+	}
 	c := p.Crash
 	if c == nil {
 		return nil
@@ -204,7 +207,7 @@ func (p *Plan) checkCrash() error {
 	case c.States < 1 || c.States > MaxCrashStates:
 		return fmt.Errorf("crash: %d states (want 1 to %d)", c.States, MaxCrashStates)
 	case !slices.Contains(store.CrashModels(), c.Model):
-		return fmt.Errorf("crash model %q (want %s)", c.Model, strings.Join(store.CrashModels(), " or "))
+		return fmt.Errorf("crash model %q (want %s)", c.Model, strings.Join(store.CrashModels(), ", "))
 	case c.RecordLimit < 1<<20:
 		return fmt.Errorf("crash record limit of %d bytes (want at least 1 MiB)", c.RecordLimit)
 	case p.Shard != nil:

@@ -15,6 +15,7 @@ import (
 )
 
 var (
+	_ store.DiskFiler     = (*Driver)(nil)
 	_ store.PowerCutter   = (*Driver)(nil)
 	_ store.PowerCutStore = (*db)(nil)
 	_ store.AckRecorder   = (*txn)(nil)
@@ -45,6 +46,23 @@ func (d *Driver) PowerCutSupport(cfg store.Config, _ string) error {
 		return errors.New("a power cut loses what files on disk did not sync: an in-memory database has none")
 	}
 	return nil
+}
+
+// DiskFiles says where the database of cfg keeps its files, for the
+// FUSE recording file system: its database file, its journal and its
+// WAL (and its -shm, which no model keeps) beside one another, named
+// after the database, in the database's directory.
+func (d *Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
+	o, err := DecodeOptions(cfg.Options)
+	if err != nil {
+		return store.DiskFiles{}, err
+	}
+	if o.Memory {
+		return store.DiskFiles{}, errors.New("an in-memory database keeps no files")
+	}
+	name := filepath.Base(cfg.Path)
+	return store.DiskFiles{Dir: filepath.Dir(cfg.Path), Prefix: name, Path: name, Roles: []store.RoleSuffix{
+		{Suffix: "-journal", Role: store.RoleJournal}, {Suffix: "-wal", Role: store.RoleWAL}, {Suffix: "-shm", Role: store.RoleOther}}}, nil
 }
 
 // files returns the database's files by role: the database, its journal,

@@ -19,10 +19,10 @@ import (
 
 	"github.com/gobench/gobench/internal/wire"
 	"github.com/gobench/gobench/pkg/bench"
+	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
-	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/store/nullstore"
 	"github.com/gobench/gobench/pkg/store/sqlite"

@@ -62,7 +62,9 @@ func (tr *tree) create(parent uint32, name string, dir bool) uint32 {
 func (tr *tree) write(id uint32, off int64, data string) *tree {
 	return tr.add(iorecord.Event{Kind: iorecord.KindWrite, File: id, Arg: off, Data: []byte(data)})
 }
-func (tr *tree) sync(id uint32) *tree { return tr.add(iorecord.Event{Kind: iorecord.KindSync, File: id}) }
+func (tr *tree) sync(id uint32) *tree {
+	return tr.add(iorecord.Event{Kind: iorecord.KindSync, File: id})
+}
 func (tr *tree) dirSync(id uint32) *tree {
 	return tr.add(iorecord.Event{Kind: iorecord.KindDirSync, File: id})
 }

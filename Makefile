@@ -29,7 +29,9 @@ FUZZ_TARGETS = \
 	./pkg/sqlscript:FuzzParseText:100000x \
 	./pkg/sysinfo:FuzzParseMountinfo:200000x \
 	./pkg/units:FuzzParseCount:200000x \
-	./pkg/iorecord:FuzzReader:100000x
+	./pkg/iorecord:FuzzReader:100000x \
+	./pkg/sqltrace:FuzzReader:50000x \
+	./pkg/sqltrace:FuzzRecords:100000x
 
 .PHONY: all build short test race bench fuzz lint cover soak clean
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -18,6 +19,7 @@ import (
 type abOptions struct {
 	old, new      string
 	rounds        int
+	runTimeout    time.Duration
 	dir           string
 	maxRegression string
 	metrics       []string
@@ -30,11 +32,12 @@ func (o *abOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.old, "old", "", "the old build: a gobench binary, or a git revision of the repository in the current directory, built with go build")
 	fs.StringVar(&o.new, "new", "", "the new build, as --old")
 	fs.IntVar(&o.rounds, "rounds", ab.DefaultRounds, "ABBA rounds: each runs the old build, the new one twice, the old one again")
+	fs.DurationVar(&o.runTimeout, "run-timeout", time.Hour, "stop a run of either build that takes longer than this and fail (a build that hangs); 0: no limit. A build's --dry-run has 2 minutes, building a revision 30")
 	fs.StringVar(&o.dir, "dir", "", "keep the builds, every run's result and each build's merged results (old.json, new.json) in this directory (default: a temporary one, removed)")
 	fs.StringVar(&o.maxRegression, "max-regression", "10%", "a regression is a change the wrong way beyond this, all of the ratio's 90% interval beyond it")
 	fs.StringArrayVar(&o.metrics, "metric", nil, "a metric to judge, such as 'total ops/s' or 'cpu µs/op' (repeatable; default: throughput, CPU per op, and p50/p99/p99.9 of every op kind)")
 	fs.StringVar(&o.inconclusive, "inconclusive", string(judge.InconclusiveFails), "what a comparison the data cannot decide counts as: fail (exit 4) or pass")
-	fs.StringVarP(&o.out.format, "format", "f", "text", "report format on stdout: text, json, csv, markdown, html")
+	fs.StringVarP(&o.out.format, "format", "f", "text", formatUsage("report format on stdout", "comparison"))
 	fs.StringVar(&o.out.jsonOut, "json", "", "also write the comparison as JSON to this file")
 	fs.StringVar(&o.out.html, "html", "", "also write the comparison as a self-contained HTML page to this file")
 	fs.StringVar(&o.out.summary, "summary", "", "also append the comparison in markdown to this file, such as $GITHUB_STEP_SUMMARY")
@@ -97,6 +100,9 @@ func (o *abOptions) resolve(env *Env) (abVerdict, error) {
 	if o.rounds < 1 {
 		return v, fmt.Errorf("--rounds %d: want 1 or more", o.rounds)
 	}
+	if o.runTimeout < 0 {
+		return v, fmt.Errorf("--run-timeout %v: want a duration, or 0 for no limit", o.runTimeout)
+	}
 	if _, err := report.Render(o.out.format, (*judge.Comparison)(nil), report.Options{}); err != nil {
 		return v, fmt.Errorf("--format: %w", err)
 	}
@@ -142,7 +148,7 @@ func runAB(ctx context.Context, o *abOptions, args []string, env *Env) error {
 	if !o.out.quiet {
 		notes = prefixWriter{w: env.Stderr, prefix: "gobench: ab: "}
 	}
-	res, err := ab.Run(ctx, ab.Spec{Old: o.old, New: o.new, Args: args, Rounds: o.rounds, Dir: o.dir, Notes: notes})
+	res, err := ab.Run(ctx, ab.Spec{Old: o.old, New: o.new, Args: args, Rounds: o.rounds, RunLimit: o.runTimeout, Dir: o.dir, Notes: notes})
 	if errors.Is(err, ab.ErrRefused) {
 		return usage(err)
 	} else if err != nil {

@@ -111,7 +111,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"blob --stall-timeout 5ns", "at least 1ms"},
 		{"mix --ready-timeout 1ns", "at least 1ms"},
 		{"mix --repeat 0", "--repeat 0"},
-		{"mix --driver map --mode process", "keeps its data in one process's memory"},
+		{"mix --driver map --mode process", "driver map allows one process at a time (its data lives in one process's memory)"},
 		{"mix --journal wal --journal rollback", "--journal is given twice: for several values give one comma list"},
 		{"mix --queries 10 --queries=20", "--queries is given twice"},
 		{"crud -q -q", "--quiet is given twice"},
@@ -331,6 +331,7 @@ func examples(cmd *cobra.Command) []example {
 // examples run in order in one directory, so a plan saved by one (> FILE)
 // is what the next one runs.
 func TestHelpExamplesAreValid(t *testing.T) {
+	t.Setenv("GOBENCH_CACHE_DIR", t.TempDir()) // gobench capture builds its library there
 	dir := exampleSandbox(t)
 	t.Chdir(dir)
 	env, _, _ := testEnv(t)

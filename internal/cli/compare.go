@@ -32,7 +32,7 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.maxRegression, "max-regression", "10%", "fail (exit 3) when a metric gets worse by more than this and more than the noise, every repeat worse; pass when even the noise's worst case stays within it; 0% reports without verdicts")
 	fs.StringVar(&o.inconclusive, "inconclusive", string(judge.InconclusiveFails), "what a comparison the data cannot decide (noise wider than the threshold, a machine that changed) counts as: fail (exit 4) or pass")
 	fs.StringArrayVar(&o.metrics, "metric", nil, "a metric to compare, such as 'read ops/s' or 'upsert p99' (repeatable; default: throughput and p50/p99/p99.9 of every op kind)")
-	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, json, csv, markdown")
+	fs.StringVarP(&o.format, "format", "f", "text", formatUsage("output format", "comparison"))
 }
 
 func newCompareCommand(env *Env) *cobra.Command {

@@ -6,10 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gobench/gobench/pkg/disk"
-	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
-	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -39,10 +36,6 @@ func registerCompletions(cmd *cobra.Command) {
 // rendersKind annotates a command whose --format renders something else
 // than results: "comparison" or "disk".
 const rendersKind = "gobench/renders"
-
-// formatsOf are the formats that render each kind a command may annotate
-// (rendersKind); results are the default.
-var formatsOf = map[string]any{"comparison": (*judge.Comparison)(nil), "disk": (*disk.Report)(nil), "": (*result.Suite)(nil)}
 
 // flagValues lists the values a flag of a command takes: gobench's own
 // (--driver, --mode, --busy, --format of what the command renders) and

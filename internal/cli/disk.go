@@ -48,7 +48,7 @@ func (o *diskOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Var(newCount(&o.fsyncOps), "fsync-ops", "writes of the fsync-latency probe, each followed by fdatasync (0: skip the probe)")
 	fs.StringVar(&o.fsyncSize, "fsync-size", o.fsyncSize, "bytes per write of the fsync-latency probe")
 	fs.BoolVar(&o.si, "si", false, "print sizes and rates in powers of 1000 (kB, MB/s) instead of powers of 2 (KiB, MiB/s)")
-	fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: text, markdown, csv or json")
+	fs.StringVarP(&o.format, "format", "f", o.format, formatUsage("report format on stdout", "disk"))
 	fs.StringVar(&o.jsonOut, "json", "", "also write the report as JSON to this file")
 	fs.BoolVar(&o.force, "force", false, "let --json replace a file gobench did not write (another program's data, a SQLite database)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no progress on stderr)")

@@ -59,6 +59,18 @@ type Env struct {
 	Args []string
 	PID  int
 	FS   FS
+
+	// progress is stderr as it was given, for the progress line, which
+	// escapes its fields itself (Main sets it, and Stderr to messages).
+	progress io.Writer
+}
+
+// progressOut is where the progress line goes.
+func (e *Env) progressOut() io.Writer {
+	if e.progress != nil {
+		return e.progress
+	}
+	return e.Stderr
 }
 
 // FS is the file system as the commands use it. No method waits for

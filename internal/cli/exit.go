@@ -52,16 +52,25 @@ func syntax(cmd *cobra.Command, err error) error {
 	return usageError{fmt.Errorf("%w (see '%s --help')", suggestFlag(cmd, err), cmd.CommandPath())}
 }
 
+// exitStatus is the exit status of a program gobench ran for the user
+// (gobench capture), passed on as gobench's own, and printed by no one.
+type exitStatus struct{ code int }
+
+func (e exitStatus) Error() string { return fmt.Sprintf("the program exited with status %d", e.code) }
+
 // exitCode maps an error to the process's exit code: the one table.
 func exitCode(err error) int {
 	var ue usageError
 	var sc *signalCause
+	var es exitStatus
 	var se *sqlscript.Error // a script or schema that does not parse, prepare or run before the workers start
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &sc): // a signal stopped the command, whatever failed with it
 		return sc.code
+	case errors.As(err, &es):
+		return es.code
 	case errors.Is(err, judge.ErrThreshold):
 		return ExitThreshold
 	case errors.Is(err, judge.ErrInconclusive):

@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -125,3 +126,24 @@ func (v progressValue) String() string {
 
 // Type names the value in help.
 func (v progressValue) Type() string { return "duration" }
+
+// wrapText fills the words of s into lines of at most width columns.
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(s) {
+		l := utf8.RuneCountInString(w)
+		switch {
+		case n == 0:
+		case n+1+l > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += l
+	}
+	return b.String()
+}

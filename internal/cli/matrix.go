@@ -63,6 +63,7 @@ func (f *matrixFlags) matrix(fs *pflag.FlagSet) (preset.Matrix, error) {
 		return preset.Matrix{}, errors.New("--ready-timeout applies to worker processes, not to --mode goroutine")
 	}
 	m := f.m
+	m.AutoMode = !fs.Changed("mode")
 	var err error
 	if m.Pin, err = f.pin(fs); err != nil {
 		return preset.Matrix{}, err

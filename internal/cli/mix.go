@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
@@ -77,11 +78,7 @@ mean ± standard deviation per cell and a factor against the baseline cell,
 with a rank test's verdict on significance. --expect gates the run:
   METRIC: A OP FACTOR B      e.g. 'upsert p99: wal <= 0.5x rollback'
   [CELLS:] METRIC OP LIMIT   e.g. 'read p99 <= 2ms', 'wal: upsert ops/s >= 500'
-where METRIC is an op kind (or total) and one of ops/s, mean, p50, p90,
-p99, p99.9, max, or io syncs/commit, io bytes/commit, lost acked writes,
-corrupt states, lossy states (--crash); A, B and CELLS select cells by
-values or name=value; OP is >=, >, <=, < or ==; LIMIT has its unit (ns,
-µs, ms, s; k or M for rates; a plain number for the rest).
+` + wrapText("where METRIC is "+judge.MetricHelp()+"; A, B and CELLS select cells by values or name=value; OP is >=, >, <=, < or ==; LIMIT has its unit (ns, µs, ms, s; k or M for rates; a plain number for the rest).", 73) + `
 Each A cell is compared with the B cell equal to it in every other
 setting; every gate compares medians over repeats and prints its verdict.
 In closed loop the per-kind rates move together (each worker deals an

@@ -114,6 +114,9 @@ func (w *watcher) run() {
 // by note; on a terminal, fitted to its width.
 func (w *watcher) print(c *result.Window, note string) {
 	fs := w.fields(c, note)
+	for i := range fs {
+		fs[i].text = report.Line(fs[i].text) // an op kind, a phase's name: the user's
+	}
 	if !w.tty {
 		fmt.Fprintln(w.out, joinFields(fs))
 		w.printed = true

@@ -275,3 +275,26 @@ func TestMatrixPos(t *testing.T) {
 		}
 	}
 }
+
+// A kind's name (a script's, the user's) reaches the progress line with
+// its control characters shown as %q would; the line's own redrawing is
+// the only control sequence on it.
+func TestProgressShowsControlCharacters(t *testing.T) {
+	t.Parallel()
+	p := workload.DefaultPlan()
+	p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(2*time.Second)
+	var out strings.Builder
+	w := newWatcher(&out, true, func() int { return 300 }, time.Second, nil, &p, nil, time.Time{})
+	iv := second(0, 1, 10, 10)
+	evil := "x\x1b]0;pwned\a\x1b[2J"
+	iv.Histograms[evil] = iv.Histograms["read"]
+	iv.Second.Ops[0].Kind = evil
+	w.observe(iv)
+	if err := w.close(); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.TrimPrefix(strings.TrimSuffix(out.String(), "\n"), "\r\033[K")
+	if !strings.Contains(got, `x\x1b]0;pwned\a\x1b[2J 10.0/s`) || strings.ContainsAny(got, "\x1b\a\r") {
+		t.Errorf("progress line %q: want the kind shown escaped, no control character", got)
+	}
+}

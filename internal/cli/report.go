@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -24,7 +23,7 @@ type reportOptions struct {
 
 // AddFlags binds the options to flags.
 func (o *reportOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVarP(&o.format, "format", "f", "text", "output format: html, text, markdown, csv, json, benchfmt (default: from -o's extension, .html .json .csv .md .txt, else text)")
+	fs.StringVarP(&o.format, "format", "f", "text", formatUsage("output format", "")+" (default: from -o's extension, "+strings.Join(report.Extensions(formatsOf[""]), " ")+", else text)")
 	fs.StringVarP(&o.out, "output", "o", "", "write to this file (atomically) instead of stdout")
 	fs.BoolVar(&o.force, "force", false, "let --output replace a file gobench did not write (another program's data, a SQLite database)")
 }
@@ -98,22 +97,4 @@ func readAnyNamed(r io.Reader) (any, error) {
 		return s.Named(all.Registry())
 	}
 	return v, err
-}
-
-// formatOf is the format an output file's extension names (.html, .json,
-// .csv, .md or .markdown, .txt), or def for any other.
-func formatOf(path, def string) string {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".html", ".htm":
-		return "html"
-	case ".json":
-		return "json"
-	case ".csv":
-		return "csv"
-	case ".md", ".markdown":
-		return "markdown"
-	case ".txt":
-		return "text"
-	}
-	return def
 }

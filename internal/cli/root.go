@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"runtime"
@@ -20,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -70,6 +72,10 @@ func causeOf(sig os.Signal) *signalCause {
 // process's exit code.
 func Main(args []string, env *Env) int {
 	env.Args = args
+	if env.progress == nil {
+		env.progress = env.Stderr // the progress line redraws itself with its own control sequences
+		env.Stderr = messages{env.Stderr}
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	if env.FS != nil {
@@ -103,11 +109,28 @@ func Main(args []string, env *Env) int {
 	return exitCode(err)
 }
 
+// messages is stderr as messages reach it: a control character in one
+// (from a file name, a property, a crafted result, a worker's last
+// output) is shown as %q would, so that no terminal acts on it; line
+// breaks and tabs are kept (report.Message).
+type messages struct{ w io.Writer }
+
+func (m messages) Write(p []byte) (int, error) {
+	s := report.Message(string(p))
+	if len(s) == len(p) {
+		return m.w.Write(p)
+	}
+	if _, err := io.WriteString(m.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // printError prints the command's error on stderr, in one line: what
 // stopped it, when a signal did (cause).
 func printError(env *Env, err, cause error, workers bool) {
 	switch {
-	case err == nil:
+	case err == nil, errors.As(err, new(exitStatus)):
 	case errors.Is(err, coord.ErrSetupInterrupted):
 		fmt.Fprintf(env.Stderr, "gobench: %v\n", err)
 	case errors.Is(err, context.Canceled) && workers:
@@ -243,7 +266,7 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.Version = result.ToolInfo().Version // enables --version, which prints versionText
 	cobra.AddTemplateFunc("gobenchVersion", versionText)
 	root.SetVersionTemplate("{{gobenchVersion}}")
-	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newWorkerCommand(env), newRecordFSCommand(env), newVersionCommand(env))
+	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newCaptureCommand(env), newReplayCommand(env), newWorkerCommand(env), newRecordFSCommand(env), newVersionCommand(env))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	registerCompletions(root)

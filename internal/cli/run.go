@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -66,7 +65,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	})
 	inGroup(fs, groupOutput, func() {
 		fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
-		fs.StringVarP(&o.format, "format", "f", o.format, "report format on stdout: "+strings.Join(report.Formats(), ", "))
+		fs.StringVarP(&o.format, "format", "f", o.format, formatUsage("report format on stdout", ""))
 		fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report with charts to this file")
 		fs.StringVar(&o.summary, "summary", "", "also append a markdown summary (the table and every gate's verdict) to this file, such as $GITHUB_STEP_SUMMARY")
 		fs.BoolVar(&o.force, "force", false, "let --json, --html, --hlog and --summary write over a file gobench did not write (another program's data, a SQLite database)")
@@ -220,7 +219,7 @@ func (o *runOptions) watch(env *Env, every time.Duration, cells int) func(n, tot
 			}
 			hw = hlog
 		}
-		w := newWatcher(env.Stderr, env.StderrIsTerminal, env.StderrWidth, every, pos, p, hw, time.Now())
+		w := newWatcher(env.progressOut(), env.StderrIsTerminal, env.StderrWidth, every, pos, p, hw, time.Now())
 		done := func(res *result.Result) error {
 			err := w.close()
 			if hlog == nil {

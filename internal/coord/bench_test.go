@@ -236,7 +236,7 @@ func mixPlan(b *testing.B, reg *store.Registry, driver string, options json.RawM
 	if err != nil {
 		b.Fatal(err)
 	}
-	if store.IsInProcess(drv) {
+	if store.ShareOf(drv).Sharing != store.ShareProcesses {
 		p.Mode, p.Procs, p.Goroutines = workload.ModeGoroutine, 1, 25
 	}
 	p.Driver = driver

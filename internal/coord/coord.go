@@ -181,9 +181,8 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.Mode == workload.ModeProcess && store.IsInProcess(drv) {
-		// Each worker process would open its own, empty copy.
-		return nil, fmt.Errorf("%w: driver %s keeps its data in one process's memory, which worker processes cannot share: run its workers as goroutines (mode %s)", store.ErrInvalid, p.Driver, workload.ModeGoroutine)
+	if err := workload.CheckDriver(p, drv); err != nil {
+		return nil, err
 	}
 	if err := checkRoom(p); err != nil {
 		return nil, err

@@ -440,7 +440,7 @@ func TestInProcessEngineRefused(t *testing.T) {
 	p := nullPlan(2, 1, 100)
 	p.Driver = "map"
 	_, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("serve")})
-	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "worker processes cannot share") {
+	if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "driver map allows one process at a time") {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -28,8 +28,9 @@ import (
 // of itself as workers land back in cli.Main.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"gobench": func() { os.Exit(cli.Main(os.Args[1:], cli.OSEnv())) },
-		"sqlhold": func() { os.Exit(sqlHold()) },
+		"gobench":    func() { os.Exit(cli.Main(os.Args[1:], cli.OSEnv())) },
+		"sqlhold":    func() { os.Exit(sqlHold()) },
+		"enginehold": func() { os.Exit(engineHold()) },
 	})
 }
 
@@ -39,9 +40,11 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:       "testdata/script",
+		Condition: condition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures) // the recorded results, read only
+			env.Setenv("EXAMPLES", filepath.Join(fixtures, "..", "examples"))
 			env.Setenv("YCSB_WORKLOADS", filepath.Join(fixtures, "..", "pkg", "preset", "testdata", "ycsb"))
 			return nil
 		},
@@ -68,8 +71,8 @@ func TestScripts(t *testing.T) {
 			"killrun":       killRun,
 			"deadmount":     deadMount,
 			"stracefscheck": straceFSCheck,
+			"traceinfo":     traceInfo,
 		},
-		Condition: fuseCondition,
 	})
 }
 

@@ -15,14 +15,9 @@ import (
 	"github.com/gobench/gobench/pkg/sysinfo"
 )
 
-// fuseCondition is the scripts' [fuse]: the recording file system can
+// fuseAvailable is the scripts' [fuse]: the recording file system can
 // be mounted here.
-func fuseCondition(cond string) (bool, error) {
-	if cond != "fuse" {
-		return false, errors.New("unknown condition " + cond)
-	}
-	return recfs.Available() == nil, nil
-}
+func fuseAvailable() bool { return recfs.Available() == nil }
 
 // recorderMount returns the recording file system mounted at dir, if
 // any.

@@ -60,6 +60,9 @@ type Spec struct {
 	// Dir keeps the builds and every run's result; "" for a temporary
 	// directory, removed once the results are read.
 	Dir string
+	// RunLimit is how long one run may take before it is stopped and the
+	// A/B run fails (a build that hangs); 0: no limit.
+	RunLimit time.Duration
 	// Notes receives a line as each build is made and each run starts;
 	// nil discards them.
 	Notes io.Writer
@@ -131,7 +134,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		bin := map[string]string{"old": res.OldBinary, "new": res.NewBinary}[side]
 		out := filepath.Join(dir, fmt.Sprintf("%s-%d.json", side, len(files[side])+1))
 		note("round %d of %d: run %d of %d, %s build", i/4+1, rounds, i+1, total, side)
-		if err := runOnce(ctx, bin, s.Args, out); err != nil {
+		if err := runOnce(ctx, s.RunLimit, bin, s.Args, out); err != nil {
 			return nil, fmt.Errorf("%s build (%s), run %d of %d: %w", side, bin, i+1, total, err)
 		}
 		files[side] = append(files[side], out)
@@ -184,25 +187,14 @@ func notef(w io.Writer) func(string, ...any) {
 	}
 }
 
-// stopGrace is how long a run has to stop after an interrupt before it
-// is killed: its workers finish their op and its temporary database goes.
-const stopGrace = 15 * time.Second
-
-// command runs bin with args, interrupted (not killed) when ctx ends.
-func command(ctx context.Context, bin string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = stopGrace
-	return cmd
-}
-
-// runOnce runs the command once with bin, its result written to out.
-func runOnce(ctx context.Context, bin string, args []string, out string) error {
+// runOnce runs the command once with bin, its result written to out,
+// for up to limit (0: no limit).
+func runOnce(ctx context.Context, limit time.Duration, bin string, args []string, out string) error {
 	full := append(slices.Clone(args), "--repeat", "1", "--json", out, "-q")
 	var stderr bytes.Buffer
-	cmd := command(ctx, bin, full...)
+	cmd, finish := command(ctx, limit, bin, full...)
 	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
-	return exitErr(ctx, cmd.Run(), &stderr)
+	return exitErr(ctx, run(cmd, finish), &stderr)
 }
 
 // exitErr describes a build's failure: its exit status and its last
@@ -235,14 +227,19 @@ func sameWorkload(ctx context.Context, old, new string, args []string) error {
 	var jobs []*job.Job
 	for _, bin := range []string{old, new} {
 		var stdout, stderr bytes.Buffer
-		cmd := command(ctx, bin, append(slices.Clone(args), "--dry-run")...)
+		cmd, finish := command(ctx, planLimit, bin, append(slices.Clone(args), "--dry-run")...)
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := exitErr(ctx, cmd.Run(), &stderr); err != nil {
+		if err := exitErr(ctx, run(cmd, finish), &stderr); errors.Is(err, errTooLong) {
+			return fmt.Errorf("%s --dry-run (which only plans the command): %w", bin, err)
+		} else if err != nil {
 			return fmt.Errorf("%s refuses the command: %w", bin, err)
 		}
 		j, err := job.Read(&stdout, nil)
 		if err != nil {
 			return fmt.Errorf("%s --dry-run: %w", bin, err)
+		}
+		if len(j.Cells) == 0 || slices.Contains(j.Cells, nil) {
+			return fmt.Errorf("%w: %s --dry-run: a plan without its cells (is it a gobench build?)", ErrRefused, bin)
 		}
 		jobs = append(jobs, j)
 	}

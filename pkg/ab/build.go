@@ -50,9 +50,9 @@ func buildRevision(ctx context.Context, repo, rev, dir string, note func(string,
 	}
 	bin := filepath.Join(dir, "gobench")
 	var stderr bytes.Buffer
-	cmd := command(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-o", bin, "./cmd/gobench")
+	cmd, finish := command(ctx, buildLimit, "go", "build", "-trimpath", "-buildvcs=false", "-o", bin, "./cmd/gobench")
 	cmd.Dir, cmd.Stderr = src, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := run(cmd, finish); err != nil {
 		return "", fmt.Errorf("go build: %w: %s", err, lastLines(stderr.String(), 5))
 	}
 	note("built %s in %v", rev, time.Since(start).Round(time.Second))
@@ -69,9 +69,9 @@ func repoName(repo string) string {
 // gitOutput runs git in repo and returns its trimmed output.
 func gitOutput(ctx context.Context, repo string, args ...string) (string, error) {
 	var out, stderr bytes.Buffer
-	cmd := command(ctx, "git", args...)
+	cmd, finish := command(ctx, buildLimit, "git", args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = repo, &out, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := run(cmd, finish); err != nil {
 		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, lastLines(stderr.String(), 2))
 	}
 	return strings.TrimSpace(out.String()), nil
@@ -80,18 +80,18 @@ func gitOutput(ctx context.Context, repo string, args ...string) (string, error)
 // extract writes the tree of commit into dir, from git archive's tar.
 func extract(ctx context.Context, repo, commit, dir string) error {
 	var stderr bytes.Buffer
-	cmd := command(ctx, "git", "archive", "--format=tar", commit)
+	cmd, finish := command(ctx, buildLimit, "git", "archive", "--format=tar", commit)
 	cmd.Dir, cmd.Stderr = repo, &stderr
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return err
+		return finish(err)
 	}
 	untarErr := untar(pipe, dir)
 	_, _ = io.Copy(io.Discard, pipe) // let git finish writing whatever is left
-	if err := cmd.Wait(); err != nil {
+	if err := finish(cmd.Wait()); err != nil {
 		return fmt.Errorf("git archive: %w: %s", err, lastLines(stderr.String(), 2))
 	}
 	return untarErr

@@ -224,9 +224,6 @@ func checkCell(ctx context.Context, p *workload.Plan, reg *store.Registry) error
 	if err != nil {
 		return err
 	}
-	if p.Mode == workload.ModeProcess && store.IsInProcess(drv) {
-		return fmt.Errorf("driver %s keeps its data in one process's memory, which worker processes cannot share: mode must be %s", p.Driver, workload.ModeGoroutine)
-	}
 	if err := workload.CheckDriver(p, drv); err != nil {
 		return err
 	}

@@ -235,14 +235,14 @@ func gateable(m Metric, oc, nc result.Cell) string {
 	if n := min(len(oc.Runs), len(nc.Runs)); n < minRepeats {
 		return fmt.Sprintf("%d repeats: %d a side measure the noise", n, minRepeats)
 	}
-	q := map[string]float64{"p50": 50, "p90": 90, "p99": 99, "p99.9": 99.9}[m.Stat]
+	f := m.Figure()
 	switch {
-	case m.Stat == "max":
-		return "the max is one op"
-	case q == 0:
+	case !f.PerKind || f.Quantile == 0:
 		return ""
+	case f.Quantile == 100:
+		return "the max is one op"
 	}
-	need := int64(math.Round(10 / (1 - q/100)))
+	need := samplesFor(f.Quantile)
 	fewest := int64(math.MaxInt64)
 	for _, r := range append(slices.Clone(oc.Runs), nc.Runs...) {
 		fewest = min(fewest, opCount(r, m.Kind))

@@ -40,7 +40,7 @@ var (
 	noisy  = []float64{100, 130, 80, 115, 90}
 	quiet  = []float64{1.50, 1.52, 1.48, 1.51, 1.49}
 	tp     = Metric{"total", "ops/s"}
-	cpuM   = Metric{kindCPU, statPerOp}
+	cpuM   = Metric{"cpu", "µs/op"}
 )
 
 // Two invocations: a change the wrong way beyond the threshold and the

@@ -21,7 +21,7 @@ func (o CompareOptions) judge(row *ComparisonRow, m Metric, oc, nc result.Cell, 
 		return
 	case o.Interleaved:
 		o.judgeInterleaved(row, values(m, oc.Runs), values(m, nc.Runs))
-	case machine != nil && machine.Changed && m.Kind != kindCPU:
+	case machine != nil && machine.Changed && !m.Figure().Machine:
 		row.Outcome = OutcomeInconclusive
 		row.Why = "the machine changed (see above): not a valid comparison"
 	default:

@@ -102,44 +102,9 @@ func checkOp(op string) error {
 	return fmt.Errorf("comparison %q is not one of >=, >, <=, <, ==", op)
 }
 
-// latencyUnits are the units a latency limit takes, in microseconds.
-var latencyUnits = []struct {
-	suffix string
-	us     float64
-}{{"ns", 1e-3}, {"µs", 1}, {"us", 1}, {"ms", 1e3}, {"s", 1e6}}
-
-// parseLimit reads an absolute gate's limit in the metric's unit (see
+// parseLimit reads an absolute gate's limit in the metric's scale (see
 // Expectation).
-func parseLimit(m Metric, s string) (float64, error) {
-	num, scale, want := s, 1.0, ""
-	switch {
-	case m.Stat == statFsyncPercent:
-		num, want = strings.TrimSuffix(s, "%"), "a percentage such as 50%"
-	case m.isCount():
-		want = "a number such as 0 or 2.5"
-	case m.HigherIsBetter():
-		want = "a rate such as 500, 1.5k or 2M"
-		if v, ok := strings.CutSuffix(s, "k"); ok {
-			num, scale = v, 1e3
-		} else if v, ok := strings.CutSuffix(s, "M"); ok {
-			num, scale = v, 1e6
-		}
-	default:
-		want, scale = "a latency with its unit, such as 800µs, 2ms or 1.5s", 0
-		for _, u := range latencyUnits {
-			if v, ok := strings.CutSuffix(s, u.suffix); ok {
-				num, scale = v, u.us
-				break
-			}
-		}
-	}
-	v, err := strconv.ParseFloat(num, 64)
-	v *= scale // a limit that overflows once scaled is as unusable as one that overflows as written
-	if err != nil || scale == 0 || !(v >= 0) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("limit %q: want %s", s, want)
-	}
-	return v, nil
-}
+func parseLimit(m Metric, s string) (float64, error) { return m.Figure().parseLimit(s) }
 
 // pair is one comparison an expectation makes.
 type pair struct{ a, b int }

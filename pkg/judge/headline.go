@@ -59,7 +59,7 @@ func (h Headline) String() string {
 // isMainMetric reports whether m is one a headline names: total
 // throughput, or a data op's p99.
 func isMainMetric(m Metric) bool {
-	return (m.Kind == "total" && m.Stat == "ops/s") || (m.Kind != "total" && m.Kind != kindCommits && m.Stat == "p99")
+	return (m.Kind == "total" && m.Stat == "ops/s") || (m.Kind != "total" && !m.isWhole() && m.Stat == "p99")
 }
 
 // Headlines returns one headline per value of each varied setting other

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -179,12 +180,6 @@ func minRuns(cells []result.Cell) int {
 	return n
 }
 
-// percentiles are the statistics a sample rule applies to, with q.
-var percentiles = []struct {
-	stat string
-	q    float64
-}{{"p99.9", 99.9}, {"p99", 99}, {"p90", 90}, {"p50", 50}}
-
 // samplesFor returns the ops of its kind a run needs for a percentile q
 // to be read from its own samples: 10/(1-q), ten ops beyond it.
 func samplesFor(q float64) int64 { return int64(math.Round(10 / (1 - q/100))) }
@@ -194,16 +189,11 @@ func samplesFor(q float64) int64 { return int64(math.Round(10 / (1 - q/100))) }
 // reason names what would do: more ops per worker (or a longer run) in
 // the run that had fewest, or a lower percentile its ops suffice for.
 func sampleRule(m Metric, cells []result.Cell) string {
-	i := slices.IndexFunc(percentiles, func(p struct {
-		stat string
-		q    float64
-	}) bool {
-		return p.stat == m.Stat
-	})
-	if i < 0 {
+	f := m.Figure()
+	if !f.PerKind || f.Quantile == 0 || f.Quantile == 100 {
 		return ""
 	}
-	need := samplesFor(percentiles[i].q)
+	need := samplesFor(f.Quantile)
 	var fewest *result.Result
 	count := int64(math.MaxInt64)
 	for _, c := range cells {
@@ -220,9 +210,9 @@ func sampleRule(m Metric, cells []result.Cell) string {
 	if more := moreOps(fewest.Plan, float64(need)/float64(max(count, 1))); count > 0 && more != "" {
 		msg += ": " + more
 	}
-	for _, p := range percentiles[i+1:] {
-		if samplesFor(p.q) <= count {
-			return msg + ", or gate " + p.stat
+	for _, p := range lowerPercentiles(f.Quantile) {
+		if samplesFor(p.Quantile) <= count {
+			return msg + ", or gate " + p.Name
 		}
 	}
 	return msg
@@ -262,4 +252,16 @@ func thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// lowerPercentiles returns the percentile rows below q, highest first.
+func lowerPercentiles(q float64) []*Figure {
+	var out []*Figure
+	for _, f := range Figures {
+		if f.PerKind && f.Quantile > 0 && f.Quantile < q {
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Figure) int { return cmp.Compare(b.Quantile, a.Quantile) })
+	return out
 }

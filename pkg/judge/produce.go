@@ -10,30 +10,27 @@ import (
 )
 
 // producedBy says why a run of plan p could have no figure of m, or nil:
-// metrics read a run's first phase, whose mix deals some op kinds and not
-// others (a script's statements have rows only with per-statement
-// timing), whose begin and commit rows exist only in batches of more than
-// one op, and whose commits need a write; their share of the fsync
-// ceiling needs the ceiling measured. Any other metric (total, cpu, and
-// kinds judge does not know as ops) is left to the run.
+// a figure named whole asks its row (Figure.Needs: commits need a write,
+// their share of the fsync ceiling the ceiling measured); an op kind's
+// statistic needs the kind: figures read a run's first phase, whose
+// source deals some op kinds and not others (a script's statements have
+// rows only with per-statement timing), whose begin and commit rows exist
+// only in batches of more than one op. Any other metric (total, and kinds
+// judge does not know as ops) is left to the run.
 func (m Metric) producedBy(p *workload.Plan, ceiling bool) error {
 	if len(p.Phases) == 0 {
 		return nil
 	}
-	ph := p.Phases[0]
-	names := p.OpNames()
-	dealt := func(k string) bool {
-		return slices.ContainsFunc(ph.Mix.Ops(), func(o workload.Op) bool { return names[o] == k })
+	if f := figureNamed(m.String()); f != nil {
+		if f.Needs == nil {
+			return nil
+		}
+		return f.Needs(p, ceiling)
 	}
-	mix := strings.Join(opNamesOf(ph, names), ", ")
+	ph := &p.Phases[0]
+	names := p.OpNames()
+	kinds := p.Kinds(ph)
 	switch {
-	case m.Kind == kindCommits:
-		if ph.Batch <= 1 && !slices.ContainsFunc(ph.Mix.Ops(), workload.Op.IsWrite) {
-			return fmt.Errorf("the first phase's ops (%s) commit no write: there are no commits to read", mix)
-		}
-		if m.Stat == statFsyncPercent && !ceiling {
-			return fmt.Errorf("%s is a share of the disk's fsync rate: give --ceiling to measure it", m)
-		}
 	case m.Kind == workload.OpBegin.String() || m.Kind == workload.OpCommit.String():
 		if ph.Batch <= 1 {
 			return fmt.Errorf("%s is timed only in batches: give --batch 2 or more", m.Kind)
@@ -43,17 +40,18 @@ func (m Metric) producedBy(p *workload.Plan, ceiling bool) error {
 			return fmt.Errorf("%s is a statement, timed only with --per-statement", m.Kind)
 		}
 	case isOwnKind(m.Kind) || slices.Contains(names[:], m.Kind):
-		if !dealt(m.Kind) {
-			return fmt.Errorf("the first phase deals no %s (its ops: %s)", m.Kind, mix)
+		if !slices.ContainsFunc(kinds, func(o workload.Op) bool { return names[o] == m.Kind }) {
+			return fmt.Errorf("the first phase deals no %s (its ops: %s)", m.Kind, strings.Join(opNamesOf(p, ph), ", "))
 		}
 	}
 	return nil
 }
 
-// opNamesOf names the ops a phase deals.
-func opNamesOf(ph workload.Phase, names [workload.MaxOp]string) []string {
+// opNamesOf names the op kinds phase ph of p deals, by its source.
+func opNamesOf(p *workload.Plan, ph *workload.Phase) []string {
+	names := p.OpNames()
 	var out []string
-	for _, o := range ph.Mix.Ops() {
+	for _, o := range p.Kinds(ph) {
 		out = append(out, names[o])
 	}
 	return out

@@ -1,9 +1,6 @@
 package judge
 
 import (
-	"math"
-
-	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
 )
@@ -69,23 +66,11 @@ func gateVerdict(g result.Gate) string {
 	return s
 }
 
-// formatIn renders a value in a gate's unit (see Metric.Unit).
+// formatIn renders a value in a gate's unit (see Metric.Unit), with the
+// unit, as its figure's row tags it.
 func formatIn(unit string, v float64) string {
-	switch unit {
-	case "ops/s":
-		return units.Rate(v) + " ops/s"
-	case "µs":
-		return units.Micros(v)
-	case "µs of CPU per op":
-		return units.Micros(v) + " CPU/op"
-	case unitSyncs:
-		return units.Fixed(v, 2) + " syncs/commit"
-	case unitBytes:
-		return bytesize.Units{}.Round(int64(math.Round(v))) + "/commit"
-	case unitLost:
-		return Metric{"lost", "acked writes"}.Format(v) + " lost"
-	case unitStates:
-		return Metric{"corrupt", "states"}.Format(v) + " states"
+	if f := figureOfUnit(unit); f != nil {
+		return f.Tag(v)
 	}
-	return units.Sig3(v) + "%"
+	return units.Sig3(v) + " " + unit
 }

@@ -727,7 +727,7 @@ func checkDrivers(p *workload.Plan, m Matrix) error {
 		if err != nil {
 			return fmt.Errorf("--driver: %w", err)
 		}
-		if err := workload.CheckDriver(p, drv); err != nil {
+		if err := workload.CheckTables(p, drv); err != nil {
 			return fmt.Errorf("--driver %s: %w", name, err)
 		}
 	}

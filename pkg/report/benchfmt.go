@@ -47,17 +47,19 @@ func suiteBenchfmt(w io.Writer, sum *judge.Summary) error {
 
 func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string) error {
 	var cfg []benchfmt.Config
-	add := func(k, v string) { cfg = append(cfg, benchfmt.Config{Key: k, Value: []byte(v), File: true}) }
+	add := func(k, v string) {
+		cfg = append(cfg, benchfmt.Config{Key: benchEscape(k, false), Value: []byte(benchEscape(v, true)), File: true})
+	}
 	add("goos", r.Environment.OS)
 	add("goarch", r.Environment.Arch)
 	if v := r.Environment.StoreFact(store.FactEngine); v != "" {
 		add("engine", v)
 	}
 	var name strings.Builder
-	name.WriteString(benchName(r.Command))
+	name.WriteString(benchEscape(benchName(r.Command), false))
 	for _, st := range result.RunSettings(r) {
 		if contains(varied, st.Name) {
-			fmt.Fprintf(&name, "/%s=%s", st.Name, st.Value)
+			fmt.Fprintf(&name, "/%s=%s", benchEscape(st.Name, false), benchEscape(st.Value, false))
 		} else {
 			add(st.Name, st.Value)
 		}
@@ -65,7 +67,7 @@ func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string) error
 	for _, ph := range r.Phases {
 		prefix := name.String()
 		if len(r.Phases) > 1 {
-			prefix += "/phase=" + ph.Name
+			prefix += "/phase=" + benchEscape(ph.Name, false)
 		}
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			if o.Count == 0 {
@@ -73,7 +75,7 @@ func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string) error
 			}
 			res := &benchfmt.Result{
 				Config: cfg,
-				Name:   benchfmt.Name(prefix + "/op=" + o.Kind),
+				Name:   benchfmt.Name(prefix + "/op=" + benchEscape(o.Kind, false)),
 				Iters:  int(o.Count),
 				Values: []benchfmt.Value{
 					{Value: tenth(nsPerOp(o.OpsPerSec)), Unit: "ns/op"},

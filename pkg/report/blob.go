@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -148,30 +147,30 @@ func blobFactor(db, other *blobRow, measure string) string {
 // durability of each side, the table of targets, and the factors of the
 // database against each directory.
 func blobText(w io.Writer, t *blobReport, u bytesize.Units) error {
-	ew := &errWriter{w: w}
+	ew := textWriter(w)
 	blobHeader(ew, t, u, false)
 	updates := t.Rows[0].Passes[1].Present
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := ew.table(tabwriter.AlignRight)
 	head := fmt.Sprintf("target\tread %s\tblobs/s\tp50\tp99\t", u.RateUnit())
 	if updates {
 		head += fmt.Sprintf("update %s\tblobs/s\tp50\tp99\t", u.RateUnit())
 	}
-	fmt.Fprintf(tw, "%sspace (du)\tapparent\t\n", head)
+	tw.printf("%sspace (du)\tapparent\t\n", trusted(head))
 	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t", r.Target)
+		tw.printf("%s\t", r.Target)
 		for i, p := range r.Passes {
 			if i == 1 && !updates {
 				break
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", blobRate(p, u), blobsRate(p), units.Micros(p.P50Micros), units.Micros(p.P99Micros))
+			tw.printf("%s\t%s\t%s\t%s\t", blobRate(p, u), blobsRate(p), units.Micros(p.P50Micros), units.Micros(p.P99Micros))
 		}
 		alloc, app := "–", "–"
 		if r.Size != nil {
 			alloc, app = u.Round(r.Size.AllocatedBytes), u.Round(r.Size.ApparentBytes)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t\n", alloc, app)
+		tw.printf("%s\t%s\t\n", alloc, app)
 	}
-	flush(ew, tw)
+	tw.flush()
 	if db := t.db(); db != nil && len(t.Rows) > 1 {
 		ew.printf("\ndatabase against each directory (which side the factor favours):\n")
 		for i := range t.Rows {
@@ -219,13 +218,11 @@ func blobsRate(p blobPassStats) string {
 func blobHeader(w *errWriter, t *blobReport, u bytesize.Units, md bool) {
 	first := t.Suite.Cells[0].Runs[0]
 	p := first.Plan
-	line := func(format string, args ...any) {
-		s := fmt.Sprintf(format, args...)
-		if md {
-			s = mdEscape(s) + "  "
-		}
-		w.printf("%s\n", s)
+	eol := "\n"
+	if md {
+		eol = "  \n" // a line break in markdown
 	}
+	line := func(format string, args ...any) { w.printf(format+eol, args...) }
 	content := "text"
 	if p.RandomValues {
 		content = "random, incompressible"
@@ -367,7 +364,7 @@ func pageCacheText(s *result.Suite) string {
 
 // blobMarkdown writes the comparison as markdown.
 func blobMarkdown(w io.Writer, t *blobReport, u bytesize.Units) error {
-	ew := &errWriter{w: w}
+	ew := markdownWriter(w)
 	blobHeader(ew, t, u, true)
 	ew.printf("| target | read %s | read blobs/s | read p50 | read p99 | update %s | update blobs/s | update p50 | update p99 | space (du) | apparent | vs db |\n", u.RateUnit(), u.RateUnit())
 	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
@@ -393,7 +390,7 @@ func blobMarkdown(w io.Writer, t *blobReport, u bytesize.Units) error {
 
 // blobCSV writes one row per target and pass, rates in bytes per second.
 func blobCSV(w io.Writer, t *blobReport, _ bytesize.Units) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	_ = cw.Write([]string{"target", "pass", "blobs", "bytes_per_sec", "blobs_per_sec", "rel_stddev", "p50_us", "p99_us", "errors", "allocated_bytes", "apparent_bytes"})
 	for _, r := range t.Rows {
 		alloc, app := "", ""

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"cmp"
-	"encoding/csv"
 	"fmt"
 	"image/color"
 	"io"
@@ -29,7 +28,7 @@ func capacityJSON(w io.Writer, c *result.Capacity) error { return c.Write(w) }
 // sustainable rate with its confirmation, the factors between cells, then
 // each cell's curve, step by step.
 func capacityText(w io.Writer, c *result.Capacity) error {
-	ew := &errWriter{w: w}
+	ew := textWriter(w)
 	ew.printf("gobench %s --find-rate · objectives: %s · implicit: achieved ≥ %g%% of the offered rate, errors ≤ %g%% of ops\n",
 		c.Command, strings.Join(c.Objectives, ", "), 100*c.MinAchieved, 100*c.MaxErrorShare)
 	ew.printf("steps of %s s after a settle, bisection to %g%%, confirmed by %d %s of %g× a step; latency from each op's due time\n",
@@ -44,15 +43,14 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 		ew.printf("common: %s\n", strings.Join(common, " "))
 	}
 	ew.printf("\n")
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "cell\tsustainable ops/s\t%sp50\tp99\tmax\terrors\tvs baseline\tsteps\tceiling ops/s\t\n", objectiveHeads(c))
+	tw := ew.table(tabwriter.AlignRight)
+	tw.printf("cell\tsustainable ops/s\t%sp50\tp99\tmax\terrors\tvs baseline\tsteps\tceiling ops/s\t\n", objectiveHeads(c))
 	base := capacityBaseline(c)
 	for _, cv := range c.Cells {
 		rate, p50, p99, mx, errs := "none met", "–", "–", "–", "–"
 		if cf := cv.Confirmed; cv.Found && cf != nil {
 			rate, p50, p99, mx, errs = units.Rate(cv.Rate), units.Micros(cf.P50Micros), units.Micros(cf.P99Micros), units.Micros(cf.MaxMicros), fmt.Sprint(cf.Errors)
 		}
-		rate += "\t" + objectiveFigures(c, cv)
 		vs := ""
 		if len(c.Cells) > 1 {
 			switch {
@@ -64,10 +62,11 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 				vs = "–"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", cellLabel(cv, c.Varied), rate, p50, p99, mx, errs, vs, len(cv.Steps), units.Rate(cv.Ceiling))
+		tw.printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", cellLabel(cv, c.Varied), rate, textCells(objectiveFigures(c, cv)), p50, p99, mx, errs, vs, len(cv.Steps), units.Rate(cv.Ceiling))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	tw.flush()
+	if ew.err != nil {
+		return ew.err
 	}
 	for _, line := range capacityHeadlines(c) {
 		ew.printf("%s\n", line)
@@ -89,12 +88,12 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 
 // objectiveHeads are the columns of the objectives' figures ("upsert
 // p99\t"), each ending with a tab.
-func objectiveHeads(c *result.Capacity) string {
+func objectiveHeads(c *result.Capacity) trusted {
 	var b strings.Builder
 	for _, o := range c.Objectives {
-		b.WriteString(objectiveMetric(o) + "\t")
+		b.WriteString(textEscape(objectiveMetric(o)) + "\t")
 	}
-	return b.String()
+	return trusted(b.String())
 }
 
 // objectiveMetric is the metric an objective judges, "upsert p99" of
@@ -131,8 +130,8 @@ func StepSummary(st result.CapacityStep) string {
 }
 
 // objectiveFigures are a cell's objective figures at its confirmed rate,
-// tab-separated, "–" where none was found.
-func objectiveFigures(c *result.Capacity, cv result.CapacityCurve) string {
+// "–" where none was found.
+func objectiveFigures(c *result.Capacity, cv result.CapacityCurve) []string {
 	var parts []string
 	for i := range c.Objectives {
 		v := "–"
@@ -141,7 +140,7 @@ func objectiveFigures(c *result.Capacity, cv result.CapacityCurve) string {
 		}
 		parts = append(parts, v)
 	}
-	return strings.Join(parts, "\t")
+	return parts
 }
 
 // diskDrift says how fast the disk's fsync was before and after a cell's
@@ -165,17 +164,17 @@ func diskDrift(cv result.CapacityCurve) string {
 
 // capacityCurveText writes a curve's steps, one per line.
 func capacityCurveText(ew *errWriter, cv result.CapacityCurve) {
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "step\toffered ops/s\tachieved ops/s\tp50\tp99\tservice p99\terrors\t  verdict\n")
+	tw := ew.table(tabwriter.AlignRight)
+	tw.printf("step\toffered ops/s\tachieved ops/s\tp50\tp99\tservice p99\terrors\t  verdict\n")
 	for i, st := range cv.Steps {
 		name := fmt.Sprint(i + 1)
 		if st.Confirmation {
 			name += " (confirm)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t  %s\n", name, units.Rate(st.Offered), units.Rate(st.Achieved),
+		tw.printf("%s\t%s\t%s\t%s\t%s\t%s\t%d\t  %s\n", name, units.Rate(st.Offered), units.Rate(st.Achieved),
 			units.Micros(st.P50Micros), units.Micros(st.P99Micros), units.Micros(st.ServiceP99Micros), st.Errors, stepVerdict(st))
 	}
-	_ = tw.Flush()
+	tw.flush()
 }
 
 // stepVerdict is "met", or "NOT met: " and the conditions that failed.
@@ -255,31 +254,31 @@ func capacityHeadlines(c *result.Capacity) []string {
 // capacityMarkdown writes the sustainable rates as a table, then each
 // curve as one.
 func capacityMarkdown(w io.Writer, c *result.Capacity) error {
-	ew := &errWriter{w: w}
-	ew.printf("**gobench %s --find-rate** · %s · latency from each op's due time\n\n", c.Command, mdEscape(strings.Join(c.Objectives, ", ")))
+	ew := markdownWriter(w)
+	ew.printf("**gobench %s --find-rate** · %s · latency from each op's due time\n\n", c.Command, strings.Join(c.Objectives, ", "))
 	ew.printf("| cell | sustainable ops/s | p50 | p99 | max | ceiling ops/s |\n|---|--:|--:|--:|--:|--:|\n")
 	for _, cv := range c.Cells {
 		rate, p50, p99, mx := "none met", "–", "–", "–"
 		if cf := cv.Confirmed; cv.Found && cf != nil {
 			rate, p50, p99, mx = units.Rate(cv.Rate), units.Micros(cf.P50Micros), units.Micros(cf.P99Micros), units.Micros(cf.MaxMicros)
 		}
-		ew.printf("| %s | %s | %s | %s | %s | %s |\n", mdEscape(cellLabel(cv, c.Varied)), rate, p50, p99, mx, units.Rate(cv.Ceiling))
+		ew.printf("| %s | %s | %s | %s | %s | %s |\n", cellLabel(cv, c.Varied), rate, p50, p99, mx, units.Rate(cv.Ceiling))
 	}
 	if lines := capacityHeadlines(c); len(lines) > 0 {
 		ew.printf("\n")
 		for _, l := range lines {
-			ew.printf("- %s\n", mdEscape(l))
+			ew.printf("- %s\n", l)
 		}
 	}
 	for _, cv := range c.Cells {
-		ew.printf("\n%s:\n", mdEscape(cellLabel(cv, c.Varied)))
+		ew.printf("\n%s:\n", cellLabel(cv, c.Varied))
 		if line := diskDrift(cv); line != "" {
-			ew.printf("\n%s\n", mdEscape(line))
+			ew.printf("\n%s\n", line)
 		}
 		ew.printf("\n| offered ops/s | achieved ops/s | p50 | p99 | service p99 | errors | verdict |\n|--:|--:|--:|--:|--:|--:|---|\n")
 		for _, st := range cv.Steps {
 			ew.printf("| %s | %s | %s | %s | %s | %d | %s |\n", units.Rate(st.Offered), units.Rate(st.Achieved), units.Micros(st.P50Micros),
-				units.Micros(st.P99Micros), units.Micros(st.ServiceP99Micros), st.Errors, mdEscape(stepVerdict(st)))
+				units.Micros(st.P99Micros), units.Micros(st.ServiceP99Micros), st.Errors, stepVerdict(st))
 		}
 	}
 	return ew.err
@@ -287,7 +286,7 @@ func capacityMarkdown(w io.Writer, c *result.Capacity) error {
 
 // capacityCSV writes one row per step of every cell.
 func capacityCSV(w io.Writer, c *result.Capacity) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	_ = cw.Write([]string{"cell", "step", "confirmation", "offered_ops_per_sec", "achieved_ops_per_sec", "ops", "errors",
 		"p50_us", "p99_us", "max_us", "service_p99_us", "met", "sustainable_ops_per_sec"})
 	for _, cv := range c.Cells {
@@ -378,7 +377,7 @@ func capacityHTML(w io.Writer, c *result.Capacity) error {
 		ch.SVG = svg
 		pg.Charts = append(pg.Charts, ch)
 	}
-	return pageTemplate.Execute(w, pg)
+	return writePage(w, pg)
 }
 
 // capacityAnswer is each cell's sustainable rate, and its objectives'
@@ -393,7 +392,7 @@ func capacityAnswer(c *result.Capacity) *answer {
 		if cv.Found {
 			rate = units.Rate(cv.Rate) + " ops/s"
 		}
-		row := append([]string{cellLabel(cv, c.Varied), rate}, strings.Split(objectiveFigures(c, cv), "\t")...)
+		row := append([]string{cellLabel(cv, c.Varied), rate}, objectiveFigures(c, cv)...)
 		a.Rows = append(a.Rows, row)
 	}
 	return a

@@ -104,15 +104,18 @@ const logSpread = 5
 // 600000), rates with k and M.
 func scaleAxis(p *plot.Plot, m judge.MetricSummary) bool {
 	lo, hi := math.Inf(1), 0.0
+	zero := false // a value a log scale cannot place (a cell whose ops all failed)
 	for _, cs := range m.Cells {
-		for _, v := range cs.Stats.Values {
+		for _, v := range append([]float64{cs.Stats.Min, cs.Stats.Median}, cs.Stats.Values...) {
 			if v > 0 {
 				lo, hi = min(lo, v), max(hi, v)
+			} else {
+				zero = true
 			}
 		}
 	}
 	latency := m.Unit == "µs" || m.Unit == "µs of CPU per op"
-	logScale := hi > 0 && hi/lo > logSpread
+	logScale := hi > 0 && hi/lo > logSpread && !zero
 	switch {
 	case logScale:
 		p.Y.Scale = plot.LogScale{}

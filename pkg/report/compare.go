@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
@@ -18,7 +17,7 @@ import (
 // range, the change and the row's verdict, then why each row that could
 // not decide did not.
 func comparisonText(w io.Writer, c *judge.Comparison) error {
-	ew := &errWriter{w: w}
+	ew := textWriter(w)
 	ew.printf("%s\n", comparisonTitle(c))
 	if v := comparisonVerdict(c); v != "" {
 		ew.printf("verdict: %s\n", v)
@@ -33,22 +32,20 @@ func comparisonText(w io.Writer, c *judge.Comparison) error {
 		ew.printf("not compared: %s\n", u)
 	}
 	ew.printf("\n")
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "cell\tmetric\told median [range]\tnew median [range]\tchange\tverdict\n")
+	tw := ew.table(0)
+	tw.printf("cell\tmetric\told median [range]\tnew median [range]\tchange\tverdict\n")
 	for _, r := range c.Rows {
-		fmt.Fprintf(tw, "%s\t%s (%s)\t%s\t%s\t%+.1f%%\t%s\n", r.Cell, r.Metric, arrow(r.Metric),
+		tw.printf("%s\t%s (%s)\t%s\t%s\t%+.1f%%\t%s\n", r.Cell, r.Metric, arrow(r.Metric),
 			medianRange(r.Metric, r.Old), medianRange(r.Metric, r.New), 100*r.Delta, verdict(c, r))
 	}
-	if err := tw.Flush(); err != nil && ew.err == nil {
-		ew.err = err
-	}
+	tw.flush()
 	if whys := undecided(c); len(whys) > 0 {
 		ew.printf("\ninconclusive:\n")
 		for _, why := range whys {
 			ew.printf("  %s\n", why)
 		}
 	}
-	ew.printf("\n%s\n", compareMethod(c))
+	ew.printf("\n%s\n", trusted(compareMethod(c))) // gobench's own lines
 	return ew.err
 }
 
@@ -217,6 +214,9 @@ func comparisonRows(c *judge.Comparison) *gatesView {
 		gates = append(gates, g)
 	}
 	v := newGatesView(gates)
+	if v == nil { // a verdict, and no row judged (too few runs)
+		v = &gatesView{}
+	}
 	v.Summary = "compare: " + comparisonVerdict(c)
 	for i := range v.Rows {
 		r := &v.Rows[i]
@@ -259,5 +259,5 @@ func comparisonHTML(w io.Writer, c *judge.Comparison) error {
 	if err := comparisonText(&text, c); err != nil {
 		return err
 	}
-	return pageTemplate.Execute(w, page{Title: "gobench compare", Gates: comparisonRows(c), Summary: text.String()})
+	return writePage(w, page{Title: "gobench compare", Gates: comparisonRows(c), Summary: text.String()})
 }

@@ -1,13 +1,11 @@
 package report
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/judge"
@@ -243,18 +241,18 @@ func opsCell(c crudCell, group string, repeats int) string {
 // crudText writes the scaling table, its latency companion, and the
 // factor table against the baseline engine.
 func crudText(w io.Writer, t *crudReport) error {
-	ew := &errWriter{w: w}
+	ew := textWriter(w)
 	crudHeader(ew, t)
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "engine\trows\tinsert\tquery\tupdate\tscan (rows/s)\tdelete\tsize after insert\tsize at end\n")
+	tw := ew.table(0)
+	tw.printf("engine\trows\tinsert\tquery\tupdate\tscan (rows/s)\tdelete\tsize after insert\tsize at end\n")
 	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%d", r.label(), r.Rows)
+		tw.printf("%s\t%d", r.label(), r.Rows)
 		for i, g := range crudGroups {
-			fmt.Fprintf(tw, "\t%s", opsCell(r.Groups[i], g, r.Repeats))
+			tw.printf("\t%s", opsCell(r.Groups[i], g, r.Repeats))
 		}
-		fmt.Fprintf(tw, "\t%s\t%s\n", sizeText(r.SizeAfterInsert, r.Rows), sizeText(r.SizeAtEnd, r.Rows))
+		tw.printf("\t%s\t%s\n", sizeText(r.SizeAfterInsert, r.Rows), sizeText(r.SizeAtEnd, r.Rows))
 	}
-	flush(ew, tw)
+	tw.flush()
 
 	for _, r := range t.Rows {
 		for i, g := range crudGroups {
@@ -265,47 +263,41 @@ func crudText(w io.Writer, t *crudReport) error {
 	}
 
 	ew.printf("\nlatency per op, p50 / p99 (query and update: the median round)\n")
-	tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "engine\trows\tinsert\tquery\tupdate\tscan (100 rows)\tdelete\n")
+	tw = ew.table(0)
+	tw.printf("engine\trows\tinsert\tquery\tupdate\tscan (100 rows)\tdelete\n")
 	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%d", r.label(), r.Rows)
+		tw.printf("%s\t%d", r.label(), r.Rows)
 		for _, c := range r.Groups {
 			if c.Present {
-				fmt.Fprintf(tw, "\t%s / %s", units.Micros(c.P50Micros), units.Micros(c.P99Micros))
+				tw.printf("\t%s / %s", units.Micros(c.P50Micros), units.Micros(c.P99Micros))
 			} else {
-				fmt.Fprintf(tw, "\t–")
+				tw.printf("\t–")
 			}
 		}
-		fmt.Fprintln(tw)
+		tw.printf("\n")
 	}
-	flush(ew, tw)
+	tw.flush()
 
 	ew.printf("\nfactor against %s at the same size (throughput ratio, higher is better)\n", t.Baseline)
-	tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "engine\trows\tinsert\tquery\tupdate\tscan\tdelete\n")
+	tw = ew.table(0)
+	tw.printf("engine\trows\tinsert\tquery\tupdate\tscan\tdelete\n")
 	for _, r := range t.Rows {
 		if r.Driver == t.Baseline {
 			continue
 		}
 		b := t.baselineRow(r)
-		fmt.Fprintf(tw, "%s\t%d", r.label(), r.Rows)
+		tw.printf("%s\t%d", r.label(), r.Rows)
 		for i := range crudGroups {
 			if b == nil || !r.Groups[i].Present || !b.Groups[i].Present || b.Groups[i].OpsPerSec == 0 {
-				fmt.Fprintf(tw, "\t–")
+				tw.printf("\t–")
 				continue
 			}
-			fmt.Fprintf(tw, "\t×%s", units.Sig3(r.Groups[i].OpsPerSec/b.Groups[i].OpsPerSec))
+			tw.printf("\t×%s", units.Sig3(r.Groups[i].OpsPerSec/b.Groups[i].OpsPerSec))
 		}
-		fmt.Fprintln(tw)
+		tw.printf("\n")
 	}
-	flush(ew, tw)
+	tw.flush()
 	return ew.err
-}
-
-func flush(ew *errWriter, tw *tabwriter.Writer) {
-	if err := tw.Flush(); err != nil && ew.err == nil {
-		ew.err = err
-	}
 }
 
 func crudHeader(w *errWriter, t *crudReport) {
@@ -355,7 +347,7 @@ func crudHeader(w *errWriter, t *crudReport) {
 
 // crudMarkdown writes the scaling table as markdown.
 func crudMarkdown(w io.Writer, t *crudReport) error {
-	ew := &errWriter{w: w}
+	ew := markdownWriter(w)
 	ew.printf("| engine | rows | insert | query | update | scan (rows/s) | delete | size after insert | size at end |\n")
 	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range t.Rows {
@@ -371,7 +363,7 @@ func crudMarkdown(w io.Writer, t *crudReport) error {
 
 // crudCSV writes one row per engine, size and phase group.
 func crudCSV(w io.Writer, t *crudReport) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	_ = cw.Write([]string{"engine", "rows", "phase", "ops_per_sec", "best", "rel_stddev", "p50_us", "p99_us", "size_after_insert_alloc", "size_after_insert_apparent", "size_at_end_alloc", "size_at_end_apparent"})
 	size := func(s *result.DiskSize) (string, string) {
 		if s == nil {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"io"
 	"math"
 	"strconv"
@@ -30,7 +29,7 @@ func csvSig3(v float64) string {
 
 // csvMetric rounds a value of metric m as the text report shows it.
 func csvMetric(m judge.Metric, v float64) string {
-	if m.Stat == "ops/s" {
+	if m.Figure().Scale == judge.Rate {
 		return csvRate(v)
 	}
 	return csvSig3(v)
@@ -38,7 +37,7 @@ func csvMetric(m judge.Metric, v float64) string {
 
 // runCSV writes one row per op kind of each phase of a run, with a header.
 func runCSV(w io.Writer, r *result.Result) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	_ = cw.Write([]string{"phase", "kind", "count", "not_found", "errors", "busy", "locked", "constraint", "io", "full", "other", "open_tx",
 		"ops_per_sec", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us",
 		"service_p50_us", "service_p99_us", "service_max_us", "lag_p99_us", "lag_max_us", "late", "skipped",
@@ -79,7 +78,7 @@ func runCSV(w io.Writer, r *result.Result) error {
 // suiteCSV writes one row per metric and cell: the cell's varied settings,
 // its statistics over repeats and its factor against the baseline.
 func suiteCSV(w io.Writer, sum *judge.Summary) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	head := []string{"metric", "unit", "direction"}
 	head = append(head, sum.Suite.Varied...)
 	head = append(head, "n", "mean", "stddev", "median", "min", "max", "baseline", "ratio", "better", "p", "significant")
@@ -108,7 +107,7 @@ func suiteCSV(w io.Writer, sum *judge.Summary) error {
 
 // comparisonCSV writes one row per cell and metric of a comparison.
 func comparisonCSV(w io.Writer, c *judge.Comparison) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	_ = cw.Write([]string{"cell", "metric", "unit", "direction", "old_n", "old_median", "old_min", "old_max", "new_n", "new_median", "new_min", "new_max",
 		"delta", "spread", "apart", "gated", "why", "p", "regression"})
 	for _, r := range c.Rows {

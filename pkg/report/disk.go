@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,7 +16,7 @@ import (
 // system, the sync mode and the units; the write and read rate per block
 // size; the fsync latency.
 func diskText(w io.Writer, r *disk.Report, u bytesize.Units) error {
-	ew := &errWriter{w: w}
+	ew := textWriter(w)
 	ew.printf("gobench disk: %s (%s)\n", r.Dir, r.Filesystem)
 	if note := memoryFSNote(r.Filesystem); note != "" {
 		ew.printf("note: %s\n", note)
@@ -29,8 +28,8 @@ func diskText(w io.Writer, r *disk.Report, u bytesize.Units) error {
 		}
 		ew.printf("sequential: %s per block size%s; writes: %s\n", u.Size(r.Size), direct, r.Sync.Describe())
 		ew.printf("rates in %s\n\n", u.Header())
-		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "block size\twrite %s\tread %s\t\n", u.RateUnit(), u.RateUnit())
+		tw := ew.table(tabwriter.AlignRight)
+		tw.printf("block size\twrite %s\tread %s\t\n", u.RateUnit(), u.RateUnit())
 		var notes []string
 		for _, s := range r.Sequential {
 			mark := ""
@@ -38,9 +37,9 @@ func diskText(w io.Writer, r *disk.Report, u bytesize.Units) error {
 				mark = "*"
 				notes = append(notes, s.CacheNote)
 			}
-			fmt.Fprintf(tw, "%s\t%.1f\t%.1f%s\t\n", u.Size(s.BlockSize), u.PerSec(s.WriteBytesPerSec), u.PerSec(s.ReadBytesPerSec), mark)
+			tw.printf("%s\t%.1f\t%.1f%s\t\n", u.Size(s.BlockSize), u.PerSec(s.WriteBytesPerSec), u.PerSec(s.ReadBytesPerSec), mark)
 		}
-		flush(ew, tw)
+		tw.flush()
 		if len(notes) > 0 {
 			ew.printf("* %s\n", notes[0])
 		}
@@ -48,10 +47,10 @@ func diskText(w io.Writer, r *disk.Report, u bytesize.Units) error {
 	if f := r.Fsync; f != nil {
 		ew.printf("\n")
 		ew.printf("fsync latency: %d writes of %s, each followed by fdatasync (the ceiling of durable commits)\n\n", f.Ops, u.Size(f.WriteSize))
-		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "durable writes/s\tp50\tp99\tmax\t\n")
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", units.Rate(f.OpsPerSec), units.Micros(f.P50Micros), units.Micros(f.P99Micros), units.Micros(f.MaxMicros))
-		flush(ew, tw)
+		tw := ew.table(tabwriter.AlignRight)
+		tw.printf("durable writes/s\tp50\tp99\tmax\t\n")
+		tw.printf("%s\t%s\t%s\t%s\t\n", units.Rate(f.OpsPerSec), units.Micros(f.P50Micros), units.Micros(f.P99Micros), units.Micros(f.MaxMicros))
+		tw.flush()
 	}
 	return ew.err
 }
@@ -67,8 +66,8 @@ func memoryFSNote(fs string) string {
 
 // diskMarkdown writes a disk report as markdown tables.
 func diskMarkdown(w io.Writer, r *disk.Report, u bytesize.Units) error {
-	ew := &errWriter{w: w}
-	ew.printf("**gobench disk** · %s (%s)\n\n", mdEscape(r.Dir), r.Filesystem)
+	ew := markdownWriter(w)
+	ew.printf("**gobench disk** · %s (%s)\n\n", r.Dir, r.Filesystem)
 	if note := memoryFSNote(r.Filesystem); note != "" {
 		ew.printf("> **Note:** %s\n\n", note)
 	}
@@ -82,7 +81,7 @@ func diskMarkdown(w io.Writer, r *disk.Report, u bytesize.Units) error {
 		for _, s := range r.Sequential {
 			dropped := "yes"
 			if !s.CacheDropped {
-				dropped = "no: " + mdEscape(s.CacheNote)
+				dropped = "no: " + s.CacheNote
 			}
 			ew.printf("| %s | %.1f | %.1f | %s |\n", u.Size(s.BlockSize), u.PerSec(s.WriteBytesPerSec), u.PerSec(s.ReadBytesPerSec), dropped)
 		}
@@ -101,7 +100,7 @@ func diskMarkdown(w io.Writer, r *disk.Report, u bytesize.Units) error {
 // diskCSV writes one row per block size, then the fsync probe as a row
 // with test "fsync". Rates are in bytes per second whatever the units.
 func diskCSV(w io.Writer, r *disk.Report, _ bytesize.Units) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	_ = cw.Write([]string{"test", "filesystem", "sync", "direct", "block_size", "bytes", "write_bytes_per_sec", "read_bytes_per_sec", "cache_dropped",
 		"ops", "ops_per_sec", "p50_us", "p99_us", "max_us"})
 	direct := fmt.Sprint(r.Direct)

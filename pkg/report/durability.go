@@ -17,14 +17,15 @@ func tracedText(r *result.Result) string {
 	return "traced: --crash recorded every write with its bytes; the speeds below are a traced run's"
 }
 
-// lossText says what one run's power cuts lost: "loses up to 1,214
-// acknowledged writes, the last 410ms"; "" when none lost any.
+// lossText says what one run's power cuts lost, states and writes apart:
+// "6 of 10 states lost acknowledged writes, up to 1214 in one, the last
+// 410ms", or "0 of 10 states lost acknowledged writes".
 func lossText(d *result.Durability) string {
-	if d.Lossy == 0 {
-		return ""
+	s := fmt.Sprintf("%d of %d %s lost acknowledged writes", d.Lossy, d.States, plural(d.States, "state", "states"))
+	if d.Lossy > 0 {
+		s += fmt.Sprintf(", up to %d in one, the last %s", d.MaxLost, ageText(d.MaxLostAgeMicros))
 	}
-	return fmt.Sprintf("loses up to %d acknowledged %s, the last %s", d.MaxLost, plural(int(d.MaxLost), "write", "writes"),
-		ageText(d.MaxLostAgeMicros))
+	return s
 }
 
 // ageText is how long before its cut a lost write was acknowledged:
@@ -38,11 +39,8 @@ func ageText(us float64) string {
 
 // durabilityText sums a run's power-cut simulation up in a line.
 func durabilityText(d *result.Durability) string {
-	s := fmt.Sprintf("durability (--crash %d, %s model): %d %s tested: %d corrupt, %d lost acknowledged writes",
-		d.Requested, d.Model, d.States, plural(d.States, "state", "states"), d.Corrupt, d.Lossy)
-	if l := lossText(d); l != "" {
-		s += " · " + l
-	}
+	s := fmt.Sprintf("durability (--crash %d, %s model): %d %s tested: %d corrupt · %s",
+		d.Requested, d.Model, d.States, plural(d.States, "state", "states"), d.Corrupt, lossText(d))
 	if d.NotChecked != "" {
 		s += " (acknowledged writes not checked: " + d.NotChecked + ")"
 	}

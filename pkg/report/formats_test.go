@@ -35,6 +35,7 @@ func TestFormatGoldens(t *testing.T) {
 		{"crash-matrix.csv", "csv", crash},
 		{"crash-run.md", "markdown", crash.Cells[0].Runs[0]},
 		{"crash-run.csv", "csv", crash.Cells[0].Runs[0]},
+		{"crash-run.txt", "text", crash.Cells[0].Runs[0]},
 	} {
 		render, err := Render(tt.format, tt.v, Options{})
 		if err != nil {

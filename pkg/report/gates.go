@@ -75,11 +75,11 @@ func gatesMarkdown(w *errWriter, gates []result.Gate) {
 	}
 	w.printf("**gobench · %s**\n\n| verdict | gate | cell | figures | interval | compared | why |\n|---|---|---|---|---|---|---|\n", judge.GatesSummary(gates))
 	for _, r := range gateRows(gates) {
-		word := "**" + r.Word + "**"
+		word := trusted("**" + mdEscape(r.Word) + "**")
 		if r.Outcome == result.OutcomePass {
-			word = r.Word
+			word = trusted(mdEscape(r.Word))
 		}
-		w.printf("| %s %s | `%s` | %s | %s | %s | %s | %s |\n", r.Mark, word, r.Gate, mdEscape(r.Cell), mdEscape(r.Figures), mdEscape(orDash(r.Interval)), mdEscape(r.Compared), mdEscape(r.Why))
+		w.printf("| %s %s | %s | %s | %s | %s | %s | %s |\n", r.Mark, word, mdCode(r.Gate), r.Cell, r.Figures, orDash(r.Interval), r.Compared, r.Why)
 	}
 	w.printf("\n")
 }

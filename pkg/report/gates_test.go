@@ -139,3 +139,37 @@ func TestComparisonVerdictFirst(t *testing.T) {
 		t.Errorf("html (%d %d %d %d):\n%s", section, regression, unsure, summary, html)
 	}
 }
+
+// ab --rounds 1 gives two runs a build, too few to judge any row: the
+// comparison still has its verdict, and every format renders it (HTML
+// panicked on the verdict without a judged row).
+func TestComparisonWithoutJudgedRows(t *testing.T) {
+	old, new := loadSuiteFixture(t, "compare-aa-old.json"), loadSuiteFixture(t, "compare-aa-new.json")
+	for _, s := range []*result.Suite{old, new} {
+		for i := range s.Cells {
+			s.Cells[i].Runs = s.Cells[i].Runs[:2]
+		}
+	}
+	c, err := judge.Compare("old", old, "new", new, judge.DefaultMetrics(old), judge.CompareOptions{MaxRegression: 0.1, Interleaved: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range c.Rows {
+		if r.Outcome != "" {
+			t.Fatalf("row %s %s judged on two runs a side", r.Cell, r.Metric)
+		}
+	}
+	if c.Outcome == "" {
+		t.Fatal("no verdict")
+	}
+	for _, format := range FormatsFor(c) {
+		render, err := Render(format, c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := render(&b); err != nil || b.Len() == 0 {
+			t.Errorf("%s: %v, %d bytes", format, err, b.Len())
+		}
+	}
+}

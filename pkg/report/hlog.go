@@ -63,7 +63,7 @@ func (l *IntervalLog) Write(iv result.Interval) error {
 		if len(l.plan.Phases) > 1 {
 			tag = strings.ReplaceAll(l.plan.RunPhases()[iv.Phase].Name, " ", "") + ":" + k
 		}
-		h.SetTag(tag)
+		h.SetTag(hlogTag(tag))
 		if err := l.log.OutputIntervalHistogram(h); err != nil {
 			return err
 		}

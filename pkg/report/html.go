@@ -102,6 +102,19 @@ section.gates tr.pass { background: #edf7ed; }
 </html>
 `))
 
+// writePage writes the page: html/template escapes its markup, and the
+// control characters it leaves (an escape sequence in a crafted result's
+// text, which a terminal showing the file would act on) are shown as %q
+// would.
+func writePage(w io.Writer, pg page) error {
+	var b strings.Builder
+	if err := pageTemplate.Execute(&b, pg); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, visible(b.String(), "\n"))
+	return err
+}
+
 // htmlRun writes a self-contained HTML report of a run: the text report,
 // then per phase the throughput over time (a panel per op kind, each on its
 // own axis), the latency over time (p50 and p99 per second, a panel per op
@@ -131,7 +144,7 @@ func htmlRun(w io.Writer, r *result.Result) error {
 			}
 		}
 	}
-	return pageTemplate.Execute(w, pg)
+	return writePage(w, pg)
 }
 
 // htmlSuite writes a self-contained HTML report of a suite: the text
@@ -159,7 +172,7 @@ func htmlSuite(w io.Writer, sum *judge.Summary) error {
 		}
 		pg.Charts = append(pg.Charts, c)
 	}
-	return pageTemplate.Execute(w, pg)
+	return writePage(w, pg)
 }
 
 // chartFont is the charts' typeface, set on each plot's text (newPlot):

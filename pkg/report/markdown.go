@@ -12,7 +12,7 @@ import (
 // runMarkdown writes a run as a GitHub-flavoured markdown table, ready for a
 // pull request or a CI job summary.
 func runMarkdown(w io.Writer, r *result.Result) error {
-	ew := &errWriter{w: w}
+	ew := markdownWriter(w)
 	gatesMarkdown(ew, r.Gates)
 	first := true
 	for i, ph := range r.Phases {
@@ -20,23 +20,23 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 			ew.printf("\n")
 		}
 		first = false
-		ew.printf("**gobench %s** · %s · %s · wall %.3f s\n\n", r.Command, result.RunSettings(r), phaseText(r.Plan), ph.WallSeconds)
+		ew.printf("**gobench %s** · %s · %s · wall %.3f s\n\n", r.Command, result.RunSettings(r), r.Plan.Brief(), ph.WallSeconds)
 		if !r.Complete {
-			ew.printf("> **Incomplete:** %s\n\n", mdEscape(strings.Join(r.Problems, "; ")))
+			ew.printf("> **Incomplete:** %s\n\n", strings.Join(r.Problems, "; "))
 		}
 		if lines := originLines(r); i == 0 && len(lines) > 0 {
-			ew.printf("```\n%s\n```\n\n", strings.Join(lines, "\n"))
+			ew.printf("%s\n\n", mdBlock(lines))
 		}
 		if line := tracedText(r); i == 0 && line != "" {
-			ew.printf("%s\n\n", mdEscape(line))
+			ew.printf("%s\n\n", line)
 		}
 		if d := r.Durability; i == 0 && d != nil {
-			ew.printf("%s\n\n", mdEscape(durabilityText(d)))
+			ew.printf("%s\n\n", durabilityText(d))
 		}
 		ew.printf("| op | count | ops/s | p50 | p90 | p99 | p99.9 | max | errors |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, units.Rate(o.OpsPerSec),
-				units.Micros(o.P50Micros), units.Micros(o.P90Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), units.Micros(o.MaxMicros), mdEscape(errorText(o)))
+				units.Micros(o.P50Micros), units.Micros(o.P90Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), units.Micros(o.MaxMicros), errorText(o))
 		}
 		if hasOpenLoop(ph) {
 			ew.printf("\nService time from the actual start (uncorrected) and schedule lag:\n\n| op | p50 | p99 | p99.9 | max | lag p99 | lag max | late | skipped |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
@@ -62,19 +62,22 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 			}
 		}
 		if line := cpuText(ph); line != "" {
-			ew.printf("\n%s\n", mdEscape(line))
+			ew.printf("\n%s\n", line)
 		}
 		if line := walText(ph); line != "" {
-			ew.printf("\n%s\n", mdEscape(line))
+			ew.printf("\n%s\n", line)
 		}
 		if line := ioText(r, i); line != "" {
-			ew.printf("\n%s\n", mdEscape(line))
+			ew.printf("\n%s\n", line)
 		}
 		if line := ceilingText(r, i); line != "" {
-			ew.printf("\n%s\n", mdEscape(line))
+			ew.printf("\n%s\n", line)
 		}
 	}
 	if line := ioOutsideText(r); line != "" {
+		ew.printf("\n%s\n", line)
+	}
+	if line := figuresText(r); line != "" {
 		ew.printf("\n%s\n", mdEscape(line))
 	}
 	return ew.err
@@ -84,7 +87,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 // per metric and cell, with mean ± sd over repeats and the factor against
 // the baseline.
 func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
-	ew := &errWriter{w: w}
+	ew := markdownWriter(w)
 	s := sum.Suite
 	gatesMarkdown(ew, s.Gates)
 	repeats := 0
@@ -93,22 +96,22 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	}
 	ew.printf("**gobench %s** · %d cells × %d repeats (%s)", s.Command, len(s.Cells), repeats, s.Order)
 	if len(s.Varied) > 0 {
-		ew.printf(" · baseline `%s`", s.Baseline)
+		ew.printf(" · baseline %s", mdCode(s.Baseline.String()))
 	}
 	ew.printf("\n\n")
 	if line := suiteTraced(s); line != "" {
-		ew.printf("%s\n\n", mdEscape(line))
+		ew.printf("%s\n\n", line)
 	}
-	ew.printf("| metric | %s | mean ± sd | median | min | max | vs baseline |\n|---|", strings.Join(s.Varied, " | "))
-	ew.printf("%s--:|--:|--:|--:|---|\n", strings.Repeat("---|", len(s.Varied)))
+	ew.printf("| metric | %s | mean ± sd | median | min | max | vs baseline |\n|---|", mdCells(s.Varied))
+	ew.printf("%s--:|--:|--:|--:|---|\n", trusted(strings.Repeat("---|", len(s.Varied))))
 	for _, m := range sum.Metrics {
 		for _, c := range m.Cells {
 			vals := make([]string, len(c.Settings))
 			for i, st := range c.Settings {
 				vals[i] = st.Value
 			}
-			ew.printf("| %s %s | %s | %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), strings.Join(vals, " | "),
-				meanSD(m.Metric, c.Stats), m.Metric.Format(c.Stats.Median), m.Metric.Format(c.Stats.Min), m.Metric.Format(c.Stats.Max), mdEscape(factorCell(s, c)))
+			ew.printf("| %s %s | %s | %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(vals),
+				meanSD(m.Metric, c.Stats), m.Metric.Format(c.Stats.Median), m.Metric.Format(c.Stats.Min), m.Metric.Format(c.Stats.Max), factorCell(s, c))
 		}
 	}
 	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", judge.Alpha)
@@ -117,8 +120,8 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 		if len(varied) == 0 {
 			varied = []string{"cell"}
 		}
-		ew.printf("\n**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", mdEscape(model), strings.Join(varied, " | "), strings.Join(durabilityHead, " | "),
-			strings.Repeat("---|", len(varied)), strings.Repeat("--:|", len(durabilityHead)))
+		ew.printf("\n**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", model, mdCells(varied), mdCells(durabilityHead),
+			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(durabilityHead))))
 		for i, row := range rows {
 			vals := []string{"(all)"}
 			if len(settings[i]) > 0 {
@@ -127,14 +130,14 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 					vals = append(vals, st.Value)
 				}
 			}
-			ew.printf("| %s | %s |\n", mdEscape(strings.Join(vals, " | ")), strings.Join(row, " | "))
+			ew.printf("| %s | %s |\n", mdCells(vals), mdCells(row))
 		}
 		ew.printf("\n%s\n", durabilityLegend)
 	}
 	if hs := sum.Headlines(); len(hs) > 0 {
 		ew.printf("\n**Headline** (each against the baseline):\n\n")
 		for _, h := range hs {
-			ew.printf("- %s\n", mdEscape(h.String()))
+			ew.printf("- %s\n", h)
 		}
 	}
 	return ew.err
@@ -144,11 +147,11 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 // with a coloured mark, the machine's move, then a table with each row's
 // verdict and what it read, then why each undecided row did not decide.
 func comparisonMarkdown(w io.Writer, c *judge.Comparison) error {
-	ew := &errWriter{w: w}
+	ew := markdownWriter(w)
 	if v := comparisonVerdict(c); v != "" {
-		ew.printf("%s **gobench compare: %s**\n\n", comparisonMark(c.Outcome), mdEscape(v))
+		ew.printf("%s **gobench compare: %s**\n\n", comparisonMark(c.Outcome), v)
 	}
-	ew.printf("**gobench compare** · old `%s` · new `%s`", c.OldName, c.NewName)
+	ew.printf("**gobench compare** · old %s · new %s", mdCode(c.OldName), mdCode(c.NewName))
 	if c.MaxRegression > 0 {
 		ew.printf(" · regression threshold %s%%", units.Percent(c.MaxRegression))
 	}
@@ -157,10 +160,10 @@ func comparisonMarkdown(w io.Writer, c *judge.Comparison) error {
 	}
 	ew.printf("\n\n")
 	if m := c.Machine; m != nil {
-		ew.printf("> machine: %s\n", mdEscape(m.Why))
+		ew.printf("> machine: %s\n", m.Why)
 	}
 	for _, wn := range c.Warnings {
-		ew.printf("> warning: %s\n", mdEscape(wn))
+		ew.printf("> warning: %s\n", wn)
 	}
 	if len(c.Warnings) > 0 || c.Machine != nil {
 		ew.printf("\n")
@@ -172,12 +175,12 @@ func comparisonMarkdown(w io.Writer, c *judge.Comparison) error {
 			v = comparisonMark(r.Outcome) + " " + v
 		}
 		ew.printf("| %s | %s %s | %s | %s | %+.1f%% | %s |\n", r.Cell, r.Metric, arrowShort(r.Metric),
-			medianRange(r.Metric, r.Old), medianRange(r.Metric, r.New), 100*r.Delta, mdEscape(v))
+			medianRange(r.Metric, r.Old), medianRange(r.Metric, r.New), 100*r.Delta, v)
 	}
 	if whys := undecided(c); len(whys) > 0 {
 		ew.printf("\nInconclusive:\n\n")
 		for _, why := range whys {
-			ew.printf("- %s\n", mdEscape(why))
+			ew.printf("- %s\n", why)
 		}
 	}
 	ew.printf("\n%s\n", strings.ReplaceAll(compareMethod(c), "\n", " "))
@@ -202,4 +205,12 @@ func arrowShort(m judge.Metric) string {
 	return "↓"
 }
 
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+// mdCells returns vals as the cells of a markdown table row, each
+// escaped, joined by the cells' separator.
+func mdCells(vals []string) trusted {
+	esc := make([]string, len(vals))
+	for i, v := range vals {
+		esc[i] = mdEscape(v)
+	}
+	return trusted(strings.Join(esc, " | "))
+}

@@ -9,6 +9,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,12 +20,16 @@ import (
 	"github.com/gobench/gobench/pkg/result"
 )
 
-// renderers is one output format: what it renders each kind of output
-// with. A nil field means the format cannot render that kind; Render then
-// falls back to the suite's form (every run whole, for JSON and benchfmt)
-// or refuses.
+// renderers is one output format: its name, the extensions of the files
+// it writes (an output file's extension names its format), and what it
+// renders each kind of output with. A nil field means the format cannot
+// render that kind; Render then falls back to the suite's form (every run
+// whole, for JSON and benchfmt) or refuses. A new format is one file of
+// renderers and one row of formats: every command's --format help, its
+// completion and -o's inference ask this table.
 type renderers struct {
 	name       string
+	exts       []string
 	run        func(w io.Writer, r *result.Result) error
 	suite      func(w io.Writer, s *judge.Summary) error
 	comparison func(w io.Writer, c *judge.Comparison) error
@@ -34,16 +40,39 @@ type renderers struct {
 }
 
 var formats = map[string]renderers{
-	"text": {name: "text", run: runText, suite: suiteText, comparison: comparisonText,
+	"text": {name: "text", exts: []string{".txt"}, run: runText, suite: suiteText, comparison: comparisonText,
 		crud: crudText, blob: blobText, disk: diskText, capacity: capacityText},
-	"json": {name: "json", run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON, capacity: capacityJSON},
-	"csv": {name: "csv", run: runCSV, suite: suiteCSV, comparison: comparisonCSV,
+	"json": {name: "json", exts: []string{".json"}, run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON, capacity: capacityJSON},
+	"csv": {name: "csv", exts: []string{".csv"}, run: runCSV, suite: suiteCSV, comparison: comparisonCSV,
 		crud: crudCSV, blob: blobCSV, disk: diskCSV, capacity: capacityCSV},
-	"markdown": {name: "markdown", run: runMarkdown, suite: suiteMarkdown, comparison: comparisonMarkdown,
+	"markdown": {name: "markdown", exts: []string{".md", ".markdown"}, run: runMarkdown, suite: suiteMarkdown, comparison: comparisonMarkdown,
 		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown, capacity: capacityMarkdown},
 	"benchfmt": {name: "benchfmt", run: runBenchfmt, suite: suiteBenchfmt},
-	"html":     {name: "html", run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML},
+	"html":     {name: "html", exts: []string{".html", ".htm"}, run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML},
 	"ycsb":     {name: "ycsb", run: runYCSB, suite: suiteYCSB},
+}
+
+// FormatOfPath returns the format an output file's extension names
+// (.html, .json, .md, …: see Extensions), and false for any other.
+func FormatOfPath(path string) (string, bool) {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, n := range Formats() {
+		if slices.Contains(formats[n].exts, ext) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// Extensions lists, in the order of the formats that render v's kind
+// (FormatsFor), the extension of the files each writes: what an output
+// file's name may end in for its format to follow from it.
+func Extensions(v any) []string {
+	var out []string
+	for _, n := range FormatsFor(v) {
+		out = append(out, formats[n].exts...)
+	}
+	return out
 }
 
 // Formats returns the names of the formats, sorted.

@@ -7,13 +7,11 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/units"
-	"github.com/gobench/gobench/pkg/workload"
 )
 
 // suiteText writes a suite's statistics: a header saying what was varied
@@ -21,7 +19,7 @@ import (
 // standard deviation, median, min and max over its repeats, and its factor
 // against the baseline cell, the metric's direction stated.
 func suiteText(w io.Writer, sum *judge.Summary) error {
-	ew := &errWriter{w: w}
+	ew := textWriter(w)
 	s := sum.Suite
 	suiteHeader(ew, s)
 	var logs []string
@@ -33,31 +31,30 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 		}
 	}
 	if len(logs) > 0 {
-		ew.printf("\nwrite-ahead log (first run of each cell):\n%s\n", strings.Join(logs, "\n"))
+		ew.printf("\nwrite-ahead log (first run of each cell):\n")
+		for _, l := range logs {
+			ew.printf("%s\n", l)
+		}
 	}
 	if rows, settings, model := suiteDurability(s); rows != nil {
 		ew.printf("\ndurability (--crash: %s; over every repeat):\n", model)
-		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "  %s\t%s\n", strings.Join(s.Varied, "\t"), strings.Join(durabilityHead, "\t"))
+		tw := ew.table(0)
+		tw.printf("  %s\t%s\n", textCells(s.Varied), textCells(durabilityHead))
 		for i, row := range rows {
-			fmt.Fprintf(tw, "  %s\t%s\n", settingValues(settings[i]), strings.Join(row, "\t"))
+			tw.printf("  %s\t%s\n", settingValues(settings[i]), textCells(row))
 		}
-		if err := tw.Flush(); err != nil && ew.err == nil {
-			ew.err = err
-		}
+		tw.flush()
 		ew.printf("  %s\n", durabilityLegend)
 	}
 	for _, m := range sum.Metrics {
 		ew.printf("\n%s (%s, %s)\n", m.Metric, m.Unit, m.Direction)
-		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "  %s\tmean ± sd\tmedian\tmin\tmax\tvs baseline\n", strings.Join(s.Varied, "\t"))
+		tw := ew.table(0)
+		tw.printf("  %s\tmean ± sd\tmedian\tmin\tmax\tvs baseline\n", textCells(s.Varied))
 		for _, c := range m.Cells {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", settingValues(c.Settings),
+			tw.printf("  %s\t%s\t%s\t%s\t%s\t%s\n", settingValues(c.Settings),
 				meanSD(m.Metric, c.Stats), m.Metric.Format(c.Stats.Median), m.Metric.Format(c.Stats.Min), m.Metric.Format(c.Stats.Max), factorCell(s, c))
 		}
-		if err := tw.Flush(); err != nil && ew.err == nil {
-			ew.err = err
-		}
+		tw.flush()
 	}
 	if hs := sum.Headlines(); len(hs) > 0 {
 		ew.printf("\nheadline (each against the baseline; ~ means not significant):\n")
@@ -88,7 +85,7 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	}
 	w.printf("common: %s\n", strings.Join(common, " "))
 	p := first.Plan
-	w.printf("workload: seed %d · %s", p.Seed, workloadText(p, false))
+	w.printf("workload: seed %d · %s", p.Seed, p.Describe(false))
 	if wp := p.Warmup; wp != nil {
 		if wp.Ops > 0 {
 			w.printf(" · warm-up %d ops/worker, not measured", wp.Ops)
@@ -142,22 +139,8 @@ func shardHosts(origins []result.ShardOrigin) string {
 	return "on " + strings.Join(hosts, ", ")
 }
 
-// phaseText is what every worker ran in a run of one phase: "500
-// ops/worker · mix read=95,upsert=5", or a sql workload's scripts.
-func phaseText(p workload.Plan) string {
-	if p.SQL != nil {
-		return workloadText(p, false)
-	}
-	s := strings.TrimPrefix(phaseLength(p, "ops"), " · ")
-	if len(p.Phases) == 1 {
-		s += " · mix " + p.Phases[0].Mix.String()
-	}
-	return s
-}
-
-// settingValues are a cell's values, tab-separated: the columns of a
-// tabwriter table.
-func settingValues(s result.Settings) string {
+// settingValues are a cell's values, the cells of a text table.
+func settingValues(s result.Settings) trusted {
 	if len(s) == 0 {
 		return "(all)"
 	}
@@ -165,7 +148,7 @@ func settingValues(s result.Settings) string {
 	for i, st := range s {
 		vals[i] = st.Value
 	}
-	return strings.Join(vals, "\t")
+	return textCells(vals)
 }
 
 func factorCell(s *result.Suite, c judge.CellStats) string {

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/units"
@@ -19,7 +20,7 @@ import (
 // latency percentiles, errors by class) and a line on wall time and the
 // spread between workers.
 func runText(w io.Writer, r *result.Result) error {
-	tw := &errWriter{w: w}
+	tw := textWriter(w)
 	if !r.Complete {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
 	}
@@ -71,6 +72,9 @@ func runText(w io.Writer, r *result.Result) error {
 	if line := ioOutsideText(r); line != "" {
 		tw.printf("%s\n", line)
 	}
+	if line := figuresText(r); line != "" {
+		tw.printf("%s\n", line)
+	}
 	for _, line := range statementLegend(r.Plan) {
 		tw.printf("%s\n", line)
 	}
@@ -114,6 +118,28 @@ func ceilingText(r *result.Result, i int) string {
 	return s
 }
 
+// figuresText lists the run's figures that the table of figures puts on
+// this line (judge.Figure.Line: those no other line shows) and that the
+// run has: "figures: fairness 0.97 · worker max gap 12ms"; "" when none.
+func figuresText(r *result.Result) string {
+	if len(r.Phases) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, f := range judge.Figures {
+		if !f.Line || f.PerKind {
+			continue
+		}
+		if v, ok := f.Read(r, ""); ok {
+			parts = append(parts, f.Name+" "+f.Tag(v))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "figures: " + strings.Join(parts, " · ")
+}
+
 func header(w *errWriter, r *result.Result) {
 	p := r.Plan
 	env := r.Environment
@@ -133,9 +159,9 @@ func header(w *errWriter, r *result.Result) {
 	}
 	w.printf("%s\n", title)
 
-	w.printf("%d %s × %d %s (%s mode) · seed %d · %s\n",
+	w.printf("%d %s × %d %s (%s) · seed %d · %s\n",
 		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
-		p.Mode, p.Seed, workloadText(p, true))
+		modeText(p.Mode, env.Sharing, p.Driver), p.Seed, p.Describe(true))
 	if line := pinText(p.Pin); line != "" {
 		w.printf("%s\n", line)
 	}
@@ -147,6 +173,16 @@ func header(w *errWriter, r *result.Result) {
 	for _, line := range policyText(p) {
 		w.printf("%s\n", line)
 	}
+}
+
+// modeText names the worker mode, and why it is goroutines where the
+// driver allows one process only: "goroutine mode: bbolt allows one
+// process".
+func modeText(mode, sharing, driver string) string {
+	if sharing == "" || sharing == "processes" {
+		return mode + " mode"
+	}
+	return fmt.Sprintf("%s mode: %s allows %s", mode, driver, sharing)
 }
 
 // statementLegend says which statement each SCRIPT#LINE row times, in a
@@ -181,40 +217,6 @@ func statementLegend(p workload.Plan) []string {
 		lines = append(lines, fmt.Sprintf("  %-*s  %s", width, name, texts[i]))
 	}
 	return lines
-}
-
-// workloadText says what every worker ran: the key space, the values and
-// the phase (with its batch size, when batch), or a sql workload's scripts
-// with their weights.
-func workloadText(p workload.Plan, batch bool) string {
-	if p.SQL != nil {
-		names := p.OpNames()
-		var scripts []string
-		for i, src := range p.SQL.Scripts {
-			scripts = append(scripts, fmt.Sprintf("%s@%d", names[workload.ScriptOp(i)], src.Weight))
-		}
-		return fmt.Sprintf("scripts %s · scale %d%s", strings.Join(scripts, ", "), p.SQL.Scale, phaseLength(p, "scripts"))
-	}
-	s := fmt.Sprintf("%d keys %s · %d-byte values%s", p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseLength(p, "ops"))
-	if len(p.Phases) == 1 {
-		s += fmt.Sprintf(" · mix %s", p.Phases[0].Mix)
-		if batch {
-			s += fmt.Sprintf(" · batch %d", p.Phases[0].Batch)
-		}
-	}
-	return s
-}
-
-// phaseLength is " · N ops/worker" or " · D/worker" for a plan of one
-// phase, " · N phases" for more.
-func phaseLength(p workload.Plan, unit string) string {
-	switch {
-	case len(p.Phases) != 1:
-		return fmt.Sprintf(" · %d phases", len(p.Phases))
-	case p.Phases[0].Ops > 0:
-		return fmt.Sprintf(" · %d %s/worker", p.Phases[0].Ops, unit)
-	}
-	return fmt.Sprintf(" · %v/worker", p.Phases[0].Duration)
 }
 
 // warmupText says what the warm-up ran, or "" without one.
@@ -295,8 +297,8 @@ func plural(n int, one, many string) string {
 }
 
 func phaseTable(w *errWriter, ph result.Phase) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "op\tcount\tops/s\tmean\tp50\tp90\tp99\tp99.9\tmax\terrors\t\n")
+	tw := w.table(tabwriter.AlignRight)
+	tw.printf("op\tcount\tops/s\tmean\tp50\tp90\tp99\tp99.9\tmax\terrors\t\n")
 	// A script's statements (SCRIPT#LINE) come after the total they are
 	// no part of.
 	var rows, statements []result.OpStats
@@ -312,14 +314,12 @@ func phaseTable(w *errWriter, ph result.Phase) {
 	}
 	rows = append(rows, statements...)
 	for _, o := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+		tw.printf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 			o.Kind, o.Count, units.Rate(o.OpsPerSec),
 			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P90Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), units.Micros(o.MaxMicros),
 			errorText(o))
 	}
-	if err := tw.Flush(); err != nil && w.err == nil {
-		w.err = err
-	}
+	tw.flush()
 }
 
 func countData(ops []result.OpStats) int {
@@ -415,23 +415,6 @@ func cpuText(ph result.Phase) string {
 	}
 	return line
 }
-
-// errWriter keeps the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
-}
-
-func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
 
 // pinText says where a run's processes were pinned, "" when nowhere.
 func pinText(p *workload.Pin) string {

@@ -81,17 +81,17 @@ func openLoopTable(w *errWriter, ph result.Phase) {
 		return
 	}
 	w.printf("\nservice time from the actual start (uncorrected: what a closed-loop tool reports), and how late ops began\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "op\tp50\tp90\tp99\tp99.9\tmax\tlag p50\tlag p99\tlag max\tlate\tskipped\t\n")
+	tw := w.table(tabwriter.AlignRight)
+	tw.printf("op\tp50\tp90\tp99\tp99.9\tmax\tlag p50\tlag p99\tlag max\tlate\tskipped\t\n")
 	for _, o := range viewRows(ph) {
 		if o.Service == nil || o.Lag == nil {
 			continue
 		}
 		s, l := o.Service, o.Lag
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, units.Micros(s.P50Micros), units.Micros(s.P90Micros), units.Micros(s.P99Micros), units.Micros(s.P999Micros), units.Micros(s.MaxMicros),
+		tw.printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, units.Micros(s.P50Micros), units.Micros(s.P90Micros), units.Micros(s.P99Micros), units.Micros(s.P999Micros), units.Micros(s.MaxMicros),
 			units.Micros(l.P50Micros), units.Micros(l.P99Micros), units.Micros(l.MaxMicros), o.Late, o.Skipped)
 	}
-	flush(w, tw)
+	tw.flush()
 }
 
 // lockWaitTable writes, under the retry busy policy, how often each op
@@ -100,14 +100,14 @@ func lockWaitTable(w *errWriter, ph result.Phase, p workload.Plan) {
 	if !hasLockWaits(ph) {
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	busySteps := "busy BEGIN, busy COMMIT: ops whose BEGIN or COMMIT found the database locked at least once"
+	tw := w.table(tabwriter.AlignRight)
+	const busySteps = "busy BEGIN, busy COMMIT: ops whose BEGIN or COMMIT found the database locked at least once"
 	if p.Busy == workload.BusyRetry {
 		w.printf("\nlock waits (busy or locked, retried by gobench; wait: first attempt to final attempt, over the ops that retried)\n%s\n", busySteps)
-		fmt.Fprintf(tw, "op\tretries\tops retried\tgave up\twait p50\twait p99\twait max\tbusy BEGIN\tbusy COMMIT\t\n")
+		tw.printf("op\tretries\tops retried\tgave up\twait p50\twait p99\twait max\tbusy BEGIN\tbusy COMMIT\t\n")
 	} else {
 		w.printf("\nlock waits inside ops (SQLite's busy handler, counted through the driver where it can be: its calls, and the time it waited, over the ops that waited)\n%s\n", busySteps)
-		fmt.Fprintf(tw, "op\thandler calls\tops waited\tgave up\twait p50\twait p99\twait max\tbusy BEGIN\tbusy COMMIT\t\n")
+		tw.printf("op\thandler calls\tops waited\tgave up\twait p50\twait p99\twait max\tbusy BEGIN\tbusy COMMIT\t\n")
 	}
 	uncounted := !waitsCounted(ph)
 	for _, o := range viewRows(ph) {
@@ -116,12 +116,12 @@ func lockWaitTable(w *errWriter, ph result.Phase, p workload.Plan) {
 			lw = &result.LockWaits{}
 		}
 		if lw == nil {
-			fmt.Fprintf(tw, "%s\t–\t–\t–\t–\t–\t–\t%d\t%d\t\n", o.Kind, o.BusyBegins, o.BusyCommits)
+			tw.printf("%s\t–\t–\t–\t–\t–\t–\t%d\t%d\t\n", o.Kind, o.BusyBegins, o.BusyCommits)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, units.Micros(lw.Wait.P50Micros), units.Micros(lw.Wait.P99Micros), units.Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
+		tw.printf("%s\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, lw.Retries, lw.OpsRetried, lw.GaveUp, units.Micros(lw.Wait.P50Micros), units.Micros(lw.Wait.P99Micros), units.Micros(lw.Wait.MaxMicros), o.BusyBegins, o.BusyCommits)
 	}
-	flush(w, tw)
+	tw.flush()
 	if uncounted {
 		w.printf("–: not counted: this engine's busy handler waits inside the driver, out of gobench's sight (its waits are in the latency; --busy retry, or the capi and ncruces drivers, count them)\n")
 	}

@@ -45,7 +45,7 @@ var ycsbPercentiles = []float64{95, 99}
 
 // runYCSB writes the run's YCSB summary, after its command line.
 func runYCSB(w io.Writer, r *result.Result) error {
-	ew := &errWriter{w: w}
+	ew := textWriter(w)
 	commandLine(ew, r)
 	return runYCSBBlocks(ew, r)
 }
@@ -75,7 +75,7 @@ func runYCSBBlocks(ew *errWriter, r *result.Result) error {
 // suiteYCSB writes every run's summary, each under a line naming its cell
 // and repeat.
 func suiteYCSB(w io.Writer, s *judge.Summary) error {
-	ew := &errWriter{w: w}
+	ew := textWriter(w)
 	if len(s.Suite.Cells) > 0 && len(s.Suite.Cells[0].Runs) > 0 {
 		commandLine(ew, s.Suite.Cells[0].Runs[0])
 	}

@@ -124,6 +124,10 @@ type Environment struct {
 	// Store holds the engine's facts, read back from the database: driver,
 	// SQLite version, journal mode and synchronous level in force, …
 	Store []store.Fact `json:"store"`
+	// Sharing is who may share the engine's database (store.Sharing):
+	// "processes", "one process" (its workers ran as goroutines) or "one
+	// goroutine"; empty in results from before it was recorded.
+	Sharing string `json:"sharing,omitempty"`
 	// Ceiling is the disk's fsync rate, measured on the database's file
 	// system before the run (mix --ceiling); nil when not measured.
 	Ceiling *Ceiling `json:"ceiling,omitempty"`

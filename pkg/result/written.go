@@ -9,6 +9,10 @@ import (
 // HeadBytes is how much of a file's beginning Written looks at.
 const HeadBytes = 8 << 10
 
+// traceMagic begins every trace gobench capture writes (package
+// sqltrace).
+var traceMagic = []byte("GBTRACE\n")
+
 // sqliteMagic begins every SQLite database file.
 var sqliteMagic = []byte("SQLite format 3\x00")
 
@@ -36,11 +40,15 @@ var (
 // Written reports whether a file beginning with head (its first
 // HeadBytes bytes, or all of a shorter file) is one gobench writes, which
 // a new output may replace: an empty file, a JSON result, suite or
-// report, an HTML report, or a report as text, markdown, CSV, the Go
-// benchmark format or an HdrHistogram interval log. Anything else (a
+// report, an HTML report, a report as text, markdown, CSV, the Go
+// benchmark format or an HdrHistogram interval log, or a trace of gobench
+// capture's. Anything else (a
 // SQLite database, a binary file, another program's JSON, HTML or text)
 // is not, and an output is not written over it unless asked to.
 func Written(head []byte) bool {
+	if bytes.HasPrefix(head, traceMagic) {
+		return true // a trace gobench capture wrote
+	}
 	if bytes.IndexByte(head, 0) >= 0 || !validText(head) {
 		return false // binary: a database, an executable, an image
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // DecodeOptions reads an engine's options from a Config's raw JSON into o
@@ -27,23 +28,54 @@ func DecodeOptions[T interface{ Validate() error }](raw json.RawMessage, o *T, e
 	return nil
 }
 
-// ClaimDir makes dir an engine's own: it creates the directory if it is
-// missing, accepts it if it is empty or already holds marker, and refuses
-// any other non-empty directory with ErrForeign, changing nothing. It then
-// writes the marker file. It returns the entries dir held before.
-func ClaimDir(dir, marker, what string) ([]os.DirEntry, error) {
-	entries, err := os.ReadDir(dir)
+// PrecheckDir refuses, reading only, a dir an engine would not claim
+// (see ClaimDir): a file (a SQLite or bbolt database, say), a non-empty
+// directory without marker, or one whose marker names another engine's
+// store (what is the marker's text, "a gobench pebble database"). A
+// missing or empty directory is the engine's to make.
+func PrecheckDir(dir, marker, what string) error {
+	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%w: %s: %v", ErrInvalid, dir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%w: %s is a file (a SQLite or bbolt database?), and %s keeps a directory; choose a new path", ErrForeign, dir, strings.TrimPrefix(what, "a gobench "))
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrInvalid, dir, err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	mark, err := os.ReadFile(filepath.Join(dir, marker))
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %s is a non-empty directory that gobench did not create; choose a new path", ErrForeign, dir)
+	case strings.TrimSpace(string(mark)) != what:
+		return fmt.Errorf("%w: %s holds %s, not %s; choose a new path", ErrForeign, dir, strings.TrimSpace(string(mark)), what)
+	}
+	return nil
+}
+
+// ClaimDir makes dir an engine's own: it creates the directory if it is
+// missing, accepts it if it is empty or already holds marker with the
+// text what, and refuses anything else with ErrForeign, changing nothing
+// (PrecheckDir). It then writes the marker file. It returns the entries
+// dir held before.
+func ClaimDir(dir, marker, what string) ([]os.DirEntry, error) {
+	if err := PrecheckDir(dir, marker, what); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("creating %s: %w", dir, err)
 		}
-	case err != nil:
+	} else if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, dir, err)
-	case len(entries) > 0:
-		if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
-			return nil, fmt.Errorf("%w: %s is a non-empty directory that gobench did not create; choose a new path", ErrForeign, dir)
-		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, marker), []byte(what+"\n"), 0o644); err != nil {
 		return nil, err

@@ -26,10 +26,11 @@
 //     the results), [Checker] (an integrity check), [WALObserver] (the
 //     write-ahead log's size);
 //   - on a Driver, what a plan needs to know before opening anything:
-//     [Configurable] (command-line [Settings] and the options of each cell
-//     of a matrix), [Transactional] (its Conns batch), [Tabular] (its stores keep
-//     record tables, ordered or not), [InProcess] (its
-//     databases live in one process's memory).
+//     [Declarer] (its options declared once, see [Declare]: flags, cells
+//     of a matrix, names), or [Configurable] and [Namer] written by hand;
+//     [Transactional] (its Conns batch), [Tabular] (its stores keep record
+//     tables, ordered or not), [Sharer] (fewer than many processes may
+//     share a database: [Sharing], checked by [CheckShare]).
 //
 // Put every piece of per-connection preparation (pragmas, prepared
 // statements) in Store.Conn: the harness starts its clock only after every

@@ -30,11 +30,18 @@ func (r *Registry) NameOptions(driver string, options json.RawMessage) ([]Settin
 	if err != nil {
 		return nil, err
 	}
-	n, ok := d.(Namer)
-	if !ok || len(options) == 0 {
+	if len(options) == 0 {
 		return nil, nil
 	}
-	s, err := n.NameOptions(options)
+	var s []Setting
+	switch n := d.(type) {
+	case Declarer:
+		s, err = n.Options().Name(options)
+	case Namer:
+		s, err = n.NameOptions(options)
+	default:
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("naming the options of driver %s: %w", driver, err)
 	}
@@ -57,6 +64,10 @@ const (
 	// FactIOTrace says what counts the store's file I/O (see IOTracer),
 	// or, beginning "not traced", why nothing does.
 	FactIOTrace = "io_trace"
+	// FactSyncPrimitive names the call the engine makes this OS do to
+	// make a commit durable: fdatasync, fsync, msync, F_FULLFSYNC, or
+	// "none" when its commits do not sync.
+	FactSyncPrimitive = "sync_primitive"
 )
 
 // Summarizer is implemented by a Driver that sums its stores' facts

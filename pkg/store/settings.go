@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,16 +56,20 @@ type Completer interface {
 }
 
 // Values lists the values an engine's flag takes, for shell completion:
-// nil when no engine binds it or its values are free.
+// nil when no engine binds it or its values are free. A common flag
+// (--sync) lists the values of every engine that declares it.
 func (e *EngineSettings) Values(flag string) []string {
+	var out []string
 	for _, s := range e.all {
 		if c, ok := s.(Completer); ok {
-			if v := c.Values(flag); v != nil {
-				return v
+			for _, v := range c.Values(flag) {
+				if !slices.Contains(out, v) {
+					out = append(out, v)
+				}
 			}
 		}
 	}
-	return nil
+	return out
 }
 
 // Configurable is implemented by a Driver whose stores take options that
@@ -86,11 +91,10 @@ func (r *Registry) Settings() *EngineSettings {
 	e := &EngineSettings{of: map[string]Settings{}}
 	byEngine := map[string]Settings{}
 	for _, name := range r.Names() {
-		c, ok := r.drivers[name].(Configurable)
-		if !ok {
+		s := settingsOf(r.drivers[name])
+		if s == nil {
 			continue
 		}
-		s := c.Settings()
 		if shared, ok := byEngine[s.Engine()]; ok {
 			s = shared
 		} else {
@@ -102,13 +106,30 @@ func (r *Registry) Settings() *EngineSettings {
 	return e
 }
 
+// settingsOf returns a new Settings of d's engine: its declared options
+// (Declarer) or its own (Configurable); nil for a driver without options.
+func settingsOf(d Driver) Settings {
+	switch c := d.(type) {
+	case Declarer:
+		return c.Options().Settings()
+	case Configurable:
+		return c.Settings()
+	}
+	return nil
+}
+
 // AddFlags binds every engine's flags to fs. A flag fs has already (the
 // command's own, or another engine's) is a programming error, and panics
 // naming the engine: an engine outside the default family prefixes its
-// flags with its name (--lmdb-nosync).
+// flags with its name (--lmdb-map-size). A common flag (CommonFlags) is
+// bound once and shared.
 func (e *EngineSettings) AddFlags(fs *pflag.FlagSet) {
 	for _, s := range e.all {
 		for _, name := range s.Flags() {
+			if _, common := CommonFlags[name]; common {
+				BindCommon(fs, name)
+				continue
+			}
 			if fs.Lookup(name) != nil {
 				panic(fmt.Sprintf("store: %s binds --%s, which is bound already: name the engine's flags with its own prefix", s.Engine(), name))
 			}
@@ -131,23 +152,35 @@ func (e *EngineSettings) Cells(driver string, w Want) ([]Cell, error) {
 }
 
 // Check refuses a flag an engine binds, given (changed reports which
-// were) though none of drivers is of that engine.
+// were) though none of drivers is of an engine that binds it.
 func (e *EngineSettings) Check(changed func(flag string) bool, drivers []string) error {
+	var used []Settings
+	for _, d := range drivers {
+		if s := e.of[d]; s != nil && !slices.Contains(used, s) {
+			used = append(used, s)
+		}
+	}
 	for _, s := range e.all {
-		used := false
-		for _, d := range drivers {
-			used = used || e.of[d] == s
-		}
-		if used {
-			continue
-		}
 		for _, f := range s.Flags() {
-			if changed(f) {
-				return fmt.Errorf("--%s applies to %s, not to %s", f, s.Engine(), strings.Join(drivers, ", "))
+			if !changed(f) || slices.ContainsFunc(used, func(u Settings) bool { return slices.Contains(u.Flags(), f) }) {
+				continue
 			}
+			return fmt.Errorf("--%s applies to %s, not to %s", f, e.bindersOf(f), strings.Join(drivers, ", "))
 		}
 	}
 	return nil
+}
+
+// bindersOf names the engines that bind flag: "the SQLite drivers, the
+// lmdb engine".
+func (e *EngineSettings) bindersOf(flag string) string {
+	var names []string
+	for _, s := range e.all {
+		if slices.Contains(s.Flags(), flag) {
+			names = append(names, s.Engine())
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // Transactional is implemented by a Driver whose connections group ops
@@ -192,17 +225,3 @@ func (l *List) String() string { return strings.Join(*l, ",") }
 
 // Type names the flag's kind in help.
 func (l *List) Type() string { return "string" }
-
-// DiskCell is the one cell of an engine whose flags each take one value
-// and that keeps its data on disk only. It refuses Want.Memory, naming
-// engine; check validates the options (its error is reported as flag's)
-// and encode gives the cell's options.
-func DiskCell(engine, flag string, w Want, check func() error, encode func() json.RawMessage) ([]Cell, error) {
-	if w.Memory {
-		return nil, fmt.Errorf("--storage memory: %s has no in-memory mode (drop it, or use --storage disk or ramdisk)", engine)
-	}
-	if err := check(); err != nil {
-		return nil, fmt.Errorf("--%s: %w", flag, err)
-	}
-	return []Cell{{Options: encode()}}, nil
-}

@@ -290,22 +290,24 @@ type WALObserver interface {
 	WALState() (bytes int64, resets uint32, ok bool)
 }
 
-// InProcess is implemented by a Driver whose databases live in the memory
-// of the process that opens them (a Go map, say). Such a store cannot be
-// shared by worker processes: each would have its own, empty copy. Without
-// it, a driver is taken to share its database between processes.
-type InProcess interface {
-	InProcess() bool
-}
-
-// IsInProcess reports whether d's databases live in one process's memory.
-func IsInProcess(d Driver) bool {
-	ip, ok := d.(InProcess)
-	return ok && ip.InProcess()
-}
-
 // Versioned is implemented by a Driver that can name the engine it
 // carries, such as "SQLite 3.53.4" or "LMDB 0.9.35", without a database.
 type Versioned interface {
 	EngineVersion() (string, error)
+}
+
+// Live is what a store holds, counted as an application counts it: its
+// keys (and records), and the bytes of their keys and values, whatever
+// the engine's own layout.
+type Live struct {
+	Keys  int64 `json:"keys"`
+	Bytes int64 `json:"bytes"`
+}
+
+// LiveCounter is implemented by a Store that can count what it holds
+// (Live), by walking its data after a run: the bytes on disk divided by
+// Live.Bytes is the engine's space amplification. Without it, results
+// say the live data was not counted.
+type LiveCounter interface {
+	Live(ctx context.Context) (Live, error)
 }

@@ -15,7 +15,8 @@ import (
 const crashBytesPerCommit = 4 * (4096 + 32)
 
 // CrashRecordBytes estimates the bytes the crash record of a run of p
-// takes: its commits (a batch's, a script's, or a write op's) times
+// takes: its commits (a batch's, or an op's that may write, by its
+// source: see Source.Writes) times
 // what a commit writes, pages and the values besides. known is false
 // when the phases are bounded by time, not by a count of ops.
 func (p *Plan) CrashRecordBytes() (n int64, known bool) {
@@ -28,17 +29,11 @@ func (p *Plan) CrashRecordBytes() (n int64, known bool) {
 		if ph.Access == AccessEach && ops == 0 {
 			ops = int64(p.Keys.Count) / max(workers, 1)
 		}
-		var writes, total float64
-		for _, w := range ph.Mix {
-			if w.Op.IsWrite() || w.Op.IsScript() {
-				writes += w.Percent
-			}
-			total += w.Percent
-		}
-		if total == 0 {
+		writes := p.Source(&ph).Writes(p, &ph)
+		if writes == 0 {
 			continue
 		}
-		written := int64(math.Ceil(float64(workers*ops) * writes / total))
+		written := int64(math.Ceil(float64(workers*ops) * writes))
 		commits := written
 		if ph.Batch > 1 {
 			commits = (commits + int64(ph.Batch) - 1) / int64(ph.Batch)

@@ -3,7 +3,9 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -24,6 +26,11 @@ type Matrix struct {
 	Memory bool
 	// Pin, when set, pins every cell's processes to CPUs.
 	Pin *Pin
+	// AutoMode, set when the user named no worker mode, runs the workers
+	// of drivers that allow one process (store.ShareProcess) as
+	// goroutines of one process; a run of such drivers beside others is
+	// then refused, as its cells would differ in worker mode unasked.
+	AutoMode bool
 }
 
 // DefaultBusyBudget is how long the retry policy retries an op on an
@@ -50,6 +57,10 @@ func (m *Matrix) Plans(template *Plan, reg *store.Registry, es *store.EngineSett
 		return nil, fmt.Errorf("--busy %q: want timeout or retry", m.Busy)
 	}
 	want := store.Want{BusyRetry: m.Busy == BusyRetry, Memory: m.Memory}
+	modes, err := m.modes(reg)
+	if err != nil {
+		return nil, err
+	}
 	var plans []*Plan
 	for _, name := range m.Drivers {
 		drv, err := reg.Lookup(name)
@@ -60,8 +71,8 @@ func (m *Matrix) Plans(template *Plan, reg *store.Registry, es *store.EngineSett
 		if err != nil {
 			return nil, err
 		}
-		for _, mode := range m.Modes {
-			if err := m.checkMode(drv, mode); err != nil {
+		for _, mode := range modes {
+			if err := m.checkMode(mode); err != nil {
 				return nil, err
 			}
 			for _, base := range m.layouts(template, name, mode, procs, gors, batches, setBatch) {
@@ -80,6 +91,9 @@ func (m *Matrix) Plans(template *Plan, reg *store.Registry, es *store.EngineSett
 					if err := p.Validate(); err != nil {
 						return nil, err
 					}
+					if err := CheckDriver(&p, drv); err != nil {
+						return nil, err
+					}
 					if err := checkPowerCut(drv, &p); err != nil {
 						return nil, err
 					}
@@ -91,18 +105,50 @@ func (m *Matrix) Plans(template *Plan, reg *store.Registry, es *store.EngineSett
 	return plans, nil
 }
 
-// checkMode refuses a worker mode the driver cannot run in.
-func (m *Matrix) checkMode(drv store.Driver, mode string) error {
-	if mode != ModeProcess {
-		return nil
-	}
-	if m.Memory {
+// checkMode refuses a worker mode the run cannot have: worker processes
+// for databases in memory. What the driver allows is checked with each
+// cell (CheckDriver).
+func (m *Matrix) checkMode(mode string) error {
+	if mode == ModeProcess && m.Memory {
 		return errors.New("--storage memory keeps each database in one process's memory: use --mode goroutine")
 	}
-	if store.IsInProcess(drv) {
-		return fmt.Errorf("--driver %s keeps its data in one process's memory, which worker processes cannot share: add --mode goroutine", drv.Name())
-	}
 	return nil
+}
+
+// modes returns the worker modes of the run: m.Modes, or under AutoMode
+// goroutines when every driver allows one process only.
+func (m *Matrix) modes(reg *store.Registry) (store.List, error) {
+	if !m.AutoMode || !slices.Contains(m.Modes, ModeProcess) {
+		return m.Modes, nil
+	}
+	var one, many []string
+	for _, name := range m.Drivers {
+		drv, err := reg.Lookup(name)
+		if err != nil {
+			return nil, fmt.Errorf("--driver: %w", err)
+		}
+		if store.ShareOf(drv).Sharing >= store.ShareProcess {
+			one = append(one, name)
+		} else {
+			many = append(many, name)
+		}
+	}
+	switch {
+	case len(one) == 0:
+		return m.Modes, nil
+	case len(many) == 0:
+		return store.List{ModeGoroutine}, nil
+	}
+	return nil, fmt.Errorf("--driver %s: %s allow%s one process only, so %s's workers would run as goroutines and %s's as processes: give --mode goroutine to compare them in one mode",
+		m.Drivers.String(), strings.Join(one, ", "), plural(len(one) == 1, "s"), strings.Join(one, ", "), strings.Join(many, ", "))
+}
+
+// plural returns s when one.
+func plural(one bool, s string) string {
+	if one {
+		return s
+	}
+	return ""
 }
 
 // layouts returns a copy of template per worker layout and batch size.

@@ -98,7 +98,7 @@ func TestMatrixRefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"--driver", "null", "--journal", "wal"}, "--journal applies to the SQLite drivers, not to null"},
-		{[]string{"--driver", "map", "--mode", "process"}, "keeps its data in one process's memory"},
+		{[]string{"--driver", "map", "--mode", "process"}, "driver map allows one process at a time (its data lives in one process's memory)"},
 		{[]string{"--memory", "--mode", "process"}, "--storage memory keeps each database in one process's memory"},
 		{[]string{"--driver", "files", "--memory"}, "the files engine has no in-memory mode"},
 		{[]string{"--busy", "sometimes"}, `--busy "sometimes"`},
@@ -124,5 +124,41 @@ func TestList(t *testing.T) {
 		if err := l.Set(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// A run that names no worker mode runs the workers of drivers that allow
+// one process as goroutines; beside drivers shared by processes it is
+// refused, as its cells would differ in mode unasked.
+func TestMatrixAutoMode(t *testing.T) {
+	t.Parallel()
+	plans := func(drivers ...string) ([]*workload.Plan, error) {
+		m := workload.Matrix{Drivers: drivers, Modes: store.List{workload.ModeProcess}, Procs: store.List{"4"},
+			Goroutines: store.List{"1"}, Batches: store.List{"1"}, Busy: workload.BusyTimeout, AutoMode: true}
+		reg := all.Registry()
+		tmpl := workload.DefaultPlan()
+		tmpl.Store.Path = "x.db"
+		return m.Plans(&tmpl, reg, reg.Settings(), func(p *workload.Plan, n int) { p.Phases[0].Batch = n })
+	}
+	for _, tt := range []struct {
+		drivers []string
+		mode    string
+	}{
+		{[]string{"map", "btree"}, workload.ModeGoroutine},
+		{[]string{"modernc", "null"}, workload.ModeProcess},
+	} {
+		ps, err := plans(tt.drivers...)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.drivers, err)
+		}
+		for _, p := range ps {
+			if p.Mode != tt.mode || p.Workers() != 4 {
+				t.Errorf("%s: mode %s with %d workers, want %s with 4", p.Driver, p.Mode, p.Workers(), tt.mode)
+			}
+		}
+	}
+	_, err := plans("map", "modernc")
+	if want := "--driver map,modernc: map allows one process only, so map's workers would run as goroutines and modernc's as processes: give --mode goroutine"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("map beside modernc: %v, want %q", err, want)
 	}
 }

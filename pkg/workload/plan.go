@@ -330,6 +330,17 @@ func DefaultPhase() Phase {
 // Workers returns the total number of workers.
 func (p *Plan) Workers() int { return p.Procs * p.Goroutines }
 
+// Processes is how many processes have the store open at once while the
+// plan runs: the coordinator, which sets it up and keeps it open, and
+// each worker process; in goroutine mode the one that hosts every
+// worker.
+func (p *Plan) Processes() int {
+	if p.Mode == ModeGoroutine {
+		return 1
+	}
+	return 1 + p.Procs
+}
+
 // Validate checks the phase.
 func (ph *Phase) Validate() error {
 	if err := ph.Mix.Validate(); err != nil {

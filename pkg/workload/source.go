@@ -26,8 +26,12 @@ type Source interface {
 	Writes(p *Plan, ph *Phase) float64
 	// Describe says in one line what p's phases deal, for the header of a
 	// report: "10000 keys uniform · 64-byte values · 2000 ops/worker · mix
-	// read=95,upsert=5".
-	Describe(p *Plan) string
+	// read=95,upsert=5"; with batch, a plan of one phase whose ops can be
+	// batched says its batch size too (" · batch 1").
+	Describe(p *Plan, batch bool) string
+	// Brief says what a run of p's phases dealt, shorter, beside its
+	// settings: "2000 ops/worker · mix read=95,upsert=5".
+	Brief(p *Plan) string
 	// Dealer returns the dealer of worker in run phase number run (an
 	// index of p.RunPhases()), drawing on what the workers of one host
 	// share (sh, from NewShared).
@@ -114,11 +118,20 @@ func (p *Plan) Kinds(ph *Phase) []Op { return p.Source(ph).Kinds(p, ph) }
 
 // Describe says in one line what p's phases deal, by the first phase's
 // source (see Source.Describe).
-func (p *Plan) Describe() string {
+func (p *Plan) Describe(batch bool) string {
 	if len(p.Phases) == 0 {
 		return "no phases"
 	}
-	return p.Source(&p.Phases[0]).Describe(p)
+	return p.Source(&p.Phases[0]).Describe(p, batch)
+}
+
+// Brief says what p's phases dealt, shorter, by the first phase's source
+// (see Source.Brief).
+func (p *Plan) Brief() string {
+	if len(p.Phases) == 0 {
+		return "no phases"
+	}
+	return p.Source(&p.Phases[0]).Brief(p)
 }
 
 // Dealer returns the dealer of worker in run phase run, by its source.
@@ -131,9 +144,29 @@ func (p *Plan) Dealer(run, worker int, sh *Shared) (Dealer, error) {
 	return d, nil
 }
 
-// mixSource is what the sources that deal a phase's mix share: the
-// kinds are the mix's ops, the writes their shares.
+// mixSource is what the sources of key-value ops share: the kinds are the
+// mix's ops, the writes their shares; they describe the key space, the
+// values and the mix.
 type mixSource struct{}
+
+func (mixSource) Describe(p *Plan, batch bool) string {
+	s := fmt.Sprintf("%d keys %s · %d-byte values%s", p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseLength(p, "ops"))
+	if len(p.Phases) == 1 {
+		s += fmt.Sprintf(" · mix %s", p.Phases[0].Mix)
+		if batch {
+			s += fmt.Sprintf(" · batch %d", p.Phases[0].Batch)
+		}
+	}
+	return s
+}
+
+func (mixSource) Brief(p *Plan) string {
+	s := strings.TrimPrefix(phaseLength(p, "ops"), " · ")
+	if len(p.Phases) == 1 {
+		s += " · mix " + p.Phases[0].Mix.String()
+	}
+	return s
+}
 
 func (mixSource) Kinds(_ *Plan, ph *Phase) []Op { return ph.Mix.Ops() }
 
@@ -162,8 +195,6 @@ type lotterySource struct{ mixSource }
 
 func (lotterySource) Name() string { return "lottery" }
 
-func (lotterySource) Describe(p *Plan) string { return describeKeys(p) }
-
 func (lotterySource) Dealer(p *Plan, run, worker int, sh *Shared) (Dealer, error) {
 	return lotteryDealer(p, run, worker, sh), nil
 }
@@ -174,20 +205,8 @@ type eachSource struct{ mixSource }
 
 func (eachSource) Name() string { return "each key" }
 
-func (eachSource) Describe(p *Plan) string { return describeKeys(p) }
-
 func (eachSource) Dealer(p *Plan, run, worker int, sh *Shared) (Dealer, error) {
 	return lotteryDealer(p, run, worker, sh), nil
-}
-
-// describeKeys describes a key-value workload: its key space, values,
-// length and, with one phase, its mix.
-func describeKeys(p *Plan) string {
-	s := fmt.Sprintf("%d keys %s · %d-byte values%s", p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseLength(p, "ops"))
-	if len(p.Phases) == 1 {
-		s += fmt.Sprintf(" · mix %s", p.Phases[0].Mix)
-	}
-	return s
 }
 
 // phaseLength is " · N ops/worker" or " · D/worker" for a plan of one
@@ -206,8 +225,6 @@ func phaseLength(p *Plan, unit string) string {
 type recordSource struct{ mixSource }
 
 func (recordSource) Name() string { return "records" }
-
-func (recordSource) Describe(p *Plan) string { return describeKeys(p) }
 
 func (recordSource) Dealer(p *Plan, run, worker int, sh *Shared) (Dealer, error) {
 	if _, ok := sh.keys.(*recShared); !ok {
@@ -239,7 +256,9 @@ func (scriptSource) Writes(p *Plan, ph *Phase) float64 {
 	return writes / total
 }
 
-func (scriptSource) Describe(p *Plan) string {
+func (scriptSource) Brief(p *Plan) string { return scriptSource{}.Describe(p, false) }
+
+func (scriptSource) Describe(p *Plan, _ bool) string {
 	names := p.OpNames()
 	var scripts []string
 	for i, src := range p.SQL.Scripts {

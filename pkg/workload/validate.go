@@ -233,10 +233,20 @@ func (p *Plan) checker() string {
 }
 
 // CheckDriver refuses, before any store opens, a plan the driver cannot
-// run by what it declares: a record workload on a driver without record
-// tables (store.Tabular), or with scans on one that keeps records in no
-// key order.
+// run: workers its databases cannot host (store.CheckShare: worker
+// processes on a store one process may open), a record workload on a
+// driver that keeps no record tables, or scans on one whose tables are
+// unordered.
 func CheckDriver(plan *Plan, drv store.Driver) error {
+	if err := store.CheckShare(drv, plan.Processes(), plan.Workers()); err != nil {
+		return err
+	}
+	return CheckTables(plan, drv)
+}
+
+// CheckTables refuses a record workload on a driver that keeps no record
+// tables, or scans on one whose tables are unordered (see CheckDriver).
+func CheckTables(plan *Plan, drv store.Driver) error {
 	if plan.Records == nil && plan.Store.Table == nil {
 		return nil
 	}

@@ -5,10 +5,13 @@ package all
 
 import (
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/badger"
+	"github.com/gobench/gobench/pkg/store/bbolt"
 	"github.com/gobench/gobench/pkg/store/btreestore"
 	"github.com/gobench/gobench/pkg/store/files"
 	"github.com/gobench/gobench/pkg/store/mapstore"
 	"github.com/gobench/gobench/pkg/store/nullstore"
+	"github.com/gobench/gobench/pkg/store/pebble"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 )
 
@@ -21,6 +24,9 @@ func Registry() *store.Registry {
 	r.Register(mapstore.Driver{})
 	r.Register(btreestore.Driver{})
 	r.Register(files.Driver{})
+	r.Register(bbolt.Driver{})
+	r.Register(pebble.Driver{})
+	r.Register(badger.Driver{})
 	registerCgo(r)
 	return r
 }

@@ -1,6 +1,6 @@
 // Package btreestore is the ordered-map ceiling: github.com/google/btree
 // behind a sync.RWMutex, registered as "btree". Like the map engine it
-// lives in one process's memory (store.InProcess); unlike it, keys are
+// lives in one process's memory (store.ShareProcess); unlike it, keys are
 // kept in order, as a database's B-tree keeps them.
 package btreestore
 
@@ -18,15 +18,18 @@ import (
 type Driver struct{}
 
 var (
-	_ store.Driver    = Driver{}
-	_ store.InProcess = Driver{}
+	_ store.Driver = Driver{}
+	_ store.Sharer = Driver{}
 )
 
 // Name returns "btree".
 func (Driver) Name() string { return "btree" }
 
-// InProcess reports that the tree lives in one process's memory.
-func (Driver) InProcess() bool { return true }
+// Share reports that the tree lives in one process's memory: worker
+// processes would each have their own, empty copy.
+func (Driver) Share() store.Share {
+	return store.Share{Sharing: store.ShareProcess, Lock: "its data lives in one process's memory"}
+}
 
 // degree is the B-tree's branching factor (google/btree's own example value).
 const degree = 32

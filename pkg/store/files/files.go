@@ -36,31 +36,27 @@ const (
 	Tree = "tree"
 )
 
-// Options are the files engine's settings.
+// Options are the files engine's settings, declared once
+// (store.Declare): each field's flag, help and values.
 type Options struct {
 	// Layout is Flat or Tree.
-	Layout string `json:"layout"`
+	Layout string `json:"layout" flag:"layout" values:"flat,tree" help:"files engine: flat (one directory) or tree (kvtest's: key k at k/10000/k/100%100/k%100, at most 100 entries per directory)"`
 	// Fsync makes every write fsync the file before it returns, so a
 	// write is as durable as a synchronous database commit.
-	Fsync bool `json:"fsync"`
+	Fsync bool `json:"fsync" flag:"fsync" help:"files engine: fsync every written file before the write returns"`
 }
 
 // DefaultOptions returns the flat layout without fsync.
 func DefaultOptions() Options { return Options{Layout: Flat} }
 
-// Validate checks the options.
-func (o Options) Validate() error {
-	if o.Layout != Flat && o.Layout != Tree {
-		return fmt.Errorf("unknown layout %q (want flat or tree)", o.Layout)
-	}
-	return nil
-}
+// Validate checks the options: a layout is one of the declared values.
+func (o Options) Validate() error { return nil }
+
+// declared is the declaration of Options.
+var declared = store.Declare("the files engine", DefaultOptions)
 
 // Encode returns the options as a store.Config carries them.
-func (o Options) Encode() json.RawMessage {
-	b, _ := json.Marshal(o)
-	return b
-}
+func (o Options) Encode() json.RawMessage { return declared.Encode(o) }
 
 // Driver is the files engine.
 type Driver struct{}
@@ -72,8 +68,8 @@ func (Driver) Name() string { return "files" }
 
 // Open checks the options; the directory is made by Init.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	o := DefaultOptions()
-	if err := store.DecodeOptions(cfg.Options, &o, "files"); err != nil {
+	o, err := declared.Decode(cfg.Options)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.Path == "" {
@@ -159,7 +155,7 @@ func (d *dir) Check(ctx context.Context) ([]string, error) {
 }
 
 func (d *dir) Describe(context.Context) ([]store.Fact, error) {
-	return []store.Fact{{Name: "driver", Value: "files"}, {Name: "layout", Value: d.opts.Layout}, {Name: "fsync", Value: strconv.FormatBool(d.opts.Fsync)}}, nil
+	return append([]store.Fact{{Name: "driver", Value: "files"}}, declared.Facts(d.opts)...), nil
 }
 
 type conn struct {

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"sync"
 
 	mdb "github.com/PowerDNS/lmdb-go/lmdb"
@@ -211,12 +210,10 @@ func (Driver) EngineVersion() (string, error) {
 
 func (d *db) Describe(context.Context) ([]store.Fact, error) {
 	_, _, _, v := mdb.Version()
-	return []store.Fact{
+	return append([]store.Fact{
 		{Name: "driver", Value: "lmdb"},
 		{Name: "lmdb_version", Value: v},
-		{Name: "map_size_mib", Value: strconv.FormatInt(d.opts.MapSizeMiB, 10)},
-		{Name: "nosync", Value: strconv.FormatBool(d.opts.NoSync)},
-	}, nil
+	}, declared.Facts(d.opts)...), nil
 }
 
 type conn struct {

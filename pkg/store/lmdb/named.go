@@ -3,41 +3,35 @@
 package lmdb
 
 import (
-	"encoding/json"
 	"strconv"
 
 	"github.com/gobench/gobench/pkg/store"
 )
 
 var (
-	_ store.Namer      = Driver{}
-	_ store.Summarizer = Driver{}
+	_ store.Declarer      = Driver{}
+	_ store.Summarizer    = Driver{}
+	_ store.Transactional = Driver{}
 )
 
-// NameOptions names the options by their flags: lmdb-map-size (MiB) and
-// lmdb-nosync.
-func (Driver) NameOptions(raw json.RawMessage) ([]store.Setting, error) {
-	o, err := decodeOptions(raw)
-	if err != nil {
-		return nil, err
-	}
-	return []store.Setting{
-		{Name: "lmdb-map-size", Value: strconv.FormatInt(o.MapSizeMiB, 10)},
-		{Name: "lmdb-nosync", Value: strconv.FormatBool(o.NoSync)},
-	}, nil
-}
+// Options declares the engine's options (Options): --lmdb-map-size and
+// --lmdb-nosync.
+func (Driver) Options() store.Declaration { return declared }
 
-// Summarize gives LMDB's version as the engine, the map size and whether
-// commits sync as the headline.
+// Transactional reports that LMDB connections batch ops.
+func (Driver) Transactional() bool { return true }
+
+// Summarize gives LMDB's version as the engine, the options as the
+// headline, and whether commits sync.
 func (Driver) Summarize(facts []store.Fact) []store.Fact {
 	v := store.FactValue(facts, "lmdb_version")
 	if v == "" {
 		return nil
 	}
-	nosync := store.FactValue(facts, "nosync") == "true"
+	nosync := store.FactValue(facts, "lmdb-nosync") == "true"
 	return []store.Fact{
 		{Name: store.FactEngine, Value: v},
-		{Name: store.FactHeadline, Value: "lmdb-map-size " + store.FactValue(facts, "map_size_mib") + " MiB · lmdb-nosync " + strconv.FormatBool(nosync)},
+		{Name: store.FactHeadline, Value: declared.Headline(facts)},
 		{Name: store.FactSyncs, Value: strconv.FormatBool(!nosync)},
 	}
 }

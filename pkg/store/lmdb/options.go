@@ -1,20 +1,20 @@
 package lmdb
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/gobench/gobench/pkg/store"
 )
 
-// Options are the LMDB settings of a run.
+// Options are the LMDB settings of a run, declared once (store.Declare):
+// each field's flag, help and values.
 type Options struct {
 	// MapSizeMiB is the size of the memory map, the most the database
 	// can grow to.
-	MapSizeMiB int64 `json:"map_size_mib"`
+	MapSizeMiB int64 `json:"map_size_mib" flag:"lmdb-map-size" help:"lmdb engine: map size in MiB, the most the database can grow to"`
 	// NoSync skips the fsync at each commit (MDB_NOSYNC): fast, not
 	// durable.
-	NoSync bool `json:"nosync"`
+	NoSync bool `json:"nosync" flag:"lmdb-nosync" help:"lmdb engine: skip the fsync at each commit (MDB_NOSYNC)"`
 }
 
 // DefaultOptions returns a 4 GiB map, synced commits.
@@ -28,13 +28,10 @@ func (o Options) Validate() error {
 	return nil
 }
 
-// Encode returns the options as a store.Config carries them.
-func (o Options) Encode() json.RawMessage {
-	b, _ := json.Marshal(o)
-	return b
-}
+// declared is the declaration of Options.
+var declared = store.Declare("the lmdb engine", DefaultOptions)
 
-func decodeOptions(raw json.RawMessage) (Options, error) {
-	o := DefaultOptions()
-	return o, store.DecodeOptions(raw, &o, "lmdb")
-}
+// Encode returns the options as a store.Config carries them.
+func (o Options) Encode() []byte { return declared.Encode(o) }
+
+func decodeOptions(raw []byte) (Options, error) { return declared.Decode(raw) }

@@ -1,7 +1,7 @@
 // Package mapstore is the hash-map ceiling: a Go map behind a
 // sync.RWMutex, registered as "map". It measures what the harness and a
 // lock cost with no storage engine at all. Its data lives in the memory of
-// one process, so it runs with worker goroutines only (store.InProcess).
+// one process, so it runs with worker goroutines only (store.ShareProcess).
 package mapstore
 
 import (
@@ -16,15 +16,18 @@ import (
 type Driver struct{}
 
 var (
-	_ store.Driver    = Driver{}
-	_ store.InProcess = Driver{}
+	_ store.Driver = Driver{}
+	_ store.Sharer = Driver{}
 )
 
 // Name returns "map".
 func (Driver) Name() string { return "map" }
 
-// InProcess reports that the map lives in one process's memory.
-func (Driver) InProcess() bool { return true }
+// Share reports that the map lives in one process's memory: worker
+// processes would each have their own, empty copy.
+func (Driver) Share() store.Share {
+	return store.Share{Sharing: store.ShareProcess, Lock: "its data lives in one process's memory"}
+}
 
 // Open returns an empty map; the path is not used.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {

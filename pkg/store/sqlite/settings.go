@@ -18,7 +18,7 @@ func (d *Driver) Settings() store.Settings {
 	o := DefaultOptions()
 	return &settings{
 		journals: store.List{o.Journal},
-		syncs:    store.List{o.Sync},
+		syncs:    &store.List{o.Sync},
 		busys:    store.List{(time.Duration(o.BusyTimeoutMS) * time.Millisecond).String()},
 		ckpts:    store.List{"auto"},
 		cloop:    true,
@@ -29,9 +29,10 @@ var _ store.Configurable = (*Driver)(nil)
 
 // settings are the SQLite options as flags bind them.
 type settings struct {
-	fs                            *pflag.FlagSet
-	journals, syncs, busys, ckpts store.List
-	cloop                         bool // --capi-loop
+	fs                     *pflag.FlagSet
+	journals, busys, ckpts store.List
+	syncs                  *store.List // the common --sync, every engine's
+	cloop                  bool        // --capi-loop
 }
 
 func (s *settings) Engine() string { return "the SQLite drivers" }
@@ -44,7 +45,7 @@ func (s *settings) AddFlags(fs *pflag.FlagSet) {
 	s.fs = fs
 	list := " (a comma list spans a matrix)"
 	fs.Var(&s.journals, "journal", "SQLite journal mode: rollback (DELETE), truncate, persist, wal, memory, off"+list)
-	fs.Var(&s.syncs, "sync", "SQLite synchronous level: off, normal, full, extra (always set explicitly)"+list)
+	s.syncs = store.BindCommon(fs, "sync") // SQLite's synchronous, always set explicitly
 	fs.Var(&s.busys, "busy-timeout", "how long an op may wait for a lock before failing with busy"+list)
 	fs.Var(&s.ckpts, "checkpoint", "WAL auto-checkpoint: auto (SQLite's default, 1000 pages), off (the WAL only grows), or a threshold in pages"+list)
 	fs.BoolVar(&s.cloop, "capi-loop", s.cloop, "capi driver: run closed-loop reads and upserts up to 4096 to a call into C, each timed in C (false: one call into C per op)")
@@ -76,7 +77,7 @@ func (s *settings) Cells(w store.Want) ([]store.Cell, error) {
 	}
 	var cells []store.Cell
 	for _, j := range journals {
-		for _, sy := range s.syncs {
+		for _, sy := range *s.syncs {
 			for _, bt := range busys {
 				cks := ckpts
 				if j != "wal" {

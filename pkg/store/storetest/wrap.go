@@ -31,8 +31,8 @@ func (w wrapped) Open(ctx context.Context, cfg store.Config) (store.Store, error
 	return wrappedStore{Store: st, wrap: w.wrap}, nil
 }
 
-// InProcess keeps the wrapped driver's answer.
-func (w wrapped) InProcess() bool { return store.IsInProcess(w.drv) }
+// Share keeps the wrapped driver's answer.
+func (w wrapped) Share() store.Share { return store.ShareOf(w.drv) }
 
 type wrappedStore struct {
 	store.Store

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/capture/preload"
+	"github.com/gobench/gobench/pkg/sqltrace"
+)
+
+// captureOptions are the flags of gobench capture.
+type captureOptions struct {
+	out   string
+	force bool
+}
+
+// AddFlags binds the options to flags.
+func (o *captureOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.out, "out", "o", "", "write the trace to this file (required)")
+	fs.BoolVar(&o.force, "force", false, "let --out replace a file gobench did not write")
+}
+
+func newCaptureCommand(env *Env) *cobra.Command {
+	o := &captureOptions{}
+	cmd := &cobra.Command{
+		Use:   "capture --out TRACE -- COMMAND [ARGS...]",
+		Short: "Run a program and record every SQLite statement it runs, for gobench replay",
+		Long: `capture runs COMMAND with gobench's capture library preloaded
+(LD_PRELOAD), so that every process of it that uses the system's SQLite
+library (Python's sqlite3, PHP, Ruby, the sqlite3 shell; child processes
+too) records each statement it runs: the SQL, its parameters with their
+types, when it ran and for how long, the rows it returned or changed, its
+result code, its connection and transaction, and where it stood in the
+database's order of commits. Before the first statement runs on a
+database, a copy of it is taken (SQLite's backup API), so that a replay
+starts from the same content. The trace (--out) holds it all; gobench
+replay --info TRACE summarises it, gobench replay TRACE runs it again.
+
+The program runs as it would without capture: its arguments, input,
+output, errors and exit status pass through (gobench capture exits with
+the program's status). A Go program captures itself through package
+capture's driver wrapper, which writes into the same trace when run under
+gobench capture.
+
+The library is built from gobench's own C source with cc (or $CC) the
+first time, into $GOBENCH_CACHE_DIR or the user's cache directory. It
+needs Linux. A program with SQLite compiled into itself, rather than
+linked to the system's library, cannot be captured this way.`,
+		Example: `  # A Python program (docs/replay.md's shop), its processes and threads
+  gobench capture --out shop.trace -- python3 examples/replay/shop.py --db shop.db --ops 5 --journal wal
+  gobench replay --info shop.trace
+
+  # Statements run in the sqlite3 shell
+  gobench capture -o shell.trace -- sqlite3 shell.db 'CREATE TABLE t (x); INSERT INTO t VALUES (1)'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usage(errors.New("capture needs the command to run, after --"))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCapture(cmd.Context(), o, args, env)
+		},
+	}
+	cmd.Flags().SetInterspersed(false) // what follows the command is its own
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func runCapture(ctx context.Context, o *captureOptions, args []string, env *Env) error {
+	if o.out == "" {
+		return usage(errors.New("--out is required: the file to write the trace to"))
+	}
+	c := newPathCheck(env, o.force)
+	if err := c.output("--out", o.out); err != nil {
+		return err
+	}
+	cache, err := preload.CacheDir(env.Getenv)
+	if err != nil {
+		return err
+	}
+	lib, err := preload.Library(ctx, cache, env.Getenv("CC"))
+	if err != nil {
+		return err
+	}
+	abs, err := env.FS.Abs(o.out)
+	if err != nil {
+		return usage(fmt.Errorf("--out %s: %w", o.out, err))
+	}
+	run, err := preload.Run(ctx, preload.Options{
+		Command: args[0], Args: args[1:], Library: lib, TempDir: filepath.Dir(abs),
+		Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr,
+	})
+	if err != nil {
+		return usage(err)
+	}
+	defer run.Close()
+	var st sqltrace.MergeStats
+	if err := env.FS.WriteOutput(o.out, func(w io.Writer) error {
+		st, err = run.Merge(w)
+		return err
+	}); err != nil {
+		return fmt.Errorf("writing the trace %s: %w", o.out, err)
+	}
+	captureSummary(env, o.out, st)
+	if run.ExitCode != 0 {
+		return exitStatus{run.ExitCode}
+	}
+	return nil
+}
+
+// captureSummary says on stderr what the trace holds.
+func captureSummary(env *Env, out string, st sqltrace.MergeStats) {
+	for _, n := range st.Notes {
+		fmt.Fprintf(env.Stderr, "gobench: capture: %s\n", n)
+	}
+	if st.Streams == 0 {
+		fmt.Fprintf(env.Stderr, "gobench: capture: no process called SQLite through the system's library: %s holds no statement (a program with SQLite compiled in cannot be captured this way; a Go program uses package capture's wrapper)\n", out)
+		return
+	}
+	fmt.Fprintf(env.Stderr, "gobench: captured %d records of %d processes, %d database snapshots, into %s (gobench replay --info %s)\n",
+		st.Records, st.Streams, st.Snapshots, out, out)
+}

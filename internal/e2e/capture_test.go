@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gobench/gobench/pkg/sqltrace"
+)
+
+// pySQLite reports whether python3 is installed with its sqlite3 module
+// linked to a shared libsqlite3, which gobench capture's preloaded
+// library can watch (a module with SQLite compiled in cannot be
+// captured).
+var pySQLite = sync.OnceValue(func() bool {
+	out, err := exec.Command("python3", "-c", "import sqlite3; print(open('/proc/self/maps').read())").Output()
+	return err == nil && strings.Contains(string(out), "libsqlite3.so")
+})
+
+// sqlite3CLI reports whether the sqlite3 shell is installed, linked to a
+// shared libsqlite3.
+var sqlite3CLI = sync.OnceValue(func() bool {
+	path, err := exec.LookPath("sqlite3")
+	if err != nil {
+		return false
+	}
+	out, err := exec.Command("ldd", path).Output()
+	return err == nil && strings.Contains(string(out), "libsqlite3.so")
+})
+
+// condition answers the scripts' own conditions: [pysqlite] and
+// [sqlite3cli] (see above), [cc] (a C compiler to build the capture
+// library).
+func condition(cond string) (bool, error) {
+	switch cond {
+	case "fuse":
+		return fuseAvailable(), nil
+	case "pysqlite":
+		return pySQLite(), nil
+	case "sqlite3cli":
+		return sqlite3CLI(), nil
+	case "cc":
+		cc := os.Getenv("CC")
+		if cc == "" {
+			cc = "cc"
+		}
+		_, err := exec.LookPath(cc)
+		return err == nil, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// traceinfo FILE check... asserts facts about a trace, read with
+// sqltrace.Inspect:
+//
+//	processes=N statements=N commits=N errors=N fingerprints=N dbs=N
+//	statements>=N commits>=N connections>=N threads>=N
+//	exact         every database's order of commits is exact
+//	snapshots     every database has a snapshot
+//	complete      the trace ends with its end marker
+func traceInfo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: traceinfo FILE check...")
+	}
+	in, err := sqltrace.Inspect(func() (io.ReadCloser, error) { return os.Open(ts.MkAbs(args[0])) })
+	ts.Check(err)
+	values := map[string]int64{
+		"processes": int64(len(in.Processes)), "statements": in.Statements, "commits": in.Commits,
+		"errors": in.Errors, "fingerprints": int64(in.Fingerprints), "dbs": int64(len(in.Databases)),
+		"connections": int64(in.Connections), "threads": int64(in.Threads),
+	}
+	for _, a := range args[1:] {
+		switch a {
+		case "exact":
+			for _, d := range in.Databases {
+				if !d.Exact {
+					ts.Fatalf("%s: order of commits inexact: %s", d.Path, d.Inexact)
+				}
+			}
+			continue
+		case "snapshots":
+			for _, d := range in.Databases {
+				if d.SnapshotError != "" {
+					ts.Fatalf("%s: no snapshot: %s", d.Path, d.SnapshotError)
+				}
+			}
+			continue
+		case "complete":
+			if !in.Complete {
+				ts.Fatalf("the trace is incomplete")
+			}
+			continue
+		}
+		key, op, want := splitCheck(a)
+		got, ok := values[key]
+		if !ok {
+			ts.Fatalf("unknown check %q", a)
+		}
+		if op == ">=" && got < want || op == "=" && got != want {
+			ts.Fatalf("%s: %d, want %s %d", key, got, op, want)
+		}
+	}
+}
+
+// splitCheck splits KEY=N or KEY>=N.
+func splitCheck(a string) (key, op string, n int64) {
+	op = "="
+	key, val, _ := strings.Cut(a, "=")
+	if k, ok := strings.CutSuffix(key, ">"); ok {
+		key, op = k, ">="
+	}
+	n, _ = strconv.ParseInt(val, 10, 64)
+	return key, op, n
+}

@@ -1,0 +1,229 @@
+// Package preload captures programs that use the system's SQLite library
+// (Python's sqlite3, PHP, Ruby, the sqlite3 shell): it builds gobench's
+// capture library from its C source, runs a command with the library
+// preloaded (LD_PRELOAD) so that every process of it records its
+// statements into a directory of the capture's, and merges what they
+// recorded into one trace (package sqltrace). A Go program using package
+// capture's wrapper writes its part into the same directory.
+//
+// The library needs Linux, and a C compiler to build it once (cc, or $CC);
+// it is kept in a cache directory under the hash of its source.
+package preload
+
+import (
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/gobench/gobench/pkg/capture"
+	"github.com/gobench/gobench/pkg/sqltrace"
+)
+
+//go:embed csrc/capture.c
+var source []byte
+
+// Source returns the capture library's C source.
+func Source() []byte { return source }
+
+// ErrUnsupported is the error of a capture on a system where a library
+// cannot be preloaded the way this package does (anything but Linux).
+var ErrUnsupported = errors.New("capturing a program through a preloaded library needs Linux (LD_PRELOAD); a Go program can use package capture's driver wrapper anywhere")
+
+// CacheDir returns the directory the library is built into:
+// $GOBENCH_CACHE_DIR, else the user's cache directory's gobench folder
+// ($XDG_CACHE_HOME or ~/.cache).
+func CacheDir(getenv func(string) string) (string, error) {
+	if d := getenv("GOBENCH_CACHE_DIR"); d != "" {
+		return d, nil
+	}
+	if d := getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "gobench"), nil
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "gobench"), nil
+	}
+	return "", errors.New("no cache directory: set GOBENCH_CACHE_DIR or HOME")
+}
+
+// Library returns the path of the capture library, building it into
+// cacheDir with the C compiler cc ("" for $CC's or cc) if it is not there
+// yet. Builds of the same source share one file, renamed into place when
+// complete, so concurrent builds are safe.
+func Library(ctx context.Context, cacheDir, cc string) (string, error) {
+	if runtime.GOOS != "linux" {
+		return "", ErrUnsupported
+	}
+	sum := sha256.Sum256(source)
+	path := filepath.Join(cacheDir, "gobench-capture-"+hex.EncodeToString(sum[:8])+".so")
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("building the capture library: %w", err)
+	}
+	tmp, err := os.MkdirTemp(cacheDir, ".build-")
+	if err != nil {
+		return "", fmt.Errorf("building the capture library: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	src := filepath.Join(tmp, "capture.c")
+	if err := os.WriteFile(src, source, 0o644); err != nil {
+		return "", fmt.Errorf("building the capture library: %w", err)
+	}
+	if cc == "" {
+		cc = os.Getenv("CC")
+	}
+	if cc == "" {
+		cc = "cc"
+	}
+	out := filepath.Join(tmp, "capture.so")
+	cmd := exec.CommandContext(ctx, cc, "-shared", "-fPIC", "-O2", "-o", out, src, "-ldl", "-lpthread")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the capture library with %s: %w: %s", cc, err, strings.TrimSpace(string(msg)))
+	}
+	if err := os.Rename(out, path); err != nil {
+		return "", fmt.Errorf("building the capture library: %w", err)
+	}
+	return path, nil
+}
+
+// Options say what to capture and how.
+type Options struct {
+	// Command and Args are the program to run.
+	Command string
+	Args    []string
+	// Library is the capture library (see Library).
+	Library string
+	// TempDir is where the capture's directory is made: best on the file
+	// system the trace goes to, as it holds the databases' snapshots.
+	TempDir string
+	// Env is the program's environment (nil: this process's); the
+	// capture adds LD_PRELOAD and its directory to it.
+	Env []string
+	// Stdin, Stdout and Stderr are the program's.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Kill, when closed, kills the program (a second interrupt).
+	Kill <-chan struct{}
+}
+
+// Captured is a program's run under capture: its exit, and what its
+// processes left in the capture's directory.
+type Captured struct {
+	dir string
+	// ExitCode is the program's exit status; Signal, if it was killed by
+	// a signal, which (ExitCode is then 128 + its number, as a shell
+	// reports it).
+	ExitCode int
+	Signal   string
+}
+
+// Run runs the program with the capture library preloaded and waits for
+// it. Only a program that could not be started is an error: whatever it
+// does, its exit is in the Captured, whose Merge writes the trace.
+// Cancelling ctx does not stop the program (an interrupt reaches it from
+// the terminal, and what it recorded until it exits is kept); Kill does.
+func Run(ctx context.Context, o Options) (*Captured, error) {
+	if runtime.GOOS != "linux" {
+		return nil, ErrUnsupported
+	}
+	dir, err := os.MkdirTemp(o.TempDir, ".gobench-capture-")
+	if err != nil {
+		return nil, fmt.Errorf("making the capture's directory: %w", err)
+	}
+	c := &Captured{dir: dir}
+	cmd := exec.Command(o.Command, o.Args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
+	cmd.Env = environment(o.Env, o.Library, dir)
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("starting %s: %w", o.Command, err)
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-o.Kill:
+			cmd.Process.Kill()
+		case <-done:
+		}
+	}()
+	err = cmd.Wait()
+	close(done)
+	if cmd.ProcessState == nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("running %s: %w", o.Command, err)
+	}
+	c.Signal, c.ExitCode = signalOf(cmd.ProcessState)
+	if err != nil && c.ExitCode < 0 {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("running %s: %w", o.Command, err)
+	}
+	return c, nil
+}
+
+// environment is env with the library preloaded (ahead of any preloaded
+// already) and the capture's directory set.
+func environment(env []string, lib, dir string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+2)
+	preload := lib
+	for _, kv := range env {
+		switch {
+		case strings.HasPrefix(kv, "LD_PRELOAD="):
+			if v := strings.TrimPrefix(kv, "LD_PRELOAD="); v != "" {
+				preload += ":" + v
+			}
+		case strings.HasPrefix(kv, capture.EnvDir+"="):
+		default:
+			out = append(out, kv)
+		}
+	}
+	return append(out, "LD_PRELOAD="+preload, capture.EnvDir+"="+dir)
+}
+
+// Parts returns the part files the program's processes wrote, in order of
+// name.
+func (c *Captured) Parts() ([]string, error) {
+	parts, err := filepath.Glob(filepath.Join(c.dir, "part-*.trace"))
+	sort.Strings(parts)
+	return parts, err
+}
+
+// Merge writes the trace: every process's part as a stream, the
+// snapshots embedded.
+func (c *Captured) Merge(w io.Writer) (sqltrace.MergeStats, error) {
+	names, err := c.Parts()
+	if err != nil {
+		return sqltrace.MergeStats{}, err
+	}
+	var parts []sqltrace.Part
+	for _, n := range names {
+		f, err := os.Open(n)
+		if err != nil {
+			return sqltrace.MergeStats{}, err
+		}
+		defer f.Close()
+		parts = append(parts, sqltrace.Part{Name: filepath.Base(n), R: f})
+	}
+	return sqltrace.Merge(w, parts, func(name string) (io.ReadCloser, error) {
+		if filepath.Base(name) != name {
+			return nil, fmt.Errorf("a snapshot's name %q is not a file of the capture's directory", name)
+		}
+		return os.Open(filepath.Join(c.dir, name))
+	})
+}
+
+// Close removes the capture's directory.
+func (c *Captured) Close() error { return os.RemoveAll(c.dir) }

@@ -1,0 +1,380 @@
+package judge
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// Figure is one row of the table of figures: a statistic a run reports,
+// with what gates, comparisons, suite tables and reports need to read,
+// judge and print it. A new figure is its compute function (Read) and
+// its row in Figures.
+type Figure struct {
+	// Name names the figure. A figure of each op kind (PerKind) is named
+	// after the kind, "read p99" or "total ops/s": Name is its statistic.
+	// Any other is named whole: "cpu µs/op", "lost acked writes".
+	Name    string
+	PerKind bool
+	// Aliases are other spellings of the name ParseMetric takes.
+	Aliases []string
+	// Doc says in a line what the figure is, for help and docs.
+	Doc string
+	// Unit names what a value counts, in tables and gate results.
+	Unit string
+	// Higher says a higher value is better.
+	Higher bool
+	// Scale says how a gate's limit is written: Rate, Latency, Percent
+	// or Number.
+	Scale Scale
+	// Quantile, for a latency percentile, is its q in percent (99 for
+	// p99): a run needs ops enough under it for the figure to be read
+	// from its own samples. 100 is the max, which is one op.
+	Quantile float64
+	// Read returns the figure's value in a run's first phase (for op
+	// kind kind, a PerKind figure), and false where the run has none.
+	Read func(r *result.Result, kind string) (float64, bool)
+	// Format renders a value as a table cell; Tag renders it with its
+	// unit, for a line of words ("1.01 syncs/commit").
+	Format, Tag func(v float64) string
+	// Needs, if set, says why a run of plan p (with a measured fsync
+	// ceiling or not) can have no value, before it runs; nil: any can.
+	Needs func(p *workload.Plan, ceiling bool) error
+	// Summary, if set, says whether a run's value belongs in a suite's
+	// default figures; nil: whenever it has one.
+	Summary func(r *result.Result) bool
+	// Machine says the figure moves with the machine's state (processor
+	// time per op moves with a busy neighbour): comparisons across
+	// invocations judge it only when the machine held.
+	Machine bool
+	// Line lists the figure, where a run has it, on the figures line of
+	// the run's text report: the figures it shows nowhere else.
+	Line bool
+	// BeforeKinds puts the figure, in a suite's default figures, before
+	// those of each op kind; the rest come after them.
+	BeforeKinds bool
+}
+
+// Scale is how a gate's limit for a figure is written.
+type Scale int
+
+// The scales of limits.
+const (
+	// Rate: a number, optionally with k or M ("500", "1.5k", "2M").
+	Rate Scale = iota
+	// Latency: a duration with its unit, read in µs ("800µs", "2ms").
+	Latency
+	// Percent: a percentage, optionally with % ("50%").
+	Percent
+	// Number: a plain number ("0", "2.5").
+	Number
+)
+
+// opStats are the statistics of every op kind, in the order tables list
+// them.
+var opStats = []string{"ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"}
+
+// Figures is the table of figures, in the order a suite's default figures
+// list them (within their place: before or after each op kind's).
+var Figures = []*Figure{
+	perKind("ops/s", "ops completed per second, failed ops left out", 0, func(o result.OpStats) float64 { return o.OpsPerSec }),
+	perKind("mean", "mean latency", 0, func(o result.OpStats) float64 { return o.MeanMicros }),
+	perKind("p50", "median latency", 50, func(o result.OpStats) float64 { return o.P50Micros }),
+	perKind("p90", "90th percentile latency", 90, func(o result.OpStats) float64 { return o.P90Micros }),
+	perKind("p99", "99th percentile latency", 99, func(o result.OpStats) float64 { return o.P99Micros }),
+	perKind("p99.9", "99.9th percentile latency", 99.9, func(o result.OpStats) float64 { return o.P999Micros }),
+	perKind("max", "the slowest op's latency", 100, func(o result.OpStats) float64 { return o.MaxMicros }),
+	{
+		Name: "cpu µs/op", Aliases: []string{"cpu us/op"}, Doc: "processor time per data op, every worker's (see result.CPU)",
+		Unit: "µs of CPU per op", Scale: Latency, Machine: true, BeforeKinds: true,
+		Read: func(r *result.Result, _ string) (float64, bool) {
+			if c := r.Phases[0].CPU; c != nil {
+				return c.MicrosPerOp, true
+			}
+			return 0, false
+		},
+		Format: units.Micros, Tag: func(v float64) string { return units.Micros(v) + " CPU/op" },
+	},
+	{
+		Name: "commits ops/s", Doc: "acknowledged commits of writes per second",
+		Unit: "ops/s", Higher: true, Scale: Rate,
+		Read:   func(r *result.Result, _ string) (float64, bool) { return r.CommitsPerSec(0) },
+		Format: units.Rate, Tag: func(v float64) string { return units.Rate(v) + " ops/s" },
+		Needs: needsCommits, Summary: hasCeiling,
+	},
+	{
+		Name: "commits fsync%", Doc: "the syncs commits made per second (one each where the engine's I/O is not traced), as a share of the disk's fsync rate (--ceiling)",
+		Unit: "% of the disk's fsync/s", Higher: true, Scale: Percent,
+		Read: readFsyncShare, Format: func(v float64) string { return units.Sig3(v) + "%" },
+		Tag: func(v float64) string { return units.Sig3(v) + "%" },
+		Needs: func(p *workload.Plan, ceiling bool) error {
+			if err := needsCommits(p, ceiling); err != nil {
+				return err
+			}
+			if !ceiling {
+				return fmt.Errorf("commits fsync%% is a share of the disk's fsync rate: give --ceiling to measure it")
+			}
+			return nil
+		},
+		Summary: hasCeiling,
+	},
+	countFigure("io syncs/commit", "syncs the kernel received per acknowledged commit, where the engine's I/O is traced",
+		"syncs per commit", " syncs/commit", func(v float64) string { return units.Fixed(v, 2) },
+		func(r *result.Result) (float64, bool) {
+			if io := r.Phases[0].IO; io != nil && io.Commits > 0 {
+				return io.SyncsPerCommit, true
+			}
+			return 0, false
+		}),
+	countFigure("io bytes/commit", "bytes written per acknowledged commit, where the engine's I/O is traced",
+		"bytes per commit", "/commit", func(v float64) string { return bytesize.Units{}.Round(int64(math.Round(v))) },
+		func(r *result.Result) (float64, bool) {
+			if io := r.Phases[0].IO; io != nil && io.Commits > 0 {
+				return io.BytesPerCommit, true
+			}
+			return 0, false
+		}),
+	countFigure("lost acked writes", "the most acknowledged writes one simulated power cut lost (--crash)",
+		"acknowledged writes lost, the most in one crash state", " lost", formatCount,
+		durability(func(d *result.Durability) float64 { return float64(d.MaxLost) })),
+	countFigure("corrupt states", "simulated power cuts that left a database that would not open or failed its checks (--crash)",
+		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Corrupt) })),
+	countFigure("lossy states", "simulated power cuts that lost acknowledged writes (--crash)",
+		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Lossy) })),
+}
+
+// perKind returns the row of a statistic of every op kind: its rate, or
+// a latency (quantile q, 0 for the mean) in µs.
+func perKind(stat, doc string, q float64, of func(result.OpStats) float64) *Figure {
+	f := &Figure{Name: stat, PerKind: true, Doc: doc, Quantile: q, Read: func(r *result.Result, kind string) (float64, bool) {
+		ph := &r.Phases[0]
+		if kind == "total" {
+			return of(ph.Total), true
+		}
+		o, ok := ph.Op(kind)
+		return of(o), ok
+	}}
+	if stat == "ops/s" {
+		f.Unit, f.Higher, f.Scale, f.Format = "ops/s", true, Rate, units.Rate
+		f.Tag = func(v float64) string { return units.Rate(v) + " ops/s" }
+		return f
+	}
+	f.Unit, f.Scale, f.Format, f.Tag = "µs", Latency, units.Micros, units.Micros
+	return f
+}
+
+// countFigure returns the row of a count per run, lower better: what a
+// run's I/O per commit or its power cuts came to.
+func countFigure(name, doc, unit, suffix string, format func(float64) string, read func(*result.Result) (float64, bool)) *Figure {
+	return &Figure{Name: name, Doc: doc, Unit: unit, Scale: Number, Format: format,
+		Tag:  func(v float64) string { return format(v) + suffix },
+		Read: func(r *result.Result, _ string) (float64, bool) { return read(r) }}
+}
+
+// durability reads a figure of a --crash run's power cuts.
+func durability(of func(*result.Durability) float64) func(*result.Result) (float64, bool) {
+	return func(r *result.Result) (float64, bool) {
+		if r.Durability == nil {
+			return 0, false
+		}
+		return of(r.Durability), true
+	}
+}
+
+// formatCount renders a count: whole, or to three figures.
+func formatCount(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return units.Sig3(v)
+}
+
+// readFsyncShare reads the syncs commits made per second as a share of
+// the disk's fsync rate: the traced syncs where the engine counts them,
+// else one per commit.
+func readFsyncShare(r *result.Result, _ string) (float64, bool) {
+	c := r.Environment.Ceiling
+	commits, ok := r.CommitsPerSec(0)
+	if !ok || c == nil || c.FsyncPerSec <= 0 {
+		return 0, false
+	}
+	if syncs, traced := r.SyncsPerSec(0); traced {
+		return 100 * syncs / c.FsyncPerSec, true
+	}
+	return 100 * commits / c.FsyncPerSec, true
+}
+
+// needsCommits refuses a plan whose first phase commits no write.
+func needsCommits(p *workload.Plan, _ bool) error {
+	ph := &p.Phases[0]
+	if ph.Batch <= 1 && p.Source(ph).Writes(p, ph) == 0 {
+		return fmt.Errorf("the first phase's ops (%s) commit no write: there are no commits to read", strings.Join(opNamesOf(p, ph), ", "))
+	}
+	return nil
+}
+
+// hasCeiling reports whether the run measured the disk's fsync rate.
+func hasCeiling(r *result.Result) bool { return r.Environment.Ceiling != nil }
+
+// figureNamed returns the row a whole name (not an op kind's statistic)
+// names, and nil when none does.
+func figureNamed(name string) *Figure {
+	name = strings.Join(strings.Fields(name), " ")
+	for _, f := range Figures {
+		if f.PerKind {
+			continue
+		}
+		if f.Name == name {
+			return f
+		}
+		for _, a := range f.Aliases {
+			if a == name {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// statFigure returns the row of an op kind's statistic, nil when stat is
+// none.
+func statFigure(stat string) *Figure {
+	for _, f := range Figures {
+		if f.PerKind && f.Name == stat {
+			return f
+		}
+	}
+	return nil
+}
+
+// figureOfUnit returns the first row whose unit is unit: a gate result
+// keeps its figure's unit, and is printed by it.
+func figureOfUnit(unit string) *Figure {
+	for _, f := range Figures {
+		if f.Unit == unit {
+			return f
+		}
+	}
+	return nil
+}
+
+// FigureNames lists every figure's name as gates and --expect write it:
+// an op kind's statistics as "KIND STAT", the others whole; for help and
+// docs.
+func FigureNames() []string {
+	var out []string
+	for _, f := range Figures {
+		if f.PerKind {
+			out = append(out, "KIND "+f.Name)
+		} else {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// FigureDocs returns one line per figure, its name, unit, direction and
+// what it is: the list help and docs/ci.md give.
+func FigureDocs() []string {
+	names := FigureNames()
+	out := make([]string, len(Figures))
+	for i, f := range Figures {
+		dir := "lower is better"
+		if f.Higher {
+			dir = "higher is better"
+		}
+		out[i] = fmt.Sprintf("%s (%s, %s): %s", names[i], f.Unit, dir, f.Doc)
+	}
+	return out
+}
+
+// parseLimit reads an absolute gate's limit in the figure's scale (see
+// Expectation).
+func (f *Figure) parseLimit(s string) (float64, error) {
+	num, scale, want := s, 1.0, ""
+	switch f.Scale {
+	case Percent:
+		num, want = strings.TrimSuffix(s, "%"), "a percentage such as 50%"
+	case Number:
+		want = "a number such as 0 or 2.5"
+	case Rate:
+		want = "a rate such as 500, 1.5k or 2M"
+		if v, ok := strings.CutSuffix(s, "k"); ok {
+			num, scale = v, 1e3
+		} else if v, ok := strings.CutSuffix(s, "M"); ok {
+			num, scale = v, 1e6
+		}
+	default:
+		want, scale = "a latency with its unit, such as 800µs, 2ms or 1.5s", 0
+		for _, u := range latencyUnits {
+			if v, ok := strings.CutSuffix(s, u.suffix); ok {
+				num, scale = v, u.us
+				break
+			}
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	v *= scale // a limit that overflows once scaled is as unusable as one that overflows as written
+	if err != nil || scale == 0 || !(v >= 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("limit %q: want %s", s, want)
+	}
+	return v, nil
+}
+
+// latencyUnits are the units a latency limit takes, in microseconds.
+var latencyUnits = []struct {
+	suffix string
+	us     float64
+}{{"ns", 1e-3}, {"µs", 1}, {"us", 1}, {"ms", 1e3}, {"s", 1e6}}
+
+// MetricHelp says, in the words of a command's help, which figures a gate
+// names: "an op kind (or total) and one of ops/s, mean, …, or cpu µs/op,
+// …". The list comes from Figures.
+func MetricHelp() string {
+	var stats, whole []string
+	for _, f := range Figures {
+		if f.PerKind {
+			stats = append(stats, f.Name)
+		} else {
+			whole = append(whole, f.Name)
+		}
+	}
+	return "an op kind (or total) and one of " + strings.Join(stats, ", ") + ", or one of " + strings.Join(whole, ", ")
+}
+
+// FiguresMarkdown returns the table of figures as a markdown table, one
+// row per figure: its name as a gate writes it, its unit, which way is
+// better, how its limit is written and what it is (docs/ci.md carries
+// it, kept true by a test).
+func FiguresMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| figure | unit | better | LIMIT | what it is |\n|---|---|---|---|---|\n")
+	names := FigureNames()
+	for i, f := range Figures {
+		dir := "lower"
+		if f.Higher {
+			dir = "higher"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", names[i], f.Unit, dir, f.Scale, f.Doc)
+	}
+	return b.String()
+}
+
+// String says how a limit of the scale is written.
+func (s Scale) String() string {
+	switch s {
+	case Rate:
+		return "a rate: `500`, `1.5k`, `2M`"
+	case Latency:
+		return "a duration: `800µs`, `2ms`"
+	case Percent:
+		return "a percentage: `50%`"
+	}
+	return "a number: `0`, `2.5`"
+}

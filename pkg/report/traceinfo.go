@@ -1,0 +1,104 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode"
+
+	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/units"
+)
+
+// TraceInfo returns the renderer of a trace's summary (gobench replay
+// --info) in the named format: text or json.
+func TraceInfo(format string, in *sqltrace.Info, o Options) (func(io.Writer) error, error) {
+	switch format {
+	case "text":
+		return func(w io.Writer) error { return traceInfoText(w, in, o) }, nil
+	case "json":
+		return func(w io.Writer) error {
+			e := json.NewEncoder(w)
+			e.SetIndent("", "  ")
+			return e.Encode(in)
+		}, nil
+	}
+	return nil, fmt.Errorf("a trace's summary renders as text or json, not %s", format)
+}
+
+func traceInfoText(w io.Writer, in *sqltrace.Info, o Options) error {
+	state := "complete"
+	if !in.Complete {
+		state = "incomplete"
+	}
+	fmt.Fprintf(w, "trace: format version %d, %s, %s\n", in.Version, o.Units.Size(in.Bytes), state)
+	fmt.Fprintf(w, "processes:    %d (%d connections, %d threads)\n", len(in.Processes), in.Connections, in.Threads)
+	fmt.Fprintf(w, "statements:   %d (%d distinct fingerprints), %d failed (%d busy or locked)\n", in.Statements, in.Fingerprints, in.Errors, in.Busy)
+	fmt.Fprintf(w, "commits:      %d\n", in.Commits)
+	fmt.Fprintf(w, "duration:     %s\n", duration(in.Duration))
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "\ndatabase\tstatements\tcommits\torder of commits\tsnapshot\n")
+	for _, d := range in.Databases {
+		order := d.Order
+		if !d.Exact {
+			order += " (inexact: " + d.Inexact + ")"
+		}
+		snap := o.Units.Size(int64(d.Snapshot))
+		if d.SnapshotError != "" {
+			snap = "none: " + d.SnapshotError
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", printable(d.Path), d.Statements, d.Commits, printable(order), printable(snap))
+	}
+	fmt.Fprintf(tw, "\nprocess\tpid\tconnections\tthreads\tstatements\tcommand\n")
+	for _, p := range in.Processes {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\n", p.Stream, p.PID, p.Connections, p.Threads, p.Statements, printable(shorten(p.Command, 60)))
+	}
+	fmt.Fprintf(tw, "\nstatement\tcount\ttotal\tfingerprint\n")
+	for _, f := range in.Top {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", f.ID, f.Count, duration(f.Total), printable(shorten(f.Text, 100)))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(in.Notes) > 0 {
+		fmt.Fprintf(w, "\nnotes:\n")
+		for _, n := range in.Notes {
+			fmt.Fprintf(w, "  %s\n", printable(n))
+		}
+	}
+	return nil
+}
+
+// duration prints a duration with three significant digits.
+func duration(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return units.Sig3(d.Seconds()) + " s"
+	case d >= time.Millisecond:
+		return units.Sig3(float64(d)/1e6) + " ms"
+	}
+	return units.Sig3(float64(d)/1e3) + " µs"
+}
+
+// shorten cuts s to n characters, marking the cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// printable writes what came from elsewhere (a trace's SQL, paths and
+// commands) so that no control character reaches the terminal: such a
+// string is quoted, Go style.
+func printable(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) < 0 {
+		return s
+	}
+	return strconv.Quote(s)
+}

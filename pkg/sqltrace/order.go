@@ -1,0 +1,190 @@
+package sqltrace
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Order is a database's order of commits as a trace records it: every
+// state the database went through gets a number, 0 for the state the
+// capture began from, n for the state after the n-th commit. A
+// transaction that saw state k (Exec.Snap) ran between commits k and k+1;
+// a commit that made state k came after every transaction that saw k-1.
+//
+// The counters a trace records restart (a WAL index rebuilt, a database
+// leaving WAL mode: Segment records), so states are numbered per segment
+// and segments follow one another by time: a segment's marker is written
+// while its connection holds every lock, so no transaction straddles it.
+type Order struct {
+	Path     string
+	segments []*orderSegment // sorted by start
+	// Commits counts the commits recorded; Missing those the counters
+	// say happened but no record holds (a process that was not captured
+	// wrote to the database, or a part was lost).
+	Commits, Missing int64
+	// Kinds are the kinds of counter the trace used for this database.
+	Kinds []StateKind
+	// Streams lists the streams whose StateSeq states order this
+	// database: those of one process order only its own commits.
+	seqStreams map[uint64]bool
+}
+
+// orderSegment is a stretch of time over which a database's counter ran
+// without restarting.
+type orderSegment struct {
+	start         int64 // when its marker was written (the first: none)
+	reason        uint8
+	kind          StateKind
+	first, last   uint64 // the values of its first and last commits
+	commits       int64
+	base          int64 // the states of the segments before it
+	minSnap       uint64
+	hasCommits    bool
+	hasSnaps      bool
+	inconsistency string
+}
+
+// newOrder starts the order of the database at path.
+func newOrder(path string) *Order {
+	return &Order{Path: path, segments: []*orderSegment{{start: -1 << 63}}, seqStreams: map[uint64]bool{}}
+}
+
+// addSegment notes a segment marker (first pass).
+func (o *Order) addSegment(s Segment) {
+	o.segments = append(o.segments, &orderSegment{start: s.Time, reason: s.Reason})
+}
+
+// sortSegments orders the segments by time (before the second pass).
+func (o *Order) sortSegments() {
+	sort.SliceStable(o.segments, func(i, j int) bool { return o.segments[i].start < o.segments[j].start })
+}
+
+// segmentAt returns the segment of an event at time t.
+func (o *Order) segmentAt(t int64) *orderSegment {
+	i := sort.Search(len(o.segments), func(i int) bool { return o.segments[i].start >= t })
+	if i == 0 {
+		return o.segments[0]
+	}
+	return o.segments[i-1]
+}
+
+// addState notes a state an Exec saw or made (second pass).
+func (o *Order) addState(stream uint64, s State, commit bool) {
+	if s.Kind == StateNone {
+		return
+	}
+	if s.Kind == StateSeq {
+		o.seqStreams[stream] = true
+	}
+	o.noteKind(s.Kind)
+	seg := o.segmentAt(s.At)
+	if seg.kind == StateNone {
+		seg.kind = s.Kind
+	} else if seg.kind != s.Kind && seg.inconsistency == "" {
+		seg.inconsistency = fmt.Sprintf("counters of two kinds (%d, %d) between two restarts", seg.kind, s.Kind)
+	}
+	if !commit {
+		if !seg.hasSnaps || s.Value < seg.minSnap {
+			seg.minSnap = s.Value
+		}
+		seg.hasSnaps = true
+		return
+	}
+	o.Commits++
+	seg.commits++
+	if !seg.hasCommits || s.Value < seg.first {
+		seg.first = s.Value
+	}
+	if !seg.hasCommits || s.Value > seg.last {
+		seg.last = s.Value
+	}
+	seg.hasCommits = true
+}
+
+func (o *Order) noteKind(k StateKind) {
+	for _, x := range o.Kinds {
+		if x == k {
+			return
+		}
+	}
+	o.Kinds = append(o.Kinds, k)
+}
+
+// finish numbers the segments' states once every commit is known.
+func (o *Order) finish() {
+	var base int64
+	for _, seg := range o.segments {
+		seg.base = base
+		if seg.hasCommits {
+			span := int64(seg.last-seg.first) + 1
+			if span > seg.commits {
+				o.Missing += span - seg.commits
+			}
+			base += max(span, seg.commits)
+		}
+	}
+}
+
+// States returns how many states the database went through: its commits,
+// and the missing ones, plus the first.
+func (o *Order) States() int64 { return o.Commits + o.Missing + 1 }
+
+// Position returns the number of the state s names: the state a
+// transaction saw, or the state a commit made. ok is false for a state of
+// no kind, or one the order cannot place.
+func (o *Order) Position(s State) (pos int64, ok bool) {
+	if s.Kind == StateNone {
+		return 0, false
+	}
+	seg := o.segmentAt(s.At)
+	if seg.kind != s.Kind {
+		return 0, false
+	}
+	if !seg.hasCommits {
+		return seg.base, true
+	}
+	if s.Value+1 < seg.first {
+		return seg.base, true // before the segment's first commit, as far as it goes
+	}
+	return seg.base + int64(s.Value+1-seg.first), true
+}
+
+// Exact reports whether the order places every transaction exactly, and
+// if not why not: commits missing, counters of one process only, a
+// segment of mixed counters.
+func (o *Order) Exact() (bool, string) {
+	if o.Missing > 0 {
+		return false, fmt.Sprintf("%d commits are missing from the trace (a process that was not captured wrote to the database?)", o.Missing)
+	}
+	if len(o.seqStreams) > 1 {
+		return false, fmt.Sprintf("%d processes recorded their own order of commits (the Go wrapper) and nothing orders them across processes", len(o.seqStreams))
+	}
+	for _, seg := range o.segments {
+		if seg.inconsistency != "" {
+			return false, seg.inconsistency
+		}
+	}
+	return true, ""
+}
+
+// Method names how the order was recorded.
+func (o *Order) Method() string {
+	if len(o.Kinds) == 0 {
+		return "none recorded"
+	}
+	s := ""
+	for i, k := range o.Kinds {
+		if i > 0 {
+			s += " and "
+		}
+		switch k {
+		case StateFile:
+			s += "the database file's change counter"
+		case StateWAL:
+			s += "the WAL index's counter"
+		case StateSeq:
+			s += "the order commits returned in (Go wrapper)"
+		}
+	}
+	return s
+}

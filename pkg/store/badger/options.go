@@ -1,0 +1,40 @@
+package badger
+
+import (
+	"fmt"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Options are the badger settings of a run, declared once
+// (store.Declare): each field's flag, help and values.
+type Options struct {
+	// Sync is the common --sync: full sets SyncWrites; normal and off
+	// leave it false.
+	Sync string `json:"sync" flag:"sync"`
+	// CacheMiB is the block cache's size.
+	CacheMiB int64 `json:"cache_mib" flag:"badger-cache" help:"badger engine: block cache in MiB (badger's default, 256, bounded here)"`
+	// MemTableMiB is the size of one memtable; badger keeps two.
+	MemTableMiB int64 `json:"memtable_mib" flag:"badger-memtable" help:"badger engine: memtable size in MiB, two of them (badger's default, five of 64, bounded here)"`
+}
+
+// DefaultOptions returns synced commits and memory bounded for a small
+// machine: a 32 MiB block cache, two 16 MiB memtables.
+func DefaultOptions() Options { return Options{Sync: store.SyncFull, CacheMiB: 32, MemTableMiB: 16} }
+
+// Validate checks the sizes.
+func (o Options) Validate() error {
+	if o.CacheMiB < 0 || o.CacheMiB > 1<<20 {
+		return fmt.Errorf("a block cache of %d MiB is out of range (want 0 to 1 TiB)", o.CacheMiB)
+	}
+	if o.MemTableMiB < 1 || o.MemTableMiB > 4<<10 {
+		return fmt.Errorf("a memtable of %d MiB is out of range (want 1 MiB to 4 GiB)", o.MemTableMiB)
+	}
+	return nil
+}
+
+// declared is the declaration of Options.
+var declared = store.Declare("the badger engine", DefaultOptions)
+
+// Encode returns the options as a store.Config carries them.
+func (o Options) Encode() []byte { return declared.Encode(o) }

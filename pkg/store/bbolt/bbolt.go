@@ -1,0 +1,264 @@
+package bbolt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterr "go.etcd.io/bbolt/errors"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// The buckets of a gobench bbolt file.
+var (
+	markBucket    = []byte("gobench")
+	kvBucket      = []byte("kv")
+	recordsBucket = []byte("records")
+)
+
+// lockTimeout is how long Open waits for another process's lock on the
+// file before it refuses the database (bbolt's own default waits forever).
+const lockTimeout = time.Second
+
+// Driver is the bbolt engine.
+type Driver struct{}
+
+var (
+	_ store.Driver        = Driver{}
+	_ store.Declarer      = Driver{}
+	_ store.Sharer        = Driver{}
+	_ store.Transactional = Driver{}
+	_ store.Tabular       = Driver{}
+)
+
+// Name returns "bbolt".
+func (Driver) Name() string { return "bbolt" }
+
+// Options declares the engine's options (Options).
+func (Driver) Options() store.Declaration { return declared }
+
+// Share reports that one process may open a bbolt file at a time.
+func (Driver) Share() store.Share {
+	return store.Share{Sharing: store.ShareProcess, Lock: "it takes an exclusive flock on the database file"}
+}
+
+// Transactional reports that bbolt connections batch ops.
+func (Driver) Transactional() bool { return true }
+
+// Tables reports record tables in key order: scans walk a cursor.
+func (Driver) Tables() store.TableSupport { return store.TableSupport{Ordered: true} }
+
+// Open checks the options; the file is opened on first use.
+func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
+	o, err := declared.Decode(cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Path == "" {
+		return nil, fmt.Errorf("%w: the bbolt engine keeps a file: give it a path", store.ErrInvalid)
+	}
+	if cfg.Reuse {
+		return nil, fmt.Errorf("%w: the bbolt engine cannot reuse a database it did not create", store.ErrInvalid)
+	}
+	if t := cfg.Table; t != nil {
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
+		}
+	}
+	return &db{path: cfg.Path, opts: o, table: cfg.Table}, nil
+}
+
+// db is one process's handle on a bbolt file, opened once.
+type db struct {
+	path  string
+	opts  Options
+	table *store.Table
+
+	mu  sync.Mutex
+	bdb *bolt.DB
+}
+
+var (
+	_ store.Store       = (*db)(nil)
+	_ store.Prechecker  = (*db)(nil)
+	_ store.Describer   = (*db)(nil)
+	_ store.Checker     = (*db)(nil)
+	_ store.LiveCounter = (*db)(nil)
+)
+
+// Precheck refuses, reading only, a path that holds something else than
+// a gobench bbolt file: a directory, another program's file, a SQLite
+// database. A missing or empty file is gobench's to make.
+func (d *db) Precheck() error {
+	fi, err := os.Stat(d.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, d.path, err)
+	case fi.IsDir():
+		return fmt.Errorf("%w: %s is a directory (another engine's?): the bbolt engine keeps one file; choose a new path", store.ErrForeign, d.path)
+	case fi.Size() == 0:
+		return nil
+	}
+	return checkHeader(d.path)
+}
+
+// checkHeader refuses a file that is not bbolt's by its first bytes.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("%w: %v", store.ErrInvalid, err)
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	switch {
+	case bytes.HasPrefix(head, []byte("SQLite format 3\x00")):
+		return fmt.Errorf("%w: %s is a SQLite database, not a gobench bbolt file; choose a new path", store.ErrForeign, path)
+	case !isBolt(head):
+		return fmt.Errorf("%w: %s is not a bbolt file gobench made; choose a new path", store.ErrForeign, path)
+	}
+	return nil
+}
+
+// boltMagic is bbolt's magic number, in the meta page of its first page
+// (after the 16-byte page header), in the machine's byte order.
+const boltMagic = 0xED0CDAED
+
+// isBolt reports whether head, a file's first bytes, holds bbolt's first
+// meta page.
+func isBolt(head []byte) bool {
+	if len(head) < 20 {
+		return false
+	}
+	m := head[16:20]
+	le := uint32(m[0]) | uint32(m[1])<<8 | uint32(m[2])<<16 | uint32(m[3])<<24
+	be := uint32(m[3]) | uint32(m[2])<<8 | uint32(m[1])<<16 | uint32(m[0])<<24
+	return le == boltMagic || be == boltMagic
+}
+
+// open opens the file once per process; create lets it make a new one.
+func (d *db) open(create bool) (*bolt.DB, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bdb != nil {
+		return d.bdb, nil
+	}
+	if !create {
+		if _, err := os.Stat(d.path); err != nil {
+			return nil, fmt.Errorf("opening %s: not an initialised gobench bbolt file: %w", d.path, err)
+		}
+	}
+	freelist := bolt.FreelistArrayType
+	if d.opts.Freelist == "map" {
+		freelist = bolt.FreelistMapType
+	}
+	bdb, err := bolt.Open(d.path, 0o644, &bolt.Options{
+		Timeout:      lockTimeout,
+		NoSync:       d.opts.Sync == store.SyncOff,
+		FreelistType: freelist,
+	})
+	if errors.Is(err, bolterr.ErrTimeout) {
+		return nil, fmt.Errorf("%w: %s is held by another process (bbolt's exclusive flock on the file, not released within %v): one process at a time may open a bbolt file; wait for it to end, or give another --db",
+			store.ErrInvalid, d.path, lockTimeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening bbolt file %s: %w", d.path, wrap(err))
+	}
+	d.bdb = bdb
+	return bdb, nil
+}
+
+// Init makes the file gobench's (or checks it is) and empties its data.
+func (d *db) Init(context.Context) error {
+	if err := d.Precheck(); err != nil {
+		return err
+	}
+	bdb, err := d.open(true)
+	if err != nil {
+		return err
+	}
+	return wrap(bdb.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket(markBucket) == nil {
+			var names []string
+			_ = tx.ForEach(func(name []byte, _ *bolt.Bucket) error { names = append(names, string(name)); return nil })
+			if len(names) > 0 { // the transaction rolls back: nothing is written
+				return fmt.Errorf("%w: %s is a bbolt file gobench did not make (it holds buckets %q); choose a new path", store.ErrForeign, d.path, names)
+			}
+		}
+		if _, err := tx.CreateBucketIfNotExists(markBucket); err != nil {
+			return err
+		}
+		for _, b := range [][]byte{kvBucket, recordsBucket} {
+			if err := tx.DeleteBucket(b); err != nil && !errors.Is(err, bolterr.ErrBucketNotFound) {
+				return err
+			}
+			if _, err := tx.CreateBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
+func (d *db) Conn(context.Context) (store.Conn, error) {
+	bdb, err := d.open(false)
+	if err != nil {
+		return nil, err
+	}
+	return &conn{db: bdb, batch: d.opts.Batch, table: d.table}, nil
+}
+
+func (d *db) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bdb == nil {
+		return nil
+	}
+	err := d.bdb.Close()
+	d.bdb = nil
+	return err
+}
+
+// Check runs bbolt's own consistency check of the file's pages.
+func (d *db) Check(context.Context) ([]string, error) {
+	bdb, err := d.open(false)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	err = bdb.View(func(tx *bolt.Tx) error {
+		for e := range tx.Check() {
+			problems = append(problems, e.Error())
+		}
+		return nil
+	})
+	return problems, err
+}
+
+// wrap classifies a bbolt error.
+func wrap(err error) error {
+	var se *store.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &se), store.Classify(err) != store.Other, errors.Is(err, store.ErrForeign), errors.Is(err, store.ErrInvalid):
+		return err // classified already
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, bolterr.ErrMaxSizeReached):
+		return store.Wrap(store.Full, err)
+	case errors.Is(err, syscall.EIO), errors.Is(err, bolterr.ErrChecksum), errors.Is(err, bolterr.ErrInvalid):
+		return store.Wrap(store.IO, err)
+	}
+	return store.Wrap(store.Other, err)
+}

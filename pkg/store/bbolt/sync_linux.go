@@ -1,0 +1,4 @@
+package bbolt
+
+// syncPrimitive is what bbolt calls to sync its file on Linux.
+const syncPrimitive = "fdatasync"

@@ -1,0 +1,63 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+)
+
+// CommonFlag is a flag that means one thing for every engine that
+// declares it (see Decl): it is bound once, and each engine maps its
+// values onto its own knobs.
+type CommonFlag struct {
+	Help    string
+	Values  []string
+	Default string
+}
+
+// The sync levels of --sync: one durability vocabulary for every engine,
+// each mapping it onto its own knobs (docs/engines.md has the table).
+const (
+	// SyncOff never waits for the disk: an OS crash or power cut can
+	// lose acknowledged commits (and, for some engines, corrupt the
+	// store).
+	SyncOff = "off"
+	// SyncNormal is the engine's cheaper sync: a power cut may lose the
+	// last acknowledged commits, never corrupt what is kept.
+	SyncNormal = "normal"
+	// SyncFull makes every commit durable before it is acknowledged.
+	SyncFull = "full"
+)
+
+// SyncLevels lists the sync levels every engine takes, weakest first.
+func SyncLevels() []string { return []string{SyncOff, SyncNormal, SyncFull} }
+
+// CommonFlags are the flags every engine may declare: --sync.
+var CommonFlags = map[string]CommonFlag{
+	"sync": {
+		Help: "durability of a commit, for every engine, mapped onto its own knobs (docs/engines.md): " +
+			"off (never waits for the disk), normal (the engine's cheaper sync: a power cut may lose the last commits), " +
+			"full (a commit is on disk when acknowledged); SQLite also takes extra",
+		Values:  SyncLevels(),
+		Default: SyncFull,
+	},
+}
+
+// BindCommon binds the common flag name to fs, or returns its list if fs
+// has it already: every engine that declares the flag reads one list.
+func BindCommon(fs *pflag.FlagSet, name string) *List {
+	c, ok := CommonFlags[name]
+	if !ok {
+		panic("store: --" + name + " is no common flag")
+	}
+	if f := fs.Lookup(name); f != nil {
+		l, ok := f.Value.(*List)
+		if !ok {
+			panic(fmt.Sprintf("store: --%s is bound already, and not as the common flag", name))
+		}
+		return l
+	}
+	l := &List{c.Default}
+	fs.Var(l, name, c.Help+" (a comma list spans a matrix)")
+	return l
+}

@@ -1,0 +1,44 @@
+package pebble
+
+import (
+	"fmt"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Options are the pebble settings of a run, declared once
+// (store.Declare): each field's flag, help and values.
+type Options struct {
+	// Sync is the common --sync: full commits with pebble.Sync, normal
+	// with pebble.NoSync, off disables the WAL.
+	Sync string `json:"sync" flag:"sync"`
+	// CacheMiB is the block cache's size.
+	CacheMiB int64 `json:"cache_mib" flag:"pebble-cache" help:"pebble engine: block cache in MiB (pebble's default, 8)"`
+	// MemTableMiB is the size of one memtable; pebble keeps up to two
+	// before it stalls writes.
+	MemTableMiB int64 `json:"memtable_mib" flag:"pebble-memtable" help:"pebble engine: memtable size in MiB (pebble's default, 4)"`
+}
+
+// DefaultOptions returns synced commits and pebble's own memory
+// defaults: an 8 MiB block cache and 4 MiB memtables, a few tens of MiB
+// for a run's one process.
+func DefaultOptions() Options {
+	return Options{Sync: store.SyncFull, CacheMiB: 8, MemTableMiB: 4}
+}
+
+// Validate checks the sizes.
+func (o Options) Validate() error {
+	if o.CacheMiB < 1 || o.CacheMiB > 1<<20 {
+		return fmt.Errorf("a block cache of %d MiB is out of range (want 1 MiB to 1 TiB)", o.CacheMiB)
+	}
+	if o.MemTableMiB < 1 || o.MemTableMiB > 4<<10 {
+		return fmt.Errorf("a memtable of %d MiB is out of range (want 1 MiB to 4 GiB)", o.MemTableMiB)
+	}
+	return nil
+}
+
+// declared is the declaration of Options.
+var declared = store.Declare("the pebble engine", DefaultOptions)
+
+// Encode returns the options as a store.Config carries them.
+func (o Options) Encode() []byte { return declared.Encode(o) }

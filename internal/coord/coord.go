@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/pkg/bench"
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
@@ -207,6 +208,11 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	}()
 	if p.Store.Path != "" {
 		cleanStaleMounts(s.notef)
+	}
+	if dir := filepath.Dir(p.Store.Path); p.Crash != nil {
+		if _, known := sysinfo.FreeBytes(dir); !known {
+			s.notef("--crash: the file system of %s does not say how much room it has (statfs reports no blocks): the crash record's limit of %s is not checked against it", dir, bytesize.Units{}.Round(p.Crash.RecordLimit))
+		}
 	}
 	if p.IOTrace, err = workload.IOTraceOf(p, drv); err != nil {
 		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)

@@ -6,8 +6,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	gofs "github.com/hanwen/go-fuse/v2/fs"
+	"github.com/hanwen/go-fuse/v2/fuse"
 
 	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
@@ -220,5 +224,44 @@ func TestFSRecorderAgreesWithTheVFS(t *testing.T) {
 				agreement(t, driver, journal, sync, 100, 10)
 			}
 		}
+	}
+}
+
+// noStatfs is a loopback file system that answers statfs with zeros, as
+// LazyFS does.
+type noStatfs struct{ *gofs.LoopbackNode }
+
+func (n *noStatfs) Statfs(context.Context, *fuse.StatfsOut) syscall.Errno { return 0 }
+
+func (n *noStatfs) WrapChild(_ context.Context, ops gofs.InodeEmbedder) gofs.InodeEmbedder {
+	return &noStatfs{ops.(*gofs.LoopbackNode)}
+}
+
+// A --crash run on a file system that does not say how much room it has
+// is not refused: its room is unknown, not none, and the run says so.
+func TestCrashOnAFileSystemWithoutStatfs(t *testing.T) {
+	needFUSE(t)
+	backing, mnt := t.TempDir(), t.TempDir()
+	root, err := gofs.NewLoopbackRoot(backing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := gofs.Mount(mnt, &noStatfs{root.(*gofs.LoopbackNode)}, &gofs.Options{MountOptions: fuse.MountOptions{DirectMount: true, Name: "nostatfs"}})
+	if err != nil {
+		t.Skip("mounting a loopback:", err)
+	}
+	defer srv.Unmount()
+	if _, known := sysinfo.FreeBytes(mnt); known {
+		t.Fatal("a file system with no statfs says how much room it has")
+	}
+	p := crashPlan(t, "ncruces", "rollback", "full", 1, 20, 2)
+	p.Store.Path = filepath.Join(mnt, "crash.db")
+	var notes strings.Builder
+	res, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("serve"), Notes: &notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Durability == nil || res.Durability.States != 2 || !strings.Contains(notes.String(), "does not say how much room it has") {
+		t.Errorf("durability %+v; notes:\n%s", res.Durability, notes.String())
 	}
 }

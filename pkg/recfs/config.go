@@ -39,6 +39,9 @@ type Config struct {
 	// Roles give files their role by the end of their names; the others
 	// are the database's.
 	Roles []store.RoleSuffix `json:"roles,omitempty"`
+	// Scratch are the ends of the names of files that are counted but
+	// not recorded (store.DiskFiles.Scratch).
+	Scratch []string `json:"scratch,omitempty"`
 }
 
 // NewConfig returns the configuration that records the files f says a
@@ -48,7 +51,7 @@ func NewConfig(f store.DiskFiles) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Config{Dir: filepath.Clean(dir), Prefix: f.Prefix, Roles: f.Roles}, nil
+	return Config{Dir: filepath.Clean(dir), Prefix: f.Prefix, Roles: f.Roles, Scratch: f.Scratch}, nil
 }
 
 // Validate checks a configuration a helper got.
@@ -70,6 +73,17 @@ func (c Config) Validate() error {
 // roleOf returns the role of a file named name.
 func (c Config) roleOf(name string) int {
 	return store.DiskFiles{Roles: c.Roles}.RoleOf(name)
+}
+
+// scratch reports whether a file named name is counted but not
+// recorded.
+func (c Config) scratch(name string) bool {
+	for _, s := range c.Scratch {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // tracks reports whether an entry named name of the mounted directory

@@ -39,15 +39,16 @@ type FS struct {
 type fileInfo struct {
 	dir     bool
 	tracked bool // counted: one of the store's files
+	scratch bool // counted, not recorded (Config.Scratch)
 	role    int
 }
 
 // recorded reports whether the file's changes go into the record: the
-// store's files, but those of store.RoleOther (SQLite's -shm, LMDB's
-// lock.mdb), which hold no data a crash leaves and which engines make
-// anew, are only counted.
+// store's files, but its scratch files (SQLite's -shm, LMDB's lock.mdb),
+// which hold nothing a crash leaves and which engines make anew, are
+// only counted.
 func (fi fileInfo) recorded() bool {
-	return fi.tracked && (fi.dir || fi.role != store.RoleOther)
+	return fi.tracked && !fi.scratch
 }
 
 // Mount mounts the recording file system over cfg.Dir and serves it
@@ -190,7 +191,7 @@ func (f *FS) created(parent uint32, name string, in *fs.Inode) uint32 {
 func (f *FS) register(parent uint32, name string, ino uint64, dir bool) uint32 {
 	f.next++
 	f.ids[ino] = f.next
-	f.files[f.next] = &fileInfo{dir: dir, tracked: f.tracked(parent, name), role: f.cfg.roleOf(name)}
+	f.files[f.next] = &fileInfo{dir: dir, tracked: f.tracked(parent, name), scratch: !dir && f.cfg.scratch(name), role: f.cfg.roleOf(name)}
 	return f.next
 }
 
@@ -514,7 +515,7 @@ func (n *node) Rename(ctx context.Context, name string, newParent fs.InodeEmbedd
 func (f *FS) infoAt(parent uint32, name string, dir bool) fileInfo {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return fileInfo{dir: dir, tracked: f.tracked(parent, name), role: f.cfg.roleOf(name)}
+	return fileInfo{dir: dir, tracked: f.tracked(parent, name), scratch: !dir && f.cfg.scratch(name), role: f.cfg.roleOf(name)}
 }
 
 // renamed gives file id the role of its new name.
@@ -524,6 +525,7 @@ func (f *FS) renamed(id, parent uint32, name string) {
 	if fi := f.files[id]; fi != nil {
 		fi.role = f.cfg.roleOf(name)
 		fi.tracked = f.tracked(parent, name)
+		fi.scratch = !fi.dir && f.cfg.scratch(name)
 	}
 }
 

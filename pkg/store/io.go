@@ -165,6 +165,11 @@ type DiskFiles struct {
 	// Roles name the role of the files whose names end in Suffix; the
 	// others are RoleDatabase.
 	Roles []RoleSuffix
+	// Scratch are the ends of the names of files that hold nothing a
+	// power cut leaves for the engine to read (SQLite's -shm, LMDB's
+	// lock.mdb: the engine makes them anew): counted, but no crash state
+	// has them.
+	Scratch []string
 }
 
 // RoleSuffix gives the files whose names end in Suffix a role.

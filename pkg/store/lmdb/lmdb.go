@@ -55,9 +55,10 @@ func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
 var _ store.DiskFiler = Driver{}
 
 // DiskFiles says the environment's directory is the store's: data.mdb,
-// and lock.mdb, whose reader table is no data (RoleOther).
+// and lock.mdb, whose reader table is no data (RoleOther) and which LMDB
+// makes anew when no process has it open.
 func (Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
-	return store.DiskFiles{Dir: cfg.Path, Roles: []store.RoleSuffix{{Suffix: "lock.mdb", Role: store.RoleOther}}}, nil
+	return store.DiskFiles{Dir: cfg.Path, Roles: []store.RoleSuffix{{Suffix: "lock.mdb", Role: store.RoleOther}}, Scratch: []string{"lock.mdb"}}, nil
 }
 
 type db struct {

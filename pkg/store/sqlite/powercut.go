@@ -62,7 +62,8 @@ func (d *Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
 	}
 	name := filepath.Base(cfg.Path)
 	return store.DiskFiles{Dir: filepath.Dir(cfg.Path), Prefix: name, Path: name, Roles: []store.RoleSuffix{
-		{Suffix: "-journal", Role: store.RoleJournal}, {Suffix: "-wal", Role: store.RoleWAL}, {Suffix: "-shm", Role: store.RoleOther}}}, nil
+		{Suffix: "-journal", Role: store.RoleJournal}, {Suffix: "-wal", Role: store.RoleWAL}, {Suffix: "-shm", Role: store.RoleOther}},
+		Scratch: []string{"-shm"}}, nil
 }
 
 // files returns the database's files by role: the database, its journal,

@@ -21,15 +21,21 @@ const fuseHint = "install Debian's fuse3 (apt-get install fuse3) and load the fu
 // system, or nil: it needs /dev/fuse, and a user other than root needs
 // fusermount3 (Debian's fuse3) to mount.
 func Available() error {
-	f, err := os.OpenFile("/dev/fuse", os.O_RDWR, 0)
+	return available("/dev/fuse", os.Geteuid() == 0, fusermount())
+}
+
+// available is Available with the device, whether this process is root
+// and the path of fusermount3 ("" for none) given.
+func available(dev string, root bool, fusermount string) error {
+	f, err := os.OpenFile(dev, os.O_RDWR, 0)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("%w: there is no /dev/fuse: %s", ErrUnavailable, fuseHint)
+		return fmt.Errorf("%w: there is no %s: %s", ErrUnavailable, dev, fuseHint)
 	case err != nil:
 		return fmt.Errorf("%w: %w: %s", ErrUnavailable, err, fuseHint)
 	}
 	f.Close()
-	if os.Geteuid() != 0 && fusermount() == "" {
+	if !root && fusermount == "" {
 		return fmt.Errorf("%w: fusermount3 is not installed (a user other than root mounts with it): %s", ErrUnavailable, fuseHint)
 	}
 	return nil

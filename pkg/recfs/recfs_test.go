@@ -5,6 +5,7 @@ package recfs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -363,5 +364,24 @@ func waitGone(t *testing.T, dir string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s is still mounted a minute after its coordinator went", dir)
 		}
+	}
+}
+
+// Without /dev/fuse, or as a user other than root without fusermount3,
+// the file system is unavailable, and the one line says what to install.
+func TestUnavailable(t *testing.T) {
+	dir := t.TempDir()
+	dev := filepath.Join(dir, "fuse")
+	if err := available(dev, true, ""); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "there is no "+dev) || !strings.Contains(err.Error(), "fuse3") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("no device: %v", err)
+	}
+	if err := os.WriteFile(dev, nil, 0o600); err != nil { // a stand-in that opens
+		t.Fatal(err)
+	}
+	if err := available(dev, false, ""); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "fusermount3 is not installed") {
+		t.Errorf("no fusermount3: %v", err)
+	}
+	if err := available(dev, false, "/usr/bin/fusermount3"); err != nil {
+		t.Errorf("a device and fusermount3: %v", err)
 	}
 }

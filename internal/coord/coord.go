@@ -206,21 +206,8 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			s.close()
 		}
 	}()
-	if p.Store.Path != "" {
-		cleanStaleMounts(s.notef)
-	}
-	if dir := filepath.Dir(p.Store.Path); p.Crash != nil {
-		if _, known := sysinfo.FreeBytes(dir); !known {
-			s.notef("--crash: the file system of %s does not say how much room it has (statfs reports no blocks): the crash record's limit of %s is not checked against it", dir, bytesize.Units{}.Round(p.Crash.RecordLimit))
-		}
-	}
-	if p.IOTrace, err = workload.IOTraceOf(p, drv); err != nil {
-		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-	}
-	if p.IOTrace == workload.IOTraceFS {
-		if s.fs, err = startFSRecorder(s); err != nil {
-			return nil, err
-		}
+	if err := s.traceIO(); err != nil {
+		return nil, err
 	}
 	if p.Verify {
 		// Before any work: a ledger that cannot be made refuses the run.
@@ -256,6 +243,28 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		s.facts = s.fs.fact(s.facts)
 	}
 	return s, nil
+}
+
+// traceIO decides what traces the run's I/O, and mounts the recording
+// file system when it is that, once the mounts earlier runs left behind
+// are gone.
+func (s *session) traceIO() (err error) {
+	p := s.cfg.Plan
+	if p.Store.Path != "" {
+		cleanStaleMounts(s.notef)
+	}
+	if dir := filepath.Dir(p.Store.Path); p.Crash != nil {
+		if _, known := sysinfo.FreeBytes(dir); !known {
+			s.notef("--crash: the file system of %s does not say how much room it has (statfs reports no blocks): the crash record's limit of %s is not checked against it", dir, bytesize.Units{}.Round(p.Crash.RecordLimit))
+		}
+	}
+	if p.IOTrace, err = workload.IOTraceOf(p, s.drv); err != nil {
+		return fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	if p.IOTrace == workload.IOTraceFS {
+		s.fs, err = startFSRecorder(s)
+	}
+	return err
 }
 
 // close releases the run's lock and store.

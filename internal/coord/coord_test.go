@@ -614,8 +614,11 @@ func TestDatabaseInUse(t *testing.T) {
 		t.Fatalf("a second run on %s: %v", path, err)
 	}
 	o := <-first
-	if o.err != nil || o.res.Verify == nil || o.res.Verify.Violations != 0 || o.res.Verify.AckedWrites == 0 {
-		t.Fatalf("the first run: %v, %+v", o.err, o.res.Verify)
+	if o.err != nil {
+		t.Fatalf("the first run: %v", o.err)
+	}
+	if v := o.res.Verify; v == nil || v.Violations != 0 || v.AckedWrites == 0 {
+		t.Fatalf("the first run's verification: %+v", v)
 	}
 	if len(before) == 0 {
 		t.Fatal("the database was empty while the first run used it")
@@ -623,8 +626,11 @@ func TestDatabaseInUse(t *testing.T) {
 	p := plan()
 	p.Phases[0].Duration, p.Phases[0].Ops = 0, 100
 	res, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry()})
-	if err != nil || res.Verify == nil || res.Verify.Violations != 0 {
-		t.Fatalf("a run once the database is free: %v, %+v", err, res.Verify)
+	if err != nil {
+		t.Fatalf("a run once the database is free: %v", err)
+	}
+	if res.Verify == nil || res.Verify.Violations != 0 {
+		t.Fatalf("a run once the database is free: %+v", res.Verify)
 	}
 }
 

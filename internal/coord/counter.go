@@ -7,10 +7,11 @@ import (
 	"path/filepath"
 
 	"github.com/gobench/gobench/pkg/workload"
+	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // A record workload whose run inserts needs one insert counter for all
-// its worker processes (workload.Counter): the coordinator creates it as
+// its worker processes (generator.Counter): the coordinator creates it as
 // a small file in the database's directory, written with the counter's
 // initial state, and names it in the plan the workers get; every worker
 // process maps it (shared, per-OS files) and operates on it with atomics
@@ -34,8 +35,8 @@ func counterFile(p *workload.Plan) (workerPlan []byte, remove func(), err error)
 		return nil, remove, fmt.Errorf("creating the run's insert counter: %w", err)
 	}
 	remove = func() { os.Remove(f.Name()) }
-	mem := make([]byte, workload.CounterSize)
-	err = workload.InitCounter(mem, p.Records.RecordCount)
+	mem := make([]byte, generator.CounterSize)
+	err = generator.InitCounter(mem, p.Records.RecordCount)
 	if err == nil {
 		_, err = f.Write(mem)
 	}
@@ -56,16 +57,16 @@ func counterFile(p *workload.Plan) (workerPlan []byte, remove func(), err error)
 
 // openCounter maps the counter file a worker process's plan names, or
 // returns nil when it names none. unmap releases the mapping.
-func openCounter(p *workload.Plan) (c *workload.Counter, unmap func(), err error) {
+func openCounter(p *workload.Plan) (c *generator.Counter, unmap func(), err error) {
 	unmap = func() {}
 	if p.Records == nil || p.Records.Counter == "" {
 		return nil, unmap, nil
 	}
-	mem, unmap, err := mapShared(p.Records.Counter, workload.CounterSize)
+	mem, unmap, err := mapShared(p.Records.Counter, generator.CounterSize)
 	if err != nil {
 		return nil, func() {}, fmt.Errorf("mapping the run's insert counter: %w", err)
 	}
-	if c, err = workload.OpenCounter(mem); err != nil {
+	if c, err = generator.OpenCounter(mem); err != nil {
 		unmap()
 		return nil, func() {}, fmt.Errorf("the run's insert counter %s: %w", p.Records.Counter, err)
 	}

@@ -2,6 +2,7 @@ package coord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,15 +39,17 @@ func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
 		if err != nil {
 			return err
 		}
-		what := "--io-trace " + p.IOTrace
-		if p.Crash != nil {
-			what = "--crash"
+		if err := workload.CheckDriver(p, drv); err != nil {
+			if !errors.Is(err, store.ErrInvalid) {
+				err = fmt.Errorf("%w: %w", store.ErrInvalid, err)
+			}
+			return err
 		}
-		trace, err := workload.IOTraceOf(p, drv)
-		if err != nil {
-			return fmt.Errorf("%w: %s: %w", store.ErrInvalid, what, err)
-		}
-		if trace == workload.IOTraceFS {
+		if trace, _ := workload.IOTraceOf(p, drv); trace == workload.IOTraceFS {
+			what := "--io-trace fs"
+			if p.Crash != nil {
+				what = "--crash"
+			}
 			if err := checkFSRecorder(fmt.Sprintf("%s on %s records its I/O through a FUSE file system", what, p.Driver)); err != nil {
 				return err
 			}

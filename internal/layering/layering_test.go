@@ -29,7 +29,11 @@ type rule struct {
 
 var rules = []rule{
 	{dir: "pkg", forbid: []string{module + "internal/"}, why: "the library must not depend on the command's internals"},
-	{dir: "pkg/workload", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/nullstore", module + "pkg/store/all", module + "pkg/result", module + "pkg/report"}, why: "workloads know stores only by their interface"},
+	{dir: "pkg/workload", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/nullstore", module + "pkg/store/all", module + "pkg/result", module + "pkg/report", module + "pkg/runner"}, why: "workloads are data: they know stores only by their interface and run nothing"},
+	{dir: "pkg/result", forbid: []string{module + "pkg/runner"}, why: "results, the wire, judging and reports need the plan's data, not its runner"},
+	{dir: "internal/wire", forbid: []string{module + "pkg/runner"}, why: "results, the wire, judging and reports need the plan's data, not its runner"},
+	{dir: "pkg/judge", forbid: []string{module + "pkg/runner"}, why: "results, the wire, judging and reports need the plan's data, not its runner"},
+	{dir: "pkg/report", forbid: []string{module + "pkg/runner"}, why: "results, the wire, judging and reports need the plan's data, not its runner"},
 	{dir: "pkg/store", forbid: []string{module + "pkg/workload", module + "pkg/result", module + "pkg/report"}, why: "engines do not know which workload runs"},
 	{dir: "pkg/result", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/all", module + "pkg/report"}, why: "results do not render or name engines"},
 	{dir: "pkg/report", forbid: []string{module + "pkg/store/"}, why: "reports read results only"},

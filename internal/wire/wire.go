@@ -471,9 +471,6 @@ func (r *Reader) Frame() Frame { return r.frame }
 // Err returns the first error, or nil at a clean end of stream.
 func (r *Reader) Err() error { return r.err }
 
-// Offset returns how many bytes have been read.
-func (r *Reader) Offset() int64 { return r.off }
-
 // Writer writes frames to a stream. It is safe for concurrent use: the
 // workers of one process share one Writer.
 type Writer struct {

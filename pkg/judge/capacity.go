@@ -40,18 +40,6 @@ func EvaluateCapacity(c *result.Capacity, gates []Expectation) ([]result.Gate, e
 	return out, err
 }
 
-// ValidateCapacityGates checks, before a search runs, that every gate's
-// cells resolve among plans-to-be, given as a skeleton suite (cells
-// without runs).
-func ValidateCapacityGates(skeleton *result.Suite, gates []Expectation) error {
-	for _, g := range gates {
-		if err := g.Validate(skeleton); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // capacitySuite presents c as a suite of one run per cell whose total
 // throughput is the cell's sustainable rate: the suite's selectors and
 // gates then read capacity cells as they read any other.

@@ -71,11 +71,13 @@ type ComparisonRow struct {
 	Confidence float64 `json:"confidence,omitempty"`
 }
 
-// The outcomes of a comparison and of its rows.
+// The outcomes of a comparison and of its rows: a gate's three verdicts
+// (result.OutcomePass, OutcomeFail, OutcomeInconclusive), one vocabulary,
+// where a comparison's failure is named for what it found, a regression.
 const (
-	OutcomeRegression   = "regression"
-	OutcomePass         = "pass"
-	OutcomeInconclusive = "inconclusive"
+	OutcomeRegression   = "regression" // a comparison's result.OutcomeFail
+	OutcomePass         = result.OutcomePass
+	OutcomeInconclusive = result.OutcomeInconclusive
 )
 
 // Comparison is two result files compared cell by cell.

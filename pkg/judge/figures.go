@@ -279,21 +279,6 @@ func FigureNames() []string {
 	return out
 }
 
-// FigureDocs returns one line per figure, its name, unit, direction and
-// what it is: the list help and docs/ci.md give.
-func FigureDocs() []string {
-	names := FigureNames()
-	out := make([]string, len(Figures))
-	for i, f := range Figures {
-		dir := "lower is better"
-		if f.Higher {
-			dir = "higher is better"
-		}
-		out[i] = fmt.Sprintf("%s (%s, %s): %s", names[i], f.Unit, dir, f.Doc)
-	}
-	return out
-}
-
 // parseLimit reads an absolute gate's limit in the figure's scale (see
 // Expectation).
 func (f *Figure) parseLimit(s string) (float64, error) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -43,6 +44,18 @@ type YCSBSpec struct {
 	// RateGiven says the template's rate came from the command line (it
 	// and target both given is refused).
 	RateGiven bool
+	// read holds Properties as SetProperties read them, so that Plans and
+	// Notes read them once; nil reads Properties on each call.
+	read *ycsbConfig
+}
+
+// SetProperties sets the workload's properties (see Properties) and
+// reads them, refusing what YCSB would refuse, once for Plans and Notes.
+func (s *YCSBSpec) SetProperties(props []Property) error {
+	s.Properties, s.read = props, nil
+	c, err := s.config()
+	s.read = c
+	return err
 }
 
 // Property is one property of a workload and where it came from
@@ -453,6 +466,9 @@ func parseBool(v string, dst *bool) error {
 // workload's settings; every error names the property and where it came
 // from.
 func (s YCSBSpec) config() (*ycsbConfig, error) {
+	if s.read != nil {
+		return s.read, nil
+	}
 	c := defaultYCSBConfig()
 	last := map[string]Property{}
 	var order []string
@@ -583,19 +599,11 @@ func (s YCSBSpec) Notes() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	notes := slices.Clone(c.notes)
 	if s.Loop.Duration > 0 && c.operationCountSet && !s.Load {
-		c.notes = append(c.notes, fmt.Sprintf("operationcount%s is not used: --duration bounds the run", originOf(c, "operationcount")))
+		notes = append(notes, fmt.Sprintf("operationcount%s is not used: --duration bounds the run", originOf(c, "operationcount")))
 	}
-	return c.notes, nil
-}
-
-// Threads returns threadcount: the workers of every cell.
-func (s YCSBSpec) Threads() (int, error) {
-	c, err := s.config()
-	if err != nil {
-		return 0, err
-	}
-	return c.threads, nil
+	return notes, nil
 }
 
 // template returns the plan every cell copies.

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gobench/gobench/pkg/workload"
+	"github.com/gobench/gobench/pkg/workload/generator"
 
 	"golang.org/x/sync/errgroup"
 
@@ -34,7 +35,7 @@ type Host struct {
 	// by every worker of the run (see Counter); nil gives the host one of
 	// its own, which is right only when it runs every worker, or when no
 	// phase inserts.
-	Counter *workload.Counter
+	Counter *generator.Counter
 	// PhaseCPU, if set, is called when every worker of the host finished
 	// a phase, with the processor time this process spent from START to
 	// then (ProcessCPU; not called where the system cannot say). An error

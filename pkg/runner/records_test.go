@@ -12,6 +12,7 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/mapstore"
 	"github.com/gobench/gobench/pkg/workload"
+	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // gatedRecords is a record engine (the map's) that holds the run's first
@@ -103,12 +104,12 @@ func (c gatedConn) ReadModifyWrite(key []byte, rf, wf int, values [][]byte) erro
 
 // runGated runs workload D's mix on a gated engine, the counter given to
 // the host, and returns the engine.
-func runGated(t *testing.T, onHold func(c *workload.Counter, r *workload.Records, key []byte)) (*gatedRecords, error) {
+func runGated(t *testing.T, onHold func(c *generator.Counter, r *workload.Records, key []byte)) (*gatedRecords, error) {
 	const records = 1000
 	p := recordPlan("read=95,insert=5", workload.Latest, records, 2, 8000)
 	p.Driver = "gated"
 	g := &gatedRecords{Driver: gatedDriverName{mapstore.Driver{}}, after: 500, records: records, released: make(chan struct{}), held: make(chan struct{})}
-	counter := workload.NewCounter(records)
+	counter := generator.NewCounter(records)
 	if onHold != nil {
 		g.onHold = func(key []byte) { onHold(counter, p.Records, key) }
 	}
@@ -158,7 +159,7 @@ func TestLatestReadsOnlyAcknowledged(t *testing.T) {
 		t.Errorf("only %d reads while the insert was held", g.reads.Load())
 	}
 
-	early, _ := runGated(t, func(c *workload.Counter, r *workload.Records, key []byte) {
+	early, _ := runGated(t, func(c *generator.Counter, r *workload.Records, key []byte) {
 		for v := r.RecordCount; v < c.Issued(); v++ {
 			if bytes.Equal(r.AppendKey(nil, v), key) {
 				if err := c.Ack(v); err != nil { // the held insert's keynum, acknowledged before it ran

@@ -92,12 +92,12 @@ func IOTraceOf(p *Plan, drv store.Driver) (string, error) {
 	switch p.IOTrace {
 	case IOTraceVFS:
 		if err := vfs(); err != nil {
-			return "", fmt.Errorf("io trace vfs: %w", err)
+			return "", err
 		}
 		return IOTraceVFS, nil
 	case IOTraceFS:
 		if err := fs(); err != nil {
-			return "", fmt.Errorf("io trace fs: %w", err)
+			return "", err
 		}
 		return IOTraceFS, nil
 	}

@@ -1,24 +1,10 @@
 package workload
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
-)
 
-// Random streams of one worker in one phase. Each has its own generator so
-// that, for example, a change of key distribution leaves the op sequence
-// alone.
-const (
-	streamOps    = 1
-	streamKeys   = 2
-	streamValues = 3
-	// streamPreload seeds the values the coordinator preloads.
-	streamPreload = 4
-	// streamArrivals seeds an open-loop schedule.
-	streamArrivals = 5
-	// streamScripts seeds a worker's \set expressions in a sql workload.
-	streamScripts = 6
+	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // Schedule deals the due times of one worker's ops in an open-loop phase,
@@ -58,32 +44,6 @@ func (s *Schedule) Next() int64 {
 		s.t += s.gap
 	}
 	return int64(d)
-}
-
-// splitmix64 is the finaliser of SplitMix64: a bijective mix of 64 bits.
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
-// WorkerSeed derives the seed of one random stream of one worker in one
-// phase. It depends only on its arguments: not on the store, the journal
-// mode or whether workers are processes or goroutines.
-func WorkerSeed(seed uint64, worker, phase, stream int) uint64 {
-	h := splitmix64(seed)
-	h = splitmix64(h ^ uint64(worker))
-	h = splitmix64(h ^ uint64(phase)<<32)
-	return splitmix64(h ^ uint64(stream)<<48)
-}
-
-// newRand returns a PCG generator for one stream. PCG's output for a seed
-// is fixed by the math/rand/v2 specification, so sequences are stable
-// across Go releases.
-func newRand(seed uint64, worker, phase, stream int) *rand.Rand {
-	s := WorkerSeed(seed, worker, phase, stream)
-	return rand.New(rand.NewPCG(s, splitmix64(s)))
 }
 
 // deck deals ops in exact proportions: a deck holds every op as many times
@@ -216,7 +176,7 @@ func NewLottery(plan *Plan, phase, worker int) *Lottery {
 // planKeys returns the key chooser of plan's workers on one host; a
 // record workload's is its shared state, on counter c (nil: one of its
 // own).
-func planKeys(plan *Plan, c *Counter) keyChooser {
+func planKeys(plan *Plan, c *generator.Counter) keyChooser {
 	if plan.Records != nil {
 		return newRecShared(plan, c)
 	}
@@ -381,32 +341,36 @@ func (l *Lottery) dealKey() (op Op, key uint64) {
 // by the next call to Next.
 func (l *Lottery) Value() []byte { return l.value }
 
-// fillRandom fills b with uniformly random bytes: incompressible.
-func fillRandom(b []byte, r *rand.Rand) {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		binary.LittleEndian.PutUint64(b[i:], r.Uint64())
+// PhaseValueBytes returns the bytes of values an each-key phase reads or
+// writes over all the plan's workers (its shard's): the sum of
+// ValueSizeOf over the keys it visits, exact because the keys are dealt
+// from the seed. A lottery phase of reads or updates alone, of a fixed
+// number of ops, on a key space preloaded whole (so that no read misses
+// and no update adds a key) counts the same way, keys drawn as its
+// workers draw them. ok is false for any other phase, and for scans.
+func (p *Plan) PhaseValueBytes(phase int) (n int64, ok bool) {
+	ph := &p.Phases[phase]
+	ops := ph.Mix.Ops()
+	switch {
+	case p.Records != nil:
+		return 0, false
+	case ph.Access == AccessEach && ops[0] != OpScan:
+	case ph.Access == AccessLottery && len(ops) == 1 && (ops[0] == OpRead || ops[0] == OpUpdate) &&
+		ph.Ops > 0 && p.Preload >= p.Keys.Count:
+	default:
+		return 0, false
 	}
-	if i < len(b) {
-		x := r.Uint64()
-		for ; i < len(b); i++ {
-			b[i] = byte(x)
-			x >>= 8
+	keys := newKeyChooser(p.Keys)
+	for _, w := range p.WorkerIDs() {
+		l := newLottery(p, phase, w, keys)
+		deals := l.Len()
+		if l.each == nil {
+			deals = ph.Ops
+		}
+		for range deals {
+			_, key := l.dealKey()
+			n += int64(p.ValueSizeOf(key))
 		}
 	}
-}
-
-const valueAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-
-// fillValue fills b with printable characters (a 64-character value is a
-// 64-byte string), ten characters per 64-bit draw.
-func fillValue(b []byte, r *rand.Rand) {
-	for i := 0; i < len(b); {
-		x := r.Uint64()
-		for j := 0; j < 10 && i < len(b); j++ {
-			b[i] = valueAlphabet[x&63]
-			x >>= 6
-			i++
-		}
-	}
+	return n, true
 }

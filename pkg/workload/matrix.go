@@ -94,9 +94,6 @@ func (m *Matrix) Plans(template *Plan, reg *store.Registry, es *store.EngineSett
 					if err := CheckDriver(&p, drv); err != nil {
 						return nil, err
 					}
-					if err := checkPowerCut(drv, &p); err != nil {
-						return nil, err
-					}
 					plans = append(plans, &p)
 				}
 			}
@@ -193,18 +190,4 @@ func atoiList(flag string, vals store.List) ([]int, error) {
 		out[i] = n
 	}
 	return out, nil
-}
-
-// checkPowerCut refuses a plan whose driver cannot trace its I/O as it
-// asks: a --crash plan of a driver that cannot record it, an --io-trace
-// the driver has not.
-func checkPowerCut(drv store.Driver, p *Plan) error {
-	if p.Crash == nil && p.IOTrace == "" {
-		return nil
-	}
-	_, err := IOTraceOf(p, drv)
-	if err != nil && p.Crash != nil {
-		return fmt.Errorf("--crash: %w", err)
-	}
-	return err
 }

@@ -191,3 +191,6 @@ func (m Mix) share(op Op) float64 {
 	}
 	return 0
 }
+
+// MaxScriptWeight bounds a script's weight, and so the deck's size.
+const MaxScriptWeight = 1000

@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,16 +8,6 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
-)
-
-// Limits on a plan, so that a typo cannot ask for something absurd.
-const (
-	MaxValueSize   = 16 << 20 // bytes
-	MaxProcs       = 4096
-	MaxGoroutines  = 4096
-	MaxWorkers     = 65536
-	MaxPhaseLength = 72 * time.Hour // sample offsets are 48-bit nanoseconds (78 h)
-	MaxBatch       = 1_000_000
 )
 
 // Worker modes.
@@ -431,40 +420,6 @@ func (p *Plan) ValueSizeOf(key uint64) int {
 	return p.ValueSize - p.ValueVariance + int(h%uint64(2*p.ValueVariance+1))
 }
 
-// PhaseValueBytes returns the bytes of values an each-key phase reads or
-// writes over all the plan's workers (its shard's): the sum of
-// ValueSizeOf over the keys it visits, exact because the keys are dealt
-// from the seed. A lottery phase of reads or updates alone, of a fixed
-// number of ops, on a key space preloaded whole (so that no read misses
-// and no update adds a key) counts the same way, keys drawn as its
-// workers draw them. ok is false for any other phase, and for scans.
-func (p *Plan) PhaseValueBytes(phase int) (n int64, ok bool) {
-	ph := &p.Phases[phase]
-	ops := ph.Mix.Ops()
-	switch {
-	case p.Records != nil:
-		return 0, false
-	case ph.Access == AccessEach && ops[0] != OpScan:
-	case ph.Access == AccessLottery && len(ops) == 1 && (ops[0] == OpRead || ops[0] == OpUpdate) &&
-		ph.Ops > 0 && p.Preload >= p.Keys.Count:
-	default:
-		return 0, false
-	}
-	keys := newKeyChooser(p.Keys)
-	for _, w := range p.WorkerIDs() {
-		l := newLottery(p, phase, w, keys)
-		deals := l.Len()
-		if l.each == nil {
-			deals = ph.Ops
-		}
-		for range deals {
-			_, key := l.dealKey()
-			n += int64(p.ValueSizeOf(key))
-		}
-	}
-	return n, true
-}
-
 // Share returns the keys [lo, hi) worker owns in AccessEach phases: the key
 // space split into Workers() contiguous parts as equal as can be.
 func (p *Plan) Share(worker int) (lo, hi uint64) {
@@ -509,20 +464,32 @@ func (d *Duration) Set(s string) error {
 // Type names the flag value's type, for help text.
 func (d *Duration) Type() string { return "duration" }
 
-// DecodePlan reads a JSON plan and validates it. Unknown fields are
-// refused, so a worker never silently ignores a setting.
-func DecodePlan(b []byte) (*Plan, error) {
-	var p Plan
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("decoding plan: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("decoding plan: trailing data after the plan")
-	}
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid plan: %w", err)
-	}
-	return &p, nil
+// Source is where a phase's ops come from: the seeded deck of a mix, every
+// key of a worker's share once, YCSB's record ops, the user's scripts.
+// A runner asks the plan for the source of each phase (Plan.Source), asks
+// it for each worker's Dealer, and runs what the dealer deals; judges ask
+// it which op kinds a phase can produce, and reports ask it to describe
+// itself. A new kind of workload whose ops come from somewhere new (a
+// trace file, say) is one more Source.
+type Source interface {
+	// Name names the source in messages: "lottery", "each key".
+	Name() string
+	// Kinds returns the op kinds phase ph of p can deal, in canonical
+	// order.
+	Kinds(p *Plan, ph *Phase) []Op
+	// Writes returns the share of ph's ops, from 0 to 1, that may commit
+	// a write: a key-value write, a script that may write.
+	Writes(p *Plan, ph *Phase) float64
+	// Describe says in one line what p's phases deal, for the header of a
+	// report: "10000 keys uniform · 64-byte values · 2000 ops/worker · mix
+	// read=95,upsert=5"; with batch, a plan of one phase whose ops can be
+	// batched says its batch size too (" · batch 1").
+	Describe(p *Plan, batch bool) string
+	// Brief says what a run of p's phases dealt, shorter, beside its
+	// settings: "2000 ops/worker · mix read=95,upsert=5".
+	Brief(p *Plan) string
+	// Dealer returns the dealer of worker in run phase number run (an
+	// index of p.RunPhases()), drawing on what the workers of one host
+	// share (sh, from NewShared).
+	Dealer(p *Plan, run, worker int, sh *Shared) (Dealer, error)
 }

@@ -2,15 +2,15 @@ package workload
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
-	"sync"
+	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // recordPlan returns a record workload of n records run with mix over
@@ -54,13 +54,13 @@ func TestKeyNames(t *testing.T) {
 		{5, 8, true, "user00000005"},
 		{123, 2, true, "user123"},
 	} {
-		if got := string(appendKeyName(nil, tt.keynum, tt.pad, tt.ordered)); got != tt.want {
+		if got := string(generator.AppendKeyName(nil, tt.keynum, tt.pad, tt.ordered)); got != tt.want {
 			t.Errorf("key %d (padding %d, ordered %v) = %s, want %s", tt.keynum, tt.pad, tt.ordered, got, tt.want)
 		}
 	}
 	// Math.abs of the one hash it cannot negate stays negative, as in Java.
-	if h := fnvhash64(0); h < 0 {
-		t.Errorf("fnvhash64(0) = %d", h)
+	if h := generator.FNVHash64(0); h < 0 {
+		t.Errorf("generator.FNVHash64(0) = %d", h)
 	}
 }
 
@@ -115,15 +115,17 @@ func TestRecordOpShares(t *testing.T) {
 // to floor(itemcount × (eta·u − eta + 1)^α), inverted here interval by
 // interval.
 func grayProbabilities(items, itemcount int64, zetan, theta float64, K int) []float64 {
-	z := newYCSBZipfZeta(0, items-1, theta, zetan)
+	// Gray's constants, as ZipfianGenerator computes them.
+	alpha := 1 / (1 - theta)
+	eta := (1 - math.Pow(2/float64(items), 1-theta)) / (1 - generator.Zeta(0, 2, theta, 0)/zetan)
 	p := make([]float64, K)
 	p[0] = 1 / zetan
 	if K > 1 {
 		p[1] = math.Pow(0.5, theta) / zetan
 	}
-	u1 := z.halfPowTheta / zetan
+	u1 := (1 + math.Pow(0.5, theta)) / zetan
 	uOf := func(x float64) float64 {
-		return (math.Pow(x/float64(itemcount), 1/z.alpha)-1)/z.eta + 1
+		return (math.Pow(x/float64(itemcount), 1/alpha)-1)/eta + 1
 	}
 	for k := range K {
 		lo, hi := max(uOf(float64(k)), u1), min(uOf(float64(k+1)), 1)
@@ -217,11 +219,11 @@ func drawKeys(t *testing.T, p *Plan, n int) []int64 {
 func TestZipfianFrequencies(t *testing.T) {
 	const records, draws, ranks = 1000, 400_000, 2_000_000
 	const itemcount = records + 1
-	probs := grayProbabilities(scrambledItems+1, scrambledItems+1, scrambledZetan, scrambledTheta, ranks)
+	probs := grayProbabilities(generator.ScrambledItems+1, generator.ScrambledItems+1, generator.ScrambledZetan, generator.ScrambledTheta, ranks)
 	expected := map[int64]float64{}
 	covered := 0.0
 	for k, pk := range probs {
-		expected[fnvhash64(int64(k))%itemcount] += pk
+		expected[generator.FNVHash64(int64(k))%itemcount] += pk
 		covered += pk
 	}
 	for key := range int64(itemcount) {
@@ -259,7 +261,7 @@ func TestLatestFrequencies(t *testing.T) {
 	const records, draws = 1000, 300_000
 	p := recordPlan("read=100", Latest, records, 1, draws)
 	items := int64(records - 1)
-	zetan := zetaStatic(0, items, recordTheta, 0)
+	zetan := generator.Zeta(0, items, recordTheta, 0)
 	probs := grayProbabilities(items, items, zetan, recordTheta, records)
 	expected := map[int64]float64{}
 	for off, pk := range probs {
@@ -298,7 +300,7 @@ func TestLatestFrequencies(t *testing.T) {
 	}
 	// Its share is 1/ζ(1000) now (the zipfian grows with the limit), within
 	// 8 standard deviations.
-	want := 100_000 / zetaStatic(0, records, recordTheta, 0)
+	want := 100_000 / generator.Zeta(0, records, recordTheta, 0)
 	if sd := math.Sqrt(want); math.Abs(float64(hits)-want) > 8*sd {
 		t.Errorf("the newest record, once acknowledged, drawn %d times in 100000, want %.0f", hits, want)
 	}
@@ -382,7 +384,7 @@ func TestScanLengths(t *testing.T) {
 	if x := chiSquare(buckets, slices.Repeat([]float64{0.1}, 10), draws); x > chiLimit(9) {
 		t.Errorf("uniform scan lengths: χ² = %.1f over %v", x, buckets)
 	}
-	probs := grayProbabilities(100, 100, zetaStatic(0, 100, recordTheta, 0), recordTheta, 100)
+	probs := grayProbabilities(100, 100, generator.Zeta(0, 100, recordTheta, 0), recordTheta, 100)
 	expected := map[int64]float64{}
 	for k, pk := range probs {
 		expected[int64(k)+1] += pk
@@ -468,68 +470,16 @@ func TestRecordValues(t *testing.T) {
 	}
 }
 
-func TestCounterAcknowledgements(t *testing.T) {
-	c := NewCounter(100)
-	if c.Limit() != 99 {
-		t.Fatalf("a fresh counter's limit is %d, want 99", c.Limit())
+// A run phase's op count is the busiest worker's share of the operation
+// count: a plan whose two disagree (its header would say one and it would
+// run the other) is refused.
+func TestRecordPhaseOpsAgree(t *testing.T) {
+	p := recordPlan("read=100", Uniform, 1000, 4, 999_999)
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
 	}
-	a, b, d := c.Next(), c.Next(), c.Next()
-	if a != 100 || b != 101 || d != 102 {
-		t.Fatalf("handed out %d %d %d", a, b, d)
-	}
-	mustAck := func(v uint64) {
-		t.Helper()
-		if err := c.Ack(v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	mustAck(b)
-	mustAck(d)
-	if c.Limit() != 99 {
-		t.Errorf("limit %d with keynum 100 not acknowledged, want 99", c.Limit())
-	}
-	mustAck(a)
-	if c.Limit() != 102 {
-		t.Errorf("limit %d once 100 to 102 are acknowledged, want 102", c.Limit())
-	}
-	if err := c.Ack(a); err == nil {
-		t.Error("a keynum acknowledged twice went unnoticed")
-	}
-	if err := c.Ack(103 + counterWindow); !errors.Is(err, ErrCounterWindow) {
-		t.Errorf("an acknowledgement beyond the window: %v, want ErrCounterWindow", err)
-	}
-}
-
-// Acknowledgements from many goroutines at once, in any order, move the
-// limit to the last keynum handed out, with no keynum lost or doubled.
-func TestCounterConcurrent(t *testing.T) {
-	c := NewCounter(1)
-	const workers, each = 8, 20_000
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			var held []uint64
-			for i := range each {
-				held = append(held, c.Next())
-				if i%7 == 6 { // acknowledge out of order, a few at a time
-					for j := len(held) - 1; j >= 0; j-- {
-						if err := c.Ack(held[j]); err != nil {
-							t.Error(err)
-							return
-						}
-					}
-					held = held[:0]
-				}
-			}
-			for _, v := range held {
-				if err := c.Ack(v); err != nil {
-					t.Error(err)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if got, want := c.Limit(), uint64(workers*each); got != want {
-		t.Errorf("limit %d after %d acknowledged keynums from 1, want %d", got, workers*each, want)
+	p.Phases[0].Ops = 20
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "20 ops a worker, but the operation count 999999 over 4 workers is 250000 a worker") {
+		t.Errorf("a phase of 20 ops a worker and an operation count of 999999: %v", err)
 	}
 }

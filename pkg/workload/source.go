@@ -6,94 +6,13 @@ import (
 
 	"github.com/gobench/gobench/pkg/sqlscript"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload/generator"
 )
-
-// Source is where a phase's ops come from: the seeded deck of a mix, every
-// key of a worker's share once, YCSB's record ops, the user's scripts.
-// A runner asks the plan for the source of each phase (Plan.Source), asks
-// it for each worker's Dealer, and runs what the dealer deals; judges ask
-// it which op kinds a phase can produce, and reports ask it to describe
-// itself. A new kind of workload whose ops come from somewhere new (a
-// trace file, say) is one more Source.
-type Source interface {
-	// Name names the source in messages: "lottery", "each key".
-	Name() string
-	// Kinds returns the op kinds phase ph of p can deal, in canonical
-	// order.
-	Kinds(p *Plan, ph *Phase) []Op
-	// Writes returns the share of ph's ops, from 0 to 1, that may commit
-	// a write: a key-value write, a script that may write.
-	Writes(p *Plan, ph *Phase) float64
-	// Describe says in one line what p's phases deal, for the header of a
-	// report: "10000 keys uniform · 64-byte values · 2000 ops/worker · mix
-	// read=95,upsert=5"; with batch, a plan of one phase whose ops can be
-	// batched says its batch size too (" · batch 1").
-	Describe(p *Plan, batch bool) string
-	// Brief says what a run of p's phases dealt, shorter, beside its
-	// settings: "2000 ops/worker · mix read=95,upsert=5".
-	Brief(p *Plan) string
-	// Dealer returns the dealer of worker in run phase number run (an
-	// index of p.RunPhases()), drawing on what the workers of one host
-	// share (sh, from NewShared).
-	Dealer(p *Plan, run, worker int, sh *Shared) (Dealer, error)
-}
-
-// Deal is one op as a Dealer dealt it: what the worker runs next. The
-// slices it holds are the dealer's, valid until its next Deal.
-type Deal struct {
-	// Op is the op's kind.
-	Op Op
-	// Key is a key-value op's key, or a record op's keynum.
-	Key uint64
-	// Value is what a key-value write writes.
-	Value []byte
-	// ScanLen is how many keys (or records) a scan reads.
-	ScanLen int
-	// Record, set for a record op, is its record's key; ReadField and
-	// WriteField the field it reads and the one it writes (-1: every
-	// field); Values what it writes.
-	Record     []byte
-	ReadField  int
-	WriteField int
-	Values     [][]byte
-	// Seq numbers the op among the worker's writes in the phase (a
-	// key-value write's, whose value's Tag carries it), or among its
-	// scripts: a --crash run's acknowledgements name it.
-	Seq uint64
-	// Args, for a script, are the values each of its statements binds,
-	// in the order of its statements; Err, when set, is why the op cannot
-	// run: it fails with Err when it comes to run.
-	Args [][]any
-	Err  error
-	// Claimed says the op's keynum was claimed from the run's shared
-	// Counter: the dealer must be told (Dealer.Release) once the op is
-	// over, committed, failed or never run.
-	Claimed bool
-}
-
-// Dealer deals one worker's ops in one phase. It is used by one goroutine.
-type Dealer interface {
-	// Deal deals the next op into d. An error stops the worker.
-	Deal(d *Deal) error
-	// Len returns how many ops the dealer deals in all, or 0 when the
-	// phase's op count or duration bounds them.
-	Len() int64
-	// Release tells the dealer that the op it dealt with keynum, which
-	// it claimed (Deal.Claimed), is over.
-	Release(keynum uint64) error
-}
-
-// Shared is what the workers of one host share of a plan's sources: the
-// key chooser's tables, a record workload's generators and its insert
-// counter. Build it once per host with NewShared.
-type Shared struct {
-	keys keyChooser
-}
 
 // NewShared returns what the workers of one host share of plan; a record
 // workload's inserts count on c (nil: a counter of the host's own, right
 // only when it runs every worker, or no phase inserts).
-func NewShared(plan *Plan, c *Counter) *Shared {
+func NewShared(plan *Plan, c *generator.Counter) *Shared {
 	return &Shared{keys: planKeys(plan, c)}
 }
 

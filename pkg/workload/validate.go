@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -234,11 +236,16 @@ func (p *Plan) checker() string {
 
 // CheckDriver refuses, before any store opens, a plan the driver cannot
 // run: workers its databases cannot host (store.CheckShare: worker
-// processes on a store one process may open), a record workload on a
+// processes on a store one process may open), a --crash run on a driver
+// that cannot record it (by its VFS, store.PowerCutter, or by the file
+// system, store.DiskFiler), a record workload on a
 // driver that keeps no record tables, or scans on one whose tables are
 // unordered.
 func CheckDriver(plan *Plan, drv store.Driver) error {
 	if err := store.CheckShare(drv, plan.Processes(), plan.Workers()); err != nil {
+		return err
+	}
+	if err := checkPowerCut(drv, plan); err != nil {
 		return err
 	}
 	return CheckTables(plan, drv)
@@ -263,4 +270,39 @@ func CheckTables(plan *Plan, drv store.Driver) error {
 		}
 	}
 	return nil
+}
+
+// checkPowerCut refuses a plan whose driver cannot trace its I/O as it
+// asks: a --crash plan of a driver that cannot record it, an --io-trace
+// the driver has not (see IOTraceOf).
+func checkPowerCut(drv store.Driver, p *Plan) error {
+	if p.Crash == nil && p.IOTrace == "" {
+		return nil
+	}
+	_, err := IOTraceOf(p, drv)
+	switch {
+	case err != nil && p.Crash != nil:
+		return fmt.Errorf("--crash: %w", err)
+	case err != nil:
+		return fmt.Errorf("--io-trace %s: %w", p.IOTrace, err)
+	}
+	return nil
+}
+
+// DecodePlan reads a JSON plan and validates it. Unknown fields are
+// refused, so a worker never silently ignores a setting.
+func DecodePlan(b []byte) (*Plan, error) {
+	var p Plan
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("decoding plan: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("decoding plan: trailing data after the plan")
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid plan: %w", err)
+	}
+	return &p, nil
 }

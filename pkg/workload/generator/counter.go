@@ -1,4 +1,4 @@
-package workload
+package generator
 
 import (
 	"encoding/binary"

@@ -1,0 +1,53 @@
+package workload
+
+// Deal is one op as a Dealer dealt it: what the worker runs next. The
+// slices it holds are the dealer's, valid until its next Deal.
+type Deal struct {
+	// Op is the op's kind.
+	Op Op
+	// Key is a key-value op's key, or a record op's keynum.
+	Key uint64
+	// Value is what a key-value write writes.
+	Value []byte
+	// ScanLen is how many keys (or records) a scan reads.
+	ScanLen int
+	// Record, set for a record op, is its record's key; ReadField and
+	// WriteField the field it reads and the one it writes (-1: every
+	// field); Values what it writes.
+	Record     []byte
+	ReadField  int
+	WriteField int
+	Values     [][]byte
+	// Seq numbers the op among the worker's writes in the phase (a
+	// key-value write's, whose value's Tag carries it), or among its
+	// scripts: a --crash run's acknowledgements name it.
+	Seq uint64
+	// Args, for a script, are the values each of its statements binds,
+	// in the order of its statements; Err, when set, is why the op cannot
+	// run: it fails with Err when it comes to run.
+	Args [][]any
+	Err  error
+	// Claimed says the op's keynum was claimed from the run's shared
+	// Counter: the dealer must be told (Dealer.Release) once the op is
+	// over, committed, failed or never run.
+	Claimed bool
+}
+
+// Dealer deals one worker's ops in one phase. It is used by one goroutine.
+type Dealer interface {
+	// Deal deals the next op into d. An error stops the worker.
+	Deal(d *Deal) error
+	// Len returns how many ops the dealer deals in all, or 0 when the
+	// phase's op count or duration bounds them.
+	Len() int64
+	// Release tells the dealer that the op it dealt with keynum, which
+	// it claimed (Deal.Claimed), is over.
+	Release(keynum uint64) error
+}
+
+// Shared is what the workers of one host share of a plan's sources: the
+// key chooser's tables, a record workload's generators and its insert
+// counter. Build it once per host with NewShared.
+type Shared struct {
+	keys keyChooser
+}

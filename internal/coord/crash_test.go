@@ -108,7 +108,7 @@ func TestCrashRefused(t *testing.T) {
 	reg := all.Registry()
 	for _, driver := range []string{"null", "map"} {
 		p := crashPlan(t, driver, "wal", "full", 1, 100, 4)
-		p.Store.Options = nil
+		p.Store.Options, p.Mode = nil, workload.ModeGoroutine
 		if err := checkCrash(p, reg, t.TempDir()); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "keeps no files") {
 			t.Errorf("%s: %v", driver, err)
 		}

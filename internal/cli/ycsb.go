@@ -176,6 +176,13 @@ func (o *ycsbOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 // or a property file's, then the -p overrides.
 func (o *ycsbOptions) properties(env *Env, name string) ([]preset.Property, error) {
 	props, ok := preset.CanonicalYCSB(name)
+	if _, err := env.FS.Stat(name); ok && err == nil {
+		other := "workload" + strings.ToLower(name)
+		if strings.HasPrefix(other, "workloadworkload") {
+			other = strings.TrimPrefix(strings.ToLower(name), "workload")
+		}
+		return nil, fmt.Errorf("workload %s names both YCSB's workload and the file %s here: give ./%s for the file, or %s for YCSB's", name, name, name, other)
+	}
 	if !ok {
 		fi, err := env.FS.Stat(name)
 		switch {

@@ -102,7 +102,12 @@ func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 	sent := *p
 	sent.Store.Record = m.crash.record() // workers record their I/O from their first connection on
 	sent.AckRecord = m.crash.ackRecord() // or, under the recording file system, their acknowledgements
-	planJSON, removeCounter, err := counterFile(&sent)
+	withOrder, removeOrder, err := replayOrderFile(&sent)
+	if err != nil {
+		return err
+	}
+	defer removeOrder()
+	planJSON, removeCounter, err := counterFile(withOrder)
 	if err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)
 	}

@@ -54,6 +54,11 @@ type Host struct {
 	// the run did: only a host that runs every worker may take it).
 	IO func() (store.IOCounts, bool)
 
+	// ReplayOrder, for a replay in the order of commits, is the run's
+	// shared order (see workload.ReplayOrder); nil gives the host one of
+	// its own, which is right only when it runs every worker.
+	ReplayOrder *workload.ReplayOrder
+
 	// acks is the record the workers append their acknowledgements to
 	// themselves (workload.Plan.AckRecord), nil when the engine does.
 	acks *ackRecorder
@@ -112,6 +117,11 @@ func (h *Host) Run(ctx context.Context) (err error) {
 		return fmt.Errorf("%w: the record workload inserts, and this host runs %d of its %d workers: they need the run's shared counter", store.ErrInvalid, len(h.Workers), h.Plan.Workers())
 	}
 	sh := workload.NewShared(h.Plan, h.Counter)
+	order, err := h.replayOrder()
+	if err != nil {
+		return err
+	}
+	sh.SetReplayOrder(order)
 	phases := h.Plan.RunPhases()
 	for phase := range phases {
 		if err := h.runPhase(ctx, phase, &phases[phase], conns, prepared, sh); err != nil {
@@ -217,6 +227,10 @@ func supports(c store.Conn, op workload.Op) bool {
 		return ok
 	case workload.OpDelete:
 		_, ok := c.(store.Deleter)
+		return ok
+	}
+	if op.IsStatement() {
+		_, ok := c.(store.Executor) // a replayed trace's (a sql workload's statements come with its scripts)
 		return ok
 	}
 	if op.IsScript() {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/crashstate"
+	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
@@ -21,6 +23,10 @@ type crashRun struct {
 	dir string
 	rec store.Record
 	pcs store.PowerCutStore
+	// layout says how the states find the store's files in the record
+	// and its copies (crashstate.Options: Files, and Tree under the file
+	// system recorder).
+	layout crashstate.Options
 	// acks says the workers append their acknowledgements themselves
 	// (the recording file system records the files).
 	acks    bool
@@ -81,12 +87,21 @@ func newCrashRun(s *session) (*crashRun, error) {
 		return nil, nil
 	}
 	pcs, ok := s.st.(store.PowerCutStore)
+	df, named := s.drv.(store.DiskFiler)
 	beside := filepath.Dir(p.Store.Path)
+	var layout crashstate.Options
 	if s.fs != nil {
 		// Outside the mount, beside the directory it covers.
 		pcs, ok, beside = s.fs, true, filepath.Dir(s.fs.files.Dir)
+		layout = crashstate.Options{Files: s.fs.files, Tree: recfs.TreeFile}
+	} else if ok && named {
+		files, err := df.DiskFiles(p.Store)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --crash: %w", store.ErrInvalid, err)
+		}
+		layout = crashstate.Options{Files: files}
 	}
-	if !ok {
+	if !ok || !named {
 		return nil, fmt.Errorf("%w: --crash: the %s driver's store cannot record a run", store.ErrInvalid, p.Driver)
 	}
 	dir, err := os.MkdirTemp(beside, ".gobench-crash-")
@@ -102,7 +117,7 @@ func newCrashRun(s *session) (*crashRun, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("--crash: %w", err)
 	}
-	return &crashRun{dir: dir, rec: rec, pcs: pcs, acks: s.fs != nil}, nil
+	return &crashRun{dir: dir, rec: rec, pcs: pcs, layout: layout, acks: s.fs != nil}, nil
 }
 
 // record returns what the plan of a worker process carries so that its
@@ -161,8 +176,10 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 	s.notef("simulating %d power cuts (%s model) at points of the run's record", p.Crash.States, p.Crash.Model)
 	x := runner.NewCrashIndex(p)
 	d := result.NewDurability(p.Crash)
-	spec := store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed}
-	sum, err := c.pcs.CrashStates(ctx, c.dir, c.rec, spec, x.Add, func(st store.CrashState) error {
+	o := c.layout
+	o.Record, o.Base, o.Work = c.rec.Path, filepath.Join(c.dir, "base"), filepath.Join(c.dir, "work")
+	o.Spec = store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed}
+	sum, err := crashstate.Build(ctx, o, x.Add, func(st store.CrashState) error {
 		r, err := runner.CheckCrashState(ctx, s.drv, p, st, x)
 		if err != nil {
 			return err
@@ -170,6 +187,9 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		d.Add(st, r)
 		return nil
 	})
+	if err == nil && s.fs != nil {
+		err = s.fs.failed()
+	}
 	d.SetRecord(sum, x.Acks())
 	if err != nil {
 		d.Stopped = err.Error()

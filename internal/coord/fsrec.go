@@ -1,7 +1,6 @@
 package coord
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gobench/gobench/pkg/crashstate"
 	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -35,9 +33,16 @@ type fsRecorder struct {
 var _ store.PowerCutStore = (*fsRecorder)(nil)
 
 // cleanStaleMounts unmounts the recording file systems earlier runs left
-// behind (their helper killed with them) and says so.
-func cleanStaleMounts(notef func(string, ...any)) {
-	for _, st := range recfs.CleanStale() {
+// over the store's directory of the plan or beside it (their helper
+// killed with them), and says so.
+func cleanStaleMounts(drv store.Driver, cfg store.Config, notef func(string, ...any)) {
+	dir := filepath.Dir(cfg.Path)
+	if df, ok := drv.(store.DiskFiler); ok {
+		if files, err := df.DiskFiles(cfg); err == nil {
+			dir = files.Dir
+		}
+	}
+	for _, st := range recfs.CleanStale(dir) {
 		if st.Err != nil {
 			notef("a recording file system left by an earlier run (its helper, process %d, is gone) is mounted over %s, and unmounting it failed: %v", st.PID, st.Dir, st.Err)
 			continue
@@ -222,16 +227,9 @@ func (r *fsRecorder) StopRecording() error {
 	return r.h.EndRecording()
 }
 
-// CrashStates builds the states of spec from the record (package
-// crashstate), each holding the store's tree.
-func (r *fsRecorder) CrashStates(ctx context.Context, dir string, rec store.Record, spec store.CrashSpec, ack func(store.Ack), visit func(store.CrashState) error) (store.RecordSummary, error) {
-	o := crashstate.Options{Record: rec.Path, Base: filepath.Join(dir, "base"), Work: filepath.Join(dir, "work"),
-		Tree: recfs.TreeFile, Path: r.files.Path, Spec: spec}
-	sum, err := crashstate.Build(ctx, o, ack, visit)
-	if err == nil {
-		r.mu.Lock()
-		err = r.err
-		r.mu.Unlock()
-	}
-	return sum, err
+// failed returns the first error reading the recorder's counts met.
+func (r *fsRecorder) failed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
 }

@@ -69,19 +69,30 @@ type Options struct {
 	// copied at the run's start; Work a directory for images and states,
 	// emptied as Build returns.
 	Record, Base, Work string
-	// Names are the files' names by role (store.RoleDatabase,
-	// RoleJournal, RoleWAL), for the events of a VFS, which name their
-	// files so; the files in Base are found by these names.
-	Names [3]string
+	// Files are the store's files as its driver names them
+	// (store.DiskFiler): a VFS's events name its files by role (the
+	// database, Path; its journal and WAL, Path and their suffix), found
+	// in Base by those names; Files.Path is where the store's path is in
+	// a state's directory.
+	Files store.DiskFiles
 	// Tree, when set, is the file in Base that lists the tree of the
 	// file system recorder at the run's start (see WriteTree); the
 	// contents of its files are in Base under their numbers.
 	Tree string
-	// Path is where the store's path is in a state's directory: its
-	// database file, or "" when the store's path is the directory
-	// itself. Empty with no Tree, it is Names[store.RoleDatabase].
-	Path string
 	Spec store.CrashSpec
+}
+
+// roleNames returns the names of a VFS's files by role (store.RoleDatabase,
+// RoleJournal, RoleWAL): the database's path, and the path with the
+// suffix of the role's files.
+func roleNames(f store.DiskFiles) [3]string {
+	names := [3]string{store.RoleDatabase: f.Path}
+	for _, r := range f.Roles {
+		if r.Role > store.RoleDatabase && r.Role < len(names) {
+			names[r.Role] = f.Path + r.Suffix
+		}
+	}
+	return names
 }
 
 // Build reads the record, calls ack with every acknowledgement of the

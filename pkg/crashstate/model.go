@@ -49,10 +49,12 @@ func (n *node) markDirty(off, size int64) {
 
 // model is the files and directories of a run, event by event.
 type model struct {
-	rec   *os.File
-	o     Options
-	seq   int
-	root  *node
+	rec  *os.File
+	o    Options
+	seq  int
+	root *node
+	// names are a VFS's files by role (roleNames).
+	names [3]string
 	byID  map[uint32]*node // the file system recorder's numbers
 	files *fileCache
 	buf   []byte
@@ -63,13 +65,16 @@ type model struct {
 // newModel starts the model from the files copied at the run's start,
 // each as durable as it is.
 func newModel(rec *os.File, o Options) (*model, error) {
-	m := &model{rec: rec, o: o, byID: map[uint32]*node{}, files: newFileCache(64), buf: make([]byte, 256<<10)}
+	m := &model{rec: rec, o: o, names: roleNames(o.Files), byID: map[uint32]*node{}, files: newFileCache(64), buf: make([]byte, 256<<10)}
 	m.root = m.newNode(true)
 	m.byID[iorecord.RootDir] = m.root
 	if o.Tree != "" {
 		return m, m.loadTree()
 	}
-	for _, name := range o.Names {
+	for _, name := range m.names {
+		if name == "" {
+			continue
+		}
 		path := filepath.Join(o.Base, name)
 		fi, err := os.Stat(path)
 		if errors.Is(err, os.ErrNotExist) {
@@ -281,10 +286,10 @@ func (m *model) change(d *node, name string, n *node) {
 
 // roleName is the name of a VFS's file of role.
 func (m *model) roleName(role uint8) (string, error) {
-	if int(role) >= len(m.o.Names) || m.o.Names[role] == "" {
+	if int(role) >= len(m.names) || m.names[role] == "" {
 		return "", fmt.Errorf("file role %d", role)
 	}
-	return m.o.Names[role], nil
+	return m.names[role], nil
 }
 
 // dirOf returns the directory the file system recorder numbered id.

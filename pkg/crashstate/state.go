@@ -50,19 +50,11 @@ func (m *model) replay(ctx context.Context, points []int64, visit func(store.Cra
 
 var errDone = errors.New("every state built")
 
-// storePath is where the store's path is in a state's directory.
-func (m *model) storePath() string {
-	if m.o.Path == "" && m.o.Tree == "" {
-		return m.o.Names[store.RoleDatabase]
-	}
-	return m.o.Path
-}
-
 // state writes into dir the files a power cut just after event n would
 // leave: the durable tree from the root, each file with what its syncs
 // made durable (and, under store.CrashTorn, some of what they did not).
 func (m *model) state(dir string, index int, n, at int64) (store.CrashState, error) {
-	st := store.CrashState{Index: index, Path: filepath.Join(dir, m.storePath()), Event: n, At: at}
+	st := store.CrashState{Index: index, Path: filepath.Join(dir, m.o.Files.Path), Event: n, At: at}
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return st, err
 	}

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/gobench/gobench/pkg/crashstate"
 	"github.com/gobench/gobench/pkg/iorecord"
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -162,17 +160,6 @@ func (s *db) StopRecording() error {
 		p.event(iorecord.Event{Kind: iorecord.KindEnd})
 	}
 	return s.stopProcRecording()
-}
-
-// CrashStates builds the states of spec from the record of the run (see
-// package crash for the model).
-func (s *db) CrashStates(ctx context.Context, dir string, rec store.Record, spec store.CrashSpec, ack func(store.Ack), visit func(store.CrashState) error) (store.RecordSummary, error) {
-	var names [3]string
-	for i, f := range s.files() {
-		names[i] = filepath.Base(f)
-	}
-	o := crashstate.Options{Record: rec.Path, Base: filepath.Join(dir, "base"), Work: filepath.Join(dir, "work"), Names: names, Spec: spec}
-	return crashstate.Build(ctx, o, ack, visit)
 }
 
 // RecordAck appends an acknowledgement to the process's record, if it

@@ -247,11 +247,11 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 
 // traceIO decides what traces the run's I/O, and mounts the recording
 // file system when it is that, once the mounts earlier runs left behind
-// are gone.
+// over the store's place are gone.
 func (s *session) traceIO() (err error) {
 	p := s.cfg.Plan
 	if p.Store.Path != "" {
-		cleanStaleMounts(s.notef)
+		cleanStaleMounts(s.drv, p.Store, s.notef)
 	}
 	if dir := filepath.Dir(p.Store.Path); p.Crash != nil {
 		if _, known := sysinfo.FreeBytes(dir); !known {

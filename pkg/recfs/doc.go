@@ -21,7 +21,8 @@
 // even by SIGKILL, it unmounts and exits. A helper killed itself leaves
 // a mount whose server is gone; CleanStale finds such mounts by their
 // type (fuse.gobench-rec) and the helper's process id in their source,
-// and unmounts them at the next run's start.
+// and unmounts them at the start of the next run over the same place (or
+// beside it).
 //
 // # Order
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -86,20 +87,26 @@ type Stale struct {
 	Err error
 }
 
-// CleanStale unmounts the recording file systems of this mount
-// namespace whose helper process is gone (a run killed with its helper:
-// the mount stays, every access failing "transport endpoint is not
-// connected") and returns them, each with the error of its unmounting,
-// if any. The mounts of live helpers (other runs under way) are left
-// alone.
-func CleanStale() []Stale {
+// CleanStale unmounts the recording file systems over dir or beside it
+// (in dir's parent directory) whose helper process is gone (a run killed
+// with its helper: the mount stays, every access failing "transport
+// endpoint is not connected") and returns them, each with the error of
+// its unmounting, if any. The mounts of live helpers (other runs under
+// way) are left alone, and so are those elsewhere: the run that cleans a
+// mount is the next one over the same place, which the mount would
+// otherwise fail, not whichever run starts first.
+func CleanStale(dir string) []Stale {
 	ms, err := sysinfo.Mounts()
+	if err != nil {
+		return nil
+	}
+	parent, err := resolvedParent(dir)
 	if err != nil {
 		return nil
 	}
 	var out []Stale
 	for _, m := range ms {
-		if m.Type != FSType || !strings.HasPrefix(m.Source, SourcePrefix) {
+		if m.Type != FSType || !strings.HasPrefix(m.Source, SourcePrefix) || filepath.Dir(m.Point) != parent {
 			continue
 		}
 		pid, err := strconv.Atoi(strings.TrimPrefix(m.Source, SourcePrefix))
@@ -109,6 +116,16 @@ func CleanStale() []Stale {
 		out = append(out, Stale{Dir: m.Point, PID: pid, Err: detach(m.Point)})
 	}
 	return out
+}
+
+// resolvedParent returns the absolute path of dir's parent directory,
+// its symbolic links resolved, as the kernel names mount points.
+func resolvedParent(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(filepath.Dir(abs))
 }
 
 // serving reports whether the mount at dir, made by process pid, is

@@ -40,7 +40,7 @@ type Stale struct {
 }
 
 // CleanStale finds nothing: nothing is mounted here.
-func CleanStale() []Stale { return nil }
+func CleanStale(string) []Stale { return nil }
 
 // detach has nothing to unmount here.
 func detach(string) error { return nil }

@@ -328,7 +328,7 @@ func TestHelper(t *testing.T) {
 
 // A helper whose coordinator dies (its stdin closes) unmounts; one
 // killed itself leaves its mount, which CleanStale removes, leaving
-// the mounts of live helpers alone.
+// the mounts of live helpers alone (both beside the one it is given).
 func TestNoMountLeftBehind(t *testing.T) {
 	dir := t.TempDir()
 	h := helper(t, dir)
@@ -346,8 +346,13 @@ func TestNoMountLeftBehind(t *testing.T) {
 	if _, err := os.Stat(killed); !strings.Contains(errString(err), "not connected") {
 		t.Fatalf("the stale mount answers: %v", err)
 	}
+	elsewhere := filepath.Join(t.TempDir(), "other", "db")
+	must(t, os.MkdirAll(elsewhere, 0o755))
+	if st := CleanStale(elsewhere); len(st) != 0 || !isMounted(killed) {
+		t.Fatalf("a run elsewhere cleaned %v; %s mounted %v", st, killed, isMounted(killed))
+	}
 	var cleaned []string
-	for _, s := range CleanStale() {
+	for _, s := range CleanStale(killed) {
 		must(t, s.Err)
 		cleaned = append(cleaned, s.Dir)
 	}

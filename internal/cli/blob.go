@@ -140,7 +140,7 @@ func (o *blobOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 		return nil, err
 	}
 	spec.Targets = o.targets
-	cells, err := spec.Plans(preset.Matrix{Registry: all.Registry()}) // its targets are its cells
+	cells, err := spec.Plans(preset.Matrix{Registry: env.registry()}) // its targets are its cells
 	if err != nil {
 		return nil, err
 	}

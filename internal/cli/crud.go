@@ -25,9 +25,9 @@ type crudOptions struct {
 	storage string
 }
 
-func defaultCRUDOptions() *crudOptions {
+func defaultCRUDOptions(reg *store.Registry) *crudOptions {
 	return &crudOptions{
-		matrix:  newMatrixFlags(all.DefaultDriver(), workload.ModeGoroutine, "1", "1000"),
+		matrix:  newMatrixFlags(reg, all.DefaultDriver(), workload.ModeGoroutine, "1", "1000"),
 		run:     runOptions{repeat: 1, format: "text", ready: time.Minute},
 		spec:    preset.DefaultCRUDSpec(),
 		rows:    "10k",
@@ -53,7 +53,7 @@ func (o *crudOptions) AddFlags(fs *pflag.FlagSet) {
 }
 
 func newCRUDCommand(env *Env) *cobra.Command {
-	o := defaultCRUDOptions()
+	o := defaultCRUDOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "crud",
 		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
@@ -80,7 +80,7 @@ goroutines by default (--mode goroutine), which every engine supports.`,
   gobench crud --driver mattn,modernc --rows 10k --batch 1 --storage ramdisk --repeat 3
 
   # Files, one per row, in a two-level tree with fsync, against SQLite
-  gobench crud --driver files,mattn --layout tree --fsync --rows 10k --baseline mattn`,
+  gobench crud --driver files,mattn --layout tree --sync full --rows 10k --baseline mattn`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPlanned(cmd, env, o) },
 	}

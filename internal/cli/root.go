@@ -286,7 +286,7 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newCaptureCommand(env), newReplayCommand(env), newWorkerCommand(env), newRecordFSCommand(env), newVersionCommand(env))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
-	registerCompletions(root)
+	registerCompletions(root, env)
 	root.Args = noArgs
 	argsAreSyntax(root)
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/job"
-	"github.com/gobench/gobench/pkg/store/all"
 )
 
 // runFileOptions are the flags of gobench run: where output goes, and
@@ -97,7 +96,7 @@ func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pf
 	if o.run.keep && j.DB != "" {
 		return nil, usage(fmt.Errorf("--keep applies to temporary databases; the plan's db %s is never removed", j.DB))
 	}
-	if err := j.Validate(ctx, all.Registry()); err != nil {
+	if err := j.Validate(ctx, env.registry()); err != nil {
 		return nil, usage(fmt.Errorf("%s: %w", path, err))
 	}
 	return j, nil
@@ -105,5 +104,5 @@ func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pf
 
 // readJob reads a plan file or a result file, as readInput reads.
 func readJob(ctx context.Context, env *Env, path string) (*job.Job, error) {
-	return readInput(ctx, env, path, func(r io.Reader) (*job.Job, error) { return job.Read(r, all.Registry()) })
+	return readInput(ctx, env, path, func(r io.Reader) (*job.Job, error) { return job.Read(r, env.registry()) })
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -25,9 +26,9 @@ type ycsbOptions struct {
 	args   []string        // load|run WORKLOAD
 }
 
-func defaultYCSBOptions() *ycsbOptions {
+func defaultYCSBOptions(reg *store.Registry) *ycsbOptions {
 	return &ycsbOptions{
-		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "1", "1"),
+		matrix: newMatrixFlags(reg, all.DefaultDriver(), workload.ModeProcess, "1", "1"),
 		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
 		spec:   preset.DefaultYCSBSpec(),
 	}
@@ -52,7 +53,7 @@ func (o *ycsbOptions) AddFlags(fs *pflag.FlagSet) {
 var crashFlags = []string{"crash", "crash-model", "crash-record-limit"}
 
 func newYCSBCommand(env *Env) *cobra.Command {
-	o := defaultYCSBOptions()
+	o := defaultYCSBOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "ycsb load|run WORKLOAD",
 		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},

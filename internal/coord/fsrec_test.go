@@ -32,12 +32,12 @@ func needFUSE(t *testing.T) {
 }
 
 // filesPlan is a --crash plan of the files engine (a file per key, in
-// its own directory), with or without an fsync per write.
-func filesPlan(t *testing.T, fsync bool, mode string) *workload.Plan {
+// its own directory) at a --sync level.
+func filesPlan(t *testing.T, sync, mode string) *workload.Plan {
 	p := crashPlan(t, "files", "", "", 2, 150, 6)
 	p.Mode = mode
 	o := files.DefaultOptions()
-	o.Fsync = fsync
+	o.Sync = sync
 	p.Store = store.Config{Path: filepath.Join(t.TempDir(), "files"), Options: o.Encode()}
 	return p
 }
@@ -65,19 +65,19 @@ func gobenchMounts() []string {
 
 // An engine with no VFS of its own runs --crash through the recording
 // file system, in worker processes and goroutines alike: the files
-// engine keeps every acknowledged write when it fsyncs each, loses some
-// when it does not, and the file system counts one sync per commit, or
-// none. The mount is gone when the run returns.
+// engine keeps every acknowledged write at --sync full, which fsyncs
+// each written file and its directory, loses some at off, and the file
+// system counts those two syncs per commit, or none. The mount is gone when the run returns.
 func TestCrashThroughTheFileSystem(t *testing.T) {
 	needFUSE(t)
 	for _, mode := range []string{workload.ModeProcess, workload.ModeGoroutine} {
-		synced := runRecorded(t, filesPlan(t, true, mode))
+		synced := runRecorded(t, filesPlan(t, store.SyncFull, mode))
 		d, io := synced.Durability, synced.Phases[0].IO
 		if d == nil || d.States != 6 || d.Corrupt != 0 || d.Lossy != 0 || d.Acked != acknowledgedWrites(synced) || d.Checked == 0 {
-			t.Errorf("%s, fsync: %+v", mode, d)
+			t.Errorf("%s, sync full: %+v", mode, d)
 		}
-		if io == nil || io.Commits != acknowledgedWrites(synced) || io.SyncsPerCommit != 1 || io.Files.Database.DataSyncs != 0 {
-			t.Errorf("%s, fsync: I/O %+v", mode, io)
+		if io == nil || io.Commits != acknowledgedWrites(synced) || io.SyncsPerCommit != 2 || io.Files.Database.DataSyncs != 0 {
+			t.Errorf("%s, sync full: I/O %+v", mode, io)
 		}
 		if got := synced.Plan.IOTrace; got != workload.IOTraceFS {
 			t.Errorf("%s: traced by %q", mode, got)
@@ -85,12 +85,12 @@ func TestCrashThroughTheFileSystem(t *testing.T) {
 		if f := synced.Environment.StoreFact(store.FactIOTrace); !strings.Contains(f, "FUSE") {
 			t.Errorf("%s: the io_trace fact says %q", mode, f)
 		}
-		unsynced := runRecorded(t, filesPlan(t, false, mode))
+		unsynced := runRecorded(t, filesPlan(t, store.SyncOff, mode))
 		if d := unsynced.Durability; d == nil || d.Lossy == 0 || d.MaxLost == 0 {
-			t.Errorf("%s, no fsync: %+v", mode, d)
+			t.Errorf("%s, sync off: %+v", mode, d)
 		}
 		if io := unsynced.Phases[0].IO; io == nil || io.Files.Syncs() != 0 || io.BytesPerCommit < 64 {
-			t.Errorf("%s, no fsync: I/O %+v", mode, io)
+			t.Errorf("%s, sync off: I/O %+v", mode, io)
 		}
 	}
 	if m := gobenchMounts(); len(m) > 0 {

@@ -74,6 +74,7 @@ func TestScripts(t *testing.T) {
 			"stracefscheck": straceFSCheck,
 			"traceinfo":     traceInfo,
 			"replaycheck":   replayCheck,
+			"primcheck":     primCheck,
 		},
 	})
 }

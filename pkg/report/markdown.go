@@ -118,6 +118,12 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 		}
 	}
 	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", judge.Alpha)
+	if legend := suiteStatements(sum); len(legend) > 0 {
+		ew.printf("\nstatements:\n\n")
+		for _, l := range legend {
+			ew.printf("- %s: %s\n", mdCode(l[0]), mdCode(l[1]))
+		}
+	}
 	if rows, settings, model := suiteDurability(s); rows != nil {
 		varied := s.Varied
 		if len(varied) == 0 {

@@ -48,6 +48,9 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 	}
 	for _, m := range sum.Metrics {
 		ew.printf("\n%s (%s, %s)\n", m.Metric, m.Unit, m.Direction)
+		if text := statementText(s, m.Metric.Kind); text != "" {
+			ew.printf("  statement %s: %s\n", m.Metric.Kind, text)
+		}
 		tw := ew.table(0)
 		tw.printf("  %s\tmean ± sd\tmedian\tmin\tmax\tvs baseline\n", textCells(s.Varied))
 		for _, c := range m.Cells {

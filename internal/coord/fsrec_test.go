@@ -51,12 +51,19 @@ func runRecorded(t *testing.T, p *workload.Plan) *result.Result {
 	return res
 }
 
-// gobenchMounts lists the recording file systems mounted now.
-func gobenchMounts() []string {
+// gobenchMounts lists the recording file systems mounted now under the
+// test's own temporary directories (other runs on the machine have
+// theirs elsewhere).
+func gobenchMounts(t *testing.T) []string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(filepath.Dir(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
 	ms, _ := sysinfo.Mounts()
 	var out []string
 	for _, m := range ms {
-		if m.Type == recfs.FSType {
+		if m.Type == recfs.FSType && strings.HasPrefix(m.Point, root+string(filepath.Separator)) {
 			out = append(out, m.Point)
 		}
 	}
@@ -93,7 +100,7 @@ func TestCrashThroughTheFileSystem(t *testing.T) {
 			t.Errorf("%s, sync off: I/O %+v", mode, io)
 		}
 	}
-	if m := gobenchMounts(); len(m) > 0 {
+	if m := gobenchMounts(t); len(m) > 0 {
 		t.Errorf("mounts left behind: %v", m)
 	}
 }
@@ -164,7 +171,7 @@ func TestIOTraceFSWantsADirectoryOfItsOwn(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "notes.txt") {
 		t.Errorf("a directory shared with another file: %v", err)
 	}
-	if m := gobenchMounts(); len(m) > 0 {
+	if m := gobenchMounts(t); len(m) > 0 {
 		t.Errorf("mounts left behind: %v", m)
 	}
 }
@@ -190,7 +197,7 @@ func TestStaleMountCleanedAtStart(t *testing.T) {
 			t.Fatal("the killed helper's mount still answers a minute later")
 		}
 	}
-	if !slices.Contains(gobenchMounts(), dir) {
+	if !slices.Contains(gobenchMounts(t), dir) {
 		t.Fatal("the killed helper's mount is gone already: nothing to clean")
 	}
 	var notes strings.Builder
@@ -199,8 +206,8 @@ func TestStaleMountCleanedAtStart(t *testing.T) {
 	if _, err := Run(context.Background(), Config{Plan: p, Registry: all.Registry(), Command: helper("serve"), Notes: &notes}); err != nil {
 		t.Fatal(err)
 	}
-	if slices.Contains(gobenchMounts(), dir) || !strings.Contains(notes.String(), "unmounted a recording file system left over "+dir) {
-		t.Errorf("mounts %v; notes:\n%s", gobenchMounts(), notes.String())
+	if slices.Contains(gobenchMounts(t), dir) || !strings.Contains(notes.String(), "unmounted a recording file system left over "+dir) {
+		t.Errorf("mounts %v; notes:\n%s", gobenchMounts(t), notes.String())
 	}
 }
 

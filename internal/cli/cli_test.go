@@ -365,6 +365,8 @@ func TestHelpExamplesAreValid(t *testing.T) {
 				args := e.words
 				dry := cmd.Flags().Lookup("dry-run") != nil
 				switch {
+				case cmd.Annotations[examplesParsed] != "":
+					return // minutes of measurement, and no plan to print: parsed only
 				case cmd.Flags().Changed("dry-run"):
 				case dry:
 					args = append(slices.Clone(args), "--dry-run")

@@ -67,7 +67,7 @@ func newReplayCommand(env *Env) *cobra.Command {
 	o := defaultReplayOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "replay TRACE",
-		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "trace"},
 		Short:       "Replay a captured application's statements under other settings, and say what changed",
 		Long: `replay runs again what gobench capture (or package capture's Go wrapper)
 recorded: each captured process becomes a worker process and each of its

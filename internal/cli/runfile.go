@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -73,7 +74,7 @@ func exactlyOneFile(cmd *cobra.Command, args []string) error {
 
 // load reads and checks the plan (or result) file, and applies the flags
 // that override it.
-func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pflag.FlagSet, commands []string) (*job.Job, error) {
+func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pflag.FlagSet, commands map[string]string) (*job.Job, error) {
 	if err := o.run.resolve(); err != nil {
 		return nil, usage(err)
 	}
@@ -81,8 +82,13 @@ func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pf
 	if err != nil {
 		return nil, err
 	}
-	if !slices.Contains(commands, j.Command) {
-		return nil, usage(fmt.Errorf("%s: command %q is none of gobench's that write plans (want %s)", path, j.Command, strings.Join(commands, ", ")))
+	source, ok := commands[j.Command]
+	if !ok {
+		names := slices.Sorted(maps.Keys(commands))
+		return nil, usage(fmt.Errorf("%s: command %q is none of gobench's that write plans (want %s)", path, j.Command, strings.Join(names, ", ")))
+	}
+	if err := j.DealsFrom(source); err != nil {
+		return nil, usage(fmt.Errorf("%s: %w", path, err))
 	}
 	if fs.Changed("repeat") {
 		j.Repeat = o.run.repeat

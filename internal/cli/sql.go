@@ -59,7 +59,7 @@ func newSQLCommand(env *Env) *cobra.Command {
 	o := defaultSQLOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "sql",
-		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "scripts"},
 		Short:       "Run your own SQL scripts (pgbench-style, weighted) on N worker processes against one database",
 		Long: `sql runs a workload of weighted scripts, as pgbench's -f FILE@WEIGHT does:
 each worker deals scripts by weight from its seeded deck and runs each as

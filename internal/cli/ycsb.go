@@ -56,7 +56,7 @@ func newYCSBCommand(env *Env) *cobra.Command {
 	o := defaultYCSBOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "ycsb load|run WORKLOAD",
-		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "records"},
 		Short:       "Run YCSB's core workloads (a to f, or a property file of yours) on N worker processes",
 		Long: `ycsb runs YCSB's core workload (site.ycsb.workloads.CoreWorkload) as YCSB
 defines it, on any engine that keeps record tables (the SQLite drivers,

@@ -182,6 +182,44 @@ var Figures = []*Figure{
 		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Corrupt) })),
 	countFigure("lossy states", "simulated power cuts that lost acknowledged writes (--crash)",
 		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Lossy) })),
+	scenarioFigure(countFigure("busy errors", "ops that failed busy or locked: the lock was not had, whatever the busy timeout (SQLITE_BUSY, SQLITE_LOCKED)",
+		"ops failed busy", " failed busy", formatCount, func(r *result.Result) (float64, bool) {
+			e := r.Phases[0].Total.Errors
+			return float64(e.Busy + e.Locked), true
+		})),
+	scenarioFigure(countFigure("wal peak", "the write-ahead log's largest size in the phase, sampled five times a second (WAL journal)",
+		"bytes of WAL", " of WAL at its peak", func(v float64) string { return bytesize.Units{}.Round(int64(math.Round(v))) },
+		walFigure(func(w *result.WALTimeline) float64 { return float64(w.MaxBytes) }))),
+	scenarioFigure(countFigure("wal resets", "times writers started the write-ahead log over after a checkpoint had copied all of it (WAL journal): 0 while readers kept every checkpoint from completing",
+		"WAL resets", " WAL resets", formatCount, walFigure(func(w *result.WALTimeline) float64 { return float64(w.Resets) })), higher),
+}
+
+// scenarioFigure lists f among a suite's default figures only in a
+// scenario's runs (gobench scenario), whose gates read it; elsewhere a
+// gate or --metric names it.
+func scenarioFigure(f *Figure, opts ...func(*Figure)) *Figure {
+	for _, o := range opts {
+		o(f)
+	}
+	f.Summary = func(r *result.Result) bool {
+		_, ok := f.Read(r, "")
+		return ok && r.Plan.Scenario != ""
+	}
+	return f
+}
+
+// higher makes a figure better higher.
+func higher(f *Figure) { f.Higher = true }
+
+// walFigure reads a figure of the first phase's write-ahead log, where
+// one was sampled.
+func walFigure(of func(*result.WALTimeline) float64) func(*result.Result) (float64, bool) {
+	return func(r *result.Result) (float64, bool) {
+		if w := r.Phases[0].WAL; w != nil {
+			return of(w), true
+		}
+		return 0, false
+	}
 }
 
 // perKind returns the row of a statistic of every op kind: its rate, or

@@ -141,8 +141,46 @@ func (e Expectation) pairs(s *result.Suite) ([]pair, error) {
 	return out, nil
 }
 
-// selectorNames returns the setting names a selector constrains.
+// selectorNames returns the setting names a selector constrains. A
+// scenario's variant (workload.Plan.Variant) brings the settings it
+// fixes: those one value of which goes with each variant, such as the
+// journal of a variant that is the rollback journal's case.
 func selectorNames(s *result.Suite, sel string) []string {
+	names := selectedNames(s, sel)
+	if slices.Contains(names, "variant") {
+		names = append(names, variantBound(s)...)
+	}
+	return names
+}
+
+// variantBound returns the varied settings (but the variant) that take
+// one value in every cell of a variant.
+func variantBound(s *result.Suite) []string {
+	var out []string
+	for _, name := range s.Varied {
+		if name == "variant" {
+			continue
+		}
+		seen := map[string]string{}
+		bound := true
+		for _, c := range s.Cells {
+			v, _ := c.Settings.Get("variant")
+			x, _ := c.Settings.Get(name)
+			if prev, ok := seen[v]; ok && prev != x {
+				bound = false
+				break
+			}
+			seen[v] = x
+		}
+		if bound {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// selectedNames returns the setting names a selector names.
+func selectedNames(s *result.Suite, sel string) []string {
 	var names []string
 	for part := range strings.SplitSeq(sel, ",") {
 		if name, _, ok := strings.Cut(part, "="); ok {

@@ -39,6 +39,9 @@ type page struct {
 	// Gates come first: a gate that failed or could not decide is the
 	// first thing a reader sees.
 	Gates *gatesView
+	// Scenario, for a scenario's suite, is its verdict and finding,
+	// before the gates.
+	Scenario *result.Scenario
 	// Answer is the page's answer in one table, after the gates: a run's
 	// figures per op kind, a matrix's factors against its baseline, each
 	// cell's sustainable rate.
@@ -55,7 +58,7 @@ type answer struct {
 	Rows    [][]string
 }
 
-var pageTemplate = template.Must(template.New("report").Parse(gatesHTML + `<!doctype html>
+var pageTemplate = template.Must(template.New("report").Parse(gatesHTML + scenarioHTML + `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -78,6 +81,8 @@ section.gates th, section.gates td { border: 1px solid #ddd; padding: 0.3em 0.6e
 section.gates tr.fail { background: #fdecea; }
 section.gates tr.inconclusive { background: #fff8e1; }
 section.gates tr.pass { background: #edf7ed; }
+section.scenario { border-left: 0.4em solid #2e7d32; padding: 0 1em; margin: 1em 0; }
+section.scenario.fail { border-left-color: #c62828; }
 .verdict { font-weight: 700; padding: 0.1em 0.5em; border-radius: 0.3em; color: #fff; white-space: nowrap; }
 .verdict.fail { background: #c62828; }
 .verdict.inconclusive { background: #b26a00; }
@@ -86,7 +91,7 @@ section.gates tr.pass { background: #edf7ed; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
-{{template "gates" .Gates}}{{with .Answer}}<section class="answer"><table>
+{{template "scenario" .Scenario}}{{template "gates" .Gates}}{{with .Answer}}<section class="answer"><table>
 <caption>{{.Caption}}</caption>
 <tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
@@ -161,7 +166,7 @@ func htmlSuite(w io.Writer, sum *judge.Summary) error {
 	if len(sum.Suite.Varied) > 0 {
 		title += " · " + strings.Join(sum.Suite.Varied, ", ")
 	}
-	pg := page{Title: title, Gates: newGatesView(sum.Suite.Gates), Answer: suiteAnswer(sum), Summary: text.String()}
+	pg := page{Title: title, Scenario: sum.Suite.Scenario, Gates: newGatesView(sum.Suite.Gates), Answer: suiteAnswer(sum), Summary: text.String()}
 	for i, m := range sum.Metrics {
 		if m.Metric.Stat != "ops/s" && m.Metric.Stat != "p99" {
 			continue

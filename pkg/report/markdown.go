@@ -92,6 +92,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	ew := markdownWriter(w)
 	s := sum.Suite
+	scenarioMarkdown(ew, s.Scenario)
 	gatesMarkdown(ew, s.Gates)
 	repeats := 0
 	for _, c := range s.Cells {
@@ -105,13 +106,23 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	if line := suiteTraced(s); line != "" {
 		ew.printf("%s\n\n", line)
 	}
-	ew.printf("| metric | %s | mean ± sd | median | min | max | vs baseline |\n|---|", mdCells(s.Varied))
-	ew.printf("%s--:|--:|--:|--:|---|\n", trusted(strings.Repeat("---|", len(s.Varied))))
+	// A suite of one cell varies nothing: its cell column says (all), as
+	// the durability table's and a comparison's do (an empty column
+	// header with no delimiter of its own broke the table).
+	varied := s.Varied
+	if len(varied) == 0 {
+		varied = []string{"cell"}
+	}
+	ew.printf("| metric | %s | mean ± sd | median | min | max | vs baseline |\n|---|", mdCells(varied))
+	ew.printf("%s--:|--:|--:|--:|---|\n", trusted(strings.Repeat("---|", len(varied))))
 	for _, m := range sum.Metrics {
 		for _, c := range m.Cells {
-			vals := make([]string, len(c.Settings))
-			for i, st := range c.Settings {
-				vals[i] = st.Value
+			vals := []string{"(all)"}
+			if len(s.Varied) > 0 {
+				vals = make([]string, len(s.Varied)) // a cell per column, whatever the file holds
+				for i, name := range s.Varied {
+					vals[i], _ = c.Settings.Get(name)
+				}
 			}
 			ew.printf("| %s %s | %s | %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(vals),
 				meanSD(m.Metric, c.Stats), m.Metric.Format(c.Stats.Median), m.Metric.Format(c.Stats.Min), m.Metric.Format(c.Stats.Max), factorCell(s, c))
@@ -125,10 +136,6 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 		}
 	}
 	if rows, settings, model := suiteDurability(s); rows != nil {
-		varied := s.Varied
-		if len(varied) == 0 {
-			varied = []string{"cell"}
-		}
 		ew.printf("\n**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", model, mdCells(varied), mdCells(durabilityHead),
 			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(durabilityHead))))
 		for i, row := range rows {

@@ -66,6 +66,7 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 		}
 	}
 	gatesText(ew, s.Gates)
+	scenarioText(ew, s.Scenario)
 	return ew.err
 }
 

@@ -42,6 +42,15 @@ type Plan struct {
 	// Target names the plan's cell in a suite of targets compared side by
 	// side (the blob benchmark's db, flat and tree); "" elsewhere.
 	Target string `json:"target,omitempty"`
+	// Scenario names the scenario (gobench scenario) the plan is a cell
+	// of, such as "deferred-begin"; "" elsewhere.
+	Scenario string `json:"scenario,omitempty"`
+	// Variant names the plan's cell in a scenario whose cells run
+	// different workloads, the pitfall's and the fix's ("deferred" and
+	// "immediate"): a setting of its own, so that gates select cells by
+	// it, and runs of different variants are of different workloads by
+	// design. "" where the cells differ in settings only.
+	Variant string `json:"variant,omitempty"`
 	// Keys is the key space the ops draw from.
 	Keys KeySpace `json:"keys"`
 	// Preload is how many rows (keys 0 to Preload-1) are written before

@@ -18,7 +18,7 @@ import (
 // policy, the warm-up, the power-cut simulation, verification, the
 // scripts of a sql workload.
 func (p *Plan) Validate() error {
-	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords, p.checkReplay} {
+	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords, p.checkReplay, p.checkVariant} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -305,4 +305,19 @@ func DecodePlan(b []byte) (*Plan, error) {
 		return nil, fmt.Errorf("invalid plan: %w", err)
 	}
 	return &p, nil
+}
+
+// checkVariant refuses a variant name that gates could not select a cell
+// by.
+func (p *Plan) checkVariant() error {
+	if p.Variant == "" {
+		return nil
+	}
+	if p.Scenario == "" {
+		return fmt.Errorf("variant %q: a variant names a cell of a scenario, and the plan names none", p.Variant)
+	}
+	if strings.ContainsAny(p.Variant, ",=: \t\n") || len(p.Variant) > 64 {
+		return fmt.Errorf("variant %q: want a name of up to 64 characters without spaces, ',', '=' or ':'", p.Variant)
+	}
+	return nil
 }

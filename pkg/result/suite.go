@@ -210,6 +210,10 @@ func workloadOf(r *Result) []byte {
 	p.Driver, p.Mode, p.Procs, p.Goroutines = "", "", 0, 0
 	p.Store.Path, p.Store.Options, p.Store.Settings = "", nil, nil
 	p.Shard, p.Target = nil, ""
+	// What traced the I/O is resolved per engine (its VFS, or the file
+	// system recorder under one with none): a measuring instrument, like
+	// the engine's options, not the workload.
+	p.IOTrace = ""
 	p.Keys.Count, p.Preload = 0, 0
 	p.Phases = slices.Clone(p.Phases)
 	for i := range p.Phases {

@@ -148,6 +148,18 @@ type Plan struct {
 	// Crash, when set, records the run's I/O and afterwards simulates
 	// power cuts at points of it (see Crash).
 	Crash *Crash `json:"crash,omitempty"`
+	// IOTrace says what counts the run's file I/O and, with Crash,
+	// records it: IOTraceVFS, the engine's own tracing VFS (SQLite's
+	// mattn, capi and ncruces drivers); IOTraceFS, the FUSE recording file
+	// system under any engine that keeps files; "" the VFS where the
+	// engine has one, else the file system with Crash, and nothing
+	// without (see IOTraceOf).
+	IOTrace string `json:"io_trace,omitempty"`
+	// AckRecord, set by the coordinator in the plan a run's workers get
+	// when a recorder under the engine (the FUSE recording file system)
+	// records its files, is the crash record the workers append their
+	// acknowledgements to themselves; engines then record nothing.
+	AckRecord *store.Record `json:"ack_record,omitempty"`
 	// Custom, when set, is the source of every phase's ops in place of
 	// the one the plan's data names (see Plan.Source): a library user's
 	// own. It is not data: it does not travel to worker processes, so a

@@ -201,6 +201,9 @@ func (p *Plan) checkPin() error {
 // record limit, a run without a warm-up, and values tagged with their
 // writes where the workload writes key-value pairs.
 func (p *Plan) checkCrash() error {
+	if p.IOTrace != "" && p.IOTrace != IOTraceVFS && p.IOTrace != IOTraceFS {
+		return fmt.Errorf("io trace %q (want %s or %s)", p.IOTrace, IOTraceFS, IOTraceVFS)
+	}
 	c := p.Crash
 	if c == nil {
 		return nil
@@ -209,7 +212,7 @@ func (p *Plan) checkCrash() error {
 	case c.States < 1 || c.States > MaxCrashStates:
 		return fmt.Errorf("crash: %d states (want 1 to %d)", c.States, MaxCrashStates)
 	case !slices.Contains(store.CrashModels(), c.Model):
-		return fmt.Errorf("crash model %q (want %s)", c.Model, strings.Join(store.CrashModels(), " or "))
+		return fmt.Errorf("crash model %q (want %s)", c.Model, strings.Join(store.CrashModels(), ", "))
 	case c.RecordLimit < 1<<20:
 		return fmt.Errorf("crash record limit of %d bytes (want at least 1 MiB)", c.RecordLimit)
 	case p.Shard != nil:
@@ -237,7 +240,8 @@ func (p *Plan) checker() string {
 // CheckDriver refuses, before any store opens, a plan the driver cannot
 // run: workers its databases cannot host (store.CheckShare: worker
 // processes on a store one process may open), a --crash run on a driver
-// that cannot record it (store.PowerCutter), a record workload on a
+// that cannot record it (by its VFS, store.PowerCutter, or by the file
+// system, store.DiskFiler), a record workload on a
 // driver that keeps no record tables, or scans on one whose tables are
 // unordered.
 func CheckDriver(plan *Plan, drv store.Driver) error {
@@ -271,17 +275,19 @@ func CheckTables(plan *Plan, drv store.Driver) error {
 	return nil
 }
 
-// checkPowerCut refuses a --crash plan whose driver cannot record it.
+// checkPowerCut refuses a plan whose driver cannot trace its I/O as it
+// asks: a --crash plan of a driver that cannot record it, an --io-trace
+// the driver has not (see IOTraceOf).
 func checkPowerCut(drv store.Driver, p *Plan) error {
-	if p.Crash == nil {
+	if p.Crash == nil && p.IOTrace == "" {
 		return nil
 	}
-	pc, ok := drv.(store.PowerCutter)
-	if !ok {
-		return fmt.Errorf("--crash: the %s driver cannot record a run's I/O for a power-cut simulation", drv.Name())
-	}
-	if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
+	_, err := IOTraceOf(p, drv)
+	switch {
+	case err != nil && p.Crash != nil:
 		return fmt.Errorf("--crash: %w", err)
+	case err != nil:
+		return fmt.Errorf("--io-trace %s: %w", p.IOTrace, err)
 	}
 	return nil
 }

@@ -62,7 +62,7 @@ func ParseExpectation(s string) (Expectation, error) {
 		head, rest = "", e.Text
 	}
 	f := strings.Fields(rest)
-	if len(f) < 4 {
+	if len(f) < 3 { // a figure of one word ("fairness"), OP, LIMIT
 		return e, fmt.Errorf("--expect %q: want 'METRIC: A OP FACTOR B' (such as 'upsert ops/s: wal >= 3x rollback') or '[CELLS:] METRIC OP LIMIT' (such as 'read p99 <= 2ms')", s)
 	}
 	n := len(f)

@@ -28,8 +28,11 @@ type Figure struct {
 	Doc string
 	// Unit names what a value counts, in tables and gate results.
 	Unit string
-	// Higher says a higher value is better.
-	Higher bool
+	// Higher says a higher value is better; Neutral that neither
+	// direction is (a share of the disk's fsync rate grows with commits
+	// and with syncs per commit alike): its factors name no winner and
+	// comparisons do not judge it.
+	Higher, Neutral bool
 	// Scale says how a gate's limit is written: Rate, Latency, Percent
 	// or Number.
 	Scale Scale
@@ -40,6 +43,10 @@ type Figure struct {
 	// Read returns the figure's value in a run's first phase (for op
 	// kind kind, a PerKind figure), and false where the run has none.
 	Read func(r *result.Result, kind string) (float64, bool)
+	// Missing, if set, says why a run has no value (Read's false): not
+	// measured is never zero, and a report prints "–" with this reason.
+	// Nil: "no such op ran".
+	Missing func(r *result.Result) string
 	// Format renders a value as a table cell; Tag renders it with its
 	// unit, for a line of words ("1.01 syncs/commit").
 	Format, Tag func(v float64) string
@@ -100,18 +107,24 @@ var Figures = []*Figure{
 			return 0, false
 		},
 		Format: units.Micros, Tag: func(v float64) string { return units.Micros(v) + " CPU/op" },
+		Missing: func(*result.Result) string { return "processor time was not measured" },
 	},
 	{
 		Name: "commits ops/s", Doc: "acknowledged commits of writes per second",
 		Unit: "ops/s", Higher: true, Scale: Rate,
 		Read:   func(r *result.Result, _ string) (float64, bool) { return r.CommitsPerSec(0) },
 		Format: units.Rate, Tag: func(v float64) string { return units.Rate(v) + " ops/s" },
-		Needs: needsCommits, Summary: hasCeiling,
+		Needs: needsCommits, Summary: hasCeiling, Missing: func(*result.Result) string { return "no write committed" },
 	},
 	{
 		Name: "commits fsync%", Doc: "the syncs commits made per second (one each where the engine's I/O is not traced), as a share of the disk's fsync rate (--ceiling)",
-		Unit: "% of the disk's fsync/s", Higher: true, Scale: Percent,
-		Read: readFsyncShare, Format: func(v float64) string { return units.Sig3(v) + "%" },
+		Unit: "% of the disk's fsync/s", Neutral: true, Scale: Percent,
+		Read: readFsyncShare, Missing: func(r *result.Result) string {
+			if r.Environment.Ceiling == nil {
+				return "the disk's fsync rate was not measured (--ceiling)"
+			}
+			return "no commits"
+		}, Format: func(v float64) string { return units.Sig3(v) + "%" },
 		Tag: func(v float64) string { return units.Sig3(v) + "%" },
 		Needs: func(p *workload.Plan, ceiling bool) error {
 			if err := needsCommits(p, ceiling); err != nil {
@@ -124,29 +137,75 @@ var Figures = []*Figure{
 		},
 		Summary: hasCeiling,
 	},
-	countFigure("io syncs/commit", "syncs the kernel received per acknowledged commit, where the engine's I/O is traced",
+	ioFigure(countFigure("io syncs/commit", "syncs the kernel received per acknowledged commit, where the engine's I/O is traced",
 		"syncs per commit", " syncs/commit", func(v float64) string { return units.Fixed(v, 2) },
 		func(r *result.Result) (float64, bool) {
 			if io := r.Phases[0].IO; io != nil && io.Commits > 0 {
 				return io.SyncsPerCommit, true
 			}
 			return 0, false
-		}),
-	countFigure("io bytes/commit", "bytes written per acknowledged commit, where the engine's I/O is traced",
+		})),
+	ioFigure(countFigure("io bytes/commit", "bytes written per acknowledged commit, where the engine's I/O is traced",
 		"bytes per commit", "/commit", func(v float64) string { return bytesize.Units{}.Round(int64(math.Round(v))) },
 		func(r *result.Result) (float64, bool) {
 			if io := r.Phases[0].IO; io != nil && io.Commits > 0 {
 				return io.BytesPerCommit, true
 			}
 			return 0, false
-		}),
-	countFigure("lost acked writes", "the most acknowledged writes one simulated power cut lost (--crash)",
+		})),
+	crashFigure(countFigure("lost acked writes", "the most acknowledged writes one simulated power cut lost (--crash; none where they were not checked)",
 		"acknowledged writes lost, the most in one crash state", " lost", formatCount,
-		durability(func(d *result.Durability) float64 { return float64(d.MaxLost) })),
-	countFigure("corrupt states", "simulated power cuts that left a database that would not open or failed its checks (--crash)",
-		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Corrupt) })),
-	countFigure("lossy states", "simulated power cuts that lost acknowledged writes (--crash)",
-		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Lossy) })),
+		checkedWrites(func(d *result.Durability) float64 { return float64(d.MaxLost) }))),
+	crashFigure(countFigure("corrupt states", "simulated power cuts that left a database that would not open or failed its checks (--crash)",
+		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Corrupt) }))),
+	crashFigure(countFigure("lossy states", "simulated power cuts that lost acknowledged writes (--crash; none where they were not checked)",
+		"crash states", " states", formatCount, checkedWrites(func(d *result.Durability) float64 { return float64(d.Lossy) }))),
+	errorFigure(countFigure("errors", "data ops that failed, every class (ops/s counts the others; latency includes them)",
+		"failed ops", " failed", formatCount, func(r *result.Result) (float64, bool) { return float64(r.Phases[0].Total.Errors.Total), true })),
+	errorFigure(countFigure("busy errors", "data ops that failed busy: the lock was not had within the busy timeout or the retry budget (SQLITE_BUSY)",
+		"failed ops", " busy", formatCount, func(r *result.Result) (float64, bool) { return float64(r.Phases[0].Total.Errors.Busy), true })),
+	errorFigure(&Figure{Name: "error rate", Doc: "failed data ops as a share of those attempted",
+		Unit: "% of ops failed", Scale: Percent, Format: func(v float64) string { return units.Sig3(v) + "%" },
+		Tag: func(v float64) string { return units.Sig3(v) + "% failed" },
+		Read: func(r *result.Result, _ string) (float64, bool) {
+			t := r.Phases[0].Total
+			if t.Count == 0 {
+				return 0, false
+			}
+			return 100 * float64(t.Errors.Total) / float64(t.Count), true
+		}, Missing: func(*result.Result) string { return "no op ran" }}),
+}
+
+// ioFigure marks a figure of a run's traced I/O: a run of an engine that
+// does not trace it has none, said so.
+func ioFigure(f *Figure) *Figure {
+	f.Missing = func(r *result.Result) string {
+		if r.Phases[0].IO == nil {
+			return "I/O not traced (driver " + r.Plan.Driver + ")"
+		}
+		return "no commits"
+	}
+	return f
+}
+
+// crashFigure marks a figure of --crash's power cuts: a run without it
+// has none, and a run whose acknowledged writes were not checked has no
+// count of lost ones.
+func crashFigure(f *Figure) *Figure {
+	f.Missing = func(r *result.Result) string {
+		if d := r.Durability; d != nil && d.NotChecked != "" {
+			return "acknowledged writes not checked: " + d.NotChecked
+		}
+		return "no --crash"
+	}
+	return f
+}
+
+// errorFigure marks a count of failed ops: a suite lists it where a run
+// had any (a table of zeros says nothing the errors column does not).
+func errorFigure(f *Figure) *Figure {
+	f.Summary = func(r *result.Result) bool { return r.Phases[0].Total.Errors.Total > 0 }
+	return f
 }
 
 // perKind returns the row of a statistic of every op kind: its rate, or
@@ -181,6 +240,18 @@ func countFigure(name, doc, unit, suffix string, format func(float64) string, re
 func durability(of func(*result.Durability) float64) func(*result.Result) (float64, bool) {
 	return func(r *result.Result) (float64, bool) {
 		if r.Durability == nil {
+			return 0, false
+		}
+		return of(r.Durability), true
+	}
+}
+
+// checkedWrites reads a figure of the acknowledged writes a --crash
+// run's power cuts lost: none where they were not checked (a script
+// without a check of its data), which is not zero.
+func checkedWrites(of func(*result.Durability) float64) func(*result.Result) (float64, bool) {
+	return func(r *result.Result) (float64, bool) {
+		if r.Durability == nil || r.Durability.NotChecked != "" {
 			return 0, false
 		}
 		return of(r.Durability), true
@@ -343,7 +414,10 @@ func FiguresMarkdown() string {
 	names := FigureNames()
 	for i, f := range Figures {
 		dir := "lower"
-		if f.Higher {
+		switch {
+		case f.Neutral:
+			dir = "neither"
+		case f.Higher:
 			dir = "higher"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", names[i], f.Unit, dir, f.Scale, f.Doc)

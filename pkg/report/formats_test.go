@@ -36,6 +36,12 @@ func TestFormatGoldens(t *testing.T) {
 		{"crash-run.md", "markdown", crash.Cells[0].Runs[0]},
 		{"crash-run.csv", "csv", crash.Cells[0].Runs[0]},
 		{"crash-run.txt", "text", crash.Cells[0].Runs[0]},
+		// A journal × sync matrix whose cells but one failed ops (busy):
+		// the warning, the errors column, the ranking of four cells and a
+		// headline at each value of the other setting.
+		{"matrix-errors.txt", "text", loadSuiteFixture(t, "matrix-errors.json")},
+		{"matrix-errors.md", "markdown", loadSuiteFixture(t, "matrix-errors.json")},
+		{"matrix-errors.csv", "csv", loadSuiteFixture(t, "matrix-errors.json")},
 	} {
 		render, err := Render(tt.format, tt.v, Options{})
 		if err != nil {

@@ -24,6 +24,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		if !r.Complete {
 			ew.printf("> **Incomplete:** %s\n\n", strings.Join(r.Problems, "; "))
 		}
+		if line := failedRunWarning(r); i == 0 && line != "" {
+			ew.printf("> **%s**\n\n", line)
+		}
 		if lines := originLines(r); i == 0 && len(lines) > 0 {
 			ew.printf("%s\n\n", mdBlock(lines))
 		}
@@ -32,6 +35,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		}
 		if d := r.Durability; i == 0 && d != nil {
 			ew.printf("%s\n\n", durabilityText(d))
+			if note := dirSyncNote(r); note != "" {
+				ew.printf("%s\n\n", note)
+			}
 		}
 		ew.printf("| op | count | ops/s | p50 | p90 | p99 | p99.9 | max | errors |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
@@ -83,61 +89,79 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 	return ew.err
 }
 
-// suiteMarkdown writes a suite's statistics as one markdown table: a row
-// per metric and cell, with mean ± sd over repeats and the factor against
-// the baseline.
+// suiteMarkdown writes a suite's report as markdown, the answer first
+// (as suiteText): the gates, runs that did not complete, failed ops, the
+// durability table (--crash), the ranking of every cell and the
+// headlines; then one table of every figure, a row per figure and cell,
+// with its median (and spread) over repeats, its factor against the
+// baseline and the cell's failed ops.
 func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	ew := markdownWriter(w)
 	s := sum.Suite
+	single := singleRuns(sum)
 	gatesMarkdown(ew, s.Gates)
-	repeats := 0
-	for _, c := range s.Cells {
-		repeats = max(repeats, len(c.Runs))
-	}
-	ew.printf("**gobench %s** · %d cells × %d repeats (%s)", s.Command, len(s.Cells), repeats, s.Order)
+	_, repeats := sum.Repeats()
+	ew.printf("**gobench %s** · %d %s × %d %s (%s)", s.Command, len(s.Cells), plural(len(s.Cells), "cell", "cells"), repeats, plural(repeats, "repeat", "repeats"), s.Order)
 	if len(s.Varied) > 0 {
 		ew.printf(" · baseline %s", mdCode(s.Baseline.String()))
 	}
 	ew.printf("\n\n")
+	for _, line := range incompleteLines(s) {
+		ew.printf("> **%s**\n\n", line)
+	}
+	if line := failedSuiteWarning(s); line != "" {
+		ew.printf("> **%s**\n\n", line)
+	}
 	if line := suiteTraced(s); line != "" {
 		ew.printf("%s\n\n", line)
 	}
-	ew.printf("| metric | %s | mean ± sd | median | min | max | vs baseline |\n|---|", mdCells(s.Varied))
-	ew.printf("%s--:|--:|--:|--:|---|\n", trusted(strings.Repeat("---|", len(s.Varied))))
-	for _, m := range sum.Metrics {
-		for _, c := range m.Cells {
-			vals := make([]string, len(c.Settings))
-			for i, st := range c.Settings {
-				vals[i] = st.Value
-			}
-			ew.printf("| %s %s | %s | %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(vals),
-				meanSD(m.Metric, c.Stats), m.Metric.Format(c.Stats.Median), m.Metric.Format(c.Stats.Min), m.Metric.Format(c.Stats.Max), factorCell(s, c))
-		}
-	}
-	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", judge.Alpha)
+	varied := variedOr(s)
 	if rows, settings, model := suiteDurability(s); rows != nil {
-		varied := s.Varied
-		if len(varied) == 0 {
-			varied = []string{"cell"}
-		}
-		ew.printf("\n**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", model, mdCells(varied), mdCells(durabilityHead),
+		ew.printf("**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", model, mdCells(varied), mdCells(durabilityHead),
 			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(durabilityHead))))
 		for i, row := range rows {
-			vals := []string{"(all)"}
-			if len(settings[i]) > 0 {
-				vals = vals[:0]
-				for _, st := range settings[i] {
-					vals = append(vals, st.Value)
-				}
-			}
-			ew.printf("| %s | %s |\n", mdCells(vals), mdCells(row))
+			ew.printf("| %s | %s |\n", mdCells(cellValues(settings[i])), mdCells(row))
 		}
-		ew.printf("\n%s\n", durabilityLegend)
+		ew.printf("\n%s\n\n", durabilityLegend)
+		for _, n := range suiteDirSyncNotes(s) {
+			ew.printf("%s\n\n", n)
+		}
+	}
+	if rk := sum.Ranking(); len(s.Cells) > 1 && len(rk.Metrics) > 0 {
+		head := rankingHead(rk)
+		ew.printf("**Ranking** by %s:\n\n| # | %s | %s |\n|--:|%s%s\n", strings.TrimPrefix(rankingCaption(sum, rk), "ranking by "), mdCells(varied), mdCells(head),
+			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(head))))
+		for i, c := range rk.Cells {
+			ew.printf("| %d | %s | %s |\n", i+1, mdCells(cellValues(c.Settings)), mdCells(rankingRow(rk, c)))
+		}
+		ew.printf("\n")
 	}
 	if hs := sum.Headlines(); len(hs) > 0 {
-		ew.printf("\n**Headline** (each against the baseline):\n\n")
+		ew.printf("**Headline** (ratios of medians; ~ not significant):\n\n")
 		for _, h := range hs {
-			ew.printf("- %s\n", h)
+			ew.printf("- %s\n", headlineLine(h, single))
+		}
+		for _, n := range headlineNotes(hs) {
+			ew.printf("- ~: %s\n", n)
+		}
+		ew.printf("\n")
+	}
+	if note := repeatsNote(sum); note != "" {
+		ew.printf("%s\n\n", note)
+	}
+	stats := statHead(single)
+	ew.printf("| metric | %s | %s | vs baseline | errors |\n|---|%s%s---|---|\n", mdCells(varied), mdCells(stats),
+		trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(stats))))
+	for _, m := range sum.Metrics {
+		for i, c := range m.Cells {
+			ew.printf("| %s %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(cellValues(c.Settings)),
+				mdCells(statCells(m, c, single)), factorText(s, c, single), errorsShort(result.CellErrors(s.Cells[i])))
+		}
+	}
+	ew.printf("\n↑ higher is better · ↓ lower is better · ↕ neither · ~ not significant (Mann-Whitney U, α=%.2f) · factors are ratios of medians\n", judge.Alpha)
+	for _, m := range sum.Metrics {
+		for _, n := range metricNotes(m) {
+			ew.printf("\n~ %s: %s\n", m.Metric, n)
 		}
 	}
 	return ew.err
@@ -199,6 +223,9 @@ func comparisonMark(outcome string) string {
 }
 
 func arrowShort(m judge.Metric) string {
+	if m.Neutral() {
+		return "↕"
+	}
 	if m.HigherIsBetter() {
 		return "↑"
 	}

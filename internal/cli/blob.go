@@ -72,7 +72,7 @@ func newBlobCommand(env *Env) *cobra.Command {
 	o := defaultBlobOptions()
 	cmd := &cobra.Command{
 		Use:         "blob",
-		Annotations: map[string]string{runsWorkers: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
 		Short:       "Large blobs in one SQLite file against one file per blob: read and update speed, space",
 		Long: `blob answers "is it faster to keep blobs in SQLite or as files?" the
 classic way. It creates --count blobs of random, incompressible content,

@@ -56,6 +56,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		want string
 	}{
 		{"mix --procs 0", "procs 0 is out of range"},
+		{"ycsb run a -p table=kv --dry-run", `record table "kv": kv is the table of gobench's key-value ops`},
+		{"ycsb run a --crash 5", "--crash: a power cut's states are checked against key-value and sql writes, not yet against YCSB's records"},
 		{"mix --goroutines -1", "goroutines -1 is out of range"},
 		{"mx", "did you mean mix?"},
 		{"mix --jornal wal", "unknown flag: --jornal (did you mean --journal?)"},

@@ -56,7 +56,7 @@ func newCRUDCommand(env *Env) *cobra.Command {
 	o := defaultCRUDOptions()
 	cmd := &cobra.Command{
 		Use:         "crud",
-		Annotations: map[string]string{runsWorkers: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
 		Short:       "Insert, query, update, scan and delete N rows per engine: the scaling table",
 		Long: `crud runs the classic embedded-database benchmark on each engine and row
 count: insert every row, query every row (--rounds times), update every

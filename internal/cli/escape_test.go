@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -37,5 +38,45 @@ func TestMessagesShowControlCharacters(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// A plan file's command must be one of gobench's that write plans: a
+// plan that names another ("../../../bin/sh") ran as a mix labelled so.
+// Every command with --dry-run writes plans but run, which reads them.
+func TestPlanCommandChecked(t *testing.T) {
+	root := newRootCommand(&Env{})
+	commands := planCommands(root)
+	for _, c := range root.Commands() {
+		if c.Flags().Lookup("dry-run") != nil && !slices.Contains(commands, c.Name()) && c.Name() != "run" {
+			t.Errorf("%s has --dry-run and is not among the commands that write plans %v", c.Name(), commands)
+		}
+	}
+	dir := t.TempDir()
+	env, stdout, stderr := testEnv(t)
+	if code := Main([]string{"mix", "--mode", "goroutine", "--driver", "map", "--queries", "10", "--dry-run"}, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	plan := filepath.Join(dir, "plan.json")
+	lie := strings.Replace(stdout.String(), `"command": "mix"`, `"command": "../../../bin/sh"`, 1)
+	if lie == stdout.String() {
+		t.Fatal("no command in the plan")
+	}
+	if err := os.WriteFile(plan, []byte(lie), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, stdout, stderr = testEnv(t)
+	if code := Main([]string{"run", plan}, env); code != ExitUsage || !strings.Contains(stderr.String(), `command "../../../bin/sh" is none of gobench's that write plans (want blob, crud, mix, sql, ycsb)`) || stdout.Len() != 0 {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A record table SQLite keeps for itself is refused up front (exit 2),
+// as a plan: it failed at setup, exit 1.
+func TestReservedTableRefused(t *testing.T) {
+	env, stdout, stderr := testEnv(t)
+	if code := Main([]string{"ycsb", "run", "a", "-p", "table=sqlite_master", "--dry-run"}, env); code != ExitUsage || stdout.Len() != 0 ||
+		!strings.Contains(stderr.String(), `record table "sqlite_master": names beginning with sqlite_ are SQLite's own`) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

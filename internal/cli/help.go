@@ -50,6 +50,9 @@ func groupedFlags(cmd *cobra.Command) string {
 	}
 	sets := map[string]*pflag.FlagSet{}
 	local.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return // a group of hidden flags alone is not listed
+		}
 		g := groupWorkload
 		if a := f.Annotations[groupKey]; len(a) > 0 {
 			g = a[0]

@@ -15,6 +15,7 @@ import (
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -69,6 +70,14 @@ func dryRun(env *Env, j *job.Job) error {
 // report: what every run command does once its flags (or a plan file)
 // are resolved.
 func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
+	// Every cell is checked as a plan file's are (its store opened with
+	// its options, its record table and its schema's tables, which
+	// touches no file): what flags made is refused as a file would be,
+	// before anything is created, and --dry-run writes no plan that run
+	// would refuse.
+	if err := j.CheckCells(ctx, all.Registry()); err != nil {
+		return usage(err)
+	}
 	gates, err := j.Gates()
 	if err != nil {
 		return usage(err)

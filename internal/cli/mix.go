@@ -58,7 +58,7 @@ func newMixCommand(env *Env) *cobra.Command {
 	o := defaultMixOptions()
 	cmd := &cobra.Command{
 		Use:         "mix",
-		Annotations: map[string]string{runsWorkers: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
 		Short:       "Run the seeded read/upsert mix on N worker processes against one database",
 		Long: `mix runs the classic embedded-database concurrency test: every worker (a
 process, or a goroutine) opens its own connection, waits at a start

@@ -13,6 +13,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -28,6 +29,22 @@ import (
 // runsWorkers annotates a command that runs workers: an interrupt stops
 // them after their current op and keeps the partial result.
 const runsWorkers = "gobench/runs-workers"
+
+// writesPlans annotates a command whose --dry-run writes a plan file that
+// gobench run runs: a plan's command must be one of them.
+const writesPlans = "gobench/writes-plans"
+
+// planCommands names the commands that write plan files, sorted.
+func planCommands(root *cobra.Command) []string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.Annotations[writesPlans] != "" {
+			names = append(names, c.Name())
+		}
+	}
+	slices.Sort(names)
+	return names
+}
 
 // signalCause is a signal as the cause of a stopped command: what it
 // means, and the exit code that says so (128 + the signal's number, as a

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,7 +50,7 @@ beside the code it benchmarks, review it in a pull request.`,
   gobench run result.json --dry-run > plan.json`,
 		Args: exactlyOneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			j, err := o.load(cmd.Context(), env, args[0], cmd.Flags())
+			j, err := o.load(cmd.Context(), env, args[0], cmd.Flags(), planCommands(cmd.Root()))
 			if err != nil {
 				return err
 			}
@@ -72,13 +74,16 @@ func exactlyOneFile(cmd *cobra.Command, args []string) error {
 
 // load reads and checks the plan (or result) file, and applies the flags
 // that override it.
-func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pflag.FlagSet) (*job.Job, error) {
+func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pflag.FlagSet, commands []string) (*job.Job, error) {
 	if err := o.run.resolve(); err != nil {
 		return nil, usage(err)
 	}
 	j, err := readJob(ctx, env, path)
 	if err != nil {
 		return nil, err
+	}
+	if !slices.Contains(commands, j.Command) {
+		return nil, usage(fmt.Errorf("%s: command %q is none of gobench's that write plans (want %s)", path, j.Command, strings.Join(commands, ", ")))
 	}
 	if fs.Changed("repeat") {
 		j.Repeat = o.run.repeat

@@ -58,7 +58,7 @@ func newSQLCommand(env *Env) *cobra.Command {
 	o := defaultSQLOptions()
 	cmd := &cobra.Command{
 		Use:         "sql",
-		Annotations: map[string]string{runsWorkers: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
 		Short:       "Run your own SQL scripts (pgbench-style, weighted) on N worker processes against one database",
 		Long: `sql runs a workload of weighted scripts, as pgbench's -f FILE@WEIGHT does:
 each worker deals scripts by weight from its seeded deck and runs each as

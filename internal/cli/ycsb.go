@@ -43,13 +43,19 @@ func (o *ycsbOptions) AddFlags(fs *pflag.FlagSet) {
 	o.run.AddFlags(fs, true)
 	_ = fs.MarkHidden("queries")
 	_ = fs.MarkHidden("goroutines")
+	for _, name := range crashFlags {
+		_ = fs.MarkHidden(name) // refused (resolve): records are not checked after a power cut yet
+	}
 }
+
+// crashFlags are the power-cut simulation's flags.
+var crashFlags = []string{"crash", "crash-model", "crash-record-limit"}
 
 func newYCSBCommand(env *Env) *cobra.Command {
 	o := defaultYCSBOptions()
 	cmd := &cobra.Command{
 		Use:         "ycsb load|run WORKLOAD",
-		Annotations: map[string]string{runsWorkers: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
 		Short:       "Run YCSB's core workloads (a to f, or a property file of yours) on N worker processes",
 		Long: `ycsb runs YCSB's core workload (site.ycsb.workloads.CoreWorkload) as YCSB
 defines it, on any engine that keeps record tables (the SQLite drivers,
@@ -136,6 +142,11 @@ func (o *ycsbOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 	if fs.Changed("queries") {
 		return nil, errors.New("--queries: a YCSB workload's ops are operationcount (-p operationcount=N), over all its workers")
 	}
+	for _, name := range crashFlags {
+		if fs.Changed(name) {
+			return nil, fmt.Errorf("--%s: a power cut's states are checked against key-value and sql writes, not yet against YCSB's records; simulate power cuts with mix or sql", name)
+		}
+	}
 	spec := o.spec
 	spec.Load, spec.RateGiven = o.args[0] == "load", fs.Changed("rate")
 	props, err := o.properties(env, o.args[1])
@@ -165,6 +176,13 @@ func (o *ycsbOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 // or a property file's, then the -p overrides.
 func (o *ycsbOptions) properties(env *Env, name string) ([]preset.Property, error) {
 	props, ok := preset.CanonicalYCSB(name)
+	if _, err := env.FS.Stat(name); ok && err == nil {
+		other := "workload" + strings.ToLower(name)
+		if strings.HasPrefix(other, "workloadworkload") {
+			other = strings.TrimPrefix(strings.ToLower(name), "workload")
+		}
+		return nil, fmt.Errorf("workload %s names both YCSB's workload and the file %s here: give ./%s for the file, or %s for YCSB's", name, name, name, other)
+	}
 	if !ok {
 		fi, err := env.FS.Stat(name)
 		switch {

@@ -26,8 +26,9 @@ type crashRun struct {
 }
 
 // checkCrash refuses, before anything is set up, a --crash plan whose
-// driver cannot record it, or whose record's limit does not fit in the
-// free space of dir (where the database goes). That the run fits its
+// driver cannot record it, or whose record's limit, database and the
+// simulation's copies of it do not fit in the free space of dir (where
+// the database goes). That the run fits its
 // limit is the plan's own check (workload.Plan.Validate).
 func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
 	c := p.Crash
@@ -46,9 +47,15 @@ func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
 			return err
 		}
 	}
+	// Beside the database, the record and the simulation's two copies
+	// of the database: its files at the start, and the state being
+	// built (a copy replayed to its cut), each at least the data's size.
 	u := bytesize.Units{}
-	if free, ok := sysinfo.FreeBytes(dir); ok && c.RecordLimit > free {
-		return fmt.Errorf("%w: --crash: a crash record of up to --crash-record-limit %s does not fit in the %s free on the file system of %s: lower the limit, or give a --db or --dir elsewhere", store.ErrInvalid, u.Round(c.RecordLimit), u.Round(free), dir)
+	data := p.MinStoredBytes()
+	need := float64(c.RecordLimit) + 3*data
+	if free, ok := sysinfo.FreeBytes(dir); ok && need > float64(free) {
+		return fmt.Errorf("%w: --crash: a crash record of up to --crash-record-limit %s, the database and the two copies of it the simulation makes (%s each at the least) do not fit in the %s free on the file system of %s: lower the limit, or give a --db or --dir elsewhere",
+			store.ErrInvalid, u.Round(c.RecordLimit), u.Round(int64(data)), u.Round(free), dir)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/store/sqlite"
+	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -124,6 +126,21 @@ func TestCrashRefused(t *testing.T) {
 	}
 	if err := checkCrash(crashPlan(t, "ncruces", "wal", "full", 1, 100, 4), reg, t.TempDir()); err != nil {
 		t.Errorf("a run that fits: %v", err)
+	}
+	// A record that fits alone, but not beside the database and the two
+	// copies the simulation makes of it (the run completed, then failed).
+	dir := t.TempDir()
+	free, ok := sysinfo.FreeBytes(dir)
+	if !ok {
+		t.Skip("no free space figure here")
+	}
+	p = crashPlan(t, "ncruces", "wal", "full", 1, 100, 4)
+	p.ValueSize, p.ValueVariance = workload.MaxValueSize, 0
+	p.Preload = uint64(free/2) / uint64(workload.MaxValueSize)
+	p.Keys.Count = max(p.Keys.Count, p.Preload)
+	p.Crash.RecordLimit = free / 4
+	if err := checkCrash(p, reg, dir); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "the two copies of it the simulation makes") {
+		t.Errorf("a record that fits only without the copies: %v", err)
 	}
 }
 

@@ -204,16 +204,26 @@ func (j *Job) Validate(ctx context.Context, reg *store.Registry) error {
 	if j.Reuse && j.DB == "" {
 		return fmt.Errorf("%w: reuse applies to a db file", ErrInvalid)
 	}
-	for i, p := range j.Cells {
-		if p == nil {
-			return fmt.Errorf("%w: cell %d is empty", ErrInvalid, i+1)
-		}
-		if err := checkCell(ctx, p, reg); err != nil {
-			return fmt.Errorf("%w: cell %d (%s): %w", ErrInvalid, i+1, result.PlanSettings(p), err)
-		}
+	if err := j.CheckCells(ctx, reg); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	if _, err := j.Gates(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return nil
+}
+
+// CheckCells checks every cell as Validate does (its driver in reg, its
+// worker mode, its store opened with its options, record table and
+// schema's tables, its plan), naming the cell that fails.
+func (j *Job) CheckCells(ctx context.Context, reg *store.Registry) error {
+	for i, p := range j.Cells {
+		if p == nil {
+			return fmt.Errorf("cell %d is empty", i+1)
+		}
+		if err := checkCell(ctx, p, reg); err != nil {
+			return fmt.Errorf("cell %d (%s): %w", i+1, result.PlanSettings(p), err)
+		}
 	}
 	return nil
 }
@@ -227,7 +237,7 @@ func checkCell(ctx context.Context, p *workload.Plan, reg *store.Registry) error
 	if err := workload.CheckDriver(p, drv); err != nil {
 		return err
 	}
-	st, err := drv.Open(ctx, store.Config{Path: "(checked, not opened)", Options: p.Store.Options})
+	st, err := drv.Open(ctx, store.Config{Path: "(checked, not opened)", Options: p.Store.Options, Table: p.Store.Table, Replaces: p.Store.Replaces})
 	if err != nil {
 		return err
 	}

@@ -78,14 +78,15 @@ func (YCSBSpec) Shape() result.Shape { return result.ShapeMatrix }
 func (YCSBSpec) Reference() string { return "" }
 
 // CanonicalYCSB returns the properties of YCSB's canonical workload name
-// (a to f, as workloads/workloada … in YCSB's repository set them), and
-// false for another name.
+// (a to f, or workloada to workloadf, as workloads/workloada … in YCSB's
+// repository set them), and false for another name.
 func CanonicalYCSB(name string) ([]Property, bool) {
-	text, ok := canonicalYCSB[strings.ToLower(name)]
+	letter := strings.TrimPrefix(strings.ToLower(name), "workload")
+	text, ok := canonicalYCSB[letter]
 	if !ok {
 		return nil, false
 	}
-	props, err := ParseProperties("workload"+strings.ToLower(name), text)
+	props, err := ParseProperties("workload"+letter, text)
 	if err != nil {
 		panic(err) // the canonical texts parse
 	}
@@ -482,7 +483,7 @@ func (s YCSBSpec) config() (*ycsbConfig, error) {
 		p := last[name]
 		c.origins[name] = p.Origin
 		if err := c.set(p); err != nil {
-			return nil, fmt.Errorf("%s (%s): %w", p.Name, p.Origin, err)
+			return nil, fmt.Errorf("%s (%s): %w", cut(p.Name), p.Origin, err)
 		}
 	}
 	if err := c.check(); err != nil {
@@ -496,34 +497,35 @@ func (c *ycsbConfig) set(p Property) error {
 	if set, ok := ycsbSetters[p.Name]; ok {
 		return set(c, p.Value)
 	}
+	name, value := cut(p.Name), cut(p.Value) // as messages show them
 	if op, ok := ycsbOps[p.Name]; ok {
 		f, err := strconv.ParseFloat(p.Value, 64)
 		if err != nil || !(f >= 0 && f <= 1) {
-			return fmt.Errorf("%q is not a proportion from 0 to 1", p.Value)
+			return fmt.Errorf("%q is not a proportion from 0 to 1", value)
 		}
 		c.proportions[op] = f
 		return nil
 	}
 	if f, ok := ycsbFixed[p.Name]; ok {
 		if !f.ok(p.Value) {
-			return fmt.Errorf("%s: %s", p.Value, f.why)
+			return fmt.Errorf("%s: %s", value, f.why)
 		}
-		c.notes = append(c.notes, fmt.Sprintf("%s=%s (%s) leaves the workload as it is", p.Name, p.Value, p.Origin))
+		c.notes = append(c.notes, fmt.Sprintf("%s=%s (%s) leaves the workload as it is", name, value, p.Origin))
 		return nil
 	}
 	if why, ok := ycsbNoted[p.Name]; ok {
-		c.notes = append(c.notes, fmt.Sprintf("%s (%s) is not used: %s", p.Name, p.Origin, why))
+		c.notes = append(c.notes, fmt.Sprintf("%s (%s) is not used: %s", name, p.Origin, why))
 		return nil
 	}
 	if strings.HasSuffix(p.Name, "proportion") {
 		if isZero(p.Value) {
-			c.notes = append(c.notes, fmt.Sprintf("%s=%s (%s): a zero share of an op gobench does not have", p.Name, p.Value, p.Origin))
+			c.notes = append(c.notes, fmt.Sprintf("%s=%s (%s): a zero share of an op gobench does not have", name, value, p.Origin))
 			return nil
 		}
-		return fmt.Errorf("%s is a share of an op gobench does not have (it has read, update, insert, scan and read-modify-write)", p.Value)
+		return fmt.Errorf("%s is a share of an op gobench does not have (it has read, update, insert, scan and read-modify-write)", value)
 	}
 	if strings.Contains(p.Name, ".") {
-		c.notes = append(c.notes, fmt.Sprintf("%s (%s) is not used: a setting of a YCSB binding or of its measurements", p.Name, p.Origin))
+		c.notes = append(c.notes, fmt.Sprintf("%s (%s) is not used: a setting of a YCSB binding or of its measurements", name, p.Origin))
 		return nil
 	}
 	return errors.New("unknown property: gobench cannot tell whether it changes the workload (a binding's setting has a prefix, such as jdbc.)")
@@ -583,7 +585,7 @@ func (c *ycsbConfig) mix() (workload.Mix, error) {
 			continue
 		}
 		pct := math.Round(f*100/workload.MixResolution) * workload.MixResolution
-		if math.Abs(pct-f*100) > 1e-9 {
+		if pct == 0 || math.Abs(pct-f*100) > 1e-9 { // a share too small to deal is refused, not dealt as none
 			return nil, fmt.Errorf("%s=%v%s: gobench deals ops from an exact deck, in steps of %g of them", name, f, " ("+c.origins[name]+")", workload.MixResolution/100)
 		}
 		m = append(m, workload.Weight{Op: op, Percent: pct})
@@ -603,7 +605,22 @@ func (s YCSBSpec) Notes() ([]string, error) {
 	if s.Loop.Duration > 0 && c.operationCountSet && !s.Load {
 		notes = append(notes, fmt.Sprintf("operationcount%s is not used: --duration bounds the run", originOf(c, "operationcount")))
 	}
+	if len(notes) > maxNotes {
+		notes = append(notes[:maxNotes-1], fmt.Sprintf("and %d more properties gobench does not use", len(notes)-maxNotes+1))
+	}
 	return notes, nil
+}
+
+// maxNotes bounds the notes on a workload's properties: a property file
+// of a million unused settings gets a screenful, not a million lines.
+const maxNotes = 20
+
+// cut shortens a property's name or value as a message shows it.
+func cut(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return fmt.Sprintf("%s… (%d bytes)", string(r[:60]), len(s))
+	}
+	return s
 }
 
 // template returns the plan every cell copies.

@@ -142,6 +142,8 @@ func TestYCSBRefusals(t *testing.T) {
 		{"proportions", "a", false, []string{"readproportion=0.6"}, "sum to 1.1, not 1"},
 		{"proportion range", "a", false, []string{"readproportion=1.5"}, "readproportion (-p): \"1.5\" is not a proportion"},
 		{"too fine a share", "a", false, []string{"readproportion=0.33333333", "updateproportion=0.66666667"}, "exact deck"},
+		{"a share too small to deal", "a", false, []string{"readproportion=1e-300", "updateproportion=1"}, "readproportion=1e-300 (-p): gobench deals ops from an exact deck"},
+		{"a small share", "a", false, []string{"readproportion=1e-7", "updateproportion=0.9999999"}, "exact deck"},
 		{"unknown distribution", "a", false, []string{"requestdistribution=pareto"}, "unknown request distribution \"pareto\""},
 		{"sequential", "a", false, []string{"requestdistribution=sequential"}, "\"sequential\" is not implemented"},
 		{"histogram", "a", false, []string{"fieldlengthdistribution=histogram"}, "\"histogram\" is not implemented"},
@@ -345,4 +347,27 @@ func FuzzParseProperties(f *testing.F) {
 			}
 		}
 	})
+}
+
+// maxYCSBNotes is the package's maxNotes.
+const maxYCSBNotes = 20
+
+// A property file of thousands of unused settings, or of one huge one,
+// gets a screenful of notes, each short: a 7 MB file printed 60 MB.
+func TestYCSBNotesBounded(t *testing.T) {
+	props := []string{"jdbc.x=" + strings.Repeat("v", 1<<20), strings.Repeat("k", 1<<20) + ".y=1"}
+	for i := range 5000 {
+		props = append(props, fmt.Sprintf("binding.setting%d=1", i))
+	}
+	notes, err := ycsb(t, "b", false, props...).Notes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := 0
+	for _, n := range notes {
+		size += len(n)
+	}
+	if len(notes) != maxYCSBNotes || size > 200*maxYCSBNotes || !strings.HasSuffix(notes[maxYCSBNotes-1], "and 4983 more properties gobench does not use") {
+		t.Errorf("%d notes of %d bytes, the last %q", len(notes), size, notes[len(notes)-1])
+	}
 }

@@ -195,27 +195,12 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 			aggs[o.Kind].merge(a)
 		}
 		for _, s := range sp.Timeline {
-			if timeline[s.Second] == nil {
-				timeline[s.Second] = map[string]*SecondOps{}
-			}
-			for _, so := range s.Ops {
-				m := timeline[s.Second][so.Kind]
-				if m == nil {
-					m = &SecondOps{Kind: so.Kind}
-					timeline[s.Second][so.Kind] = m
-				}
-				m.Count += so.Count
-				m.Errors += so.Errors
-				m.Retries += so.Retries
-				// Per-second percentiles are not kept as histograms: the
-				// merge keeps the worst shard's, an upper bound.
-				m.P50Micros = max(m.P50Micros, so.P50Micros)
-				m.P99Micros = max(m.P99Micros, so.P99Micros)
-				m.MaxMicros = max(m.MaxMicros, so.MaxMicros)
-			}
+			mergeSecond(timeline, s)
 		}
 	}
-	sort.Slice(ph.Workers, func(i, j int) bool { return ph.Workers[i].ID < ph.Workers[j].ID })
+	if err := sortWorkers(ph.Workers); err != nil {
+		return ph, err
+	}
 	p := shards[0].Plan
 	total := newOpAgg(p.Rate > 0, p.Busy == workload.BusyRetry)
 	for _, k := range kinds {
@@ -281,4 +266,39 @@ func mergeCPU(shards []*Result, pi int, ops int64) *CPU {
 	}
 	c.Coordinator = coord
 	return c.per(ops)
+}
+
+// sortWorkers sorts a merged phase's workers by id, and refuses a worker
+// two shards claim.
+func sortWorkers(ws []Worker) error {
+	sort.Slice(ws, func(i, j int) bool { return ws[i].ID < ws[j].ID })
+	for i := 1; i < len(ws); i++ {
+		if id := ws[i].ID; id == ws[i-1].ID {
+			return fmt.Errorf("worker %d is in two shards: they are not shards of one run", id)
+		}
+	}
+	return nil
+}
+
+// mergeSecond adds a shard's second s to the merged timeline, by second
+// and kind.
+func mergeSecond(timeline map[int64]map[string]*SecondOps, s Second) {
+	if timeline[s.Second] == nil {
+		timeline[s.Second] = map[string]*SecondOps{}
+	}
+	for _, so := range s.Ops {
+		m := timeline[s.Second][so.Kind]
+		if m == nil {
+			m = &SecondOps{Kind: so.Kind}
+			timeline[s.Second][so.Kind] = m
+		}
+		m.Count += so.Count
+		m.Errors += so.Errors
+		m.Retries += so.Retries
+		// Per-second percentiles are not kept as histograms: the merge
+		// keeps the worst shard's, an upper bound.
+		m.P50Micros = max(m.P50Micros, so.P50Micros)
+		m.P99Micros = max(m.P99Micros, so.P99Micros)
+		m.MaxMicros = max(m.MaxMicros, so.MaxMicros)
+	}
 }

@@ -187,3 +187,38 @@ func TestMergeCPU(t *testing.T) {
 		t.Errorf("a shard without its coordinator's time: merged %+v", got)
 	}
 }
+
+// Shards that lie are refused: two that claim the same workers (a shard
+// file copied and relabelled), and a shard file with a negative count or
+// a wall time no run has, which does not even read.
+func TestMergeRefusesLyingShards(t *testing.T) {
+	t.Parallel()
+	a := shardRun(t, &workload.Shard{Index: 0, Count: 2})
+	b := shardRun(t, &workload.Shard{Index: 0, Count: 2})
+	b.Plan.Shard = &workload.Shard{Index: 1, Count: 2} // shard 1/2's workers, labelled 2/2
+	if _, err := MergeShards([]*Result{a, b}); err == nil || !strings.Contains(err.Error(), "is in two shards") {
+		t.Errorf("shards with the same workers: %v", err)
+	}
+	for _, tt := range []struct {
+		name string
+		lie  func(r *Result)
+		want string
+	}{
+		{"negative worker ops", func(r *Result) { r.Phases[0].Workers[0].Ops = -5 }, "worker 0: a negative count, -5"},
+		{"negative not found", func(r *Result) { r.Phases[0].Ops[0].NotFound = -1 }, "a negative count, -1"},
+		{"negative errors", func(r *Result) { r.Phases[0].Total.Errors.Busy = -3 }, "total: a negative count, -3"},
+		{"absurd wall time", func(r *Result) { r.Phases[0].WallSeconds = 1e308 }, "wall time 1e+308 s is no run's"},
+		{"negative wall time", func(r *Result) { r.Phases[0].WallSeconds = -1 }, "wall time -1 s is no run's"},
+		{"a worker twice", func(r *Result) { r.Phases[0].Workers[1].ID = r.Phases[0].Workers[0].ID }, "is there twice"},
+	} {
+		r := shardRun(t, &workload.Shard{Index: 0, Count: 2})
+		tt.lie(r)
+		var b strings.Builder
+		if err := r.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Read(strings.NewReader(b.String())); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}

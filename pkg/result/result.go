@@ -600,6 +600,61 @@ func (r *Result) check() error {
 				return fmt.Errorf("phase %s: %w", ph.Name, err)
 			}
 		}
+		if err := ph.checkFigures(); err != nil {
+			return fmt.Errorf("phase %s: %w", ph.Name, err)
+		}
+	}
+	return nil
+}
+
+// maxWallSeconds bounds a phase's wall time as a result file may give
+// it: a year.
+const maxWallSeconds = 366 * 24 * 3600
+
+// checkFigures refuses what no run measures: a negative count, a wall
+// time that is negative or beyond a year, two workers of one id (in a
+// file someone crafted, or shards that claim the same workers).
+func (ph *Phase) checkFigures() error {
+	negative := func(what string, vs ...int64) error {
+		for _, v := range vs {
+			if v < 0 {
+				return fmt.Errorf("%s: a negative count, %d", what, v)
+			}
+		}
+		return nil
+	}
+	if !(ph.WallSeconds >= 0 && ph.WallSeconds <= maxWallSeconds) {
+		return fmt.Errorf("wall time %g s is no run's (want 0 to a year)", ph.WallSeconds)
+	}
+	if err := negative("clamped samples", ph.ClampedSamples); err != nil {
+		return err
+	}
+	for _, o := range append([]OpStats{ph.Total}, ph.Ops...) {
+		e := o.Errors
+		if err := negative(o.Kind, o.Count, o.NotFound, o.Late, o.Skipped, o.BusyBegins, o.BusyCommits,
+			e.Total, e.Busy, e.Locked, e.Constraint, e.IO, e.Full, e.Other, e.OpenTx, e.Script); err != nil {
+			return err
+		}
+	}
+	ids := map[int]bool{}
+	for _, w := range ph.Workers {
+		if ids[w.ID] {
+			return fmt.Errorf("worker %d is there twice", w.ID)
+		}
+		ids[w.ID] = true
+		if err := negative(fmt.Sprintf("worker %d", w.ID), w.Ops, w.Errors); err != nil {
+			return err
+		}
+		if !(w.Seconds >= 0 && w.Seconds <= maxWallSeconds) {
+			return fmt.Errorf("worker %d: %g s is no run's (want 0 to a year)", w.ID, w.Seconds)
+		}
+	}
+	for _, s := range ph.Timeline {
+		for _, o := range s.Ops {
+			if err := negative(fmt.Sprintf("second %d, %s", s.Second, o.Kind), o.Count, o.Errors, o.Retries); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -72,6 +72,11 @@ func (r *Records) checkPhase(p *Plan, ph Phase) error {
 			return fmt.Errorf("%v is not an op of a record workload (want read, update, insert, scan, read-modify-write)", op)
 		}
 	}
+	// A run of ops deals each worker its share of OperationCount; the
+	// phase's own count, which reports show, must be the busiest's share.
+	if want := r.OpsPerWorker(p.Workers()); ph.Ops > 0 && r.OperationCount > 0 && ph.Ops != want {
+		return fmt.Errorf("%d ops a worker, but the operation count %d over %d workers is %d a worker (the busiest): the two must agree", ph.Ops, r.OperationCount, p.Workers(), want)
+	}
 	return nil
 }
 

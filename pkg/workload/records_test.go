@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -466,5 +467,19 @@ func TestRecordValues(t *testing.T) {
 	}
 	if len(seen) < 80 {
 		t.Errorf("only %d distinct field lengths in 10,000 uniform draws from 10 to 100", len(seen))
+	}
+}
+
+// A run phase's op count is the busiest worker's share of the operation
+// count: a plan whose two disagree (its header would say one and it would
+// run the other) is refused.
+func TestRecordPhaseOpsAgree(t *testing.T) {
+	p := recordPlan("read=100", Uniform, 1000, 4, 999_999)
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p.Phases[0].Ops = 20
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "20 ops a worker, but the operation count 999999 over 4 workers is 250000 a worker") {
+		t.Errorf("a phase of 20 ops a worker and an operation count of 999999: %v", err)
 	}
 }

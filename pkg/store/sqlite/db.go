@@ -307,9 +307,11 @@ func (s *db) keep() error {
 	return nil
 }
 
-// Close releases the in-memory database's keeper, if any, and gives a
-// database taken with Reuse its application_id and journal mode back;
-// connections own every other resource and must be closed first.
+// Close releases the in-memory database's keeper, if any, gives a
+// database taken with Reuse its application_id and journal mode back,
+// and ends a worker process's recording of a --crash run, returning the
+// error of an append that failed; connections own every other resource
+// and must be closed first.
 func (s *db) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -324,6 +326,15 @@ func (s *db) Close() error {
 	if s.keeper != nil {
 		err = errors.Join(err, s.keeper.Close())
 		s.keeper = nil
+	}
+	if s.record != nil {
+		// A worker process's recording ends with its store: an append
+		// that failed (a full disk) left its part of the record short,
+		// which no state may be built from. That is the run's error,
+		// not a record that reached its limit.
+		if rerr := s.stopProcRecording(); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("--crash: this process's part of the record is incomplete: %w", rerr))
+		}
 	}
 	return err
 }

@@ -66,7 +66,7 @@ func TestPlanCommandChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	env, stdout, stderr = testEnv(t)
-	if code := Main([]string{"run", plan}, env); code != ExitUsage || !strings.Contains(stderr.String(), `command "../../../bin/sh" is none of gobench's that write plans (want blob, crud, mix, sql, ycsb)`) || stdout.Len() != 0 {
+	if code := Main([]string{"run", plan}, env); code != ExitUsage || !strings.Contains(stderr.String(), `command "../../../bin/sh" is none of gobench's that write plans (want `+strings.Join(commands, ", ")+`)`) || stdout.Len() != 0 {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

@@ -1,48 +1,115 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // replayOptions are the flags of gobench replay.
 type replayOptions struct {
-	info   bool
-	format string
+	matrix   *matrixFlags
+	run      runOptions
+	spec     preset.ReplaySpec
+	trace    string
+	info     bool
+	speed    string
+	database string
+	baseline string
+	expects  []string
 }
+
+func defaultReplayOptions() *replayOptions {
+	return &replayOptions{
+		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "0", "1"),
+		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
+		spec:   preset.DefaultReplaySpec(),
+		speed:  "max",
+	}
+}
+
+func (o *replayOptions) runOpts() *runOptions { return &o.run }
 
 // AddFlags binds the options to flags.
 func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.BoolVar(&o.info, "info", false, "summarise the trace (processes, connections, statements, fingerprints, commits, duration, databases, size) and run nothing")
-	fs.StringVar(&o.format, "format", "text", formatUsage("the report's format", "")+" (--info prints text or json)")
+	o.matrix.AddFlags(fs, "must be 1: a replay runs each statement as the application did")
+	inGroup(fs, groupLoad, func() {
+		fs.BoolVar(&o.info, "info", false, "summarise the trace (processes, connections, statements, fingerprints, commits, duration, databases, size) and run nothing")
+		fs.StringVar(&o.speed, "speed", o.speed, "max (each connection's statements back to back), or 1x (at the times they were captured, latency counted from each one's due time), 2x, 0.5x …")
+		fs.StringVar(&o.spec.Options.Order, "order", workload.ReplayRace, "race (the connections' transactions race, as in production) or commit (each transaction where it was in the captured order of commits: the database ends as the capture's, every statement sees what it saw)")
+		fs.StringVar(&o.database, "database", "", "the captured database to replay, by its path in the trace (default: the one it ran most statements on)")
+	})
+	inGroup(fs, groupCI, func() {
+		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
+		fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'q1a2b3c4d p99 <= 5ms' (a statement by its fingerprint's id) or 'diverged statements <= 0'; exit 3 when one fails, 4 when one cannot decide (repeatable)")
+	})
+	o.run.AddFlags(fs, true)
+	_ = fs.MarkHidden("batch")
+	_ = fs.MarkHidden("goroutines")
+	_ = fs.MarkHidden("reuse")
 }
 
 func newReplayCommand(env *Env) *cobra.Command {
-	o := &replayOptions{}
+	o := defaultReplayOptions()
 	cmd := &cobra.Command{
-		Use:   "replay TRACE",
-		Short: "Summarise a trace gobench capture recorded",
-		Long: `replay reads a trace that gobench capture (or package capture's Go
-wrapper) recorded. With --info it summarises it: its processes,
-connections and threads, its statements (how many, how many failed, how
-many distinct once literals and parameters are taken out), its commits,
-how long it ran, each database it touched with how the order of its
-commits was recorded and the size of its snapshot, and the statements
-that ran most often.
+		Use:         "replay TRACE",
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
+		Short:       "Replay a captured application's statements under other settings, and say what changed",
+		Long: `replay runs again what gobench capture (or package capture's Go wrapper)
+recorded: each captured process becomes a worker process and each of its
+connections a connection in it (--procs N folds the processes onto N),
+running the connection's statements in their order with their typed
+parameters, on a copy of the database as the capture found it. Every
+setting of the matrix applies: --driver, --journal, --sync,
+--busy-timeout, --mode, --procs; --repeat, --expect, --json, --html,
+compare and merge work as for any run.
 
-A trace that is truncated or corrupt is refused with the byte offset
-where it went wrong (exit 2); one written by a newer gobench says so.`,
+Timing: --speed max runs each connection's statements back to back;
+--speed 1x runs each at the time it was captured, open loop, its latency
+counted from that due time, so a setting slower than the capture shows
+its queueing; 2x twice as fast. Order: by default the connections'
+transactions race, as in production; --order commit makes each
+transaction begin where it began in the captured order of commits and
+commit in that order, across processes (Oracle's synchronised replay), so
+the database ends as the capture's did and every statement sees what it
+saw. Statements that set what a cell sets (PRAGMA journal_mode,
+synchronous, busy_timeout, wal_autocheckpoint, locking_mode) take the
+cell's value: they run as reads of the setting, and the report lists
+each.
+
+The report gives each statement, by fingerprint (literals and parameters
+taken out, as pg_stat_statements does, named q and 8 hex digits): count,
+total time, mean, p50, p99, max, errors by class, busy waits; the top
+statements by total time; transactions/s; and divergence: statements
+whose rows (as many as the application read) or changes differ from the
+capture's, errors the capture did not have and the reverse, and whether
+the final database equals the capture's end (its tables' digests).
+
+The trace is input from elsewhere: its statements run only inside the
+run's database, under the guard of gobench sql (no ATTACH, no extensions,
+no file functions; refused before anything runs: exit 2), and a truncated
+or corrupt trace exits 2 naming the byte offset.`,
 		Example: `  # A trace gobench capture recorded
   gobench replay --info shop.trace
-  gobench replay --info --format json shop.trace`,
+
+  # Rollback against WAL, FULL against NORMAL, every transaction in its captured order
+  gobench replay shop.trace --order commit --journal rollback,wal --sync full,normal
+
+  # At the captured pace: does NORMAL keep up where FULL queues?
+  gobench replay shop.trace --speed 1x --sync full,normal --repeat 3`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usage(errors.New("replay takes one trace file"))
@@ -50,25 +117,79 @@ where it went wrong (exit 2); one written by a newer gobench says so.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReplay(cmd.Context(), o, args[0], env)
+			o.trace = args[0]
+			if o.info && !o.run.dryRun { // --dry-run prints what a replay would run
+				return runReplayInfo(o, env)
+			}
+			return runPlanned(cmd, env, o)
 		},
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
 }
 
-func runReplay(ctx context.Context, o *replayOptions, trace string, env *Env) error {
-	if !o.info {
-		return usage(errors.New("replay runs only --info so far: give --info"))
+// resolve reads the trace into the replay's plan, one per cell.
+func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
+	if err := o.run.resolve(); err != nil {
+		return nil, err
 	}
-	if o.format != "text" && o.format != "json" {
-		return usage(fmt.Errorf("--format %s: --info prints text or json", o.format))
+	spec := o.spec
+	abs, err := env.FS.Abs(o.trace)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o.trace, err)
 	}
-	in, err := inspectTrace(env, trace)
+	spec.Open = func() (io.ReadCloser, error) { return env.FS.Open(abs) }
+	spec.Options.Trace, spec.Options.Database = abs, o.database
+	if spec.Options.Speed, err = parseSpeed(o.speed); err != nil {
+		return nil, err
+	}
+	m, err := o.matrix.matrix(cmd.Flags())
+	if err != nil {
+		return nil, err
+	}
+	cells, err := spec.Plans(m)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o.trace, err)
+	}
+	if o.run.db != "" && len(cells)*o.run.repeat > 1 {
+		return nil, errors.New("--db keeps one replayed database: give one cell and --repeat 1 (or no --db)")
+	}
+	o.stallAtPace(cmd.Flags(), cells[0].Replay)
+	return o.run.newJob(cmd, env, spec, cells, jobParts{baseline: o.baseline, expects: o.expects}), nil
+}
+
+// stallAtPace makes the stall time-out of a replay at a speed no shorter
+// than the capture took at that speed, unless --stall-timeout was given:
+// a captured connection may rest that long between statements.
+func (o *replayOptions) stallAtPace(fs *pflag.FlagSet, r *workload.Replay) {
+	if fs.Changed("stall-timeout") || r.Speed == 0 {
+		return
+	}
+	o.run.stall = max(o.run.stall, time.Duration(float64(r.Duration)/r.Speed)+time.Minute)
+}
+
+// parseSpeed reads --speed: max, or a factor such as 1x, 2x or 0.5x.
+func parseSpeed(s string) (float64, error) {
+	if s == "max" {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "x"), 64)
+	if err != nil || !strings.HasSuffix(s, "x") || !(f > 0 && f <= 1000) {
+		return 0, fmt.Errorf("--speed %q: want max, or a factor of the captured pace such as 1x, 2x or 0.5x (at most 1000x)", s)
+	}
+	return f, nil
+}
+
+// runReplayInfo prints the trace's summary.
+func runReplayInfo(o *replayOptions, env *Env) error {
+	if o.run.format != "text" && o.run.format != "json" {
+		return usage(fmt.Errorf("--format %s: --info prints text or json", o.run.format))
+	}
+	in, err := inspectTrace(env, o.trace)
 	if err != nil {
 		return err
 	}
-	render, err := report.TraceInfo(o.format, in, report.Options{})
+	render, err := report.TraceInfo(o.run.format, in, report.Options{})
 	if err != nil {
 		return err
 	}

@@ -150,6 +150,12 @@ func (c *Cells) runOne(ctx context.Context, n, total int, cell *workload.Plan, c
 			}
 		}()
 	}
+	if p.Replay != nil {
+		if err := installSnapshot(&p, note); err != nil {
+			return nil, err
+		}
+		p.Store.Reuse = true // the snapshot is the application's database, not gobench's
+	}
 	if p.SQL != nil && p.SQL.From != "" {
 		if c.DB != "" {
 			return nil, fmt.Errorf("%w: a copy of --from %s goes into a temporary directory, not --db", store.ErrInvalid, p.SQL.From)

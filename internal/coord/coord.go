@@ -288,6 +288,11 @@ func (s *session) canVerifyAfter(ctx context.Context, runErr error) bool {
 // did not finish which phase: the run failed, and only the ledger is
 // checked (see runner.VerifyDied).
 func (s *session) verify(ctx context.Context, res *result.Result, died func(worker, phase int) bool) error {
+	if p := s.cfg.Plan; p.Replay != nil && died == nil {
+		s.notef("comparing the replayed database with the capture's at its end")
+		res.Replay = runner.CheckReplay(p.Replay, p.Store.Path)
+		return nil
+	}
 	if p := s.cfg.Plan; p.SQL != nil && p.SQL.Check != "" && died == nil {
 		s.notef("checking the database (%s)", p.SQL.Check)
 		rep, err := runner.CheckSQL(ctx, s.st, p, acknowledged(res))

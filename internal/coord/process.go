@@ -90,7 +90,12 @@ func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 	p := m.cfg.Plan
 	sent := *p
 	sent.Store.Record = m.crash.record() // workers record their I/O from their first connection on
-	planJSON, removeCounter, err := counterFile(&sent)
+	withOrder, removeOrder, err := replayOrderFile(&sent)
+	if err != nil {
+		return err
+	}
+	defer removeOrder()
+	planJSON, removeCounter, err := counterFile(withOrder)
 	if err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)
 	}

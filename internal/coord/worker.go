@@ -31,7 +31,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	if err != nil {
 		return err
 	}
-	counter, unmap, err := openCounter(plan)
+	counter, order, unmap, err := openShared(plan)
 	if err != nil {
 		return err
 	}
@@ -47,16 +47,13 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		return fmt.Errorf("opening the store: %w", err)
 	}
 	tally := newIOTally(st)
-	ids := make([]int, plan.Goroutines)
-	for g := range ids {
-		ids[g] = proc*plan.Goroutines + g
-	}
 	h := &runner.Host{
-		Plan:      plan,
-		Store:     st,
-		Workers:   ids,
-		Collector: wireCollector{w: w, batch: sampleBatch(plan.Goroutines)},
-		Counter:   counter,
+		Plan:        plan,
+		Store:       st,
+		Workers:     procWorkers(proc, plan.Goroutines),
+		Collector:   wireCollector{w: w, batch: sampleBatch(plan.Goroutines)},
+		Counter:     counter,
+		ReplayOrder: order,
 		Barrier: func(ctx context.Context, phase int) (int64, error) {
 			if err := w.Ready(wire.Ready{Phase: phase, PID: pid, Clock: runner.Now()}); err != nil {
 				return 0, fmt.Errorf("reporting ready: %w", err)
@@ -98,6 +95,15 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 		}
 	}
 	return err
+}
+
+// procWorkers returns the ids of worker process proc's goroutines.
+func procWorkers(proc, goroutines int) []int {
+	ids := make([]int, goroutines)
+	for g := range ids {
+		ids[g] = proc*goroutines + g
+	}
+	return ids
 }
 
 // ioTally keeps what a process's store counted of its I/O: from the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/sqltrace"
 )
 
@@ -115,4 +116,65 @@ func splitCheck(a string) (key, op string, n int64) {
 	}
 	n, _ = strconv.ParseInt(val, 10, 64)
 	return key, op, n
+}
+
+// replaycheck FILE check... asserts facts about every run of a replay's
+// result file (a run or a suite):
+//
+//	statements=N   the run's statements (run or skipped), the trace's count
+//	diverged=N     statements that did something else than when captured
+//	newerrors=N    statements that failed where the capture's did not
+//	equal          the database ended as the capture's did
+//	compared       the database was compared with the capture's end
+//	addsup         the statements' kinds add up to the total
+func replayCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: replaycheck FILE check...")
+	}
+	s := readSuite(ts, args[0])
+	runs := 0
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			runs++
+			checkReplayRun(ts, r, args[1:])
+		}
+	}
+	if runs == 0 {
+		ts.Fatalf("%s holds no run", args[0])
+	}
+}
+
+func checkReplayRun(ts *testscript.TestScript, r *result.Result, checks []string) {
+	if r.Plan.Replay == nil || len(r.Phases) != 1 {
+		ts.Fatalf("not a replay's run")
+	}
+	t := r.Phases[0].Total
+	values := map[string]int64{"statements": t.Count + t.Skipped, "diverged": t.Diverged, "newerrors": t.NewErrors}
+	for _, c := range checks {
+		switch c {
+		case "equal", "compared":
+			rc := r.Replay
+			if rc == nil || !rc.Compared || c == "equal" && !rc.Equal {
+				ts.Fatalf("%s: the database against the capture's end: %+v", result.RunSettings(r), rc)
+			}
+			continue
+		case "addsup":
+			var sum int64
+			for _, o := range r.Phases[0].Ops {
+				sum += o.Count
+			}
+			if sum != t.Count || t.Count+t.Skipped != r.Plan.Replay.Statements {
+				ts.Fatalf("%s: kinds sum to %d, total %d (+%d skipped), the trace's %d", result.RunSettings(r), sum, t.Count, t.Skipped, r.Plan.Replay.Statements)
+			}
+			continue
+		}
+		key, op, want := splitCheck(c)
+		got, ok := values[key]
+		if !ok {
+			ts.Fatalf("unknown check %q", c)
+		}
+		if op == ">=" && got < want || op == "=" && got != want {
+			ts.Fatalf("%s: %s %d, want %s %d", result.RunSettings(r), key, got, op, want)
+		}
+	}
 }

@@ -31,6 +31,7 @@ func TestMain(m *testing.M) {
 		"gobench":    func() { os.Exit(cli.Main(os.Args[1:], cli.OSEnv())) },
 		"sqlhold":    func() { os.Exit(sqlHold()) },
 		"enginehold": func() { os.Exit(engineHold()) },
+		"goshop":     func() { os.Exit(goshopMain()) },
 	})
 }
 
@@ -68,6 +69,7 @@ func TestScripts(t *testing.T) {
 			"ycsbcheck":   ycsbCheck,
 			"stracecheck": straceCheck,
 			"traceinfo":   traceInfo,
+			"replaycheck": replayCheck,
 		},
 	})
 }

@@ -35,8 +35,11 @@ type Capture struct {
 	mono0 int64     // the monotonic clock at t0
 	t0    time.Time // with Go's monotonic reading
 
-	conns   atomic.Uint64
-	commits atomic.Uint64 // the commits this process saw, in order (sqltrace.StateSeq)
+	conns atomic.Uint64
+	// The order of commits (sqltrace.StateSeq): order numbers the
+	// commits, done counts those complete, inflight those under way.
+	order, done atomic.Uint64
+	inflight    atomic.Int64
 
 	mu     sync.Mutex
 	dbs    map[string]*database // by path
@@ -48,6 +51,8 @@ type Capture struct {
 type database struct {
 	id    uint64
 	ready chan struct{} // closed once its snapshot is taken (or failed)
+	// digest reads its content (at Close, in standalone mode).
+	digest func() ([]sqltrace.TableDigest, error)
 }
 
 // Create starts a capture that writes a whole trace to a new file at path.
@@ -161,6 +166,7 @@ func (c *Capture) Close() error {
 	if c.dir != "" {
 		err = c.proc.Flush() // a part has no end marker: gobench capture merges the parts
 	} else {
+		c.digests()
 		err = c.w.Close()
 	}
 	err = errors.Join(c.err, err, c.out.Close())
@@ -168,6 +174,27 @@ func (c *Capture) Close() error {
 		os.RemoveAll(c.tmp)
 	}
 	return err
+}
+
+// digests records each database's content at the end of the capture,
+// read on a connection of the capture's own (standalone mode).
+func (c *Capture) digests() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for path, d := range c.dbs {
+		if path == "" || d.digest == nil || c.err != nil {
+			continue
+		}
+		g := sqltrace.Digest{DB: d.id, Time: c.now()}
+		tables, err := d.digest()
+		if err != nil {
+			g.Error = truncate(err.Error(), 1000)
+		}
+		g.Tables = tables
+		if err := c.own.Write(&sqltrace.Record{Kind: sqltrace.KindDigest, Digest: g}); err != nil {
+			c.err = err
+		}
+	}
 }
 
 // Driver returns a driver that opens d's connections and records what
@@ -185,11 +212,11 @@ func (c *Capture) Connector(k driver.Connector) driver.Connector {
 // opened records a connection opened to the database at path (found by
 // pathOf on a connection of its own, see connector), taking the
 // database's snapshot first if this is the first connection to it.
-func (c *Capture) opened(ctx context.Context, path string, snap func(dest string) error) (conn, db uint64) {
+func (c *Capture) opened(ctx context.Context, path string, snap func(dest string) error, digest func() ([]sqltrace.TableDigest, error)) (conn, db uint64) {
 	c.mu.Lock()
 	d, ok := c.dbs[path]
 	if !ok {
-		d = &database{id: uint64(len(c.dbs) + 1), ready: make(chan struct{})}
+		d = &database{id: uint64(len(c.dbs) + 1), ready: make(chan struct{}), digest: digest}
 		c.dbs[path] = d
 	}
 	c.mu.Unlock()

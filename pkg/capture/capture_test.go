@@ -250,7 +250,7 @@ func TestPart(t *testing.T) {
 	var out strings.Builder
 	st, err := sqltrace.Merge(&out, []sqltrace.Part{{Name: parts[0], R: f}}, func(name string) (io.ReadCloser, error) {
 		return os.Open(filepath.Join(dir, name))
-	})
+	}, nil)
 	if err != nil || st.Snapshots != 1 || len(st.Notes) != 0 {
 		t.Errorf("merge: %+v %v", st, err)
 	}

@@ -47,16 +47,30 @@ type txState struct {
 	open    bool
 	wrote   bool
 	pending []sqltrace.Record
-	snapAt  int // the index in pending of the record that began its snapshot, or -1
+	snapAt  int    // the index in pending of the record that began its snapshot, or -1
+	seq     uint64 // the number of its commit under way
 }
 
 // run is a statement under way: when it began and what it saw then.
 type run struct {
-	start time.Time
-	snap  uint64 // the commits seen before it began
+	start    time.Time
+	snap     uint64 // the commits complete before it began
+	inflight bool   // a commit was under way as it began
 }
 
-func (cn *conn) before() run { return run{start: time.Now(), snap: cn.c.commits.Load()} }
+func (cn *conn) before() run {
+	c := cn.c
+	f := c.inflight.Load() != 0
+	return run{start: time.Now(), snap: c.done.Load(), inflight: f}
+}
+
+// certain reports whether a statement that began at r saw state r.snap for
+// sure: no commit was under way as it began, none completed while it ran,
+// and none is under way now.
+func (cn *conn) certain(r run) bool {
+	c := cn.c
+	return !r.inflight && c.done.Load() == r.snap && c.inflight.Load() == 0
+}
 
 // done records a statement that ran: its rows (or changes, for a write
 // through Exec), whether it ran to its end, and its error.
@@ -98,11 +112,17 @@ func (cn *conn) place(e *sqltrace.Exec, r run, kw string, wasOpen bool, res outc
 	switch {
 	case !wasOpen && !cn.tx.open: // a statement of its own transaction
 		if res.err == nil && writes(kw, res) {
-			v := c.commits.Add(1)
+			// Numbered as it returned: two autocommit writes of two
+			// goroutines at once may be numbered either way.
+			v := c.order.Add(1)
+			c.done.Add(1)
 			re.Commit = sqltrace.State{Kind: sqltrace.StateSeq, Value: v, At: re.Start + re.Span}
 			re.Snap = sqltrace.State{Kind: sqltrace.StateSeq, Value: v - 1, At: re.Start}
 		} else if kw != "BEGIN" && kw != "COMMIT" && kw != "END" && kw != "ROLLBACK" {
 			re.Snap = sqltrace.State{Kind: sqltrace.StateSeq, Value: r.snap, At: re.Start}
+			if !cn.certain(r) {
+				re.Flags |= sqltrace.FlagUncertain
+			}
 		}
 		c.write(&rec)
 	case !wasOpen: // BEGIN
@@ -114,23 +134,35 @@ func (cn *conn) place(e *sqltrace.Exec, r run, kw string, wasOpen bool, res outc
 		cn.tx.pending = append(cn.tx.pending, rec)
 		if cn.tx.snapAt < 0 {
 			cn.snapHere(len(cn.tx.pending)-1, r)
+			if !cn.certain(r) {
+				cn.tx.pending[cn.tx.snapAt].Exec.Flags |= sqltrace.FlagUncertain
+			}
 		}
 		cn.tx.wrote = cn.tx.wrote || writes(kw, res)
 		if len(cn.tx.pending) >= maxPending {
 			cn.flushTx() // too long to hold back: recorded as seen
 		}
 	default: // COMMIT, END or ROLLBACK
+		if kw != "ROLLBACK" && cn.tx.wrote && cn.tx.seq == 0 {
+			// A COMMIT run as a statement, not through the Tx: numbered as
+			// it returned.
+			cn.tx.seq = c.order.Add(1)
+			c.done.Add(1)
+		}
 		if kw != "ROLLBACK" && cn.tx.wrote {
-			v := c.commits.Add(1)
+			v := cn.tx.seq
 			re.Commit = sqltrace.State{Kind: sqltrace.StateSeq, Value: v, At: re.Start + re.Span}
 			if cn.tx.snapAt < 0 && len(cn.tx.pending) > 0 {
 				cn.tx.snapAt = 0
 			}
 			if cn.tx.snapAt >= 0 {
-				cn.tx.pending[cn.tx.snapAt].Exec.Snap.Value = v - 1
-				cn.tx.pending[cn.tx.snapAt].Exec.Snap.Kind = sqltrace.StateSeq
+				// A transaction that wrote saw every commit before its own.
+				e := &cn.tx.pending[cn.tx.snapAt].Exec
+				e.Snap.Value, e.Snap.Kind = v-1, sqltrace.StateSeq
+				e.Flags &^= sqltrace.FlagUncertain
 			}
 		}
+		cn.tx.seq = 0
 		cn.tx.pending = append(cn.tx.pending, rec)
 		cn.flushTx()
 	}
@@ -252,7 +284,8 @@ func (cn *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, 
 	} else if opts.Isolation != 0 || opts.ReadOnly {
 		return nil, errors.New("sql: driver does not support non-default isolation level or read-only transactions")
 	} else {
-		tx, err = cn.under.Begin() //nolint:staticcheck // the fallback database/sql uses too
+		//lint:ignore SA1019 the fallback database/sql uses too
+		tx, err = cn.under.Begin()
 	}
 	end := time.Now()
 	cn.done(r, end, end.Sub(r.start), cn.begin, paramMap{}, nil, outcome{done: true, err: err})
@@ -276,7 +309,25 @@ func (t *txn) Rollback() error { return t.end("ROLLBACK", t.under.Rollback) }
 
 func (t *txn) end(sql string, f func() error) error {
 	r := t.cn.before()
+	c := t.cn.c
+	numbered := sql == "COMMIT" && t.cn.tx.wrote
+	if numbered {
+		// The transaction wrote: it holds the write lock, and no other
+		// can commit before it. Its number is taken now, in the order
+		// of commits, and given back if the commit fails.
+		c.inflight.Add(1)
+		t.cn.tx.seq = c.order.Add(1)
+	}
 	err := f()
+	if numbered {
+		if err == nil {
+			c.done.Add(1)
+		} else {
+			c.order.Add(^uint64(0))
+			t.cn.tx.seq = 0
+		}
+		c.inflight.Add(-1)
+	}
 	end := time.Now()
 	t.cn.done(r, end, end.Sub(r.start), sql, paramMap{}, nil, outcome{done: true, err: err})
 	if err != nil && t.cn.tx.open && sql == "COMMIT" {

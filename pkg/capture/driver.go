@@ -110,7 +110,7 @@ func (k *connector) Driver() driver.Driver { return k.d }
 // copies it as it is before the application runs anything on it.
 func (k *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	path := k.database(ctx)
-	id, db := k.c.opened(ctx, path, func(dest string) error { return k.copy(ctx, dest) })
+	id, db := k.c.opened(ctx, path, func(dest string) error { return k.copy(ctx, dest) }, k.digest)
 	t := k.c.now()
 	under, err := k.k.Connect(ctx)
 	rec := sqltrace.Open{Conn: id, DB: db, Time: t}
@@ -162,6 +162,31 @@ func (k *connector) copy(ctx context.Context, dest string) error {
 	return err
 }
 
+// digest reads the database's content on a connection of the capture's
+// own, in one read transaction.
+func (k *connector) digest() ([]sqltrace.TableDigest, error) {
+	ctx := context.Background()
+	cn, err := k.k.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer cn.Close()
+	if _, err := query(ctx, cn, "BEGIN"); err != nil {
+		return nil, err
+	}
+	defer query(ctx, cn, "ROLLBACK")
+	return sqltrace.DigestTables(func(q string) ([]string, error) {
+		rows, err := query(ctx, cn, q)
+		out := make([]string, len(rows))
+		for i, r := range rows {
+			if len(r) > 0 {
+				out[i] = r[0]
+			}
+		}
+		return out, err
+	})
+}
+
 // query runs a statement of the capture's own on cn and returns its rows
 // as text.
 func query(ctx context.Context, cn driver.Conn, q string) ([][]string, error) {
@@ -176,7 +201,8 @@ func query(ctx context.Context, cn driver.Conn, q string) ([][]string, error) {
 			return nil, err
 		}
 		defer st.Close()
-		rows, err = st.Query(nil) //nolint:staticcheck // the fallback database/sql uses too
+		//lint:ignore SA1019 the fallback database/sql uses too
+		rows, err = st.Query(nil)
 	}
 	if err != nil {
 		return nil, err

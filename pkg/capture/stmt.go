@@ -54,7 +54,8 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	} else {
 		var vals []driver.Value
 		if vals, err = unnamed(args); err == nil {
-			res, err = s.under.Exec(vals) //nolint:staticcheck // the fallback database/sql uses too
+			//lint:ignore SA1019 the fallback database/sql uses too
+			res, err = s.under.Exec(vals)
 		}
 	}
 	end := time.Now()
@@ -72,7 +73,8 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 	} else {
 		var vals []driver.Value
 		if vals, err = unnamed(args); err == nil {
-			rows, err = s.under.Query(vals) //nolint:staticcheck // the fallback database/sql uses too
+			//lint:ignore SA1019 the fallback database/sql uses too
+			rows, err = s.under.Query(vals)
 		}
 	}
 	return s.cn.rows(r, s.sql, s.pm, args, rows, err)

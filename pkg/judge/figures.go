@@ -153,6 +153,28 @@ var Figures = []*Figure{
 			}
 			return 0, false
 		})),
+	replayFigure("diverged statements", "statements of a replayed trace that did something else than when captured: other rows or changes, another outcome",
+		"statements", " diverged", func(r *result.Result) (float64, bool) { return float64(r.Phases[0].Total.Diverged), true }),
+	replayFigure("db differences", "tables of a replayed trace's database that did not end as the capture's did (0: the same rows in every table)",
+		"tables", " tables differ", func(r *result.Result) (float64, bool) {
+			if r.Replay == nil || !r.Replay.Compared {
+				return 0, false
+			}
+			return float64(len(r.Replay.Differences)), true
+		}),
+	{
+		Name: "committed tx/s", Aliases: []string{"committed transactions/s"}, Doc: "transactions a replayed trace committed per second, as they committed when captured",
+		Unit: "transactions/s", Higher: true, Scale: Rate, BeforeKinds: true,
+		Read: func(r *result.Result, _ string) (float64, bool) {
+			ph := &r.Phases[0]
+			if r.Plan.Replay == nil || ph.WallSeconds <= 0 {
+				return 0, false
+			}
+			return float64(ph.Total.Commits) / ph.WallSeconds, true
+		},
+		Format: units.Rate, Tag: func(v float64) string { return units.Rate(v) + " transactions/s" },
+		Needs: needsReplay, Summary: isReplay,
+	},
 	crashFigure(countFigure("lost acked writes", "the most acknowledged writes one simulated power cut lost (--crash; none where they were not checked)",
 		"acknowledged writes lost, the most in one crash state", " lost", formatCount,
 		checkedWrites(func(d *result.Durability) float64 { return float64(d.MaxLost) }))),
@@ -227,6 +249,29 @@ func perKind(stat, doc string, q float64, of func(result.OpStats) float64) *Figu
 	f.Unit, f.Scale, f.Format, f.Tag = "µs", Latency, units.Micros, units.Micros
 	return f
 }
+
+// replayFigure returns the row of a count of a replayed trace's run.
+func replayFigure(name, doc, unit, suffix string, read func(*result.Result) (float64, bool)) *Figure {
+	f := countFigure(name, doc, unit, suffix, formatCount, func(r *result.Result) (float64, bool) {
+		if r.Plan.Replay == nil {
+			return 0, false
+		}
+		return read(r)
+	})
+	f.Needs, f.Summary = needsReplay, isReplay
+	return f
+}
+
+// needsReplay refuses a figure of a replayed trace for another run.
+func needsReplay(p *workload.Plan, _ bool) error {
+	if p.Replay == nil {
+		return fmt.Errorf("the figure is a replayed trace's (gobench replay)")
+	}
+	return nil
+}
+
+// isReplay says a run replayed a trace.
+func isReplay(r *result.Result) bool { return r.Plan.Replay != nil }
 
 // countFigure returns the row of a count per run, lower better: what a
 // run's I/O per commit or its power cuts came to.

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -187,13 +188,34 @@ func DefaultMetrics(s *result.Suite) []Metric {
 		}
 	}
 	whole(true)
-	for _, st := range []string{"ops/s", "p50", "p99", "p99.9"} {
+	stats := []string{"ops/s", "p50", "p99", "p99.9"}
+	if anyRun(s, isReplay) {
+		// A replay's statements are many: the total's tail and the
+		// statements that took the most time.
+		stats, kinds = []string{"p99"}, append([]string{"total"}, topStatements(s, 3)...)
+	}
+	for _, st := range stats {
 		for _, k := range kinds {
 			ms = append(ms, Metric{k, st})
 		}
 	}
 	whole(false)
 	return ms
+}
+
+// topStatements returns a replay's n statements that took the most time
+// (count × mean) in the suite's first run.
+func topStatements(s *result.Suite, n int) []string {
+	r := s.Cells[0].Runs[0]
+	ops := slices.Clone(r.Phases[0].Ops)
+	slices.SortStableFunc(ops, func(a, b result.OpStats) int {
+		return cmp.Compare(b.MeanMicros*float64(b.Count), a.MeanMicros*float64(a.Count))
+	})
+	var out []string
+	for _, o := range ops[:min(n, len(ops))] {
+		out = append(out, o.Kind)
+	}
+	return out
 }
 
 // inSummary reports whether a run's value of f belongs in a suite's

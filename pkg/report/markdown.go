@@ -39,6 +39,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 				ew.printf("%s\n\n", note)
 			}
 		}
+		if r.Plan.Replay != nil {
+			replayMarkdown(ew, r, ph)
+		}
 		ew.printf("| op | count | ops/s | p50 | p90 | p99 | p99.9 | max | errors |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, units.Rate(o.OpsPerSec),

@@ -62,7 +62,11 @@ func runText(w io.Writer, r *result.Result) error {
 		if len(r.Phases) > 1 {
 			tw.printf("phase %s\n", ph.Name)
 		}
-		phaseTable(tw, ph)
+		if r.Plan.Replay != nil {
+			replayTable(tw, r, ph)
+		} else {
+			phaseTable(tw, ph)
+		}
 		openLoopTable(tw, ph)
 		lockWaitTable(tw, ph, r.Plan)
 		phaseFooter(tw, ph)
@@ -74,6 +78,11 @@ func runText(w io.Writer, r *result.Result) error {
 		}
 		if line := ceilingText(r, i); line != "" {
 			tw.printf("%s\n", line)
+		}
+		if r.Plan.Replay != nil {
+			for _, line := range replayLines(r, ph) {
+				tw.printf("%s\n", line)
+			}
 		}
 	}
 	if line := ioOutsideText(r); line != "" {

@@ -4,11 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/units"
@@ -51,15 +48,15 @@ func traceInfoText(w io.Writer, in *sqltrace.Info, o Options) error {
 		if d.SnapshotError != "" {
 			snap = "none: " + d.SnapshotError
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", printable(d.Path), d.Statements, d.Commits, printable(order), printable(snap))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", textEscape(d.Path), d.Statements, d.Commits, textEscape(order), textEscape(snap))
 	}
 	fmt.Fprintf(tw, "\nprocess\tpid\tconnections\tthreads\tstatements\tcommand\n")
 	for _, p := range in.Processes {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\n", p.Stream, p.PID, p.Connections, p.Threads, p.Statements, printable(shorten(p.Command, 60)))
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%s\n", p.Stream, p.PID, p.Connections, p.Threads, p.Statements, textEscape(shorten(p.Command, 60)))
 	}
 	fmt.Fprintf(tw, "\nstatement\tcount\ttotal\tfingerprint\n")
 	for _, f := range in.Top {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", f.ID, f.Count, duration(f.Total), printable(shorten(f.Text, 100)))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", f.ID, f.Count, duration(f.Total), textEscape(shorten(f.Text, 100)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -67,7 +64,7 @@ func traceInfoText(w io.Writer, in *sqltrace.Info, o Options) error {
 	if len(in.Notes) > 0 {
 		fmt.Fprintf(w, "\nnotes:\n")
 		for _, n := range in.Notes {
-			fmt.Fprintf(w, "  %s\n", printable(n))
+			fmt.Fprintf(w, "  %s\n", textEscape(n))
 		}
 	}
 	return nil
@@ -91,14 +88,4 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// printable writes what came from elsewhere (a trace's SQL, paths and
-// commands) so that no control character reaches the terminal: such a
-// string is quoted, Go style.
-func printable(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) < 0 {
-		return s
-	}
-	return strconv.Quote(s)
 }

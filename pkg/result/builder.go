@@ -96,6 +96,7 @@ type phaseState struct {
 	walSeen  bool
 	openLoop bool // the plan runs open-loop: record service time and lag
 	retry    bool // the retry busy policy: record lock waits
+	replay   bool // a replayed trace: its statements are the data ops
 	skew     time.Duration
 	started  time.Time
 	tl       timeline
@@ -105,13 +106,20 @@ type phaseState struct {
 	coord    *CPUTime
 }
 
+// isData reports whether op is a data op of the phase's plan, counted in
+// its throughput: a key-value op, a script, or a replayed statement.
+func (ps *phaseState) isData(op workload.Op) bool {
+	return op.IsData() || ps.replay && op.IsStatement()
+}
+
 // NewBuilder returns a Builder for a run of plan, which must be valid.
 func NewBuilder(plan *workload.Plan) *Builder {
 	b := &Builder{plan: plan}
 	names := plan.OpNames()
 	for i := range plan.RunPhases() {
 		ps := &phaseState{recorders: make([]*Recorder, plan.Workers()), pids: make([]int, plan.Workers()),
-			openLoop: plan.Rate > 0, retry: plan.Busy == workload.BusyRetry}
+			openLoop: plan.Rate > 0 || plan.Replay != nil && plan.Replay.Speed > 0, retry: plan.Busy == workload.BusyRetry,
+			replay: plan.Replay != nil}
 		for range max(min(runtime.GOMAXPROCS(0), plan.Workers()), 1) {
 			ps.sets = append(ps.sets, &aggSet{})
 		}
@@ -340,7 +348,7 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 			continue
 		}
 		ph.Ops = append(ph.Ops, a.stats(ps.tl.names[op], ph.WallSeconds))
-		if workload.Op(op).IsData() {
+		if ps.isData(workload.Op(op)) {
 			total.merge(a)
 		}
 	}

@@ -61,6 +61,11 @@ type opAgg struct {
 	gaveUp     int64
 
 	busyBegins, busyCommits int64 // ops whose BEGIN or COMMIT found the database busy
+
+	// A replayed trace's statements: those that did something else than
+	// when captured, those that failed where the capture's did not (new)
+	// and succeeded where the capture's failed (lost), and the commits.
+	diverged, newErrors, lostErrors, commits, uncompared int64
 }
 
 func newOpAgg(openLoop, retry bool) *opAgg {
@@ -105,6 +110,7 @@ func (a *opAgg) record(s *workload.Sample) (clamped int64) {
 	if s.Flags&workload.FlagBusyCommit != 0 {
 		a.busyCommits++
 	}
+	a.replayed(s)
 	rec(a.lat, int64(s.Latency))
 	a.counts[s.Class]++
 	if a.service != nil {
@@ -125,6 +131,26 @@ func (a *opAgg) record(s *workload.Sample) (clamped int64) {
 	return clamped
 }
 
+// replayed counts what a replayed statement's flags say.
+func (a *opAgg) replayed(s *workload.Sample) {
+	if s.Flags&workload.FlagDiverged != 0 {
+		a.diverged++
+	}
+	captureFailed := s.Flags&workload.FlagCaptureError != 0
+	switch {
+	case s.Class.IsError() && !captureFailed:
+		a.newErrors++
+	case !s.Class.IsError() && captureFailed:
+		a.lostErrors++
+	}
+	if s.Flags&workload.FlagCommitted != 0 {
+		a.commits++
+	}
+	if s.Flags&workload.FlagUncertain != 0 {
+		a.uncompared++
+	}
+}
+
 // merge adds b's measurement to a's.
 func (a *opAgg) merge(b *opAgg) {
 	a.lat.Merge(b.lat)
@@ -138,6 +164,11 @@ func (a *opAgg) merge(b *opAgg) {
 	a.gaveUp += b.gaveUp
 	a.busyBegins += b.busyBegins
 	a.busyCommits += b.busyCommits
+	a.diverged += b.diverged
+	a.newErrors += b.newErrors
+	a.lostErrors += b.lostErrors
+	a.commits += b.commits
+	a.uncompared += b.uncompared
 	for _, p := range []struct{ dst, src **hdr.Histogram }{{&a.service, &b.service}, {&a.lag, &b.lag}, {&a.wait, &b.wait}} {
 		if *p.src == nil {
 			continue
@@ -153,7 +184,8 @@ func (a *opAgg) merge(b *opAgg) {
 // in seconds.
 func (a *opAgg) stats(kind string, wall float64) OpStats {
 	o := OpStats{Kind: kind, Latency: latencyOf(a.lat), NotFound: a.counts[store.NotFound], Late: a.late, Skipped: a.skipped,
-		BusyBegins: a.busyBegins, BusyCommits: a.busyCommits}
+		BusyBegins: a.busyBegins, BusyCommits: a.busyCommits,
+		Diverged: a.diverged, NewErrors: a.newErrors, LostErrors: a.lostErrors, Commits: a.commits, Uncompared: a.uncompared}
 	for c, n := range a.counts {
 		o.Errors.add(store.Class(c), n)
 	}
@@ -211,7 +243,8 @@ func aggOf(o OpStats) (*opAgg, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &opAgg{lat: lat, counts: classCounts(o), late: o.Late, skipped: o.Skipped, busyBegins: o.BusyBegins, busyCommits: o.BusyCommits}
+	a := &opAgg{lat: lat, counts: classCounts(o), late: o.Late, skipped: o.Skipped, busyBegins: o.BusyBegins, busyCommits: o.BusyCommits,
+		diverged: o.Diverged, newErrors: o.NewErrors, lostErrors: o.LostErrors, commits: o.Commits, uncompared: o.Uncompared}
 	if o.Service != nil && o.Lag != nil {
 		if a.service, err = decodeLatency(o.Kind+" service-time", *o.Service); err != nil {
 			return nil, err

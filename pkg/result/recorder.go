@@ -55,7 +55,7 @@ func (r *Recorder) Record(s workload.Sample) error {
 		r.hold(s, -1) // counted, never run: no latency, no completion
 		return nil
 	}
-	if s.Op.IsData() {
+	if r.ps.isData(s.Op) {
 		r.ops++
 		if s.Class.IsError() {
 			r.errors++

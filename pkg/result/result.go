@@ -45,6 +45,9 @@ type Result struct {
 	Warmup *Warmup `json:"warmup,omitempty"`
 	// Verify is what the check after the run found (--verify).
 	Verify *workload.VerifyReport `json:"verify,omitempty"`
+	// Replay is what the check after a replayed trace found: whether the
+	// database ended as the capture's did.
+	Replay *workload.ReplayCheck `json:"replay,omitempty"`
 	// IOSetup is the file I/O of the store's setup, before the first
 	// phase (its schema and preload); IOOutside what the worker
 	// processes did outside every phase (opening their connections,
@@ -365,6 +368,19 @@ type OpStats struct {
 	// modernc under the timeout policy) only failed steps are counted.
 	BusyBegins  int64 `json:"busy_begins,omitempty"`
 	BusyCommits int64 `json:"busy_commits,omitempty"`
+	// A replayed trace's statements (Plan.Replay): Diverged counts those
+	// that did something else than when captured (other rows as far as
+	// the application read, other changes, another outcome); NewErrors
+	// those that failed where the capture's did not, LostErrors those
+	// that succeeded where the capture's failed; Commits those that
+	// committed a transaction, as they did when captured.
+	Diverged   int64 `json:"diverged,omitempty"`
+	NewErrors  int64 `json:"new_errors,omitempty"`
+	LostErrors int64 `json:"lost_errors,omitempty"`
+	Commits    int64 `json:"commits,omitempty"`
+	// Uncompared counts the replayed statements whose rows were not
+	// compared: the capture could not tell which state they saw.
+	Uncompared int64 `json:"uncompared,omitempty"`
 }
 
 // Errors counts failed ops by class.

@@ -49,6 +49,10 @@ type Host struct {
 	// process from START to then (store.IOTracer; not called for a store
 	// whose I/O is not traced). An error stops the run.
 	PhaseIO func(phase int, io store.IOCounts) error
+	// ReplayOrder, for a replay in the order of commits, is the run's
+	// shared order (see workload.ReplayOrder); nil gives the host one of
+	// its own, which is right only when it runs every worker.
+	ReplayOrder *workload.ReplayOrder
 }
 
 // Run runs every phase of the plan on the host's workers. Cancelling ctx
@@ -85,6 +89,11 @@ func (h *Host) Run(ctx context.Context) (err error) {
 		return fmt.Errorf("%w: the record workload inserts, and this host runs %d of its %d workers: they need the run's shared counter", store.ErrInvalid, len(h.Workers), h.Plan.Workers())
 	}
 	sh := workload.NewShared(h.Plan, h.Counter)
+	order, err := h.replayOrder()
+	if err != nil {
+		return err
+	}
+	sh.SetReplayOrder(order)
 	phases := h.Plan.RunPhases()
 	for phase := range phases {
 		if err := h.runPhase(ctx, phase, &phases[phase], conns, prepared, sh); err != nil {
@@ -186,6 +195,10 @@ func supports(c store.Conn, op workload.Op) bool {
 		return ok
 	case workload.OpDelete:
 		_, ok := c.(store.Deleter)
+		return ok
+	}
+	if op.IsStatement() {
+		_, ok := c.(store.Executor) // a replayed trace's (a sql workload's statements come with its scripts)
 		return ok
 	}
 	if op.IsScript() {

@@ -56,6 +56,11 @@ func OpenStore(ctx context.Context, plan *workload.Plan, drv store.Driver, setup
 	if err != nil {
 		return nil, err
 	}
+	if plan.Replay != nil {
+		if err := checkReplaySQL(ctx, st, plan.Replay); err != nil {
+			return nil, err
+		}
+	}
 	if plan.SQL != nil {
 		took, err := setUpSQL(ctx, st, plan)
 		if err != nil {

@@ -187,6 +187,9 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 	} else if w.spec.Access == workload.AccessEach {
 		return nil // an empty share: nothing to do
 	}
+	if rd, ok := w.dealer.(replayDealer); ok {
+		return w.replayLoop(ctx, start, rd)
+	}
 	if w.loopC != nil {
 		return w.loopAll(ctx, start, count, limit)
 	}

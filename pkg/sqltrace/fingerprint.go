@@ -230,3 +230,70 @@ func ParamIndex(sql string) (names map[string]int, count int) {
 	}
 	return names, count
 }
+
+// SplitStatements splits SQL text into its statements, at the semicolons
+// outside strings, quoted names, comments and a trigger's BEGIN … END, as
+// sqlite3_complete finds them; white space around each is trimmed, and
+// empty statements go.
+func SplitStatements(sql string) []string {
+	var out []string
+	start := 0
+	var words []string // the statement's first words, and its last
+	last := ""
+	emit := func(end int) {
+		if s := strings.TrimSpace(sql[start:end]); s != "" && s != ";" {
+			out = append(out, s)
+		}
+		start, words, last = end, nil, ""
+	}
+	for i := 0; i < len(sql); {
+		c := sql[i]
+		switch {
+		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
+			for i < len(sql) && sql[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
+			end := strings.Index(sql[i+2:], "*/")
+			if end < 0 {
+				i = len(sql)
+				continue
+			}
+			i += end + 4
+		case c == '\'' || c == '"' || c == '`' || c == '[':
+			i = quotedEnd(sql, i)
+			last = ""
+		case isWordByte(c):
+			j := i
+			for j < len(sql) && isWordByte(sql[j]) {
+				j++
+			}
+			last = strings.ToUpper(sql[i:j])
+			if len(words) < 3 {
+				words = append(words, last)
+			}
+			i = j
+		case c == ';':
+			i++
+			if !isTrigger(words) || last == "END" {
+				emit(i)
+			}
+		default:
+			i++
+			last = ""
+		}
+	}
+	emit(len(sql))
+	return out
+}
+
+// isTrigger reports whether a statement's first words create a trigger.
+func isTrigger(words []string) bool {
+	if len(words) < 2 || words[0] != "CREATE" {
+		return false
+	}
+	if words[1] == "TEMP" || words[1] == "TEMPORARY" {
+		return len(words) > 2 && words[2] == "TRIGGER"
+	}
+	return words[1] == "TRIGGER"
+}

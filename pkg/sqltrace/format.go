@@ -63,13 +63,14 @@ const (
 	KindNote     Kind = 8
 	KindSnapshot Kind = 9
 	KindSnapFile Kind = 10
+	KindDigest   Kind = 11
 	KindData     Kind = 100
 )
 
 var kindNames = map[Kind]string{
 	KindProcess: "process", KindDB: "db", KindOpen: "open", KindClose: "close", kindSQL: "sql",
 	KindExec: "exec", KindSegment: "segment", KindNote: "note", KindSnapshot: "snapshot",
-	KindSnapFile: "snapfile", KindData: "data",
+	KindSnapFile: "snapfile", KindDigest: "digest", KindData: "data",
 }
 
 // String returns the kind's name.
@@ -100,6 +101,7 @@ type Record struct {
 	Note     Note
 	Snapshot Snapshot
 	SnapFile SnapFile
+	Digest   Digest
 	// Data is a chunk of a snapshot's bytes (KindData), in order.
 	Data []byte
 }
@@ -191,7 +193,12 @@ const (
 	// FlagChanges: Changes counts the rows the statement changed (it is
 	// an INSERT, UPDATE or DELETE).
 	FlagChanges
-	flagsKnown = FlagChanges<<1 - 1
+	// FlagUncertain: the capture could not tell which state the
+	// statement saw (a commit of another connection was under way while
+	// it ran, where the capture could not watch the engine's locks); a
+	// replay does not compare its rows.
+	FlagUncertain
+	flagsKnown = FlagUncertain<<1 - 1
 )
 
 // StateKind says which counter names a database state.

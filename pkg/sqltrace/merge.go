@@ -26,16 +26,18 @@ type MergeStats struct {
 // Merge writes one trace to out from the files a capture's processes
 // wrote: part i becomes stream i+1, record for record, and stream 0 holds
 // the capture's own records: each database once (its path), its snapshot
-// (the bytes of the file a SnapFile record names, read through open), and
-// notes. A part cut short (a process killed before it finished writing)
-// keeps the records of its whole chunks, and the merge notes what it lost.
-func Merge(out io.Writer, parts []Part, open func(file string) (io.ReadCloser, error)) (MergeStats, error) {
+// (the bytes of the file a SnapFile record names, read through open), its
+// content at the end (digest, if not nil, reads it: the capture is over),
+// and notes. A part cut short (a process killed before it finished
+// writing) keeps the records of its whole chunks, and the merge notes what
+// it lost.
+func Merge(out io.Writer, parts []Part, open func(file string) (io.ReadCloser, error), digest func(path string) ([]TableDigest, error)) (MergeStats, error) {
 	var st MergeStats
 	w, err := NewWriter(out)
 	if err != nil {
 		return st, err
 	}
-	m := &merger{w: w, open: open, snapFile: map[string]SnapFile{}, stats: &st}
+	m := &merger{w: w, open: open, digest: digest, snapFile: map[string]SnapFile{}, stats: &st}
 	for i, p := range parts {
 		if err := m.part(uint64(i+1), p); err != nil {
 			return st, err
@@ -56,6 +58,7 @@ func Merge(out io.Writer, parts []Part, open func(file string) (io.ReadCloser, e
 type merger struct {
 	w        *Writer
 	open     func(string) (io.ReadCloser, error)
+	digest   func(string) ([]TableDigest, error)
 	dbs      []string
 	snapFile map[string]SnapFile // by database path
 	stats    *MergeStats
@@ -140,6 +143,19 @@ func (m *merger) own() error {
 			m.stats.Snapshots++
 		}
 		if err := s.Write(&Record{Kind: KindSnapshot, Snapshot: snap}); err != nil {
+			return err
+		}
+		if m.digest == nil || path == "" {
+			continue
+		}
+		d := Digest{DB: id}
+		tables, err := m.digest(path)
+		if err != nil {
+			d.Error = truncate(err.Error(), 1000)
+			m.note("%s: its content at the end could not be read: %s", path, d.Error)
+		}
+		d.Tables = tables
+		if err := s.Write(&Record{Kind: KindDigest, Digest: d}); err != nil {
 			return err
 		}
 	}

@@ -132,21 +132,51 @@ func (o *Order) States() int64 { return o.Commits + o.Missing + 1 }
 // Position returns the number of the state s names: the state a
 // transaction saw, or the state a commit made. ok is false for a state of
 // no kind, or one the order cannot place.
-func (o *Order) Position(s State) (pos int64, ok bool) {
-	if s.Kind == StateNone {
+func (o *Order) Position(s State) (pos int64, ok bool) { return o.Table().Position(s) }
+
+// Table returns the order as plain data, which places states as the order
+// does (a replay's plan carries it to its worker processes).
+func (o *Order) Table() OrderTable {
+	t := make(OrderTable, len(o.segments))
+	for i, seg := range o.segments {
+		t[i] = OrderSegment{Start: seg.start, Kind: seg.kind, First: seg.first, Commits: seg.hasCommits, Base: seg.base}
+	}
+	return t
+}
+
+// OrderTable is a database's order of commits as plain data: its
+// segments, in order of time.
+type OrderTable []OrderSegment
+
+// OrderSegment is a stretch of time over which a database's counter ran
+// without restarting: from Start (monotonic ns) to the next segment's,
+// counted by Kind, its first commit made value First (if it has Commits),
+// the states of the segments before it numbering Base.
+type OrderSegment struct {
+	Start   int64     `json:"start"`
+	Kind    StateKind `json:"kind"`
+	First   uint64    `json:"first,omitempty"`
+	Commits bool      `json:"commits,omitempty"`
+	Base    int64     `json:"base"`
+}
+
+// Position returns the number of the state s names (see Order.Position).
+func (t OrderTable) Position(s State) (pos int64, ok bool) {
+	if s.Kind == StateNone || len(t) == 0 {
 		return 0, false
 	}
-	seg := o.segmentAt(s.At)
-	if seg.kind != s.Kind {
+	i := sort.Search(len(t), func(i int) bool { return t[i].Start >= s.At })
+	if i > 0 {
+		i--
+	}
+	seg := t[i]
+	if seg.Kind != s.Kind {
 		return 0, false
 	}
-	if !seg.hasCommits {
-		return seg.base, true
+	if !seg.Commits || s.Value+1 < seg.First {
+		return seg.Base, true // before the segment's first commit
 	}
-	if s.Value+1 < seg.first {
-		return seg.base, true // before the segment's first commit, as far as it goes
-	}
-	return seg.base + int64(s.Value+1-seg.first), true
+	return seg.Base + int64(s.Value+1-seg.First), true
 }
 
 // Exact reports whether the order places every transaction exactly, and

@@ -33,6 +33,12 @@ func appendRecord(b []byte, r *Record, prevStart int64) []byte {
 	case KindSnapFile:
 		s := &r.SnapFile
 		b = putStr(putI(putStr(putU(b, s.DB), s.File), s.Time), s.Error)
+	case KindDigest:
+		d := &r.Digest
+		b = putU(putStr(putI(putU(b, d.DB), d.Time), d.Error), uint64(len(d.Tables)))
+		for _, t := range d.Tables {
+			b = putStr(putU(putStr(b, t.Name), uint64(t.Rows)), t.Hash)
+		}
 	}
 	return b
 }
@@ -89,10 +95,23 @@ func decodeRecord(d *decoder, r *Record, st *streamState) (sqlID uint64, sqlText
 		r.Snapshot = Snapshot{DB: d.u(), Number: d.u(), Size: d.u(), Time: d.i(), Error: d.str(MaxString, "an error")}
 	case KindSnapFile:
 		r.SnapFile = SnapFile{DB: d.u(), File: d.str(MaxString, "a file name"), Time: d.i(), Error: d.str(MaxString, "an error")}
+	case KindDigest:
+		decodeDigest(d, &r.Digest)
 	default:
 		d.fail(errKind)
 	}
 	return 0, ""
+}
+
+// maxTables bounds the tables of a Digest record.
+const maxTables = 1 << 16
+
+func decodeDigest(d *decoder, g *Digest) {
+	*g = Digest{DB: d.u(), Time: d.i(), Error: d.str(MaxString, "an error")}
+	n := int(d.bounded(maxTables, "a digest's table count"))
+	for i := 0; i < n && d.err == nil; i++ {
+		g.Tables = append(g.Tables, TableDigest{Name: d.str(MaxString, "a table name"), Rows: nonNeg(d, "a row count"), Hash: d.str(64, "a hash")})
+	}
 }
 
 // code reads a result code.

@@ -33,6 +33,7 @@ func sample() []Record {
 		{Kind: KindNote, Note: Note{Level: NoteWarning, Text: "the snapshot could not be taken"}},
 		{Kind: KindClose, Close: Close{Conn: 1, Time: 8_000_000}},
 		{Kind: KindSnapshot, Snapshot: Snapshot{DB: 1, Number: 1, Size: 4096, Time: 5_000_300}},
+		{Kind: KindDigest, Digest: Digest{DB: 1, Time: 9, Tables: []TableDigest{{Name: "users", Rows: 2, Hash: "0a1b"}, {Name: "o", Hash: "ff"}}}},
 	}
 }
 
@@ -324,12 +325,18 @@ func TestMerge(t *testing.T) {
 		return io.NopCloser(strings.NewReader(s)), nil
 	}
 	var out bytes.Buffer
-	st, err := Merge(&out, []Part{{"p1", bytes.NewReader(p1)}, {"p2", bytes.NewReader(p2)}, {"p3", bytes.NewReader(p3)}}, open)
+	digest := func(path string) ([]TableDigest, error) {
+		if path == "/d/b.db" {
+			return nil, fmt.Errorf("gone")
+		}
+		return []TableDigest{{Name: "t", Rows: 3, Hash: "00ff"}}, nil
+	}
+	st, err := Merge(&out, []Part{{"p1", bytes.NewReader(p1)}, {"p2", bytes.NewReader(p2)}, {"p3", bytes.NewReader(p3)}}, open, digest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Streams != 3 || st.Snapshots != 1 || len(st.Notes) != 2 {
-		t.Errorf("stats %+v, want 3 streams, 1 snapshot, 2 notes (p2 cut short, b.db without a snapshot)", st)
+	if st.Streams != 3 || st.Snapshots != 1 || len(st.Notes) != 3 {
+		t.Errorf("stats %+v, want 3 streams, 1 snapshot, 3 notes (p2 cut short, b.db without a snapshot or a digest)", st)
 	}
 	recs, err := readAll(out.Bytes())
 	if err != nil {
@@ -337,6 +344,7 @@ func TestMerge(t *testing.T) {
 	}
 	execs := map[uint64]int{}
 	var snaps []Snapshot
+	var digests []Digest
 	var data string
 	for _, r := range recs {
 		switch r.Kind {
@@ -344,9 +352,14 @@ func TestMerge(t *testing.T) {
 			execs[r.Stream]++
 		case KindSnapshot:
 			snaps = append(snaps, r.Snapshot)
+		case KindDigest:
+			digests = append(digests, r.Digest)
 		case KindData:
 			data += string(r.Data)
 		}
+	}
+	if len(digests) != 2 || len(digests[0].Tables) != 1 || digests[0].Tables[0].Rows != 3 || digests[1].Error != "gone" {
+		t.Errorf("digests %+v", digests)
 	}
 	if execs[1] != 5 || execs[2] != 2 || execs[3] != 2 {
 		t.Errorf("execs per stream %v, want 5, 2 (its first chunk) and 2", execs)
@@ -523,6 +536,25 @@ func TestParamIndex(t *testing.T) {
 		names, count := ParamIndex(tt.sql)
 		if count != tt.count || !reflect.DeepEqual(names, tt.names) {
 			t.Errorf("ParamIndex(%q) = %v, %d; want %v, %d", tt.sql, names, count, tt.names, tt.count)
+		}
+	}
+}
+
+func TestSplitStatements(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"SELECT 1", []string{"SELECT 1"}},
+		{"CREATE TABLE t(x); INSERT INTO t VALUES (';'); ", []string{"CREATE TABLE t(x);", "INSERT INTO t VALUES (';');"}},
+		{"-- a; comment\nSELECT 1; /* b; */ SELECT 2", []string{"-- a; comment\nSELECT 1;", "/* b; */ SELECT 2"}},
+		{"CREATE TEMP TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO u VALUES (1); DELETE FROM v; END; SELECT 3;",
+			[]string{"CREATE TEMP TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO u VALUES (1); DELETE FROM v; END;", "SELECT 3;"}},
+		{";;", nil},
+	}
+	for _, tt := range tests {
+		if got := SplitStatements(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("SplitStatements(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -248,10 +248,26 @@ func check(r *Record) error {
 		return checkLen(r.Snapshot.Error, MaxString, "error")
 	case KindSnapFile:
 		return errors.Join(checkLen(r.SnapFile.File, MaxString, "file name"), checkLen(r.SnapFile.Error, MaxString, "error"))
+	case KindDigest:
+		return checkDigest(&r.Digest)
 	default:
 		return fmt.Errorf("a record of kind %v cannot be written to a stream", r.Kind)
 	}
 	return nil
+}
+
+func checkDigest(d *Digest) error {
+	if len(d.Tables) > maxTables {
+		return fmt.Errorf("%d tables are more than the %d a digest holds", len(d.Tables), maxTables)
+	}
+	errs := []error{checkLen(d.Error, MaxString, "error")}
+	for _, t := range d.Tables {
+		errs = append(errs, checkLen(t.Name, MaxString, "table name"), checkLen(t.Hash, 64, "hash"))
+		if t.Rows < 0 {
+			errs = append(errs, errors.New("a negative row count"))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func checkLen(s string, max int, what string) error {

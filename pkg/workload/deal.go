@@ -31,6 +31,8 @@ type Deal struct {
 	// Counter: the dealer must be told (Dealer.Release) once the op is
 	// over, committed, failed or never run.
 	Claimed bool
+	// Replay, for a replayed trace's statement, is the statement.
+	Replay *ReplayDeal
 }
 
 // Dealer deals one worker's ops in one phase. It is used by one goroutine.
@@ -49,5 +51,11 @@ type Dealer interface {
 // key chooser's tables, a record workload's generators and its insert
 // counter. Build it once per host with NewShared.
 type Shared struct {
-	keys keyChooser
+	keys   keyChooser
+	replay *ReplayOrder
 }
+
+// SetReplayOrder gives a replay in the order of commits its run's shared
+// order (a worker process's is mapped from the file the coordinator
+// made; see ReplayOrder).
+func (s *Shared) SetReplayOrder(o *ReplayOrder) { s.replay = o }

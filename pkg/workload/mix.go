@@ -124,6 +124,9 @@ func (m Mix) Validate() error {
 	if m[0].Op.IsScript() {
 		return m.validateScripts()
 	}
+	if m[0].Op.IsStatement() {
+		return m.validateStatements()
+	}
 	sum := 0
 	seen := map[Op]bool{}
 	for _, w := range m {
@@ -177,6 +180,25 @@ func (m Mix) validateScripts() error {
 		seen[w.Op] = true
 		if w.Percent < 1 || w.Percent > MaxScriptWeight || w.Percent != math.Trunc(w.Percent) {
 			return fmt.Errorf("script weight %v=%v is out of range (want a whole number from 1 to %d)", w.Op, w.Percent, MaxScriptWeight)
+		}
+	}
+	return nil
+}
+
+// validateStatements checks a mix of a replayed trace's statements: how
+// often each ran (see Replay).
+func (m Mix) validateStatements() error {
+	seen := map[Op]bool{}
+	for _, w := range m {
+		if !w.Op.IsStatement() {
+			return fmt.Errorf("mix names %v among a trace's statements", w.Op)
+		}
+		if seen[w.Op] {
+			return fmt.Errorf("mix names %v twice", w.Op)
+		}
+		seen[w.Op] = true
+		if w.Percent < 1 || w.Percent != math.Trunc(w.Percent) || w.Percent > 1<<53 {
+			return fmt.Errorf("statement count %v=%v is out of range (want a whole number of 1 or more)", w.Op, w.Percent)
 		}
 	}
 	return nil

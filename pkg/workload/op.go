@@ -87,6 +87,9 @@ func ParseOp(s string) (Op, error) {
 	if _, err := fmt.Sscanf(s, "script#%d", &i); err == nil && i >= 0 && i < MaxScripts && ScriptOp(i).String() == s {
 		return ScriptOp(i), nil
 	}
+	if _, err := fmt.Sscanf(s, "statement#%d", &i); err == nil && i >= 0 && i < MaxStatements && StatementOp(i).String() == s {
+		return StatementOp(i), nil // a replayed trace's (a mix of scripts deals none)
+	}
 	return 0, fmt.Errorf("unknown op %q (want one of: read, upsert, update, delete, insert, scan, read-modify-write)", s)
 }
 

@@ -125,6 +125,9 @@ type Plan struct {
 	// SQL, when set, makes this a sql workload: the phases deal the
 	// user's scripts instead of key-value ops (see SQL).
 	SQL *SQL `json:"sql,omitempty"`
+	// Replay, when set, makes this a replay of a captured trace: the
+	// phase deals the trace's statements (see Replay).
+	Replay *Replay `json:"replay,omitempty"`
 	// Records, when set, makes this a record workload, YCSB's core
 	// workload: the phases deal record ops on the table Store.Table
 	// instead of key-value ops (see Records).
@@ -346,7 +349,7 @@ func (ph *Phase) Validate() error {
 		return fmt.Errorf("unknown access pattern %q (want each, or none for the lottery)", ph.Access)
 	}
 	for _, op := range ph.Mix.Ops() {
-		if !slices.Contains(MixOps(), op) && !slices.Contains(RecordOps(), op) && !op.IsScript() {
+		if !slices.Contains(MixOps(), op) && !slices.Contains(RecordOps(), op) && !op.IsScript() && !op.IsStatement() {
 			return fmt.Errorf("%v cannot be dealt by a lottery mix (want read, upsert, update or delete)", op)
 		}
 	}

@@ -62,6 +62,12 @@ func (p *Plan) OpNames() [MaxOp]string {
 	for o := range MaxOp {
 		names[o] = o.String()
 	}
+	if p.Replay != nil {
+		for _, k := range p.Replay.Kinds {
+			names[k.Op] = k.ID
+		}
+		return names
+	}
 	if p.SQL == nil {
 		return names
 	}
@@ -83,11 +89,20 @@ func (p *Plan) OpNames() [MaxOp]string {
 }
 
 // IsDataKind reports whether the op kind a result names is a data op,
-// counted in throughput: a key-value op, or one of a sql workload's
-// scripts (not its statements, not the transaction markers).
+// counted in throughput: a key-value op, one of a sql workload's scripts
+// (not its statements, not the transaction markers), or a replayed
+// trace's statements.
 func (p *Plan) IsDataKind(kind string) bool {
 	if op, err := ParseOp(kind); err == nil && op.IsData() {
 		return true
+	}
+	if p.Replay != nil {
+		for _, k := range p.Replay.Kinds {
+			if k.ID == kind {
+				return true
+			}
+		}
+		return false
 	}
 	if p.SQL == nil {
 		return false

@@ -44,9 +44,21 @@ const (
 	// counted it (store.BusyStepCounter).
 	FlagBusyBegin
 	FlagBusyCommit
+	// FlagDiverged marks a replayed statement that did something else
+	// than when captured: other rows or changes, or another outcome.
+	FlagDiverged
+	// FlagCaptureError marks a replayed statement that failed when
+	// captured.
+	FlagCaptureError
+	// FlagCommitted marks a replayed statement that committed a
+	// transaction when captured, and succeeded again.
+	FlagCommitted
+	// FlagUncertain marks a replayed statement whose rows were not
+	// compared: the capture could not tell which state it saw.
+	FlagUncertain
 
 	// KnownFlags holds every flag defined.
-	KnownFlags = FlagLate | FlagSkipped | FlagBusyBegin | FlagBusyCommit
+	KnownFlags = FlagLate | FlagSkipped | FlagBusyBegin | FlagBusyCommit | FlagDiverged | FlagCaptureError | FlagCommitted | FlagUncertain
 )
 
 // MaxRetries caps the retries a sample counts.

@@ -22,6 +22,8 @@ func (p *Plan) Source(ph *Phase) Source {
 	switch {
 	case p.Custom != nil:
 		return p.Custom
+	case p.Replay != nil:
+		return replaySource{}
 	case p.Records != nil:
 		return recordSource{}
 	case p.SQL != nil:

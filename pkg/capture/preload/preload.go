@@ -27,6 +27,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/capture"
 	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/sqltrace/dbdigest"
 )
 
 //go:embed csrc/capture.c
@@ -202,7 +203,8 @@ func (c *Captured) Parts() ([]string, error) {
 }
 
 // Merge writes the trace: every process's part as a stream, the
-// snapshots embedded.
+// snapshots embedded, and each database's content now that the program is
+// over (dbdigest).
 func (c *Captured) Merge(w io.Writer) (sqltrace.MergeStats, error) {
 	names, err := c.Parts()
 	if err != nil {
@@ -222,7 +224,7 @@ func (c *Captured) Merge(w io.Writer) (sqltrace.MergeStats, error) {
 			return nil, fmt.Errorf("a snapshot's name %q is not a file of the capture's directory", name)
 		}
 		return os.Open(filepath.Join(c.dir, name))
-	})
+	}, dbdigest.File)
 }
 
 // Close removes the capture's directory.

@@ -20,7 +20,6 @@ const (
 type conn struct {
 	db  *badger.DB
 	txn *badger.Txn // the open batch, if any
-	key [9]byte
 
 	table *store.Table // the record table, if any
 }

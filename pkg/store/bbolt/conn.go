@@ -18,7 +18,6 @@ type conn struct {
 	key   [8]byte
 
 	table *store.Table // the record table, if any
-	rec   []byte       // a record being encoded, reused
 }
 
 var (

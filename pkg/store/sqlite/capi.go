@@ -104,9 +104,10 @@ type capiConn struct {
 	d *Driver
 
 	stmts statements[*capi.Stmt]
-	user  []*capi.Stmt // statements of the user's (Prepare)
-	guard guard        // the authorizer's state
-	recs  capiRecs     // a record table's statements (records_capi.go)
+	user  []*capi.Stmt                 // statements of the user's (Prepare, Execute)
+	kept  map[string]*kept[*capi.Stmt] // Execute's, by text (execute_capi.go)
+	guard guard                        // the authorizer's state
+	recs  capiRecs                     // a record table's statements (records_capi.go)
 
 	blob   bool // reads and updates through incremental blob I/O
 	closed bool

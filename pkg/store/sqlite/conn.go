@@ -80,8 +80,9 @@ type conn struct {
 	d *Driver
 
 	stmts statements[stmt]
-	user  []stmt // statements of the user's (Prepare)
-	guard guard  // the authorizer's state
+	user  []stmt                 // statements of the user's (Prepare, Execute)
+	kept  map[string]*kept[stmt] // Execute's, by text (execute.go)
+	guard guard                  // the authorizer's state
 	// ctx is the context of every statement but ROLLBACK: bg (never
 	// cancelled, so that neither driver starts a cancellation watcher per
 	// op), or the one Interruptible set.

@@ -120,9 +120,10 @@ type ncConn struct {
 	d *Driver
 
 	stmts statements[*nsqlite.Stmt]
-	user  []*nsqlite.Stmt              // statements of the user's (Prepare)
-	guard guard                        // the authorizer's state
-	recs  recStatements[*nsqlite.Stmt] // a record table's statements (records_nc.go)
+	user  []*nsqlite.Stmt                 // statements of the user's (Prepare, Execute)
+	kept  map[string]*kept[*nsqlite.Stmt] // Execute's, by text (execute.go)
+	guard guard                           // the authorizer's state
+	recs  recStatements[*nsqlite.Stmt]    // a record table's statements (records_nc.go)
 
 	blob   bool // reads and updates through incremental blob I/O
 	closed bool

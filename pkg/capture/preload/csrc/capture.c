@@ -793,7 +793,8 @@ typedef struct conn {
 	uint64_t id;
 	uint64_t dbid;
 	capfile *f;
-	int opened_here; /* its Open record is in this process's part */
+	int opened_here;      /* its Open record is in this process's part */
+	uint64_t seg_written; /* the last restart of its file's counters recorded */
 	struct conn *next;
 } conn;
 
@@ -821,7 +822,7 @@ typedef struct stmt {
 	int running;
 	int in_exec;
 	int64_t start, end, insql, rows;
-	uint64_t snap_seq0, commit_seq0, seg_seq0, busy0;
+	uint64_t snap_seq0, commit_seq0, busy0;
 	int ac_before;
 	struct stmt *next;
 } stmt;
@@ -1083,7 +1084,6 @@ static void begin_exec(stmt *st) {
 	if (st->c && st->c->f) {
 		st->snap_seq0 = st->c->f->snap_seq;
 		st->commit_seq0 = st->c->f->commit_seq;
-		st->seg_seq0 = st->c->f->seg_seq;
 		st->busy0 = st->c->f->busy;
 	}
 	st->ac_before = st->c ? real_sqlite3_get_autocommit(st->c->db) : 1;
@@ -1122,7 +1122,10 @@ static void end_exec(stmt *st, int rc) {
 		changes = real_sqlite3_changes(c->db);
 	}
 	capfile *f = c->f;
-	if (f && f->seg_seq != st->seg_seq0) {
+	if (f && f->seg_seq != c->seg_written) {
+		/* a restart of the counters, during this statement or before it
+		 * (while it was prepared: SQLite reads the schema then) */
+		c->seg_written = f->seg_seq;
 		put_byte(&records, K_SEGMENT);
 		put_u(&records, c->dbid);
 		put_i(&records, f->seg_at);

@@ -123,3 +123,23 @@ func (s *Stmt) Run() (int64, error) {
 	r := s.c.note(C.gb_run(s.s))
 	return int64(r.n), s.c.err(r.rc)
 }
+
+// Step steps the statement once, reporting whether it returned a row; at
+// its end (or an error) it is not reset: call Reset.
+func (s *Stmt) Step() (row bool, err error) {
+	s.c.ac = -1
+	switch rc := C.sqlite3_step(s.s); rc {
+	case C.SQLITE_ROW:
+		return true, nil
+	case C.SQLITE_DONE:
+		return false, nil
+	default:
+		return false, s.c.err(C.sqlite3_extended_errcode(s.c.c.db))
+	}
+}
+
+// Reset resets the statement, keeping its bindings.
+func (s *Stmt) Reset() {
+	s.c.ac = -1
+	C.sqlite3_reset(s.s)
+}

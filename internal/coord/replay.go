@@ -1,0 +1,124 @@
+package coord
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gobench/gobench/pkg/runner"
+	"github.com/gobench/gobench/pkg/workload"
+	"github.com/gobench/gobench/pkg/workload/generator"
+)
+
+// A replay in the order of commits (workload.ReplayCommit) shares its
+// order across its worker processes as a record workload shares its
+// insert counter: the coordinator creates the file beside the database,
+// each state's statements counted from the trace, names it in the plan
+// the workers get, and removes it when the run ends.
+
+// replayOrderFile creates the order file of plan p, when it needs one, and
+// returns the plan to send the worker processes (naming the file) and a
+// function that removes the file.
+func replayOrderFile(p *workload.Plan) (workerPlan *workload.Plan, remove func(), err error) {
+	remove = func() {}
+	if p.Replay == nil || p.Replay.Order != workload.ReplayCommit {
+		return p, remove, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(p.Store.Path), ".gobench-order-*")
+	if err != nil {
+		return nil, remove, fmt.Errorf("creating the replay's order of commits: %w", err)
+	}
+	name := f.Name()
+	remove = func() { os.Remove(name) }
+	size := workload.ReplayOrderSize(p.Replay.States)
+	err = f.Truncate(int64(size))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = countOrder(p.Replay, name, size)
+	}
+	if err != nil {
+		remove()
+		return nil, func() {}, fmt.Errorf("the replay's order of commits %s: %w", name, err)
+	}
+	wp := *p
+	r := *p.Replay
+	r.OrderFile = name
+	wp.Replay = &r
+	return &wp, remove, nil
+}
+
+// countOrder writes a fresh order into the file, counting each state's
+// statements in its mapping (not this process's heap: it holds a number
+// per commit).
+func countOrder(r *workload.Replay, name string, size int) error {
+	mem, unmap, err := mapShared(name, size)
+	if err != nil {
+		return err
+	}
+	defer unmap()
+	if err := workload.InitReplayOrder(mem, r.States); err != nil {
+		return err
+	}
+	o, err := workload.OpenReplayOrder(mem)
+	if err != nil {
+		return err
+	}
+	return r.CountGates(func() (io.ReadCloser, error) { return os.Open(r.Trace) }, o)
+}
+
+// openShared maps what the worker processes of a run share: a record
+// workload's insert counter, a replay's order of commits (either nil when
+// the plan has none). unmap releases both.
+func openShared(p *workload.Plan) (*generator.Counter, *workload.ReplayOrder, func(), error) {
+	counter, unmapCounter, err := openCounter(p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	order, unmapOrder, err := openReplayOrder(p)
+	if err != nil {
+		unmapCounter()
+		return nil, nil, nil, err
+	}
+	return counter, order, func() { unmapOrder(); unmapCounter() }, nil
+}
+
+// openReplayOrder maps the order file a worker process's plan names, or
+// returns nil when it names none.
+func openReplayOrder(p *workload.Plan) (o *workload.ReplayOrder, unmap func(), err error) {
+	unmap = func() {}
+	if p.Replay == nil || p.Replay.OrderFile == "" {
+		return nil, unmap, nil
+	}
+	mem, unmap, err := mapShared(p.Replay.OrderFile, workload.ReplayOrderSize(p.Replay.States))
+	if err != nil {
+		return nil, func() {}, fmt.Errorf("mapping the replay's order of commits: %w", err)
+	}
+	if o, err = workload.OpenReplayOrder(mem); err != nil {
+		unmap()
+		return nil, func() {}, fmt.Errorf("the replay's order of commits %s: %w", p.Replay.OrderFile, err)
+	}
+	return o, unmap, nil
+}
+
+// installSnapshot writes a replay's starting database, the trace's
+// snapshot, to the run's database path, which must not exist yet.
+func installSnapshot(p *workload.Plan, note func(string, ...any)) error {
+	if _, err := os.Stat(p.Store.Path); err == nil {
+		return fmt.Errorf("%w: %s exists: a replay writes the trace's snapshot to a new file", ErrInUse, p.Store.Path)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	t0 := time.Now()
+	n, err := runner.InstallSnapshot(p.Replay, p.Store.Path)
+	if err != nil {
+		return err
+	}
+	note("wrote the trace's snapshot of %s (%d bytes) in %v; the replay starts from it", p.Replay.Database, n, time.Since(t0).Round(time.Millisecond))
+	return nil
+}

@@ -1,0 +1,93 @@
+package preset
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// ReplaySpec is a captured trace replayed (gobench replay): each cell
+// replays it on its settings, from the trace's snapshot of the database.
+type ReplaySpec struct {
+	// Plan is the template of every cell (its error policy).
+	Plan workload.Plan
+	// Open opens the trace (the caller's file system); Options say which
+	// database to replay, at which speed, in which order. Options.Procs
+	// is set per cell, from the matrix's --procs (0: as captured).
+	Open    func() (io.ReadCloser, error)
+	Options workload.ReplayOptions
+}
+
+// DefaultReplaySpec returns a spec that replays a trace back to back in
+// the order its transactions race, each captured process a worker
+// process; the trace to be given.
+func DefaultReplaySpec() ReplaySpec {
+	p := workload.DefaultPlan()
+	p.Preload, p.OnError = 0, workload.OnErrorContinue
+	p.Phases = []workload.Phase{{Name: "replay", Batch: 1}}
+	return ReplaySpec{Plan: p, Options: workload.ReplayOptions{Order: workload.ReplayRace}}
+}
+
+// Shape is a matrix of settings.
+func (ReplaySpec) Shape() result.Shape { return result.ShapeMatrix }
+
+// Reference is none: a matrix names its baseline by a selector.
+func (ReplaySpec) Reference() string { return "" }
+
+// Plans returns one plan per cell of m: for each --procs value (0 is as
+// captured), the trace's connections placed on workers, spanned over the
+// rest of the matrix.
+func (s ReplaySpec) Plans(m Matrix) ([]*workload.Plan, error) {
+	if s.Open == nil || s.Options.Trace == "" {
+		return nil, errors.New("no trace to replay")
+	}
+	if m.Busy == workload.BusyRetry {
+		return nil, errors.New("--busy retry: a replay runs the application's statements as it ran them, and waits for locks in SQLite's busy handler (--busy-timeout)")
+	}
+	if len(m.Goroutines) != 1 || m.Goroutines[0] != "1" || len(m.Batches) != 1 || m.Batches[0] != "1" {
+		return nil, errors.New("--goroutines and --batch: a replay runs each captured connection as it ran, one statement at a time")
+	}
+	var cells []*workload.Plan
+	for _, v := range m.Procs {
+		procs, err := strconv.Atoi(v)
+		if err != nil || procs < 0 || procs > workload.MaxProcs {
+			return nil, fmt.Errorf("--procs %q: want the worker processes to fold the captured ones onto (0: one each)", v)
+		}
+		more, err := s.cells(m, procs)
+		if err != nil {
+			return nil, err
+		}
+		cells = append(cells, more...)
+	}
+	return cells, nil
+}
+
+// cells returns the cells of one fold of the captured processes.
+func (s ReplaySpec) cells(m Matrix, procs int) ([]*workload.Plan, error) {
+	o := s.Options
+	o.Procs = procs
+	r, _, err := workload.PlanReplay(s.Open, o)
+	if err != nil {
+		return nil, err
+	}
+	p := s.Plan
+	p.Replay = r
+	p.Store.Path = temporary
+	ph := p.Phases[0]
+	ph.Mix = nil
+	for _, k := range r.Kinds {
+		ph.Mix = append(ph.Mix, workload.Weight{Op: k.Op, Percent: float64(k.Count)})
+	}
+	for _, w := range r.Workers {
+		ph.Ops = max(ph.Ops, w.Statements)
+	}
+	p.Phases = []workload.Phase{ph}
+	mm := m
+	mm.Procs, mm.Goroutines = store.List{strconv.Itoa(r.Procs)}, store.List{strconv.Itoa(len(r.Workers) / r.Procs)}
+	return mm.plans(&p, func(*workload.Plan, int) {})
+}

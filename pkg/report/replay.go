@@ -1,0 +1,128 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// A replayed trace's run (Plan.Replay) reports its statements by
+// fingerprint, the top by total time first, each with its fingerprint's
+// text; then its transactions, its divergence from the capture, the
+// database's end against the capture's, and the settings the run
+// overrode.
+
+// replayRow is one statement's row: by its kind's figures.
+type replayRow struct {
+	o           result.OpStats
+	fingerprint string
+	total       float64 // µs
+}
+
+// replayRows returns a replayed run's statements, by total time.
+func replayRows(r *result.Result, ph result.Phase) []replayRow {
+	texts := map[string]string{}
+	for _, k := range r.Plan.Replay.Kinds {
+		texts[k.ID] = k.Fingerprint
+	}
+	rows := make([]replayRow, 0, len(ph.Ops))
+	for _, o := range ph.Ops {
+		rows = append(rows, replayRow{o: o, fingerprint: texts[o.Kind], total: o.MeanMicros * float64(o.Count)})
+	}
+	slices.SortStableFunc(rows, func(a, b replayRow) int { return cmp.Compare(b.total, a.total) })
+	return rows
+}
+
+// busyWaits is a statement's busy waits: the busy handler's calls, where
+// the driver counts them.
+func busyWaits(o result.OpStats) string {
+	if o.LockWaits == nil {
+		return "-"
+	}
+	return fmt.Sprint(o.LockWaits.Retries)
+}
+
+// replayTable writes a replayed run's statements.
+func replayTable(w *errWriter, r *result.Result, ph result.Phase) {
+	t := w.table(0)
+	t.printf("statement\tcount\ttotal\tmean\tp50\tp99\tmax\terrors\tbusy waits\tdiverged\tfingerprint\n")
+	for _, row := range replayRows(r, ph) {
+		o := row.o
+		t.printf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", o.Kind, o.Count, units.Micros(row.total),
+			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros),
+			errorText(o), busyWaits(o), o.Diverged, shorten(row.fingerprint, 80))
+	}
+	o := ph.Total
+	t.printf("total\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\t%d\t\n", o.Count, units.Micros(o.MeanMicros*float64(o.Count)),
+		units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros), errorText(o), o.Diverged)
+	t.flush()
+}
+
+// replayLines says what a replayed run did besides its statements'
+// figures: its transactions, its divergence, the database's end and the
+// settings it overrode.
+func replayLines(r *result.Result, ph result.Phase) []string {
+	rp := r.Plan.Replay
+	t := ph.Total
+	var lines []string
+	tx := fmt.Sprintf("transactions: %d committed", t.Commits)
+	if ph.WallSeconds > 0 {
+		tx += fmt.Sprintf(", %s/s", units.Rate(float64(t.Commits)/ph.WallSeconds))
+	}
+	lines = append(lines, tx+fmt.Sprintf(" (%d in the capture) · speed %s · order %s", rp.Commits, workload.SpeedName(rp.Speed), rp.Order))
+	div := fmt.Sprintf("divergence: %d of %d statements did something else than when captured (other rows or changes, another outcome); %d failed where the capture's did not, %d succeeded where it failed",
+		t.Diverged, t.Count, t.NewErrors, t.LostErrors)
+	if t.Uncompared > 0 {
+		div += fmt.Sprintf("; %d whose rows were not compared (the capture could not tell which commit they saw: a commit of another connection was under way)", t.Uncompared)
+	}
+	if t.Skipped > 0 {
+		div += fmt.Sprintf("; %d not run (they found the database busy when captured: the application's retry runs in their place)", t.Skipped)
+	}
+	lines = append(lines, div)
+	if line := replayCheckText(r.Replay); line != "" {
+		lines = append(lines, line)
+	}
+	for _, o := range rp.Overrides {
+		lines = append(lines, fmt.Sprintf("overridden: %s (%d×) ran as a read of the setting: the run's %s sets it", shorten(o.SQL, 60), o.Count, o.Setting))
+	}
+	return lines
+}
+
+// replayCheckText says whether the replayed database ended as the
+// capture's did.
+func replayCheckText(c *workload.ReplayCheck) string {
+	switch {
+	case c == nil:
+		return ""
+	case !c.Compared:
+		return "database: not compared with the capture's end: " + c.Reason
+	case c.Equal:
+		return fmt.Sprintf("database: ends as the capture's did (%d tables, their rows identical)", c.Tables)
+	}
+	s := "database: differs from the capture's end: " + strings.Join(c.Differences, "; ")
+	if c.Order != workload.ReplayCommit {
+		s += " (the transactions raced: --order commit replays them in their captured order)"
+	}
+	return s
+}
+
+// replayMarkdown writes a replayed run's statements and lines as
+// markdown.
+func replayMarkdown(w *errWriter, r *result.Result, ph result.Phase) {
+	w.printf("| statement | count | total | mean | p50 | p99 | max | errors | busy waits | diverged | fingerprint |\n|---|--:|--:|--:|--:|--:|--:|---|--:|--:|---|\n")
+	for _, row := range replayRows(r, ph) {
+		o := row.o
+		w.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", o.Kind, o.Count, units.Micros(row.total),
+			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros),
+			errorText(o), busyWaits(o), o.Diverged, mdCode(shorten(row.fingerprint, 80)))
+	}
+	w.printf("\n")
+	for _, line := range replayLines(r, ph) {
+		w.printf("%s\n\n", line)
+	}
+}

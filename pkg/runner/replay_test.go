@@ -1,0 +1,319 @@
+package runner
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/sqltrace/dbdigest"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/sqlite"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// capturedDB is the database path the test traces name.
+const capturedDB = "/captured/app.db"
+
+// traceConn is one captured connection: its process (stream) and id, and
+// its statements.
+type traceConn struct {
+	stream, conn uint64
+	execs        []sqltrace.Exec
+}
+
+// writeTrace writes a trace of conns on capturedDB, whose snapshot is a
+// database made by setup, and whose end, if end is not nil, is the
+// database end makes from the snapshot.
+func writeTrace(t *testing.T, dir string, setup string, conns []traceConn, end string) string {
+	t.Helper()
+	snap := filepath.Join(dir, "snap.db")
+	execSQL(t, snap, setup)
+	snapBytes, err := os.ReadFile(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "app.trace")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := sqltrace.NewWriter(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := w.Stream(0)
+	write(t, own, sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: capturedDB}})
+	if _, err := w.WriteSnapshot(1, bytesReader(snapBytes)); err != nil {
+		t.Fatal(err)
+	}
+	write(t, own, sqltrace.Record{Kind: sqltrace.KindSnapshot, Snapshot: sqltrace.Snapshot{DB: 1, Number: 1, Size: uint64(len(snapBytes))}})
+	if end != "" {
+		execSQL(t, snap, end)
+		tables, err := dbdigest.File(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, own, sqltrace.Record{Kind: sqltrace.KindDigest, Digest: sqltrace.Digest{DB: 1, Tables: tables}})
+	}
+	streams := map[uint64]*sqltrace.Stream{}
+	for _, c := range conns {
+		s := streams[c.stream]
+		if s == nil {
+			s = w.Stream(c.stream)
+			streams[c.stream] = s
+			write(t, s, sqltrace.Record{Kind: sqltrace.KindProcess, Process: sqltrace.Process{PID: c.stream}})
+			write(t, s, sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: capturedDB}})
+		}
+		write(t, s, sqltrace.Record{Kind: sqltrace.KindOpen, Open: sqltrace.Open{Conn: c.conn, DB: 1}})
+		for _, e := range c.execs {
+			e.Conn = c.conn
+			write(t, s, sqltrace.Record{Kind: sqltrace.KindExec, Exec: e})
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func write(t *testing.T, s *sqltrace.Stream, r sqltrace.Record) {
+	t.Helper()
+	if err := s.Write(&r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// execSQL runs statements on a database file through modernc's driver.
+func execSQL(t *testing.T, path, q string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(q); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+type bytesReaderT struct {
+	b []byte
+	i int
+}
+
+func (r *bytesReaderT) Read(p []byte) (int, error) {
+	if r.i >= len(r.b) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[r.i:])
+	r.i += n
+	return n, nil
+}
+
+func bytesReader(b []byte) io.Reader { return &bytesReaderT{b: b} }
+
+// replayPlan plans the replay of a trace on a new database in dir, in
+// goroutine mode on modernc, with the snapshot installed.
+func replayPlan(t *testing.T, dir, trace string, speed float64, order string) *workload.Plan {
+	t.Helper()
+	r, _, err := workload.PlanReplay(func() (io.ReadCloser, error) { return os.Open(trace) }, workload.ReplayOptions{Trace: trace, Speed: speed, Order: order})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := workload.DefaultPlan()
+	p.Driver = sqlite.Modernc().Name()
+	p.Mode, p.Procs, p.Goroutines = workload.ModeGoroutine, r.Procs, len(r.Workers)/r.Procs
+	p.Preload, p.OnError, p.Replay = 0, workload.OnErrorContinue, r
+	ph := workload.Phase{Name: "replay", Batch: 1}
+	for _, k := range r.Kinds {
+		ph.Mix = append(ph.Mix, workload.Weight{Op: k.Op, Percent: float64(k.Count)})
+	}
+	for _, w := range r.Workers {
+		ph.Ops = max(ph.Ops, w.Statements)
+	}
+	p.Phases = []workload.Phase{ph}
+	p.Store = store.Config{Path: filepath.Join(dir, "replay.db"), Reuse: true,
+		Options: sqlite.Options{Journal: "wal", Sync: "normal", BusyTimeoutMS: 10_000}.Encode()}
+	if _, err := InstallSnapshot(r, p.Store.Path); err != nil {
+		t.Fatal(err)
+	}
+	return &p
+}
+
+// seq is a state of the database, as its file's change counter names it.
+func seq(v uint64) sqltrace.State { return sqltrace.State{Kind: sqltrace.StateFile, Value: v, At: 1} }
+
+// done is the flags of a statement that ran to its end in autocommit.
+const done = sqltrace.FlagDone | sqltrace.FlagAutocommitBefore | sqltrace.FlagAutocommitAfter
+
+// TestReplayOrderCommit: in the order of commits, a reader of another
+// process sees, statement by statement, the rows it saw when captured,
+// however the goroutines are scheduled, and the database ends as the
+// capture's did.
+func TestReplayOrderCommit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writer := traceConn{stream: 1, conn: 1}
+	reader := traceConn{stream: 2, conn: 7}
+	for k := range uint64(8) {
+		writer.execs = append(writer.execs, sqltrace.Exec{SQL: "INSERT INTO t (x) VALUES (?)", Start: int64(10 + 2*k),
+			Params: []sqltrace.Value{{Type: sqltrace.ValueInt, Int: int64(100 + k)}}, Changes: 1, Flags: done | sqltrace.FlagChanges,
+			Snap: seq(k), Commit: seq(k + 1)})
+	}
+	for k := range uint64(9) {
+		reader.execs = append(reader.execs, sqltrace.Exec{SQL: "SELECT x FROM t ORDER BY x", Start: int64(9 + 2*k),
+			Rows: int64(3 + k), Flags: done | sqltrace.FlagReadOnly, Snap: seq(k)})
+	}
+	trace := writeTrace(t, dir, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);",
+		[]traceConn{reader, writer}, "INSERT INTO t VALUES (100), (101), (102), (103), (104), (105), (106), (107);")
+	p := replayPlan(t, dir, trace, 0, workload.ReplayCommit)
+	c := &classSink{samples: map[int][]workload.Sample{}}
+	if err := Run(context.Background(), p, sqlite.Modernc(), c); err != nil {
+		t.Fatal(err)
+	}
+	n, commits := 0, 0
+	for _, ss := range c.samples {
+		for _, s := range ss {
+			n++
+			if s.Class != store.OK || s.Flags&workload.FlagDiverged != 0 {
+				t.Errorf("sample %+v: failed or diverged", s)
+			}
+			if s.Flags&workload.FlagCommitted != 0 {
+				commits++
+			}
+		}
+	}
+	if n != 17 || commits != 8 {
+		t.Errorf("%d samples and %d commits, want the trace's 17 and 8", n, commits)
+	}
+	check := CheckReplay(p.Replay, p.Store.Path)
+	if !check.Compared || !check.Equal {
+		t.Errorf("the database against the capture's end: %+v", check)
+	}
+}
+
+// TestReplayDivergence: what a replayed statement does differently from
+// the capture is flagged, each way: other rows, other changes, an error
+// the capture did not have, one it had that the replay does not; a read
+// of a setting the run overrides is not compared. The database's end is
+// compared with the capture's and found to differ.
+func TestReplayDivergence(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	conn := traceConn{stream: 1, conn: 1, execs: []sqltrace.Exec{
+		{SQL: "SELECT x FROM t", Rows: 5, Flags: done},                                              // 3 rows now: diverged
+		{SQL: "SELECT x FROM t", Rows: 2},                                                           // the application read 2 of 3: as captured
+		{SQL: "UPDATE t SET x = x + 1 WHERE x > 1", Changes: 1, Flags: done | sqltrace.FlagChanges}, // 2 now: diverged
+		{SQL: "INSERT INTO t (x) VALUES (1)", Code: 2067, Flags: sqltrace.FlagChanges},              // a constraint when captured, none now
+		{SQL: "INSERT INTO u (k) VALUES (1)", Changes: 1, Flags: done | sqltrace.FlagChanges},       // fine when captured, a constraint now
+		{SQL: "PRAGMA journal_mode=wal", Rows: 1, Flags: done},                                      // overridden: not compared
+		{SQL: "SELECT count(*) FROM t", Rows: 1, Flags: done},                                       // as captured
+	}}
+	trace := writeTrace(t, dir, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3); CREATE TABLE u (k INTEGER PRIMARY KEY); INSERT INTO u VALUES (1);",
+		[]traceConn{conn}, "DELETE FROM t WHERE x = 3")
+	p := replayPlan(t, dir, trace, 0, workload.ReplayRace)
+	if len(p.Replay.Overrides) != 1 || p.Replay.Overrides[0].Pragma != "journal_mode" {
+		t.Fatalf("overrides %+v, want the journal mode's", p.Replay.Overrides)
+	}
+	c := &classSink{samples: map[int][]workload.Sample{}}
+	if err := Run(context.Background(), p, sqlite.Modernc(), c); err != nil {
+		t.Fatal(err)
+	}
+	got := c.samples[0]
+	want := []struct {
+		diverged, captureErr bool
+		class                store.Class
+	}{{true, false, store.OK}, {false, false, store.OK}, {true, false, store.OK}, {true, true, store.OK}, {true, false, store.Constraint}, {false, false, store.OK}, {false, false, store.OK}}
+	if len(got) != len(want) {
+		t.Fatalf("%d samples, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		s := got[i]
+		if s.Flags&workload.FlagDiverged != 0 != w.diverged || s.Flags&workload.FlagCaptureError != 0 != w.captureErr || s.Class != w.class {
+			t.Errorf("statement %d (%s): flags %b class %v, want diverged %v, capture error %v, class %v", i, conn.execs[i].SQL, s.Flags, s.Class, w.diverged, w.captureErr, w.class)
+		}
+	}
+	check := CheckReplay(p.Replay, p.Store.Path)
+	if !check.Compared || check.Equal || len(check.Differences) != 1 {
+		t.Errorf("the database against the capture's end: %+v, want table t to differ", check)
+	}
+}
+
+// TestReplaySpeedQueueing: at the captured pace a statement is due when
+// it was captured, and its latency counts from then: when the replay is
+// slower than the capture (here every statement was captured at one
+// instant, taking no time), each waits for those before it, and the wait
+// is in its latency. Back to back there is no due time and no wait. The
+// check is by construction, on each sample's own figures.
+func TestReplaySpeedQueueing(t *testing.T) {
+	t.Parallel()
+	slow := "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT count(*) FROM n"
+	conn := traceConn{stream: 1, conn: 1}
+	for range 8 {
+		conn.execs = append(conn.execs, sqltrace.Exec{SQL: slow, Start: 1000, Rows: 1, Flags: done | sqltrace.FlagReadOnly})
+	}
+	for _, speed := range []float64{1, 0} {
+		dir := t.TempDir()
+		trace := writeTrace(t, dir, "CREATE TABLE t (x)", []traceConn{conn}, "")
+		p := replayPlan(t, dir, trace, speed, workload.ReplayRace)
+		c := &classSink{samples: map[int][]workload.Sample{}}
+		if err := Run(context.Background(), p, sqlite.Modernc(), c); err != nil {
+			t.Fatal(err)
+		}
+		var served time.Duration
+		for i, s := range c.samples[0] {
+			service := s.Latency - s.Lag
+			switch {
+			case speed == 0 && s.Lag != 0:
+				t.Errorf("back to back, statement %d waited %v", i, s.Lag)
+			case speed > 0 && s.Lag < served:
+				t.Errorf("at 1x, statement %d waited %v, less than the %v its predecessors took", i, s.Lag, served)
+			case s.Latency < service || service <= 0:
+				t.Errorf("statement %d: latency %v, service %v", i, s.Latency, service)
+			}
+			served += service
+		}
+	}
+}
+
+// TestReplayRefusesOutside: a trace whose SQL would reach another
+// database is refused before any of its statements runs, and no file
+// appears.
+func TestReplayRefusesOutside(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim.db")
+	conn := traceConn{stream: 1, conn: 1, execs: []sqltrace.Exec{
+		{SQL: "INSERT INTO t VALUES (42)", Changes: 1, Flags: done | sqltrace.FlagChanges},
+		{SQL: "ATTACH DATABASE '" + victim + "' AS v", Flags: done},
+	}}
+	trace := writeTrace(t, dir, "CREATE TABLE t (x)", []traceConn{conn}, "")
+	p := replayPlan(t, dir, trace, 0, workload.ReplayRace)
+	err := Run(context.Background(), p, sqlite.Modernc(), &classSink{samples: map[int][]workload.Sample{}})
+	if !errors.Is(err, store.ErrInvalid) {
+		t.Fatalf("replaying an ATTACH: %v, want a refusal (ErrInvalid)", err)
+	}
+	if _, serr := os.Stat(victim); serr == nil {
+		t.Error("the attached database was created")
+	}
+	if n := countRows(t, p, "SELECT 1 FROM t WHERE x = 42", nil); n != 0 {
+		t.Errorf("the trace's first statement ran before the refusal: %d rows", n)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	slices.Sort(names)
+	if slices.Contains(names, "victim.db") {
+		t.Errorf("files %v", names)
+	}
+}

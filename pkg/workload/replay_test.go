@@ -1,0 +1,109 @@
+package workload
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/gobench/gobench/pkg/sqltrace"
+)
+
+func TestOverriddenPragma(t *testing.T) {
+	for fp, want := range map[string]string{
+		"pragma journal_mode = ?":           "journal_mode",
+		"pragma main.synchronous(?)":        "synchronous",
+		"pragma busy_timeout = ?":           "busy_timeout",
+		"pragma journal_mode":               "", // a read
+		"pragma cache_size = ?":             "", // not a setting of the run's
+		"select * from pragma_user_version": "",
+	} {
+		if got := OverriddenPragma(fp); got != want {
+			t.Errorf("OverriddenPragma(%q) = %q, want %q", fp, got, want)
+		}
+	}
+}
+
+// TestReplayOrderShared: a replay's order counts statements per state and
+// moves forward only, whatever the order of its calls.
+func TestReplayOrderShared(t *testing.T) {
+	o, err := NewReplayOrder(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Count(1)
+	o.Count(1)
+	o.Count(9) // out of range: ignored
+	if o.Pending(1) != 2 || o.Reached() != 0 || o.States() != 4 {
+		t.Fatalf("pending %d reached %d states %d", o.Pending(1), o.Reached(), o.States())
+	}
+	o.Ran(1)
+	o.Committed(2)
+	o.Committed(1) // behind: no step back
+	if o.Pending(1) != 1 || o.Reached() != 2 {
+		t.Errorf("pending %d reached %d, want 1 and 2", o.Pending(1), o.Reached())
+	}
+	if _, err := OpenReplayOrder(make([]byte, 8)); err == nil {
+		t.Error("a replay order opened on too little memory")
+	}
+}
+
+// TestPlanReplay: the statements take kinds by fingerprint, most frequent
+// first and the rest together past the limit; the connections are placed
+// on their processes' workers, or folded; what sets a run's setting is
+// listed.
+func TestPlanReplay(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := sqltrace.NewWriter(&buf)
+	own := w.Stream(0)
+	own.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
+	w.WriteSnapshot(1, bytes.NewReader([]byte("x")))
+	own.Write(&sqltrace.Record{Kind: sqltrace.KindSnapshot, Snapshot: sqltrace.Snapshot{DB: 1, Number: 1, Size: 1}})
+	for stream := uint64(1); stream <= 3; stream++ {
+		s := w.Stream(stream)
+		s.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
+		for conn := uint64(1); conn <= stream; conn++ {
+			s.Write(&sqltrace.Record{Kind: sqltrace.KindOpen, Open: sqltrace.Open{Conn: conn, DB: 1}})
+			for i := range MaxReplayKinds + 5 {
+				s.Write(&sqltrace.Record{Kind: sqltrace.KindExec, Exec: sqltrace.Exec{Conn: conn, SQL: fmt.Sprintf("SELECT %d FROM t%d", i, i), Start: int64(i)}})
+			}
+			s.Write(&sqltrace.Record{Kind: sqltrace.KindExec, Exec: sqltrace.Exec{Conn: conn, SQL: "PRAGMA journal_mode=WAL", Start: 1}})
+		}
+	}
+	w.Close()
+	open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(buf.Bytes())), nil }
+	r, _, err := PlanReplay(open, ReplayOptions{Trace: "/t.trace", Order: ReplayRace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Kinds) != MaxReplayKinds || r.Kinds[len(r.Kinds)-1].ID != OtherKindID || r.Kinds[len(r.Kinds)-1].Count != 7*6 { // 86 fingerprints: 79 of their own, 7 others
+		t.Errorf("%d kinds, the last %+v", len(r.Kinds), r.Kinds[len(r.Kinds)-1])
+	}
+	if r.Statements != int64(6*(MaxReplayKinds+6)) || r.Procs != 3 || len(r.Workers) != 3*3 {
+		t.Errorf("%d statements on %d workers of %d processes", r.Statements, len(r.Workers), r.Procs)
+	}
+	if len(r.Overrides) != 1 || r.Overrides[0].Count != 6 || r.Overrides[0].Setting != "--journal" {
+		t.Errorf("overrides %+v", r.Overrides)
+	}
+	folded, _, err := PlanReplay(open, ReplayOptions{Trace: "/t.trace", Order: ReplayRace, Procs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Processes 1 and 3 on worker process 0 (4 connections), 2 on 1.
+	if folded.Procs != 2 || len(folded.Workers) != 2*4 || folded.Workers[4].Stream != 2 || folded.Workers[6].Stream != 0 {
+		t.Errorf("folded: %+v", folded.Workers)
+	}
+}
+
+// TestStatementMix: a replay's mix of statement kinds reads back from its
+// text form, as plans travel.
+func TestStatementMix(t *testing.T) {
+	m := Mix{{StatementOp(0), 800}, {StatementOp(3), 1}}
+	got, err := ParseMix(m.String())
+	if err != nil || got.String() != m.String() {
+		t.Fatalf("%s read back as %v, %v", m, got, err)
+	}
+	if _, err := ParseMix("statement#0=1,read=99"); err == nil {
+		t.Error("a mix of statements and key-value ops was taken")
+	}
+}

@@ -1,0 +1,122 @@
+package workload
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+)
+
+// ReplayOrder is the shared state of a replay in the captured order of
+// commits (ReplayCommit), across every worker of the run: the state the
+// database has reached (how many of the captured commits the replay has
+// made), and for each state how many statements that began a transaction
+// there have yet to run. A statement that began a transaction at state k
+// runs once the database reached k; the commit that makes state k+1 runs
+// once every statement that began a transaction at k has run (and only
+// then can a later one), so every transaction sees what it saw when
+// captured.
+//
+// Its memory is operated on with atomics only, so that worker processes
+// share it by mapping one file, as they share a record workload's
+// Counter: a header (magic, states, the state reached) and an int32 per
+// state.
+type ReplayOrder struct {
+	reached *atomic.Int64
+	pending []atomic.Int32
+	mem     []byte
+}
+
+// Layout of a replay order's memory, in bytes.
+const (
+	replayOrderMagic  = 0x3130306472726267 // "gbrrd001"
+	replayOrderHeader = 32                 // magic, states, reached
+)
+
+// ReplayOrderSize is the size of the memory of a replay order of states
+// states.
+func ReplayOrderSize(states int64) int { return replayOrderHeader + 4*int(states) }
+
+// InitReplayOrder writes a fresh replay order of states states into mem
+// (of ReplayOrderSize bytes): nothing reached, no statement counted.
+func InitReplayOrder(mem []byte, states int64) error {
+	if states < 1 || len(mem) < ReplayOrderSize(states) {
+		return fmt.Errorf("a replay order of %d states takes %d bytes, not %d", states, ReplayOrderSize(states), len(mem))
+	}
+	clear(mem[:ReplayOrderSize(states)])
+	binary.NativeEndian.PutUint64(mem[8:], uint64(states))
+	binary.NativeEndian.PutUint64(mem, replayOrderMagic)
+	return nil
+}
+
+// OpenReplayOrder returns the replay order InitReplayOrder wrote into mem,
+// which must stay mapped while it is used and be 8-byte aligned (a
+// mapping of a file is).
+func OpenReplayOrder(mem []byte) (*ReplayOrder, error) {
+	if len(mem) < replayOrderHeader || uintptr(unsafe.Pointer(unsafe.SliceData(mem)))%8 != 0 {
+		return nil, errors.New("a replay order's memory is too short or not 8-byte aligned")
+	}
+	if binary.NativeEndian.Uint64(mem) != replayOrderMagic {
+		return nil, errors.New("not a replay order")
+	}
+	states := int64(binary.NativeEndian.Uint64(mem[8:]))
+	if states < 1 || len(mem) < ReplayOrderSize(states) {
+		return nil, fmt.Errorf("a replay order of %d states in %d bytes", states, len(mem))
+	}
+	o := &ReplayOrder{reached: (*atomic.Int64)(unsafe.Pointer(&mem[16])), mem: mem}
+	o.pending = unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader])), states)
+	return o, nil
+}
+
+// NewReplayOrder returns a replay order of its own memory (for the
+// workers of one process).
+func NewReplayOrder(states int64) (*ReplayOrder, error) {
+	mem := make([]uint64, (ReplayOrderSize(states)+7)/8)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(mem))), len(mem)*8)
+	if err := InitReplayOrder(b, states); err != nil {
+		return nil, err
+	}
+	return OpenReplayOrder(b)
+}
+
+// States returns how many states the order has.
+func (o *ReplayOrder) States() int64 { return int64(len(o.pending)) }
+
+// Reached returns the state the database has reached.
+func (o *ReplayOrder) Reached() int64 { return o.reached.Load() }
+
+// Count counts one statement that begins a transaction at state k (the
+// setup, before any worker starts).
+func (o *ReplayOrder) Count(k int64) {
+	if k >= 0 && k < int64(len(o.pending)) {
+		o.pending[k].Add(1)
+	}
+}
+
+// Pending returns how many statements that begin a transaction at state k
+// have yet to run.
+func (o *ReplayOrder) Pending(k int64) int32 {
+	if k < 0 || k >= int64(len(o.pending)) {
+		return 0
+	}
+	return o.pending[k].Load()
+}
+
+// Ran notes that a statement that began a transaction at state k ran.
+func (o *ReplayOrder) Ran(k int64) {
+	if k >= 0 && k < int64(len(o.pending)) {
+		o.pending[k].Add(-1)
+	}
+}
+
+// Committed notes that the commit that makes state k happened (or, having
+// failed, will not: the order goes on).
+func (o *ReplayOrder) Committed(k int64) {
+	for {
+		cur := o.reached.Load()
+		if cur >= k || o.reached.CompareAndSwap(cur, k) {
+			return
+		}
+	}
+}

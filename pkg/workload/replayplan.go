@@ -1,0 +1,262 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/gobench/gobench/pkg/sqltrace"
+)
+
+// ReplayOptions say which trace to replay, and how.
+type ReplayOptions struct {
+	// Trace is the trace's path, absolute.
+	Trace string
+	// Database is the captured database to replay; "" picks the one the
+	// trace ran most statements on.
+	Database string
+	// Speed and Order are Replay's.
+	Speed float64
+	Order string
+	// Procs, if positive, folds the captured processes onto this many
+	// worker processes; 0 gives each its own.
+	Procs int
+}
+
+// PlanReplay reads a trace (open opens it, for each of its three passes)
+// and returns its replay, and its summary: each connection of the
+// database replayed placed on a worker, the statements' kinds by
+// fingerprint, the statements that set what the run sets, and, for the
+// order of commits, where each state is. A trace that does not read, has
+// no snapshot of the database, or whose order of commits is not exact
+// when Order asks for it, is refused.
+func PlanReplay(open func() (io.ReadCloser, error), o ReplayOptions) (*Replay, *sqltrace.Info, error) {
+	in, err := sqltrace.Inspect(open)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := pickDatabase(in, o.Database)
+	if err != nil {
+		return nil, in, err
+	}
+	r := &Replay{Trace: o.Trace, Database: db.Path, Speed: o.Speed, Order: o.Order}
+	if db.SnapshotError != "" {
+		return nil, in, fmt.Errorf("the trace has no snapshot of %s (%s): a replay starts from the database as the capture found it", db.Path, db.SnapshotError)
+	}
+	order := in.Orders[db.Path]
+	if o.Order == ReplayCommit {
+		if ok, why := order.Exact(); !ok {
+			return nil, in, fmt.Errorf("--order commit needs the order of every commit of %s, and the trace's is not exact: %s", db.Path, why)
+		}
+		r.Table, r.States = order.Table(), order.States()
+	}
+	tally, err := tallyReplay(open, db.Path)
+	if err != nil {
+		return nil, in, err
+	}
+	if tally.statements == 0 {
+		return nil, in, fmt.Errorf("no statement of the trace ran on %s", db.Path)
+	}
+	r.Start, r.Duration, r.Statements, r.Commits = tally.start, tally.end-tally.start, tally.statements, tally.commits
+	r.Snapshot = tally.snapshot
+	r.Kinds, r.Overrides = tally.kinds(), tally.overrides
+	r.Workers, r.Procs = tally.place(o.Procs)
+	return r, in, nil
+}
+
+// pickDatabase returns the database to replay: the one named, or the one
+// the trace ran most statements on.
+func pickDatabase(in *sqltrace.Info, name string) (*sqltrace.DBInfo, error) {
+	var best *sqltrace.DBInfo
+	var names []string
+	for i := range in.Databases {
+		d := &in.Databases[i]
+		names = append(names, d.Path)
+		if name != "" && d.Path == name {
+			return d, nil
+		}
+		if name == "" && d.Statements > 0 && (best == nil || d.Statements > best.Statements) {
+			best = d
+		}
+	}
+	if name != "" {
+		return nil, fmt.Errorf("the trace has no database %s (it has %q)", name, names)
+	}
+	if best == nil {
+		return nil, errors.New("the trace holds no statement")
+	}
+	return best, nil
+}
+
+// replayTally is what PlanReplay's third pass counts.
+type replayTally struct {
+	path       string
+	snapshot   uint64
+	start, end int64
+	statements int64
+	commits    int64
+	conns      map[[2]uint64]int64 // (stream, conn) → statements
+	fps        map[string]int64    // fingerprint → statements
+	fpOf       map[[2]uint64]string
+	overrides  []Override
+	overrideOf map[string]int // fingerprint → its override
+}
+
+// tallyReplay counts the statements that ran on the database at path, per
+// connection and per fingerprint.
+func tallyReplay(open func() (io.ReadCloser, error), path string) (*replayTally, error) {
+	f, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := sqltrace.NewReader(f)
+	r.Filter(nil, false)
+	t := &replayTally{path: path, conns: map[[2]uint64]int64{}, fps: map[string]int64{}, fpOf: map[[2]uint64]string{}, overrideOf: map[string]int{}}
+	paths := map[[2]uint64]string{}
+	connDB := map[[2]uint64]string{}
+	for r.Next() {
+		rec := r.Record()
+		switch rec.Kind {
+		case sqltrace.KindDB:
+			paths[[2]uint64{rec.Stream, rec.DB.ID}] = rec.DB.Path
+		case sqltrace.KindOpen:
+			connDB[[2]uint64{rec.Stream, rec.Open.Conn}] = paths[[2]uint64{rec.Stream, rec.Open.DB}]
+		case sqltrace.KindSnapshot:
+			if paths[[2]uint64{rec.Stream, rec.Snapshot.DB}] == path && rec.Snapshot.Error == "" {
+				t.snapshot = rec.Snapshot.Number
+			}
+		case sqltrace.KindExec:
+			if connDB[[2]uint64{rec.Stream, rec.Exec.Conn}] == path {
+				t.add(rec.Stream, &rec.Exec)
+			}
+		}
+	}
+	return t, r.Err()
+}
+
+func (t *replayTally) add(stream uint64, e *sqltrace.Exec) {
+	if t.statements == 0 || e.Start < t.start {
+		t.start = e.Start
+	}
+	t.end = max(t.end, e.Start+e.Span)
+	t.statements++
+	if e.Commit.Kind != sqltrace.StateNone && e.Code == 0 {
+		t.commits++
+	}
+	t.conns[[2]uint64{stream, e.Conn}]++
+	key := [2]uint64{stream, e.SQLID}
+	fp, ok := t.fpOf[key]
+	if !ok || e.SQLID == 0 {
+		fp = sqltrace.Fingerprint(e.SQL)
+		if e.SQLID != 0 {
+			t.fpOf[key] = fp
+		}
+	}
+	if t.fps[fp] == 0 {
+		if p := OverriddenPragma(fp); p != "" {
+			t.overrideOf[fp] = len(t.overrides)
+			t.overrides = append(t.overrides, Override{Setting: overridden[p], Pragma: p, SQL: e.SQL})
+		}
+	}
+	t.fps[fp]++
+	if i, ok := t.overrideOf[fp]; ok {
+		t.overrides[i].Count++
+	}
+}
+
+// kinds gives the fingerprints that ran most their own kinds, and the
+// rest one kind together.
+func (t *replayTally) kinds() []ReplayKind {
+	all := make([]ReplayKind, 0, len(t.fps))
+	for fp, n := range t.fps {
+		all = append(all, ReplayKind{ID: sqltrace.FingerprintID(fp), Fingerprint: fp, Count: n})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].Count != all[j].Count {
+			return all[i].Count > all[j].Count
+		}
+		return all[i].Fingerprint < all[j].Fingerprint
+	})
+	if len(all) > MaxReplayKinds {
+		rest := ReplayKind{ID: OtherKindID, Fingerprint: fmt.Sprintf("(the %d other statements)", len(all)-MaxReplayKinds+1)}
+		for _, k := range all[MaxReplayKinds-1:] {
+			rest.Count += k.Count
+		}
+		all = append(all[:MaxReplayKinds-1], rest)
+	}
+	for i := range all {
+		all[i].Op = StatementOp(i)
+	}
+	return all
+}
+
+// place puts each connection on a worker: the connections of a captured
+// process on one worker process (or, folded, on process i mod procs), in
+// the order of their ids; a process with fewer connections than another
+// leaves workers idle.
+func (t *replayTally) place(procs int) ([]ReplayWorker, int) {
+	keys := make([][2]uint64, 0, len(t.conns))
+	for k := range t.conns {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i][0] != keys[j][0] {
+			return keys[i][0] < keys[j][0]
+		}
+		return keys[i][1] < keys[j][1]
+	})
+	var streams []uint64
+	for _, k := range keys {
+		if len(streams) == 0 || streams[len(streams)-1] != k[0] {
+			streams = append(streams, k[0])
+		}
+	}
+	if procs <= 0 || procs > len(streams) {
+		procs = len(streams)
+	}
+	byProc := make([][]ReplayWorker, procs)
+	for _, k := range keys {
+		p := sort.Search(len(streams), func(i int) bool { return streams[i] >= k[0] }) % procs
+		byProc[p] = append(byProc[p], ReplayWorker{Stream: k[0], Conn: k[1], Statements: t.conns[k]})
+	}
+	g := 0
+	for _, ws := range byProc {
+		g = max(g, len(ws))
+	}
+	out := make([]ReplayWorker, procs*g)
+	for p, ws := range byProc {
+		copy(out[p*g:], ws)
+	}
+	return out, procs
+}
+
+// CountGates counts, in o, the statements that begin a transaction at each
+// state of the order of commits (ReplayCommit): the setup of a replay's
+// run, before any worker starts.
+func (r *Replay) CountGates(open func() (io.ReadCloser, error), o *ReplayOrder) error {
+	conns := map[[2]uint64]bool{}
+	for _, w := range r.Workers {
+		if w.Stream != 0 {
+			conns[[2]uint64{w.Stream, w.Conn}] = true
+		}
+	}
+	f, err := open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	tr := sqltrace.NewReader(f)
+	tr.Filter(nil, false)
+	for tr.Next() {
+		rec := tr.Record()
+		if rec.Kind != sqltrace.KindExec || !conns[[2]uint64{rec.Stream, rec.Exec.Conn}] {
+			continue
+		}
+		if gate, _ := GateOf(r.Table, &rec.Exec); gate >= 0 {
+			o.Count(gate)
+		}
+	}
+	return tr.Err()
+}

@@ -1,0 +1,270 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// ReplayDeal is a replayed statement, as a replay's Dealer deals it
+// (Deal.Replay).
+type ReplayDeal struct {
+	// SQL is the statement's text, or Stmts its statements when the
+	// text holds several (an sqlite3_exec's); Args its parameters' values
+	// by index.
+	SQL   string
+	Stmts []string
+	Args  []any
+	// MaxRows is how many rows to step through (-1: to the end, as the
+	// application did); Changes asks for the rows it changed.
+	MaxRows int64
+	Changes bool
+	// Want is what the statement did when captured.
+	Want Captured
+	// Due is when the statement is due, in nanoseconds from the phase's
+	// START; -1 in closed loop.
+	Due int64
+	// Gate, if not -1, is the state of the order of commits at which the
+	// statement began its transaction; Commit, if not -1, the state its
+	// commit made (ReplayCommit only).
+	Gate, Commit int64
+	// Overridden says the statement set a setting of the run's: it runs
+	// as a read of the setting and is not compared with the capture.
+	Overridden bool
+	// Skip says not to run the statement: it found the database busy
+	// when captured, and the order of commits has the application's
+	// retry run in its place.
+	Skip bool
+}
+
+// Captured is what a statement did when captured.
+type Captured struct {
+	Rows, Changes int64
+	HasChanges    bool
+	Done          bool
+	// Code is the result code it failed with, or 0.
+	Code int
+	// Committed says it committed a transaction; Uncertain that the
+	// capture could not tell which state it saw (its rows are not
+	// compared).
+	Committed bool
+	Uncertain bool
+}
+
+// replaySource deals a trace's statements, each worker its connection's.
+type replaySource struct{}
+
+func (replaySource) Name() string { return "trace" }
+
+func (replaySource) Kinds(p *Plan, _ *Phase) []Op {
+	ops := make([]Op, len(p.Replay.Kinds))
+	for i, k := range p.Replay.Kinds {
+		ops[i] = k.Op
+	}
+	return ops
+}
+
+func (replaySource) Writes(p *Plan, _ *Phase) float64 {
+	if p.Replay.Statements == 0 {
+		return 0
+	}
+	return float64(p.Replay.Commits) / float64(p.Replay.Statements)
+}
+
+func (s replaySource) Describe(p *Plan, _ bool) string {
+	r := p.Replay
+	conns := 0
+	for _, w := range r.Workers {
+		if w.Stream != 0 {
+			conns++
+		}
+	}
+	return fmt.Sprintf("trace %s · database %s · %d statements on %d connections · %s", filepath.Base(r.Trace), r.Database, r.Statements, conns, s.Brief(p))
+}
+
+func (replaySource) Brief(p *Plan) string {
+	return fmt.Sprintf("speed %s · order %s", SpeedName(p.Replay.Speed), p.Replay.Order)
+}
+
+// SpeedName names a replay's speed as --speed reads it: max, 1x, 2x, 0.5x.
+func SpeedName(speed float64) string {
+	if speed == 0 {
+		return "max"
+	}
+	return fmt.Sprintf("%gx", speed)
+}
+
+func (replaySource) Dealer(p *Plan, _, worker int, sh *Shared) (Dealer, error) {
+	r := p.Replay
+	if worker < 0 || worker >= len(r.Workers) {
+		return nil, fmt.Errorf("worker %d has no connection of the trace's", worker)
+	}
+	w := r.Workers[worker]
+	d := &replayDealer{r: r, w: w, kinds: map[string]replayText{}}
+	if r.Order == ReplayCommit {
+		if sh == nil || sh.replay == nil {
+			return nil, errors.New("a replay in the order of commits needs the run's shared order (NewShared, then SetReplayOrder)")
+		}
+		d.order = sh.replay
+	}
+	if w.Stream == 0 {
+		return d, nil
+	}
+	f, err := os.Open(r.Trace)
+	if err != nil {
+		return nil, fmt.Errorf("opening the trace: %w", err)
+	}
+	d.f, d.tr = f, sqltrace.NewReader(f)
+	d.tr.Filter(func(s uint64) bool { return s == w.Stream }, false)
+	return d, nil
+}
+
+// replayText is what a dealer knows of a statement's text.
+type replayText struct {
+	op       Op
+	pragma   string   // the setting it sets, if overridden
+	multiple []string // its statements, if several
+}
+
+// replayDealer deals one connection's statements.
+type replayDealer struct {
+	r     *Replay
+	w     ReplayWorker
+	f     *os.File
+	tr    *sqltrace.Reader
+	order *ReplayOrder
+	kinds map[string]replayText
+	deal  ReplayDeal
+	n     int64
+}
+
+// Len returns how many statements the connection ran.
+func (d *replayDealer) Len() int64 { return d.w.Statements }
+
+// Release is not used: a replay claims no keynums.
+func (d *replayDealer) Release(uint64) error { return nil }
+
+// Order returns the run's shared order of commits, or nil when the
+// transactions race.
+func (d *replayDealer) Order() *ReplayOrder { return d.order }
+
+// Close closes the trace.
+func (d *replayDealer) Close() error {
+	if d.f == nil {
+		return nil
+	}
+	return d.f.Close()
+}
+
+// Deal deals the connection's next statement.
+func (d *replayDealer) Deal(out *Deal) error {
+	if d.tr == nil || d.n >= d.w.Statements {
+		return errors.New("the connection's statements are all dealt")
+	}
+	for d.tr.Next() {
+		rec := d.tr.Record()
+		if rec.Kind != sqltrace.KindExec || rec.Exec.Conn != d.w.Conn {
+			continue
+		}
+		d.n++
+		d.fill(&rec.Exec)
+		*out = Deal{Op: d.text(rec.Exec.SQL).op, Replay: &d.deal}
+		return nil
+	}
+	if err := d.tr.Err(); err != nil {
+		return fmt.Errorf("reading the trace: %w", err)
+	}
+	return fmt.Errorf("the trace ended after %d of connection %d's %d statements", d.n, d.w.Conn, d.w.Statements)
+}
+
+// text returns what the dealer knows of a statement's text, learning it
+// the first time.
+func (d *replayDealer) text(sql string) replayText {
+	if t, ok := d.kinds[sql]; ok {
+		return t
+	}
+	fp := sqltrace.Fingerprint(sql)
+	t := replayText{op: d.r.KindOf(fp), pragma: OverriddenPragma(fp)}
+	if stmts := sqltrace.SplitStatements(sql); len(stmts) > 1 {
+		t.multiple = stmts
+	}
+	if len(d.kinds) < sqltrace.MaxTexts {
+		d.kinds[sql] = t
+	}
+	return t
+}
+
+// fill deals e into d.deal.
+func (d *replayDealer) fill(e *sqltrace.Exec) {
+	t := d.text(e.SQL)
+	rd := &d.deal
+	args := rd.Args[:0]
+	for _, v := range e.Params {
+		args = append(args, v.Any())
+	}
+	*rd = ReplayDeal{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1,
+		Want: Captured{Rows: e.Rows, Changes: e.Changes, HasChanges: e.Flags&sqltrace.FlagChanges != 0,
+			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.Commit.Kind != sqltrace.StateNone && e.Code == 0,
+			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
+	if !rd.Want.Done && e.Code == 0 {
+		rd.MaxRows = e.Rows // the application read no more
+	}
+	rd.Changes = rd.Want.HasChanges && e.Rows == 0
+	if t.pragma != "" {
+		rd.SQL, rd.Stmts, rd.Args, rd.MaxRows, rd.Changes, rd.Overridden = "PRAGMA "+t.pragma, nil, args[:0], -1, false, true
+	}
+	if d.r.Speed > 0 {
+		rd.Due = int64(float64(e.Start-d.r.Start) / d.r.Speed)
+	}
+	if d.order != nil {
+		rd.Gate, rd.Commit = GateOf(d.r.Table, e)
+		rd.Skip = busyCode(e.Code)
+	}
+}
+
+// GateOf returns where a captured statement stands in its database's order
+// of commits: the state at which it began its transaction (gate), and the
+// state its commit made (commit); -1 for neither. A statement that found
+// the database busy when captured stands nowhere: it is not replayed in
+// the order of commits.
+func GateOf(t sqltrace.OrderTable, e *sqltrace.Exec) (gate, commit int64) {
+	gate, commit = -1, -1
+	if busyCode(e.Code) {
+		return gate, commit
+	}
+	if k, ok := t.Position(e.Snap); ok {
+		gate = k
+	}
+	if c, ok := t.Position(e.Commit); ok && c > 0 && e.Code == 0 {
+		commit = c
+	}
+	return gate, commit
+}
+
+// busyCode reports whether a result code is SQLITE_BUSY or SQLITE_LOCKED
+// (extended or not).
+func busyCode(code int) bool { return code&0xff == 5 || code&0xff == 6 }
+
+// Class returns the class of the error the statement failed with when
+// captured, by SQLite's primary result code; OK if it did not fail.
+func (w Captured) Class() store.Class {
+	switch w.Code & 0xff {
+	case 0:
+		return store.OK
+	case 5:
+		return store.Busy
+	case 6:
+		return store.Locked
+	case 19:
+		return store.Constraint
+	case 10:
+		return store.IO
+	case 13:
+		return store.Full
+	}
+	return store.Other
+}

@@ -194,18 +194,6 @@ func shardHosts(origins []result.ShardOrigin) string {
 	return "on " + strings.Join(hosts, ", ")
 }
 
-// settingValues are a cell's values, the cells of a text table.
-func settingValues(s result.Settings) trusted {
-	if len(s) == 0 {
-		return "(all)"
-	}
-	vals := make([]string, len(s))
-	for i, st := range s {
-		vals[i] = st.Value
-	}
-	return textCells(vals)
-}
-
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -49,11 +49,14 @@ script = os.path.join(tmp, "lookup.sql")
 open(script, "w").write("\\set k random(0, 999)\nSELECT v FROM t WHERE k = :k;\n")
 
 def cpu(cmd):
+    # a fresh database and trace for each capture timed (the kept ones stay)
     for f in os.listdir(tmp):
         if f.startswith(("app", "t.")):
             os.remove(os.path.join(tmp, f))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    res = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if res.returncode != 0:
+        sys.exit("%s: exit %d: %s" % (" ".join(cmd), res.returncode, res.stderr.strip()))
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
@@ -65,14 +68,14 @@ def py(k, captured):
     return cpu(cmd)
 
 def replay(k):
-    return cpu([gobench, "replay", os.path.join(tmp, "t.%d.keep" % k), "--mode", "goroutine", "--driver", "mattn", "--journal", "rollback", "--calibrate=false", "-q"])
+    return cpu([gobench, "replay", os.path.join(tmp, "kept.%d.trace" % k), "--mode", "goroutine", "--driver", "mattn", "--journal", "rollback", "--calibrate=false", "-q"])
 
 def sql(k):
     return cpu([gobench, "sql", "--schema", schema, "--file", script, "--procs", "1", "--mode", "goroutine", "--driver", "mattn",
                 "--journal", "rollback", "--queries", str(k), "--calibrate=false", "-q"])
 
 for k in (n, n0):  # the traces the replays run, kept apart from the captures timed
-    subprocess.run([gobench, "capture", "--out", os.path.join(tmp, "t.%d.keep" % k), "--", "python3", app, os.path.join(tmp, "keep%d.db" % k), str(k)],
+    subprocess.run([gobench, "capture", "--out", os.path.join(tmp, "kept.%d.trace" % k), "--", "python3", app, os.path.join(tmp, "kept.%d.db" % k), str(k)],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 per = {"python": [], "python captured": [], "gobench replay": [], "gobench sql": []}

@@ -80,7 +80,7 @@ goroutines by default (--mode goroutine), which every engine supports.`,
   gobench crud --driver mattn,modernc --rows 10k --batch 1 --storage ramdisk --repeat 3
 
   # Files, one per row, in a two-level tree with fsync, against SQLite
-  gobench crud --driver files,mattn --layout tree --fsync --rows 10k --baseline mattn`,
+  gobench crud --driver files,mattn --layout tree --sync full --rows 10k --baseline mattn`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPlanned(cmd, env, o) },
 	}

@@ -119,6 +119,7 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	res.Environment = bench.Environment(s.cfg.Plan.Store.Path, s.drv, s.facts)
 	res.Environment.Ceiling, res.Environment.Machine = s.cfg.Ceiling, machine
 	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
+	res.WorkerMaxRSSBytes = workerMaxRSS(s.cfg.Plan)
 	return res, outcome(ctx, res, runErr)
 }
 
@@ -269,6 +270,9 @@ func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder,
 		measureSize(b, p, len(p.RunPhases())-1)
 	}
 	res := b.Result()
+	if runErr == nil {
+		res.Space = measureSpace(ctx, s.st, p)
+	}
 	res.StartedAt = started
 	return res, b, runErr
 }

@@ -6,9 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -162,4 +164,31 @@ func holdElsewhere(t *testing.T, driver, path string) (release func()) {
 	}
 	t.Cleanup(release)
 	return release
+}
+
+// primCheck is "primcheck TRACE RESULT MIN MAX": the result names the
+// sync primitive its engine uses (sync_primitive), and strace's TRACE
+// holds between MIN and MAX calls of it (MAX -1: no bound): the outside
+// witness that the name is the call made, and that --sync reached it.
+func primCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: primcheck TRACE RESULT MIN MAX")
+	}
+	r := readSuite(ts, args[1]).Cells[0].Runs[0]
+	prim := r.Environment.SyncPrimitive
+	if prim == "" {
+		ts.Fatalf("%s names no sync primitive", args[1])
+	}
+	calls := 0
+	for line := range strings.SplitSeq(ts.ReadFile(args[0]), "\n") {
+		if strings.Contains(line, " "+prim+"(") && !strings.Contains(line, "resumed>") {
+			calls++
+		}
+	}
+	lo, _ := strconv.Atoi(args[2])
+	hi, _ := strconv.Atoi(args[3])
+	ts.Logf("%s: %d calls of %s", r.Plan.Driver, calls, prim)
+	if calls < lo || hi >= 0 && calls > hi {
+		ts.Fatalf("%s: strace saw %d calls of %s, want %s to %s", r.Plan.Driver, calls, prim, args[2], args[3])
+	}
 }

@@ -26,6 +26,7 @@ func Environment(dbPath string, drv store.Driver, facts []store.Fact) result.Env
 	if drv != nil {
 		env.Store = store.Summarize(drv, facts)
 		env.Sharing = store.ShareOf(drv).Sharing.String()
+		env.SyncPrimitive = store.FactValue(facts, store.FactSyncPrimitive)
 	}
 	env.Host, _ = os.Hostname()
 	if dbPath != "" {

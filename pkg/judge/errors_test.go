@@ -73,9 +73,12 @@ func TestMissingFigures(t *testing.T) {
 	s := loadSuiteFixture(t, "matrix.json")
 	r := s.Cells[0].Runs[0]
 	for name, want := range map[string]string{
-		"lost acked writes": "no --crash",
-		"commits fsync%":    "the disk's fsync rate was not measured (--ceiling)",
-		"scan p99":          "no scan op ran",
+		"lost acked writes":   "no --crash",
+		"commits fsync%":      "the disk's fsync rate was not measured (--ceiling)",
+		"scan p99":            "no scan op ran",
+		"worker rss":          "the workers' memory was not measured",
+		"space amplification": "the database's space and live data were not measured",
+		"db differences":      "not a replayed trace",
 	} {
 		m, err := ParseMetric(name)
 		if err != nil {

@@ -153,6 +153,19 @@ var Figures = []*Figure{
 			}
 			return 0, false
 		})),
+	lineFigure(countFigure("space amplification", "the space the database takes on disk after the run (allocated blocks) per byte of the live data it holds (keys and values as an application counts them)",
+		"× the live data", "× the live data on disk", func(v float64) string { return units.Fixed(v, 2) },
+		func(r *result.Result) (float64, bool) {
+			if sp := r.Space; sp != nil && sp.Amplification > 0 {
+				return sp.Amplification, true
+			}
+			return 0, false
+		}), "the database's space and live data were not measured"),
+	lineFigure(countFigure("worker rss", "peak resident memory of the largest worker process (in goroutine mode, of the one process hosting the workers)",
+		"bytes", " peak worker RSS", func(v float64) string { return bytesize.Units{}.Round(int64(math.Round(v))) },
+		func(r *result.Result) (float64, bool) {
+			return float64(r.WorkerMaxRSSBytes), r.WorkerMaxRSSBytes > 0
+		}), "the workers' memory was not measured"),
 	replayFigure("diverged statements", "statements of a replayed trace that did something else than when captured: other rows or changes, another outcome",
 		"statements", " diverged", func(r *result.Result) (float64, bool) { return float64(r.Phases[0].Total.Diverged), true }),
 	replayFigure("db differences", "tables of a replayed trace's database that did not end as the capture's did (0: the same rows in every table)",
@@ -259,6 +272,12 @@ func replayFigure(name, doc, unit, suffix string, read func(*result.Result) (flo
 		return read(r)
 	})
 	f.Needs, f.Summary = needsReplay, isReplay
+	f.Missing = func(r *result.Result) string {
+		if r.Plan.Replay == nil {
+			return "not a replayed trace"
+		}
+		return "the database was not compared with the capture's"
+	}
 	return f
 }
 
@@ -279,6 +298,14 @@ func countFigure(name, doc, unit, suffix string, format func(float64) string, re
 	return &Figure{Name: name, Doc: doc, Unit: unit, Scale: Number, Format: format,
 		Tag:  func(v float64) string { return format(v) + suffix },
 		Read: func(r *result.Result, _ string) (float64, bool) { return read(r) }}
+}
+
+// lineFigure lists f on the figures line of a run's text report; a run
+// without it says missing.
+func lineFigure(f *Figure, missing string) *Figure {
+	f.Line = true
+	f.Missing = func(*result.Result) string { return missing }
+	return f
 }
 
 // durability reads a figure of a --crash run's power cuts.

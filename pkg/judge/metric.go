@@ -144,8 +144,10 @@ func (m Metric) Missing(r *result.Result) string {
 		return "no phase ran"
 	case f.Missing != nil:
 		return f.Missing(r)
+	case f.PerKind:
+		return "no " + m.Kind + " op ran"
 	}
-	return "no " + m.Kind + " op ran"
+	return "not measured in this run"
 }
 
 // Unit returns the metric's unit.

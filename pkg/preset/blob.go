@@ -92,7 +92,11 @@ func Blob(spec BlobSpec, reg *store.Registry) ([]*workload.Plan, error) {
 			}
 		case TargetFlat, TargetTree:
 			p.Driver = "files"
-			p.Store.Options = files.Options{Layout: t, Fsync: spec.Fsync}.Encode()
+			sync := store.SyncOff
+			if spec.Fsync {
+				sync = store.SyncNormal // every file fsynced, as kvtest's --fsync
+			}
+			p.Store.Options = files.Options{Layout: t, Sync: sync}.Encode()
 			p.Phases = workload.Blob(limit, spec.Update, 1, spec.Replace) // no transactions: one file each
 		default:
 			return nil, fmt.Errorf("--targets: unknown target %q (want db, flat or tree)", t)

@@ -18,6 +18,10 @@ func TestFormatGoldens(t *testing.T) {
 	// the durability table, the traced mark, the I/O and durability
 	// metrics.
 	crash := loadSuiteFixture(t, "crash-matrix.json")
+	// A replayed trace (the Python shop of docs/replay.md): in the order
+	// of commits under rollback and WAL, and racing, its statements by
+	// fingerprint, the suite's tables naming theirs.
+	replay, race := loadSuiteFixture(t, "replay-matrix.json"), loadFixture(t, "replay-race.json")
 	for _, tt := range []struct {
 		golden, format string
 		v              any
@@ -36,6 +40,10 @@ func TestFormatGoldens(t *testing.T) {
 		{"crash-run.md", "markdown", crash.Cells[0].Runs[0]},
 		{"crash-run.csv", "csv", crash.Cells[0].Runs[0]},
 		{"crash-run.txt", "text", crash.Cells[0].Runs[0]},
+		{"replay-matrix.txt", "text", replay},
+		{"replay-matrix.md", "markdown", replay},
+		{"replay-run.txt", "text", race},
+		{"replay-run.md", "markdown", race},
 		// A journal × sync matrix whose cells but one failed ops (busy):
 		// the warning, the errors column, the ranking of four cells and a
 		// headline at each value of the other setting (the other formats'

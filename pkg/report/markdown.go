@@ -162,6 +162,12 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 		}
 	}
 	ew.printf("\n↑ higher is better · ↓ lower is better · ↕ neither · ~ not significant (Mann-Whitney U, α=%.2f) · factors are ratios of medians\n", judge.Alpha)
+	if legend := suiteStatements(sum); len(legend) > 0 {
+		ew.printf("\nstatements:\n\n")
+		for _, l := range legend {
+			ew.printf("- %s: %s\n", mdCode(l[0]), mdCode(l[1]))
+		}
+	}
 	for _, m := range sum.Metrics {
 		for _, n := range metricNotes(m) {
 			ew.printf("\n~ %s: %s\n", m.Metric, n)

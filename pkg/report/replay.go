@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
@@ -125,4 +126,40 @@ func replayMarkdown(w *errWriter, r *result.Result, ph result.Phase) {
 	for _, line := range replayLines(r, ph) {
 		w.printf("%s\n\n", line)
 	}
+}
+
+// statementText returns the fingerprint of a replayed statement's kind
+// in a suite of replays, shortened for a line, or "" when kind names no
+// statement (the total, a figure of the whole run).
+func statementText(s *result.Suite, kind string) string {
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			if r.Plan.Replay == nil {
+				continue
+			}
+			for _, k := range r.Plan.Replay.Kinds {
+				if k.ID == kind {
+					return shorten(k.Fingerprint, 100)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// suiteStatements returns the statements a suite's metrics name by
+// their fingerprints' ids, each once, in the metrics' order: id and text.
+func suiteStatements(sum *judge.Summary) [][2]string {
+	var legend [][2]string
+	seen := map[string]bool{}
+	for _, m := range sum.Metrics {
+		if seen[m.Metric.Kind] {
+			continue
+		}
+		seen[m.Metric.Kind] = true
+		if text := statementText(sum.Suite, m.Metric.Kind); text != "" {
+			legend = append(legend, [2]string{m.Metric.Kind, text})
+		}
+	}
+	return legend
 }

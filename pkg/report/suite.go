@@ -53,6 +53,9 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 	errs := failed != ""
 	for _, m := range sum.Metrics {
 		ew.printf("\n%s (%s, %s)\n", m.Metric, m.Unit, m.Direction)
+		if text := statementText(s, m.Metric.Kind); text != "" {
+			ew.printf("  statement %s: %s\n", m.Metric.Kind, text)
+		}
 		tw := ew.table(0)
 		head := append(append([]string{}, statHead(single)...), "vs baseline")
 		if errs {

@@ -172,6 +172,9 @@ func header(w *errWriter, r *result.Result) {
 			}
 		}
 	}
+	if prim := env.SyncPrimitive; prim != "" {
+		title += " · syncs by " + prim
+	}
 	w.printf("%s\n", title)
 
 	w.printf("%d %s × %d %s (%s) · seed %d · %s\n",

@@ -61,7 +61,9 @@ func (b *Builder) SetSetupIO(io store.IOCounts) {
 	b.setup = &io
 }
 
-// newPhaseIO sums a phase's I/O up per acknowledged commit.
+// newPhaseIO sums a phase's I/O up per acknowledged commit: a write op
+// that succeeded, a batch's COMMIT, a script that may write, or a
+// replayed statement that committed a transaction.
 func newPhaseIO(io store.IOCounts, procs int, ph *Phase, spec *workload.Phase, plan *workload.Plan) *PhaseIO {
 	pio := &PhaseIO{Files: io, Processes: procs}
 	var values int64
@@ -80,6 +82,9 @@ func newPhaseIO(io store.IOCounts, procs int, ph *Phase, spec *workload.Phase, p
 		if err == nil && op.IsWrite() && op != workload.OpDelete {
 			values += ok
 		}
+	}
+	if plan.Replay != nil { // a replay's statements are not ops: its commits are counted as they happened
+		pio.Commits = ph.Total.Commits
 	}
 	if pio.Commits > 0 {
 		pio.SyncsPerCommit = float64(io.Syncs()) / float64(pio.Commits)

@@ -38,8 +38,16 @@ type Result struct {
 	// CoordinatorMaxRSSBytes is the coordinating process's peak resident
 	// memory (in goroutine mode it hosts the workers too; 0 where the OS
 	// does not say). It does not grow with the number of ops.
-	CoordinatorMaxRSSBytes int64   `json:"coordinator_max_rss_bytes"`
-	Phases                 []Phase `json:"phases"`
+	CoordinatorMaxRSSBytes int64 `json:"coordinator_max_rss_bytes"`
+	// WorkerMaxRSSBytes is the peak resident memory of the largest worker
+	// process (in goroutine mode, of the one process that hosts the
+	// workers, the coordinator among them); 0 where the OS does not say.
+	// An engine's caches and memtables show here.
+	WorkerMaxRSSBytes int64 `json:"worker_max_rss_bytes,omitempty"`
+	// Space is the database's size on disk after the run against the
+	// data it holds; nil where the run kept nothing on disk or failed.
+	Space  *Space  `json:"space,omitempty"`
+	Phases []Phase `json:"phases"`
 	// Warmup is what the warm-up ran (Plan.Warmup), counted and kept out
 	// of every phase; nil without one.
 	Warmup *Warmup `json:"warmup,omitempty"`
@@ -67,6 +75,25 @@ type Result struct {
 	// for a run that was not merged.
 	Shards   []ShardOrigin `json:"shards,omitempty"`
 	Warnings []string      `json:"warnings,omitempty"`
+}
+
+// Space is what a database takes on disk after a run, against the live
+// data it holds, counted as an application counts it (store.Live).
+type Space struct {
+	// AllocatedBytes and ApparentBytes are the database's files'
+	// blocks (as du counts) and lengths.
+	AllocatedBytes int64 `json:"allocated_bytes"`
+	ApparentBytes  int64 `json:"apparent_bytes"`
+	// LiveKeys and LiveBytes are the keys (and records) the store holds
+	// and the bytes of their keys and values; both 0 with NotCounted.
+	LiveKeys  int64 `json:"live_keys"`
+	LiveBytes int64 `json:"live_bytes"`
+	// Amplification is AllocatedBytes / LiveBytes; 0 when the live data
+	// was not counted or is empty.
+	Amplification float64 `json:"amplification,omitempty"`
+	// NotCounted says why the live data was not counted (the engine
+	// cannot walk it, store.LiveCounter); empty when it was.
+	NotCounted string `json:"not_counted,omitempty"`
 }
 
 // ShardOrigin is where and when one shard of a merged run ran.
@@ -127,6 +154,11 @@ type Environment struct {
 	// Store holds the engine's facts, read back from the database: driver,
 	// SQLite version, journal mode and synchronous level in force, …
 	Store []store.Fact `json:"store"`
+	// SyncPrimitive is the call the engine makes on this OS to sync a
+	// file (fdatasync, fsync, msync, F_FULLFSYNC; whether a commit waits
+	// for it is the engine's sync level); empty where the engine does not
+	// say.
+	SyncPrimitive string `json:"sync_primitive,omitempty"`
 	// Sharing is who may share the engine's database (store.Sharing):
 	// "processes", "one process" (its workers ran as goroutines) or "one
 	// goroutine"; empty in results from before it was recorded.

@@ -64,9 +64,9 @@ const (
 	// FactIOTrace says what counts the store's file I/O (see IOTracer),
 	// or, beginning "not traced", why nothing does.
 	FactIOTrace = "io_trace"
-	// FactSyncPrimitive names the call the engine makes this OS do to
-	// make a commit durable: fdatasync, fsync, msync, F_FULLFSYNC, or
-	// "none" when its commits do not sync.
+	// FactSyncPrimitive names the call the engine makes on this OS to
+	// sync a file: fdatasync, fsync, msync, F_FULLFSYNC. Whether a commit
+	// waits for it is the engine's sync level.
 	FactSyncPrimitive = "sync_primitive"
 )
 

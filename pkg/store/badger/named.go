@@ -27,15 +27,11 @@ func (Driver) EngineVersion() (string, error) { return "badger " + moduleVersion
 // Describe gives the engine's version, its options, and how its commits
 // reach the disk.
 func (d *db) Describe(context.Context) ([]store.Fact, error) {
-	prim := "msync"
-	if d.opts.Sync != store.SyncFull {
-		prim = "none"
-	}
 	v, _ := Driver{}.EngineVersion()
 	return append([]store.Fact{
 		{Name: "driver", Value: "badger"},
 		{Name: "badger_version", Value: v},
-		{Name: store.FactSyncPrimitive, Value: prim},
+		{Name: store.FactSyncPrimitive, Value: syncPrimitive},
 		{Name: store.FactIOTrace, Value: "not traced: badger writes its logs through memory maps, which no file-system seam gobench has sees (the syncs per commit are not counted)"},
 	}, declared.Facts(d.opts)...), nil
 }

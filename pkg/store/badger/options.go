@@ -11,7 +11,7 @@ import (
 type Options struct {
 	// Sync is the common --sync: full sets SyncWrites; normal and off
 	// leave it false.
-	Sync string `json:"sync" flag:"sync"`
+	Sync string `json:"sync,omitempty" flag:"sync"`
 	// CacheMiB is the block cache's size.
 	CacheMiB int64 `json:"cache_mib" flag:"badger-cache" help:"badger engine: block cache in MiB (badger's default, 256, bounded here)"`
 	// MemTableMiB is the size of one memtable; badger keeps two.

@@ -27,15 +27,11 @@ func (Driver) EngineVersion() (string, error) { return "bbolt " + moduleVersion,
 // Describe gives the engine's version, its options, and how its commits
 // reach the disk.
 func (d *db) Describe(context.Context) ([]store.Fact, error) {
-	prim := syncPrimitive
-	if d.opts.Sync == store.SyncOff {
-		prim = "none"
-	}
 	v, _ := Driver{}.EngineVersion()
 	return append([]store.Fact{
 		{Name: "driver", Value: "bbolt"},
 		{Name: "bbolt_version", Value: v},
-		{Name: store.FactSyncPrimitive, Value: prim},
+		{Name: store.FactSyncPrimitive, Value: syncPrimitive},
 		{Name: store.FactIOTrace, Value: "not traced: bbolt writes its file through its own handle (the syncs per commit are not counted; bbolt makes two per commit)"},
 	}, declared.Facts(d.opts)...), nil
 }

@@ -9,7 +9,7 @@ import (
 type Options struct {
 	// Sync is the common --sync: off sets NoSync; normal and full sync
 	// every commit (bbolt has no cheaper sync).
-	Sync string `json:"sync" flag:"sync"`
+	Sync string `json:"sync,omitempty" flag:"sync"`
 	// Batch sends writes outside a batch through DB.Batch, bbolt's group
 	// commit.
 	Batch bool `json:"batch" flag:"bbolt-batch" help:"bbolt engine: group commit: writes of concurrent workers share a transaction (DB.Batch), each acknowledged when it committed"`

@@ -17,7 +17,7 @@ func TestConformance(t *testing.T) {
 	for _, layout := range []string{Flat, Tree} {
 		t.Run(layout, func(t *testing.T) {
 			storetest.Run(t, Driver{}, func(t storetest.T) store.Config {
-				return store.Config{Path: filepath.Join(t.TempDir(), "files"), Options: Options{Layout: layout, Fsync: layout == Flat}.Encode()}
+				return store.Config{Path: filepath.Join(t.TempDir(), "files"), Options: Options{Layout: layout, Sync: map[string]string{Flat: store.SyncFull, Tree: store.SyncOff}[layout]}.Encode()}
 			})
 		})
 	}

@@ -11,7 +11,7 @@ var (
 	_ store.Summarizer = Driver{}
 )
 
-// Options declares the engine's options (Options): --layout and --fsync.
+// Options declares the engine's options (Options): --layout and --sync.
 func (Driver) Options() store.Declaration { return declared }
 
 // Summarize gives the files engine as the engine, its options as the
@@ -23,6 +23,15 @@ func (Driver) Summarize(facts []store.Fact) []store.Fact {
 	return []store.Fact{
 		{Name: store.FactEngine, Value: "one file per key"},
 		{Name: store.FactHeadline, Value: declared.Headline(facts)},
-		{Name: store.FactSyncs, Value: strconv.FormatBool(store.FactValue(facts, "fsync") == "true")},
+		{Name: store.FactSyncs, Value: strconv.FormatBool(syncs(facts))},
 	}
+}
+
+// syncs reports whether the files engine synced its writes: its sync
+// level, or in results from before --sync, its fsync setting.
+func syncs(facts []store.Fact) bool {
+	if sync := store.FactValue(facts, "sync"); sync != "" {
+		return sync != store.SyncOff
+	}
+	return store.FactValue(facts, "fsync") == "true"
 }

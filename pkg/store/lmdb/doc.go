@@ -6,7 +6,7 @@
 // lock.mdb) once; worker processes share it, LMDB's normal multi-process
 // mode. Reads run in a read transaction that each connection keeps and
 // renews per read; writes run in a write transaction each (committed with
-// LMDB's fsync unless Options.NoSync), or in the batch's open one. A
+// LMDB's fdatasync as --sync says, Options.Sync), or in the batch's open one. A
 // directory is gobench's when it holds the marker file; Init refuses any
 // other non-empty directory.
 package lmdb

@@ -84,8 +84,11 @@ func (d *db) open() (*mdb.Env, mdb.DBI, error) {
 		return nil, 0, err
 	}
 	flags := uint(mdb.NoTLS)
-	if d.opts.NoSync {
+	switch d.opts.Sync {
+	case store.SyncOff:
 		flags |= mdb.NoSync
+	case store.SyncNormal:
+		flags |= mdb.NoMetaSync
 	}
 	steps := []func() error{
 		func() error { return env.SetMapSize(d.opts.MapSizeMiB << 20) },
@@ -158,6 +161,7 @@ func (d *db) Describe(context.Context) ([]store.Fact, error) {
 	return append([]store.Fact{
 		{Name: "driver", Value: "lmdb"},
 		{Name: "lmdb_version", Value: v},
+		{Name: store.FactSyncPrimitive, Value: syncPrimitive},
 	}, declared.Facts(d.opts)...), nil
 }
 

@@ -15,7 +15,7 @@ var (
 )
 
 // Options declares the engine's options (Options): --lmdb-map-size and
-// --lmdb-nosync.
+// --sync.
 func (Driver) Options() store.Declaration { return declared }
 
 // Transactional reports that LMDB connections batch ops.
@@ -28,10 +28,9 @@ func (Driver) Summarize(facts []store.Fact) []store.Fact {
 	if v == "" {
 		return nil
 	}
-	nosync := store.FactValue(facts, "lmdb-nosync") == "true"
 	return []store.Fact{
 		{Name: store.FactEngine, Value: v},
 		{Name: store.FactHeadline, Value: declared.Headline(facts)},
-		{Name: store.FactSyncs, Value: strconv.FormatBool(!nosync)},
+		{Name: store.FactSyncs, Value: strconv.FormatBool(store.FactValue(facts, "sync") != store.SyncOff)},
 	}
 }

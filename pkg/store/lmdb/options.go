@@ -12,13 +12,15 @@ type Options struct {
 	// MapSizeMiB is the size of the memory map, the most the database
 	// can grow to.
 	MapSizeMiB int64 `json:"map_size_mib" flag:"lmdb-map-size" help:"lmdb engine: map size in MiB, the most the database can grow to"`
-	// NoSync skips the fsync at each commit (MDB_NOSYNC): fast, not
-	// durable.
-	NoSync bool `json:"nosync" flag:"lmdb-nosync" help:"lmdb engine: skip the fsync at each commit (MDB_NOSYNC)"`
+	// Sync is the common --sync: off is MDB_NOSYNC (no sync at a
+	// commit), normal MDB_NOMETASYNC (the data pages synced, the meta
+	// page left to the next commit's sync: a power cut may lose the last
+	// commit), full LMDB's default (both synced).
+	Sync string `json:"sync,omitempty" flag:"sync"`
 }
 
 // DefaultOptions returns a 4 GiB map, synced commits.
-func DefaultOptions() Options { return Options{MapSizeMiB: 4096} }
+func DefaultOptions() Options { return Options{MapSizeMiB: 4096, Sync: store.SyncFull} }
 
 // Validate checks the options.
 func (o Options) Validate() error {

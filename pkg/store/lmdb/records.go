@@ -3,6 +3,8 @@
 package lmdb
 
 import (
+	"context"
+
 	mdb "github.com/PowerDNS/lmdb-go/lmdb"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -137,4 +139,33 @@ func (c *conn) ScanRecords(from []byte, n int, field int, visit func(key []byte,
 		return err
 	})
 	return read, err
+}
+
+var _ store.LiveCounter = (*db)(nil)
+
+// Live counts the keys and records the environment holds, and their
+// bytes, in one read transaction.
+func (d *db) Live(context.Context) (store.Live, error) {
+	env, dbi, err := d.open()
+	if err != nil {
+		return store.Live{}, err
+	}
+	var l store.Live
+	err = env.View(func(txn *mdb.Txn) error {
+		cur, err := txn.OpenCursor(dbi)
+		if err != nil {
+			return err
+		}
+		defer cur.Close()
+		k, v, err := cur.Get(nil, nil, mdb.First)
+		for ; err == nil; k, v, err = cur.Get(nil, nil, mdb.Next) {
+			l.Keys++
+			l.Bytes += int64(len(k) + len(v))
+		}
+		if mdb.IsNotFound(err) {
+			return nil
+		}
+		return err
+	})
+	return l, wrap(err)
 }

@@ -26,15 +26,11 @@ func (Driver) EngineVersion() (string, error) { return "pebble " + moduleVersion
 // Describe gives the engine's version, its options, and how its commits
 // reach the disk.
 func (d *db) Describe(context.Context) ([]store.Fact, error) {
-	prim := syncPrimitive
-	if d.opts.Sync != store.SyncFull {
-		prim = "none"
-	}
 	v, _ := Driver{}.EngineVersion()
 	return append([]store.Fact{
 		{Name: "driver", Value: "pebble"},
 		{Name: "pebble_version", Value: v},
-		{Name: store.FactSyncPrimitive, Value: prim},
+		{Name: store.FactSyncPrimitive, Value: syncPrimitive},
 		{Name: store.FactIOTrace, Value: "pebble's vfs.FS, counted by gobench"},
 	}, declared.Facts(d.opts)...), nil
 }

@@ -11,7 +11,7 @@ import (
 type Options struct {
 	// Sync is the common --sync: full commits with pebble.Sync, normal
 	// with pebble.NoSync, off disables the WAL.
-	Sync string `json:"sync" flag:"sync"`
+	Sync string `json:"sync,omitempty" flag:"sync"`
 	// CacheMiB is the block cache's size.
 	CacheMiB int64 `json:"cache_mib" flag:"pebble-cache" help:"pebble engine: block cache in MiB (pebble's default, 8)"`
 	// MemTableMiB is the size of one memtable; pebble keeps up to two

@@ -80,7 +80,7 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 		}
 		facts = append(facts, store.Fact{Name: "c_loop", Value: v})
 	}
-	facts = append(facts, s.traceFact())
+	facts = append(facts, s.traceFact(), store.Fact{Name: store.FactSyncPrimitive, Value: syncPrimitive(s.d.name)})
 	if h, ok := s.d.be.(countingBackend); ok && s.opts.BusyTimeoutMS > 0 {
 		facts = append(facts, store.Fact{Name: "busy_handler", Value: h.busyHandler()})
 	}

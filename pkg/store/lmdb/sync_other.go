@@ -1,0 +1,7 @@
+//go:build !darwin
+
+package lmdb
+
+// syncPrimitive is what LMDB calls to sync its file (MDB_FDATASYNC):
+// fdatasync on Linux.
+const syncPrimitive = "fdatasync"

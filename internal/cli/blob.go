@@ -72,7 +72,7 @@ func newBlobCommand(env *Env) *cobra.Command {
 	o := defaultBlobOptions()
 	cmd := &cobra.Command{
 		Use:         "blob",
-		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "each key"},
 		Short:       "Large blobs in one SQLite file against one file per blob: read and update speed, space",
 		Long: `blob answers "is it faster to keep blobs in SQLite or as files?" the
 classic way. It creates --count blobs of random, incompressible content,
@@ -140,7 +140,7 @@ func (o *blobOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 		return nil, err
 	}
 	spec.Targets = o.targets
-	cells, err := spec.Plans(preset.Matrix{Registry: all.Registry()}) // its targets are its cells
+	cells, err := spec.Plans(preset.Matrix{Registry: env.registry()}) // its targets are its cells
 	if err != nil {
 		return nil, err
 	}

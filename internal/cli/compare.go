@@ -16,7 +16,7 @@ import (
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
-	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/store"
 )
 
 // compareOptions are the flags of gobench compare.
@@ -152,17 +152,19 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 // before engines named their options reads, compares and merges with
 // today's).
 func readSuite(ctx context.Context, env *Env, path string) (*result.Suite, error) {
-	return readInput(ctx, env, path, readNamed)
+	return readInput(ctx, env, path, readNamed(env.registry()))
 }
 
-// readNamed reads a result file whose runs the engines name
-// (result.Suite.Named).
-func readNamed(r io.Reader) (*result.Suite, error) {
-	s, err := result.ReadSuite(r)
-	if err != nil {
-		return nil, err
+// readNamed returns a reader of a result file whose runs reg's engines
+// name (result.Suite.Named).
+func readNamed(reg *store.Registry) func(io.Reader) (*result.Suite, error) {
+	return func(r io.Reader) (*result.Suite, error) {
+		s, err := result.ReadSuite(r)
+		if err != nil {
+			return nil, err
+		}
+		return s.Named(reg)
 	}
-	return s.Named(all.Registry())
 }
 
 // readInput opens path and decodes it with decode, through ctx, so an

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/report"
-	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -16,12 +16,12 @@ import (
 // cobra's completion command writes scripts for; other flags complete
 // file names. The lists are read only when a shell asks, so no other
 // invocation pays for them.
-func registerCompletions(cmd *cobra.Command) {
+func registerCompletions(cmd *cobra.Command, env *Env) {
 	renders := cmd.Annotations[rendersKind]
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		flag := f.Name
 		_ = cmd.RegisterFlagCompletionFunc(flag, func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			vals := flagValues(renders, flag)
+			vals := flagValues(env.registry(), renders, flag)
 			if vals == nil {
 				return nil, cobra.ShellCompDirectiveDefault
 			}
@@ -29,7 +29,7 @@ func registerCompletions(cmd *cobra.Command) {
 		})
 	})
 	for _, sub := range cmd.Commands() {
-		registerCompletions(sub)
+		registerCompletions(sub, env)
 	}
 }
 
@@ -40,10 +40,10 @@ const rendersKind = "gobench/renders"
 // flagValues lists the values a flag of a command takes: gobench's own
 // (--driver, --mode, --busy, --format of what the command renders) and
 // each engine's (store.Completer); nil for a flag of free values.
-func flagValues(renders, flag string) []string {
+func flagValues(reg *store.Registry, renders, flag string) []string {
 	switch flag {
 	case "driver":
-		return all.Registry().Names()
+		return reg.Names()
 	case "mode":
 		return []string{workload.ModeProcess, workload.ModeGoroutine}
 	case "busy":
@@ -51,7 +51,7 @@ func flagValues(renders, flag string) []string {
 	case "format":
 		return report.FormatsFor(formatsOf[renders])
 	}
-	return all.Registry().Settings().Values(flag)
+	return reg.Settings().Values(flag)
 }
 
 // completeList completes the last item of a comma list from vals: the

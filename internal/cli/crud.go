@@ -25,9 +25,9 @@ type crudOptions struct {
 	storage string
 }
 
-func defaultCRUDOptions() *crudOptions {
+func defaultCRUDOptions(reg *store.Registry) *crudOptions {
 	return &crudOptions{
-		matrix:  newMatrixFlags(all.DefaultDriver(), workload.ModeGoroutine, "1", "1000"),
+		matrix:  newMatrixFlags(reg, all.DefaultDriver(), workload.ModeGoroutine, "1", "1000"),
 		run:     runOptions{repeat: 1, format: "text", ready: time.Minute},
 		spec:    preset.DefaultCRUDSpec(),
 		rows:    "10k",
@@ -53,10 +53,10 @@ func (o *crudOptions) AddFlags(fs *pflag.FlagSet) {
 }
 
 func newCRUDCommand(env *Env) *cobra.Command {
-	o := defaultCRUDOptions()
+	o := defaultCRUDOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "crud",
-		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "each key"},
 		Short:       "Insert, query, update, scan and delete N rows per engine: the scaling table",
 		Long: `crud runs the classic embedded-database benchmark on each engine and row
 count: insert every row, query every row (--rounds times), update every

@@ -15,6 +15,8 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/sysinfo"
 )
 
@@ -54,10 +56,24 @@ type Env struct {
 	Args []string
 	PID  int
 	FS   FS
+	// Registry holds the engines the commands know: their names, flags,
+	// completion and help, and the drivers runs open. Nil: every engine
+	// of this build (all.Registry()). Worker processes are started as
+	// this program and know the engines of this build, so an engine a
+	// test registers here runs in goroutine mode.
+	Registry *store.Registry
 
 	// progress is stderr as it was given, for the progress line, which
 	// escapes its fields itself (Main sets it, and Stderr to messages).
 	progress io.Writer
+}
+
+// registry returns the engines the commands know (Env.Registry).
+func (e *Env) registry() *store.Registry {
+	if e.Registry != nil {
+		return e.Registry
+	}
+	return all.Registry()
 }
 
 // progressOut is where the progress line goes.

@@ -15,7 +15,6 @@ import (
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
-	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -75,7 +74,7 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 	// touches no file): what flags made is refused as a file would be,
 	// before anything is created, and --dry-run writes no plan that run
 	// would refuse.
-	if err := j.CheckCells(ctx, all.Registry()); err != nil {
+	if err := j.CheckCells(ctx, env.registry()); err != nil {
 		return usage(err)
 	}
 	gates, err := j.Gates()

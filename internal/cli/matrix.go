@@ -11,7 +11,6 @@ import (
 
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/store"
-	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -26,8 +25,7 @@ type matrixFlags struct {
 	coordinatorCPU int
 }
 
-func newMatrixFlags(driver, mode, procs, batch string) *matrixFlags {
-	reg := all.Registry()
+func newMatrixFlags(reg *store.Registry, driver, mode, procs, batch string) *matrixFlags {
 	return &matrixFlags{
 		m: workload.Matrix{
 			Drivers: store.List{driver}, Modes: store.List{mode}, Procs: store.List{procs},
@@ -42,7 +40,7 @@ func newMatrixFlags(driver, mode, procs, batch string) *matrixFlags {
 func (f *matrixFlags) AddFlags(fs *pflag.FlagSet, batchHelp string) {
 	list := " (a comma list spans a matrix)"
 	inGroup(fs, groupEngine, func() {
-		fs.Var(&f.m.Drivers, "driver", "store driver: "+driverNames()+list)
+		fs.Var(&f.m.Drivers, "driver", "store driver: "+driverNames(f.reg)+list)
 		fs.StringVar(&f.m.Busy, "busy", f.m.Busy, "who waits for locks: timeout (SQLite's busy handler sleeps inside the op, up to --busy-timeout: waits hide in its latency) or retry (busy_timeout 0; gobench retries busy ops with backoff for up to --busy-timeout and counts every retry and the time waited)")
 		fs.Var(&f.m.Batches, "batch", batchHelp+list)
 		f.es.AddFlags(fs)
@@ -98,4 +96,5 @@ func (f *matrixFlags) pin(fs *pflag.FlagSet) (*workload.Pin, error) {
 	return p, nil
 }
 
-func driverNames() string { return strings.Join(all.Registry().Names(), ", ") }
+// driverNames lists reg's drivers for help.
+func driverNames(reg *store.Registry) string { return strings.Join(reg.Names(), ", ") }

@@ -12,6 +12,7 @@ import (
 	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -26,9 +27,9 @@ type mixOptions struct {
 	writePct int
 }
 
-func defaultMixOptions() *mixOptions {
+func defaultMixOptions(reg *store.Registry) *mixOptions {
 	return &mixOptions{
-		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "25", "1"),
+		matrix: newMatrixFlags(reg, all.DefaultDriver(), workload.ModeProcess, "25", "1"),
 		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
 		spec:   preset.DefaultMixSpec(),
 	}
@@ -55,10 +56,10 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 }
 
 func newMixCommand(env *Env) *cobra.Command {
-	o := defaultMixOptions()
+	o := defaultMixOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "mix",
-		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "lottery"},
 		Short:       "Run the seeded read/upsert mix on N worker processes against one database",
 		Long: `mix runs the classic embedded-database concurrency test: every worker (a
 process, or a goroutine) opens its own connection, waits at a start

@@ -15,6 +15,7 @@ import (
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -32,9 +33,9 @@ type replayOptions struct {
 	expects  []string
 }
 
-func defaultReplayOptions() *replayOptions {
+func defaultReplayOptions(reg *store.Registry) *replayOptions {
 	return &replayOptions{
-		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "0", "1"),
+		matrix: newMatrixFlags(reg, all.DefaultDriver(), workload.ModeProcess, "0", "1"),
 		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
 		spec:   preset.DefaultReplaySpec(),
 		speed:  "max",
@@ -63,10 +64,10 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 }
 
 func newReplayCommand(env *Env) *cobra.Command {
-	o := defaultReplayOptions()
+	o := defaultReplayOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "replay TRACE",
-		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "trace"},
 		Short:       "Replay a captured application's statements under other settings, and say what changed",
 		Long: `replay runs again what gobench capture (or package capture's Go wrapper)
 recorded: each captured process becomes a worker process and each of its

@@ -11,7 +11,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
-	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/store"
 )
 
 // reportOptions are the flags of gobench report.
@@ -75,7 +75,7 @@ func runReport(ctx context.Context, o *reportOptions, path string, env *Env) err
 			return err
 		}
 	}
-	v, err := readInput(ctx, env, path, readAnyNamed)
+	v, err := readInput(ctx, env, path, readAnyNamed(env.registry()))
 	if err != nil {
 		return err
 	}
@@ -89,12 +89,14 @@ func runReport(ctx context.Context, o *reportOptions, path string, env *Env) err
 	return env.FS.WriteOutput(o.out, render)
 }
 
-// readAnyNamed reads any result file (result.ReadAny), a run's or a
-// suite's settings named as today's engines name them.
-func readAnyNamed(r io.Reader) (any, error) {
-	v, err := result.ReadAny(r)
-	if s, ok := v.(*result.Suite); ok && err == nil {
-		return s.Named(all.Registry())
+// readAnyNamed returns a reader of any result file (result.ReadAny), a
+// run's or a suite's settings named as reg's engines name them today.
+func readAnyNamed(reg *store.Registry) func(io.Reader) (any, error) {
+	return func(r io.Reader) (any, error) {
+		v, err := result.ReadAny(r)
+		if s, ok := v.(*result.Suite); ok && err == nil {
+			return s.Named(reg)
+		}
+		return v, err
 	}
-	return v, err
 }

@@ -13,7 +13,6 @@ import (
 	"os"
 	"regexp"
 	"runtime"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -31,19 +30,21 @@ import (
 const runsWorkers = "gobench/runs-workers"
 
 // writesPlans annotates a command whose --dry-run writes a plan file that
-// gobench run runs: a plan's command must be one of them.
+// gobench run runs; its value names the op source every phase of its
+// cells deals from (workload.Source's Name). A plan's command must be one
+// of them, and its cells must deal as that command's do.
 const writesPlans = "gobench/writes-plans"
 
-// planCommands names the commands that write plan files, sorted.
-func planCommands(root *cobra.Command) []string {
-	var names []string
+// planCommands maps each command that writes plan files to the op
+// source its cells deal from.
+func planCommands(root *cobra.Command) map[string]string {
+	commands := map[string]string{}
 	for _, c := range root.Commands() {
-		if c.Annotations[writesPlans] != "" {
-			names = append(names, c.Name())
+		if source := c.Annotations[writesPlans]; source != "" {
+			commands[c.Name()] = source
 		}
 	}
-	slices.Sort(names)
-	return names
+	return commands
 }
 
 // signalCause is a signal as the cause of a stopped command: what it
@@ -286,7 +287,7 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newCaptureCommand(env), newReplayCommand(env), newWorkerCommand(env), newVersionCommand(env))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
-	registerCompletions(root)
+	registerCompletions(root, env)
 	root.Args = noArgs
 	argsAreSyntax(root)
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }

@@ -15,7 +15,6 @@ import (
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
-	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -148,7 +147,7 @@ func (o *runOptions) coordCells(env *Env, j *job.Job, runs int) (coord.Cells, er
 	return coord.Cells{
 		Plans: j.Cells, Repeat: o.repeat, Command: j.Command, Shape: j.Shape, Args: env.Args,
 		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
-		Base: coord.Config{Registry: all.Registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
+		Base: coord.Config{Registry: env.registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
 			Abort: env.Abort, Notes: log, ProgressEvery: every, Calibrate: o.calibrate},
 		Watch: o.watch(env, every, len(j.Cells)),
 		Note:  func(format string, args ...any) { o.notef(env, format, args...) },

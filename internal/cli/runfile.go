@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -12,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/job"
-	"github.com/gobench/gobench/pkg/store/all"
 )
 
 // runFileOptions are the flags of gobench run: where output goes, and
@@ -74,7 +74,7 @@ func exactlyOneFile(cmd *cobra.Command, args []string) error {
 
 // load reads and checks the plan (or result) file, and applies the flags
 // that override it.
-func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pflag.FlagSet, commands []string) (*job.Job, error) {
+func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pflag.FlagSet, commands map[string]string) (*job.Job, error) {
 	if err := o.run.resolve(); err != nil {
 		return nil, usage(err)
 	}
@@ -82,8 +82,13 @@ func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pf
 	if err != nil {
 		return nil, err
 	}
-	if !slices.Contains(commands, j.Command) {
-		return nil, usage(fmt.Errorf("%s: command %q is none of gobench's that write plans (want %s)", path, j.Command, strings.Join(commands, ", ")))
+	source, ok := commands[j.Command]
+	if !ok {
+		names := slices.Sorted(maps.Keys(commands))
+		return nil, usage(fmt.Errorf("%s: command %q is none of gobench's that write plans (want %s)", path, j.Command, strings.Join(names, ", ")))
+	}
+	if err := j.DealsFrom(source); err != nil {
+		return nil, usage(fmt.Errorf("%s: %w", path, err))
 	}
 	if fs.Changed("repeat") {
 		j.Repeat = o.run.repeat
@@ -97,7 +102,7 @@ func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pf
 	if o.run.keep && j.DB != "" {
 		return nil, usage(fmt.Errorf("--keep applies to temporary databases; the plan's db %s is never removed", j.DB))
 	}
-	if err := j.Validate(ctx, all.Registry()); err != nil {
+	if err := j.Validate(ctx, env.registry()); err != nil {
 		return nil, usage(fmt.Errorf("%s: %w", path, err))
 	}
 	return j, nil
@@ -105,5 +110,5 @@ func (o *runFileOptions) load(ctx context.Context, env *Env, path string, fs *pf
 
 // readJob reads a plan file or a result file, as readInput reads.
 func readJob(ctx context.Context, env *Env, path string) (*job.Job, error) {
-	return readInput(ctx, env, path, func(r io.Reader) (*job.Job, error) { return job.Read(r, all.Registry()) })
+	return readInput(ctx, env, path, func(r io.Reader) (*job.Job, error) { return job.Read(r, env.registry()) })
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/sqlscript"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -29,9 +30,9 @@ type sqlOptions struct {
 	from   string
 }
 
-func defaultSQLOptions() *sqlOptions {
+func defaultSQLOptions(reg *store.Registry) *sqlOptions {
 	return &sqlOptions{
-		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "4", "1"),
+		matrix: newMatrixFlags(reg, all.DefaultDriver(), workload.ModeProcess, "4", "1"),
 		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
 		spec:   preset.DefaultSQLSpec(),
 	}
@@ -55,10 +56,10 @@ func (o *sqlOptions) AddFlags(fs *pflag.FlagSet) {
 }
 
 func newSQLCommand(env *Env) *cobra.Command {
-	o := defaultSQLOptions()
+	o := defaultSQLOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "sql",
-		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "scripts"},
 		Short:       "Run your own SQL scripts (pgbench-style, weighted) on N worker processes against one database",
 		Long: `sql runs a workload of weighted scripts, as pgbench's -f FILE@WEIGHT does:
 each worker deals scripts by weight from its seeded deck and runs each as

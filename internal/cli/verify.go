@@ -18,15 +18,16 @@ import (
 // verifyOptions are the flags of gobench verify.
 type verifyOptions struct {
 	drivers string
+	reg     *store.Registry
 }
 
 // AddFlags binds the options to flags.
 func (o *verifyOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.drivers, "driver", all.DefaultDriver(), "driver(s) to check, a comma list: "+driverNames())
+	fs.StringVar(&o.drivers, "driver", all.DefaultDriver(), "driver(s) to check, a comma list: "+driverNames(o.reg))
 }
 
 func newVerifyCommand(env *Env) *cobra.Command {
-	o := &verifyOptions{}
+	o := &verifyOptions{reg: env.registry()}
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Check that a driver behaves as gobench expects before trusting its numbers",
@@ -41,7 +42,7 @@ engine stores nothing, to measure gobench itself: it fails by design.)`,
   gobench verify --driver mattn,lmdb,files,map,btree`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runVerify(cmd.Context(), o, env, all.Registry())
+			return runVerify(cmd.Context(), o, env, o.reg)
 		},
 	}
 	o.AddFlags(cmd.Flags())

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gobench/gobench/internal/coord"
-	"github.com/gobench/gobench/pkg/store/all"
 )
 
 // newWorkerCommand is the hidden command a coordinator starts for each
@@ -34,5 +33,5 @@ func runWorker(ctx context.Context, env *Env) error {
 		return usage(err)
 	}
 	defer out.Close()
-	return coord.ServeWorker(ctx, env.Stdin, out, all.Registry(), env.PID)
+	return coord.ServeWorker(ctx, env.Stdin, out, env.registry(), env.PID)
 }

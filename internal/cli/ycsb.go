@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -25,9 +26,9 @@ type ycsbOptions struct {
 	args   []string        // load|run WORKLOAD
 }
 
-func defaultYCSBOptions() *ycsbOptions {
+func defaultYCSBOptions(reg *store.Registry) *ycsbOptions {
 	return &ycsbOptions{
-		matrix: newMatrixFlags(all.DefaultDriver(), workload.ModeProcess, "1", "1"),
+		matrix: newMatrixFlags(reg, all.DefaultDriver(), workload.ModeProcess, "1", "1"),
 		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
 		spec:   preset.DefaultYCSBSpec(),
 	}
@@ -52,10 +53,10 @@ func (o *ycsbOptions) AddFlags(fs *pflag.FlagSet) {
 var crashFlags = []string{"crash", "crash-model", "crash-record-limit"}
 
 func newYCSBCommand(env *Env) *cobra.Command {
-	o := defaultYCSBOptions()
+	o := defaultYCSBOptions(env.registry())
 	cmd := &cobra.Command{
 		Use:         "ycsb load|run WORKLOAD",
-		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "yes"},
+		Annotations: map[string]string{runsWorkers: "yes", writesPlans: "records"},
 		Short:       "Run YCSB's core workloads (a to f, or a property file of yours) on N worker processes",
 		Long: `ycsb runs YCSB's core workload (site.ycsb.workloads.CoreWorkload) as YCSB
 defines it, on any engine that keeps record tables (the SQLite drivers,

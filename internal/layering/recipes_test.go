@@ -11,10 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobench/gobench/internal/cli"
 	"github.com/gobench/gobench/pkg/bench"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/store/mapstore"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -176,4 +179,122 @@ func render(t *testing.T, format string, v any) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// A new engine is its package and one registration line: registered, its
+// declared options are flags with their help, shells complete their
+// values, a comma list spans cells named by the flag (in JSON and in
+// gate selectors), the header names them, and a value outside the
+// declared ones exits 2 naming the engine.
+func TestRecipeEngine(t *testing.T) {
+	reg := all.Registry()
+	reg.Register(fakeEngine{}) // the one registration line
+	gobench := func(args ...string) (int, string, string) {
+		t.Helper()
+		t.Setenv("TMPDIR", t.TempDir())
+		var stdout, stderr bytes.Buffer
+		env := cli.OSEnv()
+		env.Stdin, env.Stdout, env.Stderr, env.Notify = strings.NewReader(""), &stdout, &stderr, nil
+		env.Registry = reg
+		return cli.Main(args, env), stdout.String(), stderr.String()
+	}
+
+	// A place in help: the driver among the drivers, its flag with its help.
+	code, help, _ := gobench("mix", "--help")
+	for _, want := range []string{"badger, bbolt, btree,", " fake,", "--fake-level string", "fake engine: how hard it works (a comma list spans a matrix) (default \"low\")"} {
+		if code != 0 || !strings.Contains(help, want) {
+			t.Errorf("mix --help (exit %d) lacks %q:\n%s", code, want, help)
+		}
+	}
+
+	// Completion of the driver and of the option's declared values.
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"__complete", "mix", "--driver", "fa"}, []string{"fake"}},
+		{[]string{"__complete", "ycsb", "run", "a", "--fake-level", ""}, []string{"low", "high"}},
+		{[]string{"__complete", "mix", "--fake-level", "low,"}, []string{"low,low", "low,high"}},
+	} {
+		code, out, _ := gobench(c.args...)
+		got := strings.Fields(strings.Split(out, "\n:")[0])
+		if code != 0 || !slices.Equal(got, c.want) {
+			t.Errorf("%v: %q (exit %d), want %q", c.args, got, code, c.want)
+		}
+	}
+
+	// A run: the comma list spans two cells named by the flag, which a
+	// gate selects; the engine opened each with its own options.
+	out := filepath.Join(t.TempDir(), "fake.json")
+	code, stdout, stderr := gobench("mix", "--driver", "fake", "--fake-level", "low,high", "--procs", "2", "--queries", "50",
+		"--expect", "fake-level=high: total ops/s > 0", "--json", out)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", code, stdout, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	suite, err := result.ReadSuite(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cells []string
+	for _, c := range suite.Cells {
+		cells = append(cells, c.Settings.String())
+		if level, _ := c.Settings.Get("fake-level"); len(c.Runs) != 1 || c.Runs[0].Environment.StoreFact("fake-level") != level {
+			t.Errorf("cell %s: the store described itself as %v", c.Settings, c.Runs[0].Environment.Store)
+		}
+	}
+	if !slices.Equal(cells, []string{"fake-level=low", "fake-level=high"}) || len(suite.Gates) != 1 || !suite.Gates[0].Pass {
+		t.Errorf("cells %q, gates %+v", cells, suite.Gates)
+	}
+	for _, want := range []string{"varied: fake-level", "common: driver=fake mode=goroutine"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the report lacks %q:\n%s", want, stdout)
+		}
+	}
+
+	// A value it does not declare: exit 2, naming the engine and its values.
+	code, _, stderr = gobench("mix", "--driver", "fake", "--fake-level", "medium", "--queries", "10")
+	if code != 2 || !strings.Contains(stderr, "the fake engine: --fake-level medium: want low or high") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+// fakeEngine is a new engine as the recipe makes one: a driver (here the
+// map engine's, renamed) whose options are one declared struct.
+type fakeEngine struct{ mapstore.Driver }
+
+func (fakeEngine) Name() string               { return "fake" }
+func (fakeEngine) Options() store.Declaration { return fakeDeclared }
+
+// Open decodes the cell's options and opens a map that describes them.
+func (fakeEngine) Open(ctx context.Context, cfg store.Config) (store.Store, error) {
+	o, err := fakeDeclared.Decode(cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	s, err := mapstore.Driver{}.Open(ctx, store.Config{Table: cfg.Table})
+	return fakeStore{s, o}, err
+}
+
+// fakeOptions are the fake engine's options.
+type fakeOptions struct {
+	Level string `json:"level" flag:"fake-level" values:"low,high" help:"fake engine: how hard it works"`
+}
+
+func (fakeOptions) Validate() error { return nil }
+
+var fakeDeclared = store.Declare("the fake engine", func() fakeOptions { return fakeOptions{Level: "low"} })
+
+// fakeStore is a map that describes its options.
+type fakeStore struct {
+	store.Store
+	o fakeOptions
+}
+
+func (s fakeStore) Describe(context.Context) ([]store.Fact, error) {
+	return append([]store.Fact{{Name: "driver", Value: "fake"}}, fakeDeclared.Facts(s.o)...), nil
 }

@@ -228,6 +228,24 @@ func (j *Job) CheckCells(ctx context.Context, reg *store.Registry) error {
 	return nil
 }
 
+// DealsFrom refuses a job whose cells do not all deal their ops from the
+// op source named source (workload.Source's Name), in every phase: the
+// source of its command's cells. A plan file's command is a label the
+// report shows; a mix whose file said ycsb ran as a mix labelled so.
+func (j *Job) DealsFrom(source string) error {
+	for i, p := range j.Cells {
+		if p == nil {
+			return fmt.Errorf("%w: cell %d is empty", ErrInvalid, i+1)
+		}
+		for k := range p.Phases {
+			if got := p.Source(&p.Phases[k]).Name(); got != source {
+				return fmt.Errorf("%w: cell %d, phase %s deals its ops from %s, and gobench %s's from %s: the plan's command is not the one that made its cells", ErrInvalid, i+1, p.Phases[k].Name, got, j.Command, source)
+			}
+		}
+	}
+	return nil
+}
+
 // checkCell checks one cell's driver, mode, engine options and plan.
 func checkCell(ctx context.Context, p *workload.Plan, reg *store.Registry) error {
 	drv, err := reg.Lookup(p.Driver)

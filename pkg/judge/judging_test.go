@@ -201,3 +201,11 @@ func TestGatesSummary(t *testing.T) {
 		t.Error("--inconclusive maybe parsed")
 	}
 }
+
+// A replayed trace has no --queries or --duration: its statements are
+// the capture's, and more of them take a longer capture.
+func TestMoreOpsReplay(t *testing.T) {
+	if got, want := moreOps(workload.Plan{Replay: &workload.Replay{}}, 1000.0/61), "capture a trace of about 17× as many"; got != want {
+		t.Errorf("moreOps of a replay: %q, want %q", got, want)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -16,10 +18,13 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/judge"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store/all"
 )
 
 // payload is what a crafted result or a hostile file name puts in every
@@ -79,7 +84,9 @@ func hostile[T any](t *testing.T, v *T) *T {
 // markdown structure broken (no cell added, no HTML, link or image), no
 // CSV cell a spreadsheet reads as a formula, and no control character
 // (but the line breaks of the format's own lines) anywhere; and the
-// payload is there, shown.
+// payload is there, shown. Every result file of the repository's
+// testdata is among them (a sql run's scripts and statements, a ycsb
+// run, a suite of one cell, a crash run), each in every format.
 func TestHostileStrings(t *testing.T) {
 	run := hostile(t, loadFixture(t, "mix-fidelity.json"))
 	run.Complete, run.Problems = false, []string{payload}
@@ -99,6 +106,28 @@ func TestHostileStrings(t *testing.T) {
 	}{
 		{"run", run}, {"suite", matrix}, {"comparison", cmp}, {"capacity", capacity}, {"disk", d},
 		{"crud", hostile(t, loadSuiteFixture(t, "crud.json"))}, {"blob", hostile(t, loadSuiteFixture(t, "blob.json"))},
+	}
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no result files in testdata (%v)", err)
+	}
+	for _, file := range files {
+		name := filepath.Base(file)
+		var v any
+		switch f := hostileFixture(t, file).(type) {
+		case *result.Result:
+			v = hostile(t, f)
+		case *result.Suite:
+			v = hostile(t, f)
+		case *result.Capacity:
+			v = hostile(t, f)
+		default:
+			t.Fatalf("%s: a %T", name, f)
+		}
+		kinds = append(kinds, struct {
+			name string
+			v    any
+		}{name, v})
 	}
 	for _, format := range Formats() {
 		for _, k := range kinds {
@@ -129,6 +158,30 @@ func TestHostileStrings(t *testing.T) {
 	}
 }
 
+// hostileFixture reads a result file of testdata, whatever it holds (a
+// run, a suite, a capacity search), with its engines' options named.
+func hostileFixture(t *testing.T, path string) any {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	v, err := result.ReadAny(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	switch x := v.(type) {
+	case *result.Result:
+		x.Name(all.Registry())
+	case *result.Suite:
+		if v, err = x.Named(all.Registry()); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+	return v
+}
+
 // noControl fails on a control character other than a line break (with
 // shown, on a bidirectional override too), and on bytes that are not
 // UTF-8.
@@ -145,6 +198,9 @@ func noControl(t *testing.T, out string, shown bool) {
 	}
 }
 
+// delimiterRow is a markdown table's row of delimiters, under its header.
+var delimiterRow = regexp.MustCompile(`^\|( *:?-+:? *\|)+$`)
+
 // unescapedPipe is a pipe that no backslash escapes: a cell separator.
 var unescapedPipe = regexp.MustCompile(`(^|[^\\])(\\\\)*\|`)
 
@@ -158,11 +214,14 @@ func checkMarkdown(t *testing.T, out string) {
 	src := []byte(out)
 	doc := md.Parser().Parse(text.NewReader(src))
 	var shown strings.Builder
+	tableRows := 0 // rows goldmark read as a table's, header rows included
 	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n.Kind() {
+		case east.KindTableHeader, east.KindTableRow:
+			tableRows++
 		case ast.KindRawHTML, ast.KindHTMLBlock, ast.KindLink, ast.KindImage, ast.KindAutoLink:
 			return ast.WalkStop, fmt.Errorf("a %s node", n.Kind())
 		case ast.KindText:
@@ -175,11 +234,14 @@ func checkMarkdown(t *testing.T, out string) {
 	if err != nil {
 		t.Errorf("%v in:\n%s", err, out)
 	}
-	cells := -1
+	cells, rows := -1, 0
 	for _, line := range strings.Split(out, "\n") {
 		if !strings.HasPrefix(line, "|") {
 			cells = -1
 			continue
+		}
+		if !delimiterRow.MatchString(line) {
+			rows++
 		}
 		n := len(unescapedPipe.FindAllString(line, -1))
 		if cells < 0 {
@@ -187,6 +249,9 @@ func checkMarkdown(t *testing.T, out string) {
 		} else if n != cells {
 			t.Errorf("a row of %d cell separators in a table of %d: %s", n, cells, line)
 		}
+	}
+	if tableRows != rows {
+		t.Errorf("%d rows of tables written, %d read as a table's (a header and a delimiter row that disagree make no table)", rows, tableRows)
 	}
 	if !strings.Contains(shown.String(), "<img src=x") {
 		t.Errorf("the payload is not shown as text")

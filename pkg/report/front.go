@@ -127,16 +127,16 @@ func rankingCaption(sum *judge.Summary, rk judge.Ranking) string {
 	return fmt.Sprintf("ranking by %s (%s; errors over every run)", by, over)
 }
 
-// cellValues are a cell's values, "–" for a setting it lacks (another
+// cellValues are a cell's values of the varied settings, one a column
+// whatever the file holds, "–" for a setting it lacks (another
 // engine's option).
-func cellValues(s result.Settings) []string {
-	if len(s) == 0 {
+func cellValues(varied []string, s result.Settings) []string {
+	if len(varied) == 0 {
 		return []string{"(all)"}
 	}
-	vals := make([]string, len(s))
-	for i, st := range s {
-		vals[i] = st.Value
-		if vals[i] == "" {
+	vals := make([]string, len(varied)) // a cell per column, whatever the file holds
+	for i, name := range varied {
+		if vals[i], _ = s.Get(name); vals[i] == "" {
 			vals[i] = "–"
 		}
 	}

@@ -445,7 +445,7 @@ func suiteDurabilityAnswer(s *result.Suite) *answer {
 	}
 	a := &answer{Caption: "Durability (--crash: " + model + "; over every repeat)", Head: append(append([]string{}, variedOr(s)...), durabilityHead...)}
 	for i, row := range rows {
-		a.Rows = append(a.Rows, append(cellValues(settings[i]), row...))
+		a.Rows = append(a.Rows, append(cellValues(s.Varied, settings[i]), row...))
 	}
 	a.Notes = append([]string{durabilityLegend}, suiteDirSyncNotes(s)...)
 	return a
@@ -462,7 +462,7 @@ func rankingAnswer(sum *judge.Summary) *answer {
 	caption := rankingCaption(sum, rk)
 	a := &answer{Caption: strings.ToUpper(caption[:1]) + caption[1:], Head: append(append([]string{"#"}, variedOr(s)...), rankingHead(rk)...)}
 	for i, c := range rk.Cells {
-		a.Rows = append(a.Rows, append(append([]string{strconv.Itoa(i + 1)}, cellValues(c.Settings)...), rankingRow(rk, c)...))
+		a.Rows = append(a.Rows, append(append([]string{strconv.Itoa(i + 1)}, cellValues(s.Varied, c.Settings)...), rankingRow(rk, c)...))
 	}
 	return a
 }

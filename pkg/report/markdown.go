@@ -123,7 +123,7 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 		ew.printf("**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", model, mdCells(varied), mdCells(durabilityHead),
 			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(durabilityHead))))
 		for i, row := range rows {
-			ew.printf("| %s | %s |\n", mdCells(cellValues(settings[i])), mdCells(row))
+			ew.printf("| %s | %s |\n", mdCells(cellValues(s.Varied, settings[i])), mdCells(row))
 		}
 		ew.printf("\n%s\n\n", durabilityLegend)
 		for _, n := range suiteDirSyncNotes(s) {
@@ -135,7 +135,7 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 		ew.printf("**Ranking** by %s:\n\n| # | %s | %s |\n|--:|%s%s\n", strings.TrimPrefix(rankingCaption(sum, rk), "ranking by "), mdCells(varied), mdCells(head),
 			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(head))))
 		for i, c := range rk.Cells {
-			ew.printf("| %d | %s | %s |\n", i+1, mdCells(cellValues(c.Settings)), mdCells(rankingRow(rk, c)))
+			ew.printf("| %d | %s | %s |\n", i+1, mdCells(cellValues(s.Varied, c.Settings)), mdCells(rankingRow(rk, c)))
 		}
 		ew.printf("\n")
 	}
@@ -157,7 +157,7 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 		trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(stats))))
 	for _, m := range sum.Metrics {
 		for i, c := range m.Cells {
-			ew.printf("| %s %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(cellValues(c.Settings)),
+			ew.printf("| %s %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(cellValues(s.Varied, c.Settings)),
 				mdCells(statCells(m, c, single)), factorText(s, c, single), errorsShort(result.CellErrors(s.Cells[i])))
 		}
 	}

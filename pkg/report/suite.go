@@ -67,7 +67,7 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 			if errs {
 				row = append(row, errorsShort(result.CellErrors(s.Cells[i])))
 			}
-			tw.printf("  %s\t%s\n", textCells(cellValues(c.Settings)), textCells(row))
+			tw.printf("  %s\t%s\n", textCells(cellValues(s.Varied, c.Settings)), textCells(row))
 		}
 		tw.flush()
 		for _, n := range metricNotes(m) {
@@ -87,7 +87,7 @@ func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 		tw := ew.table(0)
 		tw.printf("  %s\t%s\n", textCells(variedOr(s)), textCells(durabilityHead))
 		for i, row := range rows {
-			tw.printf("  %s\t%s\n", textCells(cellValues(settings[i])), textCells(row))
+			tw.printf("  %s\t%s\n", textCells(cellValues(s.Varied, settings[i])), textCells(row))
 		}
 		tw.flush()
 		ew.printf("  %s\n", durabilityLegend)
@@ -100,7 +100,7 @@ func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 		tw := ew.table(0)
 		tw.printf("  #\t%s\t%s\n", textCells(s.Varied), textCells(rankingHead(rk)))
 		for i, c := range rk.Cells {
-			tw.printf("  %d\t%s\t%s\n", i+1, textCells(cellValues(c.Settings)), textCells(rankingRow(rk, c)))
+			tw.printf("  %d\t%s\t%s\n", i+1, textCells(cellValues(s.Varied, c.Settings)), textCells(rankingRow(rk, c)))
 		}
 		tw.flush()
 	}

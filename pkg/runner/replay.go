@@ -93,6 +93,9 @@ func (w *worker) replayOne(ctx context.Context, ex store.Executor, order *worklo
 		if rd.Commit >= 0 {
 			order.Committed(rd.Commit)
 		}
+		if rd.IdleEnd >= 0 {
+			order.IdleEnded(rd.IdleEnd)
+		}
 	}
 	if err := w.emit(w.replaySample(rd, out, err, origin, t0, t1, start)); err != nil {
 		return true, err
@@ -176,12 +179,20 @@ func diverged(rd *workload.ReplayDeal, out store.Outcome, class store.Class) boo
 
 // awaitTurn waits until the statement's turn in the order of commits: a
 // statement that begins a transaction at state k once the database reached
-// k; a commit that makes state c once it reached c-1 and every statement
-// that begins a transaction at c-1 ran. A commit that begins its own
-// transaction (an autocommit write) counts itself as run first (ranEarly).
+// k; one that takes the write lock for a commit at state l once it
+// reached l and every transaction that took the lock at l and committed
+// nothing ended; a commit that makes state c once it reached c-1 and
+// every statement that begins a transaction at c-1 ran. A commit that
+// begins its own transaction (an autocommit write) counts itself as run
+// first (ranEarly).
 func (w *worker) awaitTurn(ctx context.Context, o *workload.ReplayOrder, rd *workload.ReplayDeal) (ranEarly bool, err error) {
 	if rd.Gate >= 0 {
 		if err := w.waitFor(ctx, o, rd.Gate, func() bool { return o.Reached() >= rd.Gate }); err != nil {
+			return false, err
+		}
+	}
+	if l := rd.Lock; l >= 0 {
+		if err := w.waitFor(ctx, o, l, func() bool { return o.Reached() >= l && o.Idle(l) <= 0 }); err != nil {
 			return false, err
 		}
 	}
@@ -199,10 +210,11 @@ func (w *worker) awaitTurn(ctx context.Context, o *workload.ReplayOrder, rd *wor
 
 // waitFor waits until ready, sleeping a little longer each time up to a
 // millisecond; with no progress of the order (the state reached, the
-// statements pending at state k) for StallTimeout it fails.
+// statements pending and the idle writers at state k) for StallTimeout it
+// fails.
 func (w *worker) waitFor(ctx context.Context, o *workload.ReplayOrder, k int64, ready func() bool) error {
 	nap := 10 * time.Microsecond
-	last := [2]int64{o.Reached(), int64(o.Pending(k))}
+	last := [3]int64{o.Reached(), int64(o.Pending(k)), int64(o.Idle(k))}
 	since := w.now()
 	for !ready() {
 		if ctx.Err() != nil {
@@ -213,10 +225,10 @@ func (w *worker) waitFor(ctx context.Context, o *workload.ReplayOrder, k int64, 
 			return nil
 		}
 		nap = min(2*nap, time.Millisecond)
-		if cur := [2]int64{o.Reached(), int64(o.Pending(k))}; cur != last {
+		if cur := [3]int64{o.Reached(), int64(o.Pending(k)), int64(o.Idle(k))}; cur != last {
 			last, since = cur, now
 		} else if time.Duration(now-since) > StallTimeout {
-			return fmt.Errorf("worker %d: the replay in the order of commits made no progress for %v: waiting at state %d of %d (reached %d, %d statements of state %d yet to run); a statement before it in the order could not run", w.id, StallTimeout, k, o.States(), last[0], last[1], k)
+			return fmt.Errorf("worker %d: the replay in the order of commits made no progress for %v: waiting at state %d of %d (reached %d, %d statements of state %d yet to run, %d transactions that took the write lock there yet to end); a statement before it in the order could not run", w.id, StallTimeout, k, o.States(), last[0], last[1], k, last[2])
 		}
 	}
 	return nil

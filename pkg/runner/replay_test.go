@@ -200,6 +200,55 @@ func TestReplayOrderCommit(t *testing.T) {
 	}
 }
 
+// TestReplayIdleWriter: a transaction that took the write lock and
+// committed nothing (an UPDATE that found no row) held the lock, when
+// captured, before the one that committed the next state took it; in the
+// order of commits the committer takes it only once that one ended, so
+// neither waits for the other until a busy time-out. The idle writer's
+// connection first runs a slow read, so that, were the committer not
+// held back, it would take the lock first.
+func TestReplayIdleWriter(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	slow := "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) SELECT count(*) FROM n"
+	begin := sqltrace.FlagDone | sqltrace.FlagAutocommitBefore | sqltrace.FlagReadOnly
+	end := sqltrace.FlagDone | sqltrace.FlagAutocommitAfter | sqltrace.FlagReadOnly
+	idle := traceConn{stream: 2, conn: 2, execs: []sqltrace.Exec{
+		{SQL: slow, Start: 5, Rows: 1, Flags: done | sqltrace.FlagReadOnly, Snap: seq(0)},
+		{SQL: "BEGIN IMMEDIATE", Start: 10, Flags: begin, Snap: seq(0)},
+		{SQL: "UPDATE o SET s = 'shipped' WHERE u = ?", Start: 11, Params: []sqltrace.Value{{Type: sqltrace.ValueInt, Int: 7}}, Flags: sqltrace.FlagDone | sqltrace.FlagChanges},
+		{SQL: "COMMIT", Start: 12, Flags: end},
+	}}
+	committer := traceConn{stream: 1, conn: 1, execs: []sqltrace.Exec{
+		{SQL: "BEGIN IMMEDIATE", Start: 20, Flags: begin, Snap: seq(0)},
+		{SQL: "INSERT INTO t (x) VALUES (?)", Start: 21, Params: []sqltrace.Value{{Type: sqltrace.ValueInt, Int: 2}}, Changes: 1, Flags: sqltrace.FlagDone | sqltrace.FlagChanges},
+		{SQL: "COMMIT", Start: 22, Flags: end, Commit: seq(1)},
+	}}
+	trace := writeTrace(t, dir, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1); CREATE TABLE o (u INTEGER, s TEXT);",
+		[]traceConn{committer, idle}, "INSERT INTO t VALUES (2)")
+	p := replayPlan(t, dir, trace, 0, workload.ReplayCommit)
+	p.Store.Options = sqlite.Options{Journal: "wal", Sync: "normal", BusyTimeoutMS: 2000}.Encode()
+	c := &classSink{samples: map[int][]workload.Sample{}}
+	if err := Run(context.Background(), p, sqlite.Modernc(), c); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for w, ss := range c.samples {
+		for i, s := range ss {
+			n++
+			if s.Class != store.OK || s.Flags&workload.FlagDiverged != 0 {
+				t.Errorf("worker %d, statement %d: class %v, flags %b: failed or diverged", w, i, s.Class, s.Flags)
+			}
+		}
+	}
+	if n != 7 {
+		t.Errorf("%d samples, want the trace's 7", n)
+	}
+	if check := CheckReplay(p.Replay, p.Store.Path); !check.Compared || !check.Equal {
+		t.Errorf("the database against the capture's end: %+v", check)
+	}
+}
+
 // TestReplayDivergence: what a replayed statement does differently from
 // the capture is flagged, each way: other rows, other changes, an error
 // the capture did not have, one it had that the replay does not; a read

@@ -107,3 +107,60 @@ func TestStatementMix(t *testing.T) {
 		t.Error("a mix of statements and key-value ops was taken")
 	}
 }
+
+// A connection's transactions, followed statement by statement: the first
+// statement to take the write lock, and the end of each transaction that
+// took it and committed nothing, at the state it began.
+func TestReplayTxn(t *testing.T) {
+	const (
+		before = sqltrace.FlagAutocommitBefore
+		after  = sqltrace.FlagAutocommitAfter
+		auto   = before | after
+	)
+	type step struct {
+		sql          string
+		flags        sqltrace.Flags
+		code         int
+		gate, commit int64
+		lock         bool
+		idle         int64
+	}
+	for _, tt := range []struct {
+		name  string
+		steps []step
+	}{
+		{"idle writer", []step{
+			{"BEGIN IMMEDIATE", before, 0, 3, -1, true, -1},
+			{"UPDATE o SET s = ? WHERE u = ?", sqltrace.FlagChanges, 0, -1, -1, false, -1},
+			{"COMMIT", after, 0, -1, -1, false, 3},
+		}},
+		{"committer", []step{
+			{"BEGIN", before, 0, -1, -1, false, -1},
+			{"SELECT max(id) FROM t", 0, 0, 4, -1, false, -1},
+			{"INSERT INTO t VALUES (?)", sqltrace.FlagChanges, 0, -1, -1, true, -1},
+			{"COMMIT", after, 0, -1, 5, false, -1},
+		}},
+		{"reads only", []step{
+			{"BEGIN", before, 0, -1, -1, false, -1},
+			{"SELECT 1", 0, 0, 2, -1, false, -1},
+			{"COMMIT", after, 0, -1, -1, false, -1},
+			{"select * from t", auto, 0, 2, -1, false, -1},
+		}},
+		{"autocommit writes", []step{
+			{"  delete from t where x = 9", auto, 0, 6, -1, true, 6},
+			{"CREATE TABLE u (k)", auto, 0, 6, 7, true, -1},
+			{"INSERT INTO t VALUES (1)", auto | sqltrace.FlagChanges, 5, -1, -1, false, -1}, // busy: no lock
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var txn replayTxn
+			for i, s := range tt.steps {
+				e := sqltrace.Exec{SQL: s.sql, Flags: s.flags, Code: s.code}
+				lock, idle := txn.step(&e, s.gate, s.commit)
+				if lock != s.lock || idle != s.idle {
+					t.Errorf("statement %d (%s): lock %v, idle end %d; want %v, %d", i, s.sql, lock, idle, s.lock, s.idle)
+				}
+			}
+		})
+	}
+}

@@ -12,31 +12,38 @@ import (
 // commits (ReplayCommit), across every worker of the run: the state the
 // database has reached (how many of the captured commits the replay has
 // made), and for each state how many statements that began a transaction
-// there have yet to run. A statement that began a transaction at state k
-// runs once the database reached k; the commit that makes state k+1 runs
-// once every statement that began a transaction at k has run (and only
-// then can a later one), so every transaction sees what it saw when
-// captured.
+// there have yet to run, and how many transactions that took the write
+// lock there and committed nothing have yet to end. A statement that
+// began a transaction at state k runs once the database reached k; the
+// commit that makes state k+1 runs once every statement that began a
+// transaction at k has run (and only then can a later one), so every
+// transaction sees what it saw when captured. The write lock is one
+// holder's at a time: a transaction that took it at state k and
+// committed nothing held it before the one that committed k+1 took it,
+// so that one takes it once every such transaction of state k ended
+// (else each waits for the other, until a busy time-out).
 //
 // Its memory is operated on with atomics only, so that worker processes
 // share it by mapping one file, as they share a record workload's
-// Counter: a header (magic, states, the state reached) and an int32 per
-// state.
+// Counter: a header (magic, states, the state reached), an int32 per
+// state for the statements pending, then one per state for the idle
+// writers.
 type ReplayOrder struct {
 	reached *atomic.Int64
 	pending []atomic.Int32
+	idle    []atomic.Int32
 	mem     []byte
 }
 
 // Layout of a replay order's memory, in bytes.
 const (
-	replayOrderMagic  = 0x3130306472726267 // "gbrrd001"
+	replayOrderMagic  = 0x3230306472726267 // "gbrrd002"
 	replayOrderHeader = 32                 // magic, states, reached
 )
 
 // ReplayOrderSize is the size of the memory of a replay order of states
 // states.
-func ReplayOrderSize(states int64) int { return replayOrderHeader + 4*int(states) }
+func ReplayOrderSize(states int64) int { return replayOrderHeader + 8*int(states) }
 
 // InitReplayOrder writes a fresh replay order of states states into mem
 // (of ReplayOrderSize bytes): nothing reached, no statement counted.
@@ -66,6 +73,7 @@ func OpenReplayOrder(mem []byte) (*ReplayOrder, error) {
 	}
 	o := &ReplayOrder{reached: (*atomic.Int64)(unsafe.Pointer(&mem[16])), mem: mem}
 	o.pending = unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader])), states)
+	o.idle = unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader+4*int(states)])), states)
 	return o, nil
 }
 
@@ -107,6 +115,31 @@ func (o *ReplayOrder) Pending(k int64) int32 {
 func (o *ReplayOrder) Ran(k int64) {
 	if k >= 0 && k < int64(len(o.pending)) {
 		o.pending[k].Add(-1)
+	}
+}
+
+// CountIdle counts one transaction that took the write lock at state k
+// and committed nothing (the setup, before any worker starts).
+func (o *ReplayOrder) CountIdle(k int64) {
+	if k >= 0 && k < int64(len(o.idle)) {
+		o.idle[k].Add(1)
+	}
+}
+
+// Idle returns how many transactions that took the write lock at state k
+// and commit nothing have yet to end.
+func (o *ReplayOrder) Idle(k int64) int32 {
+	if k < 0 || k >= int64(len(o.idle)) {
+		return 0
+	}
+	return o.idle[k].Load()
+}
+
+// IdleEnded notes that a transaction that took the write lock at state k
+// and committed nothing ended.
+func (o *ReplayOrder) IdleEnded(k int64) {
+	if k >= 0 && k < int64(len(o.idle)) {
+		o.idle[k].Add(-1)
 	}
 }
 

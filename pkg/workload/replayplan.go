@@ -233,13 +233,14 @@ func (t *replayTally) place(procs int) ([]ReplayWorker, int) {
 }
 
 // CountGates counts, in o, the statements that begin a transaction at each
-// state of the order of commits (ReplayCommit): the setup of a replay's
-// run, before any worker starts.
+// state of the order of commits (ReplayCommit), and the transactions that
+// took the write lock there and committed nothing: the setup of a
+// replay's run, before any worker starts.
 func (r *Replay) CountGates(open func() (io.ReadCloser, error), o *ReplayOrder) error {
-	conns := map[[2]uint64]bool{}
+	conns := map[[2]uint64]*replayTxn{}
 	for _, w := range r.Workers {
 		if w.Stream != 0 {
-			conns[[2]uint64{w.Stream, w.Conn}] = true
+			conns[[2]uint64{w.Stream, w.Conn}] = &replayTxn{}
 		}
 	}
 	f, err := open()
@@ -251,11 +252,19 @@ func (r *Replay) CountGates(open func() (io.ReadCloser, error), o *ReplayOrder) 
 	tr.Filter(nil, false)
 	for tr.Next() {
 		rec := tr.Record()
-		if rec.Kind != sqltrace.KindExec || !conns[[2]uint64{rec.Stream, rec.Exec.Conn}] {
+		if rec.Kind != sqltrace.KindExec {
 			continue
 		}
-		if gate, _ := GateOf(r.Table, &rec.Exec); gate >= 0 {
+		txn := conns[[2]uint64{rec.Stream, rec.Exec.Conn}]
+		if txn == nil {
+			continue
+		}
+		gate, commit := GateOf(r.Table, &rec.Exec)
+		if gate >= 0 {
 			o.Count(gate)
+		}
+		if _, idle := txn.step(&rec.Exec, gate, commit); idle >= 0 {
+			o.CountIdle(idle)
 		}
 	}
 	return tr.Err()

@@ -32,6 +32,12 @@ type ReplayDeal struct {
 	// statement began its transaction; Commit, if not -1, the state its
 	// commit made (ReplayCommit only).
 	Gate, Commit int64
+	// Lock, if not -1, is the state at which the statement, the first of
+	// a transaction that commits to take the write lock, took it: it runs
+	// once every transaction that took the lock there and committed
+	// nothing ended. IdleEnd, if not -1, says it ended such a transaction,
+	// which took the lock at that state (ReplayCommit only).
+	Lock, IdleEnd int64
 	// Overridden says the statement set a setting of the run's: it runs
 	// as a read of the setting and is not compared with the capture.
 	Overridden bool
@@ -120,6 +126,17 @@ func (replaySource) Dealer(p *Plan, _, worker int, sh *Shared) (Dealer, error) {
 	}
 	d.f, d.tr = f, sqltrace.NewReader(f)
 	d.tr.Filter(func(s uint64) bool { return s == w.Stream }, false)
+	if d.order != nil {
+		// A second reading of the connection's statements, ahead of the
+		// first, finds whether a transaction that takes the write lock
+		// commits.
+		if d.aheadF, err = os.Open(r.Trace); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("opening the trace: %w", err)
+		}
+		d.ahead = sqltrace.NewReader(d.aheadF)
+		d.ahead.Filter(func(s uint64) bool { return s == w.Stream }, false)
+	}
 	return d, nil
 }
 
@@ -140,6 +157,12 @@ type replayDealer struct {
 	kinds map[string]replayText
 	deal  ReplayDeal
 	n     int64
+	// In the order of commits: the connection's transaction, and the
+	// reading ahead (aheadN of the connection's statements read).
+	txn    replayTxn
+	aheadF *os.File
+	ahead  *sqltrace.Reader
+	aheadN int64
 }
 
 // Len returns how many statements the connection ran.
@@ -154,6 +177,9 @@ func (d *replayDealer) Order() *ReplayOrder { return d.order }
 
 // Close closes the trace.
 func (d *replayDealer) Close() error {
+	if d.aheadF != nil {
+		d.aheadF.Close()
+	}
 	if d.f == nil {
 		return nil
 	}
@@ -206,7 +232,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 	for _, v := range e.Params {
 		args = append(args, v.Any())
 	}
-	*rd = ReplayDeal{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1,
+	*rd = ReplayDeal{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1, Lock: -1, IdleEnd: -1,
 		Want: Captured{Rows: e.Rows, Changes: e.Changes, HasChanges: e.Flags&sqltrace.FlagChanges != 0,
 			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.Commit.Kind != sqltrace.StateNone && e.Code == 0,
 			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
@@ -223,6 +249,10 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 	if d.order != nil {
 		rd.Gate, rd.Commit = GateOf(d.r.Table, e)
 		rd.Skip = busyCode(e.Code)
+		var lock bool
+		if lock, rd.IdleEnd = d.txn.step(e, rd.Gate, rd.Commit); lock {
+			rd.Lock = d.lockState(e, rd.Commit)
+		}
 	}
 }
 
@@ -267,4 +297,36 @@ func (w Captured) Class() store.Class {
 		return store.Full
 	}
 	return store.Other
+}
+
+// lockState returns the state at which statement e, the first of its
+// transaction to take the write lock, took it, if the transaction commits:
+// the state before its commit (the write lock is held from then to the
+// commit); -1 if it commits nothing. commit is e's own.
+func (d *replayDealer) lockState(e *sqltrace.Exec, commit int64) int64 {
+	switch {
+	case commit > 0:
+		return commit - 1
+	case e.Flags&sqltrace.FlagAutocommitAfter != 0 || d.ahead == nil:
+		return -1
+	}
+	for d.ahead.Next() {
+		rec := d.ahead.Record()
+		if rec.Kind != sqltrace.KindExec || rec.Exec.Conn != d.w.Conn {
+			continue
+		}
+		if d.aheadN++; d.aheadN <= d.n {
+			continue // not yet past the statement dealt
+		}
+		if rec.Exec.Flags&sqltrace.FlagAutocommitBefore != 0 {
+			return -1 // another transaction
+		}
+		if _, c := GateOf(d.r.Table, &rec.Exec); c > 0 {
+			return c - 1
+		}
+		if rec.Exec.Flags&sqltrace.FlagAutocommitAfter != 0 {
+			return -1
+		}
+	}
+	return -1 // the trace ends inside the transaction (or does not read: the dealing will say)
 }

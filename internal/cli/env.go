@@ -41,6 +41,11 @@ type Env struct {
 	// terminal's signals reach the whole process group), and leaves
 	// SIGQUIT and SIGPIPE to Go's defaults.
 	IgnoreInterrupts func()
+	// IgnoreBrokenPipe makes a write to a pipe whose reader is gone fail
+	// (EPIPE) instead of killing this process: the recording file
+	// system's helper must outlive its coordinator long enough to
+	// unmount.
+	IgnoreBrokenPipe func()
 	// SampleOut returns the worker's sample stream, fd 3.
 	SampleOut func() (io.WriteCloser, error)
 	// Abort is closed by Main at a second interrupt: running workers are
@@ -202,6 +207,7 @@ func OSEnv() *Env {
 			signal.Ignore(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 			signal.Reset(syscall.SIGQUIT, syscall.SIGPIPE)
 		},
+		IgnoreBrokenPipe: func() { signal.Ignore(syscall.SIGPIPE) },
 		SampleOut: func() (io.WriteCloser, error) {
 			f := os.NewFile(3, "samples")
 			if f == nil {

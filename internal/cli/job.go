@@ -53,6 +53,9 @@ func (o *runOptions) newJob(cmd *cobra.Command, env *Env, spec preset.Spec, cell
 	j := job.New(cmd.Name(), spec.Shape(), args, cells, o.repeat)
 	j.Baseline, j.Reference, j.Expect, j.Search = parts.baseline, spec.Reference(), parts.expects, parts.search
 	j.Ceiling, j.DB, j.Reuse, j.Dir = o.ceiling, o.db, o.reuse, o.dir
+	if o.precision > 0 {
+		j.Precision = &job.Precision{Target: o.precision, MaxTime: workload.Duration(o.maxTime)}
+	}
 	return j
 }
 
@@ -89,13 +92,17 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 	if j.Search != nil {
 		return runSearch(ctx, env, o, j, gates)
 	}
-	runs, runErr := o.runCells(ctx, env, j)
+	runs, runErr := o.runCells(ctx, env, j, gates)
 	if len(runs) == 0 {
 		return runErr
 	}
 	suite, err := j.NewSuite(runs)
 	if err != nil {
 		return errors.Join(runErr, err)
+	}
+	if j.Precision != nil && runErr == nil {
+		suite.Precision = precisionOf(j, gates, suite)
+		o.notef(env, "%s", suite.Precision.Text)
 	}
 	// A single run of a matrix is reported (and written as JSON) as a
 	// run, not a suite of one.
@@ -147,4 +154,25 @@ func verdictsError(err error, summary string) error {
 // renderOptions are how the run's reports read.
 func (o *runOptions) renderOptions() report.Options {
 	return report.Options{Units: bytesize.Units{SI: o.si}}
+}
+
+// precisionOf says what --precision reached on the suite, and what
+// stopped the repeats.
+func precisionOf(j *job.Job, gates []judge.Expectation, s *result.Suite) *result.Precision {
+	rule := j.Rule(gates)
+	rows := rule.Of(s)
+	repeats := 0
+	for _, c := range s.Cells {
+		repeats = max(repeats, len(c.Runs))
+	}
+	stopped := "reached"
+	switch {
+	case rule.Done(rows):
+	case repeats >= j.Repeat:
+		stopped = fmt.Sprintf("--max-repeats %d", j.Repeat)
+	default:
+		stopped = fmt.Sprintf("--max-time %v", j.Precision.MaxTime)
+	}
+	return &result.Precision{Target: rule.Target, Repeats: repeats, Reached: rule.Done(rows), StoppedBy: stopped,
+		Text: judge.PrecisionText(rule.Target, repeats, stopped, rows)}
 }

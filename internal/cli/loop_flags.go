@@ -44,7 +44,7 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 		fs.StringVar(&p.Arrival, "arrival", "", "open-loop spacing of due times: constant (default) or poisson")
 		fs.Var(&p.LatencyLimit, "latency-limit", "open loop: count "+unit+" that begin more than this behind their due time as late")
 		fs.BoolVar(&p.SkipLate, "skip-late", false, "open loop: skip (and count) late "+unit+" instead of running them")
-		fs.StringVar(&l.warmup, "warmup", "", "first run the same workload for this long (such as 5s) or this many "+unit+" per worker (such as 1000), unmeasured: counted apart and in no histogram")
+		fs.StringVar(&l.warmup, "warmup", "", "first run the same workload for this long (such as 5s) or this many "+unit+" per worker (such as 1000), unmeasured: counted apart and in no histogram; or auto: after the run, cut the warm-up MSER-5 finds in the timeline and measure what follows")
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&l.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
@@ -52,9 +52,10 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 		fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results); auto: the CI system's shard (GOBENCH_SHARD, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Kubernetes' JOB_COMPLETION_INDEX with GOBENCH_SHARD_COUNT)")
 	})
 	inGroup(fs, groupCrash, func() {
-		fs.IntVar(&l.crash, "crash", 0, "record every write, sync and acknowledgement of the run (on drivers that can), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut")
-		fs.StringVar(&l.crashModel, "crash-model", store.CrashLose, "--crash: what survives of the writes no sync covered: lose (none) or torn (a seeded subset, in whole 512-byte sectors)")
+		fs.IntVar(&l.crash, "crash", 0, "record every write, sync and acknowledgement of the run (through the engine's VFS, or gobench's FUSE file system under any engine that keeps files; see --io-trace), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut")
+		fs.StringVar(&l.crashModel, "crash-model", store.CrashLose, "--crash: what survives of the writes and directory changes no sync covered: lose (none: what POSIX promises), torn (lose, and a seeded subset of the writes in whole 512-byte sectors) or names-durable (creations, deletions and renames survive at once, file data still waits for its sync: LazyFS's model)")
 		fs.StringVar(&l.crashLimit, "crash-record-limit", "1GiB", "--crash: the most the record of the run's I/O may take on disk, beside the database")
+		fs.StringVar(&p.IOTrace, "io-trace", "", "what counts the run's file I/O (syncs and bytes per commit) and records it for --crash: vfs, the tracing VFS of the SQLite drivers mattn, capi and ncruces (their default), or fs, gobench's FUSE file system mounted over the database's directory, under any engine that keeps files (the default of --crash on the others)")
 	})
 }
 
@@ -97,7 +98,7 @@ func (l *loopFlags) crashSpec(fs *pflag.FlagSet) (*workload.Crash, error) {
 		return nil, fmt.Errorf("--crash %d: want a number of power cuts to simulate, 1 to %d", l.crash, workload.MaxCrashStates)
 	}
 	if !slices.Contains(store.CrashModels(), l.crashModel) {
-		return nil, fmt.Errorf("--crash-model %q: want %s", l.crashModel, strings.Join(store.CrashModels(), " or "))
+		return nil, fmt.Errorf("--crash-model %q: want %s", l.crashModel, strings.Join(store.CrashModels(), ", "))
 	}
 	limit, err := bytesize.Parse(l.crashLimit)
 	if err != nil {

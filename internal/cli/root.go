@@ -29,6 +29,11 @@ import (
 // them after their current op and keeps the partial result.
 const runsWorkers = "gobench/runs-workers"
 
+// examplesParsed annotates a command whose examples are measurements of
+// this machine that take minutes and write no plan (scenario run): the
+// test of every command's examples parses them only.
+const examplesParsed = "gobench/examples-parsed"
+
 // writesPlans annotates a command whose --dry-run writes a plan file that
 // gobench run runs; its value names the op source every phase of its
 // cells deals from (workload.Source's Name). A plan's command must be one
@@ -284,7 +289,7 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.Version = result.ToolInfo().Version // enables --version, which prints versionText
 	cobra.AddTemplateFunc("gobenchVersion", versionText)
 	root.SetVersionTemplate("{{gobenchVersion}}")
-	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newCaptureCommand(env), newReplayCommand(env), newWorkerCommand(env), newVersionCommand(env))
+	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newCaptureCommand(env), newReplayCommand(env), newScenarioCommand(env), newWorkerCommand(env), newRecordFSCommand(env), newVersionCommand(env))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	registerCompletions(root, env)

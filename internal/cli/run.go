@@ -44,12 +44,21 @@ type runOptions struct {
 	calibrate bool
 	// inconclusive is what a gate the data cannot decide counts as.
 	inconclusive string
+	// precision repeats until each gated figure is this precise (a
+	// fraction; 0: --repeat runs); maxRepeats and maxTime bound it.
+	precision  float64
+	maxRepeats int
+	maxTime    time.Duration
 }
 
 // AddFlags binds the options to flags.
 func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	inGroup(fs, groupCI, func() {
 		fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
+		fs.Var(shareValue{&o.precision}, "precision", "instead of --repeat: repeat the cells, interleaved, until the 90% interval of the median of every gated figure (total ops/s without --expect) of every cell is within ± this share of it, such as 5%; at least 5 repeats, at most --max-repeats")
+		o.maxRepeats = 30
+		fs.IntVar(&o.maxRepeats, "max-repeats", o.maxRepeats, "with --precision: stop after this many repeats, precise or not")
+		fs.DurationVar(&o.maxTime, "max-time", 0, "with --precision: start no new round of repeats after this long (0: no limit)")
 		o.maxRuns = 10_000
 		fs.Var(newCount(&o.maxRuns), "max-runs", "refuse a matrix of more runs (cells × --repeat) than this")
 		fs.StringVar(&o.inconclusive, "inconclusive", string(judge.InconclusiveFails), "what an --expect the data cannot decide counts as: fail (exit 4) or pass; either way its verdict says why and what would decide it")
@@ -89,6 +98,9 @@ func (o *runOptions) resolve() error {
 	if o.repeat < 1 {
 		return fmt.Errorf("--repeat %d: want 1 or more", o.repeat)
 	}
+	if err := o.resolvePrecision(); err != nil {
+		return err
+	}
 	if o.ready < time.Millisecond || o.stall < time.Millisecond {
 		return errors.New("--ready-timeout and --stall-timeout must be positive durations of at least 1ms")
 	}
@@ -107,6 +119,29 @@ func (o *runOptions) resolve() error {
 	return nil
 }
 
+// resolvePrecision checks --precision and its bounds; with it, --repeat
+// becomes the most repeats, --max-repeats.
+func (o *runOptions) resolvePrecision() error {
+	if o.precision == 0 {
+		if o.maxTime != 0 || o.maxRepeats != 30 {
+			return errors.New("--max-repeats and --max-time bound --precision: give it too")
+		}
+		return nil
+	}
+	switch {
+	case o.repeat != 1:
+		return errors.New("--precision decides the repeats: give --max-repeats, not --repeat")
+	case o.precision <= 0 || o.precision >= 1:
+		return fmt.Errorf("--precision %v%%: want a share above 0%% and below 100%%", 100*o.precision)
+	case o.maxRepeats < judge.MinMedianRepeats:
+		return fmt.Errorf("--max-repeats %d: an interval of the median needs %d runs a cell", o.maxRepeats, judge.MinMedianRepeats)
+	case o.maxTime < 0:
+		return errors.New("--max-time must not be negative")
+	}
+	o.repeat = o.maxRepeats
+	return nil
+}
+
 // notef prints a note on stderr unless --quiet.
 func (o *runOptions) notef(env *Env, format string, args ...any) {
 	if !o.quiet {
@@ -117,10 +152,21 @@ func (o *runOptions) notef(env *Env, format string, args ...any) {
 // runCells checks the paths the runs will write, then runs every cell of
 // the job --repeat times, interleaved, each on a fresh database
 // (coord.RunCells), with a progress line and the --hlog file per run.
-func (o *runOptions) runCells(ctx context.Context, env *Env, j *job.Job) ([]*result.Result, error) {
+func (o *runOptions) runCells(ctx context.Context, env *Env, j *job.Job, gates []judge.Expectation) ([]*result.Result, error) {
 	c, err := o.coordCells(env, j, len(j.Cells)*o.repeat)
 	if err != nil {
 		return nil, err
+	}
+	if j.Precision != nil {
+		rule := j.Rule(gates)
+		c.MaxTime = time.Duration(j.Precision.MaxTime)
+		c.Until = func(runs []*result.Result, rounds int) bool {
+			if rounds < judge.MinMedianRepeats {
+				return false
+			}
+			s, err := j.NewSuite(runs)
+			return err == nil && rule.Done(rule.Of(s))
+		}
 	}
 	return coord.RunCells(ctx, c)
 }

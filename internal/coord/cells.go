@@ -22,6 +22,12 @@ type Cells struct {
 	// Repeat runs every cell this many times, interleaved (A B A B …, not
 	// A A B B), so that slow drift of the machine spreads evenly.
 	Repeat int
+	// Until, if set, is asked after each whole round of the cells (every
+	// cell run once more) whether the runs so far are enough: true stops
+	// the repeats there. MaxTime, if positive, stops them after the round
+	// that ends past it.
+	Until   func(runs []*result.Result, rounds int) bool
+	MaxTime time.Duration
 	// Command names the command in every result, and Args gives its
 	// command line.
 	Command string
@@ -81,7 +87,11 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 	names := cellNames(c.Plans)
 	var runs []*result.Result
 	n := 0
+	began := time.Now()
 	for rep := range c.Repeat {
+		if rep > 0 && (c.Until != nil && c.Until(runs, rep) || c.MaxTime > 0 && time.Since(began) >= c.MaxTime) {
+			break
+		}
 		for i, p := range c.Plans {
 			n++
 			switch {

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/pkg/bench"
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
@@ -71,6 +72,11 @@ type Config struct {
 	// Ceiling, if set, is the disk's fsync rate measured before the run,
 	// recorded in the result's environment.
 	Ceiling *result.Ceiling
+	// Recorder returns the command that starts the FUSE recording file
+	// system's helper (a run with Plan.IOTrace fs); it must run
+	// recfs.Serve on its stdin and stdout. Nil runs this executable with
+	// the "recordfs" argument.
+	Recorder func() (*exec.Cmd, error)
 	// Calibrate measures the machine just before the workers start and
 	// just after the last op (bench.StartMachine): its load and a short
 	// CPU loop and fsync probe, recorded in the result's environment.
@@ -117,6 +123,10 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		runErr = s.simulate(ctx, res)
 	}
 	res.Environment = bench.Environment(s.cfg.Plan.Store.Path, s.drv, s.facts)
+	if s.fs != nil && s.fs.files.Prefix != "" {
+		// The database's directory is the mount: say what is under it.
+		res.Environment.Filesystem, res.Environment.MountOptions = s.fs.filesystem, s.fs.mountOptions
+	}
 	res.Environment.Ceiling, res.Environment.Machine = s.cfg.Ceiling, machine
 	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
 	res.WorkerMaxRSSBytes = workerMaxRSS(s.cfg.Plan)
@@ -148,7 +158,18 @@ type session struct {
 	ledger *writeLedger // nil without Plan.Verify
 	// setupIO is the file I/O of the store's setup, where traced.
 	setupIO *store.IOCounts
-	crash   *crashRun // nil without Plan.Crash
+	crash   *crashRun   // nil without Plan.Crash
+	fs      *fsRecorder // nil unless Plan.IOTrace is fs
+}
+
+// ioReader returns what reads the run's I/O counts in this process: the
+// file system recorder's, or those of st, the store; nil where nothing
+// counts.
+func (s *session) ioReader(st store.Store) func() (store.IOCounts, bool) {
+	if s.fs != nil {
+		return s.fs.read
+	}
+	return storeIO(st, s.cfg.Plan)
 }
 
 // prepare checks the plan, opens, sets up and preloads the store, and
@@ -186,6 +207,9 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			s.close()
 		}
 	}()
+	if err := s.traceIO(); err != nil {
+		return nil, err
+	}
 	if p.Verify {
 		// Before any work: a ledger that cannot be made refuses the run.
 		if s.ledger, err = newWriteLedger(""); err != nil {
@@ -195,7 +219,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	var setupIO *ioTally
 	s.st, err = runner.OpenStore(ctx, p, drv, runner.Setup{
 		Init: func(ctx context.Context, st store.Store) (err error) {
-			setupIO = newIOTally(st)
+			setupIO = newIOTally(s.ioReader(st))
 			s.lock, err = setUp(ctx, st, p.Store.Path)
 			return err
 		},
@@ -216,7 +240,32 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			return nil, err
 		}
 	}
+	if s.fs != nil {
+		s.facts = s.fs.fact(s.facts)
+	}
 	return s, nil
+}
+
+// traceIO decides what traces the run's I/O, and mounts the recording
+// file system when it is that, once the mounts earlier runs left behind
+// over the store's place are gone.
+func (s *session) traceIO() (err error) {
+	p := s.cfg.Plan
+	if p.Store.Path != "" {
+		cleanStaleMounts(s.drv, p.Store, s.notef)
+	}
+	if dir := filepath.Dir(p.Store.Path); p.Crash != nil {
+		if _, known := sysinfo.FreeBytes(dir); !known {
+			s.notef("--crash: the file system of %s does not say how much room it has (statfs reports no blocks): the crash record's limit of %s is not checked against it", dir, bytesize.Units{}.Round(p.Crash.RecordLimit))
+		}
+	}
+	if p.IOTrace, err = workload.IOTraceOf(p, s.drv); err != nil {
+		return fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	if p.IOTrace == workload.IOTraceFS {
+		s.fs, err = startFSRecorder(s)
+	}
+	return err
 }
 
 // close releases the run's lock and store.
@@ -224,11 +273,14 @@ func (s *session) close() {
 	if s.ledger != nil {
 		s.ledger.close()
 	}
-	s.crash.remove()
 	s.lock.Unlock()
 	if s.st != nil {
 		s.st.Close()
 	}
+	if err := s.fs.close(); err != nil {
+		s.notef("%v", err)
+	}
+	s.crash.remove()
 }
 
 // measure runs every phase on the workers and builds the result; the
@@ -249,11 +301,11 @@ func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder,
 	// This process's own I/O from here on (the WAL sampler's connection,
 	// the last to close; in goroutine mode the workers too) that falls
 	// outside the phases' counts is the run's too.
-	tally := newIOTally(s.st)
+	tally := newIOTally(s.ioReader(s.st))
 	logs := startWALSampler(ctx, s.st, b)
-	var m mode = &processMode{cfg: s.cfg, onStart: logs.started, crash: s.crash}
+	var m mode = &processMode{cfg: s.cfg, onStart: logs.started, crash: s.crash, fs: s.fs, io: tally}
 	if p.Mode == workload.ModeGoroutine {
-		m = &goroutineMode{plan: p, store: s.st, cfg: s.cfg, onStart: logs.started, io: tally, crash: s.crash}
+		m = &goroutineMode{plan: p, store: s.st, cfg: s.cfg, onStart: logs.started, io: tally, crash: s.crash, fs: s.fs}
 	}
 	what := "running"
 	if p.Warmup != nil {

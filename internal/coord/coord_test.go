@@ -19,6 +19,7 @@ import (
 
 	"github.com/gobench/gobench/internal/wire"
 	"github.com/gobench/gobench/pkg/bench"
+	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
@@ -50,6 +51,13 @@ func TestMain(m *testing.M) {
 		in := &lateReader{r: os.Stdin, delayRead: 4, delay: 300 * time.Millisecond}
 		if err := ServeWorker(context.Background(), in, os.NewFile(3, "samples"), all.Registry(), os.Getpid()); err != nil {
 			fmt.Fprintln(os.Stderr, "worker:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "recordfs":
+		// The recording file system's helper.
+		if err := recfs.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "recordfs:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/crashstate"
+	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
@@ -18,24 +20,28 @@ import (
 // crashRun is a --crash run's recording: where its record and the files
 // copied at START go, and the store that records.
 type crashRun struct {
-	dir     string
-	rec     store.Record
-	pcs     store.PowerCutStore
+	dir string
+	rec store.Record
+	pcs store.PowerCutStore
+	// layout says how the states find the store's files in the record
+	// and its copies (crashstate.Options: Files, and Tree under the file
+	// system recorder).
+	layout crashstate.Options
+	// acks says the workers append their acknowledgements themselves
+	// (the recording file system records the files).
+	acks    bool
 	started bool
 	stopErr error
 }
 
-// checkCrash refuses, before anything is set up, a --crash plan whose
-// driver cannot record it, or whose record's limit, database and the
-// simulation's copies of it do not fit in the free space of dir (where
-// the database goes). That the run fits its
-// limit is the plan's own check (workload.Plan.Validate).
+// checkCrash refuses, before anything is set up, a --crash (or
+// --io-trace) plan whose driver cannot record it, or whose recording
+// file system this machine cannot mount, or whose record's limit,
+// database and the simulation's copies of it do not fit in the free
+// space of dir (where the database goes). That the run fits its limit
+// is the plan's own check (workload.Plan.Validate).
 func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
-	c := p.Crash
-	if c == nil {
-		return nil
-	}
-	if reg != nil {
+	if reg != nil && (p.Crash != nil || p.IOTrace != "") {
 		drv, err := reg.Lookup(p.Driver)
 		if err != nil {
 			return err
@@ -46,6 +52,19 @@ func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
 			}
 			return err
 		}
+		if trace, _ := workload.IOTraceOf(p, drv); trace == workload.IOTraceFS {
+			what := "--io-trace fs"
+			if p.Crash != nil {
+				what = "--crash"
+			}
+			if err := checkFSRecorder(fmt.Sprintf("%s on %s records its I/O through a FUSE file system", what, p.Driver)); err != nil {
+				return err
+			}
+		}
+	}
+	c := p.Crash
+	if c == nil {
+		return nil
 	}
 	// Beside the database, the record and the simulation's two copies
 	// of the database: its files at the start, and the state being
@@ -68,10 +87,24 @@ func newCrashRun(s *session) (*crashRun, error) {
 		return nil, nil
 	}
 	pcs, ok := s.st.(store.PowerCutStore)
-	if !ok {
+	df, named := s.drv.(store.DiskFiler)
+	beside := filepath.Dir(p.Store.Path)
+	var layout crashstate.Options
+	if s.fs != nil {
+		// Outside the mount, beside the directory it covers.
+		pcs, ok, beside = s.fs, true, filepath.Dir(s.fs.files.Dir)
+		layout = crashstate.Options{Files: s.fs.files, Tree: recfs.TreeFile}
+	} else if ok && named {
+		files, err := df.DiskFiles(p.Store)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --crash: %w", store.ErrInvalid, err)
+		}
+		layout = crashstate.Options{Files: files}
+	}
+	if !ok || !named {
 		return nil, fmt.Errorf("%w: --crash: the %s driver's store cannot record a run", store.ErrInvalid, p.Driver)
 	}
-	dir, err := os.MkdirTemp(filepath.Dir(p.Store.Path), ".gobench-crash-")
+	dir, err := os.MkdirTemp(beside, ".gobench-crash-")
 	if err != nil {
 		return nil, fmt.Errorf("--crash: %w", err)
 	}
@@ -84,13 +117,22 @@ func newCrashRun(s *session) (*crashRun, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("--crash: %w", err)
 	}
-	return &crashRun{dir: dir, rec: rec, pcs: pcs}, nil
+	return &crashRun{dir: dir, rec: rec, pcs: pcs, layout: layout, acks: s.fs != nil}, nil
 }
 
-// record returns what the plan of a worker process carries so that it
-// records its I/O, or nil.
+// record returns what the plan of a worker process carries so that its
+// engine records its I/O, or nil.
 func (c *crashRun) record() *store.Record {
-	if c == nil {
+	if c == nil || c.acks {
+		return nil
+	}
+	return &c.rec
+}
+
+// ackRecord returns what a plan's workers append their acknowledgements
+// to themselves (workload.Plan.AckRecord), or nil.
+func (c *crashRun) ackRecord() *store.Record {
+	if c == nil || !c.acks {
 		return nil
 	}
 	return &c.rec
@@ -134,8 +176,10 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 	s.notef("simulating %d power cuts (%s model) at points of the run's record", p.Crash.States, p.Crash.Model)
 	x := runner.NewCrashIndex(p)
 	d := result.NewDurability(p.Crash)
-	spec := store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed}
-	sum, err := c.pcs.CrashStates(ctx, c.dir, c.rec, spec, x.Add, func(st store.CrashState) error {
+	o := c.layout
+	o.Record, o.Base, o.Work = c.rec.Path, filepath.Join(c.dir, "base"), filepath.Join(c.dir, "work")
+	o.Spec = store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed}
+	sum, err := crashstate.Build(ctx, o, x.Add, func(st store.CrashState) error {
 		r, err := runner.CheckCrashState(ctx, s.drv, p, st, x)
 		if err != nil {
 			return err
@@ -143,6 +187,9 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		d.Add(st, r)
 		return nil
 	})
+	if err == nil && s.fs != nil {
+		err = s.fs.failed()
+	}
 	d.SetRecord(sum, x.Acks())
 	if err != nil {
 		d.Stopped = err.Error()

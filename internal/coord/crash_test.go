@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
@@ -100,21 +101,28 @@ func TestCrashRecordFills(t *testing.T) {
 	}
 }
 
-// --crash is refused, before anything is set up, on a driver that cannot
-// record its I/O, and when the record cannot fit its limit.
+// --crash is refused, before anything is set up, on a driver that keeps
+// no files to record, on one whose files only the FUSE recording file
+// system can record where it cannot be mounted, and when the record
+// cannot fit its limit.
 func TestCrashRefused(t *testing.T) {
 	reg := all.Registry()
-	for _, driver := range []string{"null", "map", "modernc"} {
+	for _, driver := range []string{"null", "map"} {
 		p := crashPlan(t, driver, "wal", "full", 1, 100, 4)
-		p.Store.Options = nil
-		if driver == "modernc" {
-			p.Store.Options = sqlite.DefaultOptions().Encode()
-		}
-		if err := checkCrash(p, reg, t.TempDir()); !errors.Is(err, store.ErrInvalid) {
+		p.Store.Options, p.Mode = nil, workload.ModeGoroutine
+		if err := checkCrash(p, reg, t.TempDir()); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "keeps no files") {
 			t.Errorf("%s: %v", driver, err)
 		}
 	}
-	p := crashPlan(t, "ncruces", "wal", "full", 4, 1_000_000, 4)
+	p := crashPlan(t, "modernc", "wal", "full", 1, 100, 4)
+	p.Store.Options = sqlite.DefaultOptions().Encode()
+	err := checkCrash(p, reg, t.TempDir())
+	if fuse := recfs.Available(); fuse == nil && err != nil {
+		t.Errorf("modernc, recorded by the file system: %v", err)
+	} else if fuse != nil && (!errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "fuse3")) {
+		t.Errorf("modernc without FUSE (%v): %v", fuse, err)
+	}
+	p = crashPlan(t, "ncruces", "wal", "full", 4, 1_000_000, 4)
 	p.Crash.RecordLimit = 1 << 20
 	if err := p.Validate(); err == nil {
 		t.Error("a run whose record cannot fit its limit was accepted")

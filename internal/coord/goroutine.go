@@ -22,7 +22,8 @@ type goroutineMode struct {
 	onStart func(phase int, at int64) // hears each phase's START
 	// io tallies this process's I/O: the phases' counts go to it.
 	io    *ioTally
-	crash *crashRun // a --crash run's recording, nil otherwise
+	crash *crashRun   // a --crash run's recording, nil otherwise
+	fs    *fsRecorder // the recording file system, nil when none counts the I/O
 }
 
 func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
@@ -35,7 +36,9 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	wc := newWatchedCollector(b, g.plan.Workers())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	h := &runner.Host{Plan: g.plan, Store: g.store, Workers: ids, Collector: wc,
+	p := *g.plan
+	p.AckRecord = g.crash.ackRecord() // the workers' acknowledgements, under the recording file system
+	h := &runner.Host{Plan: &p, Store: g.store, Workers: ids, Collector: wc,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)
 			if err := g.crash.start(phase); err != nil {
@@ -56,6 +59,9 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 			b.AddIO(phase, io)
 			return nil
 		}}
+	if g.fs != nil {
+		h.IO = g.fs.read
+	}
 	done := make(chan error, 1)
 	go func() { done <- h.Run(ctx) }()
 	limit := stallLimit(g.cfg)

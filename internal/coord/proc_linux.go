@@ -12,3 +12,11 @@ import (
 func dieWithParent(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
+
+// ownGroup puts the recording file system's helper in its own process
+// group, out of reach of a terminal's Ctrl-C: it must outlive the
+// workers that use its mount, and it ends when the coordinator closes
+// its stdin (or dies).
+func ownGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}

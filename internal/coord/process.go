@@ -28,6 +28,8 @@ type processMode struct {
 	cfg     Config
 	onStart func(phase int, at int64) // hears each phase's START
 	crash   *crashRun                 // a --crash run's recording, nil otherwise
+	fs      *fsRecorder               // the recording file system, nil when none counts the I/O
+	io      *ioTally                  // the coordinator's tally of the I/O the file system counts
 	cpu     coordCPU
 }
 
@@ -38,6 +40,9 @@ type coordCPU struct {
 	start []workload.CPU // at each phase's START
 	ok    []bool         // start was measured
 	left  []int          // workers yet to finish each phase
+	// lastDone, if set, hears the end of each phase: its last worker
+	// finished it.
+	lastDone func(phase int)
 }
 
 func (c *coordCPU) init(phases, workers int) {
@@ -59,7 +64,13 @@ func (c *coordCPU) started(phase int) {
 func (c *coordCPU) finished(phase int, b *result.Builder) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.left[phase]--; c.left[phase] != 0 || !c.ok[phase] {
+	if c.left[phase]--; c.left[phase] != 0 {
+		return
+	}
+	if c.lastDone != nil {
+		c.lastDone(phase)
+	}
+	if !c.ok[phase] {
 		return
 	}
 	if now, ok := runner.ProcessCPU(); ok {
@@ -90,6 +101,7 @@ func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 	p := m.cfg.Plan
 	sent := *p
 	sent.Store.Record = m.crash.record() // workers record their I/O from their first connection on
+	sent.AckRecord = m.crash.ackRecord() // or, under the recording file system, their acknowledgements
 	withOrder, removeOrder, err := replayOrderFile(&sent)
 	if err != nil {
 		return err
@@ -112,6 +124,9 @@ func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 		g.Go(func() error { return pr.serve(samples, p, b, &m.cpu) })
 	}
 	m.cpu.init(len(p.RunPhases()), len(procs)*p.Goroutines)
+	if m.fs != nil {
+		m.cpu.lastDone = func(phase int) { m.fs.finished(phase, b, m.io) }
+	}
 	kill := func() {
 		for _, pr := range procs {
 			_ = pr.cmd.Process.Kill() // a no-op for a process already reaped
@@ -228,6 +243,7 @@ func (m *processMode) barriers(ctx, gctx context.Context, procs []*proc, b *resu
 		if err := m.crash.start(phase); err != nil {
 			return err
 		}
+		m.fs.started(phase)
 		// One START instant for every process: offsets count from it.
 		b.SetStart(phase, time.Now())
 		m.cpu.started(phase)

@@ -46,7 +46,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	if err != nil {
 		return fmt.Errorf("opening the store: %w", err)
 	}
-	tally := newIOTally(st)
+	tally := newIOTally(storeIO(st, plan))
 	h := &runner.Host{
 		Plan:        plan,
 		Store:       st,
@@ -106,24 +106,35 @@ func procWorkers(proc, goroutines int) []int {
 	return ids
 }
 
-// ioTally keeps what a process's store counted of its I/O: from the
-// store's opening, and over each phase, so that what was done outside
-// the phases (opening the connections, closing them) is known too.
+// ioTally keeps what a process's store counted of its I/O (or the file
+// system recorder counted of every process's): from the store's opening,
+// and over each phase, so that what was done outside the phases
+// (opening the connections, closing them) is known too.
 type ioTally struct {
-	t      store.IOTracer
+	read   func() (store.IOCounts, bool)
 	start  store.IOCounts
 	phases store.IOCounts
 	ok     bool
 }
 
-// newIOTally starts counting st's I/O, if its engine traces it.
-func newIOTally(st store.Store) *ioTally {
-	t, _ := st.(store.IOTracer)
-	tl := &ioTally{t: t}
-	if t != nil {
-		tl.start, tl.ok = t.IO()
+// newIOTally starts counting with read; nil counts nothing.
+func newIOTally(read func() (store.IOCounts, bool)) *ioTally {
+	tl := &ioTally{read: read}
+	if read != nil {
+		tl.start, tl.ok = read()
 	}
 	return tl
+}
+
+// storeIO returns what reads st's I/O counts in this process, if its
+// engine traces them and the plan does not have the file system
+// recorder count them instead; nil otherwise.
+func storeIO(st store.Store, p *workload.Plan) func() (store.IOCounts, bool) {
+	t, ok := st.(store.IOTracer)
+	if !ok || p.IOTrace == workload.IOTraceFS {
+		return nil
+	}
+	return t.IO
 }
 
 // phase adds a phase's counts.
@@ -134,7 +145,7 @@ func (tl *ioTally) outside() (store.IOCounts, bool) {
 	if !tl.ok {
 		return store.IOCounts{}, false
 	}
-	now, ok := tl.t.IO()
+	now, ok := tl.read()
 	return now.Sub(tl.start).Sub(tl.phases), ok
 }
 

@@ -40,6 +40,8 @@ var sqlite3CLI = sync.OnceValue(func() bool {
 // library).
 func condition(cond string) (bool, error) {
 	switch cond {
+	case "fuse":
+		return fuseAvailable(), nil
 	case "pysqlite":
 		return pySQLite(), nil
 	case "sqlite3cli":

@@ -50,27 +50,31 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"resultcheck": resultCheck,
-			"primcheck":   primCheck,
-			"samecounts":  sameCounts,
-			"samejob":     sameJob,
-			"waitfile":    waitFile,
-			"widthcheck":  widthCheck,
-			"nodir":       noDir,
-			"rssflat":     rssFlat,
-			"sizecheck":   sizeCheck,
-			"contention":  contention,
-			"holdread":    holdRead,
-			"sqlexec":     sqlExec,
-			"sqlvalue":    sqlValue,
-			"ackcheck":    ackCheck,
-			"samerows":    sameRows,
-			"tpcbcheck":   tpcbCheck,
-			"capcheck":    capCheck,
-			"ycsbcheck":   ycsbCheck,
-			"stracecheck": straceCheck,
-			"traceinfo":   traceInfo,
-			"replaycheck": replayCheck,
+			"resultcheck":   resultCheck,
+			"samecounts":    sameCounts,
+			"samejob":       sameJob,
+			"waitfile":      waitFile,
+			"widthcheck":    widthCheck,
+			"nodir":         noDir,
+			"rssflat":       rssFlat,
+			"sizecheck":     sizeCheck,
+			"contention":    contention,
+			"holdread":      holdRead,
+			"sqlexec":       sqlExec,
+			"sqlvalue":      sqlValue,
+			"ackcheck":      ackCheck,
+			"samerows":      sameRows,
+			"tpcbcheck":     tpcbCheck,
+			"capcheck":      capCheck,
+			"ycsbcheck":     ycsbCheck,
+			"stracecheck":   straceCheck,
+			"waitmount":     waitMount,
+			"killrun":       killRun,
+			"deadmount":     deadMount,
+			"stracefscheck": straceFSCheck,
+			"traceinfo":     traceInfo,
+			"replaycheck":   replayCheck,
+			"primcheck":     primCheck,
 		},
 	})
 }
@@ -96,7 +100,7 @@ func readSuite(ts *testscript.TestScript, name string) *result.Suite {
 
 // resultcheck FILE check... asserts facts about a result file:
 //
-//	count=N     total ops
+//	count=N     total ops (with --warmup auto: measured and cut together)
 //	procs=N     N distinct worker process ids, none of them alive now
 //	lottery     per-kind counts equal what each worker's lottery deals
 //	journal=X   the journal mode read back from SQLite
@@ -115,8 +119,12 @@ func resultCheck(ts *testscript.TestScript, neg bool, args []string) {
 		switch key {
 		case "count":
 			n, _ := strconv.ParseInt(val, 10, 64)
-			if ph.Total.Count != n {
-				ts.Fatalf("total count %d, want %d", ph.Total.Count, n)
+			got := ph.Total.Count
+			if ph.Steady != nil {
+				got += ph.Steady.Ops
+			}
+			if got != n {
+				ts.Fatalf("total count %d, want %d", got, n)
 			}
 		case "procs":
 			n, _ := strconv.Atoi(val)

@@ -45,6 +45,7 @@ var rules = []rule{
 	{dir: "pkg/percentile", onlyThis: []string{}, why: "the percentile rule depends on nothing"},
 	{dir: "pkg/iorecord", onlyThis: []string{}, why: "the crash record's format depends on nothing"},
 	{dir: "pkg/crashstate", onlyThis: []string{module + "pkg/iorecord", module + "pkg/store"}, why: "the crash states are built from the record alone, for every engine"},
+	{dir: "pkg/store", forbid: []string{module + "pkg/crashstate", module + "pkg/recfs"}, why: "engines record their I/O and name their files; the crash states are built above them, the same way for every engine"},
 	{dir: "internal/cli", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/lmdb", module + "pkg/store/files", module + "pkg/store/mapstore", module + "pkg/store/btreestore", module + "pkg/store/nullstore"}, why: "engines own their flags (store.Settings): the command line knows no engine by name"},
 	{dir: "cmd/gobench", onlyThis: []string{module + "internal/cli"}, why: "main only calls cli.Main"},
 	{dir: "", forbid: []string{module + "pkg/store/storetest"}, why: "storetest is for tests: the binary's checks are package conformance"},

@@ -8,8 +8,8 @@
 // (Ready for each phase, Samples, Done per worker and phase, CPU per phase,
 // IO per phase and once for the rest of the process's life, Error). A
 // stream opens with an 8-byte header: the magic "GBNW", a little-endian
-// uint16 version (Version: 4) and two zero bytes. Version 4 added the IO
-// frame; a reader refuses a stream of any other version, so a coordinator
+// uint16 version (Version: 5) and two zero bytes. Version 4 added the IO
+// frame, version 5 a count to it (store.FileIO.SyncWrites); a reader refuses a stream of any other version, so a coordinator
 // never misreads a worker built from other sources. Frames follow, each an 8-byte
 // header (type byte, three zero bytes, little-endian uint32 payload length)
 // and the payload.
@@ -59,7 +59,7 @@ import (
 )
 
 // Version is the protocol version this package reads and writes.
-const Version = 4
+const Version = 5
 
 var magic = [4]byte{'G', 'B', 'N', 'W'}
 
@@ -79,7 +79,7 @@ const (
 	// maxWait is the largest busy wait a sample can carry.
 	maxWait = 1<<40 - 1
 	// ioCounts is how many counts an IO frame carries.
-	ioCounts = store.NumRoles * 9
+	ioCounts = store.NumRoles * 10
 	ioLen    = 8 + 8*ioCounts
 )
 

@@ -14,6 +14,10 @@ import (
 
 var names = [3]string{"db", "db-journal", "db-wal"}
 
+// dbFiles are the files named names, as SQLite's driver names them.
+var dbFiles = store.DiskFiles{Prefix: "db", Path: "db", Roles: []store.RoleSuffix{
+	{Suffix: "-journal", Role: store.RoleJournal}, {Suffix: "-wal", Role: store.RoleWAL}, {Suffix: "-shm", Role: store.RoleOther}}}
+
 // script is a run's record built event by event, over base files.
 type script struct {
 	t      *testing.T
@@ -73,7 +77,7 @@ func (s *script) states(model string, n int) ([]map[string]string, []store.Crash
 	}
 	var files []map[string]string
 	var states []store.CrashState
-	o := Options{Record: rec, Base: filepath.Join(s.dir, "base"), Work: filepath.Join(s.dir, "work"), Names: names,
+	o := Options{Record: rec, Base: filepath.Join(s.dir, "base"), Work: filepath.Join(s.dir, "work"), Files: dbFiles,
 		Spec: store.CrashSpec{States: n, Model: model, Seed: 7}}
 	_, err := Build(context.Background(), o, func(store.Ack) {}, func(st store.CrashState) error {
 		m := map[string]string{}
@@ -222,7 +226,7 @@ func TestPointsSpreadAndFollowAcknowledgements(t *testing.T) {
 		t.Fatal(err)
 	}
 	var points []int64
-	sum, err := Build(context.Background(), Options{Record: rec, Base: filepath.Join(s.dir, "base"), Work: filepath.Join(s.dir, "w"), Names: names,
+	sum, err := Build(context.Background(), Options{Record: rec, Base: filepath.Join(s.dir, "base"), Work: filepath.Join(s.dir, "w"), Files: dbFiles,
 		Spec: store.CrashSpec{States: 10, Model: store.CrashLose, Seed: 1}}, func(a store.Ack) {
 		if a.Event%3 != 2 {
 			t.Errorf("ack at event %d", a.Event)
@@ -257,7 +261,7 @@ func TestBadRecords(t *testing.T) {
 	if err := os.WriteFile(rec, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Record: rec, Base: dir, Work: filepath.Join(dir, "w"), Names: names, Spec: store.CrashSpec{States: 1, Model: store.CrashLose}}
+	o := Options{Record: rec, Base: dir, Work: filepath.Join(dir, "w"), Files: dbFiles, Spec: store.CrashSpec{States: 1, Model: store.CrashLose}}
 	if _, err := Build(context.Background(), o, func(store.Ack) {}, func(store.CrashState) error { return nil }); err == nil {
 		t.Error("a record without an end was accepted")
 	}

@@ -18,17 +18,38 @@ type Kind uint8
 // them too (ctrace.c).
 const (
 	KindWrite    Kind = 1  // Arg: offset; payload: the bytes
-	KindTruncate Kind = 2  // Arg: the new size
-	KindSync     Kind = 3  // Flags: SQLite's sync flags
-	KindCreate   Kind = 4  // the file of Role did not exist and was created
-	KindDelete   Kind = 5  // the file of Role was removed
-	KindDirSync  Kind = 6  // the database's directory was synced
+	KindTruncate Kind = 2  // Arg: the new size (with FlagGrow: at least this size)
+	KindSync     Kind = 3  // Flags: SQLite's sync flags, or FlagDataSync
+	KindCreate   Kind = 4  // the file of Role (or File, named by the payload in directory Arg) was created
+	KindDelete   Kind = 5  // the file of Role (or the entry named by the payload in directory Arg) was removed
+	KindDirSync  Kind = 6  // the database's directory (or directory File) was synced
 	KindAck      Kind = 7  // payload: an Ack
 	KindStart    Kind = 8  // the run's START: the files were copied just before
 	KindEnd      Kind = 9  // the run ended: later events are not the run's
 	KindFull     Kind = 10 // a process found the record at its limit and stopped
-	maxKind           = KindFull
+	KindMkdir    Kind = 11 // directory File, named by the payload, was made in directory Arg
+	KindRename   Kind = 12 // payload: a Rename; File is the entry moved
+	KindLink     Kind = 13 // file File got a second name, the payload, in directory Arg
+	maxKind           = KindLink
 )
+
+// Event flags.
+const (
+	// FlagDataSync marks a sync of a file's data alone (fdatasync, or
+	// msync, which reaches a file system as one), as SQLite's
+	// SQLITE_SYNC_DATAONLY does.
+	FlagDataSync = 0x10
+	// FlagGrow marks a truncate that only grows a file (fallocate): a
+	// file already longer keeps its size.
+	FlagGrow = 0x100
+	// FlagExchange marks a rename that swaps its two entries
+	// (RENAME_EXCHANGE).
+	FlagExchange = 0x200
+)
+
+// RootDir is the file id of the recorded directory itself, for events
+// of the file system recorder.
+const RootDir = 1
 
 // HeaderLen is the length of an event's header.
 const HeaderLen = 32
@@ -47,9 +68,14 @@ type Event struct {
 	Role  uint8
 	Flags uint16
 	PID   uint32
-	Time  int64
-	Arg   int64
-	Data  []byte
+	// File, when not 0, names the file (or directory) the event is about
+	// by the number the file system recorder gave it, and the event's
+	// Role only says what the file is for; 0 names it by its Role alone
+	// (a VFS's events: the database, its journal, its WAL).
+	File uint32
+	Time int64
+	Arg  int64
+	Data []byte
 	// Offset is where the event starts in the record (set by readers).
 	Offset int64
 }
@@ -66,6 +92,52 @@ type Ack struct {
 	Start         int64
 }
 
+// named reports whether an event of kind, from the file system
+// recorder, carries the name of a directory entry.
+func (k Kind) named() bool {
+	switch k {
+	case KindCreate, KindDelete, KindMkdir, KindRename, KindLink:
+		return true
+	}
+	return false
+}
+
+// hasPayload reports whether an event of kind may carry a payload; byFile
+// says it names its file by number.
+func (k Kind) hasPayload(byFile bool) bool {
+	return k == KindWrite || k == KindAck || byFile && k.named()
+}
+
+// Rename is a rename's payload: the entry Old in directory From became
+// New in directory To (with FlagExchange, the two entries swapped).
+type Rename struct {
+	From, To uint32
+	Old, New string
+}
+
+// AppendRename appends a rename's payload to dst.
+func AppendRename(dst []byte, r Rename) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, r.From)
+	dst = binary.LittleEndian.AppendUint32(dst, r.To)
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(r.Old)))
+	dst = append(dst, r.Old...)
+	return append(dst, r.New...)
+}
+
+// Rename decodes a rename's payload.
+func (e *Event) Rename() (Rename, error) {
+	p := e.Data
+	if len(p) < 10 {
+		return Rename{}, fmt.Errorf("a rename of %d bytes", len(p))
+	}
+	n := int(binary.LittleEndian.Uint16(p[8:]))
+	if 10+n > len(p) {
+		return Rename{}, fmt.Errorf("a rename's old name of %d bytes in %d", n, len(p)-10)
+	}
+	return Rename{From: binary.LittleEndian.Uint32(p), To: binary.LittleEndian.Uint32(p[4:]),
+		Old: string(p[10 : 10+n]), New: string(p[10+n:])}, nil
+}
+
 // Len returns the event's encoded length.
 func (e *Event) Len() int { return HeaderLen + len(e.Data) }
 
@@ -76,6 +148,7 @@ func AppendEvent(dst []byte, e *Event) []byte {
 	h[4], h[5] = byte(e.Kind), e.Role
 	binary.LittleEndian.PutUint16(h[6:], e.Flags)
 	binary.LittleEndian.PutUint32(h[8:], e.PID)
+	binary.LittleEndian.PutUint32(h[12:], e.File)
 	binary.LittleEndian.PutUint64(h[16:], uint64(e.Time))
 	binary.LittleEndian.PutUint64(h[24:], uint64(e.Arg))
 	dst = append(dst, h[:]...)
@@ -111,6 +184,7 @@ func parseHeader(h []byte, e *Event) (n int, err error) {
 	e.Kind, e.Role = Kind(h[4]), h[5]
 	e.Flags = binary.LittleEndian.Uint16(h[6:])
 	e.PID = binary.LittleEndian.Uint32(h[8:])
+	e.File = binary.LittleEndian.Uint32(h[12:])
 	e.Time = int64(binary.LittleEndian.Uint64(h[16:]))
 	e.Arg = int64(binary.LittleEndian.Uint64(h[24:]))
 	switch {
@@ -120,12 +194,14 @@ func parseHeader(h []byte, e *Event) (n int, err error) {
 		return 0, fmt.Errorf("unknown event kind %d", h[4])
 	case e.Kind == KindAck && n != HeaderLen+AckLen:
 		return 0, fmt.Errorf("acknowledgement of %d bytes (want %d)", n, HeaderLen+AckLen)
-	case e.Kind != KindWrite && e.Kind != KindAck && n != HeaderLen:
+	case e.File == 0 && e.Kind >= KindMkdir:
+		return 0, fmt.Errorf("event of kind %d names no file", e.Kind)
+	case n != HeaderLen && !e.Kind.hasPayload(e.File != 0):
 		return 0, fmt.Errorf("event of kind %d with a payload", e.Kind)
+	case n == HeaderLen && e.File != 0 && e.Kind.named():
+		return 0, fmt.Errorf("event of kind %d without its name", e.Kind)
 	case e.Arg < 0:
 		return 0, fmt.Errorf("negative offset or size %d", e.Arg)
-	case binary.LittleEndian.Uint32(h[12:]) != 0:
-		return 0, errors.New("reserved bytes are not zero")
 	}
 	return n, nil
 }

@@ -19,7 +19,30 @@ func sampleEvents() []Event {
 		{Kind: KindTruncate, Role: 2, PID: 8, Time: 15, Arg: 0},
 		{Kind: KindAck, PID: 8, Time: 16, Data: AppendAck(nil, Ack{Worker: 3, Phase: 1, First: 41, N: 2, Start: 9})},
 		{Kind: KindDelete, Role: 1, PID: 7, Time: 17},
-		{Kind: KindEnd, Time: 18},
+		{Kind: KindMkdir, File: 2, Arg: RootDir, PID: 9, Time: 18, Data: []byte("sub")},
+		{Kind: KindCreate, File: 3, Arg: 2, PID: 9, Time: 19, Data: []byte("000001.log")},
+		{Kind: KindWrite, File: 3, Role: 2, PID: 9, Time: 20, Arg: 7, Data: []byte("entry")},
+		{Kind: KindSync, File: 3, Role: 2, Flags: FlagDataSync, PID: 9, Time: 21},
+		{Kind: KindTruncate, File: 3, Flags: FlagGrow, PID: 9, Time: 22, Arg: 1 << 20},
+		{Kind: KindRename, File: 3, Flags: FlagExchange, PID: 9, Time: 23, Data: AppendRename(nil, Rename{From: 2, To: RootDir, Old: "000001.log", New: "CURRENT"})},
+		{Kind: KindLink, File: 3, Arg: 2, PID: 9, Time: 24, Data: []byte("again")},
+		{Kind: KindDelete, File: 3, Arg: 2, PID: 9, Time: 25, Data: []byte("again")},
+		{Kind: KindDirSync, File: 2, PID: 9, Time: 26},
+		{Kind: KindEnd, Time: 27},
+	}
+}
+
+// A rename's payload reads back as it was written; one cut short does
+// not read.
+func TestRename(t *testing.T) {
+	r := Rename{From: 4, To: 9, Old: "a.tmp", New: "MANIFEST-000002"}
+	e := Event{Kind: KindRename, File: 5, Data: AppendRename(nil, r)}
+	if got, err := e.Rename(); err != nil || got != r {
+		t.Errorf("%+v, %v", got, err)
+	}
+	e.Data = e.Data[:11]
+	if _, err := e.Rename(); err == nil {
+		t.Error("a rename cut short was read")
 	}
 }
 
@@ -73,6 +96,8 @@ func TestRecordCorrupt(t *testing.T) {
 		{"unknown kind", func(b []byte) []byte { b[4] = 99; return b }, "unknown event kind 99"},
 		{"short length", func(b []byte) []byte { b[0] = 3; return b }, "impossible event length 3"},
 		{"payload on a sync", func(b []byte) []byte { b[0] = 40; return b }, "with a payload"},
+		{"a directory made by no number", func(b []byte) []byte { b[4] = byte(KindMkdir); return b }, "names no file"},
+		{"a creation by number without its name", func(b []byte) []byte { b[4], b[12] = byte(KindCreate), 5; return b }, "without its name"},
 	} {
 		r := NewReader(bytes.NewReader(tt.bad(bytes.Clone(good))), 0)
 		for r.Scan() {

@@ -46,8 +46,13 @@ type Job struct {
 	// Args is the command line the job was resolved from, without the
 	// program name; empty for a job made by hand.
 	Args []string `json:"args,omitempty"`
-	// Repeat runs every cell this many times, interleaved.
+	// Repeat runs every cell this many times, interleaved; with
+	// Precision, at most this many.
 	Repeat int `json:"repeat"`
+	// Precision, when set, stops the repeats early, after the first whole
+	// round at which every gated figure (or total ops/s, without gates)
+	// of every cell is as precise as it asks (--precision).
+	Precision *Precision `json:"precision,omitempty"`
 	// Baseline selects, in a matrix, the cell factors are computed
 	// against, by values or name=value ("" for the first cell).
 	Baseline string `json:"baseline,omitempty"`
@@ -72,6 +77,30 @@ type Job struct {
 	// Cells are the plans, one per cell, in the order they run. Their
 	// store paths are set per run, and are empty here.
 	Cells []*workload.Plan `json:"cells"`
+}
+
+// Precision is a job's stop rule for repeats: the target relative
+// half-width of the 90% interval of each figure's median (0.05: ±5%),
+// and how long the repeats may take in all (0: no limit); Job.Repeat
+// bounds their number.
+type Precision struct {
+	Target  float64           `json:"target"`
+	MaxTime workload.Duration `json:"max_time,omitempty"`
+}
+
+// Rule returns the stop rule over the job's gated figures, or total ops/s
+// when it has no gates.
+func (j *Job) Rule(gates []judge.Expectation) judge.Precision {
+	var ms []judge.Metric
+	for _, g := range gates {
+		if !slices.Contains(ms, g.Metric) {
+			ms = append(ms, g.Metric)
+		}
+	}
+	if len(ms) == 0 {
+		ms = []judge.Metric{{Kind: "total", Stat: "ops/s"}}
+	}
+	return judge.Precision{Target: j.Precision.Target, Metrics: ms}
 }
 
 // New returns a job of command over cells of the given shape, stamped
@@ -197,6 +226,18 @@ func (j *Job) Validate(ctx context.Context, reg *store.Registry) error {
 	}
 	if j.Repeat < 1 {
 		return fmt.Errorf("%w: repeat %d: want 1 or more", ErrInvalid, j.Repeat)
+	}
+	if pr := j.Precision; pr != nil {
+		switch {
+		case !(pr.Target > 0 && pr.Target < 1):
+			return fmt.Errorf("%w: precision %v: want a fraction above 0 and below 1 (5%% is 0.05)", ErrInvalid, pr.Target)
+		case pr.MaxTime < 0:
+			return fmt.Errorf("%w: precision's max time %v: want 0 (none) or a positive duration", ErrInvalid, pr.MaxTime)
+		case j.Repeat < judge.MinMedianRepeats:
+			return fmt.Errorf("%w: precision needs up to at least %d repeats for an interval of the median: raise --max-repeats (it is %d)", ErrInvalid, judge.MinMedianRepeats, j.Repeat)
+		case j.Search != nil:
+			return fmt.Errorf("%w: precision applies to repeats of cells, not to a capacity search", ErrInvalid)
+		}
 	}
 	if len(j.Cells) == 0 {
 		return fmt.Errorf("%w: no cells", ErrInvalid)

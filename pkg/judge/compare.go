@@ -69,6 +69,20 @@ type ComparisonRow struct {
 	Low        float64 `json:"low,omitempty"`
 	High       float64 `json:"high,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
+	// quantile says the row is a percentile read from runs of too few
+	// ops for the ops rule: it is judged on its runs' quantile intervals
+	// too (see gateable).
+	quantile bool
+	// PWorse is the one-sided p-value that the new repeats are worse than
+	// the old (interleaved: worse by more than the threshold), the
+	// Mann-Whitney U test's (see pWorse); HolmLimit the bound Holm's
+	// procedure held it to among the rows judged (see Comparison.Holm).
+	// A row its own rule calls a regression stays one only when PWorse is
+	// within HolmLimit, and every smaller p-value was within its own.
+	PWorse    float64 `json:"p_worse,omitempty"`
+	HolmLimit float64 `json:"holm_limit,omitempty"`
+	// tested says the row was judged by its rule: one of Holm's family.
+	tested bool
 }
 
 // The outcomes of a comparison and of its rows: a gate's three verdicts
@@ -103,6 +117,9 @@ type Comparison struct {
 	Unmatched []string `json:"unmatched,omitempty"`
 	// Warnings lists differences of environment between the files.
 	Warnings []string `json:"warnings,omitempty"`
+	// Holm is how the regressions were held to a family-wise false-alarm
+	// rate over every row judged; nil when no row was judged.
+	Holm *HolmSummary `json:"holm,omitempty"`
 }
 
 // CompareOptions say how two files are compared.
@@ -135,11 +152,19 @@ func cellKey(c result.Cell) string { return result.RunSettings(c.Runs[0]).String
 // invocations a row is judged on medians and ranges (judgeSeparate), and
 // throughput and latency rows are not judged at all when the machine's
 // calibration moved more than the comparison can resolve (see
-// MachineShift). Interleaved files (o.Interleaved) are judged as gates
+// MachineShift), and CPU per op is judged only when the calibration says
+// the machine held (machineHeld). Interleaved files (o.Interleaved) are judged as gates
 // are, on the interval of the ratio (judgeInterleaved). Either way a row
 // must be one that can be judged: 3 repeats a side, and for a percentile
 // q at least 10/(1-q) ops of its kind a run (p99 needs 1,000, p99.9
 // 10,000; max, one op, never). The rank test's p is reported beside.
+//
+// Each cell has a dozen rows, each judged on its own rule at a one-sided
+// 5%: over them all, an A/A pair would be called a regression far more
+// often than one time in twenty. So a regression a row's rule calls must
+// also pass Holm's step-down procedure over every row judged, at a
+// family-wise rate of FamilyAlpha (see Comparison.holm); passes are left
+// as they are.
 func Compare(oldName string, old *result.Suite, newName string, new *result.Suite, metrics []Metric, o CompareOptions) (*Comparison, error) {
 	if err := result.SameWorkload(old.Cells[0].Runs[0], new.Cells[0].Runs[0]); err != nil {
 		return nil, fmt.Errorf("%s and %s ran %w", oldName, newName, err)
@@ -180,6 +205,7 @@ func Compare(oldName string, old *result.Suite, newName string, new *result.Suit
 	if c.Machine == nil && !o.Interleaved {
 		c.Warnings = append(c.Warnings, "the machine was not calibrated in both files (results of an older gobench, or --calibrate=false): a change of the machine cannot be told from a change of the code")
 	}
+	c.holm()
 	c.Outcome = c.outcome(o)
 	return c, nil
 }
@@ -215,7 +241,7 @@ func compareCell(m Metric, oc, nc result.Cell) (ComparisonRow, bool) {
 	} else {
 		row.Worse = row.New.Median > row.Old.Median
 	}
-	row.Why = gateable(m, oc, nc)
+	row.Why, row.quantile = gateable(m, oc, nc)
 	if m.Neutral() {
 		row.Worse, row.Why = false, "neither way is better: shown, not judged"
 	}
@@ -235,27 +261,33 @@ func relRange(s Stats) float64 {
 const minRepeats = 3
 
 // gateable says why a row cannot gate, or "": too few repeats, or too few
-// ops under a tail percentile (q needs 10/(1-q) of them in every run).
-func gateable(m Metric, oc, nc result.Cell) string {
+// ops under a tail percentile (q needs 10/(1-q) of them in every run) in
+// runs recorded without their histograms. Runs with histograms and too
+// few ops gate on their quantile intervals as well (quantile): the row
+// may then decide only as far as those intervals do.
+func gateable(m Metric, oc, nc result.Cell) (why string, quantile bool) {
 	if n := min(len(oc.Runs), len(nc.Runs)); n < minRepeats {
-		return fmt.Sprintf("%d repeats: %d a side measure the noise", n, minRepeats)
+		return fmt.Sprintf("%d repeats: %d a side measure the noise", n, minRepeats), false
 	}
 	f := m.Figure()
 	switch {
 	case !f.PerKind || f.Quantile == 0:
-		return ""
+		return "", false
 	case f.Quantile == 100:
-		return "the max is one op"
+		return "the max is one op", false
 	}
 	need := samplesFor(f.Quantile)
 	fewest := int64(math.MaxInt64)
 	for _, r := range append(slices.Clone(oc.Runs), nc.Runs...) {
 		fewest = min(fewest, opCount(r, m.Kind))
 	}
-	if fewest < need {
-		return fmt.Sprintf("%s of %d %s ops a run: needs %d", m.Stat, fewest, m.Kind, need)
+	switch {
+	case fewest >= need:
+		return "", false
+	case hasHistograms(m, []result.Cell{oc, nc}):
+		return "", true
 	}
-	return ""
+	return fmt.Sprintf("%s of %d %s ops a run: needs %d", m.Stat, fewest, m.Kind, need), false
 }
 
 // opCount is the number of ops of kind (or of all, for "total") in a

@@ -19,15 +19,89 @@ func (o CompareOptions) judge(row *ComparisonRow, m Metric, oc, nc result.Cell, 
 			row.Outcome = OutcomeInconclusive
 		}
 		return
+	case !o.Explicit && m.Figure().Shown:
+		row.Gated, row.Why = false, "shown, not judged: name it with --metric to judge it"
+		return
 	case o.Interleaved:
 		o.judgeInterleaved(row, values(m, oc.Runs), values(m, nc.Runs))
-	case machine != nil && machine.Changed && !m.Figure().Machine:
+		bound := 1 - o.MaxRegression
+		if !m.HigherIsBetter() {
+			bound = 1 + o.MaxRegression
+		}
+		row.PWorse, row.tested = pWorse(values(m, nc.Runs), values(m, oc.Runs), bound, m.HigherIsBetter()), true
+	case m.Figure().Machine && !machineHeld(machine):
+		row.Gated, row.Why = false, "not judged: "+machineMoved(machine)
+		if o.Explicit {
+			row.Outcome = OutcomeInconclusive
+		}
+		return
+	case machine != nil && machine.Changed:
 		row.Outcome = OutcomeInconclusive
 		row.Why = "the machine changed (see above): not a valid comparison"
 	default:
 		o.judgeSeparate(row)
+		row.PWorse, row.tested = pWorse(values(m, nc.Runs), values(m, oc.Runs), 1, m.HigherIsBetter()), true
+	}
+	if row.quantile {
+		o.judgeQuantile(row, m, oc, nc)
 	}
 	row.Regression = row.Outcome == OutcomeRegression
+}
+
+// judgeQuantile holds a verdict on a percentile row of runs with too few
+// ops for their figures alone to the quantile intervals of the runs: the
+// ratio of the new cell's interval to the old one's (each at 95%) must
+// lie wholly beyond the threshold for a regression, and wholly within it
+// for a pass; otherwise the row is inconclusive, as a gate would be (a
+// default row, not asked for by name, is then shown and not judged).
+func (o CompareOptions) judgeQuantile(row *ComparisonRow, m Metric, oc, nc result.Cell) {
+	conf := 1 - (1-Confidence)/2
+	n, _, _ := cellQuantile(m, nc, conf)
+	od, fewest, _ := cellQuantile(m, oc, conf)
+	lo, hi := 0.0, math.Inf(1)
+	if !math.IsInf(od.Hi, 1) && od.Hi > 0 {
+		lo = n.Lo / od.Hi
+	}
+	if !math.IsInf(n.Hi, 1) && od.Lo > 0 {
+		hi = n.Hi / od.Lo
+	}
+	bound, op := 1-o.MaxRegression, ">="
+	if !row.Metric.HigherIsBetter() {
+		bound, op = 1+o.MaxRegression, "<="
+	}
+	want := OutcomePass
+	if row.Outcome == OutcomeRegression {
+		want = result.OutcomeFail
+	}
+	if row.Outcome == OutcomeInconclusive || side(lo, hi, op, bound) != want {
+		// A default row the data cannot decide is shown, not judged, as
+		// before the intervals; one asked for by name is inconclusive.
+		row.Outcome, row.Gated = OutcomeInconclusive, true
+		if !o.Explicit {
+			row.Outcome, row.Gated = "", false
+		}
+		row.Why = fmt.Sprintf("%s of runs of few ops (the fewest old run had %s): their quantile intervals put new/old at ×%s–×%s, which does not decide a %s%% regression; more ops a run would",
+			m.Stat, thousands(fewest.TotalCount()), units.Sig3(lo), sig3High(hi), percent(o.MaxRegression))
+	}
+}
+
+// machineHeld says the machine's calibration held between two separate
+// invocations: both were calibrated, the median calibration moved by no
+// more than the comparison's tolerance (half its threshold) either way,
+// and the probes' interval does not put the move beyond it. Figures that
+// move with the machine's state (Figure.Machine: CPU per op, which a busy
+// neighbour raises through caches and shared cores) are judged only then.
+func machineHeld(m *MachineShift) bool {
+	return m != nil && !m.Changed && m.Ratio <= 1+m.Tolerance && m.Ratio >= 1/(1+m.Tolerance)
+}
+
+// machineMoved says why the machine did not hold, for a row not judged.
+func machineMoved(m *MachineShift) string {
+	if m == nil {
+		return "the machine was not calibrated in both files, so it cannot be said to have held"
+	}
+	return fmt.Sprintf("the machine moved (calibration %s vs %s, ×%s, beyond the %.0f%% this comparison absorbs)",
+		units.Micros(m.New), units.Micros(m.Old), units.Sig3(m.Ratio), 100*m.Tolerance)
 }
 
 // judgeSeparate judges a row of two invocations on medians and ranges. A

@@ -54,7 +54,7 @@ func TestErrorFigures(t *testing.T) {
 	}
 	// A failed op is lower-better and read per run.
 	m, _ := ParseMetric("busy errors")
-	if m.HigherIsBetter() || m.Unit() != "failed ops" {
+	if m.HigherIsBetter() || m.Unit() != "ops failed busy" {
 		t.Errorf("busy errors: higher %v, unit %q", m.HigherIsBetter(), m.Unit())
 	}
 	rate, _ := ParseMetric("error rate")
@@ -97,5 +97,50 @@ func TestMissingFigures(t *testing.T) {
 	f := compareStats(fs, StatsOf([]float64{10, 10, 10}), StatsOf([]float64{5, 5, 5}))
 	if f.Better || f.Short() != "×0.50" {
 		t.Errorf("commits fsync%% factor %+v reads %q, want no direction", f, f.Short())
+	}
+}
+
+// Busy errors are one figure, whoever reads it: ops that failed busy or
+// locked (the lock was not had), gated by a suite's --expect and by a
+// scenario's gates alike, and listed among a scenario's default figures
+// even where no op failed (its gates read it), elsewhere only where one
+// did.
+func TestBusyErrorsOneFigure(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range Figures {
+		for _, n := range append([]string{f.Name}, f.Aliases...) {
+			if seen[n] {
+				t.Errorf("figure %q is in the table twice", n)
+			}
+			seen[n] = true
+		}
+	}
+	s := loadSuiteFixture(t, "matrix.json")
+	r := *s.Cells[0].Runs[0]
+	ph := slices.Clone(r.Phases)
+	r.Phases = ph
+	r.Phases[0].Total.Errors.Busy, r.Phases[0].Total.Errors.Locked = 2, 3
+	m, err := ParseMetric("busy errors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := m.Value(&r); !ok || v != 5 {
+		t.Errorf("busy errors of a run with 2 busy and 3 locked: %v, %v; want 5", v, ok)
+	}
+	f := m.Figure()
+	clean := s.Cells[0].Runs[0]
+	if clean.Phases[0].Total.Errors.Total != 0 {
+		t.Fatalf("fixture: %+v failed ops", clean.Phases[0].Total.Errors)
+	}
+	if f.Summary(clean) {
+		t.Errorf("busy errors listed for a run that failed nothing, outside a scenario")
+	}
+	if !f.Summary(&r) {
+		t.Errorf("busy errors not listed for a run that failed busy")
+	}
+	sc := *clean
+	sc.Plan.Scenario = "deferred-begin"
+	if !f.Summary(&sc) {
+		t.Errorf("busy errors not listed for a scenario's run")
 	}
 }

@@ -66,6 +66,10 @@ type Figure struct {
 	// BeforeKinds puts the figure, in a suite's default figures, before
 	// those of each op kind; the rest come after them.
 	BeforeKinds bool
+	// Shown says a comparison (compare, ab) shows the figure among its
+	// default rows without judging it; asked for by name (--metric) it
+	// is judged.
+	Shown bool
 }
 
 // Scale is how a gate's limit for a figure is written.
@@ -137,6 +141,21 @@ var Figures = []*Figure{
 		},
 		Summary: hasCeiling,
 	},
+	fairFigure(&Figure{
+		Name: "fairness", Shown: true, Doc: "Jain's index over the workers' acknowledged ops/s, each over its own time: 1 when every worker was served alike, 1/n when one was served alone",
+		Unit: "Jain's index", Higher: true, Scale: Number, Format: fixed2, Tag: func(v float64) string { return fixed2(v) + " (Jain's index)" },
+		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.Index, true }),
+	}, "fewer than two workers finished"),
+	fairFigure(&Figure{
+		Name: "write fairness", Shown: true, Doc: "Jain's index over the workers' acknowledged writes per second",
+		Unit: "Jain's index of writes", Higher: true, Scale: Number, Format: fixed2, Tag: func(v float64) string { return fixed2(v) + " (Jain's index of writes)" },
+		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.WriteIndex, !math.IsNaN(f.WriteIndex) }),
+	}, "fewer than two workers finished, or none acknowledged a write"),
+	fairFigure(&Figure{
+		Name: "worker max gap", Shown: true, Doc: "the longest any worker completed nothing: from the start to its first completion, between two, or, in a phase of a duration, from its last to the phase's end",
+		Unit: "µs without a completion", Scale: Latency, Format: units.Micros, Tag: func(v float64) string { return units.Micros(v) + " without a completion" },
+		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.MaxGapMicros, f.HasGaps }),
+	}, "the workers' gaps were not kept"),
 	ioFigure(countFigure("io syncs/commit", "syncs the kernel received per acknowledged commit, where the engine's I/O is traced",
 		"syncs per commit", " syncs/commit", func(v float64) string { return units.Fixed(v, 2) },
 		func(r *result.Result) (float64, bool) {
@@ -197,8 +216,11 @@ var Figures = []*Figure{
 		"crash states", " states", formatCount, checkedWrites(func(d *result.Durability) float64 { return float64(d.Lossy) }))),
 	errorFigure(countFigure("errors", "data ops that failed, every class (ops/s counts the others; latency includes them)",
 		"failed ops", " failed", formatCount, func(r *result.Result) (float64, bool) { return float64(r.Phases[0].Total.Errors.Total), true })),
-	errorFigure(countFigure("busy errors", "data ops that failed busy: the lock was not had within the busy timeout or the retry budget (SQLITE_BUSY)",
-		"failed ops", " busy", formatCount, func(r *result.Result) (float64, bool) { return float64(r.Phases[0].Total.Errors.Busy), true })),
+	scenarioFigure(errorFigure(countFigure("busy errors", "data ops that failed busy or locked: the lock was not had within the busy timeout or the retry budget (SQLITE_BUSY, SQLITE_LOCKED)",
+		"ops failed busy", " failed busy", formatCount, func(r *result.Result) (float64, bool) {
+			e := r.Phases[0].Total.Errors
+			return float64(e.Busy + e.Locked), true
+		}))),
 	errorFigure(&Figure{Name: "error rate", Doc: "failed data ops as a share of those attempted",
 		Unit: "% of ops failed", Scale: Percent, Format: func(v float64) string { return units.Sig3(v) + "%" },
 		Tag: func(v float64) string { return units.Sig3(v) + "% failed" },
@@ -209,6 +231,11 @@ var Figures = []*Figure{
 			}
 			return 100 * float64(t.Errors.Total) / float64(t.Count), true
 		}, Missing: func(*result.Result) string { return "no op ran" }}),
+	scenarioFigure(countFigure("wal peak", "the write-ahead log's largest size in the phase, sampled five times a second (WAL journal)",
+		"bytes of WAL", " of WAL at its peak", func(v float64) string { return bytesize.Units{}.Round(int64(math.Round(v))) },
+		walFigure(func(w *result.WALTimeline) float64 { return float64(w.MaxBytes) })), walMissing),
+	scenarioFigure(countFigure("wal resets", "times writers started the write-ahead log over after a checkpoint had copied all of it (WAL journal): 0 while readers kept every checkpoint from completing",
+		"WAL resets", " WAL resets", formatCount, walFigure(func(w *result.WALTimeline) float64 { return float64(w.Resets) })), higher, walMissing),
 }
 
 // ioFigure marks a figure of a run's traced I/O: a run of an engine that
@@ -237,11 +264,72 @@ func crashFigure(f *Figure) *Figure {
 }
 
 // errorFigure marks a count of failed ops: a suite lists it where a run
-// had any (a table of zeros says nothing the errors column does not).
+// had some (a table of zeros says nothing the errors column does not).
 func errorFigure(f *Figure) *Figure {
-	f.Summary = func(r *result.Result) bool { return r.Phases[0].Total.Errors.Total > 0 }
+	f.Summary = func(r *result.Result) bool {
+		v, ok := f.Read(r, "")
+		return ok && v > 0
+	}
 	return f
 }
+
+// scenarioFigure lists f among a suite's default figures in a scenario's
+// runs (gobench scenario), whose gates read it, as well as wherever f's
+// own Summary, if any, lists it; elsewhere a gate or --metric names it.
+func scenarioFigure(f *Figure, opts ...func(*Figure)) *Figure {
+	for _, o := range opts {
+		o(f)
+	}
+	own := f.Summary
+	f.Summary = func(r *result.Result) bool {
+		if _, ok := f.Read(r, ""); ok && r.Plan.Scenario != "" {
+			return true
+		}
+		return own != nil && own(r)
+	}
+	return f
+}
+
+// higher makes a figure better higher.
+func higher(f *Figure) { f.Higher = true }
+
+// walMissing says why a run has no figure of its write-ahead log.
+func walMissing(f *Figure) {
+	f.Missing = func(*result.Result) string { return "the write-ahead log was not sampled (WAL journal)" }
+}
+
+// fairFigure is a figure of fairness between workers; a run without it
+// says missing.
+func fairFigure(f *Figure, missing string) *Figure {
+	f.Missing = func(*result.Result) string { return missing }
+	return f
+}
+
+// walFigure reads a figure of the first phase's write-ahead log, where
+// one was sampled.
+func walFigure(of func(*result.WALTimeline) float64) func(*result.Result) (float64, bool) {
+	return func(r *result.Result) (float64, bool) {
+		if w := r.Phases[0].WAL; w != nil {
+			return of(w), true
+		}
+		return 0, false
+	}
+}
+
+// fairnessFigure reads a figure of a run's first phase's fairness (see
+// FairnessOf): none with fewer than two workers.
+func fairnessFigure(of func(Fairness) (float64, bool)) func(*result.Result, string) (float64, bool) {
+	return func(r *result.Result, _ string) (float64, bool) {
+		f, ok := FairnessOf(&r.Phases[0])
+		if !ok {
+			return 0, false
+		}
+		return of(f)
+	}
+}
+
+// fixed2 renders an index to two decimals.
+func fixed2(v float64) string { return units.Fixed(v, 2) }
 
 // perKind returns the row of a statistic of every op kind: its rate, or
 // a latency (quantile q, 0 for the mean) in µs.

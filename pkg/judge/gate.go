@@ -161,8 +161,46 @@ func (e Expectation) pairs(s *result.Suite) ([]pair, error) {
 	return out, nil
 }
 
-// selectorNames returns the setting names a selector constrains.
+// selectorNames returns the setting names a selector constrains. A
+// scenario's variant (workload.Plan.Variant) brings the settings it
+// fixes: those one value of which goes with each variant, such as the
+// journal of a variant that is the rollback journal's case.
 func selectorNames(s *result.Suite, sel string) []string {
+	names := selectedNames(s, sel)
+	if slices.Contains(names, "variant") {
+		names = append(names, variantBound(s)...)
+	}
+	return names
+}
+
+// variantBound returns the varied settings (but the variant) that take
+// one value in every cell of a variant.
+func variantBound(s *result.Suite) []string {
+	var out []string
+	for _, name := range s.Varied {
+		if name == "variant" {
+			continue
+		}
+		seen := map[string]string{}
+		bound := true
+		for _, c := range s.Cells {
+			v, _ := c.Settings.Get("variant")
+			x, _ := c.Settings.Get(name)
+			if prev, ok := seen[v]; ok && prev != x {
+				bound = false
+				break
+			}
+			seen[v] = x
+		}
+		if bound {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// selectedNames returns the setting names a selector names.
+func selectedNames(s *result.Suite, sel string) []string {
 	var names []string
 	for part := range strings.SplitSeq(sel, ",") {
 		if name, _, ok := strings.Cut(part, "="); ok {
@@ -261,6 +299,22 @@ func evaluateAll(s *result.Suite, exps []Expectation, judge judgeFunc) ([]result
 	return out, nil
 }
 
+// unsteady marks g, and its verdict, when a run of the cells it read had
+// a phase with no steady state.
+func unsteady(g result.Gate, cells ...result.Cell) result.Gate {
+	for _, c := range cells {
+		for _, r := range c.Runs {
+			for _, ph := range r.Phases {
+				if ph.Steady != nil && !ph.Steady.Found && !g.Unsteady {
+					g.Unsteady = true
+					g.Verdict = gateVerdict(g)
+				}
+			}
+		}
+	}
+	return g
+}
+
 func (e Expectation) evaluate(s *result.Suite, judge judgeFunc) ([]result.Gate, error) {
 	var out []result.Gate
 	if e.Absolute {
@@ -269,7 +323,7 @@ func (e Expectation) evaluate(s *result.Suite, judge judgeFunc) ([]result.Gate, 
 			return nil, err
 		}
 		for _, c := range cs {
-			out = append(out, judge(e, s.Cells[c], nil))
+			out = append(out, unsteady(judge(e, s.Cells[c], nil), s.Cells[c]))
 		}
 		return out, nil
 	}
@@ -278,7 +332,7 @@ func (e Expectation) evaluate(s *result.Suite, judge judgeFunc) ([]result.Gate, 
 		return nil, err
 	}
 	for _, p := range pairs {
-		out = append(out, judge(e, s.Cells[p.a], &s.Cells[p.b]))
+		out = append(out, unsteady(judge(e, s.Cells[p.a], &s.Cells[p.b]), s.Cells[p.a], s.Cells[p.b]))
 	}
 	return out, nil
 }

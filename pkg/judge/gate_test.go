@@ -89,12 +89,17 @@ func TestEvaluate(t *testing.T) {
 		{"wal: upsert ops/s >= 1400", []string{"journal=wal"}, []string{"pass"}, "the runs' range 1493 ops/s–1849 ops/s (median of 3 runs, judged run by run"},
 		{"wal: upsert ops/s < 1400", []string{"journal=wal"}, []string{"fail"}, ""},
 		{"wal: upsert ops/s >= 1800", []string{"journal=wal"}, []string{"inconclusive"}, "1 of 3 runs meet the limit; a 90% interval of the median needs 5 runs: raise --repeat to 5"},
-		// 1,140 reads a run are enough for a p99, 60 upserts are not.
-		{"read p99 <= 100us", []string{"journal=rollback", "journal=wal"}, []string{"pass", "pass"}, ""},
+		// 1,140 reads a run: each run's p99 has an order-statistic
+		// interval, and every run's clears these limits.
+		{"read p99 <= 100us", []string{"journal=rollback", "journal=wal"}, []string{"pass", "pass"}, "p99 of each run (fewest 1,140 read ops)"},
 		{"read p99 <= 10us", []string{"journal=rollback", "journal=wal"}, []string{"fail", "fail"}, ""},
+		// 60 upserts a run bound their p99 from below only: a limit
+		// under the lower end fails, one above is undecided, and the
+		// line says how many ops would decide it.
+		{"upsert p99 <= 1ms", []string{"journal=rollback", "journal=wal"}, []string{"fail", "fail"}, "–∞"},
 		{"upsert p99 <= 1s", []string{"journal=rollback", "journal=wal"}, []string{"inconclusive", "inconclusive"},
-			"needs ≥ 1,000 upsert ops a run for a p99 (the fewest run had 60): raise --queries to 5000, or gate p50"},
-		{"upsert p99: wal <= 0.9x rollback", []string{"journal=wal"}, []string{"inconclusive"}, "needs ≥ 1,000 upsert ops a run"},
+			"straddles 1.00s: about 299 upsert ops a run would decide it, if the latencies stay as they are (the fewest run had 60): raise --queries to"},
+		{"upsert p99: wal <= 0.9x rollback", []string{"journal=wal"}, []string{"inconclusive"}, "the interval of the ratio ×0.00–×∞ straddles ×0.90: more upsert ops a run"},
 	} {
 		gates := evaluate(t, s, tt.gate)
 		var cells, outcomes []string
@@ -283,5 +288,27 @@ func TestDurabilityGates(t *testing.T) {
 		if v := gates[1].Verdict; strings.Contains(v, "%") {
 			t.Errorf("a count reads as a percentage: %s", v)
 		}
+	}
+}
+
+// A gate that read a run with no steady state (--warmup auto found none)
+// says so in its verdict; one on steady runs does not.
+func TestGateOnUnsteadyRun(t *testing.T) {
+	five := []float64{100, 104, 96, 102, 98}
+	s := synthetic(five, five, 5000)
+	for _, gate := range []string{"wal: total ops/s >= 10", "total ops/s: wal >= 0.5x rollback"} {
+		if g := evaluate(t, s, gate)[0]; g.Unsteady || strings.Contains(g.Verdict, "steady") {
+			t.Errorf("%s on steady runs: %q", gate, g.Verdict)
+		}
+	}
+	s.Cells[1].Runs[2].Phases[0].Steady = &result.SteadyCut{Method: "MSER-5", Reason: "settles only in the run's second half"}
+	for _, gate := range []string{"wal: total ops/s >= 10", "total ops/s: wal >= 0.5x rollback"} {
+		g := evaluate(t, s, gate)[0]
+		if !g.Unsteady || !strings.HasSuffix(g.Verdict, " · decided on a run with no steady state") || g.OutcomeOf() != OutcomePass {
+			t.Errorf("%s with an unsteady run: %+v", gate, g)
+		}
+	}
+	if g := evaluate(t, s, "rollback: total ops/s >= 10")[0]; g.Unsteady {
+		t.Errorf("a gate on the steady cell is marked: %q", g.Verdict)
 	}
 }

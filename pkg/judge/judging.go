@@ -16,10 +16,15 @@ import (
 // judgeInterval gives a gate its verdict from an interval of its figure
 // (Evaluate). The rules, each of which the verdict line names:
 //
-//   - A percentile q of an op kind needs 10/(1-q) ops of that kind in
-//     every run (p50 20, p90 100, p99 1,000, p99.9 10,000), as compare
-//     requires; with fewer the gate is inconclusive, and says how many
-//     ops per worker would do, or which lower percentile could be gated.
+//   - A percentile q of an op kind is read, in each run, with its
+//     distribution-free interval (QuantileInterval: the order statistics
+//     a binomial places around the quantile, at the histogram's
+//     precision). With fewer runs than an interval of the median (or of
+//     the ratio) takes, or fewer than 10/(1-q) ops of the kind in a run,
+//     the gate reads those intervals: an absolute gate their union, a
+//     relative one the ratio of one cell's to the other's (each side at
+//     95%, so the pair holds at 90%). Inconclusive then says about how
+//     many ops a run would decide it.
 //   - A relative gate reads the interval of the ratio of the cells'
 //     figures (RatioInterval, at Confidence): pass when all of it meets
 //     the factor, fail when none of it does, inconclusive when it
@@ -41,7 +46,13 @@ func (e Expectation) judgeInterval(c result.Cell, against *result.Cell) result.G
 	case g.NoFigure:
 		g.Statistic, g.Outcome = "no figure", result.OutcomeInconclusive
 		g.Why = noFigure(e.Metric, cells)
-	case sampleRule(e.Metric, cells) != "":
+	case e.Metric.isPercentile() && e.quantileRule(cells) && hasHistograms(e.Metric, cells):
+		if against == nil {
+			e.absoluteQuantileVerdict(&g, c)
+		} else {
+			e.relativeQuantileVerdict(&g, c, *against)
+		}
+	case sampleRule(e.Metric, cells) != "": // results recorded without histograms
 		g.Statistic, g.Outcome = statistic(minRuns(cells)), result.OutcomeInconclusive
 		g.Why = sampleRule(e.Metric, cells)
 	case against == nil:
@@ -50,6 +61,17 @@ func (e Expectation) judgeInterval(c result.Cell, against *result.Cell) result.G
 		e.relativeVerdict(&g, values(e.Metric, c.Runs), values(e.Metric, against.Runs))
 	}
 	return finish(g)
+}
+
+// quantileRule reports whether a percentile gate on cells reads the runs'
+// own quantile intervals (see judgeInterval): when they are too few for
+// an interval over repeats, or hold too few ops for the percentile.
+func (e Expectation) quantileRule(cells []result.Cell) bool {
+	need := MinMedianRepeats
+	if !e.Absolute {
+		need = MinRatioRepeats
+	}
+	return minRuns(cells) < need || sampleRule(e.Metric, cells) != ""
 }
 
 // noFigure says which cell had no figure of m (no such op ran in it), or

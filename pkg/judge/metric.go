@@ -29,7 +29,10 @@ func ParseMetric(s string) (Metric, error) {
 	}
 	kind, stat, ok := strings.Cut(strings.TrimSpace(s), " ")
 	stat = strings.TrimSpace(stat)
-	if whole := wholeNamesOf(kind); len(whole) > 0 {
+	// "write" begins a figure's whole name (write fairness) but is also a
+	// script's name users give, with statistics of its own ("write
+	// mean"); the other first words (cpu, commits, io…) name only figures.
+	if whole := wholeNamesOf(kind); len(whole) > 0 && (kind != "write" || !ok || statFigure(stat) == nil) {
 		return Metric{}, fmt.Errorf("metric %q: %s has %s", s, kind, strings.Join(whole, " and "))
 	}
 	if !ok || statFigure(stat) == nil {

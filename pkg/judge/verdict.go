@@ -21,7 +21,7 @@ func GateFigures(g result.Gate) string {
 // ×1.41–×1.72", "the runs' range 181µs–240µs" (too few runs for an
 // interval); "" when it read none (one run, or no figure).
 func GateInterval(g result.Gate) string {
-	if g.Low == 0 && g.High == 0 || g.Low == g.High {
+	if (g.Low == 0 && g.High == 0 || g.Low == g.High) && !g.Unbounded {
 		return ""
 	}
 	format := func(v float64) string { return formatIn(g.Unit, v) }
@@ -34,8 +34,11 @@ func GateInterval(g result.Gate) string {
 	return units.Fixed(100*g.Confidence, 0) + "% interval " + intervalSpan(g, format)
 }
 
-// intervalSpan is "lo–hi" in the gate's unit.
+// intervalSpan is "lo–hi" in the gate's unit ("lo–∞" with no upper end).
 func intervalSpan(g result.Gate, format func(float64) string) string {
+	if g.Unbounded {
+		return format(g.Low) + "–∞"
+	}
 	return format(g.Low) + "–" + format(g.High)
 }
 
@@ -62,6 +65,9 @@ func gateVerdict(g result.Gate) string {
 	s += " (" + g.Statistic + ")"
 	if g.Why != "" {
 		s += ": " + g.Why
+	}
+	if g.Unsteady {
+		s += " · decided on a run with no steady state"
 	}
 	return s
 }

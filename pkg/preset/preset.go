@@ -65,7 +65,8 @@ type Loop struct {
 	// the measured phase's ops.
 	Duration time.Duration
 	// Warmup is a duration ("5s") or a count of ops per worker ("1000") of
-	// the same workload, run first and unmeasured; "" for none.
+	// the same workload, run first and unmeasured; "auto" to choose it
+	// after the run from its timeline (Plan.WarmupAuto); "" for none.
 	Warmup string
 	// Shard is "I/N": run only the worker processes p with p mod N = I-1.
 	Shard string
@@ -97,6 +98,10 @@ func (l Loop) plans(p workload.Plan, m Matrix) ([]*workload.Plan, error) {
 		c := *l.Crash
 		p.Crash = &c
 		p.Verify = p.Verify || p.SQL == nil
+	}
+	p.WarmupAuto = l.Warmup == workload.WarmupAuto
+	if p.WarmupAuto {
+		l.Warmup = ""
 	}
 	warm, err := workload.ParseWarmup(l.Warmup, *ph)
 	if err != nil {

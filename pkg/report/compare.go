@@ -25,6 +25,9 @@ func comparisonText(w io.Writer, c *judge.Comparison) error {
 	if m := c.Machine; m != nil {
 		ew.printf("machine: %s\n", m.Why)
 	}
+	if h := c.Holm; h != nil {
+		ew.printf("holm: %s\n", h)
+	}
 	for _, wn := range c.Warnings {
 		ew.printf("warning: %s\n", wn)
 	}
@@ -106,7 +109,10 @@ func compareMethod(c *judge.Comparison) string {
 		return `The runs of both builds alternated on one machine (ABBA), so drift falls on both
 alike, and each row is judged on the 90% interval of the ratio new/old over the
 runs (the Mann-Whitney U test inverted): a regression when all of it is worse than
-the threshold, a pass when all of it is better, inconclusive otherwise.`
+the threshold, a pass when all of it is better, inconclusive otherwise. Over all the
+rows judged, a regression must also pass Holm's procedure (Holm 1979) at 5%
+family-wise on the one-sided p of the test against the threshold, which is each
+row's interval widened to the confidence Holm's step asks.`
 	}
 	return `A regression is a change the wrong way beyond the threshold and beyond the noise
 (the wider range of either file's repeats), with every new repeat worse than every
@@ -114,8 +120,12 @@ old one; a pass, a change whose worst case within the noise stays within the
 threshold; anything between is inconclusive. Separate invocations drift more than
 repeats do, so the rank test's p (shown in brackets) is no verdict between them,
 and throughput and latency are not judged when the machine's calibration moved by
-more than half the threshold; CPU per op, the time the workers ran and not the
-time they waited for a CPU, is judged still. "~" is a change within the noise.`
+more than half the threshold; CPU per op, which moves with a busy neighbour too, is
+judged only when the calibration held within that. Over all the rows judged, a
+regression must also pass Holm's procedure on the rows' one-sided rank-test p at
+5% family-wise (Holm 1979): the rows together, not each alone, are held to one
+false alarm in twenty where repeats are exchangeable. "~" is a change within the
+noise.`
 }
 
 // medianRange renders "55741 [53102–58001] n=5".
@@ -146,6 +156,8 @@ func verdict(c *judge.Comparison, r judge.ComparisonRow) string {
 		return fmt.Sprintf("pass: within %s%% with the %.0f%% noise%s", percentOf(c.MaxRegression), 100*r.Spread, p)
 	case r.Outcome == judge.OutcomeInconclusive && !r.Gated:
 		return "INCONCLUSIVE: " + r.Why
+	case !r.Gated && strings.HasPrefix(r.Why, "not judged"):
+		return r.Why
 	case r.Outcome == judge.OutcomeInconclusive:
 		return "INCONCLUSIVE" + iv + inconclusiveNote(c, r) + p
 	case !r.Gated:
@@ -162,9 +174,11 @@ func verdict(c *judge.Comparison, r judge.ComparisonRow) string {
 // noise.
 func inconclusiveNote(c *judge.Comparison, r judge.ComparisonRow) string {
 	switch {
+	case r.HolmLimit > 0 && strings.Contains(r.Why, "Holm"):
+		return ": not kept by Holm"
 	case c.Interleaved:
 		return ""
-	case c.Machine != nil && c.Machine.Changed && r.Metric.String() != "cpu µs/op":
+	case c.Machine != nil && c.Machine.Changed:
 		return ": machine changed"
 	}
 	return fmt.Sprintf(": %.0f%% noise", 100*r.Spread)

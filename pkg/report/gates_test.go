@@ -121,7 +121,7 @@ func TestComparisonVerdictFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := buf.String()
-	if !strings.HasPrefix(md, "🔴 **gobench compare: REGRESSION · 6 of 9 rows judged: 4 regressed, 2 inconclusive, 0 passed**\n") ||
+	if !strings.HasPrefix(md, "🔴 **gobench compare: REGRESSION · 6 of 10 rows judged: 4 regressed, 2 inconclusive, 0 passed**\n") ||
 		!strings.Contains(md, "| 🔴 REGRESSION (p=0.008) |") || !strings.Contains(md, "| 🟡 INCONCLUSIVE: 23% noise (p=0.151) |") ||
 		!strings.Contains(md, "- (all) read p50: the noise, 23%, is wider than a 10% regression") {
 		t.Errorf("markdown:\n%s", md)
@@ -134,7 +134,7 @@ func TestComparisonVerdictFirst(t *testing.T) {
 	section, summary := strings.Index(html, `<section class="gates">`), strings.Index(html, `<pre class="summary">`)
 	regression := strings.Index(html, `<span class="verdict fail">REGRESSION</span></td><td><code>total ops/s</code>`)
 	unsure := strings.Index(html, `<span class="verdict inconclusive">INCONCLUSIVE</span></td><td><code>read p50</code>`)
-	if section < 0 || regression < section || unsure < regression || summary < unsure || !strings.Contains(html, "<h2>compare: REGRESSION · 6 of 9 rows judged") ||
+	if section < 0 || regression < section || unsure < regression || summary < unsure || !strings.Contains(html, "<h2>compare: REGRESSION · 6 of 10 rows judged") ||
 		!strings.Contains(html, "<td>noise 25%</td>") {
 		t.Errorf("html (%d %d %d %d):\n%s", section, regression, unsure, summary, html)
 	}

@@ -42,6 +42,9 @@ type page struct {
 	// Gates come next: a gate that failed or could not decide is among
 	// the first things a reader sees.
 	Gates *gatesView
+	// Scenario, for a scenario's suite, is its verdict and finding,
+	// after the alerts and before the gates.
+	Scenario *result.Scenario
 	// Answers are the page's answer, after the gates, each a table: what
 	// power cuts lost (--crash), a run's figures per op kind, a matrix's
 	// cells ranked and each setting against the baseline's value, each
@@ -72,7 +75,7 @@ func answers(as ...*answer) []*answer {
 	return out
 }
 
-var pageTemplate = template.Must(template.New("report").Parse(gatesHTML + `<!doctype html>
+var pageTemplate = template.Must(template.New("report").Parse(gatesHTML + scenarioHTML + `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -97,6 +100,8 @@ section.gates th, section.gates td { border: 1px solid #ddd; padding: 0.3em 0.6e
 section.gates tr.fail { background: #fdecea; }
 section.gates tr.inconclusive { background: #fff8e1; }
 section.gates tr.pass { background: #edf7ed; }
+section.scenario { border-left: 0.4em solid #2e7d32; padding: 0 1em; margin: 1em 0; }
+section.scenario.fail { border-left-color: #c62828; }
 .verdict { font-weight: 700; padding: 0.1em 0.5em; border-radius: 0.3em; color: #fff; white-space: nowrap; }
 .verdict.fail { background: #c62828; }
 .verdict.inconclusive { background: #b26a00; }
@@ -106,7 +111,7 @@ section.gates tr.pass { background: #edf7ed; }
 <body>
 <h1>{{.Title}}</h1>
 {{range .Alerts}}<p class="alert">{{.}}</p>
-{{end}}{{template "gates" .Gates}}{{range .Answers}}<section class="answer"><table>
+{{end}}{{template "scenario" .Scenario}}{{template "gates" .Gates}}{{range .Answers}}<section class="answer"><table>
 <caption>{{.Caption}}</caption>
 <tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
@@ -187,7 +192,7 @@ func htmlSuite(w io.Writer, sum *judge.Summary) error {
 	if line := failedSuiteWarning(s); line != "" {
 		alerts = append(alerts, line)
 	}
-	pg := page{Title: title, Alerts: alerts, Gates: newGatesView(s.Gates), Answers: answers(suiteDurabilityAnswer(s), rankingAnswer(sum), suiteAnswer(sum)), Summary: text.String()}
+	pg := page{Title: title, Alerts: alerts, Scenario: s.Scenario, Gates: newGatesView(s.Gates), Answers: answers(suiteDurabilityAnswer(s), rankingAnswer(sum), suiteAnswer(sum)), Summary: text.String()}
 	for i, m := range sum.Metrics {
 		// Total throughput and each op's p99: an op kind's throughput in
 		// a mix of fixed shares is the total's, scaled, and would draw
@@ -367,16 +372,40 @@ func workersChart(id, name string, ph result.Phase) (chart, error) {
 		return c, nil
 	}
 	slices.Sort(vals)
-	p := newPlot("", fmt.Sprintf("workers, slowest to fastest (median %s ops/s)", units.Rate(ph.WorkerSpread.MedianOpsPerSec)), "ops/s")
-	bars, err := plotter.NewBarChart(vals, vg.Points(max(2, 600/float64(len(vals))-2)))
-	if err != nil {
-		return c, err
+	// A worker served at under a tenth of the median's rate is starved:
+	// its bar is drawn apart, in red, and the title says how many.
+	med := ph.WorkerSpread.MedianOpsPerSec
+	served, starved := make(plotter.Values, len(vals)), make(plotter.Values, len(vals))
+	n := 0
+	for i, v := range vals {
+		if v < med/10 {
+			starved[i] = v
+			n++
+		} else {
+			served[i] = v
+		}
 	}
-	bars.Color = palette[0]
-	bars.LineStyle.Width = 0
-	p.Add(bars)
+	if f, ok := judge.FairnessOf(&ph); ok {
+		c.Title = fmt.Sprintf("Throughput of each worker (ops/s, sorted): fairness %s (Jain's index, 1 = equal shares)", units.Fixed(f.Index, 2))
+		if n > 0 {
+			c.Title += fmt.Sprintf("; %d starved (red: under a tenth of the median)", n)
+		}
+		c.Title += name
+	}
+	p := newPlot("", fmt.Sprintf("workers, slowest to fastest (median %s ops/s)", units.Rate(med)), "ops/s")
+	width := vg.Points(max(2, 600/float64(len(vals))-2))
+	for i, vs := range []plotter.Values{served, starved} {
+		bars, err := plotter.NewBarChart(vs, width)
+		if err != nil {
+			return c, err
+		}
+		bars.Color = palette[i] // blue served, red starved
+		bars.LineStyle.Width = 0
+		p.Add(bars)
+	}
 	p.HideX()
 	c.Points = len(vals)
+	var err error
 	c.SVG, err = render(p, 10*vg.Inch, 3*vg.Inch)
 	return c, err
 }

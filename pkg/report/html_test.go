@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobench/gobench/internal/golden"
 	"github.com/gobench/gobench/pkg/judge"
+	"github.com/gobench/gobench/pkg/result"
 )
 
 // structure reduces an HTML report to what must not change: the title,
@@ -67,5 +68,25 @@ func TestHTMLEmptyRun(t *testing.T) {
 	}
 	if html := buf.String(); !strings.Contains(html, "worker failed") || strings.Contains(html, "<svg") {
 		t.Errorf("want the text report and no chart:\n%s", html)
+	}
+}
+
+// A worker served at under a tenth of the median's rate is drawn apart
+// and counted in the chart's title, beside the fairness index.
+func TestWorkersChartShowsStarvation(t *testing.T) {
+	ph := result.Phase{WorkerSpread: result.Spread{MedianOpsPerSec: 100}}
+	for i, rate := range []float64{100, 104, 96, 3} {
+		ph.Workers = append(ph.Workers, result.Worker{ID: i, Finished: true, Seconds: 1, Ops: int64(rate), OpsPerSec: rate})
+	}
+	c, err := workersChart("p", "", ph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "; 1 starved (red: under a tenth of the median)"; !strings.Contains(c.Title, want) || !strings.Contains(c.Title, "fairness 0.76") { // 303² / (4 × 30041) = 0.764
+		t.Errorf("title %q, want the fairness index and %q", c.Title, want)
+	}
+	ph.Workers[3].OpsPerSec, ph.Workers[3].Ops = 98, 98
+	if c, _ := workersChart("p", "", ph); strings.Contains(c.Title, "starved") {
+		t.Errorf("no worker starved: %q", c.Title)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/units"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // ioText says what phase i's commits made the kernel do: syncs and bytes
@@ -49,6 +50,9 @@ func ioText(r *result.Result, i int) string {
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
+	if r.Plan.IOTrace == workload.IOTraceFS && io.Files.Syncs() > 0 {
+		s += " · " + primitives(io.Files, per)
+	}
 	s += fmt.Sprintf(" · %s written/commit", bytesize.Units{}.Round(int64(io.BytesPerCommit+0.5)))
 	if io.Amplification > 0 {
 		s += fmt.Sprintf(", %s× the values written", units.Sig3(io.Amplification))
@@ -58,6 +62,24 @@ func ioText(r *result.Result, i int) string {
 		s += " · the directory entries of the files it created were never synced"
 	}
 	return s
+}
+
+// primitives says which calls the syncs a file system saw were, per
+// commit: fsync, fdatasync (msync reaches a file system as one), a write
+// through a descriptor opened with O_DSYNC (or O_SYNC, counted with them:
+// no engine here uses it), and the fsync of a directory.
+func primitives(io store.IOCounts, per func(int64) string) string {
+	t := io.Total()
+	var parts []string
+	for _, p := range []struct {
+		name string
+		n    int64
+	}{{"fsync", t.Syncs - t.DataSyncs - t.SyncWrites}, {"fdatasync or msync", t.DataSyncs}, {"write through O_DSYNC", t.SyncWrites}, {"directory fsync", t.DirSyncs}} {
+		if p.n > 0 {
+			parts = append(parts, p.name+" "+per(p.n))
+		}
+	}
+	return "by call: " + strings.Join(parts, ", ")
 }
 
 // ioOutsideText says what the run's I/O outside its phases was: the

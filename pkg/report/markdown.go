@@ -93,7 +93,8 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 }
 
 // suiteMarkdown writes a suite's report as markdown, the answer first
-// (as suiteText): the gates, runs that did not complete, failed ops, the
+// (as suiteText): a scenario's verdict, the precision reached
+// (--precision), the gates, runs that did not complete, failed ops, the
 // durability table (--crash), the ranking of every cell and the
 // headlines; then one table of every figure, a row per figure and cell,
 // with its median (and spread) over repeats, its factor against the
@@ -102,6 +103,10 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	ew := markdownWriter(w)
 	s := sum.Suite
 	single := singleRuns(sum)
+	scenarioMarkdown(ew, s.Scenario)
+	if s.Precision != nil {
+		ew.printf("%s\n\n", s.Precision.Text)
+	}
 	gatesMarkdown(ew, s.Gates)
 	_, repeats := sum.Repeats()
 	ew.printf("**gobench %s** · %d %s × %d %s (%s)", s.Command, len(s.Cells), plural(len(s.Cells), "cell", "cells"), repeats, plural(repeats, "repeat", "repeats"), s.Order)
@@ -119,6 +124,36 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 		ew.printf("%s\n\n", line)
 	}
 	varied := variedOr(s)
+	suiteAnswerMarkdown(ew, sum, varied, single)
+	stats := statHead(single)
+	ew.printf("| metric | %s | %s | vs baseline | errors |\n|---|%s%s---|---|\n", mdCells(varied), mdCells(stats),
+		trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(stats))))
+	for _, m := range sum.Metrics {
+		for i, c := range m.Cells {
+			ew.printf("| %s %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(cellValues(s.Varied, c.Settings)),
+				mdCells(statCells(m, c, single)), factorText(s, c, single), errorsShort(result.CellErrors(s.Cells[i])))
+		}
+	}
+	ew.printf("\n↑ higher is better · ↓ lower is better · ↕ neither · ~ not significant (Mann-Whitney U, α=%.2f) · factors are ratios of medians\n", judge.Alpha)
+	if legend := suiteStatements(sum); len(legend) > 0 {
+		ew.printf("\nstatements:\n\n")
+		for _, l := range legend {
+			ew.printf("- %s: %s\n", mdCode(l[0]), mdCode(l[1]))
+		}
+	}
+	for _, m := range sum.Metrics {
+		for _, n := range metricNotes(m) {
+			ew.printf("\n~ %s: %s\n", m.Metric, n)
+		}
+	}
+	return ew.err
+}
+
+// suiteAnswerMarkdown writes the answer a suite's markdown report leads
+// with: the durability table (--crash), the ranking of every cell and the
+// headlines, and once why factors are not significant.
+func suiteAnswerMarkdown(ew *errWriter, sum *judge.Summary, varied []string, single bool) {
+	s := sum.Suite
 	if rows, settings, model := suiteDurability(s); rows != nil {
 		ew.printf("**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", model, mdCells(varied), mdCells(durabilityHead),
 			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(durabilityHead))))
@@ -152,28 +187,6 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	if note := repeatsNote(sum); note != "" {
 		ew.printf("%s\n\n", note)
 	}
-	stats := statHead(single)
-	ew.printf("| metric | %s | %s | vs baseline | errors |\n|---|%s%s---|---|\n", mdCells(varied), mdCells(stats),
-		trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(stats))))
-	for _, m := range sum.Metrics {
-		for i, c := range m.Cells {
-			ew.printf("| %s %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(cellValues(s.Varied, c.Settings)),
-				mdCells(statCells(m, c, single)), factorText(s, c, single), errorsShort(result.CellErrors(s.Cells[i])))
-		}
-	}
-	ew.printf("\n↑ higher is better · ↓ lower is better · ↕ neither · ~ not significant (Mann-Whitney U, α=%.2f) · factors are ratios of medians\n", judge.Alpha)
-	if legend := suiteStatements(sum); len(legend) > 0 {
-		ew.printf("\nstatements:\n\n")
-		for _, l := range legend {
-			ew.printf("- %s: %s\n", mdCode(l[0]), mdCode(l[1]))
-		}
-	}
-	for _, m := range sum.Metrics {
-		for _, n := range metricNotes(m) {
-			ew.printf("\n~ %s: %s\n", m.Metric, n)
-		}
-	}
-	return ew.err
 }
 
 // comparisonMarkdown writes a comparison as markdown: its verdict first,

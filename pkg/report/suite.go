@@ -16,9 +16,10 @@ import (
 
 // suiteText writes a suite's report, the answer first: a header saying
 // what was varied and what was common; which runs did not complete and
-// whether ops failed; the gates; what power cuts lost (--crash); every
-// cell ranked by the headline figures; each varied setting against the
-// baseline's value at every combination of the others. Then one table per
+// whether ops failed; a scenario's verdict and finding; the gates; what
+// power cuts lost (--crash); every cell ranked by the headline figures;
+// each varied setting against the baseline's value at every combination
+// of the others; how precise the repeats made it (--precision). Then one table per
 // figure with each cell's median over its repeats (with their spread,
 // min and max when there are repeats) and its factor against the
 // baseline cell, the figure's direction stated.
@@ -34,6 +35,7 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 	if failed != "" {
 		ew.printf("%s\n", failed)
 	}
+	scenarioText(ew, s.Scenario)
 	gatesText(ew, s.Gates)
 	suiteAnswerText(ew, sum, single)
 	var logs []string
@@ -112,6 +114,9 @@ func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 		for _, n := range headlineNotes(hs) {
 			ew.printf("  ~: %s\n", n)
 		}
+	}
+	if s.Precision != nil {
+		ew.printf("\n%s\n", s.Precision.Text)
 	}
 	if note := repeatsNote(sum); note != "" {
 		ew.printf("%s\n", note)

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -129,6 +130,56 @@ func ceilingText(r *result.Result, i int) string {
 	durable := r.Environment.StoreFact(store.FactSyncs) != "false"
 	if frac > 1 && durable {
 		s += ": IMPOSSIBLE for commits that each waited for their syncs: the disk synced faster during the run than in the probe (its speed changed, or its cache acknowledges syncs it has not made durable)"
+	}
+	return s
+}
+
+// steadyText says what --warmup auto chose: "warm-up cut at 3.84 s
+// (MSER-5 put its end at 3.20 s, by read latency): 5120 ops left out ·
+// ops, latencies and rates after it; wall, workers, CPU and timeline over
+// the whole phase", "no steady state (MSER-5): throughput settles only in
+// the run's second half; throughput +4.1%/s over that half · every op
+// measured"; "" without it.
+func steadyText(c *result.SteadyCut) string {
+	switch {
+	case c == nil:
+		return ""
+	case !c.Found && c.Series != "":
+		return fmt.Sprintf("no steady state (%s): %s %s; throughput %s%%/s over that half · every op measured",
+			c.Method, c.Series, c.Reason, signed(units.Fixed(100*c.TrendPerSecond, 1)))
+	case !c.Found:
+		return fmt.Sprintf("no steady state (%s): %s · every op measured", c.Method, c.Reason)
+	case c.Seconds == 0:
+		return fmt.Sprintf("warm-up: none (%s found the run steady from its start) · every op measured", c.Method)
+	}
+	return fmt.Sprintf("warm-up cut at %s s (%s put its end at %s s, by %s): %d ops left out · ops, latencies and rates after it; wall, workers, CPU and timeline over the whole phase",
+		units.Fixed(c.Seconds, 2), c.Method, units.Fixed(c.ChosenSeconds, 2), c.Series, c.Ops)
+}
+
+// fairnessText says how evenly the phase served its workers, and names
+// the one served least: "fairness 0.42 (Jain's index over 25 workers'
+// ops/s; writes 0.31) · served least: worker 7, 0.8 ops/s, p99 4.90s, max
+// 5.00s, while the others committed about 1234 writes · longest without a
+// completion: worker 7, 5.00s"; "" with fewer than two workers.
+func fairnessText(ph *result.Phase) string {
+	f, ok := judge.FairnessOf(ph)
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("fairness %s (Jain's index over %d workers' ops/s", units.Fixed(f.Index, 2), f.Workers)
+	if !math.IsNaN(f.WriteIndex) {
+		s += "; writes " + units.Fixed(f.WriteIndex, 2)
+	}
+	w := f.Worst
+	s += fmt.Sprintf(") · served least: worker %d, %s ops/s", w.ID, units.Rate(w.OpsPerSec))
+	if f.HasOwnLatency {
+		s += fmt.Sprintf(", p99 %s, max %s", units.Micros(w.P99Micros), units.Micros(w.MaxMicros))
+		if f.OthersMeasured {
+			s += fmt.Sprintf(", the others committing about %s writes during its slowest op", units.Rate(f.OthersCommits))
+		}
+	}
+	if f.HasGaps {
+		s += fmt.Sprintf(" · longest without a completion: worker %d, %s", f.GapWorker, units.Micros(f.MaxGapMicros))
 	}
 	return s
 }
@@ -374,6 +425,12 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 	w.printf("wall %s s from the common start to the last completion · last worker began %s after the start", units.Fixed(ph.WallSeconds, 3), units.Micros(ph.LastFirstOpMicros))
 	sp := ph.WorkerSpread
 	w.printf(" · per-worker ops/s min %s / median %s / max %s\n", units.Rate(sp.MinOpsPerSec), units.Rate(sp.MedianOpsPerSec), units.Rate(sp.MaxOpsPerSec))
+	if line := steadyText(ph.Steady); line != "" {
+		w.printf("%s\n", line)
+	}
+	if line := fairnessText(&ph); line != "" {
+		w.printf("%s\n", line)
+	}
 	if line := cpuText(ph); line != "" {
 		w.printf("%s\n", line)
 	}
@@ -451,4 +508,12 @@ func pinText(p *workload.Pin) string {
 		parts = append(parts, "the coordinator to CPU "+strconv.Itoa(*p.Coordinator))
 	}
 	return "pinned: " + strings.Join(parts, " · ")
+}
+
+// signed prefixes a number that is not negative with "+".
+func signed(s string) string {
+	if strings.HasPrefix(s, "-") {
+		return s
+	}
+	return "+" + s
 }

@@ -104,6 +104,7 @@ type phaseState struct {
 	io       *store.IOCounts
 	ioProcs  int
 	coord    *CPUTime
+	steady   *steadyState // --warmup auto: what choosing the cut needs
 }
 
 // isData reports whether op is a data op of the phase's plan, counted in
@@ -122,6 +123,9 @@ func NewBuilder(plan *workload.Plan) *Builder {
 			replay: plan.Replay != nil}
 		for range max(min(runtime.GOMAXPROCS(0), plan.Workers()), 1) {
 			ps.sets = append(ps.sets, &aggSet{})
+		}
+		if plan.WarmupAuto && !plan.IsWarmup(i) {
+			ps.steady = newSteadyState(ps)
 		}
 		ps.tl.init(plan.Workers())
 		ps.tl.phase = i
@@ -273,7 +277,7 @@ func (b *Builder) Result() *Result {
 	}
 	run := b.plan.RunPhases()
 	for i, ps := range b.phases {
-		ph, problems := ps.build(run[i].Name, mine)
+		ph, problems := ps.build(run[i].Name, mine, run[i].Ops == 0)
 		r.Problems = append(r.Problems, problems...)
 		if ps.io != nil {
 			ph.IO = newPhaseIO(*ps.io, ps.ioProcs, &ph, &run[i], b.plan)
@@ -290,8 +294,10 @@ func (b *Builder) Result() *Result {
 }
 
 // build summarises a phase over the workers this run ran (all of them, or
-// its shard's).
-func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
+// its shard's). timed says the phase runs until its duration is over, not
+// until each worker has run its count of ops: a worker's longest gap then
+// reaches to the phase's end.
+func (ps *phaseState) build(name string, mine map[int]bool, timed bool) (Phase, []string) {
 	ph := Phase{Name: name, StartedAt: ps.started, StartSkewMicros: micros(int64(ps.skew)), Timeline: ps.tl.flush(), Size: ps.size, PageCache: ps.cache, WAL: ps.wal}
 	var problems []string
 	var wall time.Duration
@@ -315,6 +321,7 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 			if w.Seconds > 0 {
 				w.OpsPerSec = float64(w.Ops-w.Errors) / w.Seconds
 			}
+			r.ownFigures(&w)
 			if r.finished && r.reported != r.samples {
 				problems = append(problems, fmt.Sprintf("phase %s: worker %d sent %d samples but %d arrived", name, id, r.reported, r.samples))
 			}
@@ -325,13 +332,64 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 		ph.Workers = append(ph.Workers, w)
 	}
 	ph.WallSeconds = wall.Seconds()
+	for i := range ph.Workers {
+		// In a timed phase, the gap from a worker's last completion to
+		// the phase's end (a worker that ran its count of ops is done).
+		if r := ps.recorders[ph.Workers[i].ID]; r != nil && r.lat != nil && timed {
+			ph.Workers[i].MaxGapMicros = micros(int64(max(r.maxGap, wall-r.lastEnd)))
+		}
+	}
 	if n := len(ph.Timeline); n > 0 {
 		last := &ph.Timeline[n-1]
 		last.Length = partialLength(last.Second, wall)
 	}
-	var merged [workload.MaxOp]*opAgg
+	merged, clamped := ps.merged()
+	measured := ph.WallSeconds
+	if ps.steady != nil {
+		c := ps.steady.cut(ps.allRunning(wall), ps.tl.names)
+		if c.Seconds > 0 {
+			all := ps.total(merged).lat.TotalCount()
+			merged, clamped = ps.steady.after(time.Duration(c.Seconds * float64(time.Second)))
+			c.Ops = all - ps.total(merged).lat.TotalCount()
+			measured -= c.Seconds
+		}
+		ph.Steady = &c
+	}
+	ph.ClampedSamples = clamped
+	for op, a := range merged {
+		if a != nil {
+			ph.Ops = append(ph.Ops, a.stats(ps.tl.names[op], measured))
+		}
+	}
+	ph.Total = ps.total(merged).stats("total", measured)
+	ph.WorkerSpread = spread(ph.Workers)
+	if ps.cpu != nil {
+		c := *ps.cpu
+		if ps.coord != nil && c.Scope == CPUWorkers {
+			c.Coordinator = ps.coord
+		}
+		ph.CPU = c.per(ph.Total.Count)
+	}
+	return ph, problems
+}
+
+// allRunning is how long into a phase that lasted wall every worker was
+// still running: once one has run its count of ops and stopped, the
+// throughput falls for reasons no steady state explains.
+func (ps *phaseState) allRunning(wall time.Duration) time.Duration {
+	for _, r := range ps.recorders {
+		if r != nil && r.finished {
+			wall = min(wall, r.end)
+		}
+	}
+	return wall
+}
+
+// merged returns the phase's aggregates by op kind, every set's merged,
+// and the samples clamped.
+func (ps *phaseState) merged() (merged [workload.MaxOp]*opAgg, clamped int64) {
 	for _, set := range ps.sets {
-		ph.ClampedSamples += set.clamped
+		clamped += set.clamped
 		for op, a := range set.aggs {
 			if a == nil {
 				continue
@@ -342,26 +400,18 @@ func (ps *phaseState) build(name string, mine map[int]bool) (Phase, []string) {
 			merged[op].merge(a)
 		}
 	}
+	return merged, clamped
+}
+
+// total merges the data ops' aggregates.
+func (ps *phaseState) total(merged [workload.MaxOp]*opAgg) *opAgg {
 	total := newOpAgg(ps.openLoop, ps.retry)
 	for op, a := range merged {
-		if a == nil {
-			continue
-		}
-		ph.Ops = append(ph.Ops, a.stats(ps.tl.names[op], ph.WallSeconds))
-		if ps.isData(workload.Op(op)) {
+		if a != nil && ps.isData(workload.Op(op)) {
 			total.merge(a)
 		}
 	}
-	ph.Total = total.stats("total", ph.WallSeconds)
-	ph.WorkerSpread = spread(ph.Workers)
-	if ps.cpu != nil {
-		c := *ps.cpu
-		if ps.coord != nil && c.Scope == CPUWorkers {
-			c.Coordinator = ps.coord
-		}
-		ph.CPU = c.per(ph.Total.Count)
-	}
-	return ph, problems
+	return total
 }
 
 // add adds samples of worker to the phase's histograms and counts.
@@ -377,6 +427,9 @@ func (ps *phaseState) add(worker int, samples []workload.Sample) {
 			set.aggs[s.Op] = a
 		}
 		set.clamped += a.record(s)
+	}
+	if ps.steady != nil {
+		ps.steady.add(samples)
 	}
 }
 

@@ -37,10 +37,17 @@ type Gate struct {
 	Low        float64 `json:"low,omitempty"`
 	High       float64 `json:"high,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
+	// Unbounded says no value bounds the figure from above at Confidence
+	// (High is then 0): too few ops for an order statistic above a tail
+	// percentile.
+	Unbounded bool `json:"unbounded,omitempty"`
 	// Why says what made the verdict inconclusive and what would make it
 	// conclusive ("needs ≥ 1,000 upsert ops a run: raise --queries to
 	// 20000, or gate p90").
 	Why string `json:"why,omitempty"`
+	// Unsteady says a run the gate read had no steady state (--warmup
+	// auto found none): the figure may still have been moving.
+	Unsteady bool `json:"unsteady,omitempty"`
 	// NoFigure says a cell had no such figure (the op kind never ran).
 	NoFigure bool `json:"no_figure,omitempty"`
 	// Verdict is the gate's line as gobench printed it.

@@ -20,7 +20,7 @@ const (
 	HistogramMax    = int64(time.Hour)
 	histogramDigits = 3
 	// timelineDigits is the precision of the per-second histograms, which
-	// exist only while their second is open.
+	// exist only while their second is open, and of each worker's own.
 	timelineDigits = 2
 )
 
@@ -29,6 +29,12 @@ func newHistogram() *hdr.Histogram {
 }
 
 func newTimelineHistogram() *hdr.Histogram {
+	return hdr.New(HistogramMin, HistogramMax, timelineDigits)
+}
+
+// newWorkerHistogram is a worker's own latencies': some 30 KiB, one per
+// worker (the coordinator's memory grows with workers, not with ops).
+func newWorkerHistogram() *hdr.Histogram {
 	return hdr.New(HistogramMin, HistogramMax, timelineDigits)
 }
 

@@ -203,13 +203,15 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 	}
 	p := shards[0].Plan
 	total := newOpAgg(p.Rate > 0, p.Busy == workload.BusyRetry)
+	var measured float64
+	ph.Steady, measured = mergeSteady(shards, pi)
 	for _, k := range kinds {
-		ph.Ops = append(ph.Ops, aggs[k].stats(k, ph.WallSeconds))
+		ph.Ops = append(ph.Ops, aggs[k].stats(k, measured))
 		if p.IsDataKind(k) {
 			total.merge(aggs[k])
 		}
 	}
-	ph.Total = total.stats("total", ph.WallSeconds)
+	ph.Total = total.stats("total", measured)
 	ph.WorkerSpread, ph.CPU = spread(ph.Workers), mergeCPU(shards, pi, ph.Total.Count)
 	secs := make([]int64, 0, len(timeline))
 	for s := range timeline {
@@ -301,4 +303,36 @@ func mergeSecond(timeline map[int64]map[string]*SecondOps, s Second) {
 		m.P99Micros = max(m.P99Micros, so.P99Micros)
 		m.MaxMicros = max(m.MaxMicros, so.MaxMicros)
 	}
+}
+
+// mergeSteady merges the shards' warm-up cuts of phase pi (--warmup auto):
+// each shard's ops are those after its own cut; the merged cut is the
+// latest, found only where every shard's was, and the time the merged
+// rates divide by is the longest any shard measured after its cut. It
+// returns nil and the phase's wall time without cuts.
+func mergeSteady(shards []*Result, pi int) (*SteadyCut, float64) {
+	var out *SteadyCut
+	var measured float64
+	for _, r := range shards {
+		sp := r.Phases[pi]
+		c := sp.Steady
+		if c == nil {
+			measured = max(measured, sp.WallSeconds)
+			continue
+		}
+		measured = max(measured, sp.WallSeconds-c.Seconds)
+		if out == nil {
+			cc := *c
+			out = &cc
+			continue
+		}
+		out.Ops += c.Ops
+		if !c.Found && out.Found {
+			out.Found, out.Reason, out.Series, out.TrendPerSecond = false, c.Reason, c.Series, c.TrendPerSecond
+		}
+		if c.Seconds > out.Seconds {
+			out.Seconds, out.ChosenSeconds, out.Series = c.Seconds, c.ChosenSeconds, c.Series
+		}
+	}
+	return out, measured
 }

@@ -5,6 +5,9 @@ import (
 	"math"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gobench/gobench/pkg/percentile"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -37,6 +40,17 @@ type Recorder struct {
 	end      time.Duration
 	finished bool
 	reported int64
+
+	// The worker's own latencies and gaps (see Worker): its data ops'
+	// histogram (made at its first), its slowest op, its last
+	// completion, the longest it completed nothing, its acknowledged
+	// writes.
+	lat     *hdr.Histogram
+	slowest time.Duration
+	slowAt  time.Duration
+	lastEnd time.Duration
+	maxGap  time.Duration
+	ackedWr int64
 }
 
 // pendingSamples is how many samples a Recorder holds before it adds them
@@ -55,16 +69,19 @@ func (r *Recorder) Record(s workload.Sample) error {
 		r.hold(s, -1) // counted, never run: no latency, no completion
 		return nil
 	}
+	end := s.Start + s.Latency
 	if r.ps.isData(s.Op) {
 		r.ops++
 		if s.Class.IsError() {
 			r.errors++
+		} else if s.Op.IsWrite() {
+			r.ackedWr++
 		}
+		r.own(s, end)
 	}
 	if !r.started || s.Start < r.first {
 		r.first, r.started = s.Start, true
 	}
-	end := s.Start + s.Latency
 	r.end = max(r.end, end)
 	if s.Op.IsWrite() {
 		if r.ledger != nil {
@@ -82,6 +99,24 @@ func (r *Recorder) Record(s workload.Sample) error {
 	}
 	r.hold(s, sec)
 	return nil
+}
+
+// own notes a data op in the worker's own figures: its latency, and the
+// gap since the worker's previous completion (from START for the first;
+// completions of one worker arrive in order, but for a batch's, whose ops
+// end together).
+func (r *Recorder) own(s workload.Sample, end time.Duration) {
+	if r.lat == nil {
+		r.lat = newWorkerHistogram()
+	}
+	_ = r.lat.RecordValue(min(max(int64(s.Latency), HistogramMin), HistogramMax))
+	if s.Latency > r.slowest {
+		r.slowest, r.slowAt = s.Latency, s.Start
+	}
+	if end > r.lastEnd {
+		r.maxGap = max(r.maxGap, end-r.lastEnd)
+		r.lastEnd = end
+	}
 }
 
 // hold keeps a sample for the next flush, flushing when the buffer is full.
@@ -117,4 +152,17 @@ func (r *Recorder) Done(st workload.WorkerStats) error {
 		return fmt.Errorf("worker %d sent %d samples but %d arrived", r.worker, st.Samples, r.samples)
 	}
 	return nil
+}
+
+// ownFigures sets the worker's own latencies and its longest gap so far
+// (build adds the one to the phase's end).
+func (r *Recorder) ownFigures(w *Worker) {
+	w.AckedWrites = r.ackedWr
+	if r.lat == nil {
+		return
+	}
+	w.P99Micros = micros(percentile.Value(r.lat, 99))
+	w.MaxMicros = micros(int64(r.slowest))
+	w.SlowestStartMicros = micros(int64(r.slowAt))
+	w.MaxGapMicros = micros(int64(r.maxGap))
 }

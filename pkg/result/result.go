@@ -256,6 +256,10 @@ type Phase struct {
 	// WAL is the write-ahead log over the phase, for engines that keep one
 	// (SQLite in WAL mode); nil otherwise.
 	WAL *WALTimeline `json:"wal,omitempty"`
+	// Steady is the warm-up cut --warmup auto chose (nil without it): Ops,
+	// Total and the figures read from them are of the part after it;
+	// WallSeconds, Workers, Timeline, CPU and IO are of the whole phase.
+	Steady *SteadyCut `json:"steady,omitempty"`
 	// CPU is the processor time the run's processes spent on the phase;
 	// nil where it was not measured (results of older versions, systems
 	// without getrusage).
@@ -502,6 +506,19 @@ type Worker struct {
 	// Finished is false for a worker that never reported the end of
 	// its phase.
 	Finished bool `json:"finished"`
+	// AckedWrites counts the worker's write ops that succeeded.
+	AckedWrites int64 `json:"acked_writes,omitempty"`
+	// P99Micros and MaxMicros are the latency of the worker's own data
+	// ops (the p99 at two significant digits, the max exact); MaxGapMicros
+	// the longest the worker completed nothing: from START to its first
+	// completion, between two of them, or, in a phase of a duration, from
+	// its last to the phase's end; SlowestStartMicros when its slowest op
+	// began (it ended
+	// MaxMicros later). Zero in results written before they were kept.
+	P99Micros          float64 `json:"p99_us,omitempty"`
+	MaxMicros          float64 `json:"max_us,omitempty"`
+	MaxGapMicros       float64 `json:"max_gap_us,omitempty"`
+	SlowestStartMicros float64 `json:"slowest_start_us,omitempty"`
 }
 
 // Spread summarises per-worker throughput.

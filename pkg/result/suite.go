@@ -93,7 +93,46 @@ type Suite struct {
 	Cells []Cell `json:"cells"`
 	// Gates holds the verdict of every gate (--expect) on the suite.
 	Gates []Gate `json:"gates,omitempty"`
+	// Precision is what --precision reached, when it was asked for.
+	Precision *Precision `json:"precision,omitempty"`
+	// Scenario, for a scenario's suite (gobench scenario), says whether
+	// its pitfall was reproduced, and the finding.
+	Scenario *Scenario `json:"scenario,omitempty"`
 }
+
+// Precision is what a stop rule for repeats reached (see judge.Precision):
+// the target half-width, the repeats run, whether every figure reached it,
+// what stopped the repeats ("reached", "--max-repeats 30", "--max-time
+// 10m0s") and the line that says it.
+type Precision struct {
+	Target    float64 `json:"target"`
+	Repeats   int     `json:"repeats"`
+	Reached   bool    `json:"reached"`
+	StoppedBy string  `json:"stopped_by"`
+	Text      string  `json:"text"`
+}
+
+// Scenario is the outcome of one of gobench's scenarios: a pitfall
+// contrasted with its fix, judged by its gates (Suite.Gates).
+type Scenario struct {
+	// Name is the scenario's, such as "deferred-begin"; Title says in a
+	// line what it shows; Doc is the SQLite documentation page that
+	// explains it.
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	Doc   string `json:"doc"`
+	// Verdict is OutcomeReproduced when every gate passed,
+	// OutcomeNotReproduced when one failed, else inconclusive.
+	Verdict string `json:"verdict"`
+	// Finding says in plain words what the runs measured.
+	Finding string `json:"finding"`
+}
+
+// The verdicts of a scenario (Scenario.Verdict).
+const (
+	OutcomeReproduced    = "reproduced"
+	OutcomeNotReproduced = "not reproduced"
+)
 
 // SuiteKind marks a suite's JSON.
 const SuiteKind = "suite"
@@ -108,12 +147,16 @@ func RunSettings(r *Result) Settings { return PlanSettings(&r.Plan) }
 // PlanSettings returns the matrix settings of a plan (see RunSettings).
 func PlanSettings(pl *workload.Plan) Settings {
 	p := *pl
-	s := Settings{
+	var s Settings
+	if p.Variant != "" {
+		s = append(s, Setting{"variant", p.Variant})
+	}
+	s = append(s, Settings{
 		{"driver", p.Driver},
 		{"mode", p.Mode},
 		{"procs", strconv.Itoa(p.Procs)},
 		{"goroutines", strconv.Itoa(p.Goroutines)},
-	}
+	}...)
 	if len(p.Phases) > 0 {
 		s = append(s, Setting{"batch", strconv.Itoa(p.Phases[0].Batch)})
 	}
@@ -167,6 +210,10 @@ func workloadOf(r *Result) []byte {
 	p.Driver, p.Mode, p.Procs, p.Goroutines = "", "", 0, 0
 	p.Store.Path, p.Store.Options, p.Store.Settings = "", nil, nil
 	p.Shard, p.Target = nil, ""
+	// What traced the I/O is resolved per engine (its VFS, or the file
+	// system recorder under one with none): a measuring instrument, like
+	// the engine's options, not the workload.
+	p.IOTrace = ""
 	p.Keys.Count, p.Preload = 0, 0
 	p.Phases = slices.Clone(p.Phases)
 	for i := range p.Phases {
@@ -210,15 +257,26 @@ func SameWorkload(a, b *Result) error {
 // NewSuite groups runs into cells by their settings. The varied settings
 // are those that differ between runs; cells keep the order in which their
 // first run appears; runs keep their order within a cell. All runs must be
-// of the same workload. The baseline is the first cell unless baseline
+// of the same workload, but for a scenario's variants (Plan.Variant),
+// which contrast workloads by design: runs of one variant are of one
+// workload. The baseline is the first cell unless baseline
 // (settings or values, see Select) picks another. The suite is a matrix;
 // a caller building another shape sets Shape (and Reference).
 func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("no runs")
 	}
-	for _, r := range runs[1:] {
-		if err := SameWorkload(runs[0], r); err != nil {
+	firstOf := map[string]*Result{}
+	for _, r := range runs {
+		if r.Plan.Scenario != runs[0].Plan.Scenario {
+			return nil, fmt.Errorf("different workloads: runs of scenario %q and of %q", runs[0].Plan.Scenario, r.Plan.Scenario)
+		}
+		first, ok := firstOf[r.Plan.Variant]
+		if !ok {
+			firstOf[r.Plan.Variant] = r
+			continue
+		}
+		if err := SameWorkload(first, r); err != nil {
 			return nil, err
 		}
 	}
@@ -442,6 +500,7 @@ func ReadSuite(rd io.Reader) (*Suite, error) {
 		return nil, err
 	}
 	out.Gates = s.Gates // the verdicts as the run gave them
+	out.Scenario = s.Scenario
 	out.Shape, out.Reference = shapeOr(s.Shape, s.Command), s.Reference
 	fillLegacy(out)
 	return out, nil

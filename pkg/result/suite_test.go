@@ -104,6 +104,12 @@ func TestSameWorkload(t *testing.T) {
 	if err := SameWorkload(a, b); err != nil {
 		t.Errorf("different settings, same workload: %v", err)
 	}
+	// A matrix of engines under --crash: each traced by what it has.
+	vfs, fs := fakeRun(t, "wal", "full", 1, 10, time.Microsecond), fakeRun(t, "wal", "full", 1, 10, time.Microsecond)
+	vfs.Plan.IOTrace, fs.Plan.IOTrace = "vfs", "fs"
+	if err := SameWorkload(vfs, fs); err != nil {
+		t.Errorf("traced by a VFS and by the file system, same workload: %v", err)
+	}
 	c := fakeRun(t, "wal", "full", 1, 10, time.Microsecond)
 	c.Plan.Seed = 9
 	if err := SameWorkload(a, c); err == nil || !strings.Contains(err.Error(), "seed is 1 in one and 9 in the other") {

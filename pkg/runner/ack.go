@@ -1,6 +1,10 @@
 package runner
 
-import "github.com/gobench/gobench/pkg/store"
+import (
+	"github.com/gobench/gobench/pkg/iorecord"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
 
 // acker records the acknowledgements of a --crash run on the worker's
 // connection (store.AckRecorder): a write's, once its COMMIT returned.
@@ -17,4 +21,35 @@ func (a *acker) ack(first uint64, n int, began int64) {
 		return
 	}
 	a.rec.RecordAck(store.Ack{Worker: a.worker, Phase: a.phase, First: first, N: n, Start: a.start + began})
+}
+
+// recordAcks opens the record a plan's workers append their
+// acknowledgements to themselves (workload.Plan.AckRecord), or returns
+// nil.
+func recordAcks(p *workload.Plan) (*ackRecorder, error) {
+	if p.AckRecord == nil || p.Crash == nil {
+		return nil, nil
+	}
+	r, err := iorecord.OpenRecorder(p.AckRecord.Path, p.AckRecord.Limit)
+	if err != nil {
+		return nil, err
+	}
+	return &ackRecorder{r: r}, nil
+}
+
+// ackRecorder appends acknowledgements to a crash record.
+type ackRecorder struct{ r *iorecord.Recorder }
+
+// RecordAck appends a.
+func (a *ackRecorder) RecordAck(ack store.Ack) {
+	a.r.Append(iorecord.Event{Kind: iorecord.KindAck, Time: iorecord.Now(),
+		Data: iorecord.AppendAck(nil, iorecord.Ack{Worker: ack.Worker, Phase: ack.Phase, First: ack.First, N: ack.N, Start: ack.Start})})
+}
+
+// Close closes the record, returning the first error an append met.
+func (a *ackRecorder) Close() error {
+	if a == nil {
+		return nil
+	}
+	return a.r.Close()
 }

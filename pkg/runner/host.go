@@ -49,10 +49,29 @@ type Host struct {
 	// process from START to then (store.IOTracer; not called for a store
 	// whose I/O is not traced). An error stops the run.
 	PhaseIO func(phase int, io store.IOCounts) error
+	// IO, if set, reads the run's I/O counts in place of the store's
+	// (the file system recorder's, which counts what every process of
+	// the run did: only a host that runs every worker may take it).
+	IO func() (store.IOCounts, bool)
+
 	// ReplayOrder, for a replay in the order of commits, is the run's
 	// shared order (see workload.ReplayOrder); nil gives the host one of
 	// its own, which is right only when it runs every worker.
 	ReplayOrder *workload.ReplayOrder
+
+	// acks is the record the workers append their acknowledgements to
+	// themselves (workload.Plan.AckRecord), nil when the engine does.
+	acks *ackRecorder
+}
+
+// ackRecorder returns what records the acknowledgements of a worker on
+// conn: the host's record, or the engine's (store.AckRecorder), or nil.
+func (h *Host) ackRecorder(conn store.Conn) store.AckRecorder {
+	if h.acks != nil {
+		return h.acks
+	}
+	rec, _ := conn.(store.AckRecorder)
+	return rec
 }
 
 // Run runs every phase of the plan on the host's workers. Cancelling ctx
@@ -61,6 +80,15 @@ type Host struct {
 func (h *Host) Run(ctx context.Context) (err error) {
 	conns := make([]store.Conn, len(h.Workers))
 	prepared := make([]*scripts, len(h.Workers))
+	if h.acks, err = recordAcks(h.Plan); err != nil {
+		return fmt.Errorf("opening the crash record: %w", err)
+	}
+	defer func() {
+		if cerr := h.acks.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("the crash record: %w", cerr)
+		}
+		h.acks = nil
+	}()
 	defer func() {
 		for _, c := range conns {
 			if c != nil {
@@ -154,9 +182,13 @@ func (h *Host) runPhase(ctx context.Context, phase int, spec *workload.Phase, co
 	return ctx.Err()
 }
 
-// io reads the store's I/O counts, where its engine traces them.
+// io reads the store's I/O counts, where its engine traces them and
+// the file system recorder does not count them instead.
 func (h *Host) io() (store.IOCounts, bool) {
-	if t, ok := h.Store.(store.IOTracer); ok {
+	if h.IO != nil {
+		return h.IO()
+	}
+	if t, ok := h.Store.(store.IOTracer); ok && h.Plan.IOTrace != workload.IOTraceFS {
 		return t.IO()
 	}
 	return store.IOCounts{}, false

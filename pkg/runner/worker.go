@@ -138,7 +138,7 @@ func (h *Host) newWorker(id, phase int, spec *workload.Phase, conn store.Conn, s
 	if p.SQL != nil {
 		w.scripts, w.perStatement = sc, p.SQL.PerStatement
 	}
-	if rec, ok := conn.(store.AckRecorder); ok && p.Crash != nil {
+	if rec := h.ackRecorder(conn); rec != nil && p.Crash != nil {
 		w.acks = &acker{rec: rec, worker: id, phase: phase}
 	}
 	w.loopC = w.newLoop(p, spec)

@@ -1,7 +1,5 @@
 package store
 
-import "context"
-
 // Record is where a store that simulates power cuts (PowerCutStore)
 // records a run: every write with its bytes, truncate, sync, creation,
 // deletion and directory sync of the database's files, and every
@@ -14,23 +12,32 @@ type Record struct {
 	Limit int64 `json:"limit"`
 }
 
-// Crash models: what survives of the writes no sync covered.
+// Crash models: what survives of the writes and directory changes no
+// sync covered.
 const (
-	// CrashLose loses every write after its file's last sync (LazyFS's
-	// clear-cache).
+	// CrashLose loses every write after its file's last sync and every
+	// creation, deletion and rename after its directory's last sync:
+	// what POSIX promises, no more.
 	CrashLose = "lose"
-	// CrashTorn lets a seeded random subset of them survive, in whole
-	// 512-byte sectors (SQLite's src/test6.c with SQLITE_IOCAP_ATOMIC512).
+	// CrashTorn is CrashLose with a seeded random subset of the lost
+	// writes surviving, in whole 512-byte sectors (SQLite's src/test6.c
+	// with SQLITE_IOCAP_ATOMIC512).
 	CrashTorn = "torn"
+	// CrashNamesDurable makes creations, deletions and renames durable at
+	// once and loses only file data and sizes after their file's last
+	// sync: LazyFS's clear-cache.
+	CrashNamesDurable = "names-durable"
 )
 
 // CrashModels lists the crash models.
-func CrashModels() []string { return []string{CrashLose, CrashTorn} }
+func CrashModels() []string { return []string{CrashLose, CrashTorn, CrashNamesDurable} }
 
-// PowerCutter is implemented by a Driver whose stores can record a run
-// and rebuild what a power cut at any point of it would have left on
-// disk (gobench's --crash). Without it, --crash is refused for the
-// driver.
+// PowerCutter is implemented by a Driver whose stores can record a run,
+// so that what a power cut at any point of it would have left on disk
+// can be rebuilt (gobench's --crash). Package crashstate builds those
+// states from the record and the files the driver names (DiskFiler),
+// for every engine alike. Without it, --crash is refused for the driver
+// unless the file system recorder records the run.
 type PowerCutter interface {
 	// PowerCutSupport returns nil when a run of cfg with its workers in
 	// mode (workload.ModeProcess or ModeGoroutine) can be recorded, or
@@ -104,7 +111,7 @@ type RecordSummary struct {
 // PowerCutStore is implemented by the Store of a PowerCutter.
 type PowerCutStore interface {
 	// StartRecording makes the database's files durable, copies them
-	// into dir, appends the run's start to rec, and from then on records
+	// into dir/base under their names, appends the run's start to rec, and from then on records
 	// this process's I/O on them (worker processes record theirs from
 	// their first connection on, when their Config has a Record). Call
 	// it with no connection writing: at the START barrier.
@@ -113,10 +120,4 @@ type PowerCutStore interface {
 	// recording. It returns the first error an append of this process
 	// met.
 	StopRecording() error
-	// CrashStates reads the record made since StartRecording (dir and
-	// rec as given to it), calls ack with every acknowledgement of the
-	// run in order, then builds spec.States states one at a time and
-	// calls visit with each; a state is gone once visit returns. Memory
-	// does not grow with the record.
-	CrashStates(ctx context.Context, dir string, rec Record, spec CrashSpec, ack func(Ack), visit func(CrashState) error) (RecordSummary, error)
 }

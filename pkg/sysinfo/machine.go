@@ -18,6 +18,14 @@ type Machine struct {
 // mount is one line of /proc/self/mountinfo.
 type mount struct {
 	point, options string
+	fstype, source string
+}
+
+// Mount is one mounted file system: where it is mounted, its type (such
+// as "ext4" or "fuse.gobench-rec") and its source (a device, or the name
+// a FUSE file system gave itself).
+type Mount struct {
+	Point, Type, Source string
 }
 
 // parseMountinfo reads the mount points and their options (per-mount and
@@ -44,7 +52,8 @@ func parseMountinfo(text string) []mount {
 				opts = append(opts, o)
 			}
 		}
-		out = append(out, mount{point: unescapeMount(f[4]), options: strings.Join(opts, ",")})
+		out = append(out, mount{point: unescapeMount(f[4]), options: strings.Join(opts, ","),
+			fstype: f[sep+1], source: unescapeMount(f[sep+2])})
 	}
 	return out
 }

@@ -43,3 +43,18 @@ func MountOptions(path string) string {
 	}
 	return mountOptionsOf(parseMountinfo(string(b)), abs)
 }
+
+// Mounts lists the file systems mounted in this process's mount
+// namespace, from /proc/self/mountinfo.
+func Mounts() ([]Mount, error) {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	ms := parseMountinfo(string(b))
+	out := make([]Mount, len(ms))
+	for i, m := range ms {
+		out[i] = Mount{Point: m.point, Type: m.fstype, Source: m.source}
+	}
+	return out, nil
+}

@@ -8,3 +8,6 @@ func ReadMachine() Machine { return Machine{} }
 
 // MountOptions returns "" where gobench cannot read mount options.
 func MountOptions(string) string { return "" }
+
+// Mounts does not know the mounts here.
+func Mounts() ([]Mount, error) { return nil, nil }

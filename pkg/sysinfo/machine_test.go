@@ -78,3 +78,13 @@ func FuzzParseMountinfo(f *testing.F) {
 		_ = cpuModel(text)
 	})
 }
+
+// A FUSE mount's type and source come back as the file system named
+// itself (what finds a recorder's mount left behind).
+func TestMountTypeAndSource(t *testing.T) {
+	t.Parallel()
+	ms := parseMountinfo("41 26 0:38 / /tmp/run\\040a/db rw,nosuid,nodev,relatime - fuse.gobench-rec gobench-rec:12510 rw,user_id=0,group_id=0\n")
+	if len(ms) != 1 || ms[0].point != "/tmp/run a/db" || ms[0].fstype != "fuse.gobench-rec" || ms[0].source != "gobench-rec:12510" {
+		t.Fatalf("parsed %+v", ms)
+	}
+}

@@ -1,8 +1,11 @@
 package workload
 
 import (
+	"fmt"
 	"math"
 	"time"
+
+	"github.com/gobench/gobench/pkg/store"
 )
 
 // crashBytesPerCommit is what a commit's record takes, about: the pages
@@ -57,4 +60,59 @@ type CrashResult struct {
 	NotChecked    string
 	// Examples are a few of the lost writes.
 	Examples []string
+}
+
+// What traces a run's file I/O (Plan.IOTrace).
+const (
+	IOTraceVFS = "vfs"
+	IOTraceFS  = "fs"
+)
+
+// IOTraceOf returns what traces the file I/O of a run of p on drv, by
+// p.IOTrace and what the driver can: IOTraceVFS, IOTraceFS, or "" where
+// nothing but the engine's own counts (a run without Crash on a driver
+// that traces none, or its VFS by default) does. It refuses a plan the
+// driver cannot trace as asked.
+func IOTraceOf(p *Plan, drv store.Driver) (string, error) {
+	vfs := func() error {
+		pc, ok := drv.(store.PowerCutter)
+		if !ok {
+			return fmt.Errorf("the %s driver has no VFS of its own that records its I/O", drv.Name())
+		}
+		return pc.PowerCutSupport(p.Store, p.Mode)
+	}
+	fs := func() error {
+		df, ok := drv.(store.DiskFiler)
+		if !ok {
+			return fmt.Errorf("the %s driver keeps no files for a file system to record", drv.Name())
+		}
+		_, err := df.DiskFiles(p.Store)
+		return err
+	}
+	switch p.IOTrace {
+	case IOTraceVFS:
+		if err := vfs(); err != nil {
+			return "", err
+		}
+		return IOTraceVFS, nil
+	case IOTraceFS:
+		if err := fs(); err != nil {
+			return "", err
+		}
+		return IOTraceFS, nil
+	}
+	if p.Crash == nil {
+		return "", nil
+	}
+	verr := vfs()
+	if verr == nil {
+		return IOTraceVFS, nil
+	}
+	if ferr := fs(); ferr != nil {
+		if _, ok := drv.(store.PowerCutter); ok {
+			return "", fmt.Errorf("%w; and %w", verr, ferr)
+		}
+		return "", ferr
+	}
+	return IOTraceFS, nil
 }

@@ -42,6 +42,15 @@ type Plan struct {
 	// Target names the plan's cell in a suite of targets compared side by
 	// side (the blob benchmark's db, flat and tree); "" elsewhere.
 	Target string `json:"target,omitempty"`
+	// Scenario names the scenario (gobench scenario) the plan is a cell
+	// of, such as "deferred-begin"; "" elsewhere.
+	Scenario string `json:"scenario,omitempty"`
+	// Variant names the plan's cell in a scenario whose cells run
+	// different workloads, the pitfall's and the fix's ("deferred" and
+	// "immediate"): a setting of its own, so that gates select cells by
+	// it, and runs of different variants are of different workloads by
+	// design. "" where the cells differ in settings only.
+	Variant string `json:"variant,omitempty"`
 	// Keys is the key space the ops draw from.
 	Keys KeySpace `json:"keys"`
 	// Preload is how many rows (keys 0 to Preload-1) are written before
@@ -101,6 +110,10 @@ type Plan struct {
 	// phase's histograms. It deals from random streams of its own, so the
 	// phases deal the same ops with or without it.
 	Warmup *Phase `json:"warmup,omitempty"`
+	// WarmupAuto chooses each measured phase's warm-up after the run, from
+	// its timeline (--warmup auto; see package steady), and measures the
+	// part after it. It excludes Warmup.
+	WarmupAuto bool `json:"warmup_auto,omitempty"`
 	// Verify tags every written value with its writer and sequence number
 	// (see Tag), so that after the run every key can be checked against
 	// the writes that were acknowledged (see Verify).
@@ -135,6 +148,18 @@ type Plan struct {
 	// Crash, when set, records the run's I/O and afterwards simulates
 	// power cuts at points of it (see Crash).
 	Crash *Crash `json:"crash,omitempty"`
+	// IOTrace says what counts the run's file I/O and, with Crash,
+	// records it: IOTraceVFS, the engine's own tracing VFS (SQLite's
+	// mattn, capi and ncruces drivers); IOTraceFS, the FUSE recording file
+	// system under any engine that keeps files; "" the VFS where the
+	// engine has one, else the file system with Crash, and nothing
+	// without (see IOTraceOf).
+	IOTrace string `json:"io_trace,omitempty"`
+	// AckRecord, set by the coordinator in the plan a run's workers get
+	// when a recorder under the engine (the FUSE recording file system)
+	// records its files, is the crash record the workers append their
+	// acknowledgements to themselves; engines then record nothing.
+	AckRecord *store.Record `json:"ack_record,omitempty"`
 	// Custom, when set, is the source of every phase's ops in place of
 	// the one the plan's data names (see Plan.Source): a library user's
 	// own. It is not data: it does not travel to worker processes, so a

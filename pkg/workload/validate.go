@@ -18,7 +18,7 @@ import (
 // policy, the warm-up, the power-cut simulation, verification, the
 // scripts of a sql workload.
 func (p *Plan) Validate() error {
-	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords, p.checkReplay} {
+	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords, p.checkReplay, p.checkVariant} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -154,6 +154,9 @@ func (p *Plan) checkWarmup() error {
 	if w == nil {
 		return nil
 	}
+	if p.WarmupAuto {
+		return errors.New("warm-up: either a fixed one or auto, not both")
+	}
 	if err := w.Validate(); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
@@ -198,6 +201,9 @@ func (p *Plan) checkPin() error {
 // record limit, a run without a warm-up, and values tagged with their
 // writes where the workload writes key-value pairs.
 func (p *Plan) checkCrash() error {
+	if p.IOTrace != "" && p.IOTrace != IOTraceVFS && p.IOTrace != IOTraceFS {
+		return fmt.Errorf("io trace %q (want %s or %s)", p.IOTrace, IOTraceFS, IOTraceVFS)
+	}
 	c := p.Crash
 	if c == nil {
 		return nil
@@ -206,7 +212,7 @@ func (p *Plan) checkCrash() error {
 	case c.States < 1 || c.States > MaxCrashStates:
 		return fmt.Errorf("crash: %d states (want 1 to %d)", c.States, MaxCrashStates)
 	case !slices.Contains(store.CrashModels(), c.Model):
-		return fmt.Errorf("crash model %q (want %s)", c.Model, strings.Join(store.CrashModels(), " or "))
+		return fmt.Errorf("crash model %q (want %s)", c.Model, strings.Join(store.CrashModels(), ", "))
 	case c.RecordLimit < 1<<20:
 		return fmt.Errorf("crash record limit of %d bytes (want at least 1 MiB)", c.RecordLimit)
 	case p.Shard != nil:
@@ -234,7 +240,8 @@ func (p *Plan) checker() string {
 // CheckDriver refuses, before any store opens, a plan the driver cannot
 // run: workers its databases cannot host (store.CheckShare: worker
 // processes on a store one process may open), a --crash run on a driver
-// that cannot record it (store.PowerCutter), a record workload on a
+// that cannot record it (by its VFS, store.PowerCutter, or by the file
+// system, store.DiskFiler), a record workload on a
 // driver that keeps no record tables, or scans on one whose tables are
 // unordered.
 func CheckDriver(plan *Plan, drv store.Driver) error {
@@ -268,17 +275,19 @@ func CheckTables(plan *Plan, drv store.Driver) error {
 	return nil
 }
 
-// checkPowerCut refuses a --crash plan whose driver cannot record it.
+// checkPowerCut refuses a plan whose driver cannot trace its I/O as it
+// asks: a --crash plan of a driver that cannot record it, an --io-trace
+// the driver has not (see IOTraceOf).
 func checkPowerCut(drv store.Driver, p *Plan) error {
-	if p.Crash == nil {
+	if p.Crash == nil && p.IOTrace == "" {
 		return nil
 	}
-	pc, ok := drv.(store.PowerCutter)
-	if !ok {
-		return fmt.Errorf("--crash: the %s driver cannot record a run's I/O for a power-cut simulation", drv.Name())
-	}
-	if err := pc.PowerCutSupport(p.Store, p.Mode); err != nil {
+	_, err := IOTraceOf(p, drv)
+	switch {
+	case err != nil && p.Crash != nil:
 		return fmt.Errorf("--crash: %w", err)
+	case err != nil:
+		return fmt.Errorf("--io-trace %s: %w", p.IOTrace, err)
 	}
 	return nil
 }
@@ -299,4 +308,19 @@ func DecodePlan(b []byte) (*Plan, error) {
 		return nil, fmt.Errorf("invalid plan: %w", err)
 	}
 	return &p, nil
+}
+
+// checkVariant refuses a variant name that gates could not select a cell
+// by.
+func (p *Plan) checkVariant() error {
+	if p.Variant == "" {
+		return nil
+	}
+	if p.Scenario == "" {
+		return fmt.Errorf("variant %q: a variant names a cell of a scenario, and the plan names none", p.Variant)
+	}
+	if strings.ContainsAny(p.Variant, ",=: \t\n") || len(p.Variant) > 64 {
+		return fmt.Errorf("variant %q: want a name of up to 64 characters without spaces, ',', '=' or ':'", p.Variant)
+	}
+	return nil
 }

@@ -6,6 +6,10 @@ import (
 	"time"
 )
 
+// WarmupAuto is the --warmup value that chooses the warm-up after the
+// run (Plan.WarmupAuto); ParseWarmup takes only fixed ones.
+const WarmupAuto = "auto"
+
 // ParseWarmup reads a warm-up as the command line gives it: a duration
 // ("5s") or a count of ops per worker ("1000"). The warm-up deals the
 // measured phase's mix; "" is none.

@@ -208,6 +208,15 @@ func wrap(err error) error {
 	return store.Wrap(store.Other, err)
 }
 
+var _ store.DiskFiler = Driver{}
+
+// DiskFiles says the directory is the store's: badger's files in badger/,
+// its memtables' logs (*.mem) and value log (*.vlog) the write-ahead log
+// (RoleWAL), its tables and the rest the database.
+func (Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
+	return store.DiskFiles{Dir: cfg.Path, Roles: []store.RoleSuffix{{Suffix: ".mem", Role: store.RoleWAL}, {Suffix: ".vlog", Role: store.RoleWAL}}}, nil
+}
+
 var _ store.Checker = (*db)(nil)
 
 // Check verifies the checksums of every table badger keeps.

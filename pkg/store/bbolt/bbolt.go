@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -229,6 +230,15 @@ func (d *db) Close() error {
 	err := d.bdb.Close()
 	d.bdb = nil
 	return err
+}
+
+var _ store.DiskFiler = Driver{}
+
+// DiskFiles says the database is one file, which bbolt keeps nothing
+// beside.
+func (Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
+	name := filepath.Base(cfg.Path)
+	return store.DiskFiles{Dir: filepath.Dir(cfg.Path), Prefix: name, Path: name}, nil
 }
 
 // Check runs bbolt's own consistency check of the file's pages.

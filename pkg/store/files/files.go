@@ -85,6 +85,14 @@ func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
 	return &dir{path: cfg.Path, opts: o}, nil
 }
 
+var _ store.DiskFiler = Driver{}
+
+// DiskFiles says the directory is the store's: a file per key, and the
+// marker.
+func (Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
+	return store.DiskFiles{Dir: cfg.Path}, nil
+}
+
 type dir struct {
 	path string
 	opts Options
@@ -119,6 +127,36 @@ func (d *dir) Conn(context.Context) (store.Conn, error) {
 }
 
 func (d *dir) Close() error { return nil }
+
+var _ store.Checker = (*dir)(nil)
+
+// Check reads every file of the store: the engine keeps no checksums or
+// structure of its own, so what can break is a file that does not read
+// back, or an entry that is not a file (a directory where a key's file
+// belongs, in the flat layout).
+func (d *dir) Check(ctx context.Context) ([]string, error) {
+	var problems []string
+	err := filepath.WalkDir(d.path, func(p string, e fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			problems = append(problems, err.Error())
+			return nil
+		}
+		if e.IsDir() {
+			if p != d.path && d.opts.Layout == Flat {
+				problems = append(problems, p+" is a directory")
+			}
+			return nil
+		}
+		if _, err := os.ReadFile(p); err != nil {
+			problems = append(problems, err.Error())
+		}
+		return nil
+	})
+	return problems, err
+}
 
 func (d *dir) Describe(context.Context) ([]store.Fact, error) {
 	return append([]store.Fact{{Name: "driver", Value: "files"}, {Name: store.FactSyncPrimitive, Value: store.FileSyncPrimitive}}, declared.Facts(d.opts)...), nil

@@ -52,6 +52,15 @@ func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
 	return &db{path: cfg.Path, opts: o, table: cfg.Table}, nil
 }
 
+var _ store.DiskFiler = Driver{}
+
+// DiskFiles says the environment's directory is the store's: data.mdb,
+// and lock.mdb, whose reader table is no data (RoleOther) and which LMDB
+// makes anew when no process has it open.
+func (Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
+	return store.DiskFiles{Dir: cfg.Path, Roles: []store.RoleSuffix{{Suffix: "lock.mdb", Role: store.RoleOther}}, Scratch: []string{"lock.mdb"}}, nil
+}
+
 type db struct {
 	path string
 	opts Options
@@ -146,6 +155,53 @@ func (d *db) Close() error {
 		return err
 	}
 	return nil
+}
+
+var _ store.Checker = (*db)(nil)
+
+// Check reads the whole database with a cursor, every key and value, and
+// compares what it read with the count LMDB keeps in the tree: LMDB 0.9
+// keeps no checksums, so a broken page shows as an error of the walk
+// (MDB_CORRUPTED, MDB_PAGE_NOTFOUND) or a count that does not match.
+// Opening the environment picks the newer of its two meta pages whose
+// transaction is whole, LMDB's recovery.
+func (d *db) Check(ctx context.Context) ([]string, error) {
+	env, dbi, err := d.open()
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	err = env.View(func(txn *mdb.Txn) error {
+		st, err := txn.Stat(dbi)
+		if err != nil {
+			return err
+		}
+		cur, err := txn.OpenCursor(dbi)
+		if err != nil {
+			return err
+		}
+		defer cur.Close()
+		var n uint64
+		for {
+			if n%4096 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			_, _, err := cur.Get(nil, nil, mdb.Next)
+			if mdb.IsNotFound(err) {
+				break
+			}
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("walking the database after %d entries: %v", n, err))
+				return nil
+			}
+			n++
+		}
+		if n != st.Entries {
+			problems = append(problems, fmt.Sprintf("the walk read %d entries, the tree counts %d", n, st.Entries))
+		}
+		return nil
+	})
+	return problems, err
 }
 
 var _ store.Versioned = Driver{}

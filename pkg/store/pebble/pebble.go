@@ -197,6 +197,14 @@ func (d *db) Close() error {
 	return err
 }
 
+var _ store.DiskFiler = Driver{}
+
+// DiskFiles says the directory is the store's: pebble's write-ahead log
+// (*.log, RoleWAL), its tables and its other files.
+func (Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
+	return store.DiskFiles{Dir: cfg.Path, Roles: []store.RoleSuffix{{Suffix: ".log", Role: store.RoleWAL}}}, nil
+}
+
 // IO returns what the database's files received so far.
 func (d *db) IO() (store.IOCounts, bool) { return d.fs.IO(), true }
 

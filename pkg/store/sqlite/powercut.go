@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,12 +8,12 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/gobench/gobench/pkg/crashstate"
 	"github.com/gobench/gobench/pkg/iorecord"
 	"github.com/gobench/gobench/pkg/store"
 )
 
 var (
+	_ store.DiskFiler     = (*Driver)(nil)
 	_ store.PowerCutter   = (*Driver)(nil)
 	_ store.PowerCutStore = (*db)(nil)
 	_ store.AckRecorder   = (*txn)(nil)
@@ -45,6 +44,24 @@ func (d *Driver) PowerCutSupport(cfg store.Config, _ string) error {
 		return errors.New("a power cut loses what files on disk did not sync: an in-memory database has none")
 	}
 	return nil
+}
+
+// DiskFiles says where the database of cfg keeps its files, for the
+// FUSE recording file system: its database file, its journal and its
+// WAL (and its -shm, which no model keeps) beside one another, named
+// after the database, in the database's directory.
+func (d *Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
+	o, err := DecodeOptions(cfg.Options)
+	if err != nil {
+		return store.DiskFiles{}, err
+	}
+	if o.Memory {
+		return store.DiskFiles{}, errors.New("an in-memory database keeps no files")
+	}
+	name := filepath.Base(cfg.Path)
+	return store.DiskFiles{Dir: filepath.Dir(cfg.Path), Prefix: name, Path: name, Roles: []store.RoleSuffix{
+		{Suffix: "-journal", Role: store.RoleJournal}, {Suffix: "-wal", Role: store.RoleWAL}, {Suffix: "-shm", Role: store.RoleOther}},
+		Scratch: []string{"-shm"}}, nil
 }
 
 // files returns the database's files by role: the database, its journal,
@@ -143,17 +160,6 @@ func (s *db) StopRecording() error {
 		p.event(iorecord.Event{Kind: iorecord.KindEnd})
 	}
 	return s.stopProcRecording()
-}
-
-// CrashStates builds the states of spec from the record of the run (see
-// package crash for the model).
-func (s *db) CrashStates(ctx context.Context, dir string, rec store.Record, spec store.CrashSpec, ack func(store.Ack), visit func(store.CrashState) error) (store.RecordSummary, error) {
-	var names [3]string
-	for i, f := range s.files() {
-		names[i] = filepath.Base(f)
-	}
-	o := crashstate.Options{Record: rec.Path, Base: filepath.Join(dir, "base"), Work: filepath.Join(dir, "work"), Names: names, Spec: spec}
-	return crashstate.Build(ctx, o, ack, visit)
 }
 
 // RecordAck appends an acknowledgement to the process's record, if it

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/crashstate"
 	"github.com/gobench/gobench/pkg/iorecord"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
@@ -74,8 +75,14 @@ func (r *recorded) simulate(t *testing.T, model string) (states, corrupt, lossy 
 	t.Helper()
 	x := runner.NewCrashIndex(r.plan)
 	spec := store.CrashSpec{States: r.plan.Crash.States, Model: model, Seed: 1}
-	_, err := r.st.(store.PowerCutStore).CrashStates(context.Background(), r.dir, r.rec, spec, x.Add, func(cs store.CrashState) error {
-		res, err := runner.CheckCrashState(context.Background(), r.st.(*db).d, r.plan, cs, x)
+	d := r.st.(*db).d
+	files, err := d.DiskFiles(r.plan.Store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := crashstate.Options{Record: r.rec.Path, Base: filepath.Join(r.dir, "base"), Work: filepath.Join(r.dir, "work"), Files: files, Spec: spec}
+	_, err = crashstate.Build(context.Background(), o, x.Add, func(cs store.CrashState) error {
+		res, err := runner.CheckCrashState(context.Background(), d, r.plan, cs, x)
 		if err != nil {
 			return err
 		}

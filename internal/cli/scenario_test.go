@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// scenarioSuite runs a scenario in goroutine mode with args and returns
+// its exit code and the suite it wrote.
+func scenarioSuite(t *testing.T, name string, args ...string) (int, *result.Suite, string) {
+	t.Helper()
+	env, _, stderr := testEnv(t)
+	out := filepath.Join(t.TempDir(), "s.json")
+	// A busy timeout of minutes: the test checks which cells fail busy at
+	// once, and a loaded machine must not fail the others by waiting.
+	code := Main(append([]string{"scenario", "run", name, "--mode", "goroutine", "--busy-timeout", "2m", "--stall-timeout", "5m", "--json", out, "-q"}, args...), env)
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatalf("exit %d: %v\n%s", code, err, stderr)
+	}
+	defer f.Close()
+	s, err := result.ReadSuite(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Scenario == nil || s.Scenario.Name != name {
+		t.Fatalf("the suite holds no outcome of %s: %+v", name, s.Scenario)
+	}
+	return code, s, stderr.String()
+}
+
+// byVariant sums a figure of the first phase over the runs of each
+// variant.
+func byVariant(s *result.Suite, of func(*result.Phase) int64) map[string]int64 {
+	out := map[string]int64{}
+	for _, c := range s.Cells {
+		v, _ := c.Settings.Get("variant")
+		for _, r := range c.Runs {
+			out[v] += of(&r.Phases[0])
+		}
+	}
+	return out
+}
+
+func busyOf(ph *result.Phase) int64 { return ph.Total.Errors.Busy + ph.Total.Errors.Locked }
+
+// deferred-begin reproduces its pitfall: deferred transactions failed
+// busy in both journals (counted by the runs themselves), immediate ones
+// did not; swapped, the deferred cells run BEGIN IMMEDIATE, fail nothing,
+// and the gates say so (exit 3, not reproduced).
+func TestScenarioDeferredBegin(t *testing.T) {
+	code, s, stderr := scenarioSuite(t, "deferred-begin", "--queries", "100")
+	if code != ExitOK || s.Scenario.Verdict != result.OutcomeReproduced {
+		t.Fatalf("exit %d, verdict %s\n%s", code, s.Scenario.Verdict, stderr)
+	}
+	for _, c := range s.Cells {
+		v, _ := c.Settings.Get("variant")
+		busy := busyOf(&c.Runs[0].Phases[0])
+		if (v == "deferred") != (busy > 0) {
+			t.Errorf("%s: %d busy errors", c.Settings, busy)
+		}
+	}
+	if !strings.Contains(s.Scenario.Finding, "failed busy") || strings.Contains(s.Scenario.Finding, "n/a") || !strings.HasPrefix(s.Scenario.Doc, "https://www.sqlite.org/") {
+		t.Errorf("finding %q, doc %s", s.Scenario.Finding, s.Scenario.Doc)
+	}
+
+	code, s, stderr = scenarioSuite(t, "deferred-begin", "--queries", "100", "--swap")
+	if code != ExitThreshold || s.Scenario.Verdict != result.OutcomeNotReproduced || !strings.Contains(stderr, "not reproduced: deferred-begin") {
+		t.Fatalf("swapped: exit %d, verdict %s\n%s", code, s.Scenario.Verdict, stderr)
+	}
+	if busy := byVariant(s, busyOf); busy["deferred"] != 0 {
+		t.Errorf("swapped, the deferred cells ran BEGIN IMMEDIATE: %v busy errors", busy)
+	}
+}
+
+// checkpoint-starvation reproduces its pitfall: with the long reader the
+// WAL never started over and grew past the short reader's, as sampled by
+// the run; swapped, it does not.
+func TestScenarioCheckpointStarvation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two scenarios of seconds (-short)")
+	}
+	walOf := func(ph *result.Phase) int64 { return ph.WAL.MaxBytes }
+	resetsOf := func(ph *result.Phase) int64 { return ph.WAL.Resets }
+	code, s, stderr := scenarioSuite(t, "checkpoint-starvation", "--duration", "2s")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	peak, resets := byVariant(s, walOf), byVariant(s, resetsOf)
+	if peak["long-reads"] < 4*peak["short-reads"] || resets["short-reads"] == 0 {
+		t.Errorf("WAL peaks %v, resets %v", peak, resets)
+	}
+	code, s, _ = scenarioSuite(t, "checkpoint-starvation", "--duration", "2s", "--swap")
+	if peak := byVariant(s, walOf); code != ExitThreshold || peak["long-reads"] >= 4*peak["short-reads"] {
+		t.Errorf("swapped: exit %d, WAL peaks %v", code, peak)
+	}
+}
+
+// Every scenario's gates can fail: swapped, each says not reproduced.
+func TestScenarioSwapsFail(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every scenario (-short)")
+	}
+	for _, name := range []string{"reader-blocks-writer", "autocheckpoint", "sync-trade"} {
+		t.Run(name, func(t *testing.T) {
+			code, s, stderr := scenarioSuite(t, name, "--swap")
+			if code != ExitThreshold || s.Scenario.Verdict != result.OutcomeNotReproduced {
+				t.Errorf("exit %d, verdict %s\n%s", code, s.Scenario.Verdict, stderr)
+			}
+		})
+	}
+}
+
+// Bad input is refused before anything runs.
+func TestScenarioRefuses(t *testing.T) {
+	for _, tt := range []struct{ args, want string }{
+		{"scenario run nosuch", `unknown scenario "nosuch"`},
+		{"scenario run all deferred-begin", "all runs every scenario"},
+		{"scenario run deferred-begin deferred-begin", "named twice"},
+		{"scenario run checkpoint-starvation --journal rollback", "--journal: its cell long-reads sets it to wal itself"},
+		{"scenario run checkpoint-starvation --procs 1", "needs 2 worker processes or more"},
+		{"scenario run deferred-begin autocheckpoint --json x.json", "keep one scenario's suite"},
+		{"scenario run deferred-begin --dry-run", "writes no plan file"},
+		{"scenario run", "requires at least 1 arg"},
+	} {
+		env, _, stderr := testEnv(t)
+		if code := Main(strings.Fields(tt.args), env); code != ExitUsage || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%s: exit %d\n%s", tt.args, code, stderr)
+		}
+	}
+}

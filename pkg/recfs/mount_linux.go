@@ -1,0 +1,152 @@
+package recfs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gobench/gobench/pkg/sysinfo"
+)
+
+// fuseHint is how to get FUSE on Debian and its kin.
+const fuseHint = "install Debian's fuse3 (apt-get install fuse3) and load the fuse module (modprobe fuse); in a container, pass it /dev/fuse and CAP_SYS_ADMIN"
+
+// Available says why this machine cannot mount the recording file
+// system, or nil: it needs /dev/fuse, and a user other than root needs
+// fusermount3 (Debian's fuse3) to mount.
+func Available() error {
+	return available("/dev/fuse", os.Geteuid() == 0, fusermount())
+}
+
+// available is Available with the device, whether this process is root
+// and the path of fusermount3 ("" for none) given.
+func available(dev string, root bool, fusermount string) error {
+	f, err := os.OpenFile(dev, os.O_RDWR, 0)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%w: there is no %s: %s", ErrUnavailable, dev, fuseHint)
+	case err != nil:
+		return fmt.Errorf("%w: %w: %s", ErrUnavailable, err, fuseHint)
+	}
+	f.Close()
+	if !root && fusermount == "" {
+		return fmt.Errorf("%w: fusermount3 is not installed (a user other than root mounts with it): %s", ErrUnavailable, fuseHint)
+	}
+	return nil
+}
+
+// fusermount returns the path of fusermount3 (or of FUSE 2's
+// fusermount), or "".
+func fusermount() string {
+	for _, name := range []string{"fusermount3", "fusermount"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+		if p := "/bin/" + name; isExecutable(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode()&0o111 != 0
+}
+
+// detach unmounts the mount at dir lazily: it leaves the namespace at
+// once, and goes when the last file open on it closes.
+func detach(dir string) error {
+	if os.Geteuid() == 0 {
+		if err := unix.Unmount(dir, unix.MNT_DETACH); err == nil {
+			return nil
+		}
+	}
+	bin := fusermount()
+	if bin == "" {
+		return errors.New("fusermount3 is not installed")
+	}
+	out, err := exec.Command(bin, "-u", "-z", dir).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s -u -z %s: %w: %s", bin, dir, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// Stale is a recording file system's mount whose helper is gone.
+type Stale struct {
+	Dir string
+	PID int // the helper that served it
+	Err error
+}
+
+// CleanStale unmounts the recording file systems over dir or beside it
+// (in dir's parent directory) whose helper process is gone (a run killed
+// with its helper: the mount stays, every access failing "transport
+// endpoint is not connected") and returns them, each with the error of
+// its unmounting, if any. The mounts of live helpers (other runs under
+// way) are left alone, and so are those elsewhere: the run that cleans a
+// mount is the next one over the same place, which the mount would
+// otherwise fail, not whichever run starts first.
+func CleanStale(dir string) []Stale {
+	ms, err := sysinfo.Mounts()
+	if err != nil {
+		return nil
+	}
+	parent, err := resolvedParent(dir)
+	if err != nil {
+		return nil
+	}
+	var out []Stale
+	for _, m := range ms {
+		if m.Type != FSType || !strings.HasPrefix(m.Source, SourcePrefix) || filepath.Dir(m.Point) != parent {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimPrefix(m.Source, SourcePrefix))
+		if err != nil || serving(pid, m.Point) {
+			continue
+		}
+		out = append(out, Stale{Dir: m.Point, PID: pid, Err: detach(m.Point)})
+	}
+	return out
+}
+
+// resolvedParent returns the absolute path of dir's parent directory,
+// its symbolic links resolved, as the kernel names mount points.
+func resolvedParent(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(filepath.Dir(abs))
+}
+
+// serving reports whether the mount at dir, made by process pid, is
+// still served: the process lives and the mount answers. A process id
+// that lives on in another process is no helper's when its mount's
+// connection is gone.
+func serving(pid int, dir string) bool {
+	if pid <= 0 || syscall.Kill(pid, 0) == syscall.ESRCH {
+		return false
+	}
+	var st unix.Statfs_t
+	return !errors.Is(unix.Statfs(dir, &st), unix.ENOTCONN)
+}
+
+// mounted reports whether a recording file system is mounted at dir.
+func mounted(dir string) bool {
+	ms, _ := sysinfo.Mounts()
+	for _, m := range ms {
+		if m.Point == dir && m.Type == FSType {
+			return true
+		}
+	}
+	return false
+}

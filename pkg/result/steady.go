@@ -1,0 +1,270 @@
+package result
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/gobench/gobench/pkg/steady"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// SteadyCut is where --warmup auto found a phase's warm-up to end (see
+// package steady): its latencies and rates are of the part after Seconds.
+type SteadyCut struct {
+	// Method is the rule that chose it: "MSER-5".
+	Method string `json:"method"`
+	// Found is false when no steady state was seen: the rule's cut fell
+	// in the run's second half, or the run was too short to tell. Nothing
+	// is cut then.
+	Found bool `json:"found"`
+	// ChosenSeconds is where the rule put the warm-up's end; Seconds where
+	// the measured part begins (the next boundary the phase's aggregates
+	// were kept at, at or after ChosenSeconds); 0 when nothing was cut.
+	ChosenSeconds float64 `json:"chosen_s"`
+	Seconds       float64 `json:"cut_s"`
+	// Ops counts the data ops left out as warm-up.
+	Ops int64 `json:"ops"`
+	// Series names the series whose cut was latest ("throughput", "read
+	// latency").
+	Series string `json:"series,omitempty"`
+	// TrendPerSecond is, when no steady state was found, throughput's
+	// least-squares slope over the run's second half, as a fraction of
+	// its mean per second (0.04: still rising 4%/s).
+	TrendPerSecond float64 `json:"trend_per_s,omitempty"`
+	// Reason says why none was found, when it was not.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Steady-state bookkeeping of --warmup auto, bounded whatever the run's
+// length: at most steadyBins intervals of counts and latency sums per op
+// kind, and steadySegments sets of the phase's aggregates; when a run
+// outgrows them, neighbours merge in pairs and the width doubles.
+const (
+	steadyBins      = 1000
+	steadySegments  = 32
+	steadyBinStart  = 2 * time.Millisecond
+	steadySegStart  = 32 * steadyBinStart
+	minOpsPerBatch  = 10 // a latency series needs this many ops a batch on average
+	throughputLabel = "throughput"
+)
+
+// steadyState keeps what choosing a warm-up cut after the run needs.
+type steadyState struct {
+	mu       sync.Mutex
+	ps       *phaseState
+	binWidth time.Duration
+	series   map[workload.Op]*binSeries // by data op kind
+	segWidth time.Duration
+	segs     []*aggSet
+}
+
+// binSeries is one op kind's counts and sums of log latency by interval:
+// the series MSER-5 reads is each interval's geometric mean latency, which
+// one stall among thousands of fast ops moves by a little, not by orders
+// of magnitude (an arithmetic mean would make any late stall look like a
+// warm-up still under way).
+type binSeries struct {
+	n   []int64
+	sum []float64 // Σ ln(latency in ns)
+}
+
+func newSteadyState(ps *phaseState) *steadyState {
+	return &steadyState{ps: ps, binWidth: steadyBinStart, segWidth: steadySegStart, series: map[workload.Op]*binSeries{}}
+}
+
+// add records samples in their interval and segment of time.
+func (st *steadyState) add(samples []workload.Sample) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for i := range samples {
+		s := &samples[i]
+		end := s.Start + s.Latency
+		if s.Flags&workload.FlagSkipped != 0 {
+			end = s.Start
+		}
+		end = max(end, 0)
+		seg := st.segment(end)
+		a := seg.aggs[s.Op]
+		if a == nil {
+			a = st.ps.newAgg(s.Op)
+			seg.aggs[s.Op] = a
+		}
+		seg.clamped += a.record(s)
+		if !st.ps.isData(s.Op) || s.Flags&workload.FlagSkipped != 0 {
+			continue
+		}
+		st.bin(s.Op, end, math.Log(float64(max(s.Latency, 1))))
+	}
+}
+
+// segment returns the set of aggregates that time end falls in, folding
+// the segments first if it falls beyond the last.
+func (st *steadyState) segment(end time.Duration) *aggSet {
+	for int(end/st.segWidth) >= steadySegments {
+		var folded []*aggSet
+		for i := 0; i < len(st.segs); i += 2 {
+			a := st.segs[i]
+			if i+1 < len(st.segs) {
+				a = mergeSets(a, st.segs[i+1])
+			}
+			folded = append(folded, a)
+		}
+		st.segs, st.segWidth = folded, st.segWidth*2
+	}
+	i := int(end / st.segWidth)
+	for len(st.segs) <= i {
+		st.segs = append(st.segs, &aggSet{})
+	}
+	return st.segs[i]
+}
+
+// mergeSets merges b into a (either may be empty) and returns a.
+func mergeSets(a, b *aggSet) *aggSet {
+	a.clamped += b.clamped
+	for op, x := range b.aggs {
+		if x == nil {
+			continue
+		}
+		if a.aggs[op] == nil {
+			a.aggs[op] = x
+			continue
+		}
+		a.aggs[op].merge(x)
+	}
+	return a
+}
+
+// bin adds one op's log latency to its interval, folding first if needed.
+func (st *steadyState) bin(op workload.Op, end time.Duration, lat float64) {
+	for int(end/st.binWidth) >= steadyBins {
+		for _, s := range st.series {
+			s.fold()
+		}
+		st.binWidth *= 2
+	}
+	s := st.series[op]
+	if s == nil {
+		s = &binSeries{}
+		st.series[op] = s
+	}
+	i := int(end / st.binWidth)
+	for len(s.n) <= i {
+		s.n = append(s.n, 0)
+		s.sum = append(s.sum, 0)
+	}
+	s.n[i]++
+	s.sum[i] += lat
+}
+
+// fold merges neighbouring intervals in pairs.
+func (s *binSeries) fold() {
+	for i := 0; i < len(s.n); i += 2 {
+		n, sum := s.n[i], s.sum[i]
+		if i+1 < len(s.n) {
+			n, sum = n+s.n[i+1], sum+s.sum[i+1]
+		}
+		s.n[i/2], s.sum[i/2] = n, sum
+	}
+	h := (len(s.n) + 1) / 2
+	s.n, s.sum = s.n[:h], s.sum[:h]
+}
+
+// cut chooses the warm-up's end for a phase that lasted wall: the latest
+// of MSER-5's cuts on throughput and on each op kind's geometric mean
+// latency (a
+// kind with too few ops to tell is left out). Any series with no steady
+// state makes the phase's.
+func (st *steadyState) cut(wall time.Duration, names *[workload.MaxOp]string) SteadyCut {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	whole := int(wall / st.binWidth) // intervals the phase covered whole
+	c := SteadyCut{Method: "MSER-5", Found: true}
+	tput := make([]float64, whole)
+	type named struct {
+		steady.Cut
+		series string
+	}
+	var cuts []named
+	for op, s := range st.series {
+		lat := make([]float64, whole)
+		var n int64
+		for i := range whole {
+			lat[i] = math.NaN()
+			if i < len(s.n) && s.n[i] > 0 {
+				tput[i] += float64(s.n[i])
+				lat[i] = s.sum[i] / float64(s.n[i])
+				n += s.n[i]
+			}
+		}
+		if n >= int64(minOpsPerBatch*whole/steady.Batch) {
+			cuts = append(cuts, named{steady.MSER5(lat), names[op] + " latency"})
+		}
+	}
+	t := steady.MSER5(tput)
+	if t.Batches < steady.MinBatches {
+		c.Found = false
+		c.Reason = fmt.Sprintf("too short to tell: %d batches of %d intervals of %v, %d needed", t.Batches, steady.Batch, st.binWidth, steady.MinBatches)
+		return c
+	}
+	latest := named{t, throughputLabel}
+	for _, k := range append(cuts, latest) {
+		switch {
+		case !k.Steady:
+			c.Found, c.Series = false, k.series
+		case k.Drop > latest.Drop:
+			latest = k
+		}
+	}
+	if !c.Found {
+		c.TrendPerSecond = trend(tput[len(tput)/2:], st.binWidth)
+		c.Reason = "settles only in the run's second half"
+		return c
+	}
+	c.Series = latest.series
+	c.ChosenSeconds = (time.Duration(latest.Observations()) * st.binWidth).Seconds()
+	if latest.Drop > 0 {
+		c.Seconds = math.Ceil(c.ChosenSeconds/st.segWidth.Seconds()) * st.segWidth.Seconds()
+	}
+	if c.Seconds >= wall.Seconds() {
+		c.Seconds = 0 // nothing would be left
+	}
+	return c
+}
+
+// trend is the least-squares slope of throughput over intervals of width,
+// in batches, as a fraction of its mean per second.
+func trend(xs []float64, width time.Duration) float64 {
+	var z []float64
+	for i := 0; i+steady.Batch <= len(xs); i += steady.Batch {
+		var sum float64
+		for _, x := range xs[i : i+steady.Batch] {
+			sum += x
+		}
+		z = append(z, sum)
+	}
+	return steady.Slope(z) / (float64(steady.Batch) * width.Seconds())
+}
+
+// after returns the phase's aggregates by op kind from time cut on.
+func (st *steadyState) after(cut time.Duration) (merged [workload.MaxOp]*opAgg, clamped int64) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for i, seg := range st.segs {
+		if time.Duration(i)*st.segWidth < cut {
+			continue
+		}
+		clamped += seg.clamped
+		for op, a := range seg.aggs {
+			if a == nil {
+				continue
+			}
+			if merged[op] == nil {
+				merged[op] = st.ps.newAgg(workload.Op(op))
+			}
+			merged[op].merge(a)
+		}
+	}
+	return merged, clamped
+}

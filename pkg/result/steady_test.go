@@ -1,0 +1,120 @@
+package result
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// runShape feeds one closed-loop worker a phase of reads: first warm ops
+// of latency cold, then steady ops of latency hot, back to back.
+func runShape(t *testing.T, auto bool, warm int, cold time.Duration, steady int, hot time.Duration) Phase {
+	t.Helper()
+	p := plan(1)
+	p.WarmupAuto = auto
+	b := NewBuilder(p)
+	s := b.Sink(0, 0)
+	var at time.Duration
+	for i := range warm + steady {
+		lat := hot
+		if i < warm {
+			lat = cold
+		}
+		rec(t, s, workload.OpRead, store.OK, at, lat)
+		at += lat
+	}
+	if err := s.Done(workload.WorkerStats{Samples: int64(warm + steady)}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Result().Phases[0]
+}
+
+// A run that starts slow (2 s of 1 ms reads) and then settles (8 s of
+// 100 µs reads) is cut after its warm-up: what follows is measured alone.
+func TestWarmupAutoCutsATransient(t *testing.T) {
+	ph := runShape(t, true, 2000, time.Millisecond, 80_000, 100*time.Microsecond)
+	c := ph.Steady
+	if c == nil || !c.Found || c.Method != "MSER-5" {
+		t.Fatalf("steady %+v, want a cut found", c)
+	}
+	// MSER-5 ends the warm-up where the slow reads end (2 s, to its 50 ms
+	// batches); the measured part begins at the next kept boundary.
+	if c.ChosenSeconds < 1.95 || c.ChosenSeconds > 2.1 || c.Seconds < c.ChosenSeconds || c.Seconds > 2.7 {
+		t.Errorf("cut chosen at %v s, measured from %v s: want about 2 s", c.ChosenSeconds, c.Seconds)
+	}
+	read, _ := ph.Op("read")
+	if c.Ops+read.Count != 82_000 || c.Ops < 2000 {
+		t.Errorf("%d ops cut and %d measured, want 82000 in all and the 2000 slow ones cut", c.Ops, read.Count)
+	}
+	if read.MaxMicros > 101 || read.P99Micros > 101 {
+		t.Errorf("after the cut: p99 %vµs, max %vµs: slow reads left in", read.P99Micros, read.MaxMicros)
+	}
+	measured := ph.WallSeconds - c.Seconds
+	if want := float64(read.Count) / measured; math.Abs(read.OpsPerSec-want) > 1e-6*want {
+		t.Errorf("ops/s %v, want %v: the count over the time after the cut", read.OpsPerSec, want)
+	}
+	if ph.Total.Count != read.Count {
+		t.Errorf("total %d, read %d", ph.Total.Count, read.Count)
+	}
+}
+
+// A run at one speed throughout is not cut, or barely; without --warmup
+// auto nothing is.
+func TestWarmupAutoFlat(t *testing.T) {
+	ph := runShape(t, true, 0, 0, 60_000, 100*time.Microsecond)
+	if c := ph.Steady; c == nil || !c.Found || c.Seconds > 0.7 {
+		t.Errorf("flat run: %+v, want steady from (about) its start", c)
+	}
+	if ph := runShape(t, false, 2000, time.Millisecond, 80_000, 100*time.Microsecond); ph.Steady != nil || ph.Total.Count != 82_000 {
+		t.Errorf("without auto: steady %+v, %d ops", ph.Steady, ph.Total.Count)
+	}
+}
+
+// A run that slows down to its end has no steady state: nothing is cut,
+// and the trend is reported.
+func TestWarmupAutoNoSteadyState(t *testing.T) {
+	p := plan(1)
+	p.WarmupAuto = true
+	b := NewBuilder(p)
+	s := b.Sink(0, 0)
+	var at time.Duration
+	n := 0
+	for at < 6*time.Second {
+		lat := 50*time.Microsecond + at/20_000 // 50 µs rising to 350 µs
+		rec(t, s, workload.OpRead, store.OK, at, lat)
+		at += lat
+		n++
+	}
+	if err := s.Done(workload.WorkerStats{Samples: int64(n)}); err != nil {
+		t.Fatal(err)
+	}
+	ph := b.Result().Phases[0]
+	c := ph.Steady
+	if c == nil || c.Found || c.Seconds != 0 || c.TrendPerSecond >= 0 || ph.Total.Count != int64(n) {
+		t.Fatalf("slowing run: %+v, %d of %d ops: want no steady state, a falling trend, every op", c, ph.Total.Count, n)
+	}
+}
+
+// Memory stays bounded however long the run: intervals and segments fold.
+func TestWarmupAutoBounded(t *testing.T) {
+	p := plan(1)
+	p.WarmupAuto = true
+	b := NewBuilder(p)
+	s := b.Sink(0, 0)
+	n := 0
+	for at := time.Duration(0); at < time.Hour; at += 50 * time.Millisecond {
+		rec(t, s, workload.OpRead, store.OK, at, 50*time.Millisecond)
+		n++
+	}
+	_ = s.Done(workload.WorkerStats{Samples: int64(n)})
+	st := b.phases[0].steady
+	if len(st.segs) > steadySegments || len(st.series[workload.OpRead].n) > steadyBins {
+		t.Errorf("an hour: %d segments, %d intervals", len(st.segs), len(st.series[workload.OpRead].n))
+	}
+	if ph := b.Result().Phases[0]; ph.Steady == nil || ph.Total.Count+ph.Steady.Ops != int64(n) {
+		t.Errorf("an hour: %+v", ph.Steady)
+	}
+}

@@ -1,6 +1,7 @@
 package result
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -89,4 +90,20 @@ func (d *Durability) example(s string) {
 	if len(d.Examples) < 12 {
 		d.Examples = append(d.Examples, s)
 	}
+}
+
+// MarshalJSON writes the findings, with lossy, max_lost and
+// max_lost_age_us null where the acknowledged writes were not checked
+// (NotChecked): not measured is not zero.
+func (d Durability) MarshalJSON() ([]byte, error) {
+	type plain Durability
+	if d.NotChecked == "" {
+		return json.Marshal(plain(d))
+	}
+	return json.Marshal(struct {
+		plain
+		Lossy            *int     `json:"lossy"`
+		MaxLost          *int64   `json:"max_lost"`
+		MaxLostAgeMicros *float64 `json:"max_lost_age_us"`
+	}{plain: plain(d)})
 }

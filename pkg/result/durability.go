@@ -49,6 +49,19 @@ type Durability struct {
 	Stopped string `json:"stopped,omitempty"`
 	// Examples are the first problems found, a line each.
 	Examples []string `json:"examples,omitempty"`
+	// Promise is what the engine promises at a power cut at the run's
+	// settings, where it says; Agrees whether these states kept it (no
+	// loss and no corruption where it keeps every acknowledged write, no
+	// corruption where it may lose recent ones).
+	Promise *store.Promise `json:"promise,omitempty"`
+	Agrees  *bool          `json:"agrees,omitempty"`
+}
+
+// SetPromise notes the engine's promise and judges the states counted
+// so far against it.
+func (d *Durability) SetPromise(p store.Promise) {
+	agrees := p.Kept(d.Lossy, d.Corrupt)
+	d.Promise, d.Agrees = &p, &agrees
 }
 
 // NewDurability returns the findings, none yet, of a simulation of c.

@@ -25,7 +25,8 @@
 # module download (go mod download) into a module of the script's own
 # that requires go-ycsb at GOYCSB_VERSION and keeps only the bolt, badger
 # and basic bindings (the others need C libraries or services), built
-# there.
+# there, as bin/go-ycsb-kv (bench/ycsb/run.sh builds its own bin/go-ycsb,
+# with the sqlite binding).
 #
 #   bash bench/engines/run.sh            # ROUNDS=3 PARTS="pebble bbolt goycsb"
 set -euo pipefail
@@ -63,7 +64,7 @@ if part goycsb; then
 		print "\t_ \"github.com/pingcap/go-ycsb/db/boltdb\"" }' "$build/main.go" >"$build/main.go.new"
 	mv "$build/main.go.new" "$build/main.go"
 	printf 'module goycsb\n\ngo 1.21\n\nrequire github.com/pingcap/go-ycsb %s\n' "$GOYCSB_VERSION" >"$build/go.mod"
-	(cd "$build" && GOFLAGS=-mod=mod go mod tidy && GOFLAGS=-mod=mod go build -o "$OLDPWD/bin/go-ycsb" .)
+	(cd "$build" && GOFLAGS=-mod=mod go mod tidy && GOFLAGS=-mod=mod go build -o "$OLDPWD/bin/go-ycsb-kv" .)
 	ycsb_workloads=$src/workloads
 fi
 
@@ -123,8 +124,8 @@ goycsb_round() {
 		;;
 	esac
 	local props=(-P "$ycsb_workloads/workloada" -p recordcount="$YCSB_RECORDS" -p fieldcount=1 -p fieldlength=100 -p threadcount=8)
-	bin/go-ycsb load "$db" "${props[@]}" "${load[@]}" >/dev/null 2>&1
-	bin/go-ycsb run "$db" "${props[@]}" "${run[@]}" -p operationcount="$YCSB_OPS" -p requestdistribution=zipfian 2>&1 |
+	bin/go-ycsb-kv load "$db" "${props[@]}" "${load[@]}" >/dev/null 2>&1
+	bin/go-ycsb-kv run "$db" "${props[@]}" "${run[@]}" -p operationcount="$YCSB_OPS" -p requestdistribution=zipfian 2>&1 |
 		awk -F', ' '/^TOTAL/ { for (i = 1; i <= NF; i++) { if ($i ~ /^OPS:/) o = $i; if ($i ~ /^99th/) p = $i }
 			sub(/OPS: /, "", o); sub(/99th\(us\): /, "", p); t = o " " p } END { print t }'
 }

@@ -242,6 +242,9 @@ func compareCell(m Metric, oc, nc result.Cell) (ComparisonRow, bool) {
 		row.Worse = row.New.Median > row.Old.Median
 	}
 	row.Why, row.quantile = gateable(m, oc, nc)
+	if m.Neutral() {
+		row.Worse, row.Why = false, "neither way is better: shown, not judged"
+	}
 	row.Gated = row.Why == ""
 	return row, true
 }

@@ -28,8 +28,11 @@ type Figure struct {
 	Doc string
 	// Unit names what a value counts, in tables and gate results.
 	Unit string
-	// Higher says a higher value is better.
-	Higher bool
+	// Higher says a higher value is better; Neutral that neither
+	// direction is (a share of the disk's fsync rate grows with commits
+	// and with syncs per commit alike): its factors name no winner and
+	// comparisons do not judge it.
+	Higher, Neutral bool
 	// Scale says how a gate's limit is written: Rate, Latency, Percent
 	// or Number.
 	Scale Scale
@@ -40,6 +43,10 @@ type Figure struct {
 	// Read returns the figure's value in a run's first phase (for op
 	// kind kind, a PerKind figure), and false where the run has none.
 	Read func(r *result.Result, kind string) (float64, bool)
+	// Missing, if set, says why a run has no value (Read's false): not
+	// measured is never zero, and a report prints "–" with this reason.
+	// Nil: "no such op ran".
+	Missing func(r *result.Result) string
 	// Format renders a value as a table cell; Tag renders it with its
 	// unit, for a line of words ("1.01 syncs/commit").
 	Format, Tag func(v float64) string
@@ -104,18 +111,24 @@ var Figures = []*Figure{
 			return 0, false
 		},
 		Format: units.Micros, Tag: func(v float64) string { return units.Micros(v) + " CPU/op" },
+		Missing: func(*result.Result) string { return "processor time was not measured" },
 	},
 	{
 		Name: "commits ops/s", Doc: "acknowledged commits of writes per second",
 		Unit: "ops/s", Higher: true, Scale: Rate,
 		Read:   func(r *result.Result, _ string) (float64, bool) { return r.CommitsPerSec(0) },
 		Format: units.Rate, Tag: func(v float64) string { return units.Rate(v) + " ops/s" },
-		Needs: needsCommits, Summary: hasCeiling,
+		Needs: needsCommits, Summary: hasCeiling, Missing: func(*result.Result) string { return "no write committed" },
 	},
 	{
 		Name: "commits fsync%", Doc: "the syncs commits made per second (one each where the engine's I/O is not traced), as a share of the disk's fsync rate (--ceiling)",
-		Unit: "% of the disk's fsync/s", Higher: true, Scale: Percent,
-		Read: readFsyncShare, Format: func(v float64) string { return units.Sig3(v) + "%" },
+		Unit: "% of the disk's fsync/s", Neutral: true, Scale: Percent,
+		Read: readFsyncShare, Missing: func(r *result.Result) string {
+			if r.Environment.Ceiling == nil {
+				return "the disk's fsync rate was not measured (--ceiling)"
+			}
+			return "no commits"
+		}, Format: func(v float64) string { return units.Sig3(v) + "%" },
 		Tag: func(v float64) string { return units.Sig3(v) + "%" },
 		Needs: func(p *workload.Plan, ceiling bool) error {
 			if err := needsCommits(p, ceiling); err != nil {
@@ -128,37 +141,37 @@ var Figures = []*Figure{
 		},
 		Summary: hasCeiling,
 	},
-	{
+	fairFigure(&Figure{
 		Name: "fairness", Shown: true, Doc: "Jain's index over the workers' acknowledged ops/s, each over its own time: 1 when every worker was served alike, 1/n when one was served alone",
 		Unit: "Jain's index", Higher: true, Scale: Number, Format: fixed2, Tag: func(v float64) string { return fixed2(v) + " (Jain's index)" },
 		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.Index, true }),
-	},
-	{
+	}, "fewer than two workers finished"),
+	fairFigure(&Figure{
 		Name: "write fairness", Shown: true, Doc: "Jain's index over the workers' acknowledged writes per second",
 		Unit: "Jain's index of writes", Higher: true, Scale: Number, Format: fixed2, Tag: func(v float64) string { return fixed2(v) + " (Jain's index of writes)" },
 		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.WriteIndex, !math.IsNaN(f.WriteIndex) }),
-	},
-	{
+	}, "fewer than two workers finished, or none acknowledged a write"),
+	fairFigure(&Figure{
 		Name: "worker max gap", Shown: true, Doc: "the longest any worker completed nothing: from the start to its first completion, between two, or, in a phase of a duration, from its last to the phase's end",
 		Unit: "µs without a completion", Scale: Latency, Format: units.Micros, Tag: func(v float64) string { return units.Micros(v) + " without a completion" },
 		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.MaxGapMicros, f.HasGaps }),
-	},
-	countFigure("io syncs/commit", "syncs the kernel received per acknowledged commit, where the engine's I/O is traced",
+	}, "the workers' gaps were not kept"),
+	ioFigure(countFigure("io syncs/commit", "syncs the kernel received per acknowledged commit, where the engine's I/O is traced",
 		"syncs per commit", " syncs/commit", func(v float64) string { return units.Fixed(v, 2) },
 		func(r *result.Result) (float64, bool) {
 			if io := r.Phases[0].IO; io != nil && io.Commits > 0 {
 				return io.SyncsPerCommit, true
 			}
 			return 0, false
-		}),
-	countFigure("io bytes/commit", "bytes written per acknowledged commit, where the engine's I/O is traced",
+		})),
+	ioFigure(countFigure("io bytes/commit", "bytes written per acknowledged commit, where the engine's I/O is traced",
 		"bytes per commit", "/commit", func(v float64) string { return bytesize.Units{}.Round(int64(math.Round(v))) },
 		func(r *result.Result) (float64, bool) {
 			if io := r.Phases[0].IO; io != nil && io.Commits > 0 {
 				return io.BytesPerCommit, true
 			}
 			return 0, false
-		}),
+		})),
 	lineFigure(countFigure("space amplification", "the space the database takes on disk after the run (allocated blocks) per byte of the live data it holds (keys and values as an application counts them)",
 		"× the live data", "× the live data on disk", func(v float64) string { return units.Fixed(v, 2) },
 		func(r *result.Result) (float64, bool) {
@@ -166,12 +179,12 @@ var Figures = []*Figure{
 				return sp.Amplification, true
 			}
 			return 0, false
-		})),
+		}), "the database's space and live data were not measured"),
 	lineFigure(countFigure("worker rss", "peak resident memory of the largest worker process (in goroutine mode, of the one process hosting the workers)",
 		"bytes", " peak worker RSS", func(v float64) string { return bytesize.Units{}.Round(int64(math.Round(v))) },
 		func(r *result.Result) (float64, bool) {
 			return float64(r.WorkerMaxRSSBytes), r.WorkerMaxRSSBytes > 0
-		})),
+		}), "the workers' memory was not measured"),
 	replayFigure("diverged statements", "statements of a replayed trace that did something else than when captured: other rows or changes, another outcome",
 		"statements", " diverged", func(r *result.Result) (float64, bool) { return float64(r.Phases[0].Total.Diverged), true }),
 	replayFigure("db differences", "tables of a replayed trace's database that did not end as the capture's did (0: the same rows in every table)",
@@ -194,41 +207,103 @@ var Figures = []*Figure{
 		Format: units.Rate, Tag: func(v float64) string { return units.Rate(v) + " transactions/s" },
 		Needs: needsReplay, Summary: isReplay,
 	},
-	countFigure("lost acked writes", "the most acknowledged writes one simulated power cut lost (--crash)",
+	crashFigure(countFigure("lost acked writes", "the most acknowledged writes one simulated power cut lost (--crash; none where they were not checked)",
 		"acknowledged writes lost, the most in one crash state", " lost", formatCount,
-		durability(func(d *result.Durability) float64 { return float64(d.MaxLost) })),
-	countFigure("corrupt states", "simulated power cuts that left a database that would not open or failed its checks (--crash)",
-		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Corrupt) })),
-	countFigure("lossy states", "simulated power cuts that lost acknowledged writes (--crash)",
-		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Lossy) })),
-	scenarioFigure(countFigure("busy errors", "ops that failed busy or locked: the lock was not had, whatever the busy timeout (SQLITE_BUSY, SQLITE_LOCKED)",
+		checkedWrites(func(d *result.Durability) float64 { return float64(d.MaxLost) }))),
+	crashFigure(countFigure("corrupt states", "simulated power cuts that left a database that would not open or failed its checks (--crash)",
+		"crash states", " states", formatCount, durability(func(d *result.Durability) float64 { return float64(d.Corrupt) }))),
+	crashFigure(countFigure("lossy states", "simulated power cuts that lost acknowledged writes (--crash; none where they were not checked)",
+		"crash states", " states", formatCount, checkedWrites(func(d *result.Durability) float64 { return float64(d.Lossy) }))),
+	errorFigure(countFigure("errors", "data ops that failed, every class (ops/s counts the others; latency includes them)",
+		"failed ops", " failed", formatCount, func(r *result.Result) (float64, bool) { return float64(r.Phases[0].Total.Errors.Total), true })),
+	scenarioFigure(errorFigure(countFigure("busy errors", "data ops that failed busy or locked: the lock was not had within the busy timeout or the retry budget (SQLITE_BUSY, SQLITE_LOCKED)",
 		"ops failed busy", " failed busy", formatCount, func(r *result.Result) (float64, bool) {
 			e := r.Phases[0].Total.Errors
 			return float64(e.Busy + e.Locked), true
-		})),
+		}))),
+	errorFigure(&Figure{Name: "error rate", Doc: "failed data ops as a share of those attempted",
+		Unit: "% of ops failed", Scale: Percent, Format: func(v float64) string { return units.Sig3(v) + "%" },
+		Tag: func(v float64) string { return units.Sig3(v) + "% failed" },
+		Read: func(r *result.Result, _ string) (float64, bool) {
+			t := r.Phases[0].Total
+			if t.Count == 0 {
+				return 0, false
+			}
+			return 100 * float64(t.Errors.Total) / float64(t.Count), true
+		}, Missing: func(*result.Result) string { return "no op ran" }}),
 	scenarioFigure(countFigure("wal peak", "the write-ahead log's largest size in the phase, sampled five times a second (WAL journal)",
 		"bytes of WAL", " of WAL at its peak", func(v float64) string { return bytesize.Units{}.Round(int64(math.Round(v))) },
-		walFigure(func(w *result.WALTimeline) float64 { return float64(w.MaxBytes) }))),
+		walFigure(func(w *result.WALTimeline) float64 { return float64(w.MaxBytes) })), walMissing),
 	scenarioFigure(countFigure("wal resets", "times writers started the write-ahead log over after a checkpoint had copied all of it (WAL journal): 0 while readers kept every checkpoint from completing",
-		"WAL resets", " WAL resets", formatCount, walFigure(func(w *result.WALTimeline) float64 { return float64(w.Resets) })), higher),
+		"WAL resets", " WAL resets", formatCount, walFigure(func(w *result.WALTimeline) float64 { return float64(w.Resets) })), higher, walMissing),
 }
 
-// scenarioFigure lists f among a suite's default figures only in a
-// scenario's runs (gobench scenario), whose gates read it; elsewhere a
-// gate or --metric names it.
+// ioFigure marks a figure of a run's traced I/O: a run of an engine that
+// does not trace it has none, said so.
+func ioFigure(f *Figure) *Figure {
+	f.Missing = func(r *result.Result) string {
+		if r.Phases[0].IO == nil {
+			return "I/O not traced (driver " + r.Plan.Driver + ")"
+		}
+		return "no commits"
+	}
+	return f
+}
+
+// crashFigure marks a figure of --crash's power cuts: a run without it
+// has none, and a run whose acknowledged writes were not checked has no
+// count of lost ones.
+func crashFigure(f *Figure) *Figure {
+	f.Missing = func(r *result.Result) string {
+		if d := r.Durability; d != nil && d.NotChecked != "" {
+			return "acknowledged writes not checked: " + d.NotChecked
+		}
+		return "no --crash"
+	}
+	return f
+}
+
+// errorFigure marks a count of failed ops: a suite lists it where a run
+// had some (a table of zeros says nothing the errors column does not).
+func errorFigure(f *Figure) *Figure {
+	f.Summary = func(r *result.Result) bool {
+		v, ok := f.Read(r, "")
+		return ok && v > 0
+	}
+	return f
+}
+
+// scenarioFigure lists f among a suite's default figures in a scenario's
+// runs (gobench scenario), whose gates read it, as well as wherever f's
+// own Summary, if any, lists it; elsewhere a gate or --metric names it.
 func scenarioFigure(f *Figure, opts ...func(*Figure)) *Figure {
 	for _, o := range opts {
 		o(f)
 	}
+	own := f.Summary
 	f.Summary = func(r *result.Result) bool {
-		_, ok := f.Read(r, "")
-		return ok && r.Plan.Scenario != ""
+		if _, ok := f.Read(r, ""); ok && r.Plan.Scenario != "" {
+			return true
+		}
+		return own != nil && own(r)
 	}
 	return f
 }
 
 // higher makes a figure better higher.
 func higher(f *Figure) { f.Higher = true }
+
+// walMissing says why a run has no figure of its write-ahead log.
+func walMissing(f *Figure) {
+	f.Missing = func(*result.Result) string { return "the write-ahead log was not sampled (WAL journal)" }
+}
+
+// fairFigure is a figure of fairness between workers; a run without it
+// says missing.
+func fairFigure(f *Figure, missing string) *Figure {
+	f.Missing = func(*result.Result) string { return missing }
+	return f
+}
 
 // walFigure reads a figure of the first phase's write-ahead log, where
 // one was sampled.
@@ -285,6 +360,12 @@ func replayFigure(name, doc, unit, suffix string, read func(*result.Result) (flo
 		return read(r)
 	})
 	f.Needs, f.Summary = needsReplay, isReplay
+	f.Missing = func(r *result.Result) string {
+		if r.Plan.Replay == nil {
+			return "not a replayed trace"
+		}
+		return "the database was not compared with the capture's"
+	}
 	return f
 }
 
@@ -307,9 +388,11 @@ func countFigure(name, doc, unit, suffix string, format func(float64) string, re
 		Read: func(r *result.Result, _ string) (float64, bool) { return read(r) }}
 }
 
-// lineFigure lists f on the figures line of a run's text report.
-func lineFigure(f *Figure) *Figure {
+// lineFigure lists f on the figures line of a run's text report; a run
+// without it says missing.
+func lineFigure(f *Figure, missing string) *Figure {
 	f.Line = true
+	f.Missing = func(*result.Result) string { return missing }
 	return f
 }
 
@@ -317,6 +400,18 @@ func lineFigure(f *Figure) *Figure {
 func durability(of func(*result.Durability) float64) func(*result.Result) (float64, bool) {
 	return func(r *result.Result) (float64, bool) {
 		if r.Durability == nil {
+			return 0, false
+		}
+		return of(r.Durability), true
+	}
+}
+
+// checkedWrites reads a figure of the acknowledged writes a --crash
+// run's power cuts lost: none where they were not checked (a script
+// without a check of its data), which is not zero.
+func checkedWrites(of func(*result.Durability) float64) func(*result.Result) (float64, bool) {
+	return func(r *result.Result) (float64, bool) {
+		if r.Durability == nil || r.Durability.NotChecked != "" {
 			return 0, false
 		}
 		return of(r.Durability), true
@@ -479,7 +574,10 @@ func FiguresMarkdown() string {
 	names := FigureNames()
 	for i, f := range Figures {
 		dir := "lower"
-		if f.Higher {
+		switch {
+		case f.Neutral:
+			dir = "neither"
+		case f.Higher:
 			dir = "higher"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", names[i], f.Unit, dir, f.Scale, f.Doc)

@@ -62,10 +62,13 @@ func ParseExpectation(s string) (Expectation, error) {
 		head, rest = "", e.Text
 	}
 	f := strings.Fields(rest)
-	if len(f) < 4 {
+	if len(f) < 3 { // METRIC OP LIMIT, the metric of one word or more ("errors == 0")
 		return e, fmt.Errorf("--expect %q: want 'METRIC: A OP FACTOR B' (such as 'upsert ops/s: wal >= 3x rollback') or '[CELLS:] METRIC OP LIMIT' (such as 'read p99 <= 2ms')", s)
 	}
 	n := len(f)
+	if err := spacedLimit(f); err != nil {
+		return e, fmt.Errorf("--expect %q: %w", s, err)
+	}
 	m, err := ParseMetric(strings.Join(f[:n-2], " "))
 	if err != nil {
 		return e, fmt.Errorf("--expect %q: %w", s, err)
@@ -90,6 +93,23 @@ func (e *Expectation) parseRelative(f []string) error {
 	e.Factor, err = strconv.ParseFloat(strings.TrimSuffix(f[2], "x"), 64)
 	if err != nil || !(e.Factor > 0) || math.IsInf(e.Factor, 0) {
 		return fmt.Errorf("--expect %q: factor %q is not a positive number such as 3x or 0.5x", e.Text, f[2])
+	}
+	return nil
+}
+
+// spacedLimit refuses a limit written with a space before its unit
+// ("2 ms"), which would otherwise read as a metric ending in a comparison.
+func spacedLimit(f []string) error {
+	n := len(f)
+	if n < 3 || checkOp(f[n-3]) != nil {
+		return nil
+	}
+	if _, err := strconv.ParseFloat(f[n-2], 64); err != nil {
+		return nil
+	}
+	switch f[n-1] {
+	case "ns", "µs", "us", "ms", "s", "%", "k", "M":
+		return fmt.Errorf("limit %q: write it without the space, as %s", f[n-2]+" "+f[n-1], f[n-2]+f[n-1])
 	}
 	return nil
 }

@@ -47,6 +47,11 @@ func TestParseExpectation(t *testing.T) {
 		{in: "upsert ops/s: wal >= 0x rollback", error: "not a positive number"},
 		{in: "upsert ops/s: wal >= NaNx rollback", error: "not a positive number"},
 		{in: "read p99", error: "want 'METRIC: A OP FACTOR B'"},
+		{in: "upsert p99 < 2 ms", error: `limit "2 ms": write it without the space, as 2ms`},
+		{in: "wal: upsert ops/s >= 1.5 k", error: "as 1.5k"},
+		{in: "errors == 0", want: Expectation{Metric: Metric{"errors", ""}, Op: "==", Absolute: true}},
+		{in: "busy errors == 0", want: Expectation{Metric: Metric{"busy", "errors"}, Op: "==", Absolute: true}},
+		{in: "error rate <= 1%", want: Expectation{Metric: Metric{"error", "rate"}, Op: "<=", Absolute: true, Limit: 1}},
 		{in: "re#ad p99 <= 2ms", error: "metric"},
 	} {
 		got, err := ParseExpectation(tt.in)

@@ -211,13 +211,31 @@ func samplesFor(q float64) int64 { return int64(math.Round(10 / (1 - q/100))) }
 // reason names what would do: more ops per worker (or a longer run) in
 // the run that had fewest, or a lower percentile its ops suffice for.
 func sampleRule(m Metric, cells []result.Cell) string {
-	f := m.Figure()
-	if !f.PerKind || f.Quantile == 0 || f.Quantile == 100 {
+	msg, need, count, fewest := sampleShort(m, cells)
+	if msg == "" {
 		return ""
 	}
-	need := samplesFor(f.Quantile)
-	var fewest *result.Result
-	count := int64(math.MaxInt64)
+	if more := moreOps(fewest.Plan, float64(need)/float64(max(count, 1))); count > 0 && more != "" {
+		msg += ": " + more
+	}
+	for _, p := range lowerPercentiles(m.Figure().Quantile) {
+		if samplesFor(p.Quantile) <= count {
+			return msg + ", or gate " + p.Name
+		}
+	}
+	return msg
+}
+
+// sampleShort says in a few words why m cannot be read from the runs of
+// cells (sampleRule), or "", with the ops needed, the fewest a run had
+// and that run.
+func sampleShort(m Metric, cells []result.Cell) (msg string, need, count int64, fewest *result.Result) {
+	f := m.Figure()
+	if !f.PerKind || f.Quantile == 0 || f.Quantile == 100 {
+		return "", 0, 0, nil
+	}
+	need = samplesFor(f.Quantile)
+	count = int64(math.MaxInt64)
 	for _, c := range cells {
 		for _, r := range c.Runs {
 			if n := opCount(r, m.Kind); n < count {
@@ -226,18 +244,9 @@ func sampleRule(m Metric, cells []result.Cell) string {
 		}
 	}
 	if fewest == nil || count >= need {
-		return ""
+		return "", 0, 0, nil
 	}
-	msg := fmt.Sprintf("needs ≥ %s %s ops a run for a %s (the fewest run had %s)", thousands(need), m.Kind, m.Stat, thousands(count))
-	if more := moreOps(fewest.Plan, float64(need)/float64(max(count, 1))); count > 0 && more != "" {
-		msg += ": " + more
-	}
-	for _, p := range lowerPercentiles(f.Quantile) {
-		if samplesFor(p.Quantile) <= count {
-			return msg + ", or gate " + p.Name
-		}
-	}
-	return msg
+	return fmt.Sprintf("needs ≥ %s %s ops a run for a %s (the fewest run had %s)", thousands(need), m.Kind, m.Stat, thousands(count)), need, count, fewest
 }
 
 // moreOps says how to give a run factor times its ops: more ops per

@@ -123,12 +123,34 @@ func (m Metric) String() string { return strings.TrimSpace(m.Kind + " " + m.Stat
 // of the fsync ceiling) is better higher, latency lower.
 func (m Metric) HigherIsBetter() bool { return m.Figure().Higher }
 
+// Neutral reports that neither direction of the metric is better (see
+// Figure.Neutral).
+func (m Metric) Neutral() bool { return m.Figure().Neutral }
+
 // Direction says which way is better, in words.
 func (m Metric) Direction() string {
-	if m.HigherIsBetter() {
+	switch {
+	case m.Neutral():
+		return "neither way is better"
+	case m.HigherIsBetter():
 		return "higher is better"
 	}
 	return "lower is better"
+}
+
+// Missing says why run r has no value of the metric: not measured, which
+// a report prints as "–" and this reason, never as zero.
+func (m Metric) Missing(r *result.Result) string {
+	f := m.Figure()
+	switch {
+	case len(r.Phases) == 0:
+		return "no phase ran"
+	case f.Missing != nil:
+		return f.Missing(r)
+	case f.PerKind:
+		return "no " + m.Kind + " op ran"
+	}
+	return "not measured in this run"
 }
 
 // Unit returns the metric's unit.

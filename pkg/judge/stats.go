@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"golang.org/x/perf/benchmath"
 
@@ -62,31 +63,39 @@ const Alpha = 0.05
 
 // Factor compares a cell with the baseline on one metric.
 type Factor struct {
-	// Ratio is the cell's mean over the baseline's.
+	// Ratio is the cell's median over the baseline's: the figure gates
+	// judge, so a table's factor and a gate's agree.
 	Ratio float64 `json:"ratio"`
 	// Better says whether the cell is better than the baseline in the
-	// metric's direction (ignoring significance).
-	Better bool `json:"better"`
+	// metric's direction (ignoring significance); Neutral that the
+	// metric has none (Figure.Neutral), so neither is.
+	Better  bool `json:"better"`
+	Neutral bool `json:"neutral,omitempty"`
 	// P is the p-value of a Mann-Whitney U test (as benchstat's) that the
 	// two sets of repeats come from one distribution; Significant is
 	// P < Alpha.
 	P           float64 `json:"p"`
 	Significant bool    `json:"significant"`
 	// Note explains a comparison that cannot be significant, such as too
-	// few repeats.
+	// few repeats, or too few ops under a tail percentile; P is then not
+	// a figure to read.
 	Note string `json:"note,omitempty"`
 }
 
-// compareStats computes the factor of other against base on metric m.
+// compareStats computes the factor of other against base on metric m:
+// the ratio of their medians, as gates read them.
 func compareStats(m Metric, base, other Stats) Factor {
-	f := Factor{P: 1}
-	if base.Mean != 0 {
-		f.Ratio = other.Mean / base.Mean
+	f := Factor{P: 1, Neutral: m.Neutral()}
+	if base.Median != 0 {
+		f.Ratio = other.Median / base.Median
 	}
 	if m.HigherIsBetter() {
-		f.Better = other.Mean > base.Mean
+		f.Better = other.Median > base.Median
 	} else {
-		f.Better = other.Mean < base.Mean
+		f.Better = other.Median < base.Median
+	}
+	if f.Neutral {
+		f.Better = false
 	}
 	th := benchmath.DefaultThresholds
 	th.CompareAlpha = Alpha
@@ -106,6 +115,9 @@ type CellStats struct {
 	// Factor against the baseline; nil for the baseline itself or where
 	// the baseline lacks the metric.
 	Factor *Factor `json:"factor,omitempty"`
+	// Missing says why a cell has no value (Stats.N is 0): not measured,
+	// which is not zero.
+	Missing string `json:"missing,omitempty"`
 }
 
 // MetricSummary is one metric across the cells of a suite.
@@ -122,8 +134,22 @@ type Summary struct {
 	Metrics []MetricSummary
 }
 
+// Repeats returns the fewest and the most runs a cell of the suite has.
+func (sum *Summary) Repeats() (fewest, most int) {
+	for i, c := range sum.Suite.Cells {
+		if i == 0 || len(c.Runs) < fewest {
+			fewest = len(c.Runs)
+		}
+		most = max(most, len(c.Runs))
+	}
+	return fewest, most
+}
+
 // Summarize computes the statistics of every metric over every cell's
-// repeats, and each cell's factor against the baseline.
+// repeats, and each cell's factor against the baseline: the ratio of
+// their medians, with the rank test's p where the repeats allow one and
+// the runs hold enough ops for the metric's percentile (a p99.9 needs
+// 10,000 ops a run, as gates and compare require).
 func Summarize(s *result.Suite, metrics []Metric) *Summary {
 	sum := &Summary{Suite: s}
 	base := -1
@@ -143,6 +169,9 @@ func Summarize(s *result.Suite, metrics []Metric) *Summary {
 				}
 			}
 			cs := CellStats{Settings: c.Settings, Stats: StatsOf(vals)}
+			if len(vals) == 0 && len(c.Runs) > 0 {
+				cs.Missing = m.Missing(c.Runs[0])
+			}
 			if i == base && len(vals) > 0 {
 				baseStats = &cs.Stats
 			}
@@ -150,8 +179,11 @@ func Summarize(s *result.Suite, metrics []Metric) *Summary {
 		}
 		if baseStats != nil {
 			for i := range ms.Cells {
-				if i != base && ms.Cells[i].Stats.N > 0 && baseStats.Mean != 0 { // no ratio to a baseline of 0
+				if i != base && ms.Cells[i].Stats.N > 0 && baseStats.Median != 0 { // no ratio to a baseline of 0
 					f := compareStats(m, *baseStats, ms.Cells[i].Stats)
+					if why, _, _, _ := sampleShort(m, []result.Cell{s.Cells[base], s.Cells[i]}); why != "" && f.Note == "" { // too few repeats says it first
+						f.Significant, f.Note = false, why
+					}
 					ms.Cells[i].Factor = &f
 				}
 			}
@@ -163,17 +195,29 @@ func Summarize(s *result.Suite, metrics []Metric) *Summary {
 	return sum
 }
 
+// Word says which way the factor goes: "better", "worse", "same", or
+// nothing for a metric without a direction.
+func (f Factor) Word() string {
+	switch {
+	case f.Ratio == 1:
+		return "same"
+	case f.Neutral:
+		return ""
+	case f.Better:
+		return "better"
+	}
+	return "worse"
+}
+
+// Short renders the ratio and its direction alone: "×3.29 better".
+func (f Factor) Short() string {
+	return strings.TrimSpace("×" + units.Ratio(f.Ratio) + " " + f.Word())
+}
+
 // String renders the factor: "×3.29 better (p=0.008)", or with "~"
 // when the difference is not significant.
 func (f Factor) String() string {
-	word := "worse"
-	if f.Better {
-		word = "better"
-	}
-	if f.Ratio == 1 {
-		word = "same"
-	}
-	s := fmt.Sprintf("×%s %s", units.Sig3(f.Ratio), word)
+	s := f.Short()
 	switch {
 	case f.Significant:
 		s += fmt.Sprintf(" (p=%.3f)", f.P)

@@ -313,7 +313,7 @@ func capacityHTML(w io.Writer, c *result.Capacity) error {
 	if err := capacityText(&text, c); err != nil {
 		return err
 	}
-	pg := page{Title: "gobench " + c.Command + " --find-rate", Gates: newGatesView(c.Gates), Answer: capacityAnswer(c), Summary: text.String()}
+	pg := page{Title: "gobench " + c.Command + " --find-rate", Gates: newGatesView(c.Gates), Answers: answers(capacityAnswer(c)), Summary: text.String()}
 	objective := strings.Join(c.Objectives, ", ")
 	if len(c.Objectives) > 0 {
 		objective = c.Objectives[0]

@@ -27,7 +27,7 @@ func cellDots(id string, s *result.Suite, m judge.MetricSummary) (chart, error) 
 	if len(s.Varied) > 3 {
 		xLabel = "" // each tick names its values, one a line
 	}
-	p := newPlot("", xLabel, m.Unit)
+	p := newPlot("", xLabel, axisName(m))
 	var names, labels []string
 	top := 0.0
 	for i, cs := range m.Cells {
@@ -114,7 +114,7 @@ func scaleAxis(p *plot.Plot, m judge.MetricSummary) bool {
 			}
 		}
 	}
-	latency := m.Unit == "µs" || m.Unit == "µs of CPU per op"
+	latency := isLatency(m)
 	logScale := hi > 0 && hi/lo > logSpread && !zero
 	switch {
 	case logScale:
@@ -178,14 +178,13 @@ func factorLabel(s *result.Suite, cs judge.CellStats) string {
 		return ""
 	}
 	f := cs.Factor
-	word := "worse"
-	if f.Better {
-		word = "better"
+	switch {
+	case f.Note != "":
+		return f.Short() + " ~"
+	case !f.Significant:
+		return fmt.Sprintf("%s ~ (p=%.2f)", f.Short(), f.P)
 	}
-	if !f.Significant {
-		return fmt.Sprintf("×%s ~ (p=%.2f)", units.Sig3(f.Ratio), f.P)
-	}
-	return fmt.Sprintf("×%s %s * (p=%.3f)", units.Sig3(f.Ratio), word, f.P)
+	return fmt.Sprintf("%s * (p=%.3f)", f.Short(), f.P)
 }
 
 func addDots(p *plot.Plot, xy plotter.XYs, c color.Color) error {
@@ -209,4 +208,19 @@ func addSegment(p *plot.Plot, x0, y0, x1, y1, width float64, c color.Color) erro
 	l.Width = vg.Points(width)
 	p.Add(l)
 	return nil
+}
+
+// axisName names a metric's axis: a latency's ticks carry their own
+// units (600µs, 1.20ms), so its axis says "latency", not the µs its
+// values are kept in; any other names its unit.
+func axisName(m judge.MetricSummary) string {
+	if isLatency(m) {
+		return "latency"
+	}
+	return m.Unit
+}
+
+// isLatency reports whether the metric's values are latencies in µs.
+func isLatency(m judge.MetricSummary) bool {
+	return m.Unit == "µs" || m.Unit == "µs of CPU per op"
 }

@@ -193,14 +193,6 @@ func arrow(m judge.Metric) string {
 	return "↓ better"
 }
 
-// meanSD renders "55741 ± 2% (n=5)".
-func meanSD(m judge.Metric, s judge.Stats) string {
-	if s.N < 2 {
-		return fmt.Sprintf("%s (n=%d)", m.Format(s.Mean), s.N)
-	}
-	return fmt.Sprintf("%s ± %.0f%% (n=%d)", m.Format(s.Mean), 100*s.RelStdDev(), s.N)
-}
-
 // comparisonJSON writes the comparison as JSON.
 func comparisonJSON(w io.Writer, c *judge.Comparison) error { return writeJSON(w, c) }
 

@@ -23,7 +23,11 @@ func csvRate(v float64) string {
 }
 
 func csvSig3(v float64) string {
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	digits := 3
+	if math.Abs(v) < 0.01 {
+		digits = 2 // no value runs past four decimals
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', digits, 64), 64)
 	return f64(r)
 }
 
@@ -46,6 +50,9 @@ func runCSV(w io.Writer, r *result.Result) error {
 	durability := []string{"", "", "", "", ""}
 	if d := r.Durability; d != nil {
 		durability = []string{strconv.Itoa(d.States), strconv.Itoa(d.Corrupt), strconv.Itoa(d.Lossy), i64(d.MaxLost), csvSig3(d.MaxLostAgeMicros)}
+		if d.NotChecked != "" { // not checked: no count, not zero
+			durability[2], durability[3], durability[4] = "", "", ""
+		}
 	}
 	for _, ph := range r.Phases {
 		io := []string{"", ""}
@@ -76,33 +83,58 @@ func runCSV(w io.Writer, r *result.Result) error {
 }
 
 // suiteCSV writes one row per metric and cell: the cell's varied settings,
-// its statistics over repeats and its factor against the baseline.
+// its statistics over repeats, its factor against the baseline (a ratio
+// of medians), why it has no value where it has none (the statistics then
+// empty, never zero), and its failed ops over every repeat, by class.
 func suiteCSV(w io.Writer, sum *judge.Summary) error {
 	cw := newCSVWriter(w)
 	head := []string{"metric", "unit", "direction"}
 	head = append(head, sum.Suite.Varied...)
-	head = append(head, "n", "mean", "stddev", "median", "min", "max", "baseline", "ratio", "better", "p", "significant")
+	head = append(head, "n", "mean", "stddev", "median", "min", "max", "baseline", "ratio", "better", "p", "significant", "missing")
+	head = append(head, errorColumns...)
 	_ = cw.Write(head)
 	for _, m := range sum.Metrics {
-		for _, c := range m.Cells {
+		for i, c := range m.Cells {
 			row := []string{m.Metric.String(), m.Unit, m.Direction}
 			for _, st := range c.Settings {
 				row = append(row, st.Value)
 			}
 			s := c.Stats
 			mv := func(v float64) string { return csvMetric(m.Metric, v) }
-			row = append(row, strconv.Itoa(s.N), mv(s.Mean), mv(s.StdDev), mv(s.Median), mv(s.Min), mv(s.Max),
-				strconv.FormatBool(c.Settings.String() == sum.Suite.Baseline.String()))
+			if s.N == 0 {
+				row = append(row, "0", "", "", "", "", "")
+			} else {
+				row = append(row, strconv.Itoa(s.N), mv(s.Mean), mv(s.StdDev), mv(s.Median), mv(s.Min), mv(s.Max))
+			}
+			row = append(row, strconv.FormatBool(c.Settings.String() == sum.Suite.Baseline.String()))
 			if f := c.Factor; f != nil {
-				row = append(row, csvSig3(f.Ratio), strconv.FormatBool(f.Better), csvSig3(f.P), strconv.FormatBool(f.Significant))
+				better := strconv.FormatBool(f.Better)
+				if f.Neutral {
+					better = ""
+				}
+				p, sig := csvSig3(f.P), strconv.FormatBool(f.Significant)
+				if f.Note != "" {
+					p = "" // no test could tell: no p to read
+				}
+				row = append(row, csvSig3(f.Ratio), better, p, sig)
 			} else {
 				row = append(row, "", "", "", "")
 			}
+			row = append(row, c.Missing)
+			row = append(row, errorCells(result.CellErrors(sum.Suite.Cells[i]))...)
 			_ = cw.Write(row)
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// errorColumns name errorCells' columns: failed ops, then each class.
+var errorColumns = []string{"errors", "busy", "locked", "constraint", "io", "full", "other", "open_tx", "script"}
+
+// errorCells are failed ops by class, as errorColumns name them.
+func errorCells(e result.Errors) []string {
+	return []string{i64(e.Total), i64(e.Busy), i64(e.Locked), i64(e.Constraint), i64(e.IO), i64(e.Full), i64(e.Other), i64(e.OpenTx), i64(e.Script)}
 }
 
 // comparisonCSV writes one row per cell and metric of a comparison.

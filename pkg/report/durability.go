@@ -2,8 +2,10 @@ package report
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/units"
 )
 
@@ -21,6 +23,9 @@ func tracedText(r *result.Result) string {
 // "6 of 10 states lost acknowledged writes, up to 1214 in one, the last
 // 410ms", or "0 of 10 states lost acknowledged writes".
 func lossText(d *result.Durability) string {
+	if d.NotChecked != "" {
+		return "acknowledged writes lost: – (not checked)"
+	}
 	s := fmt.Sprintf("%d of %d %s lost acknowledged writes", d.Lossy, d.States, plural(d.States, "state", "states"))
 	if d.Lossy > 0 {
 		s += fmt.Sprintf(", up to %d in one, the last %s", d.MaxLost, ageText(d.MaxLostAgeMicros))
@@ -42,7 +47,7 @@ func durabilityText(d *result.Durability) string {
 	s := fmt.Sprintf("durability (--crash %d, %s model): %d %s tested: %d corrupt · %s",
 		d.Requested, d.Model, d.States, plural(d.States, "state", "states"), d.Corrupt, lossText(d))
 	if d.NotChecked != "" {
-		s += " (acknowledged writes not checked: " + d.NotChecked + ")"
+		s += ": " + d.NotChecked
 	}
 	if d.Full {
 		s += " · the record reached --crash-record-limit before the run ended: the states come from the part recorded"
@@ -60,10 +65,27 @@ func promiseText(d *result.Durability) string {
 		return ""
 	}
 	verdict := "the run agrees"
-	if !d.Promise.Kept(d.Lossy, d.Corrupt) {
+	switch kept, known := d.PromiseKept(); {
+	case !known:
+		verdict = "not judged: the acknowledged writes were not checked"
+	case !kept:
 		verdict = "the run BREAKS the promise"
 	}
 	return " · promised: " + d.Promise.Says + " — " + verdict
+}
+
+// promiseVerdict is a durability row's promise column: "kept (keeps)",
+// "BROKEN (may lose)", or "–" where the engine says none or the states
+// cannot tell.
+func promiseVerdict(d *result.Durability) string {
+	kept, known := d.PromiseKept()
+	switch {
+	case d.Promise == nil || !known:
+		return "–"
+	case kept:
+		return "kept (" + d.Promise.Level + ")"
+	}
+	return "BROKEN (" + d.Promise.Level + ")"
 }
 
 // cellDurability sums up a cell's power cuts over its repeats.
@@ -95,8 +117,11 @@ func cellDurability(c result.Cell) *result.Durability {
 // corrupt, lossy, the most lost in one, how long before its cut the
 // oldest lost one was acknowledged.
 func durabilityRow(d *result.Durability) []string {
-	lost, age := "0", "–"
-	if d.Lossy > 0 {
+	lossy, lost, age := fmt.Sprint(d.Lossy), "0", "–"
+	switch {
+	case d.NotChecked != "": // not checked is not none lost
+		lossy, lost = "–", "–"
+	case d.Lossy > 0:
 		lost, age = fmt.Sprint(d.MaxLost), ageText(d.MaxLostAgeMicros)
 	}
 	states := fmt.Sprint(d.States)
@@ -106,15 +131,7 @@ func durabilityRow(d *result.Durability) []string {
 	if d.Stopped != "" {
 		states += " (checking stopped)"
 	}
-	promise := "–"
-	if d.Promise != nil {
-		promise = "kept"
-		if !d.Promise.Kept(d.Lossy, d.Corrupt) {
-			promise = "BROKEN"
-		}
-		promise += " (" + d.Promise.Level + ")"
-	}
-	return []string{states, fmt.Sprint(d.Corrupt), fmt.Sprint(d.Lossy), lost, age, promise}
+	return []string{states, fmt.Sprint(d.Corrupt), lossy, lost, age, promiseVerdict(d)}
 }
 
 // durabilityHead names durabilityRow's columns, durabilityLegend says
@@ -134,7 +151,7 @@ func suiteDurability(s *result.Suite) (rows [][]string, settings []result.Settin
 		}
 		model = fmt.Sprintf("%s model, %d power cuts per run", d.Model, d.Requested/len(c.Runs))
 		if d.NotChecked != "" {
-			model += "; acknowledged writes not checked: " + d.NotChecked
+			model += "; –: acknowledged writes not checked: " + d.NotChecked
 		}
 		rows = append(rows, durabilityRow(d))
 		settings = append(settings, c.Settings)
@@ -150,4 +167,48 @@ func suiteTraced(s *result.Suite) string {
 		}
 	}
 	return ""
+}
+
+// dirSyncNote says, for a --crash run whose driver synced files it
+// created during the run in place of their directory (ncruces's VFS opens
+// the directory and syncs the file again), what that does to the states:
+// a file created after its directory's last sync is absent from a state,
+// so a rollback journal the run made never comes back to roll a torn
+// commit back, and under the lose model the same hides the rollback
+// journal's own loss of the last transaction. "" where it does not apply.
+func dirSyncNote(r *result.Result) string {
+	if r.Durability == nil || misdirectedDirSyncs(r) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("note: driver %s synced files it created in place of their directory (the io line counts them): a file created during the run (a rollback journal, a new WAL) is absent from every state cut before its directory was next synced, so no hot journal rolls a torn commit back, and under the lose model that also hides the rollback journal's own loss of the last transaction (docs/durability.md)", r.Plan.Driver)
+}
+
+// misdirectedDirSyncs counts the directory syncs a run's engine made of a
+// file instead (store.FileIO.MisdirectedDirSyncs) in its phases, where
+// --crash records.
+func misdirectedDirSyncs(r *result.Result) int64 {
+	var n int64
+	for _, ph := range r.Phases {
+		if ph.IO == nil {
+			continue
+		}
+		for role := range store.NumRoles {
+			n += ph.IO.Files.Role(role).MisdirectedDirSyncs
+		}
+	}
+	return n
+}
+
+// suiteDirSyncNotes are the dirSyncNote of each driver of a suite whose
+// runs it applies to, once each.
+func suiteDirSyncNotes(s *result.Suite) []string {
+	var out []string
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			if n := dirSyncNote(r); n != "" && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }

@@ -44,6 +44,11 @@ func TestFormatGoldens(t *testing.T) {
 		{"replay-matrix.md", "markdown", replay},
 		{"replay-run.txt", "text", race},
 		{"replay-run.md", "markdown", race},
+		// A journal × sync matrix whose cells but one failed ops (busy):
+		// the warning, the errors column, the ranking of four cells and a
+		// headline at each value of the other setting (the other formats'
+		// errors are asserted by TestFailedOpsInEveryFormat).
+		{"matrix-errors.txt", "text", loadSuiteFixture(t, "matrix-errors.json")},
 	} {
 		render, err := Render(tt.format, tt.v, Options{})
 		if err != nil {

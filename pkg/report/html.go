@@ -36,26 +36,43 @@ type chart struct {
 
 type page struct {
 	Title string
-	// Gates come first: a gate that failed or could not decide is the
-	// first thing a reader sees.
+	// Alerts come first, each a line: a run that did not complete, ops
+	// that failed, a shard that is not the whole.
+	Alerts []string
+	// Gates come next: a gate that failed or could not decide is among
+	// the first things a reader sees.
 	Gates *gatesView
 	// Scenario, for a scenario's suite, is its verdict and finding,
-	// before the gates.
+	// after the alerts and before the gates.
 	Scenario *result.Scenario
-	// Answer is the page's answer in one table, after the gates: a run's
-	// figures per op kind, a matrix's factors against its baseline, each
+	// Answers are the page's answer, after the gates, each a table: what
+	// power cuts lost (--crash), a run's figures per op kind, a matrix's
+	// cells ranked and each setting against the baseline's value, each
 	// cell's sustainable rate.
-	Answer *answer
+	Answers []*answer
 	// Summary is the whole text report, folded under the charts.
 	Summary string
 	Charts  []chart
 }
 
-// answer is a small table: its caption, its head and its rows.
+// answer is a small table: its caption, its head and its rows, and
+// lines of notes under it.
 type answer struct {
 	Caption string
 	Head    []string
 	Rows    [][]string
+	Notes   []string
+}
+
+// answers drops the tables that are nil.
+func answers(as ...*answer) []*answer {
+	var out []*answer
+	for _, a := range as {
+		if a != nil {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 var pageTemplate = template.Must(template.New("report").Parse(gatesHTML + scenarioHTML + `<!doctype html>
@@ -73,6 +90,8 @@ figure.chart { margin: 2em 0; }
 figure.chart figcaption { font-weight: 600; margin-bottom: 0.5em; }
 figure.chart svg { width: 100%; height: auto; }
 section.gates table, section.answer table { border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }
+p.alert { background: #fdecea; border-left: 0.3em solid #c62828; padding: 0.5em 0.8em; font-weight: 600; }
+section.answer p.note { font-size: 0.85em; color: #555; margin: 0.2em 0; }
 section.answer th, section.answer td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; }
 section.answer td:first-child, section.answer th:first-child { text-align: left; }
 section.answer caption { text-align: left; font-weight: 600; margin-bottom: 0.4em; }
@@ -91,11 +110,13 @@ section.scenario.fail { border-left-color: #c62828; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
-{{template "scenario" .Scenario}}{{template "gates" .Gates}}{{with .Answer}}<section class="answer"><table>
+{{range .Alerts}}<p class="alert">{{.}}</p>
+{{end}}{{template "scenario" .Scenario}}{{template "gates" .Gates}}{{range .Answers}}<section class="answer"><table>
 <caption>{{.Caption}}</caption>
 <tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table></section>
+{{end}}</table>{{range .Notes}}<p class="note">{{.}}</p>
+{{end}}</section>
 {{end}}{{range .Charts}}<figure class="chart" id="{{.ID}}" data-points="{{.Points}}">
 <figcaption>{{.Title}}</figcaption>
 {{.SVG}}
@@ -132,7 +153,7 @@ func htmlRun(w io.Writer, r *result.Result) error {
 	if err := runText(&text, r); err != nil {
 		return err
 	}
-	pg := page{Title: "gobench " + r.Command, Gates: newGatesView(r.Gates), Answer: runAnswer(r), Summary: text.String()}
+	pg := page{Title: "gobench " + r.Command, Alerts: runAlerts(r), Gates: newGatesView(r.Gates), Answers: answers(runDurability(r), runAnswer(r)), Summary: text.String()}
 	for i, ph := range r.Phases {
 		id := fmt.Sprintf("phase%d", i)
 		name := ""
@@ -166,9 +187,17 @@ func htmlSuite(w io.Writer, sum *judge.Summary) error {
 	if len(sum.Suite.Varied) > 0 {
 		title += " · " + strings.Join(sum.Suite.Varied, ", ")
 	}
-	pg := page{Title: title, Scenario: sum.Suite.Scenario, Gates: newGatesView(sum.Suite.Gates), Answer: suiteAnswer(sum), Summary: text.String()}
+	s := sum.Suite
+	alerts := incompleteLines(s)
+	if line := failedSuiteWarning(s); line != "" {
+		alerts = append(alerts, line)
+	}
+	pg := page{Title: title, Alerts: alerts, Scenario: s.Scenario, Gates: newGatesView(s.Gates), Answers: answers(suiteDurabilityAnswer(s), rankingAnswer(sum), suiteAnswer(sum)), Summary: text.String()}
 	for i, m := range sum.Metrics {
-		if m.Metric.Stat != "ops/s" && m.Metric.Stat != "p99" {
+		// Total throughput and each op's p99: an op kind's throughput in
+		// a mix of fixed shares is the total's, scaled, and would draw
+		// the same chart again.
+		if !(m.Metric.Kind == "total" && m.Metric.Stat == "ops/s") && m.Metric.Stat != "p99" {
 			continue
 		}
 		c, err := cellDots(fmt.Sprintf("metric%d", i), sum.Suite, m)
@@ -395,7 +424,7 @@ func runAnswer(r *result.Result) *answer {
 				continue
 			}
 			a.Rows = append(a.Rows, []string{prefix + o.Kind, strconv.FormatInt(o.Count, 10), units.Rate(o.OpsPerSec),
-				units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), strconv.FormatInt(o.Errors.Total, 10)})
+				units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), errorsShort(o.Errors)})
 		}
 	}
 	if len(a.Rows) == 0 {
@@ -404,23 +433,110 @@ func runAnswer(r *result.Result) *answer {
 	return a
 }
 
-// suiteAnswer is a matrix's answer: each varied setting's value against
-// the baseline's, on the main metrics, with the rank test's word on it.
+// runAlerts are the lines a run's page leads with: a run that did not
+// complete, ops that failed.
+func runAlerts(r *result.Result) []string {
+	var out []string
+	if !r.Complete {
+		out = append(out, "INCOMPLETE RESULT: "+strings.Join(r.Problems, "; "))
+	}
+	if line := failedRunWarning(r); line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
+// runDurability is what a --crash run's power cuts found, as a table;
+// nil without --crash.
+func runDurability(r *result.Result) *answer {
+	d := r.Durability
+	if d == nil {
+		return nil
+	}
+	a := &answer{Caption: fmt.Sprintf("Durability (--crash %d, %s model)", d.Requested, d.Model), Head: durabilityHead, Rows: [][]string{durabilityRow(d)}}
+	a.Notes = append(a.Notes, durabilityLegend)
+	if d.NotChecked != "" {
+		a.Notes = append(a.Notes, "–: acknowledged writes not checked: "+d.NotChecked)
+	}
+	a.Notes = append(a.Notes, d.Examples...)
+	if note := dirSyncNote(r); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
+	return a
+}
+
+// suiteDurabilityAnswer is a --crash suite's durability table, a row per
+// cell; nil without --crash.
+func suiteDurabilityAnswer(s *result.Suite) *answer {
+	rows, settings, model := suiteDurability(s)
+	if rows == nil {
+		return nil
+	}
+	a := &answer{Caption: "Durability (--crash: " + model + "; over every repeat)", Head: append(append([]string{}, variedOr(s)...), durabilityHead...)}
+	for i, row := range rows {
+		a.Rows = append(a.Rows, append(cellValues(s.Varied, settings[i]), row...))
+	}
+	a.Notes = append([]string{durabilityLegend}, suiteDirSyncNotes(s)...)
+	return a
+}
+
+// rankingAnswer is every cell of a matrix ranked by the headline
+// figures; nil for a suite of one cell.
+func rankingAnswer(sum *judge.Summary) *answer {
+	rk := sum.Ranking()
+	s := sum.Suite
+	if len(s.Cells) < 2 || len(rk.Metrics) == 0 {
+		return nil
+	}
+	caption := rankingCaption(sum, rk)
+	a := &answer{Caption: strings.ToUpper(caption[:1]) + caption[1:], Head: append(append([]string{"#"}, variedOr(s)...), rankingHead(rk)...)}
+	for i, c := range rk.Cells {
+		a.Rows = append(a.Rows, append(append([]string{strconv.Itoa(i + 1)}, cellValues(s.Varied, c.Settings)...), rankingRow(rk, c)...))
+	}
+	return a
+}
+
+// suiteAnswer is a matrix's headlines: each varied setting's value
+// against the baseline's at every combination of the others, on the
+// headline figures, with the rank test's word on each.
 func suiteAnswer(sum *judge.Summary) *answer {
 	hs := sum.Headlines()
 	if len(hs) == 0 {
 		return nil
 	}
-	a := &answer{Caption: "Each setting against the baseline (" + sum.Suite.Baseline.String() + "): factor, and whether the difference is significant", Head: []string{"setting"}}
-	for _, m := range hs[0].Metrics {
-		a.Head = append(a.Head, m.String())
+	single := singleRuns(sum)
+	a := &answer{Caption: "Each setting against the baseline's value (" + sum.Suite.Baseline.String() + ") at every combination of the others: ratios of medians", Head: []string{"setting"}}
+	for _, h := range hs {
+		for _, m := range h.Metrics {
+			if !slices.Contains(a.Head, m.String()) {
+				a.Head = append(a.Head, m.String())
+			}
+		}
 	}
 	for _, h := range hs {
-		row := []string{h.Setting + "=" + h.Value + " vs " + h.Baseline}
-		for _, f := range h.Factors {
-			row = append(row, f.String())
+		row := []string{h.Pair()}
+		for _, name := range a.Head[1:] {
+			cell := "–"
+			for i, m := range h.Metrics {
+				if m.String() != name {
+					continue
+				}
+				f := h.Factors[i]
+				switch cell = f.Short(); {
+				case single:
+				case f.Significant:
+					cell += fmt.Sprintf(" (p=%.3f)", f.P)
+				default:
+					cell += " ~"
+				}
+			}
+			row = append(row, cell)
 		}
 		a.Rows = append(a.Rows, row)
 	}
+	if note := repeatsNote(sum); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
+	a.Notes = append(a.Notes, headlineNotes(hs)...)
 	return a
 }

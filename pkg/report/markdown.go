@@ -24,6 +24,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		if !r.Complete {
 			ew.printf("> **Incomplete:** %s\n\n", strings.Join(r.Problems, "; "))
 		}
+		if line := failedRunWarning(r); i == 0 && line != "" {
+			ew.printf("> **%s**\n\n", line)
+		}
 		if lines := originLines(r); i == 0 && len(lines) > 0 {
 			ew.printf("%s\n\n", mdBlock(lines))
 		}
@@ -32,6 +35,9 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		}
 		if d := r.Durability; i == 0 && d != nil {
 			ew.printf("%s\n\n", durabilityText(d))
+			if note := dirSyncNote(r); note != "" {
+				ew.printf("%s\n\n", note)
+			}
 		}
 		if r.Plan.Replay != nil {
 			replayMarkdown(ew, r, ph)
@@ -86,80 +92,101 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 	return ew.err
 }
 
-// suiteMarkdown writes a suite's statistics as one markdown table: a row
-// per metric and cell, with mean ± sd over repeats and the factor against
-// the baseline.
+// suiteMarkdown writes a suite's report as markdown, the answer first
+// (as suiteText): a scenario's verdict, the precision reached
+// (--precision), the gates, runs that did not complete, failed ops, the
+// durability table (--crash), the ranking of every cell and the
+// headlines; then one table of every figure, a row per figure and cell,
+// with its median (and spread) over repeats, its factor against the
+// baseline and the cell's failed ops.
 func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	ew := markdownWriter(w)
 	s := sum.Suite
+	single := singleRuns(sum)
 	scenarioMarkdown(ew, s.Scenario)
 	if s.Precision != nil {
 		ew.printf("%s\n\n", s.Precision.Text)
 	}
 	gatesMarkdown(ew, s.Gates)
-	repeats := 0
-	for _, c := range s.Cells {
-		repeats = max(repeats, len(c.Runs))
-	}
-	ew.printf("**gobench %s** · %d cells × %d repeats (%s)", s.Command, len(s.Cells), repeats, s.Order)
+	_, repeats := sum.Repeats()
+	ew.printf("**gobench %s** · %d %s × %d %s (%s)", s.Command, len(s.Cells), plural(len(s.Cells), "cell", "cells"), repeats, plural(repeats, "repeat", "repeats"), s.Order)
 	if len(s.Varied) > 0 {
 		ew.printf(" · baseline %s", mdCode(s.Baseline.String()))
 	}
 	ew.printf("\n\n")
+	for _, line := range incompleteLines(s) {
+		ew.printf("> **%s**\n\n", line)
+	}
+	if line := failedSuiteWarning(s); line != "" {
+		ew.printf("> **%s**\n\n", line)
+	}
 	if line := suiteTraced(s); line != "" {
 		ew.printf("%s\n\n", line)
 	}
-	// A suite of one cell varies nothing: its cell column says (all), as
-	// the durability table's and a comparison's do (an empty column
-	// header with no delimiter of its own broke the table).
-	varied := s.Varied
-	if len(varied) == 0 {
-		varied = []string{"cell"}
-	}
-	ew.printf("| metric | %s | mean ± sd | median | min | max | vs baseline |\n|---|", mdCells(varied))
-	ew.printf("%s--:|--:|--:|--:|---|\n", trusted(strings.Repeat("---|", len(varied))))
+	varied := variedOr(s)
+	suiteAnswerMarkdown(ew, sum, varied, single)
+	stats := statHead(single)
+	ew.printf("| metric | %s | %s | vs baseline | errors |\n|---|%s%s---|---|\n", mdCells(varied), mdCells(stats),
+		trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(stats))))
 	for _, m := range sum.Metrics {
-		for _, c := range m.Cells {
-			vals := []string{"(all)"}
-			if len(s.Varied) > 0 {
-				vals = make([]string, len(s.Varied)) // a cell per column, whatever the file holds
-				for i, name := range s.Varied {
-					vals[i], _ = c.Settings.Get(name)
-				}
-			}
-			ew.printf("| %s %s | %s | %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(vals),
-				meanSD(m.Metric, c.Stats), m.Metric.Format(c.Stats.Median), m.Metric.Format(c.Stats.Min), m.Metric.Format(c.Stats.Max), factorCell(s, c))
+		for i, c := range m.Cells {
+			ew.printf("| %s %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(cellValues(s.Varied, c.Settings)),
+				mdCells(statCells(m, c, single)), factorText(s, c, single), errorsShort(result.CellErrors(s.Cells[i])))
 		}
 	}
-	ew.printf("\n↑ higher is better · ↓ lower is better · ~ not significant (Mann-Whitney U, α=%.2f)\n", judge.Alpha)
+	ew.printf("\n↑ higher is better · ↓ lower is better · ↕ neither · ~ not significant (Mann-Whitney U, α=%.2f) · factors are ratios of medians\n", judge.Alpha)
 	if legend := suiteStatements(sum); len(legend) > 0 {
 		ew.printf("\nstatements:\n\n")
 		for _, l := range legend {
 			ew.printf("- %s: %s\n", mdCode(l[0]), mdCode(l[1]))
 		}
 	}
-	if rows, settings, model := suiteDurability(s); rows != nil {
-		ew.printf("\n**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", model, mdCells(varied), mdCells(durabilityHead),
-			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(durabilityHead))))
-		for i, row := range rows {
-			vals := []string{"(all)"}
-			if len(settings[i]) > 0 {
-				vals = vals[:0]
-				for _, st := range settings[i] {
-					vals = append(vals, st.Value)
-				}
-			}
-			ew.printf("| %s | %s |\n", mdCells(vals), mdCells(row))
-		}
-		ew.printf("\n%s\n", durabilityLegend)
-	}
-	if hs := sum.Headlines(); len(hs) > 0 {
-		ew.printf("\n**Headline** (each against the baseline):\n\n")
-		for _, h := range hs {
-			ew.printf("- %s\n", h)
+	for _, m := range sum.Metrics {
+		for _, n := range metricNotes(m) {
+			ew.printf("\n~ %s: %s\n", m.Metric, n)
 		}
 	}
 	return ew.err
+}
+
+// suiteAnswerMarkdown writes the answer a suite's markdown report leads
+// with: the durability table (--crash), the ranking of every cell and the
+// headlines, and once why factors are not significant.
+func suiteAnswerMarkdown(ew *errWriter, sum *judge.Summary, varied []string, single bool) {
+	s := sum.Suite
+	if rows, settings, model := suiteDurability(s); rows != nil {
+		ew.printf("**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", model, mdCells(varied), mdCells(durabilityHead),
+			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(durabilityHead))))
+		for i, row := range rows {
+			ew.printf("| %s | %s |\n", mdCells(cellValues(s.Varied, settings[i])), mdCells(row))
+		}
+		ew.printf("\n%s\n\n", durabilityLegend)
+		for _, n := range suiteDirSyncNotes(s) {
+			ew.printf("%s\n\n", n)
+		}
+	}
+	if rk := sum.Ranking(); len(s.Cells) > 1 && len(rk.Metrics) > 0 {
+		head := rankingHead(rk)
+		ew.printf("**Ranking** by %s:\n\n| # | %s | %s |\n|--:|%s%s\n", strings.TrimPrefix(rankingCaption(sum, rk), "ranking by "), mdCells(varied), mdCells(head),
+			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(head))))
+		for i, c := range rk.Cells {
+			ew.printf("| %d | %s | %s |\n", i+1, mdCells(cellValues(s.Varied, c.Settings)), mdCells(rankingRow(rk, c)))
+		}
+		ew.printf("\n")
+	}
+	if hs := sum.Headlines(); len(hs) > 0 {
+		ew.printf("**Headline** (ratios of medians; ~ not significant):\n\n")
+		for _, h := range hs {
+			ew.printf("- %s\n", headlineLine(h, single))
+		}
+		for _, n := range headlineNotes(hs) {
+			ew.printf("- ~: %s\n", n)
+		}
+		ew.printf("\n")
+	}
+	if note := repeatsNote(sum); note != "" {
+		ew.printf("%s\n\n", note)
+	}
 }
 
 // comparisonMarkdown writes a comparison as markdown: its verdict first,
@@ -218,6 +245,9 @@ func comparisonMark(outcome string) string {
 }
 
 func arrowShort(m judge.Metric) string {
+	if m.Neutral() {
+		return "↕"
+	}
 	if m.HigherIsBetter() {
 		return "↑"
 	}

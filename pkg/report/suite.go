@@ -14,14 +14,30 @@ import (
 	"github.com/gobench/gobench/pkg/units"
 )
 
-// suiteText writes a suite's statistics: a header saying what was varied
-// and what was common, then one block per metric with each cell's mean ±
-// standard deviation, median, min and max over its repeats, and its factor
-// against the baseline cell, the metric's direction stated.
+// suiteText writes a suite's report, the answer first: a header saying
+// what was varied and what was common; which runs did not complete and
+// whether ops failed; a scenario's verdict and finding; the gates; what
+// power cuts lost (--crash); every cell ranked by the headline figures;
+// each varied setting against the baseline's value at every combination
+// of the others; how precise the repeats made it (--precision). Then one table per
+// figure with each cell's median over its repeats (with their spread,
+// min and max when there are repeats) and its factor against the
+// baseline cell, the figure's direction stated.
 func suiteText(w io.Writer, sum *judge.Summary) error {
 	ew := textWriter(w)
 	s := sum.Suite
+	single := singleRuns(sum)
 	suiteHeader(ew, s)
+	for _, line := range incompleteLines(s) {
+		ew.printf("%s\n", line)
+	}
+	failed := failedSuiteWarning(s)
+	if failed != "" {
+		ew.printf("%s\n", failed)
+	}
+	scenarioText(ew, s.Scenario)
+	gatesText(ew, s.Gates)
+	suiteAnswerText(ew, sum, single)
 	var logs []string
 	for _, c := range s.Cells {
 		if len(c.Runs[0].Phases) > 0 {
@@ -36,41 +52,84 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 			ew.printf("%s\n", l)
 		}
 	}
-	if rows, settings, model := suiteDurability(s); rows != nil {
-		ew.printf("\ndurability (--crash: %s; over every repeat):\n", model)
-		tw := ew.table(0)
-		tw.printf("  %s\t%s\n", textCells(s.Varied), textCells(durabilityHead))
-		for i, row := range rows {
-			tw.printf("  %s\t%s\n", settingValues(settings[i]), textCells(row))
-		}
-		tw.flush()
-		ew.printf("  %s\n", durabilityLegend)
-	}
+	errs := failed != ""
 	for _, m := range sum.Metrics {
 		ew.printf("\n%s (%s, %s)\n", m.Metric, m.Unit, m.Direction)
 		if text := statementText(s, m.Metric.Kind); text != "" {
 			ew.printf("  statement %s: %s\n", m.Metric.Kind, text)
 		}
 		tw := ew.table(0)
-		tw.printf("  %s\tmean ± sd\tmedian\tmin\tmax\tvs baseline\n", textCells(s.Varied))
-		for _, c := range m.Cells {
-			tw.printf("  %s\t%s\t%s\t%s\t%s\t%s\n", settingValues(c.Settings),
-				meanSD(m.Metric, c.Stats), m.Metric.Format(c.Stats.Median), m.Metric.Format(c.Stats.Min), m.Metric.Format(c.Stats.Max), factorCell(s, c))
+		head := append(append([]string{}, statHead(single)...), "vs baseline")
+		if errs {
+			head = append(head, "errors")
+		}
+		tw.printf("  %s\t%s\n", textCells(variedOr(s)), textCells(head))
+		for i, c := range m.Cells {
+			row := append(statCells(m, c, single), factorText(s, c, single))
+			if errs {
+				row = append(row, errorsShort(result.CellErrors(s.Cells[i])))
+			}
+			tw.printf("  %s\t%s\n", textCells(cellValues(s.Varied, c.Settings)), textCells(row))
+		}
+		tw.flush()
+		for _, n := range metricNotes(m) {
+			ew.printf("  ~: %s\n", n)
+		}
+	}
+	return ew.err
+}
+
+// suiteAnswerText writes what a suite's text report says first, after
+// its gates: the durability table (--crash), the ranking of every cell,
+// the headlines, and once why factors are not significant.
+func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
+	s := sum.Suite
+	if rows, settings, model := suiteDurability(s); rows != nil {
+		ew.printf("\ndurability (--crash: %s; over every repeat):\n", model)
+		tw := ew.table(0)
+		tw.printf("  %s\t%s\n", textCells(variedOr(s)), textCells(durabilityHead))
+		for i, row := range rows {
+			tw.printf("  %s\t%s\n", textCells(cellValues(s.Varied, settings[i])), textCells(row))
+		}
+		tw.flush()
+		ew.printf("  %s\n", durabilityLegend)
+		for _, n := range suiteDirSyncNotes(s) {
+			ew.printf("  %s\n", n)
+		}
+	}
+	if rk := sum.Ranking(); len(s.Cells) > 1 && len(rk.Metrics) > 0 {
+		ew.printf("\n%s:\n", rankingCaption(sum, rk))
+		tw := ew.table(0)
+		tw.printf("  #\t%s\t%s\n", textCells(s.Varied), textCells(rankingHead(rk)))
+		for i, c := range rk.Cells {
+			tw.printf("  %d\t%s\t%s\n", i+1, textCells(cellValues(s.Varied, c.Settings)), textCells(rankingRow(rk, c)))
 		}
 		tw.flush()
 	}
 	if hs := sum.Headlines(); len(hs) > 0 {
-		ew.printf("\nheadline (each against the baseline; ~ means not significant):\n")
+		ew.printf("\nheadline (ratios of medians; ~ not significant):\n")
 		for _, h := range hs {
-			ew.printf("  %s\n", h)
+			ew.printf("  %s\n", headlineLine(h, single))
+		}
+		for _, n := range headlineNotes(hs) {
+			ew.printf("  ~: %s\n", n)
 		}
 	}
 	if s.Precision != nil {
 		ew.printf("\n%s\n", s.Precision.Text)
 	}
-	gatesText(ew, s.Gates)
-	scenarioText(ew, s.Scenario)
-	return ew.err
+	if note := repeatsNote(sum); note != "" {
+		ew.printf("%s\n", note)
+	}
+}
+
+// variedOr names the suite's varied settings, the head of a table's
+// cell columns: "cell" when nothing varied.
+func variedOr(s *result.Suite) []string {
+	if len(s.Varied) == 0 {
+		return []string{"cell"}
+	}
+	return s.Varied
 }
 
 func suiteHeader(w *errWriter, s *result.Suite) {
@@ -122,9 +181,6 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	}
 	for _, c := range s.Cells {
 		for i, r := range c.Runs {
-			if !r.Complete {
-				w.printf("INCOMPLETE: %s run %d: %s\n", c.Settings, i+1, strings.Join(r.Problems, "; "))
-			}
 			if len(r.Shards) > 0 {
 				w.printf("%s run %d merged from %d shards (%s)\n", c.Settings, i+1, len(r.Shards), shardHosts(r.Shards))
 			}
@@ -144,28 +200,6 @@ func shardHosts(origins []result.ShardOrigin) string {
 		}
 	}
 	return "on " + strings.Join(hosts, ", ")
-}
-
-// settingValues are a cell's values, the cells of a text table.
-func settingValues(s result.Settings) trusted {
-	if len(s) == 0 {
-		return "(all)"
-	}
-	vals := make([]string, len(s))
-	for i, st := range s {
-		vals[i] = st.Value
-	}
-	return textCells(vals)
-}
-
-func factorCell(s *result.Suite, c judge.CellStats) string {
-	if c.Settings.String() == s.Baseline.String() {
-		return "baseline"
-	}
-	if c.Factor == nil {
-		return "–"
-	}
-	return c.Factor.String()
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -26,6 +26,10 @@ func runText(w io.Writer, r *result.Result) error {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
 	}
 	header(tw, r)
+	if line := failedRunWarning(r); line != "" {
+		tw.printf("%s\n", line)
+	}
+	gatesText(tw, r.Gates)
 	if line := machineStateText(r.Environment.Machine); line != "" {
 		tw.printf("%s\n", line)
 	}
@@ -39,6 +43,9 @@ func runText(w io.Writer, r *result.Result) error {
 		tw.printf("%s\n", durabilityText(d))
 		for _, e := range d.Examples {
 			tw.printf("  %s\n", e)
+		}
+		if note := dirSyncNote(r); note != "" {
+			tw.printf("%s\n", note)
 		}
 	}
 	if v := r.Verify; v != nil {
@@ -88,7 +95,6 @@ func runText(w io.Writer, r *result.Result) error {
 	for _, line := range statementLegend(r.Plan) {
 		tw.printf("%s\n", line)
 	}
-	gatesText(tw, r.Gates)
 	return tw.err
 }
 

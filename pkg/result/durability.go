@@ -1,6 +1,7 @@
 package result
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -58,10 +59,27 @@ type Durability struct {
 }
 
 // SetPromise notes the engine's promise and judges the states counted
-// so far against it.
+// so far against it, where they can tell.
 func (d *Durability) SetPromise(p store.Promise) {
-	agrees := p.Kept(d.Lossy, d.Corrupt)
-	d.Promise, d.Agrees = &p, &agrees
+	d.Promise, d.Agrees = &p, nil
+	if agrees, known := d.PromiseKept(); known {
+		d.Agrees = &agrees
+	}
+}
+
+// PromiseKept reports whether the states kept the engine's promise, and
+// whether they can tell: not where there is no promise, nor where the
+// acknowledged writes were not checked and only a loss could break it.
+func (d *Durability) PromiseKept() (kept, known bool) {
+	switch {
+	case d.Promise == nil:
+		return false, false
+	case !d.Promise.Kept(d.Lossy, d.Corrupt):
+		return false, true
+	case d.NotChecked != "" && d.Promise.Level == store.PromiseKeeps:
+		return false, false
+	}
+	return true, true
 }
 
 // NewDurability returns the findings, none yet, of a simulation of c.
@@ -102,4 +120,20 @@ func (d *Durability) example(s string) {
 	if len(d.Examples) < 12 {
 		d.Examples = append(d.Examples, s)
 	}
+}
+
+// MarshalJSON writes the findings, with lossy, max_lost and
+// max_lost_age_us null where the acknowledged writes were not checked
+// (NotChecked): not measured is not zero.
+func (d Durability) MarshalJSON() ([]byte, error) {
+	type plain Durability
+	if d.NotChecked == "" {
+		return json.Marshal(plain(d))
+	}
+	return json.Marshal(struct {
+		plain
+		Lossy            *int     `json:"lossy"`
+		MaxLost          *int64   `json:"max_lost"`
+		MaxLostAgeMicros *float64 `json:"max_lost_age_us"`
+	}{plain: plain(d)})
 }

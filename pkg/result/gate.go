@@ -1,5 +1,7 @@
 package result
 
+import "encoding/json"
+
 // Gate is the verdict of one gate (an --expect) on a run or a suite: the
 // figures it compared, the interval it read and its outcome. A gate that
 // compares two cells (relative) reads Ratio = Value / Other against Op
@@ -85,4 +87,20 @@ func countOutcome(gates []Gate, outcome string) int {
 		}
 	}
 	return n
+}
+
+// MarshalJSON writes the gate, with value, other and ratio null where a
+// cell had no figure (NoFigure): a verdict nothing could decide read no
+// zero.
+func (g Gate) MarshalJSON() ([]byte, error) {
+	type plain Gate
+	if !g.NoFigure {
+		return json.Marshal(plain(g))
+	}
+	return json.Marshal(struct {
+		plain
+		Value *float64 `json:"value"`
+		Other *float64 `json:"other,omitempty"`
+		Ratio *float64 `json:"ratio,omitempty"`
+	}{plain: plain(g)})
 }

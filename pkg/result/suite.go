@@ -505,3 +505,15 @@ func ReadSuite(rd io.Reader) (*Suite, error) {
 	fillLegacy(out)
 	return out, nil
 }
+
+// CellErrors returns the data ops that failed in the cell's runs, by
+// class, summed over their first phase: the one figures read.
+func CellErrors(c Cell) Errors {
+	var e Errors
+	for _, r := range c.Runs {
+		if len(r.Phases) > 0 {
+			e.Add(r.Phases[0].Total.Errors)
+		}
+	}
+	return e
+}

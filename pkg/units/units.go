@@ -44,6 +44,20 @@ func Sig3(v float64) string {
 	return Fixed(v, 0)
 }
 
+// Ratio prints a factor: as Sig3 from 0.095 up, and below it to two
+// significant digits, so a factor of a hundredth reads 0.013, not 0.01
+// (or 0.00).
+func Ratio(v float64) string {
+	if v <= 0 || v >= 0.095 {
+		return Sig3(v)
+	}
+	d := 2
+	for x := v; x < 0.1 && d < 12; x *= 10 {
+		d++
+	}
+	return Fixed(v, d)
+}
+
 // Fixed prints v with the given number of decimals.
 func Fixed(v float64, decimals int) string { return fmt.Sprintf("%.*f", decimals, v) }
 

@@ -51,3 +51,13 @@ func TestPercent(t *testing.T) {
 		}
 	}
 }
+
+// A factor below a tenth keeps two significant digits: a hundredth is not
+// "0.01" for 0.0128, nor "0.00" for 0.0038.
+func TestRatio(t *testing.T) {
+	for v, want := range map[float64]string{3.1: "3.10", 0.35: "0.35", 0.0128: "0.013", 0.0038: "0.0038", 0.05: "0.050", 0.099: "0.10", 0: "0.00", 152.6: "153"} {
+		if got := Ratio(v); got != want {
+			t.Errorf("Ratio(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

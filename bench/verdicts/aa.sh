@@ -8,15 +8,15 @@
 # family-wise false-alarm rate with Holm's procedure ("holm:" line of the
 # report), and judges CPU per op only when the machine's calibration held.
 #
-#   bash bench/verdicts/aa.sh [OUT]     # PAIRS=20 PLANTED=3 REPEAT=5
+#   bash bench/verdicts/aa.sh [OUT]     # PAIRS=20 PLANTED=5 REPEAT=7
 #   PLAN='mix --procs 8 --queries 2000 --journal wal' bash bench/verdicts/aa.sh
 #
 # Exit codes of compare: 0 pass, 3 regression, 4 inconclusive (or the
 # machine changed). The result files and reports stay in OUT.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-PAIRS=${PAIRS:-20} PLANTED=${PLANTED:-3} REPEAT=${REPEAT:-5}
-PLAN=${PLAN:-mix --procs 4 --queries 500 --journal wal}
+PAIRS=${PAIRS:-20} PLANTED=${PLANTED:-5} REPEAT=${REPEAT:-7}
+PLAN=${PLAN:-mix --procs 4 --queries 2000 --journal wal --sync normal}
 OUT=${1:-$(mktemp -d /tmp/gobench-aa-XXXXXX)}
 mkdir -p "$OUT"
 echo "results in $OUT; plan: $PLAN, $REPEAT repeats an invocation"

@@ -649,3 +649,33 @@ func TestFitWidth(t *testing.T) {
 		t.Errorf("a line to a pipe was cut")
 	}
 }
+
+// Fairness is a figure a gate reads like any other, named in one word.
+// Jain's index over n workers lies in [1/n, 1] whatever the machine does,
+// so over 4 workers 'fairness >= 0.25' must pass and 'fairness > 1' fail.
+func TestFairnessGates(t *testing.T) {
+	env, _, stderr := testEnv(t)
+	out := filepath.Join(t.TempDir(), "run.json")
+	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "4", "--queries", "500", "-q", "--json", out,
+		"--expect", "fairness >= 0.25", "--expect", "fairness > 1", "--expect", "worker max gap >= 0s"}
+	if code := Main(args, env); code != ExitThreshold {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitThreshold, stderr)
+	}
+	for _, want := range []string{"gate passed: fairness >= 0.25: ", "gate FAILED: fairness > 1: ", "gate passed: worker max gap >= 0s: ",
+		"threshold not met: 3 gates: 1 failed, 2 passed"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := result.Read(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Phases) == 0 || len(r.Phases[0].Workers) != 4 {
+		t.Fatalf("the run kept %d phases, want 1 with 4 workers' own figures", len(r.Phases))
+	}
+}

@@ -60,8 +60,10 @@ func newScenarioCommand(env *Env) *cobra.Command {
 		Long: `scenario runs SQLite's well-known concurrency pitfalls as ready
 experiments on your machine and driver: a deferred BEGIN that fails busy
 whatever the busy timeout, a reader that keeps the rollback journal's
-writer waiting, a long read that starves WAL checkpoints, automatic
-checkpoints turned off, synchronous=NORMAL's trade against a power cut.
+writer waiting, a long read that starves WAL checkpoints, 25 processes
+barging past each other's sleeping busy handlers, a connection opened for
+every operation, automatic checkpoints turned off, synchronous=NORMAL's
+trade against a power cut.
 
 Each scenario is a few cells, the pitfall beside its fix, run on real
 worker processes against one database file each; its gates say

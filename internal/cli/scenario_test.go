@@ -105,9 +105,13 @@ func TestScenarioSwapsFail(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every scenario (-short)")
 	}
-	for _, name := range []string{"reader-blocks-writer", "autocheckpoint", "sync-trade"} {
+	for name, args := range map[string][]string{
+		"reader-blocks-writer": nil, "autocheckpoint": nil, "sync-trade": nil,
+		"busy-barging":      {"--procs", "8", "--duration", "2s"},
+		"connection-per-op": {"--queries", "100"},
+	} {
 		t.Run(name, func(t *testing.T) {
-			code, s, stderr := scenarioSuite(t, name, "--swap")
+			code, s, stderr := scenarioSuite(t, name, append(args, "--swap")...)
 			if code != ExitThreshold || s.Scenario.Verdict != result.OutcomeNotReproduced {
 				t.Errorf("exit %d, verdict %s\n%s", code, s.Scenario.Verdict, stderr)
 			}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -348,7 +349,8 @@ const faultAt = 2*wire.MaxBatch + 500
 
 // faulty is the null engine misbehaving on its reads as mode says: "panic"
 // or "sigkill" at the faultAt-th, "hangread" blocks the faultAt-th until
-// hangRelease is closed, "slowread" stalls the stallAt-th for stall, "stuck" never
+// hangRelease is closed ("hangone": the first connection to get there;
+// the others take slowAfterHang over it), "slowread" stalls the stallAt-th for stall, "stuck" never
 // ends the first (once it marked it in $GOBENCH_TEST_MARKS).
 func faulty(mode string) store.Driver {
 	release := hangRelease
@@ -376,8 +378,12 @@ func (c *faultyConn) Get(key uint64, dst []byte) ([]byte, error) {
 		return c.Conn.Get(key, dst)
 	}
 	if c.reads == faultAt {
-		if c.mode == "hangread" {
+		if c.mode == "hangread" || c.mode == "hangone" && hangFirst.Add(1) == 1 {
 			<-c.release
+			return c.Conn.Get(key, dst)
+		}
+		if c.mode == "hangone" {
+			time.Sleep(slowAfterHang)
 			return c.Conn.Get(key, dst)
 		}
 		if c.mode == "panic" {
@@ -463,8 +469,41 @@ func TestWatchInterval(t *testing.T) {
 	}
 }
 
-// hangRelease ends the hangs of the "hangread" engine.
+// hangRelease ends the hangs of the "hangread" and "hangone" engines.
 var hangRelease = make(chan struct{})
+
+// hangFirst counts the connections of the "hangone" engine that reached
+// their faultAt-th read: the first hangs until hangRelease, the others
+// take slowAfterHang over that read.
+var hangFirst atomic.Int32
+
+const slowAfterHang = 700 * time.Millisecond
+
+// When the coordinator stops waiting for goroutine workers (a stalled op
+// and a grace past), the result is built while the others may still be
+// in their last op; what they record after it is dropped, not written
+// into what the result is read from. (CI's -race caught a worker ending
+// its phase after the grace while the result was built from its
+// recorder; without the fix this test shows that race every time.)
+func TestGoroutinesRecordingAfterTheGrace(t *testing.T) {
+	hangRelease = make(chan struct{})
+	defer close(hangRelease)
+	hangFirst.Store(0)
+	p := nullPlan(3, 1, 100_000)
+	p.Mode = workload.ModeGoroutine
+	p.Driver = "faulty"
+	p.Keys.Count, p.Preload = 1000, 0
+	reg := all.Registry()
+	reg.Register(faulty("hangone"))
+	res, err := Run(context.Background(), Config{Plan: p, Registry: reg, StallTimeout: 300 * time.Millisecond, StopGrace: 200 * time.Millisecond})
+	if !errors.Is(err, ErrWorker) || res == nil || res.Complete {
+		t.Fatalf("err = %v, result %+v: want a stall and a partial result", err, res)
+	}
+	if n := hangFirst.Load(); n < 2 {
+		t.Fatalf("%d workers reached the read that hangs or slows, want the one that hangs and a slow one", n)
+	}
+	time.Sleep(2 * slowAfterHang) // the slow workers' reads return and try to record
+}
 
 // A goroutine worker whose op never returns, which nothing can kill,
 // fails the run after the stall time-out, named; the other workers stop

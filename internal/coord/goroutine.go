@@ -2,8 +2,10 @@ package coord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -77,7 +79,8 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 			case err := <-done:
 				return err
 			case <-time.After(stopGrace(g.cfg)):
-				return context.Canceled // an op that never returns is left behind
+				wc.close() // an op that never returns is left behind
+				return context.Canceled
 			}
 		case <-tick.C:
 			id, ok := wc.stalled(limit)
@@ -90,10 +93,9 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 			case <-done:
 			case <-time.After(stopGrace(g.cfg)):
 				// The stalled op never returned; it is left behind, and
-				// the process ends with the run. Reading every worker's
-				// stamps orders what each recorded before them ahead of
-				// the result built from it.
-				wc.settle()
+				// the process ends with the run. The sinks are closed
+				// before the result is built from what they recorded.
+				wc.close()
 			}
 			return err
 		}
@@ -107,10 +109,11 @@ type watchedCollector struct {
 	b       *result.Builder
 	last    []atomic.Int64 // by worker id
 	running []atomic.Bool
+	gates   []sinkGate
 }
 
 func newWatchedCollector(b *result.Builder, workers int) *watchedCollector {
-	return &watchedCollector{b: b, last: make([]atomic.Int64, workers), running: make([]atomic.Bool, workers)}
+	return &watchedCollector{b: b, last: make([]atomic.Int64, workers), running: make([]atomic.Bool, workers), gates: make([]sinkGate, workers)}
 }
 
 // start marks the workers as running a phase begun at START instant at.
@@ -133,35 +136,63 @@ func (c *watchedCollector) stalled(limit time.Duration) (int, bool) {
 	return 0, false
 }
 
-// settle reads every worker's stamps: what a worker recorded before its
-// last stamp happens before what follows (the result built from it).
-func (c *watchedCollector) settle() {
-	for id := range c.last {
-		c.running[id].Load()
-		c.last[id].Load()
+// close ends the recording of every worker, once the coordinator stops
+// waiting for them (a stalled op, an abort past the grace): a worker still
+// recording finishes the sample under way first, and whatever a worker
+// records after is dropped (its sink fails, which stops it). What was
+// recorded before happens before the result built from it.
+func (c *watchedCollector) close() {
+	for i := range c.gates {
+		g := &c.gates[i]
+		g.mu.Lock()
+		g.closed = true
+		g.mu.Unlock()
 	}
 }
 
 // Sink wraps the builder's recorder of worker in phase.
 func (c *watchedCollector) Sink(worker, phase int) workload.Sink {
-	return &watchedSink{Sink: c.b.Sink(worker, phase), last: &c.last[worker], running: &c.running[worker]}
+	return &watchedSink{Sink: c.b.Sink(worker, phase), last: &c.last[worker], running: &c.running[worker], gate: &c.gates[worker]}
+}
+
+// errRecordingClosed fails a sample recorded after the coordinator stopped
+// waiting for its worker.
+var errRecordingClosed = errors.New("the run ended without this worker: its recording is closed")
+
+// sinkGate guards one worker's recording against the coordinator's close.
+type sinkGate struct {
+	mu     sync.Mutex
+	closed bool
 }
 
 type watchedSink struct {
 	workload.Sink
 	last    *atomic.Int64
 	running *atomic.Bool
+	gate    *sinkGate
 }
 
-// Record records the sample, then stamps the completion: a watchdog that
-// reads the stamp sees everything recorded before it.
+// Record records the sample, then stamps the completion: the watchdog
+// reads the stamp.
 func (s *watchedSink) Record(smp workload.Sample) error {
+	s.gate.mu.Lock()
+	defer s.gate.mu.Unlock()
+	if s.gate.closed {
+		return errRecordingClosed
+	}
 	err := s.Sink.Record(smp)
 	s.last.Store(runner.Now())
 	return err
 }
 
+// Done ends the worker's phase, then marks it no longer running.
 func (s *watchedSink) Done(st workload.WorkerStats) error {
+	s.gate.mu.Lock()
+	defer s.gate.mu.Unlock()
+	if s.gate.closed {
+		return errRecordingClosed
+	}
+	err := s.Sink.Done(st)
 	s.running.Store(false)
-	return s.Sink.Done(st)
+	return err
 }

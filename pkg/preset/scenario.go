@@ -72,6 +72,8 @@ type Case struct {
 	// SQL, when set, is the case's own workload instead of the
 	// scenario's.
 	SQL *workload.SQL
+	// ConnPerOp opens a connection for every op (workload.Plan.ConnPerOp).
+	ConnPerOp bool
 }
 
 // ScenarioSpec is a scenario as a command line runs it: the scenario's
@@ -144,6 +146,7 @@ func (s ScenarioSpec) caseCells(m Matrix, c Case) ([]*workload.Plan, error) {
 		p.SQL = c.SQL
 		p.Phases[0].Mix = c.SQL.Mix()
 	}
+	p.ConnPerOp = c.ConnPerOp
 	if s.Seed != 0 {
 		p.Seed = s.Seed
 	}

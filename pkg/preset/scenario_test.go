@@ -18,7 +18,7 @@ import (
 // documentation, and a name of its own.
 func TestScenarioCatalog(t *testing.T) {
 	scs := preset.Scenarios()
-	if len(scs) < 5 {
+	if len(scs) < 7 {
 		t.Fatalf("%d scenarios", len(scs))
 	}
 	figure := regexp.MustCompile(`\{([^{}@]+)@([^{}]+)\}`)
@@ -132,7 +132,7 @@ func TestScenarioSwap(t *testing.T) {
 			if p.Variant != c.Name {
 				t.Errorf("%s: swapped cell %d is %s, want %s", sc.Name, i, p.Variant, c.Name)
 			}
-			same := slices.Equal(p.Store.Options, f.Store.Options) && sqlText(p) == sqlText(f)
+			same := slices.Equal(p.Store.Options, f.Store.Options) && sqlText(p) == sqlText(f) && p.Busy == f.Busy && p.ConnPerOp == f.ConnPerOp
 			if c.Pitfall != same && !c.Fix {
 				t.Errorf("%s: case %s (pitfall %v) runs the fix: %v", sc.Name, c.Name, c.Pitfall, same)
 			}

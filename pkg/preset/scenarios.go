@@ -2,6 +2,7 @@ package preset
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -12,7 +13,7 @@ import (
 // ready experiment (see Scenario), in the order `gobench scenario list`
 // shows them. Each call returns new values.
 func Scenarios() []*Scenario {
-	return []*Scenario{deferredBegin(), readerBlocksWriter(), checkpointStarvation(), autocheckpoint(), syncTrade()}
+	return []*Scenario{deferredBegin(), readerBlocksWriter(), checkpointStarvation(), busyBarging(), connectionPerOp(), autocheckpoint(), syncTrade()}
 }
 
 // accounts is the scenarios' schema: 1,000 accounts, each a balance.
@@ -61,8 +62,25 @@ func sqlPlan(ops int64, d time.Duration, scripts ...workload.SQLFile) workload.P
 
 // sqlOf returns a sql workload of the scripts on the accounts.
 func sqlOf(scripts ...workload.SQLFile) *workload.SQL {
-	schema := workload.NewSQLFile("accounts.sql", accounts, 1)
+	return sqlOn(workload.NewSQLFile("accounts.sql", accounts, 1), scripts...)
+}
+
+// sqlOn returns a sql workload of the scripts on schema.
+func sqlOn(schema workload.SQLFile, scripts ...workload.SQLFile) *workload.SQL {
 	return &workload.SQL{Scripts: scripts, Schema: &schema, Scale: 1}
+}
+
+// appSchema is the accounts beside an application's other tables: n
+// more, each with an index, every one of them parsed by a connection's
+// first statement.
+func appSchema(n int) workload.SQLFile {
+	var b strings.Builder
+	b.WriteString(accounts)
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "CREATE TABLE t%03d (id INTEGER PRIMARY KEY, owner INTEGER NOT NULL REFERENCES acct (id), name TEXT NOT NULL, created INTEGER NOT NULL, note TEXT, CHECK (created > 0));\n", i)
+		fmt.Fprintf(&b, "CREATE INDEX t%03d_owner ON t%03d (owner, created);\n", i, i)
+	}
+	return workload.NewSQLFile("app.sql", b.String(), 1)
 }
 
 // transfer is a read-then-write transaction that begins as begin says.
@@ -162,6 +180,84 @@ down. Short read transactions leave gaps where a checkpoint completes.`,
 reads as statements of their own let checkpoints complete: the WAL peaked at
 {wal peak@short-reads} and started over {wal resets@short-reads} times.
 Writes: {write ops/s@long-reads}/s against {write ops/s@short-reads}/s.`,
+	}
+}
+
+func busyBarging() *Scenario {
+	p := workload.DefaultPlan()
+	p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(3*time.Second)
+	p.Keys.Count, p.Preload = 1000, 1000
+	return &Scenario{
+		Name:  "busy-barging",
+		Title: "25 processes in the rollback journal, each sleeping in SQLite's busy handler while others barge in and take the lock: a few are served, the rest starve; in WAL readers no longer wait",
+		Takes: 35 * time.Second,
+		Doc:   "https://www.sqlite.org/c3ref/busy_timeout.html",
+		About: `SQLite's busy handler (busy_timeout) waits for a lock by sleeping, 1 ms
+at first and up to 100 ms at a time, and tries again when it wakes. Nobody
+queues: a process that wakes while the lock is free takes it, and the one
+that just released it, still running, often takes it back at once. In the
+rollback journal every commit locks out readers and writers alike, so at
+25 processes a few are served and the rest sleep, some for seconds. In WAL
+readers read through commits (its writers still wait for each other in
+the same handler); gobench's retry policy (--busy retry) backs off from
+100 µs to at most 10 ms, so a waiting process is back within 10 ms: the
+rollback journal serves its workers more evenly, though readers then wait
+more.`,
+		Plan:     p,
+		Procs:    25,
+		MinProcs: 8,
+		Settings: map[string]string{"sync": "full"},
+		Cases: []Case{
+			{Name: "sleeping-handler", Pitfall: true, Busy: workload.BusyTimeout, Settings: map[string]string{"journal": "rollback"}},
+			{Name: "wal-journal", Fix: true, Busy: workload.BusyTimeout, Settings: map[string]string{"journal": "wal"}},
+			{Name: "retry", Busy: workload.BusyRetry, Settings: map[string]string{"journal": "rollback"}},
+		},
+		Expect: []string{"read mean: sleeping-handler >= 10x wal-journal", "fairness: retry >= 1.2x sleeping-handler"},
+		Finding: `With SQLite's sleeping busy handler in the rollback journal, 25 processes
+of the 95/5 read/write mix were served unevenly: fairness
+{fairness@sleeping-handler} (Jain's index: 1 when all are served alike), one
+worker {worker max gap@sleeping-handler} without completing an op, reads
+{read mean@sleeping-handler} on average (p99 {read p99@sleeping-handler}),
+{total ops/s@sleeping-handler} ops/s in all. In WAL, readers never wait for a
+writer: reads {read mean@wal-journal} on average (p99 {read p99@wal-journal}),
+{total ops/s@wal-journal} ops/s, fairness {fairness@wal-journal} (its writers
+still sleep in the handler: writes p99 {upsert p99@wal-journal}). In the
+rollback journal with gobench's retry policy, which backs off to at most
+10 ms: fairness {fairness@retry}, reads {read mean@retry} on average (p99
+{read p99@retry}), {total ops/s@retry} ops/s.`,
+	}
+}
+
+func connectionPerOp() *Scenario {
+	const tables = 100
+	read, write := workload.NewSQLFile("read.sql", lookup, 19), workload.NewSQLFile("write.sql", deposit, 1)
+	return &Scenario{
+		Name:  "connection-per-op",
+		Title: "a connection opened for every operation pays the open, its settings and the schema's parse each time; a connection kept pays them once",
+		Takes: 15 * time.Second,
+		Doc:   "https://www.sqlite.org/c3ref/open.html",
+		About: `Opening a SQLite connection is cheap, but it is not all: the settings an
+application gives every connection (journal mode, synchronous, busy
+timeout) run again, and the first statement of a new connection reads and
+parses the whole schema (every CREATE statement in sqlite_schema) before
+it can be prepared; in WAL the connection also maps the WAL index. A
+connection kept open does this once and keeps its prepared statements.`,
+		Plan:     sqlPlan(300, 0, read, write),
+		Procs:    2,
+		MinProcs: 1,
+		Settings: map[string]string{"journal": "rollback,wal", "sync": "normal"},
+		Cases: []Case{
+			{Name: "per-op", Pitfall: true, ConnPerOp: true, SQL: sqlOn(appSchema(tables), read, write)},
+			{Name: "per-op-one-table", ConnPerOp: true, SQL: sqlOf(read, write)},
+			{Name: "kept", Fix: true, SQL: sqlOn(appSchema(tables), read, write)},
+		},
+		Expect: []string{"read p50: per-op >= 5x kept"},
+		Finding: fmt.Sprintf(`A read of one row by its key, on a connection opened for it in a schema
+of %d tables (each with an index) beside the one it reads, took {read p50@per-op}
+(median), {cpu µs/op@per-op} of processor time per op; with the one table
+alone, {read p50@per-op-one-table} ({cpu µs/op@per-op-one-table} CPU): the
+difference is the schema's parse. On a connection kept open it took
+{read p50@kept} ({cpu µs/op@kept} CPU).`, tables),
 	}
 }
 

@@ -51,7 +51,7 @@ type cLoop struct {
 // loopMax ops past the cancellation.
 func (w *worker) newLoop(p *workload.Plan, spec *workload.Phase) *cLoop {
 	r, ok := w.conn.(store.LoopRunner)
-	if !ok || !r.Looping() || w.sched != nil || p.Busy == workload.BusyRetry || spec.Batch > 1 || w.acks != nil ||
+	if !ok || !r.Looping() || w.sched != nil || p.Busy == workload.BusyRetry || spec.Batch > 1 || w.acks != nil || p.ConnPerOp ||
 		p.Records != nil || p.SQL != nil || w.clock != nil || Slowdown != 0 || p.ValueVariance != 0 {
 		return nil
 	}

@@ -142,6 +142,9 @@ func (h *Host) runPhase(ctx context.Context, phase int, spec *workload.Phase, co
 		if err != nil {
 			return err
 		}
+		if h.Plan.ConnPerOp {
+			w.open = func() (store.Conn, *scripts, error) { return h.openConn(gctx) }
+		}
 		g.Go(func() error {
 			select {
 			case <-begin:
@@ -180,6 +183,24 @@ func (h *Host) runPhase(ctx context.Context, phase int, spec *workload.Phase, co
 		}
 	}
 	return ctx.Err()
+}
+
+// openConn opens a connection for one op (workload.Plan.ConnPerOp), with
+// the plan's scripts prepared on it.
+func (h *Host) openConn(ctx context.Context) (store.Conn, *scripts, error) {
+	c, err := h.Store.Conn(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening the op's connection: %w", err)
+	}
+	if h.Plan.SQL == nil {
+		return c, nil, nil
+	}
+	sc, err := prepareScripts(h.Plan, c)
+	if err != nil {
+		_ = c.Close()
+		return nil, nil, err
+	}
+	return c, sc, nil
 }
 
 // io reads the store's I/O counts, where its engine traces them and

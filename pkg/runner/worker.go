@@ -83,6 +83,13 @@ type worker struct {
 	// loopC runs the phase's ops through the connection's loop, many to a
 	// call (see newLoop); nil runs each op on its own.
 	loopC *cLoop
+
+	// A connection per op (workload.Plan.ConnPerOp): open opens one, and
+	// fresh says the op under way has not opened its own yet; owned says
+	// conn is the worker's own, opened for an op (not the host's).
+	open  func() (store.Conn, *scripts, error)
+	fresh bool
+	owned bool
 }
 
 // newWorker sets up worker id's state for run phase number phase, on its
@@ -105,28 +112,19 @@ func (h *Host) newWorker(id, phase int, spec *workload.Phase, conn store.Conn, s
 		skipLate: p.SkipLate,
 		clock:    h.Clock,
 	}
-	w.prober, _ = conn.(store.TxProber)
-	w.batcher, _ = conn.(store.Batcher)
-	if w.busySteps, _ = conn.(store.BusyStepCounter); w.busySteps != nil {
-		w.busySteps.TakeBusySteps() // what setup met is not the phase's
-	}
 	if p.Rate > 0 {
 		w.sched = workload.NewSchedule(p, phase, id)
 	}
-	r, canRetry := conn.(store.BusyRetrier)
 	if p.Busy == workload.BusyRetry {
 		w.busyBudget = time.Duration(p.BusyBudget)
-		w.stepRetry = canRetry
-	} else if lw, ok := conn.(store.LockWaitCounter); ok {
-		w.lockWaits = lw
-		lw.TakeLockWaits() // what setup waited is not the phase's
 	}
-	if canRetry {
-		if w.stepRetry {
-			r.SetBusyRetry(w.busyWait)
-		} else {
-			r.SetBusyRetry(nil)
-		}
+	w.attach(conn)
+	// What setup met and waited is not the phase's.
+	if w.busySteps != nil {
+		w.busySteps.TakeBusySteps()
+	}
+	if w.lockWaits != nil {
+		w.lockWaits.TakeLockWaits()
 	}
 	if spec.Batch > 1 {
 		w.pending = make([]workload.Sample, 0, min(spec.Batch, 4096))
@@ -143,6 +141,50 @@ func (h *Host) newWorker(id, phase int, spec *workload.Phase, conn store.Conn, s
 	}
 	w.loopC = w.newLoop(p, spec)
 	return w, nil
+}
+
+// attach makes conn the worker's connection: its capabilities, and the
+// busy policy's hooks on it.
+func (w *worker) attach(conn store.Conn) {
+	w.conn = conn
+	w.prober, _ = conn.(store.TxProber)
+	w.batcher, _ = conn.(store.Batcher)
+	w.busySteps, _ = conn.(store.BusyStepCounter)
+	r, canRetry := conn.(store.BusyRetrier)
+	w.stepRetry = w.busyBudget > 0 && canRetry
+	w.lockWaits = nil
+	if lw, ok := conn.(store.LockWaitCounter); ok && w.busyBudget == 0 {
+		w.lockWaits = lw
+	}
+	if canRetry {
+		if w.stepRetry {
+			r.SetBusyRetry(w.busyWait)
+		} else {
+			r.SetBusyRetry(nil)
+		}
+	}
+}
+
+// reconnect gives the op under way a connection of its own (a
+// connection per op): it closes the last op's and opens another, with
+// the scripts prepared on it, all in the op's time.
+func (w *worker) reconnect() error {
+	if w.owned {
+		w.owned = false
+		if err := w.conn.Close(); err != nil {
+			return fmt.Errorf("closing the last op's connection: %w", err)
+		}
+	}
+	c, sc, err := w.open()
+	if err != nil {
+		return err
+	}
+	if sc != nil {
+		w.scripts = sc
+	}
+	w.attach(c)
+	w.owned, w.fresh = true, false
+	return nil
 }
 
 // deal deals the next op into w.d and returns its kind and key, or the
@@ -162,6 +204,11 @@ func (w *worker) run(ctx context.Context, start int64) error {
 	err := w.loop(ctx, start)
 	if err != nil && w.batchOpen && w.batcher != nil {
 		_ = w.batcher.Rollback() // the worker stops: its open batch is abandoned
+	}
+	if w.owned {
+		if cerr := w.conn.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("worker %d: closing the last op's connection: %w", w.id, cerr)
+		}
 	}
 	if derr := w.sink.Done(workload.WorkerStats{Worker: w.id, Phase: w.phase, Samples: w.samples, End: w.end}); derr != nil && err == nil {
 		err = fmt.Errorf("worker %d: %w", w.id, derr)
@@ -530,6 +577,7 @@ func (w *worker) measure(op workload.Op, key uint64, start, due, began int64, wh
 		t0 = w.now()
 	}
 	w.try.t0, w.try.last, w.try.n, w.try.backoff = t0, t0, 0, firstBackoff
+	w.fresh = w.open != nil
 	err := w.exec(op, key)
 	class := store.OK
 	if err != nil {
@@ -582,6 +630,11 @@ func (w *worker) now() int64 {
 // exec runs op on key: a transaction's BEGIN or COMMIT, or the op dealt
 // last (w.d), a record op on its record, a script with the values it binds.
 func (w *worker) exec(op workload.Op, key uint64) error {
+	if w.fresh {
+		if err := w.reconnect(); err != nil {
+			return err
+		}
+	}
 	switch {
 	case op == workload.OpBegin:
 		return w.batcher.Begin()

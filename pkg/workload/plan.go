@@ -105,6 +105,13 @@ type Plan struct {
 	// the time waited).
 	Busy       string   `json:"busy,omitempty"`
 	BusyBudget Duration `json:"busy_budget,omitempty"`
+	// ConnPerOp opens a new connection for every op, as a program that
+	// opens the database for each request does: the open with its
+	// settings and the statements' preparation (which parses the schema)
+	// count in the op's latency. Each op is then its own transaction
+	// (every phase's Batch is 1); the worker's first connection, opened
+	// before START, stays open and idle.
+	ConnPerOp bool `json:"conn_per_op,omitempty"`
 	// Warmup, when set, runs before the first phase, with a barrier of its
 	// own, and is not measured: its ops are counted, never part of a
 	// phase's histograms. It deals from random streams of its own, so the

@@ -18,7 +18,7 @@ import (
 // policy, the warm-up, the power-cut simulation, verification, the
 // scripts of a sql workload.
 func (p *Plan) Validate() error {
-	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords, p.checkReplay, p.checkVariant} {
+	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkConnPerOp, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords, p.checkReplay, p.checkVariant} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -144,6 +144,30 @@ func (p *Plan) checkBusy() error {
 		}
 	default:
 		return fmt.Errorf("unknown busy policy %q (want timeout or retry)", p.Busy)
+	}
+	return nil
+}
+
+// checkConnPerOp refuses a connection per op where an op is not its own
+// transaction, or where what a worker keeps on its connection spans ops.
+func (p *Plan) checkConnPerOp() error {
+	if !p.ConnPerOp {
+		return nil
+	}
+	phases := p.Phases
+	if p.Warmup != nil {
+		phases = append([]Phase{*p.Warmup}, phases...)
+	}
+	for _, ph := range phases {
+		if ph.Batch > 1 {
+			return fmt.Errorf("a connection per op: phase %s batches %d ops into a transaction (want 1)", ph.Name, ph.Batch)
+		}
+	}
+	switch {
+	case p.Crash != nil:
+		return errors.New("a connection per op: power cuts (--crash) record one connection's writes")
+	case p.Records != nil || p.Replay != nil:
+		return errors.New("a connection per op runs key-value ops and SQL scripts only")
 	}
 	return nil
 }

@@ -122,6 +122,9 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	if runErr == nil && res.Complete {
 		runErr = s.simulate(ctx, res)
 	}
+	if runErr == nil {
+		s.closeStore(res)
+	}
 	res.Environment = bench.Environment(s.cfg.Plan.Store.Path, s.drv, s.facts)
 	if s.fs != nil && s.fs.files.Prefix != "" {
 		// The database's directory is the mount: say what is under it.
@@ -160,6 +163,9 @@ type session struct {
 	setupIO *store.IOCounts
 	crash   *crashRun   // nil without Plan.Crash
 	fs      *fsRecorder // nil unless Plan.IOTrace is fs
+	// tally counts the run's I/O outside its phases, from the start of
+	// the measurement until the store is closed.
+	tally *ioTally
 }
 
 // ioReader returns what reads the run's I/O counts in this process: the
@@ -268,6 +274,28 @@ func (s *session) traceIO() (err error) {
 	return err
 }
 
+// closeStore closes the store of a run that went well before its result
+// is returned. Under the file system recorder, what closing it wrote and
+// synced (pebble syncs its WAL a last time; a WAL's last connection
+// checkpoints it) is the run's I/O outside its phases, with what the
+// processes did outside them before; the store's own tracer stops
+// counting when it closes, so there the result keeps what it had.
+func (s *session) closeStore(res *result.Result) {
+	if s.st == nil {
+		return
+	}
+	if err := s.st.Close(); err != nil {
+		s.notef("closing the store: %v", err)
+	}
+	s.st = nil
+	if s.fs == nil || s.tally == nil {
+		return
+	}
+	if outside, ok := s.tally.outside(); ok {
+		res.IOOutside = &outside
+	}
+}
+
 // close releases the run's lock and store.
 func (s *session) close() {
 	if s.ledger != nil {
@@ -302,6 +330,7 @@ func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder,
 	// the last to close; in goroutine mode the workers too) that falls
 	// outside the phases' counts is the run's too.
 	tally := newIOTally(s.ioReader(s.st))
+	s.tally = tally
 	logs := startWALSampler(ctx, s.st, b)
 	var m mode = &processMode{cfg: s.cfg, onStart: logs.started, crash: s.crash, fs: s.fs, io: tally}
 	if p.Mode == workload.ModeGoroutine {

@@ -194,6 +194,11 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 	if err != nil {
 		d.Stopped = err.Error()
 	}
+	if pr, ok := s.drv.(store.Promiser); ok {
+		if promise, ok := pr.Promise(s.facts); ok {
+			d.SetPromise(promise)
+		}
+	}
 	res.Durability = d
 	if sum.Full {
 		s.notef("--crash: the record reached --crash-record-limit %s before the run ended: the crash states come from the part recorded", bytesize.Units{}.Round(c.rec.Limit))

@@ -3,6 +3,7 @@ package e2e
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,14 +109,20 @@ func deadMount(ts *testscript.TestScript, neg bool, args []string) {
 // serving. Both must have some. A run of goroutine workers (an engine of
 // one process: bbolt, pebble, badger) starts no worker process, so its
 // setup and run are one stretch of the coordinator's calls: their sum
-// is compared.
+// is compared. With MOUNT, the directory the file system was mounted
+// over, the syncs of descriptors opened on paths outside it are left out
+// (and logged): the file system never sees them (pebble's open syncs the
+// directory that holds its own, as a checkpoint does).
 func straceFSCheck(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: stracefscheck TRACE RESULT")
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: stracefscheck TRACE RESULT [MOUNT]")
 	}
 	b, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
 	c := newSyncCount()
+	if len(args) == 3 {
+		c.mount = ts.MkAbs(args[2])
+	}
 	for line := range strings.SplitSeq(string(b), "\n") {
 		c.line(line)
 	}
@@ -141,7 +148,7 @@ func straceFSCheck(ts *testscript.TestScript, neg bool, args []string) {
 	if r.IOSetup != nil {
 		setup = r.IOSetup.Syncs()
 	}
-	ts.Logf("syncs: strace %d in setup, %d in the run (%d of them writes through O_DSYNC; the helper passed on %d); the file system %d in setup, %d in the run", c.setup, c.run, c.syncWrites, c.helperSyncs, setup, counted)
+	ts.Logf("syncs: strace %d in setup, %d in the run (%d of them writes through O_DSYNC; the helper passed on %d; %d outside the mount: %s); the file system %d in setup, %d in the run", c.setup, c.run, c.syncWrites, c.helperSyncs, c.outside, strings.Join(c.outsidePaths, ", "), setup, counted)
 	if goroutines {
 		if counted+setup != c.setup+c.run || counted == 0 {
 			ts.Fatalf("the file system counted %d syncs in setup and %d in the run, %d in all; strace saw %d", setup, counted, setup+counted, c.setup+c.run)
@@ -167,10 +174,55 @@ type syncCount struct {
 	setup, run  int64
 	helperSyncs int64
 	syncWrites  int64
+	// mount is the directory the file system was mounted over ("": every
+	// sync is its); path and openingPath name what each descriptor was
+	// opened on; outside counts the syncs of those opened outside mount.
+	mount        string
+	path         map[[2]int]string
+	openingPath  map[int]string
+	outside      int64
+	outsidePaths []string
 }
 
 func newSyncCount() *syncCount {
-	return &syncCount{process: map[int]int{}, cloning: map[int]bool{}, opening: map[int]bool{}, writing: map[int]int{}, dsync: map[[2]int]bool{}}
+	return &syncCount{process: map[int]int{}, cloning: map[int]bool{}, opening: map[int]bool{}, writing: map[int]int{}, dsync: map[[2]int]bool{},
+		path: map[[2]int]string{}, openingPath: map[int]string{}}
+}
+
+// openedPath returns the path an openat line names: openat(AT_FDCWD, "/p", …).
+func openedPath(text string) string {
+	_, after, ok := strings.Cut(text, `"`)
+	if !ok {
+		return ""
+	}
+	p, _, _ := strings.Cut(after, `"`)
+	return p
+}
+
+// syncedFD returns the descriptor of a sync's line: "fsync(7)", "msync(0x…"
+// (none: an msync names memory, not a descriptor).
+func syncedFD(text string) int {
+	_, args, _ := strings.Cut(text, "(")
+	fd, _, _ := strings.Cut(args, ")")
+	fd, _, _ = strings.Cut(fd, ",")
+	n, err := strconv.Atoi(strings.TrimSpace(fd))
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// outsideMount reports whether descriptor fd of thread tid's process was
+// opened on a path outside the mount.
+func (c *syncCount) outsideMount(tid, fd int) (string, bool) {
+	if c.mount == "" || fd < 0 {
+		return "", false
+	}
+	p, ok := c.path[[2]int{c.of(tid), fd}]
+	if !ok || p == c.mount || strings.HasPrefix(p, c.mount+"/") || !filepath.IsAbs(p) {
+		return "", false
+	}
+	return p, true
 }
 
 // callResult returns the value a system call's line ends with, "= N".
@@ -243,18 +295,25 @@ func (c *syncCount) line(line string) {
 	case strings.HasPrefix(rest, "execve(") && strings.Contains(rest, `"worker"]`):
 		c.started = true
 	case strings.HasPrefix(rest, "fsync(") || strings.HasPrefix(rest, "fdatasync(") || strings.HasPrefix(rest, "msync("):
+		if p, ok := c.outsideMount(tid, syncedFD(rest)); ok && c.of(tid) != c.helper {
+			c.outside++
+			c.outsidePaths = append(c.outsidePaths, p)
+			return
+		}
 		c.count(tid, false)
 	case strings.HasPrefix(rest, "openat("):
 		sync := strings.Contains(rest, "O_DSYNC") || strings.Contains(rest, "O_SYNC")
 		if strings.HasSuffix(rest, "<unfinished ...>") {
-			c.opening[tid] = sync
+			c.opening[tid], c.openingPath[tid] = sync, openedPath(rest)
 			return
 		}
-		c.opened(tid, sync, rest)
+		c.opened(tid, sync, openedPath(rest), rest)
 	case strings.HasPrefix(rest, "<... openat resumed>"):
-		c.opened(tid, c.opening[tid], rest)
+		c.opened(tid, c.opening[tid], c.openingPath[tid], rest)
 	case strings.HasPrefix(rest, "close("):
-		delete(c.dsync, [2]int{c.of(tid), firstFD(rest)})
+		key := [2]int{c.of(tid), syncedFD(rest)}
+		delete(c.dsync, key)
+		delete(c.path, key)
 	case strings.HasPrefix(rest, "write(") || strings.HasPrefix(rest, "pwrite64(") || strings.HasPrefix(rest, "pwritev("):
 		if strings.HasSuffix(rest, "<unfinished ...>") {
 			c.writing[tid] = firstFD(rest)
@@ -274,10 +333,12 @@ func (c *syncCount) wrote(tid, fd int, text string) {
 	}
 }
 
-// opened notes a descriptor opened with O_DSYNC or O_SYNC.
-func (c *syncCount) opened(tid int, sync bool, text string) {
+// opened notes a descriptor opened with O_DSYNC or O_SYNC, and the path
+// each was opened on.
+func (c *syncCount) opened(tid int, sync bool, path, text string) {
 	if fd, ok := callResult(text); ok && fd >= 0 {
 		key := [2]int{c.of(tid), fd}
+		c.path[key] = path
 		if sync {
 			c.dsync[key] = true
 		} else {

@@ -55,7 +55,37 @@ func durabilityText(d *result.Durability) string {
 	if d.Stopped != "" {
 		s += " · the checking stopped after these states: " + d.Stopped
 	}
-	return s
+	return s + promiseText(d)
+}
+
+// promiseText says what the engine promises at a power cut and whether
+// the states agree: " · promised: … — the run agrees".
+func promiseText(d *result.Durability) string {
+	if d.Promise == nil {
+		return ""
+	}
+	verdict := "the run agrees"
+	switch kept, known := d.PromiseKept(); {
+	case !known:
+		verdict = "not judged: the acknowledged writes were not checked"
+	case !kept:
+		verdict = "the run BREAKS the promise"
+	}
+	return " · promised: " + d.Promise.Says + " — " + verdict
+}
+
+// promiseVerdict is a durability row's promise column: "kept (keeps)",
+// "BROKEN (may lose)", or "–" where the engine says none or the states
+// cannot tell.
+func promiseVerdict(d *result.Durability) string {
+	kept, known := d.PromiseKept()
+	switch {
+	case d.Promise == nil || !known:
+		return "–"
+	case kept:
+		return "kept (" + d.Promise.Level + ")"
+	}
+	return "BROKEN (" + d.Promise.Level + ")"
 }
 
 // cellDurability sums up a cell's power cuts over its repeats.
@@ -67,7 +97,7 @@ func cellDurability(c result.Cell) *result.Durability {
 			continue
 		}
 		if sum == nil {
-			sum = &result.Durability{Model: d.Model, NotChecked: d.NotChecked}
+			sum = &result.Durability{Model: d.Model, NotChecked: d.NotChecked, Promise: d.Promise}
 		}
 		sum.Requested += d.Requested
 		sum.States += d.States
@@ -101,14 +131,14 @@ func durabilityRow(d *result.Durability) []string {
 	if d.Stopped != "" {
 		states += " (checking stopped)"
 	}
-	return []string{states, fmt.Sprint(d.Corrupt), lossy, lost, age}
+	return []string{states, fmt.Sprint(d.Corrupt), lossy, lost, age, promiseVerdict(d)}
 }
 
 // durabilityHead names durabilityRow's columns, durabilityLegend says
 // what they count.
-var durabilityHead = []string{"states", "corrupt", "lossy", "most lost", "the last"}
+var durabilityHead = []string{"states", "corrupt", "lossy", "most lost", "the last", "promise"}
 
-const durabilityLegend = "lossy: states that lost acknowledged writes · most lost: the most one state lost · the last: how long before its cut the oldest lost one had been acknowledged"
+const durabilityLegend = "lossy: states that lost acknowledged writes · most lost: the most one state lost · the last: how long before its cut the oldest lost one had been acknowledged · promise: whether the states kept what the engine promises at these settings (keeps: every acknowledged write; may lose: recent ones, never corrupt; none)"
 
 // suiteDurability returns, per cell with --crash runs, its settings and
 // its durability row; nil when no cell ran --crash. model says the

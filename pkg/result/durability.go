@@ -50,6 +50,36 @@ type Durability struct {
 	Stopped string `json:"stopped,omitempty"`
 	// Examples are the first problems found, a line each.
 	Examples []string `json:"examples,omitempty"`
+	// Promise is what the engine promises at a power cut at the run's
+	// settings, where it says; Agrees whether these states kept it (no
+	// loss and no corruption where it keeps every acknowledged write, no
+	// corruption where it may lose recent ones).
+	Promise *store.Promise `json:"promise,omitempty"`
+	Agrees  *bool          `json:"agrees,omitempty"`
+}
+
+// SetPromise notes the engine's promise and judges the states counted
+// so far against it, where they can tell.
+func (d *Durability) SetPromise(p store.Promise) {
+	d.Promise, d.Agrees = &p, nil
+	if agrees, known := d.PromiseKept(); known {
+		d.Agrees = &agrees
+	}
+}
+
+// PromiseKept reports whether the states kept the engine's promise, and
+// whether they can tell: not where there is no promise, nor where the
+// acknowledged writes were not checked and only a loss could break it.
+func (d *Durability) PromiseKept() (kept, known bool) {
+	switch {
+	case d.Promise == nil:
+		return false, false
+	case !d.Promise.Kept(d.Lossy, d.Corrupt):
+		return false, true
+	case d.NotChecked != "" && d.Promise.Level == store.PromiseKeeps:
+		return false, false
+	}
+	return true, true
 }
 
 // NewDurability returns the findings, none yet, of a simulation of c.

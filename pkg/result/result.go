@@ -59,7 +59,9 @@ type Result struct {
 	// IOSetup is the file I/O of the store's setup, before the first
 	// phase (its schema and preload); IOOutside what the worker
 	// processes did outside every phase (opening their connections,
-	// closing them: a WAL's last connection checkpoints it). Each
+	// closing them: a WAL's last connection checkpoints it; under the
+	// file system recorder, closing the store too: pebble syncs its WAL
+	// a last time). Each
 	// phase's own is its IO. All are nil where the engine does not trace
 	// its I/O (see store.IOTracer).
 	IOSetup   *store.IOCounts `json:"io_setup,omitempty"`

@@ -69,3 +69,13 @@ func (d *db) Live(context.Context) (store.Live, error) {
 	})
 	return l, wrap(err)
 }
+
+var _ store.Promiser = Driver{}
+
+// Promise says what badger promises at a power cut, by its sync level
+// (normal is off: badger has nothing between).
+func (Driver) Promise(facts []store.Fact) (store.Promise, bool) {
+	may := store.Promise{Level: store.PromiseMayLose, Says: "SyncWrites off: survives a process crash, not a power cut, which may lose recent writes"}
+	return store.PromiseBySync(facts, may, may,
+		store.Promise{Level: store.PromiseKeeps, Says: "SyncWrites: a commit returns after the logs holding it are synced"})
+}

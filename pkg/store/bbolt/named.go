@@ -78,3 +78,14 @@ func (d *db) Live(context.Context) (store.Live, error) {
 	})
 	return l, wrap(err)
 }
+
+var _ store.Promiser = Driver{}
+
+// Promise says what bbolt promises at a power cut, by its sync level
+// (normal is full: bbolt has nothing between).
+func (Driver) Promise(facts []store.Fact) (store.Promise, bool) {
+	keeps := store.Promise{Level: store.PromiseKeeps, Says: "a commit returns after its pages, then its meta page, are synced"}
+	return store.PromiseBySync(facts,
+		store.Promise{Level: store.PromiseNone, Says: "NoSync, \"unsafe\" in bbolt's words: a power cut may lose or corrupt the database"},
+		keeps, keeps)
+}

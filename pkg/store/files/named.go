@@ -35,3 +35,14 @@ func syncs(facts []store.Fact) bool {
 	}
 	return store.FactValue(facts, "fsync") == "true"
 }
+
+var _ store.Promiser = Driver{}
+
+// Promise says what the files engine promises at a power cut, by its
+// sync level.
+func (Driver) Promise(facts []store.Fact) (store.Promise, bool) {
+	return store.PromiseBySync(facts,
+		store.Promise{Level: store.PromiseNone, Says: "no sync: a power cut may lose, or leave half written, any write"},
+		store.Promise{Level: store.PromiseMayLose, Says: "each written file synced, not its directory: a file created or deleted since the directory's last sync may come back as it was"},
+		store.Promise{Level: store.PromiseKeeps, Says: "each written file synced, and its directory after a creation or deletion"})
+}

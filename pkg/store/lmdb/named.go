@@ -34,3 +34,13 @@ func (Driver) Summarize(facts []store.Fact) []store.Fact {
 		{Name: store.FactSyncs, Value: strconv.FormatBool(store.FactValue(facts, "sync") != store.SyncOff)},
 	}
 }
+
+var _ store.Promiser = Driver{}
+
+// Promise says what LMDB promises at a power cut, by its sync level.
+func (Driver) Promise(facts []store.Fact) (store.Promise, bool) {
+	return store.PromiseBySync(facts,
+		store.Promise{Level: store.PromiseNone, Says: "MDB_NOSYNC: may lose the last transactions, and stays intact only where the file system keeps the order of writes"},
+		store.Promise{Level: store.PromiseMayLose, Says: "MDB_NOMETASYNC: may lose the last transaction, and stays intact"},
+		store.Promise{Level: store.PromiseKeeps, Says: "a commit returns after its pages and its meta page are synced"})
+}

@@ -67,3 +67,13 @@ func (d *db) Live(context.Context) (store.Live, error) {
 	}
 	return l, wrap(errors.Join(it.Error(), it.Close()))
 }
+
+var _ store.Promiser = Driver{}
+
+// Promise says what pebble promises at a power cut, by its sync level.
+func (Driver) Promise(facts []store.Fact) (store.Promise, bool) {
+	return store.PromiseBySync(facts,
+		store.Promise{Level: store.PromiseMayLose, Says: "DisableWAL: a crash loses every write no flush put in a table, and the database stays consistent"},
+		store.Promise{Level: store.PromiseMayLose, Says: "pebble.NoSync: a crash may lose a recent write, and the database stays consistent"},
+		store.Promise{Level: store.PromiseKeeps, Says: "pebble.Sync: a commit returns after the WAL holding it is synced"})
+}

@@ -77,3 +77,32 @@ func journalName(mode string) string {
 	}
 	return mode
 }
+
+var _ store.Promiser = (*Driver)(nil)
+
+// Promise says what SQLite promises at a power cut, by its journal mode
+// and synchronous level as read back from the database, after SQLite's
+// documentation of PRAGMA synchronous.
+func (d *Driver) Promise(facts []store.Fact) (store.Promise, bool) {
+	journal, sync := store.FactValue(facts, "journal_mode"), store.FactValue(facts, "synchronous")
+	none := func(why string) (store.Promise, bool) {
+		return store.Promise{Level: store.PromiseNone, Says: why}, true
+	}
+	switch {
+	case journal == "" || sync == "":
+		return store.Promise{}, false
+	case sync == "off":
+		return none("synchronous=OFF: a power cut may corrupt the database")
+	case journal == "memory" || journal == "off":
+		return none("journal_mode=" + strings.ToUpper(journal) + ": a power cut mid-commit may corrupt the database")
+	case journal == "wal" && sync == "normal":
+		return store.Promise{Level: store.PromiseMayLose, Says: "WAL at NORMAL: consistent, but the commits since the last checkpoint may roll back"}, true
+	case journal == "wal":
+		return store.Promise{Level: store.PromiseKeeps, Says: "WAL at " + strings.ToUpper(sync) + ": durable, the log synced at every commit"}, true
+	case sync == "normal":
+		return none("a rollback journal at NORMAL: may lose the last transaction, and in rare cases corrupt the database")
+	case journal == "delete" && sync == "full":
+		return store.Promise{Level: store.PromiseMayLose, Says: "the rollback journal at FULL: may lose the last transaction (its journal's deletion waits for a sync of the directory, which EXTRA makes)"}, true
+	}
+	return store.Promise{Level: store.PromiseKeeps, Says: "the " + journalName(journal) + " journal at " + strings.ToUpper(sync) + ": durable"}, true
+}

@@ -50,3 +50,27 @@ func TestNamedAndSummary(t *testing.T) {
 		t.Error("a summary of no facts")
 	}
 }
+
+// TestPromise holds SQLite's promise at a power cut to its
+// documentation of PRAGMA synchronous, per journal mode.
+func TestPromise(t *testing.T) {
+	for _, tc := range []struct{ journal, sync, want string }{
+		{"wal", "off", store.PromiseNone},
+		{"wal", "normal", store.PromiseMayLose},
+		{"wal", "full", store.PromiseKeeps},
+		{"wal", "extra", store.PromiseKeeps},
+		{"delete", "normal", store.PromiseNone},
+		{"delete", "full", store.PromiseMayLose},
+		{"delete", "extra", store.PromiseKeeps},
+		{"truncate", "full", store.PromiseKeeps},
+		{"memory", "full", store.PromiseNone},
+	} {
+		p, ok := (&Driver{}).Promise([]store.Fact{{Name: "journal_mode", Value: tc.journal}, {Name: "synchronous", Value: tc.sync}})
+		if !ok || p.Level != tc.want || p.Says == "" {
+			t.Errorf("%s at %s: %+v, %v; want %s", tc.journal, tc.sync, p, ok, tc.want)
+		}
+	}
+	if _, ok := (&Driver{}).Promise(nil); ok {
+		t.Error("no facts: a promise was given")
+	}
+}

@@ -146,6 +146,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"mix --bogus", "unknown flag: --bogus"},
 		{"mix extra", `unknown command "extra"`},
 		{"frobnicate", `unknown command "frobnicate" for "gobench" (see 'gobench --help')`},
+		{"mx --procs 4", `unknown command "mx" for "gobench" (did you mean mix?)`}, // the command, not the flag after it
 		{"completion bash extra", `unknown command "extra" for "gobench completion bash" (see 'gobench completion bash --help')`},
 		{"version extra", `unknown command "extra" for "gobench version"`},
 		{"disk extra", `unknown command "extra" for "gobench disk"`},
@@ -677,5 +678,19 @@ func TestFairnessGates(t *testing.T) {
 	}
 	if len(r.Phases) == 0 || len(r.Phases[0].Workers) != 4 {
 		t.Fatalf("the run kept %d phases, want 1 with 4 workers' own figures", len(r.Phases))
+	}
+}
+
+// SQLite takes its pragmas' keywords in any case, and so does gobench:
+// --journal WAL plans the wal journal (it was refused as unknown).
+func TestKeywordsInAnyCase(t *testing.T) {
+	env, stdout, stderr := testEnv(t)
+	if code := Main([]string{"mix", "--journal", "WAL", "--sync", "Normal", "--checkpoint", "OFF", "--dry-run"}, env); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{`"journal": "wal"`, `"sync": "normal"`, `"checkpoint": "off"`} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the plan lacks %s:\n%.2000s", want, stdout)
+		}
 	}
 }

@@ -114,7 +114,10 @@ func Main(args []string, env *Env) int {
 		return finiteFloats(cmd)
 	}
 	root.SetArgs(args)
-	err := repeatedFlag(root, args)
+	err := unknownFirstWord(root, args)
+	if err == nil {
+		err = repeatedFlag(root, args)
+	}
 	if err == nil {
 		err = root.ExecuteContext(ctx)
 	}
@@ -154,6 +157,9 @@ func (m messages) Write(p []byte) (int, error) {
 func printError(env *Env, err, cause error, workers bool) {
 	switch {
 	case err == nil, errors.As(err, new(exitStatus)):
+	case cause == errBrokenPipe && !workers:
+		// The reader of a report left (gobench report … | head): a filter
+		// ends silently, with SIGPIPE's status, as Unix tools do.
 	case errors.Is(err, coord.ErrSetupInterrupted):
 		fmt.Fprintf(env.Stderr, "gobench: %v\n", err)
 	case errors.Is(err, context.Canceled) && workers:
@@ -203,7 +209,7 @@ func relaySignals(env *Env, cancel context.CancelCauseFunc, workers *atomic.Bool
 		cancel(cause) // before saying so: who reads the line finds the command stopping
 		if workers.Load() {
 			fmt.Fprintf(env.Stderr, "gobench: %v: stopping workers after their current op (interrupt again to kill them)\n", cause)
-		} else {
+		} else if cause != errBrokenPipe { // a report's reader left: nothing to say (printError)
 			fmt.Fprintf(env.Stderr, "gobench: %v: stopping\n", cause)
 		}
 		if _, ok := nextStop(sigs, nil); ok && workers.Load() {
@@ -331,6 +337,22 @@ func repeatedFlag(root *cobra.Command, args []string) error {
 			return usage(fmt.Errorf("--%s is given twice", f.Name))
 		}
 		seen[f.Name] = true
+	}
+	return nil
+}
+
+// unknownFirstWord refuses a first word that names no command before
+// cobra parses the flags after it as the root command's: 'gobench mx
+// --procs 4' is an unknown command mx (did you mean mix?), not an unknown
+// flag --procs.
+func unknownFirstWord(root *cobra.Command, args []string) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "__") {
+		return nil // flags, or cobra's hidden completion requests
+	}
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	if cmd, _, err := root.Find(args[:1]); err == nil && cmd == root {
+		return syntax(root, unknownCommand(root, args[0]))
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
@@ -192,8 +193,8 @@ func (o *scenarioOptions) resolve(cmd *cobra.Command, env *Env, scs []*preset.Sc
 		return nil, errors.New("--queries and --duration both given (want one of them)")
 	case fs.Changed("duration") && o.duration <= 0:
 		return nil, errors.New("--duration must be a positive duration")
-	case len(scs) > 1 && (o.run.jsonOut != "" || o.run.html != "" || o.run.format == "json" || o.run.format == "html"):
-		return nil, errors.New("--json, --html and --format json or html keep one scenario's suite: run one scenario for each")
+	case len(scs) > 1 && (o.run.jsonOut != "" || o.run.format == "json"):
+		return nil, errors.New("--json and --format json keep one scenario's suite: run one scenario for each")
 	}
 	m, err := o.matrix.matrix(fs)
 	if err != nil {
@@ -231,18 +232,40 @@ func runScenarios(cmd *cobra.Command, env *Env, o *scenarioOptions, args []strin
 	if err != nil {
 		return usage(err)
 	}
+	// Several scenarios' HTML is one page, written when the last is done;
+	// their text reports are written as each ends.
+	book := len(jobs) > 1 && (o.run.html != "" || o.run.format == "html")
+	each := o.run
+	each.html = ""
+	var suites []*result.Suite
 	var failed, undecided []string
 	for i, j := range jobs {
-		verdict, err := runScenario(cmd.Context(), env, &o.run, scs[i], j)
+		suite, err := runScenario(cmd.Context(), env, &o.run, scs[i], j)
 		if err != nil {
 			return fmt.Errorf("scenario %s: %w", scs[i].Name, err)
 		}
+		switch {
+		case !book:
+			err = o.run.writeOutput(env, suite, false)
+		case o.run.format != "html":
+			err = each.writeOutput(env, suite, false)
+		}
+		if err != nil {
+			return fmt.Errorf("scenario %s: %w", scs[i].Name, err)
+		}
+		suites = append(suites, suite)
+		verdict := suite.Scenario.Verdict
 		o.run.notef(env, "scenario %s: %s", scs[i].Name, verdict)
 		switch verdict {
 		case result.OutcomeNotReproduced:
 			failed = append(failed, scs[i].Name)
 		case result.OutcomeInconclusive:
 			undecided = append(undecided, scs[i].Name)
+		}
+	}
+	if book {
+		if err := o.run.writeBook(env, suites); err != nil {
+			return err
 		}
 	}
 	switch {
@@ -254,25 +277,42 @@ func runScenarios(cmd *cobra.Command, env *Env, o *scenarioOptions, args []strin
 	return nil
 }
 
-// runScenario runs one scenario's cells, judges its gates and writes its
-// report, returning its verdict.
-func runScenario(ctx context.Context, env *Env, o *runOptions, sc *preset.Scenario, j *job.Job) (string, error) {
+// runScenario runs one scenario's cells and judges its gates: the suite
+// holds its verdict and finding.
+func runScenario(ctx context.Context, env *Env, o *runOptions, sc *preset.Scenario, j *job.Job) (*result.Suite, error) {
 	if err := j.CheckCells(ctx, env.registry()); err != nil {
-		return "", usage(err)
+		return nil, usage(err)
 	}
 	runs, runErr := o.runCells(ctx, env, j, nil)
 	if runErr != nil {
-		return "", runErr
+		return nil, runErr
 	}
 	suite, err := j.NewSuite(runs)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if err := sc.Judge(suite); err != nil {
-		return "", err
+		return nil, err
 	}
-	if err := o.writeOutput(env, suite, false); err != nil {
-		return "", err
+	return suite, nil
+}
+
+// writeBook writes several scenarios' suites as one HTML page: to --html,
+// and to stdout under --format html.
+func (o *runOptions) writeBook(env *Env, suites []*result.Suite) error {
+	html, err := report.Render("html", suites, o.renderOptions())
+	if err != nil {
+		return err
 	}
-	return suite.Scenario.Verdict, nil
+	if o.html != "" {
+		if err := env.FS.WriteOutput(o.html, html); err != nil {
+			return fmt.Errorf("writing --html %s: %w", o.html, err)
+		}
+	}
+	if o.format == "html" {
+		if err := html(env.Stdout); err != nil {
+			return fmt.Errorf("writing the report: %w", err)
+		}
+	}
+	return nil
 }

@@ -137,3 +137,34 @@ func TestScenarioRefuses(t *testing.T) {
 		}
 	}
 }
+
+// Several scenarios' HTML is one page, each scenario's section in it with
+// its verdict; the text reports still come one after another on stdout.
+func TestScenarioHTMLBook(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two scenarios (-short)")
+	}
+	env, stdout, stderr := testEnv(t)
+	out := filepath.Join(t.TempDir(), "all.html")
+	code := Main([]string{"scenario", "run", "deferred-begin", "connection-per-op", "--queries", "40", "--mode", "goroutine",
+		"--busy-timeout", "2m", "--stall-timeout", "5m", "--html", out, "-q"}, env)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for _, want := range []string{`">deferred-begin</a></td><td>reproduced`, `">connection-per-op</a></td><td>reproduced`, "scenario connection-per-op: reproduced"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %q in the page", want)
+		}
+	}
+	if n := strings.Count(html, "<html"); n != 1 {
+		t.Errorf("%d documents in the page", n)
+	}
+	if n := strings.Count(stdout.String(), "\nscenario "); n != 2 {
+		t.Errorf("%d scenarios' verdicts on stdout\n%s", n, stdout)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -84,14 +85,21 @@ func TestSignalCauses(t *testing.T) {
 }
 
 // Main reports a closed stdout as SIGPIPE (exit 141) even when the
-// command failed on the write before the relay saw it.
+// command failed on the write before the relay saw it; a command that runs
+// no workers (a report piped into head) says nothing about it, as a Unix
+// filter would.
 func TestBrokenPipeExitCode(t *testing.T) {
-	env, _, _ := testEnv(t)
-	broken := make(chan struct{})
-	env.BrokenPipe = broken
-	env.Stdout = failingWriter{sync.OnceFunc(func() { close(broken) })}
-	if code := Main([]string{"version"}, env); code != ExitBrokenPipe {
-		t.Fatalf("exit %d, want %d", code, ExitBrokenPipe)
+	for _, args := range [][]string{{"version"}, {"report", filepath.Join("..", "..", "testdata", "matrix-errors.json")}} {
+		env, _, stderr := testEnv(t)
+		broken := make(chan struct{})
+		env.BrokenPipe = broken
+		env.Stdout = failingWriter{sync.OnceFunc(func() { close(broken) })}
+		if code := Main(args, env); code != ExitBrokenPipe {
+			t.Fatalf("%v: exit %d, want %d", args, code, ExitBrokenPipe)
+		}
+		if stderr.Len() > 0 {
+			t.Errorf("%v: stderr %q, want nothing: the reader left", args, stderr)
+		}
 	}
 }
 

@@ -75,7 +75,7 @@ func answers(as ...*answer) []*answer {
 	return out
 }
 
-var pageTemplate = template.Must(template.New("report").Parse(gatesHTML + scenarioHTML + `<!doctype html>
+var pageTemplate = template.Must(template.New("report").Parse(gatesHTML + scenarioHTML + bookHTML + `{{define "head"}}<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -110,7 +110,7 @@ section.scenario.fail { border-left-color: #c62828; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
-{{range .Alerts}}<p class="alert">{{.}}</p>
+{{end}}{{define "body"}}{{range .Alerts}}<p class="alert">{{.}}</p>
 {{end}}{{template "scenario" .Scenario}}{{template "gates" .Gates}}{{range .Answers}}<section class="answer"><table>
 <caption>{{.Caption}}</caption>
 <tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
@@ -124,7 +124,7 @@ section.scenario.fail { border-left-color: #c62828; }
 {{end}}<details class="text"{{if not .Charts}} open{{end}}><summary>The whole report, as text</summary>
 <pre class="summary">{{.Summary}}</pre>
 </details>
-</body>
+{{end}}{{template "head" .}}{{template "body" .}}</body>
 </html>
 `))
 
@@ -133,8 +133,14 @@ section.scenario.fail { border-left-color: #c62828; }
 // text, which a terminal showing the file would act on) are shown as %q
 // would.
 func writePage(w io.Writer, pg page) error {
+	return writeTemplate(w, "report", pg)
+}
+
+// writeTemplate writes the page's template name with data, escaped as
+// writePage says.
+func writeTemplate(w io.Writer, name string, data any) error {
 	var b strings.Builder
-	if err := pageTemplate.Execute(&b, pg); err != nil {
+	if err := pageTemplate.ExecuteTemplate(&b, name, data); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, visible(b.String(), "\n"))
@@ -179,9 +185,19 @@ func htmlRun(w io.Writer, r *result.Result) error {
 // line, labelled with the factor against the baseline and whether it is
 // significant.
 func htmlSuite(w io.Writer, sum *judge.Summary) error {
+	pg, err := suitePage("", sum)
+	if err != nil {
+		return err
+	}
+	return writePage(w, pg)
+}
+
+// suitePage is the page of a suite (see htmlSuite), its charts' ids
+// beginning with prefix.
+func suitePage(prefix string, sum *judge.Summary) (page, error) {
 	var text bytes.Buffer
 	if err := suiteText(&text, sum); err != nil {
-		return err
+		return page{}, err
 	}
 	title := "gobench " + sum.Suite.Command
 	if len(sum.Suite.Varied) > 0 {
@@ -200,13 +216,13 @@ func htmlSuite(w io.Writer, sum *judge.Summary) error {
 		if !(m.Metric.Kind == "total" && m.Metric.Stat == "ops/s") && m.Metric.Stat != "p99" {
 			continue
 		}
-		c, err := cellDots(fmt.Sprintf("metric%d", i), sum.Suite, m)
+		c, err := cellDots(fmt.Sprintf("%smetric%d", prefix, i), sum.Suite, m)
 		if err != nil {
-			return err
+			return page{}, err
 		}
 		pg.Charts = append(pg.Charts, c)
 	}
-	return writePage(w, pg)
+	return pg, nil
 }
 
 // chartFont is the charts' typeface, set on each plot's text (newPlot):

@@ -90,3 +90,48 @@ func TestWorkersChartShowsStarvation(t *testing.T) {
 		t.Errorf("no worker starved: %q", c.Title)
 	}
 }
+
+// Several scenarios' suites are one page: one document, a table of
+// contents with each scenario's verdict linking to its section, each
+// section with its finding and its charts, no chart id twice.
+func TestHTMLSuites(t *testing.T) {
+	var suites []*result.Suite
+	for i, verdict := range []string{result.OutcomeReproduced, result.OutcomeNotReproduced} {
+		s := loadSuiteFixture(t, "matrix.json")
+		s.Scenario = &result.Scenario{Name: fmt.Sprintf("pitfall-%d", i), Title: "what it shows", Verdict: verdict,
+			Finding: fmt.Sprintf("finding %d <measured>", i), Doc: "https://www.sqlite.org/lockingv3.html"}
+		suites = append(suites, s)
+	}
+	render, err := Render("html", suites, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	for _, want := range []string{`<a href="#page0">pitfall-0</a></td><td>reproduced</td>`, `<a href="#page1">pitfall-1</a></td><td>not reproduced</td>`,
+		`id="page0"`, `id="page1"`, "finding 0 &lt;measured&gt;", "finding 1 &lt;measured&gt;"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %s in the page", want)
+		}
+	}
+	if n := strings.Count(html, "<html"); n != 1 {
+		t.Errorf("%d documents in the page", n)
+	}
+	ids := regexp.MustCompile(`<figure class="chart" id="([^"]+)"`).FindAllStringSubmatch(html, -1)
+	seen := map[string]bool{}
+	for _, m := range ids {
+		if seen[m[1]] {
+			t.Errorf("chart id %s twice", m[1])
+		}
+		seen[m[1]] = true
+	}
+	if len(ids) < 2 {
+		t.Errorf("%d charts", len(ids))
+	}
+	if _, err := Render("markdown", suites, Options{}); err == nil {
+		t.Error("markdown renders a set of suites")
+	}
+}

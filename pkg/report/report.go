@@ -37,6 +37,9 @@ type renderers struct {
 	blob       func(w io.Writer, t *blobReport, u bytesize.Units) error
 	disk       func(w io.Writer, r *disk.Report, u bytesize.Units) error
 	capacity   func(w io.Writer, c *result.Capacity) error
+	// suites renders several suites as one document (every scenario of
+	// gobench scenario run all).
+	suites func(w io.Writer, sums []*judge.Summary) error
 }
 
 var formats = map[string]renderers{
@@ -48,7 +51,7 @@ var formats = map[string]renderers{
 	"markdown": {name: "markdown", exts: []string{".md", ".markdown"}, run: runMarkdown, suite: suiteMarkdown, comparison: comparisonMarkdown,
 		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown, capacity: capacityMarkdown},
 	"benchfmt": {name: "benchfmt", run: runBenchfmt, suite: suiteBenchfmt},
-	"html":     {name: "html", exts: []string{".html", ".htm"}, run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML},
+	"html":     {name: "html", exts: []string{".html", ".htm"}, run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML, suites: htmlSuites},
 	"ycsb":     {name: "ycsb", run: runYCSB, suite: suiteYCSB},
 }
 
@@ -116,7 +119,8 @@ type Options struct {
 //   - a *result.Result: the run;
 //   - a *Comparison (from Compare): old against new, cell by cell;
 //   - a *disk.Report: the disk's rates;
-//   - a *result.Capacity: each cell's sustainable rate and its curve.
+//   - a *result.Capacity: each cell's sustainable rate and its curve;
+//   - a []*result.Suite: several suites in one document (HTML).
 //
 // Nothing is written until the returned function runs. A format that
 // cannot render v's kind is refused. A nil pointer of v's type checks
@@ -156,6 +160,15 @@ func Render(format string, v any, o Options) (func(io.Writer) error, error) {
 			return nil, nil
 		}
 		return func(w io.Writer) error { return f.disk(w, v, o.Units) }, nil
+	case []*result.Suite:
+		if f.suites == nil {
+			return nil, refuse(format, "set of suites", func(f renderers) bool { return f.suites != nil })
+		}
+		if v == nil {
+			return nil, nil
+		}
+		sums := summaries(v)
+		return func(w io.Writer) error { return f.suites(w, sums) }, nil
 	case *result.Capacity:
 		if f.capacity == nil {
 			return nil, refuse(format, "capacity search", func(f renderers) bool { return f.capacity != nil })

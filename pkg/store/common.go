@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/pflag"
 )
@@ -51,13 +52,21 @@ func BindCommon(fs *pflag.FlagSet, name string) *List {
 		panic("store: --" + name + " is no common flag")
 	}
 	if f := fs.Lookup(name); f != nil {
-		l, ok := f.Value.(*List)
+		l, ok := f.Value.(foldCase)
 		if !ok {
 			panic(fmt.Sprintf("store: --%s is bound already, and not as the common flag", name))
 		}
-		return l
+		return l.List
 	}
 	l := &List{c.Default}
-	fs.Var(l, name, c.Help+" (a comma list spans a matrix)")
+	fs.Var(FoldCase(l), name, c.Help+" (a comma list spans a matrix)")
 	return l
 }
+
+// FoldCase is the flag value of a list of keywords, which it takes in any
+// case, as SQLite does its pragmas' ("--journal WAL" is wal).
+func FoldCase(l *List) pflag.Value { return foldCase{l} }
+
+type foldCase struct{ *List }
+
+func (f foldCase) Set(s string) error { return f.List.Set(strings.ToLower(s)) }

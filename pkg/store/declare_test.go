@@ -217,3 +217,23 @@ func TestCommonFlagShared(t *testing.T) {
 		t.Errorf("named %v, %v", named, err)
 	}
 }
+
+// The common --sync takes its keywords in any case, as SQLite takes its
+// pragmas' ("--sync FULL" is full); a list still refuses a value twice.
+func TestCommonFlagFoldsCase(t *testing.T) {
+	t.Parallel()
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	l := store.BindCommon(fs, "sync")
+	if err := fs.Parse([]string{"--sync", "OFF,Full"}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(*l, []string{"off", "full"}) {
+		t.Errorf("--sync OFF,Full is %v, want [off full]", *l)
+	}
+	if err := fs.Set("sync", "full,FULL"); err == nil || !strings.Contains(err.Error(), "listed twice") {
+		t.Errorf("--sync full,FULL: %v, want it refused as listed twice", err)
+	}
+	if store.BindCommon(fs, "sync") != l {
+		t.Error("a second engine's --sync is another list")
+	}
+}

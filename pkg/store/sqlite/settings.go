@@ -44,10 +44,10 @@ func (s *settings) Flags() []string {
 func (s *settings) AddFlags(fs *pflag.FlagSet) {
 	s.fs = fs
 	list := " (a comma list spans a matrix)"
-	fs.Var(&s.journals, "journal", "SQLite journal mode: rollback (DELETE), truncate, persist, wal, memory, off"+list)
+	fs.Var(store.FoldCase(&s.journals), "journal", "SQLite journal mode: rollback (DELETE), truncate, persist, wal, memory, off"+list)
 	s.syncs = store.BindCommon(fs, "sync") // SQLite's synchronous, always set explicitly
-	fs.Var(&s.busys, "busy-timeout", "how long an op may wait for a lock before failing with busy"+list)
-	fs.Var(&s.ckpts, "checkpoint", "WAL auto-checkpoint: auto (SQLite's default, 1000 pages), off (the WAL only grows), or a threshold in pages"+list)
+	fs.Var(&s.busys, "busy-timeout", "how long SQLite's busy handler waits for each lock before a statement fails with busy: an op that needs several locks (BEGIN, then COMMIT) may wait that long for each; under --busy retry, how long gobench retries an op"+list)
+	fs.Var(store.FoldCase(&s.ckpts), "checkpoint", "WAL auto-checkpoint: auto (SQLite's default, 1000 pages), off (the WAL only grows), or a threshold in pages"+list)
 	fs.BoolVar(&s.cloop, "capi-loop", s.cloop, "capi driver: run closed-loop reads and upserts up to 4096 to a call into C, each timed in C (false: one call into C per op)")
 }
 

@@ -1,0 +1,57 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gobench/gobench/pkg/judge"
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// book is one HTML page of several suites (gobench scenario run all):
+// a table of contents with each scenario's verdict, then each suite's
+// page.
+type book struct {
+	Title string
+	Pages []page
+}
+
+// bookHTML is the template of a book: the head of a page, the contents,
+// and each page's body in a section of its own.
+const bookHTML = `{{define "book"}}{{template "head" .}}<section class="answer"><table>
+<caption>Scenarios</caption>
+<tr><th>scenario</th><th>verdict</th><th>shows</th></tr>
+{{range $i, $p := .Pages}}<tr>{{with $p.Scenario}}<td><a href="#page{{$i}}">{{.Name}}</a></td><td>{{.Verdict}}</td><td>{{.Title}}</td>{{else}}<td><a href="#page{{$i}}">{{$p.Title}}</a></td><td></td><td></td>{{end}}</tr>
+{{end}}</table></section>
+{{range $i, $p := .Pages}}<section class="page" id="page{{$i}}">
+{{template "body" $p}}</section>
+{{end}}</body>
+</html>
+{{end}}`
+
+// htmlSuites writes several suites as one self-contained HTML page: a
+// table of their scenarios and verdicts, then each suite as htmlSuite
+// would show it.
+func htmlSuites(w io.Writer, sums []*judge.Summary) error {
+	bk := book{Title: "gobench"}
+	for i, sum := range sums {
+		if i == 0 {
+			bk.Title += " " + sum.Suite.Command
+		}
+		pg, err := suitePage(fmt.Sprintf("page%d-", i), sum)
+		if err != nil {
+			return err
+		}
+		bk.Pages = append(bk.Pages, pg)
+	}
+	return writeTemplate(w, "book", bk)
+}
+
+// summaries summarizes each suite over its default figures.
+func summaries(ss []*result.Suite) []*judge.Summary {
+	out := make([]*judge.Summary, len(ss))
+	for i, s := range ss {
+		out[i] = judge.Summarize(s, judge.DefaultMetrics(s))
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,10 +45,10 @@ func (o *sqlOptions) runOpts() *runOptions { return &o.run }
 func (o *sqlOptions) AddFlags(fs *pflag.FlagSet) {
 	o.matrix.AddFlags(fs, "must be 1: a script writes its own transactions")
 	o.loop.AddFlags(fs, &o.spec.Plan, "scripts")
-	fs.StringArrayVar(&o.files, "file", nil, "a script, FILE or FILE@WEIGHT (pgbench's form; weight 1 by default): its statements and \\set lines, run in order as one transaction of the mix, named after the file (repeatable)")
+	fs.StringArrayVar(&o.files, "file", nil, "a script, FILE or FILE@WEIGHT (pgbench's form; weight 1 by default): its statements and \\set lines, run in order as one transaction of the mix, named after the file (repeatable); one --file may list alternatives, A.sql,B.sql@WEIGHT: a matrix axis named file, the script named after the first")
 	fs.StringVar(&o.spec.Builtin, "builtin", "", "a built-in workload on pgbench's tables instead of --file: "+strings.Join(workload.BuiltinNames(), " or ")+" (tpcb-like checks TPC-B's invariant after the run)")
 	fs.Var(newCount(&o.spec.Scale), "scale", ":scale in scripts and schema; the built-ins make 100,000 accounts per unit")
-	fs.StringVar(&o.schema, "schema", "", "SQL run once before the workers start, unmeasured (tables, indexes, data); its time is noted")
+	fs.StringVar(&o.schema, "schema", "", "SQL run once before the workers start, unmeasured (tables, indexes, data); its time is noted; a comma list of files spans a matrix (cells named by the files' base names)")
 	fs.StringVar(&o.from, "from", "", "benchmark a copy of this existing database (and its -wal), made in the run's temporary directory; the original is only read")
 	fs.BoolVar(&o.spec.PerStatement, "per-statement", false, "also report every statement's latency, as SCRIPT#LINE (pgbench's -r)")
 	o.search.AddFlags(fs)
@@ -105,6 +106,14 @@ checks TPC-B's invariant after the run (balances of accounts, tellers,
 branches and the history's deltas agree; one history row per
 acknowledged transaction) and fails like --verify when it does not hold.
 
+To compare a change to your own SQL (an index dropped or added, a
+rewritten query), give the alternatives as a list: --schema
+base.sql,indexed.sql runs a cell per schema (the setting schema, each
+cell named by its file's base name), and one --file may list
+alternatives of one script (the setting file; the script keeps the first
+file's name, so their figures compare). The cells run interleaved with
+--repeat, and gates name them: --expect 'lookup ops/s: indexed >= 1.2x base'.
+
 Everything mix has works here: matrices over --driver, --mode, --procs,
 --goroutines, --journal, --sync, --busy; --repeat, --expect (a script's
 name is an op kind: 'tpcb-like p99 <= 20ms'), --rate, --warmup,
@@ -114,6 +123,9 @@ progress, --json, --html, --hlog, compare and merge.`,
 
   # Two scripts of your own, 9 lookups to 1 write, on your schema
   gobench sql --schema examples/sql/schema.sql --file examples/sql/lookup.sql@9 --file examples/sql/login.sql@1
+
+  # Does the index make the lookup faster? Both schemas, interleaved, gated
+  gobench sql --schema examples/sql/no-index.sql,examples/sql/schema.sql --file examples/sql/lookup.sql --repeat 5 --expect 'lookup ops/s: schema >= 1.2x no-index'
 
   # Per-statement latencies, as pgbench -r prints them
   gobench sql --builtin tpcb-like --per-statement --procs 4
@@ -158,27 +170,91 @@ func (o *sqlOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 	return resolveLottery(cmd, env, &o.run, &o.loop, &o.search, o.matrix, &spec, &spec.Loop)
 }
 
-// readSources reads the --file scripts and the --schema into spec.
+// readSources reads the --file scripts and the --schema into spec. A
+// comma list of files, in --schema or in one --file, gives alternatives
+// of it: each a value of the matrix setting schema or file, named by its
+// file's base name.
 func (o *sqlOptions) readSources(env *Env, spec *preset.SQLSpec) error {
 	for _, arg := range o.files {
 		file, weight, err := sqlscript.ParseArg(arg)
 		if err != nil {
 			return err
 		}
-		text, err := readText(env, file)
+		files, err := readAlternatives(env, "--file", file, weight)
 		if err != nil {
-			return fmt.Errorf("--file: %w", err)
+			return err
 		}
-		spec.Scripts = append(spec.Scripts, workload.NewSQLFile(file, text, weight))
+		if len(files) > 1 {
+			if spec.FileVariants != nil {
+				return fmt.Errorf("--file %s: only one --file may list alternatives (a matrix axis named file)", arg)
+			}
+			spec.FileVariants, spec.VariedScript = files, len(spec.Scripts)
+		}
+		spec.Scripts = append(spec.Scripts, files[0])
 	}
 	if o.schema != "" {
-		text, err := readText(env, o.schema)
+		files, err := readAlternatives(env, "--schema", o.schema, 0)
 		if err != nil {
-			return fmt.Errorf("--schema: %w", err)
+			return err
 		}
-		spec.Schema = &workload.SQLFile{File: o.schema, Text: text}
+		if len(files) > 1 {
+			spec.Schemas = files
+		} else {
+			spec.Schema = &workload.SQLFile{File: o.schema, Text: files[0].Text}
+		}
 	}
 	return nil
+}
+
+// readAlternatives reads a file, or a comma list of files that are
+// alternatives of one another, each named (Variant) by its base name
+// without the extension, or by its path where two base names agree; the
+// alternatives of a script share the first's name.
+func readAlternatives(env *Env, flag, list string, weight int) ([]workload.SQLFile, error) {
+	paths := strings.Split(list, ",")
+	labels := variantLabels(paths)
+	var out []workload.SQLFile
+	for i, path := range paths {
+		if path == "" {
+			return nil, fmt.Errorf("%s %s: an empty file name in the list", flag, list)
+		}
+		text, err := readText(env, path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", flag, err)
+		}
+		f := workload.NewSQLFile(path, text, weight)
+		if len(paths) > 1 {
+			if strings.ContainsAny(labels[i], ",=: \t") {
+				return nil, fmt.Errorf("%s %s: %q cannot name a cell (a file name without spaces, ',', '=' or ':')", flag, list, labels[i])
+			}
+			if slices.Contains(labels[:i], labels[i]) {
+				return nil, fmt.Errorf("%s %s: %s is listed twice", flag, list, path)
+			}
+			f.Variant = labels[i]
+			if weight > 0 {
+				f.Name = sqlscript.NameOf(paths[0])
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// variantLabels names alternatives by their base names without the
+// extension, or by their paths where two base names agree.
+func variantLabels(paths []string) []string {
+	labels := make([]string, len(paths))
+	seen := map[string]int{}
+	for i, p := range paths {
+		labels[i] = sqlscript.NameOf(p)
+		seen[labels[i]]++
+	}
+	for i, p := range paths {
+		if seen[labels[i]] > 1 {
+			labels[i] = p
+		}
+	}
+	return labels
 }
 
 // maxScriptSize bounds a script or schema file read.

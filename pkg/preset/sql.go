@@ -3,6 +3,7 @@ package preset
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/workload"
@@ -24,6 +25,15 @@ type SQLSpec struct {
 	Scale int64
 	// Schema, when set, runs once before the workers start.
 	Schema *workload.SQLFile
+	// Schemas, two or more, are alternatives of the schema, each named by
+	// its Variant: each is a value of the matrix setting schema, so one
+	// interleaved run compares them (Schema is then nil).
+	Schemas []workload.SQLFile
+	// FileVariants, two or more, are alternatives of the script
+	// Scripts[VariedScript], each named by its Variant and all by the
+	// first's Name: each is a value of the matrix setting file.
+	FileVariants []workload.SQLFile
+	VariedScript int
 	// From is an existing database (an absolute path) to benchmark a copy
 	// of, made in the run's directory.
 	From string
@@ -47,6 +57,50 @@ func (SQLSpec) Shape() result.Shape { return result.ShapeMatrix }
 // checked (every script's \set lines, names and statements as far as they
 // can be without a database).
 func (s SQLSpec) Plans(m Matrix) ([]*workload.Plan, error) {
+	if len(s.FileVariants) > 0 && (s.VariedScript < 0 || s.VariedScript >= len(s.Scripts)) {
+		return nil, fmt.Errorf("the script with alternatives is number %d of %d", s.VariedScript+1, len(s.Scripts))
+	}
+	var out []*workload.Plan
+	for _, v := range s.variants() {
+		plans, err := v.plans(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, plans...)
+	}
+	return out, nil
+}
+
+// variants returns a spec per combination of the alternatives of the
+// schema and of a script (Schemas, FileVariants), the schema's
+// outermost: each with one schema and one file of each script.
+func (s SQLSpec) variants() []SQLSpec {
+	out := []SQLSpec{s}
+	if len(s.Schemas) > 0 {
+		out = nil
+		for _, f := range s.Schemas {
+			v := s
+			v.Schema, v.Schemas = &f, nil
+			out = append(out, v)
+		}
+	}
+	if len(s.FileVariants) > 0 {
+		var next []SQLSpec
+		for _, v := range out {
+			for _, f := range s.FileVariants {
+				w := v
+				w.Scripts, w.FileVariants = slices.Clone(v.Scripts), nil
+				w.Scripts[s.VariedScript] = f
+				next = append(next, w)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// plans returns one plan per cell of m of a spec without alternatives.
+func (s SQLSpec) plans(m Matrix) ([]*workload.Plan, error) {
 	w, err := s.workload()
 	if err != nil {
 		return nil, err
@@ -73,7 +127,7 @@ func (s SQLSpec) workload() (*workload.SQL, error) {
 		if w, err = workload.BuiltinSQL(s.Builtin, s.Scale); err != nil {
 			return nil, fmt.Errorf("--builtin: %w", err)
 		}
-		if s.Schema != nil || s.From != "" {
+		if s.Schema != nil || len(s.Schemas) > 0 || s.From != "" {
 			return nil, fmt.Errorf("--builtin %s makes pgbench's tables itself: it takes no --schema or --from", s.Builtin)
 		}
 	case len(s.Scripts) == 0:

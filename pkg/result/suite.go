@@ -151,6 +151,16 @@ func PlanSettings(pl *workload.Plan) Settings {
 	if p.Variant != "" {
 		s = append(s, Setting{"variant", p.Variant})
 	}
+	if q := p.SQL; q != nil {
+		if q.Schema != nil && q.Schema.Variant != "" {
+			s = append(s, Setting{"schema", q.Schema.Variant})
+		}
+		for _, f := range q.Scripts {
+			if f.Variant != "" {
+				s = append(s, Setting{"file", f.Variant})
+			}
+		}
+	}
 	s = append(s, Settings{
 		{"driver", p.Driver},
 		{"mode", p.Mode},
@@ -215,6 +225,7 @@ func workloadOf(r *Result) []byte {
 	// the engine's options, not the workload.
 	p.IOTrace = ""
 	p.Keys.Count, p.Preload = 0, 0
+	p.SQL = withoutVariants(p.SQL)
 	p.Phases = slices.Clone(p.Phases)
 	for i := range p.Phases {
 		p.Phases[i].Batch = 0
@@ -226,6 +237,25 @@ func workloadOf(r *Result) []byte {
 	}
 	b, _ := json.Marshal(p)
 	return b
+}
+
+// withoutVariants returns q without the files that are alternatives of
+// one another (SQLFile.Variant): a matrix setting, not the workload.
+func withoutVariants(q *workload.SQL) *workload.SQL {
+	if q == nil {
+		return nil
+	}
+	c := *q
+	if c.Schema != nil && c.Schema.Variant != "" {
+		c.Schema = nil
+	}
+	c.Scripts = slices.Clone(c.Scripts)
+	for i, f := range c.Scripts {
+		if f.Variant != "" {
+			c.Scripts[i] = workload.SQLFile{Name: f.Name, Weight: f.Weight}
+		}
+	}
+	return &c
 }
 
 // SameWorkload returns nil when a and b ran the same workload (seed, keys,

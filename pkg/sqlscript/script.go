@@ -63,6 +63,12 @@ func ParseArg(arg string) (file string, weight int, err error) {
 	return file, weight, nil
 }
 
+// NameOf returns the name a script read from file has (its op kind in
+// results): the file's base name without its extension.
+func NameOf(file string) string {
+	return strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+}
+
 // Parse reads a script from src, named after file. Predefined names the
 // script's parameters may use besides its own \set variables (the State's
 // predefined ones are always allowed). Errors are *Error, with the line.
@@ -72,8 +78,7 @@ func ParseArg(arg string) (file string, weight int, err error) {
 // UTF-8 byte order mark at the start is not part of the first statement.
 // Lines end with LF or CRLF.
 func Parse(file, src string, weight int, predefined ...string) (*Script, error) {
-	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	s := &Script{Name: name, File: file, Weight: weight}
+	s := &Script{Name: NameOf(file), File: file, Weight: weight}
 	known := append([]string{VarClientID, VarScale, VarDefaultSeed}, predefined...)
 	fail := func(line int, format string, args ...any) error {
 		return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}

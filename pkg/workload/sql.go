@@ -49,6 +49,15 @@ type SQLFile struct {
 	// False, as in plans written before it, counts the script as one
 	// that may write.
 	ReadOnly bool `json:"read_only,omitempty"`
+	// Variant, where a run compares alternatives of this file (gobench
+	// sql --schema a.sql,b.sql, or --file a.sql,b.sql), names this one
+	// among them: the value of the matrix setting schema or file, which
+	// gates select cells by. "" for a file without alternatives.
+	Variant string `json:"variant,omitempty"`
+	// Name, if set, names a script in place of its file's base name: the
+	// alternatives of one script share the first's name, so that their
+	// figures are of one op kind.
+	Name string `json:"name,omitempty"`
 }
 
 // NewSQLFile returns the script (or schema) text read from file, with
@@ -82,6 +91,9 @@ func (s *SQL) Parse() ([]*sqlscript.Script, error) {
 		sc, err := sqlscript.Parse(src.File, src.Text, src.Weight)
 		if err != nil {
 			return nil, err
+		}
+		if src.Name != "" {
+			sc.Name = src.Name
 		}
 		out[i] = sc
 	}

@@ -69,7 +69,8 @@ type Env struct {
 	Registry *store.Registry
 
 	// progress is stderr as it was given, for the progress line, which
-	// escapes its fields itself (Main sets it, and Stderr to messages).
+	// escapes its fields itself (Main sets it, and Stderr to messages;
+	// both write through one stderrLine).
 	progress io.Writer
 }
 

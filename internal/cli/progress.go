@@ -69,7 +69,13 @@ func (w *watcher) close() error {
 	close(w.ch)
 	<-w.done
 	if w.printed && w.tty {
-		fmt.Fprintln(w.out)
+		// The line may be ended already: a message (an interrupt's)
+		// ends an open progress line before it is printed.
+		if e, ok := w.out.(interface{ endLine() error }); ok {
+			_ = e.endLine() // as Fprintln's: stderr's errors are not the run's
+		} else {
+			fmt.Fprintln(w.out)
+		}
 	}
 	return w.err
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -296,5 +298,28 @@ func TestProgressShowsControlCharacters(t *testing.T) {
 	got := strings.TrimPrefix(strings.TrimSuffix(out.String(), "\n"), "\r\033[K")
 	if !strings.Contains(got, `x\x1b]0;pwned\a\x1b[2J 10.0/s`) || strings.ContainsAny(got, "\x1b\a\r") {
 		t.Errorf("progress line %q: want the kind shown escaped, no control character", got)
+	}
+}
+
+// A message that comes while a terminal's progress line is open (no line
+// break after its last redraw) ends that line first; the run's end then
+// adds no empty line, and a message after a closed line adds nothing.
+func TestMessageEndsProgressLine(t *testing.T) {
+	var out bytes.Buffer
+	line := &stderrLine{w: &out}
+	progress, msg := progressWriter{line}, messages{line}
+	fmt.Fprint(progress, "\r\033[Kgobench: 1s · errors 0")
+	fmt.Fprint(msg, "gobench: interrupted (SIGINT): stopping\n")
+	fmt.Fprint(progress, "\r\033[Kgobench: 2s · errors 0")
+	if err := progress.endLine(); err != nil {
+		t.Fatal(err)
+	}
+	if err := progress.endLine(); err != nil { // ended already: nothing more
+		t.Fatal(err)
+	}
+	fmt.Fprint(msg, "gobench: the result is partial\n")
+	want := "\r\033[Kgobench: 1s · errors 0\ngobench: interrupted (SIGINT): stopping\n\r\033[Kgobench: 2s · errors 0\ngobench: the result is partial\n"
+	if got := out.String(); got != want {
+		t.Errorf("stderr\n%q\nwant\n%q", got, want)
 	}
 }

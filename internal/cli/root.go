@@ -96,8 +96,9 @@ func causeOf(sig os.Signal) *signalCause {
 func Main(args []string, env *Env) int {
 	env.Args = args
 	if env.progress == nil {
-		env.progress = env.Stderr // the progress line redraws itself with its own control sequences
-		env.Stderr = messages{env.Stderr}
+		line := &stderrLine{w: env.Stderr}
+		env.progress = progressWriter{line} // the progress line redraws itself with its own control sequences
+		env.Stderr = messages{line}         // each message on a line of its own
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)

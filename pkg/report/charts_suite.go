@@ -210,17 +210,24 @@ func addSegment(p *plot.Plot, x0, y0, x1, y1, width float64, c color.Color) erro
 	return nil
 }
 
-// axisName names a metric's axis: a latency's ticks carry their own
-// units (600µs, 1.20ms), so its axis says "latency", not the µs its
-// values are kept in; any other names its unit.
+// axisName names a metric's axis so that it agrees with its ticks: a
+// latency's ticks carry their own time units (600µs, 1.20ms, 2.50s), so
+// its axis names what is timed ("latency", "time without a completion",
+// "time of CPU per op"), never the µs its values are kept in; any other
+// names its unit, in which its ticks count (ops/s as 20k, bytes as
+// 1.5M).
 func axisName(m judge.MetricSummary) string {
-	if isLatency(m) {
-		return "latency"
+	if !isLatency(m) {
+		return m.Unit
 	}
-	return m.Unit
+	if rest := strings.TrimSpace(strings.TrimPrefix(m.Unit, "µs")); rest != "" {
+		return "time " + rest
+	}
+	return "latency"
 }
 
-// isLatency reports whether the metric's values are latencies in µs.
+// isLatency reports whether the metric's values are times in µs (its
+// figure's scale says so), which its ticks show in time units.
 func isLatency(m judge.MetricSummary) bool {
-	return m.Unit == "µs" || m.Unit == "µs of CPU per op"
+	return m.Metric.Figure().Scale == judge.Latency
 }

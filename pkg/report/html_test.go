@@ -13,8 +13,10 @@ import (
 )
 
 // structure reduces an HTML report to what must not change: the title,
-// each figure's id, caption and point count, and how many SVG paths and
-// texts each figure drew.
+// each figure's id, caption and point count, how many SVG paths and
+// texts each figure drew, and its axes' words: each vertical axis's
+// label beside the labels of the ticks, so the golden shows they agree
+// (a label in ms over ticks in µs or s would read 1000× off).
 func structure(t *testing.T, html string) string {
 	t.Helper()
 	var b strings.Builder
@@ -25,6 +27,14 @@ func structure(t *testing.T, html string) string {
 		paths := strings.Count(f[4], "<path")
 		texts := strings.Count(f[4], "<text")
 		fmt.Fprintf(&b, "figure %s: %s points, caption %q, svg %v, paths>10 %v, texts>5 %v\n", f[1], f[2], f[3], strings.Contains(f[4], "<svg"), paths > 10, texts > 5)
+		for _, yl := range yLabel.FindAllStringSubmatch(f[4], -1) {
+			fmt.Fprintf(&b, "  vertical axis %q\n", yl[1])
+		}
+		var words []string
+		for _, w := range svgText.FindAllStringSubmatch(f[4], -1) {
+			words = append(words, w[1])
+		}
+		fmt.Fprintf(&b, "  texts: %s\n", strings.Join(words, " | "))
 	}
 	// Self-contained: no script, no stylesheet or font fetched, nothing
 	// loaded from a URL.
@@ -38,6 +48,13 @@ func structure(t *testing.T, html string) string {
 	}
 	return b.String()
 }
+
+// The texts of a chart's SVG as gonum/plot draws them; a vertical axis's
+// label is the one text it rotates.
+var (
+	svgText = regexp.MustCompile(`(?s)<text[^>]*>(.*?)</text>`)
+	yLabel  = regexp.MustCompile(`(?s)<g transform="rotate\(90\)">\s*<text[^>]*>(.*?)</text>`)
+)
 
 func TestHTMLGolden(t *testing.T) {
 	run := loadFixture(t, "mix-wal.json")

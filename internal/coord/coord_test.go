@@ -479,6 +479,18 @@ var hangFirst atomic.Int32
 
 const slowAfterHang = 700 * time.Millisecond
 
+// runHanging runs 3 goroutine workers on the faulty engine in mode (a
+// hang of theirs), with a stall time-out of 300 ms and a grace of 200 ms.
+func runHanging(mode string) (*result.Result, error) {
+	p := nullPlan(3, 1, 100_000)
+	p.Mode = workload.ModeGoroutine
+	p.Driver = "faulty"
+	p.Keys.Count, p.Preload = 1000, 0
+	reg := all.Registry()
+	reg.Register(faulty(mode))
+	return Run(context.Background(), Config{Plan: p, Registry: reg, StallTimeout: 300 * time.Millisecond, StopGrace: 200 * time.Millisecond})
+}
+
 // When the coordinator stops waiting for goroutine workers (a stalled op
 // and a grace past), the result is built while the others may still be
 // in their last op; what they record after it is dropped, not written
@@ -489,13 +501,7 @@ func TestGoroutinesRecordingAfterTheGrace(t *testing.T) {
 	hangRelease = make(chan struct{})
 	defer close(hangRelease)
 	hangFirst.Store(0)
-	p := nullPlan(3, 1, 100_000)
-	p.Mode = workload.ModeGoroutine
-	p.Driver = "faulty"
-	p.Keys.Count, p.Preload = 1000, 0
-	reg := all.Registry()
-	reg.Register(faulty("hangone"))
-	res, err := Run(context.Background(), Config{Plan: p, Registry: reg, StallTimeout: 300 * time.Millisecond, StopGrace: 200 * time.Millisecond})
+	res, err := runHanging("hangone")
 	if !errors.Is(err, ErrWorker) || res == nil || res.Complete {
 		t.Fatalf("err = %v, result %+v: want a stall and a partial result", err, res)
 	}
@@ -512,13 +518,7 @@ func TestGoroutinesRecordingAfterTheGrace(t *testing.T) {
 func TestGoroutineStallTimeout(t *testing.T) {
 	hangRelease = make(chan struct{})
 	defer close(hangRelease)
-	p := nullPlan(3, 1, 100_000)
-	p.Mode = workload.ModeGoroutine
-	p.Driver = "faulty"
-	p.Keys.Count, p.Preload = 1000, 0
-	reg := all.Registry()
-	reg.Register(faulty("hangread"))
-	res, err := Run(context.Background(), Config{Plan: p, Registry: reg, StallTimeout: 300 * time.Millisecond, StopGrace: 200 * time.Millisecond})
+	res, err := runHanging("hangread")
 	if !errors.Is(err, ErrWorker) || !regexp.MustCompile(`worker \d \(a goroutine of this process\) completed nothing for longer than the stall time-out`).MatchString(err.Error()) {
 		t.Fatalf("err = %v, want a stalled goroutine named", err)
 	}

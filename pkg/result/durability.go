@@ -1,7 +1,6 @@
 package result
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -128,9 +127,9 @@ func (d *Durability) example(s string) {
 func (d Durability) MarshalJSON() ([]byte, error) {
 	type plain Durability
 	if d.NotChecked == "" {
-		return json.Marshal(plain(d))
+		return marshalReadable(plain(d))
 	}
-	return json.Marshal(struct {
+	return marshalReadable(struct {
 		plain
 		Lossy            *int     `json:"lossy"`
 		MaxLost          *int64   `json:"max_lost"`

@@ -1,6 +1,9 @@
 package result
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Gate is the verdict of one gate (an --expect) on a run or a suite: the
 // figures it compared, the interval it read and its outcome. A gate that
@@ -95,12 +98,26 @@ func countOutcome(gates []Gate, outcome string) int {
 func (g Gate) MarshalJSON() ([]byte, error) {
 	type plain Gate
 	if !g.NoFigure {
-		return json.Marshal(plain(g))
+		return marshalReadable(plain(g))
 	}
-	return json.Marshal(struct {
+	return marshalReadable(struct {
 		plain
 		Value *float64 `json:"value"`
 		Other *float64 `json:"other,omitempty"`
 		Ratio *float64 `json:"ratio,omitempty"`
 	}{plain: plain(g)})
+}
+
+// marshalReadable is json.Marshal without HTML escaping, for the
+// MarshalJSON methods of values inside a result: json.Marshal would write
+// a gate's ">=" as "\u003e=", which the result's own encoder leaves
+// readable everywhere else.
+func marshalReadable(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -155,7 +155,7 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 	if err != nil {
 		return usage(err)
 	}
-	render, err := report.Render(o.format, c, report.Options{})
+	render, err := report.Render(o.format, c, report.Options{Width: env.stdoutWidth()})
 	if err != nil {
 		return err
 	}

@@ -186,6 +186,7 @@ func runDisk(ctx context.Context, o *diskOptions, env *Env) error {
 			return errors.Join(runErr, fmt.Errorf("writing --json %s: %w", o.jsonOut, err))
 		}
 	}
+	opts.Width = env.stdoutWidth()
 	render, _ := report.Render(o.format, rep, opts) // the format was checked
 	if err := render(env.Stdout); err != nil {
 		return errors.Join(runErr, fmt.Errorf("writing the report: %w", err))

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/sysinfo"
@@ -56,6 +57,10 @@ type Env struct {
 	// nil: unknown).
 	StderrIsTerminal bool
 	StderrWidth      func() int
+	// StdoutWidth gives the columns of stdout when it is a terminal (a
+	// text report is fitted to them: report.Options.Width), 0 when it is
+	// not one (a file or a pipe gets whole lines); nil: not a terminal.
+	StdoutWidth func() int
 	// Args is the command line after the program name, recorded in
 	// results and plan files (Main sets it).
 	Args []string
@@ -80,6 +85,15 @@ func (e *Env) registry() *store.Registry {
 		return e.Registry
 	}
 	return all.Registry()
+}
+
+// stdoutWidth is the width a report written to stdout fits: its
+// terminal's columns, 0 (whole lines) when it is not a terminal.
+func (e *Env) stdoutWidth() int {
+	if e.StdoutWidth == nil {
+		return 0
+	}
+	return e.StdoutWidth()
 }
 
 // progressOut is where the progress line goes.
@@ -226,6 +240,16 @@ func OSEnv() *Env {
 				return 0
 			}
 			return w
+		},
+		StdoutWidth: func() int {
+			fd := int(os.Stdout.Fd())
+			if !term.IsTerminal(fd) {
+				return 0
+			}
+			if w, _, err := term.GetSize(fd); err == nil && w > 0 {
+				return w
+			}
+			return report.TextWidth
 		},
 		PID: os.Getpid(),
 		FS:  newOSFS(),

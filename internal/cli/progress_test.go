@@ -323,3 +323,34 @@ func TestMessageEndsProgressLine(t *testing.T) {
 		t.Errorf("stderr\n%q\nwant\n%q", got, want)
 	}
 }
+
+// A text report written to a terminal fits its width: 80 columns, the
+// journal × sync matrix with failed ops and a comparison of two suites
+// as much as a run; to a file or a pipe its lines stay whole.
+func TestReportFitsTerminal(t *testing.T) {
+	fixtures := filepath.Join("..", "..", "testdata")
+	for _, args := range [][]string{
+		{"report", filepath.Join(fixtures, "matrix-errors.json")},
+		{"report", filepath.Join(fixtures, "mix-contention.json")},
+		{"compare", filepath.Join(fixtures, "compare-old.json"), filepath.Join(fixtures, "compare-new.json")},
+	} {
+		widest := func(width func() int) int {
+			env, stdout, stderr := testEnv(t)
+			env.StdoutWidth = width
+			if code := Main(args, env); code != 0 && code != ExitThreshold && code != ExitUndecided {
+				t.Fatalf("%v: exit %d: %s", args, code, stderr)
+			}
+			w := 0
+			for _, line := range strings.Split(stdout.String(), "\n") {
+				w = max(w, utf8.RuneCountInString(line))
+			}
+			return w
+		}
+		if w := widest(func() int { return 80 }); w > 80 {
+			t.Errorf("%v on a terminal of 80 columns: a line of %d", args, w)
+		}
+		if w := widest(nil); w <= 80 {
+			t.Errorf("%v to a pipe: the widest line is %d columns: cut to fit no terminal", args, w)
+		}
+	}
+}

@@ -79,7 +79,11 @@ func runReport(ctx context.Context, o *reportOptions, path string, env *Env) err
 	if err != nil {
 		return err
 	}
-	render, err := report.Render(o.format, v, report.Options{})
+	opts := report.Options{}
+	if o.out == "" {
+		opts.Width = env.stdoutWidth()
+	}
+	render, err := report.Render(o.format, v, opts)
 	if err != nil {
 		return usage(err)
 	}

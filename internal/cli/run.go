@@ -326,6 +326,7 @@ func (o *runOptions) writeRendered(env *Env, v any, writeJSON func(io.Writer) er
 			return fmt.Errorf("writing --summary %s: %w", o.summary, err)
 		}
 	}
+	ro.Width = env.stdoutWidth()
 	render, err := report.Render(o.format, v, ro)
 	if err != nil {
 		return usage(err)

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/internal/golden"
@@ -28,7 +29,11 @@ func TestBlobGolden(t *testing.T) {
 		si     bool
 	}{{"blob.txt", blobText, false}, {"blob-si.txt", blobText, true}, {"blob.md", blobMarkdown, false}, {"blob.csv", blobCSV, false}} {
 		var buf bytes.Buffer
-		if err := tt.render(&buf, tab, bytesize.Units{SI: tt.si}); err != nil {
+		render := func(w io.Writer) error { return tt.render(w, tab, bytesize.Units{SI: tt.si}) }
+		if strings.HasSuffix(tt.name, ".txt") {
+			render = fitted(render, TextWidth) // as Render does for a terminal
+		}
+		if err := render(&buf); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, tt.name, buf.Bytes())

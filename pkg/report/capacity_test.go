@@ -35,7 +35,7 @@ func TestCapacityGoldens(t *testing.T) {
 	for _, tt := range []struct{ golden, format string }{
 		{"capacity.txt", "text"}, {"capacity.md", "markdown"}, {"capacity.csv", "csv"},
 	} {
-		render, err := Render(tt.format, c, Options{})
+		render, err := Render(tt.format, c, Options{Width: TextWidth}) // text as on a terminal
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,7 +38,7 @@ func comparisonText(w io.Writer, c *judge.Comparison) error {
 		ew.printf("not compared: %s\n", u)
 	}
 	ew.printf("\n")
-	tw := ew.table(0)
+	tw := ew.keyedTable(0, 2)
 	tw.printf("cell\tmetric\told median [range]\tnew median [range]\tchange\tverdict\n")
 	for _, r := range c.Rows {
 		tw.printf("%s\t%s (%s)\t%s\t%s\t%+.1f%%\t%s\n", r.Cell, r.Metric, arrow(r.Metric),

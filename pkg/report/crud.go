@@ -243,7 +243,7 @@ func opsCell(c crudCell, group string, repeats int) string {
 func crudText(w io.Writer, t *crudReport) error {
 	ew := textWriter(w)
 	crudHeader(ew, t)
-	tw := ew.table(0)
+	tw := ew.keyedTable(0, 2)
 	tw.printf("engine\trows\tinsert\tquery\tupdate\tscan (rows/s)\tdelete\tsize after insert\tsize at end\n")
 	for _, r := range t.Rows {
 		tw.printf("%s\t%d", r.label(), r.Rows)
@@ -263,7 +263,7 @@ func crudText(w io.Writer, t *crudReport) error {
 	}
 
 	ew.printf("\nlatency per op, p50 / p99 (query and update: the median round)\n")
-	tw = ew.table(0)
+	tw = ew.keyedTable(0, 2)
 	tw.printf("engine\trows\tinsert\tquery\tupdate\tscan (100 rows)\tdelete\n")
 	for _, r := range t.Rows {
 		tw.printf("%s\t%d", r.label(), r.Rows)
@@ -279,7 +279,7 @@ func crudText(w io.Writer, t *crudReport) error {
 	tw.flush()
 
 	ew.printf("\nfactor against %s at the same size (throughput ratio, higher is better)\n", t.Baseline)
-	tw = ew.table(0)
+	tw = ew.keyedTable(0, 2)
 	tw.printf("engine\trows\tinsert\tquery\tupdate\tscan\tdelete\n")
 	for _, r := range t.Rows {
 		if r.Driver == t.Baseline {

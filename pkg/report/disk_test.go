@@ -33,7 +33,7 @@ func TestDiskFormats(t *testing.T) {
 	}{
 		{"disk.txt", "text", false}, {"disk-si.txt", "text", true}, {"disk.md", "markdown", false}, {"disk.csv", "csv", false},
 	} {
-		render, err := Render(tt.format, diskReport(), Options{Units: bytesize.Units{SI: tt.si}})
+		render, err := Render(tt.format, diskReport(), Options{Units: bytesize.Units{SI: tt.si}, Width: TextWidth}) // text as on a terminal
 		if err != nil {
 			t.Fatal(err)
 		}

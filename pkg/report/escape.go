@@ -1,9 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -191,11 +193,20 @@ type errWriter struct {
 	w   io.Writer
 	esc func(string) string
 	err error
+	// width, if above 0, is the widest line: its tables are split to fit
+	// it (its lines of words are wrapped by the lineFitter it writes to).
+	width int
 }
 
 // textWriter and markdownWriter are the writers of the text and
 // markdown formats.
-func textWriter(w io.Writer) *errWriter     { return &errWriter{w: w, esc: textEscape} }
+func textWriter(w io.Writer) *errWriter {
+	e := &errWriter{w: w, esc: textEscape}
+	if f, ok := w.(*lineFitter); ok {
+		e.width = f.width
+	}
+	return e
+}
 func markdownWriter(w io.Writer) *errWriter { return &errWriter{w: w, esc: mdEscape} }
 
 func (e *errWriter) Write(p []byte) (int, error) {
@@ -214,18 +225,31 @@ func (e *errWriter) printf(format string, args ...any) {
 // textTable is an aligned table of a text format (tabwriter's, padded
 // with spaces): rows written with printf, cells separated by tabs in
 // the format string, every argument escaped as the writer escapes them.
+// A table wider than its writer's width is split into tables stacked one
+// above the other, each repeating the first keys columns, which name the
+// rows.
 type textTable struct {
-	tw *tabwriter.Writer
-	ew *errWriter
+	raw   bytes.Buffer
+	flags uint
+	keys  int
+	// breaks, if set, are the columns a split may begin a table at (a
+	// group of columns under one heading stays together); nil: any.
+	breaks []int
+	ew     *errWriter
 }
 
-// table starts an aligned table on e, with tabwriter's flags.
-func (e *errWriter) table(flags uint) *textTable {
-	return &textTable{tw: tabwriter.NewWriter(e, 0, 0, 2, ' ', flags), ew: e}
+// table starts an aligned table on e, with tabwriter's flags; its first
+// column names its rows.
+func (e *errWriter) table(flags uint) *textTable { return e.keyedTable(flags, 1) }
+
+// keyedTable starts an aligned table whose first keys columns name its
+// rows (a matrix cell's settings): each table of a split repeats them.
+func (e *errWriter) keyedTable(flags uint, keys int) *textTable {
+	return &textTable{flags: flags, keys: max(keys, 1), ew: e}
 }
 
 func (t *textTable) printf(format string, args ...any) {
-	fmt.Fprintf(t.tw, format, escapeArgs(t.ew.esc, args)...)
+	fmt.Fprintf(&t.raw, format, escapeArgs(t.ew.esc, args)...)
 }
 
 // textCells returns vals as cells of a text table, each escaped, joined
@@ -238,11 +262,101 @@ func textCells(vals []string) trusted {
 	return trusted(strings.Join(esc, "\t"))
 }
 
-// flush writes the table out; its error is the writer's.
+// tablePadding is the space between a text table's columns.
+const tablePadding = 2
+
+// flush writes the table out, split to fit the writer's width; its
+// error is the writer's.
 func (t *textTable) flush() {
-	if err := t.tw.Flush(); err != nil && t.ew.err == nil {
-		t.ew.err = err
+	text := strings.TrimSuffix(t.raw.String(), "\n")
+	t.raw.Reset()
+	if text == "" {
+		return
 	}
+	var rows [][]string
+	for _, line := range strings.Split(text, "\n") {
+		rows = append(rows, strings.Split(line, "\t"))
+	}
+	for _, group := range columnGroups(rows, t.keys, t.breaks, t.ew.width) {
+		tw := tabwriter.NewWriter(t.ew, 0, 0, tablePadding, ' ', t.flags)
+		for _, row := range rows {
+			var line strings.Builder
+			for _, c := range group {
+				if c >= len(row) {
+					break
+				}
+				line.WriteString(row[c])
+				// Cells end in a tab as they did in the whole table, so
+				// a group's last column stays aligned.
+				if c < len(row)-1 {
+					line.WriteString("\t")
+				}
+			}
+			fmt.Fprintln(tw, line.String())
+		}
+		if err := tw.Flush(); err != nil && t.ew.err == nil {
+			t.ew.err = err
+		}
+	}
+}
+
+// columnGroups splits a table's columns (of rows, cells as tabwriter
+// reads them: the text after a row's last tab belongs to no column) into
+// groups that each fit width, every group led by the first keys
+// columns, each beginning at one of breaks (nil: at any column); one
+// group, of every column, when the table fits. Columns too wide to fit
+// beside the keys are a group of their own, over width.
+func columnGroups(rows [][]string, keys int, breaks []int, width int) [][]int {
+	n := 0
+	for _, r := range rows {
+		n = max(n, len(r))
+	}
+	colWidth := make([]int, n)
+	for _, r := range rows {
+		for c, cell := range r {
+			w := columns(cell)
+			if c < len(r)-1 {
+				w += tablePadding
+			}
+			colWidth[c] = max(colWidth[c], w)
+		}
+	}
+	all := make([]int, n)
+	total := 0
+	for c := range all {
+		all[c], total = c, total+colWidth[c]
+	}
+	keys = min(keys, n)
+	if width <= 0 || total <= width || keys >= n {
+		return [][]int{all}
+	}
+	keyWidth := 0
+	for c := range keys {
+		keyWidth += colWidth[c]
+	}
+	// Runs of columns that stay together: from one break to the next.
+	var runs [][]int
+	for c := keys; c < n; c++ {
+		if len(runs) == 0 || breaks == nil || slices.Contains(breaks, c) {
+			runs = append(runs, nil)
+		}
+		runs[len(runs)-1] = append(runs[len(runs)-1], c)
+	}
+	var groups [][]int
+	var cur []int
+	w := keyWidth
+	for _, run := range runs {
+		rw := 0
+		for _, c := range run {
+			rw += colWidth[c]
+		}
+		if len(cur) > 0 && w+rw > width {
+			groups = append(groups, append(append([]int(nil), all[:keys]...), cur...))
+			cur, w = nil, keyWidth
+		}
+		cur, w = append(cur, run...), w+rw
+	}
+	return append(groups, append(append([]int(nil), all[:keys]...), cur...))
 }
 
 // benchEscape escapes a part of a Go benchmark format line (a name's

@@ -50,7 +50,7 @@ func TestFormatGoldens(t *testing.T) {
 		// errors are asserted by TestFailedOpsInEveryFormat).
 		{"matrix-errors.txt", "text", loadSuiteFixture(t, "matrix-errors.json")},
 	} {
-		render, err := Render(tt.format, tt.v, Options{})
+		render, err := Render(tt.format, tt.v, Options{Width: TextWidth}) // text as on a terminal
 		if err != nil {
 			t.Fatal(err)
 		}

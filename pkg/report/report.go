@@ -28,8 +28,10 @@ import (
 // renderers and one row of formats: every command's --format help, its
 // completion and -o's inference ask this table.
 type renderers struct {
-	name       string
-	exts       []string
+	name string
+	exts []string
+	// fits says the format's lines are fitted to Options.Width (text).
+	fits       bool
 	run        func(w io.Writer, r *result.Result) error
 	suite      func(w io.Writer, s *judge.Summary) error
 	comparison func(w io.Writer, c *judge.Comparison) error
@@ -43,7 +45,7 @@ type renderers struct {
 }
 
 var formats = map[string]renderers{
-	"text": {name: "text", exts: []string{".txt"}, run: runText, suite: suiteText, comparison: comparisonText,
+	"text": {name: "text", exts: []string{".txt"}, fits: true, run: runText, suite: suiteText, comparison: comparisonText,
 		crud: crudText, blob: blobText, disk: diskText, capacity: capacityText},
 	"json": {name: "json", exts: []string{".json"}, run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON, capacity: capacityJSON},
 	"csv": {name: "csv", exts: []string{".csv"}, run: runCSV, suite: suiteCSV, comparison: comparisonCSV,
@@ -107,6 +109,12 @@ type Options struct {
 	// Units prints byte sizes and rates in powers of 2 (MiB) or, with SI,
 	// of 1000 (MB).
 	Units bytesize.Units
+	// Width, if above 0, is the widest line a text report writes (a
+	// terminal's columns): wider tables are split into tables stacked
+	// one above the other, each repeating the columns that name its
+	// rows, and wider lines of words are wrapped. 0: lines are whole,
+	// one line per fact, for grep and diff.
+	Width int
 }
 
 // Render returns the renderer of v in the named format, chosen by what v
@@ -122,11 +130,21 @@ type Options struct {
 //   - a *result.Capacity: each cell's sustainable rate and its curve;
 //   - a []*result.Suite: several suites in one document (HTML).
 //
-// Nothing is written until the returned function runs. A format that
-// cannot render v's kind is refused. A nil pointer of v's type checks
+// A text report's lines fit Options.Width when it is set. Nothing is
+// written until the returned function runs. A format that cannot render
+// v's kind is refused. A nil pointer of v's type checks
 // only that: Render then returns no function and no error.
 func Render(format string, v any, o Options) (func(io.Writer) error, error) {
 	f := formats[format] // the zero value, rendering nothing, for an unknown name
+	render, err := f.render(format, v, o)
+	if render != nil && f.fits && o.Width > 0 {
+		render = fitted(render, o.Width)
+	}
+	return render, err
+}
+
+// render is Render's choice of f's renderer for v.
+func (f renderers) render(format string, v any, o Options) (func(io.Writer) error, error) {
 	switch v := v.(type) {
 	case *result.Suite:
 		if f.run == nil {

@@ -58,7 +58,7 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 		if text := statementText(s, m.Metric.Kind); text != "" {
 			ew.printf("  statement %s: %s\n", m.Metric.Kind, text)
 		}
-		tw := ew.table(0)
+		tw := ew.keyedTable(0, len(variedOr(s)))
 		head := append(append([]string{}, statHead(single)...), "vs baseline")
 		if errs {
 			head = append(head, "errors")
@@ -86,7 +86,7 @@ func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 	s := sum.Suite
 	if rows, settings, model := suiteDurability(s); rows != nil {
 		ew.printf("\ndurability (--crash: %s; over every repeat):\n", model)
-		tw := ew.table(0)
+		tw := ew.keyedTable(0, len(variedOr(s)))
 		tw.printf("  %s\t%s\n", textCells(variedOr(s)), textCells(durabilityHead))
 		for i, row := range rows {
 			tw.printf("  %s\t%s\n", textCells(cellValues(s.Varied, settings[i])), textCells(row))
@@ -99,7 +99,7 @@ func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 	}
 	if rk := sum.Ranking(); len(s.Cells) > 1 && len(rk.Metrics) > 0 {
 		ew.printf("\n%s:\n", rankingCaption(sum, rk))
-		tw := ew.table(0)
+		tw := ew.keyedTable(0, 1+len(s.Varied))
 		tw.printf("  #\t%s\t%s\n", textCells(s.Varied), textCells(rankingHead(rk)))
 		for i, c := range rk.Cells {
 			tw.printf("  %d\t%s\t%s\n", i+1, textCells(cellValues(s.Varied, c.Settings)), textCells(rankingRow(rk, c)))

@@ -79,7 +79,7 @@ func TestTextGolden(t *testing.T) {
 	for _, name := range []string{"mix-wal", "mix-rollback", "mix-fidelity", "sql-tpcb"} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := runText(&buf, loadFixture(t, name+".json")); err != nil {
+			if err := fitted(func(w io.Writer) error { return runText(w, loadFixture(t, name+".json")) }, TextWidth)(&buf); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, name+".txt", buf.Bytes())
@@ -135,7 +135,11 @@ func TestCRUDGolden(t *testing.T) {
 		render func(io.Writer, *crudReport) error
 	}{{"crud.txt", crudText}, {"crud.md", crudMarkdown}, {"crud.csv", crudCSV}} {
 		var buf bytes.Buffer
-		if err := tt.render(&buf, tab); err != nil {
+		render := func(w io.Writer) error { return tt.render(w, tab) }
+		if strings.HasSuffix(tt.name, ".txt") {
+			render = fitted(render, TextWidth) // as Render does for a terminal
+		}
+		if err := render(&buf); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, tt.name, buf.Bytes())

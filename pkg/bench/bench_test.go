@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/bench"
@@ -22,8 +21,8 @@ func TestRun(t *testing.T) {
 	plan := workload.DefaultPlan()
 	plan.Phases[0].Ops = 100
 	plan.Driver = "modernc"
-	if _, err := bench.Run(context.Background(), plan, syncMap{&sync.Map{}}); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), `driver "modernc"`) {
-		t.Fatalf("a plan for modernc run on syncmap: %v", err)
+	if _, err := bench.Run(context.Background(), plan, boltKV{}); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), `driver "modernc"`) {
+		t.Fatalf("a plan for modernc run on boltkv: %v", err)
 	}
 	plan.Store = store.Config{Path: t.TempDir() + "/kv.db", Options: sqlite.DefaultOptions().Encode()}
 	r, err := bench.Run(context.Background(), plan, sqlite.Modernc())
@@ -35,8 +34,9 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// The library page's code is this package's Example: every line of the
-// store it shows is in example_test.go.
+// The library page's code is this package's Example, whole: the page's
+// Go block is example_test.go byte for byte, imports and all, so what a
+// reader copies is what make test compiles and runs.
 func TestLibraryPageShowsTheExample(t *testing.T) {
 	t.Parallel()
 	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "library.md"))
@@ -47,19 +47,24 @@ func TestLibraryPageShowsTheExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, code, _ := strings.Cut(string(page), "```go\n")
-	code, _, _ = strings.Cut(code, "```")
-	lines := 0
-	for _, line := range strings.Split(code, "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		lines++
-		if !strings.Contains(string(example), line) {
-			t.Errorf("docs/library.md line not in example_test.go: %q", line)
-		}
+	_, code, found := strings.Cut(string(page), "```go\n")
+	code, _, closed := strings.Cut(code, "```")
+	if !found || !closed {
+		t.Fatal("docs/library.md has no Go block")
 	}
-	if lines < 20 {
-		t.Fatalf("found %d lines of code in docs/library.md", lines)
+	if code != string(example) {
+		pl, el := strings.Split(code, "\n"), strings.Split(string(example), "\n")
+		for i := range max(len(pl), len(el)) {
+			var p, e string
+			if i < len(pl) {
+				p = pl[i]
+			}
+			if i < len(el) {
+				e = el[i]
+			}
+			if p != e {
+				t.Fatalf("docs/library.md's Go block differs from example_test.go at line %d:\npage:    %q\nexample: %q", i+1, p, e)
+			}
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -44,6 +45,9 @@ func TestScripts(t *testing.T) {
 		Dir:       "testdata/script",
 		Condition: condition,
 		Setup: func(env *testscript.Env) error {
+			if os.Getenv("GOBENCH_E2E_PROGRESS") != "" {
+				progress.start(env)
+			}
 			env.Setenv("FIXTURES", fixtures) // the recorded results, read only
 			env.Setenv("EXAMPLES", filepath.Join(fixtures, "..", "examples"))
 			env.Setenv("YCSB_WORKLOADS", filepath.Join(fixtures, "..", "pkg", "preset", "testdata", "ycsb"))
@@ -76,6 +80,49 @@ func TestScripts(t *testing.T) {
 			"replaycheck":   replayCheck,
 			"primcheck":     primCheck,
 		},
+	})
+}
+
+// progress prints a line on stdout as each script ends, when
+// GOBENCH_E2E_PROGRESS is set (make test sets it and streams this
+// package's output): the scripts take minutes, and a silent stretch that
+// long reads as a hang.
+var progress scriptProgress
+
+type scriptProgress struct {
+	mu          sync.Mutex
+	done, total int
+}
+
+// start counts the scripts once and has env's script say when it ends.
+func (p *scriptProgress) start(env *testscript.Env) {
+	t, ok := env.T().(interface {
+		Name() string
+		Failed() bool
+		Skipped() bool
+	})
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	if p.total == 0 {
+		scripts, _ := filepath.Glob(filepath.Join("testdata", "script", "*.txtar"))
+		p.total = len(scripts)
+	}
+	p.mu.Unlock()
+	began := time.Now()
+	env.Defer(func() {
+		outcome := "passed"
+		switch {
+		case t.Failed():
+			outcome = "FAILED"
+		case t.Skipped():
+			outcome = "skipped"
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.done++
+		fmt.Printf("e2e %d/%d: %s %s in %.0f s\n", p.done, p.total, filepath.Base(t.Name()), outcome, time.Since(began).Seconds())
 	})
 }
 

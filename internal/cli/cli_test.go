@@ -463,13 +463,13 @@ func TestGateVerdicts(t *testing.T) {
 	out, summary := filepath.Join(dir, "suite.json"), filepath.Join(dir, "summary.md")
 	env, stdout, stderr := testEnv(t)
 	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "1,2", "--queries", "2000", "--repeat", "3",
-		"--expect", "total ops/s: procs=2 >= 1000x procs=1", "--expect", "read p99: procs=2 <= 1000x procs=1",
+		"--expect", "total ops/s: procs=2 >= 1000000x procs=1", "--expect", "read p99: procs=2 <= 1000x procs=1",
 		"--expect", "read p99.9 <= 10s", "-q", "--json", out, "--summary", summary}
 	if code := Main(args, env); code != ExitThreshold {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitThreshold, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	if len(lines) != 5 || !strings.HasPrefix(lines[0], "gobench: gate FAILED: total ops/s: procs=2 >= 1000x procs=1: procs=2 ") ||
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "gobench: gate FAILED: total ops/s: procs=2 >= 1000000x procs=1: procs=2 ") ||
 		!strings.HasPrefix(lines[1], "gobench: gate passed: read p99: procs=2 <= 1000x procs=1: procs=2 ") ||
 		!strings.Contains(lines[2], "gate INCONCLUSIVE: read p99.9 <= 10s: procs=1 ") ||
 		!strings.HasSuffix(lines[2], "about 2,995 read ops a run would decide it, if the latencies stay as they are (the fewest run had 1,900): raise --queries to 3200") ||

@@ -111,24 +111,24 @@ func compareMethod(c *judge.Comparison) string {
 	if c.Interleaved {
 		return `The runs of both builds alternated on one machine (ABBA), so drift falls on both
 alike, and each row is judged on the 90% interval of the ratio new/old over the
-runs (the Mann-Whitney U test inverted): a regression when all of it is worse than
-the threshold, a pass when all of it is better, inconclusive otherwise. Over all the
-rows judged, a regression must also pass Holm's procedure (Holm 1979) at 5%
-family-wise on the one-sided p of the test against the threshold, which is each
-row's interval widened to the confidence Holm's step asks.`
+runs (the Mann-Whitney U test inverted): a regression when all of it is worse
+than the threshold, a pass when all of it is better, inconclusive otherwise.
+Over all the rows judged, a regression must also pass Holm's procedure (Holm
+1979) at 5% family-wise on the one-sided p of the test against the threshold,
+which is each row's interval widened to the confidence Holm's step asks.`
 	}
 	return `A regression is a change the wrong way beyond the threshold and beyond the noise
-(the wider range of either file's repeats), with every new repeat worse than every
-old one; a pass, a change whose worst case within the noise stays within the
-threshold; anything between is inconclusive. Separate invocations drift more than
-repeats do, so the rank test's p (shown in brackets) is no verdict between them,
-and throughput and latency are not judged when the machine's calibration moved by
-more than half the threshold; CPU per op, which moves with a busy neighbour too, is
-judged only when the calibration held within that. Over all the rows judged, a
-regression must also pass Holm's procedure on the rows' one-sided rank-test p at
-5% family-wise (Holm 1979): the rows together, not each alone, are held to one
-false alarm in twenty where repeats are exchangeable. "~" is a change within the
-noise.`
+(the wider range of either file's repeats), with every new repeat worse than
+every old one; a pass, a change whose worst case within the noise stays within
+the threshold; anything between is inconclusive. Separate invocations drift more
+than repeats do, so the rank test's p (shown in brackets) is no verdict between
+them, and throughput and latency are not judged when the machine's calibration
+moved by more than half the threshold; CPU per op, which moves with a busy
+neighbour too, is judged only when the calibration held within that. Over all
+the rows judged, a regression must also pass Holm's procedure on the rows'
+one-sided rank-test p at 5% family-wise (Holm 1979): the rows together, not each
+alone, are held to one false alarm in twenty where repeats are exchangeable. "~"
+is a change within the noise.`
 }
 
 // medianRange renders "55741 [53102–58001] n=5".

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/gobench/gobench/pkg/bytesize"
@@ -28,6 +29,10 @@ type Cells struct {
 	// that ends past it.
 	Until   func(runs []*result.Result, rounds int) bool
 	MaxTime time.Duration
+	// Slots, when set, are the only runs to run (a shard's part of the
+	// job, result.ShardSlots), in the same interleaved order; each result
+	// records its slot.
+	Slots []result.Slot
 	// Command names the command in every result, and Args gives its
 	// command line.
 	Command string
@@ -84,6 +89,9 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 		}
 	}
 	total := len(c.Plans) * c.Repeat
+	if c.Slots != nil {
+		total = len(c.Slots)
+	}
 	names := cellNames(c.Plans)
 	var runs []*result.Result
 	n := 0
@@ -93,6 +101,10 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 			break
 		}
 		for i, p := range c.Plans {
+			slot := result.Slot{Cell: i + 1, Repeat: rep + 1}
+			if c.Slots != nil && !slices.Contains(c.Slots, slot) {
+				continue
+			}
 			n++
 			switch {
 			case total == 1:
@@ -103,6 +115,9 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 			}
 			res, err := c.runOne(ctx, n, total, p, ceiling, note)
 			if res != nil {
+				if c.Slots != nil {
+					res.Slot = &slot
+				}
 				runs = append(runs, res)
 			}
 			if err != nil {

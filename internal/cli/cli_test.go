@@ -276,7 +276,23 @@ func exampleSandbox(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(dir, "hot-query.sql"), []byte("SELECT count(*) FROM sqlite_schema;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// compare --differ schema's example: two runs of the user's SQL, one
+	// schema with an index.
+	sqlFiles := map[string]string{
+		"base.sql":    "CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER);\n",
+		"indexed.sql": "CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER);\nCREATE INDEX t_k ON t(k);\n",
+		"s.sql":       "SELECT count(*) FROM t WHERE k = 1;\n",
+	}
+	for name, text := range sqlFiles {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	runs := [][]string{{"mix", "--driver", "modernc", "--mode", "goroutine", "--queries", "10", "-q", "--db", filepath.Join(dir, "app.db")}}
+	for _, schema := range []string{"base", "indexed"} {
+		runs = append(runs, []string{"sql", "--driver", "modernc", "--mode", "goroutine", "--queries", "10", "-q",
+			"--schema", filepath.Join(dir, schema+".sql"), "--file", filepath.Join(dir, "s.sql"), "--json", filepath.Join(dir, schema+".json")})
+	}
 	if err := os.Mkdir(filepath.Join(dir, "results"), 0o755); err != nil {
 		t.Fatal(err)
 	}

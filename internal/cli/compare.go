@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ type compareOptions struct {
 	metrics       []string
 	format        string
 	inconclusive  string
+	differ        []string
 }
 
 // AddFlags binds the options to flags.
@@ -33,6 +35,7 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.inconclusive, "inconclusive", string(judge.InconclusiveFails), "what a comparison the data cannot decide (noise wider than the threshold, a machine that changed) counts as: fail (exit 4) or pass")
 	fs.StringArrayVar(&o.metrics, "metric", nil, "a metric to compare, such as 'read ops/s' or 'upsert p99' (repeatable; default: throughput and p50/p99/p99.9 of every op kind)")
 	fs.StringVarP(&o.format, "format", "f", "text", formatUsage("output format", "comparison"))
+	fs.StringSliceVar(&o.differ, "differ", nil, "inputs of the workload that may differ between the files: "+strings.Join(result.Inputs, ", ")+" (the comparison names how they differ)")
 }
 
 func newCompareCommand(env *Env) *cobra.Command {
@@ -70,13 +73,20 @@ Mann-Whitney U test's p-value is shown beside, for repeats interleaved in
 one invocation. To compare settings, run them as cells of one invocation
 (--journal rollback,wal); to compare two builds, use 'gobench ab', which
 runs them alternately on one machine. Both files must hold the same
-workload (seed, mix, ops, keys); the environments' differences (CPU
-count, filesystem, SQLite version, …) are shown as warnings.`,
+workload (seed, mix, ops, keys) but for the inputs --differ names: with
+--differ schema, two runs of gobench sql that differ only in their
+schema file (an index dropped) compare, and a line names the files and
+their texts' hashes. The environments' differences (CPU count,
+filesystem, SQLite version, …) are shown as warnings.`,
 		Example: `  gobench mix --journal wal --repeat 5 --json old.json
   # … change something, then:
   gobench mix --journal wal --repeat 5 --json new.json
   gobench compare old.json new.json --max-regression 10%
-  gobench compare old.json new.json --metric 'read ops/s' --metric 'upsert p99' --format markdown`,
+  gobench compare old.json new.json --metric 'read ops/s' --metric 'upsert p99' --format markdown
+  # Did my index make it faster? Two runs that differ only in their schema file:
+  gobench sql --schema base.sql --file s.sql --repeat 5 --json base.json
+  gobench sql --schema indexed.sql --file s.sql --repeat 5 --json indexed.json
+  gobench compare base.json indexed.json --differ schema`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usage(fmt.Errorf("compare takes two result files, OLD and NEW (got %d)", len(args)))
@@ -113,6 +123,11 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 	if err != nil {
 		return usage(err)
 	}
+	for _, n := range o.differ {
+		if !slices.Contains(result.Inputs, n) {
+			return usage(fmt.Errorf("--differ %q: want an input of the workload, %s", n, strings.Join(result.Inputs, " or ")))
+		}
+	}
 	var metrics []judge.Metric
 	for _, m := range o.metrics {
 		mt, err := judge.ParseMetric(m)
@@ -133,7 +148,10 @@ func runCompare(ctx context.Context, o *compareOptions, oldPath, newPath string,
 	if !explicit {
 		metrics = judge.DefaultMetrics(old)
 	}
-	c, err := judge.Compare(oldPath, old, newPath, new, metrics, judge.CompareOptions{MaxRegression: maxReg, Explicit: explicit})
+	c, err := judge.Compare(oldPath, old, newPath, new, metrics, judge.CompareOptions{MaxRegression: maxReg, Explicit: explicit, Differ: o.differ})
+	if d, ok := result.IsInputsDiffer(err); ok {
+		return usage(fmt.Errorf("%w (compare them anyway with --differ %s)", err, strings.Join(d.Names, ",")))
+	}
 	if err != nil {
 		return usage(err)
 	}

@@ -104,8 +104,12 @@ type Comparison struct {
 	// Interleaved says the files' runs alternated on one machine (gobench
 	// ab), and the rows were judged on intervals; otherwise they are two
 	// invocations (see Compare).
-	Interleaved bool            `json:"interleaved,omitempty"`
-	Rows        []ComparisonRow `json:"rows"`
+	Interleaved bool `json:"interleaved,omitempty"`
+	// Differs says how the workloads' inputs differ where the comparison
+	// was asked to let them (CompareOptions.Differ): "schema: base.sql
+	// (sha256 …) vs indexed.sql (sha256 …)"; "" when they do not.
+	Differs string          `json:"differs,omitempty"`
+	Rows    []ComparisonRow `json:"rows"`
 	// Machine is how the machine's calibration moved between the files;
 	// nil when either was not calibrated.
 	Machine *MachineShift `json:"machine,omitempty"`
@@ -135,6 +139,10 @@ type CompareOptions struct {
 	// Explicit says the metrics were asked for by name: a row that cannot
 	// be judged is inconclusive, not merely shown.
 	Explicit bool
+	// Differ names the inputs of the workload (result.Inputs: the schema,
+	// the scripts) that may differ between the files: the change whose
+	// effect is the question. Other differences of workload are refused.
+	Differ []string
 }
 
 // cellKey is a cell's full set of matrix settings: cells of two files
@@ -166,10 +174,11 @@ func cellKey(c result.Cell) string { return result.RunSettings(c.Runs[0]).String
 // family-wise rate of FamilyAlpha (see Comparison.holm); passes are left
 // as they are.
 func Compare(oldName string, old *result.Suite, newName string, new *result.Suite, metrics []Metric, o CompareOptions) (*Comparison, error) {
-	if err := result.SameWorkload(old.Cells[0].Runs[0], new.Cells[0].Runs[0]); err != nil {
+	differs, err := result.DifferentInputs(old.Cells[0].Runs[0], new.Cells[0].Runs[0], o.Differ)
+	if err != nil {
 		return nil, fmt.Errorf("%s and %s ran %w", oldName, newName, err)
 	}
-	c := &Comparison{OldName: oldName, NewName: newName, MaxRegression: o.MaxRegression, Interleaved: o.Interleaved}
+	c := &Comparison{OldName: oldName, NewName: newName, MaxRegression: o.MaxRegression, Interleaved: o.Interleaved, Differs: differs}
 	c.Machine = machineShift(old, new, o.MaxRegression)
 	newCells := map[string]result.Cell{}
 	for _, nc := range new.Cells {

@@ -19,6 +19,9 @@ import (
 func comparisonText(w io.Writer, c *judge.Comparison) error {
 	ew := textWriter(w)
 	ew.printf("%s\n", comparisonTitle(c))
+	if c.Differs != "" {
+		ew.printf("differs: %s\n", c.Differs)
+	}
 	if v := comparisonVerdict(c); v != "" {
 		ew.printf("verdict: %s\n", v)
 	}

@@ -217,13 +217,16 @@ func comparisonMarkdown(w io.Writer, c *judge.Comparison) error {
 		ew.printf(" · runs interleaved on one machine")
 	}
 	ew.printf("\n\n")
+	if c.Differs != "" {
+		ew.printf("> differs: %s\n", c.Differs)
+	}
 	if m := c.Machine; m != nil {
 		ew.printf("> machine: %s\n", m.Why)
 	}
 	for _, wn := range c.Warnings {
 		ew.printf("> warning: %s\n", wn)
 	}
-	if len(c.Warnings) > 0 || c.Machine != nil {
+	if len(c.Warnings) > 0 || c.Machine != nil || c.Differs != "" {
 		ew.printf("\n")
 	}
 	ew.printf("| cell | metric | old median [range] | new median [range] | change | verdict |\n|---|---|--:|--:|--:|---|\n")

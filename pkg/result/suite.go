@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -274,22 +275,62 @@ func SameWorkload(a, b *Result) error {
 	if bytes.Equal(wa, wb) {
 		return nil
 	}
-	var ma, mb map[string]any
+	var ma, mb any
 	_ = json.Unmarshal(wa, &ma)
 	_ = json.Unmarshal(wb, &mb)
-	keys := make([]string, 0, len(ma))
-	for k := range ma {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		va, _ := json.Marshal(ma[k])
-		vb, _ := json.Marshal(mb[k])
-		if !bytes.Equal(va, vb) {
-			return fmt.Errorf("different workloads: %s is %s in one and %s in the other", k, va, vb)
-		}
+	if d := firstDiff("", ma, mb); d != "" {
+		return fmt.Errorf("different workloads: %s", d)
 	}
 	return fmt.Errorf("different workloads")
+}
+
+// firstDiff names the first difference between two decoded JSON values
+// at its deepest key ("sql.scale is 1 in one and 2 in the other"), each
+// value shortened to a line; "" when they are equal.
+func firstDiff(path string, a, b any) string {
+	ma, okA := a.(map[string]any)
+	mb, okB := b.(map[string]any)
+	if okA && okB {
+		keys := make([]string, 0, len(ma)+len(mb))
+		for k := range ma {
+			keys = append(keys, k)
+		}
+		for k := range mb {
+			if _, ok := ma[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if d := firstDiff(p, ma[k], mb[k]); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	va, _ := json.Marshal(a)
+	vb, _ := json.Marshal(b)
+	if bytes.Equal(va, vb) {
+		return ""
+	}
+	return fmt.Sprintf("%s is %s in one and %s in the other", path, shortJSON(va), shortJSON(vb))
+}
+
+// shortJSON shortens a JSON value to at most 60 bytes, marking the cut.
+func shortJSON(v []byte) string {
+	const most = 60
+	if len(v) <= most {
+		return string(v)
+	}
+	n := most - 3
+	for n > 0 && !utf8.RuneStart(v[n]) {
+		n--
+	}
+	return string(v[:n]) + "…"
 }
 
 // NewSuite groups runs into cells by their settings. The varied settings

@@ -92,7 +92,7 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 	if c.Slots != nil {
 		total = len(c.Slots)
 	}
-	names := cellNames(c.Plans)
+	names := result.CellNames(c.Plans)
 	var runs []*result.Result
 	n := 0
 	began := time.Now()
@@ -126,33 +126,6 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 		}
 	}
 	return runs, nil
-}
-
-// cellNames names each plan by the settings that differ between them
-// ("journal=wal"), or all its settings when there is one plan, so that a
-// note about a run fits a line.
-func cellNames(plans []*workload.Plan) []string {
-	all := make([]result.Settings, len(plans))
-	for i, p := range plans {
-		all[i] = result.PlanSettings(p)
-	}
-	names := make([]string, len(plans))
-	for i, s := range all {
-		var kept result.Settings
-		for _, st := range s {
-			for _, other := range all {
-				if v, _ := other.Get(st.Name); v != st.Value {
-					kept = append(kept, st)
-					break
-				}
-			}
-		}
-		if len(kept) == 0 {
-			kept = s
-		}
-		names[i] = kept.String()
-	}
-	return names
 }
 
 // runOne runs cell number n of total on a fresh database: a new temporary

@@ -18,8 +18,8 @@ import (
 //
 // shard=I/N: the suite is shard I of N of its job; whole: it is no shard
 // and misses no run. Each CELL:REPEATS, in order, is a cell's settings
-// (journal=wal) and the job's repeats its runs were (1,2), and there are
-// no other cells. Every run ran every worker of its cell (no shard of
+// (journal=wal: every run of the cell has them) and the job's repeats
+// its runs were (1,2), and there are no other cells. Every run ran every worker of its cell (no shard of
 // its workers).
 func suiteCheck(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
@@ -48,13 +48,17 @@ func suiteCheck(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	for i, c := range s.Cells {
 		name, reps, _ := strings.Cut(cells[i], ":")
-		if got := c.Settings.String(); got != name {
-			ts.Fatalf("cell %d is %s, want %s", i+1, got, name)
-		}
 		var got []string
 		for _, r := range c.Runs {
 			if r.Slot == nil {
 				ts.Fatalf("cell %s: a run without its place in the job", name)
+			}
+			have := result.RunSettings(r)
+			for _, want := range strings.Split(name, ",") {
+				k, v, _ := strings.Cut(want, "=")
+				if got, _ := have.Get(k); got != v {
+					ts.Fatalf("cell %d: a run of %s, want %s", i+1, have, name)
+				}
 			}
 			got = append(got, strconv.Itoa(r.Slot.Repeat))
 			workers, want := len(r.Phases[0].Workers), r.Plan.Procs*r.Plan.Goroutines

@@ -366,7 +366,7 @@ func (j *Job) NewSuite(runs []*result.Result) (*result.Suite, error) {
 	}
 	s.Shape, s.Reference = j.Shape, j.Reference
 	if sh := j.Shard; sh != nil {
-		s.Shard = &result.Shard{Index: sh.Index + 1, Count: sh.Count, Cells: len(j.Cells), Repeat: j.Repeat,
+		s.Shard = &result.Shard{Index: sh.Index + 1, Count: sh.Count, Cells: result.CellNames(j.Cells), Repeat: j.Repeat,
 			Expect: j.Expect, Baseline: j.Baseline}
 		if !j.Shape.BaselineSelectsCell() {
 			s.Shard.Baseline = ""

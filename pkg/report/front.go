@@ -80,7 +80,7 @@ func incompleteLines(s *result.Suite) []string {
 		out = append(out, line)
 	}
 	for _, m := range s.Missing {
-		out = append(out, "INCOMPLETE: merged without "+m)
+		out = append(out, "INCOMPLETE: "+m)
 	}
 	if line := s.Cells[0].Runs[0].WorkerShardLine(); line != "" {
 		out = append(out, line)

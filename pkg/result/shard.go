@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // Shard says that a suite is one shard of a job whose runs were split
@@ -15,10 +17,11 @@ type Shard struct {
 	// Index counts from 1, as --shard reads it; Count is N.
 	Index int `json:"index"`
 	Count int `json:"count"`
-	// Cells and Repeat are the whole job's: Cells × Repeat runs over
-	// all the shards.
-	Cells  int `json:"cells"`
-	Repeat int `json:"repeat"`
+	// Cells are the whole job's cells, in order, each named by the
+	// settings that vary between them (CellNames), and Repeat its
+	// repeats: len(Cells) × Repeat runs over all the shards.
+	Cells  []string `json:"cells"`
+	Repeat int      `json:"repeat"`
 	// Expect holds the job's gates and Baseline its baseline cell
 	// selector: they compare cells that other shards ran, so merge
 	// judges them on the merged suite; a shard judges none.
@@ -80,8 +83,8 @@ func (s *Suite) ShardLine() string {
 	var reps [][]int
 	for _, c := range s.Cells {
 		name := c.Settings.String()
-		if len(s.Varied) == 0 && len(c.Runs) > 0 && c.Runs[0].Slot != nil {
-			name = fmt.Sprintf("cell %d of %d", c.Runs[0].Slot.Cell, sh.Cells)
+		if sl := c.Runs[0].Slot; sl != nil && sl.Cell <= len(sh.Cells) {
+			name = sh.Cells[sl.Cell-1]
 		}
 		var rs []int
 		for _, r := range c.Runs {
@@ -109,7 +112,7 @@ func (s *Suite) ShardLine() string {
 		}
 		what = "cells " + strings.Join(parts, ", ")
 	}
-	return fmt.Sprintf("%s: %s (%d of the job's %d runs; gobench merge joins the shards into its suite)", sh, what, runs, sh.Cells*sh.Repeat)
+	return fmt.Sprintf("%s: %s (%d of the job's %d runs; gobench merge joins the shards into its suite)", sh, what, runs, len(sh.Cells)*sh.Repeat)
 }
 
 // repeatsText names repeats: "repeat 2", "repeats 1–3", "repeats 1, 3".
@@ -154,6 +157,33 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// CellNames names each plan by the settings that differ between them
+// ("journal=wal"), or all its settings when there is one plan, so that a
+// note about a run fits a line.
+func CellNames(plans []*workload.Plan) []string {
+	all := make([]Settings, len(plans))
+	for i, p := range plans {
+		all[i] = PlanSettings(p)
+	}
+	names := make([]string, len(plans))
+	for i, s := range all {
+		var kept Settings
+		for _, st := range s {
+			for _, other := range all {
+				if v, _ := other.Get(st.Name); v != st.Value {
+					kept = append(kept, st)
+					break
+				}
+			}
+		}
+		if len(kept) == 0 {
+			kept = s
+		}
+		names[i] = kept.String()
+	}
+	return names
+}
+
 // mergeJob joins the shards of one job split by its runs (Suite.Shard)
 // into the job's suite: cells in the job's order, each with its repeats
 // in theirs. The shards must be of one job (one shard count, cells,
@@ -176,15 +206,16 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 		switch {
 		case sh == nil:
 			return nil, fmt.Errorf("a shard of a job split by its runs (%s) and a result that is none: merge the shards of one job on their own", first)
-		case sh.Count != first.Count || sh.Cells != first.Cells || sh.Repeat != first.Repeat:
-			return nil, fmt.Errorf("shards of different jobs: %s of %d cells × %d repeats, and %s of %d cells × %d repeats", first, first.Cells, first.Repeat, sh, sh.Cells, sh.Repeat)
+		case sh.Count != first.Count || !slices.Equal(sh.Cells, first.Cells) || sh.Repeat != first.Repeat:
+			return nil, fmt.Errorf("shards of different jobs: %s of cells %s × %d repeats, and %s of cells %s × %d repeats",
+				first, strings.Join(first.Cells, "; "), first.Repeat, sh, strings.Join(sh.Cells, "; "), sh.Repeat)
 		case !slices.Equal(sh.Expect, first.Expect) || sh.Baseline != first.Baseline:
 			return nil, fmt.Errorf("shards of different jobs: %s and %s have different gates or baselines (--expect, --baseline)", first, sh)
 		case given[sh.Index]:
 			return nil, fmt.Errorf("%s given twice", sh)
 		}
 		given[sh.Index] = true
-		mine := ShardSlots(sh.Index, sh.Count, sh.Cells, sh.Repeat)
+		mine := ShardSlots(sh.Index, sh.Count, len(sh.Cells), sh.Repeat)
 		for _, c := range s.Cells {
 			for _, r := range c.Runs {
 				switch {
@@ -203,16 +234,16 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 	var missing []string
 	for i := 1; i <= first.Count; i++ {
 		var lost []Slot
-		for _, sl := range ShardSlots(i, first.Count, first.Cells, first.Repeat) {
+		for _, sl := range ShardSlots(i, first.Count, len(first.Cells), first.Repeat) {
 			if !have[sl] {
 				lost = append(lost, sl)
 			}
 		}
 		switch {
 		case !given[i]:
-			missing = append(missing, fmt.Sprintf("shard %d/%d is missing: %s", i, first.Count, slotsText(lost)))
+			missing = append(missing, fmt.Sprintf("shard %d/%d is missing: %s", i, first.Count, slotsText(lost, first.Cells)))
 		case len(lost) > 0:
-			missing = append(missing, fmt.Sprintf("shard %d/%d stopped before %s", i, first.Count, slotsText(lost)))
+			missing = append(missing, fmt.Sprintf("shard %d/%d stopped before %s", i, first.Count, slotsText(lost, first.Cells)))
 		}
 	}
 	if len(runs) == 0 {
@@ -232,11 +263,26 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 	return out, nil
 }
 
-// slotsText names runs of a job: "cell 2 repeat 1, cell 4 repeat 1".
-func slotsText(slots []Slot) string {
-	parts := make([]string, len(slots))
-	for i, sl := range slots {
-		parts[i] = fmt.Sprintf("cell %d repeat %d", sl.Cell, sl.Repeat)
+// slotsText names runs of a job by their cells' names, in the order the
+// cells first appear: "journal=wal (repeats 1–2), journal=persist
+// (repeat 1)".
+func slotsText(slots []Slot, names []string) string {
+	var order []int
+	reps := map[int][]int{}
+	for _, sl := range slots {
+		if _, ok := reps[sl.Cell]; !ok {
+			order = append(order, sl.Cell)
+		}
+		reps[sl.Cell] = append(reps[sl.Cell], sl.Repeat)
+	}
+	parts := make([]string, len(order))
+	for i, c := range order {
+		name := fmt.Sprintf("cell %d", c)
+		if c <= len(names) {
+			name = names[c-1]
+		}
+		slices.Sort(reps[c])
+		parts[i] = name + " (" + repeatsText(reps[c]) + ")"
 	}
 	return strings.Join(parts, ", ")
 }

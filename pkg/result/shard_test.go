@@ -92,7 +92,11 @@ func jobShards(t *testing.T, journals []string, repeat, count int, expect []stri
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.Shard = &Shard{Index: i, Count: count, Cells: len(journals), Repeat: repeat, Expect: expect}
+		names := make([]string, len(journals))
+		for k, j := range journals {
+			names[k] = "journal=" + j
+		}
+		s.Shard = &Shard{Index: i, Count: count, Cells: names, Repeat: repeat, Expect: expect}
 		out = append(out, s)
 	}
 	return out
@@ -131,7 +135,7 @@ func TestMergeJobShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"shard 1/2 is missing: cell 1 repeat 1, cell 3 repeat 1, cell 1 repeat 2, cell 3 repeat 2"}; !slices.Equal(m.Missing, want) || len(m.Cells) != 2 {
+	if want := []string{"shard 1/2 is missing: journal=rollback (repeats 1–2), journal=truncate (repeats 1–2)"}; !slices.Equal(m.Missing, want) || len(m.Cells) != 2 {
 		t.Errorf("a lone shard 2/2: %d cells, missing %q; want %q", len(m.Cells), m.Missing, want)
 	}
 	// A shard that stopped early: its runs not there are named.
@@ -142,7 +146,7 @@ func TestMergeJobShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"shard 1/2 stopped before cell 3 repeat 1, cell 1 repeat 2, cell 3 repeat 2"}; !slices.Equal(m.Missing, want) {
+	if want := []string{"shard 1/2 stopped before journal=truncate (repeats 1–2), journal=rollback (repeat 2)"}; !slices.Equal(m.Missing, want) {
 		t.Errorf("a shard that stopped: missing %q, want %q", m.Missing, want)
 	}
 }

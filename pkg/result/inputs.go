@@ -26,6 +26,7 @@ type InputsDiffer struct {
 	Line string
 }
 
+// Error says, in one line, how the two runs' inputs differ.
 func (e *InputsDiffer) Error() string { return "different workloads: " + e.Line }
 
 // DifferentInputs returns nil when a and b ran the same workload but for

@@ -14,7 +14,6 @@ import (
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
-	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -114,7 +113,7 @@ func runSearch(ctx context.Context, env *Env, o *runOptions, j *job.Job, gates [
 	}
 	for _, cv := range curves {
 		if !cv.Found {
-			o.notef(env, "%s: no rate met %s, not even %s ops/s", cv.Settings, j.Search.Objectives, units.Rate(lowest(cv)))
+			o.notef(env, "%s: no sustainable rate at %s: %s", cv.Settings, j.Search.Objectives, cv.NotFound())
 		}
 	}
 	return gateErr
@@ -141,17 +140,6 @@ func objectiveTexts(exps []judge.Expectation) []string {
 		out[i] = e.Text
 	}
 	return out
-}
-
-// lowest is the lowest rate a curve tried.
-func lowest(cv result.CapacityCurve) float64 {
-	low := 0.0
-	for _, st := range cv.Steps {
-		if low == 0 || st.Offered < low {
-			low = st.Offered
-		}
-	}
-	return low
 }
 
 // fitWidth cuts line to the width of the terminal stderr is, less

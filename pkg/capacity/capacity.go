@@ -41,8 +41,12 @@ const (
 	DefaultMaxErrorShare = 0.01
 	// startDivisor sets the first rate tried: the ceiling divided by it.
 	startDivisor = 16
-	// maxConfirmations bounds the steps down after failed confirmations.
-	maxConfirmations = 6
+	// maxConfirmations bounds the rounds of confirmation: steps down
+	// after failed ones, then the bisection up after one held.
+	maxConfirmations = 12
+	// stepDownsByTolerance is how many failed rounds step down by the
+	// tolerance before the steps down widen (see finder.confirm).
+	stepDownsByTolerance = 3
 	// minRate is the lowest rate a search goes down to, whatever MinRate.
 	minRate = 1
 )
@@ -216,33 +220,68 @@ func (f *finder) bracket(ctx context.Context, ceiling float64) (lo, hi float64, 
 
 // confirm runs rate Confirmations times for ConfirmFactor steps each, all
 // of which must meet the objectives: a rate at the knee, where one long
-// run meets the objective about as often as not, is not taken. When one
-// fails it steps down by the tolerance and tries again, a few times. The
+// run meets the objective about as often as not, is not taken. The
 // confirmation kept is the run with the highest p99.
+//
+// When a round fails, the rate steps down by the tolerance, and after
+// stepDownsByTolerance such steps by twice the last step each time (at
+// most by half): long runs can miss the objective far below where single
+// steps met it (a checkpoint or a journal sync stall that a 5 s step
+// escapes), and steps of 5% alone gave up a quarter below the bisected
+// rate while rates lower still had met. A rate confirmed after a step
+// wider than the tolerance is bisected upward against the lowest rate
+// that failed, each point a confirmation round, until the two are within
+// the tolerance (one step of it apart). Below MinRate, or after
+// maxConfirmations rounds, the search gives up with Found false.
 func (f *finder) confirm(ctx context.Context, rate float64) error {
-	length := time.Duration(float64(f.s.Step) * f.s.ConfirmFactor)
-	for range maxConfirmations {
-		var worst *result.CapacityStep
-		for range f.s.Confirmations {
-			met, err := f.step(ctx, rate, length, true)
-			if err != nil {
-				return err
-			}
-			if !met {
-				worst = nil
-				break
-			}
-			if last := f.curve.Steps[len(f.curve.Steps)-1]; worst == nil || last.P99Micros > worst.P99Micros {
-				worst = &last
-			}
+	var lo, hi float64 // the highest rate confirmed, the lowest failed
+	var best *result.CapacityStep
+	down := f.s.Tolerance
+	for round := 0; round < maxConfirmations && rate >= f.s.MinRate; round++ {
+		worst, err := f.confirmRound(ctx, rate)
+		if err != nil {
+			return err
 		}
 		if worst != nil {
-			f.curve.Found, f.curve.Rate, f.curve.Confirmed = true, rate, worst
-			return nil
+			lo, best = rate, worst
+		} else {
+			hi = rate
 		}
-		rate *= 1 - f.s.Tolerance
+		switch {
+		case lo > 0 && (hi == 0 || lo >= hi*(1-f.s.Tolerance)*(1-1e-9)):
+			f.curve.Found, f.curve.Rate, f.curve.Confirmed = true, lo, best
+			return nil
+		case lo > 0:
+			rate = math.Sqrt(lo * hi) // bisect up toward the lowest failure
+		default:
+			if round >= stepDownsByTolerance {
+				down = min(2*down, 0.5)
+			}
+			rate *= 1 - down
+		}
+	}
+	if lo > 0 { // rounds ran out while bisecting: the highest confirmed stands
+		f.curve.Found, f.curve.Rate, f.curve.Confirmed = true, lo, best
 	}
 	return nil // not confirmed: Found stays false
+}
+
+// confirmRound runs rate Confirmations times for ConfirmFactor steps
+// each and returns the step with the highest p99, or nil when one did
+// not meet the objectives (the round stops there).
+func (f *finder) confirmRound(ctx context.Context, rate float64) (*result.CapacityStep, error) {
+	length := time.Duration(float64(f.s.Step) * f.s.ConfirmFactor)
+	var worst *result.CapacityStep
+	for range f.s.Confirmations {
+		met, err := f.step(ctx, rate, length, true)
+		if err != nil || !met {
+			return nil, err
+		}
+		if last := f.curve.Steps[len(f.curve.Steps)-1]; worst == nil || last.P99Micros > worst.P99Micros {
+			worst = &last
+		}
+	}
+	return worst, nil
 }
 
 // step runs one open-loop step and judges it.

@@ -36,6 +36,10 @@ type model struct {
 	failConfirm int
 	failLong    map[int]bool
 	longs       int
+	// longKnee, when set, fails every long step offered more: an engine
+	// whose stalls (a checkpoint, a journal sync) a short step escapes
+	// and a long one does not.
+	longKnee float64
 	// probe, when set, is what the closed-loop probe achieves (a mix
 	// whose reads run far faster than its writes can be sustained).
 	probe float64
@@ -64,7 +68,7 @@ func (m *model) run(ctx context.Context, rate float64, length time.Duration) (*r
 	}
 	if length > DefaultStep {
 		m.longs++
-		if m.failConfirm > 0 || m.failLong[m.longs] {
+		if m.failConfirm > 0 || m.failLong[m.longs] || (m.longKnee > 0 && rate > m.longKnee) {
 			m.failConfirm--
 			lat = time.Second
 		}
@@ -178,6 +182,59 @@ func TestFind(t *testing.T) {
 				t.Errorf("no step failed %q", tt.failsOn)
 			}
 		})
+	}
+}
+
+// Confirmations that fail far below the bisected rate: the search of
+// rollback at 135–238 ops/s, whose single steps met from 135 to 238 while
+// its long confirmations failed above ~180. Stepping down 5% a round, six
+// rounds, it gave up at 183 ops/s and said no rate met, not even 135.
+// The steps down widen after three, and the rate that holds is bisected
+// up to within the tolerance of the lowest that failed; a search whose
+// confirmations hold nowhere says so, not that nothing met.
+func TestFindConfirmationsFarBelow(t *testing.T) {
+	t.Parallel()
+	m := &model{capacity: 240, service: time.Millisecond, probe: 16 * 270, longKnee: 180}
+	c, err := search(t, m, "upsert p99 <= 5ms").Find(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("rates tried: %.1f", m.steps)
+	if want := []float64{0, 270, 135}; !slices.Equal(m.steps[:3], want) {
+		t.Fatalf("rates tried %v, want them to begin %v", m.steps, want)
+	}
+	var metUpTo float64
+	for _, st := range c.Steps {
+		if st.Met && !st.Confirmation {
+			metUpTo = max(metUpTo, st.Offered)
+		}
+	}
+	if metUpTo < 230 || metUpTo > 240 {
+		t.Fatalf("single steps met up to %.1f ops/s, want the bisection to reach 230–240", metUpTo)
+	}
+	if !c.Found || c.Rate > 180 || c.Rate < 180*(1-DefaultTolerance) || c.Confirmed == nil || c.Confirmed.Offered != c.Rate {
+		t.Fatalf("found %v at %.1f ops/s, want a rate confirmed within %g of 180", c.Found, c.Rate, DefaultTolerance)
+	}
+	if c.NotFound() != "" {
+		t.Errorf("a found rate says %q", c.NotFound())
+	}
+
+	m = &model{capacity: 240, service: time.Millisecond, probe: 16 * 270, longKnee: 0.5}
+	c, err = search(t, m, "upsert p99 <= 5ms").Find(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	confirmations := 0
+	for _, st := range c.Steps {
+		if st.Confirmation {
+			confirmations++
+		}
+	}
+	if c.Found || confirmations == 0 || confirmations > maxConfirmations {
+		t.Fatalf("found %v after %d confirmation steps: want none found, and at most %d", c.Found, confirmations, maxConfirmations)
+	}
+	if why := c.NotFound(); !strings.Contains(why, "single steps met up to 23") || !strings.Contains(why, "confirm") {
+		t.Errorf("why none was found: %q", why)
 	}
 }
 

@@ -296,7 +296,8 @@ func gateable(m Metric, oc, nc result.Cell) (why string, quantile bool) {
 	case hasHistograms(m, []result.Cell{oc, nc}):
 		return "", true
 	}
-	return fmt.Sprintf("%s of %d %s ops a run: needs %d", m.Stat, fewest, m.Kind, need), false
+	why, _, _, _ = sampleShort(m, []result.Cell{oc, nc}) // the words suite tables give
+	return why, false
 }
 
 // opCount is the number of ops of kind (or of all, for "total") in a

@@ -179,7 +179,7 @@ func TestCompareExplicit(t *testing.T) {
 		if explicit {
 			want = OutcomeInconclusive
 		}
-		if r := c.Rows[0]; r.Gated || r.Outcome != want || !strings.Contains(r.Why, "p99 of 500 total ops a run: needs 1000") {
+		if r := c.Rows[0]; r.Gated || r.Outcome != want || !strings.Contains(r.Why, "needs ≥ 1,000 total ops a run for a p99 (the fewest run had 500)") {
 			t.Errorf("explicit %v: %+v", explicit, r)
 		}
 	}

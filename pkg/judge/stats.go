@@ -102,10 +102,38 @@ func compareStats(m Metric, base, other Stats) Factor {
 	c := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(base.Values), &th), benchmath.NewSample(slices.Clone(other.Values), &th))
 	f.P = c.P
 	f.Significant = c.P < Alpha
-	if len(c.Warnings) > 0 {
+	switch {
+	case len(c.Warnings) == 0:
+	case rankTestCanDecide(c.N1, c.N2) && allEqual(base.Values, other.Values):
+		// The rank test has nothing to rank (a figure at its
+		// resolution's floor): no test, and not for want of repeats.
+		f.Note = fmt.Sprintf("all %d runs measured the same", c.N1+c.N2)
+	default:
 		f.Note = fmt.Sprintf("n=%d+%d: too few repeats to tell", c.N1, c.N2)
 	}
 	return f
+}
+
+// rankTestCanDecide reports whether a rank test over n1 and n2 values
+// can reach p < Alpha at all: its least two-sided p, every value of one
+// side beyond every value of the other, is 2 / C(n1+n2, n1).
+func rankTestCanDecide(n1, n2 int) bool {
+	ways := 1.0 // C(n1+n2, n1), as a float: it only meets 2/Alpha
+	for i := 1; i <= n1; i++ {
+		ways = ways * float64(n2+i) / float64(i)
+	}
+	return n1 > 0 && n2 > 0 && 2/ways < Alpha
+}
+
+// allEqual reports whether every value of a and b is one value.
+func allEqual(a, b []float64) bool {
+	vs := append(slices.Clone(a), b...)
+	for _, v := range vs {
+		if v != vs[0] {
+			return false
+		}
+	}
+	return len(vs) > 0
 }
 
 // CellStats is one cell's summary of one metric.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9*math.Max(1, math.Abs(b)) }
@@ -61,6 +62,65 @@ func TestCompareDirection(t *testing.T) {
 	// Identical samples are never significant.
 	if f := compareStats(tput, base, base); f.Significant || f.Ratio != 1 {
 		t.Errorf("identical samples: %+v", f)
+	}
+	// Every run the same (a latency at its resolution's floor): no test,
+	// and not for want of repeats.
+	same := StatsOf([]float64{30, 30, 30, 30, 30})
+	if f := compareStats(lat, same, same); f.Significant || f.Note != "all 10 runs measured the same" {
+		t.Errorf("5+5 equal runs: %+v", f)
+	}
+	if f := compareStats(lat, StatsOf([]float64{30, 30, 30}), StatsOf([]float64{30, 30, 30})); f.Note != "n=3+3: too few repeats to tell" {
+		t.Errorf("3+3 equal runs: %+v, want too few repeats first", f)
+	}
+	for _, tt := range []struct {
+		n1, n2 int
+		can    bool
+	}{{1, 1, false}, {3, 3, false}, {4, 4, true}, {2, 10, true}, {2, 4, false}, {3, 5, true}, {0, 9, false}} {
+		if rankTestCanDecide(tt.n1, tt.n2) != tt.can {
+			t.Errorf("rankTestCanDecide(%d, %d) = %v", tt.n1, tt.n2, !tt.can)
+		}
+	}
+}
+
+// A suite table's factor, a comparison and a gate decide a percentile on
+// one rule: p99 from 1,600 reads a run is read, with its rank test's p;
+// p99.9 from them is not (it needs 10,000), and the table's factor
+// carries no p but the reason, in compare's words.
+func TestTailPercentileDecidable(t *testing.T) {
+	cell := func(value string, scale float64) result.Cell {
+		c := result.Cell{Settings: result.Settings{{Name: "journal", Value: value}}}
+		for i := range 5 {
+			p := workload.DefaultPlan()
+			lat := result.Latency{Count: 1600, P99Micros: scale * float64(100+i), P999Micros: scale * float64(400+i)}
+			c.Runs = append(c.Runs, &result.Result{Plan: p, Complete: true, Phases: []result.Phase{{
+				Total: result.OpStats{Kind: "total", Latency: lat}, Ops: []result.OpStats{{Kind: "read", Latency: lat}}}}})
+		}
+		return c
+	}
+	s := &result.Suite{Kind: result.SuiteKind, Varied: []string{"journal"}, Baseline: result.Settings{{Name: "journal", Value: "rollback"}},
+		Cells: []result.Cell{cell("rollback", 1), cell("wal", 2)}}
+	p99, _ := ParseMetric("read p99")
+	p999, _ := ParseMetric("read p99.9")
+	sum := Summarize(s, []Metric{p99, p999})
+	if len(sum.Metrics) != 2 {
+		t.Fatalf("%d metrics summarised", len(sum.Metrics))
+	}
+	if f := sum.Metrics[0].Cells[1].Factor; f == nil || !f.Significant || f.Note != "" || f.P >= Alpha {
+		t.Errorf("read p99 of 1,600 reads, ×2 over 5+5 runs: %+v, want significant", f)
+	}
+	const why = "needs ≥ 10,000 read ops a run for a p99.9 (the fewest run had 1,600)"
+	f := sum.Metrics[1].Cells[1].Factor
+	if f == nil || f.Significant || f.Note != why || strings.Contains(f.String(), "p=") {
+		t.Errorf("read p99.9 of 1,600 reads: %+v (%s), want no p and %q", f, f, why)
+	}
+	c, err := Compare("old", &result.Suite{Kind: result.SuiteKind, Cells: s.Cells[:1]}, "new",
+		&result.Suite{Kind: result.SuiteKind, Cells: []result.Cell{{Settings: s.Cells[0].Settings, Runs: s.Cells[1].Runs}}},
+		[]Metric{p99, p999}, CompareOptions{MaxRegression: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Rows) != 2 || !c.Rows[0].Gated || c.Rows[1].Gated || c.Rows[1].Why != why {
+		t.Errorf("compare: rows %+v, want p99 judged and p99.9 not, saying %q", c.Rows, why)
 	}
 }
 

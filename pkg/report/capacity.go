@@ -47,7 +47,7 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 	tw.printf("cell\tsustainable ops/s\t%sp50\tp99\tmax\terrors\tvs baseline\tsteps\tceiling ops/s\t\n", objectiveHeads(c))
 	base := capacityBaseline(c)
 	for _, cv := range c.Cells {
-		rate, p50, p99, mx, errs := "none met", "–", "–", "–", "–"
+		rate, p50, p99, mx, errs := noneFound(cv), "–", "–", "–", "–"
 		if cf := cv.Confirmed; cv.Found && cf != nil {
 			rate, p50, p99, mx, errs = units.Rate(cv.Rate), units.Micros(cf.P50Micros), units.Micros(cf.P99Micros), units.Micros(cf.MaxMicros), fmt.Sprint(cf.Errors)
 		}
@@ -243,9 +243,9 @@ func capacityHeadlines(c *result.Capacity) []string {
 		case cv.Found && base.Found && base.Rate > 0:
 			out = append(out, what+fmt.Sprintf("sustains ×%s the rate (%s against %s ops/s) at %s", units.Sig3(cv.Rate/base.Rate), units.Rate(cv.Rate), units.Rate(base.Rate), strings.Join(c.Objectives, ", ")))
 		case !cv.Found:
-			out = append(out, what+"no rate met the objectives in "+cellLabel(cv, c.Varied))
+			out = append(out, what+"no sustainable rate in "+cellLabel(cv, c.Varied)+": "+cv.NotFound())
 		default:
-			out = append(out, what+"no rate met the objectives in the baseline")
+			out = append(out, what+"no sustainable rate in the baseline: "+base.NotFound())
 		}
 	}
 	return out
@@ -258,7 +258,7 @@ func capacityMarkdown(w io.Writer, c *result.Capacity) error {
 	ew.printf("**gobench %s --find-rate** · %s · latency from each op's due time\n\n", c.Command, strings.Join(c.Objectives, ", "))
 	ew.printf("| cell | sustainable ops/s | p50 | p99 | max | ceiling ops/s |\n|---|--:|--:|--:|--:|--:|\n")
 	for _, cv := range c.Cells {
-		rate, p50, p99, mx := "none met", "–", "–", "–"
+		rate, p50, p99, mx := noneFound(cv), "–", "–", "–"
 		if cf := cv.Confirmed; cv.Found && cf != nil {
 			rate, p50, p99, mx = units.Rate(cv.Rate), units.Micros(cf.P50Micros), units.Micros(cf.P99Micros), units.Micros(cf.MaxMicros)
 		}
@@ -388,7 +388,7 @@ func capacityAnswer(c *result.Capacity) *answer {
 		a.Head = append(a.Head, objectiveMetric(o))
 	}
 	for _, cv := range c.Cells {
-		rate := "none met"
+		rate := noneFound(cv)
 		if cv.Found {
 			rate = units.Rate(cv.Rate) + " ops/s"
 		}
@@ -396,4 +396,16 @@ func capacityAnswer(c *result.Capacity) *answer {
 		a.Rows = append(a.Rows, row)
 	}
 	return a
+}
+
+// noneFound labels a cell without a sustainable rate: "none met" when no
+// step met the objectives, "none confirmed" when single steps did but no
+// rate held through its confirmation runs.
+func noneFound(cv result.CapacityCurve) string {
+	for _, st := range cv.Steps {
+		if st.Met && !st.Confirmation {
+			return "none confirmed"
+		}
+	}
+	return "none met"
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/gobench/gobench/pkg/units"
 )
 
 // KindCapacity is the kind of a capacity search's result file.
@@ -70,6 +72,44 @@ type CapacityCurve struct {
 	// here, and its late steps, confirmations included, ran on it.
 	DiskBefore *Ceiling `json:"disk_before,omitempty"`
 	DiskAfter  *Ceiling `json:"disk_after,omitempty"`
+}
+
+// NotFound says why the search found no sustainable rate: no step met
+// the objectives, not even the lowest rate tried; or single steps met up
+// to a rate but no rate held through its confirmation runs (the rates
+// whose confirmations failed). "" when a rate was found.
+func (c CapacityCurve) NotFound() string {
+	if c.Found {
+		return ""
+	}
+	var lowest, metUpTo, confHi, confLo float64
+	rounds := 0
+	for i, st := range c.Steps {
+		if lowest == 0 || st.Offered < lowest {
+			lowest = st.Offered
+		}
+		if !st.Confirmation {
+			if st.Met {
+				metUpTo = max(metUpTo, st.Offered)
+			}
+			continue
+		}
+		if i == 0 || !c.Steps[i-1].Confirmation || c.Steps[i-1].Offered != st.Offered {
+			rounds++
+			confHi = max(confHi, st.Offered)
+			if confLo == 0 || st.Offered < confLo {
+				confLo = st.Offered
+			}
+		}
+	}
+	switch {
+	case metUpTo == 0:
+		return fmt.Sprintf("no step met the objectives, not even %s ops/s", units.Rate(lowest))
+	case rounds == 0:
+		return fmt.Sprintf("single steps met up to %s ops/s; the search ended before confirming one", units.Rate(metUpTo))
+	}
+	return fmt.Sprintf("single steps met up to %s ops/s, but no rate held through its confirmation runs (%d rates tried, %s down to %s ops/s)",
+		units.Rate(metUpTo), rounds, units.Rate(confHi), units.Rate(confLo))
 }
 
 // CapacityStep is one open-loop run at an offered rate and what it met.

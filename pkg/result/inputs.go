@@ -26,7 +26,7 @@ type InputsDiffer struct {
 	Line string
 }
 
-// Error says, in one line, how the two runs' inputs differ.
+// Error says the workloads differ, and in which inputs.
 func (e *InputsDiffer) Error() string { return "different workloads: " + e.Line }
 
 // DifferentInputs returns nil when a and b ran the same workload but for

@@ -83,7 +83,7 @@ func (s *Suite) ShardLine() string {
 	var reps [][]int
 	for _, c := range s.Cells {
 		name := c.Settings.String()
-		if sl := c.Runs[0].Slot; sl != nil && sl.Cell <= len(sh.Cells) {
+		if sl := c.Runs[0].Slot; sl != nil && sl.Cell >= 1 && sl.Cell <= len(sh.Cells) {
 			name = sh.Cells[sl.Cell-1]
 		}
 		var rs []int
@@ -184,6 +184,11 @@ func CellNames(plans []*workload.Plan) []string {
 	return names
 }
 
+// maxShardedRuns bounds the runs of a job whose shards merge: more than
+// any job --max-runs lets run, and few enough that a crafted file's
+// claim costs little to check.
+const maxShardedRuns = 1 << 20
+
 // mergeJob joins the shards of one job split by its runs (Suite.Shard)
 // into the job's suite: cells in the job's order, each with its repeats
 // in theirs. The shards must be of one job (one shard count, cells,
@@ -206,6 +211,8 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 		switch {
 		case sh == nil:
 			return nil, fmt.Errorf("a shard of a job split by its runs (%s) and a result that is none: merge the shards of one job on their own", first)
+		case sh.Count < 1 || sh.Index < 1 || sh.Index > sh.Count || sh.Repeat < 1 || len(sh.Cells) == 0 || len(sh.Cells)*sh.Repeat > maxShardedRuns:
+			return nil, fmt.Errorf("%s of %d cells × %d repeats is not a shard of a job gobench runs", sh, len(sh.Cells), sh.Repeat)
 		case sh.Count != first.Count || !slices.Equal(sh.Cells, first.Cells) || sh.Repeat != first.Repeat:
 			return nil, fmt.Errorf("shards of different jobs: %s of cells %s × %d repeats, and %s of cells %s × %d repeats",
 				first, strings.Join(first.Cells, "; "), first.Repeat, sh, strings.Join(sh.Cells, "; "), sh.Repeat)

@@ -162,6 +162,8 @@ func TestMergeJobShardsRefuses(t *testing.T) {
 	plain, _ := NewSuite("mix", "interleaved", []*Result{fakeRun(t, "wal", "full", 1, 10, time.Millisecond)}, "")
 	stray := jobShards(t, journals, 2, 2, nil)[0]
 	stray.Cells[0].Runs[0].Slot = &Slot{Cell: 2, Repeat: 1}
+	huge := jobShards(t, journals, 2, 2, nil)[0]
+	huge.Shard.Repeat = 1 << 40
 	for _, tt := range []struct {
 		name   string
 		suites []*Suite
@@ -172,6 +174,7 @@ func TestMergeJobShardsRefuses(t *testing.T) {
 		{"other gates", []*Suite{shards[0], gated[1]}, "different gates or baselines"},
 		{"with a plain result", []*Suite{plain, shards[0]}, "a result that is none"},
 		{"a stray run", []*Suite{stray, shards[1]}, "holds cell 2 repeat 1, which is not one of its runs"},
+		{"a crafted size", []*Suite{huge}, "is not a shard of a job gobench runs"},
 	} {
 		if _, err := Merge(tt.suites); err == nil || !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.err)

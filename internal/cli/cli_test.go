@@ -365,6 +365,9 @@ func examples(cmd *cobra.Command) []example {
 // is what the next one runs.
 func TestHelpExamplesAreValid(t *testing.T) {
 	t.Setenv("GOBENCH_CACHE_DIR", t.TempDir()) // gobench capture builds its library there
+	// The --shard auto example's shard, as a GitHub matrix job's env sets it.
+	t.Setenv("GOBENCH_SHARD_INDEX", "0")
+	t.Setenv("GOBENCH_SHARD_COUNT", "2")
 	dir := exampleSandbox(t)
 	t.Chdir(dir)
 	env, _, _ := testEnv(t)

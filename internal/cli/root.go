@@ -110,7 +110,7 @@ func Main(args []string, env *Env) int {
 	relaySignals(env, cancel, &workers)
 	root := newRootCommand(env)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		workers.Store(cmd.Annotations[runsWorkers] != "")
+		workers.Store(cmd.Annotations[runsWorkers] != "" && !printsOnly(cmd))
 		return finiteFloats(cmd)
 	}
 	root.SetArgs(args)
@@ -133,6 +133,19 @@ func Main(args []string, env *Env) int {
 		err = errors.Join(err, cause) // the exit code is the signal's
 	}
 	return exitCode(err)
+}
+
+// printsOnly reports whether this invocation of a command that runs
+// workers runs none and only prints: --dry-run (the plan) or --info (a
+// trace's summary). It is then a filter: a reader that leaves ends it
+// silently (printError).
+func printsOnly(cmd *cobra.Command) bool {
+	for _, name := range []string{"dry-run", "info"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Value.Type() == "bool" && f.Value.String() == "true" {
+			return true
+		}
+	}
+	return false
 }
 
 // messages is stderr as messages reach it: a control character in one

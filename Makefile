@@ -68,10 +68,12 @@ short:
 	$(GO) test -short ./...
 
 # The whole suite: every end-to-end script (hundreds of real processes),
-# the soak, the real capacity search. It takes about 3 minutes on a 2-core
-# machine; the timeout leaves room for a loaded one.
+# the soak, the real capacity search. On a quiet 2-core machine with an
+# empty build cache it took 638 s, the end-to-end package 516 s of it; at a
+# load average near 23 that package ran past 15 minutes. The timeout is a
+# guard against a hang, not a speed target: 30 minutes a package.
 test:
-	$(GO) test -timeout 15m ./...
+	$(GO) test -timeout 30m ./...
 
 race:
 	$(GO) test -race ./...

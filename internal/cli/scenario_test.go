@@ -79,22 +79,38 @@ func TestScenarioDeferredBegin(t *testing.T) {
 	}
 }
 
-// checkpoint-starvation reproduces its pitfall: with the long reader the
-// WAL never started over and grew past the short reader's, as sampled by
-// the run; swapped, it does not.
+// checkpoint-starvation measures its mechanism and judges by it: the WAL's
+// peak and restarts are sampled in both cells, the verdict is the one its
+// gates give those figures, and swapped, the gate fails. Whether the long
+// reader starves the checkpoints enough for the 4× gate is a matter of
+// timing (a checkpoint that lands in a gap between its transactions
+// completes): on a loaded 2-core machine the ratio ran from ×1.4 to ×5.8
+// and the restarts from 4 against 6 to 5 against 5, so the test takes the
+// verdict either way. 4,000 ops a worker, a count rather than a duration
+// (the writes a duration allows shrink with load), fill the 1,000-page
+// autocheckpoint window several times over.
 func TestScenarioCheckpointStarvation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two scenarios of seconds (-short)")
 	}
 	walOf := func(ph *result.Phase) int64 { return ph.WAL.MaxBytes }
 	resetsOf := func(ph *result.Phase) int64 { return ph.WAL.Resets }
-	code, s, stderr := scenarioSuite(t, "checkpoint-starvation", "--duration", "2s")
-	if code != ExitOK {
-		t.Fatalf("exit %d\n%s", code, stderr)
-	}
+	code, s, stderr := scenarioSuite(t, "checkpoint-starvation", "--queries", "4000")
 	peak, resets := byVariant(s, walOf), byVariant(s, resetsOf)
-	if peak["long-reads"] < 4*peak["short-reads"] || resets["short-reads"] == 0 {
-		t.Errorf("WAL peaks %v, resets %v", peak, resets)
+	t.Logf("WAL peaks %v, resets %v: %s", peak, resets, s.Scenario.Verdict)
+	for _, c := range s.Cells {
+		if !c.Runs[0].Complete {
+			t.Fatalf("%s: incomplete: %v", c.Settings, c.Runs[0].Problems)
+		}
+	}
+	if peak["long-reads"] == 0 || peak["short-reads"] == 0 || resets["short-reads"] == 0 {
+		t.Fatalf("the WAL was not sampled, or never started over in the short reader's cell: peaks %v, resets %v", peak, resets)
+	}
+	reproduced := peak["long-reads"] >= 4*peak["short-reads"] && resets["short-reads"] >= 1
+	switch {
+	case reproduced && (code != ExitOK || s.Scenario.Verdict != result.OutcomeReproduced),
+		!reproduced && (code != ExitThreshold || s.Scenario.Verdict != result.OutcomeNotReproduced):
+		t.Fatalf("peaks %v, resets %v (reproduced by the gates: %v): exit %d, verdict %s\n%s", peak, resets, reproduced, code, s.Scenario.Verdict, stderr)
 	}
 	code, s, _ = scenarioSuite(t, "checkpoint-starvation", "--duration", "2s", "--swap")
 	if peak := byVariant(s, walOf); code != ExitThreshold || peak["long-reads"] >= 4*peak["short-reads"] {

@@ -298,9 +298,18 @@ func exampleSandbox(t *testing.T) string {
 	}
 	for i := 1; i <= 4; i++ {
 		runs = append(runs, []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "4", "--queries", "100", "-q",
-			"--shard", fmt.Sprintf("%d/4", i), "--json", filepath.Join(dir, fmt.Sprintf("s%d.json", i))})
+			"--shard", fmt.Sprintf("%d/4", i), "--shard-by", "workers", "--json", filepath.Join(dir, fmt.Sprintf("w%d.json", i))})
 		runs = append(runs, []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "4", "--queries", "100", "-q",
-			"--shard", fmt.Sprintf("%d/4", i), "--json", filepath.Join(dir, "results", fmt.Sprintf("s%d.json", i))})
+			"--shard", fmt.Sprintf("%d/4", i), "--shard-by", "workers", "--json", filepath.Join(dir, "results", fmt.Sprintf("w%d.json", i))})
+	}
+	// Two shards of a matrix of four cells, two repeats each: the null
+	// engine's settings are its worker layouts.
+	if err := os.Mkdir(filepath.Join(dir, "shards"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 2; i++ {
+		runs = append(runs, []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "1,2,3,4", "--repeat", "2", "--queries", "20", "-q",
+			"--expect", "errors == 0", "--shard", fmt.Sprintf("%d/2", i), "--json", filepath.Join(dir, "shards", fmt.Sprintf("s%d.json", i))})
 	}
 	for _, args := range runs {
 		env, _, stderr := testEnv(t)
@@ -356,6 +365,9 @@ func examples(cmd *cobra.Command) []example {
 // is what the next one runs.
 func TestHelpExamplesAreValid(t *testing.T) {
 	t.Setenv("GOBENCH_CACHE_DIR", t.TempDir()) // gobench capture builds its library there
+	// The --shard auto example's shard, as a GitHub matrix job's env sets it.
+	t.Setenv("GOBENCH_SHARD_INDEX", "0")
+	t.Setenv("GOBENCH_SHARD_COUNT", "2")
 	dir := exampleSandbox(t)
 	t.Chdir(dir)
 	env, _, _ := testEnv(t)
@@ -614,6 +626,10 @@ func TestShardFromEnv(t *testing.T) {
 		err   string
 	}{
 		{map[string]string{"GOBENCH_SHARD": "2/4"}, "2/4", ""},
+		{map[string]string{"GOBENCH_SHARD_INDEX": "0", "GOBENCH_SHARD_COUNT": "4"}, "1/4", ""},
+		{map[string]string{"GOBENCH_SHARD_INDEX": "3", "GOBENCH_SHARD_COUNT": "4"}, "4/4", ""},
+		{map[string]string{"GOBENCH_SHARD_INDEX": "3"}, "", "needs GOBENCH_SHARD_COUNT"},
+		{map[string]string{"GOBENCH_SHARD_INDEX": "-1", "GOBENCH_SHARD_COUNT": "4"}, "", "not a whole number"},
 		{map[string]string{"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "3"}, "1/3", ""},
 		{map[string]string{"CI_NODE_INDEX": "3", "CI_NODE_TOTAL": "3"}, "3/3", ""},
 		{map[string]string{"JOB_COMPLETION_INDEX": "0", "GOBENCH_SHARD_COUNT": "4"}, "1/4", ""},
@@ -630,24 +646,60 @@ func TestShardFromEnv(t *testing.T) {
 }
 
 // A plan made with --shard auto holds the shard the environment named,
-// and the one a Kubernetes index past the count names is refused.
+// of the job's runs (or, --shard-by workers, of each cell's workers), and
+// the one a Kubernetes index past the count names is refused.
 func TestShardAutoPlan(t *testing.T) {
 	t.Setenv("CI_NODE_INDEX", "2")
 	t.Setenv("CI_NODE_TOTAL", "3")
-	env, stdout, stderr := testEnv(t)
-	if code := Main([]string{"mix", "--procs", "6", "--shard", "auto", "--dry-run"}, env); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	if !strings.Contains(stdout.String(), `"shard": {`) || !strings.Contains(stderr.String(), "shard 2/3, from CI_NODE_INDEX/CI_NODE_TOTAL") {
-		t.Errorf("stdout lacks the shard or stderr its source:\n%s", stderr)
+	for _, tt := range []struct {
+		args string
+		want string // the shard's place in the plan
+	}{
+		{"mix --journal rollback,wal,truncate --shard auto --dry-run", `"shard": {
+    "index": 1,
+    "count": 3
+  },
+  "cells"`},
+		{"mix --procs 6 --shard auto --shard-by workers --dry-run", `"shard": {
+        "index": 1,
+        "count": 3
+      }
+    }
+  ]`},
+	} {
+		env, stdout, stderr := testEnv(t)
+		if code := Main(strings.Fields(tt.args), env); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tt.args, code, stderr)
+		}
+		if !strings.Contains(stdout.String(), tt.want) || !strings.Contains(stderr.String(), "shard 2/3, from CI_NODE_INDEX/CI_NODE_TOTAL") {
+			t.Errorf("%s: stdout lacks %s or stderr the source:\n%s\n%s", tt.args, tt.want, stdout, stderr)
+		}
 	}
 	t.Setenv("CI_NODE_INDEX", "")
 	t.Setenv("CI_NODE_TOTAL", "")
 	t.Setenv("JOB_COMPLETION_INDEX", "4")
 	t.Setenv("GOBENCH_SHARD_COUNT", "4")
-	env, _, stderr = testEnv(t)
-	if code := Main([]string{"mix", "--procs", "6", "--shard", "auto", "--dry-run"}, env); code != ExitUsage || !strings.Contains(stderr.String(), "shard 5 of 4") {
+	env, _, stderr := testEnv(t)
+	if code := Main([]string{"mix", "--journal", "rollback,wal", "--repeat", "4", "--shard", "auto", "--dry-run"}, env); code != ExitUsage || !strings.Contains(stderr.String(), "shard 5/4 is out of range") {
 		t.Errorf("an index past the count: exit %d: %s", code, stderr)
+	}
+}
+
+// Sharding by cells refuses what would leave a shard nothing to run, and
+// names the way out; --shard-by takes cells or workers, with --shard.
+func TestShardByCellsRefusals(t *testing.T) {
+	for _, tt := range []struct{ args, err string }{
+		{"mix --shard 1/2", "the job is one run (one cell, --repeat 1)"},
+		{"mix --shard 1/2", "--shard-by workers"},
+		{"mix --journal rollback,wal --shard 3/3", "the job has 2 runs (2 cells × --repeat 1), fewer than the 3 shards"},
+		{"mix --journal rollback,wal --shard-by workers", "give --shard I/N (or auto) too"},
+		{"mix --journal rollback,wal --shard 1/2 --shard-by procs", `--shard-by "procs": want cells`},
+		{"mix --journal rollback,wal --shard 1/2 --precision 5%", "--precision decides when to stop from every cell's repeats"},
+	} {
+		env, _, stderr := testEnv(t)
+		if code := Main(append(strings.Fields(tt.args), "--dry-run"), env); code != ExitUsage || !strings.Contains(stderr.String(), tt.err) {
+			t.Errorf("%s: exit %d: %s; want exit %d and %q", tt.args, code, stderr, ExitUsage, tt.err)
+		}
 	}
 }
 

@@ -84,6 +84,9 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 	if err != nil {
 		return usage(err)
 	}
+	if err := j.CheckShard(); err != nil {
+		return usage(err)
+	}
 	if o.dryRun {
 		return dryRun(env, j)
 	}
@@ -105,10 +108,18 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 		o.notef(env, "%s", suite.Precision.Text)
 	}
 	// A single run of a matrix is reported (and written as JSON) as a
-	// run, not a suite of one.
-	single := j.Shape.ReadsAsRun(len(j.Cells) * j.Repeat)
+	// run, not a suite of one; a shard's runs stay the suite that says
+	// which shard it is.
+	single := j.Shard == nil && j.Shape.ReadsAsRun(len(j.Cells)*j.Repeat)
 	var gateErr error
-	if runErr == nil {
+	switch {
+	case runErr != nil:
+	case j.Shard != nil:
+		o.notef(env, "%s", suite.ShardLine())
+		if len(gates) > 0 {
+			o.notef(env, "the gates compare cells of every shard: gobench merge judges them on the merged suite")
+		}
+	default:
 		gateErr = judgeGates(env, suite, gates, single, judge.Inconclusive(o.inconclusive))
 	}
 	if err := o.writeOutput(env, suite, single); err != nil || runErr != nil {

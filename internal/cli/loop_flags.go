@@ -21,10 +21,14 @@ import (
 // sql): how long each worker runs, the seed, open loop, the warm-up, the
 // gates and the shard.
 type loopFlags struct {
-	duration   time.Duration
-	baseline   string
-	expects    []string
-	shard      string
+	duration time.Duration
+	baseline string
+	expects  []string
+	shard    string
+	shardBy  string
+	// cellShard is the shard of the job's runs loop resolved (--shard
+	// by cells), nil for none.
+	cellShard  *workload.Shard
 	warmup     string
 	crash      int
 	crashModel string
@@ -49,7 +53,8 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&l.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
 		fs.StringArrayVar(&l.expects, "expect", nil, "a gate, such as 'upsert ops/s: wal >= 3x rollback' or 'read p99 <= 2ms'; pass, fail or inconclusive, each printed with its interval; exit 3 when one fails, 4 when one cannot decide (repeatable)")
-		fs.StringVar(&l.shard, "shard", "", "run only worker processes p with p mod N = I-1, as shard I/N of a plan spread over machines (merge the results); auto: the CI system's shard (GOBENCH_SHARD, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Kubernetes' JOB_COMPLETION_INDEX with GOBENCH_SHARD_COUNT)")
+		fs.StringVar(&l.shard, "shard", "", "run shard I/N of the job: every N-th of its runs (cells × --repeat, in the order one machine runs them) from the I-th, each cell whole with all its workers; gobench merge joins the shards' results into the suite and judges its gates. auto: the CI system's shard (GOBENCH_SHARD=I/N; GitHub: GOBENCH_SHARD_INDEX from strategy.job-index, from 0, and GOBENCH_SHARD_COUNT; GitLab's CI_NODE_INDEX/CI_NODE_TOTAL; Kubernetes' JOB_COMPLETION_INDEX with GOBENCH_SHARD_COUNT)")
+		fs.StringVar(&l.shardBy, "shard-by", shardByCells, "what --shard splits: cells (whole runs: cells and repeats) or workers (each run's worker processes p with p mod N = I-1, each shard against its own database: less contention than one run of all of them)")
 	})
 	inGroup(fs, groupCrash, func() {
 		fs.IntVar(&l.crash, "crash", 0, "record every write, sync and acknowledgement of the run (through the engine's VFS, or gobench's FUSE file system under any engine that keeps files; see --io-trace), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut")
@@ -68,20 +73,43 @@ func (l *loopFlags) loop(fs *pflag.FlagSet, env *Env, o *runOptions) (preset.Loo
 	if fs.Changed("duration") && l.duration <= 0 {
 		return preset.Loop{}, errors.New("--duration must be a positive duration")
 	}
-	shard := l.shard
-	if shard == shardAuto {
-		s, from, err := shardFromEnv(env.Getenv)
-		if err != nil {
-			return preset.Loop{}, err
-		}
-		o.notef(env, "shard %s, from %s", s, from)
-		shard = s
+	shard, err := l.resolveShard(fs, env, o)
+	if err != nil {
+		return preset.Loop{}, err
 	}
 	crash, err := l.crashSpec(fs)
 	if err != nil {
 		return preset.Loop{}, err
 	}
-	return preset.Loop{Duration: l.duration, Warmup: l.warmup, Shard: shard, Crash: crash}, nil
+	loop := preset.Loop{Duration: l.duration, Warmup: l.warmup, Crash: crash}
+	if l.shardBy == shardByWorkers {
+		loop.Shard = shard
+	} else if shard != "" {
+		if l.cellShard, err = workload.ParseShard(shard); err != nil {
+			return preset.Loop{}, fmt.Errorf("--shard: %w", err)
+		}
+	}
+	return loop, nil
+}
+
+// resolveShard returns the shard --shard gives ("" for none); auto reads
+// it from the CI system's variables (shardFromEnv) and says so.
+func (l *loopFlags) resolveShard(fs *pflag.FlagSet, env *Env, o *runOptions) (string, error) {
+	if l.shardBy != shardByCells && l.shardBy != shardByWorkers {
+		return "", fmt.Errorf("--shard-by %q: want %s (whole runs) or %s (each run's worker processes)", l.shardBy, shardByCells, shardByWorkers)
+	}
+	if fs.Changed("shard-by") && l.shard == "" {
+		return "", errors.New("--shard-by says what --shard splits: give --shard I/N (or auto) too")
+	}
+	if l.shard != shardAuto {
+		return l.shard, nil
+	}
+	s, from, err := shardFromEnv(env.Getenv)
+	if err != nil {
+		return "", err
+	}
+	o.notef(env, "shard %s, from %s", s, from)
+	return s, nil
 }
 
 // crashSpec returns the power-cut simulation --crash asks for, or nil.
@@ -139,5 +167,7 @@ func resolveLottery(cmd *cobra.Command, env *Env, o *runOptions, l *loopFlags, s
 	if err != nil {
 		return nil, err
 	}
-	return o.newJob(cmd, env, spec, cells, parts), nil
+	j := o.newJob(cmd, env, spec, cells, parts)
+	j.Shard = l.cellShard
+	return j, nil
 }

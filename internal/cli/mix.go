@@ -113,6 +113,13 @@ then read 'sustainable rate: wal >= 3x rollback' or 'sustainable rate >= 500'.`,
   # A 2×2 matrix as a markdown table for a pull request
   gobench mix --journal rollback,wal --sync normal,full --repeat 5 --procs 4 --queries 500 --format markdown
 
+  # The same matrix over two CI jobs, two whole cells each; merge joins and gates them
+  gobench mix --journal rollback,wal --sync normal,full --repeat 5 --expect 'errors == 0' --shard 1/2 --json s1.json
+  gobench mix --journal rollback,wal --sync normal,full --repeat 5 --expect 'errors == 0' --shard 2/2 --json s2.json
+
+  # On GitHub's matrix: env GOBENCH_SHARD_INDEX (strategy.job-index) and GOBENCH_SHARD_COUNT (strategy.job-total)
+  gobench mix --journal rollback,wal,truncate,persist --repeat 3 --shard auto --json shard.json
+
   # Open loop at 2000 ops/s: latency from each op's due time, after a 5 s warm-up
   gobench mix --rate 2000 --duration 30s --warmup 5s --journal wal
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gobench/gobench/pkg/result"
 )
 
 // A progress line is made of fields, each with a rank: when the line is
@@ -80,7 +82,10 @@ func joinFields(fs []field) string {
 type matrixPos struct {
 	n, total      int // this run, from 1, of total
 	cells, repeat int
-	started       time.Time
+	// slots, for a shard of the job, are the job's runs it runs: run n
+	// is slots[n-1]; nil when it runs them all.
+	slots   []result.Slot
+	started time.Time
 }
 
 // fields returns "cell 3/8 · run 2/3 · ETA 1m20s": the cell and repeat
@@ -92,11 +97,15 @@ func (m *matrixPos) fields(frac float64, now time.Time) []field {
 		return nil
 	}
 	var fs []field
+	cell, rep := (m.n-1)%m.cells+1, (m.n-1)/m.cells+1
+	if m.n <= len(m.slots) {
+		cell, rep = m.slots[m.n-1].Cell, m.slots[m.n-1].Repeat
+	}
 	if m.cells > 1 {
-		fs = append(fs, field{text: fmt.Sprintf("cell %d/%d", (m.n-1)%m.cells+1, m.cells), rank: rankWhere})
+		fs = append(fs, field{text: fmt.Sprintf("cell %d/%d", cell, m.cells), rank: rankWhere})
 	}
 	if m.repeat > 1 {
-		fs = append(fs, field{text: fmt.Sprintf("run %d/%d", (m.n-1)/m.cells+1, m.repeat), rank: rankWhere})
+		fs = append(fs, field{text: fmt.Sprintf("run %d/%d", rep, m.repeat), rank: rankWhere})
 	}
 	done := (float64(m.n-1) + frac) / float64(m.total)
 	if done > 0 {

@@ -153,10 +153,15 @@ func (o *runOptions) notef(env *Env, format string, args ...any) {
 // the job --repeat times, interleaved, each on a fresh database
 // (coord.RunCells), with a progress line and the --hlog file per run.
 func (o *runOptions) runCells(ctx context.Context, env *Env, j *job.Job, gates []judge.Expectation) ([]*result.Result, error) {
-	c, err := o.coordCells(env, j, len(j.Cells)*o.repeat)
+	runs := len(j.Cells) * o.repeat
+	if slots := j.Slots(); slots != nil {
+		runs = len(slots)
+	}
+	c, err := o.coordCells(env, j, runs)
 	if err != nil {
 		return nil, err
 	}
+	c.Slots = j.Slots()
 	if j.Precision != nil {
 		rule := j.Rule(gates)
 		c.MaxTime = time.Duration(j.Precision.MaxTime)
@@ -195,7 +200,7 @@ func (o *runOptions) coordCells(env *Env, j *job.Job, runs int) (coord.Cells, er
 		DB: db, Reuse: o.reuse, Dir: o.dir, Keep: o.keep, Ceiling: o.ceiling,
 		Base: coord.Config{Registry: env.registry(), ReadyTimeout: o.ready, StallTimeout: o.stall,
 			Abort: env.Abort, Notes: log, ProgressEvery: every, Calibrate: o.calibrate},
-		Watch: o.watch(env, every, len(j.Cells)),
+		Watch: o.watch(env, every, len(j.Cells), j.Slots()),
 		Note:  func(format string, args ...any) { o.notef(env, format, args...) },
 	}, nil
 }
@@ -251,10 +256,10 @@ func (o *runOptions) progressEvery(env *Env) time.Duration {
 
 // watch returns the hook that gives each run of a matrix of cells (×
 // --repeat) its progress line and, with --hlog, its interval log.
-func (o *runOptions) watch(env *Env, every time.Duration, cells int) func(n, total int, p *workload.Plan) (func(result.Interval), func(*result.Result) error, error) {
+func (o *runOptions) watch(env *Env, every time.Duration, cells int, slots []result.Slot) func(n, total int, p *workload.Plan) (func(result.Interval), func(*result.Result) error, error) {
 	started := time.Now()
 	return func(n, total int, p *workload.Plan) (func(result.Interval), func(*result.Result) error, error) {
-		pos := &matrixPos{n: n, total: total, cells: cells, repeat: o.repeat, started: started}
+		pos := &matrixPos{n: n, total: total, cells: cells, repeat: o.repeat, slots: slots, started: started}
 		var hlog OutputFile
 		var hw io.Writer
 		if o.hlog != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/gobench/gobench/pkg/bytesize"
@@ -28,6 +29,10 @@ type Cells struct {
 	// that ends past it.
 	Until   func(runs []*result.Result, rounds int) bool
 	MaxTime time.Duration
+	// Slots, when set, are the only runs to run (a shard's part of the
+	// job, result.ShardSlots), in the same interleaved order; each result
+	// records its slot.
+	Slots []result.Slot
 	// Command names the command in every result, and Args gives its
 	// command line.
 	Command string
@@ -84,7 +89,10 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 		}
 	}
 	total := len(c.Plans) * c.Repeat
-	names := cellNames(c.Plans)
+	if c.Slots != nil {
+		total = len(c.Slots)
+	}
+	names := result.CellNames(c.Plans)
 	var runs []*result.Result
 	n := 0
 	began := time.Now()
@@ -93,6 +101,10 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 			break
 		}
 		for i, p := range c.Plans {
+			slot := result.Slot{Cell: i + 1, Repeat: rep + 1}
+			if c.Slots != nil && !slices.Contains(c.Slots, slot) {
+				continue
+			}
 			n++
 			switch {
 			case total == 1:
@@ -103,6 +115,9 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 			}
 			res, err := c.runOne(ctx, n, total, p, ceiling, note)
 			if res != nil {
+				if c.Slots != nil {
+					res.Slot = &slot
+				}
 				runs = append(runs, res)
 			}
 			if err != nil {
@@ -111,33 +126,6 @@ func RunCells(ctx context.Context, c Cells) ([]*result.Result, error) {
 		}
 	}
 	return runs, nil
-}
-
-// cellNames names each plan by the settings that differ between them
-// ("journal=wal"), or all its settings when there is one plan, so that a
-// note about a run fits a line.
-func cellNames(plans []*workload.Plan) []string {
-	all := make([]result.Settings, len(plans))
-	for i, p := range plans {
-		all[i] = result.PlanSettings(p)
-	}
-	names := make([]string, len(plans))
-	for i, s := range all {
-		var kept result.Settings
-		for _, st := range s {
-			for _, other := range all {
-				if v, _ := other.Get(st.Name); v != st.Value {
-					kept = append(kept, st)
-					break
-				}
-			}
-		}
-		if len(kept) == 0 {
-			kept = s
-		}
-		names[i] = kept.String()
-	}
-	return names
 }
 
 // runOne runs cell number n of total on a fresh database: a new temporary

@@ -41,7 +41,7 @@ func FindRates(ctx context.Context, s Search) ([]result.CapacityCurve, error) {
 	if settle <= 0 {
 		settle = capacity.DefaultSettle
 	}
-	names := cellNames(s.Cells.Plans)
+	names := result.CellNames(s.Cells.Plans)
 	cells := s.Cells
 	cells.Watch = nil // a step's progress is its note, when it ends
 	// A search measures the disk around itself; a calibration around

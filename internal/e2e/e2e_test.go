@@ -55,6 +55,8 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"resultcheck":   resultCheck,
+			"suitecheck":    suiteCheck,
+			"workflow":      workflowScript,
 			"samecounts":    sameCounts,
 			"samejob":       sameJob,
 			"waitfile":      waitFile,

@@ -74,6 +74,13 @@ type Job struct {
 	DB    string `json:"db,omitempty"`
 	Reuse bool   `json:"reuse,omitempty"`
 	Dir   string `json:"dir,omitempty"`
+	// Shard, when set, runs only one shard's part of the job's runs
+	// (--shard I/N): every Count-th run of the cells × Repeat runs in
+	// their interleaved order, from the Index-th (counting from 0; see
+	// result.ShardSlots). The shard's suite says so (result.Suite.Shard)
+	// and judges no gate: gobench merge joins the shards and judges them.
+	// A cell's own Plan.Shard splits its worker processes instead.
+	Shard *workload.Shard `json:"shard,omitempty"`
 	// Cells are the plans, one per cell, in the order they run. Their
 	// store paths are set per run, and are empty here.
 	Cells []*workload.Plan `json:"cells"`
@@ -248,6 +255,9 @@ func (j *Job) Validate(ctx context.Context, reg *store.Registry) error {
 	if err := j.CheckCells(ctx, reg); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
+	if err := j.CheckShard(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
 	if _, err := j.Gates(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
@@ -309,18 +319,59 @@ func checkCell(ctx context.Context, p *workload.Plan, reg *store.Registry) error
 	return p.Validate()
 }
 
+// CheckShard checks the job's shard (Shard) against its runs: every
+// shard must have runs to run, and the job must be one whose runs stand
+// on their own (no --precision, whose stop rule reads every cell, no
+// capacity search). A job without a shard passes.
+func (j *Job) CheckShard() error {
+	sh := j.Shard
+	if sh == nil {
+		return nil
+	}
+	switch {
+	case j.Precision != nil:
+		return errors.New("--precision decides when to stop from every cell's repeats, which shards split: give --repeat with --shard")
+	case j.Search != nil:
+		return errors.New("--find-rate searches each cell's capacity in one go: it takes no --shard of the cells")
+	}
+	return result.CheckShard(sh.Index+1, sh.Count, len(j.Cells), j.Repeat)
+}
+
+// Slots returns the runs the job runs, as places in its cells ×
+// repeats: its shard's (result.ShardSlots), or nil for all of them.
+func (j *Job) Slots() []result.Slot {
+	if j.Shard == nil {
+		return nil
+	}
+	return result.ShardSlots(j.Shard.Index+1, j.Shard.Count, len(j.Cells), j.Repeat)
+}
+
 // NewSuite groups the job's runs into its suite (result.NewSuite), of
 // the job's shape, with its baseline cell or its reference.
+//
+// A shard's suite (Shard) is part of the job: it says which shard it is,
+// and keeps the job's baseline and gates (result.Shard) for the merge,
+// its own baseline the first cell it ran.
 func (j *Job) NewSuite(runs []*result.Result) (*result.Suite, error) {
 	baseline := ""
 	if j.Shape.BaselineSelectsCell() {
 		baseline = j.Baseline
+	}
+	if j.Shard != nil {
+		baseline = ""
 	}
 	s, err := result.NewSuite(j.Command, "interleaved", runs, baseline)
 	if err != nil {
 		return nil, err
 	}
 	s.Shape, s.Reference = j.Shape, j.Reference
+	if sh := j.Shard; sh != nil {
+		s.Shard = &result.Shard{Index: sh.Index + 1, Count: sh.Count, Cells: result.CellNames(j.Cells), Repeat: j.Repeat,
+			Expect: j.Expect, Baseline: j.Baseline}
+		if !j.Shape.BaselineSelectsCell() {
+			s.Shard.Baseline = ""
+		}
+	}
 	return s, nil
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -42,11 +43,11 @@ func csvMetric(m judge.Metric, v float64) string {
 // runCSV writes one row per op kind of each phase of a run, with a header.
 func runCSV(w io.Writer, r *result.Result) error {
 	cw := newCSVWriter(w)
-	_ = cw.Write([]string{"phase", "kind", "count", "not_found", "errors", "busy", "locked", "constraint", "io", "full", "other", "open_tx",
+	_ = cw.Write(append([]string{"phase", "kind", "count", "not_found", "errors", "busy", "locked", "constraint", "io", "full", "other", "open_tx",
 		"ops_per_sec", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us",
 		"service_p50_us", "service_p99_us", "service_max_us", "lag_p99_us", "lag_max_us", "late", "skipped",
 		"busy_retries", "ops_retried", "gave_up", "wait_p50_us", "wait_p99_us", "wait_max_us", "busy_begins", "busy_commits", "script",
-		"syncs_per_commit", "bytes_per_commit", "crash_states", "crash_corrupt", "crash_lossy", "crash_max_lost", "crash_max_lost_age_us"})
+		"syncs_per_commit", "bytes_per_commit", "crash_states", "crash_corrupt", "crash_lossy", "crash_max_lost", "crash_max_lost_age_us"}, shardHead(r.Plan.Shard != nil)...))
 	durability := []string{"", "", "", "", ""}
 	if d := r.Durability; d != nil {
 		durability = []string{strconv.Itoa(d.States), strconv.Itoa(d.Corrupt), strconv.Itoa(d.Lossy), i64(d.MaxLost), csvSig3(d.MaxLostAgeMicros)}
@@ -75,6 +76,9 @@ func runCSV(w io.Writer, r *result.Result) error {
 			}
 			row = append(row, i64(o.BusyBegins), i64(o.BusyCommits), i64(e.Script))
 			row = append(append(row, io...), durability...)
+			if sh := r.Plan.Shard; sh != nil {
+				row = append(row, sh.String()+" workers")
+			}
 			_ = cw.Write(row)
 		}
 	}
@@ -92,6 +96,7 @@ func suiteCSV(w io.Writer, sum *judge.Summary) error {
 	head = append(head, sum.Suite.Varied...)
 	head = append(head, "n", "mean", "stddev", "median", "min", "max", "baseline", "ratio", "better", "p", "significant", "missing")
 	head = append(head, errorColumns...)
+	head = append(head, shardHead(sum.Suite.Shard != nil)...)
 	_ = cw.Write(head)
 	for _, m := range sum.Metrics {
 		for i, c := range m.Cells {
@@ -122,11 +127,24 @@ func suiteCSV(w io.Writer, sum *judge.Summary) error {
 			}
 			row = append(row, c.Missing)
 			row = append(row, errorCells(result.CellErrors(sum.Suite.Cells[i]))...)
+			if sh := sum.Suite.Shard; sh != nil {
+				row = append(row, fmt.Sprintf("%d/%d cells", sh.Index, sh.Count))
+			}
 			_ = cw.Write(row)
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// shardHead is the last column of a CSV of a shard, "shard" (its rows
+// say "1/2 cells" or "1/2 workers": a shard of a job's runs or of a
+// run's workers), and none for the whole.
+func shardHead(shard bool) []string {
+	if shard {
+		return []string{"shard"}
+	}
+	return nil
 }
 
 // errorColumns name errorCells' columns: failed ops, then each class.

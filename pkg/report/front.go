@@ -70,10 +70,21 @@ func failedSuiteWarning(s *result.Suite) string {
 		failed, len(s.Cells), plural(len(s.Cells), "cell", "cells"), errorsShort(e))
 }
 
-// incompleteLines names every run of a suite that did not complete, and
-// what stopped it.
+// incompleteLines says first what a suite is not the whole of: a shard of
+// a job (which shard, which runs), a merge without some shards' runs, a
+// matrix of runs that each ran a shard of their workers; then names every
+// run that did not complete, and what stopped it.
 func incompleteLines(s *result.Suite) []string {
 	var out []string
+	if line := s.ShardLine(); line != "" {
+		out = append(out, line)
+	}
+	for _, m := range s.Missing {
+		out = append(out, "INCOMPLETE: "+m)
+	}
+	if line := s.Cells[0].Runs[0].WorkerShardLine(); line != "" {
+		out = append(out, line)
+	}
 	for _, c := range s.Cells {
 		for i, r := range c.Runs {
 			if !r.Complete {

@@ -450,11 +450,14 @@ func runAnswer(r *result.Result) *answer {
 }
 
 // runAlerts are the lines a run's page leads with: a run that did not
-// complete, ops that failed.
+// complete, a shard of its workers, ops that failed.
 func runAlerts(r *result.Result) []string {
 	var out []string
 	if !r.Complete {
 		out = append(out, "INCOMPLETE RESULT: "+strings.Join(r.Problems, "; "))
+	}
+	if line := r.WorkerShardLine(); line != "" {
+		out = append(out, line)
 	}
 	if line := failedRunWarning(r); line != "" {
 		out = append(out, line)

@@ -21,12 +21,7 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		}
 		first = false
 		ew.printf("**gobench %s** · %s · %s · wall %.3f s\n\n", r.Command, result.RunSettings(r), r.Plan.Brief(), ph.WallSeconds)
-		if !r.Complete {
-			ew.printf("> **Incomplete:** %s\n\n", strings.Join(r.Problems, "; "))
-		}
-		if line := failedRunWarning(r); i == 0 && line != "" {
-			ew.printf("> **%s**\n\n", line)
-		}
+		runAlertsMarkdown(ew, r, i == 0)
 		if lines := originLines(r); i == 0 && len(lines) > 0 {
 			ew.printf("%s\n\n", mdBlock(lines))
 		}
@@ -90,6 +85,23 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		ew.printf("\n%s\n", mdEscape(line))
 	}
 	return ew.err
+}
+
+// runAlertsMarkdown writes what a run's markdown leads with, as quotes: a
+// run that did not complete; under the first phase's head (first), a
+// shard of its workers and ops that failed.
+func runAlertsMarkdown(ew *errWriter, r *result.Result, first bool) {
+	if !r.Complete {
+		ew.printf("> **Incomplete:** %s\n\n", strings.Join(r.Problems, "; "))
+	}
+	if !first {
+		return
+	}
+	for _, line := range []string{r.WorkerShardLine(), failedRunWarning(r)} {
+		if line != "" {
+			ew.printf("> **%s**\n\n", line)
+		}
+	}
 }
 
 // suiteMarkdown writes a suite's report as markdown, the answer first

@@ -26,6 +26,9 @@ func runText(w io.Writer, r *result.Result) error {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
 	}
 	header(tw, r)
+	if line := r.WorkerShardLine(); line != "" {
+		tw.printf("%s\n", line)
+	}
 	if line := failedRunWarning(r); line != "" {
 		tw.printf("%s\n", line)
 	}
@@ -228,8 +231,8 @@ func header(w *errWriter, r *result.Result) {
 	}
 	w.printf("%s\n", title)
 
-	w.printf("%d %s × %d %s (%s) · seed %d · %s\n",
-		p.Procs, plural(p.Procs, "proc", "procs"), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
+	w.printf("%s × %d %s (%s) · seed %d · %s\n",
+		procsText(p), p.Goroutines, plural(p.Goroutines, "goroutine", "goroutines"),
 		modeText(p.Mode, env.Sharing, p.Driver), p.Seed, p.Describe(true))
 	if line := pinText(p.Pin); line != "" {
 		w.printf("%s\n", line)
@@ -242,6 +245,15 @@ func header(w *errWriter, r *result.Result) {
 	for _, line := range policyText(p) {
 		w.printf("%s\n", line)
 	}
+}
+
+// procsText says how many worker processes ran: "8 procs", or for a
+// shard of a run's workers "4 of 8 procs (shard 1/2)".
+func procsText(p workload.Plan) string {
+	if p.Shard == nil {
+		return fmt.Sprintf("%d %s", p.Procs, plural(p.Procs, "proc", "procs"))
+	}
+	return fmt.Sprintf("%d of %d procs (shard %s)", len(p.ProcIndexes()), p.Procs, p.Shard)
 }
 
 // modeText names the worker mode, and why it is goroutines where the

@@ -50,5 +50,6 @@ func (s *Suite) Named(eng Engines) (*Suite, error) {
 		out.Baseline = out.Cells[base].Settings
 	}
 	out.Shape, out.Reference, out.Gates = s.Shape, s.Reference, s.Gates
+	out.Shard, out.Missing = s.Shard, s.Missing
 	return out, nil
 }

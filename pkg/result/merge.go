@@ -18,9 +18,19 @@ import (
 // losslessly, counts summed and workers united; every other run keeps its
 // place as a repeat of its cell. Runs of different workloads are refused.
 // A merge that yields a single run returns it as a suite of one cell.
+//
+// Suites that are shards of one job split by its runs (Suite.Shard, from
+// --shard I/N) become the job's suite instead: each run in its cell and
+// repeat, as one machine would have run them all; runs no shard brought
+// are named in the suite's Missing.
 func Merge(suites []*Suite) (*Suite, error) {
 	if len(suites) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
+	}
+	for _, s := range suites {
+		if s.Shard != nil {
+			return mergeJob(suites)
+		}
 	}
 	type shardKey struct {
 		settings string
@@ -106,6 +116,11 @@ func MergeShards(shards []*Result) (*Result, error) {
 		}
 	}
 	out.Shards, out.Warnings = shardOrigins(shards)
+	// Each shard set up its own database and its workers opened and
+	// closed their connections: the I/O outside the phases is all of
+	// theirs, summed.
+	out.IOSetup = sumIO(shards, func(r *Result) *store.IOCounts { return r.IOSetup })
+	out.IOOutside = sumIO(shards, func(r *Result) *store.IOCounts { return r.IOOutside })
 	for pi := range first.Phases {
 		ph, err := mergePhase(shards, pi)
 		if err != nil {
@@ -213,6 +228,7 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 	}
 	ph.Total = total.stats("total", measured)
 	ph.WorkerSpread, ph.CPU = spread(ph.Workers), mergeCPU(shards, pi, ph.Total.Count)
+	ph.IO = mergeIO(shards, pi, &ph)
 	secs := make([]int64, 0, len(timeline))
 	for s := range timeline {
 		secs = append(secs, s)
@@ -268,6 +284,37 @@ func mergeCPU(shards []*Result, pi int, ops int64) *CPU {
 	}
 	c.Coordinator = coord
 	return c.per(ops)
+}
+
+// mergeIO sums the shards' file I/O over phase pi (every process's
+// counts) and reads it per commit of the merged phase ph; nil unless
+// every shard traced it.
+func mergeIO(shards []*Result, pi int, ph *Phase) *PhaseIO {
+	var files store.IOCounts
+	procs := 0
+	for _, r := range shards {
+		sio := r.Phases[pi].IO
+		if sio == nil {
+			return nil
+		}
+		files.Add(sio.Files)
+		procs += sio.Processes
+	}
+	p := shards[0].Plan
+	return newPhaseIO(files, procs, ph, &p.Phases[pi], &p)
+}
+
+// sumIO sums the I/O counts every shard has; nil unless all have them.
+func sumIO(shards []*Result, of func(*Result) *store.IOCounts) *store.IOCounts {
+	var out store.IOCounts
+	for _, r := range shards {
+		c := of(r)
+		if c == nil {
+			return nil
+		}
+		out.Add(*c)
+	}
+	return &out
 }
 
 // sortWorkers sorts a merged phase's workers by id, and refuses a worker

@@ -77,6 +77,9 @@ type Result struct {
 	// for a run that was not merged.
 	Shards   []ShardOrigin `json:"shards,omitempty"`
 	Warnings []string      `json:"warnings,omitempty"`
+	// Slot is the run's place in its job (cell and repeat) when the job
+	// was split by its runs over shards (Suite.Shard); nil otherwise.
+	Slot *Slot `json:"slot,omitempty"`
 }
 
 // Space is what a database takes on disk after a run, against the live

@@ -99,6 +99,14 @@ type Suite struct {
 	// Scenario, for a scenario's suite (gobench scenario), says whether
 	// its pitfall was reproduced, and the finding.
 	Scenario *Scenario `json:"scenario,omitempty"`
+	// Shard, when set, says the suite is one shard of a job split by its
+	// cells and repeats (--shard I/N): part of the job, which merge joins
+	// with the other shards into the job's suite.
+	Shard *Shard `json:"shard,omitempty"`
+	// Missing names, in a suite merged from shards of a job (gobench
+	// merge --partial), the job's runs no shard brought; empty when the
+	// suite is whole.
+	Missing []string `json:"missing,omitempty"`
 }
 
 // Precision is what a stop rule for repeats reached (see judge.Precision):
@@ -571,7 +579,7 @@ func ReadSuite(rd io.Reader) (*Suite, error) {
 		return nil, err
 	}
 	out.Gates = s.Gates // the verdicts as the run gave them
-	out.Scenario = s.Scenario
+	out.Scenario, out.Shard, out.Missing = s.Scenario, s.Shard, s.Missing
 	out.Shape, out.Reference = shapeOr(s.Shape, s.Command), s.Reference
 	fillLegacy(out)
 	return out, nil

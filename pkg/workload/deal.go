@@ -31,13 +31,17 @@ type Deal struct {
 	// Counter: the dealer must be told (Dealer.Release) once the op is
 	// over, committed, failed or never run.
 	Claimed bool
-	// Replay, for a replayed trace's statement, is the statement.
-	Replay *ReplayDeal
+	// Action, when set, is an op the source runs itself (a replayed
+	// trace's statement): the worker runs it in place of Op's own code.
+	Action Action
 }
 
 // Dealer deals one worker's ops in one phase. It is used by one goroutine.
+// A Dealer that holds something to release (a trace's file) is also an
+// io.Closer: the worker closes it when its phase ends.
 type Dealer interface {
-	// Deal deals the next op into d. An error stops the worker.
+	// Deal deals the next op into d. ErrDealt ends the worker's phase;
+	// another error stops the worker.
 	Deal(d *Deal) error
 	// Len returns how many ops the dealer deals in all, or 0 when the
 	// phase's op count or duration bounds them.

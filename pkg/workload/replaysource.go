@@ -10,8 +10,8 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 )
 
-// ReplayDeal is a replayed statement, as a replay's Dealer deals it
-// (Deal.Replay).
+// ReplayDeal is a replayed statement, as a replay's Dealer deals it: the
+// Action of its Deal.
 type ReplayDeal struct {
 	// SQL is the statement's text, or Stmts its statements when the
 	// text holds several (an sqlite3_exec's); Args its parameters' values
@@ -45,6 +45,78 @@ type ReplayDeal struct {
 	// when captured, and the order of commits has the application's
 	// retry run in its place.
 	Skip bool
+}
+
+// Run runs the statement on conn (store.Executor), and flags its sample
+// where it did something else than when captured.
+func (rd *ReplayDeal) Run(conn store.Conn) (SampleFlags, error) {
+	var flags SampleFlags
+	if rd.Want.Code != 0 {
+		flags |= FlagCaptureError
+	}
+	if rd.Skip {
+		return flags | FlagSkipped, nil
+	}
+	ex, ok := conn.(store.Executor)
+	if !ok {
+		return flags, fmt.Errorf("%w: the driver cannot run a trace's statements", store.ErrInvalid)
+	}
+	out, err := rd.exec(ex)
+	class := store.OK
+	if err != nil {
+		class = store.Classify(err)
+	}
+	if !rd.Overridden && rd.diverged(out, class) {
+		flags |= FlagDiverged
+	}
+	if rd.Want.Committed && class == store.OK {
+		flags |= FlagCommitted
+	}
+	if rd.Want.Uncertain {
+		flags |= FlagUncertain
+	}
+	if errors.Is(err, store.ErrInvalid) {
+		// A statement refused by the guard, or one no driver could run:
+		// bad input, which stops the replay.
+		err = fmt.Errorf("the trace's statement %.80q: %w", rd.SQL, err)
+	}
+	return flags, err
+}
+
+// exec runs the statement: each of its statements in turn if its text
+// holds several.
+func (rd *ReplayDeal) exec(ex store.Executor) (store.Outcome, error) {
+	if len(rd.Stmts) == 0 {
+		return ex.Execute(rd.SQL, rd.Args, rd.MaxRows, rd.Changes)
+	}
+	var total store.Outcome
+	for _, s := range rd.Stmts {
+		out, err := ex.Execute(s, nil, -1, false)
+		total.Rows += out.Rows
+		total.Done = out.Done
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// diverged reports whether the statement did something else than when
+// captured: another outcome, or (as far as the application read) other
+// rows, or other changes.
+func (rd *ReplayDeal) diverged(out store.Outcome, class store.Class) bool {
+	want := rd.Want
+	switch {
+	case class != store.OK || want.Code != 0:
+		return class != want.Class()
+	case want.Uncertain:
+		return false // which state it saw is not known: its rows say nothing
+	case rd.Changes:
+		return out.Changes != want.Changes
+	case want.Done:
+		return out.Rows != want.Rows || !out.Done
+	}
+	return out.Rows != want.Rows
 }
 
 // Captured is what a statement did when captured.
@@ -168,12 +240,26 @@ type replayDealer struct {
 // Len returns how many statements the connection ran.
 func (d *replayDealer) Len() int64 { return d.w.Statements }
 
+// Pacer returns a replay worker's pace: the statements' recorded due
+// times at a speed, then their turns in the order of commits; neither is
+// the closed loop (nil).
+func (replaySource) Pacer(p *Plan, _, _ int, sh *Shared) (Pacer, error) {
+	r := p.Replay
+	var due, turn Pacer
+	if r.Speed > 0 {
+		due = recordedDue{}
+	}
+	if r.Order == ReplayCommit {
+		if sh == nil || sh.replay == nil {
+			return nil, errors.New("a replay in the order of commits needs the run's shared order (NewShared, then SetReplayOrder)")
+		}
+		turn = &commitOrder{o: sh.replay}
+	}
+	return Pacers(due, turn), nil
+}
+
 // Release is not used: a replay claims no keynums.
 func (d *replayDealer) Release(uint64) error { return nil }
-
-// Order returns the run's shared order of commits, or nil when the
-// transactions race.
-func (d *replayDealer) Order() *ReplayOrder { return d.order }
 
 // Close closes the trace.
 func (d *replayDealer) Close() error {
@@ -188,7 +274,10 @@ func (d *replayDealer) Close() error {
 
 // Deal deals the connection's next statement.
 func (d *replayDealer) Deal(out *Deal) error {
-	if d.tr == nil || d.n >= d.w.Statements {
+	if d.tr == nil {
+		return ErrDealt // an idle worker: its process has fewer connections than another
+	}
+	if d.n >= d.w.Statements {
 		return errors.New("the connection's statements are all dealt")
 	}
 	for d.tr.Next() {
@@ -198,7 +287,7 @@ func (d *replayDealer) Deal(out *Deal) error {
 		}
 		d.n++
 		d.fill(&rec.Exec)
-		*out = Deal{Op: d.text(rec.Exec.SQL).op, Replay: &d.deal}
+		*out = Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal}
 		return nil
 	}
 	if err := d.tr.Err(); err != nil {

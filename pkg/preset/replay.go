@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
@@ -20,7 +21,7 @@ type ReplaySpec struct {
 	// database to replay, at which speed, in which order. Options.Procs
 	// is set per cell, from the matrix's --procs (0: as captured).
 	Open    func() (io.ReadCloser, error)
-	Options workload.ReplayOptions
+	Options replay.Options
 }
 
 // DefaultReplaySpec returns a spec that replays a trace back to back in
@@ -30,7 +31,7 @@ func DefaultReplaySpec() ReplaySpec {
 	p := workload.DefaultPlan()
 	p.Preload, p.OnError = 0, workload.OnErrorContinue
 	p.Phases = []workload.Phase{{Name: "replay", Batch: 1}}
-	return ReplaySpec{Plan: p, Options: workload.ReplayOptions{Order: workload.ReplayRace}}
+	return ReplaySpec{Plan: p, Options: replay.Options{Order: workload.ReplayRace}}
 }
 
 // Shape is a matrix of settings.
@@ -71,7 +72,7 @@ func (s ReplaySpec) Plans(m Matrix) ([]*workload.Plan, error) {
 func (s ReplaySpec) cells(m Matrix, procs int) ([]*workload.Plan, error) {
 	o := s.Options
 	o.Procs = procs
-	r, _, err := workload.PlanReplay(s.Open, o)
+	r, _, err := replay.Build(s.Open, o)
 	if err != nil {
 		return nil, err
 	}
@@ -79,10 +80,7 @@ func (s ReplaySpec) cells(m Matrix, procs int) ([]*workload.Plan, error) {
 	p.Replay = r
 	p.Store.Path = temporary
 	ph := p.Phases[0]
-	ph.Mix = nil
-	for _, k := range r.Kinds {
-		ph.Mix = append(ph.Mix, workload.Weight{Op: k.Op, Percent: float64(k.Count)})
-	}
+	ph.Mix = nil // the trace's statements: its source deals them, no mix
 	for _, w := range r.Workers {
 		ph.Ops = max(ph.Ops, w.Statements)
 	}

@@ -268,38 +268,18 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 			due = d
 		}
 		op, key, err := w.deal()
-		if errors.Is(err, workload.ErrDealt) {
-			break
-		} else if err != nil {
+		if err != nil {
+			if errors.Is(err, workload.ErrDealt) {
+				break // the dealer has no op left for this worker
+			}
 			return err
 		}
 		if w.pacer != nil {
-			d, ok, err := w.pacer.Wait(&w.pace, &w.d, due)
-			if err != nil || !ok {
-				if rerr := w.resolve(); err == nil { // dealt, never run: it is over
-					err = rerr
-				}
-				if err != nil {
-					return fmt.Errorf("worker %d: %w", w.id, err)
-				}
-				return nil
-			}
-			if due = -1; d >= 0 {
-				due = start + d
-			}
-			if w.skipLate && due >= 0 {
-				// One reading decides: an op run is timed from the instant
-				// that found it on time, so none is run and flagged late.
-				began = w.now()
-				if lag := began - due; lag > int64(w.limit) {
-					if err := w.resolve(); err != nil { // a skipped insert is over
-						return err
-					}
-					if err := w.skipped(op, start, due, lag); err != nil {
-						return err
-					}
-					continue
-				}
+			var skip, stop bool
+			if due, began, skip, stop, err = w.await(op, start, due); err != nil || stop {
+				return err
+			} else if skip {
+				continue
 			}
 		}
 		switch {
@@ -320,6 +300,38 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 		}
 	}
 	return w.endBatch(start)
+}
+
+// await waits until the op dealt (op) may run, as the pacer says, its
+// due time first at due (from START; -1: none yet). It returns its due
+// time (a nanotime reading, or -1) and when it began, if read already (or
+// -1); skip says it was late and skipped (its sample recorded), stop that
+// the run stopped while it waited.
+func (w *worker) await(op workload.Op, start, due int64) (at, began int64, skip, stop bool, err error) {
+	d, ok, err := w.pacer.Wait(&w.pace, &w.d, due)
+	if err != nil || !ok {
+		rerr := w.resolve() // dealt, never run: it is over
+		if err != nil {
+			return 0, 0, false, true, fmt.Errorf("worker %d: %w", w.id, err)
+		}
+		return 0, 0, false, true, rerr
+	}
+	if d < 0 {
+		return -1, -1, false, false, nil
+	}
+	at, began = start+d, -1
+	if w.skipLate {
+		// One reading decides: an op run is timed from the instant that
+		// found it on time, so none is run and flagged late.
+		began = w.now()
+		if lag := began - at; lag > int64(w.limit) {
+			if err := w.resolve(); err != nil { // a skipped insert is over
+				return 0, 0, true, false, err
+			}
+			return at, began, true, false, w.skipped(op, start, at, lag)
+		}
+	}
+	return at, began, false, false, nil
 }
 
 // act runs an op its source runs itself (Deal.Action), in the

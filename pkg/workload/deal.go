@@ -53,13 +53,23 @@ type Dealer interface {
 
 // Shared is what the workers of one host share of a plan's sources: the
 // key chooser's tables, a record workload's generators and its insert
-// counter. Build it once per host with NewShared.
+// counter, and the source that deals where its dealing lives in a package
+// of its own (Use). Build it once per host with NewShared.
 type Shared struct {
-	keys   keyChooser
-	replay *ReplayOrder
+	keys keyChooser
+	src  Source
 }
 
-// SetReplayOrder gives a replay in the order of commits its run's shared
-// order (a worker process's is mapped from the file the coordinator
-// made; see ReplayOrder).
-func (s *Shared) SetReplayOrder(o *ReplayOrder) { s.replay = o }
+// Use makes src the source of the dealers and pacers of the workers that
+// share s, in place of the one the plan's data names: a source whose
+// dealing reads what plan data cannot hold (a trace: package replay's).
+func (s *Shared) Use(src Source) { s.src = src }
+
+// source returns the source of phase ph of p for the workers that share
+// s: the one s uses, or the plan's.
+func (s *Shared) source(p *Plan, ph *Phase) Source {
+	if s != nil && s.src != nil {
+		return s.src
+	}
+	return p.Source(ph)
+}

@@ -50,14 +50,14 @@ type Paced interface {
 }
 
 // Pacer returns the pacer of worker in run phase run: the open-loop
-// schedule of a plan with a rate, the pace of a Paced source, else nil
-// (the closed loop).
+// schedule of a plan with a rate, the pace of a Paced source (the one sh
+// uses, if any), else nil (the closed loop).
 func (p *Plan) Pacer(run, worker int, sh *Shared) (Pacer, error) {
 	ph := &p.RunPhases()[run]
 	if p.Rate > 0 {
 		return &openLoop{s: NewSchedule(p, run, worker), end: int64(ph.Duration)}, nil
 	}
-	if ps, ok := p.Source(ph).(Paced); ok {
+	if ps, ok := sh.source(p, ph).(Paced); ok {
 		pc, err := ps.Pacer(p, run, worker, sh)
 		if err != nil {
 			return nil, fmt.Errorf("worker %d: phase %s: %w", worker, ph.Name, err)

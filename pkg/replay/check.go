@@ -1,4 +1,4 @@
-package runner
+package replay
 
 import (
 	"context"
@@ -14,38 +14,14 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// A replayed trace (Plan.Replay) runs through the one worker loop: its
-// source deals each connection's statements (workload.ReplayDeal, an
-// action the worker runs), its pacers say when (at a speed, in the order
-// of commits). What is its own here: the shared order of commits, the
-// snapshot it starts from, the check of its statements before the run and
-// of the database after it.
-
-// replayOrder returns the order of commits a host's workers share: the one
-// the host was given (a worker process's, mapped from the coordinator's
-// file), or, for a host that runs every worker, one of its own.
-func (h *Host) replayOrder() (*workload.ReplayOrder, error) {
-	r := h.Plan.Replay
-	if r == nil || r.Order != workload.ReplayCommit {
-		return nil, nil
-	}
-	if h.ReplayOrder != nil {
-		return h.ReplayOrder, nil
-	}
-	if len(h.Workers) < h.Plan.Workers() {
-		return nil, fmt.Errorf("%w: the replay in the order of commits runs on %d hosts: they need the run's shared order", store.ErrInvalid, h.Plan.Workers()/max(len(h.Workers), 1))
-	}
-	return NewReplayOrder(r)
-}
-
-// NewReplayOrder returns a replay's order of commits in memory of its own,
+// NewOrder returns a replay's order of commits in memory of its own,
 // each state's statements counted from the trace.
-func NewReplayOrder(r *workload.Replay) (*workload.ReplayOrder, error) {
-	o, err := workload.NewReplayOrder(r.States)
+func NewOrder(r *workload.Replay) (*Order, error) {
+	o, err := newOrder(r.States)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.CountGates(openTrace(r), o); err != nil {
+	if err := CountGates(r, openTrace(r), o); err != nil {
 		return nil, fmt.Errorf("reading the trace: %w", err)
 	}
 	return o, nil
@@ -90,11 +66,11 @@ func InstallSnapshot(r *workload.Replay, dst string) (n int64, err error) {
 	return n, out.Sync()
 }
 
-// CheckReplay compares the replayed database at path, once the run is
+// Check compares the replayed database at path, once the run is
 // over, with the database the capture ended with (the trace's digest):
 // table by table, leaving out the run's own table (kv) if the capture had
 // none.
-func CheckReplay(r *workload.Replay, path string) *workload.ReplayCheck {
+func Check(r *workload.Replay, path string) *workload.ReplayCheck {
 	rc := &workload.ReplayCheck{Order: r.Order}
 	captured, why := capturedDigest(r)
 	if why != "" {
@@ -142,13 +118,24 @@ func capturedDigest(r *workload.Replay) ([]sqltrace.TableDigest, string) {
 	return nil, "the trace holds no digest of the database at the capture's end"
 }
 
-// checkReplaySQL prepares every statement the replay will run, once each,
+// SetupCheck returns the check of p's store before its run
+// (runner.Setup.Check): a replay's statements (CheckSQL), or nil when p
+// replays no trace.
+func SetupCheck(p *workload.Plan) func(context.Context, store.Store) error {
+	r := p.Replay
+	if r == nil {
+		return nil
+	}
+	return func(ctx context.Context, st store.Store) error { return CheckSQL(ctx, st, r) }
+}
+
+// CheckSQL prepares every statement the replay will run, once each,
 // on a connection of the setup's, before any worker starts: a trace whose
 // SQL would reach outside the run's database (an ATTACH, a file function,
 // a pragma of the process's) is refused before anything of it runs. A
 // statement that cannot be prepared yet for another reason (its table is
 // created later in the trace) is left to its run.
-func checkReplaySQL(ctx context.Context, st store.Store, r *workload.Replay) error {
+func CheckSQL(ctx context.Context, st store.Store, r *workload.Replay) error {
 	c, err := st.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("checking the trace's statements: opening a connection: %w", err)
@@ -190,7 +177,7 @@ func checkReplaySQL(ctx context.Context, st store.Store, r *workload.Replay) err
 // holds several; a setting the run overrides as the read it runs as).
 func checkText(ex store.Executor, sql string) error {
 	stmts := sqltrace.SplitStatements(sql)
-	if p := workload.OverriddenPragma(sqltrace.Fingerprint(sql)); p != "" {
+	if p := OverriddenPragma(sqltrace.Fingerprint(sql)); p != "" {
 		stmts = []string{"PRAGMA " + p}
 	}
 	for _, s := range stmts {

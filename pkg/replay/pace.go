@@ -1,7 +1,8 @@
-package workload
+package replay
 
 import (
 	"fmt"
+	"github.com/gobench/gobench/pkg/workload"
 	"time"
 )
 
@@ -9,20 +10,20 @@ import (
 // due times at a speed, and their turns in the order of commits.
 
 // recordedDue paces a replay at a speed: each statement is due when the
-// trace says, scaled (ReplayDeal.Due).
+// trace says, scaled (Statement.Due).
 type recordedDue struct{}
 
 func (recordedDue) Next() (int64, bool) { return -1, true }
 
-func (recordedDue) Wait(c Waiter, d *Deal, _ int64) (int64, bool, error) {
-	due := d.Action.(*ReplayDeal).Due
+func (recordedDue) Wait(c workload.Waiter, d *workload.Deal, _ int64) (int64, bool, error) {
+	due := d.Action.(*Statement).Due
 	if due < 0 {
 		return -1, true, nil
 	}
 	return due, c.SleepUntil(due), nil
 }
 
-func (recordedDue) Ran(*Deal) {}
+func (recordedDue) Ran(*workload.Deal) {}
 
 // ReplayStall is how long a replay in the order of commits waits for its
 // turn with no progress anywhere before it fails: the statement whose
@@ -33,7 +34,7 @@ const ReplayStall = 2 * time.Minute
 // statement runs when its turn comes in the run's shared order (see
 // awaitTurn), and the order learns what it did once it ran.
 type commitOrder struct {
-	o *ReplayOrder
+	o *Order
 	// stall is ReplayStall but in tests; ranEarly says the statement let
 	// run counted itself as run (see awaitTurn).
 	stall    time.Duration
@@ -42,13 +43,13 @@ type commitOrder struct {
 
 func (*commitOrder) Next() (int64, bool) { return -1, true }
 
-func (g *commitOrder) Wait(c Waiter, d *Deal, due int64) (int64, bool, error) {
-	ok, err := g.awaitTurn(c, d.Action.(*ReplayDeal))
+func (g *commitOrder) Wait(c workload.Waiter, d *workload.Deal, due int64) (int64, bool, error) {
+	ok, err := g.awaitTurn(c, d.Action.(*Statement))
 	return due, ok, err
 }
 
-func (g *commitOrder) Ran(d *Deal) {
-	rd, o := d.Action.(*ReplayDeal), g.o
+func (g *commitOrder) Ran(d *workload.Deal) {
+	rd, o := d.Action.(*Statement), g.o
 	if rd.Gate >= 0 && !g.ranEarly {
 		o.Ran(rd.Gate)
 	}
@@ -68,7 +69,7 @@ func (g *commitOrder) Ran(d *Deal) {
 // every statement that begins a transaction at c-1 ran. A commit that
 // begins its own transaction (an autocommit write) counts itself as run
 // first (ranEarly). ok is false when the run stopped first.
-func (g *commitOrder) awaitTurn(c Waiter, rd *ReplayDeal) (ok bool, err error) {
+func (g *commitOrder) awaitTurn(c workload.Waiter, rd *Statement) (ok bool, err error) {
 	o := g.o
 	g.ranEarly = false
 	if rd.Gate >= 0 {
@@ -96,7 +97,7 @@ func (g *commitOrder) awaitTurn(c Waiter, rd *ReplayDeal) (ok bool, err error) {
 // millisecond; with no progress of the order (the state reached, the
 // statements pending and the idle writers at state k) for the stall
 // time-out it fails.
-func (g *commitOrder) waitFor(c Waiter, k int64, ready func() bool) (bool, error) {
+func (g *commitOrder) waitFor(c workload.Waiter, k int64, ready func() bool) (bool, error) {
 	o, stall := g.o, g.stall
 	if stall == 0 {
 		stall = ReplayStall
@@ -119,10 +120,11 @@ func (g *commitOrder) waitFor(c Waiter, k int64, ready func() bool) (bool, error
 	return true, nil
 }
 
-// Compile-time checks that the replay's pacers are Pacers.
+// Compile-time checks that the replay's pacers are Pacers, its source
+// Paced and its statements Actions.
 var (
-	_ Pacer  = recordedDue{}
-	_ Pacer  = (*commitOrder)(nil)
-	_ Paced  = replaySource{}
-	_ Action = (*ReplayDeal)(nil)
+	_ workload.Pacer  = recordedDue{}
+	_ workload.Pacer  = (*commitOrder)(nil)
+	_ workload.Paced  = (*Source)(nil)
+	_ workload.Action = (*Statement)(nil)
 )

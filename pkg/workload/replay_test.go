@@ -14,3 +14,24 @@ func TestStatementMix(t *testing.T) {
 		t.Error("a mix of statements and key-value ops was taken")
 	}
 }
+
+// TestPlanTimed: a plan's ops have due times in an open loop at a rate,
+// and in a replay at a speed (its source is Timed), not back to back.
+func TestPlanTimed(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		plan func(p *Plan)
+		want bool
+	}{
+		{"closed loop", func(*Plan) {}, false},
+		{"rate", func(p *Plan) { p.Rate = 100 }, true},
+		{"replay back to back", func(p *Plan) { p.Replay = &Replay{Speed: 0} }, false},
+		{"replay at a speed", func(p *Plan) { p.Replay = &Replay{Speed: 2} }, true},
+	} {
+		p := DefaultPlan()
+		tt.plan(&p)
+		if got := p.Timed(); got != tt.want {
+			t.Errorf("%s: Timed %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -55,3 +55,9 @@ func SpeedName(speed float64) string {
 func (replaySource) Dealer(*Plan, int, int, *Shared) (Dealer, error) {
 	return nil, errors.New("a replayed trace's statements are dealt by package replay's source (replay.NewSource, then Shared.Use)")
 }
+
+// Timed reports whether the replay's statements are due when captured (a
+// speed) rather than back to back.
+func (replaySource) Timed(p *Plan) bool { return p.Replay.Speed > 0 }
+
+var _ Timed = replaySource{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
@@ -32,6 +33,15 @@ func DefaultReplaySpec() ReplaySpec {
 	p.Preload, p.OnError = 0, workload.OnErrorContinue
 	p.Phases = []workload.Phase{{Name: "replay", Batch: 1}}
 	return ReplaySpec{Plan: p, Options: replay.Options{Order: workload.ReplayRace}}
+}
+
+// ReplayPace is how long a replay cell's trace takes at its speed, as
+// captured: 0 back to back (or for a plan that replays no trace).
+func ReplayPace(p *workload.Plan) time.Duration {
+	if r := p.Replay; r != nil && r.Speed > 0 {
+		return time.Duration(float64(r.Duration) / r.Speed)
+	}
+	return 0
 }
 
 // Shape is a matrix of settings.

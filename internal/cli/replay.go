@@ -48,7 +48,7 @@ func (o *replayOptions) runOpts() *runOptions { return &o.run }
 func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 	o.matrix.AddFlags(fs, "must be 1: a replay runs each statement as the application did")
 	inGroup(fs, groupLoad, func() {
-		fs.BoolVar(&o.info, "info", false, "summarise the trace (processes, connections, statements, fingerprints, commits, duration, databases, size) and run nothing")
+		fs.BoolVar(&o.info, "info", false, "check every chunk of the trace, summarise it (processes, connections, statements, fingerprints, commits, duration, databases, size) and run nothing")
 		fs.StringVar(&o.speed, "speed", o.speed, "max (each connection's statements back to back), or 1x (at the times they were captured, latency counted from each one's due time), 2x, 0.5x …")
 		fs.StringVar(&o.spec.Options.Order, "order", workload.ReplayRace, "race (the connections' transactions race, as in production) or commit (each transaction where it was in the captured order of commits: the database ends as the capture's, every statement sees what it saw)")
 		fs.StringVar(&o.database, "database", "", "the captured database to replay, by its path in the trace (default: the one it ran most statements on)")

@@ -75,29 +75,43 @@ type fpCount struct {
 const maxTop = 10
 
 // Inspect reads a trace twice (open opens it each time) and summarises
-// it, with each database's order of commits.
+// it, with each database's order of commits. It checks every chunk, the
+// snapshots' bytes too, and that each snapshot holds the bytes its record
+// says: a trace that would fail in a replay fails here, with a
+// *FormatError naming the offset.
 func Inspect(open func() (io.ReadCloser, error)) (*Info, error) {
 	orders := map[string]*Order{}
-	_, err := scan(open, func(c *scanContext, rec *Record) {
-		if rec.Kind == KindSegment {
+	var snaps []*Record
+	c, err := scan(open, func(c *scanContext, rec *Record) {
+		switch rec.Kind {
+		case KindSegment:
 			o := orderOf(orders, c.dbPath(rec.Stream, rec.Segment.DB))
 			o.addSegment(rec.Segment)
+		case KindSnapshot:
+			if rec.Snapshot.Error == "" {
+				snaps = append(snaps, &Record{Kind: KindSnapshot, Offset: rec.Offset, Snapshot: rec.Snapshot})
+			}
 		}
 	})
 	if err != nil {
 		return nil, err
+	}
+	for _, s := range snaps {
+		if got := c.data[s.Snapshot.Number]; got != s.Snapshot.Size {
+			return nil, &FormatError{Offset: s.Offset, Msg: fmt.Sprintf("snapshot %d holds %d bytes, its record says %d: the trace is corrupt", s.Snapshot.Number, got, s.Snapshot.Size)}
+		}
 	}
 	for _, o := range orders {
 		o.sortSegments()
 	}
 	in := &Info{Orders: orders, byFP: map[string]*fpCount{}}
 	t := &tally{in: in, threads: map[[2]uint64]bool{}, conns: map[[2]uint64]bool{}, dbs: map[string]*DBInfo{}, proc: map[uint64]*ProcessInfo{}}
-	end, err := scan(open, func(c *scanContext, rec *Record) { t.add(c, rec) })
+	c, err = scan(open, func(c *scanContext, rec *Record) { t.add(c, rec) })
 	if err != nil {
 		return nil, err
 	}
-	in.Version, in.Bytes = end.Version(), end.Offset()
-	in.Complete, _, _ = end.Ended()
+	in.Version, in.Bytes = c.r.Version(), c.r.Offset()
+	in.Complete, _, _ = c.r.Ended()
 	t.finish()
 	return in, nil
 }
@@ -117,6 +131,7 @@ type scanContext struct {
 	r     *Reader
 	paths map[[2]uint64]string // (stream, db id) → path
 	conns map[[2]uint64]uint64 // (stream, conn) → db id
+	data  map[uint64]uint64    // snapshot number → bytes read
 }
 
 func (c *scanContext) dbPath(stream, db uint64) string { return c.paths[[2]uint64{stream, db}] }
@@ -131,20 +146,22 @@ func (c *scanContext) connDB(stream, conn uint64) string {
 }
 
 // scan reads a trace, calling visit for each record (snapshot bytes
-// skipped) with the references resolved so far. It returns the Reader,
-// at the trace's end.
-func scan(open func() (io.ReadCloser, error), visit func(*scanContext, *Record)) (*Reader, error) {
+// counted, not visited) with the references resolved so far. It returns
+// its context, its Reader at the trace's end.
+func scan(open func() (io.ReadCloser, error), visit func(*scanContext, *Record)) (*scanContext, error) {
 	f, err := open()
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	r := NewReader(f)
-	r.Filter(nil, false)
-	c := &scanContext{r: r, paths: map[[2]uint64]string{}, conns: map[[2]uint64]uint64{}}
+	c := &scanContext{r: r, paths: map[[2]uint64]string{}, conns: map[[2]uint64]uint64{}, data: map[uint64]uint64{}}
 	for r.Next() {
 		rec := r.Record()
 		switch rec.Kind {
+		case KindData:
+			c.data[rec.Stream] += uint64(len(rec.Data))
+			continue
 		case KindDB:
 			c.paths[[2]uint64{rec.Stream, rec.DB.ID}] = rec.DB.Path
 		case KindOpen:
@@ -152,7 +169,7 @@ func scan(open func() (io.ReadCloser, error), visit func(*scanContext, *Record))
 		}
 		visit(c, rec)
 	}
-	return r, r.Err()
+	return c, r.Err()
 }
 
 // tally is Inspect's second pass.

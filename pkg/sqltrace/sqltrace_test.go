@@ -284,6 +284,78 @@ func TestDamaged(t *testing.T) {
 	}
 }
 
+// inspectBytes runs Inspect on a trace in memory.
+func inspectBytes(b []byte) (*Info, error) {
+	return Inspect(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil })
+}
+
+// TestInspectChecksEveryChunk: Inspect, which reads no snapshot's bytes
+// for its summary, still checks them: a byte changed in a snapshot's
+// chunk, in the records or in the header, or a snapshot shorter than its
+// record says, is a FormatError naming the offset, never a complete
+// trace. A filtered Reader checks the chunks it skips too.
+func TestInspectChecksEveryChunk(t *testing.T) {
+	snap := bytes.Repeat([]byte("page"), 64)
+	recs := []Record{
+		{Kind: KindDB, DB: DB{ID: 1, Path: "/db"}},
+		{Kind: KindOpen, Open: Open{Conn: 1, DB: 1}},
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "SELECT 1", Start: 10, Span: 5}},
+		{Kind: KindSnapshot, Snapshot: Snapshot{DB: 1, Number: 1, Size: uint64(len(snap))}},
+	}
+	good := write(t, recs, snap)
+	if in, err := inspectBytes(good); err != nil || !in.Complete {
+		t.Fatalf("the good trace: %+v, %v", in, err)
+	}
+	// The first chunk of each type, by its framing.
+	offs := map[byte]int64{}
+	for at := int64(HeaderLen); at < int64(len(good)); {
+		typ := good[at]
+		_, n1 := binary.Uvarint(good[at+1:])
+		length, n2 := binary.Uvarint(good[at+1+int64(n1):])
+		if _, ok := offs[typ]; !ok {
+			offs[typ] = at
+		}
+		at += 1 + int64(n1+n2) + int64(length) + 4
+	}
+	flip := func(at int64) []byte {
+		b := append([]byte(nil), good...)
+		b[at] ^= 0x40
+		return b
+	}
+	short := write(t, []Record{recs[0], recs[1], recs[2], {Kind: KindSnapshot, Snapshot: Snapshot{DB: 1, Number: 1, Size: uint64(len(snap)) + 1}}}, snap)
+	tests := []struct {
+		name string
+		b    []byte
+		want string
+		off  int64
+	}{
+		{"snapshot byte", flip(offs[chunkSnapshot] + 40), "checksum", offs[chunkSnapshot]},
+		{"records byte", flip(offs[chunkRecords] + 8), "checksum", offs[chunkRecords]},
+		{"header version", flip(12), "unknown version", 8},
+		{"snapshot short of its size", short, "snapshot 1 holds 256 bytes, its record says 257", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := inspectBytes(tt.b)
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("Inspect: %+v, error %v, want a FormatError", in, err)
+			}
+			if !strings.Contains(fe.Msg, tt.want) || tt.off >= 0 && fe.Offset != tt.off {
+				t.Errorf("error %q at %d, want %q at %d", fe.Msg, fe.Offset, tt.want, tt.off)
+			}
+		})
+	}
+	r := NewReader(bytes.NewReader(flip(offs[chunkSnapshot] + 40)))
+	r.Filter(func(uint64) bool { return false }, false)
+	for r.Next() {
+	}
+	var fe *FormatError
+	if !errors.As(r.Err(), &fe) || fe.Offset != offs[chunkSnapshot] {
+		t.Errorf("a filtered reader past a corrupt snapshot chunk: %v", r.Err())
+	}
+}
+
 // TestMerge: processes' files become streams 1 and up, a file cut short
 // keeps its whole chunks, and the snapshots are embedded in stream 0.
 func TestMerge(t *testing.T) {
@@ -441,8 +513,15 @@ func FuzzReader(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte("GBTRACE\n\x01\x00\x00\x00\x00\x00\x00\x00E\x00\x02\x00\x00\x00\x00\x00"))
+	bad := append([]byte(nil), good...)
+	bad[HeaderLen+5] ^= 0x40 // in the snapshot's chunk, which comes first
+	f.Add(bad)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		recs, err := readAll(b)
+		if in, ierr := inspectBytes(b); ierr == nil && err != nil {
+			// What --info calls readable must read.
+			t.Fatalf("Inspect read it (complete %v); a full read failed: %v", in.Complete, err)
+		}
 		if err != nil {
 			var fe *FormatError
 			if !errors.As(err, &fe) && !errors.Is(err, ErrNewer) {

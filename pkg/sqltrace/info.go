@@ -23,12 +23,17 @@ type Info struct {
 	Fingerprints int           `json:"fingerprints"`
 	// Duration is from the first statement's start to the last one's
 	// end.
-	Duration  time.Duration       `json:"duration_ns"`
-	Databases []DBInfo            `json:"databases"`
-	Top       []FingerprintInfo   `json:"top"`
-	Notes     []string            `json:"notes,omitempty"`
-	Orders    map[string]*Order   `json:"-"`
-	byFP      map[string]*fpCount // fingerprint → counts
+	Duration  time.Duration     `json:"duration_ns"`
+	Databases []DBInfo          `json:"databases"`
+	Top       []FingerprintInfo `json:"top"`
+	// Cut counts the statements whose text was longer than MaxText (a
+	// replay does not run them), Omitted those with a parameter longer
+	// than MaxValue, which the trace does not hold.
+	Cut     Loss                `json:"cut"`
+	Omitted Loss                `json:"omitted"`
+	Notes   []string            `json:"notes,omitempty"`
+	Orders  map[string]*Order   `json:"-"`
+	byFP    map[string]*fpCount // fingerprint → counts
 }
 
 // ProcessInfo is one process of a trace.
@@ -258,6 +263,12 @@ func (t *tally) exec(c *scanContext, stream uint64, e *Exec) {
 		in.Commits++
 	}
 	fp := Fingerprint(e.SQL)
+	if e.Flags&FlagCut != 0 {
+		in.Cut.Add(FingerprintID(fp))
+	}
+	if e.Omits() {
+		in.Omitted.Add(FingerprintID(fp))
+	}
 	f := in.byFP[fp]
 	if f == nil {
 		f = &fpCount{}

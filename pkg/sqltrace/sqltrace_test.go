@@ -27,7 +27,7 @@ func sample() []Record {
 		{Kind: KindExec, Exec: Exec{Conn: 1, Thread: 43, SQL: "SELECT * FROM users WHERE id = ?1 AND score > :s", Start: 5_000_900, Span: 9000, InSQLite: 100,
 			Rows: 3, Flags: FlagReadOnly, Code: 5, BusyWaits: 2,
 			Params: []Value{{Type: ValueFloat, Float: math.Pi}, {Type: ValueNull}}}},
-		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "INSERT INTO users(name, age) VALUES (?, ?)", Start: 6_000_000,
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "INSERT INTO users(name, age) VALUES (?, ?)", Start: 6_000_000, Flags: FlagCut,
 			Params: []Value{{Type: ValueBlob, Bytes: []byte{0, 1, 2}}, {Type: ValueZeroBlob, Int: 4096}, {Type: ValueOmitted, Of: ValueText, Int: 2 << 20}}}},
 		{Kind: KindSegment, Segment: Segment{DB: 1, Time: 7_000_000, Reason: SegmentRecovery}},
 		{Kind: KindNote, Note: Note{Level: NoteWarning, Text: "the snapshot could not be taken"}},
@@ -353,6 +353,65 @@ func TestInspectChecksEveryChunk(t *testing.T) {
 	var fe *FormatError
 	if !errors.As(r.Err(), &fe) || fe.Offset != offs[chunkSnapshot] {
 		t.Errorf("a filtered reader past a corrupt snapshot chunk: %v", r.Err())
+	}
+}
+
+// TestLoss: statements cut to MaxText and parameters longer than
+// MaxValue are marked in the trace as the writer keeps them, and
+// Inspect and Merge count them with their fingerprints, so that --info
+// and the capture's summary say so.
+func TestLoss(t *testing.T) {
+	long := "SELECT '" + strings.Repeat("y", MaxText) + "'"
+	kept, cut := KeepSQL(long)
+	if len(kept) != MaxText || cut != FlagCut {
+		t.Fatalf("KeepSQL of %d bytes: %d bytes, flags %v", len(long), len(kept), cut)
+	}
+	if k, f := KeepSQL("SELECT 1"); k != "SELECT 1" || f != 0 {
+		t.Fatalf("KeepSQL of a short text: %q, %v", k, f)
+	}
+	recs := []Record{
+		{Kind: KindProcess, Process: Process{PID: 7}},
+		{Kind: KindDB, DB: DB{ID: 1, Path: "/db"}},
+		{Kind: KindOpen, Open: Open{Conn: 1, DB: 1}},
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: kept, Flags: cut, Start: 1}},
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "INSERT INTO t VALUES (?)", Start: 2, Params: []Value{Keep(ValueBlob, make([]byte, MaxValue+1))}}},
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "INSERT INTO t VALUES (?)", Start: 3, Params: []Value{Keep(ValueBlob, []byte("small"))}}},
+	}
+	var part bytes.Buffer
+	w, _ := NewWriter(&part)
+	s := w.Stream(0)
+	for i := range recs {
+		if err := s.Write(&recs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var merged bytes.Buffer
+	st, err := Merge(&merged, []Part{{Name: "p", R: bytes.NewReader(part.Bytes())}}, func(string) (io.ReadCloser, error) { return nil, errors.New("none") }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := inspectBytes(merged.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cutID, omitID := FingerprintID(Fingerprint(kept)), FingerprintID(Fingerprint("INSERT INTO t VALUES (?)"))
+	for _, c := range []struct {
+		name         string
+		cut, omitted Loss
+	}{{"merge", st.Cut, st.Omitted}, {"inspect", in.Cut, in.Omitted}} {
+		if !reflect.DeepEqual(c.cut, Loss{Statements: 1, IDs: []string{cutID}}) || !reflect.DeepEqual(c.omitted, Loss{Statements: 1, IDs: []string{omitID}}) {
+			t.Errorf("%s: cut %+v, omitted %+v; want 1 of %s, 1 of %s", c.name, c.cut, c.omitted, cutID, omitID)
+		}
+	}
+	var l Loss
+	for i := range MaxLossIDs + 5 {
+		l.Add(fmt.Sprintf("q%08x", i%(MaxLossIDs+2)))
+	}
+	if l.Statements != MaxLossIDs+5 || len(l.IDs) != MaxLossIDs || !strings.HasSuffix(l.Names(), ", …") {
+		t.Errorf("a Loss of many: %d statements, %d ids, %q", l.Statements, len(l.IDs), l.Names())
 	}
 }
 

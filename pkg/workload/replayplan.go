@@ -59,6 +59,7 @@ func PlanReplay(open func() (io.ReadCloser, error), o ReplayOptions) (*Replay, *
 		return nil, in, fmt.Errorf("no statement of the trace ran on %s", db.Path)
 	}
 	r.Start, r.Duration, r.Statements, r.Commits = tally.start, tally.end-tally.start, tally.statements, tally.commits
+	r.Cut, r.Omitted = tally.cut, tally.omitted
 	r.Snapshot = tally.snapshot
 	r.Kinds, r.Overrides = tally.kinds(), tally.overrides
 	r.Workers, r.Procs = tally.place(o.Procs)
@@ -96,6 +97,8 @@ type replayTally struct {
 	start, end int64
 	statements int64
 	commits    int64
+	cut        sqltrace.Loss
+	omitted    sqltrace.Loss
 	conns      map[[2]uint64]int64 // (stream, conn) → statements
 	fps        map[string]int64    // fingerprint → statements
 	fpOf       map[[2]uint64]string
@@ -161,6 +164,12 @@ func (t *replayTally) add(stream uint64, e *sqltrace.Exec) {
 		}
 	}
 	t.fps[fp]++
+	if e.Flags&sqltrace.FlagCut != 0 {
+		t.cut.Add(sqltrace.FingerprintID(fp))
+	}
+	if e.Omits() {
+		t.omitted.Add(sqltrace.FingerprintID(fp))
+	}
 	if i, ok := t.overrideOf[fp]; ok {
 		t.overrides[i].Count++
 	}

@@ -3,7 +3,10 @@ package sqltrace
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -333,4 +336,49 @@ func (s State) String() string {
 		return fmt.Sprintf("commit %d", s.Value)
 	}
 	return "none"
+}
+
+// FindDatabase returns the database of the trace that name names: by
+// its path as the trace holds it; else by the same file's path, name
+// made absolute (against the working directory) and symbolic links
+// resolved on both sides; else, when name is a base name alone, the one
+// database of that base name. An error lists the trace's databases.
+func (in *Info) FindDatabase(name string) (*DBInfo, error) {
+	for i := range in.Databases {
+		if in.Databases[i].Path == name {
+			return &in.Databases[i], nil
+		}
+	}
+	same := func(path string) bool { return false }
+	if abs, err := filepath.Abs(name); err == nil {
+		real, rerr := filepath.EvalSymlinks(abs)
+		same = func(path string) bool {
+			if path == abs {
+				return true
+			}
+			p, err := filepath.EvalSymlinks(path)
+			return rerr == nil && err == nil && p == real
+		}
+	}
+	var byBase []int
+	for i, d := range in.Databases {
+		if same(d.Path) {
+			return &in.Databases[i], nil
+		}
+		if filepath.Base(d.Path) == name {
+			byBase = append(byBase, i)
+		}
+	}
+	if len(byBase) == 1 && filepath.Base(name) == name {
+		return &in.Databases[byBase[0]], nil
+	}
+	paths := make([]string, len(in.Databases))
+	for i, d := range in.Databases {
+		paths[i] = strconv.Quote(d.Path)
+	}
+	why := "no database of the trace is that file"
+	if len(byBase) > 1 {
+		why = fmt.Sprintf("%d of its databases are named %s: give the path", len(byBase), name)
+	}
+	return nil, fmt.Errorf("--database %s: %s; the trace's databases are %s", name, why, strings.Join(paths, ", "))
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -694,5 +696,54 @@ func TestSplitStatements(t *testing.T) {
 		if got := SplitStatements(tt.in); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("SplitStatements(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestFindDatabase: --database names a trace's database by its path as
+// stored, another path of the same file (relative, through a symbolic
+// link), or its base name when one database has it; otherwise the error
+// lists the trace's databases.
+func TestFindDatabase(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/shop.db", "b/shop.db", "a/log.db"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "a", "shop.db"), filepath.Join(dir, "link.db")); err != nil {
+		t.Fatal(err)
+	}
+	in := &Info{Databases: []DBInfo{{Path: filepath.Join(dir, "a", "shop.db")}, {Path: filepath.Join(dir, "b", "shop.db")}, {Path: filepath.Join(dir, "a", "log.db")}}}
+	t.Chdir(filepath.Join(dir, "b"))
+	tests := []struct {
+		name, want, err string
+	}{
+		{filepath.Join(dir, "a", "log.db"), "a/log.db", ""},
+		{"log.db", "a/log.db", ""},
+		{"shop.db", "b/shop.db", ""}, // the file in the working directory
+		{"../a/shop.db", "a/shop.db", ""},
+		{"../link.db", "a/shop.db", ""},
+		{"../a/./log.db", "a/log.db", ""},
+		{"other.db", "", "no database of the trace is that file; the trace's databases are \"" + dir + "/a/shop.db\", "},
+	}
+	for _, tt := range tests {
+		d, err := in.FindDatabase(tt.name)
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: %v, want an error with %q", tt.name, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case d.Path != filepath.Join(dir, tt.want):
+			t.Errorf("%s: %s, want %s", tt.name, d.Path, tt.want)
+		}
+	}
+	t.Chdir(dir)
+	if _, err := in.FindDatabase("shop.db"); err == nil || !strings.Contains(err.Error(), "2 of its databases are named shop.db: give the path") {
+		t.Errorf("an ambiguous base name: %v", err)
 	}
 }

@@ -13,8 +13,10 @@ import (
 type ReplayOptions struct {
 	// Trace is the trace's path, absolute.
 	Trace string
-	// Database is the captured database to replay; "" picks the one the
-	// trace ran most statements on.
+	// Database is the captured database to replay, by its path in the
+	// trace, another path of the same file, or its base name (see
+	// sqltrace.Info.FindDatabase); "" picks the one the trace ran most
+	// statements on.
 	Database string
 	// Speed and Order are Replay's.
 	Speed float64
@@ -66,23 +68,19 @@ func PlanReplay(open func() (io.ReadCloser, error), o ReplayOptions) (*Replay, *
 	return r, in, nil
 }
 
-// pickDatabase returns the database to replay: the one named, or the one
-// the trace ran most statements on.
+// pickDatabase returns the database to replay: the one named (see
+// sqltrace.Info.FindDatabase), or the one the trace ran most statements
+// on.
 func pickDatabase(in *sqltrace.Info, name string) (*sqltrace.DBInfo, error) {
+	if name != "" {
+		return in.FindDatabase(name)
+	}
 	var best *sqltrace.DBInfo
-	var names []string
 	for i := range in.Databases {
 		d := &in.Databases[i]
-		names = append(names, d.Path)
-		if name != "" && d.Path == name {
-			return d, nil
-		}
-		if name == "" && d.Statements > 0 && (best == nil || d.Statements > best.Statements) {
+		if d.Statements > 0 && (best == nil || d.Statements > best.Statements) {
 			best = d
 		}
-	}
-	if name != "" {
-		return nil, fmt.Errorf("the trace has no database %s (it has %q)", name, names)
 	}
 	if best == nil {
 		return nil, errors.New("the trace holds no statement")

@@ -49,6 +49,25 @@ func TestLongValueCut(t *testing.T) {
 	}
 }
 
+// --precision 0% is off, as its default is: bounds given beside it (a CI
+// template's) are not refused as if it were missing, and the job repeats
+// by --repeat with no precision.
+func TestPrecisionZeroIsOff(t *testing.T) {
+	for _, args := range []string{
+		"mix --precision 0% --max-repeats 9 --dry-run",
+		"mix --precision 0 --max-time 1m --repeat 2 --dry-run",
+	} {
+		env, stdout, stderr := testEnv(t)
+		if code := Main(strings.Fields(args), env); code != ExitOK {
+			t.Errorf("%s: exit %d, %s", args, code, stderr)
+			continue
+		}
+		if strings.Contains(stdout.String(), `"precision"`) {
+			t.Errorf("%s: the plan asks for a precision:\n%s", args, stdout)
+		}
+	}
+}
+
 func TestBadInputExitsTwo(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {

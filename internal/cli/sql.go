@@ -190,7 +190,7 @@ func (o *sqlOptions) readSources(env *Env, spec *preset.SQLSpec) error {
 			return err
 		}
 		file = head + file
-		files, err := readAlternatives(env, "--file", file, weight)
+		files, err := readAlternatives(env, "--file "+arg, file, weight)
 		if err != nil {
 			return err
 		}
@@ -203,7 +203,7 @@ func (o *sqlOptions) readSources(env *Env, spec *preset.SQLSpec) error {
 		spec.Scripts = append(spec.Scripts, files[0])
 	}
 	if o.schema != "" {
-		files, err := readAlternatives(env, "--schema", o.schema, 0)
+		files, err := readAlternatives(env, "--schema "+o.schema, o.schema, 0)
 		if err != nil {
 			return err
 		}
@@ -221,19 +221,21 @@ func (o *sqlOptions) readSources(env *Env, spec *preset.SQLSpec) error {
 // without the extension, or, where two base names agree, by as many of
 // its parent directories as tell them apart; the alternatives of a
 // script share the first's name. Two paths of one file are refused: they
-// would run it as two cells.
-func readAlternatives(env *Env, flag, list string, weight int) ([]workload.SQLFile, error) {
+// would run it as two cells. given is the flag as given, "--file
+// A.sql,B.sql@3", for messages; list is its files.
+func readAlternatives(env *Env, given, list string, weight int) ([]workload.SQLFile, error) {
+	flag, _, _ := strings.Cut(given, " ")
 	paths := strings.Split(list, ",")
 	labels := variantLabels(paths)
 	var out []workload.SQLFile
 	for i, path := range paths {
 		if path == "" {
-			return nil, fmt.Errorf("%s %s: an empty file name in the list", flag, list)
+			return nil, fmt.Errorf("%s: an empty file name in the list", given)
 		}
 		if weight > 0 && len(paths) > 1 {
 			if at := strings.LastIndex(path, "@"); at >= 0 {
 				if _, err := strconv.Atoi(path[at+1:]); err == nil {
-					return nil, fmt.Errorf("%s %s: a weight is written once, after the whole list (A.sql,B.sql@WEIGHT): the alternatives are one script of the mix, one to a cell", flag, list)
+					return nil, fmt.Errorf("%s: a weight is written once, after the whole list (A.sql,B.sql@WEIGHT): the alternatives are one script of the mix, one to a cell", given)
 				}
 			}
 		}
@@ -243,13 +245,13 @@ func readAlternatives(env *Env, flag, list string, weight int) ([]workload.SQLFi
 		}
 		for _, prev := range paths[:i] {
 			if filepath.Clean(prev) == filepath.Clean(path) || env.FS.SameFile(prev, path) {
-				return nil, fmt.Errorf("%s %s: %s and %s are one file: it is listed twice", flag, list, prev, path)
+				return nil, fmt.Errorf("%s: %s and %s are one file: it is listed twice", given, prev, path)
 			}
 		}
 		f := workload.NewSQLFile(path, text, weight)
 		if len(paths) > 1 {
 			if strings.ContainsAny(labels[i], ",=: \t") {
-				return nil, fmt.Errorf("%s %s: %q cannot name a cell (a file name without spaces, ',', '=' or ':')", flag, list, labels[i])
+				return nil, fmt.Errorf("%s: %q cannot name a cell (a file name without spaces, ',', '=' or ':')", given, labels[i])
 			}
 			f.Variant = labels[i]
 			if weight > 0 {

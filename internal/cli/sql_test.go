@@ -130,7 +130,7 @@ func TestSQLAlternativesRefused(t *testing.T) {
 		{[]string{"--schema", in("a.sql") + "," + in("link.sql"), "--file", in("s.sql")}, in("a.sql") + " and " + in("link.sql") + " are one file"},
 		{[]string{"--schema", in("a.sql"), "--file", in("q1.sql") + "," + in("./q1.sql")}, "are one file"},
 		// A weight inside a list of alternatives: written once, after it.
-		{[]string{"--schema", in("a.sql"), "--file", in("q1.sql") + "@9," + in("q2.sql") + "@1"}, "a weight is written once, after the whole list (A.sql,B.sql@WEIGHT)"},
+		{[]string{"--schema", in("a.sql"), "--file", in("q1.sql") + "@9," + in("q2.sql") + "@1"}, "--file " + in("q1.sql") + "@9," + in("q2.sql") + "@1: a weight is written once, after the whole list (A.sql,B.sql@WEIGHT)"},
 		{[]string{"--schema", in("a.sql"), "--file", in("q1.sql") + "@9," + in("q2.sql")}, "a weight is written once, after the whole list"},
 		{[]string{"--schema", in("a.sql") + ",", "--file", in("s.sql")}, "an empty file name"},
 		{[]string{"--schema", in("a.sql"), "--file", in("q1.sql") + "," + in("q2.sql"), "--file", in("s.sql") + "," + in("q2.sql")}, "only one --file may list alternatives"},

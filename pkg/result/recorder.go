@@ -121,7 +121,9 @@ func (r *Recorder) Record(s workload.Sample) error {
 // them. Logged with their own ends, a write that another worker's batch
 // overwrote, committing after, looked lost to a write that began after it
 // ended and committed before (Verify's rule: no acknowledged write to the
-// key began after the surviving one ended).
+// key began after the surviving one ended). A worker process that dies
+// between its batch's ops and its COMMIT's sample leaves them out of the
+// ledger: they are its last writes, which VerifyDied counts in doubt.
 func (r *Recorder) holdWrite(w workload.WriteRecord) {
 	if !r.inBatch {
 		r.ledger.Add(w)

@@ -121,9 +121,10 @@ type Options struct {
 // is and holds:
 //
 //   - a *result.Suite, by its shape: a scaling table, or targets compared
-//     side by side, where the format has such a renderer; a single run
-//     (but of a scaling table) as that run; any other as its statistics
-//     per cell, over the default metrics;
+//     side by side, where the format has such a renderer; a suite that
+//     reads as its run (result.Suite.ReadsAsRun, the rule the commands
+//     follow when they write JSON) as that run; any other as its
+//     statistics per cell, over the default metrics;
 //   - a *result.Result: the run;
 //   - a *Comparison (from Compare): old against new, cell by cell;
 //   - a *disk.Report: the disk's rates;
@@ -147,8 +148,10 @@ func Render(format string, v any, o Options) (func(io.Writer) error, error) {
 func (f renderers) render(format string, v any, o Options) (func(io.Writer) error, error) {
 	switch v := v.(type) {
 	case *result.Suite:
-		if f.run == nil {
-			return nil, refuse(format, "result", func(f renderers) bool { return f.run != nil })
+		// Any suite but one that reads as its run renders as a suite, and
+		// that one as its run: a format renders suites if it renders both.
+		if !f.rendersSuites() {
+			return nil, refuse(format, "result", renderers.rendersSuites)
 		}
 		if v == nil {
 			return nil, nil
@@ -199,6 +202,12 @@ func (f renderers) render(format string, v any, o Options) (func(io.Writer) erro
 	return nil, fmt.Errorf("report: cannot render a %T", v)
 }
 
+// rendersSuites says whether f renders every suite: a suite that reads as
+// its run (result.Suite.ReadsAsRun) with its run renderer, any other with
+// its suite renderer (the tables of a shape are optional: a suite of that
+// shape falls back to the suite renderer).
+func (f renderers) rendersSuites() bool { return f.run != nil && f.suite != nil }
+
 // refuse says that no format of that name renders the kind of output,
 // and names those that do.
 func refuse(format, kind string, ok func(renderers) bool) error {
@@ -225,10 +234,6 @@ func FormatsFor(v any) []string {
 
 // forSuite picks the suite's renderer by its shape (see Render).
 func (f renderers) forSuite(s *result.Suite, o Options) (func(io.Writer) error, error) {
-	runs := 0
-	for _, c := range s.Cells {
-		runs += len(c.Runs)
-	}
 	switch {
 	case s.Shape == result.ShapeScaling && f.crud != nil:
 		t, err := summarizeCRUD(s, s.Reference)
@@ -242,7 +247,7 @@ func (f renderers) forSuite(s *result.Suite, o Options) (func(io.Writer) error, 
 			return nil, err
 		}
 		return func(w io.Writer) error { return f.blob(w, t, o.Units) }, nil
-	case runs == 1 && s.Shape != result.ShapeScaling:
+	case s.ReadsAsRun():
 		r := s.Cells[0].Runs[0]
 		return func(w io.Writer) error { return f.run(w, r) }, nil
 	}

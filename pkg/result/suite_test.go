@@ -213,3 +213,30 @@ func TestNewSuiteEngineOptions(t *testing.T) {
 		t.Errorf("third cell: %s", s.Cells[2].Settings)
 	}
 }
+
+// A suite reads as its run (in every format, and in --json's file) only
+// when it is a matrix of one run that says nothing its run does not.
+func TestReadsAsRun(t *testing.T) {
+	one := func(s *Suite) *Suite {
+		s.Cells = []Cell{{Runs: []*Result{{}}}}
+		return s
+	}
+	for _, tt := range []struct {
+		name string
+		s    *Suite
+		want bool
+	}{
+		{"a matrix of one run", one(&Suite{Shape: ShapeMatrix}), true},
+		{"a matrix of two runs", &Suite{Shape: ShapeMatrix, Cells: []Cell{{Runs: []*Result{{}, {}}}}}, false},
+		{"a matrix of two cells", &Suite{Shape: ShapeMatrix, Cells: []Cell{{Runs: []*Result{{}}}, {Runs: []*Result{{}}}}}, false},
+		{"targets of one", one(&Suite{Shape: ShapeTargets}), false},
+		{"a scaling table of one", one(&Suite{Shape: ShapeScaling}), false},
+		{"a shard of one run", one(&Suite{Shape: ShapeMatrix, Shard: &Shard{Index: 1, Count: 2}}), false},
+		{"a merge missing runs", one(&Suite{Shape: ShapeMatrix, Missing: []string{"journal=wal"}}), false},
+		{"a scenario's verdict", one(&Suite{Shape: ShapeMatrix, Scenario: &Scenario{Name: "x"}}), false},
+	} {
+		if got := tt.s.ReadsAsRun(); got != tt.want {
+			t.Errorf("%s: ReadsAsRun = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

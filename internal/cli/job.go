@@ -165,7 +165,7 @@ func verdictsError(err error, summary string) error {
 
 // renderOptions are how the run's reports read.
 func (o *runOptions) renderOptions() report.Options {
-	return report.Options{Units: bytesize.Units{SI: o.si}}
+	return report.Options{Units: bytesize.Units{SI: o.si}, Stats: o.stats}
 }
 
 // precisionOf says what --precision reached on the suite, and what

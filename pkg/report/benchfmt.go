@@ -26,7 +26,7 @@ import (
 // benchstat shows and splits tables by: to compare two files whose
 // settings differ, tell benchstat to ignore the setting (`benchstat
 // -ignore journal rollback.txt wal.txt`).
-func runBenchfmt(w io.Writer, r *result.Result) error {
+func runBenchfmt(w io.Writer, r *result.Result, _ []*judge.Figure) error {
 	return writeBenchfmt(benchfmt.NewWriter(w), r, nil)
 }
 

@@ -154,12 +154,12 @@ func writeTemplate(w io.Writer, name string, data any) error {
 // latency percentile spectrum per op kind (log scale to the 99.999th
 // percentile), and the throughput of each worker. Charts are inline SVG
 // drawn with gonum.org/v1/plot: no script, nothing fetched.
-func htmlRun(w io.Writer, r *result.Result) error {
+func htmlRun(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	var text bytes.Buffer
-	if err := runText(&text, r); err != nil {
+	if err := runText(&text, r, stats); err != nil {
 		return err
 	}
-	pg := page{Title: "gobench " + r.Command, Alerts: runAlerts(r), Gates: newGatesView(r.Gates), Answers: answers(runDurability(r), runAnswer(r)), Summary: text.String()}
+	pg := page{Title: "gobench " + r.Command, Alerts: runAlerts(r), Gates: newGatesView(r.Gates), Answers: answers(runDurability(r), runAnswer(r, statsOr(stats, htmlStats))), Summary: text.String()}
 	for i, ph := range r.Phases {
 		id := fmt.Sprintf("phase%d", i)
 		name := ""
@@ -427,9 +427,10 @@ func workersChart(id, name string, ph result.Phase) (chart, error) {
 }
 
 // runAnswer is a run's figures at a glance: per op kind of each phase,
-// the count, rate, p50, p99, p99.9 and errors.
-func runAnswer(r *result.Result) *answer {
-	a := &answer{Caption: "Throughput and latency per op kind", Head: []string{"op", "count", "ops/s", "p50", "p99", "p99.9", "errors"}}
+// the count, rate, the latency statistics stats (p50, p99, p99.9 unless
+// asked) and errors.
+func runAnswer(r *result.Result, stats []*judge.Figure) *answer {
+	a := &answer{Caption: "Throughput and latency per op kind", Head: append(append([]string{"op", "count", "ops/s"}, statNames(stats)...), "errors")}
 	for _, ph := range r.Phases {
 		prefix := ""
 		if len(r.Phases) > 1 {
@@ -439,8 +440,8 @@ func runAnswer(r *result.Result) *answer {
 			if workload.IsMarkerKind(o.Kind) {
 				continue
 			}
-			a.Rows = append(a.Rows, []string{prefix + o.Kind, strconv.FormatInt(o.Count, 10), units.Rate(o.OpsPerSec),
-				units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), errorsShort(o.Errors)})
+			row := append([]string{prefix + o.Kind, strconv.FormatInt(o.Count, 10), units.Rate(o.OpsPerSec)}, latencyCells(stats, o.Latency)...)
+			a.Rows = append(a.Rows, append(row, errorsShort(o.Errors)))
 		}
 	}
 	if len(a.Rows) == 0 {

@@ -11,7 +11,9 @@ import (
 
 // runMarkdown writes a run as a GitHub-flavoured markdown table, ready for a
 // pull request or a CI job summary.
-func runMarkdown(w io.Writer, r *result.Result) error {
+func runMarkdown(w io.Writer, r *result.Result, stats []*judge.Figure) error {
+	service := statsOr(stats, []string{"p50", "p99", "p99.9", "max"})
+	stats = statsOr(stats, markdownStats)
 	ew := markdownWriter(w)
 	gatesMarkdown(ew, r.Gates)
 	first := true
@@ -37,16 +39,17 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		if r.Plan.Replay != nil {
 			replayMarkdown(ew, r, ph)
 		}
-		ew.printf("| op | count | ops/s | p50 | p90 | p99 | p99.9 | max | errors |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
+		cols := strings.Repeat(" %s |", len(stats))
+		ew.printf("| op | count | ops/s |"+cols+" errors |\n|---|--:|--:|"+strings.Repeat("--:|", len(stats))+"---|\n", anys(statNames(stats))...)
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
-			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, units.Rate(o.OpsPerSec),
-				units.Micros(o.P50Micros), units.Micros(o.P90Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), units.Micros(o.MaxMicros), errorText(o))
+			ew.printf("| %s | %d | %s |"+cols+" %s |\n", append(append([]any{o.Kind, o.Count, units.Rate(o.OpsPerSec)}, anys(latencyCells(stats, o.Latency))...), errorText(o))...)
 		}
 		if hasOpenLoop(ph) {
-			ew.printf("\nService time from the actual start (uncorrected) and schedule lag:\n\n| op | p50 | p99 | p99.9 | max | lag p99 | lag max | late | skipped |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+			scols := strings.Repeat(" %s |", len(service))
+			ew.printf("\nService time from the actual start (uncorrected) and schedule lag:\n\n| op |"+scols+" lag p99 | lag max | late | skipped |\n|---|"+strings.Repeat("--:|", len(service))+"--:|--:|--:|--:|\n", anys(statNames(service))...)
 			for _, o := range viewRows(ph) {
 				if sv, lg := o.Service, o.Lag; sv != nil && lg != nil {
-					ew.printf("| %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", o.Kind, units.Micros(sv.P50Micros), units.Micros(sv.P99Micros), units.Micros(sv.P999Micros), units.Micros(sv.MaxMicros), units.Micros(lg.P99Micros), units.Micros(lg.MaxMicros), o.Late, o.Skipped)
+					ew.printf("| %s |"+scols+" %s | %s | %d | %d |\n", append(append([]any{o.Kind}, anys(latencyCells(service, *sv))...), units.Micros(lg.P99Micros), units.Micros(lg.MaxMicros), o.Late, o.Skipped)...)
 				}
 			}
 		}

@@ -19,7 +19,7 @@ import (
 // it.
 func TestRecipeFormat(t *testing.T) {
 	formats["tsv"] = renderers{name: "tsv", exts: []string{".tsv"},
-		run: func(w io.Writer, r *result.Result) error {
+		run: func(w io.Writer, r *result.Result, _ []*judge.Figure) error {
 			_, err := io.WriteString(w, r.Command+"\t"+r.Plan.Driver+"\n")
 			return err
 		}}

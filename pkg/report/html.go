@@ -55,14 +55,9 @@ type page struct {
 	Charts  []chart
 }
 
-// answer is a small table: its caption, its head and its rows, and
-// lines of notes under it.
-type answer struct {
-	Caption string
-	Head    []string
-	Rows    [][]string
-	Notes   []string
-}
+// answer is a small table of the page: its caption, its head and its
+// rows, and lines of notes under it (a document's table block).
+type answer = table
 
 // answers drops the tables that are nil.
 func answers(as ...*answer) []*answer {
@@ -430,18 +425,15 @@ func workersChart(id, name string, ph result.Phase) (chart, error) {
 // the count, rate, the latency statistics stats (p50, p99, p99.9 unless
 // asked) and errors.
 func runAnswer(r *result.Result, stats []*judge.Figure) *answer {
-	a := &answer{Caption: "Throughput and latency per op kind", Head: append(append([]string{"op", "count", "ops/s"}, statNames(stats)...), "errors")}
+	errCell := func(o result.OpStats) string { return errorsShort(o.Errors) }
+	a := opTable(nil, stats, errCell)
 	for _, ph := range r.Phases {
-		prefix := ""
-		if len(r.Phases) > 1 {
-			prefix = ph.Name + ": "
-		}
-		for _, o := range append(slices.Clone(ph.Ops), ph.Total) {
-			if workload.IsMarkerKind(o.Kind) {
-				continue
+		rows := slices.DeleteFunc(append(slices.Clone(ph.Ops), ph.Total), func(o result.OpStats) bool { return workload.IsMarkerKind(o.Kind) })
+		for _, row := range opTable(rows, stats, errCell).Rows {
+			if len(r.Phases) > 1 {
+				row[0] = ph.Name + ": " + row[0]
 			}
-			row := append([]string{prefix + o.Kind, strconv.FormatInt(o.Count, 10), units.Rate(o.OpsPerSec)}, latencyCells(stats, o.Latency)...)
-			a.Rows = append(a.Rows, append(row, errorsShort(o.Errors)))
+			a.Rows = append(a.Rows, row)
 		}
 	}
 	if len(a.Rows) == 0 {

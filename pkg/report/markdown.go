@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
@@ -39,11 +40,7 @@ func runMarkdown(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 		if r.Plan.Replay != nil {
 			replayMarkdown(ew, r, ph)
 		}
-		cols := strings.Repeat(" %s |", len(stats))
-		ew.printf("| op | count | ops/s |"+cols+" errors |\n|---|--:|--:|"+strings.Repeat("--:|", len(stats))+"---|\n", anys(statNames(stats))...)
-		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
-			ew.printf("| %s | %d | %s |"+cols+" %s |\n", append(append([]any{o.Kind, o.Count, units.Rate(o.OpsPerSec)}, anys(latencyCells(stats, o.Latency))...), errorText(o))...)
-		}
+		opTable(append(slices.Clone(ph.Ops), ph.Total), stats, errorText).writeMarkdown(ew)
 		if hasOpenLoop(ph) {
 			scols := strings.Repeat(" %s |", len(service))
 			ew.printf("\nService time from the actual start (uncorrected) and schedule lag:\n\n| op |"+scols+" lag p99 | lag max | late | skipped |\n|---|"+strings.Repeat("--:|", len(service))+"--:|--:|--:|--:|\n", anys(statNames(service))...)

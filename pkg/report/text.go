@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/judge"
@@ -380,9 +379,6 @@ func plural(n int, one, many string) string {
 // phaseTable writes a phase's table of op kinds: count, ops/s, the
 // latency statistics stats, errors.
 func phaseTable(w *errWriter, ph result.Phase, stats []*judge.Figure) {
-	tw := w.table(tabwriter.AlignRight)
-	cols := strings.Repeat("%s\t", len(stats))
-	tw.printf("op\tcount\tops/s\t"+cols+"errors\t\n", anys(statNames(stats))...)
 	// A script's statements (SCRIPT#LINE) come after the total they are
 	// no part of.
 	var rows, statements []result.OpStats
@@ -397,10 +393,7 @@ func phaseTable(w *errWriter, ph result.Phase, stats []*judge.Figure) {
 		rows = append(rows, ph.Total)
 	}
 	rows = append(rows, statements...)
-	for _, o := range rows {
-		tw.printf("%s\t%d\t%s\t"+cols+"%s\t\n", append(append([]any{o.Kind, o.Count, units.Rate(o.OpsPerSec)}, anys(latencyCells(stats, o.Latency))...), errorText(o))...)
-	}
-	tw.flush()
+	opTable(rows, stats, errorText).writeText(w)
 }
 
 func countData(ops []result.OpStats) int {

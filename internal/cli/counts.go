@@ -103,6 +103,6 @@ func (s statsValue) Type() string { return "list" }
 // statsUsage is --stats's help: its default and what it takes, from the
 // table of figures.
 func statsUsage() string {
-	return "the latency statistics a run's table lists per op kind, in order, in text, markdown, CSV and HTML: " + judge.LatencyStatsHelp() +
+	return "the latency statistics a run's table lists per op kind, in order, in text, markdown, CSV, HTML and benchfmt: " + judge.LatencyStatsHelp() +
 		" (default: each format's own; text's " + strings.Join(judge.DefaultLatencyStats, ",") + ")"
 }

@@ -118,9 +118,9 @@ type Options struct {
 	// one line per fact, for grep and diff.
 	Width int
 	// Stats names the latency statistics a run's table lists per op kind,
-	// in order, in text, markdown, CSV and HTML: rows of the table of
-	// figures (judge.LatencyStats: mean, max, any percentile pN). Empty:
-	// each format's own (text: judge.DefaultLatencyStats).
+	// in order, in text, markdown, CSV, HTML and benchfmt: rows of the
+	// table of figures (judge.LatencyStats: mean, max, any percentile
+	// pN). Empty: each format's own (text: judge.DefaultLatencyStats).
 	Stats []string
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,9 +12,9 @@ import (
 
 // A percentile no code names (p99.97) is a figure read from the histogram
 // every result keeps: a run's table lists it when asked (Options.Stats)
-// in text, markdown, CSV and HTML, with the value the figure reads, and a
-// comparison asked for it shows its row in every format that renders
-// comparisons.
+// in text, markdown, CSV, HTML and benchfmt, with the value the figure
+// reads, and a comparison asked for it shows its row in every format
+// that renders comparisons.
 func TestAnyPercentileInEveryFormat(t *testing.T) {
 	run := loadFixture(t, "mix-fidelity.json")
 	stats, err := judge.LatencyStats([]string{"p50", "p99.97"})
@@ -29,6 +30,7 @@ func TestAnyPercentileInEveryFormat(t *testing.T) {
 		"markdown": {"| op | count | ops/s | p50 | p99.97 | errors |", units.Micros(v)},
 		"csv":      {",ops_per_sec,p50_us,p9997_us,service_p50_us,", csvSig3(v)},
 		"html":     {"<th>p99.97</th>", units.Micros(v)},
+		"benchfmt": {" p50-ns ", fmt.Sprintf(" %v p99.97-ns", tenth(v*1e3))},
 	} {
 		render, err := Render(format, run, Options{Stats: []string{"p50", "p99.97"}})
 		if err != nil {
@@ -43,7 +45,7 @@ func TestAnyPercentileInEveryFormat(t *testing.T) {
 				t.Errorf("%s lacks %q", format, w)
 			}
 		}
-		if format != "html" && strings.Contains(b.String(), "p99.9 ") {
+		if format != "html" && (strings.Contains(b.String(), "p99.9 ") || strings.Contains(b.String(), "p99.9-ns")) {
 			t.Errorf("%s still lists p99.9:\n%s", format, b.String())
 		}
 	}

@@ -240,3 +240,38 @@ func TestReadsAsRun(t *testing.T) {
 		}
 	}
 }
+
+// Any percentile reads from the histogram by the rule the stored ones
+// follow: 1,000 reads of 1 ms to 1 s have the p99.9 the summary stores,
+// a p99.99 at the slowest, a p95 at the 950th; none outside 0–100 or
+// from a summary that keeps no histogram.
+func TestLatencyPercentile(t *testing.T) {
+	p := plan(1)
+	b := NewBuilder(p)
+	s := b.Sink(0, 0)
+	for i := 1; i <= 1000; i++ {
+		rec(t, s, workload.OpRead, store.OK, time.Duration(i)*time.Millisecond, time.Duration(i)*time.Millisecond)
+	}
+	if err := s.Done(workload.WorkerStats{Worker: 0, Samples: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	l := b.Result().Phases[0].Total.Latency
+	near := func(got, want float64) bool { return got >= want && got <= want*1.001 } // 3 digits
+	for _, tt := range []struct {
+		p    float64
+		want float64
+	}{{99.9, l.P999Micros}, {99.99, 1e6}, {95, 950e3}, {50, l.P50Micros}} {
+		if got, ok := l.Percentile(tt.p); !ok || !near(got, tt.want) {
+			t.Errorf("p%v = %v, %v; want %v", tt.p, got, ok, tt.want)
+		}
+	}
+	for _, bad := range []float64{0, 100, -1} {
+		if _, ok := l.Percentile(bad); ok {
+			t.Errorf("p%v read", bad)
+		}
+	}
+	l.Histogram = ""
+	if _, ok := l.Percentile(99); ok {
+		t.Error("a percentile read without a histogram")
+	}
+}

@@ -77,7 +77,7 @@ func OpenOrder(mem []byte) (*Order, error) {
 	return o, nil
 }
 
-// NewReplayOrder returns a replay order of its own memory (for the
+// newOrder returns a replay order of its own memory (for the
 // workers of one process).
 func newOrder(states int64) (*Order, error) {
 	mem := make([]uint64, (OrderSize(states)+7)/8)

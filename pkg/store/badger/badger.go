@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 
 	"github.com/dgraph-io/badger/v4"
@@ -24,52 +23,32 @@ const (
 	dataDir  = "badger"
 )
 
-// Driver is the badger engine.
-type Driver struct{}
+// Driver is the badger engine: store.Base over its description
+// (Engine), which opens its stores with newDB.
+type Driver struct{ store.Base[Driver, Options] }
 
-var (
-	_ store.Driver        = Driver{}
-	_ store.Declarer      = Driver{}
-	_ store.Sharer        = Driver{}
-	_ store.Transactional = Driver{}
-	_ store.Tabular       = Driver{}
-)
+// Engine describes badger to store.Base.
+func (Driver) Engine() *store.Engine[Options] { return &engine }
 
-// Name returns "badger".
-func (Driver) Name() string { return "badger" }
+var _ store.Driver = Driver{}
 
-// Options declares the engine's options (Options).
-func (Driver) Options() store.Declaration { return declared }
-
-// Share reports that one process may open a badger directory at a time.
-func (Driver) Share() store.Share {
-	return store.Share{Sharing: store.ShareProcess, Lock: "it takes an exclusive flock on its directory"}
+// engine is badger as store.Base knows it.
+var engine = store.Engine[Options]{
+	Name: "badger", Keeps: "a directory", Version: "badger " + moduleVersion, Declared: declared, New: newDB, SyncPrimitive: syncPrimitive,
+	Lock:    "it takes an exclusive flock on its directory",
+	IOTrace: "not traced: badger writes its logs through memory maps, which no file-system seam gobench has sees (the syncs per commit are not counted)",
+	// normal is off: badger has nothing between
+	Off:    mayLose,
+	Normal: mayLose,
+	Full:   store.Promise{Level: store.PromiseKeeps, Says: "SyncWrites: a commit returns after the logs holding it are synced"},
 }
 
-// Transactional reports that badger connections batch ops.
-func (Driver) Transactional() bool { return true }
+var mayLose = store.Promise{Level: store.PromiseMayLose, Says: "SyncWrites off: survives a process crash, not a power cut, which may lose recent writes"}
 
-// Tables reports record tables in key order: scans walk an iterator.
-func (Driver) Tables() store.TableSupport { return store.TableSupport{Ordered: true} }
-
-// Open checks the options; the database is opened on first use.
-func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	o, err := declared.Decode(cfg.Options)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Path == "" {
-		return nil, fmt.Errorf("%w: the badger engine keeps a directory: give it a path", store.ErrInvalid)
-	}
-	if cfg.Reuse {
-		return nil, fmt.Errorf("%w: the badger engine cannot reuse a database it did not create", store.ErrInvalid)
-	}
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-		}
-	}
-	return &db{path: cfg.Path, opts: o, table: cfg.Table}, nil
+// newDB returns a store of the directory at cfg.Path; the database is
+// opened on first use.
+func newDB(cfg store.Config, o Options) store.Store {
+	return &db{path: cfg.Path, opts: o, table: cfg.Table}
 }
 
 // db is one process's handle on a badger directory, opened once.
@@ -77,9 +56,7 @@ type db struct {
 	path  string
 	opts  Options
 	table *store.Table
-
-	mu  sync.Mutex
-	bdb *badger.DB
+	bdb   store.Handle[*badger.DB]
 }
 
 var (
@@ -112,20 +89,16 @@ func (d *db) options() badger.Options {
 
 // open opens the database once per process.
 func (d *db) open() (*badger.DB, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.bdb != nil {
-		return d.bdb, nil
-	}
-	if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
-		return nil, fmt.Errorf("opening %s: not an initialised gobench badger database: %w", d.path, err)
-	}
-	bdb, err := badger.Open(d.options())
-	if err != nil {
-		return nil, d.heldErr(err)
-	}
-	d.bdb = bdb
-	return bdb, nil
+	return d.bdb.Get(func() (*badger.DB, error) {
+		if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
+			return nil, fmt.Errorf("opening %s: not an initialised gobench badger database: %w", d.path, err)
+		}
+		bdb, err := badger.Open(d.options())
+		if err != nil {
+			return nil, d.heldErr(err)
+		}
+		return bdb, nil
+	})
 }
 
 // heldErr is the error of an open that found badger's lock taken: the
@@ -174,19 +147,10 @@ func (d *db) Conn(context.Context) (store.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &conn{db: bdb, table: d.table}, nil
+	return newConn(bdb, d.table), nil
 }
 
-func (d *db) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.bdb == nil {
-		return nil
-	}
-	err := d.bdb.Close()
-	d.bdb = nil
-	return err
-}
+func (d *db) Close() error { return d.bdb.Close() }
 
 // wrap classifies a badger error.
 func wrap(err error) error {

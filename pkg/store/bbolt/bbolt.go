@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"time"
 
@@ -30,52 +29,32 @@ var (
 // file before it refuses the database (bbolt's own default waits forever).
 const lockTimeout = time.Second
 
-// Driver is the bbolt engine.
-type Driver struct{}
+// Driver is the bbolt engine: store.Base over its description
+// (Engine), which opens its stores with newDB.
+type Driver struct{ store.Base[Driver, Options] }
 
-var (
-	_ store.Driver        = Driver{}
-	_ store.Declarer      = Driver{}
-	_ store.Sharer        = Driver{}
-	_ store.Transactional = Driver{}
-	_ store.Tabular       = Driver{}
-)
+// Engine describes bbolt to store.Base.
+func (Driver) Engine() *store.Engine[Options] { return &engine }
 
-// Name returns "bbolt".
-func (Driver) Name() string { return "bbolt" }
+var _ store.Driver = Driver{}
 
-// Options declares the engine's options (Options).
-func (Driver) Options() store.Declaration { return declared }
-
-// Share reports that one process may open a bbolt file at a time.
-func (Driver) Share() store.Share {
-	return store.Share{Sharing: store.ShareProcess, Lock: "it takes an exclusive flock on the database file"}
+// engine is bbolt as store.Base knows it.
+var engine = store.Engine[Options]{
+	Name: "bbolt", Keeps: "a file", Version: "bbolt " + moduleVersion, Declared: declared, New: newDB, SyncPrimitive: syncPrimitive,
+	Lock:    "it takes an exclusive flock on the database file",
+	IOTrace: "not traced: bbolt writes its file through its own handle (the syncs per commit are not counted; bbolt makes two per commit)",
+	Off:     store.Promise{Level: store.PromiseNone, Says: "NoSync, \"unsafe\" in bbolt's words: a power cut may lose or corrupt the database"},
+	// normal is full: bbolt has nothing between
+	Normal: keeps,
+	Full:   keeps,
 }
 
-// Transactional reports that bbolt connections batch ops.
-func (Driver) Transactional() bool { return true }
+var keeps = store.Promise{Level: store.PromiseKeeps, Says: "a commit returns after its pages, then its meta page, are synced"}
 
-// Tables reports record tables in key order: scans walk a cursor.
-func (Driver) Tables() store.TableSupport { return store.TableSupport{Ordered: true} }
-
-// Open checks the options; the file is opened on first use.
-func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	o, err := declared.Decode(cfg.Options)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Path == "" {
-		return nil, fmt.Errorf("%w: the bbolt engine keeps a file: give it a path", store.ErrInvalid)
-	}
-	if cfg.Reuse {
-		return nil, fmt.Errorf("%w: the bbolt engine cannot reuse a database it did not create", store.ErrInvalid)
-	}
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-		}
-	}
-	return &db{path: cfg.Path, opts: o, table: cfg.Table}, nil
+// newDB returns a store of the file at cfg.Path; the file is opened on
+// first use.
+func newDB(cfg store.Config, o Options) store.Store {
+	return &db{path: cfg.Path, opts: o, table: cfg.Table}
 }
 
 // db is one process's handle on a bbolt file, opened once.
@@ -83,9 +62,7 @@ type db struct {
 	path  string
 	opts  Options
 	table *store.Table
-
-	mu  sync.Mutex
-	bdb *bolt.DB
+	bdb   store.Handle[*bolt.DB]
 }
 
 var (
@@ -151,34 +128,30 @@ func isBolt(head []byte) bool {
 
 // open opens the file once per process; create lets it make a new one.
 func (d *db) open(create bool) (*bolt.DB, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.bdb != nil {
-		return d.bdb, nil
-	}
-	if !create {
-		if _, err := os.Stat(d.path); err != nil {
-			return nil, fmt.Errorf("opening %s: not an initialised gobench bbolt file: %w", d.path, err)
+	return d.bdb.Get(func() (*bolt.DB, error) {
+		if !create {
+			if _, err := os.Stat(d.path); err != nil {
+				return nil, fmt.Errorf("opening %s: not an initialised gobench bbolt file: %w", d.path, err)
+			}
 		}
-	}
-	freelist := bolt.FreelistArrayType
-	if d.opts.Freelist == "map" {
-		freelist = bolt.FreelistMapType
-	}
-	bdb, err := bolt.Open(d.path, 0o644, &bolt.Options{
-		Timeout:      lockTimeout,
-		NoSync:       d.opts.Sync == store.SyncOff,
-		FreelistType: freelist,
+		freelist := bolt.FreelistArrayType
+		if d.opts.Freelist == "map" {
+			freelist = bolt.FreelistMapType
+		}
+		bdb, err := bolt.Open(d.path, 0o644, &bolt.Options{
+			Timeout:      lockTimeout,
+			NoSync:       d.opts.Sync == store.SyncOff,
+			FreelistType: freelist,
+		})
+		if errors.Is(err, bolterr.ErrTimeout) {
+			return nil, fmt.Errorf("%w: %s is held by another process (bbolt's exclusive flock on the file, not released within %v): one process at a time may open a bbolt file; wait for it to end, or give another --db",
+				store.ErrInvalid, d.path, lockTimeout)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("opening bbolt file %s: %w", d.path, wrap(err))
+		}
+		return bdb, nil
 	})
-	if errors.Is(err, bolterr.ErrTimeout) {
-		return nil, fmt.Errorf("%w: %s is held by another process (bbolt's exclusive flock on the file, not released within %v): one process at a time may open a bbolt file; wait for it to end, or give another --db",
-			store.ErrInvalid, d.path, lockTimeout)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("opening bbolt file %s: %w", d.path, wrap(err))
-	}
-	d.bdb = bdb
-	return bdb, nil
 }
 
 // Init makes the file gobench's (or checks it is) and empties its data.
@@ -218,19 +191,10 @@ func (d *db) Conn(context.Context) (store.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &conn{db: bdb, batch: d.opts.Batch, table: d.table}, nil
+	return newConn(bdb, d.opts.Batch, d.table), nil
 }
 
-func (d *db) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.bdb == nil {
-		return nil
-	}
-	err := d.bdb.Close()
-	d.bdb = nil
-	return err
-}
+func (d *db) Close() error { return d.bdb.Close() }
 
 var _ store.DiskFiler = Driver{}
 

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -23,52 +22,29 @@ const (
 	markText = "a gobench pebble database"
 )
 
-// Driver is the pebble engine.
-type Driver struct{}
+// Driver is the pebble engine: store.Base over its description
+// (Engine), which opens its stores with newDB.
+type Driver struct{ store.Base[Driver, Options] }
 
-var (
-	_ store.Driver        = Driver{}
-	_ store.Declarer      = Driver{}
-	_ store.Sharer        = Driver{}
-	_ store.Transactional = Driver{}
-	_ store.Tabular       = Driver{}
-)
+// Engine describes pebble to store.Base.
+func (Driver) Engine() *store.Engine[Options] { return &engine }
 
-// Name returns "pebble".
-func (Driver) Name() string { return "pebble" }
+var _ store.Driver = Driver{}
 
-// Options declares the engine's options (Options).
-func (Driver) Options() store.Declaration { return declared }
-
-// Share reports that one process may open a pebble directory at a time.
-func (Driver) Share() store.Share {
-	return store.Share{Sharing: store.ShareProcess, Lock: "it takes an fcntl lock on LOCK in the database directory"}
+// engine is pebble as store.Base knows it.
+var engine = store.Engine[Options]{
+	Name: "pebble", Keeps: "a directory", Version: "pebble " + moduleVersion, Declared: declared, New: newDB, SyncPrimitive: syncPrimitive,
+	Lock:    "it takes an fcntl lock on LOCK in the database directory",
+	IOTrace: "pebble's vfs.FS, counted by gobench",
+	Off:     store.Promise{Level: store.PromiseMayLose, Says: "DisableWAL: a crash loses every write no flush put in a table, and the database stays consistent"},
+	Normal:  store.Promise{Level: store.PromiseMayLose, Says: "pebble.NoSync: a crash may lose a recent write, and the database stays consistent"},
+	Full:    store.Promise{Level: store.PromiseKeeps, Says: "pebble.Sync: a commit returns after the WAL holding it is synced"},
 }
 
-// Transactional reports that pebble connections batch ops.
-func (Driver) Transactional() bool { return true }
-
-// Tables reports record tables in key order: scans walk an iterator.
-func (Driver) Tables() store.TableSupport { return store.TableSupport{Ordered: true} }
-
-// Open checks the options; the database is opened on first use.
-func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	o, err := declared.Decode(cfg.Options)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Path == "" {
-		return nil, fmt.Errorf("%w: the pebble engine keeps a directory: give it a path", store.ErrInvalid)
-	}
-	if cfg.Reuse {
-		return nil, fmt.Errorf("%w: the pebble engine cannot reuse a database it did not create", store.ErrInvalid)
-	}
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-		}
-	}
-	return &db{path: cfg.Path, opts: o, table: cfg.Table, fs: &countingFS{FS: vfs.Default}}, nil
+// newDB returns a store of the directory at cfg.Path, its files through
+// a counting vfs.FS; the database is opened on first use.
+func newDB(cfg store.Config, o Options) store.Store {
+	return &db{path: cfg.Path, opts: o, table: cfg.Table, fs: &countingFS{FS: vfs.Default}}
 }
 
 // db is one process's handle on a pebble directory, opened once.
@@ -78,9 +54,7 @@ type db struct {
 	table *store.Table
 	fs    *countingFS
 	keys  keyLocks
-
-	mu  sync.Mutex
-	pdb *pebble.DB
+	pdb   store.Handle[*pebble.DB]
 }
 
 var (
@@ -100,28 +74,24 @@ func (d *db) Precheck() error {
 
 // open opens the database once per process.
 func (d *db) open() (*pebble.DB, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.pdb != nil {
-		return d.pdb, nil
-	}
-	if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
-		return nil, fmt.Errorf("opening %s: not an initialised gobench pebble database: %w", d.path, err)
-	}
-	cache := pebble.NewCache(d.opts.CacheMiB << 20)
-	defer cache.Unref() // the database holds its own reference
-	pdb, err := pebble.Open(d.path, &pebble.Options{
-		FS:           d.fs,
-		Cache:        cache,
-		MemTableSize: uint64(d.opts.MemTableMiB) << 20,
-		DisableWAL:   d.opts.Sync == store.SyncOff,
-		Logger:       quiet{},
+	return d.pdb.Get(func() (*pebble.DB, error) {
+		if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
+			return nil, fmt.Errorf("opening %s: not an initialised gobench pebble database: %w", d.path, err)
+		}
+		cache := pebble.NewCache(d.opts.CacheMiB << 20)
+		defer cache.Unref() // the database holds its own reference
+		pdb, err := pebble.Open(d.path, &pebble.Options{
+			FS:           d.fs,
+			Cache:        cache,
+			MemTableSize: uint64(d.opts.MemTableMiB) << 20,
+			DisableWAL:   d.opts.Sync == store.SyncOff,
+			Logger:       quiet{},
+		})
+		if err != nil {
+			return nil, d.heldErr(err)
+		}
+		return pdb, nil
 	})
-	if err != nil {
-		return nil, d.heldErr(err)
-	}
-	d.pdb = pdb
-	return pdb, nil
 }
 
 // writeOptions are the options every commit takes: synced at --sync
@@ -183,19 +153,10 @@ func (d *db) Conn(context.Context) (store.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &conn{d: d, db: pdb, wo: d.writeOptions()}, nil
+	return newConn(d, pdb), nil
 }
 
-func (d *db) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.pdb == nil {
-		return nil
-	}
-	err := d.pdb.Close()
-	d.pdb = nil
-	return err
-}
+func (d *db) Close() error { return d.pdb.Close() }
 
 var _ store.DiskFiler = Driver{}
 

@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -23,14 +27,16 @@ type Engine[O Validator] struct {
 	// Keeps is what the engine keeps at Config.Path: "a file" or "a
 	// directory".
 	Keeps string
-	// Version names the engine's module compiled in: "pebble v2.1.7".
-	Version string
+	// Module and ModuleVersion are the engine's Go module compiled in, as
+	// go.mod requires it (a test of the engine holds the two together:
+	// test binaries carry no module versions to read back).
+	Module, ModuleVersion string
 	// Declared is the declaration of the engine's options (Declare).
 	Declared *Decl[O]
-	// New returns a store of the engine at cfg.Path with options o, once
-	// Open has checked cfg (see Engine.Open); it must not touch the
-	// database's files (see Driver.Open).
-	New func(cfg Config, o O) Store
+	// New returns a store of the engine at site, once Open has checked
+	// its Config; it must not touch the database's files (see
+	// Driver.Open).
+	New func(site Site[O]) Store
 	// SyncPrimitive is what it calls to sync on this OS
 	// (FactSyncPrimitive).
 	SyncPrimitive string
@@ -45,6 +51,85 @@ type Engine[O Validator] struct {
 	// acknowledged (FactSyncs) where the promise is PromiseKeeps.
 	Off, Normal, Full Promise
 }
+
+// Site is where a store of an Engine keeps its database, and how: what
+// Open read and checked of its Config.
+type Site[O Validator] struct {
+	// Path is the database's file or directory.
+	Path string
+	// Options are the engine's options, decoded and valid.
+	Options O
+	// Table is the record table the store keeps, if any.
+	Table *Table
+
+	engine *Engine[O]
+}
+
+var _ Describer = Site[nullOptions]{}
+
+// Describe gives the store's facts: the engine's version, its options,
+// and how its commits reach the disk (Engine.Describe).
+func (s Site[O]) Describe(context.Context) ([]Fact, error) { return s.engine.Describe(s.Options), nil }
+
+// DirMarker is the file that marks a directory as gobench's, in a
+// directory-keeping engine's database (see PrecheckDir); it says what
+// keeps the directory (Engine.MarkText).
+const DirMarker = "gobench.marker"
+
+// MarkText is what the engine's DirMarker says: "a gobench pebble
+// database".
+func (e *Engine[O]) MarkText() string { return "a gobench " + e.Name + " database" }
+
+// PrecheckDir refuses, reading only, a directory the engine would not
+// claim (see PrecheckDir): a file, or a non-empty directory its marker
+// does not name the engine's.
+func (e *Engine[O]) PrecheckDir(dir string) error { return PrecheckDir(dir, DirMarker, e.MarkText()) }
+
+// Marked checks, before the engine opens dir, that it holds the engine's
+// marker: Reset made it the engine's.
+func (e *Engine[O]) Marked(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, DirMarker)); err != nil {
+		return fmt.Errorf("opening %s: not an initialised %s: %w", dir, strings.TrimPrefix(e.MarkText(), "a "), err)
+	}
+	return nil
+}
+
+// Reset makes dir the engine's for a new run: it refuses a directory the
+// engine would not claim (PrecheckDir) before anything else, closes the
+// process's handle on the database (closeHandle), claims dir (ClaimDir),
+// takes the engine's lock (lock, whose Close releases it; an error is
+// the engine's, naming who holds it), and removes everything but the
+// marker and the files keep names, holding the lock: a database another
+// process has open is refused, not emptied under it.
+func (e *Engine[O]) Reset(dir string, closeHandle func() error, lock func() (io.Closer, error), keep ...string) error {
+	if err := e.PrecheckDir(dir); err != nil {
+		return err
+	}
+	if err := closeHandle(); err != nil {
+		return err
+	}
+	entries, err := ClaimDir(dir, DirMarker, e.MarkText())
+	if err != nil {
+		return err
+	}
+	l, err := lock()
+	if err != nil {
+		return err
+	}
+	for _, en := range entries {
+		if en.Name() == DirMarker || slices.Contains(keep, en.Name()) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, en.Name())); err != nil {
+			l.Close()
+			return fmt.Errorf("emptying %s: %w", dir, err)
+		}
+	}
+	return l.Close()
+}
+
+// Version names the engine's module compiled in: "pebble v2.1.7".
+func (e *Engine[O]) Version() string { return e.Name + " " + e.ModuleVersion }
 
 // options decodes cfg's options and checks what every such engine
 // requires of a Config: a path, no --reuse (it cannot take a database it
@@ -75,7 +160,7 @@ func (e *Engine[O]) options(cfg Config) (O, error) {
 func (e *Engine[O]) Describe(o O) []Fact {
 	return append([]Fact{
 		{Name: "driver", Value: e.Name},
-		{Name: VersionFact(e.Name), Value: e.Version},
+		{Name: VersionFact(e.Name), Value: e.Version()},
 		{Name: FactSyncPrimitive, Value: e.SyncPrimitive},
 		{Name: FactIOTrace, Value: e.IOTrace},
 	}, e.Declared.Facts(o)...)
@@ -132,7 +217,7 @@ func (b Base[S, O]) Open(_ context.Context, cfg Config) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.New(cfg, o), nil
+	return e.New(Site[O]{Path: cfg.Path, Options: o, Table: cfg.Table, engine: e}), nil
 }
 
 // Share reports that one process at a time may open one of the engine's
@@ -146,7 +231,7 @@ func (Base[S, O]) Transactional() bool { return true }
 func (Base[S, O]) Tables() TableSupport { return TableSupport{Ordered: true} }
 
 // EngineVersion names the engine's module compiled in.
-func (b Base[S, O]) EngineVersion() (string, error) { return b.engine().Version, nil }
+func (b Base[S, O]) EngineVersion() (string, error) { return b.engine().Version(), nil }
 
 // Summarize gives the engine's version as the engine, its options as the
 // headline, and whether commits reach the disk before they are
@@ -282,4 +367,27 @@ func (t *Txn[T]) end() T {
 	var zero T
 	t.tx, t.open = zero, false
 	return tx
+}
+
+// CheckMiB refuses a size of v MiB outside lo to hi, naming what it sizes
+// ("a block cache"): an engine's Validate of its memory options.
+func CheckMiB(what string, v, lo, hi int64) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("%s of %d MiB is out of range (want %s to %s)", what, v, mib(lo), mib(hi))
+	}
+	return nil
+}
+
+// mib writes a size of v MiB in the largest unit it is a whole number
+// of: "0", "1 MiB", "4 GiB", "1 TiB".
+func mib(v int64) string {
+	switch {
+	case v == 0:
+		return "0"
+	case v%(1<<20) == 0:
+		return strconv.FormatInt(v>>20, 10) + " TiB"
+	case v%(1<<10) == 0:
+		return strconv.FormatInt(v>>10, 10) + " GiB"
+	}
+	return strconv.FormatInt(v, 10) + " MiB"
 }

@@ -1,8 +1,13 @@
 package store
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"syscall"
 )
 
 // Space is where an ordered key-value engine keeps one kind of key: the
@@ -241,4 +246,49 @@ func (c *OrderedConn) ScanRecords(from []byte, n int, field int, visit func(key 
 		}
 		return err
 	})
+}
+
+// CountLive counts what the spaces of an ordered engine's store hold
+// (LiveCounter), through a connection of its own: each key as its bytes
+// (a key-value key as its 8), and each value's bytes.
+func CountLive(ctx context.Context, st Store) (Live, error) {
+	c, err := st.Conn(ctx)
+	if err != nil {
+		return Live{}, err
+	}
+	defer c.Close()
+	o, ok := c.(Ordered)
+	if !ok {
+		return Live{}, fmt.Errorf("counting a store's keys: its connection %T keeps no ordered spaces", c)
+	}
+	var l Live
+	for _, s := range []Space{SpaceKV, SpaceRecords} {
+		if _, err := o.ScanSpace(s, nil, math.MaxInt, true, func(k, v []byte) error {
+			l.Keys++
+			l.Bytes += int64(len(k) + len(v))
+			return nil
+		}); err != nil {
+			return Live{}, err
+		}
+	}
+	return l, nil
+}
+
+// WrapOS classifies an error of an engine by what the operating system
+// said: errors classified already (and ErrForeign, ErrInvalid) stay as
+// they are; a full disk or quota is Full; an I/O or permission error IO;
+// anything else Other. An engine classifies its own errors first.
+func WrapOS(err error) error {
+	var se *Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &se), Classify(err) != Other, errors.Is(err, ErrForeign), errors.Is(err, ErrInvalid):
+		return err // classified already
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return Wrap(Full, err)
+	case errors.Is(err, syscall.EIO), errors.Is(err, fs.ErrPermission):
+		return Wrap(IO, err)
+	}
+	return Wrap(Other, err)
 }

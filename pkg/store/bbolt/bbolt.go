@@ -30,7 +30,7 @@ var (
 const lockTimeout = time.Second
 
 // Driver is the bbolt engine: store.Base over its description
-// (Engine), which opens its stores with newDB.
+// (Engine).
 type Driver struct{ store.Base[Driver, Options] }
 
 // Engine describes bbolt to store.Base.
@@ -38,57 +38,46 @@ func (Driver) Engine() *store.Engine[Options] { return &engine }
 
 var _ store.Driver = Driver{}
 
-// engine is bbolt as store.Base knows it.
+// engine is bbolt as store.Base knows it: a file, opened with newDB.
 var engine = store.Engine[Options]{
-	Name: "bbolt", Keeps: "a file", Version: "bbolt " + moduleVersion, Declared: declared, New: newDB, SyncPrimitive: syncPrimitive,
+	Off: store.Promise{Level: store.PromiseNone, Says: "NoSync, \"unsafe\" in bbolt's words: a power cut may lose or corrupt the database"},
+	// normal is full: bbolt has nothing between
+	Normal: keeps, Full: keeps,
+	Name: "bbolt", Keeps: "a file", Declared: declared, New: newDB, SyncPrimitive: syncPrimitive,
+	Module: "go.etcd.io/bbolt", ModuleVersion: "v1.5.0",
 	Lock:    "it takes an exclusive flock on the database file",
 	IOTrace: "not traced: bbolt writes its file through its own handle (the syncs per commit are not counted; bbolt makes two per commit)",
-	Off:     store.Promise{Level: store.PromiseNone, Says: "NoSync, \"unsafe\" in bbolt's words: a power cut may lose or corrupt the database"},
-	// normal is full: bbolt has nothing between
-	Normal: keeps,
-	Full:   keeps,
 }
 
 var keeps = store.Promise{Level: store.PromiseKeeps, Says: "a commit returns after its pages, then its meta page, are synced"}
 
-// newDB returns a store of the file at cfg.Path; the file is opened on
-// first use.
-func newDB(cfg store.Config, o Options) store.Store {
-	return &db{path: cfg.Path, opts: o, table: cfg.Table}
-}
-
 // db is one process's handle on a bbolt file, opened once.
 type db struct {
-	path  string
-	opts  Options
-	table *store.Table
-	bdb   store.Handle[*bolt.DB]
+	store.Site[Options]
+	bdb store.Handle[*bolt.DB]
 }
 
-var (
-	_ store.Store       = (*db)(nil)
-	_ store.Prechecker  = (*db)(nil)
-	_ store.Describer   = (*db)(nil)
-	_ store.Checker     = (*db)(nil)
-	_ store.LiveCounter = (*db)(nil)
-)
+// newDB returns a store of the file; it is opened on first use.
+func newDB(s store.Site[Options]) store.Store { return &db{Site: s} }
+
+var _ store.Prechecker = (*db)(nil)
 
 // Precheck refuses, reading only, a path that holds something else than
 // a gobench bbolt file: a directory, another program's file, a SQLite
 // database. A missing or empty file is gobench's to make.
 func (d *db) Precheck() error {
-	fi, err := os.Stat(d.path)
+	fi, err := os.Stat(d.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, d.path, err)
+		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, d.Path, err)
 	case fi.IsDir():
-		return fmt.Errorf("%w: %s is a directory (another engine's?): the bbolt engine keeps one file; choose a new path", store.ErrForeign, d.path)
+		return fmt.Errorf("%w: %s is a directory (another engine's?): the bbolt engine keeps one file; choose a new path", store.ErrForeign, d.Path)
 	case fi.Size() == 0:
 		return nil
 	}
-	return checkHeader(d.path)
+	return checkHeader(d.Path)
 }
 
 // checkHeader refuses a file that is not bbolt's by its first bytes.
@@ -130,25 +119,25 @@ func isBolt(head []byte) bool {
 func (d *db) open(create bool) (*bolt.DB, error) {
 	return d.bdb.Get(func() (*bolt.DB, error) {
 		if !create {
-			if _, err := os.Stat(d.path); err != nil {
-				return nil, fmt.Errorf("opening %s: not an initialised gobench bbolt file: %w", d.path, err)
+			if _, err := os.Stat(d.Path); err != nil {
+				return nil, fmt.Errorf("opening %s: not an initialised gobench bbolt file: %w", d.Path, err)
 			}
 		}
 		freelist := bolt.FreelistArrayType
-		if d.opts.Freelist == "map" {
+		if d.Options.Freelist == "map" {
 			freelist = bolt.FreelistMapType
 		}
-		bdb, err := bolt.Open(d.path, 0o644, &bolt.Options{
+		bdb, err := bolt.Open(d.Path, 0o644, &bolt.Options{
 			Timeout:      lockTimeout,
-			NoSync:       d.opts.Sync == store.SyncOff,
+			NoSync:       d.Options.Sync == store.SyncOff,
 			FreelistType: freelist,
 		})
 		if errors.Is(err, bolterr.ErrTimeout) {
 			return nil, fmt.Errorf("%w: %s is held by another process (bbolt's exclusive flock on the file, not released within %v): one process at a time may open a bbolt file; wait for it to end, or give another --db",
-				store.ErrInvalid, d.path, lockTimeout)
+				store.ErrInvalid, d.Path, lockTimeout)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("opening bbolt file %s: %w", d.path, wrap(err))
+			return nil, fmt.Errorf("opening bbolt file %s: %w", d.Path, wrap(err))
 		}
 		return bdb, nil
 	})
@@ -168,7 +157,7 @@ func (d *db) Init(context.Context) error {
 			var names []string
 			_ = tx.ForEach(func(name []byte, _ *bolt.Bucket) error { names = append(names, string(name)); return nil })
 			if len(names) > 0 { // the transaction rolls back: nothing is written
-				return fmt.Errorf("%w: %s is a bbolt file gobench did not make (it holds buckets %q); choose a new path", store.ErrForeign, d.path, names)
+				return fmt.Errorf("%w: %s is a bbolt file gobench did not make (it holds buckets %q); choose a new path", store.ErrForeign, d.Path, names)
 			}
 		}
 		if _, err := tx.CreateBucketIfNotExists(markBucket); err != nil {
@@ -186,12 +175,14 @@ func (d *db) Init(context.Context) error {
 	}))
 }
 
+var _ store.Store = (*db)(nil)
+
 func (d *db) Conn(context.Context) (store.Conn, error) {
 	bdb, err := d.open(false)
 	if err != nil {
 		return nil, err
 	}
-	return newConn(bdb, d.opts.Batch, d.table), nil
+	return newConn(bdb, d.Options.Batch, d.Table), nil
 }
 
 func (d *db) Close() error { return d.bdb.Close() }
@@ -204,6 +195,8 @@ func (Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
 	name := filepath.Base(cfg.Path)
 	return store.DiskFiles{Dir: filepath.Dir(cfg.Path), Prefix: name, Path: name}, nil
 }
+
+var _ store.Checker = (*db)(nil)
 
 // Check runs bbolt's own consistency check of the file's pages.
 func (d *db) Check(context.Context) ([]string, error) {
@@ -220,6 +213,12 @@ func (d *db) Check(context.Context) ([]string, error) {
 	})
 	return problems, err
 }
+
+var _ store.LiveCounter = (*db)(nil)
+
+// Live counts the keys and records the database holds, and their bytes
+// (store.CountLive).
+func (d *db) Live(ctx context.Context) (store.Live, error) { return store.CountLive(ctx, d) }
 
 // wrap classifies a bbolt error.
 func wrap(err error) error {

@@ -109,5 +109,5 @@ func TestInitAgainAndLive(t *testing.T) {
 // The version results name is the one go.mod requires.
 func TestModuleVersion(t *testing.T) {
 	t.Parallel()
-	storetest.RequiresModule(t, module, moduleVersion)
+	storetest.RequiresModule(t, engine.Module, engine.ModuleVersion)
 }

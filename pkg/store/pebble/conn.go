@@ -54,7 +54,7 @@ func newConn(d *db, pdb *pebble.DB) *conn {
 		func() (*pebble.Batch, error) { return pdb.NewIndexedBatch(), nil },
 		func(b *pebble.Batch) error { return wrap(errors.Join(b.Commit(c.wo), b.Close())) },
 		func(b *pebble.Batch) error { return wrap(b.Close()) })
-	c.OrderedConn = store.NewOrderedConn(c, d.table)
+	c.OrderedConn = store.NewOrderedConn(c, d.Table)
 	return c
 }
 

@@ -134,7 +134,7 @@ func importViolations(files []file, rules []rule) []string {
 			}
 			for _, imp := range f.imports {
 				for _, bad := range r.forbid {
-					if strings.HasPrefix(imp, bad) {
+					if under(imp, bad) {
 						out = append(out, fmt.Sprintf("%s imports %s: %s", f.path, imp, r.why))
 					}
 				}
@@ -145,6 +145,12 @@ func importViolations(files []file, rules []rule) []string {
 		}
 	}
 	return out
+}
+
+// under reports whether the import path imp is pkg or, with pkg ending in
+// a slash or not, a package below it.
+func under(imp, pkg string) bool {
+	return imp == pkg || strings.HasPrefix(imp, strings.TrimSuffix(pkg, "/")+"/")
 }
 
 // cliStorePackages are the packages under pkg/store/ the command line may

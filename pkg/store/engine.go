@@ -146,12 +146,7 @@ func (e *Engine[O]) options(cfg Config) (O, error) {
 	if cfg.Reuse {
 		return o, fmt.Errorf("%w: %s cannot reuse a database it did not create", ErrInvalid, e.Declared.Engine())
 	}
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return o, fmt.Errorf("%w: %w", ErrInvalid, err)
-		}
-	}
-	return o, nil
+	return o, cfg.CheckTable()
 }
 
 // Describe returns the facts of a store of the engine opened with o (as

@@ -63,6 +63,18 @@ type Ordered interface {
 	ScanSpace(s Space, from []byte, n int, values bool, fn func(key, value []byte) error) (int, error)
 }
 
+// KVConn is a Conn with every key-value capability (Updater, Deleter,
+// Inserter, Scanner, Batcher): what an engine of them all asserts of its
+// connection at once.
+type KVConn interface {
+	Conn
+	Updater
+	Deleter
+	Inserter
+	Scanner
+	Batcher
+}
+
 // OrderedConn is a connection's key-value and record operations over an
 // Ordered engine, written once for every such engine: embed it in the
 // engine's connection, beside its Txn.

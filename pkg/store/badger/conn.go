@@ -23,7 +23,7 @@ type conn struct {
 }
 
 var (
-	_ store.Conn    = (*conn)(nil)
+	_ store.KVConn  = (*conn)(nil) // and a Recorder, RecordScanner and TxProber: store.OrderedConn's, store.Txn's
 	_ store.Ordered = (*conn)(nil)
 )
 

@@ -6,7 +6,6 @@ package btreestore
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/google/btree"
@@ -25,11 +24,8 @@ var (
 // Name returns "btree".
 func (Driver) Name() string { return "btree" }
 
-// Share reports that the tree lives in one process's memory: worker
-// processes would each have their own, empty copy.
-func (Driver) Share() store.Share {
-	return store.Share{Sharing: store.ShareProcess, Lock: "its data lives in one process's memory"}
-}
+// Share reports that the tree lives in one process's memory.
+func (Driver) Share() store.Share { return store.InMemory }
 
 // degree is the B-tree's branching factor (google/btree's own example value).
 const degree = 32
@@ -43,10 +39,8 @@ func less(a, b item) bool { return a.key < b.key }
 
 // Open returns an empty tree; the path is not used.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-		}
+	if err := cfg.CheckTable(); err != nil {
+		return nil, err
 	}
 	return &db{t: btree.NewG(degree, less), table: cfg.Table, recs: btree.NewG(degree, lessRecord)}, nil
 }

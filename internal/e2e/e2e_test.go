@@ -81,6 +81,7 @@ func TestScripts(t *testing.T) {
 			"traceinfo":     traceInfo,
 			"replaycheck":   replayCheck,
 			"primcheck":     primCheck,
+			"walcopy":       walCopy,
 		},
 	})
 }

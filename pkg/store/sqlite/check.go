@@ -30,8 +30,11 @@ const (
 // that is not a regular file (a FIFO, a device), an existing file that is
 // not gobench's database (with Reuse: that is neither a SQLite database
 // nor empty), a table of the name of one the run replaces that gobench
-// did not create (see checkTables), and a -wal file beside the database
-// that is another database's, which SQLite would replay into this one.
+// did not create (see checkTables), a -wal file beside the database
+// that is another database's, which SQLite would replay into this one,
+// and a -wal, -journal or -shm file beside a database that does not exist
+// (or, with Reuse, a -wal or -journal beside an empty one), which SQLite
+// would delete (see checkOrphans).
 func (s *db) Precheck() error {
 	if s.opts.Memory {
 		return nil
@@ -39,7 +42,7 @@ func (s *db) Precheck() error {
 	fi, err := os.Stat(s.path)
 	switch {
 	case os.IsNotExist(err):
-		return nil
+		return s.checkOrphans(false)
 	case err != nil:
 		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, s.path, err)
 	case fi.IsDir():
@@ -57,12 +60,40 @@ func (s *db) Precheck() error {
 			return fmt.Errorf("%w: %s is not a SQLite database: --reuse takes a SQLite database or an empty file", store.ErrForeign, s.path)
 		}
 	}
-	if fi.Size() > 0 {
-		if err := s.checkTablesReadOnly(); err != nil {
-			return err
-		}
+	if fi.Size() == 0 {
+		return s.checkOrphans(true)
+	}
+	if err := s.checkTablesReadOnly(); err != nil {
+		return err
 	}
 	return s.checkWAL()
+}
+
+// sidecars are the files SQLite keeps beside a database, by suffix.
+var sidecars = []string{"-wal", "-journal", "-shm"}
+
+// checkOrphans refuses the files SQLite keeps beside a database when the
+// database has nothing of its own: it does not exist, or (empty true) it
+// is empty. SQLite deletes a -wal or -journal beside a database of no
+// pages on the first open, with whatever they hold: a WAL without its
+// database still holds whole page images of another one, committed rows
+// included, and a journal the pages a transaction was rolling back. Any
+// of the three beside a missing database is refused (an -shm announces a
+// WAL in use); beside an empty one, a -wal or -journal that holds bytes.
+// Nothing is changed: the user moves the file away or gives another --db.
+func (s *db) checkOrphans(empty bool) error {
+	for _, suffix := range sidecars {
+		fi, err := os.Lstat(s.path + suffix)
+		if err != nil || (empty && (suffix == "-shm" || fi.Size() == 0)) {
+			continue
+		}
+		state := "does not exist"
+		if empty {
+			state = "is empty"
+		}
+		return fmt.Errorf("%w: %s%s is there, and %s %s: the file is another database's (SQLite would delete it, and whatever it holds, on opening %s); move it away, or give another --db", store.ErrForeign, s.path, suffix, s.path, state, s.path)
+	}
+	return nil
 }
 
 // checkWAL refuses a -wal file that belongs to another database. A WAL
@@ -81,7 +112,7 @@ func (s *db) checkWAL() error {
 	}
 	head, err := readAt(s.path, 0, headerSize)
 	if err != nil || !bytes.HasPrefix(head, fileMagic) {
-		return nil // an empty database: SQLite deletes the WAL
+		return nil // too short for a header: Precheck refused it already
 	}
 	dbPage := uint32(binary.BigEndian.Uint16(head[pageSizeOffset:]))
 	if dbPage == 1 {

@@ -34,7 +34,7 @@ const (
 // that is another database's, which SQLite would replay into this one,
 // and a -wal, -journal or -shm file beside a database that does not exist
 // (or, with Reuse, a -wal or -journal beside an empty one), which SQLite
-// would delete (see checkOrphans).
+// would delete (see store.CheckOrphans).
 func (s *db) Precheck() error {
 	if s.opts.Memory {
 		return nil
@@ -42,7 +42,7 @@ func (s *db) Precheck() error {
 	fi, err := os.Stat(s.path)
 	switch {
 	case os.IsNotExist(err):
-		return s.checkOrphans(false)
+		return store.CheckOrphans(s.path, false)
 	case err != nil:
 		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, s.path, err)
 	case fi.IsDir():
@@ -61,39 +61,12 @@ func (s *db) Precheck() error {
 		}
 	}
 	if fi.Size() == 0 {
-		return s.checkOrphans(true)
+		return store.CheckOrphans(s.path, true)
 	}
 	if err := s.checkTablesReadOnly(); err != nil {
 		return err
 	}
 	return s.checkWAL()
-}
-
-// sidecars are the files SQLite keeps beside a database, by suffix.
-var sidecars = []string{"-wal", "-journal", "-shm"}
-
-// checkOrphans refuses the files SQLite keeps beside a database when the
-// database has nothing of its own: it does not exist, or (empty true) it
-// is empty. SQLite deletes a -wal or -journal beside a database of no
-// pages on the first open, with whatever they hold: a WAL without its
-// database still holds whole page images of another one, committed rows
-// included, and a journal the pages a transaction was rolling back. Any
-// of the three beside a missing database is refused (an -shm announces a
-// WAL in use); beside an empty one, a -wal or -journal that holds bytes.
-// Nothing is changed: the user moves the file away or gives another --db.
-func (s *db) checkOrphans(empty bool) error {
-	for _, suffix := range sidecars {
-		fi, err := os.Lstat(s.path + suffix)
-		if err != nil || (empty && (suffix == "-shm" || fi.Size() == 0)) {
-			continue
-		}
-		state := "does not exist"
-		if empty {
-			state = "is empty"
-		}
-		return fmt.Errorf("%w: %s%s is there, and %s %s: the file is another database's (SQLite would delete it, and whatever it holds, on opening %s); move it away, or give another --db", store.ErrForeign, s.path, suffix, s.path, state, s.path)
-	}
-	return nil
 }
 
 // checkWAL refuses a -wal file that belongs to another database. A WAL

@@ -192,7 +192,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	if err := workload.CheckDriver(p, drv); err != nil {
 		return nil, err
 	}
-	if err := checkRoom(p); err != nil {
+	if err := checkRoom(p, drv); err != nil {
 		return nil, err
 	}
 	if p.Pin != nil && p.Pin.Coordinator != nil {

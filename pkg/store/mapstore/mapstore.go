@@ -16,8 +16,9 @@ import (
 type Driver struct{}
 
 var (
-	_ store.Driver = Driver{}
-	_ store.Sharer = Driver{}
+	_ store.Driver   = Driver{}
+	_ store.Sharer   = Driver{}
+	_ store.Resident = Driver{}
 )
 
 // Name returns "map".
@@ -28,6 +29,9 @@ func (Driver) Name() string { return "map" }
 func (Driver) Share() store.Share {
 	return store.Share{Sharing: store.ShareProcess, Lock: "its data lives in one process's memory"}
 }
+
+// InMemory reports that the map lives in memory, whatever cfg says.
+func (Driver) InMemory(store.Config) bool { return true }
 
 // Open returns an empty map; the path is not used.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {

@@ -33,8 +33,8 @@ type fsRecorder struct {
 var _ store.PowerCutStore = (*fsRecorder)(nil)
 
 // cleanStaleMounts unmounts the recording file systems earlier runs left
-// over the store's directory of the plan or beside it (their helper
-// killed with them), and says so.
+// (their helper killed with them: over the store's directory of the plan,
+// beside it, or anywhere else; see recfs.CleanStale), and says so.
 func cleanStaleMounts(drv store.Driver, cfg store.Config, notef func(string, ...any)) {
 	dir := filepath.Dir(cfg.Path)
 	if df, ok := drv.(store.DiskFiler); ok {

@@ -87,14 +87,17 @@ type Stale struct {
 	Err error
 }
 
-// CleanStale unmounts the recording file systems over dir or beside it
-// (in dir's parent directory) whose helper process is gone (a run killed
-// with its helper: the mount stays, every access failing "transport
+// CleanStale unmounts the recording file systems whose helper process is
+// gone (a run killed with its helper, by kill -9 of its process group or
+// the OOM killer: the mount stays, every access failing "transport
 // endpoint is not connected") and returns them, each with the error of
-// its unmounting, if any. The mounts of live helpers (other runs under
-// way) are left alone, and so are those elsewhere: the run that cleans a
-// mount is the next one over the same place, which the mount would
-// otherwise fail, not whichever run starts first.
+// its unmounting, if any: those over dir or beside it (in dir's parent
+// directory), which would fail the run, and those anywhere else, found in
+// /proc/self/mountinfo by their type and source, so that no later run
+// leaves them behind. A mount elsewhere that cannot be unmounted (another
+// user's, for a user other than root) is left out of the list: it is no
+// business of this run's. The mounts of live helpers (other runs under
+// way) are left alone.
 func CleanStale(dir string) []Stale {
 	ms, err := sysinfo.Mounts()
 	if err != nil {
@@ -106,14 +109,18 @@ func CleanStale(dir string) []Stale {
 	}
 	var out []Stale
 	for _, m := range ms {
-		if m.Type != FSType || !strings.HasPrefix(m.Source, SourcePrefix) || filepath.Dir(m.Point) != parent {
+		if m.Type != FSType || !strings.HasPrefix(m.Source, SourcePrefix) {
 			continue
 		}
 		pid, err := strconv.Atoi(strings.TrimPrefix(m.Source, SourcePrefix))
 		if err != nil || serving(pid, m.Point) {
 			continue
 		}
-		out = append(out, Stale{Dir: m.Point, PID: pid, Err: detach(m.Point)})
+		err = detach(m.Point)
+		if err != nil && filepath.Dir(m.Point) != parent {
+			continue
+		}
+		out = append(out, Stale{Dir: m.Point, PID: pid, Err: err})
 	}
 	return out
 }

@@ -203,6 +203,9 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	if err := checkCrash(p, cfg.Registry, filepath.Dir(p.Store.Path)); err != nil {
 		return nil, err
 	}
+	if err := checkNotRecorded(p); err != nil {
+		return nil, err
+	}
 	s := &session{cfg: cfg, drv: drv, notef: func(format string, args ...any) {
 		if cfg.Notes != nil {
 			fmt.Fprintf(cfg.Notes, format+"\n", args...)

@@ -125,6 +125,42 @@ func CleanStale(dir string) []Stale {
 	return out
 }
 
+// Live is a recording file system's mount whose helper serves it: a run
+// under way records the I/O of the files under Dir.
+type Live struct {
+	Dir string
+	PID int // the helper that serves it
+}
+
+// Within returns the served recording file system that path (which may
+// not exist yet) lies inside, if any: another run's, whose record would
+// take the writes of anything written there. The helper's own process
+// and the run that mounted it never ask.
+func Within(path string) (Live, bool) {
+	ms, err := sysinfo.Mounts()
+	if err != nil {
+		return Live{}, false
+	}
+	parent, err := resolvedParent(path)
+	if err != nil {
+		return Live{}, false
+	}
+	full := filepath.Join(parent, filepath.Base(path))
+	for _, m := range ms {
+		if m.Type != FSType || !strings.HasPrefix(m.Source, SourcePrefix) {
+			continue
+		}
+		if full != m.Point && !strings.HasPrefix(full, strings.TrimSuffix(m.Point, "/")+"/") {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimPrefix(m.Source, SourcePrefix))
+		if err == nil && serving(pid, m.Point) {
+			return Live{Dir: m.Point, PID: pid}, true
+		}
+	}
+	return Live{}, false
+}
+
 // resolvedParent returns the absolute path of dir's parent directory,
 // its symbolic links resolved, as the kernel names mount points.
 func resolvedParent(dir string) (string, error) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,6 +41,27 @@ func available(dev string, root bool, fusermount string) error {
 		return fmt.Errorf("%w: fusermount3 is not installed (a user other than root mounts with it): %s", ErrUnavailable, fuseHint)
 	}
 	return nil
+}
+
+// fusermountFailed is go-fuse's error when fusermount3 fails: the wait
+// status it prints is no exit code (256 is exit status 1).
+var fusermountFailed = regexp.MustCompile(`^fusermount exited with code (\d+)\s*$`)
+
+// mountError says what failed when go-fuse's mount did: for fusermount3,
+// its exit status or the signal that killed it (go-fuse gives the raw
+// wait status, "code 256", and a line break), with what to check.
+func mountError(err error) error {
+	m := fusermountFailed.FindStringSubmatch(err.Error())
+	if m == nil {
+		return errors.New(strings.TrimSpace(err.Error()))
+	}
+	n, _ := strconv.Atoi(m[1])
+	ws := syscall.WaitStatus(n)
+	how := fmt.Sprintf("exited with status %d", ws.ExitStatus())
+	if ws.Signaled() {
+		how = fmt.Sprintf("was killed by %v", ws.Signal())
+	}
+	return fmt.Errorf("fusermount3 %s: FUSE cannot mount here: %s", how, fuseHint)
 }
 
 // fusermount returns the path of fusermount3 (or of FUSE 2's

@@ -390,3 +390,19 @@ func TestUnavailable(t *testing.T) {
 		t.Errorf("a device and fusermount3: %v", err)
 	}
 }
+
+// go-fuse's error when fusermount3 fails gives a wait status as an exit
+// code ("fusermount exited with code 256", and a line break): the message
+// gives the exit status (1) or the signal, on one line.
+func TestMountError(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"fusermount exited with code 256\n", "fusermount3 exited with status 1: "},
+		{"fusermount exited with code 9\n", "fusermount3 was killed by killed: "},
+		{"operation not permitted", "operation not permitted"},
+	} {
+		got := mountError(errors.New(tt.in)).Error()
+		if !strings.HasPrefix(got, tt.want) || strings.Contains(got, "\n") || strings.Contains(got, "code") {
+			t.Errorf("%q: %q; want it to begin %q, on one line", tt.in, got, tt.want)
+		}
+	}
+}

@@ -406,3 +406,27 @@ func TestMountError(t *testing.T) {
 		}
 	}
 }
+
+// A helper killed during the run is reported as dead, with how it died,
+// by the next request and by Close ("write |1: file already closed"
+// said nothing of it); Close still leaves no mount behind.
+func TestHelperDied(t *testing.T) {
+	dir := t.TempDir()
+	h := helper(t, dir)
+	must(t, h.cmd.Process.Kill())
+	for _, step := range []struct {
+		name string
+		f    func() error
+	}{
+		{"counts", func() error { _, err := h.Counts(); return err }},
+		{"close", h.Close},
+	} {
+		name, err := step.name, step.f()
+		if !errors.Is(err, ErrHelperDied) || !strings.Contains(err.Error(), "signal: killed") || strings.Contains(err.Error(), "file already closed") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v; want one line saying the helper died, killed", name, err)
+		}
+	}
+	if isMounted(dir) {
+		t.Error("still mounted after Close")
+	}
+}

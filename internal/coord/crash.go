@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/crashstate"
@@ -108,6 +109,11 @@ func newCrashRun(s *session) (*crashRun, error) {
 		return nil, fmt.Errorf("%w: --crash: the %s driver's store cannot record a run", store.ErrInvalid, p.Driver)
 	}
 	sweepCrashDirs(beside, s.notef)
+	if strings.HasPrefix(filepath.Base(beside), "gobench-") {
+		// A run without --db: those of earlier such runs are in the
+		// temporary directories beside this one's.
+		sweepCrashDirs(filepath.Dir(beside), s.notef)
+	}
 	dir, err := os.MkdirTemp(beside, crashDirPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("--crash: %w", err)

@@ -162,7 +162,7 @@ func (h *Helper) failed(op string, err error) error {
 		if h.cmd.Process != nil {
 			pid = h.cmd.Process.Pid
 		}
-		return fmt.Errorf("%w: the recording file system's helper (process %d) died during the run (%s); nothing was recorded or counted after it did (%s)", ErrHelperDied, pid, how, op)
+		return fmt.Errorf("%w: the FUSE file system's helper (process %d) ended during the run (%s); nothing was recorded or counted after it (%s failed)", ErrHelperDied, pid, how, op)
 	case <-time.After(5 * time.Second):
 		return fmt.Errorf("recording file system: %s: %w", op, err)
 	}

@@ -512,7 +512,7 @@ func (fs osFS) Hold(t Target) error {
 	if err != nil {
 		return err
 	}
-	if t.Sink() && alwaysFull(f) {
+	if t.Sink() && alwaysFull(f.Fd()) {
 		f.Close()
 		return fmt.Errorf("%s is the full device, to which every write fails (no space left on device): give a file, or /dev/null to discard the output", t.Path)
 	}

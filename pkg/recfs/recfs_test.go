@@ -327,8 +327,8 @@ func TestHelper(t *testing.T) {
 }
 
 // A helper whose coordinator dies (its stdin closes) unmounts; one
-// killed itself leaves its mount, which CleanStale removes, leaving
-// the mounts of live helpers alone (both beside the one it is given).
+// killed itself leaves its mount, which CleanStale removes wherever it
+// is, leaving the mounts of live helpers alone.
 func TestNoMountLeftBehind(t *testing.T) {
 	dir := t.TempDir()
 	h := helper(t, dir)
@@ -346,17 +346,16 @@ func TestNoMountLeftBehind(t *testing.T) {
 	if _, err := os.Stat(killed); !strings.Contains(errString(err), "not connected") {
 		t.Fatalf("the stale mount answers: %v", err)
 	}
+	// A run elsewhere cleans it too (it was left for a run over the same
+	// place, which might never come), and leaves the live one.
 	elsewhere := filepath.Join(t.TempDir(), "other", "db")
 	must(t, os.MkdirAll(elsewhere, 0o755))
-	if st := CleanStale(elsewhere); len(st) != 0 || !isMounted(killed) {
-		t.Fatalf("a run elsewhere cleaned %v; %s mounted %v", st, killed, isMounted(killed))
-	}
 	var cleaned []string
-	for _, s := range CleanStale(killed) {
+	for _, s := range CleanStale(elsewhere) {
 		must(t, s.Err)
 		cleaned = append(cleaned, s.Dir)
 	}
-	if !slices.Equal(cleaned, []string{killed}) || isMounted(killed) || !isMounted(alive) {
+	if !slices.Contains(cleaned, killed) || slices.Contains(cleaned, alive) || isMounted(killed) || !isMounted(alive) {
 		t.Errorf("cleaned %v; %s mounted %v, %s mounted %v", cleaned, killed, isMounted(killed), alive, isMounted(alive))
 	}
 }

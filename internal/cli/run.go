@@ -40,22 +40,26 @@ type runOptions struct {
 	maxRuns  int
 	dryRun   bool // print the plan file, run nothing
 	si       bool // sizes and rates in powers of 1000 (blob, run)
+	// stats are the latency statistics a run's table lists (--stats).
+	stats []string
 	// calibrate measures the machine around every run (coord.Config).
 	calibrate bool
 	// inconclusive is what a gate the data cannot decide counts as.
 	inconclusive string
 	// precision repeats until each gated figure is this precise (a
 	// fraction; 0: --repeat runs); maxRepeats and maxTime bound it.
-	precision  float64
-	maxRepeats int
-	maxTime    time.Duration
+	// precisionGiven says --precision was given, 0% (off) included.
+	precision      float64
+	precisionGiven bool
+	maxRepeats     int
+	maxTime        time.Duration
 }
 
 // AddFlags binds the options to flags.
 func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	inGroup(fs, groupCI, func() {
 		fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
-		fs.Var(shareValue{&o.precision}, "precision", "instead of --repeat: repeat the cells, interleaved, until the 90% interval of the median of every gated figure (total ops/s without --expect) of every cell is within ± this share of it, such as 5%; at least 5 repeats, at most --max-repeats")
+		fs.Var(shareValue{&o.precision, &o.precisionGiven}, "precision", "instead of --repeat: repeat the cells, interleaved, until the 90% interval of the median of every gated figure (total ops/s without --expect) of every cell is within ± this share of it, such as 5%; at least 5 repeats, at most --max-repeats; 0% is off (--max-repeats and --max-time then bound nothing)")
 		o.maxRepeats = 30
 		fs.IntVar(&o.maxRepeats, "max-repeats", o.maxRepeats, "with --precision: stop after this many repeats, precise or not")
 		fs.DurationVar(&o.maxTime, "max-time", 0, "with --precision: start no new round of repeats after this long (0: no limit)")
@@ -75,6 +79,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 		fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
 		fs.StringVarP(&o.format, "format", "f", o.format, formatUsage("report format on stdout", ""))
 		fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report with charts to this file")
+		fs.Var(statsValue{&o.stats}, "stats", statsUsage())
 		fs.StringVar(&o.summary, "summary", "", "also append a markdown summary (the table and every gate's verdict) to this file, such as $GITHUB_STEP_SUMMARY")
 		fs.BoolVar(&o.force, "force", false, "let --json, --html, --hlog and --summary write over a file gobench did not write (another program's data, a SQLite database)")
 		fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")
@@ -123,7 +128,9 @@ func (o *runOptions) resolve() error {
 // becomes the most repeats, --max-repeats.
 func (o *runOptions) resolvePrecision() error {
 	if o.precision == 0 {
-		if o.maxTime != 0 || o.maxRepeats != 30 {
+		// --precision 0% is off, as by default: the bounds a template
+		// passes beside it bound nothing, and are not asked about.
+		if !o.precisionGiven && (o.maxTime != 0 || o.maxRepeats != 30) {
 			return errors.New("--max-repeats and --max-time bound --precision: give it too")
 		}
 		return nil

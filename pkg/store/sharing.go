@@ -73,3 +73,18 @@ func CheckShare(d Driver, processes, workers int) error {
 	}
 	return nil
 }
+
+// Resident is implemented by a Driver whose databases can live in a
+// process's memory instead of on disk (a Go map, a B-tree, SQLite's
+// memdb): InMemory reports whether the database cfg describes does.
+// Without it, a driver's databases are on disk.
+type Resident interface {
+	InMemory(cfg Config) bool
+}
+
+// InMemory reports whether d keeps the database cfg describes in memory
+// (see Resident): its data takes memory, not room on a disk.
+func InMemory(d Driver, cfg Config) bool {
+	r, ok := d.(Resident)
+	return ok && r.InMemory(cfg)
+}

@@ -17,8 +17,9 @@ import (
 type Driver struct{}
 
 var (
-	_ store.Driver = Driver{}
-	_ store.Sharer = Driver{}
+	_ store.Driver   = Driver{}
+	_ store.Sharer   = Driver{}
+	_ store.Resident = Driver{}
 )
 
 // Name returns "btree".
@@ -36,6 +37,9 @@ type item struct {
 }
 
 func less(a, b item) bool { return a.key < b.key }
+
+// InMemory reports that the B-tree lives in memory, whatever cfg says.
+func (Driver) InMemory(store.Config) bool { return true }
 
 // Open returns an empty tree; the path is not used.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {

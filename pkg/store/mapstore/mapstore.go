@@ -15,8 +15,9 @@ import (
 type Driver struct{}
 
 var (
-	_ store.Driver = Driver{}
-	_ store.Sharer = Driver{}
+	_ store.Driver   = Driver{}
+	_ store.Sharer   = Driver{}
+	_ store.Resident = Driver{}
 )
 
 // Name returns "map".
@@ -24,6 +25,9 @@ func (Driver) Name() string { return "map" }
 
 // Share reports that the map lives in one process's memory.
 func (Driver) Share() store.Share { return store.InMemory }
+
+// InMemory reports that the map lives in memory, whatever cfg says.
+func (Driver) InMemory(store.Config) bool { return true }
 
 // Open returns an empty map; the path is not used.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {

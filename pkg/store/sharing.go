@@ -29,9 +29,9 @@ func (s Sharing) String() string {
 	return "processes"
 }
 
-// InMemory is the Share of an engine whose data lives in one process's
+// ShareInMemory is the Share of an engine whose data lives in one process's
 // memory: worker processes would each have their own, empty copy.
-var InMemory = Share{Sharing: ShareProcess, Lock: "its data lives in one process's memory"}
+var ShareInMemory = Share{Sharing: ShareProcess, Lock: "its data lives in one process's memory"}
 
 // Share is who may share a driver's databases, and what keeps the others
 // out.

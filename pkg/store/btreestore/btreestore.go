@@ -26,7 +26,7 @@ var (
 func (Driver) Name() string { return "btree" }
 
 // Share reports that the tree lives in one process's memory.
-func (Driver) Share() store.Share { return store.InMemory }
+func (Driver) Share() store.Share { return store.ShareInMemory }
 
 // degree is the B-tree's branching factor (google/btree's own example value).
 const degree = 32

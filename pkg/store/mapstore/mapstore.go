@@ -24,7 +24,7 @@ var (
 func (Driver) Name() string { return "map" }
 
 // Share reports that the map lives in one process's memory.
-func (Driver) Share() store.Share { return store.InMemory }
+func (Driver) Share() store.Share { return store.ShareInMemory }
 
 // InMemory reports that the map lives in memory, whatever cfg says.
 func (Driver) InMemory(store.Config) bool { return true }

@@ -158,18 +158,19 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 	if o.run.db != "" && len(cells)*o.run.repeat > 1 {
 		return nil, errors.New("--db keeps one replayed database: give one cell and --repeat 1 (or no --db)")
 	}
-	o.stallAtPace(cmd.Flags(), cells[0].Replay)
+	o.stallAtPace(cmd.Flags(), preset.ReplayPace(cells[0]))
 	return o.run.newJob(cmd, env, spec, cells, jobParts{baseline: o.baseline, expects: o.expects}), nil
 }
 
 // stallAtPace makes the stall time-out of a replay at a speed no shorter
-// than the capture took at that speed, unless --stall-timeout was given:
-// a captured connection may rest that long between statements.
-func (o *replayOptions) stallAtPace(fs *pflag.FlagSet, r *workload.Replay) {
-	if fs.Changed("stall-timeout") || r.Speed == 0 {
+// than the capture takes at that speed (pace, 0 back to back) and a
+// minute, unless --stall-timeout was given: a captured connection may
+// rest that long between statements.
+func (o *replayOptions) stallAtPace(fs *pflag.FlagSet, pace time.Duration) {
+	if fs.Changed("stall-timeout") || pace == 0 {
 		return
 	}
-	o.run.stall = max(o.run.stall, time.Duration(float64(r.Duration)/r.Speed)+time.Minute)
+	o.run.stall = max(o.run.stall, pace+time.Minute)
 }
 
 // maxPaced is the longest a replay at a speed slower than the capture's

@@ -28,6 +28,7 @@ import (
 	"github.com/gobench/gobench/pkg/bench"
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
+	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
@@ -234,6 +235,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		},
 		Progress: preloadProgress(s.notef, p.Preload, cfg.ProgressEvery),
 		Notes:    s.notef,
+		Check:    replay.SetupCheck(p),
 	})
 	if err != nil {
 		return nil, setupErr(ctx, err)
@@ -394,7 +396,7 @@ func (s *session) canVerifyAfter(ctx context.Context, runErr error) bool {
 func (s *session) verify(ctx context.Context, res *result.Result, died func(worker, phase int) bool) error {
 	if p := s.cfg.Plan; p.Replay != nil && died == nil {
 		s.notef("comparing the replayed database with the capture's at its end")
-		res.Replay = runner.CheckReplay(p.Replay, p.Store.Path)
+		res.Replay = replay.Check(p.Replay, p.Store.Path)
 		return nil
 	}
 	if p := s.cfg.Plan; p.SQL != nil && p.SQL.Check != "" && died == nil {

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gobench/gobench/pkg/runner"
+	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 	"github.com/gobench/gobench/pkg/workload/generator"
@@ -35,7 +35,7 @@ func replayOrderFile(p *workload.Plan) (workerPlan *workload.Plan, remove func()
 	}
 	name := f.Name()
 	remove = func() { os.Remove(name) }
-	size := workload.ReplayOrderSize(p.Replay.States)
+	size := replay.OrderSize(p.Replay.States)
 	err = f.Truncate(int64(size))
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -63,44 +63,49 @@ func countOrder(r *workload.Replay, name string, size int) error {
 		return err
 	}
 	defer unmap()
-	if err := workload.InitReplayOrder(mem, r.States); err != nil {
+	if err := replay.InitOrder(mem, r.States); err != nil {
 		return err
 	}
-	o, err := workload.OpenReplayOrder(mem)
+	o, err := replay.OpenOrder(mem)
 	if err != nil {
 		return err
 	}
-	return r.CountGates(func() (io.ReadCloser, error) { return os.Open(r.Trace) }, o)
+	return replay.CountGates(r, func() (io.ReadCloser, error) { return os.Open(r.Trace) }, o)
 }
 
 // openShared maps what the worker processes of a run share: a record
-// workload's insert counter, a replay's order of commits (either nil when
-// the plan has none). unmap releases both.
-func openShared(p *workload.Plan) (*generator.Counter, *workload.ReplayOrder, func(), error) {
+// workload's insert counter, a replay's order of commits, which its
+// source (nil but for a replayed trace) deals by, for a host of
+// hostWorkers workers. unmap releases both.
+func openShared(p *workload.Plan, hostWorkers int) (*generator.Counter, workload.Source, func(), error) {
 	counter, unmapCounter, err := openCounter(p)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	order, unmapOrder, err := openReplayOrder(p)
-	if err != nil {
-		unmapCounter()
-		return nil, nil, nil, err
+	if err == nil {
+		var src workload.Source
+		if src, err = replay.NewSource(p, hostWorkers, order); err == nil {
+			return counter, src, func() { unmapOrder(); unmapCounter() }, nil
+		}
+		unmapOrder()
 	}
-	return counter, order, func() { unmapOrder(); unmapCounter() }, nil
+	unmapCounter()
+	return nil, nil, nil, err
 }
 
 // openReplayOrder maps the order file a worker process's plan names, or
 // returns nil when it names none.
-func openReplayOrder(p *workload.Plan) (o *workload.ReplayOrder, unmap func(), err error) {
+func openReplayOrder(p *workload.Plan) (o *replay.Order, unmap func(), err error) {
 	unmap = func() {}
 	if p.Replay == nil || p.Replay.OrderFile == "" {
 		return nil, unmap, nil
 	}
-	mem, unmap, err := mapShared(p.Replay.OrderFile, workload.ReplayOrderSize(p.Replay.States))
+	mem, unmap, err := mapShared(p.Replay.OrderFile, replay.OrderSize(p.Replay.States))
 	if err != nil {
 		return nil, func() {}, fmt.Errorf("mapping the replay's order of commits: %w", err)
 	}
-	if o, err = workload.OpenReplayOrder(mem); err != nil {
+	if o, err = replay.OpenOrder(mem); err != nil {
 		unmap()
 		return nil, func() {}, fmt.Errorf("the replay's order of commits %s: %w", p.Replay.OrderFile, err)
 	}
@@ -119,7 +124,7 @@ func installSnapshot(p *workload.Plan, note func(string, ...any)) error {
 		return err // SQLite would replay another database's WAL or journal into the snapshot
 	}
 	t0 := time.Now()
-	n, err := runner.InstallSnapshot(p.Replay, p.Store.Path)
+	n, err := replay.InstallSnapshot(p.Replay, p.Store.Path)
 	if err != nil {
 		return err
 	}

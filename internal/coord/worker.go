@@ -31,7 +31,7 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	if err != nil {
 		return err
 	}
-	counter, order, unmap, err := openShared(plan)
+	counter, src, unmap, err := openShared(plan, len(procWorkers(proc, plan.Goroutines)))
 	if err != nil {
 		return err
 	}
@@ -48,12 +48,12 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	}
 	tally := newIOTally(storeIO(st, plan))
 	h := &runner.Host{
-		Plan:        plan,
-		Store:       st,
-		Workers:     procWorkers(proc, plan.Goroutines),
-		Collector:   wireCollector{w: w, batch: sampleBatch(plan.Goroutines)},
-		Counter:     counter,
-		ReplayOrder: order,
+		Plan:      plan,
+		Store:     st,
+		Workers:   procWorkers(proc, plan.Goroutines),
+		Collector: wireCollector{w: w, batch: sampleBatch(plan.Goroutines)},
+		Counter:   counter,
+		Source:    src,
 		Barrier: func(ctx context.Context, phase int) (int64, error) {
 			if err := w.Ready(wire.Ready{Phase: phase, PID: pid, Clock: runner.Now()}); err != nil {
 				return 0, fmt.Errorf("reporting ready: %w", err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
@@ -36,7 +37,11 @@ func Run(ctx context.Context, plan workload.Plan, drv store.Driver) (_ *result.R
 			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
 		}
 	}
-	st, err := runner.OpenStore(ctx, &plan, drv, runner.Setup{})
+	src, err := replay.NewSource(&plan, plan.Workers(), nil) // nil but for a replayed trace
+	if err != nil {
+		return nil, err
+	}
+	st, err := runner.OpenStore(ctx, &plan, drv, runner.Setup{Check: replay.SetupCheck(&plan)})
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +52,7 @@ func Run(ctx context.Context, plan workload.Plan, drv store.Driver) (_ *result.R
 	env := Environment(plan.Store.Path, drv, facts)
 	b := result.NewBuilder(&plan)
 	started := time.Now().UTC()
-	runErr := (&runner.Host{Plan: &plan, Store: st, Workers: plan.WorkerIDs(), Collector: b}).Run(ctx)
+	runErr := (&runner.Host{Plan: &plan, Store: st, Workers: plan.WorkerIDs(), Collector: b, Source: src}).Run(ctx)
 	if cerr := st.Close(); cerr != nil && runErr == nil {
 		runErr = fmt.Errorf("closing the store: %w", cerr)
 	}

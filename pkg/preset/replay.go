@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
+	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
@@ -20,7 +22,7 @@ type ReplaySpec struct {
 	// database to replay, at which speed, in which order. Options.Procs
 	// is set per cell, from the matrix's --procs (0: as captured).
 	Open    func() (io.ReadCloser, error)
-	Options workload.ReplayOptions
+	Options replay.Options
 }
 
 // DefaultReplaySpec returns a spec that replays a trace back to back in
@@ -30,7 +32,16 @@ func DefaultReplaySpec() ReplaySpec {
 	p := workload.DefaultPlan()
 	p.Preload, p.OnError = 0, workload.OnErrorContinue
 	p.Phases = []workload.Phase{{Name: "replay", Batch: 1}}
-	return ReplaySpec{Plan: p, Options: workload.ReplayOptions{Order: workload.ReplayRace}}
+	return ReplaySpec{Plan: p, Options: replay.Options{Order: workload.ReplayRace}}
+}
+
+// ReplayPace is how long a replay cell's trace takes at its speed, as
+// captured: 0 back to back (or for a plan that replays no trace).
+func ReplayPace(p *workload.Plan) time.Duration {
+	if r := p.Replay; r != nil && r.Speed > 0 {
+		return time.Duration(float64(r.Duration) / r.Speed)
+	}
+	return 0
 }
 
 // Shape is a matrix of settings.
@@ -71,7 +82,7 @@ func (s ReplaySpec) Plans(m Matrix) ([]*workload.Plan, error) {
 func (s ReplaySpec) cells(m Matrix, procs int) ([]*workload.Plan, error) {
 	o := s.Options
 	o.Procs = procs
-	r, _, err := workload.PlanReplay(s.Open, o)
+	r, _, err := replay.Build(s.Open, o)
 	if err != nil {
 		return nil, err
 	}
@@ -79,10 +90,7 @@ func (s ReplaySpec) cells(m Matrix, procs int) ([]*workload.Plan, error) {
 	p.Replay = r
 	p.Store.Path = temporary
 	ph := p.Phases[0]
-	ph.Mix = nil
-	for _, k := range r.Kinds {
-		ph.Mix = append(ph.Mix, workload.Weight{Op: k.Op, Percent: float64(k.Count)})
-	}
+	ph.Mix = nil // the trace's statements: its source deals them, no mix
 	for _, w := range r.Workers {
 		ph.Ops = max(ph.Ops, w.Statements)
 	}

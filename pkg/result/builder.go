@@ -96,7 +96,6 @@ type phaseState struct {
 	walSeen  bool
 	openLoop bool // the plan runs open-loop: record service time and lag
 	retry    bool // the retry busy policy: record lock waits
-	replay   bool // a replayed trace: its statements are the data ops
 	skew     time.Duration
 	started  time.Time
 	tl       timeline
@@ -108,9 +107,10 @@ type phaseState struct {
 }
 
 // isData reports whether op is a data op of the phase's plan, counted in
-// its throughput: a key-value op, a script, or a replayed statement.
+// its throughput: a key-value op, a script, or a replayed statement (which
+// no other plan deals).
 func (ps *phaseState) isData(op workload.Op) bool {
-	return op.IsData() || ps.replay && op.IsStatement()
+	return op.IsData() || op.IsStatement()
 }
 
 // NewBuilder returns a Builder for a run of plan, which must be valid.
@@ -119,8 +119,7 @@ func NewBuilder(plan *workload.Plan) *Builder {
 	names := plan.OpNames()
 	for i := range plan.RunPhases() {
 		ps := &phaseState{recorders: make([]*Recorder, plan.Workers()), pids: make([]int, plan.Workers()),
-			openLoop: plan.Rate > 0 || plan.Replay != nil && plan.Replay.Speed > 0, retry: plan.Busy == workload.BusyRetry,
-			replay: plan.Replay != nil}
+			openLoop: plan.Timed(), retry: plan.Busy == workload.BusyRetry}
 		for range max(min(runtime.GOMAXPROCS(0), plan.Workers()), 1) {
 			ps.sets = append(ps.sets, &aggSet{})
 		}

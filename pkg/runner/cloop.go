@@ -51,7 +51,7 @@ type cLoop struct {
 // loopMax ops past the cancellation.
 func (w *worker) newLoop(p *workload.Plan, spec *workload.Phase) *cLoop {
 	r, ok := w.conn.(store.LoopRunner)
-	if !ok || !r.Looping() || w.sched != nil || p.Busy == workload.BusyRetry || spec.Batch > 1 || w.acks != nil || p.ConnPerOp ||
+	if !ok || !r.Looping() || w.pacer != nil || p.Busy == workload.BusyRetry || spec.Batch > 1 || w.acks != nil || p.ConnPerOp ||
 		p.Records != nil || p.SQL != nil || w.clock != nil || Slowdown != 0 || p.ValueVariance != 0 {
 		return nil
 	}
@@ -59,7 +59,11 @@ func (w *worker) newLoop(p *workload.Plan, spec *workload.Phase) *cLoop {
 	if spec.Duration > 0 {
 		n = loopMaxTimed
 	}
-	for _, op := range spec.Mix.Ops() {
+	kinds := p.Kinds(spec) // a trace's statements, a custom source's kinds: not the loop's
+	if len(kinds) == 0 {
+		return nil
+	}
+	for _, op := range kinds {
 		switch op {
 		case workload.OpRead:
 		case workload.OpUpsert:

@@ -6,8 +6,9 @@
 //
 // # Workers
 //
-// Each worker deals its ops from its phase's source (workload.Dealer) and
-// clocks every op on its own connection, on the monotonic clock ([Now])
+// Each worker runs one loop: it deals its ops from its phase's source
+// (workload.Dealer), asks its pacer (workload.Pacer; none: the closed
+// loop) when each runs, and clocks every op on its own connection, on the monotonic clock ([Now])
 // around the store call alone: dealing, recording and shipping samples
 // fall outside the measured op. A closed-loop phase of reads and upserts
 // on a connection that runs loops (store.LoopRunner) hands it the ops

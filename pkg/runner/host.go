@@ -54,10 +54,11 @@ type Host struct {
 	// the run did: only a host that runs every worker may take it).
 	IO func() (store.IOCounts, bool)
 
-	// ReplayOrder, for a replay in the order of commits, is the run's
-	// shared order (see workload.ReplayOrder); nil gives the host one of
-	// its own, which is right only when it runs every worker.
-	ReplayOrder *workload.ReplayOrder
+	// Source, if set, deals and paces the workers' ops in place of the
+	// source the plan's data names, for a source whose dealing lives in a
+	// package of its own (a replayed trace's: replay.NewSource); see
+	// workload.Shared.Use.
+	Source workload.Source
 
 	// acks is the record the workers append their acknowledgements to
 	// themselves (workload.Plan.AckRecord), nil when the engine does.
@@ -117,11 +118,9 @@ func (h *Host) Run(ctx context.Context) (err error) {
 		return fmt.Errorf("%w: the record workload inserts, and this host runs %d of its %d workers: they need the run's shared counter", store.ErrInvalid, len(h.Workers), h.Plan.Workers())
 	}
 	sh := workload.NewShared(h.Plan, h.Counter)
-	order, err := h.replayOrder()
-	if err != nil {
-		return err
+	if h.Source != nil {
+		sh.Use(h.Source)
 	}
-	sh.SetReplayOrder(order)
 	phases := h.Plan.RunPhases()
 	for phase := range phases {
 		if err := h.runPhase(ctx, phase, &phases[phase], conns, prepared, sh); err != nil {
@@ -224,7 +223,7 @@ func checkCapabilities(p *workload.Plan, c store.Conn) error {
 		}
 	}
 	for _, ph := range p.RunPhases() {
-		for _, op := range ph.Mix.Ops() {
+		for _, op := range p.Kinds(&ph) {
 			if p.Records == nil && !supports(c, op) && !ph.Optional {
 				return fmt.Errorf("%w: driver %s cannot do %v operations", store.ErrInvalid, p.Driver, op)
 			}

@@ -23,6 +23,10 @@ type Setup struct {
 	// Notes, if not nil, is told what the setup did that a user would
 	// want to know, such as how long a sql workload's schema took.
 	Notes func(format string, args ...any)
+	// Check, if not nil, checks the store once initialised, before the
+	// schema and the preload: a replay's statements, each prepared once
+	// (replay.CheckSQL). Its errors are returned as they are.
+	Check func(ctx context.Context, st store.Store) error
 }
 
 // OpenStore opens plan's store with drv, initialises it and preloads
@@ -56,8 +60,8 @@ func OpenStore(ctx context.Context, plan *workload.Plan, drv store.Driver, setup
 	if err != nil {
 		return nil, err
 	}
-	if plan.Replay != nil {
-		if err := checkReplaySQL(ctx, st, plan.Replay); err != nil {
+	if setup.Check != nil {
+		if err := setup.Check(ctx, st); err != nil {
 			return nil, err
 		}
 	}

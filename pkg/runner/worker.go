@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/gobench/gobench/pkg/workload"
@@ -24,9 +25,11 @@ type worker struct {
 	samples   int64
 	end       time.Duration
 
-	// Open loop: the schedule of due times (nil in closed loop), the
-	// latency limit and whether late ops are skipped.
-	sched    *workload.Schedule
+	// pacer says when each op runs (nil: the closed loop); pace is the
+	// clock it waits on. In open loop, the latency limit and whether late
+	// ops are skipped.
+	pacer    workload.Pacer
+	pace     pace
 	limit    time.Duration
 	skipLate bool
 	timer    *time.Timer
@@ -48,6 +51,9 @@ type worker struct {
 	// engine has none).
 	prober  store.TxProber
 	batcher store.Batcher
+
+	// actFlags are the flags the action under way gave its sample.
+	actFlags workload.SampleFlags
 
 	// try is the op under way, for busyWait.
 	try struct {
@@ -112,8 +118,8 @@ func (h *Host) newWorker(id, phase int, spec *workload.Phase, conn store.Conn, s
 		skipLate: p.SkipLate,
 		clock:    h.Clock,
 	}
-	if p.Rate > 0 {
-		w.sched = workload.NewSchedule(p, phase, id)
+	if w.pacer, err = p.Pacer(phase, id, sh); err != nil {
+		return nil, err
 	}
 	if p.Busy == workload.BusyRetry {
 		w.busyBudget = time.Duration(p.BusyBudget)
@@ -202,8 +208,14 @@ func (w *worker) run(ctx context.Context, start int64) error {
 		w.acks.start = start
 	}
 	err := w.loop(ctx, start)
-	if err != nil && w.batchOpen && w.batcher != nil {
-		_ = w.batcher.Rollback() // the worker stops: its open batch is abandoned
+	if c, ok := w.dealer.(io.Closer); ok {
+		_ = c.Close() // what the dealer read from (a trace): its phase is over
+	}
+	if w.batcher != nil && (err != nil && w.batchOpen || w.prober != nil && w.prober.InTx()) {
+		// The worker stops: its open batch is abandoned, and a transaction
+		// its ops left open (a trace's, whose capture stopped inside one)
+		// is rolled back.
+		_ = w.batcher.Rollback()
 	}
 	if w.owned {
 		if cerr := w.conn.Close(); cerr != nil && err == nil {
@@ -216,9 +228,11 @@ func (w *worker) run(ctx context.Context, start int64) error {
 	return err
 }
 
+// loop runs the worker's ops: it asks the dealer for each op and the
+// pacer (if any: nil is the closed loop) when to run it, then runs it on
+// its own, in a batch, or as the action it is (Deal.Action).
 func (w *worker) loop(ctx context.Context, start int64) error {
-	done := ctx.Done()
-	if w.sched != nil {
+	if w.pacer != nil {
 		defer lockForSleep()()
 	}
 	batched := w.spec.Batch > 1
@@ -234,65 +248,121 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 	} else if w.spec.Access == workload.AccessEach {
 		return nil // an empty share: nothing to do
 	}
-	if rd, ok := w.dealer.(replayDealer); ok {
-		return w.replayLoop(ctx, start, rd)
-	}
 	if w.loopC != nil {
 		return w.loopAll(ctx, start, count, limit)
 	}
+	w.pace = pace{w: w, ctx: ctx, start: start}
 	for n := int64(0); count == 0 || n < count; n++ {
 		// The end of ctx stops the loop after the op under way. Err is an
 		// atomic load, where a select on Done cost some 60 instructions.
 		if ctx.Err() != nil {
 			return w.endBatch(start)
 		}
-		due := int64(-1)   // closed loop: no due time
+		due := int64(-1)   // no due time (closed loop)
 		began := int64(-1) // when the op began, if read already
-		if w.sched != nil {
-			d := w.sched.Next()
-			if limit > 0 && d >= int64(limit) {
-				break // the schedule ends with the phase
+		if w.pacer != nil {
+			d, more := w.pacer.Next()
+			if !more {
+				break // the pace ends with the phase
 			}
-			due = start + d
-			if !w.waitUntil(done, due) {
-				return nil
-			}
-			if w.skipLate {
-				// One reading decides: an op run is timed from the instant
-				// that found it on time, so none is run and flagged late.
-				began = w.now()
-				if lag := began - due; lag > int64(w.limit) {
-					op, _, err := w.deal() // dealt and dropped, so later ops stay as dealt
-					if err != nil {
-						return err
-					}
-					if err := w.resolve(); err != nil { // a skipped insert is over
-						return err
-					}
-					if err := w.skipped(op, start, due, lag); err != nil {
-						return err
-					}
-					continue
-				}
-			}
+			due = d
 		}
 		op, key, err := w.deal()
 		if err != nil {
+			if errors.Is(err, workload.ErrDealt) {
+				break // the dealer has no op left for this worker
+			}
 			return err
 		}
-		if batched {
+		if w.pacer != nil {
+			var skip, stop bool
+			if due, began, skip, stop, err = w.await(op, start, due); err != nil || stop {
+				return err
+			} else if skip {
+				continue
+			}
+		}
+		switch {
+		case w.d.Action != nil:
+			err = w.act(op, start, due)
+		case batched:
 			err = w.batchOp(op, key, start)
-		} else {
+		default:
 			err = w.single(op, key, start, due, began)
 		}
 		if err != nil {
 			return err
 		}
-		if w.sched == nil && limit > 0 && w.end >= limit {
+		if w.pacer != nil {
+			w.pacer.Ran(&w.d)
+		} else if limit > 0 && w.end >= limit {
 			break
 		}
 	}
 	return w.endBatch(start)
+}
+
+// await waits until the op dealt (op) may run, as the pacer says, its
+// due time first at due (from START; -1: none yet). It returns its due
+// time (a nanotime reading, or -1) and when it began, if read already (or
+// -1); skip says it was late and skipped (its sample recorded), stop that
+// the run stopped while it waited.
+func (w *worker) await(op workload.Op, start, due int64) (at, began int64, skip, stop bool, err error) {
+	d, ok, err := w.pacer.Wait(&w.pace, &w.d, due)
+	if err != nil || !ok {
+		rerr := w.resolve() // dealt, never run: it is over
+		if err != nil {
+			return 0, 0, false, true, fmt.Errorf("worker %d: %w", w.id, err)
+		}
+		return 0, 0, false, true, rerr
+	}
+	if d < 0 {
+		return -1, -1, false, false, nil
+	}
+	at, began = start+d, -1
+	if w.skipLate {
+		// One reading decides: an op run is timed from the instant that
+		// found it on time, so none is run and flagged late.
+		began = w.now()
+		if lag := began - at; lag > int64(w.limit) {
+			if err := w.resolve(); err != nil { // a skipped insert is over
+				return 0, 0, true, false, err
+			}
+			return at, began, true, false, w.skipped(op, start, at, lag)
+		}
+	}
+	return at, began, false, false, nil
+}
+
+// act runs an op its source runs itself (Deal.Action), in the
+// transactions its source's ops open and end: no guard holds it to
+// autocommit. An error of class store.ErrInvalid stops the worker.
+func (w *worker) act(op workload.Op, start, due int64) error {
+	s, err := w.measure(op, 0, start, due, -1, true)
+	if serr := w.emit(s); serr != nil {
+		return serr
+	}
+	if errors.Is(err, store.ErrInvalid) {
+		return fmt.Errorf("worker %d: %w", w.id, err)
+	}
+	return w.stopOn(op, s.Class, err)
+}
+
+// pace is the worker's clock as its pacer waits on it (workload.Waiter),
+// in nanoseconds from the phase's START.
+type pace struct {
+	w     *worker
+	ctx   context.Context
+	start int64
+}
+
+// Now returns the time from START.
+func (p *pace) Now() int64 { return p.w.now() - p.start }
+
+// SleepUntil sleeps until t from START, or returns false once the run
+// stopped.
+func (p *pace) SleepUntil(t int64) bool {
+	return p.ctx.Err() == nil && p.w.waitUntil(p.ctx.Done(), p.start+t)
 }
 
 // single runs one op as its own transaction (began as measure takes it),
@@ -596,7 +666,8 @@ func (w *worker) measure(op workload.Op, key uint64, start, due, began int64, wh
 		calls, wt := w.lockWaits.TakeLockWaits()
 		retries, wait = min(calls, workload.MaxRetries), int64(wt)
 	}
-	var flags workload.SampleFlags
+	flags := w.actFlags
+	w.actFlags = 0
 	if w.busySteps != nil {
 		begins, commits := w.busySteps.TakeBusySteps()
 		if begins > 0 {
@@ -640,6 +711,10 @@ func (w *worker) exec(op workload.Op, key uint64) error {
 		return w.batcher.Begin()
 	case op == workload.OpCommit:
 		return w.batcher.Commit()
+	case w.d.Action != nil:
+		var err error
+		w.actFlags, err = w.d.Action.Run(w.conn)
+		return err
 	case w.d.Err != nil:
 		return w.d.Err
 	case w.d.Record != nil:

@@ -31,13 +31,17 @@ type Deal struct {
 	// Counter: the dealer must be told (Dealer.Release) once the op is
 	// over, committed, failed or never run.
 	Claimed bool
-	// Replay, for a replayed trace's statement, is the statement.
-	Replay *ReplayDeal
+	// Action, when set, is an op the source runs itself (a replayed
+	// trace's statement): the worker runs it in place of Op's own code.
+	Action Action
 }
 
 // Dealer deals one worker's ops in one phase. It is used by one goroutine.
+// A Dealer that holds something to release (a trace's file) is also an
+// io.Closer: the worker closes it when its phase ends.
 type Dealer interface {
-	// Deal deals the next op into d. An error stops the worker.
+	// Deal deals the next op into d. ErrDealt ends the worker's phase;
+	// another error stops the worker.
 	Deal(d *Deal) error
 	// Len returns how many ops the dealer deals in all, or 0 when the
 	// phase's op count or duration bounds them.
@@ -49,13 +53,23 @@ type Dealer interface {
 
 // Shared is what the workers of one host share of a plan's sources: the
 // key chooser's tables, a record workload's generators and its insert
-// counter. Build it once per host with NewShared.
+// counter, and the source that deals where its dealing lives in a package
+// of its own (Use). Build it once per host with NewShared.
 type Shared struct {
-	keys   keyChooser
-	replay *ReplayOrder
+	keys keyChooser
+	src  Source
 }
 
-// SetReplayOrder gives a replay in the order of commits its run's shared
-// order (a worker process's is mapped from the file the coordinator
-// made; see ReplayOrder).
-func (s *Shared) SetReplayOrder(o *ReplayOrder) { s.replay = o }
+// Use makes src the source of the dealers and pacers of the workers that
+// share s, in place of the one the plan's data names: a source whose
+// dealing reads what plan data cannot hold (a trace: package replay's).
+func (s *Shared) Use(src Source) { s.src = src }
+
+// source returns the source of phase ph of p for the workers that share
+// s: the one s uses, or the plan's.
+func (s *Shared) source(p *Plan, ph *Phase) Source {
+	if s != nil && s.src != nil {
+		return s.src
+	}
+	return p.Source(ph)
+}

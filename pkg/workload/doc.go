@@ -20,9 +20,18 @@
 // ([Records]), the user's SQL scripts ([SQL]). A source says which op
 // kinds a phase can deal and describes itself for reports, and gives each
 // worker a [Dealer], which deals one [Deal] at a time: the op, its key or
-// record, the value it writes, the values a script binds. A library user
-// can hand a plan a source of its own (Plan.Custom) for runs in one
-// process.
+// record, the value it writes, the values a script binds, or an [Action]
+// the source runs itself. A library user can hand a plan a source of its
+// own (Plan.Custom) for runs in one process. A replayed trace's source
+// reads the trace: it lives in package replay, which hands it to the
+// workers ([Shared.Use]); its plan data ([Replay]) is here.
+//
+// # Pacing
+//
+// When each op runs is its [Pacer], beside the source: none is the closed
+// loop (each op as soon as the last ended), a rate is an open loop of due
+// times ([Schedule]), and a [Paced] source brings its own (a trace's
+// recorded times, its order of commits); [Pacers] chains several.
 //
 // # The lottery
 //

@@ -298,7 +298,9 @@ const (
 // or for a duration, or one op over every key of each worker's share.
 type Phase struct {
 	Name string `json:"name"`
-	Mix  Mix    `json:"mix"`
+	// Mix is what the phase's lottery deals; a phase whose source deals
+	// without one (a replayed trace's statements) has none.
+	Mix Mix `json:"mix,omitempty"`
 	// Access is AccessLottery or AccessEach; Order applies to AccessEach.
 	Access string `json:"access,omitempty"`
 	Order  string `json:"order,omitempty"`
@@ -354,9 +356,15 @@ func (p *Plan) Processes() int {
 }
 
 // Validate checks the phase.
-func (ph *Phase) Validate() error {
-	if err := ph.Mix.Validate(); err != nil {
-		return err
+func (ph *Phase) Validate() error { return ph.validate(true) }
+
+// validate checks the phase, and its mix if mixed (a phase whose source
+// deals without one has none).
+func (ph *Phase) validate(mixed bool) error {
+	if mixed {
+		if err := ph.Mix.Validate(); err != nil {
+			return err
+		}
 	}
 	if ph.Batch < 1 || ph.Batch > MaxBatch {
 		return fmt.Errorf("batch %d is out of range (want 1 to %d ops per transaction)", ph.Batch, MaxBatch)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
 )
@@ -130,37 +129,6 @@ const OtherKindID = "other"
 
 // MaxReplayKinds is how many op kinds a replay's statements take.
 const MaxReplayKinds = MaxStatements
-
-// overridden are the settings a cell sets that a statement may set too:
-// the pragma, and the flag that sets it.
-var overridden = map[string]string{
-	"journal_mode":       "--journal",
-	"synchronous":        "--sync",
-	"busy_timeout":       "--busy-timeout",
-	"wal_autocheckpoint": "--checkpoint",
-	"locking_mode":       "locking mode (gobench's workers share the database in the normal mode)",
-	"application_id":     "application id (gobench's mark while the run goes on)",
-}
-
-// OverriddenPragma returns the pragma a statement's fingerprint sets, if
-// it is one the run's settings set ("" otherwise): "pragma journal_mode =
-// ?", "pragma main.synchronous(?)".
-func OverriddenPragma(fingerprint string) string {
-	rest, ok := strings.CutPrefix(fingerprint, "pragma ")
-	if !ok {
-		return ""
-	}
-	name, _, _ := strings.Cut(rest, " ")
-	name, _, _ = strings.Cut(name, "(")
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		name = name[i+1:]
-	}
-	after := strings.TrimPrefix(rest, name)
-	if _, ok := overridden[name]; !ok || !(strings.Contains(after, "=") || strings.Contains(after, "(")) {
-		return ""
-	}
-	return name
-}
 
 // KindOf returns the op kind of a statement's fingerprint.
 func (r *Replay) KindOf(fingerprint string) Op {

@@ -55,10 +55,11 @@ func (p *Plan) Brief() string {
 	return p.Source(&p.Phases[0]).Brief(p)
 }
 
-// Dealer returns the dealer of worker in run phase run, by its source.
+// Dealer returns the dealer of worker in run phase run, by its source (the
+// one sh uses, if any; see Shared.Use).
 func (p *Plan) Dealer(run, worker int, sh *Shared) (Dealer, error) {
 	ph := &p.RunPhases()[run]
-	d, err := p.Source(ph).Dealer(p, run, worker, sh)
+	d, err := sh.source(p, ph).Dealer(p, run, worker, sh)
 	if err != nil {
 		return nil, fmt.Errorf("worker %d: phase %s: %w", worker, ph.Name, err)
 	}

@@ -1,4 +1,4 @@
-package workload
+package replay
 
 import (
 	"encoding/binary"
@@ -8,8 +8,8 @@ import (
 	"unsafe"
 )
 
-// ReplayOrder is the shared state of a replay in the captured order of
-// commits (ReplayCommit), across every worker of the run: the state the
+// Order is the shared state of a replay in the captured order of
+// commits (workload.ReplayCommit), across every worker of the run: the state the
 // database has reached (how many of the captured commits the replay has
 // made), and for each state how many statements that began a transaction
 // there have yet to run, and how many transactions that took the write
@@ -28,7 +28,7 @@ import (
 // Counter: a header (magic, states, the state reached), an int32 per
 // state for the statements pending, then one per state for the idle
 // writers.
-type ReplayOrder struct {
+type Order struct {
 	reached *atomic.Int64
 	pending []atomic.Int32
 	idle    []atomic.Int32
@@ -41,26 +41,26 @@ const (
 	replayOrderHeader = 32                 // magic, states, reached
 )
 
-// ReplayOrderSize is the size of the memory of a replay order of states
+// OrderSize is the size of the memory of a replay order of states
 // states.
-func ReplayOrderSize(states int64) int { return replayOrderHeader + 8*int(states) }
+func OrderSize(states int64) int { return replayOrderHeader + 8*int(states) }
 
-// InitReplayOrder writes a fresh replay order of states states into mem
-// (of ReplayOrderSize bytes): nothing reached, no statement counted.
-func InitReplayOrder(mem []byte, states int64) error {
-	if states < 1 || len(mem) < ReplayOrderSize(states) {
-		return fmt.Errorf("a replay order of %d states takes %d bytes, not %d", states, ReplayOrderSize(states), len(mem))
+// InitOrder writes a fresh replay order of states states into mem
+// (of OrderSize bytes): nothing reached, no statement counted.
+func InitOrder(mem []byte, states int64) error {
+	if states < 1 || len(mem) < OrderSize(states) {
+		return fmt.Errorf("a replay order of %d states takes %d bytes, not %d", states, OrderSize(states), len(mem))
 	}
-	clear(mem[:ReplayOrderSize(states)])
+	clear(mem[:OrderSize(states)])
 	binary.NativeEndian.PutUint64(mem[8:], uint64(states))
 	binary.NativeEndian.PutUint64(mem, replayOrderMagic)
 	return nil
 }
 
-// OpenReplayOrder returns the replay order InitReplayOrder wrote into mem,
+// OpenOrder returns the replay order InitOrder wrote into mem,
 // which must stay mapped while it is used and be 8-byte aligned (a
 // mapping of a file is).
-func OpenReplayOrder(mem []byte) (*ReplayOrder, error) {
+func OpenOrder(mem []byte) (*Order, error) {
 	if len(mem) < replayOrderHeader || uintptr(unsafe.Pointer(unsafe.SliceData(mem)))%8 != 0 {
 		return nil, errors.New("a replay order's memory is too short or not 8-byte aligned")
 	}
@@ -68,35 +68,35 @@ func OpenReplayOrder(mem []byte) (*ReplayOrder, error) {
 		return nil, errors.New("not a replay order")
 	}
 	states := int64(binary.NativeEndian.Uint64(mem[8:]))
-	if states < 1 || len(mem) < ReplayOrderSize(states) {
+	if states < 1 || len(mem) < OrderSize(states) {
 		return nil, fmt.Errorf("a replay order of %d states in %d bytes", states, len(mem))
 	}
-	o := &ReplayOrder{reached: (*atomic.Int64)(unsafe.Pointer(&mem[16])), mem: mem}
+	o := &Order{reached: (*atomic.Int64)(unsafe.Pointer(&mem[16])), mem: mem}
 	o.pending = unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader])), states)
 	o.idle = unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader+4*int(states)])), states)
 	return o, nil
 }
 
-// NewReplayOrder returns a replay order of its own memory (for the
+// newOrder returns a replay order of its own memory (for the
 // workers of one process).
-func NewReplayOrder(states int64) (*ReplayOrder, error) {
-	mem := make([]uint64, (ReplayOrderSize(states)+7)/8)
+func newOrder(states int64) (*Order, error) {
+	mem := make([]uint64, (OrderSize(states)+7)/8)
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(mem))), len(mem)*8)
-	if err := InitReplayOrder(b, states); err != nil {
+	if err := InitOrder(b, states); err != nil {
 		return nil, err
 	}
-	return OpenReplayOrder(b)
+	return OpenOrder(b)
 }
 
 // States returns how many states the order has.
-func (o *ReplayOrder) States() int64 { return int64(len(o.pending)) }
+func (o *Order) States() int64 { return int64(len(o.pending)) }
 
 // Reached returns the state the database has reached.
-func (o *ReplayOrder) Reached() int64 { return o.reached.Load() }
+func (o *Order) Reached() int64 { return o.reached.Load() }
 
 // Count counts one statement that begins a transaction at state k (the
 // setup, before any worker starts).
-func (o *ReplayOrder) Count(k int64) {
+func (o *Order) Count(k int64) {
 	if k >= 0 && k < int64(len(o.pending)) {
 		o.pending[k].Add(1)
 	}
@@ -104,7 +104,7 @@ func (o *ReplayOrder) Count(k int64) {
 
 // Pending returns how many statements that begin a transaction at state k
 // have yet to run.
-func (o *ReplayOrder) Pending(k int64) int32 {
+func (o *Order) Pending(k int64) int32 {
 	if k < 0 || k >= int64(len(o.pending)) {
 		return 0
 	}
@@ -112,7 +112,7 @@ func (o *ReplayOrder) Pending(k int64) int32 {
 }
 
 // Ran notes that a statement that began a transaction at state k ran.
-func (o *ReplayOrder) Ran(k int64) {
+func (o *Order) Ran(k int64) {
 	if k >= 0 && k < int64(len(o.pending)) {
 		o.pending[k].Add(-1)
 	}
@@ -120,7 +120,7 @@ func (o *ReplayOrder) Ran(k int64) {
 
 // CountIdle counts one transaction that took the write lock at state k
 // and committed nothing (the setup, before any worker starts).
-func (o *ReplayOrder) CountIdle(k int64) {
+func (o *Order) CountIdle(k int64) {
 	if k >= 0 && k < int64(len(o.idle)) {
 		o.idle[k].Add(1)
 	}
@@ -128,7 +128,7 @@ func (o *ReplayOrder) CountIdle(k int64) {
 
 // Idle returns how many transactions that took the write lock at state k
 // and commit nothing have yet to end.
-func (o *ReplayOrder) Idle(k int64) int32 {
+func (o *Order) Idle(k int64) int32 {
 	if k < 0 || k >= int64(len(o.idle)) {
 		return 0
 	}
@@ -137,7 +137,7 @@ func (o *ReplayOrder) Idle(k int64) int32 {
 
 // IdleEnded notes that a transaction that took the write lock at state k
 // and committed nothing ended.
-func (o *ReplayOrder) IdleEnded(k int64) {
+func (o *Order) IdleEnded(k int64) {
 	if k >= 0 && k < int64(len(o.idle)) {
 		o.idle[k].Add(-1)
 	}
@@ -145,7 +145,7 @@ func (o *ReplayOrder) IdleEnded(k int64) {
 
 // Committed notes that the commit that makes state k happened (or, having
 // failed, will not: the order goes on).
-func (o *ReplayOrder) Committed(k int64) {
+func (o *Order) Committed(k int64) {
 	for {
 		cur := o.reached.Load()
 		if cur >= k || o.reached.CompareAndSwap(cur, k) {

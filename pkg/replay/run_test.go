@@ -1,4 +1,4 @@
-package runner
+package replay
 
 import (
 	"context"
@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/sqltrace/dbdigest"
 	"github.com/gobench/gobench/pkg/store"
@@ -124,7 +126,7 @@ func bytesReader(b []byte) io.Reader { return &bytesReaderT{b: b} }
 // goroutine mode on modernc, with the snapshot installed.
 func replayPlan(t *testing.T, dir, trace string, speed float64, order string) *workload.Plan {
 	t.Helper()
-	r, _, err := workload.PlanReplay(func() (io.ReadCloser, error) { return os.Open(trace) }, workload.ReplayOptions{Trace: trace, Speed: speed, Order: order})
+	r, _, err := Build(func() (io.ReadCloser, error) { return os.Open(trace) }, Options{Trace: trace, Speed: speed, Order: order})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +178,7 @@ func TestReplayOrderCommit(t *testing.T) {
 		[]traceConn{reader, writer}, "INSERT INTO t VALUES (100), (101), (102), (103), (104), (105), (106), (107);")
 	p := replayPlan(t, dir, trace, 0, workload.ReplayCommit)
 	c := &classSink{samples: map[int][]workload.Sample{}}
-	if err := Run(context.Background(), p, sqlite.Modernc(), c); err != nil {
+	if err := run(context.Background(), p, sqlite.Modernc(), c); err != nil {
 		t.Fatal(err)
 	}
 	n, commits := 0, 0
@@ -194,7 +196,7 @@ func TestReplayOrderCommit(t *testing.T) {
 	if n != 17 || commits != 8 {
 		t.Errorf("%d samples and %d commits, want the trace's 17 and 8", n, commits)
 	}
-	check := CheckReplay(p.Replay, p.Store.Path)
+	check := Check(p.Replay, p.Store.Path)
 	if !check.Compared || !check.Equal {
 		t.Errorf("the database against the capture's end: %+v", check)
 	}
@@ -229,7 +231,7 @@ func TestReplayIdleWriter(t *testing.T) {
 	p := replayPlan(t, dir, trace, 0, workload.ReplayCommit)
 	p.Store.Options = sqlite.Options{Journal: "wal", Sync: "normal", BusyTimeoutMS: 2000}.Encode()
 	c := &classSink{samples: map[int][]workload.Sample{}}
-	if err := Run(context.Background(), p, sqlite.Modernc(), c); err != nil {
+	if err := run(context.Background(), p, sqlite.Modernc(), c); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -244,7 +246,7 @@ func TestReplayIdleWriter(t *testing.T) {
 	if n != 7 {
 		t.Errorf("%d samples, want the trace's 7", n)
 	}
-	if check := CheckReplay(p.Replay, p.Store.Path); !check.Compared || !check.Equal {
+	if check := Check(p.Replay, p.Store.Path); !check.Compared || !check.Equal {
 		t.Errorf("the database against the capture's end: %+v", check)
 	}
 }
@@ -273,7 +275,7 @@ func TestReplayDivergence(t *testing.T) {
 		t.Fatalf("overrides %+v, want the journal mode's", p.Replay.Overrides)
 	}
 	c := &classSink{samples: map[int][]workload.Sample{}}
-	if err := Run(context.Background(), p, sqlite.Modernc(), c); err != nil {
+	if err := run(context.Background(), p, sqlite.Modernc(), c); err != nil {
 		t.Fatal(err)
 	}
 	got := c.samples[0]
@@ -290,7 +292,7 @@ func TestReplayDivergence(t *testing.T) {
 			t.Errorf("statement %d (%s): flags %b class %v, want diverged %v, capture error %v, class %v", i, conn.execs[i].SQL, s.Flags, s.Class, w.diverged, w.captureErr, w.class)
 		}
 	}
-	check := CheckReplay(p.Replay, p.Store.Path)
+	check := Check(p.Replay, p.Store.Path)
 	if !check.Compared || check.Equal || len(check.Differences) != 1 {
 		t.Errorf("the database against the capture's end: %+v, want table t to differ", check)
 	}
@@ -314,7 +316,7 @@ func TestReplaySpeedQueueing(t *testing.T) {
 		trace := writeTrace(t, dir, "CREATE TABLE t (x)", []traceConn{conn}, "")
 		p := replayPlan(t, dir, trace, speed, workload.ReplayRace)
 		c := &classSink{samples: map[int][]workload.Sample{}}
-		if err := Run(context.Background(), p, sqlite.Modernc(), c); err != nil {
+		if err := run(context.Background(), p, sqlite.Modernc(), c); err != nil {
 			t.Fatal(err)
 		}
 		var served time.Duration
@@ -346,14 +348,14 @@ func TestReplayRefusesOutside(t *testing.T) {
 	}}
 	trace := writeTrace(t, dir, "CREATE TABLE t (x)", []traceConn{conn}, "")
 	p := replayPlan(t, dir, trace, 0, workload.ReplayRace)
-	err := Run(context.Background(), p, sqlite.Modernc(), &classSink{samples: map[int][]workload.Sample{}})
+	err := run(context.Background(), p, sqlite.Modernc(), &classSink{samples: map[int][]workload.Sample{}})
 	if !errors.Is(err, store.ErrInvalid) {
 		t.Fatalf("replaying an ATTACH: %v, want a refusal (ErrInvalid)", err)
 	}
 	if _, serr := os.Stat(victim); serr == nil {
 		t.Error("the attached database was created")
 	}
-	if n := countRows(t, p, "SELECT 1 FROM t WHERE x = 42", nil); n != 0 {
+	if n := countRows(t, p, "SELECT 1 FROM t WHERE x = 42"); n != 0 {
 		t.Errorf("the trace's first statement ran before the refusal: %d rows", n)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -365,4 +367,67 @@ func TestReplayRefusesOutside(t *testing.T) {
 	if slices.Contains(names, "victim.db") {
 		t.Errorf("files %v", names)
 	}
+}
+
+// run runs plan p's replay on drv as a coordinator does: its statements
+// checked before, its workers dealt and paced by its source.
+func run(ctx context.Context, p *workload.Plan, drv store.Driver, c workload.Collector) (err error) {
+	st, err := runner.OpenStore(ctx, p, drv, runner.Setup{Check: SetupCheck(p)})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := st.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+	src, err := NewSource(p, p.Workers(), nil)
+	if err != nil {
+		return err
+	}
+	return (&runner.Host{Plan: p, Store: st, Workers: p.WorkerIDs(), Collector: c, Source: src}).Run(ctx)
+}
+
+// classSink records every sample's op and class, per worker.
+type classSink struct {
+	mu      sync.Mutex
+	samples map[int][]workload.Sample
+}
+
+func (c *classSink) Sink(worker, _ int) workload.Sink { return &classWorker{c: c, worker: worker} }
+
+type classWorker struct {
+	c      *classSink
+	worker int
+	got    []workload.Sample
+}
+
+func (s *classWorker) Record(smp workload.Sample) error { s.got = append(s.got, smp); return nil }
+
+func (s *classWorker) Done(workload.WorkerStats) error {
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	s.c.samples[s.worker] = s.got
+	return nil
+}
+
+// countRows counts the rows query returns on p's database.
+func countRows(t *testing.T, p *workload.Plan, query string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Modernc().Open(ctx, p.Store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	c, err := st.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	out, err := c.(store.Executor).Execute(query, nil, -1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Rows
 }

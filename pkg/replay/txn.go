@@ -1,4 +1,4 @@
-package workload
+package replay
 
 import (
 	"strings"

@@ -1,16 +1,18 @@
-package workload
+package replay
 
 import (
 	"errors"
 	"fmt"
+	"github.com/gobench/gobench/pkg/workload"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
 )
 
-// ReplayOptions say which trace to replay, and how.
-type ReplayOptions struct {
+// Options say which trace to replay, and how.
+type Options struct {
 	// Trace is the trace's path, absolute.
 	Trace string
 	// Database is the captured database to replay, by its path in the
@@ -18,7 +20,7 @@ type ReplayOptions struct {
 	// sqltrace.Info.FindDatabase); "" picks the one the trace ran most
 	// statements on.
 	Database string
-	// Speed and Order are Replay's.
+	// Speed and Order are workload.Replay's.
 	Speed float64
 	Order string
 	// Procs, if positive, folds the captured processes onto this many
@@ -26,14 +28,14 @@ type ReplayOptions struct {
 	Procs int
 }
 
-// PlanReplay reads a trace (open opens it, for each of its three passes)
+// Build reads a trace (open opens it, for each of its three passes)
 // and returns its replay, and its summary: each connection of the
 // database replayed placed on a worker, the statements' kinds by
 // fingerprint, the statements that set what the run sets, and, for the
 // order of commits, where each state is. A trace that does not read, has
 // no snapshot of the database, or whose order of commits is not exact
 // when Order asks for it, is refused.
-func PlanReplay(open func() (io.ReadCloser, error), o ReplayOptions) (*Replay, *sqltrace.Info, error) {
+func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sqltrace.Info, error) {
 	in, err := sqltrace.Inspect(open)
 	if err != nil {
 		return nil, nil, err
@@ -42,12 +44,12 @@ func PlanReplay(open func() (io.ReadCloser, error), o ReplayOptions) (*Replay, *
 	if err != nil {
 		return nil, in, err
 	}
-	r := &Replay{Trace: o.Trace, Database: db.Path, Speed: o.Speed, Order: o.Order}
+	r := &workload.Replay{Trace: o.Trace, Database: db.Path, Speed: o.Speed, Order: o.Order}
 	if db.SnapshotError != "" {
 		return nil, in, fmt.Errorf("the trace has no snapshot of %s (%s): a replay starts from the database as the capture found it", db.Path, db.SnapshotError)
 	}
 	order := in.Orders[db.Path]
-	if o.Order == ReplayCommit {
+	if o.Order == workload.ReplayCommit {
 		if ok, why := order.Exact(); !ok {
 			return nil, in, fmt.Errorf("--order commit needs the order of every commit of %s, and the trace's is not exact: %s", db.Path, why)
 		}
@@ -88,7 +90,7 @@ func pickDatabase(in *sqltrace.Info, name string) (*sqltrace.DBInfo, error) {
 	return best, nil
 }
 
-// replayTally is what PlanReplay's third pass counts.
+// replayTally is what Build's third pass counts.
 type replayTally struct {
 	path       string
 	snapshot   uint64
@@ -100,7 +102,7 @@ type replayTally struct {
 	conns      map[[2]uint64]int64 // (stream, conn) → statements
 	fps        map[string]int64    // fingerprint → statements
 	fpOf       map[[2]uint64]string
-	overrides  []Override
+	overrides  []workload.Override
 	overrideOf map[string]int // fingerprint → its override
 }
 
@@ -158,7 +160,7 @@ func (t *replayTally) add(stream uint64, e *sqltrace.Exec) {
 	if t.fps[fp] == 0 {
 		if p := OverriddenPragma(fp); p != "" {
 			t.overrideOf[fp] = len(t.overrides)
-			t.overrides = append(t.overrides, Override{Setting: overridden[p], Pragma: p, SQL: e.SQL})
+			t.overrides = append(t.overrides, workload.Override{Setting: overridden[p], Pragma: p, SQL: e.SQL})
 		}
 	}
 	t.fps[fp]++
@@ -175,10 +177,10 @@ func (t *replayTally) add(stream uint64, e *sqltrace.Exec) {
 
 // kinds gives the fingerprints that ran most their own kinds, and the
 // rest one kind together.
-func (t *replayTally) kinds() []ReplayKind {
-	all := make([]ReplayKind, 0, len(t.fps))
+func (t *replayTally) kinds() []workload.ReplayKind {
+	all := make([]workload.ReplayKind, 0, len(t.fps))
 	for fp, n := range t.fps {
-		all = append(all, ReplayKind{ID: sqltrace.FingerprintID(fp), Fingerprint: fp, Count: n})
+		all = append(all, workload.ReplayKind{ID: sqltrace.FingerprintID(fp), Fingerprint: fp, Count: n})
 	}
 	sort.Slice(all, func(i, j int) bool {
 		if all[i].Count != all[j].Count {
@@ -186,15 +188,15 @@ func (t *replayTally) kinds() []ReplayKind {
 		}
 		return all[i].Fingerprint < all[j].Fingerprint
 	})
-	if len(all) > MaxReplayKinds {
-		rest := ReplayKind{ID: OtherKindID, Fingerprint: fmt.Sprintf("(the %d other statements)", len(all)-MaxReplayKinds+1)}
-		for _, k := range all[MaxReplayKinds-1:] {
+	if len(all) > workload.MaxReplayKinds {
+		rest := workload.ReplayKind{ID: workload.OtherKindID, Fingerprint: fmt.Sprintf("(the %d other statements)", len(all)-workload.MaxReplayKinds+1)}
+		for _, k := range all[workload.MaxReplayKinds-1:] {
 			rest.Count += k.Count
 		}
-		all = append(all[:MaxReplayKinds-1], rest)
+		all = append(all[:workload.MaxReplayKinds-1], rest)
 	}
 	for i := range all {
-		all[i].Op = StatementOp(i)
+		all[i].Op = workload.StatementOp(i)
 	}
 	return all
 }
@@ -203,7 +205,7 @@ func (t *replayTally) kinds() []ReplayKind {
 // process on one worker process (or, folded, on process i mod procs), in
 // the order of their ids; a process with fewer connections than another
 // leaves workers idle.
-func (t *replayTally) place(procs int) ([]ReplayWorker, int) {
+func (t *replayTally) place(procs int) ([]workload.ReplayWorker, int) {
 	keys := make([][2]uint64, 0, len(t.conns))
 	for k := range t.conns {
 		keys = append(keys, k)
@@ -223,16 +225,16 @@ func (t *replayTally) place(procs int) ([]ReplayWorker, int) {
 	if procs <= 0 || procs > len(streams) {
 		procs = len(streams)
 	}
-	byProc := make([][]ReplayWorker, procs)
+	byProc := make([][]workload.ReplayWorker, procs)
 	for _, k := range keys {
 		p := sort.Search(len(streams), func(i int) bool { return streams[i] >= k[0] }) % procs
-		byProc[p] = append(byProc[p], ReplayWorker{Stream: k[0], Conn: k[1], Statements: t.conns[k]})
+		byProc[p] = append(byProc[p], workload.ReplayWorker{Stream: k[0], Conn: k[1], Statements: t.conns[k]})
 	}
 	g := 0
 	for _, ws := range byProc {
 		g = max(g, len(ws))
 	}
-	out := make([]ReplayWorker, procs*g)
+	out := make([]workload.ReplayWorker, procs*g)
 	for p, ws := range byProc {
 		copy(out[p*g:], ws)
 	}
@@ -240,10 +242,10 @@ func (t *replayTally) place(procs int) ([]ReplayWorker, int) {
 }
 
 // CountGates counts, in o, the statements that begin a transaction at each
-// state of the order of commits (ReplayCommit), and the transactions that
+// state of the order of commits (workload.ReplayCommit), and the transactions that
 // took the write lock there and committed nothing: the setup of a
 // replay's run, before any worker starts.
-func (r *Replay) CountGates(open func() (io.ReadCloser, error), o *ReplayOrder) error {
+func CountGates(r *workload.Replay, open func() (io.ReadCloser, error), o *Order) error {
 	conns := map[[2]uint64]*replayTxn{}
 	for _, w := range r.Workers {
 		if w.Stream != 0 {
@@ -275,4 +277,35 @@ func (r *Replay) CountGates(open func() (io.ReadCloser, error), o *ReplayOrder) 
 		}
 	}
 	return tr.Err()
+}
+
+// overridden are the settings a cell sets that a statement may set too:
+// the pragma, and the flag that sets it.
+var overridden = map[string]string{
+	"journal_mode":       "--journal",
+	"synchronous":        "--sync",
+	"busy_timeout":       "--busy-timeout",
+	"wal_autocheckpoint": "--checkpoint",
+	"locking_mode":       "locking mode (gobench's workers share the database in the normal mode)",
+	"application_id":     "application id (gobench's mark while the run goes on)",
+}
+
+// OverriddenPragma returns the pragma a statement's fingerprint sets, if
+// it is one the run's settings set ("" otherwise): "pragma journal_mode =
+// ?", "pragma main.synchronous(?)".
+func OverriddenPragma(fingerprint string) string {
+	rest, ok := strings.CutPrefix(fingerprint, "pragma ")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, " ")
+	name, _, _ = strings.Cut(name, "(")
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	after := strings.TrimPrefix(rest, name)
+	if _, ok := overridden[name]; !ok || !(strings.Contains(after, "=") || strings.Contains(after, "(")) {
+		return ""
+	}
+	return name
 }

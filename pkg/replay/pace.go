@@ -1,0 +1,130 @@
+package replay
+
+import (
+	"fmt"
+	"github.com/gobench/gobench/pkg/workload"
+	"time"
+)
+
+// The pacers of a replay (replaySource.Pacer): its statements' recorded
+// due times at a speed, and their turns in the order of commits.
+
+// recordedDue paces a replay at a speed: each statement is due when the
+// trace says, scaled (Statement.Due).
+type recordedDue struct{}
+
+func (recordedDue) Next() (int64, bool) { return -1, true }
+
+func (recordedDue) Wait(c workload.Waiter, d *workload.Deal, _ int64) (int64, bool, error) {
+	due := d.Action.(*Statement).Due
+	if due < 0 {
+		return -1, true, nil
+	}
+	return due, c.SleepUntil(due), nil
+}
+
+func (recordedDue) Ran(*workload.Deal) {}
+
+// ReplayStall is how long a replay in the order of commits waits for its
+// turn with no progress anywhere before it fails: the statement whose
+// turn comes before cannot run.
+const ReplayStall = 2 * time.Minute
+
+// commitOrder is the gate of a replay in the order of commits: a
+// statement runs when its turn comes in the run's shared order (see
+// awaitTurn), and the order learns what it did once it ran.
+type commitOrder struct {
+	o *Order
+	// stall is ReplayStall but in tests; ranEarly says the statement let
+	// run counted itself as run (see awaitTurn).
+	stall    time.Duration
+	ranEarly bool
+}
+
+func (*commitOrder) Next() (int64, bool) { return -1, true }
+
+func (g *commitOrder) Wait(c workload.Waiter, d *workload.Deal, due int64) (int64, bool, error) {
+	ok, err := g.awaitTurn(c, d.Action.(*Statement))
+	return due, ok, err
+}
+
+func (g *commitOrder) Ran(d *workload.Deal) {
+	rd, o := d.Action.(*Statement), g.o
+	if rd.Gate >= 0 && !g.ranEarly {
+		o.Ran(rd.Gate)
+	}
+	if rd.Commit >= 0 {
+		o.Committed(rd.Commit)
+	}
+	if rd.IdleEnd >= 0 {
+		o.IdleEnded(rd.IdleEnd)
+	}
+}
+
+// awaitTurn waits until the statement's turn in the order of commits: a
+// statement that begins a transaction at state k once the database reached
+// k; one that takes the write lock for a commit at state l once it
+// reached l and every transaction that took the lock at l and committed
+// nothing ended; a commit that makes state c once it reached c-1 and
+// every statement that begins a transaction at c-1 ran. A commit that
+// begins its own transaction (an autocommit write) counts itself as run
+// first (ranEarly). ok is false when the run stopped first.
+func (g *commitOrder) awaitTurn(c workload.Waiter, rd *Statement) (ok bool, err error) {
+	o := g.o
+	g.ranEarly = false
+	if rd.Gate >= 0 {
+		if ok, err := g.waitFor(c, rd.Gate, func() bool { return o.Reached() >= rd.Gate }); !ok || err != nil {
+			return ok, err
+		}
+	}
+	if l := rd.Lock; l >= 0 {
+		if ok, err := g.waitFor(c, l, func() bool { return o.Reached() >= l && o.Idle(l) <= 0 }); !ok || err != nil {
+			return ok, err
+		}
+	}
+	if rd.Commit < 0 {
+		return true, nil
+	}
+	pre := rd.Commit - 1
+	if rd.Gate == pre {
+		o.Ran(pre)
+		g.ranEarly = true
+	}
+	return g.waitFor(c, pre, func() bool { return o.Reached() >= pre && o.Pending(pre) <= 0 })
+}
+
+// waitFor waits until ready, sleeping a little longer each time up to a
+// millisecond; with no progress of the order (the state reached, the
+// statements pending and the idle writers at state k) for the stall
+// time-out it fails.
+func (g *commitOrder) waitFor(c workload.Waiter, k int64, ready func() bool) (bool, error) {
+	o, stall := g.o, g.stall
+	if stall == 0 {
+		stall = ReplayStall
+	}
+	nap := 10 * time.Microsecond
+	last := [3]int64{o.Reached(), int64(o.Pending(k)), int64(o.Idle(k))}
+	since := c.Now()
+	for !ready() {
+		now := c.Now()
+		if !c.SleepUntil(now + int64(nap)) {
+			return false, nil
+		}
+		nap = min(2*nap, time.Millisecond)
+		if cur := [3]int64{o.Reached(), int64(o.Pending(k)), int64(o.Idle(k))}; cur != last {
+			last, since = cur, now
+		} else if time.Duration(now-since) > stall {
+			return false, fmt.Errorf("the replay in the order of commits made no progress for %v: waiting at state %d of %d (reached %d, %d statements of state %d yet to run, %d transactions that took the write lock there yet to end); a statement before it in the order could not run", stall, k, o.States(), last[0], last[1], k, last[2])
+		}
+	}
+	return true, nil
+}
+
+// Compile-time checks that the replay's pacers are Pacers, its source
+// Paced and its statements Actions.
+var (
+	_ workload.Pacer  = recordedDue{}
+	_ workload.Pacer  = (*commitOrder)(nil)
+	_ workload.Paced  = (*Source)(nil)
+	_ workload.Action = (*Statement)(nil)
+)

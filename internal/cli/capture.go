@@ -44,7 +44,10 @@ replay --info TRACE summarises it, gobench replay TRACE runs it again.
 
 The program runs as it would without capture: its arguments, input,
 output, errors and exit status pass through (gobench capture exits with
-the program's status). A Go program captures itself through package
+the program's status). The trace never replaces a file the program
+created, changed or opened as a database (or its -wal, -journal or -shm
+file) during the capture: it goes beside it, as FILE.trace or
+FILE.N.trace, and capture exits 2 saying where. A Go program captures itself through package
 capture's driver wrapper, which writes into the same trace when run under
 gobench capture.
 
@@ -93,22 +96,41 @@ func runCapture(ctx context.Context, o *captureOptions, args []string, env *Env)
 	if err != nil {
 		return usage(fmt.Errorf("--out %s: %w", o.out, err))
 	}
+	t, err := env.FS.OutputTarget(abs)
+	if err != nil {
+		return usage(fmt.Errorf("--out %s: %w", o.out, err))
+	}
 	run, err := preload.Run(ctx, preload.Options{
 		Command: args[0], Args: args[1:], Library: lib, TempDir: filepath.Dir(abs),
 		Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr,
+		Guard: []string{t.Path},
 	})
 	if err != nil {
 		return usage(err)
 	}
 	defer run.Close()
+	// The program may have made --out its own (sqlite3 same.db with
+	// --out same.db): the trace never replaces what it left there.
+	out, moved := o.out, ""
+	if why, touched, err := run.Touched(t.Path); err != nil {
+		return fmt.Errorf("--out %s: %w", o.out, err)
+	} else if touched {
+		if out, err = run.FreeName(o.out); err != nil {
+			return err
+		}
+		moved = why
+	}
 	var st sqltrace.MergeStats
-	if err := env.FS.WriteOutput(o.out, func(w io.Writer) error {
+	if err := env.FS.WriteOutput(out, func(w io.Writer) error {
 		st, err = run.Merge(w)
 		return err
 	}); err != nil {
-		return fmt.Errorf("writing the trace %s: %w", o.out, err)
+		return fmt.Errorf("writing the trace %s: %w", out, err)
 	}
-	captureSummary(env, o.out, st)
+	captureSummary(env, out, st)
+	if moved != "" {
+		return usage(fmt.Errorf("--out %s is %s during the capture: it is left as the program left it, and the trace is in %s instead", o.out, moved, out))
+	}
 	if run.ExitCode != 0 {
 		return exitStatus{run.ExitCode}
 	}

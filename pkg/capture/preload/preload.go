@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -116,12 +117,19 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// Kill, when closed, kills the program (a second interrupt).
 	Kill <-chan struct{}
+	// Guard are the paths the caller writes once the capture is over
+	// (the trace): Run notes what is at each before the program starts,
+	// so that Touched can tell whether the program made or changed it.
+	Guard []string
 }
 
 // Captured is a program's run under capture: its exit, and what its
 // processes left in the capture's directory.
 type Captured struct {
-	dir string
+	dir    string
+	before map[string]os.FileInfo // Options.Guard's paths before the program started (nil: none there)
+	dbs    []string               // Databases, once read
+	dbsOK  bool
 	// ExitCode is the program's exit status; Signal, if it was killed by
 	// a signal, which (ExitCode is then 128 + its number, as a shell
 	// reports it).
@@ -142,7 +150,15 @@ func Run(ctx context.Context, o Options) (*Captured, error) {
 	if err != nil {
 		return nil, fmt.Errorf("making the capture's directory: %w", err)
 	}
-	c := &Captured{dir: dir}
+	c := &Captured{dir: dir, before: map[string]os.FileInfo{}}
+	for _, p := range o.Guard {
+		fi, err := os.Stat(p)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		c.before[p] = fi
+	}
 	cmd := exec.Command(o.Command, o.Args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
 	cmd.Env = environment(o.Env, o.Library, dir)
@@ -225,6 +241,111 @@ func (c *Captured) Merge(w io.Writer) (sqltrace.MergeStats, error) {
 		}
 		return os.Open(filepath.Join(c.dir, name))
 	}, dbdigest.File)
+}
+
+// Databases returns the paths of the database files the program's
+// processes opened, as their parts name them.
+func (c *Captured) Databases() ([]string, error) {
+	if c.dbsOK {
+		return c.dbs, nil
+	}
+	names, err := c.Parts()
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, n := range names {
+		f, err := os.Open(n)
+		if err != nil {
+			return nil, err
+		}
+		r := sqltrace.NewReader(f)
+		r.Filter(nil, false)
+		for r.Next() {
+			if rec := r.Record(); rec.Kind == sqltrace.KindDB && !slices.Contains(paths, rec.DB.Path) {
+				paths = append(paths, rec.DB.Path)
+			}
+		}
+		f.Close() // a part cut short still names the databases of its whole chunks
+	}
+	c.dbs, c.dbsOK = paths, true
+	return paths, nil
+}
+
+// Touched says whether the program made, replaced, changed or opened path
+// (one of Options.Guard) during the capture, and what it did: a file is
+// there that was not, or another, or the same with another size or time
+// of change (a device or a FIFO, written through rather than replaced,
+// is not compared); or the program opened it as a database, or the
+// database whose -wal, -journal or -shm file it is. Writing the trace
+// there would destroy what the program left.
+func (c *Captured) Touched(path string) (string, bool, error) {
+	dbs, err := c.Databases()
+	if err != nil {
+		return "", false, err
+	}
+	for _, db := range dbs {
+		for _, suffix := range []string{"", "-wal", "-journal", "-shm"} {
+			if db != "" && samePath(path, db+suffix) {
+				if suffix == "" {
+					return "a database the program opened", true, nil
+				}
+				return "the " + suffix + " file of a database the program opened (" + db + ")", true, nil
+			}
+		}
+	}
+	before, guarded := c.before[path]
+	if !guarded {
+		return "", false, nil
+	}
+	after, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", false, nil
+	case err != nil:
+		return "", false, err
+	case before == nil:
+		return "a file the program created", true, nil
+	case !before.Mode().IsRegular():
+		return "", false, nil
+	case !os.SameFile(before, after):
+		return "a file the program replaced", true, nil
+	case before.Size() != after.Size() || !before.ModTime().Equal(after.ModTime()):
+		return "a file the program changed", true, nil
+	}
+	return "", false, nil
+}
+
+// samePath reports whether a and b name one file: the same file if both
+// exist, else the same absolute path.
+func samePath(a, b string) bool {
+	fa, ea := os.Stat(a)
+	fb, eb := os.Stat(b)
+	if ea == nil && eb == nil {
+		return os.SameFile(fa, fb)
+	}
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == ab
+}
+
+// FreeName returns a path beside path where nothing is, for a trace that
+// cannot go to path: path.trace, else path.1.trace, path.2.trace, ...
+func (c *Captured) FreeName(path string) (string, error) {
+	for i := 0; i < 1000; i++ {
+		p := path + ".trace"
+		if i > 0 {
+			p = fmt.Sprintf("%s.%d.trace", path, i)
+		}
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if _, touched, err := c.Touched(p); err != nil || touched {
+			continue
+		}
+		return p, nil
+	}
+	return "", fmt.Errorf("no free name for the trace beside %s", path)
 }
 
 // Close removes the capture's directory.

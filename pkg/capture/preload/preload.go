@@ -25,6 +25,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/gobench/gobench/pkg/capture"
 	"github.com/gobench/gobench/pkg/sqltrace"
@@ -115,7 +116,15 @@ type Options struct {
 	// Stdin, Stdout and Stderr are the program's.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	// Kill, when closed, kills the program (a second interrupt).
+	// Signals are passed on to the program as they come (an interrupt
+	// or a termination of gobench): to its process group, which it has
+	// of its own unless gobench runs in the foreground of a terminal
+	// (whose Ctrl-C reaches both already; SIGINT and SIGQUIT are then not
+	// sent twice). The program dies with gobench in any case (Linux: a
+	// death signal).
+	Signals <-chan os.Signal
+	// Kill, when closed, kills the program (a second interrupt): its
+	// process group, as Signals.
 	Kill <-chan struct{}
 	// Guard are the paths the caller writes once the capture is over
 	// (the trace): Run notes what is at each before the program starts,
@@ -140,8 +149,8 @@ type Captured struct {
 // Run runs the program with the capture library preloaded and waits for
 // it. Only a program that could not be started is an error: whatever it
 // does, its exit is in the Captured, whose Merge writes the trace.
-// Cancelling ctx does not stop the program (an interrupt reaches it from
-// the terminal, and what it recorded until it exits is kept); Kill does.
+// Cancelling ctx does not stop the program: Options.Signals and Kill do,
+// and what it recorded until it exits is kept.
 func Run(ctx context.Context, o Options) (*Captured, error) {
 	if runtime.GOOS != "linux" {
 		return nil, ErrUnsupported
@@ -162,16 +171,26 @@ func Run(ctx context.Context, o Options) (*Captured, error) {
 	cmd := exec.Command(o.Command, o.Args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
 	cmd.Env = environment(o.Env, o.Library, dir)
+	group := startAttrs(cmd)
 	if err := cmd.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %w", o.Command, err)
 	}
 	done := make(chan struct{})
 	go func() {
-		select {
-		case <-o.Kill:
-			cmd.Process.Kill()
-		case <-done:
+		for {
+			select {
+			case sig := <-o.Signals:
+				if !group && (sig == os.Interrupt || sig == syscall.SIGQUIT) {
+					continue // the terminal sent it to the program too
+				}
+				_ = signalProgram(cmd.Process, group, sig)
+			case <-o.Kill:
+				_ = signalProgram(cmd.Process, group, os.Kill)
+				return
+			case <-done:
+				return
+			}
 		}
 	}()
 	err = cmd.Wait()

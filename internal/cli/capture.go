@@ -188,6 +188,12 @@ func captureSummary(env *Env, out string, st sqltrace.MergeStats) {
 	for _, n := range st.Notes {
 		fmt.Fprintf(env.Stderr, "gobench: capture: %s\n", n)
 	}
+	if st.Cut.Statements > 0 {
+		fmt.Fprintf(env.Stderr, "gobench: capture: %d statements were longer than %d MiB and are kept as their first MiB: a replay does not run them (%s)\n", st.Cut.Statements, sqltrace.MaxText>>20, st.Cut.Names())
+	}
+	if st.Omitted.Statements > 0 {
+		fmt.Fprintf(env.Stderr, "gobench: capture: %d statements had a parameter longer than %d MiB, kept as its type and length only: a replay binds filler, and its database cannot end as the capture's (%s)\n", st.Omitted.Statements, sqltrace.MaxValue>>20, st.Omitted.Names())
+	}
 	if st.Streams == 0 {
 		fmt.Fprintf(env.Stderr, "gobench: capture: no process called SQLite through the system's library: %s holds no statement (a program with SQLite compiled in cannot be captured this way; a Go program uses package capture's wrapper)\n", out)
 		return

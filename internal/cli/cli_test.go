@@ -49,6 +49,25 @@ func TestLongValueCut(t *testing.T) {
 	}
 }
 
+// --precision 0% is off, as its default is: bounds given beside it (a CI
+// template's) are not refused as if it were missing, and the job repeats
+// by --repeat with no precision.
+func TestPrecisionZeroIsOff(t *testing.T) {
+	for _, args := range []string{
+		"mix --precision 0% --max-repeats 9 --dry-run",
+		"mix --precision 0 --max-time 1m --repeat 2 --dry-run",
+	} {
+		env, stdout, stderr := testEnv(t)
+		if code := Main(strings.Fields(args), env); code != ExitOK {
+			t.Errorf("%s: exit %d, %s", args, code, stderr)
+			continue
+		}
+		if strings.Contains(stdout.String(), `"precision"`) {
+			t.Errorf("%s: the plan asks for a precision:\n%s", args, stdout)
+		}
+	}
+}
+
 func TestBadInputExitsTwo(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -637,6 +656,19 @@ func TestShardFromEnv(t *testing.T) {
 		{map[string]string{"JOB_COMPLETION_INDEX": "0"}, "", "needs GOBENCH_SHARD_COUNT"},
 		{map[string]string{"CI_NODE_INDEX": "x", "CI_NODE_TOTAL": "3"}, "", "must both be whole numbers"},
 		{map[string]string{}, "", "no shard in the environment"},
+		// An index outside its count names the variable and its range.
+		{map[string]string{"GOBENCH_SHARD_INDEX": "5", "GOBENCH_SHARD_COUNT": "2"}, "", "--shard auto: GOBENCH_SHARD_INDEX 5 is out of range: 0 to 1 (GitHub's strategy.job-index, from 0, of GOBENCH_SHARD_COUNT 2)"},
+		{map[string]string{"GOBENCH_SHARD_INDEX": "2", "GOBENCH_SHARD_COUNT": "2"}, "", "GOBENCH_SHARD_INDEX 2 is out of range"},
+		{map[string]string{"JOB_COMPLETION_INDEX": "4", "GOBENCH_SHARD_COUNT": "4"}, "", "JOB_COMPLETION_INDEX 4 is out of range"},
+		{map[string]string{"JOB_COMPLETION_INDEX": "0", "GOBENCH_SHARD_COUNT": "0"}, "", "a count of 1 or more"},
+		{map[string]string{"CI_NODE_INDEX": "4", "CI_NODE_TOTAL": "3"}, "", "CI_NODE_INDEX 4 is out of range: 1 to 3 (GitLab's, from 1, of CI_NODE_TOTAL 3)"},
+		{map[string]string{"CI_NODE_INDEX": "0", "CI_NODE_TOTAL": "3"}, "", "CI_NODE_INDEX 0 is out of range"},
+		// Two systems' variables: which is this job's shard is not guessed.
+		{map[string]string{"GOBENCH_SHARD_INDEX": "0", "GOBENCH_SHARD_COUNT": "2", "CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "2"}, "",
+			`--shard auto: the environment names 2 shards, GOBENCH_SHARD_INDEX="0" (GitHub's strategy.job-index) and CI_NODE_INDEX="2" (GitLab's parallel): unset all but one, or give --shard I/N`},
+		{map[string]string{"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "2", "JOB_COMPLETION_INDEX": "1", "GOBENCH_SHARD_COUNT": "2"}, "", "CI_NODE_INDEX=\"1\" (GitLab's parallel) and JOB_COMPLETION_INDEX"},
+		{map[string]string{"GOBENCH_SHARD": "1/2", "JOB_COMPLETION_INDEX": "1", "GOBENCH_SHARD_COUNT": "2"}, "", "GOBENCH_SHARD=\"1/2\" (set by hand, I/N) and JOB_COMPLETION_INDEX"},
+		{map[string]string{"CI_NODE_TOTAL": "2", "GOBENCH_SHARD_INDEX": "1", "GOBENCH_SHARD_COUNT": "2"}, "", "names 2 shards"},
 	} {
 		shard, _, err := shardFromEnv(func(k string) string { return tt.env[k] })
 		if shard != tt.shard || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
@@ -647,7 +679,8 @@ func TestShardFromEnv(t *testing.T) {
 
 // A plan made with --shard auto holds the shard the environment named,
 // of the job's runs (or, --shard-by workers, of each cell's workers), and
-// the one a Kubernetes index past the count names is refused.
+// the one a Kubernetes index past the count names is refused, naming the
+// variable (not a shard 5/4 the user never wrote).
 func TestShardAutoPlan(t *testing.T) {
 	t.Setenv("CI_NODE_INDEX", "2")
 	t.Setenv("CI_NODE_TOTAL", "3")
@@ -680,7 +713,7 @@ func TestShardAutoPlan(t *testing.T) {
 	t.Setenv("JOB_COMPLETION_INDEX", "4")
 	t.Setenv("GOBENCH_SHARD_COUNT", "4")
 	env, _, stderr := testEnv(t)
-	if code := Main([]string{"mix", "--journal", "rollback,wal", "--repeat", "4", "--shard", "auto", "--dry-run"}, env); code != ExitUsage || !strings.Contains(stderr.String(), "shard 5/4 is out of range") {
+	if code := Main([]string{"mix", "--journal", "rollback,wal", "--repeat", "4", "--shard", "auto", "--dry-run"}, env); code != ExitUsage || !strings.Contains(stderr.String(), "JOB_COMPLETION_INDEX 4 is out of range") || strings.Contains(stderr.String(), "5/4") {
 		t.Errorf("an index past the count: exit %d: %s", code, stderr)
 	}
 }
@@ -721,16 +754,17 @@ func TestFitWidth(t *testing.T) {
 
 // Fairness is a figure a gate reads like any other, named in one word.
 // Jain's index over n workers lies in [1/n, 1] whatever the machine does,
-// so over 4 workers 'fairness >= 0.25' must pass and 'fairness > 1' fail.
+// so over 4 workers 'fairness >= 0.25' must pass and 'fairness < 0.2' fail
+// ('fairness > 1', which no run can pass, is refused before it runs).
 func TestFairnessGates(t *testing.T) {
 	env, _, stderr := testEnv(t)
 	out := filepath.Join(t.TempDir(), "run.json")
 	args := []string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "4", "--queries", "500", "-q", "--json", out,
-		"--expect", "fairness >= 0.25", "--expect", "fairness > 1", "--expect", "worker max gap >= 0s"}
+		"--expect", "fairness >= 0.25", "--expect", "fairness < 0.2", "--expect", "worker max gap >= 0s"}
 	if code := Main(args, env); code != ExitThreshold {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitThreshold, stderr)
 	}
-	for _, want := range []string{"gate passed: fairness >= 0.25: ", "gate FAILED: fairness > 1: ", "gate passed: worker max gap >= 0s: ",
+	for _, want := range []string{"gate passed: fairness >= 0.25: ", "gate FAILED: fairness < 0.2: ", "gate passed: worker max gap >= 0s: ",
 		"threshold not met: 3 gates: 1 failed, 2 passed"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

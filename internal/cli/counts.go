@@ -52,8 +52,12 @@ func (r rateValue) String() string { return strconv.FormatFloat(*r.p, 'g', -1, 6
 func (r rateValue) Type() string { return "float64" }
 
 // shareValue is a float flag holding a share of a whole, given as 5% or
-// 0.05 (units.ParseShare) and shown as a percentage.
-type shareValue struct{ p *float64 }
+// 0.05 (units.ParseShare) and shown as a percentage; set, if not nil, is
+// set when the flag is given (0% given is not the same as none).
+type shareValue struct {
+	p   *float64
+	set *bool
+}
 
 func (s shareValue) Set(v string) error {
 	f, err := units.ParseShare(v)
@@ -61,6 +65,9 @@ func (s shareValue) Set(v string) error {
 		return err
 	}
 	*s.p = f
+	if s.set != nil {
+		*s.set = true
+	}
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/gobench/gobench/internal/coord"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/sqlscript"
+	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/store"
 )
 
@@ -63,7 +64,8 @@ func exitCode(err error) int {
 	var ue usageError
 	var sc *signalCause
 	var es exitStatus
-	var se *sqlscript.Error // a script or schema that does not parse, prepare or run before the workers start
+	var se *sqlscript.Error      // a script or schema that does not parse, prepare or run before the workers start
+	var fe *sqltrace.FormatError // a trace truncated or corrupt, wherever it was found
 	switch {
 	case err == nil:
 		return ExitOK
@@ -79,7 +81,7 @@ func exitCode(err error) int {
 		// Before bad input: reading an input (a FIFO) that an interrupt
 		// ended is no bad input.
 		return ExitInterrupted
-	case errors.As(err, &ue), errors.As(err, &se), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse), errors.Is(err, coord.ErrTempDir), errors.Is(err, errNoPeer):
+	case errors.As(err, &ue), errors.As(err, &se), errors.As(err, &fe), errors.Is(err, sqltrace.ErrNewer), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse), errors.Is(err, coord.ErrTempDir), errors.Is(err, errNoPeer):
 		return ExitUsage
 	case errors.Is(err, coord.ErrWorker):
 		return ExitFailure

@@ -33,10 +33,10 @@ func (f *searchFlags) AddFlags(fs *pflag.FlagSet) {
 	inGroup(fs, groupSearch, func() {
 		fs.StringVar(&f.spec.Objectives, "find-rate", "", "find the highest open-loop rate that meets these latency objectives, such as 'upsert p99 <= 5ms' (several joined with commas, all must hold), judged from each op's due time; prints each cell's sustainable rate and its curve")
 		fs.Var(rateValue{&f.spec.RateMax}, "rate-max", "--find-rate: the highest rate to try (default: what a closed-loop probe of one step achieves)")
-		fs.Var(shareValue{&f.spec.Tolerance}, "tolerance", "--find-rate: bisect until the highest rate met is within this share of the lowest failed (5% or 0.05)")
+		fs.Var(shareValue{p: &f.spec.Tolerance}, "tolerance", "--find-rate: bisect until the highest rate met is within this share of the lowest failed (5% or 0.05)")
 		fs.DurationVar(&f.step, "step-duration", time.Duration(f.spec.Step), "--find-rate: measured length of each step (after --settle); the rate found is confirmed by three runs 3× as long")
 		fs.DurationVar(&f.settle, "settle", time.Duration(f.spec.Settle), "--find-rate: how long each step runs at its rate before it is measured")
-		fs.Var(shareValue{&f.spec.MaxErrorShare}, "max-errors", "--find-rate: the share of a step's ops that may fail (1% or 0.01); a step must also complete 95% of the ops it was offered")
+		fs.Var(shareValue{p: &f.spec.MaxErrorShare}, "max-errors", "--find-rate: the share of a step's ops that may fail (1% or 0.01); a step must also complete 95% of the ops it was offered")
 	})
 }
 

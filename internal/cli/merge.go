@@ -117,9 +117,9 @@ func runMerge(ctx context.Context, o *mergeOptions, args []string, env *Env) err
 		}
 		suites = append(suites, s)
 	}
-	m, err := result.Merge(suites)
+	m, err := mergeSuites(suites, paths)
 	if err != nil {
-		return usage(fmt.Errorf("merging: %w", err))
+		return err
 	}
 	if missing := missingShards(m); len(missing) > 0 && !o.partial {
 		return usage(fmt.Errorf("merging: %s (give --partial to merge what is there)", strings.Join(missing, "; ")))
@@ -147,6 +147,19 @@ func runMerge(ctx context.Context, o *mergeOptions, args []string, env *Env) err
 		return gateErr
 	}
 	return errors.Join(write(io.Writer(env.Stdout)), gateErr)
+}
+
+// mergeSuites merges the suites read from paths (result.Merge); an
+// error of one of them names its file.
+func mergeSuites(suites []*result.Suite, paths []string) (*result.Suite, error) {
+	m, err := result.Merge(suites)
+	if err != nil {
+		if ie := (*result.InputError)(nil); errors.As(err, &ie) && ie.Input < len(paths) {
+			return nil, usage(fmt.Errorf("merging %s: %w", paths[ie.Input], ie.Err))
+		}
+		return nil, usage(fmt.Errorf("merging: %w", err))
+	}
+	return m, nil
 }
 
 // mergeGates parses the gates to judge on the merged suite m: those the

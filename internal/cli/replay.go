@@ -48,10 +48,10 @@ func (o *replayOptions) runOpts() *runOptions { return &o.run }
 func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 	o.matrix.AddFlags(fs, "must be 1: a replay runs each statement as the application did")
 	inGroup(fs, groupLoad, func() {
-		fs.BoolVar(&o.info, "info", false, "summarise the trace (processes, connections, statements, fingerprints, commits, duration, databases, size) and run nothing")
+		fs.BoolVar(&o.info, "info", false, "check every chunk of the trace, summarise it (processes, connections, statements, fingerprints, commits, duration, databases, size) and run nothing")
 		fs.StringVar(&o.speed, "speed", o.speed, "max (each connection's statements back to back), or 1x (at the times they were captured, latency counted from each one's due time), 2x, 0.5x …")
 		fs.StringVar(&o.spec.Options.Order, "order", workload.ReplayRace, "race (the connections' transactions race, as in production) or commit (each transaction where it was in the captured order of commits: the database ends as the capture's, every statement sees what it saw)")
-		fs.StringVar(&o.database, "database", "", "the captured database to replay, by its path in the trace (default: the one it ran most statements on)")
+		fs.StringVar(&o.database, "database", "", "the captured database to replay: its path in the trace, another path of the same file, or its base name (default: the one it ran most statements on)")
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
@@ -152,6 +152,9 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.trace, err)
 	}
+	if err := checkPace(o.speed, cells[0].Replay); err != nil {
+		return nil, err
+	}
 	if o.run.db != "" && len(cells)*o.run.repeat > 1 {
 		return nil, errors.New("--db keeps one replayed database: give one cell and --repeat 1 (or no --db)")
 	}
@@ -167,6 +170,36 @@ func (o *replayOptions) stallAtPace(fs *pflag.FlagSet, r *workload.Replay) {
 		return
 	}
 	o.run.stall = max(o.run.stall, time.Duration(float64(r.Duration)/r.Speed)+time.Minute)
+}
+
+// maxPaced is the longest a replay at a speed slower than the capture's
+// may take: a slower one is refused, not run for days.
+const maxPaced = 24 * time.Hour
+
+// checkPace refuses a --speed under 1x at which the trace's statements
+// would take longer than maxPaced to come.
+func checkPace(speed string, r *workload.Replay) error {
+	if r.Speed <= 0 || r.Speed >= 1 {
+		return nil
+	}
+	captured := time.Duration(r.Duration)
+	if paced := float64(captured) / r.Speed; paced > float64(maxPaced) {
+		return fmt.Errorf("--speed %s: the trace's %s of statements would take %s at that pace, more than the %s a slowed replay may take: give a faster --speed",
+			speed, captured.Round(time.Millisecond), paceText(paced), maxPaced)
+	}
+	return nil
+}
+
+// paceText names a long duration (ns) in its largest unit.
+func paceText(ns float64) string {
+	switch d := time.Duration(ns); {
+	case ns >= float64(365*24*time.Hour):
+		return fmt.Sprintf("%.3g years", ns/float64(365*24*time.Hour))
+	case ns >= float64(48*time.Hour):
+		return fmt.Sprintf("%.3g days", ns/float64(24*time.Hour))
+	default:
+		return d.Round(time.Second).String()
+	}
 }
 
 // parseSpeed reads --speed: max, or a factor such as 1x, 2x or 0.5x.

@@ -46,16 +46,18 @@ type runOptions struct {
 	inconclusive string
 	// precision repeats until each gated figure is this precise (a
 	// fraction; 0: --repeat runs); maxRepeats and maxTime bound it.
-	precision  float64
-	maxRepeats int
-	maxTime    time.Duration
+	// precisionGiven says --precision was given, 0% (off) included.
+	precision      float64
+	precisionGiven bool
+	maxRepeats     int
+	maxTime        time.Duration
 }
 
 // AddFlags binds the options to flags.
 func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	inGroup(fs, groupCI, func() {
 		fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
-		fs.Var(shareValue{&o.precision}, "precision", "instead of --repeat: repeat the cells, interleaved, until the 90% interval of the median of every gated figure (total ops/s without --expect) of every cell is within ± this share of it, such as 5%; at least 5 repeats, at most --max-repeats")
+		fs.Var(shareValue{&o.precision, &o.precisionGiven}, "precision", "instead of --repeat: repeat the cells, interleaved, until the 90% interval of the median of every gated figure (total ops/s without --expect) of every cell is within ± this share of it, such as 5%; at least 5 repeats, at most --max-repeats; 0% is off (--max-repeats and --max-time then bound nothing)")
 		o.maxRepeats = 30
 		fs.IntVar(&o.maxRepeats, "max-repeats", o.maxRepeats, "with --precision: stop after this many repeats, precise or not")
 		fs.DurationVar(&o.maxTime, "max-time", 0, "with --precision: start no new round of repeats after this long (0: no limit)")
@@ -123,7 +125,9 @@ func (o *runOptions) resolve() error {
 // becomes the most repeats, --max-repeats.
 func (o *runOptions) resolvePrecision() error {
 	if o.precision == 0 {
-		if o.maxTime != 0 || o.maxRepeats != 30 {
+		// --precision 0% is off, as by default: the bounds a template
+		// passes beside it bound nothing, and are not asked about.
+		if !o.precisionGiven && (o.maxTime != 0 || o.maxRepeats != 30) {
 			return errors.New("--max-repeats and --max-time bound --precision: give it too")
 		}
 		return nil

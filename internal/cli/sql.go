@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,7 +49,7 @@ func (o *sqlOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.files, "file", nil, "a script, FILE or FILE@WEIGHT (pgbench's form; weight 1 by default): its statements and \\set lines, run in order as one transaction of the mix, named after the file (repeatable); one --file may list alternatives, A.sql,B.sql@WEIGHT: a matrix axis named file, the script named after the first")
 	fs.StringVar(&o.spec.Builtin, "builtin", "", "a built-in workload on pgbench's tables instead of --file: "+strings.Join(workload.BuiltinNames(), " or ")+" (tpcb-like checks TPC-B's invariant after the run)")
 	fs.Var(newCount(&o.spec.Scale), "scale", ":scale in scripts and schema; the built-ins make 100,000 accounts per unit")
-	fs.StringVar(&o.schema, "schema", "", "SQL run once before the workers start, unmeasured (tables, indexes, data); its time is noted; a comma list of files spans a matrix (cells named by the files' base names)")
+	fs.StringVar(&o.schema, "schema", "", "SQL run once before the workers start, unmeasured (tables, indexes, data); its time is noted; a comma list of files spans a matrix (cells named by the files' base names without the extension; two of one base name by as many parent directories as tell them apart: old/s, new/s)")
 	fs.StringVar(&o.from, "from", "", "benchmark a copy of this existing database (and its -wal), made in the run's temporary directory; the original is only read")
 	fs.BoolVar(&o.spec.PerStatement, "per-statement", false, "also report every statement's latency, as SCRIPT#LINE (pgbench's -r)")
 	o.search.AddFlags(fs)
@@ -109,9 +110,12 @@ acknowledged transaction) and fails like --verify when it does not hold.
 To compare a change to your own SQL (an index dropped or added, a
 rewritten query), give the alternatives as a list: --schema
 base.sql,indexed.sql runs a cell per schema (the setting schema, each
-cell named by its file's base name), and one --file may list
-alternatives of one script (the setting file; the script keeps the first
-file's name, so their figures compare). The cells run interleaved with
+cell named by its file's base name without the extension; two of one
+base name by as many parent directories as tell them apart, old/s and
+new/s; one file listed twice, under any path, is refused), and one
+--file may list alternatives of one script (the setting file; the script
+keeps the first file's name, so their figures compare; its weight is
+written once, after the list: A.sql,B.sql@9). The cells run interleaved with
 --repeat, and gates name them: --expect 'lookup ops/s: indexed >= 1.2x base'.
 
 Everything mix has works here: matrices over --driver, --mode, --procs,
@@ -176,11 +180,17 @@ func (o *sqlOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 // file's base name.
 func (o *sqlOptions) readSources(env *Env, spec *preset.SQLSpec) error {
 	for _, arg := range o.files {
-		file, weight, err := sqlscript.ParseArg(arg)
+		// The weight follows the list: the last file's @ (A.sql,B.sql@9).
+		head, last := "", arg
+		if i := strings.LastIndex(arg, ","); i >= 0 {
+			head, last = arg[:i+1], arg[i+1:]
+		}
+		file, weight, err := sqlscript.ParseArg(last)
 		if err != nil {
 			return err
 		}
-		files, err := readAlternatives(env, "--file", file, weight)
+		file = head + file
+		files, err := readAlternatives(env, "--file "+arg, file, weight)
 		if err != nil {
 			return err
 		}
@@ -193,7 +203,7 @@ func (o *sqlOptions) readSources(env *Env, spec *preset.SQLSpec) error {
 		spec.Scripts = append(spec.Scripts, files[0])
 	}
 	if o.schema != "" {
-		files, err := readAlternatives(env, "--schema", o.schema, 0)
+		files, err := readAlternatives(env, "--schema "+o.schema, o.schema, 0)
 		if err != nil {
 			return err
 		}
@@ -208,27 +218,40 @@ func (o *sqlOptions) readSources(env *Env, spec *preset.SQLSpec) error {
 
 // readAlternatives reads a file, or a comma list of files that are
 // alternatives of one another, each named (Variant) by its base name
-// without the extension, or by its path where two base names agree; the
-// alternatives of a script share the first's name.
-func readAlternatives(env *Env, flag, list string, weight int) ([]workload.SQLFile, error) {
+// without the extension, or, where two base names agree, by as many of
+// its parent directories as tell them apart; the alternatives of a
+// script share the first's name. Two paths of one file are refused: they
+// would run it as two cells. given is the flag as given, "--file
+// A.sql,B.sql@3", for messages; list is its files.
+func readAlternatives(env *Env, given, list string, weight int) ([]workload.SQLFile, error) {
+	flag, _, _ := strings.Cut(given, " ")
 	paths := strings.Split(list, ",")
 	labels := variantLabels(paths)
 	var out []workload.SQLFile
 	for i, path := range paths {
 		if path == "" {
-			return nil, fmt.Errorf("%s %s: an empty file name in the list", flag, list)
+			return nil, fmt.Errorf("%s: an empty file name in the list", given)
+		}
+		if weight > 0 && len(paths) > 1 {
+			if at := strings.LastIndex(path, "@"); at >= 0 {
+				if _, err := strconv.Atoi(path[at+1:]); err == nil {
+					return nil, fmt.Errorf("%s: a weight is written once, after the whole list (A.sql,B.sql@WEIGHT): the alternatives are one script of the mix, one to a cell", given)
+				}
+			}
 		}
 		text, err := readText(env, path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", flag, err)
 		}
+		for _, prev := range paths[:i] {
+			if filepath.Clean(prev) == filepath.Clean(path) || env.FS.SameFile(prev, path) {
+				return nil, fmt.Errorf("%s: %s and %s are one file: it is listed twice", given, prev, path)
+			}
+		}
 		f := workload.NewSQLFile(path, text, weight)
 		if len(paths) > 1 {
 			if strings.ContainsAny(labels[i], ",=: \t") {
-				return nil, fmt.Errorf("%s %s: %q cannot name a cell (a file name without spaces, ',', '=' or ':')", flag, list, labels[i])
-			}
-			if slices.Contains(labels[:i], labels[i]) {
-				return nil, fmt.Errorf("%s %s: %s is listed twice", flag, list, path)
+				return nil, fmt.Errorf("%s: %q cannot name a cell (a file name without spaces, ',', '=' or ':')", given, labels[i])
 			}
 			f.Variant = labels[i]
 			if weight > 0 {
@@ -241,13 +264,42 @@ func readAlternatives(env *Env, flag, list string, weight int) ([]workload.SQLFi
 }
 
 // variantLabels names alternatives by their base names without the
-// extension, or by their paths where two base names agree.
+// extension; where two agree, each of those takes as many of its parent
+// directories as tell it from the others ("old/s" and "new/s"), and
+// where even whole paths without the extension agree, its path.
 func variantLabels(paths []string) []string {
-	labels := make([]string, len(paths))
-	seen := map[string]int{}
+	parts := make([][]string, len(paths))
+	depth := make([]int, len(paths))
 	for i, p := range paths {
-		labels[i] = sqlscript.NameOf(p)
-		seen[labels[i]]++
+		parts[i] = strings.Split(filepath.ToSlash(filepath.Clean(p)), "/")
+		depth[i] = 1
+	}
+	label := func(i int) string {
+		ps := parts[i][len(parts[i])-depth[i]:]
+		last := len(ps) - 1
+		return strings.Join(append(ps[:last:last], sqlscript.NameOf(ps[last])), "/")
+	}
+	labels := make([]string, len(paths))
+	for {
+		seen := map[string]int{}
+		for i := range paths {
+			labels[i] = label(i)
+			seen[labels[i]]++
+		}
+		grew := false
+		for i := range paths {
+			if seen[labels[i]] > 1 && depth[i] < len(parts[i]) {
+				depth[i]++
+				grew = true
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	seen := map[string]int{}
+	for _, l := range labels {
+		seen[l]++
 	}
 	for i, p := range paths {
 		if seen[labels[i]] > 1 {

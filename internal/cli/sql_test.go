@@ -117,25 +117,53 @@ func TestSQLAlternativesRefused(t *testing.T) {
 	}
 	writeFiles(t, dir, map[string]string{"x/a.sql": abFiles["a.sql"]})
 	in := func(name string) string { return filepath.Join(dir, name) }
+	if err := os.Symlink(in("a.sql"), in("link.sql")); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--schema", in("a.sql") + "," + in("a.sql"), "--file", in("s.sql")}, "is listed twice"},
+		// One file under two paths would run as two cells.
+		{[]string{"--schema", in("x/a.sql") + "," + in("x/../a.sql") + "," + in("a.sql"), "--file", in("s.sql")}, in("x/../a.sql") + " and " + in("a.sql") + " are one file"},
+		{[]string{"--schema", in("a.sql") + "," + in("link.sql"), "--file", in("s.sql")}, in("a.sql") + " and " + in("link.sql") + " are one file"},
+		{[]string{"--schema", in("a.sql"), "--file", in("q1.sql") + "," + in("./q1.sql")}, "are one file"},
+		// A weight inside a list of alternatives: written once, after it.
+		{[]string{"--schema", in("a.sql"), "--file", in("q1.sql") + "@9," + in("q2.sql") + "@1"}, "--file " + in("q1.sql") + "@9," + in("q2.sql") + "@1: a weight is written once, after the whole list (A.sql,B.sql@WEIGHT)"},
+		{[]string{"--schema", in("a.sql"), "--file", in("q1.sql") + "@9," + in("q2.sql")}, "a weight is written once, after the whole list"},
 		{[]string{"--schema", in("a.sql") + ",", "--file", in("s.sql")}, "an empty file name"},
 		{[]string{"--schema", in("a.sql"), "--file", in("q1.sql") + "," + in("q2.sql"), "--file", in("s.sql") + "," + in("q2.sql")}, "only one --file may list alternatives"},
 	} {
 		env, _, stderr := testEnv(t)
-		if code := Main(append([]string{"sql", "--dry-run"}, tc.args...), env); code != ExitUsage || !strings.Contains(stderr.String(), tc.want) {
-			t.Errorf("%v: exit %d, %s; want 2 and %q", tc.args, code, stderr, tc.want)
+		if code := Main(append([]string{"sql", "--dry-run"}, tc.args...), env); code != ExitUsage || !strings.Contains(stderr.String(), tc.want) || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, %s; want 2 and one line with %q", tc.args, code, stderr, tc.want)
 		}
 	}
-	// Two files of one base name are named by their paths.
+	// Two files of one base name are named by as many parent directories
+	// as tell them apart, as help says: x/a and the test directory's a.
 	env, stdout, stderr := testEnv(t)
 	if code := Main([]string{"sql", "--dry-run", "--schema", in("a.sql") + "," + in("x/a.sql"), "--file", in("s.sql")}, env); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout.String(), in("x/a.sql")) {
-		t.Errorf("dry run does not name the cell by its path:\n%s", stdout)
+	own := filepath.Base(dir) + "/a"
+	if !strings.Contains(stdout.String(), `"variant": "x/a"`) || !strings.Contains(stdout.String(), `"variant": "`+own+`"`) {
+		t.Errorf("dry run does not name the cells x/a and %s:\n%s", own, stdout)
+	}
+}
+
+// variantLabels: base names without the extension, then as many parent
+// directories as tell two apart, then whole paths.
+func TestVariantLabels(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{[]string{"a.sql", "b.sql"}, []string{"a", "b"}},
+		{[]string{"sql/s.sql", "old/s.sql", "c.sql"}, []string{"sql/s", "old/s", "c"}},
+		{[]string{"p/x/s.sql", "q/x/s.sql", "x.sql"}, []string{"p/x/s", "q/x/s", "x"}},
+		{[]string{"../s.sql", "s.sql"}, []string{"../s", "s"}},
+		{[]string{"s.sql", "s.txt"}, []string{"s.sql", "s.txt"}},
+	} {
+		if got := variantLabels(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("variantLabels(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -179,4 +180,41 @@ func checkReplayRun(ts *testscript.TestScript, r *result.Result, checks []string
 			ts.Fatalf("%s: %s %d, want %s %d", result.RunSettings(r), key, got, op, want)
 		}
 	}
+}
+
+// tracedamage FILE snapshot|records|header changes one byte of a trace,
+// in the middle of its first chunk of snapshot bytes or of records, or in
+// its header's version, and sets $OFFSET to the byte offset a reader
+// names: the chunk's start, or the header's version field.
+func traceDamage(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: tracedamage FILE snapshot|records|header")
+	}
+	path := ts.MkAbs(args[0])
+	b, err := os.ReadFile(path)
+	ts.Check(err)
+	want := map[string]byte{"snapshot": 'S', "records": 'R'}[args[1]]
+	at, flip := int64(-1), int64(-1)
+	if args[1] == "header" {
+		at, flip = 8, 12
+	}
+	for off := int64(sqltrace.HeaderLen); want != 0 && off < int64(len(b)); {
+		_, n1 := binary.Uvarint(b[off+1:])
+		length, n2 := binary.Uvarint(b[off+1+int64(n1):])
+		if n1 <= 0 || n2 <= 0 {
+			ts.Fatalf("%s: a chunk's header at %d does not read", args[0], off)
+		}
+		payload := off + 1 + int64(n1+n2)
+		if b[off] == want && length > 0 {
+			at, flip = off, payload+int64(length)/2
+			break
+		}
+		off = payload + int64(length) + 4
+	}
+	if at < 0 {
+		ts.Fatalf("%s: no %s chunk", args[0], args[1])
+	}
+	b[flip] ^= 0x5a
+	ts.Check(os.WriteFile(path, b, 0o644))
+	ts.Setenv("OFFSET", strconv.FormatInt(at, 10))
 }

@@ -80,6 +80,7 @@ func TestScripts(t *testing.T) {
 			"stracefscheck": straceFSCheck,
 			"traceinfo":     traceInfo,
 			"replaycheck":   replayCheck,
+			"tracedamage":   traceDamage,
 			"primcheck":     primCheck,
 		},
 	})

@@ -272,3 +272,39 @@ func TestRecordingFails(t *testing.T) {
 		t.Errorf("Close: %v", err)
 	}
 }
+
+// TestLongStatement: through the Go wrapper, a statement longer than
+// sqltrace.MaxText is kept as its first MaxText bytes and marked cut, and a
+// parameter longer than sqltrace.MaxValue is kept as its type and length:
+// the trace says what it does not hold.
+func TestLongStatement(t *testing.T) {
+	dir := t.TempDir()
+	tracePath := filepath.Join(dir, "long.trace")
+	c, err := Create(tracePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := open(t, c, &sqlite3.SQLiteDriver{}, filepath.Join(dir, "long.db"))
+	db.SetMaxOpenConns(1)
+	mustExec(t, db, `CREATE TABLE t (v BLOB)`)
+	long := `INSERT INTO t VALUES ('` + strings.Repeat("y", sqltrace.MaxText) + `')`
+	mustExec(t, db, long)
+	mustExec(t, db, `INSERT INTO t VALUES (?)`, make([]byte, sqltrace.MaxValue+1))
+	db.Close()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	es := execs(traceOf(t, tracePath))
+	if len(es) != 3 {
+		t.Fatalf("%d execs, want 3", len(es))
+	}
+	if e := es[1]; e.Flags&sqltrace.FlagCut == 0 || e.SQL != long[:sqltrace.MaxText] {
+		t.Errorf("the long statement: flags %v, %d bytes kept", e.Flags, len(e.SQL))
+	}
+	if e := es[2]; e.Flags&sqltrace.FlagCut != 0 || !e.Omits() || e.Params[0].Int != sqltrace.MaxValue+1 {
+		t.Errorf("the long parameter: flags %v, params %+v", e.Flags, e.Params)
+	}
+	if es[0].Flags&sqltrace.FlagCut != 0 || es[0].Omits() {
+		t.Errorf("a short statement marked: %+v", es[0])
+	}
+}

@@ -75,8 +75,9 @@ func (cn *conn) certain(r run) bool {
 // done records a statement that ran: its rows (or changes, for a write
 // through Exec), whether it ran to its end, and its error.
 func (cn *conn) done(r run, end time.Time, inSQLite time.Duration, sql string, pm paramMap, args []driver.NamedValue, res outcome) {
+	kept, cut := sqltrace.KeepSQL(sql)
 	e := sqltrace.Exec{
-		Conn: cn.id, SQL: truncate(sql, sqltrace.MaxText), Params: pm.values(args),
+		Conn: cn.id, SQL: kept, Flags: cut, Params: pm.values(args),
 		Start: cn.c.at(r.start), Span: int64(end.Sub(r.start)), InSQLite: int64(inSQLite),
 		Rows: res.rows, Changes: res.changes,
 	}

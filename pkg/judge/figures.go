@@ -70,6 +70,48 @@ type Figure struct {
 	// default rows without judging it; asked for by name (--metric) it
 	// is judged.
 	Shown bool
+	// Range, if set, is the closed interval every value of the figure
+	// lies in (Jain's index within [0, 1], a share of ops within
+	// [0, 100]): a gate whose limit can never pass, or always passes,
+	// is refused with the range.
+	Range *Range
+}
+
+// Range is the closed interval a bounded figure's values lie in.
+type Range struct{ Lo, Hi float64 }
+
+// checkLimit refuses a gate "OP limit" on a figure bounded by r that no
+// value in r can pass, or that every value in r passes: such a gate
+// judges nothing.
+func (r *Range) checkLimit(f *Figure, op string, limit float64, written string) error {
+	if r == nil {
+		return nil
+	}
+	var never, always bool
+	switch op {
+	case ">":
+		never, always = limit >= r.Hi, limit < r.Lo
+	case ">=":
+		never, always = limit > r.Hi, limit <= r.Lo
+	case "<":
+		never, always = limit <= r.Lo, limit > r.Hi
+	case "<=":
+		never, always = limit < r.Lo, limit >= r.Hi
+	case "==":
+		never = limit < r.Lo || limit > r.Hi
+	}
+	if !never && !always {
+		return nil
+	}
+	verdict := "can never pass"
+	if always {
+		verdict = "always passes"
+	}
+	unit := ""
+	if f.Scale == Percent {
+		unit = "%"
+	}
+	return fmt.Errorf("%s (%s) lies between %g%s and %g%s: a gate %q %s", f.Name, f.Unit, r.Lo, unit, r.Hi, unit, op+" "+written, verdict)
 }
 
 // Scale is how a gate's limit for a figure is written.
@@ -144,12 +186,12 @@ var Figures = []*Figure{
 	fairFigure(&Figure{
 		Name: "fairness", Shown: true, Doc: "Jain's index over the workers' acknowledged ops/s, each over its own time: 1 when every worker was served alike, 1/n when one was served alone",
 		Unit: "Jain's index", Higher: true, Scale: Number, Format: fixed2, Tag: func(v float64) string { return fixed2(v) + " (Jain's index)" },
-		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.Index, true }),
+		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.Index, true }), Range: &Range{0, 1},
 	}, "fewer than two workers finished"),
 	fairFigure(&Figure{
 		Name: "write fairness", Shown: true, Doc: "Jain's index over the workers' acknowledged writes per second",
 		Unit: "Jain's index of writes", Higher: true, Scale: Number, Format: fixed2, Tag: func(v float64) string { return fixed2(v) + " (Jain's index of writes)" },
-		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.WriteIndex, !math.IsNaN(f.WriteIndex) }),
+		Read: fairnessFigure(func(f Fairness) (float64, bool) { return f.WriteIndex, !math.IsNaN(f.WriteIndex) }), Range: &Range{0, 1},
 	}, "fewer than two workers finished, or none acknowledged a write"),
 	fairFigure(&Figure{
 		Name: "worker max gap", Shown: true, Doc: "the longest any worker completed nothing: from the start to its first completion, between two, or, in a phase of a duration, from its last to the phase's end",
@@ -222,7 +264,7 @@ var Figures = []*Figure{
 			return float64(e.Busy + e.Locked), true
 		}))),
 	errorFigure(&Figure{Name: "error rate", Doc: "failed data ops as a share of those attempted",
-		Unit: "% of ops failed", Scale: Percent, Format: func(v float64) string { return units.Sig3(v) + "%" },
+		Unit: "% of ops failed", Scale: Percent, Range: &Range{0, 100}, Format: func(v float64) string { return units.Sig3(v) + "%" },
 		Tag: func(v float64) string { return units.Sig3(v) + "% failed" },
 		Read: func(r *result.Result, _ string) (float64, bool) {
 			t := r.Phases[0].Total
@@ -580,7 +622,11 @@ func FiguresMarkdown() string {
 		case f.Higher:
 			dir = "higher"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", names[i], f.Unit, dir, f.Scale, f.Doc)
+		limit := f.Scale.String()
+		if r := f.Range; r != nil {
+			limit += fmt.Sprintf(", within %g–%g", r.Lo, r.Hi)
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", names[i], f.Unit, dir, limit, f.Doc)
 	}
 	return b.String()
 }

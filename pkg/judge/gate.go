@@ -80,6 +80,11 @@ func ParseExpectation(s string) (Expectation, error) {
 	if e.Limit, err = parseLimit(m, f[n-1]); err != nil {
 		return e, fmt.Errorf("--expect %q: %w", s, err)
 	}
+	if fig := m.Figure(); fig != nil {
+		if err := fig.Range.checkLimit(fig, e.Op, e.Limit, f[n-1]); err != nil {
+			return e, fmt.Errorf("--expect %q: %w", s, err)
+		}
+	}
 	return e, nil
 }
 

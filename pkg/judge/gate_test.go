@@ -59,6 +59,20 @@ func TestParseExpectation(t *testing.T) {
 		{in: "busy errors == 0", want: Expectation{Metric: Metric{"busy", "errors"}, Op: "==", Absolute: true}},
 		{in: "error rate <= 1%", want: Expectation{Metric: Metric{"error", "rate"}, Op: "<=", Absolute: true, Limit: 1}},
 		{in: "re#ad p99 <= 2ms", error: "metric"},
+		// A bounded figure's range (its row's Range): a gate that can
+		// never pass, or always passes, judges nothing.
+		{in: "fairness > 2", error: `fairness (Jain's index) lies between 0 and 1: a gate "> 2" can never pass`},
+		{in: "fairness > 1", error: "can never pass"},
+		{in: "fairness <= 1", error: "always passes"},
+		{in: "fairness >= 0", error: "always passes"},
+		{in: "write fairness == 1.5", error: "can never pass"},
+		{in: "fairness == 1", want: Expectation{Metric: Metric{"fairness", ""}, Op: "==", Absolute: true, Limit: 1}},
+		{in: "fairness < 1", want: Expectation{Metric: Metric{"fairness", ""}, Op: "<", Absolute: true, Limit: 1}},
+		{in: "error rate <= 101%", error: `error rate (% of ops failed) lies between 0% and 100%: a gate "<= 101%" always passes`},
+		{in: "error rate > 100%", error: "can never pass"},
+		{in: "error rate >= 0%", error: "always passes"},
+		{in: "error rate < 100%", want: Expectation{Metric: Metric{"error", "rate"}, Op: "<", Absolute: true, Limit: 100}},
+		{in: "error rate == 0", want: Expectation{Metric: Metric{"error", "rate"}, Op: "==", Absolute: true}},
 	} {
 		got, err := ParseExpectation(tt.in)
 		if tt.error != "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -81,11 +82,21 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 	if t.Uncompared > 0 {
 		div += fmt.Sprintf("; %d whose rows were not compared (the capture could not tell which commit they saw: a commit of another connection was under way)", t.Uncompared)
 	}
-	if t.Skipped > 0 {
-		div += fmt.Sprintf("; %d not run (they found the database busy when captured: the application's retry runs in their place)", t.Skipped)
+	cut := min(t.Skipped, rp.Cut.Statements)
+	if busy := t.Skipped - cut; busy > 0 {
+		div += fmt.Sprintf("; %d not run (they found the database busy when captured: the application's retry runs in their place)", busy)
+	}
+	if cut > 0 {
+		div += fmt.Sprintf("; %d not run (their text was longer than the %d MiB a trace keeps, and the capture cut it)", cut, sqltrace.MaxText>>20)
 	}
 	lines = append(lines, div)
-	if line := replayCheckText(r.Replay); line != "" {
+	if rp.Cut.Statements > 0 {
+		lines = append(lines, fmt.Sprintf("cut: %d statements longer than %d MiB, kept as their first MiB by the capture: not run (%s)", rp.Cut.Statements, sqltrace.MaxText>>20, rp.Cut.Names()))
+	}
+	if rp.Omitted.Statements > 0 {
+		lines = append(lines, fmt.Sprintf("omitted: %d statements with a parameter longer than %d MiB, whose bytes the trace does not hold: they ran with filler of its length (%s)", rp.Omitted.Statements, sqltrace.MaxValue>>20, rp.Omitted.Names()))
+	}
+	if line := replayCheckText(r.Replay, rp); line != "" {
 		lines = append(lines, line)
 	}
 	for _, o := range rp.Overrides {
@@ -95,8 +106,9 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 }
 
 // replayCheckText says whether the replayed database ended as the
-// capture's did.
-func replayCheckText(c *workload.ReplayCheck) string {
+// capture's did, and why not: values the trace does not hold, or the
+// transactions' race.
+func replayCheckText(c *workload.ReplayCheck, rp *workload.Replay) string {
 	switch {
 	case c == nil:
 		return ""
@@ -106,7 +118,10 @@ func replayCheckText(c *workload.ReplayCheck) string {
 		return fmt.Sprintf("database: ends as the capture's did (%d tables, their rows identical)", c.Tables)
 	}
 	s := "database: differs from the capture's end: " + strings.Join(c.Differences, "; ")
-	if c.Order != workload.ReplayCommit {
+	switch {
+	case rp.Cut.Statements > 0 || rp.Omitted.Statements > 0:
+		s += fmt.Sprintf(" (values the trace does not hold, not a race: %d statements cut and not run, %d run with filler for a value omitted; the database cannot end as the capture's)", rp.Cut.Statements, rp.Omitted.Statements)
+	case c.Order != workload.ReplayCommit:
 		s += " (the transactions raced: --order commit replays them in their captured order)"
 	}
 	return s

@@ -32,11 +32,20 @@ func traceInfoText(w io.Writer, in *sqltrace.Info, o Options) error {
 	if !in.Complete {
 		state = "incomplete"
 	}
+	if in.Cut.Statements > 0 || in.Omitted.Statements > 0 {
+		state += fmt.Sprintf(" but not whole (%d statements cut, %d with a value omitted)", in.Cut.Statements, in.Omitted.Statements)
+	}
 	fmt.Fprintf(w, "trace: format version %d, %s, %s\n", in.Version, o.Units.Size(in.Bytes), state)
 	fmt.Fprintf(w, "processes:    %d (%d connections, %d threads)\n", len(in.Processes), in.Connections, in.Threads)
 	fmt.Fprintf(w, "statements:   %d (%d distinct fingerprints), %d failed (%d busy or locked)\n", in.Statements, in.Fingerprints, in.Errors, in.Busy)
 	fmt.Fprintf(w, "commits:      %d\n", in.Commits)
 	fmt.Fprintf(w, "duration:     %s\n", duration(in.Duration))
+	if in.Cut.Statements > 0 {
+		fmt.Fprintf(w, "cut:          %d statements longer than %d MiB, kept as their first MiB: a replay does not run them (%s)\n", in.Cut.Statements, sqltrace.MaxText>>20, in.Cut.Names())
+	}
+	if in.Omitted.Statements > 0 {
+		fmt.Fprintf(w, "omitted:      %d statements with a parameter longer than %d MiB, kept as its type and length: a replay binds filler, and its database cannot end as the capture's (%s)\n", in.Omitted.Statements, sqltrace.MaxValue>>20, in.Omitted.Names())
+	}
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "\ndatabase\tstatements\tcommits\torder of commits\tsnapshot\n")
 	for _, d := range in.Databases {

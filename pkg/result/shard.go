@@ -206,13 +206,13 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 	given := map[int]bool{}
 	have := map[Slot]bool{}
 	var runs []*Result
-	for _, s := range suites {
+	for k, s := range suites {
 		sh := s.Shard
 		switch {
 		case sh == nil:
 			return nil, fmt.Errorf("a shard of a job split by its runs (%s) and a result that is none: merge the shards of one job on their own", first)
 		case sh.Count < 1 || sh.Index < 1 || sh.Index > sh.Count || sh.Repeat < 1 || len(sh.Cells) == 0 || len(sh.Cells)*sh.Repeat > maxShardedRuns:
-			return nil, fmt.Errorf("%s of %d cells × %d repeats is not a shard of a job gobench runs", sh, len(sh.Cells), sh.Repeat)
+			return nil, &InputError{k, fmt.Errorf("%s of %d cells × %d repeats is not a shard of a job gobench runs", sh, len(sh.Cells), sh.Repeat)}
 		case sh.Count != first.Count || !slices.Equal(sh.Cells, first.Cells) || sh.Repeat != first.Repeat:
 			return nil, fmt.Errorf("shards of different jobs: %s of cells %s × %d repeats, and %s of cells %s × %d repeats",
 				first, strings.Join(first.Cells, "; "), first.Repeat, sh, strings.Join(sh.Cells, "; "), sh.Repeat)
@@ -225,13 +225,19 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 		mine := ShardSlots(sh.Index, sh.Count, len(sh.Cells), sh.Repeat)
 		for _, c := range s.Cells {
 			for _, r := range c.Runs {
+				var err error
 				switch {
 				case r.Slot == nil:
-					return nil, fmt.Errorf("%s: run of %s says not which of the job's runs it is", sh, c.Settings)
+					err = fmt.Errorf("%s: run of %s says not which of the job's runs it is", sh, c.Settings)
 				case !slices.Contains(mine, *r.Slot):
-					return nil, fmt.Errorf("%s holds cell %d repeat %d, which is not one of its runs", sh, r.Slot.Cell, r.Slot.Repeat)
+					err = fmt.Errorf("%s holds cell %d repeat %d, which is not one of its runs", sh, r.Slot.Cell, r.Slot.Repeat)
 				case have[*r.Slot]:
-					return nil, fmt.Errorf("%s holds cell %d repeat %d twice", sh, r.Slot.Cell, r.Slot.Repeat)
+					err = fmt.Errorf("%s holds cell %d repeat %d twice", sh, r.Slot.Cell, r.Slot.Repeat)
+				case !settingsName(PlanSettings(&r.Plan), sh.Cells[r.Slot.Cell-1]):
+					err = fmt.Errorf("%s: the run of cell %d repeat %d ran %s, not its cell's %s", sh, r.Slot.Cell, r.Slot.Repeat, PlanSettings(&r.Plan), sh.Cells[r.Slot.Cell-1])
+				}
+				if err != nil {
+					return nil, &InputError{k, err}
 				}
 				have[*r.Slot] = true
 				runs = append(runs, r)
@@ -269,6 +275,40 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 	out.Shape, out.Reference, out.Missing = suites[0].Shape, suites[0].Reference, missing
 	return out, nil
 }
+
+// settingsName reports whether name is what CellNames names a cell of
+// settings s: the "name=value" of some of them, in their order, joined
+// by commas (every one of them, in a job of one cell). A run whose
+// settings are another cell's is not named by its own cell's name.
+func settingsName(s Settings, name string) bool {
+	if name == s.String() {
+		return true
+	}
+	rest := name
+	for _, st := range s {
+		part := st.Name + "=" + st.Value
+		if after, ok := strings.CutPrefix(rest, part); ok && (after == "" || after[0] == ',') {
+			rest = strings.TrimPrefix(after, ",")
+			if after == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// InputError is an error of one of the suites given to Merge: Input is
+// its place among them, so that a caller names the file it read it from.
+type InputError struct {
+	Input int
+	Err   error
+}
+
+// Error returns the input's error, as the input's own.
+func (e *InputError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error of the input.
+func (e *InputError) Unwrap() error { return e.Err }
 
 // slotsText names runs of a job by their cells' names, in the order the
 // cells first appear: "journal=wal (repeats 1–2), journal=persist

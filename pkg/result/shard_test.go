@@ -1,6 +1,7 @@
 package result
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -162,6 +163,12 @@ func TestMergeJobShardsRefuses(t *testing.T) {
 	plain, _ := NewSuite("mix", "interleaved", []*Result{fakeRun(t, "wal", "full", 1, 10, time.Millisecond)}, "")
 	stray := jobShards(t, journals, 2, 2, nil)[0]
 	stray.Cells[0].Runs[0].Slot = &Slot{Cell: 2, Repeat: 1}
+	// A run edited to another cell's settings, its slot kept: it would
+	// join the other cell's runs, or make one of no settings.
+	edited := jobShards(t, journals, 2, 2, nil)[0]
+	moved := fakeRun(t, "wal", "full", 1, 10, time.Millisecond)
+	moved.Slot = edited.Cells[0].Runs[1].Slot
+	edited.Cells[0].Runs[1] = moved
 	huge := jobShards(t, journals, 2, 2, nil)[0]
 	huge.Shard.Repeat = 1 << 40
 	for _, tt := range []struct {
@@ -175,10 +182,16 @@ func TestMergeJobShardsRefuses(t *testing.T) {
 		{"with a plain result", []*Suite{plain, shards[0]}, "a result that is none"},
 		{"a stray run", []*Suite{stray, shards[1]}, "holds cell 2 repeat 1, which is not one of its runs"},
 		{"a crafted size", []*Suite{huge}, "is not a shard of a job gobench runs"},
+		{"a run of another cell's settings", []*Suite{shards[1], edited}, "shard 1 of 2: the run of cell 1 repeat 2 ran "},
 	} {
 		if _, err := Merge(tt.suites); err == nil || !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.err)
 		}
+	}
+	// The error names which input it was, for the caller to name its file.
+	var ie *InputError
+	if _, err := Merge([]*Suite{shards[1], edited}); !errors.As(err, &ie) || ie.Input != 1 || !strings.Contains(err.Error(), "journal=wal") || !strings.Contains(err.Error(), "not its cell's journal=rollback") {
+		t.Errorf("an edited run: %v, want an InputError of input 1 naming both settings", err)
 	}
 }
 

@@ -366,7 +366,8 @@ func capturedDigest(r *workload.Replay) ([]sqltrace.TableDigest, string) {
 // checkReplaySQL prepares every statement the replay will run, once each,
 // on a connection of the setup's, before any worker starts: a trace whose
 // SQL would reach outside the run's database (an ATTACH, a file function,
-// a pragma of the process's) is refused before anything of it runs. A
+// a pragma of the process's) is refused before anything of it runs; a
+// statement the capture cut is not run, so not checked. A
 // statement that cannot be prepared yet for another reason (its table is
 // created later in the trace) is left to its run.
 func checkReplaySQL(ctx context.Context, st store.Store, r *workload.Replay) error {
@@ -393,7 +394,7 @@ func checkReplaySQL(ctx context.Context, st store.Store, r *workload.Replay) err
 	seen := map[string]bool{}
 	for tr.Next() && ctx.Err() == nil {
 		rec := tr.Record()
-		if rec.Kind != sqltrace.KindExec || !conns[[2]uint64{rec.Stream, rec.Exec.Conn}] || seen[rec.Exec.SQL] {
+		if rec.Kind != sqltrace.KindExec || !conns[[2]uint64{rec.Stream, rec.Exec.Conn}] || seen[rec.Exec.SQL] || rec.Exec.Flags&sqltrace.FlagCut != 0 {
 			continue
 		}
 		seen[rec.Exec.SQL] = true

@@ -55,5 +55,8 @@
 // and, per stream, the SQL texts defined so far, within MaxTexts texts and
 // MaxTextBytes bytes; a writer whose table is full defines further texts
 // as id 0, which stands for the next Exec only. A parameter longer than
-// MaxValue is kept as its type and length (ValueOmitted).
+// MaxValue is kept as its type and length (ValueOmitted); a statement
+// longer than MaxText as its first MaxText bytes, marked FlagCut. Info and
+// MergeStats count both (Loss), so that a summary says what a replay
+// cannot run as it ran.
 package sqltrace

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"slices"
+	"strings"
 )
 
 // Version is the format version this package writes, and the newest it
@@ -198,8 +200,60 @@ const (
 	// it ran, where the capture could not watch the engine's locks); a
 	// replay does not compare its rows.
 	FlagUncertain
-	flagsKnown = FlagUncertain<<1 - 1
+	// FlagCut: the statement's text was longer than MaxText, and SQL
+	// holds its first MaxText bytes only; a replay does not run it.
+	FlagCut
+	flagsKnown = FlagCut<<1 - 1
 )
+
+// Omits reports whether a parameter of the statement was too long to
+// keep (ValueOmitted).
+func (e *Exec) Omits() bool {
+	for _, v := range e.Params {
+		if v.Type == ValueOmitted {
+			return true
+		}
+	}
+	return false
+}
+
+// KeepSQL returns a statement's text as a trace keeps it: its first
+// MaxText bytes, with FlagCut if it was longer.
+func KeepSQL(text string) (string, Flags) {
+	if len(text) > MaxText {
+		return text[:MaxText], FlagCut
+	}
+	return text, 0
+}
+
+// MaxLossIDs is how many fingerprints a Loss names.
+const MaxLossIDs = 10
+
+// Loss counts the statements a trace does not hold whole (see FlagCut
+// and ValueOmitted), and names their fingerprints' ids, the first
+// MaxLossIDs seen.
+type Loss struct {
+	Statements int64    `json:"statements"`
+	IDs        []string `json:"ids,omitempty"`
+}
+
+// Add counts a statement of fingerprint id (see FingerprintID).
+func (l *Loss) Add(id string) {
+	l.Statements++
+	if len(l.IDs) < MaxLossIDs && !slices.Contains(l.IDs, id) {
+		l.IDs = append(l.IDs, id)
+	}
+}
+
+// Names lists the fingerprints' ids: "q1a2b3c4d, q5e6f7a8b", and "…"
+// after the last if there may be more.
+func (l Loss) Names() string {
+	s := strings.Join(l.IDs, ", ")
+	if len(l.IDs) == MaxLossIDs {
+		s += ", …"
+	}
+	return s
+}
 
 // StateKind says which counter names a database state.
 type StateKind uint8

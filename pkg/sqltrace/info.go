@@ -3,7 +3,10 @@ package sqltrace
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -23,12 +26,17 @@ type Info struct {
 	Fingerprints int           `json:"fingerprints"`
 	// Duration is from the first statement's start to the last one's
 	// end.
-	Duration  time.Duration       `json:"duration_ns"`
-	Databases []DBInfo            `json:"databases"`
-	Top       []FingerprintInfo   `json:"top"`
-	Notes     []string            `json:"notes,omitempty"`
-	Orders    map[string]*Order   `json:"-"`
-	byFP      map[string]*fpCount // fingerprint → counts
+	Duration  time.Duration     `json:"duration_ns"`
+	Databases []DBInfo          `json:"databases"`
+	Top       []FingerprintInfo `json:"top"`
+	// Cut counts the statements whose text was longer than MaxText (a
+	// replay does not run them), Omitted those with a parameter longer
+	// than MaxValue, which the trace does not hold.
+	Cut     Loss                `json:"cut"`
+	Omitted Loss                `json:"omitted"`
+	Notes   []string            `json:"notes,omitempty"`
+	Orders  map[string]*Order   `json:"-"`
+	byFP    map[string]*fpCount // fingerprint → counts
 }
 
 // ProcessInfo is one process of a trace.
@@ -75,29 +83,43 @@ type fpCount struct {
 const maxTop = 10
 
 // Inspect reads a trace twice (open opens it each time) and summarises
-// it, with each database's order of commits.
+// it, with each database's order of commits. It checks every chunk, the
+// snapshots' bytes too, and that each snapshot holds the bytes its record
+// says: a trace that would fail in a replay fails here, with a
+// *FormatError naming the offset.
 func Inspect(open func() (io.ReadCloser, error)) (*Info, error) {
 	orders := map[string]*Order{}
-	_, err := scan(open, func(c *scanContext, rec *Record) {
-		if rec.Kind == KindSegment {
+	var snaps []*Record
+	c, err := scan(open, func(c *scanContext, rec *Record) {
+		switch rec.Kind {
+		case KindSegment:
 			o := orderOf(orders, c.dbPath(rec.Stream, rec.Segment.DB))
 			o.addSegment(rec.Segment)
+		case KindSnapshot:
+			if rec.Snapshot.Error == "" {
+				snaps = append(snaps, &Record{Kind: KindSnapshot, Offset: rec.Offset, Snapshot: rec.Snapshot})
+			}
 		}
 	})
 	if err != nil {
 		return nil, err
+	}
+	for _, s := range snaps {
+		if got := c.data[s.Snapshot.Number]; got != s.Snapshot.Size {
+			return nil, &FormatError{Offset: s.Offset, Msg: fmt.Sprintf("snapshot %d holds %d bytes, its record says %d: the trace is corrupt", s.Snapshot.Number, got, s.Snapshot.Size)}
+		}
 	}
 	for _, o := range orders {
 		o.sortSegments()
 	}
 	in := &Info{Orders: orders, byFP: map[string]*fpCount{}}
 	t := &tally{in: in, threads: map[[2]uint64]bool{}, conns: map[[2]uint64]bool{}, dbs: map[string]*DBInfo{}, proc: map[uint64]*ProcessInfo{}}
-	end, err := scan(open, func(c *scanContext, rec *Record) { t.add(c, rec) })
+	c, err = scan(open, func(c *scanContext, rec *Record) { t.add(c, rec) })
 	if err != nil {
 		return nil, err
 	}
-	in.Version, in.Bytes = end.Version(), end.Offset()
-	in.Complete, _, _ = end.Ended()
+	in.Version, in.Bytes = c.r.Version(), c.r.Offset()
+	in.Complete, _, _ = c.r.Ended()
 	t.finish()
 	return in, nil
 }
@@ -117,6 +139,7 @@ type scanContext struct {
 	r     *Reader
 	paths map[[2]uint64]string // (stream, db id) → path
 	conns map[[2]uint64]uint64 // (stream, conn) → db id
+	data  map[uint64]uint64    // snapshot number → bytes read
 }
 
 func (c *scanContext) dbPath(stream, db uint64) string { return c.paths[[2]uint64{stream, db}] }
@@ -131,20 +154,22 @@ func (c *scanContext) connDB(stream, conn uint64) string {
 }
 
 // scan reads a trace, calling visit for each record (snapshot bytes
-// skipped) with the references resolved so far. It returns the Reader,
-// at the trace's end.
-func scan(open func() (io.ReadCloser, error), visit func(*scanContext, *Record)) (*Reader, error) {
+// counted, not visited) with the references resolved so far. It returns
+// its context, its Reader at the trace's end.
+func scan(open func() (io.ReadCloser, error), visit func(*scanContext, *Record)) (*scanContext, error) {
 	f, err := open()
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	r := NewReader(f)
-	r.Filter(nil, false)
-	c := &scanContext{r: r, paths: map[[2]uint64]string{}, conns: map[[2]uint64]uint64{}}
+	c := &scanContext{r: r, paths: map[[2]uint64]string{}, conns: map[[2]uint64]uint64{}, data: map[uint64]uint64{}}
 	for r.Next() {
 		rec := r.Record()
 		switch rec.Kind {
+		case KindData:
+			c.data[rec.Stream] += uint64(len(rec.Data))
+			continue
 		case KindDB:
 			c.paths[[2]uint64{rec.Stream, rec.DB.ID}] = rec.DB.Path
 		case KindOpen:
@@ -152,7 +177,7 @@ func scan(open func() (io.ReadCloser, error), visit func(*scanContext, *Record))
 		}
 		visit(c, rec)
 	}
-	return r, r.Err()
+	return c, r.Err()
 }
 
 // tally is Inspect's second pass.
@@ -241,6 +266,12 @@ func (t *tally) exec(c *scanContext, stream uint64, e *Exec) {
 		in.Commits++
 	}
 	fp := Fingerprint(e.SQL)
+	if e.Flags&FlagCut != 0 {
+		in.Cut.Add(FingerprintID(fp))
+	}
+	if e.Omits() {
+		in.Omitted.Add(FingerprintID(fp))
+	}
 	f := in.byFP[fp]
 	if f == nil {
 		f = &fpCount{}
@@ -305,4 +336,49 @@ func (s State) String() string {
 		return fmt.Sprintf("commit %d", s.Value)
 	}
 	return "none"
+}
+
+// FindDatabase returns the database of the trace that name names: by
+// its path as the trace holds it; else by the same file's path, name
+// made absolute (against the working directory) and symbolic links
+// resolved on both sides; else, when name is a base name alone, the one
+// database of that base name. An error lists the trace's databases.
+func (in *Info) FindDatabase(name string) (*DBInfo, error) {
+	for i := range in.Databases {
+		if in.Databases[i].Path == name {
+			return &in.Databases[i], nil
+		}
+	}
+	same := func(path string) bool { return false }
+	if abs, err := filepath.Abs(name); err == nil {
+		real, rerr := filepath.EvalSymlinks(abs)
+		same = func(path string) bool {
+			if path == abs {
+				return true
+			}
+			p, err := filepath.EvalSymlinks(path)
+			return rerr == nil && err == nil && p == real
+		}
+	}
+	var byBase []int
+	for i, d := range in.Databases {
+		if same(d.Path) {
+			return &in.Databases[i], nil
+		}
+		if filepath.Base(d.Path) == name {
+			byBase = append(byBase, i)
+		}
+	}
+	if len(byBase) == 1 && filepath.Base(name) == name {
+		return &in.Databases[byBase[0]], nil
+	}
+	paths := make([]string, len(in.Databases))
+	for i, d := range in.Databases {
+		paths[i] = strconv.Quote(d.Path)
+	}
+	why := "no database of the trace is that file"
+	if len(byBase) > 1 {
+		why = fmt.Sprintf("%d of its databases are named %s: give the path", len(byBase), name)
+	}
+	return nil, fmt.Errorf("--database %s: %s; the trace's databases are %s", name, why, strings.Join(paths, ", "))
 }

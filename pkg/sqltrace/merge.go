@@ -18,6 +18,9 @@ type MergeStats struct {
 	Streams   int
 	Records   uint64
 	Snapshots int
+	// Cut and Omitted count the statements the trace does not hold whole:
+	// cut to MaxText bytes, or with a parameter longer than MaxValue.
+	Cut, Omitted Loss
 	// Notes are what the merge noted in the trace: parts cut short,
 	// databases without a snapshot.
 	Notes []string
@@ -82,6 +85,16 @@ func (m *merger) part(id uint64, p Part) error {
 		case KindDB:
 			paths[rec.DB.ID] = rec.DB.Path
 			m.seen(rec.DB.Path)
+		case KindExec:
+			if cut, omits := rec.Exec.Flags&FlagCut != 0, rec.Exec.Omits(); cut || omits {
+				id := FingerprintID(Fingerprint(rec.Exec.SQL))
+				if cut {
+					m.stats.Cut.Add(id)
+				}
+				if omits {
+					m.stats.Omitted.Add(id)
+				}
+			}
 		case KindSnapFile:
 			path, ok := paths[rec.SnapFile.DB]
 			if old, had := m.snapFile[path]; ok && (!had || old.Error != "" && rec.SnapFile.Error == "") {

@@ -63,7 +63,8 @@ func NewReader(r io.Reader) *Reader {
 
 // Filter makes the Reader hand out only the records of the streams for
 // which stream returns true (nil: all), and the bytes of snapshots only if
-// data is true. The chunks it skips are read through, not checked.
+// data is true. The chunks it skips are read through and checked (their
+// CRC), not decoded: a corrupt chunk ends the reading wherever it is.
 func (r *Reader) Filter(stream func(uint64) bool, data bool) {
 	r.stream, r.data = stream, data
 }
@@ -176,11 +177,11 @@ func (r *Reader) nextChunk() (done, ok bool) {
 	case length > MaxChunk:
 		return true, r.fail(start, "a chunk of %d bytes, more than the %d the format allows", length, MaxChunk)
 	}
-	if !r.keeps(typ, stream) {
-		return false, r.skip(start, int(length)+4)
-	}
 	if !r.readPayload(start, head, int(length)) {
 		return true, false
+	}
+	if !r.keeps(typ, stream) {
+		return false, false
 	}
 	switch typ {
 	case chunkEnd:
@@ -242,16 +243,6 @@ func (r *Reader) readPayload(start int64, head []byte, n int) bool {
 	}
 	r.payload = buf[:n]
 	return true
-}
-
-// skip reads through n bytes of a chunk the filter skips.
-func (r *Reader) skip(start int64, n int) bool {
-	k, err := r.br.Discard(n)
-	r.off += int64(k)
-	if err != nil {
-		return r.fail(r.off, "a chunk begun at offset %d is cut short: the trace is truncated", start)
-	}
-	return false
 }
 
 // end reads the end chunk's counts and checks nothing follows it.

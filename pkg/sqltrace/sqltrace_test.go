@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -27,7 +29,7 @@ func sample() []Record {
 		{Kind: KindExec, Exec: Exec{Conn: 1, Thread: 43, SQL: "SELECT * FROM users WHERE id = ?1 AND score > :s", Start: 5_000_900, Span: 9000, InSQLite: 100,
 			Rows: 3, Flags: FlagReadOnly, Code: 5, BusyWaits: 2,
 			Params: []Value{{Type: ValueFloat, Float: math.Pi}, {Type: ValueNull}}}},
-		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "INSERT INTO users(name, age) VALUES (?, ?)", Start: 6_000_000,
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "INSERT INTO users(name, age) VALUES (?, ?)", Start: 6_000_000, Flags: FlagCut,
 			Params: []Value{{Type: ValueBlob, Bytes: []byte{0, 1, 2}}, {Type: ValueZeroBlob, Int: 4096}, {Type: ValueOmitted, Of: ValueText, Int: 2 << 20}}}},
 		{Kind: KindSegment, Segment: Segment{DB: 1, Time: 7_000_000, Reason: SegmentRecovery}},
 		{Kind: KindNote, Note: Note{Level: NoteWarning, Text: "the snapshot could not be taken"}},
@@ -284,6 +286,137 @@ func TestDamaged(t *testing.T) {
 	}
 }
 
+// inspectBytes runs Inspect on a trace in memory.
+func inspectBytes(b []byte) (*Info, error) {
+	return Inspect(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil })
+}
+
+// TestInspectChecksEveryChunk: Inspect, which reads no snapshot's bytes
+// for its summary, still checks them: a byte changed in a snapshot's
+// chunk, in the records or in the header, or a snapshot shorter than its
+// record says, is a FormatError naming the offset, never a complete
+// trace. A filtered Reader checks the chunks it skips too.
+func TestInspectChecksEveryChunk(t *testing.T) {
+	snap := bytes.Repeat([]byte("page"), 64)
+	recs := []Record{
+		{Kind: KindDB, DB: DB{ID: 1, Path: "/db"}},
+		{Kind: KindOpen, Open: Open{Conn: 1, DB: 1}},
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "SELECT 1", Start: 10, Span: 5}},
+		{Kind: KindSnapshot, Snapshot: Snapshot{DB: 1, Number: 1, Size: uint64(len(snap))}},
+	}
+	good := write(t, recs, snap)
+	if in, err := inspectBytes(good); err != nil || !in.Complete {
+		t.Fatalf("the good trace: %+v, %v", in, err)
+	}
+	// The first chunk of each type, by its framing.
+	offs := map[byte]int64{}
+	for at := int64(HeaderLen); at < int64(len(good)); {
+		typ := good[at]
+		_, n1 := binary.Uvarint(good[at+1:])
+		length, n2 := binary.Uvarint(good[at+1+int64(n1):])
+		if _, ok := offs[typ]; !ok {
+			offs[typ] = at
+		}
+		at += 1 + int64(n1+n2) + int64(length) + 4
+	}
+	flip := func(at int64) []byte {
+		b := append([]byte(nil), good...)
+		b[at] ^= 0x40
+		return b
+	}
+	short := write(t, []Record{recs[0], recs[1], recs[2], {Kind: KindSnapshot, Snapshot: Snapshot{DB: 1, Number: 1, Size: uint64(len(snap)) + 1}}}, snap)
+	tests := []struct {
+		name string
+		b    []byte
+		want string
+		off  int64
+	}{
+		{"snapshot byte", flip(offs[chunkSnapshot] + 40), "checksum", offs[chunkSnapshot]},
+		{"records byte", flip(offs[chunkRecords] + 8), "checksum", offs[chunkRecords]},
+		{"header version", flip(12), "unknown version", 8},
+		{"snapshot short of its size", short, "snapshot 1 holds 256 bytes, its record says 257", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := inspectBytes(tt.b)
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("Inspect: %+v, error %v, want a FormatError", in, err)
+			}
+			if !strings.Contains(fe.Msg, tt.want) || tt.off >= 0 && fe.Offset != tt.off {
+				t.Errorf("error %q at %d, want %q at %d", fe.Msg, fe.Offset, tt.want, tt.off)
+			}
+		})
+	}
+	r := NewReader(bytes.NewReader(flip(offs[chunkSnapshot] + 40)))
+	r.Filter(func(uint64) bool { return false }, false)
+	for r.Next() {
+	}
+	var fe *FormatError
+	if !errors.As(r.Err(), &fe) || fe.Offset != offs[chunkSnapshot] {
+		t.Errorf("a filtered reader past a corrupt snapshot chunk: %v", r.Err())
+	}
+}
+
+// TestLoss: statements cut to MaxText and parameters longer than
+// MaxValue are marked in the trace as the writer keeps them, and
+// Inspect and Merge count them with their fingerprints, so that --info
+// and the capture's summary say so.
+func TestLoss(t *testing.T) {
+	long := "SELECT '" + strings.Repeat("y", MaxText) + "'"
+	kept, cut := KeepSQL(long)
+	if len(kept) != MaxText || cut != FlagCut {
+		t.Fatalf("KeepSQL of %d bytes: %d bytes, flags %v", len(long), len(kept), cut)
+	}
+	if k, f := KeepSQL("SELECT 1"); k != "SELECT 1" || f != 0 {
+		t.Fatalf("KeepSQL of a short text: %q, %v", k, f)
+	}
+	recs := []Record{
+		{Kind: KindProcess, Process: Process{PID: 7}},
+		{Kind: KindDB, DB: DB{ID: 1, Path: "/db"}},
+		{Kind: KindOpen, Open: Open{Conn: 1, DB: 1}},
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: kept, Flags: cut, Start: 1}},
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "INSERT INTO t VALUES (?)", Start: 2, Params: []Value{Keep(ValueBlob, make([]byte, MaxValue+1))}}},
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "INSERT INTO t VALUES (?)", Start: 3, Params: []Value{Keep(ValueBlob, []byte("small"))}}},
+	}
+	var part bytes.Buffer
+	w, _ := NewWriter(&part)
+	s := w.Stream(0)
+	for i := range recs {
+		if err := s.Write(&recs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var merged bytes.Buffer
+	st, err := Merge(&merged, []Part{{Name: "p", R: bytes.NewReader(part.Bytes())}}, func(string) (io.ReadCloser, error) { return nil, errors.New("none") }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := inspectBytes(merged.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cutID, omitID := FingerprintID(Fingerprint(kept)), FingerprintID(Fingerprint("INSERT INTO t VALUES (?)"))
+	for _, c := range []struct {
+		name         string
+		cut, omitted Loss
+	}{{"merge", st.Cut, st.Omitted}, {"inspect", in.Cut, in.Omitted}} {
+		if !reflect.DeepEqual(c.cut, Loss{Statements: 1, IDs: []string{cutID}}) || !reflect.DeepEqual(c.omitted, Loss{Statements: 1, IDs: []string{omitID}}) {
+			t.Errorf("%s: cut %+v, omitted %+v; want 1 of %s, 1 of %s", c.name, c.cut, c.omitted, cutID, omitID)
+		}
+	}
+	var l Loss
+	for i := range MaxLossIDs + 5 {
+		l.Add(fmt.Sprintf("q%08x", i%(MaxLossIDs+2)))
+	}
+	if l.Statements != MaxLossIDs+5 || len(l.IDs) != MaxLossIDs || !strings.HasSuffix(l.Names(), ", …") {
+		t.Errorf("a Loss of many: %d statements, %d ids, %q", l.Statements, len(l.IDs), l.Names())
+	}
+}
+
 // TestMerge: processes' files become streams 1 and up, a file cut short
 // keeps its whole chunks, and the snapshots are embedded in stream 0.
 func TestMerge(t *testing.T) {
@@ -441,8 +574,15 @@ func FuzzReader(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte("GBTRACE\n\x01\x00\x00\x00\x00\x00\x00\x00E\x00\x02\x00\x00\x00\x00\x00"))
+	bad := append([]byte(nil), good...)
+	bad[HeaderLen+5] ^= 0x40 // in the snapshot's chunk, which comes first
+	f.Add(bad)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		recs, err := readAll(b)
+		if in, ierr := inspectBytes(b); ierr == nil && err != nil {
+			// What --info calls readable must read.
+			t.Fatalf("Inspect read it (complete %v); a full read failed: %v", in.Complete, err)
+		}
 		if err != nil {
 			var fe *FormatError
 			if !errors.As(err, &fe) && !errors.Is(err, ErrNewer) {
@@ -556,5 +696,54 @@ func TestSplitStatements(t *testing.T) {
 		if got := SplitStatements(tt.in); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("SplitStatements(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestFindDatabase: --database names a trace's database by its path as
+// stored, another path of the same file (relative, through a symbolic
+// link), or its base name when one database has it; otherwise the error
+// lists the trace's databases.
+func TestFindDatabase(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a/shop.db", "b/shop.db", "a/log.db"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "a", "shop.db"), filepath.Join(dir, "link.db")); err != nil {
+		t.Fatal(err)
+	}
+	in := &Info{Databases: []DBInfo{{Path: filepath.Join(dir, "a", "shop.db")}, {Path: filepath.Join(dir, "b", "shop.db")}, {Path: filepath.Join(dir, "a", "log.db")}}}
+	t.Chdir(filepath.Join(dir, "b"))
+	tests := []struct {
+		name, want, err string
+	}{
+		{filepath.Join(dir, "a", "log.db"), "a/log.db", ""},
+		{"log.db", "a/log.db", ""},
+		{"shop.db", "b/shop.db", ""}, // the file in the working directory
+		{"../a/shop.db", "a/shop.db", ""},
+		{"../link.db", "a/shop.db", ""},
+		{"../a/./log.db", "a/log.db", ""},
+		{"other.db", "", "no database of the trace is that file; the trace's databases are \"" + dir + "/a/shop.db\", "},
+	}
+	for _, tt := range tests {
+		d, err := in.FindDatabase(tt.name)
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: %v, want an error with %q", tt.name, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case d.Path != filepath.Join(dir, tt.want):
+			t.Errorf("%s: %s, want %s", tt.name, d.Path, tt.want)
+		}
+	}
+	t.Chdir(dir)
+	if _, err := in.FindDatabase("shop.db"); err == nil || !strings.Contains(err.Error(), "2 of its databases are named shop.db: give the path") {
+		t.Errorf("an ambiguous base name: %v", err)
 	}
 }

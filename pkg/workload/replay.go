@@ -53,6 +53,13 @@ type Replay struct {
 	// committed in the capture.
 	Statements int64 `json:"statements"`
 	Commits    int64 `json:"commits"`
+	// Cut counts the statements of theirs whose text the trace cut
+	// (sqltrace.FlagCut): they are not run, and count as skipped.
+	// Omitted counts those with a parameter the trace omitted
+	// (sqltrace.ValueOmitted): they run with filler of its length, so
+	// the database cannot be expected to end as the capture's.
+	Cut     sqltrace.Loss `json:"cut,omitzero"`
+	Omitted sqltrace.Loss `json:"omitted,omitzero"`
 	// Table places each transaction in the database's order of commits
 	// (ReplayCommit); States counts the states.
 	Table  sqltrace.OrderTable `json:"table,omitempty"`

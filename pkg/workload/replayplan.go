@@ -13,8 +13,10 @@ import (
 type ReplayOptions struct {
 	// Trace is the trace's path, absolute.
 	Trace string
-	// Database is the captured database to replay; "" picks the one the
-	// trace ran most statements on.
+	// Database is the captured database to replay, by its path in the
+	// trace, another path of the same file, or its base name (see
+	// sqltrace.Info.FindDatabase); "" picks the one the trace ran most
+	// statements on.
 	Database string
 	// Speed and Order are Replay's.
 	Speed float64
@@ -59,29 +61,26 @@ func PlanReplay(open func() (io.ReadCloser, error), o ReplayOptions) (*Replay, *
 		return nil, in, fmt.Errorf("no statement of the trace ran on %s", db.Path)
 	}
 	r.Start, r.Duration, r.Statements, r.Commits = tally.start, tally.end-tally.start, tally.statements, tally.commits
+	r.Cut, r.Omitted = tally.cut, tally.omitted
 	r.Snapshot = tally.snapshot
 	r.Kinds, r.Overrides = tally.kinds(), tally.overrides
 	r.Workers, r.Procs = tally.place(o.Procs)
 	return r, in, nil
 }
 
-// pickDatabase returns the database to replay: the one named, or the one
-// the trace ran most statements on.
+// pickDatabase returns the database to replay: the one named (see
+// sqltrace.Info.FindDatabase), or the one the trace ran most statements
+// on.
 func pickDatabase(in *sqltrace.Info, name string) (*sqltrace.DBInfo, error) {
+	if name != "" {
+		return in.FindDatabase(name)
+	}
 	var best *sqltrace.DBInfo
-	var names []string
 	for i := range in.Databases {
 		d := &in.Databases[i]
-		names = append(names, d.Path)
-		if name != "" && d.Path == name {
-			return d, nil
-		}
-		if name == "" && d.Statements > 0 && (best == nil || d.Statements > best.Statements) {
+		if d.Statements > 0 && (best == nil || d.Statements > best.Statements) {
 			best = d
 		}
-	}
-	if name != "" {
-		return nil, fmt.Errorf("the trace has no database %s (it has %q)", name, names)
 	}
 	if best == nil {
 		return nil, errors.New("the trace holds no statement")
@@ -96,6 +95,8 @@ type replayTally struct {
 	start, end int64
 	statements int64
 	commits    int64
+	cut        sqltrace.Loss
+	omitted    sqltrace.Loss
 	conns      map[[2]uint64]int64 // (stream, conn) → statements
 	fps        map[string]int64    // fingerprint → statements
 	fpOf       map[[2]uint64]string
@@ -161,6 +162,12 @@ func (t *replayTally) add(stream uint64, e *sqltrace.Exec) {
 		}
 	}
 	t.fps[fp]++
+	if e.Flags&sqltrace.FlagCut != 0 {
+		t.cut.Add(sqltrace.FingerprintID(fp))
+	}
+	if e.Omits() {
+		t.omitted.Add(sqltrace.FingerprintID(fp))
+	}
 	if i, ok := t.overrideOf[fp]; ok {
 		t.overrides[i].Count++
 	}

@@ -43,7 +43,8 @@ type ReplayDeal struct {
 	Overridden bool
 	// Skip says not to run the statement: it found the database busy
 	// when captured, and the order of commits has the application's
-	// retry run in its place.
+	// retry run in its place; or the trace cut its text
+	// (sqltrace.FlagCut), which would run as other SQL.
 	Skip bool
 }
 
@@ -253,6 +254,9 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 		if lock, rd.IdleEnd = d.txn.step(e, rd.Gate, rd.Commit); lock {
 			rd.Lock = d.lockState(e, rd.Commit)
 		}
+	}
+	if e.Flags&sqltrace.FlagCut != 0 {
+		rd.Skip = true
 	}
 }
 

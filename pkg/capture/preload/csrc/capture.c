@@ -275,6 +275,7 @@ enum {
 	F_MULTI = 16,
 	F_READONLY = 32,
 	F_CHANGES = 64,
+	F_CUT = 256, /* the text was longer than MAX_TEXT: its first MAX_TEXT bytes are kept */
 };
 
 typedef struct {
@@ -1099,10 +1100,12 @@ static void end_exec(stmt *st, int rc) {
 	conn_here(c);
 	const char *sql = real_sqlite3_sql(st->s);
 	size_t sqln = sql ? strlen(sql) : 0;
-	if (sqln > MAX_TEXT)
-		sqln = MAX_TEXT;
-	uint64_t id = define_text(sql ? sql : "", sqln);
 	int flags = 0, code = 0;
+	if (sqln > MAX_TEXT) {
+		sqln = MAX_TEXT;
+		flags |= F_CUT;
+	}
+	uint64_t id = define_text(sql ? sql : "", sqln);
 	int64_t changes = 0;
 	if (rc == SQLITE_DONE)
 		flags |= F_DONE;
@@ -1650,7 +1653,7 @@ int sqlite3_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, char **, c
 		size_t n = strlen(sql);
 		uint64_t id = define_text(sql, n > MAX_TEXT ? MAX_TEXT : n);
 		int flags = F_EXEC | F_MULTI | (ac ? F_AC_BEFORE : 0) | (real_sqlite3_get_autocommit(db) ? F_AC_AFTER : 0) |
-		            (rc == SQLITE_OK ? F_DONE : 0);
+		            (rc == SQLITE_OK ? F_DONE : 0) | (n > MAX_TEXT ? F_CUT : 0);
 		put_byte(&records, K_EXEC);
 		put_u(&records, c->id);
 		put_u(&records, thread_id());

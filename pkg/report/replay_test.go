@@ -1,0 +1,53 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// A replay whose trace does not hold every statement whole (a parameter
+// omitted, a text cut) says so where the database differs, and does not
+// blame the race; the statements it did not run are told apart from those
+// skipped for a captured busy error.
+func TestReplayLinesLoss(t *testing.T) {
+	differs := &workload.ReplayCheck{Order: workload.ReplayRace, Compared: true, Tables: 1, Differences: []string{"table t differs"}}
+	omitted := sqltrace.Loss{Statements: 1, IDs: []string{"q30553912"}}
+	cut := sqltrace.Loss{Statements: 2, IDs: []string{"q591fdb11"}}
+	tests := []struct {
+		name      string
+		rp        workload.Replay
+		skipped   int64
+		want, not []string
+	}{
+		{"a race", workload.Replay{Order: workload.ReplayRace}, 0,
+			[]string{"the transactions raced"}, []string{"omitted", "cut"}},
+		{"a value omitted", workload.Replay{Order: workload.ReplayRace, Omitted: omitted}, 0,
+			[]string{"not a race: 0 statements cut and not run, 1 run with filler", "omitted: 1 statements with a parameter longer than 1 MiB", "(q30553912)"}, []string{"raced"}},
+		{"texts cut, busy skipped", workload.Replay{Order: workload.ReplayCommit, Cut: cut}, 5,
+			[]string{"; 3 not run (they found the database busy", "; 2 not run (their text was longer than the 1 MiB", "cut: 2 statements longer than 1 MiB", "not a race: 2 statements cut"}, []string{"raced"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rp := tt.rp
+			r := &result.Result{Replay: differs}
+			r.Plan.Replay = &rp
+			ph := result.Phase{}
+			ph.Total.Skipped = tt.skipped
+			text := strings.Join(replayLines(r, ph), "\n")
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("no %q in:\n%s", w, text)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(text, n) {
+					t.Errorf("%q in:\n%s", n, text)
+				}
+			}
+		})
+	}
+}

@@ -152,3 +152,79 @@ func TestCaptureKilledLeavesNoOrphans(t *testing.T) {
 	_ = cmd.Wait()
 	awaitGone(t, procs, "after gobench capture was killed")
 }
+
+// A program killed between two of the capture library's flushes keeps
+// its last statements: the sqlite3 shell runs 21 statements, well within
+// one flush's 100 ms and 64 KiB, then waits for input. Killed by a signal
+// of gobench's (SIGTERM, to the program's whole group), the trace holds
+// all 21 commits, is marked as one whose end may be missing (the program
+// died of a signal), and the summary says so; killed alone (SIGKILL of
+// the shell's process), every commit is kept too.
+func TestCaptureKilledKeepsTail(t *testing.T) {
+	needCC(t)
+	if !sqlite3CLI() {
+		t.Skip("no sqlite3 shell linked to the system's libsqlite3")
+	}
+	const script = `{ echo "CREATE TABLE t (x);"; i=0; while [ $i -lt 20 ]; do echo "INSERT INTO t VALUES ($i);"; i=$((i+1)); done; echo "SELECT 'ready';"; sleep 1000; } | sqlite3 app.db >&2`
+	for _, tt := range []struct {
+		name   string
+		killed string // the process sent the signal
+		sig    syscall.Signal
+		code   int
+		marked bool
+	}{
+		{"gobench SIGTERM", "gobench", syscall.SIGTERM, 143, true},
+		{"sqlite3 SIGKILL", "sqlite3", syscall.SIGKILL, 137, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd, stderr, procs := startCapture(t, dir, script)
+			target := cmd.Process.Pid
+			if tt.killed != "gobench" {
+				target = 0
+				for pid, p := range procs {
+					if strings.HasPrefix(p.cmd, tt.killed+" ") {
+						target = pid
+					}
+				}
+				if target == 0 {
+					t.Fatalf("no %s below gobench: %v", tt.killed, procs)
+				}
+			}
+			if err := syscall.Kill(target, tt.sig); err != nil {
+				t.Fatal(err)
+			}
+			if tt.killed != "gobench" {
+				for pid, p := range procs {
+					if strings.HasPrefix(p.cmd, "sleep ") {
+						_ = syscall.Kill(pid, syscall.SIGKILL) // the pipeline's writer; the shell then ends
+					}
+				}
+			}
+			exited := make(chan error, 1)
+			go func() { <-stderr.eof; exited <- cmd.Wait() }()
+			select {
+			case err := <-exited:
+				if got := exitStatus(err); got != tt.code {
+					t.Errorf("exit status %d, want %d; stderr:\n%s", got, tt.code, stderr)
+				}
+			case <-time.After(hangDetector):
+				t.Fatalf("gobench capture still runs; stderr:\n%s", stderr)
+			}
+			in, err := sqltrace.Inspect(func() (io.ReadCloser, error) { return os.Open(filepath.Join(dir, "app.trace")) })
+			if err != nil {
+				t.Fatalf("the trace: %v; stderr:\n%s", err, stderr)
+			}
+			if in.Commits != 21 {
+				t.Errorf("the trace holds %d commits, want the program's 21; stderr:\n%s", in.Commits, stderr)
+			}
+			if marked := in.TailMissing != ""; marked != tt.marked {
+				t.Errorf("the trace's end marked missing: %q, want marked %v", in.TailMissing, tt.marked)
+			}
+			said := strings.Contains(stderr.String(), "the program died of signal 15 (terminated): its last statements may be missing")
+			if said != tt.marked {
+				t.Errorf("the summary says the program died of SIGTERM: %v, want %v; stderr:\n%s", said, tt.marked, stderr)
+			}
+		})
+	}
+}

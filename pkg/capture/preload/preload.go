@@ -14,10 +14,12 @@ import (
 	"context"
 	"crypto/sha256"
 	_ "embed"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,20 +248,90 @@ func (c *Captured) Merge(w io.Writer) (sqltrace.MergeStats, error) {
 		return sqltrace.MergeStats{}, err
 	}
 	var parts []sqltrace.Part
+	var marks []sqltrace.Note
 	for _, n := range names {
 		f, err := os.Open(n)
 		if err != nil {
 			return sqltrace.MergeStats{}, err
 		}
 		defer f.Close()
-		parts = append(parts, sqltrace.Part{Name: filepath.Base(n), R: f})
+		p := sqltrace.Part{Name: filepath.Base(n), R: f}
+		if t, ok := readTail(strings.TrimSuffix(n, ".trace") + ".tail"); ok && len(t.records) > 0 {
+			if r, tail, ok := withTail(f, t); ok {
+				p.R, p.Tail = r, tail
+				marks = append(marks, sqltrace.Note{Level: sqltrace.NoteInfo, Text: fmt.Sprintf(
+					"%s: the process ended without writing its last %d bytes of records (killed, or it ended without its exit handlers): they were recovered from its shared buffer", p.Name, len(tail))})
+			}
+		}
+		parts = append(parts, p)
+	}
+	if c.Signal != "" {
+		marks = append(marks, sqltrace.Note{Level: sqltrace.NoteTail, Text: fmt.Sprintf(
+			"the program died of signal %d (%s): its last statements may be missing (the one each process was running)", c.ExitCode-128, c.Signal)})
 	}
 	return sqltrace.Merge(w, parts, func(name string) (io.ReadCloser, error) {
 		if filepath.Base(name) != name {
 			return nil, fmt.Errorf("a snapshot's name %q is not a file of the capture's directory", name)
 		}
 		return os.Open(filepath.Join(c.dir, name))
-	}, dbdigest.File)
+	}, dbdigest.File, marks...)
+}
+
+// tailFile is a process's tail file (see the C library's tail): the
+// records it had not yet written to its part, and where in the part they
+// belong.
+type tailFile struct {
+	at      int64 // the part's offset where they begin
+	ended   bool  // the process ended through exit: its part is whole
+	records []byte
+}
+
+// tailHeader is the length of a tail file's header.
+const tailHeader = 32
+
+// readTail reads a tail file; false if there is none or it is not one.
+func readTail(path string) (tailFile, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < tailHeader || string(b[:8]) != "GBTAIL\n\x00" {
+		return tailFile{}, false
+	}
+	at, n, state := binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:]), binary.LittleEndian.Uint64(b[24:])
+	if n > uint64(len(b)-tailHeader) || at > math.MaxInt64 {
+		return tailFile{}, false
+	}
+	t := tailFile{at: int64(at), ended: state == 2}
+	if !t.ended {
+		t.records = b[tailHeader : tailHeader+n]
+	}
+	return t, true
+}
+
+// withTail returns the part f to read before the tail's records, and the
+// records, if they are not in the part already: the part ends where the
+// tail begins, or what follows there is a chunk cut short (the process
+// died writing it), which the tail's records replace. A whole chunk there
+// holds them already (the process died after writing it, before it
+// emptied its tail).
+func withTail(f *os.File, t tailFile) (io.Reader, []byte, bool) {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < t.at {
+		return nil, nil, false
+	}
+	if fi.Size() > t.at {
+		head := make([]byte, 1+2*binary.MaxVarintLen64)
+		n, _ := f.ReadAt(head, t.at)
+		head = head[:n]
+		if len(head) > 0 {
+			_, k1 := binary.Uvarint(head[min(1, len(head)):])
+			if k1 > 0 {
+				length, k2 := binary.Uvarint(head[1+k1:])
+				if k2 > 0 && t.at+int64(1+k1+k2)+int64(length)+4 <= fi.Size() {
+					return nil, nil, false // a whole chunk: the records are in it
+				}
+			}
+		}
+	}
+	return io.NewSectionReader(f, 0, t.at), t.records, true
 }
 
 // Databases returns the paths of the database files the program's

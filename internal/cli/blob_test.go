@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -212,5 +213,41 @@ func TestBlobReplaceAndSettle(t *testing.T) {
 		if p := c.Runs[0].Phases[0].PageCache; p != "" || c.Runs[0].Plan.Settle {
 			t.Errorf("--settle=false: page cache %q, plan settle %v", p, c.Runs[0].Plan.Settle)
 		}
+	}
+}
+
+// --format json on stdout and --json's file are the same document, one
+// rule deciding whether a suite reads as its run (result.Suite.ReadsAsRun):
+// targets of one keep their suite (their shape and reference), a matrix
+// of one run is that run, a matrix of two runs its suite.
+func TestJSONOnStdoutIsTheFile(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		kind string // "suite" or "" (a run)
+	}{
+		{[]string{"blob", "--count", "50", "--size", "1k", "--targets", "db"}, "suite"},
+		{[]string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "1", "--queries", "50"}, ""},
+		{[]string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "1", "--queries", "50", "--repeat", "2"}, "suite"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			env, stdout, stderr := testEnv(t)
+			out := filepath.Join(t.TempDir(), "f.json")
+			if code := Main(append(tt.args, "--format", "json", "--json", out, "-q"), env); code != 0 {
+				t.Fatalf("exit %d:\n%s", code, stderr)
+			}
+			file, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(stdout.Bytes(), file) {
+				t.Errorf("stdout (%d bytes) differs from the --json file (%d bytes):\nstdout starts %.200s\nfile starts %.200s", stdout.Len(), len(file), stdout, file)
+			}
+			var head struct {
+				Kind string `json:"kind"`
+			}
+			if err := json.Unmarshal(file, &head); err != nil || head.Kind != tt.kind {
+				t.Errorf("the file holds kind %q (%v), want %q", head.Kind, err, tt.kind)
+			}
+		})
 	}
 }

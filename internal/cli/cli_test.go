@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -794,5 +795,31 @@ func TestKeywordsInAnyCase(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("the plan lacks %s:\n%.2000s", want, stdout)
 		}
+	}
+}
+
+// Any percentile gates and prints with no code of the CLI's: --expect
+// judges a p99.99 (its verdict says what the run's ops cannot decide),
+// --stats picks the run table's columns, and a statistic that is none is
+// refused before anything runs.
+func TestAnyPercentile(t *testing.T) {
+	env, stdout, stderr := testEnv(t)
+	code := Main([]string{"mix", "--driver", "null", "--mode", "goroutine", "--procs", "1", "--queries", "200", "-q",
+		"--expect", "read p99.99 <= 10s", "--expect", "read p95 <= 10s", "--stats", "p50,p99.99"}, env)
+	if code != ExitUndecided {
+		t.Fatalf("exit %d, want %d (190 reads cannot decide a p99.99); stderr:\n%s", code, ExitUndecided, stderr)
+	}
+	for _, want := range []string{"gate passed: read p95 <= 10s", "gate INCONCLUSIVE: read p99.99 <= 10s"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^ +op +count +ops/s +p50 +p99\.99 +errors$`).MatchString(stdout.String()) {
+		t.Errorf("the run table's columns are not op count ops/s p50 p99.99 errors:\n%s", stdout)
+	}
+
+	env, stdout, stderr = testEnv(t)
+	if code := Main([]string{"mix", "--driver", "null", "--stats", "p50,ops/s"}, env); code != ExitUsage || !strings.Contains(stderr.String(), `statistic "ops/s"`) || stdout.Len() > 0 {
+		t.Errorf("--stats p50,ops/s: exit %d, stderr %q, stdout %q", code, stderr, stdout)
 	}
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/units"
 )
 
@@ -75,3 +77,32 @@ func (s shareValue) String() string { return strconv.FormatFloat(*s.p*100, 'g', 
 
 // Type names the value in help.
 func (s shareValue) Type() string { return "share" }
+
+// statsValue is --stats: the latency statistics a run's table lists per
+// op kind (judge.LatencyStats), as pkg/judge's table of figures names
+// them; a name that is none is refused when the flag is parsed.
+type statsValue struct{ p *[]string }
+
+func (s statsValue) Set(v string) error {
+	figs, err := judge.LatencyStats(strings.Split(v, ","))
+	if err != nil {
+		return err
+	}
+	*s.p = (*s.p)[:0]
+	for _, f := range figs {
+		*s.p = append(*s.p, f.Name)
+	}
+	return nil
+}
+
+func (s statsValue) String() string { return strings.Join(*s.p, ",") }
+
+// Type names the value in help.
+func (s statsValue) Type() string { return "list" }
+
+// statsUsage is --stats's help: its default and what it takes, from the
+// table of figures.
+func statsUsage() string {
+	return "the latency statistics a run's table lists per op kind, in order, in text, markdown, CSV, HTML and benchfmt: " + judge.LatencyStatsHelp() +
+		" (default: each format's own; text's " + strings.Join(judge.DefaultLatencyStats, ",") + ")"
+}

@@ -512,6 +512,10 @@ func (fs osFS) Hold(t Target) error {
 	if err != nil {
 		return err
 	}
+	if t.Sink() && alwaysFull(f.Fd()) {
+		f.Close()
+		return fmt.Errorf("%s is the full device, to which every write fails (no space left on device): give a file, or /dev/null to discard the output", t.Path)
+	}
 	fs.held.files[t.Path] = f
 	return nil
 }

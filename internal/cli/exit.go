@@ -81,7 +81,7 @@ func exitCode(err error) int {
 		// Before bad input: reading an input (a FIFO) that an interrupt
 		// ended is no bad input.
 		return ExitInterrupted
-	case errors.As(err, &ue), errors.As(err, &se), errors.As(err, &fe), errors.Is(err, sqltrace.ErrNewer), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse), errors.Is(err, coord.ErrTempDir), errors.Is(err, errNoPeer):
+	case errors.As(err, &ue), errors.As(err, &se), errors.As(err, &fe), errors.Is(err, sqltrace.ErrNewer), errors.Is(err, store.ErrInvalid), errors.Is(err, store.ErrForeign), errors.Is(err, coord.ErrInUse), errors.Is(err, coord.ErrExists), errors.Is(err, coord.ErrTempDir), errors.Is(err, errNoPeer):
 		return ExitUsage
 	case errors.Is(err, coord.ErrWorker):
 		return ExitFailure

@@ -109,8 +109,9 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 	}
 	// A single run of a matrix is reported (and written as JSON) as a
 	// run, not a suite of one; a shard's runs stay the suite that says
-	// which shard it is.
-	single := j.Shard == nil && j.Shape.ReadsAsRun(len(j.Cells)*j.Repeat)
+	// which shard it is (result.Suite.ReadsAsRun, which the report follows
+	// too).
+	single := suite.ReadsAsRun()
 	var gateErr error
 	switch {
 	case runErr != nil:
@@ -164,7 +165,7 @@ func verdictsError(err error, summary string) error {
 
 // renderOptions are how the run's reports read.
 func (o *runOptions) renderOptions() report.Options {
-	return report.Options{Units: bytesize.Units{SI: o.si}}
+	return report.Options{Units: bytesize.Units{SI: o.si}, Stats: o.stats}
 }
 
 // precisionOf says what --precision reached on the suite, and what

@@ -128,7 +128,7 @@ func runMerge(ctx context.Context, o *mergeOptions, args []string, env *Env) err
 	if err != nil {
 		return usage(err)
 	}
-	single := len(m.Cells) == 1 && len(m.Cells[0].Runs) == 1
+	single := m.ReadsAsRun()
 	var gateErr error
 	if len(gates) > 0 {
 		gateErr = judgeGates(env, m, gates, single, inconclusive)

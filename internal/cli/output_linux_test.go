@@ -33,9 +33,9 @@ func devOf(t *testing.T, path string) uint64 {
 }
 
 // A character device is written through and stays the device it was: the
-// null device swallows the output (exit 0); the full device's ENOSPC is
-// an error (exit 1) that says what failed. Both used to be replaced by a
-// regular file, with exit 0.
+// null device swallows the output (exit 0); the full device is refused
+// before the run (exit 2; its ENOSPC failed the command once the run was
+// over). Both used to be replaced by a regular file, with exit 0.
 func TestOutputDevices(t *testing.T) {
 	dir := t.TempDir()
 	null, full := filepath.Join(dir, "null"), filepath.Join(dir, "full")
@@ -52,12 +52,16 @@ func TestOutputDevices(t *testing.T) {
 			t.Fatalf("%v: the null device node changed", args)
 		}
 	}
+	// The full device is refused before anything runs (it failed once
+	// the whole run was over): exit 2, one line, naming the flag.
 	for _, args := range [][]string{
 		{"report", fixture, "-o", full},
 		{"mix", "--driver", "null", "--queries", "10", "--procs", "1", "--mode", "goroutine", "-q", "--json", full},
+		{"mix", "--driver", "null", "--queries", "10", "--procs", "1", "--mode", "goroutine", "--html", full},
 	} {
 		code, errs := runOut(t, args...)
-		if code != ExitFailure || !strings.Contains(errs, "no space left on device") {
+		flag := strings.Replace(args[len(args)-2], "-o", "--output", 1)
+		if code != ExitUsage || !strings.Contains(errs, flag+": "+full+" is the full device") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
 		if devOf(t, full) != fullDev {

@@ -19,12 +19,14 @@ type reportOptions struct {
 	format string
 	out    string
 	force  bool
+	stats  []string // the latency statistics of a run's table
 }
 
 // AddFlags binds the options to flags.
 func (o *reportOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.format, "format", "f", "text", formatUsage("output format", "")+" (default: from -o's extension, "+strings.Join(report.Extensions(formatsOf[""]), " ")+", else text)")
 	fs.StringVarP(&o.out, "output", "o", "", "write to this file (atomically) instead of stdout")
+	fs.Var(statsValue{&o.stats}, "stats", statsUsage())
 	fs.BoolVar(&o.force, "force", false, "let --output replace a file gobench did not write (another program's data, a SQLite database)")
 }
 
@@ -79,7 +81,7 @@ func runReport(ctx context.Context, o *reportOptions, path string, env *Env) err
 	if err != nil {
 		return err
 	}
-	opts := report.Options{}
+	opts := report.Options{Stats: o.stats}
 	if o.out == "" {
 		opts.Width = env.stdoutWidth()
 	}

@@ -40,6 +40,8 @@ type runOptions struct {
 	maxRuns  int
 	dryRun   bool // print the plan file, run nothing
 	si       bool // sizes and rates in powers of 1000 (blob, run)
+	// stats are the latency statistics a run's table lists (--stats).
+	stats []string
 	// calibrate measures the machine around every run (coord.Config).
 	calibrate bool
 	// inconclusive is what a gate the data cannot decide counts as.
@@ -77,6 +79,7 @@ func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 		fs.StringVar(&o.jsonOut, "json", "", "also write the full result as JSON to this file (a suite for a matrix or repeats)")
 		fs.StringVarP(&o.format, "format", "f", o.format, formatUsage("report format on stdout", ""))
 		fs.StringVar(&o.html, "html", "", "also write a self-contained HTML report with charts to this file")
+		fs.Var(statsValue{&o.stats}, "stats", statsUsage())
 		fs.StringVar(&o.summary, "summary", "", "also append a markdown summary (the table and every gate's verdict) to this file, such as $GITHUB_STEP_SUMMARY")
 		fs.BoolVar(&o.force, "force", false, "let --json, --html, --hlog and --summary write over a file gobench did not write (another program's data, a SQLite database)")
 		fs.BoolVarP(&o.quiet, "quiet", "q", false, "print only the report (no notes on stderr)")

@@ -192,7 +192,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	if err := workload.CheckDriver(p, drv); err != nil {
 		return nil, err
 	}
-	if err := checkRoom(p); err != nil {
+	if err := checkRoom(p, drv); err != nil {
 		return nil, err
 	}
 	if p.Pin != nil && p.Pin.Coordinator != nil {
@@ -201,6 +201,9 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		}
 	}
 	if err := checkCrash(p, cfg.Registry, filepath.Dir(p.Store.Path)); err != nil {
+		return nil, err
+	}
+	if err := checkNotRecorded(p); err != nil {
 		return nil, err
 	}
 	s := &session{cfg: cfg, drv: drv, notef: func(format string, args ...any) {
@@ -269,9 +272,25 @@ func (s *session) traceIO() (err error) {
 		return fmt.Errorf("%w: %w", store.ErrInvalid, err)
 	}
 	if p.IOTrace == workload.IOTraceFS {
+		// What the store would refuse is refused before the mount, in
+		// one line (another database's -wal beside a new --db, say).
+		if err := precheckConfig(s.drv, p.Store); err != nil {
+			return err
+		}
 		s.fs, err = startFSRecorder(s)
 	}
 	return err
+}
+
+// precheckConfig opens the store cfg describes, which touches no file,
+// and prechecks it (see store.Prechecker).
+func precheckConfig(drv store.Driver, cfg store.Config) error {
+	st, err := drv.Open(context.Background(), cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return precheck(st)
 }
 
 // closeStore closes the store of a run that went well before its result

@@ -84,6 +84,15 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "hang":
 		time.Sleep(time.Hour)
+	case "owncrash":
+		// A --crash run's coordinator, as far as its directory goes:
+		// marks the directory its own, says so, and lives until killed.
+		if _, err := ownCrashDir(os.Getenv("GOBENCH_TEST_DIR")); err != nil {
+			fmt.Fprintln(os.Stderr, "owncrash:", err)
+			os.Exit(1)
+		}
+		fmt.Println("owned")
+		time.Sleep(time.Hour)
 	case "extraready":
 		// Ready for phase 0, then, once started, for a phase the plan
 		// does not have.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/crashstate"
@@ -21,8 +22,11 @@ import (
 // copied at START go, and the store that records.
 type crashRun struct {
 	dir string
-	rec store.Record
-	pcs store.PowerCutStore
+	// owner is the locked file that marks dir as this run's while it
+	// lives (see ownCrashDir); nil where the OS cannot lock it.
+	owner *os.File
+	rec   store.Record
+	pcs   store.PowerCutStore
 	// layout says how the states find the store's files in the record
 	// and its copies (crashstate.Options: Files, and Tree under the file
 	// system recorder).
@@ -104,8 +108,19 @@ func newCrashRun(s *session) (*crashRun, error) {
 	if !ok || !named {
 		return nil, fmt.Errorf("%w: --crash: the %s driver's store cannot record a run", store.ErrInvalid, p.Driver)
 	}
-	dir, err := os.MkdirTemp(beside, ".gobench-crash-")
+	sweepCrashDirs(beside, s.notef)
+	if strings.HasPrefix(filepath.Base(beside), "gobench-") {
+		// A run without --db: those of earlier such runs are in the
+		// temporary directories beside this one's.
+		sweepCrashDirs(filepath.Dir(beside), s.notef)
+	}
+	dir, err := os.MkdirTemp(beside, crashDirPrefix)
 	if err != nil {
+		return nil, fmt.Errorf("--crash: %w", err)
+	}
+	owner, err := ownCrashDir(dir)
+	if err != nil {
+		os.RemoveAll(dir)
 		return nil, fmt.Errorf("--crash: %w", err)
 	}
 	rec := store.Record{Path: filepath.Join(dir, "record"), Limit: p.Crash.RecordLimit}
@@ -115,9 +130,12 @@ func newCrashRun(s *session) (*crashRun, error) {
 	}
 	if err != nil {
 		os.RemoveAll(dir)
+		if owner != nil {
+			owner.Close()
+		}
 		return nil, fmt.Errorf("--crash: %w", err)
 	}
-	return &crashRun{dir: dir, rec: rec, pcs: pcs, layout: layout, acks: s.fs != nil}, nil
+	return &crashRun{dir: dir, owner: owner, rec: rec, pcs: pcs, layout: layout, acks: s.fs != nil}, nil
 }
 
 // record returns what the plan of a worker process carries so that its
@@ -160,6 +178,9 @@ func (c *crashRun) stop() {
 func (c *crashRun) remove() {
 	if c != nil {
 		os.RemoveAll(c.dir)
+		if c.owner != nil {
+			c.owner.Close()
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/sysinfo"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // fsRecorder is the FUSE recording file system a run's store works
@@ -33,8 +34,8 @@ type fsRecorder struct {
 var _ store.PowerCutStore = (*fsRecorder)(nil)
 
 // cleanStaleMounts unmounts the recording file systems earlier runs left
-// over the store's directory of the plan or beside it (their helper
-// killed with them), and says so.
+// (their helper killed with them: over the store's directory of the plan,
+// beside it, or anywhere else; see recfs.CleanStale), and says so.
 func cleanStaleMounts(drv store.Driver, cfg store.Config, notef func(string, ...any)) {
 	dir := filepath.Dir(cfg.Path)
 	if df, ok := drv.(store.DiskFiler); ok {
@@ -49,6 +50,20 @@ func cleanStaleMounts(drv store.Driver, cfg store.Config, notef func(string, ...
 		}
 		notef("unmounted a recording file system left over %s by an earlier run (its helper, process %d, is gone)", st.Dir, st.PID)
 	}
+}
+
+// checkNotRecorded refuses (ErrInUse) a database inside a directory over
+// which another run's recording file system is mounted (a --crash run
+// under way): its record would take this run's writes, and its power
+// cuts would cut them too.
+func checkNotRecorded(p *workload.Plan) error {
+	if p.Store.Path == "" {
+		return nil
+	}
+	if m, ok := recfs.Within(p.Store.Path); ok {
+		return fmt.Errorf("%s: %w: it lies inside %s, whose I/O another run records (through gobench's file system, served by process %d), and its record would take this run's writes; wait for it to end, or give --db a path outside it", p.Store.Path, ErrInUse, m.Dir, m.PID)
+	}
+	return nil
 }
 
 // checkFSRecorder refuses, before anything is set up, a run whose I/O

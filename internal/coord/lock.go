@@ -12,6 +12,11 @@ import (
 // other's as lost.
 var ErrInUse = errors.New("in use by another gobench run")
 
+// ErrExists marks a path that must not exist and does: a replay's --db,
+// which the replay writes the trace's snapshot to. Its text reads after
+// the path: "PATH exists: ...".
+var ErrExists = errors.New("exists")
+
 // runLock is what a run holds on its database for its lifetime.
 type runLock struct{ f *os.File }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/pkg/runner"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 	"github.com/gobench/gobench/pkg/workload/generator"
 )
@@ -110,9 +111,12 @@ func openReplayOrder(p *workload.Plan) (o *workload.ReplayOrder, unmap func(), e
 // snapshot, to the run's database path, which must not exist yet.
 func installSnapshot(p *workload.Plan, note func(string, ...any)) error {
 	if _, err := os.Stat(p.Store.Path); err == nil {
-		return fmt.Errorf("%w: %s exists: a replay writes the trace's snapshot to a new file", ErrInUse, p.Store.Path)
+		return fmt.Errorf("%s %w: a replay writes the trace's snapshot to a new file, never over a database; move it away, or give --db a path that does not exist", p.Store.Path, ErrExists)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
+	}
+	if err := store.CheckOrphans(p.Store.Path, false); err != nil {
+		return err // SQLite would replay another database's WAL or journal into the snapshot
 	}
 	t0 := time.Now()
 	n, err := runner.InstallSnapshot(p.Replay, p.Store.Path)

@@ -62,8 +62,12 @@ func preloadProgress(logf func(string, ...any), total uint64, every time.Duratio
 // cannot fit in the free space of the database's file system (see
 // Plan.MinStoredBytes: preloaded or inserted values, pgbench's tables at
 // --scale): no engine stores them in less, and the run would fill the
-// disk instead.
-func checkRoom(p *workload.Plan) error {
+// disk instead. A database the driver keeps in memory (store.InMemory)
+// is checked against the memory available instead (checkMemory).
+func checkRoom(p *workload.Plan, drv store.Driver) error {
+	if store.InMemory(drv, p.Store) {
+		return checkMemory(p)
+	}
 	if p.Store.Path == "" {
 		return nil
 	}
@@ -82,7 +86,11 @@ func (c *Cells) checkRoom() error {
 		dir = os.TempDir()
 	}
 	for _, p := range c.Plans {
-		if err := checkRoomIn(p, dir); err != nil {
+		if drv, err := lookup(c.Base.Registry, p.Driver); err == nil && store.InMemory(drv, p.Store) {
+			if err := checkMemory(p); err != nil {
+				return err
+			}
+		} else if err := checkRoomIn(p, dir); err != nil {
 			return err
 		}
 		if err := checkCrash(p, c.Base.Registry, dir); err != nil {
@@ -102,17 +110,40 @@ func checkRoomIn(p *workload.Plan, dir string) error {
 	if !ok || need <= float64(free) {
 		return nil
 	}
-	what, fix := "", "lower --scale"
-	if p.SQL != nil && p.SQL.MinBytes() > 0 {
-		what = fmt.Sprintf("pgbench's tables at scale %d", p.SQL.Scale)
-	} else {
-		per := p.ValueSize - p.ValueVariance
-		what = fmt.Sprintf("%.0f rows of at least %d bytes", need/float64(per), per)
-		fix = "lower --keys, --rows, --count or the value size"
-	}
+	what, fix := needOf(p, need)
 	u := bytesize.Units{}
 	return fmt.Errorf("%w: %s need at least %s, and the file system of %s has %s free (%s, or give a --db or --dir elsewhere)",
 		store.ErrInvalid, what, u.Round(int64(min(need, 1<<62))), dir, u.Round(free), fix)
+}
+
+// checkMemory refuses a plan whose database lives in memory (--storage
+// memory; the map and btree engines) when its data alone (see
+// Plan.MinStoredBytes) exceeds the memory available (sysinfo.
+// AvailableMemory): the run would climb until the OOM killer or swap
+// stopped it. Where the OS does not say, nothing is checked.
+func checkMemory(p *workload.Plan) error {
+	need := p.MinStoredBytes()
+	if need == 0 {
+		return nil
+	}
+	avail, ok := sysinfo.AvailableMemory()
+	if !ok || need <= float64(avail) {
+		return nil
+	}
+	what, fix := needOf(p, need)
+	u := bytesize.Units{}
+	return fmt.Errorf("%w: %s kept in memory need at least %s, and the machine has %s of memory available (%s, or keep the database on disk: --storage disk or ramdisk)",
+		store.ErrInvalid, what, u.Round(int64(min(need, 1<<62))), u.Round(avail), fix)
+}
+
+// needOf names what takes need bytes of p's database, and the flags
+// that lower it.
+func needOf(p *workload.Plan, need float64) (what, fix string) {
+	if p.SQL != nil && p.SQL.MinBytes() > 0 {
+		return fmt.Sprintf("pgbench's tables at scale %d", p.SQL.Scale), "lower --scale"
+	}
+	per := p.ValueSize - p.ValueVariance
+	return fmt.Sprintf("%.0f rows of at least %d bytes", need/float64(per), per), "lower --keys, --rows, --count or the value size"
 }
 
 // precheck refuses, reading it only (see store.Prechecker), a database
@@ -195,4 +226,12 @@ func initStore(ctx context.Context, st store.Store) error {
 		return fmt.Errorf("setting up the store: %w", err)
 	}
 	return nil
+}
+
+// lookup finds a driver in reg, which may be nil (no driver then).
+func lookup(reg *store.Registry, name string) (store.Driver, error) {
+	if reg == nil {
+		return nil, fmt.Errorf("%w: no registry to find driver %q in", store.ErrInvalid, name)
+	}
+	return reg.Lookup(name)
 }

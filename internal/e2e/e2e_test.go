@@ -82,6 +82,7 @@ func TestScripts(t *testing.T) {
 			"replaycheck":   replayCheck,
 			"tracedamage":   traceDamage,
 			"primcheck":     primCheck,
+			"walcopy":       walCopy,
 		},
 	})
 }

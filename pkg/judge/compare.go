@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 )
 
 // ErrThreshold marks a failed gate: an --expect that did not hold, or a
@@ -339,7 +340,15 @@ func environmentDiffs(a, b *result.Result) []string {
 	}
 	diff("filesystem", ea.Filesystem, eb.Filesystem)
 	known("mount options", ea.MountOptions, eb.MountOptions)
-	for _, f := range []string{"driver", "sqlite_version", "page_size", "cache_size", "mmap_size", "wal_autocheckpoint", "lmdb_version"} {
+	known("driver", ea.StoreFact("driver"), eb.StoreFact("driver"))
+	// Every engine's version, by the fact each names it in
+	// (store.IsVersionFact), then SQLite's settings that decide its speed.
+	for _, f := range ea.Store {
+		if store.IsVersionFact(f.Name) {
+			known(strings.ReplaceAll(f.Name, "_", " "), f.Value, eb.StoreFact(f.Name))
+		}
+	}
+	for _, f := range []string{"page_size", "cache_size", "mmap_size", "wal_autocheckpoint"} {
 		known(strings.ReplaceAll(f, "_", " "), ea.StoreFact(f), eb.StoreFact(f))
 	}
 	if x, y := ea.StoreFact("compile_options"), eb.StoreFact("compile_options"); x != "" && y != "" && x != y {

@@ -50,3 +50,22 @@ func TestEnvironmentDiffs(t *testing.T) {
 		t.Errorf("a result without a fingerprint: %q", d)
 	}
 }
+
+// Every engine's version fact is compared, not only SQLite's: two runs
+// that differ only in the module version of a pure-Go engine say so.
+func TestEnvironmentDiffsEngineVersions(t *testing.T) {
+	for _, engine := range []string{"bbolt", "pebble", "badger", "lmdb", "sqlite"} {
+		run := func(v string) *result.Result {
+			return envRun(func(r *result.Result) {
+				r.Environment.Store = []store.Fact{{Name: "driver", Value: engine}, {Name: store.VersionFact(engine), Value: v}}
+			})
+		}
+		d := environmentDiffs(run(engine+" v1.0.0"), run(engine+" v1.0.1"))
+		if want := engine + " version differs: " + engine + " v1.0.0 vs " + engine + " v1.0.1"; len(d) != 1 || d[0] != want {
+			t.Errorf("%s: %q, want one warning %q", engine, d, want)
+		}
+		if d := environmentDiffs(run(engine+" v1.0.0"), run(engine+" v1.0.0")); len(d) != 0 {
+			t.Errorf("%s: the same version: %q", engine, d)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,12 @@ type Figure struct {
 	// Read returns the figure's value in a run's first phase (for op
 	// kind kind, a PerKind figure), and false where the run has none.
 	Read func(r *result.Result, kind string) (float64, bool)
+	// Latency, for a latency statistic of an op kind (its mean, a
+	// percentile, its max), reads it from a summary of latencies: an op
+	// kind's in any phase, or its service time's, its schedule lag's, its
+	// lock waits'. A run's tables read their columns with it (see
+	// LatencyStats); false where the summary has no value.
+	Latency func(l result.Latency) (float64, bool)
 	// Missing, if set, says why a run has no value (Read's false): not
 	// measured is never zero, and a report prints "–" with this reason.
 	// Nil: "no such op ran".
@@ -137,12 +144,12 @@ var opStats = []string{"ops/s", "mean", "p50", "p90", "p99", "p99.9", "max"}
 // list them (within their place: before or after each op kind's).
 var Figures = []*Figure{
 	perKind("ops/s", "ops completed per second, failed ops left out", 0, func(o result.OpStats) float64 { return o.OpsPerSec }),
-	perKind("mean", "mean latency", 0, func(o result.OpStats) float64 { return o.MeanMicros }),
-	perKind("p50", "median latency", 50, func(o result.OpStats) float64 { return o.P50Micros }),
-	perKind("p90", "90th percentile latency", 90, func(o result.OpStats) float64 { return o.P90Micros }),
-	perKind("p99", "99th percentile latency", 99, func(o result.OpStats) float64 { return o.P99Micros }),
-	perKind("p99.9", "99.9th percentile latency", 99.9, func(o result.OpStats) float64 { return o.P999Micros }),
-	perKind("max", "the slowest op's latency", 100, func(o result.OpStats) float64 { return o.MaxMicros }),
+	latencyStat("mean", "mean latency", 0, stored(func(l result.Latency) float64 { return l.MeanMicros })),
+	latencyStat("p50", "median latency", 50, stored(func(l result.Latency) float64 { return l.P50Micros })),
+	latencyStat("p90", "90th percentile latency", 90, stored(func(l result.Latency) float64 { return l.P90Micros })),
+	latencyStat("p99", "99th percentile latency", 99, stored(func(l result.Latency) float64 { return l.P99Micros })),
+	latencyStat("p99.9", "99.9th percentile latency", 99.9, stored(func(l result.Latency) float64 { return l.P999Micros })),
+	latencyStat("max", "the slowest op's latency", 100, stored(func(l result.Latency) float64 { return l.MaxMicros })),
 	{
 		Name: "cpu µs/op", Aliases: []string{"cpu us/op"}, Doc: "processor time per data op, every worker's (see result.CPU)",
 		Unit: "µs of CPU per op", Scale: Latency, Machine: true, BeforeKinds: true,
@@ -373,25 +380,104 @@ func fairnessFigure(of func(Fairness) (float64, bool)) func(*result.Result, stri
 // fixed2 renders an index to two decimals.
 func fixed2(v float64) string { return units.Fixed(v, 2) }
 
-// perKind returns the row of a statistic of every op kind: its rate, or
-// a latency (quantile q, 0 for the mean) in µs.
+// perKind returns the row of a statistic of every op kind: its rate.
 func perKind(stat, doc string, q float64, of func(result.OpStats) float64) *Figure {
-	f := &Figure{Name: stat, PerKind: true, Doc: doc, Quantile: q, Read: func(r *result.Result, kind string) (float64, bool) {
-		ph := &r.Phases[0]
-		if kind == "total" {
-			return of(ph.Total), true
-		}
-		o, ok := ph.Op(kind)
+	return &Figure{Name: stat, PerKind: true, Doc: doc, Quantile: q, Read: func(r *result.Result, kind string) (float64, bool) {
+		o, ok := opOf(&r.Phases[0], kind)
 		return of(o), ok
-	}}
-	if stat == "ops/s" {
-		f.Unit, f.Higher, f.Scale, f.Format = "ops/s", true, Rate, units.Rate
-		f.Tag = func(v float64) string { return units.Rate(v) + " ops/s" }
-		return f
-	}
-	f.Unit, f.Scale, f.Format, f.Tag = "µs", Latency, units.Micros, units.Micros
-	return f
+	}, Unit: "ops/s", Higher: true, Scale: Rate, Format: units.Rate, Tag: func(v float64) string { return units.Rate(v) + " ops/s" }}
 }
+
+// latencyStat returns the row of a latency statistic of every op kind
+// (quantile q, 0 for the mean, 100 for the max), in µs.
+func latencyStat(stat, doc string, q float64, of func(result.Latency) (float64, bool)) *Figure {
+	return &Figure{Name: stat, PerKind: true, Doc: doc, Quantile: q, Latency: of,
+		Read: func(r *result.Result, kind string) (float64, bool) {
+			o, ok := opOf(&r.Phases[0], kind)
+			if !ok {
+				return 0, false
+			}
+			return of(o.Latency)
+		}, Unit: "µs", Scale: Latency, Format: units.Micros, Tag: units.Micros}
+}
+
+// stored reads a statistic every latency summary stores.
+func stored(of func(result.Latency) float64) func(result.Latency) (float64, bool) {
+	return func(l result.Latency) (float64, bool) { return of(l), true }
+}
+
+// opOf returns the stats of op kind kind in a phase, its total for
+// "total".
+func opOf(ph *result.Phase, kind string) (result.OpStats, bool) {
+	if kind == "total" {
+		return ph.Total, true
+	}
+	return ph.Op(kind)
+}
+
+// percentileName matches the statistic of any percentile: p95, p99.99.
+var percentileName = regexp.MustCompile(`^p[0-9]+(\.[0-9]+)?$`)
+
+// percentileFigure returns the row of any percentile of an op kind's
+// latency, pN with N strictly between 0 and 100 ("p95", "p99.99"), read
+// from the histogram every result keeps of each op kind (the rows of
+// Figures hold the percentiles results also store, p50 … p99.9); nil when
+// stat names no percentile. A percentile q needs samplesFor(q) ops a run
+// to be read from its own samples, as the rows' do.
+func percentileFigure(stat string) *Figure {
+	if !percentileName.MatchString(stat) {
+		return nil
+	}
+	q, err := strconv.ParseFloat(stat[1:], 64)
+	if err != nil || !(q > 0 && q < 100) {
+		return nil
+	}
+	n := strconv.FormatFloat(q, 'f', -1, 64)
+	return latencyStat("p"+n, "the latency's percentile "+n+", read from the op kind's histogram", q,
+		func(l result.Latency) (float64, bool) { return l.Percentile(q) })
+}
+
+// percentileFamily is the row the tables of figures (FigureNames,
+// FiguresMarkdown, MetricHelp) list for every percentile no row of
+// Figures holds (percentileFigure).
+var percentileFamily = &Figure{Name: "pN", PerKind: true, Unit: "µs", Scale: Latency,
+	Doc: "any other percentile of the latency, N above 0 and below 100 (`p95`, `p99.99`), read from the op kind's stored histogram; a run needs about 10/(1 − N/100) ops of the kind for it to be read from its own samples"}
+
+// LatencyStats returns the rows of the latency statistics named, in
+// order: each op kind's mean, max, or any percentile (p50, p99.99), as a
+// run's table lists them (--stats). A name that is none, or that names a
+// statistic of another kind (ops/s), is refused.
+func LatencyStats(names []string) ([]*Figure, error) {
+	var out []*Figure
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		f := statFigure(n)
+		if f == nil || f.Latency == nil {
+			return nil, fmt.Errorf("statistic %q: want a latency statistic: %s", n, LatencyStatsHelp())
+		}
+		out = append(out, f)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no statistic: want a list of latency statistics: %s", LatencyStatsHelp())
+	}
+	return out, nil
+}
+
+// LatencyStatsHelp lists the latency statistics a run's table may list
+// (LatencyStats), for help and errors.
+func LatencyStatsHelp() string {
+	var names []string
+	for _, f := range Figures {
+		if f.PerKind && f.Latency != nil {
+			names = append(names, f.Name)
+		}
+	}
+	return strings.Join(names, ", ") + ", or any other percentile pN (p95, p99.99)"
+}
+
+// DefaultLatencyStats are the latency statistics a run's text table lists
+// per op kind unless asked otherwise (--stats).
+var DefaultLatencyStats = []string{"mean", "p50", "p90", "p99", "p99.9", "max"}
 
 // replayFigure returns the row of a count of a replayed trace's run.
 func replayFigure(name, doc, unit, suffix string, read func(*result.Result) (float64, bool)) *Figure {
@@ -523,7 +609,7 @@ func statFigure(stat string) *Figure {
 			return f
 		}
 	}
-	return nil
+	return percentileFigure(stat)
 }
 
 // figureOfUnit returns the first row whose unit is unit: a gate result
@@ -542,11 +628,24 @@ func figureOfUnit(unit string) *Figure {
 // docs.
 func FigureNames() []string {
 	var out []string
-	for _, f := range Figures {
+	for _, f := range listed() {
 		if f.PerKind {
 			out = append(out, "KIND "+f.Name)
 		} else {
 			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// listed returns the rows the tables of figures list: Figures, with the
+// family of other percentiles after the statistics of each op kind.
+func listed() []*Figure {
+	var out []*Figure
+	for i, f := range Figures {
+		out = append(out, f)
+		if f.PerKind && (i+1 == len(Figures) || !Figures[i+1].PerKind) {
+			out = append(out, percentileFamily)
 		}
 	}
 	return out
@@ -603,7 +702,7 @@ func MetricHelp() string {
 			whole = append(whole, f.Name)
 		}
 	}
-	return "an op kind (or total) and one of " + strings.Join(stats, ", ") + ", or one of " + strings.Join(whole, ", ")
+	return "an op kind (or total) and one of " + strings.Join(stats, ", ") + " or any percentile pN (p95, p99.99), or one of " + strings.Join(whole, ", ")
 }
 
 // FiguresMarkdown returns the table of figures as a markdown table, one
@@ -614,7 +713,7 @@ func FiguresMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| figure | unit | better | LIMIT | what it is |\n|---|---|---|---|---|\n")
 	names := FigureNames()
-	for i, f := range Figures {
+	for i, f := range listed() {
 		dir := "lower"
 		switch {
 		case f.Neutral:

@@ -36,14 +36,14 @@ func ParseMetric(s string) (Metric, error) {
 		return Metric{}, fmt.Errorf("metric %q: %s has %s", s, kind, strings.Join(whole, " and "))
 	}
 	if !ok || statFigure(stat) == nil {
-		return Metric{}, fmt.Errorf("metric %q: want an op kind and a statistic, such as \"upsert ops/s\" or \"read p99\" (statistics: %s), or one of: %s", s, strings.Join(opStats, ", "), strings.Join(wholeNames(), ", "))
+		return Metric{}, fmt.Errorf("metric %q: want an op kind and a statistic, such as \"upsert ops/s\" or \"read p99\" (statistics: %s, or any percentile pN), or one of: %s", s, strings.Join(opStats, ", "), strings.Join(wholeNames(), ", "))
 	}
 	if kind != "total" && !isOwnKind(kind) {
 		if err := workload.CheckScriptName(kind); err != nil {
 			return Metric{}, fmt.Errorf("metric %q: %q is not an op kind (want read, upsert, update, delete, insert, scan, begin, commit, a script's name, or total)", s, kind)
 		}
 	}
-	return Metric{Kind: kind, Stat: stat}, nil
+	return Metric{Kind: kind, Stat: statFigure(stat).Name}, nil // p99.990 reads as p99.99
 }
 
 // wholeMetric splits a whole name into a Metric.
@@ -148,6 +148,9 @@ func (m Metric) Missing(r *result.Result) string {
 	case f.Missing != nil:
 		return f.Missing(r)
 	case f.PerKind:
+		if o, ok := opOf(&r.Phases[0], m.Kind); ok && o.Count > 0 {
+			return "the " + m.Kind + " ops' latency histogram was not kept" // a percentile read from it
+		}
 		return "no " + m.Kind + " op ran"
 	}
 	return "not measured in this run"

@@ -125,12 +125,12 @@ func TestTailPercentileDecidable(t *testing.T) {
 }
 
 func TestParseMetric(t *testing.T) {
-	for _, ok := range []string{"upsert ops/s", "read p99", "total ops/s", "read p99.9", "commit p50", "commits ops/s", "commits fsync%", "cpu µs/op", "cpu us/op"} {
+	for _, ok := range []string{"upsert ops/s", "read p99", "total ops/s", "read p99.9", "commit p50", "commits ops/s", "commits fsync%", "cpu µs/op", "cpu us/op", "read p98", "read p99.99", "total p0.5"} {
 		if _, err := ParseMetric(ok); err != nil {
 			t.Errorf("ParseMetric(%q): %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"upsert", "read p98", "fr#ob ops/s", "total:x p99", "", "commits p99", "read fsync%", "cpu p99", "cpu ops/s"} {
+	for _, bad := range []string{"upsert", "read p100", "read p0", "read p1e1", "read p-5", "read p99.", "read pNaN", "fr#ob ops/s", "total:x p99", "", "commits p99", "read fsync%", "cpu p99", "cpu ops/s"} {
 		if _, err := ParseMetric(bad); err == nil {
 			t.Errorf("ParseMetric(%q) succeeded", bad)
 		}

@@ -134,14 +134,42 @@ func (h *Helper) ask(req request) (reply, error) {
 		return reply{}, err
 	}
 	if _, err := h.in.Write(append(b, '\n')); err != nil {
-		return reply{}, fmt.Errorf("recording file system: %w", err)
+		return reply{}, h.failed(req.Op, err)
 	}
 	r, err := h.read(0)
 	if err != nil {
-		return r, fmt.Errorf("recording file system: %s: %w", req.Op, err)
+		return r, h.failed(req.Op, err)
 	}
 	return r, nil
 }
+
+// failed is the error of a request op that could not be sent or
+// answered (err): when the helper has died (killed, say: a write to its
+// stdin then fails "file already closed"), that it died, how, and what
+// it said, rather than the pipe's complaint.
+func (h *Helper) failed(op string, err error) error {
+	select {
+	case werr := <-h.done:
+		h.done <- werr
+		how := "it exited"
+		if werr != nil {
+			how = werr.Error() // "signal: killed", "exit status 1"
+		}
+		if msg := strings.TrimSpace(h.stderr.String()); msg != "" {
+			how += ": " + strings.ReplaceAll(msg, "\n", "; ")
+		}
+		pid := 0
+		if h.cmd.Process != nil {
+			pid = h.cmd.Process.Pid
+		}
+		return fmt.Errorf("%w: the FUSE file system's helper (process %d) ended during the run (%s); nothing was recorded or counted after it (%s failed)", ErrHelperDied, pid, how, op)
+	case <-time.After(5 * time.Second):
+		return fmt.Errorf("recording file system: %s: %w", op, err)
+	}
+}
+
+// ErrHelperDied marks a request to a helper that had died.
+var ErrHelperDied = errors.New("the recorder died")
 
 // StartRecording makes the helper copy the recorded files into base
 // and record every change of them to the record at path, from a start

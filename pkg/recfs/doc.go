@@ -21,8 +21,8 @@
 // even by SIGKILL, it unmounts and exits. A helper killed itself leaves
 // a mount whose server is gone; CleanStale finds such mounts by their
 // type (fuse.gobench-rec) and the helper's process id in their source,
-// and unmounts them at the start of the next run over the same place (or
-// beside it).
+// and unmounts them at the start of the next run that keeps its database
+// on disk, wherever they are.
 //
 // # Order
 //

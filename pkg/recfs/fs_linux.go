@@ -93,7 +93,7 @@ func Mount(cfg Config) (*FS, error) {
 	f.srv, err = fs.Mount(cfg.Dir, f.root, opts)
 	if err != nil {
 		d.Close()
-		return nil, fmt.Errorf("%w: mounting over %s: %w", ErrUnavailable, cfg.Dir, err)
+		return nil, fmt.Errorf("%w: mounting over %s: %w", ErrUnavailable, cfg.Dir, mountError(err))
 	}
 	f.mu.Lock()
 	f.ids[f.root.StableAttr().Ino] = iorecord.RootDir // go-fuse numbers the root 1

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,6 +41,27 @@ func available(dev string, root bool, fusermount string) error {
 		return fmt.Errorf("%w: fusermount3 is not installed (a user other than root mounts with it): %s", ErrUnavailable, fuseHint)
 	}
 	return nil
+}
+
+// fusermountFailed is go-fuse's error when fusermount3 fails: the wait
+// status it prints is no exit code (256 is exit status 1).
+var fusermountFailed = regexp.MustCompile(`^fusermount exited with code (\d+)\s*$`)
+
+// mountError says what failed when go-fuse's mount did: for fusermount3,
+// its exit status or the signal that killed it (go-fuse gives the raw
+// wait status, "code 256", and a line break), with what to check.
+func mountError(err error) error {
+	m := fusermountFailed.FindStringSubmatch(err.Error())
+	if m == nil {
+		return errors.New(strings.TrimSpace(err.Error()))
+	}
+	n, _ := strconv.Atoi(m[1])
+	ws := syscall.WaitStatus(n)
+	how := fmt.Sprintf("exited with status %d", ws.ExitStatus())
+	if ws.Signaled() {
+		how = fmt.Sprintf("was killed by %v", ws.Signal())
+	}
+	return fmt.Errorf("fusermount3 %s: FUSE cannot mount here: %s", how, fuseHint)
 }
 
 // fusermount returns the path of fusermount3 (or of FUSE 2's
@@ -87,14 +109,17 @@ type Stale struct {
 	Err error
 }
 
-// CleanStale unmounts the recording file systems over dir or beside it
-// (in dir's parent directory) whose helper process is gone (a run killed
-// with its helper: the mount stays, every access failing "transport
+// CleanStale unmounts the recording file systems whose helper process is
+// gone (a run killed with its helper, by kill -9 of its process group or
+// the OOM killer: the mount stays, every access failing "transport
 // endpoint is not connected") and returns them, each with the error of
-// its unmounting, if any. The mounts of live helpers (other runs under
-// way) are left alone, and so are those elsewhere: the run that cleans a
-// mount is the next one over the same place, which the mount would
-// otherwise fail, not whichever run starts first.
+// its unmounting, if any: those over dir or beside it (in dir's parent
+// directory), which would fail the run, and those anywhere else, found in
+// /proc/self/mountinfo by their type and source, so that no later run
+// leaves them behind. A mount elsewhere that cannot be unmounted (another
+// user's, for a user other than root) is left out of the list: it is no
+// business of this run's. The mounts of live helpers (other runs under
+// way) are left alone.
 func CleanStale(dir string) []Stale {
 	ms, err := sysinfo.Mounts()
 	if err != nil {
@@ -106,16 +131,56 @@ func CleanStale(dir string) []Stale {
 	}
 	var out []Stale
 	for _, m := range ms {
-		if m.Type != FSType || !strings.HasPrefix(m.Source, SourcePrefix) || filepath.Dir(m.Point) != parent {
+		if m.Type != FSType || !strings.HasPrefix(m.Source, SourcePrefix) {
 			continue
 		}
 		pid, err := strconv.Atoi(strings.TrimPrefix(m.Source, SourcePrefix))
 		if err != nil || serving(pid, m.Point) {
 			continue
 		}
-		out = append(out, Stale{Dir: m.Point, PID: pid, Err: detach(m.Point)})
+		err = detach(m.Point)
+		if err != nil && filepath.Dir(m.Point) != parent {
+			continue
+		}
+		out = append(out, Stale{Dir: m.Point, PID: pid, Err: err})
 	}
 	return out
+}
+
+// Live is a recording file system's mount whose helper serves it: a run
+// under way records the I/O of the files under Dir.
+type Live struct {
+	Dir string
+	PID int // the helper that serves it
+}
+
+// Within returns the served recording file system that path (which may
+// not exist yet) lies inside, if any: another run's, whose record would
+// take the writes of anything written there. The helper's own process
+// and the run that mounted it never ask.
+func Within(path string) (Live, bool) {
+	ms, err := sysinfo.Mounts()
+	if err != nil {
+		return Live{}, false
+	}
+	parent, err := resolvedParent(path)
+	if err != nil {
+		return Live{}, false
+	}
+	full := filepath.Join(parent, filepath.Base(path))
+	for _, m := range ms {
+		if m.Type != FSType || !strings.HasPrefix(m.Source, SourcePrefix) {
+			continue
+		}
+		if full != m.Point && !strings.HasPrefix(full, strings.TrimSuffix(m.Point, "/")+"/") {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimPrefix(m.Source, SourcePrefix))
+		if err == nil && serving(pid, m.Point) {
+			return Live{Dir: m.Point, PID: pid}, true
+		}
+	}
+	return Live{}, false
 }
 
 // resolvedParent returns the absolute path of dir's parent directory,

@@ -47,3 +47,12 @@ func detach(string) error { return nil }
 
 // mounted finds nothing mounted here.
 func mounted(string) bool { return false }
+
+// Within finds nothing: nothing is mounted here.
+func Within(string) (Live, bool) { return Live{}, false }
+
+// Live is a recording file system's mount whose helper serves it.
+type Live struct {
+	Dir string
+	PID int
+}

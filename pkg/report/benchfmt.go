@@ -19,16 +19,21 @@ import (
 // with the op count as iterations. ns/op is what Go benchmarks mean by it,
 // the inverse of throughput (1e9 / ops/s, over all workers, as with
 // b.RunParallel); ops/s is the throughput itself; the latency of one op is
-// in its own units: mean-ns, p50-ns, p99-ns, p99.9-ns; the total line
+// in its own units: mean-ns, p50-ns, p99-ns, p99.9-ns (or, for a run,
+// the statistics Options.Stats names: p99.99-ns); the total line
 // adds the CPU time per op, cpu-ns/op, where the run measured it (see
 // result.CPU). Values are rounded
 // to a tenth. The run's other settings are file configuration lines, which
 // benchstat shows and splits tables by: to compare two files whose
 // settings differ, tell benchstat to ignore the setting (`benchstat
 // -ignore journal rollback.txt wal.txt`).
-func runBenchfmt(w io.Writer, r *result.Result) error {
-	return writeBenchfmt(benchfmt.NewWriter(w), r, nil)
+func runBenchfmt(w io.Writer, r *result.Result, stats []*judge.Figure) error {
+	return writeBenchfmt(benchfmt.NewWriter(w), r, nil, statsOr(stats, benchfmtStats))
 }
+
+// benchfmtStats are the latency statistics of a benchmark line unless
+// Options.Stats names others.
+var benchfmtStats = []string{"mean", "p50", "p99", "p99.9"}
 
 // suiteBenchfmt writes every repeat of every cell in the Go benchmark
 // format; benchstat summarises the repeats itself (for example with
@@ -37,7 +42,7 @@ func suiteBenchfmt(w io.Writer, sum *judge.Summary) error {
 	bw := benchfmt.NewWriter(w)
 	for _, c := range sum.Suite.Cells {
 		for _, r := range c.Runs {
-			if err := writeBenchfmt(bw, r, sum.Suite.Varied); err != nil {
+			if err := writeBenchfmt(bw, r, sum.Suite.Varied, statsOr(nil, benchfmtStats)); err != nil {
 				return err
 			}
 		}
@@ -45,7 +50,9 @@ func suiteBenchfmt(w io.Writer, sum *judge.Summary) error {
 	return nil
 }
 
-func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string) error {
+// writeBenchfmt writes a run's lines, the op kinds' latency statistics
+// stats each in its unit (p99-ns).
+func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string, stats []*judge.Figure) error {
 	var cfg []benchfmt.Config
 	add := func(k, v string) {
 		cfg = append(cfg, benchfmt.Config{Key: benchEscape(k, false), Value: []byte(benchEscape(v, true)), File: true})
@@ -80,11 +87,12 @@ func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string) error
 				Values: []benchfmt.Value{
 					{Value: tenth(nsPerOp(o.OpsPerSec)), Unit: "ns/op"},
 					{Value: tenth(o.OpsPerSec), Unit: "ops/s"},
-					{Value: tenth(o.MeanMicros * 1e3), Unit: "mean-ns"},
-					{Value: tenth(o.P50Micros * 1e3), Unit: "p50-ns"},
-					{Value: tenth(o.P99Micros * 1e3), Unit: "p99-ns"},
-					{Value: tenth(o.P999Micros * 1e3), Unit: "p99.9-ns"},
 				},
+			}
+			for _, f := range stats {
+				if v, ok := f.Latency(o.Latency); ok {
+					res.Values = append(res.Values, benchfmt.Value{Value: tenth(v * 1e3), Unit: f.Name + "-ns"})
+				}
 			}
 			if c := ph.CPU; c != nil && o.Kind == ph.Total.Kind {
 				res.Values = append(res.Values, benchfmt.Value{Value: tenth(c.MicrosPerOp * 1e3), Unit: "cpu-ns/op"})

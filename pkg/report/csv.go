@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
@@ -40,14 +41,20 @@ func csvMetric(m judge.Metric, v float64) string {
 	return csvSig3(v)
 }
 
-// runCSV writes one row per op kind of each phase of a run, with a header.
-func runCSV(w io.Writer, r *result.Result) error {
+// runCSV writes one row per op kind of each phase of a run, with a header:
+// its latency statistics are stats (mean_us, p50_us … p999_us, max_us
+// unless asked), each column named as csvStatColumn names it.
+func runCSV(w io.Writer, r *result.Result, stats []*judge.Figure) error {
+	stats = statsOr(stats, csvStats)
 	cw := newCSVWriter(w)
-	_ = cw.Write(append([]string{"phase", "kind", "count", "not_found", "errors", "busy", "locked", "constraint", "io", "full", "other", "open_tx",
-		"ops_per_sec", "mean_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us",
-		"service_p50_us", "service_p99_us", "service_max_us", "lag_p99_us", "lag_max_us", "late", "skipped",
+	var statCols []string
+	for _, f := range stats {
+		statCols = append(statCols, csvStatColumn(f))
+	}
+	_ = cw.Write(append(append(append([]string{"phase", "kind", "count", "not_found", "errors", "busy", "locked", "constraint", "io", "full", "other", "open_tx",
+		"ops_per_sec"}, statCols...), "service_p50_us", "service_p99_us", "service_max_us", "lag_p99_us", "lag_max_us", "late", "skipped",
 		"busy_retries", "ops_retried", "gave_up", "wait_p50_us", "wait_p99_us", "wait_max_us", "busy_begins", "busy_commits", "script",
-		"syncs_per_commit", "bytes_per_commit", "crash_states", "crash_corrupt", "crash_lossy", "crash_max_lost", "crash_max_lost_age_us"}, shardHead(r.Plan.Shard != nil)...))
+		"syncs_per_commit", "bytes_per_commit", "crash_states", "crash_corrupt", "crash_lossy", "crash_max_lost", "crash_max_lost_age_us"), shardHead(r.Plan.Shard != nil)...))
 	durability := []string{"", "", "", "", ""}
 	if d := r.Durability; d != nil {
 		durability = []string{strconv.Itoa(d.States), strconv.Itoa(d.Corrupt), strconv.Itoa(d.Lossy), i64(d.MaxLost), csvSig3(d.MaxLostAgeMicros)}
@@ -63,7 +70,11 @@ func runCSV(w io.Writer, r *result.Result) error {
 		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
 			e := o.Errors
 			row := []string{ph.Name, o.Kind, i64(o.Count), i64(o.NotFound), i64(e.Total), i64(e.Busy), i64(e.Locked), i64(e.Constraint), i64(e.IO), i64(e.Full), i64(e.Other), i64(e.OpenTx),
-				csvRate(o.OpsPerSec), csvSig3(o.MeanMicros), csvSig3(o.P50Micros), csvSig3(o.P90Micros), csvSig3(o.P99Micros), csvSig3(o.P999Micros), csvSig3(o.MaxMicros)}
+				csvRate(o.OpsPerSec)}
+			for _, f := range stats {
+				v, ok := f.Latency(o.Latency)
+				row = append(row, map[bool]string{true: csvSig3(v)}[ok]) // empty where there is none, never zero
+			}
 			if sv, lg := o.Service, o.Lag; sv != nil && lg != nil {
 				row = append(row, csvSig3(sv.P50Micros), csvSig3(sv.P99Micros), csvSig3(sv.MaxMicros), csvSig3(lg.P99Micros), csvSig3(lg.MaxMicros), i64(o.Late), i64(o.Skipped))
 			} else {
@@ -84,6 +95,12 @@ func runCSV(w io.Writer, r *result.Result) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvStatColumn names a latency statistic's column: its name without the
+// point of a percentile, in µs (mean_us, p999_us, p9999_us).
+func csvStatColumn(f *judge.Figure) string {
+	return strings.ReplaceAll(f.Name, ".", "") + "_us"
 }
 
 // suiteCSV writes one row per metric and cell: the cell's varied settings,

@@ -86,7 +86,7 @@ func TestGatesHTML(t *testing.T) {
 	}
 	// A run without gates has no such section.
 	buf.Reset()
-	if err := htmlRun(&buf, loadFixture(t, "mix-wal.json")); err != nil {
+	if err := htmlRun(&buf, loadFixture(t, "mix-wal.json"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(buf.String(), `<section class="gates">`) {

@@ -55,14 +55,9 @@ type page struct {
 	Charts  []chart
 }
 
-// answer is a small table: its caption, its head and its rows, and
-// lines of notes under it.
-type answer struct {
-	Caption string
-	Head    []string
-	Rows    [][]string
-	Notes   []string
-}
+// answer is a small table of the page: its caption, its head and its
+// rows, and lines of notes under it (a document's table block).
+type answer = table
 
 // answers drops the tables that are nil.
 func answers(as ...*answer) []*answer {
@@ -154,12 +149,12 @@ func writeTemplate(w io.Writer, name string, data any) error {
 // latency percentile spectrum per op kind (log scale to the 99.999th
 // percentile), and the throughput of each worker. Charts are inline SVG
 // drawn with gonum.org/v1/plot: no script, nothing fetched.
-func htmlRun(w io.Writer, r *result.Result) error {
+func htmlRun(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	var text bytes.Buffer
-	if err := runText(&text, r); err != nil {
+	if err := runText(&text, r, stats); err != nil {
 		return err
 	}
-	pg := page{Title: "gobench " + r.Command, Alerts: runAlerts(r), Gates: newGatesView(r.Gates), Answers: answers(runDurability(r), runAnswer(r)), Summary: text.String()}
+	pg := page{Title: "gobench " + r.Command, Alerts: runAlerts(r), Gates: newGatesView(r.Gates), Answers: answers(runDurability(r), runAnswer(r, statsOr(stats, htmlStats))), Summary: text.String()}
 	for i, ph := range r.Phases {
 		id := fmt.Sprintf("phase%d", i)
 		name := ""
@@ -427,20 +422,18 @@ func workersChart(id, name string, ph result.Phase) (chart, error) {
 }
 
 // runAnswer is a run's figures at a glance: per op kind of each phase,
-// the count, rate, p50, p99, p99.9 and errors.
-func runAnswer(r *result.Result) *answer {
-	a := &answer{Caption: "Throughput and latency per op kind", Head: []string{"op", "count", "ops/s", "p50", "p99", "p99.9", "errors"}}
+// the count, rate, the latency statistics stats (p50, p99, p99.9 unless
+// asked) and errors.
+func runAnswer(r *result.Result, stats []*judge.Figure) *answer {
+	errCell := func(o result.OpStats) string { return errorsShort(o.Errors) }
+	a := opTable(nil, stats, errCell)
 	for _, ph := range r.Phases {
-		prefix := ""
-		if len(r.Phases) > 1 {
-			prefix = ph.Name + ": "
-		}
-		for _, o := range append(slices.Clone(ph.Ops), ph.Total) {
-			if workload.IsMarkerKind(o.Kind) {
-				continue
+		rows := slices.DeleteFunc(append(slices.Clone(ph.Ops), ph.Total), func(o result.OpStats) bool { return workload.IsMarkerKind(o.Kind) })
+		for _, row := range opTable(rows, stats, errCell).Rows {
+			if len(r.Phases) > 1 {
+				row[0] = ph.Name + ": " + row[0]
 			}
-			a.Rows = append(a.Rows, []string{prefix + o.Kind, strconv.FormatInt(o.Count, 10), units.Rate(o.OpsPerSec),
-				units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), errorsShort(o.Errors)})
+			a.Rows = append(a.Rows, row)
 		}
 	}
 	if len(a.Rows) == 0 {

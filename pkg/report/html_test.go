@@ -59,7 +59,7 @@ var (
 func TestHTMLGolden(t *testing.T) {
 	run := loadFixture(t, "mix-wal.json")
 	var buf bytes.Buffer
-	if err := htmlRun(&buf, run); err != nil {
+	if err := htmlRun(&buf, run, nil); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "html-run.structure", []byte(structure(t, buf.String())))
@@ -80,7 +80,7 @@ func TestHTMLEmptyRun(t *testing.T) {
 	r.Complete, r.Problems = false, []string{"worker failed"}
 	r.Phases[0].Ops, r.Phases[0].Timeline, r.Phases[0].Workers = nil, nil, nil
 	var buf bytes.Buffer
-	if err := htmlRun(&buf, r); err != nil {
+	if err := htmlRun(&buf, r, nil); err != nil {
 		t.Fatal(err)
 	}
 	if html := buf.String(); !strings.Contains(html, "worker failed") || strings.Contains(html, "<svg") {

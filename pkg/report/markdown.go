@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
@@ -11,7 +12,9 @@ import (
 
 // runMarkdown writes a run as a GitHub-flavoured markdown table, ready for a
 // pull request or a CI job summary.
-func runMarkdown(w io.Writer, r *result.Result) error {
+func runMarkdown(w io.Writer, r *result.Result, stats []*judge.Figure) error {
+	service := statsOr(stats, []string{"p50", "p99", "p99.9", "max"})
+	stats = statsOr(stats, markdownStats)
 	ew := markdownWriter(w)
 	gatesMarkdown(ew, r.Gates)
 	first := true
@@ -37,16 +40,13 @@ func runMarkdown(w io.Writer, r *result.Result) error {
 		if r.Plan.Replay != nil {
 			replayMarkdown(ew, r, ph)
 		}
-		ew.printf("| op | count | ops/s | p50 | p90 | p99 | p99.9 | max | errors |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
-		for _, o := range append(append([]result.OpStats{}, ph.Ops...), ph.Total) {
-			ew.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", o.Kind, o.Count, units.Rate(o.OpsPerSec),
-				units.Micros(o.P50Micros), units.Micros(o.P90Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), units.Micros(o.MaxMicros), errorText(o))
-		}
+		opTable(append(slices.Clone(ph.Ops), ph.Total), stats, errorText).writeMarkdown(ew)
 		if hasOpenLoop(ph) {
-			ew.printf("\nService time from the actual start (uncorrected) and schedule lag:\n\n| op | p50 | p99 | p99.9 | max | lag p99 | lag max | late | skipped |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+			scols := strings.Repeat(" %s |", len(service))
+			ew.printf("\nService time from the actual start (uncorrected) and schedule lag:\n\n| op |"+scols+" lag p99 | lag max | late | skipped |\n|---|"+strings.Repeat("--:|", len(service))+"--:|--:|--:|--:|\n", anys(statNames(service))...)
 			for _, o := range viewRows(ph) {
 				if sv, lg := o.Service, o.Lag; sv != nil && lg != nil {
-					ew.printf("| %s | %s | %s | %s | %s | %s | %s | %d | %d |\n", o.Kind, units.Micros(sv.P50Micros), units.Micros(sv.P99Micros), units.Micros(sv.P999Micros), units.Micros(sv.MaxMicros), units.Micros(lg.P99Micros), units.Micros(lg.MaxMicros), o.Late, o.Skipped)
+					ew.printf("| %s |"+scols+" %s | %s | %d | %d |\n", append(append([]any{o.Kind}, anys(latencyCells(service, *sv))...), units.Micros(lg.P99Micros), units.Micros(lg.MaxMicros), o.Late, o.Skipped)...)
 				}
 			}
 		}

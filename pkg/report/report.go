@@ -31,8 +31,10 @@ type renderers struct {
 	name string
 	exts []string
 	// fits says the format's lines are fitted to Options.Width (text).
-	fits       bool
-	run        func(w io.Writer, r *result.Result) error
+	fits bool
+	// run renders a run; its tables list the latency statistics stats
+	// per op kind, or where stats is nil the format's own.
+	run        func(w io.Writer, r *result.Result, stats []*judge.Figure) error
 	suite      func(w io.Writer, s *judge.Summary) error
 	comparison func(w io.Writer, c *judge.Comparison) error
 	crud       func(w io.Writer, t *crudReport) error
@@ -99,7 +101,7 @@ func CheckFormat(name string) error {
 }
 
 // runJSON writes the result as indented JSON, every field included.
-func runJSON(w io.Writer, r *result.Result) error { return r.Write(w) }
+func runJSON(w io.Writer, r *result.Result, _ []*judge.Figure) error { return r.Write(w) }
 
 // suiteJSON writes the suite as JSON: every repeat of every cell, whole.
 func suiteJSON(w io.Writer, s *judge.Summary) error { return s.Suite.Write(w) }
@@ -115,15 +117,21 @@ type Options struct {
 	// rows, and wider lines of words are wrapped. 0: lines are whole,
 	// one line per fact, for grep and diff.
 	Width int
+	// Stats names the latency statistics a run's table lists per op kind,
+	// in order, in text, markdown, CSV, HTML and benchfmt: rows of the
+	// table of figures (judge.LatencyStats: mean, max, any percentile
+	// pN). Empty: each format's own (text: judge.DefaultLatencyStats).
+	Stats []string
 }
 
 // Render returns the renderer of v in the named format, chosen by what v
 // is and holds:
 //
 //   - a *result.Suite, by its shape: a scaling table, or targets compared
-//     side by side, where the format has such a renderer; a single run
-//     (but of a scaling table) as that run; any other as its statistics
-//     per cell, over the default metrics;
+//     side by side, where the format has such a renderer; a suite that
+//     reads as its run (result.Suite.ReadsAsRun, the rule the commands
+//     follow when they write JSON) as that run; any other as its
+//     statistics per cell, over the default metrics;
 //   - a *result.Result: the run;
 //   - a *Comparison (from Compare): old against new, cell by cell;
 //   - a *disk.Report: the disk's rates;
@@ -145,15 +153,24 @@ func Render(format string, v any, o Options) (func(io.Writer) error, error) {
 
 // render is Render's choice of f's renderer for v.
 func (f renderers) render(format string, v any, o Options) (func(io.Writer) error, error) {
+	var stats []*judge.Figure
+	if len(o.Stats) > 0 {
+		var err error
+		if stats, err = judge.LatencyStats(o.Stats); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+	}
 	switch v := v.(type) {
 	case *result.Suite:
-		if f.run == nil {
-			return nil, refuse(format, "result", func(f renderers) bool { return f.run != nil })
+		// Any suite but one that reads as its run renders as a suite, and
+		// that one as its run: a format renders suites if it renders both.
+		if !f.rendersSuites() {
+			return nil, refuse(format, "result", renderers.rendersSuites)
 		}
 		if v == nil {
 			return nil, nil
 		}
-		return f.forSuite(v, o)
+		return f.forSuite(v, o, stats)
 	case *result.Result:
 		if f.run == nil {
 			return nil, refuse(format, "result", func(f renderers) bool { return f.run != nil })
@@ -161,7 +178,7 @@ func (f renderers) render(format string, v any, o Options) (func(io.Writer) erro
 		if v == nil {
 			return nil, nil
 		}
-		return func(w io.Writer) error { return f.run(w, v) }, nil
+		return func(w io.Writer) error { return f.run(w, v, stats) }, nil
 	case *judge.Comparison:
 		if f.comparison == nil {
 			return nil, refuse(format, "comparison", func(f renderers) bool { return f.comparison != nil })
@@ -199,6 +216,12 @@ func (f renderers) render(format string, v any, o Options) (func(io.Writer) erro
 	return nil, fmt.Errorf("report: cannot render a %T", v)
 }
 
+// rendersSuites says whether f renders every suite: a suite that reads as
+// its run (result.Suite.ReadsAsRun) with its run renderer, any other with
+// its suite renderer (the tables of a shape are optional: a suite of that
+// shape falls back to the suite renderer).
+func (f renderers) rendersSuites() bool { return f.run != nil && f.suite != nil }
+
 // refuse says that no format of that name renders the kind of output,
 // and names those that do.
 func refuse(format, kind string, ok func(renderers) bool) error {
@@ -224,11 +247,7 @@ func FormatsFor(v any) []string {
 }
 
 // forSuite picks the suite's renderer by its shape (see Render).
-func (f renderers) forSuite(s *result.Suite, o Options) (func(io.Writer) error, error) {
-	runs := 0
-	for _, c := range s.Cells {
-		runs += len(c.Runs)
-	}
+func (f renderers) forSuite(s *result.Suite, o Options, stats []*judge.Figure) (func(io.Writer) error, error) {
 	switch {
 	case s.Shape == result.ShapeScaling && f.crud != nil:
 		t, err := summarizeCRUD(s, s.Reference)
@@ -242,9 +261,9 @@ func (f renderers) forSuite(s *result.Suite, o Options) (func(io.Writer) error, 
 			return nil, err
 		}
 		return func(w io.Writer) error { return f.blob(w, t, o.Units) }, nil
-	case runs == 1 && s.Shape != result.ShapeScaling:
+	case s.ReadsAsRun():
 		r := s.Cells[0].Runs[0]
-		return func(w io.Writer) error { return f.run(w, r) }, nil
+		return func(w io.Writer) error { return f.run(w, r, stats) }, nil
 	}
 	sum := judge.Summarize(s, judge.DefaultMetrics(s))
 	return func(w io.Writer) error { return f.suite(w, sum) }, nil

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/judge"
@@ -20,7 +19,7 @@ import (
 // decide the numbers, then per phase a table of op kinds (count, ops/s,
 // latency percentiles, errors by class) and a line on wall time and the
 // spread between workers.
-func runText(w io.Writer, r *result.Result) error {
+func runText(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	tw := textWriter(w)
 	if !r.Complete {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
@@ -69,9 +68,9 @@ func runText(w io.Writer, r *result.Result) error {
 		if r.Plan.Replay != nil {
 			replayTable(tw, r, ph)
 		} else {
-			phaseTable(tw, ph)
+			phaseTable(tw, ph, statsOr(stats, textStats))
 		}
-		openLoopTable(tw, ph)
+		openLoopTable(tw, ph, stats)
 		lockWaitTable(tw, ph, r.Plan)
 		phaseFooter(tw, ph)
 		if line := walText(ph); line != "" {
@@ -377,9 +376,9 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-func phaseTable(w *errWriter, ph result.Phase) {
-	tw := w.table(tabwriter.AlignRight)
-	tw.printf("op\tcount\tops/s\tmean\tp50\tp90\tp99\tp99.9\tmax\terrors\t\n")
+// phaseTable writes a phase's table of op kinds: count, ops/s, the
+// latency statistics stats, errors.
+func phaseTable(w *errWriter, ph result.Phase, stats []*judge.Figure) {
 	// A script's statements (SCRIPT#LINE) come after the total they are
 	// no part of.
 	var rows, statements []result.OpStats
@@ -394,13 +393,7 @@ func phaseTable(w *errWriter, ph result.Phase) {
 		rows = append(rows, ph.Total)
 	}
 	rows = append(rows, statements...)
-	for _, o := range rows {
-		tw.printf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
-			o.Kind, o.Count, units.Rate(o.OpsPerSec),
-			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P90Micros), units.Micros(o.P99Micros), units.Micros(o.P999Micros), units.Micros(o.MaxMicros),
-			errorText(o))
-	}
-	tw.flush()
+	opTable(rows, stats, errorText).writeText(w)
 }
 
 func countData(ops []result.OpStats) int {

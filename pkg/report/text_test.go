@@ -48,7 +48,7 @@ func loadLegacyFixture(t *testing.T, name string) *result.Result {
 func TestRenderLegacy(t *testing.T) {
 	r := loadLegacyFixture(t, "mix-wal.json")
 	var buf bytes.Buffer
-	if err := runText(&buf, r); err != nil {
+	if err := runText(&buf, r, nil); err != nil {
 		t.Fatal(err)
 	}
 	if first, _, _ := strings.Cut(buf.String(), "\n"); !strings.Contains(first, "driver mattn · sqlite version 3.") {
@@ -79,7 +79,7 @@ func TestTextGolden(t *testing.T) {
 	for _, name := range []string{"mix-wal", "mix-rollback", "mix-fidelity", "sql-tpcb"} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := fitted(func(w io.Writer) error { return runText(w, loadFixture(t, name+".json")) }, TextWidth)(&buf); err != nil {
+			if err := fitted(func(w io.Writer) error { return runText(w, loadFixture(t, name+".json"), nil) }, TextWidth)(&buf); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, name+".txt", buf.Bytes())
@@ -92,7 +92,7 @@ func TestTextIncomplete(t *testing.T) {
 	r.Complete = false
 	r.Problems = []string{"interrupted"}
 	var buf bytes.Buffer
-	if err := runText(&buf, r); err != nil {
+	if err := runText(&buf, r, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(buf.String(), "INCOMPLETE RESULT: interrupted\n") {
@@ -111,7 +111,7 @@ func TestCheckFormat(t *testing.T) {
 	}
 	r := loadFixture(t, "mix-wal.json")
 	var buf bytes.Buffer
-	if err := runJSON(&buf, r); err != nil {
+	if err := runJSON(&buf, r, nil); err != nil {
 		t.Fatal(err)
 	}
 	back, err := result.Read(&buf)
@@ -182,7 +182,7 @@ func TestCeilingText(t *testing.T) {
 			t.Errorf("fsync rate %v: %q", tt.fsyncs, got)
 		}
 		var buf bytes.Buffer
-		if err := runText(&buf, r); err != nil || !strings.Contains(buf.String(), got) {
+		if err := runText(&buf, r, nil); err != nil || !strings.Contains(buf.String(), got) {
 			t.Errorf("the text report lacks the ceiling line (%v)", err)
 		}
 		m, _ := judge.ParseMetric("commits fsync%")
@@ -241,7 +241,7 @@ func TestPartialSecondNotSlowest(t *testing.T) {
 		last.Ops[i].Count = 1
 	}
 	var buf bytes.Buffer
-	if err := runText(&buf, r); err != nil {
+	if err := runText(&buf, r, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "slowest second 1 (") {
@@ -305,8 +305,8 @@ func TestRenderPicksByKind(t *testing.T) {
 		v            any
 		want         string
 	}{
-		{"run", "text", single, direct(func(b *bytes.Buffer) error { return runText(b, run) })},
-		{"a result", "markdown", run, direct(func(b *bytes.Buffer) error { return runMarkdown(b, run) })},
+		{"run", "text", single, direct(func(b *bytes.Buffer) error { return runText(b, run, nil) })},
+		{"a result", "markdown", run, direct(func(b *bytes.Buffer) error { return runMarkdown(b, run, nil) })},
 		{"comparison", "csv", cmp, direct(func(b *bytes.Buffer) error { return comparisonCSV(b, cmp) })},
 		{"disk", "markdown", diskReport(), direct(func(b *bytes.Buffer) error { return diskMarkdown(b, diskReport(), bytesize.Units{}) })},
 		{"crud", "markdown", crud, direct(func(b *bytes.Buffer) error { return crudMarkdown(b, crudTable) })},

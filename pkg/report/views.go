@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
 	"github.com/gobench/gobench/pkg/workload"
@@ -75,21 +76,24 @@ func viewRows(ph result.Phase) []result.OpStats {
 
 // openLoopTable writes, for an open-loop phase, the service time from each
 // op's actual start (the uncorrected view), the schedule lag, and the late
-// and skipped ops.
-func openLoopTable(w *errWriter, ph result.Phase) {
+// and skipped ops; the service time's statistics are stats (p50, p90,
+// p99, p99.9, max unless asked).
+func openLoopTable(w *errWriter, ph result.Phase, stats []*judge.Figure) {
 	if !hasOpenLoop(ph) {
 		return
 	}
+	stats = statsOr(stats, []string{"p50", "p90", "p99", "p99.9", "max"})
 	w.printf("\nservice time from the actual start (uncorrected: what a closed-loop tool reports), and how late ops began\n")
 	tw := w.table(tabwriter.AlignRight)
-	tw.printf("op\tp50\tp90\tp99\tp99.9\tmax\tlag p50\tlag p99\tlag max\tlate\tskipped\t\n")
+	cols := strings.Repeat("%s\t", len(stats))
+	tw.printf("op\t"+cols+"lag p50\tlag p99\tlag max\tlate\tskipped\t\n", anys(statNames(stats))...)
 	for _, o := range viewRows(ph) {
 		if o.Service == nil || o.Lag == nil {
 			continue
 		}
 		s, l := o.Service, o.Lag
-		tw.printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n", o.Kind, units.Micros(s.P50Micros), units.Micros(s.P90Micros), units.Micros(s.P99Micros), units.Micros(s.P999Micros), units.Micros(s.MaxMicros),
-			units.Micros(l.P50Micros), units.Micros(l.P99Micros), units.Micros(l.MaxMicros), o.Late, o.Skipped)
+		tw.printf("%s\t"+cols+"%s\t%s\t%s\t%d\t%d\t\n", append(append([]any{o.Kind}, anys(latencyCells(stats, *s))...),
+			units.Micros(l.P50Micros), units.Micros(l.P99Micros), units.Micros(l.MaxMicros), o.Late, o.Skipped)...)
 	}
 	tw.flush()
 }

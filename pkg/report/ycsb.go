@@ -44,7 +44,7 @@ import (
 var ycsbPercentiles = []float64{95, 99}
 
 // runYCSB writes the run's YCSB summary, after its command line.
-func runYCSB(w io.Writer, r *result.Result) error {
+func runYCSB(w io.Writer, r *result.Result, _ []*judge.Figure) error {
 	ew := textWriter(w)
 	commandLine(ew, r)
 	return runYCSBBlocks(ew, r)

@@ -61,7 +61,7 @@ func TestYCSBReturns(t *testing.T) {
 	o := &r.Phases[0].Ops[0]
 	o.NotFound, o.Errors.Total, o.Errors.Busy = 3, 2, 2
 	var buf bytes.Buffer
-	if err := runYCSB(&buf, r); err != nil {
+	if err := runYCSB(&buf, r, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"[READ], Operations, 200\n", "[READ], Return=OK, 195\n", "[READ], Return=NOT_FOUND, 3\n", "[READ], Return=ERROR, 2\n", "[READ-MODIFY-WRITE], Return=OK, 200\n"} {

@@ -221,6 +221,22 @@ func latencyOf(h *hdr.Histogram) Latency {
 	return l
 }
 
+// Percentile returns the p-th percentile (0 < p < 100) of the latencies,
+// in µs, read from the histogram by the nearest-rank rule as the stored
+// percentiles are (pkg/percentile): any percentile, p99.99 as well as
+// p99. False when there were none, or the summary keeps no histogram
+// that decodes.
+func (l Latency) Percentile(p float64) (float64, bool) {
+	if l.Count == 0 || l.Histogram == "" || !(p > 0 && p < 100) {
+		return 0, false
+	}
+	h, err := decodeLatency("latency", l)
+	if err != nil {
+		return 0, false
+	}
+	return micros(percentile.Value(h, p)), true
+}
+
 // decodeLatency decodes a Latency's histogram, checking its geometry and
 // its count.
 func decodeLatency(what string, l Latency) (*hdr.Histogram, error) {

@@ -27,6 +27,12 @@ type Recorder struct {
 	ledger WriteLedger
 	writes uint64 // write ops seen: the next write's sequence number
 
+	// inBatch is set from a BEGIN that succeeded until its COMMIT (or
+	// the next BEGIN); held are the ledger records of the batch's writes,
+	// which its COMMIT acknowledges, waiting for it (see holdWrite).
+	inBatch bool
+	held    []workload.WriteRecord
+
 	// pending are samples not yet in the phase's histograms and
 	// timeline, and the second each completed in (-1: never run).
 	pending  []workload.Sample
@@ -83,11 +89,18 @@ func (r *Recorder) Record(s workload.Sample) error {
 		r.first, r.started = s.Start, true
 	}
 	r.end = max(r.end, end)
-	if s.Op.IsWrite() {
+	switch {
+	case s.Op.IsWrite():
 		if r.ledger != nil {
-			r.ledger.Add(workload.WriteRecord{Worker: r.worker, Phase: r.phase, Seq: r.writes, Start: s.Start, End: end, Acked: s.Class == store.OK})
+			r.holdWrite(workload.WriteRecord{Worker: r.worker, Phase: r.phase, Seq: r.writes, Start: s.Start, End: end, Acked: s.Class == store.OK})
 		}
 		r.writes++
+	case s.Op == workload.OpBegin:
+		r.releaseWrites(0) // a batch that failed before its COMMIT: its writes were never acknowledged
+		r.inBatch = !s.Class.IsError()
+	case s.Op == workload.OpCommit:
+		r.releaseWrites(end)
+		r.inBatch = false
 	}
 	// Completions of one closed-loop worker arrive in order; a sample from
 	// an earlier second still counts (see timeline.add).
@@ -99,6 +112,35 @@ func (r *Recorder) Record(s workload.Sample) error {
 	}
 	r.hold(s, sec)
 	return nil
+}
+
+// holdWrite logs one write in the ledger, or, inside a batch, holds it
+// for the batch's COMMIT. A batch's ops are recorded once its COMMIT has
+// decided their outcome, but each with its own start and latency, ending
+// long before the COMMIT returned; it is the COMMIT that acknowledges
+// them. Logged with their own ends, a write that another worker's batch
+// overwrote, committing after, looked lost to a write that began after it
+// ended and committed before (Verify's rule: no acknowledged write to the
+// key began after the surviving one ended). A worker process that dies
+// between its batch's ops and its COMMIT's sample leaves them out of the
+// ledger: they are its last writes, which VerifyDied counts in doubt.
+func (r *Recorder) holdWrite(w workload.WriteRecord) {
+	if !r.inBatch {
+		r.ledger.Add(w)
+		return
+	}
+	r.held = append(r.held, w)
+}
+
+// releaseWrites logs the held writes of the batch that just ended, each
+// ending no earlier than commitEnd (the COMMIT's end, or 0 for a batch
+// that ended without one).
+func (r *Recorder) releaseWrites(commitEnd time.Duration) {
+	for _, w := range r.held {
+		w.End = max(w.End, commitEnd)
+		r.ledger.Add(w)
+	}
+	r.held = r.held[:0]
 }
 
 // own notes a data op in the worker's own figures: its latency, and the
@@ -145,6 +187,7 @@ func (r *Recorder) flush() {
 // samples differs from the number recorded: a sample went missing.
 func (r *Recorder) Done(st workload.WorkerStats) error {
 	r.flush()
+	r.releaseWrites(0) // a batch left without its COMMIT acknowledged nothing
 	r.ps.tl.moveOn(r.worker, math.MaxInt64, r.end)
 	r.finished = true
 	r.reported = st.Samples

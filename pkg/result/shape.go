@@ -43,9 +43,24 @@ func (s Shape) Check() error {
 }
 
 // ReadsAsRun reports whether a suite of this shape with runs runs in all
-// is reported (and written as JSON) as its one run: a matrix of one cell
-// run once.
+// may read as its one run: a matrix of one cell run once (a scaling
+// table or targets keep their table, whatever their size). Suite.ReadsAsRun
+// is the whole rule.
 func (s Shape) ReadsAsRun(runs int) bool { return s == ShapeMatrix && runs == 1 }
+
+// ReadsAsRun reports whether the suite is reported, in every format, and
+// written as JSON, as its one run: the one rule that the commands that
+// write suites and every renderer follow. It does when its shape reads as
+// a run (Shape.ReadsAsRun) and the suite says nothing its run does not: it
+// is not one shard of a job, not a merge that misses runs, not a
+// scenario's verdict.
+func (s *Suite) ReadsAsRun() bool {
+	runs := 0
+	for _, c := range s.Cells {
+		runs += len(c.Runs)
+	}
+	return s.Shard == nil && len(s.Missing) == 0 && s.Scenario == nil && s.Shape.ReadsAsRun(runs)
+}
 
 // BaselineSelectsCell reports whether a baseline names a cell by its
 // values (a matrix); a scaling table's names its reference engine, and

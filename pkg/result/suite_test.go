@@ -213,3 +213,65 @@ func TestNewSuiteEngineOptions(t *testing.T) {
 		t.Errorf("third cell: %s", s.Cells[2].Settings)
 	}
 }
+
+// A suite reads as its run (in every format, and in --json's file) only
+// when it is a matrix of one run that says nothing its run does not.
+func TestReadsAsRun(t *testing.T) {
+	one := func(s *Suite) *Suite {
+		s.Cells = []Cell{{Runs: []*Result{{}}}}
+		return s
+	}
+	for _, tt := range []struct {
+		name string
+		s    *Suite
+		want bool
+	}{
+		{"a matrix of one run", one(&Suite{Shape: ShapeMatrix}), true},
+		{"a matrix of two runs", &Suite{Shape: ShapeMatrix, Cells: []Cell{{Runs: []*Result{{}, {}}}}}, false},
+		{"a matrix of two cells", &Suite{Shape: ShapeMatrix, Cells: []Cell{{Runs: []*Result{{}}}, {Runs: []*Result{{}}}}}, false},
+		{"targets of one", one(&Suite{Shape: ShapeTargets}), false},
+		{"a scaling table of one", one(&Suite{Shape: ShapeScaling}), false},
+		{"a shard of one run", one(&Suite{Shape: ShapeMatrix, Shard: &Shard{Index: 1, Count: 2}}), false},
+		{"a merge missing runs", one(&Suite{Shape: ShapeMatrix, Missing: []string{"journal=wal"}}), false},
+		{"a scenario's verdict", one(&Suite{Shape: ShapeMatrix, Scenario: &Scenario{Name: "x"}}), false},
+	} {
+		if got := tt.s.ReadsAsRun(); got != tt.want {
+			t.Errorf("%s: ReadsAsRun = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// Any percentile reads from the histogram by the rule the stored ones
+// follow: 1,000 reads of 1 ms to 1 s have the p99.9 the summary stores,
+// a p99.99 at the slowest, a p95 at the 950th; none outside 0–100 or
+// from a summary that keeps no histogram.
+func TestLatencyPercentile(t *testing.T) {
+	p := plan(1)
+	b := NewBuilder(p)
+	s := b.Sink(0, 0)
+	for i := 1; i <= 1000; i++ {
+		rec(t, s, workload.OpRead, store.OK, time.Duration(i)*time.Millisecond, time.Duration(i)*time.Millisecond)
+	}
+	if err := s.Done(workload.WorkerStats{Worker: 0, Samples: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	l := b.Result().Phases[0].Total.Latency
+	near := func(got, want float64) bool { return got >= want && got <= want*1.001 } // 3 digits
+	for _, tt := range []struct {
+		p    float64
+		want float64
+	}{{99.9, l.P999Micros}, {99.99, 1e6}, {95, 950e3}, {50, l.P50Micros}} {
+		if got, ok := l.Percentile(tt.p); !ok || !near(got, tt.want) {
+			t.Errorf("p%v = %v, %v; want %v", tt.p, got, ok, tt.want)
+		}
+	}
+	for _, bad := range []float64{0, 100, -1} {
+		if _, ok := l.Percentile(bad); ok {
+			t.Errorf("p%v read", bad)
+		}
+	}
+	l.Histogram = ""
+	if _, ok := l.Percentile(99); ok {
+		t.Error("a percentile read without a histogram")
+	}
+}

@@ -23,9 +23,11 @@ type ackedWrite struct {
 // write record of the run (in any order). Every key of the key space is
 // read back: its value must come from an acknowledged write (or the
 // preload, when no write to it was acknowledged), and no other
-// acknowledged write to that key may have started after that write ended.
-// The keys of the writes come from replaying each worker's lottery, so
-// the records need not carry them. Memory grows with acknowledged writes.
+// acknowledged write to that key may have started after that write ended
+// (was acknowledged: for a write in a batch, when its COMMIT returned, as
+// WriteRecord.End says). The keys of the writes come from replaying each
+// worker's lottery, so the records need not carry them. Memory grows with
+// acknowledged writes.
 func Verify(ctx context.Context, st store.Store, plan *workload.Plan, records func(yield func(workload.WriteRecord) bool)) (*workload.VerifyReport, error) {
 	return VerifyDied(ctx, st, plan, records, nil)
 }
@@ -206,7 +208,7 @@ func (v *keyCheck) checkValue(key uint64, value []byte, writes []ackedWrite) {
 		kept := writes[i]
 		for _, w := range writes {
 			if w.phase > kept.phase || (w.phase == kept.phase && w.start > kept.end) {
-				violation(rep, "key %d lost worker %d's write %d (started %v), acknowledged after the surviving write ended (%v)", key, w.worker, w.seq, w.start, kept.end)
+				violation(rep, "key %d lost worker %d's write %d (started %v), acknowledged after the surviving write ended (worker %d's write %d, %v to %v)", key, w.worker, w.seq, w.start, kept.worker, kept.seq, kept.start, kept.end)
 				return
 			}
 		}

@@ -82,3 +82,32 @@ func ClaimDir(dir, marker, what string) ([]os.DirEntry, error) {
 	}
 	return entries, nil
 }
+
+// SQLiteSidecars are the files SQLite keeps beside a database, by suffix:
+// its write-ahead log, its rollback journal and the WAL's shared-memory
+// index.
+var SQLiteSidecars = []string{"-wal", "-journal", "-shm"}
+
+// CheckOrphans refuses (ErrForeign), reading only, a file beside the
+// database path with one of SQLite's suffixes (SQLiteSidecars) when the
+// database has nothing of its own: it does not exist yet, or (empty true)
+// it is an empty file; beside an empty one, only a -wal or -journal that
+// holds bytes counts. Such a file is another database's: SQLite deletes a
+// -wal or -journal beside a database of no pages on the first open, with
+// whatever it holds (a WAL keeps whole page images, committed rows
+// included), and replays it into a database written in the path's place.
+// The error names the file and says what to do; nothing is changed.
+func CheckOrphans(path string, empty bool) error {
+	for _, suffix := range SQLiteSidecars {
+		fi, err := os.Lstat(path + suffix)
+		if err != nil || (empty && (suffix == "-shm" || fi.Size() == 0)) {
+			continue
+		}
+		state := "does not exist"
+		if empty {
+			state = "is empty"
+		}
+		return fmt.Errorf("%w: %s%s is there, and %s %s: the file is another database's (SQLite would delete it, and whatever it holds, or replay it into a new database there); move it away, or give another --db", ErrForeign, path, suffix, path, state)
+	}
+	return nil
+}

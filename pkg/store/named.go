@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Setting is one of an engine's options by the name of the flag that
@@ -106,4 +107,19 @@ func (r *Registry) Summarize(driver string, facts []Fact) []Fact {
 		return facts
 	}
 	return Summarize(d, facts)
+}
+
+// versionFactSuffix ends the name of the fact in which an engine gives its
+// version: sqlite_version, pebble_version.
+const versionFactSuffix = "_version"
+
+// VersionFact is the name of the fact in which the engine named engine
+// gives its version (Describer): "pebble_version". Comparisons warn when
+// two runs' versions differ, for every engine that names its version so.
+func VersionFact(engine string) string { return engine + versionFactSuffix }
+
+// IsVersionFact reports whether a fact's name is an engine's version fact
+// (VersionFact).
+func IsVersionFact(name string) bool {
+	return strings.HasSuffix(name, versionFactSuffix) && len(name) > len(versionFactSuffix)
 }

@@ -29,6 +29,10 @@ func (s Sharing) String() string {
 	return "processes"
 }
 
+// ShareInMemory is the Share of an engine whose data lives in one process's
+// memory: worker processes would each have their own, empty copy.
+var ShareInMemory = Share{Sharing: ShareProcess, Lock: "its data lives in one process's memory"}
+
 // Share is who may share a driver's databases, and what keeps the others
 // out.
 type Share struct {
@@ -68,4 +72,19 @@ func CheckShare(d Driver, processes, workers int) error {
 			ErrInvalid, d.Name(), s.Lock, workers)
 	}
 	return nil
+}
+
+// Resident is implemented by a Driver whose databases can live in a
+// process's memory instead of on disk (a Go map, a B-tree, SQLite's
+// memdb): InMemory reports whether the database cfg describes does.
+// Without it, a driver's databases are on disk.
+type Resident interface {
+	InMemory(cfg Config) bool
+}
+
+// InMemory reports whether d keeps the database cfg describes in memory
+// (see Resident): its data takes memory, not room on a disk.
+func InMemory(d Driver, cfg Config) bool {
+	r, ok := d.(Resident)
+	return ok && r.InMemory(cfg)
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -40,6 +41,18 @@ type Config struct {
 	// makes the process record its I/O on the database from its first
 	// connection on (see PowerCutStore).
 	Record *Record `json:"record,omitempty"`
+}
+
+// CheckTable refuses, with class ErrInvalid, a Config whose record table
+// is not valid (Table.Validate); a Config without one passes.
+func (c Config) CheckTable() error {
+	if c.Table == nil {
+		return nil
+	}
+	if err := c.Table.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return nil
 }
 
 // Driver opens stores of one engine. Drivers are registered in a Registry

@@ -63,7 +63,9 @@ func ParseTag(v []byte) (Tag, bool) {
 
 // WriteRecord is one write op as the coordinator saw it: whose, which in
 // the worker's sequence, when (offsets from the phase's START, on the
-// clock every process shares), and whether it was acknowledged.
+// clock every process shares), and whether it was acknowledged. Start is
+// when the op began; End when it was acknowledged: when the op returned,
+// or for an op in a batch when the batch's COMMIT returned.
 type WriteRecord struct {
 	Worker, Phase int
 	Seq           uint64

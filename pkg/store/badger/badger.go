@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 
 	"github.com/dgraph-io/badger/v4"
@@ -16,92 +15,58 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 )
 
-// Marker is the file that marks a directory as gobench's; markText is
-// what it says; dataDir is where badger keeps its files, inside it.
-const (
-	Marker   = "gobench.marker"
-	markText = "a gobench badger database"
-	dataDir  = "badger"
-)
-
-// Driver is the badger engine.
-type Driver struct{}
-
-var (
-	_ store.Driver        = Driver{}
-	_ store.Declarer      = Driver{}
-	_ store.Sharer        = Driver{}
-	_ store.Transactional = Driver{}
-	_ store.Tabular       = Driver{}
-)
-
-// Name returns "badger".
-func (Driver) Name() string { return "badger" }
-
-// Options declares the engine's options (Options).
-func (Driver) Options() store.Declaration { return declared }
-
-// Share reports that one process may open a badger directory at a time.
-func (Driver) Share() store.Share {
-	return store.Share{Sharing: store.ShareProcess, Lock: "it takes an exclusive flock on its directory"}
-}
-
-// Transactional reports that badger connections batch ops.
-func (Driver) Transactional() bool { return true }
-
-// Tables reports record tables in key order: scans walk an iterator.
-func (Driver) Tables() store.TableSupport { return store.TableSupport{Ordered: true} }
-
-// Open checks the options; the database is opened on first use.
-func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	o, err := declared.Decode(cfg.Options)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Path == "" {
-		return nil, fmt.Errorf("%w: the badger engine keeps a directory: give it a path", store.ErrInvalid)
-	}
-	if cfg.Reuse {
-		return nil, fmt.Errorf("%w: the badger engine cannot reuse a database it did not create", store.ErrInvalid)
-	}
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-		}
-	}
-	return &db{path: cfg.Path, opts: o, table: cfg.Table}, nil
-}
-
 // db is one process's handle on a badger directory, opened once.
 type db struct {
-	path  string
-	opts  Options
-	table *store.Table
-
-	mu  sync.Mutex
-	bdb *badger.DB
+	store.Site[Options]
+	bdb store.Handle[*badger.DB]
 }
 
-var (
-	_ store.Store       = (*db)(nil)
-	_ store.Prechecker  = (*db)(nil)
-	_ store.Describer   = (*db)(nil)
-	_ store.LiveCounter = (*db)(nil)
-)
+// newDB returns a store of the directory; the database is opened on
+// first use.
+func newDB(s store.Site[Options]) store.Store { return &db{Site: s} }
+
+// Driver is the badger engine: store.Base over its description
+// (Engine).
+type Driver struct{ store.Base[Driver, Options] }
+
+// Engine describes badger to store.Base.
+func (Driver) Engine() *store.Engine[Options] { return &engine }
+
+var _ store.Driver = Driver{}
+
+// engine is badger as store.Base knows it: a directory, opened with
+// newDB.
+var engine = store.Engine[Options]{
+	// normal is off: badger has nothing between
+	Off: mayLose, Normal: mayLose,
+	Full: store.Promise{Level: store.PromiseKeeps, Says: "SyncWrites: a commit returns after the logs holding it are synced"},
+	Name: "badger", Keeps: "a directory", Declared: declared, New: newDB, SyncPrimitive: syncPrimitive,
+	Module: "github.com/dgraph-io/badger/v4", ModuleVersion: "v4.9.6",
+	Lock:    "it takes an exclusive flock on its directory",
+	IOTrace: "not traced: badger writes its logs through memory maps, which no file-system seam gobench has sees (the syncs per commit are not counted)",
+}
+
+var mayLose = store.Promise{Level: store.PromiseMayLose, Says: "SyncWrites off: survives a process crash, not a power cut, which may lose recent writes"}
+
+var _ store.Prechecker = (*db)(nil)
 
 // Precheck refuses, reading only, a path that is a file (a SQLite or
 // bbolt database) or a non-empty directory without the marker.
-func (d *db) Precheck() error { return store.PrecheckDir(d.path, Marker, markText) }
+func (d *db) Precheck() error { return engine.PrecheckDir(d.Path) }
+
+// dataDir is where badger keeps its files, inside the database's
+// directory (which holds gobench's marker beside it).
+const dataDir = "badger"
 
 // options are badger's options for the run: the sync level, memory
 // bounded, no logging.
 func (d *db) options() badger.Options {
-	return badger.DefaultOptions(filepath.Join(d.path, dataDir)).
+	return badger.DefaultOptions(filepath.Join(d.Path, dataDir)).
 		WithLogger(nil).
-		WithSyncWrites(d.opts.Sync == store.SyncFull).
-		WithBlockCacheSize(d.opts.CacheMiB << 20).
-		WithMemTableSize(d.opts.MemTableMiB << 20).
-		WithValueThreshold(min(1<<20, d.opts.MemTableMiB<<20/8)). // badger refuses one above a batch's most, 15% of a memtable
+		WithSyncWrites(d.Options.Sync == store.SyncFull).
+		WithBlockCacheSize(d.Options.CacheMiB << 20).
+		WithMemTableSize(d.Options.MemTableMiB << 20).
+		WithValueThreshold(min(1<<20, d.Options.MemTableMiB<<20/8)). // badger refuses one above a batch's most, 15% of a memtable
 		WithNumMemtables(2).
 		WithNumLevelZeroTables(2).
 		WithNumLevelZeroTablesStall(8).
@@ -112,20 +77,16 @@ func (d *db) options() badger.Options {
 
 // open opens the database once per process.
 func (d *db) open() (*badger.DB, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.bdb != nil {
-		return d.bdb, nil
-	}
-	if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
-		return nil, fmt.Errorf("opening %s: not an initialised gobench badger database: %w", d.path, err)
-	}
-	bdb, err := badger.Open(d.options())
-	if err != nil {
-		return nil, d.heldErr(err)
-	}
-	d.bdb = bdb
-	return bdb, nil
+	return d.bdb.Get(func() (*badger.DB, error) {
+		if err := engine.Marked(d.Path); err != nil {
+			return nil, err
+		}
+		bdb, err := badger.Open(d.options())
+		if err != nil {
+			return nil, d.heldErr(err)
+		}
+		return bdb, nil
+	})
 }
 
 // heldErr is the error of an open that found badger's lock taken: the
@@ -133,79 +94,59 @@ func (d *db) open() (*badger.DB, error) {
 func (d *db) heldErr(err error) error {
 	if errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EAGAIN) {
 		return fmt.Errorf("%w: %s is held by another process (badger's flock on %s): one process at a time may open a badger database; wait for it to end, or give another --db",
-			store.ErrInvalid, d.path, filepath.Join(d.path, dataDir))
+			store.ErrInvalid, d.Path, filepath.Join(d.Path, dataDir))
 	}
-	return fmt.Errorf("opening badger database %s: %w", d.path, wrap(err))
+	return fmt.Errorf("opening badger database %s: %w", d.Path, wrap(err))
 }
 
 // Init makes the directory gobench's (or checks it is) and removes
-// badger's files, holding badger's lock on them while it does: the run
-// starts from a new database, and a database another process has open is
-// refused, not emptied under it.
+// badger's files, holding badger's lock on them while it does
+// (store.Engine's Reset): the run starts from a new database.
 func (d *db) Init(context.Context) error {
-	if err := d.Precheck(); err != nil {
-		return err
-	}
-	if err := d.Close(); err != nil {
-		return err
-	}
-	entries, err := store.ClaimDir(d.path, Marker, markText)
-	if err != nil {
-		return err
-	}
-	if f, err := os.Open(filepath.Join(d.path, dataDir)); err == nil {
-		defer f.Close()
-		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-			return d.heldErr(err)
-		}
-	}
-	for _, e := range entries {
-		if e.Name() != Marker {
-			if err := os.RemoveAll(filepath.Join(d.path, e.Name())); err != nil {
-				return fmt.Errorf("emptying %s: %w", d.path, err)
-			}
-		}
-	}
-	return nil
+	return engine.Reset(d.Path, d.Close, d.lockFiles)
 }
+
+// lockFiles takes badger's flock on its files' directory, if it exists.
+func (d *db) lockFiles() (io.Closer, error) {
+	f, err := os.Open(filepath.Join(d.Path, dataDir))
+	if err != nil {
+		return io.NopCloser(nil), nil // nothing of badger's to lock or remove
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		return nil, d.heldErr(err)
+	}
+	return f, nil
+}
+
+var _ store.Store = (*db)(nil)
 
 func (d *db) Conn(context.Context) (store.Conn, error) {
 	bdb, err := d.open()
 	if err != nil {
 		return nil, err
 	}
-	return &conn{db: bdb, table: d.table}, nil
+	return newConn(bdb, d.Table), nil
 }
 
-func (d *db) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.bdb == nil {
-		return nil
-	}
-	err := d.bdb.Close()
-	d.bdb = nil
-	return err
-}
+func (d *db) Close() error { return d.bdb.Close() }
 
-// wrap classifies a badger error.
+var _ store.LiveCounter = (*db)(nil)
+
+// Live counts the keys and records the database holds, and their bytes
+// (store.CountLive).
+func (d *db) Live(ctx context.Context) (store.Live, error) { return store.CountLive(ctx, d) }
+
+// wrap classifies a badger error: its not-found is ErrNotFound, a
+// conflict at commit busy, the rest as the OS said (store.WrapOS).
 func wrap(err error) error {
-	var se *store.Error
 	switch {
-	case err == nil:
-		return nil
 	case errors.Is(err, badger.ErrKeyNotFound):
 		return store.ErrNotFound
 	case errors.Is(err, badger.ErrConflict):
 		return store.Wrap(store.Busy, err)
-	case errors.As(err, &se), store.Classify(err) != store.Other, errors.Is(err, store.ErrForeign), errors.Is(err, store.ErrInvalid):
-		return err // classified already
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return store.Wrap(store.Full, err)
-	case errors.Is(err, syscall.EIO), errors.Is(err, fs.ErrPermission):
-		return store.Wrap(store.IO, err)
 	}
-	return store.Wrap(store.Other, err)
+	return store.WrapOS(err)
 }
 
 var _ store.DiskFiler = Driver{}

@@ -24,7 +24,7 @@ func TestConformance(t *testing.T) {
 
 func TestModuleVersion(t *testing.T) {
 	t.Parallel()
-	storetest.RequiresModule(t, module, moduleVersion)
+	storetest.RequiresModule(t, engine.Module, engine.ModuleVersion)
 }
 
 func initAt(t *testing.T, path string) (store.Store, error) {
@@ -45,7 +45,7 @@ func TestRefusesForeign(t *testing.T) {
 	file := filepath.Join(dir, "sqlite.db")
 	theirs := filepath.Join(dir, "theirs")
 	pebble := filepath.Join(dir, "pebble")
-	for path, body := range map[string]string{file: "SQLite format 3\x00", filepath.Join(theirs, "MANIFEST"): "badger's", filepath.Join(pebble, Marker): "a gobench pebble database\n"} {
+	for path, body := range map[string]string{file: "SQLite format 3\x00", filepath.Join(theirs, "MANIFEST"): "badger's", filepath.Join(pebble, store.DirMarker): "a gobench pebble database\n"} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"time"
 
@@ -30,88 +29,55 @@ var (
 // file before it refuses the database (bbolt's own default waits forever).
 const lockTimeout = time.Second
 
-// Driver is the bbolt engine.
-type Driver struct{}
+// Driver is the bbolt engine: store.Base over its description
+// (Engine).
+type Driver struct{ store.Base[Driver, Options] }
 
-var (
-	_ store.Driver        = Driver{}
-	_ store.Declarer      = Driver{}
-	_ store.Sharer        = Driver{}
-	_ store.Transactional = Driver{}
-	_ store.Tabular       = Driver{}
-)
+// Engine describes bbolt to store.Base.
+func (Driver) Engine() *store.Engine[Options] { return &engine }
 
-// Name returns "bbolt".
-func (Driver) Name() string { return "bbolt" }
+var _ store.Driver = Driver{}
 
-// Options declares the engine's options (Options).
-func (Driver) Options() store.Declaration { return declared }
-
-// Share reports that one process may open a bbolt file at a time.
-func (Driver) Share() store.Share {
-	return store.Share{Sharing: store.ShareProcess, Lock: "it takes an exclusive flock on the database file"}
+// engine is bbolt as store.Base knows it: a file, opened with newDB.
+var engine = store.Engine[Options]{
+	Off: store.Promise{Level: store.PromiseNone, Says: "NoSync, \"unsafe\" in bbolt's words: a power cut may lose or corrupt the database"},
+	// normal is full: bbolt has nothing between
+	Normal: keeps, Full: keeps,
+	Name: "bbolt", Keeps: "a file", Declared: declared, New: newDB, SyncPrimitive: syncPrimitive,
+	Module: "go.etcd.io/bbolt", ModuleVersion: "v1.5.0",
+	Lock:    "it takes an exclusive flock on the database file",
+	IOTrace: "not traced: bbolt writes its file through its own handle (the syncs per commit are not counted; bbolt makes two per commit)",
 }
 
-// Transactional reports that bbolt connections batch ops.
-func (Driver) Transactional() bool { return true }
-
-// Tables reports record tables in key order: scans walk a cursor.
-func (Driver) Tables() store.TableSupport { return store.TableSupport{Ordered: true} }
-
-// Open checks the options; the file is opened on first use.
-func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	o, err := declared.Decode(cfg.Options)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Path == "" {
-		return nil, fmt.Errorf("%w: the bbolt engine keeps a file: give it a path", store.ErrInvalid)
-	}
-	if cfg.Reuse {
-		return nil, fmt.Errorf("%w: the bbolt engine cannot reuse a database it did not create", store.ErrInvalid)
-	}
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-		}
-	}
-	return &db{path: cfg.Path, opts: o, table: cfg.Table}, nil
-}
+var keeps = store.Promise{Level: store.PromiseKeeps, Says: "a commit returns after its pages, then its meta page, are synced"}
 
 // db is one process's handle on a bbolt file, opened once.
 type db struct {
-	path  string
-	opts  Options
-	table *store.Table
-
-	mu  sync.Mutex
-	bdb *bolt.DB
+	store.Site[Options]
+	bdb store.Handle[*bolt.DB]
 }
 
-var (
-	_ store.Store       = (*db)(nil)
-	_ store.Prechecker  = (*db)(nil)
-	_ store.Describer   = (*db)(nil)
-	_ store.Checker     = (*db)(nil)
-	_ store.LiveCounter = (*db)(nil)
-)
+// newDB returns a store of the file; it is opened on first use.
+func newDB(s store.Site[Options]) store.Store { return &db{Site: s} }
+
+var _ store.Prechecker = (*db)(nil)
 
 // Precheck refuses, reading only, a path that holds something else than
 // a gobench bbolt file: a directory, another program's file, a SQLite
 // database. A missing or empty file is gobench's to make.
 func (d *db) Precheck() error {
-	fi, err := os.Stat(d.path)
+	fi, err := os.Stat(d.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, d.path, err)
+		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, d.Path, err)
 	case fi.IsDir():
-		return fmt.Errorf("%w: %s is a directory (another engine's?): the bbolt engine keeps one file; choose a new path", store.ErrForeign, d.path)
+		return fmt.Errorf("%w: %s is a directory (another engine's?): the bbolt engine keeps one file; choose a new path", store.ErrForeign, d.Path)
 	case fi.Size() == 0:
 		return nil
 	}
-	return checkHeader(d.path)
+	return checkHeader(d.Path)
 }
 
 // checkHeader refuses a file that is not bbolt's by its first bytes.
@@ -151,34 +117,30 @@ func isBolt(head []byte) bool {
 
 // open opens the file once per process; create lets it make a new one.
 func (d *db) open(create bool) (*bolt.DB, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.bdb != nil {
-		return d.bdb, nil
-	}
-	if !create {
-		if _, err := os.Stat(d.path); err != nil {
-			return nil, fmt.Errorf("opening %s: not an initialised gobench bbolt file: %w", d.path, err)
+	return d.bdb.Get(func() (*bolt.DB, error) {
+		if !create {
+			if _, err := os.Stat(d.Path); err != nil {
+				return nil, fmt.Errorf("opening %s: not an initialised gobench bbolt file: %w", d.Path, err)
+			}
 		}
-	}
-	freelist := bolt.FreelistArrayType
-	if d.opts.Freelist == "map" {
-		freelist = bolt.FreelistMapType
-	}
-	bdb, err := bolt.Open(d.path, 0o644, &bolt.Options{
-		Timeout:      lockTimeout,
-		NoSync:       d.opts.Sync == store.SyncOff,
-		FreelistType: freelist,
+		freelist := bolt.FreelistArrayType
+		if d.Options.Freelist == "map" {
+			freelist = bolt.FreelistMapType
+		}
+		bdb, err := bolt.Open(d.Path, 0o644, &bolt.Options{
+			Timeout:      lockTimeout,
+			NoSync:       d.Options.Sync == store.SyncOff,
+			FreelistType: freelist,
+		})
+		if errors.Is(err, bolterr.ErrTimeout) {
+			return nil, fmt.Errorf("%w: %s is held by another process (bbolt's exclusive flock on the file, not released within %v): one process at a time may open a bbolt file; wait for it to end, or give another --db",
+				store.ErrInvalid, d.Path, lockTimeout)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("opening bbolt file %s: %w", d.Path, wrap(err))
+		}
+		return bdb, nil
 	})
-	if errors.Is(err, bolterr.ErrTimeout) {
-		return nil, fmt.Errorf("%w: %s is held by another process (bbolt's exclusive flock on the file, not released within %v): one process at a time may open a bbolt file; wait for it to end, or give another --db",
-			store.ErrInvalid, d.path, lockTimeout)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("opening bbolt file %s: %w", d.path, wrap(err))
-	}
-	d.bdb = bdb
-	return bdb, nil
 }
 
 // Init makes the file gobench's (or checks it is) and empties its data.
@@ -195,7 +157,7 @@ func (d *db) Init(context.Context) error {
 			var names []string
 			_ = tx.ForEach(func(name []byte, _ *bolt.Bucket) error { names = append(names, string(name)); return nil })
 			if len(names) > 0 { // the transaction rolls back: nothing is written
-				return fmt.Errorf("%w: %s is a bbolt file gobench did not make (it holds buckets %q); choose a new path", store.ErrForeign, d.path, names)
+				return fmt.Errorf("%w: %s is a bbolt file gobench did not make (it holds buckets %q); choose a new path", store.ErrForeign, d.Path, names)
 			}
 		}
 		if _, err := tx.CreateBucketIfNotExists(markBucket); err != nil {
@@ -213,24 +175,17 @@ func (d *db) Init(context.Context) error {
 	}))
 }
 
+var _ store.Store = (*db)(nil)
+
 func (d *db) Conn(context.Context) (store.Conn, error) {
 	bdb, err := d.open(false)
 	if err != nil {
 		return nil, err
 	}
-	return &conn{db: bdb, batch: d.opts.Batch, table: d.table}, nil
+	return newConn(bdb, d.Options.Batch, d.Table), nil
 }
 
-func (d *db) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.bdb == nil {
-		return nil
-	}
-	err := d.bdb.Close()
-	d.bdb = nil
-	return err
-}
+func (d *db) Close() error { return d.bdb.Close() }
 
 var _ store.DiskFiler = Driver{}
 
@@ -240,6 +195,8 @@ func (Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
 	name := filepath.Base(cfg.Path)
 	return store.DiskFiles{Dir: filepath.Dir(cfg.Path), Prefix: name, Path: name}, nil
 }
+
+var _ store.Checker = (*db)(nil)
 
 // Check runs bbolt's own consistency check of the file's pages.
 func (d *db) Check(context.Context) ([]string, error) {
@@ -256,6 +213,12 @@ func (d *db) Check(context.Context) ([]string, error) {
 	})
 	return problems, err
 }
+
+var _ store.LiveCounter = (*db)(nil)
+
+// Live counts the keys and records the database holds, and their bytes
+// (store.CountLive).
+func (d *db) Live(ctx context.Context) (store.Live, error) { return store.CountLive(ctx, d) }
 
 // wrap classifies a bbolt error.
 func wrap(err error) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ import (
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	for _, o := range []Options{DefaultOptions(), {Sync: store.SyncOff, Batch: true, Freelist: "map"}} {
-		t.Run("batch="+boolText(o.Batch), func(t *testing.T) {
+		t.Run("batch="+strconv.FormatBool(o.Batch), func(t *testing.T) {
 			storetest.Run(t, Driver{}, func(t storetest.T) store.Config {
 				return store.Config{Path: filepath.Join(t.TempDir(), "db.bbolt"), Options: o.Encode()}
 			})
@@ -108,5 +109,5 @@ func TestInitAgainAndLive(t *testing.T) {
 // The version results name is the one go.mod requires.
 func TestModuleVersion(t *testing.T) {
 	t.Parallel()
-	storetest.RequiresModule(t, module, moduleVersion)
+	storetest.RequiresModule(t, engine.Module, engine.ModuleVersion)
 }

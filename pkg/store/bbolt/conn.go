@@ -1,179 +1,114 @@
 package bbolt
 
 import (
-	"encoding/binary"
-	"errors"
-
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/gobench/gobench/pkg/store"
 )
 
-// conn is one worker's connection: the process's one bbolt handle, and
-// the batch's transaction while one is open.
+// conn is one worker's connection: the process's one bbolt handle, the
+// batch's transaction while one is open, and the key-value and record
+// operations of store.OrderedConn over its buckets.
 type conn struct {
+	store.Txn[*bolt.Tx] // the open batch, if any
+	store.OrderedConn
 	db    *bolt.DB
-	batch bool     // writes go through DB.Batch (--bbolt-batch)
-	tx    *bolt.Tx // the open batch, if any
-	key   [8]byte
-
-	table *store.Table // the record table, if any
+	batch bool // writes go through DB.Batch (--bbolt-batch)
 }
 
 var (
-	_ store.Conn     = (*conn)(nil)
-	_ store.Updater  = (*conn)(nil)
-	_ store.Deleter  = (*conn)(nil)
-	_ store.Inserter = (*conn)(nil)
-	_ store.Scanner  = (*conn)(nil)
-	_ store.Batcher  = (*conn)(nil)
-	_ store.TxProber = (*conn)(nil)
+	_ store.KVConn  = (*conn)(nil) // and a Recorder, RecordScanner and TxProber: store.OrderedConn's, store.Txn's
+	_ store.Ordered = (*conn)(nil)
 )
 
-func (c *conn) k(key uint64) []byte {
-	binary.BigEndian.PutUint64(c.key[:], key) // big-endian: keys sort numerically
-	return c.key[:]
+func newConn(bdb *bolt.DB, batch bool, table *store.Table) *conn {
+	c := &conn{db: bdb, batch: batch}
+	c.Txn = store.NewTxn("bbolt",
+		func() (*bolt.Tx, error) { tx, err := bdb.Begin(true); return tx, wrap(err) }, // holds bbolt's one writer lock until it ends
+		func(tx *bolt.Tx) error { return wrap(tx.Commit()) },
+		func(tx *bolt.Tx) error { return wrap(tx.Rollback()) })
+	c.OrderedConn = store.NewOrderedConn(c, table)
+	return c
 }
 
-// view runs fn on bucket name in the open batch, or in a read-only
-// transaction of its own.
-func (c *conn) view(name []byte, fn func(b *bolt.Bucket) error) error {
-	if c.tx != nil {
-		return wrap(fn(c.tx.Bucket(name)))
+// bucket is the bucket that keeps space s.
+func bucket(s store.Space) []byte {
+	if s == store.SpaceRecords {
+		return recordsBucket
 	}
-	return wrap(c.db.View(func(tx *bolt.Tx) error { return fn(tx.Bucket(name)) }))
+	return kvBucket
 }
 
-// write runs fn on bucket name in the open batch, or in a read-write
-// transaction of its own (a share of one under --bbolt-batch), committed
-// before it returns.
-func (c *conn) write(name []byte, fn func(b *bolt.Bucket) error) error {
-	if c.tx != nil {
-		return wrap(fn(c.tx.Bucket(name)))
+// ReadSpace runs fn on space s's bucket in the open batch, or in a
+// read-only transaction of its own.
+func (c *conn) ReadSpace(s store.Space, fn func(store.KV) error) error {
+	if tx, ok := c.Current(); ok {
+		return wrap(fn(bucketKV{tx.Bucket(bucket(s)), c}))
+	}
+	return wrap(c.db.View(func(tx *bolt.Tx) error { return fn(bucketKV{tx.Bucket(bucket(s)), c}) }))
+}
+
+// WriteKey runs fn on space s's bucket in the open batch, or in a
+// read-write transaction of its own (a share of one under
+// --bbolt-batch), committed before it returns: bbolt has one writer at a
+// time, so nothing comes between what fn reads and writes.
+func (c *conn) WriteKey(s store.Space, _ []byte, fn func(store.KV) error) error {
+	if tx, ok := c.Current(); ok {
+		return wrap(fn(bucketKV{tx.Bucket(bucket(s)), c}))
 	}
 	run := c.db.Update
 	if c.batch {
 		run = c.db.Batch
 	}
-	return wrap(run(func(tx *bolt.Tx) error { return fn(tx.Bucket(name)) }))
+	return wrap(run(func(tx *bolt.Tx) error { return fn(bucketKV{tx.Bucket(bucket(s)), c}) }))
 }
 
-func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
-	k := c.k(key)
-	err := c.view(kvBucket, func(b *bolt.Bucket) error {
-		v := b.Get(k)
-		if v == nil {
-			return store.ErrNotFound
-		}
-		dst = append(dst[:0], v...) // v lives as long as the transaction
-		return nil
-	})
-	if err != nil {
-		return dst[:0], err
-	}
-	return dst, nil
-}
-
-// keep returns b as a write may hold it: bbolt keeps the slices a write
-// gives it until the transaction commits, so inside a batch (whose later
-// ops reuse the buffers) and under DB.Batch (whose function may run again
-// after the call returned) the write gets its own copy.
-func (c *conn) keep(b []byte) []byte {
-	if c.tx == nil && !c.batch {
-		return b
-	}
-	return append([]byte(nil), b...)
-}
-
-// Put writes value under key.
-func (c *conn) Put(key uint64, value []byte) error {
-	k, value := c.keep(c.k(key)), c.keep(value)
-	return c.write(kvBucket, func(b *bolt.Bucket) error { return b.Put(k, value) })
-}
-
-// Update replaces the value of an existing key; a missing one is
-// ErrNotFound.
-func (c *conn) Update(key uint64, value []byte) error {
-	k, value := c.keep(c.k(key)), c.keep(value)
-	return c.write(kvBucket, func(b *bolt.Bucket) error {
-		if b.Get(k) == nil {
-			return store.ErrNotFound
-		}
-		return b.Put(k, value)
-	})
-}
-
-// Insert adds a new key; an existing one is class constraint.
-func (c *conn) Insert(key uint64, value []byte) error {
-	k, value := c.keep(c.k(key)), c.keep(value)
-	return c.write(kvBucket, func(b *bolt.Bucket) error {
-		if b.Get(k) != nil {
-			return store.Wrap(store.Constraint, errors.New("the key exists"))
-		}
-		return b.Put(k, value)
-	})
-}
-
-// Delete removes an existing key; a missing one is ErrNotFound.
-func (c *conn) Delete(key uint64) error {
-	k := c.keep(c.k(key))
-	return c.write(kvBucket, func(b *bolt.Bucket) error {
-		if b.Get(k) == nil {
-			return store.ErrNotFound
-		}
-		return b.Delete(k)
-	})
-}
-
-// Scan walks a cursor from the first key at or above from.
-func (c *conn) Scan(from uint64, n int) (int, error) {
+// ScanSpace walks a cursor over space s's bucket from the first key at or
+// above from.
+func (c *conn) ScanSpace(s store.Space, from []byte, n int, _ bool, fn func(k, v []byte) error) (int, error) {
 	read := 0
-	err := c.view(kvBucket, func(b *bolt.Bucket) error {
-		cur := b.Cursor()
-		for k, _ := cur.Seek(c.k(from)); k != nil && read < n; k, _ = cur.Next() {
+	err := c.ReadSpace(s, func(kv store.KV) error {
+		cur := kv.(bucketKV).b.Cursor()
+		for k, v := cur.Seek(from); k != nil && read < n; k, v = cur.Next() {
 			read++
+			if err := fn(k, v); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
 	return read, err
 }
 
-// Begin opens a read-write transaction: it holds bbolt's one writer lock
-// until Commit or Rollback.
-func (c *conn) Begin() error {
-	if c.tx != nil {
-		return errors.New("bbolt: a transaction is open already")
+// keep returns b as a write may hold it: bbolt keeps the slices a write
+// gives it until the transaction commits, so inside a batch (whose later
+// ops reuse the buffers) and under DB.Batch (whose function may run again)
+// the write gets its own copy.
+func (c *conn) keep(b []byte) []byte {
+	if !c.InTx() && !c.batch {
+		return b
 	}
-	tx, err := c.db.Begin(true)
-	if err != nil {
-		return wrap(err)
-	}
-	c.tx = tx
-	return nil
+	return append([]byte(nil), b...)
 }
 
-// Commit commits the batch: acknowledged when it returns nil.
-func (c *conn) Commit() error {
-	if c.tx == nil {
-		return errors.New("bbolt: commit without a transaction")
+// bucketKV is a bucket as store.KV.
+type bucketKV struct {
+	b *bolt.Bucket
+	c *conn
+}
+
+// Get appends key's value to dst[:0]: the value bbolt returns lives only
+// as long as the transaction.
+func (kv bucketKV) Get(key, dst []byte) ([]byte, error) {
+	v := kv.b.Get(key)
+	if v == nil {
+		return dst[:0], store.ErrNotFound
 	}
-	tx := c.tx
-	c.tx = nil
-	return wrap(tx.Commit())
+	return append(dst[:0], v...), nil
 }
 
-func (c *conn) Rollback() error {
-	if c.tx == nil {
-		return nil
-	}
-	tx := c.tx
-	c.tx = nil
-	return wrap(tx.Rollback())
-}
+func (kv bucketKV) Has(key []byte) (bool, error) { return kv.b.Get(key) != nil, nil }
 
-// InTx reports whether a batch is open.
-func (c *conn) InTx() bool { return c.tx != nil }
+func (kv bucketKV) Set(key, value []byte) error { return kv.b.Put(kv.c.keep(key), kv.c.keep(value)) }
 
-func (c *conn) Close() error {
-	return c.Rollback()
-}
+func (kv bucketKV) Delete(key []byte) error { return kv.b.Delete(kv.c.keep(key)) }

@@ -6,7 +6,6 @@ package btreestore
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/google/btree"
@@ -18,18 +17,16 @@ import (
 type Driver struct{}
 
 var (
-	_ store.Driver = Driver{}
-	_ store.Sharer = Driver{}
+	_ store.Driver   = Driver{}
+	_ store.Sharer   = Driver{}
+	_ store.Resident = Driver{}
 )
 
 // Name returns "btree".
 func (Driver) Name() string { return "btree" }
 
-// Share reports that the tree lives in one process's memory: worker
-// processes would each have their own, empty copy.
-func (Driver) Share() store.Share {
-	return store.Share{Sharing: store.ShareProcess, Lock: "its data lives in one process's memory"}
-}
+// Share reports that the tree lives in one process's memory.
+func (Driver) Share() store.Share { return store.ShareInMemory }
 
 // degree is the B-tree's branching factor (google/btree's own example value).
 const degree = 32
@@ -41,12 +38,13 @@ type item struct {
 
 func less(a, b item) bool { return a.key < b.key }
 
+// InMemory reports that the B-tree lives in memory, whatever cfg says.
+func (Driver) InMemory(store.Config) bool { return true }
+
 // Open returns an empty tree; the path is not used.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-		}
+	if err := cfg.CheckTable(); err != nil {
+		return nil, err
 	}
 	return &db{t: btree.NewG(degree, less), table: cfg.Table, recs: btree.NewG(degree, lessRecord)}, nil
 }

@@ -44,10 +44,8 @@ func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
 	if cfg.Reuse {
 		return nil, fmt.Errorf("%w: the lmdb engine cannot reuse an environment it did not create: it would empty its database", store.ErrInvalid)
 	}
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-		}
+	if err := cfg.CheckTable(); err != nil {
+		return nil, err
 	}
 	return &db{path: cfg.Path, opts: o, table: cfg.Table}, nil
 }
@@ -232,14 +230,7 @@ type conn struct {
 	rec   []byte       // a record being encoded, reused
 }
 
-var (
-	_ store.Conn     = (*conn)(nil)
-	_ store.Updater  = (*conn)(nil)
-	_ store.Deleter  = (*conn)(nil)
-	_ store.Batcher  = (*conn)(nil)
-	_ store.Inserter = (*conn)(nil)
-	_ store.Scanner  = (*conn)(nil)
-)
+var _ store.KVConn = (*conn)(nil)
 
 // Insert puts with MDB_NOOVERWRITE: an existing key fails with class
 // constraint.

@@ -6,7 +6,6 @@ package mapstore
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -16,25 +15,24 @@ import (
 type Driver struct{}
 
 var (
-	_ store.Driver = Driver{}
-	_ store.Sharer = Driver{}
+	_ store.Driver   = Driver{}
+	_ store.Sharer   = Driver{}
+	_ store.Resident = Driver{}
 )
 
 // Name returns "map".
 func (Driver) Name() string { return "map" }
 
-// Share reports that the map lives in one process's memory: worker
-// processes would each have their own, empty copy.
-func (Driver) Share() store.Share {
-	return store.Share{Sharing: store.ShareProcess, Lock: "its data lives in one process's memory"}
-}
+// Share reports that the map lives in one process's memory.
+func (Driver) Share() store.Share { return store.ShareInMemory }
+
+// InMemory reports that the map lives in memory, whatever cfg says.
+func (Driver) InMemory(store.Config) bool { return true }
 
 // Open returns an empty map; the path is not used.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-		}
+	if err := cfg.CheckTable(); err != nil {
+		return nil, err
 	}
 	return &db{m: map[uint64][]byte{}, table: cfg.Table, recs: map[string][]byte{}}, nil
 }

@@ -41,12 +41,7 @@ var value = []byte("0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab
 type conn struct{}
 
 var (
-	_ store.Conn     = (*conn)(nil)
-	_ store.Updater  = (*conn)(nil)
-	_ store.Deleter  = (*conn)(nil)
-	_ store.Batcher  = (*conn)(nil)
-	_ store.Inserter = (*conn)(nil)
-	_ store.Scanner  = (*conn)(nil)
+	_ store.KVConn   = (*conn)(nil)
 	_ store.Scripter = (*conn)(nil)
 )
 

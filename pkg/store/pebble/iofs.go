@@ -1,7 +1,6 @@
 package pebble
 
 import (
-	"strings"
 	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -24,17 +23,14 @@ type fileCounts struct {
 	writes, bytes, syncs, dataSyncs, deletes atomic.Int64
 }
 
-// roleOf is the role of a pebble file by its name: the WAL (*.log), the
-// database (*.sst, the tables), or other (MANIFEST, OPTIONS, markers).
-func roleOf(name string) int {
-	switch {
-	case strings.HasSuffix(name, ".log"):
-		return store.RoleWAL
-	case strings.HasSuffix(name, ".sst"):
-		return store.RoleDatabase
-	}
-	return store.RoleOther
-}
+// fileRoles are the roles of pebble's files by their names: the WAL (*.log),
+// the database (*.sst, the tables), or other (MANIFEST, OPTIONS,
+// markers: the empty suffix ends every name).
+var fileRoles = store.DiskFiles{Roles: []store.RoleSuffix{
+	{Suffix: ".log", Role: store.RoleWAL}, {Suffix: ".sst", Role: store.RoleDatabase}, {Suffix: "", Role: store.RoleOther}}}
+
+// roleOf is the role of a pebble file by its name.
+func roleOf(name string) int { return fileRoles.RoleOf(name) }
 
 // IO returns the counts so far.
 func (fs *countingFS) IO() store.IOCounts {

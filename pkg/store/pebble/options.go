@@ -1,7 +1,7 @@
 package pebble
 
 import (
-	"fmt"
+	"cmp"
 
 	"github.com/gobench/gobench/pkg/store"
 )
@@ -28,13 +28,7 @@ func DefaultOptions() Options {
 
 // Validate checks the sizes.
 func (o Options) Validate() error {
-	if o.CacheMiB < 1 || o.CacheMiB > 1<<20 {
-		return fmt.Errorf("a block cache of %d MiB is out of range (want 1 MiB to 1 TiB)", o.CacheMiB)
-	}
-	if o.MemTableMiB < 1 || o.MemTableMiB > 4<<10 {
-		return fmt.Errorf("a memtable of %d MiB is out of range (want 1 MiB to 4 GiB)", o.MemTableMiB)
-	}
-	return nil
+	return cmp.Or(store.CheckMiB("a block cache", o.CacheMiB, 1, 1<<20), store.CheckMiB("a memtable", o.MemTableMiB, 1, 4<<10))
 }
 
 // declared is the declaration of Options.

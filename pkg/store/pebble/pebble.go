@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+	"io"
 	"path/filepath"
-	"sync"
 	"syscall"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -16,155 +14,95 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 )
 
-// Marker is the file that marks a directory as gobench's; markText is
-// what it says.
-const (
-	Marker   = "gobench.marker"
-	markText = "a gobench pebble database"
-)
+// Driver is the pebble engine: store.Base over its description
+// (Engine).
+type Driver struct{ store.Base[Driver, Options] }
 
-// Driver is the pebble engine.
-type Driver struct{}
+// Engine describes pebble to store.Base.
+func (Driver) Engine() *store.Engine[Options] { return &engine }
 
-var (
-	_ store.Driver        = Driver{}
-	_ store.Declarer      = Driver{}
-	_ store.Sharer        = Driver{}
-	_ store.Transactional = Driver{}
-	_ store.Tabular       = Driver{}
-)
+var _ store.Driver = Driver{}
 
-// Name returns "pebble".
-func (Driver) Name() string { return "pebble" }
-
-// Options declares the engine's options (Options).
-func (Driver) Options() store.Declaration { return declared }
-
-// Share reports that one process may open a pebble directory at a time.
-func (Driver) Share() store.Share {
-	return store.Share{Sharing: store.ShareProcess, Lock: "it takes an fcntl lock on LOCK in the database directory"}
+// engine is pebble as store.Base knows it: a directory, opened with
+// newDB.
+var engine = store.Engine[Options]{
+	Off:    store.Promise{Level: store.PromiseMayLose, Says: "DisableWAL: a crash loses every write no flush put in a table, and the database stays consistent"},
+	Normal: store.Promise{Level: store.PromiseMayLose, Says: "pebble.NoSync: a crash may lose a recent write, and the database stays consistent"},
+	Full:   store.Promise{Level: store.PromiseKeeps, Says: "pebble.Sync: a commit returns after the WAL holding it is synced"},
+	Name:   "pebble", Keeps: "a directory", Declared: declared, New: newDB, SyncPrimitive: syncPrimitive,
+	Module: "github.com/cockroachdb/pebble/v2", ModuleVersion: "v2.1.7",
+	Lock:    "it takes an fcntl lock on LOCK in the database directory",
+	IOTrace: "pebble's vfs.FS, counted by gobench",
 }
 
-// Transactional reports that pebble connections batch ops.
-func (Driver) Transactional() bool { return true }
-
-// Tables reports record tables in key order: scans walk an iterator.
-func (Driver) Tables() store.TableSupport { return store.TableSupport{Ordered: true} }
-
-// Open checks the options; the database is opened on first use.
-func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	o, err := declared.Decode(cfg.Options)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Path == "" {
-		return nil, fmt.Errorf("%w: the pebble engine keeps a directory: give it a path", store.ErrInvalid)
-	}
-	if cfg.Reuse {
-		return nil, fmt.Errorf("%w: the pebble engine cannot reuse a database it did not create", store.ErrInvalid)
-	}
-	if t := cfg.Table; t != nil {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
-		}
-	}
-	return &db{path: cfg.Path, opts: o, table: cfg.Table, fs: &countingFS{FS: vfs.Default}}, nil
-}
-
-// db is one process's handle on a pebble directory, opened once.
+// db is one process's handle on a pebble directory, opened once: its
+// files through a counting vfs.FS, and the locks of the keys its ops read
+// before they write them.
 type db struct {
-	path  string
-	opts  Options
-	table *store.Table
-	fs    *countingFS
-	keys  keyLocks
-
-	mu  sync.Mutex
-	pdb *pebble.DB
+	store.Site[Options]
+	fs   *countingFS
+	keys keyLocks
+	pdb  store.Handle[*pebble.DB]
 }
 
-var (
-	_ store.Store       = (*db)(nil)
-	_ store.Prechecker  = (*db)(nil)
-	_ store.Describer   = (*db)(nil)
-	_ store.Checker     = (*db)(nil)
-	_ store.IOTracer    = (*db)(nil)
-	_ store.LiveCounter = (*db)(nil)
-)
+// newDB returns a store of the directory; the database is opened on
+// first use.
+func newDB(s store.Site[Options]) store.Store {
+	return &db{Site: s, fs: &countingFS{FS: vfs.Default}}
+}
+
+var _ store.Prechecker = (*db)(nil)
 
 // Precheck refuses, reading only, a path that is a file (a SQLite or
 // bbolt database) or a non-empty directory without the marker.
-func (d *db) Precheck() error {
-	return store.PrecheckDir(d.path, Marker, markText)
-}
+func (d *db) Precheck() error { return engine.PrecheckDir(d.Path) }
 
 // open opens the database once per process.
 func (d *db) open() (*pebble.DB, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.pdb != nil {
-		return d.pdb, nil
-	}
-	if _, err := os.Stat(filepath.Join(d.path, Marker)); err != nil {
-		return nil, fmt.Errorf("opening %s: not an initialised gobench pebble database: %w", d.path, err)
-	}
-	cache := pebble.NewCache(d.opts.CacheMiB << 20)
-	defer cache.Unref() // the database holds its own reference
-	pdb, err := pebble.Open(d.path, &pebble.Options{
-		FS:           d.fs,
-		Cache:        cache,
-		MemTableSize: uint64(d.opts.MemTableMiB) << 20,
-		DisableWAL:   d.opts.Sync == store.SyncOff,
-		Logger:       quiet{},
+	return d.pdb.Get(func() (*pebble.DB, error) {
+		if err := engine.Marked(d.Path); err != nil {
+			return nil, err
+		}
+		cache := pebble.NewCache(d.Options.CacheMiB << 20)
+		defer cache.Unref() // the database holds its own reference
+		pdb, err := pebble.Open(d.Path, &pebble.Options{
+			FS:           d.fs,
+			Cache:        cache,
+			MemTableSize: uint64(d.Options.MemTableMiB) << 20,
+			DisableWAL:   d.Options.Sync == store.SyncOff,
+			Logger:       quiet{},
+		})
+		if err != nil {
+			return nil, d.heldErr(err)
+		}
+		return pdb, nil
 	})
-	if err != nil {
-		return nil, d.heldErr(err)
-	}
-	d.pdb = pdb
-	return pdb, nil
 }
 
 // writeOptions are the options every commit takes: synced at --sync
 // full.
 func (d *db) writeOptions() *pebble.WriteOptions {
-	if d.opts.Sync == store.SyncFull {
+	if d.Options.Sync == store.SyncFull {
 		return pebble.Sync
 	}
 	return pebble.NoSync
 }
 
 // Init makes the directory gobench's (or checks it is) and empties it but
-// for the marker and the lock file: the run starts from a new database.
-// It holds pebble's lock while it empties the directory, so a database
-// another process has open is refused, not emptied under it.
+// for the marker and the lock file, holding pebble's lock (store.Engine's
+// Reset): the run starts from a new database.
 func (d *db) Init(context.Context) error {
-	if err := d.Precheck(); err != nil {
-		return err
-	}
-	if err := d.Close(); err != nil {
-		return err
-	}
-	entries, err := store.ClaimDir(d.path, Marker, markText)
-	if err != nil {
-		return err
-	}
-	lockFile := filepath.Join(d.path, "LOCK")
-	lock, err := vfs.Default.Lock(lockFile)
-	if err != nil {
-		return d.heldErr(err)
-	}
-	for _, e := range entries {
-		if e.Name() != Marker && e.Name() != "LOCK" {
-			if err := os.RemoveAll(filepath.Join(d.path, e.Name())); err != nil {
-				lock.Close()
-				return fmt.Errorf("emptying %s: %w", d.path, err)
-			}
+	lock := func() (io.Closer, error) {
+		l, err := vfs.Default.Lock(filepath.Join(d.Path, "LOCK"))
+		if err != nil {
+			return nil, d.heldErr(err)
 		}
+		return l, nil
 	}
-	if err := lock.Close(); err != nil {
+	if err := engine.Reset(d.Path, d.Close, lock, "LOCK"); err != nil {
 		return err
 	}
-	_, err = d.open()
+	_, err := d.open()
 	return err
 }
 
@@ -173,29 +111,22 @@ func (d *db) Init(context.Context) error {
 func (d *db) heldErr(err error) error {
 	if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EACCES) {
 		return fmt.Errorf("%w: %s is held by another process (pebble's fcntl lock on %s): one process at a time may open a pebble database; wait for it to end, or give another --db",
-			store.ErrInvalid, d.path, filepath.Join(d.path, "LOCK"))
+			store.ErrInvalid, d.Path, filepath.Join(d.Path, "LOCK"))
 	}
-	return fmt.Errorf("opening pebble database %s: %w", d.path, wrap(err))
+	return fmt.Errorf("opening pebble database %s: %w", d.Path, wrap(err))
 }
+
+var _ store.Store = (*db)(nil)
 
 func (d *db) Conn(context.Context) (store.Conn, error) {
 	pdb, err := d.open()
 	if err != nil {
 		return nil, err
 	}
-	return &conn{d: d, db: pdb, wo: d.writeOptions()}, nil
+	return newConn(d, pdb), nil
 }
 
-func (d *db) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.pdb == nil {
-		return nil
-	}
-	err := d.pdb.Close()
-	d.pdb = nil
-	return err
-}
+func (d *db) Close() error { return d.pdb.Close() }
 
 var _ store.DiskFiler = Driver{}
 
@@ -205,8 +136,12 @@ func (Driver) DiskFiles(cfg store.Config) (store.DiskFiles, error) {
 	return store.DiskFiles{Dir: cfg.Path, Roles: []store.RoleSuffix{{Suffix: ".log", Role: store.RoleWAL}}}, nil
 }
 
+var _ store.IOTracer = (*db)(nil)
+
 // IO returns what the database's files received so far.
 func (d *db) IO() (store.IOCounts, bool) { return d.fs.IO(), true }
+
+var _ store.Checker = (*db)(nil)
 
 // Check runs pebble's own check of its levels: every key in order, every
 // table readable.
@@ -231,20 +166,17 @@ func (quiet) Fatalf(format string, args ...any) {
 	panic(fmt.Sprintf("pebble: "+format, args...))
 }
 
-// wrap classifies a pebble error.
+var _ store.LiveCounter = (*db)(nil)
+
+// Live counts the keys and records the database holds, and their bytes
+// (store.CountLive).
+func (d *db) Live(ctx context.Context) (store.Live, error) { return store.CountLive(ctx, d) }
+
+// wrap classifies a pebble error: pebble's not-found is ErrNotFound, the
+// rest as the OS said (store.WrapOS).
 func wrap(err error) error {
-	var se *store.Error
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, pebble.ErrNotFound):
+	if errors.Is(err, pebble.ErrNotFound) {
 		return store.ErrNotFound
-	case errors.As(err, &se), store.Classify(err) != store.Other, errors.Is(err, store.ErrForeign), errors.Is(err, store.ErrInvalid):
-		return err // classified already
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return store.Wrap(store.Full, err)
-	case errors.Is(err, syscall.EIO), errors.Is(err, fs.ErrPermission):
-		return store.Wrap(store.IO, err)
 	}
-	return store.Wrap(store.Other, err)
+	return store.WrapOS(err)
 }

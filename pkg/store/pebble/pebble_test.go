@@ -27,7 +27,7 @@ func TestConformance(t *testing.T) {
 
 func TestModuleVersion(t *testing.T) {
 	t.Parallel()
-	storetest.RequiresModule(t, module, moduleVersion)
+	storetest.RequiresModule(t, engine.Module, engine.ModuleVersion)
 }
 
 func initAt(t *testing.T, path string, o Options) (store.Store, error) {
@@ -49,7 +49,7 @@ func TestRefusesForeign(t *testing.T) {
 	file := filepath.Join(dir, "sqlite.db")
 	theirs := filepath.Join(dir, "theirs")
 	lmdb := filepath.Join(dir, "lmdb")
-	for path, body := range map[string]string{file: "SQLite format 3\x00", filepath.Join(theirs, "MANIFEST-000001"): "pebble's", filepath.Join(lmdb, Marker): "a gobench LMDB environment\n"} {
+	for path, body := range map[string]string{file: "SQLite format 3\x00", filepath.Join(theirs, "MANIFEST-000001"): "pebble's", filepath.Join(lmdb, store.DirMarker): "a gobench LMDB environment\n"} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

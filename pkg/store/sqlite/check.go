@@ -30,8 +30,11 @@ const (
 // that is not a regular file (a FIFO, a device), an existing file that is
 // not gobench's database (with Reuse: that is neither a SQLite database
 // nor empty), a table of the name of one the run replaces that gobench
-// did not create (see checkTables), and a -wal file beside the database
-// that is another database's, which SQLite would replay into this one.
+// did not create (see checkTables), a -wal file beside the database
+// that is another database's, which SQLite would replay into this one,
+// and a -wal, -journal or -shm file beside a database that does not exist
+// (or, with Reuse, a -wal or -journal beside an empty one), which SQLite
+// would delete (see store.CheckOrphans).
 func (s *db) Precheck() error {
 	if s.opts.Memory {
 		return nil
@@ -39,7 +42,7 @@ func (s *db) Precheck() error {
 	fi, err := os.Stat(s.path)
 	switch {
 	case os.IsNotExist(err):
-		return nil
+		return store.CheckOrphans(s.path, false)
 	case err != nil:
 		return fmt.Errorf("%w: %s: %v", store.ErrInvalid, s.path, err)
 	case fi.IsDir():
@@ -57,10 +60,11 @@ func (s *db) Precheck() error {
 			return fmt.Errorf("%w: %s is not a SQLite database: --reuse takes a SQLite database or an empty file", store.ErrForeign, s.path)
 		}
 	}
-	if fi.Size() > 0 {
-		if err := s.checkTablesReadOnly(); err != nil {
-			return err
-		}
+	if fi.Size() == 0 {
+		return store.CheckOrphans(s.path, true)
+	}
+	if err := s.checkTablesReadOnly(); err != nil {
+		return err
 	}
 	return s.checkWAL()
 }
@@ -81,7 +85,7 @@ func (s *db) checkWAL() error {
 	}
 	head, err := readAt(s.path, 0, headerSize)
 	if err != nil || !bytes.HasPrefix(head, fileMagic) {
-		return nil // an empty database: SQLite deletes the WAL
+		return nil // too short for a header: Precheck refused it already
 	}
 	dbPage := uint32(binary.BigEndian.Uint16(head[pageSizeOffset:]))
 	if dbPage == 1 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,6 +111,79 @@ func TestForeignWAL(t *testing.T) {
 			walAfter, _ := os.ReadFile(target + "-wal")
 			if !bytes.Equal(before, after) || !bytes.Equal(walBefore, walAfter) || len(walAfter) == 0 {
 				t.Errorf("%s: the database or its -wal changed (%d → %d, wal %d → %d bytes)", tt.name, len(before), len(after), len(walBefore), len(walAfter))
+			}
+		}
+	})
+}
+
+// A -wal, -journal or -shm file beside a database that does not exist is
+// another database's, and SQLite deletes a -wal or -journal on opening a
+// database of no pages, whatever they hold: a real WAL of another
+// database, 50 committed rows in it, was deleted by a run that then
+// exited 0. Each is refused, by Precheck and by Init, naming the file,
+// which keeps its bytes; no database is made. With Reuse, a -wal or
+// -journal beside an empty file is refused the same way.
+func TestOrphanSidecarsRefused(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		dir := t.TempDir()
+		other := filepath.Join(dir, "other.db")
+		oc := rawDB(t, d, other, "PRAGMA journal_mode=wal", "PRAGMA wal_autocheckpoint=0", "CREATE TABLE notes(x)")
+		for i := 0; i < 50; i++ {
+			if _, err := oc.queryString("INSERT INTO notes VALUES('committed')"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wal, err := os.ReadFile(other + "-wal")
+		if err != nil || len(wal) <= walHeaderSize {
+			t.Fatalf("the other database's WAL: %d bytes, %v", len(wal), err)
+		}
+		shm, _ := os.ReadFile(other + "-shm")
+		oc.Close()
+		pc := rawDB(t, d, filepath.Join(dir, "persist.db"), "PRAGMA journal_mode=persist", "CREATE TABLE notes(x)", "INSERT INTO notes VALUES('theirs')")
+		journal, err := os.ReadFile(filepath.Join(dir, "persist.db-journal"))
+		pc.Close()
+		if err != nil || len(journal) == 0 {
+			t.Fatalf("the other database's journal: %d bytes, %v", len(journal), err)
+		}
+		content := map[string][]byte{"-wal": wal, "-journal": journal, "-shm": shm}
+
+		for _, tt := range []struct {
+			suffix string
+			reuse  bool // the database exists, empty, taken with Reuse
+		}{{"-wal", false}, {"-journal", false}, {"-shm", false}, {"-wal", true}, {"-journal", true}} {
+			name := fmt.Sprintf("%s reuse=%v", tt.suffix, tt.reuse)
+			path := filepath.Join(t.TempDir(), "bench.db")
+			if tt.reuse {
+				if err := os.WriteFile(path, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(path+tt.suffix, content[tt.suffix], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			o := DefaultOptions()
+			o.Journal = "wal"
+			if tt.suffix == "-journal" {
+				o.Journal = "rollback"
+			}
+			c := store.Config{Path: path, Options: o.Encode(), Reuse: tt.reuse}
+			err := precheckOf(t, d, c)
+			if !errors.Is(err, store.ErrForeign) || !strings.Contains(err.Error(), path+tt.suffix+" is there") {
+				t.Errorf("%s: Precheck = %v, want ErrForeign naming %s", name, err, path+tt.suffix)
+			}
+			st, err := d.Open(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Init(context.Background()); !errors.Is(err, store.ErrForeign) {
+				t.Errorf("%s: Init = %v, want ErrForeign", name, err)
+			}
+			st.Close()
+			if b, err := os.ReadFile(path + tt.suffix); err != nil || !bytes.Equal(b, content[tt.suffix]) {
+				t.Errorf("%s: the file changed or went (%d bytes before, %d after, %v)", name, len(content[tt.suffix]), len(b), err)
+			}
+			if fi, err := os.Stat(path); tt.reuse != (err == nil) || (err == nil && fi.Size() != 0) {
+				t.Errorf("%s: the database was made or changed: %v", name, err)
 			}
 		}
 	})

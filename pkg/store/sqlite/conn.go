@@ -98,12 +98,7 @@ type conn struct {
 }
 
 var (
-	_ store.Conn        = (*conn)(nil)
-	_ store.Updater     = (*conn)(nil)
-	_ store.Deleter     = (*conn)(nil)
-	_ store.Batcher     = (*conn)(nil)
-	_ store.Inserter    = (*conn)(nil)
-	_ store.Scanner     = (*conn)(nil)
+	_ store.KVConn      = (*conn)(nil)
 	_ store.TxProber    = (*conn)(nil)
 	_ store.BusyRetrier = (*conn)(nil)
 

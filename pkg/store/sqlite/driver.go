@@ -64,7 +64,18 @@ type loopBackend interface {
 	loops()
 }
 
-var _ store.Driver = (*Driver)(nil)
+var (
+	_ store.Driver   = (*Driver)(nil)
+	_ store.Resident = (*Driver)(nil)
+)
+
+// InMemory reports whether cfg's options keep the database in memory
+// (Options.Memory, --storage memory); options that do not decode are on
+// disk, for Open to refuse.
+func (d *Driver) InMemory(cfg store.Config) bool {
+	o, err := DecodeOptions(cfg.Options)
+	return err == nil && o.Memory
+}
 
 // Name returns the name the driver is registered under.
 func (d *Driver) Name() string { return d.name }

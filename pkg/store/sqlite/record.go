@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"strings"
 	"sync/atomic"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -36,14 +35,9 @@ func (p *procRec) event(e iorecord.Event) {
 	p.r.Append(e)
 }
 
-// roleOfName is the role of a database's file by its name: its journal,
-// its WAL, or the database.
-func roleOfName(name string) int {
-	switch {
-	case strings.HasSuffix(name, "-journal"):
-		return store.RoleJournal
-	case strings.HasSuffix(name, "-wal"):
-		return store.RoleWAL
-	}
-	return store.RoleDatabase
-}
+// nameRoles are the roles of a database's files by their names: its
+// journal, its WAL, or the database.
+var nameRoles = store.DiskFiles{Roles: []store.RoleSuffix{{Suffix: "-journal", Role: store.RoleJournal}, {Suffix: "-wal", Role: store.RoleWAL}}}
+
+// roleOfName is the role of a database's file by its name.
+func roleOfName(name string) int { return nameRoles.RoleOf(name) }

@@ -102,7 +102,7 @@ func TestCaptureSignals(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			script := `echo ready >&2; sleep 1000; echo never`
+			script := `echo ready >&2; sleep 1000; echo never >&2`
 			sql := sqlite3CLI()
 			if sql {
 				script = `sqlite3 app.db "CREATE TABLE t (x); INSERT INTO t VALUES (1)"; ` + script

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -44,7 +45,16 @@ replay --info TRACE summarises it, gobench replay TRACE runs it again.
 
 The program runs as it would without capture: its arguments, input,
 output, errors and exit status pass through (gobench capture exits with
-the program's status). A Go program captures itself through package
+the program's status). The trace never replaces a file the program
+created, changed or opened as a database (or its -wal, -journal or -shm
+file) during the capture: it goes beside it, as FILE.trace or
+FILE.N.trace, and capture exits 2 saying where.
+
+A signal that stops gobench (SIGTERM, SIGINT, SIGHUP) is passed on to the
+program's process group (its own, unless gobench runs in a terminal's
+foreground, whose Ctrl-C reaches both); the trace of what ran is written
+and gobench exits with the signal's status (143, 130, 129). A second
+signal kills the program, and so does gobench's own death (Linux). A Go program captures itself through package
 capture's driver wrapper, which writes into the same trace when run under
 gobench capture.
 
@@ -67,6 +77,7 @@ linked to the system's library, cannot be captured this way.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCapture(cmd.Context(), o, args, env)
 		},
+		Annotations: map[string]string{runsProgram: "yes"},
 	}
 	cmd.Flags().SetInterspersed(false) // what follows the command is its own
 	o.AddFlags(cmd.Flags())
@@ -93,24 +104,81 @@ func runCapture(ctx context.Context, o *captureOptions, args []string, env *Env)
 	if err != nil {
 		return usage(fmt.Errorf("--out %s: %w", o.out, err))
 	}
+	t, err := env.FS.OutputTarget(abs)
+	if err != nil {
+		return usage(fmt.Errorf("--out %s: %w", o.out, err))
+	}
+	if err := context.Cause(ctx); err != nil {
+		return err // a signal came before the program started
+	}
+	signals, stop := passSignals(ctx)
 	run, err := preload.Run(ctx, preload.Options{
 		Command: args[0], Args: args[1:], Library: lib, TempDir: filepath.Dir(abs),
 		Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr,
+		Guard: []string{t.Path}, Signals: signals, Kill: env.Abort,
 	})
+	stop()
 	if err != nil {
 		return usage(err)
 	}
 	defer run.Close()
-	var st sqltrace.MergeStats
-	if err := env.FS.WriteOutput(o.out, func(w io.Writer) error {
-		st, err = run.Merge(w)
+	if err := writeCapture(env, o.out, t.Path, run); err != nil {
 		return err
-	}); err != nil {
-		return fmt.Errorf("writing the trace %s: %w", o.out, err)
 	}
-	captureSummary(env, o.out, st)
+	if err := context.Cause(ctx); err != nil {
+		return err // the exit status is the signal's, whatever the program did with it
+	}
 	if run.ExitCode != 0 {
 		return exitStatus{run.ExitCode}
+	}
+	return nil
+}
+
+// passSignals returns the channel on which the signal that stops gobench
+// (the cause of ctx) goes on to the program, which stops as it would: the
+// trace keeps what it ran. stop ends the watch.
+func passSignals(ctx context.Context) (<-chan os.Signal, func()) {
+	signals := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			var sc *signalCause
+			if errors.As(context.Cause(ctx), &sc) {
+				signals <- sc.sig
+			}
+		case <-done:
+		}
+	}()
+	return signals, func() { close(done) }
+}
+
+// writeCapture writes the trace to out (whose file is path), or, when the
+// program made that file its own (sqlite3 same.db with --out same.db),
+// beside it under a free name, and fails saying so: the trace never
+// replaces what the program left.
+func writeCapture(env *Env, out, path string, run *preload.Captured) error {
+	to, moved := out, ""
+	if why, touched, err := run.Touched(path); err != nil {
+		return fmt.Errorf("--out %s: %w", out, err)
+	} else if touched {
+		if to, err = run.FreeName(out); err != nil {
+			return err
+		}
+		moved = why
+	}
+	var st sqltrace.MergeStats
+	err := env.FS.WriteOutput(to, func(w io.Writer) error {
+		var err error
+		st, err = run.Merge(w)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("writing the trace %s: %w", to, err)
+	}
+	captureSummary(env, to, st)
+	if moved != "" {
+		return usage(fmt.Errorf("--out %s is %s during the capture: it is left as the program left it, and the trace is in %s instead", out, moved, to))
 	}
 	return nil
 }

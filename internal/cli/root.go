@@ -29,6 +29,11 @@ import (
 // them after their current op and keeps the partial result.
 const runsWorkers = "gobench/runs-workers"
 
+// runsProgram annotates a command that runs a program of the user's
+// (capture): an interrupt is passed on to it (signalCause.sig), a second
+// kills it (Env.Abort).
+const runsProgram = "gobench/runs-program"
+
 // examplesParsed annotates a command whose examples are measurements of
 // this machine that take minutes and write no plan (scenario run): the
 // test of every command's examples parses them only.
@@ -58,6 +63,7 @@ func planCommands(root *cobra.Command) map[string]string {
 type signalCause struct {
 	what string
 	code int
+	sig  os.Signal // the signal, as a program gobench runs is sent it
 }
 
 func (s *signalCause) Error() string { return s.what }
@@ -67,11 +73,11 @@ func (s *signalCause) Unwrap() error { return context.Canceled }
 // Each stops it the same way: workers finish their current op, the
 // partial result is written, temporary files are removed.
 var (
-	errHangup      = &signalCause{"hung up (SIGHUP)", ExitHangup}
-	errInterrupted = &signalCause{"interrupted (SIGINT)", ExitInterrupted}
-	errQuit        = &signalCause{"quit (SIGQUIT)", ExitQuit}
-	errBrokenPipe  = &signalCause{"output closed (SIGPIPE: the reader of stdout or stderr is gone)", ExitBrokenPipe}
-	errTerminated  = &signalCause{"terminated (SIGTERM)", ExitTerminated}
+	errHangup      = &signalCause{"hung up (SIGHUP)", ExitHangup, syscall.SIGHUP}
+	errInterrupted = &signalCause{"interrupted (SIGINT)", ExitInterrupted, syscall.SIGINT}
+	errQuit        = &signalCause{"quit (SIGQUIT)", ExitQuit, syscall.SIGQUIT}
+	errBrokenPipe  = &signalCause{"output closed (SIGPIPE: the reader of stdout or stderr is gone)", ExitBrokenPipe, syscall.SIGTERM}
+	errTerminated  = &signalCause{"terminated (SIGTERM)", ExitTerminated, syscall.SIGTERM}
 )
 
 // causeOf returns the cause a signal stops gobench with; nil for SIGPIPE,
@@ -107,11 +113,12 @@ func Main(args []string, env *Env) int {
 		// An interrupt ends a read waiting on a FIFO's silent writer.
 		defer context.AfterFunc(ctx, env.FS.CancelReads)()
 	}
-	var workers atomic.Bool // the command runs workers (set once it starts)
-	relaySignals(env, cancel, &workers)
+	var workers, program atomic.Bool // the command runs workers, or a program (set once it starts)
+	relaySignals(env, cancel, &workers, &program)
 	root := newRootCommand(env)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		workers.Store(cmd.Annotations[runsWorkers] != "" && !printsOnly(cmd))
+		program.Store(cmd.Annotations[runsProgram] != "")
 		return finiteFloats(cmd)
 	}
 	root.SetArgs(args)
@@ -202,9 +209,9 @@ func isClosed(c <-chan struct{}) bool {
 // relaySignals turns the first signal that stops gobench into a
 // cancellation of the command (its cause says which signal; SIGQUIT
 // prints every goroutine's stack first, as Go's own handler does), and a
-// second one, for a command that runs workers, into killing them
-// (env.Abort).
-func relaySignals(env *Env, cancel context.CancelCauseFunc, workers *atomic.Bool) {
+// second one, for a command that runs workers or a program, into killing
+// them (env.Abort).
+func relaySignals(env *Env, cancel context.CancelCauseFunc, workers, program *atomic.Bool) {
 	if env.Notify == nil {
 		return
 	}
@@ -221,13 +228,20 @@ func relaySignals(env *Env, cancel context.CancelCauseFunc, workers *atomic.Bool
 			fmt.Fprintf(env.Stderr, "SIGQUIT: quit\n\n%s\n", allStacks())
 		}
 		cancel(cause) // before saying so: who reads the line finds the command stopping
-		if workers.Load() {
+		switch {
+		case workers.Load():
 			fmt.Fprintf(env.Stderr, "gobench: %v: stopping workers after their current op (interrupt again to kill them)\n", cause)
-		} else if cause != errBrokenPipe { // a report's reader left: nothing to say (printError)
+		case program.Load():
+			fmt.Fprintf(env.Stderr, "gobench: %v: passed on to the program (interrupt again to kill it)\n", cause)
+		case cause != errBrokenPipe: // a report's reader left: nothing to say (printError)
 			fmt.Fprintf(env.Stderr, "gobench: %v: stopping\n", cause)
 		}
-		if _, ok := nextStop(sigs, nil); ok && workers.Load() {
-			fmt.Fprintln(env.Stderr, "gobench: interrupted twice: killing the workers")
+		if _, ok := nextStop(sigs, nil); ok && (workers.Load() || program.Load()) {
+			what := "the workers"
+			if program.Load() {
+				what = "the program"
+			}
+			fmt.Fprintf(env.Stderr, "gobench: interrupted twice: killing %s\n", what)
 			close(abort)
 		}
 	}()

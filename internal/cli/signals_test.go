@@ -56,7 +56,7 @@ func TestSignalCauses(t *testing.T) {
 			env := &Env{Stderr: stderr, BrokenPipe: broken, Notify: func(c chan<- os.Signal) { sigs = c }}
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
-			relaySignals(env, cancel, new(atomic.Bool))
+			relaySignals(env, cancel, new(atomic.Bool), new(atomic.Bool))
 			sigs <- syscall.SIGPIPE // a dead worker's pipe, say
 			if tt.sig != nil {
 				sigs <- tt.sig

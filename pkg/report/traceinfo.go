@@ -32,6 +32,9 @@ func traceInfoText(w io.Writer, in *sqltrace.Info, o Options) error {
 	if !in.Complete {
 		state = "incomplete"
 	}
+	if in.TailMissing != "" {
+		state += ", but its end may be missing: " + textEscape(in.TailMissing)
+	}
 	if in.Cut.Statements > 0 || in.Omitted.Statements > 0 {
 		state += fmt.Sprintf(" but not whole (%d statements cut, %d with a value omitted)", in.Cut.Statements, in.Omitted.Statements)
 	}

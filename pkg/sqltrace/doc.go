@@ -38,7 +38,8 @@
 //	SQL      sql id, text: the text of later Exec records that name the id
 //	Exec     one execution of one statement (see Exec)
 //	Segment  db, time, reason: the database's state counters restart
-//	Note     level, text: what the capture could not do
+//	Note     level, text: what the capture could not do (level 3,
+//	         NoteTail: the trace's last statements may be missing)
 //	Snapshot db, snapshot number, size, time, error: the database's
 //	         content when the capture began, in the 'S' chunks of that
 //	         snapshot number

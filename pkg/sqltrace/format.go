@@ -305,6 +305,12 @@ type Segment struct {
 const (
 	NoteInfo    = 1
 	NoteWarning = 2
+	// NoteTail marks a trace whose last statements may be missing: the
+	// program died of a signal, or a process's part was cut short. Its
+	// text says why; a reader of a trace shows it as its state
+	// (Info.TailMissing). A reader older than the level shows it as a
+	// note.
+	NoteTail = 3
 )
 
 // Note is something the capture wants read: what it could not do.

@@ -32,11 +32,14 @@ type Info struct {
 	// Cut counts the statements whose text was longer than MaxText (a
 	// replay does not run them), Omitted those with a parameter longer
 	// than MaxValue, which the trace does not hold.
-	Cut     Loss                `json:"cut"`
-	Omitted Loss                `json:"omitted"`
-	Notes   []string            `json:"notes,omitempty"`
-	Orders  map[string]*Order   `json:"-"`
-	byFP    map[string]*fpCount // fingerprint → counts
+	Cut     Loss     `json:"cut"`
+	Omitted Loss     `json:"omitted"`
+	Notes   []string `json:"notes,omitempty"`
+	// TailMissing, if not empty, says why the trace's last statements
+	// may be missing (a NoteTail note of the capture's).
+	TailMissing string              `json:"tail_missing,omitempty"`
+	Orders      map[string]*Order   `json:"-"`
+	byFP        map[string]*fpCount // fingerprint → counts
 }
 
 // ProcessInfo is one process of a trace.
@@ -220,6 +223,9 @@ func (t *tally) add(c *scanContext, rec *Record) {
 		d.Snapshot, d.SnapshotError = rec.Snapshot.Size, rec.Snapshot.Error
 	case KindNote:
 		t.in.Notes = append(t.in.Notes, rec.Note.Text)
+		if rec.Note.Level == NoteTail && rec.Stream == 0 && t.in.TailMissing == "" {
+			t.in.TailMissing = rec.Note.Text
+		}
 	case KindOpen:
 		t.db(c.dbPath(rec.Stream, rec.Open.DB))
 		t.conn(rec.Stream, rec.Open.Conn, rec.Open.Thread)

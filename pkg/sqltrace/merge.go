@@ -1,6 +1,7 @@
 package sqltrace
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,11 @@ type Part struct {
 	// Name names the part in notes (its file's name).
 	Name string
 	R    io.Reader
+	// Tail, if not empty, is whole records the process recorded but had
+	// not written to R when it ended (a process killed between two
+	// flushes): they follow R's records, which must end at a chunk's
+	// boundary.
+	Tail []byte
 }
 
 // MergeStats is what Merge wrote.
@@ -22,8 +28,11 @@ type MergeStats struct {
 	// cut to MaxText bytes, or with a parameter longer than MaxValue.
 	Cut, Omitted Loss
 	// Notes are what the merge noted in the trace: parts cut short,
-	// databases without a snapshot.
+	// databases without a snapshot, and the marks it was given.
 	Notes []string
+	// TailMissing says why the trace's last statements may be missing
+	// (see NoteTail), if they may.
+	TailMissing string
 }
 
 // Merge writes one trace to out from the files a capture's processes
@@ -33,14 +42,16 @@ type MergeStats struct {
 // content at the end (digest, if not nil, reads it: the capture is over),
 // and notes. A part cut short (a process killed before it finished
 // writing) keeps the records of its whole chunks, and the merge notes what
-// it lost.
-func Merge(out io.Writer, parts []Part, open func(file string) (io.ReadCloser, error), digest func(path string) ([]TableDigest, error)) (MergeStats, error) {
+// it lost. marks are notes the caller adds to stream 0: a NoteTail one
+// says the trace's end may be missing (the program died of a signal), as
+// a part cut short does too.
+func Merge(out io.Writer, parts []Part, open func(file string) (io.ReadCloser, error), digest func(path string) ([]TableDigest, error), marks ...Note) (MergeStats, error) {
 	var st MergeStats
 	w, err := NewWriter(out)
 	if err != nil {
 		return st, err
 	}
-	m := &merger{w: w, open: open, digest: digest, snapFile: map[string]SnapFile{}, stats: &st}
+	m := &merger{w: w, open: open, digest: digest, snapFile: map[string]SnapFile{}, stats: &st, marks: marks}
 	for i, p := range parts {
 		if err := m.part(uint64(i+1), p); err != nil {
 			return st, err
@@ -65,6 +76,7 @@ type merger struct {
 	dbs      []string
 	snapFile map[string]SnapFile // by database path
 	stats    *MergeStats
+	marks    []Note
 }
 
 func (m *merger) note(format string, args ...any) {
@@ -74,7 +86,11 @@ func (m *merger) note(format string, args ...any) {
 // part copies one part's records into stream id.
 func (m *merger) part(id uint64, p Part) error {
 	s := m.w.Stream(id)
-	r := NewReader(p.R)
+	in := p.R
+	if len(p.Tail) > 0 {
+		in = io.MultiReader(p.R, bytes.NewReader(appendChunk(nil, chunkRecords, 0, p.Tail)))
+	}
+	r := NewReader(in)
 	paths := map[uint64]string{}
 	for r.Next() {
 		rec := r.Record()
@@ -117,6 +133,7 @@ func (m *merger) part(id uint64, p Part) error {
 			break
 		}
 		m.note("%s (stream %d): %v; the records before it are kept", p.Name, id, err)
+		m.marks = append(m.marks, Note{Level: NoteTail, Text: fmt.Sprintf("%s (stream %d) is cut short: the process's last statements may be missing", p.Name, id)})
 	}
 	return s.Flush()
 }
@@ -175,6 +192,16 @@ func (m *merger) own() error {
 	for _, n := range m.stats.Notes {
 		if err := s.Write(&Record{Kind: KindNote, Note: Note{Level: NoteWarning, Text: truncate(n, MaxString)}}); err != nil {
 			return err
+		}
+	}
+	for _, n := range m.marks {
+		n.Text = truncate(n.Text, MaxString)
+		if err := s.Write(&Record{Kind: KindNote, Note: n}); err != nil {
+			return err
+		}
+		m.stats.Notes = append(m.stats.Notes, n.Text)
+		if n.Level == NoteTail && m.stats.TailMissing == "" {
+			m.stats.TailMissing = n.Text
 		}
 	}
 	return s.Flush()

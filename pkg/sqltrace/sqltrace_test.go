@@ -464,12 +464,12 @@ func TestMerge(t *testing.T) {
 		}
 		return []TableDigest{{Name: "t", Rows: 3, Hash: "00ff"}}, nil
 	}
-	st, err := Merge(&out, []Part{{"p1", bytes.NewReader(p1)}, {"p2", bytes.NewReader(p2)}, {"p3", bytes.NewReader(p3)}}, open, digest)
+	st, err := Merge(&out, []Part{{Name: "p1", R: bytes.NewReader(p1)}, {Name: "p2", R: bytes.NewReader(p2)}, {Name: "p3", R: bytes.NewReader(p3)}}, open, digest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Streams != 3 || st.Snapshots != 1 || len(st.Notes) != 3 {
-		t.Errorf("stats %+v, want 3 streams, 1 snapshot, 3 notes (p2 cut short, b.db without a snapshot or a digest)", st)
+	if st.Streams != 3 || st.Snapshots != 1 || len(st.Notes) != 4 || !strings.Contains(st.TailMissing, "p2 (stream 2) is cut short") {
+		t.Errorf("stats %+v, want 3 streams, 1 snapshot, 4 notes (p2 cut short, b.db without a snapshot or a digest, the trace's end may be missing)", st)
 	}
 	recs, err := readAll(out.Bytes())
 	if err != nil {
@@ -745,5 +745,69 @@ func TestFindDatabase(t *testing.T) {
 	t.Chdir(dir)
 	if _, err := in.FindDatabase("shop.db"); err == nil || !strings.Contains(err.Error(), "2 of its databases are named shop.db: give the path") {
 		t.Errorf("an ambiguous base name: %v", err)
+	}
+}
+
+// TestMergeTail: a part's Tail (records its process had not written)
+// follows its records, and a NoteTail mark makes the trace one whose end
+// may be missing, which Inspect reports; a trace without the mark (every
+// trace written before it existed) is not marked.
+func TestMergeTail(t *testing.T) {
+	var part bytes.Buffer
+	w, _ := NewWriter(&part)
+	s := w.Stream(0)
+	for _, r := range []Record{
+		{Kind: KindProcess, Process: Process{PID: 7}},
+		{Kind: KindDB, DB: DB{ID: 1, Path: "/db"}},
+		{Kind: KindOpen, Open: Open{Conn: 1, DB: 1}},
+		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "SELECT 1", Start: 1}},
+	} {
+		if err := s.Write(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	body := part.Bytes()
+	// The tail: two more Execs, encoded as a part's records chunk holds
+	// them (the first defines its text).
+	var more bytes.Buffer
+	mw, _ := NewWriter(&more)
+	ms := mw.Stream(0)
+	ms.lastStart = 1 // the part's stream went as far
+	ms.texts = map[string]uint64{"SELECT 1": 1}
+	for _, start := range []int64{2, 3} {
+		if err := ms.Write(&Record{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "SELECT 1", Start: start}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tail := append([]byte(nil), ms.buf...)
+	none := func(string) (io.ReadCloser, error) { return nil, errors.New("none") }
+	for _, tt := range []struct {
+		name       string
+		tail       []byte
+		marks      []Note
+		statements int64
+		missing    string
+	}{
+		{"whole", nil, nil, 1, ""},
+		{"tail", tail, nil, 3, ""},
+		{"marked", tail, []Note{{Level: NoteTail, Text: "the program died of signal 9"}}, 3, "the program died of signal 9"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var merged bytes.Buffer
+			st, err := Merge(&merged, []Part{{Name: "p", R: bytes.NewReader(body), Tail: tt.tail}}, none, nil, tt.marks...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := inspectBytes(merged.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.Statements != tt.statements || in.TailMissing != tt.missing || st.TailMissing != tt.missing || !in.Complete {
+				t.Errorf("statements %d, tail missing %q (merge %q), complete %v; want %d, %q", in.Statements, in.TailMissing, st.TailMissing, in.Complete, tt.statements, tt.missing)
+			}
+		})
 	}
 }

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -355,6 +356,67 @@ static pid_t part_pid;
 static buf records;         /* the records not yet written, one chunk's worth */
 static int64_t last_flush;
 static int64_t last_start; /* the previous Exec's start */
+static uint64_t part_size; /* bytes written to the part */
+
+/* The tail: the records not yet written to the part, mirrored whole into a
+ * file of the capture's directory that this process maps shared
+ * (part-PID-N.tail), so that a process killed (SIGKILL, a fatal signal,
+ * abort, _exit) before its last flush loses none of its whole records:
+ * gobench reads them from the file after the program ended. Its header,
+ * little-endian 64-bit words: magic "GBTAIL\n\0", the part's offset where
+ * the tail's records begin, their length, and the state (1 running, 2
+ * ended through exit, every record written to the part). The records
+ * follow. */
+#define TAIL_HEADER 32
+#define TAIL_CAP FLUSH_AT
+static unsigned char *tail;
+static size_t tail_n; /* bytes of records mirrored */
+
+static void tail_word(int i, uint64_t v) {
+	if (tail)
+		__atomic_store_n((uint64_t *)(tail + 8 * i), v, __ATOMIC_RELEASE);
+}
+
+/* tail_open maps the tail file beside the part at path; mu is held. */
+static void tail_open(const char *path) {
+	char tp[4200];
+	snprintf(tp, sizeof tp, "%.*s.tail", (int)(strlen(path) - strlen(".trace")), path);
+	int fd = open(tp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (ftruncate(fd, TAIL_HEADER + TAIL_CAP) == 0) {
+		void *m = mmap(NULL, TAIL_HEADER + TAIL_CAP, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m != MAP_FAILED) {
+			tail = m;
+			memcpy(tail, "GBTAIL\n", 8);
+			tail_word(1, part_size);
+			tail_word(2, 0);
+			tail_word(3, 1);
+		}
+	}
+	close(fd);
+}
+
+/* tail_mirror copies the records not yet mirrored into the tail, whole
+ * records only: it runs between records. */
+static void tail_mirror(void) {
+	if (!tail || records.n <= tail_n)
+		return;
+	if (records.n > TAIL_CAP)
+		return; /* flushed at once: records_done writes a full chunk */
+	memcpy(tail + TAIL_HEADER + tail_n, records.b + tail_n, records.n - tail_n);
+	tail_n = records.n;
+	tail_word(2, tail_n);
+}
+
+/* tail_flushed: the records are in the part now. The length goes to 0
+ * before the offset moves, so that a reader never takes records written
+ * for ones that were not. */
+static void tail_flushed(void) {
+	tail_n = 0;
+	tail_word(2, 0);
+	tail_word(1, part_size);
+}
 
 /* write_all writes n bytes to the part; an error stops the capture. */
 static void write_all(const unsigned char *p, size_t n) {
@@ -368,6 +430,7 @@ static void write_all(const unsigned char *p, size_t n) {
 		}
 		p += w;
 		n -= (size_t)w;
+		part_size += (uint64_t)w;
 	}
 }
 
@@ -388,6 +451,7 @@ static void flush_locked(void) {
 	}
 	free(c.b);
 	records.n = 0;
+	tail_flushed();
 	last_flush = now();
 }
 
@@ -507,8 +571,10 @@ static int open_part(void) {
 		return 0;
 	}
 	part_pid = getpid();
+	part_size = 0;
 	unsigned char h[16] = {'G', 'B', 'T', 'R', 'A', 'C', 'E', '\n', VERSION, 0, 0, 0, 0, 0, 0, 0};
 	write_all(h, sizeof h);
+	tail_open(path); /* its records begin after the header */
 	struct timespec wall;
 	clock_gettime(CLOCK_REALTIME, &wall);
 	put_byte(&records, K_PROCESS);
@@ -525,6 +591,8 @@ static int open_part(void) {
 static void record_done(void) {
 	if (records.n >= FLUSH_AT || now() - last_flush > FLUSH_EVERY)
 		flush_locked();
+	else
+		tail_mirror();
 }
 
 static void note_locked(int level, const char *fmt, ...) {
@@ -1688,6 +1756,10 @@ static void after_fork_child(void) {
 	if (part_fd >= 0)
 		close(part_fd);
 	part_fd = -1;
+	if (tail)
+		munmap(tail, TAIL_HEADER + TAIL_CAP); /* the parent's */
+	tail = NULL;
+	tail_n = 0;
 	records.n = 0;
 	last_start = 0;
 	forget_texts();
@@ -1709,7 +1781,10 @@ __attribute__((constructor)) static void init(void) {
 
 __attribute__((destructor)) static void fini(void) {
 	pthread_mutex_lock(&mu);
-	if (part_pid == getpid())
+	if (part_pid == getpid()) {
 		flush_locked();
+		if (part_fd >= 0 && !disabled)
+			tail_word(3, 2);
+	}
 	pthread_mutex_unlock(&mu);
 }

@@ -115,7 +115,7 @@ func runCapture(ctx context.Context, o *captureOptions, args []string, env *Env)
 	run, err := preload.Run(ctx, preload.Options{
 		Command: args[0], Args: args[1:], Library: lib, TempDir: filepath.Dir(abs),
 		Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr,
-		Guard: []string{t.Path}, Signals: signals, Kill: env.Abort,
+		Guard: []string{t.Path}, Signals: signals, Kill: env.Abort, WatchdogArg: captureWatchdogArg,
 	})
 	stop()
 	if err != nil {

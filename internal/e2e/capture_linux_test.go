@@ -142,15 +142,34 @@ func TestCaptureSignals(t *testing.T) {
 }
 
 // A SIGKILLed gobench capture leaves no process of the program behind:
-// the kernel kills it with gobench (a parent-death signal).
+// the kernel kills its first process with gobench (a parent-death
+// signal), and the capture's watchdog, which outlives gobench, kills the
+// processes that one started (a shell's background sleep, which the death
+// signal does not reach). The watchdog itself is gone too.
 func TestCaptureKilledLeavesNoOrphans(t *testing.T) {
 	needCC(t)
-	cmd, _, procs := startCapture(t, t.TempDir(), `echo ready >&2; exec sleep 1000`)
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
+	for _, tt := range []struct{ name, script string }{
+		{"the program", `echo ready >&2; exec sleep 1000`},
+		{"its child", `sleep 1000 & echo ready >&2; wait`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd, _, procs := startCapture(t, t.TempDir(), tt.script)
+			watchdogs := 0
+			for _, p := range procs {
+				if strings.Contains(p.cmd, " capture-watchdog") {
+					watchdogs++
+				}
+			}
+			if watchdogs != 1 {
+				t.Fatalf("%d capture watchdogs below gobench, want 1: %v", watchdogs, procs)
+			}
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			awaitGone(t, procs, "after gobench capture was killed")
+		})
 	}
-	_ = cmd.Wait()
-	awaitGone(t, procs, "after gobench capture was killed")
 }
 
 // A program killed between two of the capture library's flushes keeps

@@ -132,6 +132,13 @@ type Options struct {
 	// (the trace): Run notes what is at each before the program starts,
 	// so that Touched can tell whether the program made or changed it.
 	Guard []string
+	// WatchdogArg, when not empty, is the argument that makes this
+	// program's executable run Watchdog (gobench: its hidden command
+	// capture-watchdog). Run starts it beside a program that has a
+	// process group of its own, so that the processes the program started
+	// die too when this process is killed outright (its first process
+	// dies with it in any case).
+	WatchdogArg string
 }
 
 // Captured is a program's run under capture: its exit, and what its
@@ -174,9 +181,22 @@ func Run(ctx context.Context, o Options) (*Captured, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
 	cmd.Env = environment(o.Env, o.Library, dir)
 	group := startAttrs(cmd)
+	var wd *watchdog
+	if group && o.WatchdogArg != "" {
+		if wd, err = startWatchdog(o.WatchdogArg); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
 	if err := cmd.Start(); err != nil {
+		if wd != nil {
+			wd.release()
+		}
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting %s: %w", o.Command, err)
+	}
+	if wd != nil {
+		wd.watch(cmd.Process.Pid)
 	}
 	done := make(chan struct{})
 	go func() {
@@ -197,6 +217,9 @@ func Run(ctx context.Context, o Options) (*Captured, error) {
 	}()
 	err = cmd.Wait()
 	close(done)
+	if wd != nil {
+		wd.release()
+	}
 	if cmd.ProcessState == nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("running %s: %w", o.Command, err)

@@ -1,0 +1,89 @@
+package preload
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// The watchdog outlives a capturing process that is killed outright
+// (SIGKILL, the OOM killer): the program's first process dies with
+// gobench (a death signal), but the processes it started would run on
+// under init, still writing. The watchdog is this program's executable
+// run again in a process group of its own; it reads the program's
+// process group on its stdin and, when stdin ends without the word
+// "done" (the capturing process is gone, however it went), kills that
+// group.
+
+// watchdogDone is what the capturing process writes when the capture
+// ended as it should: the program's group is then left alone.
+const watchdogDone = "done"
+
+// Watchdog is the body of the watchdog process (see Options.WatchdogArg):
+// it reads the program's process group from r, a line, then waits for
+// the line "done"; if r ends first, it kills the group with SIGKILL. An r
+// that ends before the group is known is a capture whose program never
+// started: nothing to do.
+func Watchdog(r io.Reader) error {
+	br := bufio.NewReader(r)
+	line, err := br.ReadString('\n')
+	if err != nil {
+		return nil
+	}
+	pgid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || pgid <= 1 {
+		return fmt.Errorf("the capture's watchdog read %q, not a process group", strings.TrimSpace(line))
+	}
+	if rest, _ := br.ReadString('\n'); strings.TrimSpace(rest) == watchdogDone {
+		return nil
+	}
+	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("the capture's watchdog could not kill the program's process group %d: %w", pgid, err)
+	}
+	return nil
+}
+
+// watchdog is a started watchdog process, held through its stdin.
+type watchdog struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+}
+
+// startWatchdog starts this program's executable with arg as the
+// watchdog, in a process group of its own (a kill of gobench's group
+// leaves it), with no output.
+func startWatchdog(arg string) (*watchdog, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding the gobench executable to start the capture's watchdog: %w", err)
+	}
+	cmd := exec.Command(exe, arg)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("starting the capture's watchdog: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the capture's watchdog: %w", err)
+	}
+	return &watchdog{cmd: cmd, in: in}, nil
+}
+
+// watch tells the watchdog the program's process group.
+func (w *watchdog) watch(pgid int) {
+	fmt.Fprintf(w.in, "%d\n", pgid)
+}
+
+// release ends the watchdog, leaving the program's group alone, and waits
+// for it.
+func (w *watchdog) release() {
+	fmt.Fprintln(w.in, watchdogDone)
+	w.in.Close()
+	_ = w.cmd.Wait()
+}

@@ -2,7 +2,6 @@ package layering
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -35,11 +34,7 @@ func TestArchitectureMap(t *testing.T) {
 			}
 		}
 	}
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}", "github.com/gobench/gobench/...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	pkgs := strings.Fields(string(out))
+	pkgs := strings.Fields(goList(t, "-f", "{{.ImportPath}}", "github.com/gobench/gobench/..."))
 	for _, p := range pkgs {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, "github.com/gobench/gobench"), "/")
 		if !rows[rel] {

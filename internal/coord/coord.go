@@ -98,6 +98,7 @@ var ErrWorker = errors.New("worker failed")
 // When a worker fails, Run stops the others and returns the partial result
 // with an error naming the worker and the cause.
 func Run(ctx context.Context, cfg Config) (*result.Result, error) {
+	peak := startPeak(cfg.Plan)
 	s, err := prepare(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -132,8 +133,7 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		res.Environment.Filesystem, res.Environment.MountOptions = s.fs.filesystem, s.fs.mountOptions
 	}
 	res.Environment.Ceiling, res.Environment.Machine = s.cfg.Ceiling, machine
-	res.CoordinatorMaxRSSBytes = sysinfo.MaxRSS()
-	res.WorkerMaxRSSBytes = workerMaxRSS(s.cfg.Plan)
+	res.CoordinatorMaxRSSBytes, res.WorkerMaxRSSBytes = peak.read()
 	return res, outcome(ctx, res, runErr)
 }
 

@@ -2,6 +2,7 @@ package coord
 
 import (
 	"context"
+	"runtime/debug"
 
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -36,12 +37,43 @@ func measureSpace(ctx context.Context, st store.Store, p *workload.Plan) *result
 	return sp
 }
 
-// workerMaxRSS is the peak resident memory of the largest worker: of
-// this process in goroutine mode, of the largest worker process waited
-// for otherwise.
-func workerMaxRSS(p *workload.Plan) int64 {
-	if p.Mode == workload.ModeGoroutine {
-		return sysinfo.MaxRSS()
+// runPeak measures a run's peak resident memory. A worker process's peak
+// is its own (it lives for one run); in goroutine mode the workers live in
+// this process, whose peak spans every run before, so a run starts it
+// over (sysinfo.ResetPeakRSS, Linux only) after handing the previous
+// runs' freed memory back to the system. Where it cannot be started over,
+// goroutine mode's workers' peak is not measured (0) rather than reported
+// as the process's lifetime peak, which only grows from cell to cell.
+type runPeak struct {
+	goroutine bool
+	reset     error // why the peak could not be started over
+}
+
+// startPeak starts measuring the peak memory of a run of p: call it
+// before the store is set up, so that the setup and preload count.
+// Runs in one process at once share its peak.
+func startPeak(p *workload.Plan) runPeak {
+	if p.Mode != workload.ModeGoroutine {
+		return runPeak{}
 	}
-	return sysinfo.ChildrenMaxRSS()
+	debug.FreeOSMemory()
+	return runPeak{goroutine: true, reset: sysinfo.ResetPeakRSS()}
+}
+
+// read returns the coordinator's peak resident memory and the largest
+// worker's: of this process and of the largest worker process waited
+// for, or in goroutine mode both the run's peak of this one process (0
+// for the workers where it could not be started over).
+func (rp runPeak) read() (coordinator, worker int64) {
+	if !rp.goroutine {
+		return sysinfo.MaxRSS(), sysinfo.ChildrenMaxRSS()
+	}
+	if rp.reset != nil {
+		return sysinfo.MaxRSS(), 0
+	}
+	peak, err := sysinfo.PeakRSS()
+	if err != nil {
+		return sysinfo.MaxRSS(), 0
+	}
+	return peak, peak
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,6 +64,7 @@ func TestScripts(t *testing.T) {
 			"widthcheck":    widthCheck,
 			"nodir":         noDir,
 			"rssflat":       rssFlat,
+			"rssafter":      rssAfter,
 			"sizecheck":     sizeCheck,
 			"contention":    contention,
 			"holdread":      holdRead,
@@ -357,6 +359,41 @@ func rssFlat(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if l*2 > s*3 {
 		ts.Fatalf("coordinator memory grew with the op count: %d → %d bytes", s, l)
+	}
+}
+
+// rssafter FILE SMALL LARGE asserts that every run of driver SMALL that
+// follows a run of driver LARGE, in the order the runs started, reports a
+// worker peak RSS below that run's: each run's peak is its own, not the
+// process's lifetime's (which only grows from cell to cell). It wants two
+// such pairs at least.
+func rssAfter(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: rssafter FILE SMALL LARGE")
+	}
+	s := readSuite(ts, args[0])
+	var runs []*result.Result
+	for _, c := range s.Cells {
+		runs = append(runs, c.Runs...)
+	}
+	sort.Slice(runs, func(i, j int) bool { return runs[i].StartedAt.Before(runs[j].StartedAt) })
+	pairs := 0
+	for i, r := range runs {
+		ts.Logf("run %d: %s, worker peak RSS %.1f MiB", i+1, r.Plan.Driver, float64(r.WorkerMaxRSSBytes)/(1<<20))
+		if r.WorkerMaxRSSBytes <= 0 {
+			ts.Fatalf("run %d (%s): no worker RSS recorded", i+1, r.Plan.Driver)
+		}
+		if i == 0 || r.Plan.Driver != args[1] || runs[i-1].Plan.Driver != args[2] {
+			continue
+		}
+		pairs++
+		if prev := runs[i-1]; r.WorkerMaxRSSBytes >= prev.WorkerMaxRSSBytes {
+			ts.Fatalf("run %d (%s) peaked at %d bytes, no less than run %d (%s) before it, %d: a lifetime peak, not the run's",
+				i+1, r.Plan.Driver, r.WorkerMaxRSSBytes, i, prev.Plan.Driver, prev.WorkerMaxRSSBytes)
+		}
+	}
+	if pairs < 2 {
+		ts.Fatalf("%d runs of %s after one of %s: want 2 or more", pairs, args[1], args[2])
 	}
 }
 

@@ -162,6 +162,12 @@ func tpcbCheck(ts *testscript.TestScript, neg bool, args []string) {
 //
 //	found   every cell found a rate, confirmed by a step that met every
 //	        objective at that rate, after steps judged on each objective
+//	consistent  the search followed what it measured, whatever the
+//	        machine sustained: each step is met exactly when all its
+//	        verdicts pass, the achieved-rate verdict is the step's achieved
+//	        rate against its offered one, a single step met leads to
+//	        confirmation steps, and a rate found is that of a confirmation
+//	        met (none found: no rate, no confirmation kept)
 //	max=R   no step offered more than R ops/s
 //	none    no cell found a rate, and every step was judged not met
 func capCheck(ts *testscript.TestScript, neg bool, args []string) {
@@ -192,6 +198,8 @@ func capCheck(ts *testscript.TestScript, neg bool, args []string) {
 				if cf := cv.Confirmed; !cv.Found || cf == nil || !cf.Met || !cf.Confirmation || cf.Offered != cv.Rate {
 					ts.Fatalf("%s: found %v at %v, confirmed by %+v", cv.Settings, cv.Found, cv.Rate, cv.Confirmed)
 				}
+			case "consistent":
+				capConsistent(ts, cv)
 			case "max":
 				limit, _ := strconv.ParseFloat(val, 64)
 				for _, st := range cv.Steps {
@@ -214,4 +222,38 @@ func capCheck(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		ts.Logf("%s: %d steps, found %v at %.1f ops/s", cv.Settings, len(cv.Steps), cv.Found, cv.Rate)
 	}
+}
+
+// capConsistent checks that a capacity curve follows from its own steps
+// (capcheck's consistent).
+func capConsistent(ts *testscript.TestScript, cv result.CapacityCurve) {
+	singleMet, confirmations := false, 0
+	for i, st := range cv.Steps {
+		all := true
+		for _, v := range st.Verdicts {
+			all = all && v.Pass
+			if strings.HasPrefix(v.Expression, "achieved rate >= ") &&
+				(v.Value != st.Achieved || v.Threshold > st.Offered || v.Pass != (st.Achieved >= v.Threshold)) {
+				ts.Fatalf("step %d: offered %v, achieved %v, judged %+v", i+1, st.Offered, st.Achieved, v)
+			}
+		}
+		if st.Met != all {
+			ts.Fatalf("step %d: met %v, its verdicts %+v", i+1, st.Met, st.Verdicts)
+		}
+		singleMet = singleMet || (st.Met && !st.Confirmation)
+		if st.Confirmation {
+			confirmations++
+		}
+	}
+	if singleMet && confirmations == 0 {
+		ts.Fatalf("%s: a step met the objectives and none confirmed it", cv.Settings)
+	}
+	if cf := cv.Confirmed; cv.Found {
+		if cf == nil || !cf.Met || !cf.Confirmation || cf.Offered != cv.Rate {
+			ts.Fatalf("%s: found %v, confirmed by %+v", cv.Settings, cv.Rate, cf)
+		}
+	} else if cv.Rate != 0 || cf != nil {
+		ts.Fatalf("%s: no rate found, yet rate %v, confirmed by %+v", cv.Settings, cv.Rate, cf)
+	}
+	ts.Logf("%s: %d steps (%d confirmations), single steps met: %v, found %v", cv.Settings, len(cv.Steps), confirmations, singleMet, cv.Found)
 }

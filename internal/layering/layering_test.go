@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -460,11 +459,8 @@ var testingAllowed = map[string]bool{"github.com/ncruces/go-sqlite3/vfs/memdb": 
 // bring testing in.
 func TestBinaryHasNoTestCode(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \",\"}}", "../../cmd/gobench").Output()
-	if err != nil {
-		t.Skipf("go list: %v", err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	out := goList(t, "-deps", "-f", "{{.ImportPath}} {{join .Imports \",\"}}", "../../cmd/gobench")
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		pkg, imports, _ := strings.Cut(line, " ")
 		for _, imp := range strings.Split(imports, ",") {
 			switch {

@@ -3,7 +3,6 @@ package layering
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -39,11 +38,7 @@ func TestArchitectureMap(t *testing.T) {
 			}
 		}
 	}
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}", "github.com/gobench/gobench/...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	pkgs := strings.Fields(string(out))
+	pkgs := strings.Fields(goList(t, "-f", "{{.ImportPath}}", "github.com/gobench/gobench/..."))
 	for _, p := range pkgs {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, "github.com/gobench/gobench"), "/")
 		if !rows[rel] {

@@ -36,13 +36,19 @@ type Result struct {
 	Plan        workload.Plan `json:"plan"`
 	Environment Environment   `json:"environment"`
 	// CoordinatorMaxRSSBytes is the coordinating process's peak resident
-	// memory (in goroutine mode it hosts the workers too; 0 where the OS
-	// does not say). It does not grow with the number of ops.
+	// memory (0 where the OS does not say). It does not grow with the
+	// number of ops. In goroutine mode, where it hosts the workers too,
+	// it is the run's own peak where the OS can start the peak over
+	// (Linux), else the process's peak over every run before.
 	CoordinatorMaxRSSBytes int64 `json:"coordinator_max_rss_bytes"`
 	// WorkerMaxRSSBytes is the peak resident memory of the largest worker
-	// process (in goroutine mode, of the one process that hosts the
-	// workers, the coordinator among them); 0 where the OS does not say.
-	// An engine's caches and memtables show here.
+	// process; in goroutine mode, the run's own peak of the one process
+	// that hosts the workers, the coordinator among them, from the store's
+	// setup on (Linux: the peak is started over as the run begins). 0 where
+	// it is not measured: where the OS does not say, and in goroutine mode
+	// where the peak cannot be started over (it would be the process's
+	// lifetime peak, growing from cell to cell). An engine's caches and
+	// memtables show here.
 	WorkerMaxRSSBytes int64 `json:"worker_max_rss_bytes,omitempty"`
 	// Space is the database's size on disk after the run against the
 	// data it holds; nil where the run kept nothing on disk or failed.

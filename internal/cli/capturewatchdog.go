@@ -7,8 +7,10 @@ import (
 )
 
 // captureWatchdogArg is the hidden command's name, the argument capture
-// starts its own executable with as the watchdog of a captured program.
-const captureWatchdogArg = "capture-watchdog"
+// starts its own executable with as the watchdog of a captured program
+// (no longer than a shown command's: cobra pads help to the longest
+// name, hidden ones included).
+const captureWatchdogArg = "watchdog"
 
 // newCaptureWatchdogCommand is the hidden command capture starts beside a
 // captured program: it kills the program's process group when the

@@ -156,12 +156,12 @@ func TestCaptureKilledLeavesNoOrphans(t *testing.T) {
 			cmd, _, procs := startCapture(t, t.TempDir(), tt.script)
 			watchdogs := 0
 			for _, p := range procs {
-				if strings.Contains(p.cmd, " capture-watchdog") {
+				if strings.Contains(p.cmd, " watchdog") {
 					watchdogs++
 				}
 			}
 			if watchdogs != 1 {
-				t.Fatalf("%d capture watchdogs below gobench, want 1: %v", watchdogs, procs)
+				t.Fatalf("%d capture watchdogs (gobench watchdog) below gobench, want 1: %v", watchdogs, procs)
 			}
 			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)

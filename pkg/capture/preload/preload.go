@@ -134,7 +134,7 @@ type Options struct {
 	Guard []string
 	// WatchdogArg, when not empty, is the argument that makes this
 	// program's executable run Watchdog (gobench: its hidden command
-	// capture-watchdog). Run starts it beside a program that has a
+	// watchdog). Run starts it beside a program that has a
 	// process group of its own, so that the processes the program started
 	// die too when this process is killed outright (its first process
 	// dies with it in any case).

@@ -92,18 +92,30 @@ func (h *HolmSummary) String() string {
 		h.Rows, percent(h.Alpha), h.Held, h.Called)
 }
 
-// holm holds the comparison's regressions to FamilyAlpha over every row
-// judged (Holm): a row its own rule called a regression stays one only
-// when its one-sided p-value (PWorse) passes its step of Holm's
-// procedure; otherwise it is inconclusive, and says what it would need.
+// holm holds the comparison's regressions to FamilyAlpha over exactly
+// the rows judged (ComparisonRow.Judged, the rows the report's tally
+// counts): a row its own rule called a regression stays one only when
+// its one-sided p-value (PWorse) passes its step of Holm's procedure;
+// otherwise it is inconclusive, and says what it would need. A row shown
+// and not judged (a thin percentile its quantile intervals cannot
+// decide, a neutral figure) is no member of the family; a row judged
+// inconclusive before any test could run (a changed machine, a row asked
+// for by name that cannot gate) is one, with p 1: it can never be kept
+// as a regression, and the family counts it as the tally does.
 func (c *Comparison) holm() {
 	var idx []int
 	var ps []float64
-	for i, r := range c.Rows {
-		if r.tested {
-			idx = append(idx, i)
-			ps = append(ps, r.PWorse)
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if !r.Judged() {
+			r.PWorse = 0
+			continue
 		}
+		if !r.tested {
+			r.PWorse = 1
+		}
+		idx = append(idx, i)
+		ps = append(ps, r.PWorse)
 	}
 	if len(idx) == 0 {
 		return

@@ -74,7 +74,7 @@ func comparisonVerdict(c *judge.Comparison) string {
 	counts := map[string]int{}
 	judged := 0
 	for _, r := range c.Rows {
-		if r.Outcome != "" {
+		if r.Judged() {
 			counts[r.Outcome]++
 			judged++
 		}

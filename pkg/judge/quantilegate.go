@@ -94,6 +94,8 @@ func (e Expectation) absoluteQuantileVerdict(g *result.Gate, c result.Cell) {
 		g.Why = span + ": the limit sits at the percentile, and no number of ops would decide it; gate a limit clear of it"
 	case n == math.MaxInt64:
 		g.Why = span + ": more than 10¹² ops a run would be needed; gate a limit further from the percentile"
+	case n == opsPrecision:
+		g.Why = span + ": the limit lies within the histogram's precision (0.1%) at the percentile, and no number of ops would decide it; gate a limit clear of it"
 	case n < 0:
 		// Each run's own interval decides, but not all the same way:
 		// more ops a run only narrow intervals that already disagree.
@@ -108,15 +110,20 @@ func (e Expectation) absoluteQuantileVerdict(g *result.Gate, c result.Cell) {
 	}
 }
 
+// opsPrecision is opsToDecideRuns's answer when the limit lies within the
+// histogram's bucket at the percentile.
+const opsPrecision = -2
+
 // opsToDecideRuns returns about how many ops of its kind every run of c
 // would need for the union of their intervals of the q-th quantile at conf
 // to fall wholly on one side of limit: the most any undecided run needs
 // (opsToDecide of each run's own latencies; a run whose interval already
 // decides needs no more), never fewer than that run already had. 0 says
-// no number of ops would decide it (the limit sits at a run's percentile,
-// or within its histogram's precision there), math.MaxInt64 that more
-// than 10¹² would, and -1 that every run's interval decides but not the
-// same way, which more ops a run cannot mend.
+// no number of ops would decide it (the limit sits at a run's
+// percentile), opsPrecision that none would because the limit lies within
+// the histogram's bucket there, math.MaxInt64 that more than 10¹² would,
+// and -1 that every run's interval decides but not the same way, which
+// more ops a run cannot mend.
 func opsToDecideRuns(m Metric, c result.Cell, q, conf float64, op string, limit float64) int64 {
 	var need int64
 	sides := map[string]bool{}
@@ -138,7 +145,7 @@ func opsToDecideRuns(m Metric, c result.Cell, q, conf float64, op string, limit 
 			// The binomial says this many would do, the histogram's
 			// buckets say not: the limit lies within the bucket at
 			// the percentile, which no number of ops narrows.
-			return 0
+			return opsPrecision
 		}
 		need = max(need, n)
 	}

@@ -59,7 +59,7 @@ type runOptions struct {
 func (o *runOptions) AddFlags(fs *pflag.FlagSet, withDB bool) {
 	inGroup(fs, groupCI, func() {
 		fs.IntVar(&o.repeat, "repeat", o.repeat, "run every cell this many times, interleaved (A B A B …)")
-		fs.Var(shareValue{&o.precision, &o.precisionGiven}, "precision", "instead of --repeat: repeat the cells, interleaved, until the 90% interval of the median of every gated figure (total ops/s without --expect) of every cell is within ± this share of it, such as 5%; at least 5 repeats, at most --max-repeats; 0% is off (--max-repeats and --max-time then bound nothing)")
+		fs.Var(shareValue{&o.precision, &o.precisionGiven}, "precision", "instead of --repeat: repeat the cells, interleaved, until the interval of the median (90% or more: 93.8% for 5 repeats, as the report labels it) of every gated figure (total ops/s without --expect) of every cell is within ± this share of it, such as 5%; at least 5 repeats, at most --max-repeats; 0% is off (--max-repeats and --max-time then bound nothing)")
 		o.maxRepeats = 30
 		fs.IntVar(&o.maxRepeats, "max-repeats", o.maxRepeats, "with --precision: stop after this many repeats, precise or not")
 		fs.DurationVar(&o.maxTime, "max-time", 0, "with --precision: start no new round of repeats after this long (0: no limit)")

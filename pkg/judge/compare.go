@@ -82,9 +82,16 @@ type ComparisonRow struct {
 	// within HolmLimit, and every smaller p-value was within its own.
 	PWorse    float64 `json:"p_worse,omitempty"`
 	HolmLimit float64 `json:"holm_limit,omitempty"`
-	// tested says the row was judged by its rule: one of Holm's family.
+	// tested says the row's rule ran and computed PWorse; a row judged
+	// without it (inconclusive before any test) enters Holm's family
+	// with p 1.
 	tested bool
 }
+
+// Judged says the row was judged: it has a verdict (Outcome), where a row
+// only shown has none. The report's tally counts these rows, and Holm's
+// family is made of exactly them.
+func (r ComparisonRow) Judged() bool { return r.Outcome != "" }
 
 // The outcomes of a comparison and of its rows: a gate's three verdicts
 // (result.OutcomePass, OutcomeFail, OutcomeInconclusive), one vocabulary,

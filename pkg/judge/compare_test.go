@@ -208,8 +208,9 @@ func TestCompareInterleaved(t *testing.T) {
 			t.Errorf("%s: %+v, %s", tt.name, r, c.Outcome)
 		}
 	}
+	// 5+5 runs: the interval is at 1 − 2·12/252 = 90.5%, and says so.
 	c, _ := Compare("old", fileOf(steady, 5, nil), "new", fileOf(scaled(steady, 0.7), 5, nil), []Metric{tp}, CompareOptions{MaxRegression: 0.1, Interleaved: true})
-	if err := c.Err(InconclusiveFails); !errors.Is(err, ErrThreshold) || !strings.Contains(err.Error(), "90% interval of the ratio ×0.") || !strings.Contains(err.Error(), "all of it beyond the 10% allowed") {
+	if err := c.Err(InconclusiveFails); !errors.Is(err, ErrThreshold) || !strings.Contains(err.Error(), "90.5% interval of the ratio ×0.") || !strings.Contains(err.Error(), "all of it beyond the 10% allowed") {
 		t.Errorf("Err = %v", err)
 	}
 }
@@ -236,5 +237,42 @@ func TestComparePercentileOfFewOps(t *testing.T) {
 		if r.Outcome != want || !strings.Contains(r.Why, "their quantile intervals put new/old at") {
 			t.Errorf("explicit %v: outcome %q, why %q", explicit, r.Outcome, r.Why)
 		}
+		// Holm's family is the rows judged: the row asked for by name,
+		// not the one only shown.
+		rows := 0
+		if c.Holm != nil {
+			rows = c.Holm.Rows
+		}
+		if judged := btoi(r.Judged()); rows != judged || !explicit && r.PWorse != 0 {
+			t.Errorf("explicit %v: Holm over %d rows, %d judged (p_worse %v)", explicit, rows, judged, r.PWorse)
+		}
 	}
+}
+
+// Holm's family is exactly the rows judged, over a comparison of every
+// default row of a recorded cell against itself, interleaved: the thin
+// percentiles its quantile intervals cannot decide are shown, not judged,
+// and stay out of the family.
+func TestHolmFamilyIsTheRowsJudged(t *testing.T) {
+	s := loadSuiteFixture(t, "matrix.json")
+	cell := &result.Suite{Kind: s.Kind, Command: s.Command, Cells: []result.Cell{s.Cells[0]}}
+	c, err := Compare("old", cell, "new", cell, DefaultMetrics(cell), CompareOptions{MaxRegression: 0.1, Interleaved: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged, shown := 0, 0
+	for _, r := range c.Rows {
+		judged += btoi(r.Judged())
+		shown += btoi(!r.Judged())
+	}
+	if shown == 0 || judged == 0 || c.Holm == nil || c.Holm.Rows != judged {
+		t.Fatalf("%d rows judged, %d shown, holm %+v: want Holm over exactly the rows judged", judged, shown, c.Holm)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

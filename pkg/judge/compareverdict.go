@@ -215,7 +215,7 @@ func (c *Comparison) Err(p Inconclusive) error {
 func (c *Comparison) regressionLine(r ComparisonRow) string {
 	line := fmt.Sprintf("regression: %s %s: median %s → %s (%+.1f%%, %s), ", r.Cell, r.Metric, r.Metric.Format(r.Old.Median), r.Metric.Format(r.New.Median), 100*r.Delta, r.Direction)
 	if c.Interleaved {
-		return line + fmt.Sprintf("%.0f%% interval of the ratio ×%s–×%s, all of it beyond the %s%% allowed", 100*r.Confidence, units.Sig3(r.Low), units.Sig3(r.High), percent(c.MaxRegression))
+		return line + fmt.Sprintf("%s%% interval of the ratio ×%s–×%s, all of it beyond the %s%% allowed", ConfidenceLabel(r.Confidence), units.Sig3(r.Low), units.Sig3(r.High), percent(c.MaxRegression))
 	}
 	return line + fmt.Sprintf("beyond the %s%% allowed and the %.0f%% noise, every repeat worse", percent(c.MaxRegression), 100*r.Spread)
 }

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/workload"
@@ -330,5 +333,65 @@ func TestGateOnUnsteadyRun(t *testing.T) {
 	}
 	if g := evaluate(t, s, "rollback: total ops/s >= 10")[0]; g.Unsteady {
 		t.Errorf("a gate on the steady cell is marked: %q", g.Verdict)
+	}
+}
+
+// runOfReads is a run of reads whose latencies are given as (µs, count)
+// pairs, recorded into a histogram of gobench's geometry.
+func runOfReads(t *testing.T, lat ...int64) *result.Result {
+	t.Helper()
+	h := hdr.New(result.HistogramMin, result.HistogramMax, 3)
+	for i := 0; i < len(lat); i += 2 {
+		if err := h.RecordValues(lat[i]*1000, lat[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := result.Latency{Count: h.TotalCount(), P99Micros: float64(h.ValueAtQuantile(99)) / 1e3, Histogram: string(enc)}
+	p := workload.DefaultPlan()
+	p.Phases[0].Ops = h.TotalCount()
+	return &result.Result{Plan: p, Complete: true, Phases: []result.Phase{{
+		Total: result.OpStats{Kind: "total", Latency: l}, Ops: []result.OpStats{{Kind: "read", Latency: l}}}}}
+}
+
+// With repeats, an inconclusive percentile gate's advice reads every run:
+// a run of 570 reads, all fast, decides "read p99 <= 1ms" alone at about
+// 299 ops, but two runs of 1,140 with 12 slow reads straddle it, and only
+// many more ops a run (their share under the limit, 98.9%, lies just
+// under 99%) would decide; never fewer than the runs had. When every run
+// decides but not the same way, more ops cannot mend it: the line says
+// more runs instead.
+func TestQuantileAdviceWithRepeats(t *testing.T) {
+	fast := runOfReads(t, 100, 570)
+	slowTail := runOfReads(t, 100, 1128, 2000, 12)
+	slow := runOfReads(t, 2000, 1140)
+	for _, tt := range []struct {
+		name string
+		runs []*result.Result
+		gate string
+		want string
+	}{
+		{"one undecided run needs more", []*result.Result{fast, slowTail, slowTail}, "read p99 <= 1ms", "read ops a run would decide it"},
+		{"runs disagree", []*result.Result{fast, slow, fast}, "read p99 <= 1ms", "more ops a run would not decide it; more runs would: 5 runs or more, of at least 1,000 read ops each"},
+		// The binomial alone would call 1,140 ops enough, but the limit
+		// lies inside the histogram's bucket at 1ms: no count narrows it.
+		{"limit within a bucket", []*result.Result{runOfReads(t, 1000, 1128, 1001, 12)}, "read p99 <= 1000.2us", "the limit lies within the histogram's precision (0.1%) at the percentile, and no number of ops would decide it"},
+	} {
+		s := &result.Suite{Kind: result.SuiteKind, Cells: []result.Cell{{Runs: tt.runs}}}
+		gates := evaluate(t, s, tt.gate)
+		g := gates[0]
+		if g.Outcome != result.OutcomeInconclusive || !strings.Contains(g.Why, tt.want) {
+			t.Errorf("%s: %s: %s", tt.name, g.Outcome, g.Why)
+			continue
+		}
+		if i := strings.Index(g.Why, "about "); i >= 0 {
+			n, err := strconv.ParseInt(strings.ReplaceAll(strings.Fields(g.Why[i+len("about "):])[0], ",", ""), 10, 64)
+			if err != nil || n <= 1140 {
+				t.Errorf("%s: advises %d ops a run (%v), no more than the runs had (1,140): %s", tt.name, n, err, g.Why)
+			}
+		}
 	}
 }

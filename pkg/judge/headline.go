@@ -34,19 +34,18 @@ type Headline struct {
 
 // Line renders the headline without the notes of its factors:
 // "journal=wal vs rollback at sync=full: total ops/s ×3.10 better
-// (p=0.008) · read p99 ×0.41 better ~". A factor that is not significant
-// is marked "~"; Notes says why, where a rule made it so.
+// (90% ×2.61–×4.55) · read p99 ×0.41 better ~". A significant factor
+// shows the interval of the ratio that made it so (a relative gate's,
+// Factor.Significant); one that is not is marked "~"; Notes says why,
+// where a rule made it so.
 func (h Headline) Line() string {
 	parts := make([]string, len(h.Factors))
 	for i, f := range h.Factors {
 		parts[i] = fmt.Sprintf("%s %s", h.Metrics[i], f.Short())
-		switch {
-		case f.Significant:
-			parts[i] += fmt.Sprintf(" (p=%.3f)", f.P)
-		case f.Note != "":
+		if f.Significant {
+			parts[i] += " (" + f.Interval() + ")"
+		} else {
 			parts[i] += " ~"
-		default:
-			parts[i] += fmt.Sprintf(" ~ (p=%.2f)", f.P)
 		}
 	}
 	return fmt.Sprintf("%s: %s", h.Pair(), strings.Join(parts, " · "))

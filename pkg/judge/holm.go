@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	ustats "github.com/aclements/go-moremath/stats"
 )
 
 // FamilyAlpha is the family-wise false-alarm rate of a comparison: the
@@ -53,36 +51,26 @@ func Holm(ps []float64, alpha float64) (reject []bool, limit []float64) {
 // values are worse than bound times the old ones (higher: lower values
 // are worse): the chance, were the two samples exchangeable once the old
 // is scaled by bound, of as many pairs (new, old) with the new one worse
-// as were seen (ties count half). The exact distribution of U serves
-// samples up to exactUTest pairs, its normal approximation larger ones.
+// as were seen, or more (ties count half). The permutation distribution
+// of U is exact and aware of ties (uUpperTail) for samples up to
+// exactUTest pairs, its tie-corrected normal approximation above; when
+// every value is the same there is no evidence either way, and p is 1.
 // bound 1 asks whether new is worse at all (an A/A pair is the null);
 // bound 1.1, of a lower-is-better figure, whether it is worse by more
 // than 10%, the claim an interval of the ratio beyond 1.1 makes.
 func pWorse(new, old []float64, bound float64, higher bool) float64 {
-	n1, n2 := len(new), len(old)
-	if n1 == 0 || n2 == 0 {
-		return 1
+	sign := 1.0 // worse is larger: higher-is-better figures are negated
+	if higher {
+		sign = -1
 	}
-	u := 0.0
-	for _, x := range new {
-		for _, y := range old {
-			y *= bound
-			switch {
-			case x == y:
-				u += 0.5
-			case (x < y) == higher:
-				u++
-			}
-		}
+	x, y := make([]float64, len(new)), make([]float64, len(old))
+	for i, v := range new {
+		x[i] = sign * v
 	}
-	pairs := float64(n1 * n2)
-	if n1*n2 <= exactUTest {
-		// P(U ≥ u) = P(U ≤ pairs - u): U's distribution is symmetric.
-		return ustats.UDist{N1: n1, N2: n2}.CDF(math.Floor(pairs - u + confidenceSlack))
+	for i, v := range old {
+		y[i] = sign * v * bound
 	}
-	sd := math.Sqrt(pairs * float64(n1+n2+1) / 12)
-	z := (u - 0.5 - pairs/2) / sd // with a continuity correction
-	return 0.5 * math.Erfc(z/math.Sqrt2)
+	return uUpperTail(x, y)
 }
 
 // HolmSummary is how Holm's procedure held a comparison's regressions to
@@ -104,18 +92,30 @@ func (h *HolmSummary) String() string {
 		h.Rows, percent(h.Alpha), h.Held, h.Called)
 }
 
-// holm holds the comparison's regressions to FamilyAlpha over every row
-// judged (Holm): a row its own rule called a regression stays one only
-// when its one-sided p-value (PWorse) passes its step of Holm's
-// procedure; otherwise it is inconclusive, and says what it would need.
+// holm holds the comparison's regressions to FamilyAlpha over exactly
+// the rows judged (ComparisonRow.Judged, the rows the report's tally
+// counts): a row its own rule called a regression stays one only when
+// its one-sided p-value (PWorse) passes its step of Holm's procedure;
+// otherwise it is inconclusive, and says what it would need. A row shown
+// and not judged (a thin percentile its quantile intervals cannot
+// decide, a neutral figure) is no member of the family; a row judged
+// inconclusive before any test could run (a changed machine, a row asked
+// for by name that cannot gate) is one, with p 1: it can never be kept
+// as a regression, and the family counts it as the tally does.
 func (c *Comparison) holm() {
 	var idx []int
 	var ps []float64
-	for i, r := range c.Rows {
-		if r.tested {
-			idx = append(idx, i)
-			ps = append(ps, r.PWorse)
+	for i := range c.Rows {
+		r := &c.Rows[i]
+		if !r.Judged() {
+			r.PWorse = 0
+			continue
 		}
+		if !r.tested {
+			r.PWorse = 1
+		}
+		idx = append(idx, i)
+		ps = append(ps, r.PWorse)
 	}
 	if len(idx) == 0 {
 		return

@@ -2,6 +2,8 @@ package judge
 
 import (
 	"math"
+	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -119,6 +121,114 @@ func TestCompareHolm(t *testing.T) {
 		}
 		if !strings.HasPrefix(h.String(), "Holm over ") {
 			t.Errorf("%s: %s", tt.name, h)
+		}
+	}
+}
+
+// pWorse with ties against the exact permutation distribution with
+// mid-ranks, counted by exhaustive enumeration of every split (Python's
+// itertools.combinations, as fractions): where values tie, U takes
+// half-integers, and a distribution without ties cannot give its tail.
+// Samples of one value carry no evidence: p is 1, whatever their size.
+func TestPWorseTies(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		new, old []float64
+		want     float64
+	}{
+		// U = 20.5 of 25; 16 of the 252 splits reach it (the tail of U
+		// without ties at 4 would say 12/252 = 0.047619).
+		{"5+5, two ties across", []float64{3, 4, 5, 6, 7}, []float64{1, 2, 3, 4, 5}, 4.0 / 63},
+		{"4+5, ties within and across", []float64{2, 2, 3, 3}, []float64{1, 1, 2, 2, 3}, 4.0 / 21},
+		{"4+3, one value shared by four", []float64{5, 5, 5, 6}, []float64{4, 5, 5}, 2.0 / 7},
+		{"3+3 all equal", []float64{30, 30, 30}, []float64{30, 30, 30}, 1},
+		{"5+5 all equal", slices.Repeat([]float64{30}, 5), slices.Repeat([]float64{30}, 5), 1},
+		{"6+6 all equal", slices.Repeat([]float64{30}, 6), slices.Repeat([]float64{30}, 6), 1},
+		{"60+60 all equal (normal)", slices.Repeat([]float64{30}, 60), slices.Repeat([]float64{30}, 60), 1},
+	} {
+		if got := pWorse(tt.new, tt.old, 1, false); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: p = %v, want %v", tt.name, got, tt.want)
+		}
+		// The same, of a higher-is-better figure: negated values.
+		neg := func(v []float64) []float64 {
+			out := make([]float64, len(v))
+			for i := range v {
+				out[i] = -v[i]
+			}
+			return out
+		}
+		if got := pWorse(neg(tt.new), neg(tt.old), 1, true); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s, higher is better: p = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// Above exactUTest pairs, the normal approximation with the tie
+	// correction and half a pair of continuity: 60 new values and 50
+	// old, in groups of three ties, U = 2031 of 3000 (Python's
+	// math.erfc on the textbook formula).
+	var big1, big2 []float64
+	for i := range 60 {
+		big1 = append(big1, float64(i/3+2))
+	}
+	for i := range 50 {
+		big2 = append(big2, float64(i/3))
+	}
+	if got, want := pWorse(big1, big2, 1, false), 0.0007151596320982006; math.Abs(got-want) > 1e-12 {
+		t.Errorf("60+50 with ties (normal): p = %v, want %v", got, want)
+	}
+}
+
+// The exact tie-aware tail against exhaustive enumeration of every split
+// of small samples drawn from few values (many ties), in the test itself.
+func TestPWorseEnumerated(t *testing.T) {
+	u := func(x, y []float64) float64 {
+		s := 0.0
+		for _, a := range x {
+			for _, b := range y {
+				switch {
+				case a > b:
+					s++
+				case a == b:
+					s += 0.5
+				}
+			}
+		}
+		return s
+	}
+	brute := func(x, y []float64) float64 {
+		pool := append(slices.Clone(x), y...)
+		n, n1, obs := len(pool), len(x), u(x, y)
+		hit, all := 0, 0
+		for mask := 0; mask < 1<<n; mask++ {
+			if bits.OnesCount(uint(mask)) != n1 {
+				continue
+			}
+			var a, b []float64
+			for i, v := range pool {
+				if mask&(1<<i) != 0 {
+					a = append(a, v)
+				} else {
+					b = append(b, v)
+				}
+			}
+			all++
+			if u(a, b) >= obs {
+				hit++
+			}
+		}
+		return float64(hit) / float64(all)
+	}
+	rng := rand.New(rand.NewPCG(47, 6))
+	for range 200 {
+		n1, n2 := 1+rng.IntN(6), 1+rng.IntN(6)
+		x, y := make([]float64, n1), make([]float64, n2)
+		for i := range x {
+			x[i] = float64(rng.IntN(4))
+		}
+		for i := range y {
+			y[i] = float64(rng.IntN(4))
+		}
+		if got, want := pWorse(x, y, 1, false), brute(x, y); math.Abs(got-want) > 1e-12 {
+			t.Errorf("new %v old %v: p = %v, enumeration %v", x, y, got, want)
 		}
 	}
 }

@@ -94,6 +94,30 @@ func RatioInterval(a, b []float64) (Interval, bool) {
 	return Interval{Lo: ratios[k-1], Hi: ratios[len(ratios)-k], Confidence: 1 - 2*p}, true
 }
 
+// RatioEstimate returns the Hodges-Lehmann estimate of the ratio of a's
+// location to b's, the point RatioInterval's interval is built around:
+// the median of every ratio aᵢ/bⱼ (on the logarithms, the median of the
+// pairwise differences; with an even number of ratios, the geometric mean
+// of the middle two). 0 when a side is empty or holds a value that is
+// not positive.
+func RatioEstimate(a, b []float64) float64 {
+	if len(a) == 0 || len(b) == 0 || slices.ContainsFunc(a, notPositive) || slices.ContainsFunc(b, notPositive) {
+		return 0
+	}
+	ratios := make([]float64, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			ratios = append(ratios, x/y)
+		}
+	}
+	slices.Sort(ratios)
+	n := len(ratios)
+	if n%2 == 1 {
+		return ratios[n/2]
+	}
+	return math.Sqrt(ratios[n/2-1] * ratios[n/2])
+}
+
 // MinRatioRepeats is the fewest values a side RatioInterval takes.
 const MinRatioRepeats = 3
 

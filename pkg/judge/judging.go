@@ -133,6 +133,7 @@ func (e Expectation) relativeVerdict(g *result.Gate, a, b []float64) {
 		return
 	}
 	g.Low, g.High, g.Confidence = iv.Lo, iv.Hi, iv.Confidence
+	g.Estimate = RatioEstimate(a, b)
 	g.Outcome = side(g.Low, g.High, e.Op, e.Factor)
 	if g.Outcome == result.OutcomeInconclusive {
 		g.Why = straddles(g, min(len(a), len(b)), true, func(v float64) string { return "×" + units.Sig3(v) })

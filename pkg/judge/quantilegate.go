@@ -89,11 +89,18 @@ func (e Expectation) absoluteQuantileVerdict(g *result.Gate, c result.Cell) {
 	}
 	f := e.Metric.Figure()
 	span := fmt.Sprintf("the interval %s–%s straddles %s", f.Tag(iv.Lo), tagHigh(f, iv.Hi), f.Tag(e.Limit))
-	switch n := opsToDecide(fewest, f.Quantile/100, Confidence, e.Limit); {
+	switch n := opsToDecideRuns(e.Metric, c, f.Quantile/100, Confidence, e.Op, e.Limit); {
 	case n == 0:
 		g.Why = span + ": the limit sits at the percentile, and no number of ops would decide it; gate a limit clear of it"
 	case n == math.MaxInt64:
 		g.Why = span + ": more than 10¹² ops a run would be needed; gate a limit further from the percentile"
+	case n == opsPrecision:
+		g.Why = span + ": the limit lies within the histogram's precision (0.1%) at the percentile, and no number of ops would decide it; gate a limit clear of it"
+	case n < 0:
+		// Each run's own interval decides, but not all the same way:
+		// more ops a run only narrow intervals that already disagree.
+		g.Why = fmt.Sprintf("%s: each run's own interval decides, but they disagree (the runs' percentiles lie on both sides of the limit), so more ops a run would not decide it; more runs would: %d runs or more, of at least %s %s ops each, read the interval of the median over repeats instead",
+			span, MinMedianRepeats, thousands(samplesFor(f.Quantile)), e.Metric.Kind)
 	default:
 		g.Why = fmt.Sprintf("%s: about %s %s ops a run would decide it, if the latencies stay as they are (the fewest run had %s)",
 			span, thousands(n), e.Metric.Kind, thousands(fewest.TotalCount()))
@@ -101,6 +108,51 @@ func (e Expectation) absoluteQuantileVerdict(g *result.Gate, c result.Cell) {
 			g.Why += ": " + more
 		}
 	}
+}
+
+// opsPrecision is opsToDecideRuns's answer when the limit lies within the
+// histogram's bucket at the percentile.
+const opsPrecision = -2
+
+// opsToDecideRuns returns about how many ops of its kind every run of c
+// would need for the union of their intervals of the q-th quantile at conf
+// to fall wholly on one side of limit: the most any undecided run needs
+// (opsToDecide of each run's own latencies; a run whose interval already
+// decides needs no more), never fewer than that run already had. 0 says
+// no number of ops would decide it (the limit sits at a run's
+// percentile), opsPrecision that none would because the limit lies within
+// the histogram's bucket there, math.MaxInt64 that more than 10¹² would,
+// and -1 that every run's interval decides but not the same way, which
+// more ops a run cannot mend.
+func opsToDecideRuns(m Metric, c result.Cell, q, conf float64, op string, limit float64) int64 {
+	var need int64
+	sides := map[string]bool{}
+	for _, r := range c.Runs {
+		h := opHistogram(m, r)
+		if h == nil {
+			continue
+		}
+		ri := QuantileInterval(h, q, conf)
+		if side := side(ri.Lo, ri.Hi, op, limit); side != result.OutcomeInconclusive {
+			sides[side] = true
+			continue
+		}
+		n := opsToDecide(h, q, conf, limit)
+		switch {
+		case n == 0 || n == math.MaxInt64:
+			return n
+		case n <= h.TotalCount():
+			// The binomial says this many would do, the histogram's
+			// buckets say not: the limit lies within the bucket at
+			// the percentile, which no number of ops narrows.
+			return opsPrecision
+		}
+		need = max(need, n)
+	}
+	if need == 0 && len(sides) > 1 {
+		return -1
+	}
+	return need
 }
 
 // relativeQuantileVerdict judges the ratio of a percentile of cell c to

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchmath"
@@ -58,22 +59,35 @@ func (s Stats) RelStdDev() float64 {
 	return s.StdDev / s.Mean
 }
 
-// Alpha is the significance level of every comparison.
-const Alpha = 0.05
+// Alpha is the two-sided level of the rank test whose p a factor
+// reports (P): 1 − Confidence, so that p ≤ Alpha and an interval of the
+// ratio at Confidence clear of ×1, the rule every verdict reads, say the
+// same of samples without ties (3+3 runs wholly apart: p = 2/20, the
+// interval at exactly 90%).
+const Alpha = 1 - Confidence
 
 // Factor compares a cell with the baseline on one metric.
 type Factor struct {
-	// Ratio is the cell's median over the baseline's: the figure gates
-	// judge, so a table's factor and a gate's agree.
+	// Ratio is the cell's median over the baseline's: the figure tables
+	// show.
 	Ratio float64 `json:"ratio"`
 	// Better says whether the cell is better than the baseline in the
 	// metric's direction (ignoring significance); Neutral that the
 	// metric has none (Figure.Neutral), so neither is.
 	Better  bool `json:"better"`
 	Neutral bool `json:"neutral,omitempty"`
-	// P is the p-value of a Mann-Whitney U test (as benchstat's) that the
-	// two sets of repeats come from one distribution; Significant is
-	// P < Alpha.
+	// Low, High and Confidence are the interval of the ratio of the
+	// cell's figure to the baseline's that a relative gate reads
+	// (RatioInterval), at its true confidence; zero where there is none
+	// (Note says why).
+	Low        float64 `json:"low,omitempty"`
+	High       float64 `json:"high,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	// Significant says that interval lies wholly on one side of ×1: the
+	// rule a relative gate passes or fails by, so a headline and a gate
+	// on one pair of cells never say two things. P is the two-sided
+	// p-value of the Mann-Whitney U test (as benchstat's) beside it, for
+	// reference.
 	P           float64 `json:"p"`
 	Significant bool    `json:"significant"`
 	// Note explains a comparison that cannot be significant, such as too
@@ -83,7 +97,9 @@ type Factor struct {
 }
 
 // compareStats computes the factor of other against base on metric m:
-// the ratio of their medians, as gates read them.
+// the ratio of their medians, as tables show it, and significance on a
+// relative gate's rule, the interval of the ratio (RatioInterval) clear
+// of ×1.
 func compareStats(m Metric, base, other Stats) Factor {
 	f := Factor{P: 1, Neutral: m.Neutral()}
 	if base.Median != 0 {
@@ -101,28 +117,47 @@ func compareStats(m Metric, base, other Stats) Factor {
 	th.CompareAlpha = Alpha
 	c := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(base.Values), &th), benchmath.NewSample(slices.Clone(other.Values), &th))
 	f.P = c.P
-	f.Significant = c.P < Alpha
+	iv, ok := RatioInterval(other.Values, base.Values)
 	switch {
-	case len(c.Warnings) == 0:
-	case rankTestCanDecide(c.N1, c.N2) && allEqual(base.Values, other.Values):
-		// The rank test has nothing to rank (a figure at its
-		// resolution's floor): no test, and not for want of repeats.
-		f.Note = fmt.Sprintf("all %d runs measured the same", c.N1+c.N2)
+	case ok && allEqual(base.Values, other.Values):
+		// The test has nothing to rank (a figure at its resolution's
+		// floor): no test, and not for want of repeats.
+		f.Note = fmt.Sprintf("all %d runs measured the same", base.N+other.N)
+	case ok:
+		f.Low, f.High, f.Confidence = iv.Lo, iv.Hi, iv.Confidence
+		f.Significant = iv.Lo > 1 || iv.Hi < 1
+	case base.N >= MinRatioRepeats && other.N >= MinRatioRepeats &&
+		(slices.ContainsFunc(base.Values, notPositive) || slices.ContainsFunc(other.Values, notPositive)):
+		f.Note = "a figure of 0 has no ratio" // too few repeats says it first
 	default:
-		f.Note = fmt.Sprintf("n=%d+%d: too few repeats to tell", c.N1, c.N2)
+		f.Note = fmt.Sprintf("n=%d+%d: too few repeats to tell", base.N, other.N)
 	}
 	return f
 }
 
-// rankTestCanDecide reports whether a rank test over n1 and n2 values
-// can reach p < Alpha at all: its least two-sided p, every value of one
-// side beyond every value of the other, is 2 / C(n1+n2, n1).
-func rankTestCanDecide(n1, n2 int) bool {
-	ways := 1.0 // C(n1+n2, n1), as a float: it only meets 2/Alpha
-	for i := 1; i <= n1; i++ {
-		ways = ways * float64(n2+i) / float64(i)
+// Interval renders the factor's interval with its true confidence:
+// "90% ×1.69–×2.41"; "" where it has none.
+func (f Factor) Interval() string {
+	if f.Confidence == 0 {
+		return ""
 	}
-	return n1 > 0 && n2 > 0 && 2/ways < Alpha
+	return fmt.Sprintf("%s%% ×%s–×%s", ConfidenceLabel(f.Confidence), units.Sig3(f.Low), units.Sig3(f.High))
+}
+
+// ConfidenceLabel writes a confidence as a percentage to three figures
+// at most, as it truly is: 0.9 as "90", 0.9375 as "93.8", 0.984375 as
+// "98.4".
+func ConfidenceLabel(c float64) string {
+	return strconv.FormatFloat(roundSig(100*c, 3), 'f', -1, 64)
+}
+
+// roundSig rounds v to n significant figures.
+func roundSig(v float64, n int) float64 {
+	if v == 0 {
+		return 0
+	}
+	scale := math.Pow(10, float64(n)-math.Ceil(math.Log10(math.Abs(v))))
+	return math.Round(v*scale) / scale
 }
 
 // allEqual reports whether every value of a and b is one value.
@@ -242,17 +277,17 @@ func (f Factor) Short() string {
 	return strings.TrimSpace("×" + units.Ratio(f.Ratio) + " " + f.Word())
 }
 
-// String renders the factor: "×3.29 better (p=0.008)", or with "~"
-// when the difference is not significant.
+// String renders the factor: "×3.29 better (90% ×2.61–×4.55)", the
+// interval that made it significant, or with "~" when it is not.
 func (f Factor) String() string {
 	s := f.Short()
 	switch {
 	case f.Significant:
-		s += fmt.Sprintf(" (p=%.3f)", f.P)
+		s += " (" + f.Interval() + ")"
 	case f.Note != "":
 		s += " (~: " + f.Note + ")"
 	default:
-		s += fmt.Sprintf(" (~: p=%.3f, not significant)", f.P)
+		s += " (~: " + f.Interval() + ", not significant)"
 	}
 	return s
 }

@@ -50,14 +50,22 @@ func TestCompareDirection(t *testing.T) {
 	if f := compareStats(lat, fast, base); !f.Better || !near(f.Ratio, base.Median/fast.Median) {
 		t.Errorf("a third of the latency: %+v, want better", f)
 	}
-	// Three repeats each can never reach p < 0.05 with a rank test: the
-	// factor says so rather than claiming significance.
+	// Three repeats each, every new above every old: the 90% interval of
+	// the ratio (the 1st to the 9th of the nine ratios 10/3 … 12/1, its
+	// tails 1/20 each) is clear of ×1, so the factor is significant, as a
+	// relative gate on the pair passes.
 	f = compareStats(tput, StatsOf([]float64{1, 2, 3}), StatsOf([]float64{10, 11, 12}))
-	if f.Significant || f.Note != "n=3+3: too few repeats to tell" {
-		t.Errorf("3+3 repeats: %+v, want not significant with a note", f)
+	if !f.Significant || f.Note != "" || !near(f.Low, 10.0/3) || f.High != 12 || !near(f.Confidence, 0.9) {
+		t.Errorf("3+3 repeats: %+v, want significant on the interval ×3.33–×12", f)
 	}
-	if got := f.String(); got != "×5.50 better (~: n=3+3: too few repeats to tell)" { // 11 / 2
+	if got := f.String(); got != "×5.50 better (90% ×3.33–×12.0)" { // 11 / 2
 		t.Errorf("FactorText = %q", got)
+	}
+	// Two repeats a side cannot reach a 90% interval: the factor says so
+	// rather than claiming significance.
+	f = compareStats(tput, StatsOf([]float64{1, 2}), StatsOf([]float64{10, 11}))
+	if f.Significant || f.Note != "n=2+2: too few repeats to tell" || f.String() != "×7.00 better (~: n=2+2: too few repeats to tell)" {
+		t.Errorf("2+2 repeats: %+v (%s), want not significant with a note", f, f)
 	}
 	// Identical samples are never significant.
 	if f := compareStats(tput, base, base); f.Significant || f.Ratio != 1 {
@@ -69,15 +77,36 @@ func TestCompareDirection(t *testing.T) {
 	if f := compareStats(lat, same, same); f.Significant || f.Note != "all 10 runs measured the same" {
 		t.Errorf("5+5 equal runs: %+v", f)
 	}
-	if f := compareStats(lat, StatsOf([]float64{30, 30, 30}), StatsOf([]float64{30, 30, 30})); f.Note != "n=3+3: too few repeats to tell" {
-		t.Errorf("3+3 equal runs: %+v, want too few repeats first", f)
+	if f := compareStats(lat, StatsOf([]float64{30, 30}), StatsOf([]float64{30, 30})); f.Note != "n=2+2: too few repeats to tell" {
+		t.Errorf("2+2 equal runs: %+v, want too few repeats first", f)
 	}
+}
+
+// A headline and a relative gate on one pair of cells say one thing: on
+// the recorded matrix (3+3 runs), wal's upsert ops/s against rollback's
+// pass "wal >= 1.5x rollback" on the interval ×1.69–×2.41, and the
+// table's factor is significant on that same interval.
+func TestFactorAgreesWithRelativeGate(t *testing.T) {
+	s := loadSuiteFixture(t, "matrix.json")
+	up, _ := ParseMetric("upsert ops/s")
+	sum := Summarize(s, []Metric{up})
+	f := sum.Metrics[0].Cells[1].Factor
+	g := evaluate(t, s, "upsert ops/s: wal >= 1.5x rollback")[0]
+	if g.Outcome != result.OutcomePass || f == nil || !f.Significant || f.Low != g.Low || f.High != g.High || f.Confidence != g.Confidence {
+		t.Fatalf("gate %s on ×%v–×%v at %v; factor %+v", g.Outcome, g.Low, g.High, g.Confidence, f)
+	}
+	if !strings.Contains(f.String(), "(90% ×1.69–×2.41)") {
+		t.Errorf("factor %s", f)
+	}
+}
+
+func TestConfidenceLabel(t *testing.T) {
 	for _, tt := range []struct {
-		n1, n2 int
-		can    bool
-	}{{1, 1, false}, {3, 3, false}, {4, 4, true}, {2, 10, true}, {2, 4, false}, {3, 5, true}, {0, 9, false}} {
-		if rankTestCanDecide(tt.n1, tt.n2) != tt.can {
-			t.Errorf("rankTestCanDecide(%d, %d) = %v", tt.n1, tt.n2, !tt.can)
+		c    float64
+		want string
+	}{{0.9, "90"}, {1 - 2.0/32, "93.8"}, {1 - 2.0/128, "98.4"}, {0.95, "95"}, {1 - 2.0/20, "90"}, {0.9048, "90.5"}} {
+		if got := ConfidenceLabel(tt.c); got != tt.want {
+			t.Errorf("ConfidenceLabel(%v) = %q, want %q", tt.c, got, tt.want)
 		}
 	}
 }
@@ -186,5 +215,23 @@ func TestHeadlines(t *testing.T) {
 	}
 	if line := hs[0].String(); !strings.HasPrefix(line, "journal=wal vs rollback at sync=full: total ops/s ×") || !strings.Contains(line, " · upsert p99 ×") {
 		t.Errorf("headline text %q", line)
+	}
+}
+
+// A relative gate prints the estimate its interval is built around, the
+// Hodges-Lehmann ratio (the median of every ratio of a wal run to a
+// rollback run: of 10, 5, 3.33, 11, 5.5, 3.67, 30, 15, 10, it is 10),
+// beside the ratio of medians (11/2 = 5.5), with the interval's true
+// confidence (3+3 runs: exactly 90%).
+func TestRelativeGateEstimate(t *testing.T) {
+	if got := RatioEstimate([]float64{10, 11, 30}, []float64{1, 2, 3}); got != 10 {
+		t.Errorf("RatioEstimate = %v, want 10", got)
+	}
+	if got := RatioEstimate([]float64{4, 9}, []float64{1}); got != 6 { // √(4·9)
+		t.Errorf("RatioEstimate of an even count = %v, want 6", got)
+	}
+	g := evaluate(t, synthetic([]float64{1, 2, 3}, []float64{10, 11, 30}, 1000), "total ops/s: wal >= 2x rollback")[0]
+	if g.Estimate != 10 || g.Ratio != 5.5 || !strings.Contains(g.Verdict, "= ×5.50, Hodges-Lehmann ×10.0, 90% interval ×") {
+		t.Errorf("gate %+v", g)
 	}
 }

@@ -17,8 +17,10 @@ func GateFigures(g result.Gate) string {
 	return g.Cell + " " + formatIn(g.Unit, g.Value) + " / " + g.Against + " " + formatIn(g.Unit, g.Other) + " = ×" + units.Sig3(g.Ratio)
 }
 
-// GateInterval says what range a verdict read: "90% interval
-// ×1.41–×1.72", "the runs' range 181µs–240µs" (too few runs for an
+// GateInterval says what range a verdict read, labelled with its true
+// confidence: "90% interval 181µs–240µs", "Hodges-Lehmann ×1.55, 90.5%
+// interval ×1.41–×1.72" (a relative gate: the estimate the interval is
+// built around), "the runs' range 181µs–240µs" (too few runs for an
 // interval); "" when it read none (one run, or no figure).
 func GateInterval(g result.Gate) string {
 	if (g.Low == 0 && g.High == 0 || g.Low == g.High) && !g.Unbounded {
@@ -31,7 +33,12 @@ func GateInterval(g result.Gate) string {
 	if g.Confidence == 0 {
 		return "the runs' range " + intervalSpan(g, format)
 	}
-	return units.Fixed(100*g.Confidence, 0) + "% interval " + intervalSpan(g, format)
+	iv := ConfidenceLabel(g.Confidence) + "% interval " + intervalSpan(g, format)
+	if g.Estimate != 0 && g.Against != "" {
+		// The interval's own centre, not the ratio of medians beside it.
+		iv = "Hodges-Lehmann ×" + units.Sig3(g.Estimate) + ", " + iv
+	}
+	return iv
 }
 
 // intervalSpan is "lo–hi" in the gate's unit ("lo–∞" with no upper end).

@@ -178,13 +178,10 @@ func factorLabel(s *result.Suite, cs judge.CellStats) string {
 		return ""
 	}
 	f := cs.Factor
-	switch {
-	case f.Note != "":
+	if !f.Significant {
 		return f.Short() + " ~"
-	case !f.Significant:
-		return fmt.Sprintf("%s ~ (p=%.2f)", f.Short(), f.P)
 	}
-	return fmt.Sprintf("%s * (p=%.3f)", f.Short(), f.P)
+	return fmt.Sprintf("%s * (%s)", f.Short(), f.Interval())
 }
 
 func addDots(p *plot.Plot, xy plotter.XYs, c color.Color) error {

@@ -74,7 +74,7 @@ func comparisonVerdict(c *judge.Comparison) string {
 	counts := map[string]int{}
 	judged := 0
 	for _, r := range c.Rows {
-		if r.Outcome != "" {
+		if r.Judged() {
 			counts[r.Outcome]++
 			judged++
 		}
@@ -146,7 +146,7 @@ func verdict(c *judge.Comparison, r judge.ComparisonRow) string {
 	p := fmt.Sprintf(" (p=%.3f)", r.P)
 	iv := ""
 	if r.Confidence > 0 {
-		iv = fmt.Sprintf(", %.0f%% interval ×%s–×%s", 100*r.Confidence, units.Sig3(r.Low), units.Sig3(r.High))
+		iv = fmt.Sprintf(", %s%% interval ×%s–×%s", judge.ConfidenceLabel(r.Confidence), units.Sig3(r.Low), units.Sig3(r.High))
 	}
 	switch {
 	case r.Outcome == judge.OutcomeRegression && c.Interleaved:
@@ -245,7 +245,7 @@ func comparisonRows(c *judge.Comparison) *gatesView {
 // verdictDetail is what a judged row read: its interval, or the noise.
 func verdictDetail(c *judge.Comparison, r judge.ComparisonRow) string {
 	if r.Confidence > 0 {
-		return fmt.Sprintf("%.0f%% interval ×%s–×%s", 100*r.Confidence, units.Sig3(r.Low), units.Sig3(r.High))
+		return fmt.Sprintf("%s%% interval ×%s–×%s", judge.ConfidenceLabel(r.Confidence), units.Sig3(r.Low), units.Sig3(r.High))
 	}
 	return fmt.Sprintf("noise %.0f%%", 100*r.Spread)
 }

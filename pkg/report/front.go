@@ -173,7 +173,7 @@ func repeatsNote(sum *judge.Summary) string {
 	if len(notes) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("~: not significant; %s (the rank test cannot reach p < %.2f with %d runs a cell: --repeat 5 or more)", strings.Join(notes, "; "), judge.Alpha, fewest)
+	return fmt.Sprintf("~: not significant; %s (a %.0f%% interval of the ratio needs %d runs a cell, and %d had fewest: --repeat %d or more, 5 narrows it)", strings.Join(notes, "; "), 100*judge.Confidence, judge.MinRatioRepeats, fewest, judge.MinRatioRepeats)
 }
 
 // singleRuns reports whether every cell of the suite ran once.
@@ -183,8 +183,9 @@ func singleRuns(sum *judge.Summary) bool {
 }
 
 // factorText renders a cell's factor against the baseline in a table:
-// "baseline", the ratio of medians with its direction, then the rank
-// test's p where significant, "~" where not (a note below or above says
+// "baseline", the ratio of medians with its direction, then the interval
+// of the ratio that made it significant (a relative gate's rule), "~"
+// where not (a note below or above says
 // why), nothing more for single runs; "–" and why where there is none.
 func factorText(s *result.Suite, c judge.CellStats, single bool) string {
 	switch {
@@ -200,11 +201,9 @@ func factorText(s *result.Suite, c judge.CellStats, single bool) string {
 	case single:
 		return f.Short()
 	case f.Significant:
-		return fmt.Sprintf("%s (p=%.3f)", f.Short(), f.P)
-	case f.Note != "":
-		return f.Short() + " ~"
+		return fmt.Sprintf("%s (%s)", f.Short(), f.Interval())
 	}
-	return fmt.Sprintf("%s ~ (p=%.2f)", f.Short(), f.P)
+	return f.Short() + " ~"
 }
 
 // metricNotes are the notes of a metric's factors that are not about

@@ -537,7 +537,7 @@ func suiteAnswer(sum *judge.Summary) *answer {
 				switch cell = f.Short(); {
 				case single:
 				case f.Significant:
-					cell += fmt.Sprintf(" (p=%.3f)", f.P)
+					cell += " (" + f.Interval() + ")"
 				default:
 					cell += " ~"
 				}

@@ -146,7 +146,7 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 				mdCells(statCells(m, c, single)), factorText(s, c, single), errorsShort(result.CellErrors(s.Cells[i])))
 		}
 	}
-	ew.printf("\n↑ higher is better · ↓ lower is better · ↕ neither · ~ not significant (Mann-Whitney U, α=%.2f) · factors are ratios of medians\n", judge.Alpha)
+	ew.printf("\n↑ higher is better · ↓ lower is better · ↕ neither · ~ not significant (the %.0f%% interval of the ratio, a relative gate's, holds ×1) · factors are ratios of medians\n", 100*judge.Confidence)
 	if legend := suiteStatements(sum); len(legend) > 0 {
 		ew.printf("\nstatements:\n\n")
 		for _, l := range legend {

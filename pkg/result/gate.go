@@ -40,6 +40,12 @@ type Gate struct {
 	Low        float64 `json:"low,omitempty"`
 	High       float64 `json:"high,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
+	// Estimate is, for a relative gate read on the interval of the ratio
+	// over repeats, the Hodges-Lehmann estimate of the ratio that
+	// interval is built around (the median of every ratio of a run of
+	// one cell to a run of the other), which may differ from Ratio, the
+	// ratio of the medians; 0 otherwise.
+	Estimate float64 `json:"estimate,omitempty"`
 	// Unbounded says no value bounds the figure from above at Confidence
 	// (High is then 0): too few ops for an order statistic above a tail
 	// percentile.

@@ -61,7 +61,8 @@ type steadyState struct {
 }
 
 // binSeries is one op kind's counts and sums of log latency by interval:
-// the series MSER-5 reads is each interval's geometric mean latency, which
+// the series MSER-5 reads is each interval's mean log latency (the
+// logarithm of its geometric mean latency, not the geometric mean), which
 // one stall among thousands of fast ops moves by a little, not by orders
 // of magnitude (an arithmetic mean would make any late stall look like a
 // warm-up still under way).
@@ -172,8 +173,8 @@ func (s *binSeries) fold() {
 }
 
 // cut chooses the warm-up's end for a phase that lasted wall: the latest
-// of MSER-5's cuts on throughput and on each op kind's geometric mean
-// latency (a
+// of MSER-5's cuts on throughput and on each op kind's mean log latency
+// (the logarithm of its geometric mean; a
 // kind with too few ops to tell is left out). Any series with no steady
 // state makes the phase's.
 func (st *steadyState) cut(wall time.Duration, names *[workload.MaxOp]string) SteadyCut {

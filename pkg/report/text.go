@@ -91,6 +91,9 @@ func runText(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	if line := ioOutsideText(r); line != "" {
 		tw.printf("%s\n", line)
 	}
+	if line := tracedSyncNote(r); line != "" {
+		tw.printf("%s\n", line)
+	}
 	if line := figuresText(r); line != "" {
 		tw.printf("%s\n", line)
 	}

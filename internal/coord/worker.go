@@ -94,6 +94,13 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 			err = fmt.Errorf("reporting I/O: %w", err)
 		}
 	}
+	// The process's own peak, store closed: the coordinator's rusage of
+	// its children is the largest child of its lifetime, not this run's.
+	if peak, perr := sysinfo.PeakRSS(); perr == nil && err == nil {
+		if err = w.RSS(peak); err != nil {
+			err = fmt.Errorf("reporting peak memory: %w", err)
+		}
+	}
 	return err
 }
 

@@ -133,7 +133,7 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		res.Environment.Filesystem, res.Environment.MountOptions = s.fs.filesystem, s.fs.mountOptions
 	}
 	res.Environment.Ceiling, res.Environment.Machine = s.cfg.Ceiling, machine
-	res.CoordinatorMaxRSSBytes, res.WorkerMaxRSSBytes = peak.read()
+	res.CoordinatorMaxRSSBytes, res.WorkerMaxRSSBytes = peak.read(&s.workerPeak)
 	return res, outcome(ctx, res, runErr)
 }
 
@@ -167,6 +167,8 @@ type session struct {
 	// tally counts the run's I/O outside its phases, from the start of
 	// the measurement until the store is closed.
 	tally *ioTally
+	// workerPeak is the largest peak memory a worker process reported.
+	workerPeak peakMax
 }
 
 // ioReader returns what reads the run's I/O counts in this process: the
@@ -353,7 +355,7 @@ func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder,
 	tally := newIOTally(s.ioReader(s.st))
 	s.tally = tally
 	logs := startWALSampler(ctx, s.st, b)
-	var m mode = &processMode{cfg: s.cfg, onStart: logs.started, crash: s.crash, fs: s.fs, io: tally}
+	var m mode = &processMode{cfg: s.cfg, onStart: logs.started, crash: s.crash, fs: s.fs, io: tally, peak: &s.workerPeak}
 	if p.Mode == workload.ModeGoroutine {
 		m = &goroutineMode{plan: p, store: s.st, cfg: s.cfg, onStart: logs.started, io: tally, crash: s.crash, fs: s.fs}
 	}

@@ -31,6 +31,7 @@ type processMode struct {
 	fs      *fsRecorder               // the recording file system, nil when none counts the I/O
 	io      *ioTally                  // the coordinator's tally of the I/O the file system counts
 	cpu     coordCPU
+	peak    *peakMax // the largest peak memory a worker process reported
 }
 
 // coordCPU measures the coordinator's own processor time over each phase,
@@ -95,6 +96,8 @@ type proc struct {
 	running   atomic.Bool
 	lastFrame atomic.Int64
 	stalled   atomic.Bool
+	// peak keeps the largest peak memory the run's processes reported.
+	peak *peakMax
 }
 
 func (m *processMode) run(ctx context.Context, b *result.Builder) error {
@@ -120,6 +123,7 @@ func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 			err = serr
 			break
 		}
+		pr.peak = m.peak
 		procs = append(procs, pr)
 		g.Go(func() error { return pr.serve(samples, p, b, &m.cpu) })
 	}
@@ -401,6 +405,8 @@ func (pr *proc) read(samples io.Reader, p *workload.Plan, b *result.Builder, cpu
 				return &wire.FrameError{Source: source, Offset: f.Offset, Err: fmt.Errorf("io for phase %d, which the plan does not have", io.Phase)}
 			}
 			b.AddIO(io.Phase, io.IO)
+		case wire.TypeRSS:
+			pr.peak.add(f.RSS())
 		case wire.TypeError:
 			return fmt.Errorf("%w: %s: %s", ErrWorker, source, f.Message())
 		default:

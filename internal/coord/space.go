@@ -3,6 +3,7 @@ package coord
 import (
 	"context"
 	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -60,13 +61,30 @@ func startPeak(p *workload.Plan) runPeak {
 	return runPeak{goroutine: true, reset: sysinfo.ResetPeakRSS()}
 }
 
+// peakMax keeps the largest peak resident memory the run's worker
+// processes reported as they ended (wire.TypeRSS), 0 for none. Safe for
+// concurrent use.
+type peakMax struct{ v atomic.Int64 }
+
+// add keeps peak if it is the largest yet.
+func (m *peakMax) add(peak int64) {
+	for {
+		old := m.v.Load()
+		if peak <= old || m.v.CompareAndSwap(old, peak) {
+			return
+		}
+	}
+}
+
 // read returns the coordinator's peak resident memory and the largest
-// worker's: of this process and of the largest worker process waited
-// for, or in goroutine mode both the run's peak of this one process (0
-// for the workers where it could not be started over).
-func (rp runPeak) read() (coordinator, worker int64) {
+// worker's: of this process and the largest peak a worker process of
+// this run reported (workers; 0, not measured, where none could, rather
+// than the rusage of this process's children, whose largest spans every
+// run before), or in goroutine mode both the run's peak of this one
+// process (0 for the workers where it could not be started over).
+func (rp runPeak) read(workers *peakMax) (coordinator, worker int64) {
 	if !rp.goroutine {
-		return sysinfo.MaxRSS(), sysinfo.ChildrenMaxRSS()
+		return sysinfo.MaxRSS(), workers.v.Load()
 	}
 	if rp.reset != nil {
 		return sysinfo.MaxRSS(), 0

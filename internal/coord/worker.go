@@ -89,12 +89,28 @@ func ServeWorker(ctx context.Context, in io.Reader, out io.Writer, reg *store.Re
 	if cerr := st.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("closing the store: %w", cerr)
 	}
-	if outside, ok := tally.outside(); ok && err == nil {
-		if err = w.IO(wire.IO{Phase: -1, IO: outside}); err != nil {
-			err = fmt.Errorf("reporting I/O: %w", err)
-		}
+	if err == nil {
+		err = reportEnd(w, tally)
 	}
 	return err
+}
+
+// reportEnd sends what a worker process reports once its store is
+// closed: the I/O outside every phase, where counted, and its own peak
+// memory (the coordinator's rusage of its children is the largest child
+// of its lifetime, not this run's), where the OS tells it.
+func reportEnd(w *wire.Writer, tally *ioTally) error {
+	if outside, ok := tally.outside(); ok {
+		if err := w.IO(wire.IO{Phase: -1, IO: outside}); err != nil {
+			return fmt.Errorf("reporting I/O: %w", err)
+		}
+	}
+	if peak, err := sysinfo.PeakRSS(); err == nil {
+		if err := w.RSS(peak); err != nil {
+			return fmt.Errorf("reporting peak memory: %w", err)
+		}
+	}
+	return nil
 }
 
 // procWorkers returns the ids of worker process proc's goroutines.

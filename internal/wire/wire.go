@@ -92,20 +92,22 @@ type Type uint8
 
 // Frame types.
 const (
-	TypePlan    Type = 1 // coordinator → worker: process index and JSON plan
-	TypeReady   Type = 2 // worker → coordinator: phase, pid and clock; all connections open
-	TypeStart   Type = 3 // coordinator → worker: start the phase; offsets count from the given instant
-	TypeStop    Type = 4 // coordinator → worker: stop after the current op
-	TypeSamples Type = 5 // worker → coordinator: a batch of samples
-	TypeDone    Type = 6 // worker → coordinator: one worker finished a phase
-	TypeError   Type = 7 // worker → coordinator: the worker failed, with a message
-	TypeCPU     Type = 8 // worker → coordinator: the process's CPU time over a phase
-	TypeIO      Type = 9 // worker → coordinator: the file I/O the process's engine counted over a phase
+	TypePlan    Type = 1  // coordinator → worker: process index and JSON plan
+	TypeReady   Type = 2  // worker → coordinator: phase, pid and clock; all connections open
+	TypeStart   Type = 3  // coordinator → worker: start the phase; offsets count from the given instant
+	TypeStop    Type = 4  // coordinator → worker: stop after the current op
+	TypeSamples Type = 5  // worker → coordinator: a batch of samples
+	TypeDone    Type = 6  // worker → coordinator: one worker finished a phase
+	TypeError   Type = 7  // worker → coordinator: the worker failed, with a message
+	TypeCPU     Type = 8  // worker → coordinator: the process's CPU time over a phase
+	TypeIO      Type = 9  // worker → coordinator: the file I/O the process's engine counted over a phase
+	TypeRSS     Type = 10 // worker → coordinator: the process's peak resident memory, as it ends
 )
 
 var typeNames = map[Type]string{
 	TypePlan: "plan", TypeReady: "ready", TypeStart: "start", TypeStop: "stop",
 	TypeSamples: "samples", TypeDone: "done", TypeError: "error", TypeCPU: "cpu", TypeIO: "io",
+	TypeRSS: "rss",
 }
 
 // String returns the frame type's name.
@@ -137,6 +139,8 @@ func payloadBounds(t Type) (lo, hi int, ok bool) {
 		return 24, 24, true
 	case TypeIO:
 		return ioLen, ioLen, true
+	case TypeRSS:
+		return 8, 8, true
 	}
 	return 0, 0, false
 }
@@ -286,6 +290,10 @@ func checkIO(p []byte) error {
 	return nil
 }
 
+// RSS decodes an RSS frame: a worker process's peak resident memory in
+// bytes.
+func (f Frame) RSS() int64 { return int64(binary.LittleEndian.Uint64(f.payload)) }
+
 // Message decodes an Error frame.
 func (f Frame) Message() string { return string(f.payload) }
 
@@ -432,6 +440,9 @@ func (r *Reader) Scan() bool {
 			return r.fail(start, fmt.Errorf("cpu frame: %w", err))
 		}
 	}
+	if typ == TypeRSS && int64(binary.LittleEndian.Uint64(r.buf)) < 0 {
+		return r.fail(start, errors.New("rss frame: negative peak"))
+	}
 	if typ == TypeIO {
 		if err := checkIO(r.buf); err != nil {
 			return r.fail(start, fmt.Errorf("io frame: %w", err))
@@ -570,6 +581,14 @@ func (w *Writer) CPU(c CPU) error {
 		p = binary.LittleEndian.AppendUint32(p, 0)
 		p = binary.LittleEndian.AppendUint64(p, uint64(max(c.CPU.User, 0)))
 		return binary.LittleEndian.AppendUint64(p, uint64(max(c.CPU.System, 0)))
+	})
+}
+
+// RSS reports the worker process's peak resident memory in bytes (its
+// VmHWM on Linux), sent as it ends; negative is sent as 0.
+func (w *Writer) RSS(peak int64) error {
+	return w.small(TypeRSS, func(p []byte) []byte {
+		return binary.LittleEndian.AppendUint64(p, uint64(max(peak, 0)))
 	})
 }
 

@@ -43,6 +43,7 @@ func writeAll(t testing.TB, n int) []byte {
 	must(w.CPU(CPU{Phase: 1, CPU: workload.CPU{User: 1500 * time.Millisecond, System: 250 * time.Microsecond}}))
 	must(w.IO(testIO(1)))
 	must(w.IO(testIO(-1)))
+	must(w.RSS(123 << 20))
 	must(w.Error("disk full"))
 	must(w.Stop())
 	return buf.Bytes()
@@ -104,6 +105,10 @@ func TestRoundTrip(t *testing.T) {
 			if io != testIO(1) && io != testIO(-1) {
 				t.Errorf("io = %+v", io)
 			}
+		case TypeRSS:
+			if got := f.RSS(); got != 123<<20 {
+				t.Errorf("rss = %d", got)
+			}
 		case TypeError:
 			if f.Message() != "disk full" {
 				t.Errorf("message = %q", f.Message())
@@ -122,7 +127,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 	// 25 samples in batches of 10: three Samples frames.
-	want := []Type{TypePlan, TypeReady, TypeStart, TypeSamples, TypeSamples, TypeSamples, TypeDone, TypeCPU, TypeIO, TypeIO, TypeError, TypeStop}
+	want := []Type{TypePlan, TypeReady, TypeStart, TypeSamples, TypeSamples, TypeSamples, TypeDone, TypeCPU, TypeIO, TypeIO, TypeRSS, TypeError, TypeStop}
 	if !slices.Equal(types, want) {
 		t.Errorf("frame types = %v, want %v", types, want)
 	}

@@ -229,7 +229,7 @@ var Figures = []*Figure{
 			}
 			return 0, false
 		}), "the database's space and live data were not measured"),
-	lineFigure(countFigure("worker rss", "peak resident memory of the largest worker process (in goroutine mode, the run's own peak of the one process hosting the workers: Linux only)",
+	lineFigure(countFigure("worker rss", "peak resident memory of the largest worker process of the run, as each reported it (in goroutine mode, the run's own peak of the one process hosting the workers): Linux only",
 		"bytes", " peak worker RSS", func(v float64) string { return bytesize.Units{}.Round(int64(math.Round(v))) },
 		func(r *result.Result) (float64, bool) {
 			return float64(r.WorkerMaxRSSBytes), r.WorkerMaxRSSBytes > 0

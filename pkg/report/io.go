@@ -64,6 +64,23 @@ func ioText(r *result.Result, i int) string {
 	return s
 }
 
+// tracedSyncNote is a line for a run traced through gobench's recording
+// file system on an engine whose syncs the recorder changes, "" for any
+// other. An msync of a shared mapping reaches a FUSE file system as the
+// kernel's writes of the dirty pages and a sync request, which the
+// recorder serves with pwrite and fdatasync of the real file: not what
+// the engine's msync costs on the disk's own file system (badger at
+// --sync full ran about 3× faster traced, docs/durability.md), so its
+// speeds are not the untraced engine's. Engines that call fsync,
+// fdatasync or write through O_DSYNC get the same call through the
+// recorder, only slower by its overhead.
+func tracedSyncNote(r *result.Result) string {
+	if r.Plan.IOTrace != workload.IOTraceFS || r.Environment.SyncPrimitive != "msync" {
+		return ""
+	}
+	return "traced speeds: this engine syncs by msync, which gobench's recording file system serves as its own writes and fdatasyncs of the file, a cost unlike the engine's msync on the disk (badger ran about 3× faster traced): compare these speeds only with runs traced the same way"
+}
+
 // primitives says which calls the syncs a file system saw were, per
 // commit: fsync, fdatasync (msync reaches a file system as one), a write
 // through a descriptor opened with O_DSYNC (or O_SYNC, counted with them:

@@ -81,6 +81,9 @@ func runMarkdown(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	if line := ioOutsideText(r); line != "" {
 		ew.printf("\n%s\n", line)
 	}
+	if line := tracedSyncNote(r); line != "" {
+		ew.printf("\n%s\n", line)
+	}
 	if line := figuresText(r); line != "" {
 		ew.printf("\n%s\n", mdEscape(line))
 	}

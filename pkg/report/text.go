@@ -88,11 +88,10 @@ func runText(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 			}
 		}
 	}
-	if line := ioOutsideText(r); line != "" {
-		tw.printf("%s\n", line)
-	}
-	if line := figuresText(r); line != "" {
-		tw.printf("%s\n", line)
+	for _, line := range []string{ioOutsideText(r), tracedSyncNote(r), figuresText(r)} {
+		if line != "" {
+			tw.printf("%s\n", line)
+		}
 	}
 	for _, line := range statementLegend(r.Plan) {
 		tw.printf("%s\n", line)

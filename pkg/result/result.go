@@ -167,8 +167,10 @@ type Environment struct {
 	Store []store.Fact `json:"store"`
 	// SyncPrimitive is the call the engine makes on this OS to sync a
 	// file (fdatasync, fsync, msync, F_FULLFSYNC; whether a commit waits
-	// for it is the engine's sync level); empty where the engine does not
-	// say.
+	// for it is the engine's sync level), joined by " + " where a commit
+	// takes two kinds ("fdatasync + O_DSYNC write": LMDB at full writes
+	// its meta page through an O_DSYNC descriptor); empty where the
+	// engine does not say.
 	SyncPrimitive string `json:"sync_primitive,omitempty"`
 	// Sharing is who may share the engine's database (store.Sharing):
 	// "processes", "one process" (its workers ran as goroutines) or "one

@@ -215,8 +215,28 @@ func (d *db) Describe(context.Context) ([]store.Fact, error) {
 	return append([]store.Fact{
 		{Name: "driver", Value: "lmdb"},
 		{Name: "lmdb_version", Value: v},
-		{Name: store.FactSyncPrimitive, Value: syncPrimitive},
+		{Name: store.FactSyncPrimitive, Value: syncPrimitiveAt(d.opts.Sync)},
 	}, declared.Facts(d.opts)...), nil
+}
+
+// metaSyncWrite names how LMDB makes a commit's meta page durable at its
+// default sync: it writes the page through a second descriptor of the
+// data file opened with O_DSYNC (mdb.c's me_mfd, MDB_O_META), after an
+// fdatasync of the data pages: two syncs per commit, one of them no
+// fsync-family call (strace -e trace=fdatasync sees one a commit).
+const metaSyncWrite = "O_DSYNC write"
+
+// syncPrimitiveAt names the calls LMDB syncs a commit with at sync level
+// level: at full, the file's sync and the meta page's O_DSYNC write; at
+// normal (MDB_NOMETASYNC) the meta page goes through the plain
+// descriptor and the next commit's sync carries it, and at off
+// (MDB_NOSYNC) only an explicit environment sync syncs, with the file's.
+func syncPrimitiveAt(level string) string {
+	switch level {
+	case store.SyncOff, store.SyncNormal:
+		return syncPrimitive
+	}
+	return syncPrimitive + " + " + metaSyncWrite
 }
 
 type conn struct {

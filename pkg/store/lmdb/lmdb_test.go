@@ -54,3 +54,27 @@ func TestMapFull(t *testing.T) {
 		t.Fatalf("filling a 1 MiB map: %v (class %v), want full", err, store.Classify(err))
 	}
 }
+
+// The sync primitive a run reports is what LMDB calls at its sync level:
+// at full a commit's meta page is written through an O_DSYNC descriptor
+// after the data's fdatasync, and the fact says so; below full it is not.
+func TestSyncPrimitiveNamesTheMetaPageWrite(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ sync, want string }{
+		{store.SyncFull, syncPrimitive + " + O_DSYNC write"},
+		{store.SyncNormal, syncPrimitive},
+		{store.SyncOff, syncPrimitive},
+	} {
+		t.Run(tc.sync, func(t *testing.T) {
+			t.Parallel()
+			d := &db{opts: Options{MapSizeMiB: 64, Sync: tc.sync}}
+			facts, err := d.Describe(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := store.FactValue(facts, store.FactSyncPrimitive); got != tc.want {
+				t.Errorf("sync %s: sync_primitive %q, want %q", tc.sync, got, tc.want)
+			}
+		})
+	}
+}

@@ -92,6 +92,9 @@ func runCapture(ctx context.Context, o *captureOptions, args []string, env *Env)
 	if err := c.output("--out", o.out); err != nil {
 		return err
 	}
+	if err := c.hold(); err != nil { // a device or FIFO: opened, and checked, before the program runs
+		return err
+	}
 	cache, err := preload.CacheDir(env.Getenv)
 	if err != nil {
 		return err

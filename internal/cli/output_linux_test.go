@@ -35,7 +35,7 @@ func devOf(t *testing.T, path string) uint64 {
 // A character device is written through and stays the device it was: the
 // null device swallows the output (exit 0); the full device is refused
 // before the run (exit 2; its ENOSPC failed the command once the run was
-// over). Both used to be replaced by a regular file, with exit 0.
+// over), and as capture's --out before the program runs. Both used to be replaced by a regular file, with exit 0.
 func TestOutputDevices(t *testing.T) {
 	dir := t.TempDir()
 	null, full := filepath.Join(dir, "null"), filepath.Join(dir, "full")
@@ -67,6 +67,19 @@ func TestOutputDevices(t *testing.T) {
 		if devOf(t, full) != fullDev {
 			t.Fatalf("%v: the full device node changed", args)
 		}
+	}
+	// capture's --out too, before the program runs (the program ran,
+	// then writing its trace failed, exit 1).
+	ran := filepath.Join(t.TempDir(), "ran")
+	code, errs := runOut(t, "capture", "--out", full, "--", "sh", "-c", "echo > "+ran)
+	if code != ExitUsage || !strings.Contains(errs, "--out: "+full+" is the full device") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+		t.Errorf("capture --out %s: exit %d: %s", full, code, errs)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Errorf("capture --out %s: the program ran", full)
+	}
+	if devOf(t, full) != fullDev {
+		t.Fatalf("capture: the full device node changed")
 	}
 	if l := leftovers(t, dir); len(l) > 0 {
 		t.Errorf("left behind: %v", l)

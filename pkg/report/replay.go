@@ -106,8 +106,9 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 }
 
 // replayCheckText says whether the replayed database ended as the
-// capture's did, and why not: values the trace does not hold, or the
-// transactions' race.
+// capture's did, and why not: values the trace does not hold, the
+// transactions' race, or, of one connection, a statement whose result
+// varies.
 func replayCheckText(c *workload.ReplayCheck, rp *workload.Replay) string {
 	switch {
 	case c == nil:
@@ -121,10 +122,24 @@ func replayCheckText(c *workload.ReplayCheck, rp *workload.Replay) string {
 	switch {
 	case rp.Cut.Statements > 0 || rp.Omitted.Statements > 0:
 		s += fmt.Sprintf(" (values the trace does not hold, not a race: %d statements cut and not run, %d run with filler for a value omitted; the database cannot end as the capture's)", rp.Cut.Statements, rp.Omitted.Statements)
+	case replayConnections(rp) < 2:
+		s += " (not a race: one connection ran every statement; a statement whose result changes from run to run, such as random(), randomblob() or datetime('now'), wrote other values)"
 	case c.Order != workload.ReplayCommit:
 		s += " (the transactions raced: --order commit replays them in their captured order)"
 	}
 	return s
+}
+
+// replayConnections counts the captured connections a replay ran (its
+// workers that replay a stream; an idle one has none).
+func replayConnections(rp *workload.Replay) int {
+	n := 0
+	for _, w := range rp.Workers {
+		if w.Stream != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // replayMarkdown writes a replayed run's statements and lines as

@@ -11,7 +11,7 @@ import (
 
 // A replay whose trace does not hold every statement whole (a parameter
 // omitted, a text cut) says so where the database differs, and does not
-// blame the race; the statements it did not run are told apart from those
+// blame the race, nor does one of a single connection; the statements it did not run are told apart from those
 // skipped for a captured busy error.
 func TestReplayLinesLoss(t *testing.T) {
 	differs := &workload.ReplayCheck{Order: workload.ReplayRace, Compared: true, Tables: 1, Differences: []string{"table t differs"}}
@@ -23,8 +23,10 @@ func TestReplayLinesLoss(t *testing.T) {
 		skipped   int64
 		want, not []string
 	}{
-		{"a race", workload.Replay{Order: workload.ReplayRace}, 0,
+		{"a race", workload.Replay{Order: workload.ReplayRace, Workers: []workload.ReplayWorker{{Stream: 1}, {Stream: 2}}}, 0,
 			[]string{"the transactions raced"}, []string{"omitted", "cut"}},
+		{"one connection", workload.Replay{Order: workload.ReplayRace, Workers: []workload.ReplayWorker{{Stream: 1}, {}}}, 0,
+			[]string{"not a race: one connection ran every statement", "randomblob()"}, []string{"raced"}},
 		{"a value omitted", workload.Replay{Order: workload.ReplayRace, Omitted: omitted}, 0,
 			[]string{"not a race: 0 statements cut and not run, 1 run with filler", "omitted: 1 statements with a parameter longer than 1 MiB", "(q30553912)"}, []string{"raced"}},
 		{"texts cut, busy skipped", workload.Replay{Order: workload.ReplayCommit, Cut: cut}, 5,

@@ -107,6 +107,9 @@ func (sum *Summary) Headlines() []Headline {
 				if v, _ := p.Settings.Get(name); v != baseValue || !agreeBut(c.Settings, p.Settings, name) {
 					continue
 				}
+				if tracedCell(c) || tracedCell(p) {
+					continue // the recorder's speed, not the setting's (Ranked.Traced)
+				}
 				h := Headline{Setting: name, Value: value, Baseline: baseValue, At: sharedBut(c.Settings, p.Settings, name)}
 				for _, m := range sum.Metrics {
 					if !isMainMetric(m.Metric) {
@@ -125,6 +128,9 @@ func (sum *Summary) Headlines() []Headline {
 	}
 	return out
 }
+
+// traced says whether a cell's runs recorded their I/O for --crash.
+func tracedCell(c result.Cell) bool { return c.Runs[0].Plan.Crash != nil }
 
 // factor returns the factor of cell ci against cell pi on the metric:
 // the baseline's own where pi is the baseline, else computed the same
@@ -207,7 +213,7 @@ func (sum *Summary) Ranking() Ranking {
 		}
 	}
 	for i, c := range sum.Suite.Cells {
-		rc := Ranked{Settings: c.Settings, Runs: len(c.Runs), Errors: result.CellErrors(c), Traced: c.Runs[0].Plan.Crash != nil}
+		rc := Ranked{Settings: c.Settings, Runs: len(c.Runs), Errors: result.CellErrors(c), Traced: tracedCell(c)}
 		for _, m := range ms {
 			st := m.Cells[i].Stats
 			rc.Medians = append(rc.Medians, st.Median)

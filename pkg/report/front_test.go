@@ -137,7 +137,7 @@ func TestUncheckedDurability(t *testing.T) {
 // A traced cell (--crash) is neither ranked nor compared: it comes last,
 // numbered "–", "traced" for its factor, and the untraced cells rank among
 // themselves; the caption says so. A suite of traced cells alone ranks
-// none of them.
+// none of them, and has no headline factors between them.
 func TestRankingLeavesTracedOut(t *testing.T) {
 	s := loadSuiteFixture(t, "matrix-errors.json")
 	for _, c := range s.Cells {
@@ -170,5 +170,8 @@ func TestRankingLeavesTracedOut(t *testing.T) {
 	crash := renderAs(t, "markdown", loadSuiteFixture(t, "crash-matrix.json"))
 	if !strings.Contains(crash, "| – | normal |") || strings.Contains(crash, "| best |") || strings.Contains(crash, "| 1 |") {
 		t.Errorf("a traced suite ranked its cells:\n%s", crash)
+	}
+	if strings.Contains(crash, "**Headline**") || strings.Contains(crash, "×0.064") {
+		t.Errorf("a traced suite's headline compares its cells' speeds:\n%s", crash)
 	}
 }

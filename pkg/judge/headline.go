@@ -180,8 +180,8 @@ func sharedBut(a, b result.Settings, name string) result.Settings {
 // headline figure (Ranking's Metrics, NaN-free: Has says which it has)
 // and its failed ops over every repeat. Traced is true for a cell whose
 // runs recorded their I/O for --crash: its speeds are the recorder's as
-// much as the engine's (a traced bbolt ran ×3.9 apart at two sync
-// settings that run alike untraced), so it is not ranked.
+// much as the engine's (a traced bbolt ran ×3.9 apart at --sync normal
+// and full, the same settings for bbolt), so it is not ranked.
 type Ranked struct {
 	Settings result.Settings
 	Medians  []float64

@@ -47,7 +47,9 @@ for w in "abcdef":
             row["syncs"] = "%.2f" % io["syncs_per_commit"] if io and io.get("commits") else "not counted"
             row["prim"] = r["environment"].get("sync_primitive", "")
             sp = r.get("space") or {}
-            row["amp"] = "%.2f×" % sp["amplification"] if sp.get("amplification") else "–"
+            # below 64 MiB live the engines' fixed files make the figure
+            # (judge.MinSpaceLiveBytes: pebble's empty store is 4.4 MiB)
+            row["amp"] = "%.2f×" % sp["amplification"] if sp.get("amplification") and sp.get("live_bytes", 0) >= 64 << 20 else "–"
             row["rss"] = "%d MiB" % (r.get("worker_max_rss_bytes", 0) >> 20)
 print("| engine | sync | A | B | C | D | E | F | syncs/commit (A) | sync primitive | space amp. (A) | peak RSS (A) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -144,3 +144,31 @@ func TestBusyErrorsOneFigure(t *testing.T) {
 		t.Errorf("busy errors not listed for a scenario's run")
 	}
 }
+
+// Space amplification is stated only above MinSpaceLiveBytes of live
+// data: below, the engine's fixed files make the figure (pebble's empty
+// store is 4.4 MiB), and the run says so in place of a value.
+func TestSpaceAmplificationNeedsData(t *testing.T) {
+	m, err := ParseMetric("space amplification")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := loadSuiteFixture(t, "matrix.json").Cells[0].Runs[0]
+	for _, tc := range []struct {
+		live, alloc int64
+		want        float64 // 0: none
+		why         string
+	}{
+		{720_000, 9_252_864, 0, "the live data (703 KiB) is below 64 MiB, where the engines' fixed files (up to 4.4 MiB, pebble's) outweigh it"},
+		{MinSpaceLiveBytes, 2 * MinSpaceLiveBytes, 2, ""},
+	} {
+		r.Space = &result.Space{AllocatedBytes: tc.alloc, LiveBytes: tc.live, Amplification: float64(tc.alloc) / float64(tc.live)}
+		v, ok := m.Value(r)
+		if ok != (tc.want > 0) || (ok && v != tc.want) {
+			t.Errorf("%d live: %v, %v; want %v", tc.live, v, ok, tc.want)
+		}
+		if !ok && m.Missing(r) != tc.why {
+			t.Errorf("%d live: missing %q, want %q", tc.live, m.Missing(r), tc.why)
+		}
+	}
+}

@@ -107,6 +107,9 @@ func (sum *Summary) Headlines() []Headline {
 				if v, _ := p.Settings.Get(name); v != baseValue || !agreeBut(c.Settings, p.Settings, name) {
 					continue
 				}
+				if tracedCell(c) || tracedCell(p) {
+					continue // the recorder's speed, not the setting's (Ranked.Traced)
+				}
 				h := Headline{Setting: name, Value: value, Baseline: baseValue, At: sharedBut(c.Settings, p.Settings, name)}
 				for _, m := range sum.Metrics {
 					if !isMainMetric(m.Metric) {
@@ -125,6 +128,9 @@ func (sum *Summary) Headlines() []Headline {
 	}
 	return out
 }
+
+// traced says whether a cell's runs recorded their I/O for --crash.
+func tracedCell(c result.Cell) bool { return c.Runs[0].Plan.Crash != nil }
 
 // factor returns the factor of cell ci against cell pi on the metric:
 // the baseline's own where pi is the baseline, else computed the same
@@ -172,17 +178,22 @@ func sharedBut(a, b result.Settings, name string) result.Settings {
 
 // Ranked is one cell of a ranking: its settings, its median of each
 // headline figure (Ranking's Metrics, NaN-free: Has says which it has)
-// and its failed ops over every repeat.
+// and its failed ops over every repeat. Traced is true for a cell whose
+// runs recorded their I/O for --crash: its speeds are the recorder's as
+// much as the engine's (a traced bbolt ran ×3.9 apart at --sync normal
+// and full, the same settings for bbolt), so it is not ranked.
 type Ranked struct {
 	Settings result.Settings
 	Medians  []float64
 	Has      []bool
 	Runs     int
 	Errors   result.Errors
+	Traced   bool
 }
 
 // Ranking is every cell of a suite ordered by its first headline figure
-// (total throughput, best first), with the others beside.
+// (total throughput, best first), with the others beside; traced cells
+// (--crash) come last in their order, unranked.
 type Ranking struct {
 	Metrics []Metric
 	Cells   []Ranked
@@ -190,7 +201,8 @@ type Ranking struct {
 
 // Ranking returns the suite's cells ranked by the headline figures'
 // first (total ops/s, the best first); cells without it come last, in
-// their order.
+// their order, and after them the traced cells (Ranked.Traced), in their
+// order too: a traced speed is not ranked against any other.
 func (sum *Summary) Ranking() Ranking {
 	var r Ranking
 	var ms []MetricSummary
@@ -201,7 +213,7 @@ func (sum *Summary) Ranking() Ranking {
 		}
 	}
 	for i, c := range sum.Suite.Cells {
-		rc := Ranked{Settings: c.Settings, Runs: len(c.Runs), Errors: result.CellErrors(c)}
+		rc := Ranked{Settings: c.Settings, Runs: len(c.Runs), Errors: result.CellErrors(c), Traced: tracedCell(c)}
 		for _, m := range ms {
 			st := m.Cells[i].Stats
 			rc.Medians = append(rc.Medians, st.Median)
@@ -215,6 +227,13 @@ func (sum *Summary) Ranking() Ranking {
 	higher := r.Metrics[0].HigherIsBetter()
 	slices.SortStableFunc(r.Cells, func(a, b Ranked) int {
 		switch {
+		case a.Traced != b.Traced:
+			if b.Traced {
+				return -1
+			}
+			return 1
+		case a.Traced:
+			return 0
 		case a.Has[0] != b.Has[0]:
 			if a.Has[0] {
 				return -1
@@ -238,9 +257,13 @@ func (r Ranking) Format(c Ranked, i int) string {
 }
 
 // Versus renders the ranked cell's first figure against the best's: "best"
-// or "×0.52".
+// or "×0.52"; "traced" for a traced cell, and "–" against a traced best
+// (every cell traced), as traced speeds are compared with none.
 func (r Ranking) Versus(c Ranked) string {
-	if len(r.Cells) == 0 || !c.Has[0] || !r.Cells[0].Has[0] || r.Cells[0].Medians[0] == 0 {
+	if c.Traced {
+		return "traced"
+	}
+	if len(r.Cells) == 0 || r.Cells[0].Traced || !c.Has[0] || !r.Cells[0].Has[0] || r.Cells[0].Medians[0] == 0 {
 		return "–"
 	}
 	if c.Settings.String() == r.Cells[0].Settings.String() {

@@ -242,6 +242,9 @@ func Summarize(s *result.Suite, metrics []Metric) *Summary {
 		}
 		if baseStats != nil {
 			for i := range ms.Cells {
+				if isSpeed(m) && (tracedCell(s.Cells[base]) || tracedCell(s.Cells[i])) {
+					continue // a traced speed is the recorder's as much as the engine's (Ranked.Traced)
+				}
 				if i != base && ms.Cells[i].Stats.N > 0 && baseStats.Median != 0 { // no ratio to a baseline of 0
 					f := compareStats(m, *baseStats, ms.Cells[i].Stats)
 					if why, _, _, _ := sampleShort(m, []result.Cell{s.Cells[base], s.Cells[i]}); why != "" && f.Note == "" { // too few repeats says it first
@@ -290,4 +293,11 @@ func (f Factor) String() string {
 		s += " (~: " + f.Interval() + ", not significant)"
 	}
 	return s
+}
+
+// isSpeed says whether a metric is a speed or a latency, which a traced
+// run (--crash) measures through its recorder.
+func isSpeed(m Metric) bool {
+	u := m.Unit()
+	return u == "ops/s" || strings.HasPrefix(u, "µs")
 }

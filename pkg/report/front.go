@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
@@ -135,7 +136,23 @@ func rankingCaption(sum *judge.Summary, rk judge.Ranking) string {
 	if len(rk.Metrics) > 0 {
 		by = rk.Metrics[0].String()
 	}
-	return fmt.Sprintf("ranking by %s (%s; errors over every run)", by, over)
+	traced := ""
+	for _, c := range rk.Cells {
+		if c.Traced {
+			traced = "; traced cells (--crash) last and unranked: their speeds are the recorder's as much as the engine's"
+			break
+		}
+	}
+	return fmt.Sprintf("ranking by %s (%s; errors over every run%s)", by, over, traced)
+}
+
+// rankLabel is a ranked cell's place, 1 first; "–" for a traced cell,
+// which has none.
+func rankLabel(c judge.Ranked, i int) string {
+	if c.Traced {
+		return "–"
+	}
+	return strconv.Itoa(i + 1)
 }
 
 // cellValues are a cell's values of the varied settings, one a column

@@ -2,8 +2,11 @@ package report
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // renderAs renders v in format, failing the test on an error.
@@ -128,5 +131,47 @@ func TestUncheckedDurability(t *testing.T) {
 	out = renderAs(t, "text", s.Cells[0].Runs[0])
 	if !strings.Contains(out, "acknowledged writes lost: – (not checked): these scripts have no check") {
 		t.Errorf("run's durability line:\n%s", out)
+	}
+}
+
+// A traced cell (--crash) is neither ranked nor compared: it comes last,
+// numbered "–", "traced" for its factor, and the untraced cells rank among
+// themselves; the caption says so. A suite of traced cells alone ranks
+// none of them, and has no headline factors between them.
+func TestRankingLeavesTracedOut(t *testing.T) {
+	s := loadSuiteFixture(t, "matrix-errors.json")
+	for _, c := range s.Cells {
+		j, _ := c.Settings.Get("journal")
+		if y, _ := c.Settings.Get("sync"); j == "wal" && y == "normal" { // the fastest
+			for _, r := range c.Runs {
+				r.Plan.Crash = &workload.Crash{}
+			}
+		}
+	}
+	out := renderAs(t, "text", s)
+	rank := strings.Index(out, "ranking by total ops/s")
+	first := strings.Index(out, "\ntotal ops/s (ops/s")
+	if rank < 0 || first < 0 {
+		t.Fatalf("no ranking:\n%s", out)
+	}
+	table := strings.Split(out[rank:first], "\n")
+	if !strings.Contains(table[0], "traced cells (--crash) last and unranked") {
+		t.Errorf("caption %q does not say the traced cell is unranked", table[0])
+	}
+	var order []string
+	for _, l := range table[2:6] {
+		f := strings.Fields(l)
+		order = append(order, f[0]+":"+f[1]+","+f[2]+":"+f[4])
+	}
+	want := "1:wal,full:best 2:rollback,normal:×0.[0-9]+ 3:rollback,full:×0.[0-9]+ –:wal,normal:traced"
+	if got := strings.Join(order, " "); !regexp.MustCompile("^" + want + "$").MatchString(got) {
+		t.Errorf("ranked %s, want %s", got, want)
+	}
+	crash := renderAs(t, "markdown", loadSuiteFixture(t, "crash-matrix.json"))
+	if !strings.Contains(crash, "| – | normal |") || strings.Contains(crash, "| best |") || strings.Contains(crash, "| 1 |") {
+		t.Errorf("a traced suite ranked its cells:\n%s", crash)
+	}
+	if strings.Contains(crash, "**Headline**") || strings.Contains(crash, "×0.064") {
+		t.Errorf("a traced suite's headline compares its cells' speeds:\n%s", crash)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -503,7 +502,7 @@ func rankingAnswer(sum *judge.Summary) *answer {
 	caption := rankingCaption(sum, rk)
 	a := &answer{Caption: strings.ToUpper(caption[:1]) + caption[1:], Head: append(append([]string{"#"}, variedOr(s)...), rankingHead(rk)...)}
 	for i, c := range rk.Cells {
-		a.Rows = append(a.Rows, append(append([]string{strconv.Itoa(i + 1)}, cellValues(s.Varied, c.Settings)...), rankingRow(rk, c)...))
+		a.Rows = append(a.Rows, append(append([]string{rankLabel(c, i)}, cellValues(s.Varied, c.Settings)...), rankingRow(rk, c)...))
 	}
 	return a
 }

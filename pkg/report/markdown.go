@@ -185,7 +185,7 @@ func suiteAnswerMarkdown(ew *errWriter, sum *judge.Summary, varied []string, sin
 		ew.printf("**Ranking** by %s:\n\n| # | %s | %s |\n|--:|%s%s\n", strings.TrimPrefix(rankingCaption(sum, rk), "ranking by "), mdCells(varied), mdCells(head),
 			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(head))))
 		for i, c := range rk.Cells {
-			ew.printf("| %d | %s | %s |\n", i+1, mdCells(cellValues(s.Varied, c.Settings)), mdCells(rankingRow(rk, c)))
+			ew.printf("| %s | %s | %s |\n", rankLabel(c, i), mdCells(cellValues(s.Varied, c.Settings)), mdCells(rankingRow(rk, c)))
 		}
 		ew.printf("\n")
 	}

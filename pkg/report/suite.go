@@ -102,7 +102,7 @@ func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 		tw := ew.keyedTable(0, 1+len(s.Varied))
 		tw.printf("  #\t%s\t%s\n", textCells(s.Varied), textCells(rankingHead(rk)))
 		for i, c := range rk.Cells {
-			tw.printf("  %d\t%s\t%s\n", i+1, textCells(cellValues(s.Varied, c.Settings)), textCells(rankingRow(rk, c)))
+			tw.printf("  %s\t%s\t%s\n", rankLabel(c, i), textCells(cellValues(s.Varied, c.Settings)), textCells(rankingRow(rk, c)))
 		}
 		tw.flush()
 	}

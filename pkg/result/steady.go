@@ -46,7 +46,7 @@ const (
 	steadySegments  = 32
 	steadyBinStart  = 2 * time.Millisecond
 	steadySegStart  = 32 * steadyBinStart
-	minOpsPerBatch  = 10 // a latency series needs this many ops a batch on average
+	minOpsPerGroup  = 10 // the fewest ops a group of intervals holds (steady.Groups)
 	throughputLabel = "throughput"
 )
 
@@ -174,47 +174,46 @@ func (s *binSeries) fold() {
 
 // cut chooses the warm-up's end for a phase that lasted wall: the latest
 // of MSER-5's cuts on throughput and on each op kind's mean log latency
-// (the logarithm of its geometric mean; a
-// kind with too few ops to tell is left out). Any series with no steady
-// state makes the phase's.
+// (the logarithm of its geometric mean; a kind with too few ops to tell is
+// left out). Any series with no steady state makes the phase's. Each
+// series is batched by completions (steady.Groups): its intervals merge in
+// time order into groups of at least minOpsPerGroup ops, so a bursty run,
+// whose short intervals mostly hold nothing, gives MSER-5 a mean for every
+// group and no padding to mistake for a steady tail.
 func (st *steadyState) cut(wall time.Duration, names *[workload.MaxOp]string) SteadyCut {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	whole := int(wall / st.binWidth) // intervals the phase covered whole
 	c := SteadyCut{Method: "MSER-5", Found: true}
 	tput := make([]float64, whole)
-	type named struct {
-		steady.Cut
-		series string
-	}
-	var cuts []named
+	total := make([]int64, whole)
+	var cuts []groupCut
 	for op, s := range st.series {
-		lat := make([]float64, whole)
-		var n int64
-		for i := range whole {
-			lat[i] = math.NaN()
-			if i < len(s.n) && s.n[i] > 0 {
-				tput[i] += float64(s.n[i])
-				lat[i] = s.sum[i] / float64(s.n[i])
-				n += s.n[i]
-			}
+		n := make([]int64, whole)
+		sum := make([]float64, whole)
+		var ops int64
+		for i := range min(whole, len(s.n)) {
+			n[i], sum[i] = s.n[i], s.sum[i]
+			tput[i] += float64(s.n[i])
+			total[i] += s.n[i]
+			ops += s.n[i]
 		}
-		if n >= int64(minOpsPerBatch*whole/steady.Batch) {
-			cuts = append(cuts, named{steady.MSER5(lat), names[op] + " latency"})
+		if ops >= minOpsPerGroup*steady.Batch*steady.MinBatches {
+			cuts = append(cuts, cutGroups(n, sum, names[op]+" latency"))
 		}
 	}
-	t := steady.MSER5(tput)
+	t := cutGroups(total, nil, throughputLabel)
 	if t.Batches < steady.MinBatches {
 		c.Found = false
-		c.Reason = fmt.Sprintf("too short to tell: %d batches of %d intervals of %v, %d needed", t.Batches, steady.Batch, st.binWidth, steady.MinBatches)
+		c.Reason = fmt.Sprintf("too short to tell: %d batches of %d groups of %d+ ops, %d needed", t.Batches, steady.Batch, minOpsPerGroup, steady.MinBatches)
 		return c
 	}
-	latest := named{t, throughputLabel}
-	for _, k := range append(cuts, latest) {
+	latest := t
+	for _, k := range append(cuts, t) {
 		switch {
 		case !k.Steady:
 			c.Found, c.Series = false, k.series
-		case k.Drop > latest.Drop:
+		case k.at > latest.at:
 			latest = k
 		}
 	}
@@ -224,14 +223,50 @@ func (st *steadyState) cut(wall time.Duration, names *[workload.MaxOp]string) St
 		return c
 	}
 	c.Series = latest.series
-	c.ChosenSeconds = (time.Duration(latest.Observations()) * st.binWidth).Seconds()
-	if latest.Drop > 0 {
+	c.ChosenSeconds = (time.Duration(latest.at) * st.binWidth).Seconds()
+	if latest.at > 0 {
 		c.Seconds = math.Ceil(c.ChosenSeconds/st.segWidth.Seconds()) * st.segWidth.Seconds()
 	}
 	if c.Seconds >= wall.Seconds() {
 		c.Seconds = 0 // nothing would be left
 	}
 	return c
+}
+
+// groupCut is MSER-5's verdict on one series batched by completions: at
+// is the interval the measured part begins at.
+type groupCut struct {
+	steady.Cut
+	at     int
+	series string
+}
+
+// cutGroups applies MSER-5 to a series of intervals grouped by
+// completions (steady.Groups): with sums, each group's mean of them per
+// op (mean log latency); without, its ops per interval (throughput).
+func cutGroups(n []int64, sums []float64, series string) groupCut {
+	bounds := steady.Groups(n, minOpsPerGroup)
+	obs := make([]float64, 0, len(bounds))
+	for g := 0; g+1 < len(bounds); g++ {
+		var ops int64
+		var sum float64
+		for i := bounds[g]; i < bounds[g+1]; i++ {
+			ops += n[i]
+			if sums != nil {
+				sum += sums[i]
+			}
+		}
+		if sums != nil {
+			obs = append(obs, sum/float64(ops))
+		} else {
+			obs = append(obs, float64(ops)/float64(bounds[g+1]-bounds[g]))
+		}
+	}
+	k := groupCut{Cut: steady.MSER5(obs), series: series}
+	if k.Drop > 0 {
+		k.at = bounds[k.Observations()]
+	}
+	return k
 }
 
 // trend is the least-squares slope of throughput over intervals of width,

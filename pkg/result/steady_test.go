@@ -2,6 +2,7 @@ package result
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -116,5 +117,79 @@ func TestWarmupAutoBounded(t *testing.T) {
 	}
 	if ph := b.Result().Phases[0]; ph.Steady == nil || ph.Total.Count+ph.Steady.Ops != int64(n) {
 		t.Errorf("an hour: %+v", ph.Steady)
+	}
+}
+
+// burstyRun feeds workers closed-loop workers that run in bursts, as
+// worker processes do on a loaded machine with fewer cores than processes:
+// each runs for 1–4 ms, then waits 10–80 ms for a CPU (the op under way
+// then takes that much longer), so most 16 ms intervals hold no op at all.
+// Reads take cold for the first transient, hot after. The gaps come from a
+// fixed seed: the series is the same every run.
+func burstyRun(t *testing.T, workers int, transient, cold, hot, length time.Duration) Phase {
+	t.Helper()
+	p := plan(workers)
+	p.WarmupAuto = true
+	b := NewBuilder(p)
+	rng := rand.New(rand.NewPCG(47, 8))
+	between := func(lo, hi time.Duration) time.Duration { return lo + time.Duration(rng.Int64N(int64(hi-lo))) }
+	for w := range workers {
+		s := b.Sink(w, 0)
+		var at time.Duration
+		n := 0
+		slice := between(time.Millisecond, 4*time.Millisecond)
+		for at < length {
+			lat := hot
+			if at < transient {
+				lat = cold
+			}
+			if slice -= lat; slice < 0 { // descheduled during this op
+				lat += between(10*time.Millisecond, 80*time.Millisecond)
+				slice = between(time.Millisecond, 4*time.Millisecond)
+			}
+			rec(t, s, workload.OpRead, store.OK, at, lat)
+			at += lat
+			n++
+		}
+		if err := s.Done(workload.WorkerStats{Worker: w, Samples: int64(n)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Result().Phases[0]
+}
+
+// A bursty run with a planted 2 s transient is cut within 20% of the
+// transient's end; a bursty run at one speed is found steady. Batching by
+// time failed both: batches of empty intervals, padded with the last mean,
+// made flat tails MSER-5 chose near the run's end.
+func TestWarmupAutoBursty(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		workers   int
+		transient time.Duration
+		length    time.Duration
+	}{
+		{"transient 2s of 10s, 2 workers", 2, 2 * time.Second, 10 * time.Second},
+		{"transient 2s of 20s, 4 workers", 4, 2 * time.Second, 20 * time.Second},
+		{"transient 2s of 6s, 1 worker", 1, 2 * time.Second, 6 * time.Second},
+		{"flat 10s, 2 workers", 2, 0, 10 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ph := burstyRun(t, tc.workers, tc.transient, time.Millisecond, 100*time.Microsecond, tc.length)
+			c := ph.Steady
+			if c == nil || !c.Found {
+				t.Fatalf("steady %+v: want a steady state found", c)
+			}
+			want := tc.transient.Seconds()
+			if want == 0 {
+				if c.ChosenSeconds > 0.1*tc.length.Seconds() {
+					t.Errorf("flat run cut at %v s (by %s), want about its start", c.ChosenSeconds, c.Series)
+				}
+				return
+			}
+			if math.Abs(c.ChosenSeconds-want) > 0.2*want {
+				t.Errorf("cut at %v s (by %s), want within 20%% of %v s", c.ChosenSeconds, c.Series, want)
+			}
+		})
 	}
 }

@@ -659,7 +659,8 @@ func (w *worker) measure(op workload.Op, key uint64, start, due, began int64, wh
 			class = store.Classify(err)
 		}
 	}
-	delay(t0) // nothing, but in a gobench_slowdown build (the verdict experiments' known regression)
+	delay(t0)     // nothing, but in a gobench_slowdown build (the verdict experiments' known regression)
+	transient(t0) // nothing, but in a gobench_transient build (a planted warm-up)
 	t1 := w.now()
 	retries, wait := w.try.n, w.try.last-t0
 	if w.lockWaits != nil {

@@ -12,8 +12,11 @@
 //
 //	MSER(d) = 1/(m-d)² · Σ_{j>d} (Z_j - Z̄_d)²
 //
-// and, following Hoad et al., finds no steady state when the minimum lies
-// in the second half of the series: the run is too short, or still moving.
+// and, following Hoad et al., finds no steady state when the cut lies in
+// the second half of the series: the run is too short, or still moving.
+// Two guards fit it to noisy series (see MSER5): a cut leaves at least
+// MinBatches batches, and the earliest cut within one standard error of
+// the least score wins. Groups batches a bursty series by completions.
 package steady
 
 import (
@@ -63,18 +66,32 @@ func MSER5(xs []float64) Cut {
 		ss += delta * (z[d] - mean)
 		scores[d] = ss / (n * n)
 	}
-	// Scores closer than rounding can tell apart are ties, won by the
-	// smallest cut: a series constant up to rounding is steady from its
-	// start.
+	// The least score among cuts that leave MinBatches batches or more:
+	// a cut leaving two (which the textbook rule allows) is chosen by
+	// chance alone whenever those two happen to be close, and on a noisy
+	// series that is often (a third of flat series of 30 batches of
+	// Gaussian noise "settle" in their second half so).
+	last := m - MinBatches
+	argmin := 0
+	for d := 0; d <= last; d++ {
+		if scores[d] < best {
+			best, argmin = scores[d], d
+		}
+	}
+	// The earliest cut whose score is within one standard error of the
+	// least wins (the one-standard-error rule): a score is a variance
+	// estimated from the n batches left, with a relative standard error of
+	// √(2/(n-1)), so later cuts that score lower by less cannot be told
+	// from it, and on a noisy series (a bursty run's) taking the strict
+	// minimum cuts well past the warm-up's end. Scores closer than
+	// rounding can tell apart are ties too: a series constant up to
+	// rounding is steady from its start.
 	var scale float64
 	for _, v := range z {
 		scale = max(scale, math.Abs(v))
 	}
-	tol := (1e-9 * scale) * (1e-9 * scale)
-	for d := 0; d < m-1; d++ { // at least two batches remain
-		best = min(best, scores[d])
-	}
-	for d := 0; d < m-1; d++ {
+	tol := (1e-9*scale)*(1e-9*scale) + best*math.Sqrt(2/float64(m-argmin-1))
+	for d := 0; d <= last; d++ {
 		if scores[d] <= best+tol {
 			bestD = d
 			break
@@ -149,4 +166,32 @@ func Slope(ys []float64) float64 {
 		return 0
 	}
 	return (n*sxy - sx*sy) / den / (sy / n)
+}
+
+// Groups merges intervals in time order into groups of at least k
+// completions each (counts[i] completions in interval i) and returns their
+// bounds: group g covers intervals bounds[g] to bounds[g+1]-1 (nil when no
+// group fills). A last group short of k is left out. Batching by
+// completions, not by time, is what makes MSER-5 fit a bursty series: when
+// workers run in bursts (a loaded machine with fewer cores than
+// processes), most short intervals hold nothing, a batch of such intervals
+// has no mean, and a series padded with repeated means shows MSER-5 a flat
+// tail it takes for the steady state. A group always holds ops, and the
+// empty intervals before a burst join the burst's group, so its rate is
+// over the whole stretch of time it covers.
+func Groups(counts []int64, k int64) []int {
+	k = max(k, 1)
+	bounds := []int{0}
+	var n int64
+	for i, c := range counts {
+		n += c
+		if n >= k {
+			bounds = append(bounds, i+1)
+			n = 0
+		}
+	}
+	if len(bounds) == 1 {
+		return nil
+	}
+	return bounds
 }

@@ -29,7 +29,7 @@ type mergeOptions struct {
 func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.out, "output", "o", "", "write the merged JSON to this file (atomically) instead of stdout")
 	fs.BoolVar(&o.force, "force", false, "let --output replace a file gobench did not write (another program's data, a SQLite database)")
-	fs.BoolVar(&o.partial, "partial", false, "merge the shards there are when some are missing: the result is marked incomplete, naming them (default: refuse)")
+	fs.BoolVar(&o.partial, "partial", false, "merge the shards there are when some are missing or did not complete: the result is marked incomplete, naming them (default: refuse)")
 	fs.StringArrayVar(&o.expects, "expect", nil, "a gate to judge on the merged result, besides those the shards' command gave (--shard keeps them for the merge), such as 'upsert ops/s: wal >= 3x rollback'; exit 3 when one fails, 4 when one cannot decide (repeatable)")
 	fs.StringVar(&o.inconclusive, "inconclusive", string(judge.InconclusiveFails), "what a gate the data cannot decide counts as: fail (exit 4) or pass")
 }
@@ -58,8 +58,9 @@ repeats. Files of different workloads (seed, mix, ops, keys, …) are
 refused.
 
 A directory stands for the result files (*.json) in it, as a CI job's
-artifacts are collected. Shards that are not all there are refused,
-naming the missing ones and their runs, unless --partial.`,
+artifacts are collected. Shards that are not all there, or whose runs
+did not all complete, are refused, naming the missing ones and their
+runs (and a file's incomplete runs), unless --partial.`,
 		Example: `  # A matrix of four journal modes, 2 repeats, over two CI jobs; merged, its gates judged
   gobench mix --journal rollback,wal,truncate,persist --repeat 2 --expect 'errors == 0' --shard 1/2 --json shards/s1.json
   gobench mix --journal rollback,wal,truncate,persist --repeat 2 --expect 'errors == 0' --shard 2/2 --json shards/s2.json
@@ -120,6 +121,15 @@ func runMerge(ctx context.Context, o *mergeOptions, args []string, env *Env) err
 	m, err := mergeSuites(suites, paths)
 	if err != nil {
 		return err
+	}
+	var incomplete []string
+	for k, s := range suites {
+		for _, r := range s.IncompleteShardRuns() {
+			incomplete = append(incomplete, paths[k]+": "+r)
+		}
+	}
+	if len(incomplete) > 0 && !o.partial {
+		return usage(fmt.Errorf("merging: %s (give --partial to merge what is there)", strings.Join(incomplete, "; ")))
 	}
 	if missing := missingShards(m); len(missing) > 0 && !o.partial {
 		return usage(fmt.Errorf("merging: %s (give --partial to merge what is there)", strings.Join(missing, "; ")))

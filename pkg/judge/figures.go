@@ -87,13 +87,26 @@ type Figure struct {
 // Range is the closed interval a bounded figure's values lie in.
 type Range struct{ Lo, Hi float64 }
 
+// checkLimit refuses a gate "OP limit" on metric name, of figure f, that
+// judges nothing. On a figure bounded by its Range: one no value in the
+// range can pass, or every value passes. On any other: one no value at
+// or above 0 can pass ("< 0", "< 0s"), as every figure is a rate, a
+// latency, a count, a share or a ratio, none ever negative; a gate every
+// such value passes ("errors >= 0") is kept, as a gate that must pass.
+func (f *Figure) checkLimit(name, op string, limit float64, written string) error {
+	if f.Range != nil {
+		return f.Range.checkLimit(f, op, limit, written)
+	}
+	if (op == "<" && limit <= 0) || ((op == "<=" || op == "==") && limit < 0) {
+		return fmt.Errorf("%s (%s) is never negative: a gate %q can never pass", name, f.Unit, op+" "+written)
+	}
+	return nil
+}
+
 // checkLimit refuses a gate "OP limit" on a figure bounded by r that no
 // value in r can pass, or that every value in r passes: such a gate
 // judges nothing.
 func (r *Range) checkLimit(f *Figure, op string, limit float64, written string) error {
-	if r == nil {
-		return nil
-	}
 	var never, always bool
 	switch op {
 	case ">":

@@ -81,7 +81,7 @@ func ParseExpectation(s string) (Expectation, error) {
 		return e, fmt.Errorf("--expect %q: %w", s, err)
 	}
 	if fig := m.Figure(); fig != nil {
-		if err := fig.Range.checkLimit(fig, e.Op, e.Limit, f[n-1]); err != nil {
+		if err := fig.checkLimit(m.String(), e.Op, e.Limit, f[n-1]); err != nil {
 			return e, fmt.Errorf("--expect %q: %w", s, err)
 		}
 	}

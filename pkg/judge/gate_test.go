@@ -76,6 +76,19 @@ func TestParseExpectation(t *testing.T) {
 		{in: "error rate >= 0%", error: "always passes"},
 		{in: "error rate < 100%", want: Expectation{Metric: Metric{"error", "rate"}, Op: "<", Absolute: true, Limit: 100}},
 		{in: "error rate == 0", want: Expectation{Metric: Metric{"error", "rate"}, Op: "==", Absolute: true}},
+		// Every other figure is never negative: a gate below 0 can never
+		// pass; one at or above 0 always passes, and stays (a gate that
+		// must pass).
+		{in: "read ops/s < 0", error: `read ops/s (ops/s) is never negative: a gate "< 0" can never pass`},
+		{in: "read p99 < 0s", error: `read p99 (µs) is never negative: a gate "< 0s" can never pass`},
+		{in: "total p99.99 < 0ms", error: "can never pass"},
+		{in: "errors < 0", error: "can never pass"},
+		{in: "worker max gap < 0ns", error: "can never pass"},
+		{in: "commits fsync% < 0%", error: "can never pass"},
+		{in: "read ops/s <= -1", error: "want a rate"},
+		{in: "errors >= 0", want: Expectation{Metric: Metric{"errors", ""}, Op: ">=", Absolute: true}},
+		{in: "worker max gap >= 0s", want: Expectation{Metric: Metric{"worker", "max gap"}, Op: ">=", Absolute: true}},
+		{in: "read ops/s <= 0", want: Expectation{Metric: Metric{"read", "ops/s"}, Op: "<=", Absolute: true}},
 	} {
 		got, err := ParseExpectation(tt.in)
 		if tt.error != "" {

@@ -244,7 +244,10 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 			}
 		}
 	}
-	var missing []string
+	var missing, incomplete []string
+	for _, s := range suites {
+		incomplete = append(incomplete, s.IncompleteShardRuns()...)
+	}
 	for i := 1; i <= first.Count; i++ {
 		var lost []Slot
 		for _, sl := range ShardSlots(i, first.Count, len(first.Cells), first.Repeat) {
@@ -259,6 +262,7 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 			missing = append(missing, fmt.Sprintf("shard %d/%d stopped before %s", i, first.Count, slotsText(lost, first.Cells)))
 		}
 	}
+	missing = append(missing, incomplete...)
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("the shards hold no run")
 	}
@@ -274,6 +278,31 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 	}
 	out.Shape, out.Reference, out.Missing = suites[0].Shape, suites[0].Reference, missing
 	return out, nil
+}
+
+// IncompleteShardRuns names the runs of a shard (of a job, Suite.Shard,
+// or of a run's workers, Plan.Shard) that did not complete: interrupted,
+// a worker failed, or the file says so. Merge counts each as missing from
+// the job, as it counts the runs of a shard that stopped early: a merged
+// suite that judged it as a whole run would pass gates on part of one.
+func (s *Suite) IncompleteShardRuns() []string {
+	var out []string
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			switch {
+			case r.Complete:
+			case s.Shard != nil && r.Slot != nil:
+				cell := c.Settings.String()
+				if n := r.Slot.Cell; n >= 1 && n <= len(s.Shard.Cells) {
+					cell = s.Shard.Cells[n-1] // the job's name of the cell: a shard of one cell varies nothing
+				}
+				out = append(out, fmt.Sprintf("%s: the run of %s (repeat %d) did not complete", s.Shard, cell, r.Slot.Repeat))
+			case r.Plan.Shard != nil:
+				out = append(out, fmt.Sprintf("shard %s of the workers: the run of %s did not complete", r.Plan.Shard, c.Settings))
+			}
+		}
+	}
+	return out
 }
 
 // settingsName reports whether name is what CellNames names a cell of

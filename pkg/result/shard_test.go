@@ -150,6 +150,18 @@ func TestMergeJobShards(t *testing.T) {
 	if want := []string{"shard 1/2 stopped before journal=truncate (repeats 1–2), journal=rollback (repeat 2)"}; !slices.Equal(m.Missing, want) {
 		t.Errorf("a shard that stopped: missing %q, want %q", m.Missing, want)
 	}
+	// A shard whose run did not complete (interrupted, or its file
+	// edited to say so): the run is named as missing, as a shard that
+	// stopped before it would be.
+	cut := jobShards(t, journals, 2, 2, nil)
+	cut[1].Cells[1].Runs[0].Complete = false
+	m, err = Merge(cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"shard 2 of 2: the run of journal=persist (repeat 1) did not complete"}; !slices.Equal(m.Missing, want) {
+		t.Errorf("a shard with an incomplete run: missing %q, want %q", m.Missing, want)
+	}
 }
 
 // Shards that are not of one job, or that hold what is not theirs, are

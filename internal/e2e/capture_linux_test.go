@@ -145,15 +145,19 @@ func TestCaptureSignals(t *testing.T) {
 // the kernel kills its first process with gobench (a parent-death
 // signal), and the capture's watchdog, which outlives gobench, kills the
 // processes that one started (a shell's background sleep, which the death
-// signal does not reach). The watchdog itself is gone too.
+// signal does not reach), those in a session of their own too (a daemon
+// made with setsid, outside the program's process group): each carries
+// the capture's mark in its environment. The watchdog itself is gone too.
 func TestCaptureKilledLeavesNoOrphans(t *testing.T) {
 	needCC(t)
 	for _, tt := range []struct{ name, script string }{
 		{"the program", `echo ready >&2; exec sleep 1000`},
 		{"its child", `sleep 1000 & echo ready >&2; wait`},
+		{"a daemon", `setsid sh -c 'echo $$ > daemon.pid; exec sleep 1000' & while [ ! -s daemon.pid ]; do sleep 0.01; done; echo ready >&2; wait`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd, _, procs := startCapture(t, t.TempDir(), tt.script)
+			dir := t.TempDir()
+			cmd, _, procs := startCapture(t, dir, tt.script)
 			watchdogs := 0
 			for _, p := range procs {
 				if strings.Contains(p.cmd, " watchdog") {
@@ -162,6 +166,21 @@ func TestCaptureKilledLeavesNoOrphans(t *testing.T) {
 			}
 			if watchdogs != 1 {
 				t.Fatalf("%d capture watchdogs (gobench watchdog) below gobench, want 1: %v", watchdogs, procs)
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "daemon.pid")); err == nil {
+				pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, ok := processes()[pid]
+				if !ok || p.cmd != "sleep 1000 " {
+					t.Fatalf("the daemon %d is not a sleep: %+v", pid, p)
+				}
+				if pgid, _ := syscall.Getpgid(pid); pgid != pid {
+					t.Fatalf("the daemon %d is in group %d, not its own", pid, pgid)
+				}
+				procs[pid] = p
+				t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 			}
 			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)

@@ -196,7 +196,7 @@ func Run(ctx context.Context, o Options) (*Captured, error) {
 		return nil, fmt.Errorf("starting %s: %w", o.Command, err)
 	}
 	if wd != nil {
-		wd.watch(cmd.Process.Pid)
+		wd.watch(cmd.Process.Pid, capture.EnvDir+"="+dir)
 	}
 	done := make(chan struct{})
 	go func() {

@@ -17,28 +17,32 @@ import (
 // gobench (a death signal), but the processes it started would run on
 // under init, still writing. The watchdog is this program's executable
 // run again in a process group of its own; it reads the program's
-// process group on its stdin and, when stdin ends without the word
-// "done" (the capturing process is gone, however it went), kills that
-// group.
+// process group and the capture's mark (the environment entry that
+// names the capture's directory, which every process of the program
+// inherits) on its stdin and, when stdin ends without the word "done"
+// (the capturing process is gone, however it went), kills that group,
+// then every process that carries the mark: those that left the group
+// too (a daemon that made a session of its own), on Linux.
 
 // watchdogDone is what the capturing process writes when the capture
 // ended as it should: the program's group is then left alone.
 const watchdogDone = "done"
 
 // Watchdog is the body of the watchdog process (see Options.WatchdogArg):
-// it reads the program's process group from r, a line, then waits for
-// the line "done"; if r ends first, it kills the group with SIGKILL. An r
-// that ends before the group is known is a capture whose program never
-// started: nothing to do.
+// it reads a line from r, the program's process group and the capture's
+// mark (an environment entry, quoted), then waits for the line "done";
+// if r ends first, it kills the group with SIGKILL, then every process
+// whose environment holds the mark. An r that ends before the group is
+// known is a capture whose program never started: nothing to do.
 func Watchdog(r io.Reader) error {
 	br := bufio.NewReader(r)
 	line, err := br.ReadString('\n')
 	if err != nil {
 		return nil
 	}
-	pgid, err := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil || pgid <= 1 {
-		return fmt.Errorf("the capture's watchdog read %q, not a process group", strings.TrimSpace(line))
+	pgid, mark, err := parseWatch(line)
+	if err != nil {
+		return err
 	}
 	if rest, _ := br.ReadString('\n'); strings.TrimSpace(rest) == watchdogDone {
 		return nil
@@ -46,7 +50,22 @@ func Watchdog(r io.Reader) error {
 	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("the capture's watchdog could not kill the program's process group %d: %w", pgid, err)
 	}
+	killMarked(mark)
 	return nil
+}
+
+// parseWatch reads the watchdog's first line: "PGID MARK", the mark
+// quoted as Go quotes a string.
+func parseWatch(line string) (pgid int, mark string, err error) {
+	first, rest, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+	pgid, err = strconv.Atoi(first)
+	if err == nil {
+		mark, err = strconv.Unquote(rest)
+	}
+	if err != nil || pgid <= 1 || !strings.Contains(mark, "=") {
+		return 0, "", fmt.Errorf("the capture's watchdog read %q, not a process group and a mark", strings.TrimSpace(line))
+	}
+	return pgid, mark, nil
 }
 
 // watchdog is a started watchdog process, held through its stdin.
@@ -75,9 +94,10 @@ func startWatchdog(arg string) (*watchdog, error) {
 	return &watchdog{cmd: cmd, in: in}, nil
 }
 
-// watch tells the watchdog the program's process group.
-func (w *watchdog) watch(pgid int) {
-	fmt.Fprintf(w.in, "%d\n", pgid)
+// watch tells the watchdog the program's process group and the mark its
+// processes carry (an environment entry of the program's alone).
+func (w *watchdog) watch(pgid int, mark string) {
+	fmt.Fprintf(w.in, "%d %s\n", pgid, strconv.Quote(mark))
 }
 
 // release ends the watchdog, leaving the program's group alone, and waits

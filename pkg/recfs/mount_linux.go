@@ -135,11 +135,12 @@ func CleanStale(dir string) []Stale {
 			continue
 		}
 		pid, err := strconv.Atoi(strings.TrimPrefix(m.Source, SourcePrefix))
-		if err != nil || serving(pid, m.Point) {
+		near := filepath.Dir(m.Point) == parent
+		if err != nil || serving(pid, m.Point, near) {
 			continue
 		}
 		err = detach(m.Point)
-		if err != nil && filepath.Dir(m.Point) != parent {
+		if err != nil && !near {
 			continue
 		}
 		out = append(out, Stale{Dir: m.Point, PID: pid, Err: err})
@@ -176,7 +177,7 @@ func Within(path string) (Live, bool) {
 			continue
 		}
 		pid, err := strconv.Atoi(strings.TrimPrefix(m.Source, SourcePrefix))
-		if err == nil && serving(pid, m.Point) {
+		if err == nil && serving(pid, m.Point, true) {
 			return Live{Dir: m.Point, PID: pid}, true
 		}
 	}
@@ -194,15 +195,37 @@ func resolvedParent(dir string) (string, error) {
 }
 
 // serving reports whether the mount at dir, made by process pid, is
-// still served: the process lives and the mount answers. A process id
-// that lives on in another process is no helper's when its mount's
-// connection is gone.
-func serving(pid int, dir string) bool {
-	if pid <= 0 || syscall.Kill(pid, 0) == syscall.ESRCH {
+// still served. A helper that is gone, or dead and not yet reaped (a
+// zombie: one of its threads may be stuck in a request to its own mount,
+// which then never answers again), serves nothing. When probe is set,
+// the mount must answer too (a process id that lives on in another
+// process is no helper's when its mount's connection is gone); without
+// it, a live process is taken for the helper: a statfs of a mount whose
+// helper is wedged waits for ever, so a run asks only the mounts over or
+// beside its own place.
+func serving(pid int, dir string, probe bool) bool {
+	if pid <= 0 || !running(pid) {
 		return false
+	}
+	if !probe {
+		return true
 	}
 	var st unix.Statfs_t
 	return !errors.Is(unix.Statfs(dir, &st), unix.ENOTCONN)
+}
+
+// running reports whether process pid exists and is not dead (a zombie,
+// or one being torn down).
+func running(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(b), ')') // the state follows the command's name
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	return b[i+2] != 'Z' && b[i+2] != 'X'
 }
 
 // mounted reports whether a recording file system is mounted at dir.

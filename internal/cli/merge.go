@@ -110,29 +110,18 @@ func runMerge(ctx context.Context, o *mergeOptions, args []string, env *Env) err
 			return err
 		}
 	}
-	var suites []*result.Suite
-	for _, p := range paths {
-		s, err := readSuite(ctx, env, p)
-		if err != nil {
-			return err
-		}
-		suites = append(suites, s)
+	suites, err := readSuites(ctx, env, paths)
+	if err != nil {
+		return err
 	}
 	m, err := mergeSuites(suites, paths)
 	if err != nil {
 		return err
 	}
-	var incomplete []string
-	for k, s := range suites {
-		for _, r := range s.IncompleteShardRuns() {
-			incomplete = append(incomplete, paths[k]+": "+r)
+	if !o.partial {
+		if err := refuseIncomplete(m, suites, paths); err != nil {
+			return err
 		}
-	}
-	if len(incomplete) > 0 && !o.partial {
-		return usage(fmt.Errorf("merging: %s (give --partial to merge what is there)", strings.Join(incomplete, "; ")))
-	}
-	if missing := missingShards(m); len(missing) > 0 && !o.partial {
-		return usage(fmt.Errorf("merging: %s (give --partial to merge what is there)", strings.Join(missing, "; ")))
 	}
 	gates, err := mergeGates(m, suites, o.expects)
 	if err != nil {
@@ -157,6 +146,39 @@ func runMerge(ctx context.Context, o *mergeOptions, args []string, env *Env) err
 		return gateErr
 	}
 	return errors.Join(write(io.Writer(env.Stdout)), gateErr)
+}
+
+// readSuites reads each of paths as a suite (a run reads as a suite of
+// one).
+func readSuites(ctx context.Context, env *Env, paths []string) ([]*result.Suite, error) {
+	var suites []*result.Suite
+	for _, p := range paths {
+		s, err := readSuite(ctx, env, p)
+		if err != nil {
+			return nil, err
+		}
+		suites = append(suites, s)
+	}
+	return suites, nil
+}
+
+// refuseIncomplete refuses, without --partial, a merge whose shards hold
+// a run that did not complete, or that misses shards: each named, with
+// its file where it has one.
+func refuseIncomplete(m *result.Suite, suites []*result.Suite, paths []string) error {
+	var incomplete []string
+	for k, s := range suites {
+		for _, r := range s.IncompleteShardRuns() {
+			incomplete = append(incomplete, paths[k]+": "+r)
+		}
+	}
+	if len(incomplete) > 0 {
+		return usage(fmt.Errorf("merging: %s (give --partial to merge what is there)", strings.Join(incomplete, "; ")))
+	}
+	if missing := missingShards(m); len(missing) > 0 {
+		return usage(fmt.Errorf("merging: %s (give --partial to merge what is there)", strings.Join(missing, "; ")))
+	}
+	return nil
 }
 
 // mergeSuites merges the suites read from paths (result.Merge); an

@@ -244,25 +244,10 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 			}
 		}
 	}
-	var missing, incomplete []string
+	missing := missingRuns(first, given, have)
 	for _, s := range suites {
-		incomplete = append(incomplete, s.IncompleteShardRuns()...)
+		missing = append(missing, s.IncompleteShardRuns()...)
 	}
-	for i := 1; i <= first.Count; i++ {
-		var lost []Slot
-		for _, sl := range ShardSlots(i, first.Count, len(first.Cells), first.Repeat) {
-			if !have[sl] {
-				lost = append(lost, sl)
-			}
-		}
-		switch {
-		case !given[i]:
-			missing = append(missing, fmt.Sprintf("shard %d/%d is missing: %s", i, first.Count, slotsText(lost, first.Cells)))
-		case len(lost) > 0:
-			missing = append(missing, fmt.Sprintf("shard %d/%d stopped before %s", i, first.Count, slotsText(lost, first.Cells)))
-		}
-	}
-	missing = append(missing, incomplete...)
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("the shards hold no run")
 	}
@@ -278,6 +263,27 @@ func mergeJob(suites []*Suite) (*Suite, error) {
 	}
 	out.Shape, out.Reference, out.Missing = suites[0].Shape, suites[0].Reference, missing
 	return out, nil
+}
+
+// missingRuns names the shards of first's job that were not given, or
+// stopped before all their runs (have: the runs the given shards hold).
+func missingRuns(first *Shard, given map[int]bool, have map[Slot]bool) []string {
+	var missing []string
+	for i := 1; i <= first.Count; i++ {
+		var lost []Slot
+		for _, sl := range ShardSlots(i, first.Count, len(first.Cells), first.Repeat) {
+			if !have[sl] {
+				lost = append(lost, sl)
+			}
+		}
+		switch {
+		case !given[i]:
+			missing = append(missing, fmt.Sprintf("shard %d/%d is missing: %s", i, first.Count, slotsText(lost, first.Cells)))
+		case len(lost) > 0:
+			missing = append(missing, fmt.Sprintf("shard %d/%d stopped before %s", i, first.Count, slotsText(lost, first.Cells)))
+		}
+	}
+	return missing
 }
 
 // IncompleteShardRuns names the runs of a shard (of a job, Suite.Shard,

@@ -50,7 +50,8 @@ for w in "abcdef":
             # below 64 MiB live the engines' fixed files make the figure
             # (judge.MinSpaceLiveBytes: pebble's empty store is 4.4 MiB)
             row["amp"] = "%.2f×" % sp["amplification"] if sp.get("amplification") and sp.get("live_bytes", 0) >= 64 << 20 else "–"
-            row["rss"] = "%d MiB" % (r.get("worker_max_rss_bytes", 0) >> 20)
+            rss = r.get("worker_max_rss_bytes", 0)
+            row["rss"] = "%d MiB" % (rss >> 20) if rss > 0 else "–"  # 0: not measured
 print("| engine | sync | A | B | C | D | E | F | syncs/commit (A) | sync primitive | space amp. (A) | peak RSS (A) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (drv, sync), row in rows.items():

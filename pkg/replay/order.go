@@ -30,8 +30,8 @@ import (
 // writers.
 type Order struct {
 	reached *atomic.Int64
-	pending []atomic.Int32
-	idle    []atomic.Int32
+	pending counts
+	idle    counts
 	mem     []byte
 }
 
@@ -72,8 +72,8 @@ func OpenOrder(mem []byte) (*Order, error) {
 		return nil, fmt.Errorf("a replay order of %d states in %d bytes", states, len(mem))
 	}
 	o := &Order{reached: (*atomic.Int64)(unsafe.Pointer(&mem[16])), mem: mem}
-	o.pending = unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader])), states)
-	o.idle = unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader+4*int(states)])), states)
+	o.pending = counts(unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader])), states))
+	o.idle = counts(unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader+4*int(states)])), states))
 	return o, nil
 }
 
@@ -96,51 +96,44 @@ func (o *Order) Reached() int64 { return o.reached.Load() }
 
 // Count counts one statement that begins a transaction at state k (the
 // setup, before any worker starts).
-func (o *Order) Count(k int64) {
-	if k >= 0 && k < int64(len(o.pending)) {
-		o.pending[k].Add(1)
-	}
-}
+func (o *Order) Count(k int64) { o.pending.add(k, 1) }
 
 // Pending returns how many statements that begin a transaction at state k
 // have yet to run.
-func (o *Order) Pending(k int64) int32 {
-	if k < 0 || k >= int64(len(o.pending)) {
-		return 0
-	}
-	return o.pending[k].Load()
-}
+func (o *Order) Pending(k int64) int32 { return o.pending.load(k) }
 
 // Ran notes that a statement that began a transaction at state k ran.
-func (o *Order) Ran(k int64) {
-	if k >= 0 && k < int64(len(o.pending)) {
-		o.pending[k].Add(-1)
-	}
-}
+func (o *Order) Ran(k int64) { o.pending.add(k, -1) }
 
 // CountIdle counts one transaction that took the write lock at state k
 // and committed nothing (the setup, before any worker starts).
-func (o *Order) CountIdle(k int64) {
-	if k >= 0 && k < int64(len(o.idle)) {
-		o.idle[k].Add(1)
-	}
-}
+func (o *Order) CountIdle(k int64) { o.idle.add(k, 1) }
 
 // Idle returns how many transactions that took the write lock at state k
 // and commit nothing have yet to end.
-func (o *Order) Idle(k int64) int32 {
-	if k < 0 || k >= int64(len(o.idle)) {
-		return 0
-	}
-	return o.idle[k].Load()
-}
+func (o *Order) Idle(k int64) int32 { return o.idle.load(k) }
 
 // IdleEnded notes that a transaction that took the write lock at state k
 // and committed nothing ended.
-func (o *Order) IdleEnded(k int64) {
-	if k >= 0 && k < int64(len(o.idle)) {
-		o.idle[k].Add(-1)
+func (o *Order) IdleEnded(k int64) { o.idle.add(k, -1) }
+
+// counts are one count per state of the order, shared by the processes
+// that map them; a state outside them counts nothing.
+type counts []atomic.Int32
+
+// add adds d to state k's count.
+func (c counts) add(k int64, d int32) {
+	if k >= 0 && k < int64(len(c)) {
+		c[k].Add(d)
 	}
+}
+
+// load returns state k's count (0 outside the states).
+func (c counts) load(k int64) int32 {
+	if k < 0 || k >= int64(len(c)) {
+		return 0
+	}
+	return c[k].Load()
 }
 
 // Committed notes that the commit that makes state k happened (or, having

@@ -4,7 +4,3 @@ package sysinfo
 
 // MaxRSS returns 0 where the peak resident set size cannot be read.
 func MaxRSS() int64 { return 0 }
-
-// ChildrenMaxRSS returns 0 where the peak resident set size cannot be
-// read.
-func ChildrenMaxRSS() int64 { return 0 }

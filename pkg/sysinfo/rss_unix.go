@@ -12,11 +12,6 @@ import (
 // where it cannot be read.
 func MaxRSS() int64 { return maxRSS(unix.RUSAGE_SELF) }
 
-// ChildrenMaxRSS returns the peak resident set size in bytes of the
-// largest child process this process has waited for (a run's worker
-// processes), or 0 where it cannot be read.
-func ChildrenMaxRSS() int64 { return maxRSS(unix.RUSAGE_CHILDREN) }
-
 func maxRSS(who int) int64 {
 	var ru unix.Rusage
 	if err := unix.Getrusage(who, &ru); err != nil {

@@ -151,10 +151,21 @@ func steadyText(c *result.SteadyCut) string {
 	case !c.Found:
 		return fmt.Sprintf("no steady state (%s): %s · every op measured", c.Method, c.Reason)
 	case c.Seconds == 0:
-		return fmt.Sprintf("warm-up: none (%s found the run steady from its start) · every op measured", c.Method)
+		return fmt.Sprintf("warm-up: none (%s found the run steady from its start) · every op measured%s", c.Method, unsettledText(c))
 	}
-	return fmt.Sprintf("warm-up cut at %s s (%s put its end at %s s, by %s): %d ops left out · ops, latencies and rates after it; wall, workers, CPU and timeline over the whole phase",
-		units.Fixed(c.Seconds, 2), c.Method, units.Fixed(c.ChosenSeconds, 2), c.Series, c.Ops)
+	return fmt.Sprintf("warm-up cut at %s s (%s put its end at %s s, by %s): %d ops left out · ops, latencies and rates after it; wall, workers, CPU and timeline over the whole phase%s",
+		units.Fixed(c.Seconds, 2), c.Method, units.Fixed(c.ChosenSeconds, 2), c.Series, c.Ops, unsettledText(c))
+}
+
+// unsettledText names a series that did not settle in a phase found
+// steady: " · throughput did not settle (-4.1%/s over the run's second
+// half) while every latency did: the machine's doing, not the store's".
+func unsettledText(c *result.SteadyCut) string {
+	if c.Unsettled == "" {
+		return ""
+	}
+	return fmt.Sprintf(" · %s did not settle (%s%%/s over the run's second half) while every latency did: the machine's doing, not the store's",
+		c.Unsettled, signed(units.Fixed(100*c.TrendPerSecond, 1)))
 }
 
 // fairnessText says how evenly the phase served its workers, and names

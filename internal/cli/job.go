@@ -87,6 +87,11 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 	if err := j.CheckShard(); err != nil {
 		return usage(err)
 	}
+	if j.Search == nil {
+		for _, line := range judge.PlanSizes(j.Cells, gates) {
+			o.notef(env, "gate %s", line)
+		}
+	}
 	if o.dryRun {
 		return dryRun(env, j)
 	}

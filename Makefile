@@ -55,7 +55,8 @@ build:
 # The main job on its embedded default (a temporary SQLite file), as the
 # README's first command runs it: cmd/gobench-run says it is building,
 # builds bin/gobench with a line every 20 s (a first build takes 4 to 9
-# minutes on a quiet 2-core machine: SQLite's C source and four engines),
+# minutes on a quiet or moderately busy 2-core machine: SQLite's C source
+# and four engines),
 # then runs it. ARGS overrides the run.
 ARGS ?= mix --procs 25 --queries 2000 --journal wal
 run:

@@ -29,7 +29,7 @@ const every = 20 * time.Second
 // buildNote is the line said before the build starts: what it compiles
 // and how long a first build takes, measured on the project's own 2-core
 // test machine.
-const buildNote = "gobench-run: building bin/gobench: a first build compiles SQLite's C source and four storage engines (4 to 9 minutes on 2 quiet cores, longer on a busy machine); later builds take seconds"
+const buildNote = "gobench-run: building bin/gobench: a first build compiles SQLite's C source and four storage engines (4 to 9 minutes on 2 quiet or moderately busy cores, 25 at load 20); later builds take seconds"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr, every))

@@ -56,8 +56,7 @@ build:
 # README's first command runs it: cmd/gobench-run says it is building,
 # builds bin/gobench with a line every 20 s (a first build takes 4 to 9
 # minutes on a quiet or moderately busy 2-core machine: SQLite's C source
-# and four engines),
-# then runs it. ARGS overrides the run.
+# and four engines), then runs it. ARGS overrides the run.
 ARGS ?= mix --procs 25 --queries 2000 --journal wal
 run:
 	$(GO) run ./cmd/gobench-run $(ARGS)

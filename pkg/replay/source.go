@@ -114,17 +114,38 @@ func (rd *Statement) diverged(out store.Outcome, class store.Class) bool {
 		return false // which state it saw is not known: its rows say nothing
 	case rd.Changes:
 		return out.Changes != want.Changes
-	case want.Done:
-		return out.Rows != want.Rows || !out.Done
+	case out.Rows != want.Rows:
+		return true
+	case want.Done && !out.Done:
+		return true
 	}
-	return out.Rows != want.Rows
+	return !rd.sameRows(out)
+}
+
+// sameRows reports whether the rows a statement returned are the ones it
+// returned when captured, as far as their digests tell: a statement of
+// several (an sqlite3_exec's), or one whose digest one side lacks (a
+// trace of format version 1), compares its rows' number only.
+func (rd *Statement) sameRows(out store.Outcome) bool {
+	if !rd.Want.HasDigest || !out.Digested || len(rd.Stmts) > 0 {
+		return true
+	}
+	got := out.Unordered
+	if rd.Want.Ordered {
+		got = out.Ordered
+	}
+	return got == rd.Want.Digest
 }
 
 // Captured is what a statement did when captured.
 type Captured struct {
 	Rows, Changes int64
 	HasChanges    bool
-	Done          bool
+	// Digest is the digest of its rows (sqltrace.Exec.Digest), with
+	// HasDigest; Ordered says it folds them in order.
+	Digest             uint64
+	HasDigest, Ordered bool
+	Done               bool
 	// Code is the result code it failed with, or 0.
 	Code int
 	// Committed says it committed a transaction; Uncertain that the
@@ -318,6 +339,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 	}
 	*rd = Statement{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1, Lock: -1, IdleEnd: -1,
 		Want: Captured{Rows: e.Rows, Changes: e.Changes, HasChanges: e.Flags&sqltrace.FlagChanges != 0,
+			Digest: e.Digest, HasDigest: e.Flags&sqltrace.FlagDigest != 0, Ordered: e.Flags&sqltrace.FlagOrdered != 0,
 			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.Commit.Kind != sqltrace.StateNone && e.Code == 0,
 			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
 	if !rd.Want.Done && e.Code == 0 {

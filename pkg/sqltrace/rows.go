@@ -79,6 +79,42 @@ func (r *RowHash) Blob(b []byte) {
 // Null adds a NULL.
 func (r *RowHash) Null() { r.byte1(ColumnNull) }
 
+// Value adds a value as a database/sql driver returns it: nil, int64,
+// float64, string (a text) or []byte (a blob). It reports false for any
+// other type (a time.Time or a bool a driver made of a column's declared
+// type), whose value as SQLite returned it is not known: the row has no
+// digest then.
+func (r *RowHash) Value(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		r.Null()
+	case int64:
+		r.Int(v)
+	case float64:
+		r.Float(v)
+	case string:
+		r.Text(v)
+	case []byte:
+		r.Blob(v)
+	default:
+		return false
+	}
+	return true
+}
+
+// Row hashes a row of values as a database/sql driver returns them (see
+// Value), or reports false.
+func Row[V any](vals []V) (uint64, bool) {
+	var r RowHash
+	r.Begin()
+	for _, v := range vals {
+		if !r.Value(v) {
+			return 0, false
+		}
+	}
+	return r.Sum(), true
+}
+
 // Sum returns the row's hash, mixed.
 func (r *RowHash) Sum() uint64 {
 	z := r.h

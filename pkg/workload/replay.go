@@ -59,6 +59,11 @@ type Replay struct {
 	// the database cannot be expected to end as the capture's.
 	Cut     sqltrace.Loss `json:"cut,omitzero"`
 	Omitted sqltrace.Loss `json:"omitted,omitzero"`
+	// Digested counts the statements whose rows the trace digests
+	// (sqltrace.FlagDigest): a replay compares their rows' values, and
+	// only the number of rows of the others (a trace of format version
+	// 1 digests none).
+	Digested int64 `json:"digested,omitempty"`
 	// Table places each transaction in the database's order of commits
 	// (ReplayCommit); States counts the states.
 	Table  sqltrace.OrderTable `json:"table,omitempty"`
@@ -94,6 +99,11 @@ type ReplayKind struct {
 	ID          string `json:"id"`
 	Fingerprint string `json:"fingerprint"`
 	Count       int64  `json:"count"`
+	// NonDeterministic says a statement of the kind calls a function
+	// whose result changes from run to run (random(), datetime('now'),
+	// see sqltrace.NonDeterministic): what it returns or writes differs
+	// in a replay whatever the order.
+	NonDeterministic bool `json:"non_deterministic,omitempty"`
 }
 
 // Override is a statement that set what the run's settings set.

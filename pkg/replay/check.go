@@ -66,12 +66,19 @@ func InstallSnapshot(r *workload.Replay, dst string) (n int64, err error) {
 	return n, out.Sync()
 }
 
-// Check compares the replayed database at path, once the run is
-// over, with the database the capture ended with (the trace's digest):
+// Check reads the examples of the statements that diverged the workers
+// left (workload.Replay.DivergedFile), and compares the replayed database
+// at path, once the run is over, with the database the capture ended
+// with (the trace's digest):
 // table by table (a replay keeps no table of its own there:
 // store.Config.Bare).
 func Check(r *workload.Replay, path string) *workload.ReplayCheck {
 	rc := &workload.ReplayCheck{Order: r.Order}
+	var err error
+	if rc.Diverged, err = readDivergences(r.DivergedFile, r.Kinds); err != nil {
+		rc.Reason = err.Error()
+		return rc
+	}
 	captured, why := capturedDigest(r)
 	if why != "" {
 		rc.Reason = why

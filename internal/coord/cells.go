@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
+	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/sysinfo"
@@ -153,6 +154,10 @@ func (c *Cells) runOne(ctx context.Context, n, total int, cell *workload.Plan, c
 			return nil, err
 		}
 		p.Store.Reuse = true // the snapshot is the application's database, not gobench's
+		r := *p.Replay
+		r.DivergedFile = replay.DivergedPath(p.Store.Path)
+		p.Replay = &r
+		defer os.Remove(r.DivergedFile) // Check's, unless the run failed first
 	}
 	if p.SQL != nil && p.SQL.From != "" {
 		if c.DB != "" {

@@ -89,6 +89,7 @@ func (s ReplaySpec) cells(m Matrix, procs int) ([]*workload.Plan, error) {
 	p := s.Plan
 	p.Replay = r
 	p.Store.Path = temporary
+	p.Store.Bare = true // the replayed database holds the application's tables alone
 	ph := p.Phases[0]
 	ph.Mix = nil // the trace's statements: its source deals them, no mix
 	for _, w := range r.Workers {

@@ -46,6 +46,11 @@ type Statement struct {
 	// retry run in its place; or the trace cut its text
 	// (sqltrace.FlagCut), which would run as other SQL.
 	Skip bool
+
+	// kind is its kind's id (workload.ReplayKind.ID); log keeps the
+	// first of each kind that diverged (nil: none kept).
+	kind string
+	log  *divergences
 }
 
 // Run runs the statement on conn (store.Executor), and flags its sample
@@ -67,8 +72,9 @@ func (rd *Statement) Run(conn store.Conn) (workload.SampleFlags, error) {
 	if err != nil {
 		class = store.Classify(err)
 	}
-	if !rd.Overridden && rd.diverged(out, class) {
+	if what := rd.diverged(out, class); what != "" && !rd.Overridden {
 		flags |= workload.FlagDiverged
+		rd.log.note(rd, what, out, class)
 	}
 	if rd.Want.Committed && class == store.OK {
 		flags |= workload.FlagCommitted
@@ -102,29 +108,64 @@ func (rd *Statement) exec(ex store.Executor) (store.Outcome, error) {
 	return total, nil
 }
 
-// diverged reports whether the statement did something else than when
-// captured: another outcome, or (as far as the application read) other
-// rows, or other changes.
-func (rd *Statement) diverged(out store.Outcome, class store.Class) bool {
+// How a statement diverged (workload.ReplayDivergence.What).
+const (
+	whatOutcome = "another outcome"
+	whatChanges = "other changes"
+	whatRows    = "other rows"
+	whatValues  = "other values"
+)
+
+// diverged says how the statement did something else than when captured,
+// or "" if it did not: another outcome, or (as far as the application
+// read) other rows or other values in them, or other changes.
+func (rd *Statement) diverged(out store.Outcome, class store.Class) string {
 	want := rd.Want
 	switch {
 	case class != store.OK || want.Code != 0:
-		return class != want.Class()
+		if class != want.Class() {
+			return whatOutcome
+		}
+		return ""
 	case want.Uncertain:
-		return false // which state it saw is not known: its rows say nothing
+		return "" // which state it saw is not known: its rows say nothing
 	case rd.Changes:
-		return out.Changes != want.Changes
-	case want.Done:
-		return out.Rows != want.Rows || !out.Done
+		if out.Changes != want.Changes {
+			return whatChanges
+		}
+		return ""
+	case out.Rows != want.Rows, want.Done && !out.Done:
+		return whatRows
+	case !rd.sameRows(out):
+		return whatValues
 	}
-	return out.Rows != want.Rows
+	return ""
+}
+
+// sameRows reports whether the rows a statement returned are the ones it
+// returned when captured, as far as their digests tell: a statement of
+// several (an sqlite3_exec's), or one whose digest one side lacks (a
+// trace of format version 1), compares its rows' number only.
+func (rd *Statement) sameRows(out store.Outcome) bool {
+	if !rd.Want.HasDigest || !out.Digested || len(rd.Stmts) > 0 {
+		return true
+	}
+	got := out.Unordered
+	if rd.Want.Ordered {
+		got = out.Ordered
+	}
+	return got == rd.Want.Digest
 }
 
 // Captured is what a statement did when captured.
 type Captured struct {
 	Rows, Changes int64
 	HasChanges    bool
-	Done          bool
+	// Digest is the digest of its rows (sqltrace.Exec.Digest), with
+	// HasDigest; Ordered says it folds them in order.
+	Digest             uint64
+	HasDigest, Ordered bool
+	Done               bool
 	// Code is the result code it failed with, or 0.
 	Code int
 	// Committed says it committed a transaction; Uncertain that the
@@ -178,6 +219,9 @@ func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *workload.Shared) (wo
 	}
 	w := r.Workers[worker]
 	d := &replayDealer{r: r, w: w, kinds: map[string]replayText{}}
+	if r.DivergedFile != "" {
+		d.log = &divergences{path: r.DivergedFile, seen: map[string]bool{}}
+	}
 	if r.Order == workload.ReplayCommit {
 		if s.order == nil {
 			return nil, errors.New("a replay in the order of commits needs the run's shared order (NewSource)")
@@ -210,6 +254,7 @@ func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *workload.Shared) (wo
 // replayText is what a dealer knows of a statement's text.
 type replayText struct {
 	op       workload.Op
+	id       string   // its kind's id
 	pragma   string   // the setting it sets, if overridden
 	multiple []string // its statements, if several
 }
@@ -223,6 +268,7 @@ type replayDealer struct {
 	order *Order
 	kinds map[string]replayText
 	deal  Statement
+	log   *divergences // nil: no examples kept
 	n     int64
 	// In the order of commits: the connection's transaction, and the
 	// reading ahead (aheadN of the connection's statements read).
@@ -256,15 +302,20 @@ func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *workload.Shared) (workload
 // Release is not used: a replay claims no keynums.
 func (d *replayDealer) Release(uint64) error { return nil }
 
-// Close closes the trace.
+// Close leaves the examples of the statements that diverged and closes
+// the trace.
 func (d *replayDealer) Close() error {
+	err := d.log.flush()
 	if d.aheadF != nil {
 		d.aheadF.Close()
 	}
 	if d.f == nil {
-		return nil
+		return err
 	}
-	return d.f.Close()
+	if cerr := d.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Deal deals the connection's next statement.
@@ -299,6 +350,12 @@ func (d *replayDealer) text(sql string) replayText {
 	}
 	fp := sqltrace.Fingerprint(sql)
 	t := replayText{op: d.r.KindOf(fp), pragma: OverriddenPragma(fp)}
+	for _, k := range d.r.Kinds {
+		if k.Op == t.op {
+			t.id = k.ID
+			break
+		}
+	}
 	if stmts := sqltrace.SplitStatements(sql); len(stmts) > 1 {
 		t.multiple = stmts
 	}
@@ -316,8 +373,9 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 	for _, v := range e.Params {
 		args = append(args, v.Any())
 	}
-	*rd = Statement{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1, Lock: -1, IdleEnd: -1,
+	*rd = Statement{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1, Lock: -1, IdleEnd: -1, kind: t.id, log: d.log,
 		Want: Captured{Rows: e.Rows, Changes: e.Changes, HasChanges: e.Flags&sqltrace.FlagChanges != 0,
+			Digest: e.Digest, HasDigest: e.Flags&sqltrace.FlagDigest != 0, Ordered: e.Flags&sqltrace.FlagOrdered != 0,
 			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.Commit.Kind != sqltrace.StateNone && e.Code == 0,
 			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
 	if !rd.Want.Done && e.Code == 0 {

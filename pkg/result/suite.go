@@ -228,6 +228,15 @@ func workloadOf(r *Result) []byte {
 	p := r.Plan
 	p.Driver, p.Mode, p.Procs, p.Goroutines = "", "", 0, 0
 	p.Store.Path, p.Store.Options, p.Store.Settings = "", nil, nil
+	// A replay's database is bare (a replay's, from this gobench on) and
+	// its examples of divergence go to a file beside it: the store's
+	// keeping and a path, not the workload.
+	p.Store.Bare = false
+	if p.Replay != nil {
+		rp := *p.Replay
+		rp.DivergedFile = ""
+		p.Replay = &rp
+	}
 	p.Shard, p.Target = nil, ""
 	// What traced the I/O is resolved per engine (its VFS, or the file
 	// system recorder under one with none): a measuring instrument, like

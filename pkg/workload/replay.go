@@ -59,6 +59,11 @@ type Replay struct {
 	// the database cannot be expected to end as the capture's.
 	Cut     sqltrace.Loss `json:"cut,omitzero"`
 	Omitted sqltrace.Loss `json:"omitted,omitzero"`
+	// Digested counts the statements whose rows the trace digests
+	// (sqltrace.FlagDigest): a replay compares their rows' values, and
+	// only the number of rows of the others (a trace of format version
+	// 1 digests none).
+	Digested int64 `json:"digested,omitempty"`
 	// Table places each transaction in the database's order of commits
 	// (ReplayCommit); States counts the states.
 	Table  sqltrace.OrderTable `json:"table,omitempty"`
@@ -66,6 +71,11 @@ type Replay struct {
 	// OrderFile, set in the plan a worker process gets, is the run's
 	// shared state of the order of commits (see ReplayOrder).
 	OrderFile string `json:"order_file,omitempty"`
+	// DivergedFile, set by the runner of a cell (gobench's coordinator),
+	// is the file beside the database where the workers leave an example
+	// of each kind of statement that diverged, for the check after the
+	// run (ReplayCheck.Diverged); "" keeps none.
+	DivergedFile string `json:"diverged_file,omitempty"`
 }
 
 // Orders of a replay.
@@ -94,6 +104,11 @@ type ReplayKind struct {
 	ID          string `json:"id"`
 	Fingerprint string `json:"fingerprint"`
 	Count       int64  `json:"count"`
+	// NonDeterministic says a statement of the kind calls a function
+	// whose result changes from run to run (random(), datetime('now'),
+	// see sqltrace.NonDeterministic): what it returns or writes differs
+	// in a replay whatever the order.
+	NonDeterministic bool `json:"non_deterministic,omitempty"`
 }
 
 // Override is a statement that set what the run's settings set.
@@ -121,6 +136,32 @@ type ReplayCheck struct {
 	Tables      int      `json:"tables"`
 	Equal       bool     `json:"equal"`
 	Differences []string `json:"differences,omitempty"`
+	// Diverged gives an example of each kind of statement that diverged
+	// (the first a worker met), in the order of the replay's kinds.
+	Diverged []ReplayDivergence `json:"diverged,omitempty"`
+}
+
+// ReplayDivergence is a replayed statement that did something else than
+// when captured: an example of its kind's.
+type ReplayDivergence struct {
+	// Kind is its kind's id (ReplayKind.ID); SQL its text, Args its
+	// bound values as SQL literals, each shortened.
+	Kind string   `json:"kind"`
+	SQL  string   `json:"sql"`
+	Args []string `json:"args,omitempty"`
+	// What says how it diverged: "other values" (as many rows, other
+	// values or, with ORDER BY, another order), "other rows" (another
+	// number), "other changes" or "another outcome".
+	What string `json:"what"`
+	// Rows and CapturedRows are the rows it returned and those it
+	// returned when captured; Changes and CapturedChanges likewise, for
+	// "other changes"; Class and CapturedClass the outcomes.
+	Rows            int64  `json:"rows"`
+	CapturedRows    int64  `json:"captured_rows"`
+	Changes         int64  `json:"changes,omitempty"`
+	CapturedChanges int64  `json:"captured_changes,omitempty"`
+	Class           string `json:"class,omitempty"`
+	CapturedClass   string `json:"captured_class,omitempty"`
 }
 
 // OtherKindID names the kind of the statements whose fingerprints have no

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -113,9 +112,6 @@ func nsPerOp(opsPerSec float64) float64 {
 	}
 	return 1e9 / opsPerSec
 }
-
-// tenth rounds to a tenth, so values print without float noise.
-func tenth(v float64) float64 { return math.Round(v*10) / 10 }
 
 // benchName turns a command name into a benchmark name: "mix" → "Mix".
 func benchName(command string) string {

@@ -291,3 +291,12 @@ func statHead(single bool) []string {
 	}
 	return []string{"median", "sd", "min", "max"}
 }
+
+// variedOr names the suite's varied settings, the head of a table's
+// cell columns: "cell" when nothing varied.
+func variedOr(s *result.Suite) []string {
+	if len(s.Varied) == 0 {
+		return []string{"cell"}
+	}
+	return s.Varied
+}

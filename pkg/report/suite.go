@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -123,15 +122,6 @@ func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 	}
 }
 
-// variedOr names the suite's varied settings, the head of a table's
-// cell columns: "cell" when nothing varied.
-func variedOr(s *result.Suite) []string {
-	if len(s.Varied) == 0 {
-		return []string{"cell"}
-	}
-	return s.Varied
-}
-
 func suiteHeader(w *errWriter, s *result.Suite) {
 	first := s.Cells[0].Runs[0]
 	repeats := 0
@@ -200,13 +190,6 @@ func shardHosts(origins []result.ShardOrigin) string {
 		}
 	}
 	return "on " + strings.Join(hosts, ", ")
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // expressions such as ">=" stay readable
-	return enc.Encode(v)
 }
 
 // enginesText names the engine each driver of the suite ran: the engine

@@ -69,5 +69,5 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// tenth rounds to a tenth, so values print without float noise.
-func tenth(v float64) float64 { return math.Round(v*10) / 10 }
+// roundTenth rounds to a tenth, so values print without float noise.
+func roundTenth(v float64) float64 { return math.Round(v*10) / 10 }

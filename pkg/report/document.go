@@ -36,7 +36,7 @@ func (t *table) num(i int) bool { return i < len(t.Num) && t.Num[i] }
 // writeText writes t as a text table, no caption: every column aligned to
 // the right, its head over its cells.
 func (t *table) writeText(w *errWriter) {
-	tw := w.table(tabwriter.AlignRight)
+	tw := w.aligned(tabwriter.AlignRight)
 	cols := strings.Repeat("%s\t", len(t.Head)) + "\n"
 	tw.printf(cols, anys(t.Head)...)
 	for _, row := range t.Rows {

@@ -234,7 +234,7 @@ func comparisonMarkdown(w io.Writer, c *judge.Comparison) error {
 	}
 	ew.printf("| cell | metric | old median [range] | new median [range] | change | verdict |\n|---|---|--:|--:|--:|---|\n")
 	for _, r := range c.Rows {
-		v := verdict(c, r)
+		v := changeVerdict(c, r)
 		if r.Outcome != "" {
 			v = comparisonMark(r.Outcome) + " " + v
 		}

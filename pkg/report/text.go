@@ -23,7 +23,7 @@ func runText(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	if !r.Complete {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
 	}
-	header(tw, r)
+	runHeader(tw, r)
 	if line := r.WorkerShardLine(); line != "" {
 		tw.printf("%s\n", line)
 	}
@@ -148,7 +148,10 @@ func fairnessText(ph *result.Phase) string {
 	return s
 }
 
-func header(w *errWriter, r *result.Result) {
+// runHeader writes the lines that head a run's text report: what ran,
+// on which engine, how many workers and how they were scheduled, where
+// the database lay and on what machine, and the warm-up.
+func runHeader(w *errWriter, r *result.Result) {
 	p := r.Plan
 	env := r.Environment
 	fact := env.StoreFact

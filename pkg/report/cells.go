@@ -71,3 +71,22 @@ func shorten(s string, n int) string {
 
 // roundTenth rounds to a tenth, so values print without float noise.
 func roundTenth(v float64) float64 { return math.Round(v*10) / 10 }
+
+// errorsShort is a count of failed ops with its classes, for a table
+// cell: "0", "62 busy", "70: busy 62, locked 8".
+func errorsShort(e result.Errors) string {
+	var parts []string
+	for _, c := range result.ErrorClasses() {
+		if n := e.Of(c); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(c.String(), "_", " "), n))
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return fmt.Sprint(e.Total)
+	case 1:
+		name, _, _ := strings.Cut(parts[0], " ")
+		return fmt.Sprintf("%d %s", e.Total, name)
+	}
+	return fmt.Sprintf("%d: %s", e.Total, strings.Join(parts, ", "))
+}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -8,15 +9,19 @@ import (
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // A report is, underneath its format, a document of blocks: lines of
 // facts, tables, paragraphs. A block is built once from what is reported
 // and each format writes it, as x/perf's benchtab builds one Table that
 // ToText and ToCSV write; a column added to a block then appears in every
-// format that writes it. The table is the first such block (the op kinds
-// of a run's phase, which text, markdown and HTML write from opTable);
-// the others are still written by each format's own code.
+// format that writes it. The table is the first such block: the op kinds
+// of a run's phase (opTable, which text, markdown and HTML write), and
+// the tables each kind of result builds for HTML's answers beside what it
+// reports (durability.go's, front.go's ranking and headlines); markdown
+// writes a suite's durability table from the same block. The others are
+// still written by each format's own code.
 
 // table is a block of a document: a caption, a head, rows of cells (each
 // as the figure it shows formats it, not yet escaped for any format), the
@@ -81,4 +86,25 @@ func boolsOf(n int, v bool) []bool {
 		out[i] = v
 	}
 	return out
+}
+
+// runOpsTable is a run's figures at a glance: per op kind of each phase,
+// the count, rate, the latency statistics stats (p50, p99, p99.9 unless
+// asked) and errors.
+func runOpsTable(r *result.Result, stats []*judge.Figure) *table {
+	errCell := func(o result.OpStats) string { return errorsShort(o.Errors) }
+	a := opTable(nil, stats, errCell)
+	for _, ph := range r.Phases {
+		rows := slices.DeleteFunc(append(slices.Clone(ph.Ops), ph.Total), func(o result.OpStats) bool { return workload.IsMarkerKind(o.Kind) })
+		for _, row := range opTable(rows, stats, errCell).Rows {
+			if len(r.Phases) > 1 {
+				row[0] = ph.Name + ": " + row[0]
+			}
+			a.Rows = append(a.Rows, row)
+		}
+	}
+	if len(a.Rows) == 0 {
+		return nil
+	}
+	return a
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/gobench/gobench/pkg/percentile"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
-	"github.com/gobench/gobench/pkg/workload"
 )
 
 // htmlRun writes a self-contained HTML report of a run: the text report,
@@ -31,7 +30,7 @@ func htmlRun(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	if err := runText(&text, r, stats); err != nil {
 		return err
 	}
-	pg := htmlPage{Title: "gobench " + r.Command, Alerts: runAlerts(r), Gates: newGatesView(r.Gates), Answers: answers(runDurability(r), runAnswer(r, statsOr(stats, htmlStats))), Summary: text.String()}
+	pg := htmlPage{Title: "gobench " + r.Command, Alerts: runAlerts(r), Gates: newGatesView(r.Gates), Answers: answers(runDurabilityTable(r), runOpsTable(r, statsOr(stats, htmlStats))), Summary: text.String()}
 	for i, ph := range r.Phases {
 		id := fmt.Sprintf("phase%d", i)
 		name := ""
@@ -80,7 +79,7 @@ func suitePage(prefix string, sum *judge.Summary) (htmlPage, error) {
 	if line := failedSuiteWarning(s); line != "" {
 		alerts = append(alerts, line)
 	}
-	pg := htmlPage{Title: title, Alerts: alerts, Scenario: s.Scenario, Gates: newGatesView(s.Gates), Answers: answers(suiteDurabilityAnswer(s), rankingAnswer(sum), suiteAnswer(sum)), Summary: text.String()}
+	pg := htmlPage{Title: title, Alerts: alerts, Scenario: s.Scenario, Gates: newGatesView(s.Gates), Answers: answers(suiteDurabilityTable(s), rankingTable(sum), headlineTable(sum)), Summary: text.String()}
 	for i, m := range sum.Metrics {
 		// Total throughput and each op's p99: an op kind's throughput in
 		// a mix of fixed shares is the total's, scaled, and would draw
@@ -201,27 +200,6 @@ func workersChart(id, name string, ph result.Phase) (chart, error) {
 	return c, err
 }
 
-// runAnswer is a run's figures at a glance: per op kind of each phase,
-// the count, rate, the latency statistics stats (p50, p99, p99.9 unless
-// asked) and errors.
-func runAnswer(r *result.Result, stats []*judge.Figure) *answer {
-	errCell := func(o result.OpStats) string { return errorsShort(o.Errors) }
-	a := opTable(nil, stats, errCell)
-	for _, ph := range r.Phases {
-		rows := slices.DeleteFunc(append(slices.Clone(ph.Ops), ph.Total), func(o result.OpStats) bool { return workload.IsMarkerKind(o.Kind) })
-		for _, row := range opTable(rows, stats, errCell).Rows {
-			if len(r.Phases) > 1 {
-				row[0] = ph.Name + ": " + row[0]
-			}
-			a.Rows = append(a.Rows, row)
-		}
-	}
-	if len(a.Rows) == 0 {
-		return nil
-	}
-	return a
-}
-
 // runAlerts are the lines a run's page leads with: a run that did not
 // complete, a shard of its workers, ops that failed.
 func runAlerts(r *result.Result) []string {
@@ -236,99 +214,4 @@ func runAlerts(r *result.Result) []string {
 		out = append(out, line)
 	}
 	return out
-}
-
-// runDurability is what a --crash run's power cuts found, as a table;
-// nil without --crash.
-func runDurability(r *result.Result) *answer {
-	d := r.Durability
-	if d == nil {
-		return nil
-	}
-	a := &answer{Caption: fmt.Sprintf("Durability (--crash %d, %s model)", d.Requested, d.Model), Head: durabilityHead, Rows: [][]string{durabilityRow(d)}}
-	a.Notes = append(a.Notes, durabilityLegend)
-	if d.NotChecked != "" {
-		a.Notes = append(a.Notes, "–: acknowledged writes not checked: "+d.NotChecked)
-	}
-	a.Notes = append(a.Notes, d.Examples...)
-	if note := dirSyncNote(r); note != "" {
-		a.Notes = append(a.Notes, note)
-	}
-	return a
-}
-
-// suiteDurabilityAnswer is a --crash suite's durability table, a row per
-// cell; nil without --crash.
-func suiteDurabilityAnswer(s *result.Suite) *answer {
-	rows, settings, model := suiteDurability(s)
-	if rows == nil {
-		return nil
-	}
-	a := &answer{Caption: "Durability (--crash: " + model + "; over every repeat)", Head: append(append([]string{}, variedOr(s)...), durabilityHead...)}
-	for i, row := range rows {
-		a.Rows = append(a.Rows, append(cellValues(s.Varied, settings[i]), row...))
-	}
-	a.Notes = append([]string{durabilityLegend}, suiteDirSyncNotes(s)...)
-	return a
-}
-
-// rankingAnswer is every cell of a matrix ranked by the headline
-// figures; nil for a suite of one cell.
-func rankingAnswer(sum *judge.Summary) *answer {
-	rk := sum.Ranking()
-	s := sum.Suite
-	if len(s.Cells) < 2 || len(rk.Metrics) == 0 {
-		return nil
-	}
-	caption := rankingCaption(sum, rk)
-	a := &answer{Caption: strings.ToUpper(caption[:1]) + caption[1:], Head: append(append([]string{"#"}, variedOr(s)...), rankingHead(rk)...)}
-	for i, c := range rk.Cells {
-		a.Rows = append(a.Rows, append(append([]string{rankLabel(c, i)}, cellValues(s.Varied, c.Settings)...), rankingRow(rk, c)...))
-	}
-	return a
-}
-
-// suiteAnswer is a matrix's headlines: each varied setting's value
-// against the baseline's at every combination of the others, on the
-// headline figures, with the rank test's word on each.
-func suiteAnswer(sum *judge.Summary) *answer {
-	hs := sum.Headlines()
-	if len(hs) == 0 {
-		return nil
-	}
-	single := singleRuns(sum)
-	a := &answer{Caption: "Each setting against the baseline's value (" + sum.Suite.Baseline.String() + ") at every combination of the others: ratios of medians", Head: []string{"setting"}}
-	for _, h := range hs {
-		for _, m := range h.Metrics {
-			if !slices.Contains(a.Head, m.String()) {
-				a.Head = append(a.Head, m.String())
-			}
-		}
-	}
-	for _, h := range hs {
-		row := []string{h.Pair()}
-		for _, name := range a.Head[1:] {
-			cell := "–"
-			for i, m := range h.Metrics {
-				if m.String() != name {
-					continue
-				}
-				f := h.Factors[i]
-				switch cell = f.Short(); {
-				case single:
-				case f.Significant:
-					cell += " (" + f.Interval() + ")"
-				default:
-					cell += " ~"
-				}
-			}
-			row = append(row, cell)
-		}
-		a.Rows = append(a.Rows, row)
-	}
-	if note := repeatsNote(sum); note != "" {
-		a.Notes = append(a.Notes, note)
-	}
-	a.Notes = append(a.Notes, headlineNotes(hs)...)
-	return a
 }

@@ -19,9 +19,9 @@ import (
 // format that writes it. The table is the first such block: the op kinds
 // of a run's phase (opTable, which text, markdown and HTML write), and
 // the tables each kind of result builds for HTML's answers beside what it
-// reports (durability.go's, front.go's ranking and headlines); markdown
-// writes a suite's durability table from the same block. The others are
-// still written by each format's own code.
+// reports (durability.go's, front.go's ranking and headlines); text and
+// markdown write a suite's durability table from the same block. The
+// others are still written by each format's own code.
 
 // table is a block of a document: a caption, a head, rows of cells (each
 // as the figure it shows formats it, not yet escaped for any format), the
@@ -33,6 +33,9 @@ type table struct {
 	Num     []bool
 	Rows    [][]string
 	Notes   []string
+	// Keys is how many of the first columns name a row (a matrix cell's
+	// settings): a text table split to fit its width repeats them.
+	Keys int
 }
 
 // num reports whether column i holds numbers.
@@ -43,6 +46,19 @@ func (t *table) num(i int) bool { return i < len(t.Num) && t.Num[i] }
 func (t *table) writeText(w *errWriter) {
 	tw := w.aligned(tabwriter.AlignRight)
 	cols := strings.Repeat("%s\t", len(t.Head)) + "\n"
+	tw.printf(cols, anys(t.Head)...)
+	for _, row := range t.Rows {
+		tw.printf(cols, anys(row)...)
+	}
+	tw.flush()
+}
+
+// writeKeyedText writes t as a text table indented under a line of its
+// own, no caption: every column aligned to the left, and where the table
+// is split to fit, its Keys columns repeated in each part.
+func (t *table) writeKeyedText(w *errWriter) {
+	tw := w.keyedTable(0, t.Keys)
+	cols := "  " + strings.TrimSuffix(strings.Repeat("%s\t", len(t.Head)), "\t") + "\n"
 	tw.printf(cols, anys(t.Head)...)
 	for _, row := range t.Rows {
 		tw.printf(cols, anys(row)...)

@@ -243,6 +243,7 @@ func suiteDurabilityTable(s *result.Suite) *table {
 	varied := variedOr(s)
 	a := &table{Caption: "Durability (--crash: " + model + "; over every repeat)", Head: append(append([]string{}, varied...), durabilityHead...)}
 	a.Num = append(boolsOf(len(varied), false), boolsOf(len(durabilityHead), true)...)
+	a.Keys = len(varied)
 	for i, row := range rows {
 		a.Rows = append(a.Rows, append(cellValues(s.Varied, settings[i]), row...))
 	}

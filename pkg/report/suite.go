@@ -83,16 +83,10 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 // the headlines, and once why factors are not significant.
 func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 	s := sum.Suite
-	if rows, settings, model := suiteDurability(s); rows != nil {
-		ew.printf("\ndurability (--crash: %s; over every repeat):\n", model)
-		tw := ew.keyedTable(0, len(variedOr(s)))
-		tw.printf("  %s\t%s\n", textCells(variedOr(s)), textCells(durabilityHead))
-		for i, row := range rows {
-			tw.printf("  %s\t%s\n", textCells(cellValues(s.Varied, settings[i])), textCells(row))
-		}
-		tw.flush()
-		ew.printf("  %s\n", durabilityLegend)
-		for _, n := range suiteDirSyncNotes(s) {
+	if t := suiteDurabilityTable(s); t != nil {
+		ew.printf("\n%s:\n", strings.ToLower(t.Caption[:1])+t.Caption[1:])
+		t.writeKeyedText(ew)
+		for _, n := range t.Notes {
 			ew.printf("  %s\n", n)
 		}
 	}

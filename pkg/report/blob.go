@@ -150,7 +150,7 @@ func blobText(w io.Writer, t *blobReport, u bytesize.Units) error {
 	ew := textWriter(w)
 	blobHeader(ew, t, u, false)
 	updates := t.Rows[0].Passes[1].Present
-	tw := ew.table(tabwriter.AlignRight)
+	tw := ew.aligned(tabwriter.AlignRight)
 	tw.breaks = []int{1, 5, 9} // read's columns, update's, space's: a split keeps each together
 	head := fmt.Sprintf("target\tread %s\tblobs/s\tp50\tp99\t", u.RateUnit())
 	if updates {

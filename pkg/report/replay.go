@@ -51,7 +51,7 @@ func busyWaits(o result.OpStats) string {
 
 // replayTable writes a replayed run's statements.
 func replayTable(w *errWriter, r *result.Result, ph result.Phase) {
-	t := w.table(0)
+	t := w.aligned(0)
 	t.printf("statement\tcount\ttotal\tmean\tp50\tp99\tmax\terrors\tbusy waits\tdiverged\tfingerprint\n")
 	for _, row := range replayRows(r, ph) {
 		o := row.o

@@ -195,6 +195,8 @@ func (f renderers) render(format string, v any, o Options) (func(io.Writer) erro
 			return nil, nil
 		}
 		return func(w io.Writer) error { return f.disk(w, v, o.Units) }, nil
+	case *result.Book:
+		return f.book(format, v, o)
 	case []*result.Suite:
 		if f.suites == nil {
 			return nil, refuse(format, "set of suites", func(f renderers) bool { return f.suites != nil })

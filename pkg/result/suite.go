@@ -537,11 +537,20 @@ func ReadSuite(rd io.Reader) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeSuite(data)
+}
+
+// decodeSuite is ReadSuite of a file's bytes.
+func decodeSuite(data []byte) (*Suite, error) {
 	var probe struct {
-		Kind string `json:"kind"`
+		Kind   string            `json:"kind"`
+		Suites []json.RawMessage `json:"suites"`
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return nil, fmt.Errorf("decoding result: %w", err)
+	}
+	if probe.Kind == BookKind {
+		return nil, fmt.Errorf("a book of %d suites (gobench scenario run with several scenarios): gobench report reads it whole; this wants one suite", len(probe.Suites))
 	}
 	if probe.Kind != SuiteKind {
 		r, err := Read(bytes.NewReader(data))

@@ -29,7 +29,7 @@ type Declaration interface {
 
 // Declarer is implemented by a Driver whose options are a Declaration.
 // The registry binds its flags, spans its cells and names its options
-// from it: the driver needs neither Configurable nor Namer.
+// from it.
 type Declarer interface {
 	Options() Declaration
 }

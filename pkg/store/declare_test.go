@@ -38,16 +38,37 @@ func defaultTestOptions() testOptions {
 
 var testDecl = store.Declare("the test engine", defaultTestOptions)
 
-// bind binds the declaration's flags and parses args.
-func bind(t *testing.T, args ...string) store.Settings {
+// bind binds the test declaration's flags and parses args.
+func bind(t *testing.T, args ...string) store.Settings { return bindDecl(t, testDecl, args...) }
+
+// bindDecl binds d's flags and parses args.
+func bindDecl(t *testing.T, d store.Declaration, args ...string) store.Settings {
 	t.Helper()
-	s := testDecl.Settings()
+	s := d.Settings()
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	s.AddFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// cellValues returns each cell's named values, joined by "/".
+func cellValues(t *testing.T, d store.Declaration, cells []store.Cell) []string {
+	t.Helper()
+	var out []string
+	for _, c := range cells {
+		named, err := d.Name(c.Options)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, n := range named {
+			parts = append(parts, n.Value)
+		}
+		out = append(out, strings.Join(parts, "/"))
+	}
+	return out
 }
 
 // Every combination of the lists is a cell, the first field outermost; a
@@ -59,18 +80,7 @@ func TestDeclaredCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, c := range cells {
-		named, err := testDecl.Name(c.Options)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var parts []string
-		for _, n := range named {
-			parts = append(parts, n.Value)
-		}
-		got = append(got, strings.Join(parts, "/"))
-	}
+	got := cellValues(t, testDecl, cells)
 	want := []string{
 		"fast/1/true/1s/off", "fast/1/true/1s/full", "fast/2/true/1s/off", "fast/2/true/1s/full",
 		"safe/1/true/1s/off", "safe/1/true/1s/full", "safe/2/true/1s/off", "safe/2/true/1s/full",
@@ -291,15 +301,9 @@ func TestDeclaredHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var named []string
-	for _, c := range cells {
-		n, err := d.Name(c.Options)
-		if err != nil {
-			t.Fatal(err)
-		}
-		named = append(named, fmt.Sprint(n))
-	}
-	want := []string{"[{h-level high} {h-wait 2w} {h-run by-hook}]", "[{h-level medium} {h-wait 2w} {h-run by-hook}]"}
+	// h-extra is zero, so not named; h-run is named though no flag sets it.
+	named := cellValues(t, d, cells)
+	want := []string{"high/2w/by-hook", "medium/2w/by-hook"}
 	if !slices.Equal(named, want) {
 		t.Errorf("named %v, want %v", named, want)
 	}

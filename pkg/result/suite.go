@@ -149,7 +149,7 @@ const SuiteKind = "suite"
 // RunSettings returns every setting of a run that a matrix can vary, in a
 // fixed order: the driver, the worker layout, the batch size, the number
 // of keys (rows), and each of the store's options by the name of its flag
-// (such as journal, sync and busy-timeout; see store.Namer). Every name is
+// (such as journal, sync and busy-timeout; see store.Declarer). Every name is
 // the flag that sets it, so it is also the gate selector and the column.
 func RunSettings(r *Result) Settings { return PlanSettings(&r.Plan) }
 
@@ -203,7 +203,7 @@ func PlanSettings(pl *workload.Plan) Settings {
 
 // optionKeys names engine options by their JSON keys, sorted: the
 // settings of a plan written before engines named their options by their
-// flags (store.Namer) and of engines that do not.
+// flags (store.Declarer) and of engines that do not.
 func optionKeys(options json.RawMessage) Settings {
 	var opts map[string]any
 	if len(options) == 0 || json.Unmarshal(options, &opts) != nil {

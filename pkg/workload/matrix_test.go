@@ -61,7 +61,7 @@ func TestMatrixCells(t *testing.T) {
 		s := p.Driver + "/" + string(rune('0'+p.Procs))
 		if p.Driver == "modernc" {
 			o := options(t, p)
-			s += "/" + o.Journal + "/" + o.Checkpoint
+			s += "/" + o.Journal + "/" + string(o.Checkpoint)
 		}
 		got = append(got, s)
 	}

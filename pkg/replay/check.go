@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
-	"github.com/gobench/gobench/pkg/sqltrace/dbdigest"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -69,15 +68,15 @@ func InstallSnapshot(r *workload.Replay, dst string) (n int64, err error) {
 // Check compares the replayed database at path, once the run is
 // over, with the database the capture ended with (the trace's digest):
 // table by table, leaving out the run's own table (kv) if the capture had
-// none.
-func Check(r *workload.Replay, path string) *workload.ReplayCheck {
+// none. digest reads the replayed database's tables (dbdigest.File).
+func Check(r *workload.Replay, path string, digest workload.DigestFile) *workload.ReplayCheck {
 	rc := &workload.ReplayCheck{Order: r.Order}
 	captured, why := capturedDigest(r)
 	if why != "" {
 		rc.Reason = why
 		return rc
 	}
-	replayed, err := dbdigest.File(path)
+	replayed, err := digest(path)
 	if err != nil {
 		rc.Reason = fmt.Sprintf("reading the replayed database: %v", err)
 		return rc

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The pacers of a replay (replaySource.Pacer): its statements' recorded
+// The pacers of a replay (Source.Pacer): its statements' recorded
 // due times at a speed, and their turns in the order of commits.
 
 // recordedDue paces a replay at a speed: each statement is due when the

@@ -137,8 +137,9 @@ type Captured struct {
 // Source deals a trace's statements, each worker its connection's, and
 // paces them at the replay's speed and in its order of commits: the part
 // of a replay's source that reads the trace (its kinds and descriptions
-// are plan data: workload's). The workers of one host share one, through
-// their workload.Shared (NewSource, then workload.Shared.Use).
+// are the plan's source's, planSource). The workers of one host share
+// one, through their workload.Shared (the plan's workload.Around's Host,
+// or NewSource, then workload.Shared.Use).
 type Source struct {
 	workload.Source
 	order *Order

@@ -56,8 +56,8 @@ type Host struct {
 
 	// Source, if set, deals and paces the workers' ops in place of the
 	// source the plan's data names, for a source whose dealing lives in a
-	// package of its own (a replayed trace's: replay.NewSource); see
-	// workload.Shared.Use.
+	// package of its own (a replayed trace's: the host source its
+	// workload.Around gives, Host); see workload.Shared.Use.
 	Source workload.Source
 
 	// acks is the record the workers append their acknowledgements to

@@ -22,9 +22,14 @@
 // worker a [Dealer], which deals one [Deal] at a time: the op, its key or
 // record, the value it writes, the values a script binds, or an [Action]
 // the source runs itself. A library user can hand a plan a source of its
-// own (Plan.Custom) for runs in one process. A replayed trace's source
-// reads the trace: it lives in package replay, which hands it to the
-// workers ([Shared.Use]); its plan data ([Replay]) is here.
+// own (Plan.Custom) for runs in one process. A source whose dealing reads
+// what plan data cannot hold (a replayed trace's: package replay's)
+// registers itself ([RegisterSource]) and is the source of the plans whose
+// data it owns ([Owned]: a field of the plan, its checks, its op names);
+// the work it does around a run ([Around]: the database the run starts
+// from, what worker processes share, the source a host's workers deal
+// from, the check after the run) the coordinator calls, naming no source.
+// Its plan data ([Replay]) is here; nothing here reads it.
 //
 // # Pacing
 //

@@ -17,13 +17,16 @@ func NewShared(plan *Plan, c *generator.Counter) *Shared {
 }
 
 // Source returns the source of phase ph of p: p.Custom when set, else the
-// one p's data names (records, scripts, each key, or the lottery).
+// one p's data names (a registered source that owns it, records, scripts,
+// each key, or the lottery).
 func (p *Plan) Source(ph *Phase) Source {
-	switch {
-	case p.Custom != nil:
+	if p.Custom != nil {
 		return p.Custom
-	case p.Replay != nil:
-		return replaySource{}
+	}
+	if o := p.owned(); o != nil {
+		return o
+	}
+	switch {
 	case p.Records != nil:
 		return recordSource{}
 	case p.SQL != nil:

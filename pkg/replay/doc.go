@@ -15,7 +15,7 @@
 // handed to runner.Host.Source), which deals each worker its
 // connection's statements (Statement, an action the worker's one loop
 // runs on its connection and clocks like any op) and paces them
-// (workload.Pacer): at their recorded due times at a speed, and in the
+// (deal.Pacer): at their recorded due times at a speed, and in the
 // order of commits, a gate (Order, shared by every worker process through
 // a file the Around's Share makes) that lets a statement run when its
 // turn comes. Around the run: InstallSnapshot writes the database the

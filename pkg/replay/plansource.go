@@ -69,10 +69,6 @@ func (planSource) Brief(p *workload.Plan) string {
 	return fmt.Sprintf("speed %s · order %s", workload.SpeedName(p.Replay.Speed), p.Replay.Order)
 }
 
-func (planSource) Dealer(*workload.Plan, int, int, *workload.Shared) (workload.Dealer, error) {
-	return nil, errors.New("a replayed trace's statements are dealt by a host's source (its Around's Host, then Shared.Use)")
-}
-
 // Timed reports whether the replay's statements are due when captured (a
 // speed) rather than back to back.
 func (planSource) Timed(p *workload.Plan) bool { return p.Replay.Speed > 0 }

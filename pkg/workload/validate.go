@@ -297,7 +297,7 @@ func CheckTables(plan *Plan, drv store.Driver) error {
 	}
 	for _, ph := range plan.RunPhases() {
 		if slices.Contains(ph.Mix.Ops(), OpScan) {
-			return fmt.Errorf("%w: driver %s keeps records in no key order, and the workload scans (%v%% of its ops): scans need a driver that keeps keys in order", store.ErrInvalid, drv.Name(), ph.Mix.share(OpScan))
+			return fmt.Errorf("%w: driver %s keeps records in no key order, and the workload scans (%v%% of its ops): scans need a driver that keeps keys in order", store.ErrInvalid, drv.Name(), ph.Mix.Share(OpScan))
 		}
 	}
 	return nil

@@ -122,7 +122,7 @@ type Plan struct {
 	// part after it. It excludes Warmup.
 	WarmupAuto bool `json:"warmup_auto,omitempty"`
 	// Verify tags every written value with its writer and sequence number
-	// (see Tag), so that after the run every key can be checked against
+	// (see deal.Tag), so that after the run every key can be checked against
 	// the writes that were acknowledged (see Verify).
 	Verify bool `json:"verify,omitempty"`
 	// ColdCache drops the store's files from the OS page cache before

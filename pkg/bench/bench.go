@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
@@ -37,11 +36,17 @@ func Run(ctx context.Context, plan workload.Plan, drv store.Driver) (_ *result.R
 			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
 		}
 	}
-	src, err := replay.NewSource(&plan, plan.Workers(), nil) // nil but for a replayed trace
-	if err != nil {
-		return nil, err
+	var src workload.Source // nil but for a source with work around a run (a replayed trace's)
+	var check func(context.Context, store.Store) error
+	if a := plan.Around(); a != nil {
+		var release func()
+		if src, release, err = a.Host(&plan, plan.Workers(), nil); err != nil {
+			return nil, err
+		}
+		defer release()
+		check = a.SetupCheck(&plan)
 	}
-	st, err := runner.OpenStore(ctx, &plan, drv, runner.Setup{Check: replay.SetupCheck(&plan)})
+	st, err := runner.OpenStore(ctx, &plan, drv, runner.Setup{Check: check})
 	if err != nil {
 		return nil, err
 	}

@@ -197,7 +197,7 @@ func TestReplayOrderCommit(t *testing.T) {
 	if n != 17 || commits != 8 {
 		t.Errorf("%d samples and %d commits, want the trace's 17 and 8", n, commits)
 	}
-	check := Check(p.Replay, p.Store.Path)
+	check := Check(p.Replay, p.Store.Path, dbdigest.File)
 	if !check.Compared || !check.Equal {
 		t.Errorf("the database against the capture's end: %+v", check)
 	}
@@ -247,7 +247,7 @@ func TestReplayIdleWriter(t *testing.T) {
 	if n != 7 {
 		t.Errorf("%d samples, want the trace's 7", n)
 	}
-	if check := Check(p.Replay, p.Store.Path); !check.Compared || !check.Equal {
+	if check := Check(p.Replay, p.Store.Path, dbdigest.File); !check.Compared || !check.Equal {
 		t.Errorf("the database against the capture's end: %+v", check)
 	}
 }
@@ -293,7 +293,7 @@ func TestReplayDivergence(t *testing.T) {
 			t.Errorf("statement %d (%s): flags %b class %v, want diverged %v, capture error %v, class %v", i, conn.execs[i].SQL, s.Flags, s.Class, w.diverged, w.captureErr, w.class)
 		}
 	}
-	check := Check(p.Replay, p.Store.Path)
+	check := Check(p.Replay, p.Store.Path, dbdigest.File)
 	if !check.Compared || check.Equal || len(check.Differences) != 1 {
 		t.Errorf("the database against the capture's end: %+v, want table t to differ", check)
 	}

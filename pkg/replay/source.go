@@ -3,15 +3,16 @@ package replay
 import (
 	"errors"
 	"fmt"
-	"github.com/gobench/gobench/pkg/workload"
 	"os"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // Statement is a replayed statement, as a replay's dealer deals it: the
-// workload.Action of its workload.Deal.
+// deal.Action of its deal.Deal.
 type Statement struct {
 	// SQL is the statement's text, or Stmts its statements when the
 	// text holds several (an sqlite3_exec's); Args its parameters' values
@@ -178,8 +179,9 @@ type Captured struct {
 // Source deals a trace's statements, each worker its connection's, and
 // paces them at the replay's speed and in its order of commits: the part
 // of a replay's source that reads the trace (its kinds and descriptions
-// are plan data: workload's). The workers of one host share one, through
-// their workload.Shared (NewSource, then workload.Shared.Use).
+// are the plan's source's, planSource). The workers of one host share
+// one, through their deal.Shared (the plan's workload.Around's Host,
+// or NewSource, then deal.Shared.Use).
 type Source struct {
 	workload.Source
 	order *Order
@@ -212,7 +214,7 @@ func NewSource(p *workload.Plan, hostWorkers int, order *Order) (workload.Source
 }
 
 // Dealer returns the dealer of worker's connection.
-func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *workload.Shared) (workload.Dealer, error) {
+func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *deal.Shared) (deal.Dealer, error) {
 	r := p.Replay
 	if worker < 0 || worker >= len(r.Workers) {
 		return nil, fmt.Errorf("worker %d has no connection of the trace's", worker)
@@ -284,9 +286,9 @@ func (d *replayDealer) Len() int64 { return d.w.Statements }
 // Pacer returns a replay worker's pace: the statements' recorded due
 // times at a speed, then their turns in the order of commits; neither is
 // the closed loop (nil).
-func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *workload.Shared) (workload.Pacer, error) {
+func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *deal.Shared) (deal.Pacer, error) {
 	r := p.Replay
-	var due, turn workload.Pacer
+	var due, turn deal.Pacer
 	if r.Speed > 0 {
 		due = recordedDue{}
 	}
@@ -296,7 +298,7 @@ func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *workload.Shared) (workload
 		}
 		turn = &commitOrder{o: s.order}
 	}
-	return workload.Pacers(due, turn), nil
+	return deal.Pacers(due, turn), nil
 }
 
 // Release is not used: a replay claims no keynums.
@@ -319,9 +321,9 @@ func (d *replayDealer) Close() error {
 }
 
 // Deal deals the connection's next statement.
-func (d *replayDealer) Deal(out *workload.Deal) error {
+func (d *replayDealer) Deal(out *deal.Deal) error {
 	if d.tr == nil {
-		return workload.ErrDealt // an idle worker: its process has fewer connections than another
+		return deal.ErrDealt // an idle worker: its process has fewer connections than another
 	}
 	if d.n >= d.w.Statements {
 		return errors.New("the connection's statements are all dealt")
@@ -333,7 +335,7 @@ func (d *replayDealer) Deal(out *workload.Deal) error {
 		}
 		d.n++
 		d.fill(&rec.Exec)
-		*out = workload.Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal}
+		*out = deal.Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal}
 		return nil
 	}
 	if err := d.tr.Err(); err != nil {

@@ -232,11 +232,7 @@ func workloadOf(r *Result) []byte {
 	// its examples of divergence go to a file beside it: the store's
 	// keeping and a path, not the workload.
 	p.Store.Bare = false
-	if p.Replay != nil {
-		rp := *p.Replay
-		rp.DivergedFile = ""
-		p.Replay = &rp
-	}
+	p.Unplace()
 	p.Shard, p.Target = nil, ""
 	// What traced the I/O is resolved per engine (its VFS, or the file
 	// system recorder under one with none): a measuring instrument, like

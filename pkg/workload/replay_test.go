@@ -40,6 +40,7 @@ type silentSource struct{ lotterySource }
 func (silentSource) Name() string                  { return "silent" }
 func (silentSource) Owns(*Plan) bool               { return false }
 func (silentSource) Check(*Plan) error             { return nil }
+func (silentSource) Unplace(*Plan)                 {}
 func (silentSource) OpNames(*Plan, *[MaxOp]string) {}
 func (silentSource) Recorded() bool                { return false }
 

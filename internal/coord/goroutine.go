@@ -41,9 +41,21 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	defer cancel()
 	p := *g.plan
 	p.AckRecord = g.crash.ackRecord() // the workers' acknowledgements, under the recording file system
+	limit := stallLimit(g.cfg)
+	if p.Replay != nil {
+		r := *p.Replay
+		r.Stall = orderStall(limit) // a stalled order says why before the watchdog fails the run
+		p.Replay = &r
+	}
 	src, err := replay.NewSource(&p, len(ids), nil)
 	if err != nil {
 		return err
+	}
+	var progress func() int64
+	if rs, ok := src.(*replay.Source); ok {
+		if _, ordered := rs.Progress(); ordered {
+			progress = func() int64 { n, _ := rs.Progress(); return n }
+		}
 	}
 	h := &runner.Host{Plan: &p, Store: g.store, Workers: ids, Collector: wc, Source: src,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
@@ -71,9 +83,9 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- h.Run(ctx) }()
-	limit := stallLimit(g.cfg)
 	tick := time.NewTicker(watchInterval(limit))
 	defer tick.Stop()
+	var seen progressSeen
 	for {
 		select {
 		case err := <-done:
@@ -88,7 +100,7 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 				return context.Canceled
 			}
 		case <-tick.C:
-			id, ok := wc.stalled(limit)
+			id, ok := wc.stalled(limit, seen.moved(progress, runner.Now()))
 			if !ok {
 				continue
 			}
@@ -130,11 +142,12 @@ func (c *watchedCollector) start(ids []int, at int64) {
 }
 
 // stalled returns a worker that has run a phase without completing an op
-// for longer than limit.
-func (c *watchedCollector) stalled(limit time.Duration) (int, bool) {
+// for longer than limit, nor seen a replay's order of commits progress
+// since the monotonic clock moved (0: no order, or none seen).
+func (c *watchedCollector) stalled(limit time.Duration, moved int64) (int, bool) {
 	now := runner.Now()
 	for id := range c.last {
-		if c.running[id].Load() && time.Duration(now-c.last[id].Load()) > limit {
+		if c.running[id].Load() && time.Duration(now-max(c.last[id].Load(), moved)) > limit {
 			return id, true
 		}
 	}

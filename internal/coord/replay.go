@@ -22,9 +22,10 @@ import (
 // the workers get, and removes it when the run ends.
 
 // replayOrderFile creates the order file of plan p, when it needs one, and
-// returns the plan to send the worker processes (naming the file) and a
+// returns the plan to send the worker processes (naming the file, and the
+// order's own stall time-out, below the run's stall limit) and a
 // function that removes the file.
-func replayOrderFile(p *workload.Plan) (workerPlan *workload.Plan, remove func(), err error) {
+func replayOrderFile(p *workload.Plan, limit time.Duration) (workerPlan *workload.Plan, remove func(), err error) {
 	remove = func() {}
 	if p.Replay == nil || p.Replay.Order != workload.ReplayCommit {
 		return p, remove, nil
@@ -35,7 +36,7 @@ func replayOrderFile(p *workload.Plan) (workerPlan *workload.Plan, remove func()
 	}
 	name := f.Name()
 	remove = func() { os.Remove(name) }
-	size := replay.OrderSize(p.Replay.States)
+	size := replay.OrderSize(p.Replay.States, len(p.Replay.Workers))
 	err = f.Truncate(int64(size))
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -49,9 +50,26 @@ func replayOrderFile(p *workload.Plan) (workerPlan *workload.Plan, remove func()
 	}
 	wp := *p
 	r := *p.Replay
-	r.OrderFile = name
+	r.OrderFile, r.Stall = name, orderStall(limit)
 	wp.Replay = &r
 	return &wp, remove, nil
+}
+
+// orderStall is the stall time-out of a replay's order of commits under
+// a run's stall limit: three quarters of it, so that a worker finding the
+// order stalled says what each connection waits for before the watchdog
+// kills a silent worker process.
+func orderStall(limit time.Duration) time.Duration { return limit * 3 / 4 }
+
+// orderProgress returns the progress of the order of commits in the file
+// a worker plan names (replay.Order.Progress), for the stall watchdog,
+// and a function that unmaps it; nil when the plan names none.
+func orderProgress(p *workload.Plan) (progress func() int64, unmap func(), err error) {
+	o, unmap, err := openReplayOrder(p)
+	if err != nil || o == nil {
+		return nil, unmap, err
+	}
+	return o.Progress, unmap, nil
 }
 
 // countOrder writes a fresh order into the file, counting each state's
@@ -63,7 +81,7 @@ func countOrder(r *workload.Replay, name string, size int) error {
 		return err
 	}
 	defer unmap()
-	if err := replay.InitOrder(mem, r.States); err != nil {
+	if err := replay.InitOrder(mem, r.States, len(r.Workers)); err != nil {
 		return err
 	}
 	o, err := replay.OpenOrder(mem)
@@ -101,7 +119,7 @@ func openReplayOrder(p *workload.Plan) (o *replay.Order, unmap func(), err error
 	if p.Replay == nil || p.Replay.OrderFile == "" {
 		return nil, unmap, nil
 	}
-	mem, unmap, err := mapShared(p.Replay.OrderFile, replay.OrderSize(p.Replay.States))
+	mem, unmap, err := mapShared(p.Replay.OrderFile, replay.OrderSize(p.Replay.States, len(p.Replay.Workers)))
 	if err != nil {
 		return nil, func() {}, fmt.Errorf("mapping the replay's order of commits: %w", err)
 	}

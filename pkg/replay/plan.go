@@ -268,7 +268,7 @@ func CountGates(r *workload.Replay, open func() (io.ReadCloser, error), o *Order
 		if txn == nil {
 			continue
 		}
-		gate, commit := GateOf(r.Table, &rec.Exec)
+		gate, commit := txn.place(r.Table, &rec.Exec)
 		if gate >= 0 {
 			o.Count(gate)
 		}

@@ -134,6 +134,17 @@ type Captured struct {
 	Uncertain bool
 }
 
+// Progress returns the progress of the replay's order of commits
+// (Order.Progress), and false when it replays in no order: a stall
+// watchdog counts a worker waiting for its turn as alive while the order
+// progresses.
+func (s *Source) Progress() (int64, bool) {
+	if s == nil || s.order == nil {
+		return 0, false
+	}
+	return s.order.Progress(), true
+}
+
 // Source deals a trace's statements, each worker its connection's, and
 // paces them at the replay's speed and in its order of commits: the part
 // of a replay's source that reads the trace (its kinds and descriptions
@@ -238,7 +249,7 @@ func (d *replayDealer) Len() int64 { return d.w.Statements }
 // Pacer returns a replay worker's pace: the statements' recorded due
 // times at a speed, then their turns in the order of commits; neither is
 // the closed loop (nil).
-func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *workload.Shared) (workload.Pacer, error) {
+func (s *Source) Pacer(p *workload.Plan, _, worker int, _ *workload.Shared) (workload.Pacer, error) {
 	r := p.Replay
 	var due, turn workload.Pacer
 	if r.Speed > 0 {
@@ -248,7 +259,11 @@ func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *workload.Shared) (workload
 		if s.order == nil {
 			return nil, errors.New("a replay in the order of commits needs the run's shared order (NewSource)")
 		}
-		turn = &commitOrder{o: s.order}
+		g := &commitOrder{o: s.order, worker: worker, stall: r.Stall}
+		if worker >= 0 && worker < len(r.Workers) {
+			g.stream, g.conn = r.Workers[worker].Stream, r.Workers[worker].Conn
+		}
+		turn = g
 	}
 	return workload.Pacers(due, turn), nil
 }
@@ -331,7 +346,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 		rd.Due = int64(float64(e.Start-d.r.Start) / d.r.Speed)
 	}
 	if d.order != nil {
-		rd.Gate, rd.Commit = GateOf(d.r.Table, e)
+		rd.Gate, rd.Commit = d.txn.place(d.r.Table, e)
 		rd.Skip = busyCode(e.Code)
 		var lock bool
 		if lock, rd.IdleEnd = d.txn.step(e, rd.Gate, rd.Commit); lock {

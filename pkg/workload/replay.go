@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
 )
@@ -66,6 +67,12 @@ type Replay struct {
 	// OrderFile, set in the plan a worker process gets, is the run's
 	// shared state of the order of commits (see ReplayOrder).
 	OrderFile string `json:"order_file,omitempty"`
+	// Stall, if positive, is how long a worker waits for its turn in the
+	// order of commits with no progress anywhere before the replay
+	// fails, saying what each connection waits for: the coordinator sets
+	// it below its own stall time-out, so that the replay says why
+	// before a silent worker process is killed.
+	Stall time.Duration `json:"stall,omitempty"`
 }
 
 // Orders of a replay.

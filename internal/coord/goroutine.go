@@ -100,7 +100,8 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 				return context.Canceled
 			}
 		case <-tick.C:
-			id, ok := wc.stalled(limit, seen.moved(progress, runner.Now()))
+			now := runner.Now()
+			id, ok := wc.stalled(now, limit, seen.moved(progress, now))
 			if !ok {
 				continue
 			}
@@ -141,11 +142,11 @@ func (c *watchedCollector) start(ids []int, at int64) {
 	}
 }
 
-// stalled returns a worker that has run a phase without completing an op
-// for longer than limit, nor seen a replay's order of commits progress
-// since the monotonic clock moved (0: no order, or none seen).
-func (c *watchedCollector) stalled(limit time.Duration, moved int64) (int, bool) {
-	now := runner.Now()
+// stalled returns a worker that has, at monotonic clock now, run a phase
+// without completing an op for longer than limit, nor seen a replay's
+// order of commits progress since the clock moved (0: no order, or none
+// seen).
+func (c *watchedCollector) stalled(now int64, limit time.Duration, moved int64) (int, bool) {
 	for id := range c.last {
 		if c.running[id].Load() && time.Duration(now-max(c.last[id].Load(), moved)) > limit {
 			return id, true

@@ -42,20 +42,9 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	p := *g.plan
 	p.AckRecord = g.crash.ackRecord() // the workers' acknowledgements, under the recording file system
 	limit := stallLimit(g.cfg)
-	if p.Replay != nil {
-		r := *p.Replay
-		r.Stall = orderStall(limit) // a stalled order says why before the watchdog fails the run
-		p.Replay = &r
-	}
-	src, err := replay.NewSource(&p, len(ids), nil)
+	src, progress, err := goroutineSource(&p, len(ids), limit)
 	if err != nil {
 		return err
-	}
-	var progress func() int64
-	if rs, ok := src.(*replay.Source); ok {
-		if _, ordered := rs.Progress(); ordered {
-			progress = func() int64 { n, _ := rs.Progress(); return n }
-		}
 	}
 	h := &runner.Host{Plan: &p, Store: g.store, Workers: ids, Collector: wc, Source: src,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
@@ -118,6 +107,29 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 			return err
 		}
 	}
+}
+
+// goroutineSource returns the source of plan p's replay for the
+// process's workers (nil when p replays no trace; the order of commits
+// stalls at orderStall(limit), so that it says why before the watchdog
+// fails the run), and the progress of its order of commits, nil when it
+// has none.
+func goroutineSource(p *workload.Plan, workers int, limit time.Duration) (workload.Source, func() int64, error) {
+	if p.Replay != nil {
+		r := *p.Replay
+		r.Stall = orderStall(limit)
+		p.Replay = &r
+	}
+	src, err := replay.NewSource(p, workers, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rs, ok := src.(*replay.Source); ok {
+		if _, ordered := rs.Progress(); ordered {
+			return src, func() int64 { n, _ := rs.Progress(); return n }, nil
+		}
+	}
+	return src, nil, nil
 }
 
 // watchedCollector passes samples on to the builder and keeps, per worker,

@@ -134,17 +134,6 @@ type Captured struct {
 	Uncertain bool
 }
 
-// Progress returns the progress of the replay's order of commits
-// (Order.Progress), and false when it replays in no order: a stall
-// watchdog counts a worker waiting for its turn as alive while the order
-// progresses.
-func (s *Source) Progress() (int64, bool) {
-	if s == nil || s.order == nil {
-		return 0, false
-	}
-	return s.order.Progress(), true
-}
-
 // Source deals a trace's statements, each worker its connection's, and
 // paces them at the replay's speed and in its order of commits: the part
 // of a replay's source that reads the trace (its kinds and descriptions
@@ -179,6 +168,17 @@ func NewSource(p *workload.Plan, hostWorkers int, order *Order) (workload.Source
 	}
 	s.order = order
 	return s, nil
+}
+
+// Progress returns the progress of the replay's order of commits
+// (Order.Progress), and false when it replays in no order: a stall
+// watchdog counts a worker waiting for its turn as alive while the order
+// progresses.
+func (s *Source) Progress() (int64, bool) {
+	if s == nil || s.order == nil {
+		return 0, false
+	}
+	return s.order.Progress(), true
 }
 
 // Dealer returns the dealer of worker's connection.

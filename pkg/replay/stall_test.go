@@ -1,15 +1,12 @@
 package replay
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
-	"github.com/gobench/gobench/pkg/store"
-	"github.com/gobench/gobench/pkg/store/sqlite"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -52,25 +49,7 @@ func TestReplayCursorAcrossOwnCommit(t *testing.T) {
 		[]traceConn{app, reader}, "INSERT INTO t VALUES (2)")
 	p := replayPlan(t, dir, trace, 0, workload.ReplayCommit)
 	p.Replay.Stall = 2 * time.Second
-	c := &classSink{samples: map[int][]workload.Sample{}}
-	if err := run(context.Background(), p, sqlite.Modernc(), c); err != nil {
-		t.Fatalf("the replay: %v", err)
-	}
-	n := 0
-	for w, ss := range c.samples {
-		for i, s := range ss {
-			n++
-			if s.Class != store.OK || s.Flags&workload.FlagDiverged != 0 {
-				t.Errorf("worker %d, statement %d: class %v, flags %b: failed or diverged", w, i, s.Class, s.Flags)
-			}
-		}
-	}
-	if n != 5 {
-		t.Errorf("%d samples, want the trace's 5", n)
-	}
-	if check := Check(p.Replay, p.Store.Path); !check.Compared || !check.Equal {
-		t.Errorf("the database against the capture's end: %+v", check)
-	}
+	replaysToEnd(t, p, 5)
 }
 
 // TestReplayOrderStalledSays: a commit whose state's statements never run

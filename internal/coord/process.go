@@ -201,12 +201,13 @@ func (m *processMode) wait(ctx, gctx context.Context, g *errgroup.Group, stop, k
 // progress, if not nil, is the progress of a replay's order of commits: a
 // process silent while it grows waits for its turn (a connection whose
 // next statement comes after others' commits), and is not stalled. The
-// returned function stops the watchdog.
+// returned function stops the watchdog, and returns once it stopped.
 func (m *processMode) watch(procs []*proc, progress func() int64) (stop func()) {
 	limit := stallLimit(m.cfg)
 	tick := time.NewTicker(watchInterval(limit))
-	quit := make(chan struct{})
+	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(done)
 		defer tick.Stop()
 		var seen progressSeen
 		for {
@@ -224,7 +225,9 @@ func (m *processMode) watch(procs []*proc, progress func() int64) (stop func()) 
 			}
 		}
 	}()
-	return sync.OnceFunc(func() { close(quit) })
+	// Stopping waits for the watchdog's last look: progress reads a
+	// mapping its caller unmaps next.
+	return sync.OnceFunc(func() { close(quit); <-done })
 }
 
 // progressSeen is what a stall watchdog saw of a replay's order of

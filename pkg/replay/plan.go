@@ -145,7 +145,7 @@ func (t *replayTally) add(stream uint64, e *sqltrace.Exec) {
 	}
 	t.end = max(t.end, e.Start+e.Span)
 	t.statements++
-	if e.Commit.Kind != sqltrace.StateNone && e.Code == 0 {
+	if e.MadeCommit() && e.Code == 0 {
 		t.commits++
 	}
 	t.conns[[2]uint64{stream, e.Conn}]++

@@ -333,7 +333,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 	}
 	*rd = Statement{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1, Lock: -1, IdleEnd: -1,
 		Want: Captured{Rows: e.Rows, Changes: e.Changes, HasChanges: e.Flags&sqltrace.FlagChanges != 0,
-			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.Commit.Kind != sqltrace.StateNone && e.Code == 0,
+			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.MadeCommit() && e.Code == 0,
 			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
 	if !rd.Want.Done && e.Code == 0 {
 		rd.MaxRows = e.Rows // the application read no more
@@ -371,7 +371,7 @@ func GateOf(t sqltrace.OrderTable, e *sqltrace.Exec) (gate, commit int64) {
 	if k, ok := t.Position(e.Snap); ok {
 		gate = k
 	}
-	if c, ok := t.Position(e.Commit); ok && c > 0 && e.Code == 0 {
+	if c, ok := t.Position(e.Commit); ok && c > 0 && e.Code == 0 && e.MadeCommit() {
 		commit = c
 	}
 	return gate, commit

@@ -114,7 +114,8 @@ var ErrOrderStalled = errors.New("the replay cannot keep the captured order of c
 // waitFor waits until ready, sleeping a little longer each time up to a
 // millisecond, having said in the order what it waits for (what, at
 // state k); with no progress of the order (Order.Progress) for the stall
-// time-out it fails, naming what every connection waits for.
+// time-out, and no statement running all that time, it fails, naming
+// what every connection waits for.
 func (g *commitOrder) waitFor(c workload.Waiter, what Turn, k int64, ready func() bool) (bool, error) {
 	o, stall := g.o, g.stall
 	if stall <= 0 {
@@ -133,7 +134,7 @@ func (g *commitOrder) waitFor(c workload.Waiter, what Turn, k int64, ready func(
 			return false, nil
 		}
 		nap = min(2*nap, time.Millisecond)
-		if cur := o.Progress(); cur != last {
+		if cur := o.Progress(); cur != last || o.running() {
 			last, since = cur, now
 		} else if time.Duration(now-since) > stall {
 			return false, fmt.Errorf("%w: no statement ran in its turn for %v: %s", ErrOrderStalled, stall, o.Stuck())

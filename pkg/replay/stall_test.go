@@ -97,6 +97,20 @@ func TestReplayOrderStalledSays(t *testing.T) {
 	if movedAt == 0 || clock.now-movedAt <= int64(10*time.Second) {
 		t.Errorf("the wait failed at %v, the order progressed at %v: the 10s time-out should have started again then", time.Duration(clock.now), time.Duration(movedAt))
 	}
+	// while another worker runs a statement (in SQLite's busy handler,
+	// say), the order is not stalled
+	o.SetTurn(2, 4, 1, TurnRunning, 2)
+	clock.now, steps = 0, 0
+	ready = func() bool {
+		steps++
+		if clock.now > int64(time.Minute) {
+			o.SetTurn(2, 4, 1, TurnNone, -1) // its statement ended; nothing ran in its turn
+		}
+		return false
+	}
+	if ok, err := g.waitFor(clock, TurnCommit, 2, ready); ok || !errors.Is(err, ErrOrderStalled) || clock.now < int64(70*time.Second) {
+		t.Errorf("waitFor = %v, %v at %v; want the order stalled 10s after the running statement ended at 1m", ok, err, time.Duration(clock.now))
+	}
 	if _, _, what, _ := o.Turn(0); what != TurnNone {
 		t.Errorf("the worker still says it waits (%d) after the wait ended", what)
 	}

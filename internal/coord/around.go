@@ -24,6 +24,18 @@ func shareFiles(p *workload.Plan) (workerPlan *workload.Plan, remove func(), err
 	return a.Share(p, mapShared)
 }
 
+// sharedProgress returns the progress of what the workers of a worker
+// process's plan wait on each other for (a replay's order of commits),
+// read from what its source shares, for the stall watchdog; nil when they
+// never wait so. unmap releases it.
+func sharedProgress(p *workload.Plan) (progress func() int64, unmap func(), err error) {
+	a := p.Around()
+	if a == nil {
+		return nil, func() {}, nil
+	}
+	return a.Progress(p, mapShared)
+}
+
 // openShared maps what the worker processes of a run share: a record
 // workload's insert counter, and what the plan's source shares (a
 // replay's order of commits), from which it returns the source its

@@ -40,11 +40,19 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	defer cancel()
 	p := *g.plan
 	p.AckRecord = g.crash.ackRecord() // the workers' acknowledgements, under the recording file system
+	limit := stallLimit(g.cfg)
+	p.StallTimeout = workload.Duration(limit) // a source whose workers wait on each other gives up below it
 	src, release, err := hostSource(&p, len(ids))
 	if err != nil {
 		return err
 	}
 	defer release()
+	var progress func() int64 // of what the workers wait on each other for, if they do
+	if pr, ok := src.(workload.Progressor); ok {
+		if _, waits := pr.Progress(); waits {
+			progress = func() int64 { n, _ := pr.Progress(); return n }
+		}
+	}
 	h := &runner.Host{Plan: &p, Store: g.store, Workers: ids, Collector: wc, Source: src,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)
@@ -71,9 +79,9 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- h.Run(ctx) }()
-	limit := stallLimit(g.cfg)
 	tick := time.NewTicker(watchInterval(limit))
 	defer tick.Stop()
+	var seen progressSeen
 	for {
 		select {
 		case err := <-done:
@@ -88,7 +96,8 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 				return context.Canceled
 			}
 		case <-tick.C:
-			id, ok := wc.stalled(limit)
+			now := runner.Now()
+			id, ok := wc.stalled(now, limit, seen.moved(progress, now))
 			if !ok {
 				continue
 			}
@@ -129,12 +138,13 @@ func (c *watchedCollector) start(ids []int, at int64) {
 	}
 }
 
-// stalled returns a worker that has run a phase without completing an op
-// for longer than limit.
-func (c *watchedCollector) stalled(limit time.Duration) (int, bool) {
-	now := runner.Now()
+// stalled returns a worker that has, at monotonic clock now, run a phase
+// without completing an op for longer than limit, nor seen a replay's
+// order of commits progress since the clock moved (0: no order, or none
+// seen).
+func (c *watchedCollector) stalled(now int64, limit time.Duration, moved int64) (int, bool) {
 	for id := range c.last {
-		if c.running[id].Load() && time.Duration(now-c.last[id].Load()) > limit {
+		if c.running[id].Load() && time.Duration(now-max(c.last[id].Load(), moved)) > limit {
 			return id, true
 		}
 	}

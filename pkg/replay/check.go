@@ -16,7 +16,7 @@ import (
 // NewOrder returns a replay's order of commits in memory of its own,
 // each state's statements counted from the trace.
 func NewOrder(r *workload.Replay) (*Order, error) {
-	o, err := newOrder(r.States)
+	o, err := newOrder(r.States, len(r.Workers))
 	if err != nil {
 		return nil, err
 	}

@@ -167,7 +167,7 @@ func (planSource) Share(p *workload.Plan, m workload.MapFile) (workerPlan *workl
 	}
 	name := f.Name()
 	remove = func() { os.Remove(name) }
-	size := OrderSize(p.Replay.States)
+	size := OrderSize(p.Replay.States, len(p.Replay.Workers))
 	err = f.Truncate(int64(size))
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -181,7 +181,7 @@ func (planSource) Share(p *workload.Plan, m workload.MapFile) (workerPlan *workl
 	}
 	wp := *p
 	r := *p.Replay
-	r.OrderFile = name
+	r.OrderFile, r.Stall = name, orderStall(p.StallTimeout)
 	wp.Replay = &r
 	return &wp, remove, nil
 }
@@ -195,7 +195,7 @@ func countOrder(r *workload.Replay, m workload.MapFile, name string, size int) e
 		return err
 	}
 	defer unmap()
-	if err := InitOrder(mem, r.States); err != nil {
+	if err := InitOrder(mem, r.States, len(r.Workers)); err != nil {
 		return err
 	}
 	o, err := OpenOrder(mem)
@@ -209,6 +209,11 @@ func countOrder(r *workload.Replay, m workload.MapFile, name string, size int) e
 // commits the plan names mapped (a worker process's), or one of the
 // host's own.
 func (planSource) Host(p *workload.Plan, hostWorkers int, m workload.MapFile) (workload.Source, func(), error) {
+	if p.Replay.Stall == 0 && p.StallTimeout > 0 { // a host of its own order (goroutine mode)
+		r := *p.Replay
+		r.Stall = orderStall(p.StallTimeout)
+		p.Replay = &r
+	}
 	order, unmap, err := mapOrder(p, m)
 	if err != nil {
 		return nil, nil, err
@@ -221,6 +226,22 @@ func (planSource) Host(p *workload.Plan, hostWorkers int, m workload.MapFile) (w
 	return src, unmap, nil
 }
 
+// Progress returns the progress of the order of commits a worker
+// process's plan names (Order.Progress), nil when it names none.
+func (planSource) Progress(p *workload.Plan, m workload.MapFile) (func() int64, func(), error) {
+	o, unmap, err := mapOrder(p, m)
+	if err != nil || o == nil {
+		return nil, unmap, err
+	}
+	return o.Progress, unmap, nil
+}
+
+// orderStall is the stall time-out of a replay's order of commits under
+// a run's stall time-out: three quarters of it, so that a worker finding
+// the order stalled says what each connection waits for before the
+// watchdog kills a silent worker; 0 (ReplayStall) when the run has none.
+func orderStall(limit workload.Duration) time.Duration { return time.Duration(limit) * 3 / 4 }
+
 // mapOrder maps the order file a worker process's plan names, or returns
 // nil when it names none.
 func mapOrder(p *workload.Plan, m workload.MapFile) (o *Order, unmap func(), err error) {
@@ -231,7 +252,7 @@ func mapOrder(p *workload.Plan, m workload.MapFile) (o *Order, unmap func(), err
 	case m == nil:
 		return nil, unmap, errors.New("the replay's order of commits is in a file, and this host maps none")
 	}
-	mem, unmap, err := m(p.Replay.OrderFile, OrderSize(p.Replay.States))
+	mem, unmap, err := m(p.Replay.OrderFile, OrderSize(p.Replay.States, len(p.Replay.Workers)))
 	if err != nil {
 		return nil, func() {}, fmt.Errorf("mapping the replay's order of commits: %w", err)
 	}

@@ -231,9 +231,17 @@ func TestReplayIdleWriter(t *testing.T) {
 		[]traceConn{committer, idle}, "INSERT INTO t VALUES (2)")
 	p := replayPlan(t, dir, trace, 0, workload.ReplayCommit)
 	p.Store.Options = sqlite.Options{Journal: "wal", Sync: "normal", BusyTimeoutMS: 2000}.Encode()
+	replaysToEnd(t, p, 7)
+}
+
+// replaysToEnd runs plan p's replay and checks that each of its
+// statements, want in all, did what it did when captured, and that the
+// database ends as the capture's did.
+func replaysToEnd(t *testing.T, p *workload.Plan, want int) {
+	t.Helper()
 	c := &classSink{samples: map[int][]workload.Sample{}}
 	if err := run(context.Background(), p, sqlite.Modernc(), c); err != nil {
-		t.Fatal(err)
+		t.Fatalf("the replay: %v", err)
 	}
 	n := 0
 	for w, ss := range c.samples {
@@ -244,8 +252,8 @@ func TestReplayIdleWriter(t *testing.T) {
 			}
 		}
 	}
-	if n != 7 {
-		t.Errorf("%d samples, want the trace's 7", n)
+	if n != want {
+		t.Errorf("%d samples, want the trace's %d", n, want)
 	}
 	if check := Check(p.Replay, p.Store.Path, dbdigest.File); !check.Compared || !check.Equal {
 		t.Errorf("the database against the capture's end: %+v", check)

@@ -213,6 +213,17 @@ func NewSource(p *workload.Plan, hostWorkers int, order *Order) (workload.Source
 	return s, nil
 }
 
+// Progress returns the progress of the replay's order of commits
+// (Order.Progress), and false when it replays in no order: a stall
+// watchdog counts a worker waiting for its turn as alive while the order
+// progresses.
+func (s *Source) Progress() (int64, bool) {
+	if s == nil || s.order == nil {
+		return 0, false
+	}
+	return s.order.Progress(), true
+}
+
 // Dealer returns the dealer of worker's connection.
 func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *deal.Shared) (deal.Dealer, error) {
 	r := p.Replay
@@ -286,7 +297,7 @@ func (d *replayDealer) Len() int64 { return d.w.Statements }
 // Pacer returns a replay worker's pace: the statements' recorded due
 // times at a speed, then their turns in the order of commits; neither is
 // the closed loop (nil).
-func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *deal.Shared) (deal.Pacer, error) {
+func (s *Source) Pacer(p *workload.Plan, _, worker int, _ *deal.Shared) (deal.Pacer, error) {
 	r := p.Replay
 	var due, turn deal.Pacer
 	if r.Speed > 0 {
@@ -296,7 +307,11 @@ func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *deal.Shared) (deal.Pacer, 
 		if s.order == nil {
 			return nil, errors.New("a replay in the order of commits needs the run's shared order (NewSource)")
 		}
-		turn = &commitOrder{o: s.order}
+		g := &commitOrder{o: s.order, worker: worker, stall: r.Stall}
+		if worker >= 0 && worker < len(r.Workers) {
+			g.stream, g.conn = r.Workers[worker].Stream, r.Workers[worker].Conn
+		}
+		turn = g
 	}
 	return deal.Pacers(due, turn), nil
 }
@@ -378,7 +393,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 	*rd = Statement{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1, Lock: -1, IdleEnd: -1, kind: t.id, log: d.log,
 		Want: Captured{Rows: e.Rows, Changes: e.Changes, HasChanges: e.Flags&sqltrace.FlagChanges != 0,
 			Digest: e.Digest, HasDigest: e.Flags&sqltrace.FlagDigest != 0, Ordered: e.Flags&sqltrace.FlagOrdered != 0,
-			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.Commit.Kind != sqltrace.StateNone && e.Code == 0,
+			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.MadeCommit() && e.Code == 0,
 			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
 	if !rd.Want.Done && e.Code == 0 {
 		rd.MaxRows = e.Rows // the application read no more
@@ -391,7 +406,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 		rd.Due = int64(float64(e.Start-d.r.Start) / d.r.Speed)
 	}
 	if d.order != nil {
-		rd.Gate, rd.Commit = GateOf(d.r.Table, e)
+		rd.Gate, rd.Commit = d.txn.place(d.r.Table, e)
 		rd.Skip = busyCode(e.Code)
 		var lock bool
 		if lock, rd.IdleEnd = d.txn.step(e, rd.Gate, rd.Commit); lock {
@@ -416,7 +431,7 @@ func GateOf(t sqltrace.OrderTable, e *sqltrace.Exec) (gate, commit int64) {
 	if k, ok := t.Position(e.Snap); ok {
 		gate = k
 	}
-	if c, ok := t.Position(e.Commit); ok && c > 0 && e.Code == 0 {
+	if c, ok := t.Position(e.Commit); ok && c > 0 && e.Code == 0 && e.MadeCommit() {
 		commit = c
 	}
 	return gate, commit

@@ -167,6 +167,12 @@ type Plan struct {
 	// records its files, is the crash record the workers append their
 	// acknowledgements to themselves; engines then record nothing.
 	AckRecord *store.Record `json:"ack_record,omitempty"`
+	// StallTimeout, set by the coordinator in the plans its hosts run (a
+	// copy, never a result's), is the run's stall time-out: a source whose
+	// workers wait on each other (a replay's order of commits) gives up
+	// below it, saying what each waits for, before a silent worker is
+	// killed.
+	StallTimeout Duration `json:"stall_timeout,omitempty"`
 	// Custom, when set, is the source of every phase's ops in place of
 	// the one the plan's data names (see Plan.Source): a library user's
 	// own. It is not data: it does not travel to worker processes, so a

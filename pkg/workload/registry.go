@@ -60,9 +60,23 @@ type Around interface {
 	// hostWorkers of them, mapping what Share made with m when p names
 	// it; release releases it.
 	Host(p *Plan, hostWorkers int, m MapFile) (src Source, release func(), err error)
+	// Progress returns the progress of what the workers of p (a worker
+	// process's plan, naming what Share made) wait on each other for (a
+	// replay's order of commits), mapped with m, for a stall watchdog: a
+	// worker that waits while it moves is not stalled. It is nil when
+	// they never wait so; unmap releases it.
+	Progress(p *Plan, m MapFile) (progress func() int64, unmap func(), err error)
 	// After checks the database at p.Store.Path once the run ended,
 	// reading its tables with digest; nil when nothing is to be checked.
 	After(p *Plan, digest DigestFile) *ReplayCheck
+}
+
+// Progressor is a source whose workers may wait on each other (a
+// replay's order of commits, in one process): Progress counts the waits
+// ended anywhere, and waits is false when its workers never wait so; a
+// stall watchdog takes a waiting worker for alive while it moves.
+type Progressor interface {
+	Progress() (n int64, waits bool)
 }
 
 // DigestFile reads the tables of the SQLite database file at path, each

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
 )
@@ -69,11 +70,17 @@ type Replay struct {
 	// OrderFile, set in the plan a worker process gets, is the run's
 	// shared state of the order of commits (see ReplayOrder).
 	OrderFile string `json:"order_file,omitempty"`
-	// DivergedFile, set by the runner of a cell (gobench's coordinator),
-	// is the file beside the database where the workers leave an example
+	// DivergedFile, set when the replay source installs the trace's
+	// snapshot (Around.Install), is the file beside the database where the workers leave an example
 	// of each kind of statement that diverged, for the check after the
 	// run (ReplayCheck.Diverged); "" keeps none.
 	DivergedFile string `json:"diverged_file,omitempty"`
+	// Stall, if positive, is how long a worker waits for its turn in the
+	// order of commits with no progress anywhere before the replay
+	// fails, saying what each connection waits for: the replay source
+	// sets it below the run's stall time-out (Plan.StallTimeout), so
+	// that the replay says why before a silent worker is killed.
+	Stall time.Duration `json:"stall,omitempty"`
 }
 
 // Orders of a replay.

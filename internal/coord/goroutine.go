@@ -28,13 +28,32 @@ type goroutineMode struct {
 	fs    *fsRecorder // the recording file system, nil when none counts the I/O
 }
 
-func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
-	ids := g.plan.WorkerIDs()
+// setPIDs records this process as every worker's, in every phase.
+func (g *goroutineMode) setPIDs(b *result.Builder, ids []int) {
 	for phase := range g.plan.RunPhases() {
 		for _, id := range ids {
 			b.SetPID(id, phase, os.Getpid())
 		}
 	}
+}
+
+// sourceProgress is the progress of what the workers of src wait on each
+// other for (workload.Progressor), for the stall watchdog; nil when they
+// never wait so.
+func sourceProgress(src workload.Source) func() int64 {
+	pr, ok := src.(workload.Progressor)
+	if !ok {
+		return nil
+	}
+	if _, waits := pr.Progress(); !waits {
+		return nil
+	}
+	return func() int64 { n, _ := pr.Progress(); return n }
+}
+
+func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
+	ids := g.plan.WorkerIDs()
+	g.setPIDs(b, ids)
 	wc := newWatchedCollector(b, g.plan.Workers())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -47,12 +66,7 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 		return err
 	}
 	defer release()
-	var progress func() int64 // of what the workers wait on each other for, if they do
-	if pr, ok := src.(workload.Progressor); ok {
-		if _, waits := pr.Progress(); waits {
-			progress = func() int64 { n, _ := pr.Progress(); return n }
-		}
-	}
+	progress := sourceProgress(src)
 	h := &runner.Host{Plan: &p, Store: g.store, Workers: ids, Collector: wc, Source: src,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 )
@@ -72,5 +74,50 @@ func TestComparisonLabelsNameNoEmptySetting(t *testing.T) {
 	}
 	if !strings.Contains(text, "\nengine options: mattn, modernc: journal=wal,busy-timeout=5s · bbolt: bbolt-batch=false,bbolt-freelist=array · ") {
 		t.Errorf("no line of each engine's options:\n%s", text)
+	}
+}
+
+// A matrix chart's factor labels fit their columns: a label with its
+// interval, wider than a column of a ten-cell chart on one line, wraps at
+// its spaces so that every line keeps within three quarters of its
+// column, and no two neighbours overprint.
+func TestFactorLabelsFitTheirColumns(t *testing.T) {
+	const cells = 10
+	labels := make([]string, cells)
+	for i := range labels {
+		labels[i] = "×63.1 better * (90% ×12.7–×98.7)"
+	}
+	width := vg.Length(cells*1.6) * vg.Inch // as cellDots sizes it
+	lab, lines, err := factorLabels(labels, width, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	column := (width - vg.Inch) / vg.Length(cells+0.2)
+	if one := lab.TextStyle[0].Width(labels[0]); one <= column {
+		t.Fatalf("the label is %v wide on one line, within its column of %v: no test of wrapping", one, column)
+	}
+	if lines < 2 {
+		t.Errorf("labels take %d line, want them wrapped", lines)
+	}
+	for i, l := range lab.Labels {
+		for _, line := range strings.Split(l, "\n") {
+			if w := lab.TextStyle[i].Width(line); w > column*3/4 {
+				t.Errorf("label %d line %q is %v wide, more than 3/4 of its %v column", i, line, w, column)
+			}
+		}
+	}
+}
+
+// A chart's SVG keeps its style attributes on the page: gonum/plot
+// separates them by tabs, which the page's escaping (visible) would show
+// as "\t", making "\tstyle" an attribute the browser ignores and every
+// label its default font, larger than the one the chart was laid out for.
+func TestChartTextKeepsItsStyle(t *testing.T) {
+	page := renderAs(t, "html", loadSuiteFixture(t, "engines-matrix.json"))
+	if n := strings.Count(page, `\tstyle=`); n > 0 {
+		t.Errorf("%d attributes of charts read \\tstyle", n)
+	}
+	if !strings.Contains(page, ` style="font-family:Liberation Sans`) {
+		t.Error("no chart text has its font")
 	}
 }

@@ -62,6 +62,9 @@ func replayTable(w *errWriter, r *result.Result, ph result.Phase) {
 	o := ph.Total
 	t.printf("total\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\t%d\t\n", o.Count, units.Micros(o.MeanMicros*float64(o.Count)),
 		units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros), errorText(o), o.Diverged)
+	if c, ok := capturedRow(r.Plan.Replay); ok {
+		t.printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\t%s\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], capturedNote)
+	}
 	t.flush()
 }
 
@@ -90,6 +93,7 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 		div += fmt.Sprintf("; %d not run (their text was longer than the %d MiB a trace keeps, and the capture cut it)", cut, sqltrace.MaxText>>20)
 	}
 	lines = append(lines, div)
+	lines = append(lines, capturedLines(r, ph)...)
 	if rp.Cut.Statements > 0 {
 		lines = append(lines, fmt.Sprintf("cut: %d statements longer than %d MiB, kept as their first MiB by the capture: not run (%s)", rp.Cut.Statements, sqltrace.MaxText>>20, rp.Cut.Names()))
 	}
@@ -151,6 +155,9 @@ func replayMarkdown(w *errWriter, r *result.Result, ph result.Phase) {
 		w.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", o.Kind, o.Count, units.Micros(row.total),
 			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros),
 			errorText(o), busyWaits(o), o.Diverged, mdCode(shorten(row.fingerprint, 80)))
+	}
+	if c, ok := capturedRow(r.Plan.Replay); ok {
+		w.printf("| %s | %s | %s | %s | %s | %s | %s | %s | | | %s |\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], capturedNote)
 	}
 	w.printf("\n")
 	for _, line := range replayLines(r, ph) {

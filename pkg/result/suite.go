@@ -160,6 +160,9 @@ func PlanSettings(pl *workload.Plan) Settings {
 	if p.Variant != "" {
 		s = append(s, Setting{"variant", p.Variant})
 	}
+	if r := p.Replay; r != nil && r.Captured != nil {
+		s = append(s, Setting{"settings", replaySettings(r)})
+	}
 	if q := p.SQL; q != nil {
 		if q.Schema != nil && q.Schema.Variant != "" {
 			s = append(s, Setting{"schema", q.Schema.Variant})
@@ -201,6 +204,16 @@ func PlanSettings(pl *workload.Plan) Settings {
 	return s
 }
 
+// replaySettings names where a replay cell's settings come from: the
+// application's (the cell as captured, a replay's first), or the flags
+// given (the matrix's, the application's for the rest).
+func replaySettings(r *workload.Replay) string {
+	if r.AsCaptured {
+		return "as captured"
+	}
+	return "given"
+}
+
 // optionKeys names engine options by their JSON keys, sorted: the
 // settings of a plan written before engines named their options by their
 // flags (store.Namer) and of engines that do not.
@@ -229,6 +242,11 @@ func workloadOf(r *Result) []byte {
 	p.Driver, p.Mode, p.Procs, p.Goroutines = "", "", 0, 0
 	p.Store.Path, p.Store.Options, p.Store.Settings = "", nil, nil
 	p.Shard, p.Target = nil, ""
+	if p.Replay != nil && p.Replay.AsCaptured {
+		r := *p.Replay // the cell as captured is a setting (PlanSettings), not another workload
+		r.AsCaptured = false
+		p.Replay = &r
+	}
 	// What traced the I/O is resolved per engine (its VFS, or the file
 	// system recorder under one with none): a measuring instrument, like
 	// the engine's options, not the workload.

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -146,4 +147,42 @@ func (s *settings) Values(flag string) []string {
 		return []string{"auto", "off"}
 	}
 	return nil
+}
+
+var _ store.Overrider = (*settings)(nil)
+
+// Override sets journal, sync, busy-timeout (SQLite's busy handler's
+// wait: a replay's policy) and checkpoint, as values give them, in a
+// cell's options. A checkpoint applies to the WAL journal only: a cell of
+// another journal leaves the pragma alone, as the flags' cells do.
+func (s *settings) Override(raw json.RawMessage, values map[string]string) (json.RawMessage, error) {
+	o, err := DecodeOptions(raw)
+	if err != nil {
+		return nil, err
+	}
+	for flag, v := range values {
+		switch flag {
+		case "journal":
+			o.Journal = v
+		case "sync":
+			o.Sync = v
+		case "busy-timeout":
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				return nil, fmt.Errorf("busy-timeout %q: %w", v, err)
+			}
+			o.BusyTimeoutMS = d.Milliseconds()
+		case "checkpoint":
+			o.Checkpoint = v
+		default:
+			return nil, fmt.Errorf("the SQLite drivers have no setting %q", flag)
+		}
+	}
+	if o.Journal != "wal" {
+		o.Checkpoint = ""
+	}
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	return o.Encode(), nil
 }

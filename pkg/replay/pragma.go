@@ -59,7 +59,7 @@ func ParsePragma(stmt string) (Pragma, bool) {
 	return p, true
 }
 
-// cutName cuts a name (a word, or one in double quotes, backticks or
+// cutName cuts a name (a word, or a word in double quotes, backticks or
 // brackets) from the front of s, in lower case.
 func cutName(s string) (name, rest string, ok bool) {
 	if s == "" {
@@ -68,8 +68,8 @@ func cutName(s string) (name, rest string, ok bool) {
 	if q := s[0]; q == '"' || q == '`' || q == '[' {
 		end := map[byte]byte{'"': '"', '`': '`', '[': ']'}[q]
 		i := strings.IndexByte(s[1:], end)
-		if i < 1 {
-			return "", "", false
+		if i < 1 || strings.IndexFunc(s[1:i+1], func(r rune) bool { return r > 127 || !isWord(byte(r)) }) >= 0 {
+			return "", "", false // a pragma's name is a word, quoted or not
 		}
 		return strings.ToLower(s[1 : i+1]), s[i+2:], true
 	}

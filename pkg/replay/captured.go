@@ -13,10 +13,14 @@ import (
 )
 
 // readCaptured reads what the trace says of the application's own run on
-// the database at path: the settings its PRAGMAs set, and the timing of
-// its statements by r's kinds (a pass of its own over the trace, after
-// the kinds are known).
-func readCaptured(open func() (io.ReadCloser, error), path string, r *workload.Replay) (*workload.ReplayCaptured, error) {
+// the database replayed: the settings its PRAGMAs set, and the timing of
+// its statements by r's kinds, over r's connections (a pass of its own
+// over the trace, once the kinds are known).
+func readCaptured(open func() (io.ReadCloser, error), r *workload.Replay) (*workload.ReplayCaptured, error) {
+	replayed := map[[2]uint64]bool{}
+	for _, w := range r.Workers {
+		replayed[[2]uint64{w.Stream, w.Conn}] = w.Stream != 0
+	}
 	f, err := open()
 	if err != nil {
 		return nil, err
@@ -25,19 +29,9 @@ func readCaptured(open func() (io.ReadCloser, error), path string, r *workload.R
 	tr := sqltrace.NewReader(f)
 	tr.Filter(nil, false)
 	c := newCapturedTally(r.Kinds)
-	paths := map[[2]uint64]string{}
-	connDB := map[[2]uint64]string{}
 	for tr.Next() {
-		rec := tr.Record()
-		switch rec.Kind {
-		case sqltrace.KindDB:
-			paths[[2]uint64{rec.Stream, rec.DB.ID}] = rec.DB.Path
-		case sqltrace.KindOpen:
-			connDB[[2]uint64{rec.Stream, rec.Open.Conn}] = paths[[2]uint64{rec.Stream, rec.Open.DB}]
-		case sqltrace.KindExec:
-			if connDB[[2]uint64{rec.Stream, rec.Exec.Conn}] == path {
-				c.add(rec.Stream, &rec.Exec)
-			}
+		if rec := tr.Record(); rec.Kind == sqltrace.KindExec && replayed[[2]uint64{rec.Stream, rec.Exec.Conn}] {
+			c.add(rec.Stream, &rec.Exec)
 		}
 	}
 	if err := tr.Err(); err != nil {

@@ -30,8 +30,15 @@ func readCaptured(open func() (io.ReadCloser, error), r *workload.Replay) (*work
 	tr.Filter(nil, false)
 	c := newCapturedTally(r.Kinds)
 	for tr.Next() {
-		if rec := tr.Record(); rec.Kind == sqltrace.KindExec && replayed[[2]uint64{rec.Stream, rec.Exec.Conn}] {
-			c.add(rec.Stream, &rec.Exec)
+		switch rec := tr.Record(); rec.Kind {
+		case sqltrace.KindExec:
+			if replayed[[2]uint64{rec.Stream, rec.Exec.Conn}] {
+				c.add(rec.Stream, &rec.Exec)
+			}
+		case sqltrace.KindNote:
+			if path, stmts, ok := sqltrace.ParseSettingsNote(rec.Note); ok && path == r.Database {
+				c.conns.add(stmts)
+			}
 		}
 	}
 	if err := tr.Err(); err != nil {
@@ -48,7 +55,8 @@ type capturedTally struct {
 	hist     map[string]*hdr.Histogram // by kind id; "" the total
 	errors   map[string]int64
 	sums     map[string]int64 // ns
-	settings settingsTally
+	settings settingsTally // set by the application's statements
+	conns    settingsTally // what its connections began with (sqltrace.SettingsNote)
 }
 
 func newCapturedTally(kinds []workload.ReplayKind) *capturedTally {
@@ -97,7 +105,7 @@ func (c *capturedTally) add(stream uint64, e *sqltrace.Exec) {
 // captured returns the settings and the timings, the kinds in their
 // order.
 func (c *capturedTally) captured(kinds []workload.ReplayKind) *workload.ReplayCaptured {
-	out := &workload.ReplayCaptured{Settings: c.settings.settings(), Total: c.timing("")}
+	out := &workload.ReplayCaptured{Settings: c.settings.over(&c.conns), Total: c.timing("")}
 	out.Total.Kind = "total"
 	for _, k := range kinds {
 		if c.hist[k.ID] != nil {

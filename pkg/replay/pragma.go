@@ -183,6 +183,22 @@ func (t *settingsTally) add(sql string) {
 	}
 }
 
+// over returns the settings t's statements set, and for a pragma none of
+// them set, base's: what the connections began with.
+func (t *settingsTally) over(base *settingsTally) []workload.CapturedSetting {
+	for _, name := range base.order {
+		if t.by[name] != nil {
+			continue
+		}
+		if t.by == nil {
+			t.by = map[string]*pragmaTally{}
+		}
+		t.by[name] = base.by[name]
+		t.order = append(t.order, name)
+	}
+	return t.settings()
+}
+
 // settings returns each pragma's value set most often (the first of
 // equals), and which of the run's settings takes it.
 func (t *settingsTally) settings() []workload.CapturedSetting {

@@ -149,7 +149,8 @@ func TestCapturedSettings(t *testing.T) {
 
 // Build reads the application's settings and timings: the PRAGMAs that
 // ran on the database replayed (not one that failed, not another
-// database's), and each kind's captured times from the statements' spans.
+// database's) over what its connections began with, and each kind's
+// captured times from the statements' spans.
 func TestBuildCaptured(t *testing.T) {
 	var buf bytes.Buffer
 	w, _ := sqltrace.NewWriter(&buf)
@@ -165,6 +166,11 @@ func TestBuildCaptured(t *testing.T) {
 	exec := func(conn uint64, sql string, span int64, code int) {
 		s.Write(&sqltrace.Record{Kind: sqltrace.KindExec, Exec: sqltrace.Exec{Conn: conn, SQL: sql, Start: 1, Span: span, Code: code}})
 	}
+	// What the connections began with (a Go driver's connection string):
+	// a statement's setting wins over it, another database's is not this
+	// one's.
+	s.Write(&sqltrace.Record{Kind: sqltrace.KindNote, Note: sqltrace.SettingsNote("/a.db", "PRAGMA journal_mode=delete; PRAGMA synchronous=2; PRAGMA busy_timeout=10000")})
+	s.Write(&sqltrace.Record{Kind: sqltrace.KindNote, Note: sqltrace.SettingsNote("/other.db", "PRAGMA wal_autocheckpoint=5")})
 	exec(1, "PRAGMA journal_mode=WAL", 1000, 0)
 	exec(1, "PRAGMA synchronous=OFF", 1000, 1) // failed: not a setting
 	exec(2, "PRAGMA synchronous=EXTRA", 1000, 0)
@@ -179,8 +185,8 @@ func TestBuildCaptured(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := r.Captured
-	if got := c.CellValues(); len(got) != 2 || got["journal"] != "wal" || got["sync"] != "normal" {
-		t.Errorf("cell values %v, want journal wal and sync normal", got)
+	if got := c.CellValues(); len(got) != 3 || got["journal"] != "wal" || got["sync"] != "normal" || got["busy-timeout"] != "10s" {
+		t.Errorf("cell values %v, want journal wal and sync normal (the statements'), busy-timeout 10s (the connections')", got)
 	}
 	if c.Total.Count != 103 || c.Total.Errors != 1 || c.Total.Kind != "total" {
 		t.Errorf("total %+v: want the 103 statements on /a.db, 1 failed", c.Total)

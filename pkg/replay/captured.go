@@ -55,8 +55,8 @@ type capturedTally struct {
 	hist     map[string]*hdr.Histogram // by kind id; "" the total
 	errors   map[string]int64
 	sums     map[string]int64 // ns
-	settings settingsTally // set by the application's statements
-	conns    settingsTally // what its connections began with (sqltrace.SettingsNote)
+	settings settingsTally    // set by the application's statements
+	conns    settingsTally    // what its connections began with (sqltrace.SettingsNote)
 }
 
 func newCapturedTally(kinds []workload.ReplayKind) *capturedTally {

@@ -81,8 +81,9 @@ compare and merge work as for any run.
 As captured: the first cell (settings=as captured, the baseline) runs
 with the application's own settings, as its PRAGMAs set them
 (journal_mode, synchronous, busy_timeout, wal_autocheckpoint; each the
-value it set most often; SQLite's defaults and a 5s busy timeout where it
-set none). With no --journal, --sync, --busy-timeout or --checkpoint it
+value it set most often; for a Go program, what its driver's connection
+string and defaults set, as the wrapper read them back; else SQLite's
+defaults and a 5s busy timeout). With no --journal, --sync, --busy-timeout or --checkpoint it
 is the only cell; a matrix given adds its cells (settings=given), each
 taking the application's value for every setting whose flag was not
 given, and runs a cell equal to the one as captured once. The report sets

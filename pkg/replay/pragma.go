@@ -177,7 +177,7 @@ func (t *settingsTally) add(sql string) {
 		}
 		if pt.count[p.Value] == 0 {
 			pt.values = append(pt.values, p.Value)
-			pt.sql[p.Value] = stmt
+			pt.sql[p.Value] = strings.TrimRight(stmt, "; \t\n")
 		}
 		pt.count[p.Value]++
 	}

@@ -153,11 +153,7 @@ func TestCapturedSettings(t *testing.T) {
 // captured times from the statements' spans.
 func TestBuildCaptured(t *testing.T) {
 	var buf bytes.Buffer
-	w, _ := sqltrace.NewWriter(&buf)
-	own := w.Stream(0)
-	own.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
-	w.WriteSnapshot(1, bytes.NewReader([]byte("x")))
-	own.Write(&sqltrace.Record{Kind: sqltrace.KindSnapshot, Snapshot: sqltrace.Snapshot{DB: 1, Number: 1, Size: 1}})
+	w := snapshotTrace(&buf)
 	s := w.Stream(1)
 	s.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
 	s.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 2, Path: "/other.db"}})
@@ -195,4 +191,15 @@ func TestBuildCaptured(t *testing.T) {
 	if !ok || sel.Count != 100 || sel.MaxMicros < 99.5 || sel.MaxMicros > 100.5 || sel.P50Micros < 49.5 || sel.P50Micros > 50.5 || sel.TotalMicros != 5050 {
 		t.Errorf("SELECT 1: %+v, want 100 from 1 to 100 µs, p50 50 µs, total 5050 µs", sel)
 	}
+}
+
+// snapshotTrace starts a trace in buf with a snapshot of /a.db (database
+// 1 of the capture's own stream).
+func snapshotTrace(buf *bytes.Buffer) *sqltrace.Writer {
+	w, _ := sqltrace.NewWriter(buf)
+	own := w.Stream(0)
+	own.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
+	w.WriteSnapshot(1, bytes.NewReader([]byte("x")))
+	own.Write(&sqltrace.Record{Kind: sqltrace.KindSnapshot, Snapshot: sqltrace.Snapshot{DB: 1, Number: 1, Size: 1}})
+	return w
 }

@@ -46,17 +46,7 @@ func TestCapturedLines(t *testing.T) {
 			ph := result.Phase{Ops: []result.OpStats{{Kind: "q00000001"}}}
 			ph.Ops[0].Count, ph.Ops[0].MeanMicros = 10, 100
 			ph.Total.Count, ph.Total.MeanMicros = 10, 100
-			text := strings.Join(capturedLines(r, ph), "\n")
-			for _, w := range tt.want {
-				if !strings.Contains(text, w) {
-					t.Errorf("no %q in:\n%s", w, text)
-				}
-			}
-			for _, n := range tt.not {
-				if strings.Contains(text, n) {
-					t.Errorf("%q in:\n%s", n, text)
-				}
-			}
+			checkText(t, strings.Join(capturedLines(r, ph), "\n"), tt.want, tt.not)
 			row, ok := capturedRow(&rp)
 			if ok != (rp.Captured != nil) || (ok && (row[0] != "captured" || row[1] != "10" || row[5] != "900µs")) {
 				t.Errorf("captured row %q, %v", row, ok)
@@ -86,6 +76,22 @@ func TestCapturedStat(t *testing.T) {
 	} {
 		if got, ok := capturedStat(s, tt.m); got != tt.want || ok != tt.ok {
 			t.Errorf("%v: %v, %v; want %v, %v", tt.m, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// checkText fails t for each of want that text lacks and each of not
+// that it holds.
+func checkText(t *testing.T, text string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("no %q in:\n%s", w, text)
+		}
+	}
+	for _, n := range not {
+		if strings.Contains(text, n) {
+			t.Errorf("%q in:\n%s", n, text)
 		}
 	}
 }

@@ -109,6 +109,9 @@ func capturedSpeed(r *result.Result, ph result.Phase) string {
 // (3.0× faster).
 func meanFactor(replayed, captured float64) string {
 	f := replayed / captured
+	if ratio(f) == "1" || ratio(f) == "1.0" {
+		return "×1.0 (as fast)"
+	}
 	if f < 1 {
 		return fmt.Sprintf("×%s (%s× faster)", ratio(f), ratio(1/f))
 	}

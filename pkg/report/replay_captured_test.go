@@ -95,3 +95,20 @@ func checkText(t *testing.T, text string, want, not []string) {
 		}
 	}
 }
+
+// A factor against the capture reads as faster, slower, or as fast.
+func TestMeanFactor(t *testing.T) {
+	for _, tt := range []struct {
+		replayed, captured float64
+		want               string
+	}{
+		{1, 3, "×0.33 (3× faster)"},
+		{3, 1, "×3 (3× slower)"},
+		{1.02, 1, "×1.0 (as fast)"},
+		{1, 400, "×0.0025 (400× faster)"},
+	} {
+		if got := meanFactor(tt.replayed, tt.captured); got != tt.want {
+			t.Errorf("meanFactor(%v, %v) = %q, want %q", tt.replayed, tt.captured, got, tt.want)
+		}
+	}
+}

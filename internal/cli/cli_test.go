@@ -69,6 +69,24 @@ func TestPrecisionZeroIsOff(t *testing.T) {
 	}
 }
 
+// A plan whose runs cannot hold ops enough for a gated percentile says so
+// before it runs, with what would (the issue's own example); the plan on
+// stdout stays a plan file alone.
+func TestDryRunSaysGateSizes(t *testing.T) {
+	env, stdout, stderr := testEnv(t)
+	args := []string{"mix", "--queries", "400", "--procs", "2", "--expect", "upsert p99 <= 1s", "--dry-run"}
+	if code := Main(args, env); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := "gobench: gate upsert p99: needs ≥ 1,000 upsert ops a run, the plan gives 40: raise --queries to 10000, or gate p50"
+	if !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr:\n%s\nwant the line %q", stderr, want)
+	}
+	if strings.Contains(stdout.String(), "needs") || !strings.HasPrefix(strings.TrimSpace(stdout.String()), "{") {
+		t.Errorf("stdout is not the plan alone:\n%.300s", stdout)
+	}
+}
+
 func TestBadInputExitsTwo(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -92,7 +110,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"mix --write-pct 150", "out of range"},
 		{"mix --driver oracle", `unknown driver "oracle"`},
 		{"mix --journal wall", `unknown journal mode "wall"`},
-		{"mix --sync fast", `unknown sync level "fast"`},
+		{"mix --sync fast", `--sync fast: want off, normal, full or extra`},
 		{"mix --busy-timeout -1s", "busy timeout"},
 		{"mix --precision 5% --repeat 3", "--precision decides the repeats: give --max-repeats, not --repeat"},
 		{"mix --precision 5% --max-repeats 3", "--max-repeats 3: an interval of the median needs 5 runs a cell"},

@@ -71,10 +71,20 @@ func groupedFlags(cmd *cobra.Command) string {
 			if b.Len() > 0 {
 				b.WriteString("\n\n")
 			}
-			b.WriteString(g + " flags:\n" + strings.TrimRight(fs.FlagUsages(), " \n"))
+			b.WriteString(heading(g, local) + " flags:\n" + strings.TrimRight(fs.FlagUsages(), " \n"))
 		}
 	}
 	return b.String()
+}
+
+// heading is group g's title in --help of a command with flags local: the
+// power-cut group of a command that hides --crash (it refuses it) holds
+// only the I/O tracer, and is titled so.
+func heading(g string, local *pflag.FlagSet) string {
+	if f := local.Lookup("crash"); g == groupCrash && (f == nil || f.Hidden) {
+		return "I/O tracing"
+	}
+	return g
 }
 
 // usageTemplate is cobra's, with the local flags listed by groupedFlags.

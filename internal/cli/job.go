@@ -87,6 +87,7 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 	if err := j.CheckShard(); err != nil {
 		return usage(err)
 	}
+	o.noteGateSizes(env, j, gates)
 	if o.dryRun {
 		return dryRun(env, j)
 	}
@@ -127,6 +128,17 @@ func runJob(ctx context.Context, env *Env, o *runOptions, j *job.Job) error {
 		return errors.Join(runErr, err)
 	}
 	return gateErr
+}
+
+// noteGateSizes says, before anything runs, whether the plan's runs will
+// hold ops enough for each gated percentile (judge.PlanSizes).
+func (o *runOptions) noteGateSizes(env *Env, j *job.Job, gates []judge.Expectation) {
+	if j.Search != nil {
+		return // a capacity search's gates read its steps' figures
+	}
+	for _, line := range judge.PlanSizes(j.Cells, gates) {
+		o.notef(env, "gate %s", line)
+	}
 }
 
 // judgeGates evaluates the gates on the suite, keeps the verdicts in it

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -193,8 +194,6 @@ func (o *scenarioOptions) resolve(cmd *cobra.Command, env *Env, scs []*preset.Sc
 		return nil, errors.New("--queries and --duration both given (want one of them)")
 	case fs.Changed("duration") && o.duration <= 0:
 		return nil, errors.New("--duration must be a positive duration")
-	case len(scs) > 1 && (o.run.jsonOut != "" || o.run.format == "json"):
-		return nil, errors.New("--json and --format json keep one scenario's suite: run one scenario for each")
 	}
 	m, err := o.matrix.matrix(fs)
 	if err != nil {
@@ -232,11 +231,12 @@ func runScenarios(cmd *cobra.Command, env *Env, o *scenarioOptions, args []strin
 	if err != nil {
 		return usage(err)
 	}
-	// Several scenarios' HTML is one page, written when the last is done;
-	// their text reports are written as each ends.
-	book := len(jobs) > 1 && (o.run.html != "" || o.run.format == "html")
+	// Several scenarios' HTML and JSON are one book (one page, one file),
+	// written when the last is done; their other reports are written as
+	// each ends.
+	book := len(jobs) > 1 && (o.run.html != "" || o.run.jsonOut != "" || o.run.format == "html" || o.run.format == "json")
 	each := o.run
-	each.html = ""
+	each.html, each.jsonOut = "", ""
 	var suites []*result.Suite
 	var failed, undecided []string
 	for i, j := range jobs {
@@ -247,7 +247,7 @@ func runScenarios(cmd *cobra.Command, env *Env, o *scenarioOptions, args []strin
 		switch {
 		case !book:
 			err = o.run.writeOutput(env, suite, false)
-		case o.run.format != "html":
+		case o.run.format != "html" && o.run.format != "json":
 			err = each.writeOutput(env, suite, false)
 		}
 		if err != nil {
@@ -297,10 +297,12 @@ func runScenario(ctx context.Context, env *Env, o *runOptions, sc *preset.Scenar
 	return suite, nil
 }
 
-// writeBook writes several scenarios' suites as one HTML page: to --html,
-// and to stdout under --format html.
+// writeBook writes several scenarios' suites as one book
+// (result.Book): one HTML page to --html, one JSON file to --json, and
+// either to stdout under --format html or json.
 func (o *runOptions) writeBook(env *Env, suites []*result.Suite) error {
-	html, err := report.Render("html", suites, o.renderOptions())
+	bk := result.NewBook(suites)
+	html, err := report.Render("html", bk, o.renderOptions())
 	if err != nil {
 		return err
 	}
@@ -309,10 +311,17 @@ func (o *runOptions) writeBook(env *Env, suites []*result.Suite) error {
 			return fmt.Errorf("writing --html %s: %w", o.html, err)
 		}
 	}
-	if o.format == "html" {
-		if err := html(env.Stdout); err != nil {
-			return fmt.Errorf("writing the report: %w", err)
+	if o.jsonOut != "" {
+		if err := env.FS.WriteOutput(o.jsonOut, bk.Write); err != nil {
+			return fmt.Errorf("writing --json %s: %w", o.jsonOut, err)
 		}
+	}
+	write := map[string]func(io.Writer) error{"html": html, "json": bk.Write}[o.format]
+	if write == nil {
+		return nil
+	}
+	if err := write(env.Stdout); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
 	}
 	return nil
 }

@@ -207,7 +207,6 @@ func TestScenarioRefuses(t *testing.T) {
 		{"scenario run deferred-begin deferred-begin", "named twice"},
 		{"scenario run checkpoint-starvation --journal rollback", "--journal: its cell long-reads sets it to wal itself"},
 		{"scenario run checkpoint-starvation --procs 1", "needs 2 worker processes or more"},
-		{"scenario run deferred-begin autocheckpoint --json x.json", "keep one scenario's suite"},
 		{"scenario run deferred-begin --dry-run", "writes no plan file"},
 		{"scenario run", "requires at least 1 arg"},
 	} {
@@ -218,18 +217,20 @@ func TestScenarioRefuses(t *testing.T) {
 	}
 }
 
-// Several scenarios' HTML is one page, each scenario's section in it with
-// its verdict; the text reports still come one after another on stdout.
+// Several scenarios' HTML is one page and their JSON one book, each
+// scenario in it with its verdict; the text reports still come one after
+// another on stdout, and gobench report renders the book again.
 func TestScenarioHTMLBook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two scenarios (-short)")
 	}
 	env, stdout, stderr := testEnv(t)
 	out := filepath.Join(t.TempDir(), "all.html")
+	jsonOut := filepath.Join(t.TempDir(), "all.json")
 	// 300 transactions a worker: at 40, goroutines on a loaded machine
 	// sometimes never overlapped and deferred-begin was not reproduced.
 	code := Main([]string{"scenario", "run", "deferred-begin", "connection-per-op", "--queries", "300", "--mode", "goroutine",
-		"--busy-timeout", "2m", "--stall-timeout", "5m", "--html", out, "-q"}, env)
+		"--busy-timeout", "2m", "--stall-timeout", "5m", "--html", out, "--json", jsonOut, "-q"}, env)
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -248,5 +249,24 @@ func TestScenarioHTMLBook(t *testing.T) {
 	}
 	if n := strings.Count(stdout.String(), "\nscenario "); n != 2 {
 		t.Errorf("%d scenarios' verdicts on stdout\n%s", n, stdout)
+	}
+	f, err := os.Open(jsonOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	v, err := result.ReadAny(f)
+	bk, ok := v.(*result.Book)
+	if err != nil || !ok || len(bk.Suites) != 2 {
+		t.Fatalf("--json of two scenarios: %T, %v", v, err)
+	}
+	for i, name := range []string{"deferred-begin", "connection-per-op"} {
+		if sc := bk.Suites[i].Scenario; sc == nil || sc.Name != name || sc.Verdict != result.OutcomeReproduced {
+			t.Errorf("book suite %d: %+v, want %s reproduced", i, sc, name)
+		}
+	}
+	env, stdout, stderr = testEnv(t)
+	if code := Main([]string{"report", jsonOut}, env); code != ExitOK || strings.Count(stdout.String(), "\nscenario ") != 2 {
+		t.Errorf("report of the book: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

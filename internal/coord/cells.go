@@ -148,11 +148,11 @@ func (c *Cells) runOne(ctx context.Context, n, total int, cell *workload.Plan, c
 			}
 		}()
 	}
-	if p.Replay != nil {
-		if err := installSnapshot(&p, note); err != nil {
+	if a := p.Around(); a != nil {
+		if err := install(&p, a, note); err != nil {
 			return nil, err
 		}
-		p.Store.Reuse = true // the snapshot is the application's database, not gobench's
+		p.Store.Reuse = true // the database installed is the source's (a replay's snapshot: the application's), not gobench's
 	}
 	if p.SQL != nil && p.SQL.From != "" {
 		if c.DB != "" {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gobench/gobench/internal/wire"
 	"github.com/gobench/gobench/pkg/bench"
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
@@ -144,7 +145,7 @@ func run(t *testing.T, p *workload.Plan, mode string) (*result.Result, error) {
 func lotteryCounts(p *workload.Plan) map[string]int64 {
 	counts := map[string]int64{}
 	for w := range p.Workers() {
-		l := workload.NewLottery(p, 0, w)
+		l := deal.NewLottery(p, 0, w)
 		for range p.Phases[0].Ops {
 			op, _ := l.Next()
 			counts[op.String()]++

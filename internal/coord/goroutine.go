@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
@@ -41,10 +40,11 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	defer cancel()
 	p := *g.plan
 	p.AckRecord = g.crash.ackRecord() // the workers' acknowledgements, under the recording file system
-	src, err := replay.NewSource(&p, len(ids), nil)
+	src, release, err := hostSource(&p, len(ids))
 	if err != nil {
 		return err
 	}
+	defer release()
 	h := &runner.Host{Plan: &p, Store: g.store, Workers: ids, Collector: wc, Source: src,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)

@@ -105,7 +105,7 @@ func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 	sent := *p
 	sent.Store.Record = m.crash.record() // workers record their I/O from their first connection on
 	sent.AckRecord = m.crash.ackRecord() // or, under the recording file system, their acknowledgements
-	withOrder, removeOrder, err := replayOrderFile(&sent)
+	withOrder, removeOrder, err := shareFiles(&sent)
 	if err != nil {
 		return err
 	}

@@ -308,3 +308,77 @@ func TestLongStatement(t *testing.T) {
 		t.Errorf("a short statement marked: %+v", es[0])
 	}
 }
+
+// TestRowsDigest: a query's rows are digested as package sqltrace
+// defines it (their values and types; in order with ORDER BY), as far as
+// the program read them; a value a driver turned into another type (a
+// time.Time of a column declared DATETIME) leaves the query without one.
+func TestRowsDigest(t *testing.T) {
+	row := func(vals ...any) uint64 { h, _ := sqltrace.Row(vals); return h }
+	for _, d := range drivers {
+		t.Run(d.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c, err := Create(filepath.Join(dir, "app.trace"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			db := open(t, c, d.d, filepath.Join(dir, "app.db"))
+			db.SetMaxOpenConns(1)
+			mustExec(t, db, `CREATE TABLE t (k INTEGER, s TEXT, b BLOB, at DATETIME)`)
+			mustExec(t, db, `INSERT INTO t VALUES (1, 'a', x'01', '2024-01-02 03:04:05'), (2, NULL, x'', '2024-01-02 03:04:05')`)
+			for _, q := range []string{`SELECT k, s, b FROM t`, `SELECT k, s, b FROM t ORDER BY k DESC`, `SELECT at FROM t`} {
+				rows, err := db.Query(q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for rows.Next() {
+				}
+				rows.Close()
+			}
+			rows, err := db.Query(`SELECT k, s, b FROM t ORDER BY k`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows.Next() // the program reads one row of two
+			rows.Close()
+			db.Close()
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r1, r2 := row(int64(1), "a", []byte{1}), row(int64(2), nil, []byte{})
+			both, desc, first := sqltrace.NewRowsDigest(), sqltrace.NewRowsDigest(), sqltrace.NewRowsDigest()
+			both.Add(r1)
+			both.Add(r2)
+			desc.Add(r2)
+			desc.Add(r1)
+			first.Add(r1)
+			want := map[string]struct {
+				flags  sqltrace.Flags
+				digest uint64
+			}{
+				`SELECT k, s, b FROM t`:                 {sqltrace.FlagDigest, both.Unordered},
+				`SELECT k, s, b FROM t ORDER BY k DESC`: {sqltrace.FlagDigest | sqltrace.FlagOrdered, desc.Ordered},
+				`SELECT k, s, b FROM t ORDER BY k`:      {sqltrace.FlagDigest | sqltrace.FlagOrdered, first.Ordered},
+			}
+			seen := 0
+			for _, e := range execs(traceOf(t, filepath.Join(dir, "app.trace"))) {
+				w, ok := want[e.SQL]
+				switch {
+				case e.SQL == `SELECT at FROM t` && d.name == "mattn":
+					seen++
+					if e.Flags&sqltrace.FlagDigest != 0 {
+						t.Errorf("%s: a digest of values mattn made time.Time of", e.SQL)
+					}
+				case ok:
+					seen++
+					if e.Flags&(sqltrace.FlagDigest|sqltrace.FlagOrdered) != w.flags || e.Digest != w.digest {
+						t.Errorf("%s: flags %b digest %x, want flags %b digest %x", e.SQL, e.Flags, e.Digest, w.flags, w.digest)
+					}
+				}
+			}
+			if want := len(want) + map[bool]int{true: 1}[d.name == "mattn"]; seen != want {
+				t.Errorf("%d queries checked, want %d", seen, want)
+			}
+		})
+	}
+}

@@ -90,6 +90,13 @@ func (cn *conn) done(r run, end time.Time, inSQLite time.Duration, sql string, p
 	if res.changed {
 		e.Flags |= sqltrace.FlagChanges
 	}
+	if res.digested {
+		e.Flags |= sqltrace.FlagDigest
+		if sqltrace.Ordered(kept) {
+			e.Flags |= sqltrace.FlagOrdered
+		}
+		e.Digest = res.digest.Of(e.Flags)
+	}
 	kw := firstKeyword(sql)
 	if !cn.tx.open {
 		e.Flags |= sqltrace.FlagAutocommitBefore
@@ -205,6 +212,9 @@ type outcome struct {
 	rows, changes int64
 	changed, done bool
 	err           error
+	// digested says digest is the digest of the rows read.
+	digested bool
+	digest   sqltrace.RowsDigest
 }
 
 // writes reports whether a statement that succeeded wrote to the

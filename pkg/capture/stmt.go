@@ -130,7 +130,7 @@ func (cn *conn) rows(r run, sql string, pm paramMap, args []driver.NamedValue, u
 		return nil, err
 	}
 	in := time.Since(r.start)
-	return &rows{cn: cn, r: r, sql: sql, pm: pm, args: append([]driver.NamedValue(nil), args...), under: under, in: in}, nil
+	return &rows{cn: cn, r: r, sql: sql, pm: pm, args: append([]driver.NamedValue(nil), args...), under: under, in: in, digest: sqltrace.NewRowsDigest()}, nil
 }
 
 // rows are a recorded query's rows.
@@ -143,9 +143,13 @@ type rows struct {
 	under  driver.Rows
 	in     time.Duration // spent in the driver so far
 	n      int64
-	done   bool
-	err    error
-	closed bool
+	digest sqltrace.RowsDigest // of the rows read, while digested
+	// undigested says a row held a value whose type the digest does not
+	// know (sqltrace.RowHash.Value).
+	undigested bool
+	done       bool
+	err        error
+	closed     bool
 }
 
 var (
@@ -169,6 +173,11 @@ func (r *rows) Next(dest []driver.Value) error {
 	switch {
 	case err == nil:
 		r.n++
+		if h, ok := sqltrace.Row(dest); ok {
+			r.digest.Add(h)
+		} else {
+			r.undigested = true
+		}
 	case err == io.EOF:
 		r.done = true
 	default:
@@ -184,7 +193,8 @@ func (r *rows) Close() error {
 	end := time.Now()
 	if !r.closed {
 		r.closed = true
-		r.cn.done(r.r, end, r.in+end.Sub(t), r.sql, r.pm, r.args, outcome{rows: r.n, done: r.done, err: r.err})
+		o := outcome{rows: r.n, done: r.done, err: r.err, digested: !r.undigested, digest: r.digest}
+		r.cn.done(r.r, end, r.in+end.Sub(t), r.sql, r.pm, r.args, o)
 	}
 	return err
 }

@@ -47,16 +47,21 @@ func asCaptured(m Matrix, cells []*workload.Plan) ([]*workload.Plan, error) {
 }
 
 // overrideCell returns a copy of p whose engine settings take values (by
-// flag), where its engine can take them (store.Overrider).
+// flag), where its engine can take them (store.Overrider: every engine
+// whose options are declared).
 func overrideCell(m Matrix, p *workload.Plan, values map[string]string) (*workload.Plan, error) {
 	q := *p
 	o, ok := m.Engines.Of(p.Driver).(store.Overrider)
 	if len(values) == 0 || !ok {
 		return &q, nil
 	}
-	var err error
-	if q.Store.Options, err = o.Override(p.Store.Options, values); err != nil {
+	c, err := o.Override(p.Store.Options, values, m.Want())
+	if err != nil {
 		return nil, fmt.Errorf("the application's settings, as captured: %w", err)
+	}
+	q.Store.Options = c.Options
+	if c.RetryBudget > 0 {
+		q.BusyBudget = workload.Duration(c.RetryBudget)
 	}
 	if q.Store.Settings, err = m.Registry.NameOptions(q.Driver, q.Store.Options); err != nil {
 		return nil, err

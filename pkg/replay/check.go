@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
-	"github.com/gobench/gobench/pkg/sqltrace/dbdigest"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -66,25 +65,31 @@ func InstallSnapshot(r *workload.Replay, dst string) (n int64, err error) {
 	return n, out.Sync()
 }
 
-// Check compares the replayed database at path, once the run is
-// over, with the database the capture ended with (the trace's digest):
-// table by table, leaving out the run's own table (kv) if the capture had
-// none.
-func Check(r *workload.Replay, path string) *workload.ReplayCheck {
+// Check reads the examples of the statements that diverged the workers
+// left (workload.Replay.DivergedFile), and compares the replayed database
+// at path, once the run is over, with the database the capture ended
+// with (the trace's digest): table by table (a replay keeps no table of
+// its own there: store.Config.Bare). digest reads the replayed
+// database's tables (dbdigest.File).
+func Check(r *workload.Replay, path string, digest workload.DigestFile) *workload.ReplayCheck {
 	rc := &workload.ReplayCheck{Order: r.Order}
+	var err error
+	if rc.Diverged, err = readDivergences(r.DivergedFile, r.Kinds); err != nil {
+		rc.Reason = err.Error()
+		return rc
+	}
 	captured, why := capturedDigest(r)
 	if why != "" {
 		rc.Reason = why
 		return rc
 	}
-	replayed, err := dbdigest.File(path)
+	replayed, err := digest(path)
 	if err != nil {
 		rc.Reason = fmt.Sprintf("reading the replayed database: %v", err)
 		return rc
 	}
-	capturedKV := slices.ContainsFunc(captured, func(t sqltrace.TableDigest) bool { return t.Name == "kv" })
 	rc.Compared, rc.Tables = true, len(captured)
-	rc.Differences = sqltrace.CompareDigests(captured, replayed, func(name string) bool { return name == "kv" && !capturedKV })
+	rc.Differences = sqltrace.CompareDigests(captured, replayed, nil)
 	rc.Equal = len(rc.Differences) == 0
 	return rc
 }

@@ -2,11 +2,12 @@ package replay
 
 import (
 	"fmt"
-	"github.com/gobench/gobench/pkg/workload"
 	"time"
+
+	"github.com/gobench/gobench/pkg/deal"
 )
 
-// The pacers of a replay (replaySource.Pacer): its statements' recorded
+// The pacers of a replay (Source.Pacer): its statements' recorded
 // due times at a speed, and their turns in the order of commits.
 
 // recordedDue paces a replay at a speed: each statement is due when the
@@ -15,7 +16,7 @@ type recordedDue struct{}
 
 func (recordedDue) Next() (int64, bool) { return -1, true }
 
-func (recordedDue) Wait(c workload.Waiter, d *workload.Deal, _ int64) (int64, bool, error) {
+func (recordedDue) Wait(c deal.Waiter, d *deal.Deal, _ int64) (int64, bool, error) {
 	due := d.Action.(*Statement).Due
 	if due < 0 {
 		return -1, true, nil
@@ -23,7 +24,7 @@ func (recordedDue) Wait(c workload.Waiter, d *workload.Deal, _ int64) (int64, bo
 	return due, c.SleepUntil(due), nil
 }
 
-func (recordedDue) Ran(*workload.Deal) {}
+func (recordedDue) Ran(*deal.Deal) {}
 
 // ReplayStall is how long a replay in the order of commits waits for its
 // turn with no progress anywhere before it fails: the statement whose
@@ -43,12 +44,12 @@ type commitOrder struct {
 
 func (*commitOrder) Next() (int64, bool) { return -1, true }
 
-func (g *commitOrder) Wait(c workload.Waiter, d *workload.Deal, due int64) (int64, bool, error) {
+func (g *commitOrder) Wait(c deal.Waiter, d *deal.Deal, due int64) (int64, bool, error) {
 	ok, err := g.awaitTurn(c, d.Action.(*Statement))
 	return due, ok, err
 }
 
-func (g *commitOrder) Ran(d *workload.Deal) {
+func (g *commitOrder) Ran(d *deal.Deal) {
 	rd, o := d.Action.(*Statement), g.o
 	if rd.Gate >= 0 && !g.ranEarly {
 		o.Ran(rd.Gate)
@@ -69,7 +70,7 @@ func (g *commitOrder) Ran(d *workload.Deal) {
 // every statement that begins a transaction at c-1 ran. A commit that
 // begins its own transaction (an autocommit write) counts itself as run
 // first (ranEarly). ok is false when the run stopped first.
-func (g *commitOrder) awaitTurn(c workload.Waiter, rd *Statement) (ok bool, err error) {
+func (g *commitOrder) awaitTurn(c deal.Waiter, rd *Statement) (ok bool, err error) {
 	o := g.o
 	g.ranEarly = false
 	if rd.Gate >= 0 {
@@ -97,7 +98,7 @@ func (g *commitOrder) awaitTurn(c workload.Waiter, rd *Statement) (ok bool, err 
 // millisecond; with no progress of the order (the state reached, the
 // statements pending and the idle writers at state k) for the stall
 // time-out it fails.
-func (g *commitOrder) waitFor(c workload.Waiter, k int64, ready func() bool) (bool, error) {
+func (g *commitOrder) waitFor(c deal.Waiter, k int64, ready func() bool) (bool, error) {
 	o, stall := g.o, g.stall
 	if stall == 0 {
 		stall = ReplayStall
@@ -123,8 +124,8 @@ func (g *commitOrder) waitFor(c workload.Waiter, k int64, ready func() bool) (bo
 // Compile-time checks that the replay's pacers are Pacers, its source
 // Paced and its statements Actions.
 var (
-	_ workload.Pacer  = recordedDue{}
-	_ workload.Pacer  = (*commitOrder)(nil)
-	_ workload.Paced  = (*Source)(nil)
-	_ workload.Action = (*Statement)(nil)
+	_ deal.Pacer  = recordedDue{}
+	_ deal.Pacer  = (*commitOrder)(nil)
+	_ deal.Paced  = (*Source)(nil)
+	_ deal.Action = (*Statement)(nil)
 )

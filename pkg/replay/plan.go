@@ -63,7 +63,7 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 		return nil, in, fmt.Errorf("no statement of the trace ran on %s", db.Path)
 	}
 	r.Start, r.Duration, r.Statements, r.Commits = tally.start, tally.end-tally.start, tally.statements, tally.commits
-	r.Cut, r.Omitted = tally.cut, tally.omitted
+	r.Cut, r.Omitted, r.Digested = tally.cut, tally.omitted, tally.digested
 	r.Snapshot = tally.snapshot
 	r.Kinds, r.Overrides = tally.kinds(), tally.overrides
 	r.Workers, r.Procs = tally.place(o.Procs)
@@ -106,7 +106,9 @@ type replayTally struct {
 	fps        map[string]int64    // fingerprint → statements
 	fpOf       map[[2]uint64]string
 	overrides  []workload.Override
-	overrideOf map[string]int // fingerprint → its override
+	overrideOf map[string]int  // fingerprint → its override
+	nondet     map[string]bool // fingerprint → a text of it calls random(), datetime('now') …
+	digested   int64           // statements whose rows the trace digests
 }
 
 // tallyReplay counts the statements that ran on the database at path, per
@@ -119,7 +121,7 @@ func tallyReplay(open func() (io.ReadCloser, error), path string) (*replayTally,
 	defer f.Close()
 	r := sqltrace.NewReader(f)
 	r.Filter(nil, false)
-	t := &replayTally{path: path, conns: map[[2]uint64]int64{}, fps: map[string]int64{}, fpOf: map[[2]uint64]string{}, overrideOf: map[string]int{}}
+	t := &replayTally{path: path, conns: map[[2]uint64]int64{}, fps: map[string]int64{}, fpOf: map[[2]uint64]string{}, overrideOf: map[string]int{}, nondet: map[string]bool{}}
 	paths := map[[2]uint64]string{}
 	connDB := map[[2]uint64]string{}
 	for r.Next() {
@@ -159,6 +161,12 @@ func (t *replayTally) add(stream uint64, e *sqltrace.Exec) {
 		if e.SQLID != 0 {
 			t.fpOf[key] = fp
 		}
+		if sqltrace.NonDeterministic(e.SQL) {
+			t.nondet[fp] = true // from the text: the fingerprint has no literals
+		}
+	}
+	if e.Flags&sqltrace.FlagDigest != 0 {
+		t.digested++
 	}
 	if t.fps[fp] == 0 {
 		if p := OverriddenPragma(fp); p != "" {
@@ -183,7 +191,7 @@ func (t *replayTally) add(stream uint64, e *sqltrace.Exec) {
 func (t *replayTally) kinds() []workload.ReplayKind {
 	all := make([]workload.ReplayKind, 0, len(t.fps))
 	for fp, n := range t.fps {
-		all = append(all, workload.ReplayKind{ID: sqltrace.FingerprintID(fp), Fingerprint: fp, Count: n})
+		all = append(all, workload.ReplayKind{ID: sqltrace.FingerprintID(fp), Fingerprint: fp, Count: n, NonDeterministic: t.nondet[fp]})
 	}
 	sort.Slice(all, func(i, j int) bool {
 		if all[i].Count != all[j].Count {
@@ -195,6 +203,7 @@ func (t *replayTally) kinds() []workload.ReplayKind {
 		rest := workload.ReplayKind{ID: workload.OtherKindID, Fingerprint: fmt.Sprintf("(the %d other statements)", len(all)-workload.MaxReplayKinds+1)}
 		for _, k := range all[workload.MaxReplayKinds-1:] {
 			rest.Count += k.Count
+			rest.NonDeterministic = rest.NonDeterministic || k.NonDeterministic
 		}
 		all = append(all[:workload.MaxReplayKinds-1], rest)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -142,7 +143,7 @@ func replayPlan(t *testing.T, dir, trace string, speed float64, order string) *w
 		ph.Ops = max(ph.Ops, w.Statements)
 	}
 	p.Phases = []workload.Phase{ph}
-	p.Store = store.Config{Path: filepath.Join(dir, "replay.db"), Reuse: true,
+	p.Store = store.Config{Path: filepath.Join(dir, "replay.db"), Reuse: true, Bare: true,
 		Options: sqlite.Options{Journal: "wal", Sync: "normal", BusyTimeoutMS: 10_000}.Encode()}
 	if _, err := InstallSnapshot(r, p.Store.Path); err != nil {
 		t.Fatal(err)
@@ -196,7 +197,7 @@ func TestReplayOrderCommit(t *testing.T) {
 	if n != 17 || commits != 8 {
 		t.Errorf("%d samples and %d commits, want the trace's 17 and 8", n, commits)
 	}
-	check := Check(p.Replay, p.Store.Path)
+	check := Check(p.Replay, p.Store.Path, dbdigest.File)
 	if !check.Compared || !check.Equal {
 		t.Errorf("the database against the capture's end: %+v", check)
 	}
@@ -246,7 +247,7 @@ func TestReplayIdleWriter(t *testing.T) {
 	if n != 7 {
 		t.Errorf("%d samples, want the trace's 7", n)
 	}
-	if check := Check(p.Replay, p.Store.Path); !check.Compared || !check.Equal {
+	if check := Check(p.Replay, p.Store.Path, dbdigest.File); !check.Compared || !check.Equal {
 		t.Errorf("the database against the capture's end: %+v", check)
 	}
 }
@@ -292,7 +293,7 @@ func TestReplayDivergence(t *testing.T) {
 			t.Errorf("statement %d (%s): flags %b class %v, want diverged %v, capture error %v, class %v", i, conn.execs[i].SQL, s.Flags, s.Class, w.diverged, w.captureErr, w.class)
 		}
 	}
-	check := Check(p.Replay, p.Store.Path)
+	check := Check(p.Replay, p.Store.Path, dbdigest.File)
 	if !check.Compared || check.Equal || len(check.Differences) != 1 {
 		t.Errorf("the database against the capture's end: %+v, want table t to differ", check)
 	}
@@ -430,4 +431,57 @@ func countRows(t *testing.T, p *workload.Plan, query string) int64 {
 		t.Fatal(err)
 	}
 	return out.Rows
+}
+
+// TestReplayDigest: a statement whose rows the trace digests diverges
+// when the replay returns other values in as many rows, or, when it
+// orders them, the same values in another order; one without a digest
+// (a trace of format version 1) compares the number of rows only. A
+// statement that calls random() is its kind's non-deterministic.
+func TestReplayDigest(t *testing.T) {
+	t.Parallel()
+	digest := func(flags sqltrace.Flags, xs ...int64) uint64 {
+		d := sqltrace.NewRowsDigest()
+		for _, x := range xs {
+			h, _ := sqltrace.Row([]any{x})
+			d.Add(h)
+		}
+		return d.Of(flags)
+	}
+	dd := done | sqltrace.FlagDigest
+	ord := dd | sqltrace.FlagOrdered
+	dir := t.TempDir()
+	conn := traceConn{stream: 1, conn: 1, execs: []sqltrace.Exec{
+		{SQL: "SELECT x FROM t", Rows: 3, Flags: dd, Digest: digest(dd, 3, 1, 2)},                   // the same rows: as captured
+		{SQL: "SELECT x FROM t", Rows: 3, Flags: dd, Digest: digest(dd, 1, 2, 4)},                   // other values: diverged
+		{SQL: "SELECT x FROM t ORDER BY x DESC", Rows: 3, Flags: ord, Digest: digest(ord, 3, 2, 1)}, // as captured
+		{SQL: "SELECT x FROM t ORDER BY x DESC", Rows: 3, Flags: ord, Digest: digest(ord, 1, 2, 3)}, // another order: diverged
+		{SQL: "SELECT x FROM t", Rows: 3, Flags: done, Digest: 1},                                   // no digest: the count
+		{SQL: "SELECT x FROM t", Rows: 2, Flags: sqltrace.FlagDigest, Digest: digest(dd, 1, 2)},     // the 2 rows read: as captured
+		{SQL: "SELECT abs(random()) % 1000000 + 10", Rows: 1, Flags: dd, Digest: digest(dd, 5)},     // another value: diverged
+	}}
+	trace := writeTrace(t, dir, "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);", []traceConn{conn}, "")
+	p := replayPlan(t, dir, trace, 0, workload.ReplayCommit)
+	if p.Replay.Digested != 6 {
+		t.Errorf("Digested = %d, want 6", p.Replay.Digested)
+	}
+	for _, k := range p.Replay.Kinds {
+		if want := strings.Contains(k.Fingerprint, "random"); k.NonDeterministic != want {
+			t.Errorf("kind %s (%s): non-deterministic %v, want %v", k.ID, k.Fingerprint, k.NonDeterministic, want)
+		}
+	}
+	c := &classSink{samples: map[int][]workload.Sample{}}
+	if err := run(context.Background(), p, sqlite.Modernc(), c); err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{false, true, false, true, false, false, true}
+	got := c.samples[0]
+	if len(got) != len(want) {
+		t.Fatalf("%d samples, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		if s := got[i]; s.Flags&workload.FlagDiverged != 0 != w || s.Class != store.OK {
+			t.Errorf("statement %d (%s): flags %b class %v, want diverged %v", i, conn.execs[i].SQL, s.Flags, s.Class, w)
+		}
+	}
 }

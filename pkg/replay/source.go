@@ -3,15 +3,16 @@ package replay
 import (
 	"errors"
 	"fmt"
-	"github.com/gobench/gobench/pkg/workload"
 	"os"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // Statement is a replayed statement, as a replay's dealer deals it: the
-// workload.Action of its workload.Deal.
+// deal.Action of its deal.Deal.
 type Statement struct {
 	// SQL is the statement's text, or Stmts its statements when the
 	// text holds several (an sqlite3_exec's); Args its parameters' values
@@ -46,6 +47,11 @@ type Statement struct {
 	// retry run in its place; or the trace cut its text
 	// (sqltrace.FlagCut), which would run as other SQL.
 	Skip bool
+
+	// kind is its kind's id (workload.ReplayKind.ID); log keeps the
+	// first of each kind that diverged (nil: none kept).
+	kind string
+	log  *divergences
 }
 
 // Run runs the statement on conn (store.Executor), and flags its sample
@@ -67,8 +73,9 @@ func (rd *Statement) Run(conn store.Conn) (workload.SampleFlags, error) {
 	if err != nil {
 		class = store.Classify(err)
 	}
-	if !rd.Overridden && rd.diverged(out, class) {
+	if what := rd.diverged(out, class); what != "" && !rd.Overridden {
 		flags |= workload.FlagDiverged
+		rd.log.note(rd, what, out, class)
 	}
 	if rd.Want.Committed && class == store.OK {
 		flags |= workload.FlagCommitted
@@ -102,29 +109,64 @@ func (rd *Statement) exec(ex store.Executor) (store.Outcome, error) {
 	return total, nil
 }
 
-// diverged reports whether the statement did something else than when
-// captured: another outcome, or (as far as the application read) other
-// rows, or other changes.
-func (rd *Statement) diverged(out store.Outcome, class store.Class) bool {
+// How a statement diverged (workload.ReplayDivergence.What).
+const (
+	whatOutcome = "another outcome"
+	whatChanges = "other changes"
+	whatRows    = "other rows"
+	whatValues  = "other values"
+)
+
+// diverged says how the statement did something else than when captured,
+// or "" if it did not: another outcome, or (as far as the application
+// read) other rows or other values in them, or other changes.
+func (rd *Statement) diverged(out store.Outcome, class store.Class) string {
 	want := rd.Want
 	switch {
 	case class != store.OK || want.Code != 0:
-		return class != want.Class()
+		if class != want.Class() {
+			return whatOutcome
+		}
+		return ""
 	case want.Uncertain:
-		return false // which state it saw is not known: its rows say nothing
+		return "" // which state it saw is not known: its rows say nothing
 	case rd.Changes:
-		return out.Changes != want.Changes
-	case want.Done:
-		return out.Rows != want.Rows || !out.Done
+		if out.Changes != want.Changes {
+			return whatChanges
+		}
+		return ""
+	case out.Rows != want.Rows, want.Done && !out.Done:
+		return whatRows
+	case !rd.sameRows(out):
+		return whatValues
 	}
-	return out.Rows != want.Rows
+	return ""
+}
+
+// sameRows reports whether the rows a statement returned are the ones it
+// returned when captured, as far as their digests tell: a statement of
+// several (an sqlite3_exec's), or one whose digest one side lacks (a
+// trace of format version 1), compares its rows' number only.
+func (rd *Statement) sameRows(out store.Outcome) bool {
+	if !rd.Want.HasDigest || !out.Digested || len(rd.Stmts) > 0 {
+		return true
+	}
+	got := out.Unordered
+	if rd.Want.Ordered {
+		got = out.Ordered
+	}
+	return got == rd.Want.Digest
 }
 
 // Captured is what a statement did when captured.
 type Captured struct {
 	Rows, Changes int64
 	HasChanges    bool
-	Done          bool
+	// Digest is the digest of its rows (sqltrace.Exec.Digest), with
+	// HasDigest; Ordered says it folds them in order.
+	Digest             uint64
+	HasDigest, Ordered bool
+	Done               bool
 	// Code is the result code it failed with, or 0.
 	Code int
 	// Committed says it committed a transaction; Uncertain that the
@@ -137,8 +179,9 @@ type Captured struct {
 // Source deals a trace's statements, each worker its connection's, and
 // paces them at the replay's speed and in its order of commits: the part
 // of a replay's source that reads the trace (its kinds and descriptions
-// are plan data: workload's). The workers of one host share one, through
-// their workload.Shared (NewSource, then workload.Shared.Use).
+// are the plan's source's, planSource). The workers of one host share
+// one, through their deal.Shared (the plan's workload.Around's Host,
+// or NewSource, then deal.Shared.Use).
 type Source struct {
 	workload.Source
 	order *Order
@@ -171,13 +214,16 @@ func NewSource(p *workload.Plan, hostWorkers int, order *Order) (workload.Source
 }
 
 // Dealer returns the dealer of worker's connection.
-func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *workload.Shared) (workload.Dealer, error) {
+func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *deal.Shared) (deal.Dealer, error) {
 	r := p.Replay
 	if worker < 0 || worker >= len(r.Workers) {
 		return nil, fmt.Errorf("worker %d has no connection of the trace's", worker)
 	}
 	w := r.Workers[worker]
 	d := &replayDealer{r: r, w: w, kinds: map[string]replayText{}}
+	if r.DivergedFile != "" {
+		d.log = &divergences{path: r.DivergedFile, seen: map[string]bool{}}
+	}
 	if r.Order == workload.ReplayCommit {
 		if s.order == nil {
 			return nil, errors.New("a replay in the order of commits needs the run's shared order (NewSource)")
@@ -210,6 +256,7 @@ func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *workload.Shared) (wo
 // replayText is what a dealer knows of a statement's text.
 type replayText struct {
 	op       workload.Op
+	id       string   // its kind's id
 	pragma   string   // the setting it sets, if overridden
 	multiple []string // its statements, if several
 }
@@ -223,6 +270,7 @@ type replayDealer struct {
 	order *Order
 	kinds map[string]replayText
 	deal  Statement
+	log   *divergences // nil: no examples kept
 	n     int64
 	// In the order of commits: the connection's transaction, and the
 	// reading ahead (aheadN of the connection's statements read).
@@ -238,9 +286,9 @@ func (d *replayDealer) Len() int64 { return d.w.Statements }
 // Pacer returns a replay worker's pace: the statements' recorded due
 // times at a speed, then their turns in the order of commits; neither is
 // the closed loop (nil).
-func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *workload.Shared) (workload.Pacer, error) {
+func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *deal.Shared) (deal.Pacer, error) {
 	r := p.Replay
-	var due, turn workload.Pacer
+	var due, turn deal.Pacer
 	if r.Speed > 0 {
 		due = recordedDue{}
 	}
@@ -250,27 +298,32 @@ func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *workload.Shared) (workload
 		}
 		turn = &commitOrder{o: s.order}
 	}
-	return workload.Pacers(due, turn), nil
+	return deal.Pacers(due, turn), nil
 }
 
 // Release is not used: a replay claims no keynums.
 func (d *replayDealer) Release(uint64) error { return nil }
 
-// Close closes the trace.
+// Close leaves the examples of the statements that diverged and closes
+// the trace.
 func (d *replayDealer) Close() error {
+	err := d.log.flush()
 	if d.aheadF != nil {
 		d.aheadF.Close()
 	}
 	if d.f == nil {
-		return nil
+		return err
 	}
-	return d.f.Close()
+	if cerr := d.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Deal deals the connection's next statement.
-func (d *replayDealer) Deal(out *workload.Deal) error {
+func (d *replayDealer) Deal(out *deal.Deal) error {
 	if d.tr == nil {
-		return workload.ErrDealt // an idle worker: its process has fewer connections than another
+		return deal.ErrDealt // an idle worker: its process has fewer connections than another
 	}
 	if d.n >= d.w.Statements {
 		return errors.New("the connection's statements are all dealt")
@@ -282,7 +335,7 @@ func (d *replayDealer) Deal(out *workload.Deal) error {
 		}
 		d.n++
 		d.fill(&rec.Exec)
-		*out = workload.Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal}
+		*out = deal.Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal}
 		return nil
 	}
 	if err := d.tr.Err(); err != nil {
@@ -299,6 +352,12 @@ func (d *replayDealer) text(sql string) replayText {
 	}
 	fp := sqltrace.Fingerprint(sql)
 	t := replayText{op: d.r.KindOf(fp), pragma: OverriddenPragma(fp)}
+	for _, k := range d.r.Kinds {
+		if k.Op == t.op {
+			t.id = k.ID
+			break
+		}
+	}
 	if stmts := sqltrace.SplitStatements(sql); len(stmts) > 1 {
 		t.multiple = stmts
 	}
@@ -316,8 +375,9 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 	for _, v := range e.Params {
 		args = append(args, v.Any())
 	}
-	*rd = Statement{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1, Lock: -1, IdleEnd: -1,
+	*rd = Statement{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1, Lock: -1, IdleEnd: -1, kind: t.id, log: d.log,
 		Want: Captured{Rows: e.Rows, Changes: e.Changes, HasChanges: e.Flags&sqltrace.FlagChanges != 0,
+			Digest: e.Digest, HasDigest: e.Flags&sqltrace.FlagDigest != 0, Ordered: e.Flags&sqltrace.FlagOrdered != 0,
 			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.Commit.Kind != sqltrace.StateNone && e.Code == 0,
 			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
 	if !rd.Want.Done && e.Code == 0 {

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -85,17 +84,17 @@ func writeBenchfmt(bw *benchfmt.Writer, r *result.Result, varied []string, stats
 				Name:   benchfmt.Name(prefix + "/op=" + benchEscape(o.Kind, false)),
 				Iters:  int(o.Count),
 				Values: []benchfmt.Value{
-					{Value: tenth(nsPerOp(o.OpsPerSec)), Unit: "ns/op"},
-					{Value: tenth(o.OpsPerSec), Unit: "ops/s"},
+					{Value: roundTenth(nsPerOp(o.OpsPerSec)), Unit: "ns/op"},
+					{Value: roundTenth(o.OpsPerSec), Unit: "ops/s"},
 				},
 			}
 			for _, f := range stats {
 				if v, ok := f.Latency(o.Latency); ok {
-					res.Values = append(res.Values, benchfmt.Value{Value: tenth(v * 1e3), Unit: f.Name + "-ns"})
+					res.Values = append(res.Values, benchfmt.Value{Value: roundTenth(v * 1e3), Unit: f.Name + "-ns"})
 				}
 			}
 			if c := ph.CPU; c != nil && o.Kind == ph.Total.Kind {
-				res.Values = append(res.Values, benchfmt.Value{Value: tenth(c.MicrosPerOp * 1e3), Unit: "cpu-ns/op"})
+				res.Values = append(res.Values, benchfmt.Value{Value: roundTenth(c.MicrosPerOp * 1e3), Unit: "cpu-ns/op"})
 			}
 			if err := bw.Write(res); err != nil {
 				return err
@@ -113,9 +112,6 @@ func nsPerOp(opsPerSec float64) float64 {
 	}
 	return 1e9 / opsPerSec
 }
-
-// tenth rounds to a tenth, so values print without float noise.
-func tenth(v float64) float64 { return math.Round(v*10) / 10 }
 
 // benchName turns a command name into a benchmark name: "mix" → "Mix".
 func benchName(command string) string {

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -83,7 +84,7 @@ func blobPass(runs []*result.Result, name string) blobPassStats {
 			if ph.Name != name || ph.WallSeconds <= 0 {
 				continue
 			}
-			n, ok := r.Plan.PhaseValueBytes(i)
+			n, ok := deal.PhaseValueBytes(&r.Plan, i)
 			o, found := ph.Op(r.Plan.Phases[i].Mix.Ops()[0].String())
 			if !ok || !found {
 				continue
@@ -150,7 +151,7 @@ func blobText(w io.Writer, t *blobReport, u bytesize.Units) error {
 	ew := textWriter(w)
 	blobHeader(ew, t, u, false)
 	updates := t.Rows[0].Passes[1].Present
-	tw := ew.table(tabwriter.AlignRight)
+	tw := ew.aligned(tabwriter.AlignRight)
 	tw.breaks = []int{1, 5, 9} // read's columns, update's, space's: a split keeps each together
 	head := fmt.Sprintf("target\tread %s\tblobs/s\tp50\tp99\t", u.RateUnit())
 	if updates {

@@ -13,21 +13,8 @@ import (
 // page.
 type book struct {
 	Title string
-	Pages []page
+	Pages []htmlPage
 }
-
-// bookHTML is the template of a book: the head of a page, the contents,
-// and each page's body in a section of its own.
-const bookHTML = `{{define "book"}}{{template "head" .}}<section class="answer"><table>
-<caption>Scenarios</caption>
-<tr><th>scenario</th><th>verdict</th><th>shows</th></tr>
-{{range $i, $p := .Pages}}<tr>{{with $p.Scenario}}<td><a href="#page{{$i}}">{{.Name}}</a></td><td>{{.Verdict}}</td><td>{{.Title}}</td>{{else}}<td><a href="#page{{$i}}">{{$p.Title}}</a></td><td></td><td></td>{{end}}</tr>
-{{end}}</table></section>
-{{range $i, $p := .Pages}}<section class="page" id="page{{$i}}">
-{{template "body" $p}}</section>
-{{end}}</body>
-</html>
-{{end}}`
 
 // htmlSuites writes several suites as one self-contained HTML page: a
 // table of their scenarios and verdicts, then each suite as htmlSuite

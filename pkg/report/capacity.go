@@ -43,7 +43,7 @@ func capacityText(w io.Writer, c *result.Capacity) error {
 		ew.printf("common: %s\n", strings.Join(common, " "))
 	}
 	ew.printf("\n")
-	tw := ew.table(tabwriter.AlignRight)
+	tw := ew.aligned(tabwriter.AlignRight)
 	tw.printf("cell\tsustainable ops/s\t%sp50\tp99\tmax\terrors\tvs baseline\tsteps\tceiling ops/s\t\n", objectiveHeads(c))
 	base := capacityBaseline(c)
 	for _, cv := range c.Cells {
@@ -164,7 +164,7 @@ func diskDrift(cv result.CapacityCurve) string {
 
 // capacityCurveText writes a curve's steps, one per line.
 func capacityCurveText(ew *errWriter, cv result.CapacityCurve) {
-	tw := ew.table(tabwriter.AlignRight)
+	tw := ew.aligned(tabwriter.AlignRight)
 	tw.printf("step\toffered ops/s\tachieved ops/s\tp50\tp99\tservice p99\terrors\t  verdict\n")
 	for i, st := range cv.Steps {
 		name := fmt.Sprint(i + 1)
@@ -313,7 +313,7 @@ func capacityHTML(w io.Writer, c *result.Capacity) error {
 	if err := capacityText(&text, c); err != nil {
 		return err
 	}
-	pg := page{Title: "gobench " + c.Command + " --find-rate", Gates: newGatesView(c.Gates), Answers: answers(capacityAnswer(c)), Summary: text.String()}
+	pg := htmlPage{Title: "gobench " + c.Command + " --find-rate", Gates: newGatesView(c.Gates), Answers: answers(capacityAnswer(c)), Summary: text.String()}
 	objective := strings.Join(c.Objectives, ", ")
 	if len(c.Objectives) > 0 {
 		objective = c.Objectives[0]
@@ -347,7 +347,7 @@ func capacityHTML(w io.Writer, c *result.Capacity) error {
 		}
 		if len(xy) > 0 {
 			slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) }) // a line runs left to right
-			if err := line(p, xy, palette[i%len(palette)], cellLabel(cv, c.Varied), false); err != nil {
+			if err := addLine(p, xy, palette[i%len(palette)], cellLabel(cv, c.Varied), false); err != nil {
 				return err
 			}
 		}
@@ -370,7 +370,7 @@ func capacityHTML(w io.Writer, c *result.Capacity) error {
 	}
 	if ch.Points > 0 {
 		fixLogRange(p)
-		svg, err := render(p, 10*vg.Inch, 4*vg.Inch)
+		svg, err := renderSVG(p, 10*vg.Inch, 4*vg.Inch)
 		if err != nil {
 			return err
 		}

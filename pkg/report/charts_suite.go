@@ -35,7 +35,7 @@ func cellDots(id string, s *result.Suite, m judge.MetricSummary) (chart, error) 
 		names = append(names, cellTick(cs.Settings))
 		var dots plotter.XYs
 		for j, v := range cs.Stats.Values {
-			dots = append(dots, plotter.XY{X: x + spread(j, len(cs.Stats.Values)), Y: v})
+			dots = append(dots, plotter.XY{X: x + dotOffset(j, len(cs.Stats.Values)), Y: v})
 		}
 		if err := addSegment(p, x, cs.Stats.Min, x, cs.Stats.Max, 1, color.Gray{Y: 0x88}); err != nil {
 			return c, err
@@ -74,7 +74,7 @@ func cellDots(id string, s *result.Suite, m judge.MetricSummary) (chart, error) 
 	if logScale {
 		p.Y.Max = top * 2.5
 	}
-	c.SVG, err = render(p, vg.Length(max(8, float64(len(m.Cells))*1.6))*vg.Inch, 3.5*vg.Inch)
+	c.SVG, err = renderSVG(p, vg.Length(max(8, float64(len(m.Cells))*1.6))*vg.Inch, 3.5*vg.Inch)
 	return c, err
 }
 
@@ -159,9 +159,9 @@ func (u unitTicks) label(v float64) string {
 	return units.Rate(v)
 }
 
-// spread places dot j of n across its column, so repeats of equal value
+// dotOffset places dot j of n across its column, so repeats of equal value
 // do not hide each other.
-func spread(j, n int) float64 {
+func dotOffset(j, n int) float64 {
 	if n < 2 {
 		return 0
 	}

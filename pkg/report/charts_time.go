@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"slices"
 
@@ -66,31 +65,12 @@ func (ts timeSeries) axis(p *plot.Plot) {
 	}
 }
 
-// note says which second is not drawn, for a caption.
-func (ts timeSeries) note() string {
+// partialNote says which second is not drawn, for a caption.
+func (ts timeSeries) partialNote() string {
 	if ts.partial == 0 {
 		return ""
 	}
 	return fmt.Sprintf(" (the last %.2f s, a partial second, is not drawn)", ts.partial)
-}
-
-// line adds a line with points to p, in colour c, named in the legend
-// (none for "").
-func line(p *plot.Plot, xy plotter.XYs, c color.Color, name string, dashed bool) error {
-	l, pts, err := plotter.NewLinePoints(xy)
-	if err != nil {
-		return err
-	}
-	l.Color, pts.Color = c, c
-	pts.Radius = vg.Points(1.5)
-	if dashed {
-		l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
-	}
-	p.Add(l, pts)
-	if name != "" {
-		p.Legend.Add(name, l)
-	}
-	return nil
 }
 
 // Panel heights of stacked charts: a latency panel spans decades on a log
@@ -104,7 +84,7 @@ const (
 // own axis: a kind at 2,000 ops/s is read as easily as one at 50,000.
 func throughputChart(id, name string, ph result.Phase) (chart, error) {
 	ts := newTimeSeries(ph)
-	c := chart{ID: id + "-throughput", Title: "Throughput over time, a panel per op kind, each on its own axis" + name + ts.note()}
+	c := chart{ID: id + "-throughput", Title: "Throughput over time, a panel per op kind, each on its own axis" + name + ts.partialNote()}
 	var panels []*plot.Plot
 	for i, k := range ts.kinds {
 		xy := ts.series(k, func(s result.Second, o result.SecondOps) (float64, bool) {
@@ -113,20 +93,20 @@ func throughputChart(id, name string, ph result.Phase) (chart, error) {
 		p := newPlot(k, "second of the run (ops completed in it)", "ops/s")
 		p.Y.Min = 0
 		ts.axis(p)
-		if err := line(p, xy, palette[i%len(palette)], "", false); err != nil {
+		if err := addLine(p, xy, palette[i%len(palette)], "", false); err != nil {
 			return c, err
 		}
 		panels = append(panels, p)
 		c.Points += len(xy)
 	}
-	return c, c.stack(panels, panelHeight)
+	return c, c.stackPanels(panels, panelHeight)
 }
 
 // latencyChart draws each second's p50 and p99, a panel per op kind, on a
 // log scale: a stall shows where it happened.
 func latencyChart(id, name string, ph result.Phase) (chart, error) {
 	ts := newTimeSeries(ph)
-	c := chart{ID: id + "-latency", Title: "Latency over time: p50 (solid) and p99 (dashed) of the ops completed in each second, a panel per op kind" + name + ts.note()}
+	c := chart{ID: id + "-latency", Title: "Latency over time: p50 (solid) and p99 (dashed) of the ops completed in each second, a panel per op kind" + name + ts.partialNote()}
 	var panels []*plot.Plot
 	for i, k := range ts.kinds {
 		p := newPlot(k, "second of the run", "latency (log scale)")
@@ -143,7 +123,7 @@ func latencyChart(id, name string, ph result.Phase) (chart, error) {
 			if len(xy) == 0 {
 				continue
 			}
-			if err := line(p, xy, palette[i%len(palette)], "", q.name == "p99"); err != nil {
+			if err := addLine(p, xy, palette[i%len(palette)], "", q.name == "p99"); err != nil {
 				return c, err
 			}
 			c.Points += len(xy)
@@ -151,14 +131,14 @@ func latencyChart(id, name string, ph result.Phase) (chart, error) {
 		fixLogRange(p)
 		panels = append(panels, p)
 	}
-	return c, c.stack(panels, latencyPanelHeight)
+	return c, c.stackPanels(panels, latencyPanelHeight)
 }
 
 // contentionChart draws the errors and the busy retries of each second,
 // per op kind; it is left out of a phase that had neither.
 func contentionChart(id, name string, ph result.Phase) (chart, error) {
 	ts := newTimeSeries(ph)
-	c := chart{ID: id + "-contention", Title: "Errors and busy retries over time, per op kind" + name + ts.note()}
+	c := chart{ID: id + "-contention", Title: "Errors and busy retries over time, per op kind" + name + ts.partialNote()}
 	var panels []*plot.Plot
 	for _, f := range []struct {
 		title string
@@ -178,7 +158,7 @@ func contentionChart(id, name string, ph result.Phase) (chart, error) {
 		ts.axis(p)
 		for i, k := range ts.kinds {
 			xy := ts.series(k, func(s result.Second, o result.SecondOps) (float64, bool) { return float64(f.v(o)) / s.Span(), true })
-			if err := line(p, xy, palette[i%len(palette)], k, false); err != nil {
+			if err := addLine(p, xy, palette[i%len(palette)], k, false); err != nil {
 				return c, err
 			}
 			c.Points += len(xy)
@@ -188,31 +168,5 @@ func contentionChart(id, name string, ph result.Phase) (chart, error) {
 	if len(panels) == 0 {
 		return c, nil
 	}
-	return c, c.stack(panels, panelHeight)
-}
-
-// fixLogRange gives a log axis a positive range: one latency everywhere
-// (or none) would have gonum/plot pad it by ±1, below zero.
-func fixLogRange(p *plot.Plot) {
-	if !(p.Y.Min > 0 && p.Y.Max > p.Y.Min) || math.IsInf(p.Y.Min, 0) || math.IsInf(p.Y.Max, 0) {
-		lo := 0.001
-		if p.Y.Min > 0 && !math.IsInf(p.Y.Min, 0) {
-			lo = p.Y.Min
-		}
-		p.Y.Min, p.Y.Max = lo, lo*10
-	}
-}
-
-// stack draws the panels one above the other, aligned, each of the given
-// height, as the chart's SVG; the time axis is named under the last only.
-func (c *chart) stack(panels []*plot.Plot, height vg.Length) error {
-	if len(panels) == 0 || c.Points == 0 {
-		return nil
-	}
-	for _, p := range panels[:len(panels)-1] {
-		p.X.Label.Text = ""
-	}
-	var err error
-	c.SVG, err = renderStack(panels, 10*vg.Inch, vg.Length(len(panels))*height)
-	return err
+	return c, c.stackPanels(panels, panelHeight)
 }

@@ -42,7 +42,7 @@ func comparisonText(w io.Writer, c *judge.Comparison) error {
 	tw.printf("cell\tmetric\told median [range]\tnew median [range]\tchange\tverdict\n")
 	for _, r := range c.Rows {
 		tw.printf("%s\t%s (%s)\t%s\t%s\t%+.1f%%\t%s\n", r.Cell, r.Metric, arrow(r.Metric),
-			medianRange(r.Metric, r.Old), medianRange(r.Metric, r.New), 100*r.Delta, verdict(c, r))
+			medianRange(r.Metric, r.Old), medianRange(r.Metric, r.New), 100*r.Delta, changeVerdict(c, r))
 	}
 	tw.flush()
 	if whys := undecided(c); len(whys) > 0 {
@@ -139,10 +139,10 @@ func medianRange(m judge.Metric, s judge.Stats) string {
 	return fmt.Sprintf("%s [%s–%s] n=%d", m.Format(s.Median), m.Format(s.Min), m.Format(s.Max), s.N)
 }
 
-// verdict says what a row's change amounts to: its outcome, with the
+// changeVerdict says what a row's change amounts to: its outcome, with the
 // interval (interleaved) or the noise it read; a row not judged says how
 // it moved.
-func verdict(c *judge.Comparison, r judge.ComparisonRow) string {
+func changeVerdict(c *judge.Comparison, r judge.ComparisonRow) string {
 	p := fmt.Sprintf(" (p=%.3f)", r.P)
 	iv := ""
 	if r.Confidence > 0 {
@@ -268,5 +268,5 @@ func comparisonHTML(w io.Writer, c *judge.Comparison) error {
 	if err := comparisonText(&text, c); err != nil {
 		return err
 	}
-	return writePage(w, page{Title: "gobench compare", Gates: comparisonRows(c), Summary: text.String()})
+	return writePage(w, htmlPage{Title: "gobench compare", Gates: comparisonRows(c), Summary: text.String()})
 }

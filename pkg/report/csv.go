@@ -21,7 +21,7 @@ func csvRate(v float64) string {
 	if v >= 100 {
 		return f64(math.Round(v))
 	}
-	return f64(tenth(v))
+	return f64(roundTenth(v))
 }
 
 func csvSig3(v float64) string {

@@ -28,7 +28,7 @@ func diskText(w io.Writer, r *disk.Report, u bytesize.Units) error {
 		}
 		ew.printf("sequential: %s per block size%s; writes: %s\n", u.Size(r.Size), direct, r.Sync.Describe())
 		ew.printf("rates in %s\n\n", u.Header())
-		tw := ew.table(tabwriter.AlignRight)
+		tw := ew.aligned(tabwriter.AlignRight)
 		tw.printf("block size\twrite %s\tread %s\t\n", u.RateUnit(), u.RateUnit())
 		var notes []string
 		for _, s := range r.Sequential {
@@ -47,7 +47,7 @@ func diskText(w io.Writer, r *disk.Report, u bytesize.Units) error {
 	if f := r.Fsync; f != nil {
 		ew.printf("\n")
 		ew.printf("fsync latency: %d writes of %s, each followed by fdatasync (the ceiling of durable commits)\n\n", f.Ops, u.Size(f.WriteSize))
-		tw := ew.table(tabwriter.AlignRight)
+		tw := ew.aligned(tabwriter.AlignRight)
 		tw.printf("durable writes/s\tp50\tp99\tmax\t\n")
 		tw.printf("%s\t%s\t%s\t%s\t\n", units.Rate(f.OpsPerSec), units.Micros(f.P50Micros), units.Micros(f.P99Micros), units.Micros(f.MaxMicros))
 		tw.flush()

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -8,15 +9,19 @@ import (
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // A report is, underneath its format, a document of blocks: lines of
 // facts, tables, paragraphs. A block is built once from what is reported
 // and each format writes it, as x/perf's benchtab builds one Table that
 // ToText and ToCSV write; a column added to a block then appears in every
-// format that writes it. The table is the first such block (the op kinds
-// of a run's phase, which text, markdown and HTML write from opTable);
-// the others are still written by each format's own code.
+// format that writes it. The table is the first such block: the op kinds
+// of a run's phase (opTable, which text, markdown and HTML write), and
+// the tables each kind of result builds for HTML's answers beside what it
+// reports (durability.go's, front.go's ranking and headlines); text and
+// markdown write a suite's durability table from the same block. The
+// others are still written by each format's own code.
 
 // table is a block of a document: a caption, a head, rows of cells (each
 // as the figure it shows formats it, not yet escaped for any format), the
@@ -28,6 +33,9 @@ type table struct {
 	Num     []bool
 	Rows    [][]string
 	Notes   []string
+	// Keys is how many of the first columns name a row (a matrix cell's
+	// settings): a text table split to fit its width repeats them.
+	Keys int
 }
 
 // num reports whether column i holds numbers.
@@ -36,8 +44,21 @@ func (t *table) num(i int) bool { return i < len(t.Num) && t.Num[i] }
 // writeText writes t as a text table, no caption: every column aligned to
 // the right, its head over its cells.
 func (t *table) writeText(w *errWriter) {
-	tw := w.table(tabwriter.AlignRight)
+	tw := w.aligned(tabwriter.AlignRight)
 	cols := strings.Repeat("%s\t", len(t.Head)) + "\n"
+	tw.printf(cols, anys(t.Head)...)
+	for _, row := range t.Rows {
+		tw.printf(cols, anys(row)...)
+	}
+	tw.flush()
+}
+
+// writeKeyedText writes t as a text table indented under a line of its
+// own, no caption: every column aligned to the left, and where the table
+// is split to fit, its Keys columns repeated in each part.
+func (t *table) writeKeyedText(w *errWriter) {
+	tw := w.keyedTable(0, t.Keys)
+	cols := "  " + strings.TrimSuffix(strings.Repeat("%s\t", len(t.Head)), "\t") + "\n"
 	tw.printf(cols, anys(t.Head)...)
 	for _, row := range t.Rows {
 		tw.printf(cols, anys(row)...)
@@ -81,4 +102,25 @@ func boolsOf(n int, v bool) []bool {
 		out[i] = v
 	}
 	return out
+}
+
+// runOpsTable is a run's figures at a glance: per op kind of each phase,
+// the count, rate, the latency statistics stats (p50, p99, p99.9 unless
+// asked) and errors.
+func runOpsTable(r *result.Result, stats []*judge.Figure) *table {
+	errCell := func(o result.OpStats) string { return errorsShort(o.Errors) }
+	a := opTable(nil, stats, errCell)
+	for _, ph := range r.Phases {
+		rows := slices.DeleteFunc(append(slices.Clone(ph.Ops), ph.Total), func(o result.OpStats) bool { return workload.IsMarkerKind(o.Kind) })
+		for _, row := range opTable(rows, stats, errCell).Rows {
+			if len(r.Phases) > 1 {
+				row[0] = ph.Name + ": " + row[0]
+			}
+			a.Rows = append(a.Rows, row)
+		}
+	}
+	if len(a.Rows) == 0 {
+		return nil
+	}
+	return a
 }

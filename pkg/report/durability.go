@@ -212,3 +212,41 @@ func suiteDirSyncNotes(s *result.Suite) []string {
 	}
 	return out
 }
+
+// runDurabilityTable is what a --crash run's power cuts found, as a table;
+// nil without --crash.
+func runDurabilityTable(r *result.Result) *table {
+	d := r.Durability
+	if d == nil {
+		return nil
+	}
+	a := &table{Caption: fmt.Sprintf("Durability (--crash %d, %s model)", d.Requested, d.Model), Head: durabilityHead, Rows: [][]string{durabilityRow(d)}}
+	a.Notes = append(a.Notes, durabilityLegend)
+	if d.NotChecked != "" {
+		a.Notes = append(a.Notes, "–: acknowledged writes not checked: "+d.NotChecked)
+	}
+	a.Notes = append(a.Notes, d.Examples...)
+	if note := dirSyncNote(r); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
+	return a
+}
+
+// suiteDurabilityTable is a --crash suite's durability table, a row per
+// cell (its settings, then its durability's columns of numbers), the
+// legend and the notes on directory syncs under it; nil without --crash.
+func suiteDurabilityTable(s *result.Suite) *table {
+	rows, settings, model := suiteDurability(s)
+	if rows == nil {
+		return nil
+	}
+	varied := variedOr(s)
+	a := &table{Caption: "Durability (--crash: " + model + "; over every repeat)", Head: append(append([]string{}, varied...), durabilityHead...)}
+	a.Num = append(boolsOf(len(varied), false), boolsOf(len(durabilityHead), true)...)
+	a.Keys = len(varied)
+	for i, row := range rows {
+		a.Rows = append(a.Rows, append(cellValues(s.Varied, settings[i]), row...))
+	}
+	a.Notes = append([]string{durabilityLegend}, suiteDirSyncNotes(s)...)
+	return a
+}

@@ -238,9 +238,9 @@ type textTable struct {
 	ew     *errWriter
 }
 
-// table starts an aligned table on e, with tabwriter's flags; its first
+// aligned starts an aligned table on e, with tabwriter's flags; its first
 // column names its rows.
-func (e *errWriter) table(flags uint) *textTable { return e.keyedTable(flags, 1) }
+func (e *errWriter) aligned(flags uint) *textTable { return e.keyedTable(flags, 1) }
 
 // keyedTable starts an aligned table whose first keys columns name its
 // rows (a matrix cell's settings): each table of a split repeats them.

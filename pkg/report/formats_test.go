@@ -3,11 +3,13 @@ package report
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/internal/golden"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // The CSV and benchfmt of a recorded run and of the recorded matrix, and
@@ -22,6 +24,20 @@ func TestFormatGoldens(t *testing.T) {
 	// of commits under rollback and WAL, and racing, its statements by
 	// fingerprint, the suite's tables naming theirs.
 	replay, race := loadSuiteFixture(t, "replay-matrix.json"), loadFixture(t, "replay-race.json")
+	// The race again, as a trace that digests its statements' rows
+	// would report it: each kind that diverged, one non-deterministic,
+	// two with an example.
+	digested := loadFixture(t, "replay-race.json")
+	rp := *digested.Plan.Replay
+	rp.Digested, rp.Kinds = rp.Statements, slices.Clone(rp.Kinds)
+	rp.Kinds[0].NonDeterministic = true
+	digested.Plan.Replay = &rp
+	check := *digested.Replay
+	check.Diverged = []workload.ReplayDivergence{
+		{Kind: rp.Kinds[0].ID, SQL: "SELECT max(id) FROM users", What: "other values", Rows: 1, CapturedRows: 1},
+		{Kind: "qfd7ea31b", SQL: "INSERT INTO orders (user_id, total) VALUES (?, ?)", Args: []string{"7", "'it''s'", "x'00ff'"}, What: "another outcome", Class: "constraint", CapturedClass: "ok"},
+	}
+	digested.Replay = &check
 	for _, tt := range []struct {
 		golden, format string
 		v              any
@@ -44,6 +60,7 @@ func TestFormatGoldens(t *testing.T) {
 		{"replay-matrix.md", "markdown", replay},
 		{"replay-run.txt", "text", race},
 		{"replay-run.md", "markdown", race},
+		{"replay-diverged.txt", "text", digested},
 		// A journal × sync matrix whose cells but one failed ops (busy):
 		// the warning, the errors column, the ranking of four cells and a
 		// headline at each value of the other setting (the other formats'

@@ -16,25 +16,6 @@ import (
 // each varied setting against the baseline's value at every combination
 // of the others. The tables of every figure come after.
 
-// errorsShort is a count of failed ops with its classes, for a table
-// cell: "0", "62 busy", "70: busy 62, locked 8".
-func errorsShort(e result.Errors) string {
-	var parts []string
-	for _, c := range result.ErrorClasses() {
-		if n := e.Of(c); n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(c.String(), "_", " "), n))
-		}
-	}
-	switch len(parts) {
-	case 0:
-		return fmt.Sprint(e.Total)
-	case 1:
-		name, _, _ := strings.Cut(parts[0], " ")
-		return fmt.Sprintf("%d %s", e.Total, name)
-	}
-	return fmt.Sprintf("%d: %s", e.Total, strings.Join(parts, ", "))
-}
-
 // failedRunWarning says, for a run whose ops failed, how many of how
 // many and of which classes, and what that does to its figures; "" for
 // a run none of whose ops failed.
@@ -290,4 +271,74 @@ func statHead(single bool) []string {
 		return []string{"value"}
 	}
 	return []string{"median", "sd", "min", "max"}
+}
+
+// variedOr names the suite's varied settings, the head of a table's
+// cell columns: "cell" when nothing varied.
+func variedOr(s *result.Suite) []string {
+	if len(s.Varied) == 0 {
+		return []string{"cell"}
+	}
+	return s.Varied
+}
+
+// rankingTable is every cell of a matrix ranked by the headline
+// figures; nil for a suite of one cell.
+func rankingTable(sum *judge.Summary) *table {
+	rk := sum.Ranking()
+	s := sum.Suite
+	if len(s.Cells) < 2 || len(rk.Metrics) == 0 {
+		return nil
+	}
+	caption := rankingCaption(sum, rk)
+	a := &table{Caption: strings.ToUpper(caption[:1]) + caption[1:], Head: append(append([]string{"#"}, variedOr(s)...), rankingHead(rk)...)}
+	for i, c := range rk.Cells {
+		a.Rows = append(a.Rows, append(append([]string{rankLabel(c, i)}, cellValues(s.Varied, c.Settings)...), rankingRow(rk, c)...))
+	}
+	return a
+}
+
+// headlineTable is a matrix's headlines: each varied setting's value
+// against the baseline's at every combination of the others, on the
+// headline figures, with the rank test's word on each.
+func headlineTable(sum *judge.Summary) *table {
+	hs := sum.Headlines()
+	if len(hs) == 0 {
+		return nil
+	}
+	single := singleRuns(sum)
+	a := &table{Caption: "Each setting against the baseline's value (" + sum.Suite.Baseline.String() + ") at every combination of the others: ratios of medians", Head: []string{"setting"}}
+	for _, h := range hs {
+		for _, m := range h.Metrics {
+			if !slices.Contains(a.Head, m.String()) {
+				a.Head = append(a.Head, m.String())
+			}
+		}
+	}
+	for _, h := range hs {
+		row := []string{h.Pair()}
+		for _, name := range a.Head[1:] {
+			cell := "–"
+			for i, m := range h.Metrics {
+				if m.String() != name {
+					continue
+				}
+				f := h.Factors[i]
+				switch cell = f.Short(); {
+				case single:
+				case f.Significant:
+					cell += " (" + f.Interval() + ")"
+				default:
+					cell += " ~"
+				}
+			}
+			row = append(row, cell)
+		}
+		a.Rows = append(a.Rows, row)
+	}
+	if note := repeatsNote(sum); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
+	a.Notes = append(a.Notes, headlineNotes(hs)...)
+	return a
 }

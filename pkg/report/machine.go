@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
 )
@@ -76,4 +77,54 @@ func spanText(vs []float64, f func(float64) string) string {
 		return f(lo)
 	}
 	return f(lo) + "–" + f(hi)
+}
+
+// machineText is the one-line summary of the machine: "linux/amd64,
+// 2 CPUs", or with a fingerprint "Linux 6.1.0 amd64, AMD EPYC 7B13,
+// 2 CPUs, governor performance, 23.5 GiB".
+func machineText(env result.Environment) string {
+	s := env.OS + "/" + env.Arch
+	if env.Kernel != "" {
+		s = env.Kernel + " " + env.Arch
+	}
+	if env.CPUModel != "" {
+		s += ", " + env.CPUModel
+	}
+	s += fmt.Sprintf(", %d CPUs", env.CPUs)
+	if env.Governor != "" {
+		s += ", governor " + env.Governor
+	}
+	if env.MemoryBytes > 0 {
+		s += ", " + bytesize.Units{}.Round(env.MemoryBytes)
+	}
+	return s
+}
+
+// filesystemText names the database's file system with its mount options
+// where known: "ext4 (rw,relatime)".
+func filesystemText(env result.Environment) string {
+	var kept []string
+	for o := range strings.SplitSeq(env.MountOptions, ",") {
+		if durabilityOption(o) {
+			kept = append(kept, o)
+		}
+	}
+	if len(kept) == 0 {
+		return env.Filesystem
+	}
+	return env.Filesystem + " (" + strings.Join(kept, ",") + ")"
+}
+
+// durabilityOption reports whether a mount option changes when or how
+// writes reach the disk, or what a read writes back: the ones a reader of
+// fsync-bound numbers needs. The rest (rw, resuid=, errors=, …) stay in
+// the JSON.
+func durabilityOption(o string) bool {
+	name, _, _ := strings.Cut(o, "=")
+	switch name {
+	case "sync", "dirsync", "data", "barrier", "nobarrier", "commit", "journal_async_commit", "nodelalloc", "dax",
+		"noatime", "strictatime", "lazytime", "flush", "logbsize", "logbufs", "wsync":
+		return true
+	}
+	return false
 }

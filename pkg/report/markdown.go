@@ -173,14 +173,11 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 // headlines, and once why factors are not significant.
 func suiteAnswerMarkdown(ew *errWriter, sum *judge.Summary, varied []string, single bool) {
 	s := sum.Suite
-	if rows, settings, model := suiteDurability(s); rows != nil {
-		ew.printf("**Durability** (--crash: %s; over every repeat):\n\n| %s | %s |\n|%s%s\n", model, mdCells(varied), mdCells(durabilityHead),
-			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(durabilityHead))))
-		for i, row := range rows {
-			ew.printf("| %s | %s |\n", mdCells(cellValues(s.Varied, settings[i])), mdCells(row))
-		}
-		ew.printf("\n%s\n\n", durabilityLegend)
-		for _, n := range suiteDirSyncNotes(s) {
+	if t := suiteDurabilityTable(s); t != nil {
+		ew.printf("**Durability** %s:\n\n", strings.TrimPrefix(t.Caption, "Durability "))
+		t.writeMarkdown(ew)
+		ew.printf("\n")
+		for _, n := range t.Notes {
 			ew.printf("%s\n\n", n)
 		}
 	}
@@ -238,7 +235,7 @@ func comparisonMarkdown(w io.Writer, c *judge.Comparison) error {
 	}
 	ew.printf("| cell | metric | old median [range] | new median [range] | change | verdict |\n|---|---|--:|--:|--:|---|\n")
 	for _, r := range c.Rows {
-		v := verdict(c, r)
+		v := changeVerdict(c, r)
 		if r.Outcome != "" {
 			v = comparisonMark(r.Outcome) + " " + v
 		}

@@ -51,7 +51,7 @@ func busyWaits(o result.OpStats) string {
 
 // replayTable writes a replayed run's statements.
 func replayTable(w *errWriter, r *result.Result, ph result.Phase) {
-	t := w.table(0)
+	t := w.aligned(0)
 	t.printf("statement\tcount\ttotal\tmean\tp50\tp99\tmax\terrors\tbusy waits\tdiverged\tfingerprint\n")
 	for _, row := range replayRows(r, ph) {
 		o := row.o
@@ -92,7 +92,11 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 	if cut > 0 {
 		div += fmt.Sprintf("; %d not run (their text was longer than the %d MiB a trace keeps, and the capture cut it)", cut, sqltrace.MaxText>>20)
 	}
+	if rp.Digested == 0 {
+		div += "; the trace holds no digest of the statements' rows (a capture by an older gobench): their rows were compared by number only"
+	}
 	lines = append(lines, div)
+	lines = append(lines, divergedLines(r, ph)...)
 	lines = append(lines, capturedLines(r, ph)...)
 	if rp.Cut.Statements > 0 {
 		lines = append(lines, fmt.Sprintf("cut: %d statements longer than %d MiB, kept as their first MiB by the capture: not run (%s)", rp.Cut.Statements, sqltrace.MaxText>>20, rp.Cut.Names()))
@@ -199,4 +203,56 @@ func suiteStatements(sum *judge.Summary) [][2]string {
 		}
 	}
 	return legend
+}
+
+// divergedLines names each kind of statement that diverged, with how
+// many did, whether its text calls a function whose result changes from
+// run to run, and an example.
+func divergedLines(r *result.Result, ph result.Phase) []string {
+	kinds := map[string]workload.ReplayKind{}
+	for _, k := range r.Plan.Replay.Kinds {
+		kinds[k.ID] = k
+	}
+	examples := map[string]workload.ReplayDivergence{}
+	if r.Replay != nil {
+		for _, ex := range r.Replay.Diverged {
+			examples[ex.Kind] = ex
+		}
+	}
+	var lines []string
+	for _, o := range ph.Ops {
+		if o.Diverged == 0 {
+			continue
+		}
+		k := kinds[o.Kind]
+		line := fmt.Sprintf("diverged %s: %d of %d", o.Kind, o.Diverged, o.Count)
+		if k.NonDeterministic {
+			line += " (non-deterministic: its text calls random(), datetime('now') or the like, whose result changes from run to run, whatever the order)"
+		}
+		if ex, ok := examples[o.Kind]; ok {
+			line += " · e.g. " + exampleText(ex)
+		} else {
+			line += " · " + shorten(k.Fingerprint, 80)
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// exampleText says how one statement diverged: what it did against what
+// it did when captured, its bound values, its text.
+func exampleText(ex workload.ReplayDivergence) string {
+	var s string
+	switch ex.What {
+	case "other changes":
+		s = fmt.Sprintf("other changes: %d rows changed (%d captured)", ex.Changes, ex.CapturedChanges)
+	case "another outcome":
+		s = fmt.Sprintf("another outcome: %s (%s captured)", ex.Class, ex.CapturedClass)
+	default:
+		s = fmt.Sprintf("%s: %d %s (%d captured)", ex.What, ex.Rows, plural(int(ex.Rows), "row", "rows"), ex.CapturedRows)
+	}
+	if len(ex.Args) > 0 {
+		s += " with (" + strings.Join(ex.Args, ", ") + ")"
+	}
+	return s + ": " + shorten(ex.SQL, 100)
 }

@@ -195,6 +195,8 @@ func (f renderers) render(format string, v any, o Options) (func(io.Writer) erro
 			return nil, nil
 		}
 		return func(w io.Writer) error { return f.disk(w, v, o.Units) }, nil
+	case *result.Book:
+		return f.book(format, v, o)
 	case []*result.Suite:
 		if f.suites == nil {
 			return nil, refuse(format, "set of suites", func(f renderers) bool { return f.suites != nil })
@@ -267,4 +269,39 @@ func (f renderers) forSuite(s *result.Suite, o Options, stats []*judge.Figure) (
 	}
 	sum := judge.Summarize(s, judge.DefaultMetrics(s))
 	return func(w io.Writer) error { return f.suite(w, sum) }, nil
+}
+
+// book renders a book of suites (result.Book): as one page in a format
+// that renders sets of suites (HTML), as the book itself in JSON, and
+// otherwise as each suite's report in turn, a blank line between.
+func (f renderers) book(format string, b *result.Book, o Options) (func(io.Writer) error, error) {
+	switch {
+	case b == nil:
+		return nil, nil
+	case f.suites != nil:
+		return f.render(format, b.Suites, o)
+	case f.name == "json":
+		return b.Write, nil
+	}
+	var parts []func(io.Writer) error
+	for _, s := range b.Suites {
+		r, err := f.render(format, s, o)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, r)
+	}
+	return func(w io.Writer) error {
+		for i, r := range parts {
+			if i > 0 {
+				if _, err := io.WriteString(w, "\n"); err != nil {
+					return err
+				}
+			}
+			if err := r(w); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
 }

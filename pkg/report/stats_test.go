@@ -30,7 +30,7 @@ func TestAnyPercentileInEveryFormat(t *testing.T) {
 		"markdown": {"| op | count | ops/s | p50 | p99.97 | errors |", units.Micros(v)},
 		"csv":      {",ops_per_sec,p50_us,p9997_us,service_p50_us,", csvSig3(v)},
 		"html":     {"<th>p99.97</th>", units.Micros(v)},
-		"benchfmt": {" p50-ns ", fmt.Sprintf(" %v p99.97-ns", tenth(v*1e3))},
+		"benchfmt": {" p50-ns ", fmt.Sprintf(" %v p99.97-ns", roundTenth(v*1e3))},
 	} {
 		render, err := Render(format, run, Options{Stats: []string{"p50", "p99.97"}})
 		if err != nil {

@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -87,16 +86,10 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 // the headlines, and once why factors are not significant.
 func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 	s := sum.Suite
-	if rows, settings, model := suiteDurability(s); rows != nil {
-		ew.printf("\ndurability (--crash: %s; over every repeat):\n", model)
-		tw := ew.keyedTable(0, len(variedOr(s)))
-		tw.printf("  %s\t%s\n", textCells(variedOr(s)), textCells(durabilityHead))
-		for i, row := range rows {
-			tw.printf("  %s\t%s\n", textCells(cellValues(s.Varied, settings[i])), textCells(row))
-		}
-		tw.flush()
-		ew.printf("  %s\n", durabilityLegend)
-		for _, n := range suiteDirSyncNotes(s) {
+	if t := suiteDurabilityTable(s); t != nil {
+		ew.printf("\n%s:\n", strings.ToLower(t.Caption[:1])+t.Caption[1:])
+		t.writeKeyedText(ew)
+		for _, n := range t.Notes {
 			ew.printf("  %s\n", n)
 		}
 	}
@@ -124,15 +117,6 @@ func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 	if note := repeatsNote(sum); note != "" {
 		ew.printf("%s\n", note)
 	}
-}
-
-// variedOr names the suite's varied settings, the head of a table's
-// cell columns: "cell" when nothing varied.
-func variedOr(s *result.Suite) []string {
-	if len(s.Varied) == 0 {
-		return []string{"cell"}
-	}
-	return s.Varied
 }
 
 func suiteHeader(w *errWriter, s *result.Suite) {
@@ -203,13 +187,6 @@ func shardHosts(origins []result.ShardOrigin) string {
 		}
 	}
 	return "on " + strings.Join(hosts, ", ")
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // expressions such as ">=" stay readable
-	return enc.Encode(v)
 }
 
 // enginesText names the engine each driver of the suite ran: the engine

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -24,7 +23,7 @@ func runText(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	if !r.Complete {
 		tw.printf("INCOMPLETE RESULT: %s\n\n", strings.Join(r.Problems, "; "))
 	}
-	header(tw, r)
+	runHeader(tw, r)
 	if line := r.WorkerShardLine(); line != "" {
 		tw.printf("%s\n", line)
 	}
@@ -99,42 +98,6 @@ func runText(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	return tw.err
 }
 
-// ceilingText says how phase i's syncs compare with the disk's fsync rate
-// measured before the run: its commits per second times the syncs each
-// made, as counted (one each, said so, where the engine does not trace
-// its I/O); "" when there is no ceiling or no write. A run whose commits
-// waited for their syncs cannot sync faster than the disk did in the
-// probe: such a run is flagged as impossible.
-func ceilingText(r *result.Result, i int) string {
-	c := r.Environment.Ceiling
-	commits, ok := r.CommitsPerSec(i)
-	if c == nil || !ok || c.FsyncPerSec <= 0 {
-		return ""
-	}
-	what := "write commits"
-	if r.Plan.Phases[i].Batch > 1 {
-		what = "commits (read-only transactions included)"
-	}
-	s := fmt.Sprintf("ceiling: this disk (%s) made %s durable %d-byte writes/s (fdatasync p50 %s, p99 %s); %s: %s/s",
-		c.Filesystem, units.Rate(c.FsyncPerSec), c.WriteSize, units.Micros(c.P50Micros), units.Micros(c.P99Micros), what, units.Rate(commits))
-	syncs, traced := r.SyncsPerSec(i)
-	if !traced {
-		frac := commits / c.FsyncPerSec
-		s += fmt.Sprintf(", %s%% of that, taking one sync per commit (the I/O was not traced)", units.Sig3(100*frac))
-		if frac > 1 {
-			s += ": above the ceiling, so commits did not each wait for an fsync (WAL with synchronous NORMAL, sync off, or group commit)"
-		}
-		return s
-	}
-	frac := syncs / c.FsyncPerSec
-	s += fmt.Sprintf(" × %s syncs each (counted) = %s syncs/s, %s%% of that", units.Fixed(r.Phases[i].IO.SyncsPerCommit, 2), units.Rate(syncs), units.Sig3(100*frac))
-	durable := r.Environment.StoreFact(store.FactSyncs) != "false"
-	if frac > 1 && durable {
-		s += ": IMPOSSIBLE for commits that each waited for their syncs: the disk synced faster during the run than in the probe (its speed changed, or its cache acknowledges syncs it has not made durable)"
-	}
-	return s
-}
-
 // steadyText says what --warmup auto chose: "warm-up cut at 3.84 s
 // (MSER-5 put its end at 3.20 s, by read latency): 5120 ops left out ·
 // ops, latencies and rates after it; wall, workers, CPU and timeline over
@@ -151,10 +114,21 @@ func steadyText(c *result.SteadyCut) string {
 	case !c.Found:
 		return fmt.Sprintf("no steady state (%s): %s · every op measured", c.Method, c.Reason)
 	case c.Seconds == 0:
-		return fmt.Sprintf("warm-up: none (%s found the run steady from its start) · every op measured", c.Method)
+		return fmt.Sprintf("warm-up: none (%s found the run steady from its start) · every op measured%s", c.Method, unsettledText(c))
 	}
-	return fmt.Sprintf("warm-up cut at %s s (%s put its end at %s s, by %s): %d ops left out · ops, latencies and rates after it; wall, workers, CPU and timeline over the whole phase",
-		units.Fixed(c.Seconds, 2), c.Method, units.Fixed(c.ChosenSeconds, 2), c.Series, c.Ops)
+	return fmt.Sprintf("warm-up cut at %s s (%s put its end at %s s, by %s): %d ops left out · ops, latencies and rates after it; wall, workers, CPU and timeline over the whole phase%s",
+		units.Fixed(c.Seconds, 2), c.Method, units.Fixed(c.ChosenSeconds, 2), c.Series, c.Ops, unsettledText(c))
+}
+
+// unsettledText names a series that did not settle in a phase found
+// steady: " · throughput did not settle (-4.1%/s over the run's second
+// half) while every latency did: the machine's doing, not the store's".
+func unsettledText(c *result.SteadyCut) string {
+	if c.Unsettled == "" {
+		return ""
+	}
+	return fmt.Sprintf(" · %s did not settle (%s%%/s over the run's second half) while every latency did: the machine's doing, not the store's",
+		c.Unsettled, signed(units.Fixed(100*c.TrendPerSecond, 1)))
 }
 
 // fairnessText says how evenly the phase served its workers, and names
@@ -185,29 +159,10 @@ func fairnessText(ph *result.Phase) string {
 	return s
 }
 
-// figuresText lists the run's figures that the table of figures puts on
-// this line (judge.Figure.Line: those no other line shows) and that the
-// run has: "figures: fairness 0.97 · worker max gap 12ms"; "" when none.
-func figuresText(r *result.Result) string {
-	if len(r.Phases) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, f := range judge.Figures {
-		if !f.Line || f.PerKind {
-			continue
-		}
-		if v, ok := f.Read(r, ""); ok {
-			parts = append(parts, f.Name+" "+f.Tag(v))
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "figures: " + strings.Join(parts, " · ")
-}
-
-func header(w *errWriter, r *result.Result) {
+// runHeader writes the lines that head a run's text report: what ran,
+// on which engine, how many workers and how they were scheduled, where
+// the database lay and on what machine, and the warm-up.
+func runHeader(w *errWriter, r *result.Result) {
 	p := r.Plan
 	env := r.Environment
 	fact := env.StoreFact
@@ -311,68 +266,11 @@ func warmupText(r *result.Result) string {
 	return fmt.Sprintf("warm-up: %s, not measured · %d ops in %s s (%s ops/s), %d errors", what, wr.Ops, units.Fixed(wr.WallSeconds, 3), units.Rate(wr.OpsPerSec), wr.Errors.Total)
 }
 
-// machineText is the one-line summary of the machine: "linux/amd64,
-// 2 CPUs", or with a fingerprint "Linux 6.1.0 amd64, AMD EPYC 7B13,
-// 2 CPUs, governor performance, 23.5 GiB".
-func machineText(env result.Environment) string {
-	s := env.OS + "/" + env.Arch
-	if env.Kernel != "" {
-		s = env.Kernel + " " + env.Arch
-	}
-	if env.CPUModel != "" {
-		s += ", " + env.CPUModel
-	}
-	s += fmt.Sprintf(", %d CPUs", env.CPUs)
-	if env.Governor != "" {
-		s += ", governor " + env.Governor
-	}
-	if env.MemoryBytes > 0 {
-		s += ", " + bytesize.Units{}.Round(env.MemoryBytes)
-	}
-	return s
-}
-
-// filesystemText names the database's file system with its mount options
-// where known: "ext4 (rw,relatime)".
-func filesystemText(env result.Environment) string {
-	var kept []string
-	for o := range strings.SplitSeq(env.MountOptions, ",") {
-		if durabilityOption(o) {
-			kept = append(kept, o)
-		}
-	}
-	if len(kept) == 0 {
-		return env.Filesystem
-	}
-	return env.Filesystem + " (" + strings.Join(kept, ",") + ")"
-}
-
-// durabilityOption reports whether a mount option changes when or how
-// writes reach the disk, or what a read writes back: the ones a reader of
-// fsync-bound numbers needs. The rest (rw, resuid=, errors=, …) stay in
-// the JSON.
-func durabilityOption(o string) bool {
-	name, _, _ := strings.Cut(o, "=")
-	switch name {
-	case "sync", "dirsync", "data", "barrier", "nobarrier", "commit", "journal_async_commit", "nodelalloc", "dax",
-		"noatime", "strictatime", "lazytime", "flush", "logbsize", "logbufs", "wsync":
-		return true
-	}
-	return false
-}
-
 func dbPath(p workload.Plan) string {
 	if p.Store.Path == "" {
 		return "(none)"
 	}
 	return p.Store.Path
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // phaseTable writes a phase's table of op kinds: count, ops/s, the
@@ -393,36 +291,6 @@ func phaseTable(w *errWriter, ph result.Phase, stats []*judge.Figure) {
 	}
 	rows = append(rows, statements...)
 	opTable(rows, stats, errorText).writeText(w)
-}
-
-func countData(ops []result.OpStats) int {
-	n := 0
-	for _, o := range ops {
-		if !workload.IsMarkerKind(o.Kind) {
-			n++
-		}
-	}
-	return n
-}
-
-// errorText is "0", or the total and its classes: "7 (busy 5, io 2)";
-// reads that found no key are noted after.
-func errorText(o result.OpStats) string {
-	e := o.Errors
-	s := fmt.Sprint(e.Total)
-	var parts []string
-	for _, c := range result.ErrorClasses() {
-		if n := e.Of(c); n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(c.String(), "_", " "), n))
-		}
-	}
-	if len(parts) > 0 {
-		s += " (" + strings.Join(parts, ", ") + ")"
-	}
-	if o.NotFound > 0 {
-		s += fmt.Sprintf(", %d not found", o.NotFound)
-	}
-	return s
 }
 
 func phaseFooter(w *errWriter, ph result.Phase) {
@@ -477,24 +345,6 @@ func phaseFooter(w *errWriter, ph result.Phase) {
 	w.printf("latency over every attempt, failed ones included; ops/s counts ops that did not fail\n")
 }
 
-// cpuText is the phase's processor time per op and whose it is; "" when
-// it was not measured.
-func cpuText(ph result.Phase) string {
-	c := ph.CPU
-	if c == nil {
-		return ""
-	}
-	whose := c.Scope
-	if c.Scope == result.CPUWorkers {
-		whose = fmt.Sprintf("%d worker %s, START to last op", c.Processes, plural(c.Processes, "process", "processes"))
-	}
-	line := fmt.Sprintf("cpu: %s per op (user %s s, system %s s: %s)", units.Micros(c.MicrosPerOp), units.Fixed(c.UserSeconds, 3), units.Fixed(c.SystemSeconds, 3), whose)
-	if co := c.Coordinator; co != nil {
-		line += fmt.Sprintf("; coordinator %s per op", units.Micros(co.MicrosPerOp))
-	}
-	return line
-}
-
 // pinText says where a run's processes were pinned, "" when nowhere.
 func pinText(p *workload.Pin) string {
 	if p == nil {
@@ -512,12 +362,4 @@ func pinText(p *workload.Pin) string {
 		parts = append(parts, "the coordinator to CPU "+strconv.Itoa(*p.Coordinator))
 	}
 	return "pinned: " + strings.Join(parts, " · ")
-}
-
-// signed prefixes a number that is not negative with "+".
-func signed(s string) string {
-	if strings.HasPrefix(s, "-") {
-		return s
-	}
-	return "+" + s
 }

@@ -390,3 +390,32 @@ func TestLockWaitTableSaysNotCounted(t *testing.T) {
 		}
 	}
 }
+
+// The warm-up line says what --warmup auto decided, and names a rate that
+// did not settle beside latencies that did.
+func TestSteadyText(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cut  result.SteadyCut
+		want []string
+	}{
+		{"cut", result.SteadyCut{Method: "MSER-5", Found: true, ChosenSeconds: 2.08, Seconds: 2.048, Ops: 9045, Series: "read latency"},
+			[]string{"warm-up cut at 2.05 s (MSER-5 put its end at 2.08 s, by read latency): 9045 ops left out"}},
+		{"rate unsettled", result.SteadyCut{Method: "MSER-5", Found: true, ChosenSeconds: 2.08, Seconds: 2.048, Ops: 9045, Series: "read latency", Unsettled: "throughput", TrendPerSecond: -0.041},
+			[]string{"warm-up cut at 2.05 s", "throughput did not settle (-4.1%/s over the run's second half) while every latency did"}},
+		{"none", result.SteadyCut{Method: "MSER-5", Found: false, Series: "read latency", Reason: "settles only in the run's second half", TrendPerSecond: 0.02},
+			[]string{"no steady state (MSER-5): read latency settles only in the run's second half; throughput +2.0%/s"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := steadyText(&tc.cut)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("steadyText = %q, want it to hold %q", got, w)
+				}
+			}
+			if tc.cut.Unsettled == "" && strings.Contains(got, "did not settle") {
+				t.Errorf("steadyText = %q names an unsettled series where none was", got)
+			}
+		})
+	}
+}

@@ -92,12 +92,3 @@ func duration(d time.Duration) string {
 	}
 	return units.Sig3(float64(d)/1e3) + " µs"
 }
-
-// shorten cuts s to n characters, marking the cut.
-func shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}

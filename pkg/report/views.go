@@ -84,7 +84,7 @@ func openLoopTable(w *errWriter, ph result.Phase, stats []*judge.Figure) {
 	}
 	stats = statsOr(stats, []string{"p50", "p90", "p99", "p99.9", "max"})
 	w.printf("\nservice time from the actual start (uncorrected: what a closed-loop tool reports), and how late ops began\n")
-	tw := w.table(tabwriter.AlignRight)
+	tw := w.aligned(tabwriter.AlignRight)
 	cols := strings.Repeat("%s\t", len(stats))
 	tw.printf("op\t"+cols+"lag p50\tlag p99\tlag max\tlate\tskipped\t\n", anys(statNames(stats))...)
 	for _, o := range viewRows(ph) {
@@ -104,7 +104,7 @@ func lockWaitTable(w *errWriter, ph result.Phase, p workload.Plan) {
 	if !hasLockWaits(ph) {
 		return
 	}
-	tw := w.table(tabwriter.AlignRight)
+	tw := w.aligned(tabwriter.AlignRight)
 	const busySteps = "busy BEGIN, busy COMMIT: ops whose BEGIN or COMMIT found the database locked at least once"
 	if p.Busy == workload.BusyRetry {
 		w.printf("\nlock waits (busy or locked, retried by gobench; wait: first attempt to final attempt, over the ops that retried)\n%s\n", busySteps)

@@ -155,7 +155,8 @@ func decodeCapacity(b []byte) (*Capacity, error) {
 }
 
 // ReadAny decodes a result file of any kind a report renders: a capacity
-// search (*Capacity), or a run or a suite (as a *Suite, see ReadSuite).
+// search (*Capacity), a book of suites (*Book), or a run or a suite (as a
+// *Suite, see ReadSuite).
 func ReadAny(r io.Reader) (any, error) {
 	b, err := readFile(r)
 	if err != nil {
@@ -166,6 +167,9 @@ func ReadAny(r io.Reader) (any, error) {
 	}
 	if err := json.Unmarshal(b, &head); err == nil && head.Kind == KindCapacity {
 		return decodeCapacity(b)
+	}
+	if head.Kind == BookKind {
+		return decodeBook(b)
 	}
 	return ReadSuite(bytes.NewReader(b))
 }

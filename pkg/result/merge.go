@@ -375,7 +375,10 @@ func mergeSteady(shards []*Result, pi int) (*SteadyCut, float64) {
 		}
 		out.Ops += c.Ops
 		if !c.Found && out.Found {
-			out.Found, out.Reason, out.Series, out.TrendPerSecond = false, c.Reason, c.Series, c.TrendPerSecond
+			out.Found, out.Reason, out.Series, out.TrendPerSecond, out.Unsettled = false, c.Reason, c.Series, c.TrendPerSecond, ""
+		}
+		if c.Unsettled != "" && out.Found && out.Unsettled == "" {
+			out.Unsettled, out.TrendPerSecond = c.Unsettled, c.TrendPerSecond
 		}
 		if c.Seconds > out.Seconds {
 			out.Seconds, out.ChosenSeconds, out.Series = c.Seconds, c.ChosenSeconds, c.Series

@@ -20,8 +20,9 @@ type SteadyCut struct {
 	// is cut then.
 	Found bool `json:"found"`
 	// ChosenSeconds is where the rule put the warm-up's end; Seconds where
-	// the measured part begins (the next boundary the phase's aggregates
-	// were kept at, at or after ChosenSeconds); 0 when nothing was cut.
+	// the measured part begins (the boundary the phase's aggregates were
+	// kept at nearest ChosenSeconds: they are kept in at most 32 stretches
+	// of time, 0.5 s each in a 10 s run); 0 when nothing was cut.
 	ChosenSeconds float64 `json:"chosen_s"`
 	Seconds       float64 `json:"cut_s"`
 	// Ops counts the data ops left out as warm-up.
@@ -29,10 +30,16 @@ type SteadyCut struct {
 	// Series names the series whose cut was latest ("throughput", "read
 	// latency").
 	Series string `json:"series,omitempty"`
-	// TrendPerSecond is, when no steady state was found, throughput's
-	// least-squares slope over the run's second half, as a fraction of
-	// its mean per second (0.04: still rising 4%/s).
+	// TrendPerSecond is, when no steady state was found or throughput
+	// did not settle, throughput's least-squares slope over the run's
+	// second half, as a fraction of its mean per second (0.04: still
+	// rising 4%/s).
 	TrendPerSecond float64 `json:"trend_per_s,omitempty"`
+	// Unsettled names a series that settled only in the run's second half
+	// although the phase was found steady: "throughput", when every op
+	// kind's latency settled and the rate did not (the machine's doing:
+	// see steadyState.cut). Its cut is not the phase's.
+	Unsettled string `json:"unsettled,omitempty"`
 	// Reason says why none was found, when it was not.
 	Reason string `json:"reason,omitempty"`
 }
@@ -173,9 +180,15 @@ func (s *binSeries) fold() {
 }
 
 // cut chooses the warm-up's end for a phase that lasted wall: the latest
-// of MSER-5's cuts on throughput and on each op kind's mean log latency
-// (the logarithm of its geometric mean; a kind with too few ops to tell is
-// left out). Any series with no steady state makes the phase's. Each
+// of MSER-5's cuts on each op kind's mean log latency (the logarithm of
+// its geometric mean; a kind with too few ops to tell is left out) and on
+// throughput. Any latency series with no steady state makes the phase's.
+// Throughput decides alone only when no kind has ops enough: beside
+// latencies that settled, a rate that did not is the machine's, not the
+// store's (in a closed loop a worker's rate moves without its latencies
+// only when it waits between ops, for a CPU; in an open loop the schedule
+// sets it), so it is named and its trend given, and its cut counts only
+// when it settled. Each
 // series is batched by completions (steady.Groups): its intervals merge in
 // time order into groups of at least minOpsPerGroup ops, so a bursty run,
 // whose short intervals mostly hold nothing, gives MSER-5 a mean for every
@@ -198,8 +211,15 @@ func (st *steadyState) cut(wall time.Duration, names *[workload.MaxOp]string) St
 			total[i] += s.n[i]
 			ops += s.n[i]
 		}
-		if ops >= minOpsPerGroup*steady.Batch*steady.MinBatches {
-			cuts = append(cuts, cutGroups(n, sum, names[op]+" latency"))
+		if ops < minOpsPerGroup*steady.Batch*steady.MinBatches {
+			continue
+		}
+		// ops enough may still group into too few batches (a group
+		// holds at least minOpsPerGroup, a burst many more): such a kind
+		// is too short to tell, as one with fewer ops is, and says
+		// nothing of the phase's steady state
+		if k := cutGroups(n, sum, names[op]+" latency"); k.Batches >= steady.MinBatches {
+			cuts = append(cuts, k)
 		}
 	}
 	t := cutGroups(total, nil, throughputLabel)
@@ -208,8 +228,14 @@ func (st *steadyState) cut(wall time.Duration, names *[workload.MaxOp]string) St
 		c.Reason = fmt.Sprintf("too short to tell: %d batches of %d groups of %d+ ops, %d needed", t.Batches, steady.Batch, minOpsPerGroup, steady.MinBatches)
 		return c
 	}
-	latest := t
-	for _, k := range append(cuts, t) {
+	if len(cuts) == 0 || t.Steady {
+		cuts = append(cuts, t)
+	} else {
+		c.Unsettled = throughputLabel
+		c.TrendPerSecond = trend(tput[len(tput)/2:], st.binWidth)
+	}
+	latest := cuts[0]
+	for _, k := range cuts {
 		switch {
 		case !k.Steady:
 			c.Found, c.Series = false, k.series
@@ -218,6 +244,7 @@ func (st *steadyState) cut(wall time.Duration, names *[workload.MaxOp]string) St
 		}
 	}
 	if !c.Found {
+		c.Unsettled = ""
 		c.TrendPerSecond = trend(tput[len(tput)/2:], st.binWidth)
 		c.Reason = "settles only in the run's second half"
 		return c
@@ -225,7 +252,9 @@ func (st *steadyState) cut(wall time.Duration, names *[workload.MaxOp]string) St
 	c.Series = latest.series
 	c.ChosenSeconds = (time.Duration(latest.at) * st.binWidth).Seconds()
 	if latest.at > 0 {
-		c.Seconds = math.Ceil(c.ChosenSeconds/st.segWidth.Seconds()) * st.segWidth.Seconds()
+		// the kept boundary nearest the rule's cut: at most half a
+		// segment of warm-up is measured or of steady state left out
+		c.Seconds = math.Round(c.ChosenSeconds/st.segWidth.Seconds()) * st.segWidth.Seconds()
 	}
 	if c.Seconds >= wall.Seconds() {
 		c.Seconds = 0 // nothing would be left

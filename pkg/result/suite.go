@@ -149,7 +149,7 @@ const SuiteKind = "suite"
 // RunSettings returns every setting of a run that a matrix can vary, in a
 // fixed order: the driver, the worker layout, the batch size, the number
 // of keys (rows), and each of the store's options by the name of its flag
-// (such as journal, sync and busy-timeout; see store.Namer). Every name is
+// (such as journal, sync and busy-timeout; see store.Declarer). Every name is
 // the flag that sets it, so it is also the gate selector and the column.
 func RunSettings(r *Result) Settings { return PlanSettings(&r.Plan) }
 
@@ -160,8 +160,8 @@ func PlanSettings(pl *workload.Plan) Settings {
 	if p.Variant != "" {
 		s = append(s, Setting{"variant", p.Variant})
 	}
-	if r := p.Replay; r != nil && r.Captured != nil {
-		s = append(s, Setting{"settings", replaySettings(r)})
+	for _, st := range p.SourceSettings() {
+		s = append(s, Setting(st))
 	}
 	if q := p.SQL; q != nil {
 		if q.Schema != nil && q.Schema.Variant != "" {
@@ -204,19 +204,9 @@ func PlanSettings(pl *workload.Plan) Settings {
 	return s
 }
 
-// replaySettings names where a replay cell's settings come from: the
-// application's (the cell as captured, a replay's first), or the flags
-// given (the matrix's, the application's for the rest).
-func replaySettings(r *workload.Replay) string {
-	if r.AsCaptured {
-		return "as captured"
-	}
-	return "given"
-}
-
 // optionKeys names engine options by their JSON keys, sorted: the
 // settings of a plan written before engines named their options by their
-// flags (store.Namer) and of engines that do not.
+// flags (store.Declarer) and of engines that do not.
 func optionKeys(options json.RawMessage) Settings {
 	var opts map[string]any
 	if len(options) == 0 || json.Unmarshal(options, &opts) != nil {
@@ -241,12 +231,12 @@ func workloadOf(r *Result) []byte {
 	p := r.Plan
 	p.Driver, p.Mode, p.Procs, p.Goroutines = "", "", 0, 0
 	p.Store.Path, p.Store.Options, p.Store.Settings = "", nil, nil
+	// A replay's database is bare (a replay's, from this gobench on) and
+	// its examples of divergence go to a file beside it: the store's
+	// keeping and a path, not the workload.
+	p.Store.Bare = false
+	p.Unplace()
 	p.Shard, p.Target = nil, ""
-	if p.Replay != nil && p.Replay.AsCaptured {
-		r := *p.Replay // the cell as captured is a setting (PlanSettings), not another workload
-		r.AsCaptured = false
-		p.Replay = &r
-	}
 	// What traced the I/O is resolved per engine (its VFS, or the file
 	// system recorder under one with none): a measuring instrument, like
 	// the engine's options, not the workload.
@@ -546,11 +536,20 @@ func ReadSuite(rd io.Reader) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeSuite(data)
+}
+
+// decodeSuite is ReadSuite of a file's bytes.
+func decodeSuite(data []byte) (*Suite, error) {
 	var probe struct {
-		Kind string `json:"kind"`
+		Kind   string            `json:"kind"`
+		Suites []json.RawMessage `json:"suites"`
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return nil, fmt.Errorf("decoding result: %w", err)
+	}
+	if probe.Kind == BookKind {
+		return nil, fmt.Errorf("a book of %d suites (gobench scenario run with several scenarios): gobench report reads it whole; this wants one suite", len(probe.Suites))
 	}
 	if probe.Kind != SuiteKind {
 		r, err := Read(bytes.NewReader(data))

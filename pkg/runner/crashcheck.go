@@ -7,9 +7,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/gobench/gobench/pkg/workload"
-
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // CrashIndex holds the acknowledgements of a --crash run: a key-value
@@ -79,7 +79,7 @@ func (x *CrashIndex) build() {
 			maxSeq = max(maxSeq, a.First+uint64(a.N)-1)
 		}
 		// A --crash run has no warm-up: its run phases are its phases.
-		l := workload.NewLottery(x.plan, k.p, k.w)
+		l := deal.NewLottery(x.plan, k.p, k.w)
 		for seq := uint64(0); seq <= maxSeq; {
 			op, key := l.Next()
 			if !op.IsWrite() {
@@ -214,7 +214,7 @@ func lostWrites(value []byte, err error, writes []ackedWrite, n int) []ackedWrit
 	if err != nil {
 		return writes[:n]
 	}
-	tag, ok := workload.ParseTag(value)
+	tag, ok := deal.ParseTag(value)
 	if !ok || tag.Preload {
 		return writes[:n]
 	}

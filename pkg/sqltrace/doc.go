@@ -36,7 +36,9 @@
 //	Open     conn, db, time, flags, result code, thread
 //	Close    conn, time, result code
 //	SQL      sql id, text: the text of later Exec records that name the id
-//	Exec     one execution of one statement (see Exec)
+//	Exec     one execution of one statement (see Exec); from format
+//	         version 2, with FlagDigest, it ends with the 8-byte
+//	         (little-endian) digest of the rows it returned (see RowHash)
 //	Segment  db, time, reason: the database's state counters restart
 //	Note     level, text: what the capture could not do (level 3,
 //	         NoteTail: the trace's last statements may be missing)

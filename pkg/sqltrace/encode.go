@@ -143,6 +143,20 @@ func (d *decoder) state(base int64) State {
 	return State{Kind: k, Value: v, At: base + d.i()}
 }
 
+// u64 reads 8 bytes, little-endian.
+func (d *decoder) u64() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.b)-d.pos < 8 {
+		d.fail(errShort)
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.b[d.pos:])
+	d.pos += 8
+	return v
+}
+
 // value reads a parameter into v, its bytes a slice of the chunk.
 func (d *decoder) value(v *Value) {
 	*v = Value{Type: ValueType(d.byte1())}

@@ -9,8 +9,9 @@ import (
 )
 
 // Version is the format version this package writes, and the newest it
-// reads.
-const Version = 1
+// reads. Version 2 added an Exec's digest of its rows (FlagDigest); a
+// version 1 trace reads as one whose statements have none.
+const Version = 2
 
 // magic opens every trace file.
 var magic = [8]byte{'G', 'B', 'T', 'R', 'A', 'C', 'E', '\n'}
@@ -159,10 +160,13 @@ type Exec struct {
 	// Code is 0 if the statement succeeded, else the extended result code
 	// of the step that failed.
 	Code int
-	// Rows is how many rows the steps returned; Changes, with
+	// Rows is how many rows the steps returned; Digest, with
+	// FlagDigest, a hash of them, their values and types (see RowHash; in
+	// order with FlagOrdered, else in any order); Changes, with
 	// FlagChanges, how many rows the statement inserted, updated or
 	// deleted (sqlite3_changes).
 	Rows, Changes int64
+	Digest        uint64
 	Flags         Flags
 	// BusyWaits counts the lock attempts that found the database busy
 	// during the steps.
@@ -203,7 +207,14 @@ const (
 	// FlagCut: the statement's text was longer than MaxText, and SQL
 	// holds its first MaxText bytes only; a replay does not run it.
 	FlagCut
-	flagsKnown = FlagCut<<1 - 1
+	// FlagDigest: Digest is the digest of the rows the steps returned
+	// (format version 2; a statement whose values the capture could not
+	// read as SQLite returned them has none).
+	FlagDigest
+	// FlagOrdered: the statement orders its rows (ORDER BY), and Digest
+	// combines them in their order.
+	FlagOrdered
+	flagsKnown = FlagOrdered<<1 - 1
 )
 
 // Omits reports whether a parameter of the statement was too long to

@@ -54,6 +54,9 @@ func appendExec(b []byte, e *Exec, prevStart int64) []byte {
 	for _, v := range e.Params {
 		b = putValue(b, v)
 	}
+	if e.Flags&FlagDigest != 0 {
+		b = appendDigest(b, e.Digest)
+	}
 	return b
 }
 
@@ -139,4 +142,7 @@ func decodeExec(d *decoder, e *Exec, prevStart int64) {
 		d.value(&params[i])
 	}
 	e.Params = params
+	if e.Flags&FlagDigest != 0 {
+		e.Digest = d.u64()
+	}
 }

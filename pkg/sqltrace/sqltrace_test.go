@@ -27,7 +27,7 @@ func sample() []Record {
 			Snap: State{Kind: StateFile, Value: 7, At: 5_001_200}, Commit: State{Kind: StateFile, Value: 8, At: 5_003_900},
 			Params: []Value{{Type: ValueText, Bytes: []byte("ann")}, {Type: ValueInt, Int: -31}}}},
 		{Kind: KindExec, Exec: Exec{Conn: 1, Thread: 43, SQL: "SELECT * FROM users WHERE id = ?1 AND score > :s", Start: 5_000_900, Span: 9000, InSQLite: 100,
-			Rows: 3, Flags: FlagReadOnly, Code: 5, BusyWaits: 2,
+			Rows: 3, Flags: FlagReadOnly | FlagDigest | FlagOrdered, Digest: 0xfedcba9876543210, Code: 5, BusyWaits: 2,
 			Params: []Value{{Type: ValueFloat, Float: math.Pi}, {Type: ValueNull}}}},
 		{Kind: KindExec, Exec: Exec{Conn: 1, SQL: "INSERT INTO users(name, age) VALUES (?, ?)", Start: 6_000_000, Flags: FlagCut,
 			Params: []Value{{Type: ValueBlob, Bytes: []byte{0, 1, 2}}, {Type: ValueZeroBlob, Int: 4096}, {Type: ValueOmitted, Of: ValueText, Int: 2 << 20}}}},
@@ -281,7 +281,7 @@ func TestDamaged(t *testing.T) {
 		})
 	}
 	_, err := readAll(newer)
-	if !errors.Is(err, ErrNewer) || !strings.Contains(err.Error(), "format version 2") {
+	if !errors.Is(err, ErrNewer) || !strings.Contains(err.Error(), fmt.Sprintf("format version %d", Version+1)) {
 		t.Errorf("newer version: %v", err)
 	}
 }

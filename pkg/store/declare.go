@@ -5,6 +5,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -29,7 +30,7 @@ type Declaration interface {
 
 // Declarer is implemented by a Driver whose options are a Declaration.
 // The registry binds its flags, spans its cells and names its options
-// from it: the driver needs neither Configurable nor Namer.
+// from it.
 type Declarer interface {
 	Options() Declaration
 }
@@ -53,25 +54,43 @@ type Validator interface {
 // prefixes it with its name); help is its usage; values, a comma list,
 // are the only values it takes (and what shells complete). Every flag
 // takes a comma list, and every value is a cell of the run's matrix,
-// spanned in the order of the fields. A field's type is a string, a bool
+// spanned in the order of the fields; a flag the command line did not
+// give leaves its field at the engine's default (the defaults' value, not
+// its text read back). A field's type is a string, a bool
 // (a bare --flag is true), an integer, a float, a time.Duration or a type
 // with encoding.TextUnmarshaler and TextMarshaler. A flag of CommonFlags
 // (--sync) is bound once for every engine that declares it, with the
 // common help and default.
+//
+// complete, a comma list, are values shells complete without restricting
+// the flag to them (Validate judges the others). A flag with values or
+// complete takes its keywords in any case, as SQLite does its pragmas'
+// ("--journal WAL" is wal). named:"omitzero" names the option in reports
+// only where its value is not the zero value of its type. A field tagged
+// name, without flag, is an option no flag sets (the run sets it, through
+// OnCell, or a preset does): it is named as the tag says, and takes no
+// part in flags, completion or cells.
 type Decl[T Validator] struct {
 	engine   string
 	defaults func() T
 	fields   []option
-	cell     func(o *T, w Want) (time.Duration, error)
+	cell     func(o *T, w Want, given Given) (time.Duration, error)
 }
+
+// Given returns the values a command line gave a declared flag, nil
+// where it gave none (the cell has the default).
+type Given func(flag string) List
 
 // option is one declared field of T.
 type option struct {
-	index  []int
-	flag   string
-	help   string
-	values []string
-	typ    reflect.Type
+	index    []int
+	flag     string
+	help     string
+	values   []string
+	complete []string
+	typ      reflect.Type
+	omitZero bool // named only where not the zero value
+	unbound  bool // named only: no flag sets it
 }
 
 // Declare reads the options of T from its tags; defaults gives the
@@ -85,12 +104,18 @@ func Declare[T Validator](engine string, defaults func() T) *Decl[T] {
 	}
 	for _, f := range reflect.VisibleFields(t) {
 		name, ok := f.Tag.Lookup("flag")
-		if !ok || !f.IsExported() {
+		o := option{index: f.Index, flag: name, help: f.Tag.Get("help"), typ: f.Type, omitZero: f.Tag.Get("named") == "omitzero"}
+		if !ok {
+			o.flag, o.unbound = f.Tag.Get("name"), true
+		}
+		if o.flag == "" || !f.IsExported() {
 			continue
 		}
-		o := option{index: f.Index, flag: name, help: f.Tag.Get("help"), typ: f.Type}
 		if v := f.Tag.Get("values"); v != "" {
 			o.values = strings.Split(v, ",")
+		}
+		if v := f.Tag.Get("complete"); v != "" {
+			o.complete = strings.Split(v, ",")
 		}
 		if c, ok := CommonFlags[name]; ok {
 			o.help = c.Help
@@ -101,7 +126,7 @@ func Declare[T Validator](engine string, defaults func() T) *Decl[T] {
 		if !parsable(f.Type) {
 			panic(fmt.Sprintf("store: %s declares --%s on a field of type %v, which no flag parses", engine, name, f.Type))
 		}
-		if o.help == "" {
+		if o.help == "" && !o.unbound {
 			panic(fmt.Sprintf("store: %s declares --%s without help", engine, name))
 		}
 		d.fields = append(d.fields, o)
@@ -117,9 +142,10 @@ func Declare[T Validator](engine string, defaults func() T) *Decl[T] {
 
 // OnCell sets what fits each cell's options to the run (Want) after its
 // flags' values are set: an in-memory mode, a lock-wait budget under the
-// retry policy. It returns the cell's retry budget. Without it a cell
+// retry policy; given tells which flags the command line gave, and with
+// what values. It returns the cell's retry budget. Without it a cell
 // refuses Want.Memory and has no retry budget of its own.
-func (d *Decl[T]) OnCell(f func(o *T, w Want) (retry time.Duration, err error)) *Decl[T] {
+func (d *Decl[T]) OnCell(f func(o *T, w Want, given Given) (retry time.Duration, err error)) *Decl[T] {
 	d.cell = f
 	return d
 }
@@ -180,11 +206,16 @@ func (d *Decl[T]) Name(raw json.RawMessage) ([]Setting, error) {
 	return d.Named(o), nil
 }
 
-// Named returns o's options by their flags, in the order of the fields.
+// Named returns o's options by their flags, in the order of the fields;
+// an option named omitzero is left out where its value is zero.
 func (d *Decl[T]) Named(o T) []Setting {
-	out := make([]Setting, len(d.fields))
-	for i, f := range d.fields {
-		out[i] = Setting{Name: f.flag, Value: d.text(o, f)}
+	var out []Setting
+	v := reflect.ValueOf(o)
+	for _, f := range d.fields {
+		if f.omitZero && v.FieldByIndex(f.index).IsZero() {
+			continue
+		}
+		out = append(out, Setting{Name: f.flag, Value: d.text(o, f)})
 	}
 	return out
 }
@@ -192,8 +223,9 @@ func (d *Decl[T]) Named(o T) []Setting {
 // Facts returns o's options as facts named by their flags, as a
 // Describer gives them: Headline reads them back.
 func (d *Decl[T]) Facts(o T) []Fact {
-	out := make([]Fact, len(d.fields))
-	for i, s := range d.Named(o) {
+	named := d.Named(o)
+	out := make([]Fact, len(named))
+	for i, s := range named {
 		out[i] = Fact(s)
 	}
 	return out
@@ -242,9 +274,11 @@ func (s *declSettings[T]) Engine() string { return s.d.engine }
 
 // Flags names the flags, common ones among them.
 func (s *declSettings[T]) Flags() []string {
-	out := make([]string, len(s.d.fields))
-	for i, f := range s.d.fields {
-		out[i] = f.flag
+	var out []string
+	for _, f := range s.d.fields {
+		if !f.unbound {
+			out = append(out, f.flag)
+		}
 	}
 	return out
 }
@@ -258,29 +292,47 @@ func (s *declSettings[T]) AddFlags(fs *pflag.FlagSet) {
 			s.lists[i] = BindCommon(fs, f.flag)
 			continue
 		}
-		fs.Var(&listValue{List: s.lists[i], typ: f.typ}, f.flag, f.help+" (a comma list spans a matrix)")
+		if f.unbound {
+			continue
+		}
+		fold := f.typ.Kind() == reflect.String && (f.values != nil || f.complete != nil)
+		fs.Var(&listValue{List: s.lists[i], typ: f.typ, fold: fold}, f.flag, f.help+" (a comma list spans a matrix)")
 		if f.typ.Kind() == reflect.Bool {
 			fs.Lookup(f.flag).NoOptDefVal = "true"
 		}
 	}
 }
 
-// Values lists the values a flag of the engine takes.
+// Values lists the values a flag of the engine takes, or suggests.
 func (s *declSettings[T]) Values(flag string) []string {
 	for _, f := range s.d.fields {
-		if f.flag == flag {
-			if f.typ.Kind() == reflect.Bool && f.values == nil {
-				return []string{"false", "true"}
-			}
+		switch {
+		case f.flag != flag || f.unbound:
+		case f.complete != nil:
+			return f.complete
+		case f.typ.Kind() == reflect.Bool && f.values == nil:
+			return []string{"false", "true"}
+		default:
 			return f.values
 		}
 	}
 	return nil
 }
 
+// given returns the values the command line gave flag, nil where it gave
+// none.
+func (s *declSettings[T]) given(flag string) List {
+	for i, f := range s.d.fields {
+		if f.flag == flag && !f.unbound && s.fs != nil && s.fs.Changed(flag) {
+			return *s.lists[i]
+		}
+	}
+	return nil
+}
+
 // Cells spans the product of the fields' lists, the first field
-// outermost: each cell is the defaults with the values set, fitted to w,
-// checked; a cell equal to one before it is dropped.
+// outermost: each cell is the defaults with the values given set, fitted
+// to w, checked; a cell equal to one before it is dropped.
 func (s *declSettings[T]) Cells(w Want) ([]Cell, error) {
 	var cells []Cell
 	seen := map[string]bool{}
@@ -302,10 +354,34 @@ func (s *declSettings[T]) Cells(w Want) ([]Cell, error) {
 
 // cellAt builds the cell of the values at idx.
 func (s *declSettings[T]) cellAt(idx []int, w Want) (Cell, error) {
+	return s.cellOf(s.textsAt(idx), w)
+}
+
+// textsAt returns the text each field takes in the cell at idx: its
+// flag's value there, or "" for a field whose flag the command line did
+// not give (it keeps the default: a flag's default text need not read
+// back as the default value, as SQLite's checkpoint "auto" is not its
+// pragma left alone).
+func (s *declSettings[T]) textsAt(idx []int) []string {
+	texts := make([]string, len(s.d.fields))
+	for i, f := range s.d.fields {
+		if !f.unbound && s.given(f.flag) != nil {
+			texts[i] = (*s.lists[i])[idx[i]]
+		}
+	}
+	return texts
+}
+
+// cellOf builds the cell of the defaults with each field of a text set
+// to it, fitted to w (the hook) and checked.
+func (s *declSettings[T]) cellOf(texts []string, w Want) (Cell, error) {
 	o := s.d.defaults()
 	v := reflect.ValueOf(&o).Elem()
 	for i, f := range s.d.fields {
-		text := (*s.lists[i])[idx[i]]
+		text := texts[i]
+		if f.unbound || text == "" {
+			continue
+		}
 		if f.values != nil && !slices.Contains(f.values, text) {
 			return Cell{}, fmt.Errorf("%w: %s: --%s %s: want %s", ErrInvalid, s.d.engine, f.flag, text, orList(f.values))
 		}
@@ -316,7 +392,7 @@ func (s *declSettings[T]) cellAt(idx []int, w Want) (Cell, error) {
 	var c Cell
 	switch {
 	case s.d.cell != nil:
-		retry, err := s.d.cell(&o, w)
+		retry, err := s.d.cell(&o, w, s.given)
 		if err != nil {
 			return Cell{}, fmt.Errorf("%w: %s: %w", ErrInvalid, s.d.engine, err)
 		}
@@ -329,6 +405,53 @@ func (s *declSettings[T]) cellAt(idx []int, w Want) (Cell, error) {
 	}
 	c.Options = s.d.Encode(o)
 	return c, nil
+}
+
+var _ Overrider = (*declSettings[Validator])(nil)
+
+// Override returns the cell of these Settings whose options are options,
+// its flags named in values taking those values instead (in place of the
+// command line's or the default), each parsed by its flag's own parser,
+// fitted to w by the cell hook, which sees the command line's flags as
+// given, and checked. A flag the engine does not bind, a value its flag
+// refuses, and options that are none of the cells' are errors.
+func (s *declSettings[T]) Override(options json.RawMessage, values map[string]string, w Want) (Cell, error) {
+	texts, err := s.textsOf(options, w)
+	if err != nil {
+		return Cell{}, err
+	}
+	for _, flag := range slices.Sorted(maps.Keys(values)) {
+		i := slices.IndexFunc(s.d.fields, func(f option) bool { return f.flag == flag && !f.unbound })
+		if i < 0 {
+			return Cell{}, fmt.Errorf("%w: %s have no flag --%s", ErrInvalid, s.d.engine, flag)
+		}
+		texts[i] = values[flag]
+		if f := s.d.fields[i]; f.typ.Kind() == reflect.String && (f.values != nil || f.complete != nil) {
+			texts[i] = strings.ToLower(texts[i]) // keywords in any case, as the flag takes them
+		}
+		if texts[i] == "" {
+			return Cell{}, fmt.Errorf("%w: %s: --%s takes no empty value", ErrInvalid, s.d.engine, flag)
+		}
+	}
+	return s.cellOf(texts, w)
+}
+
+// textsOf returns the texts of the cell (of the command line's values,
+// fitted to w) whose options are options: the first such.
+func (s *declSettings[T]) textsOf(options json.RawMessage, w Want) ([]string, error) {
+	idx := make([]int, len(s.lists))
+	for {
+		c, err := s.cellAt(idx, w)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Equal(c.Options, options) {
+			return s.textsAt(idx), nil
+		}
+		if !next(idx, s.lists) {
+			return nil, fmt.Errorf("%w: %s: options %s are none of the cells the flags span", ErrInvalid, s.d.engine, options)
+		}
+	}
 }
 
 // next advances idx, an odometer over lists with the last field fastest;
@@ -353,13 +476,17 @@ func orList(values []string) string {
 }
 
 // listValue is a declared flag's comma list, checking each item parses
-// as the field's type as the flag is set.
+// as the field's type as the flag is set; keywords in any case with fold.
 type listValue struct {
 	*List
-	typ reflect.Type
+	typ  reflect.Type
+	fold bool
 }
 
 func (l *listValue) Set(s string) error {
+	if l.fold {
+		s = strings.ToLower(s)
+	}
 	var parsed List
 	if err := parsed.Set(s); err != nil {
 		return err
@@ -378,12 +505,14 @@ func (l *listValue) Type() string {
 	switch {
 	case l.typ == reflect.TypeFor[time.Duration]():
 		return "duration"
+	case l.typ.Kind() == reflect.Bool:
+		return "bool"
+	case reflect.PointerTo(l.typ).Implements(textUnmarshaler):
+		return "string"
 	case l.typ.Kind() >= reflect.Int && l.typ.Kind() <= reflect.Uint64:
 		return "int"
 	case l.typ.Kind() == reflect.Float64:
 		return "float"
-	case l.typ.Kind() == reflect.Bool:
-		return "bool"
 	}
 	return "string"
 }

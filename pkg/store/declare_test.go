@@ -38,16 +38,37 @@ func defaultTestOptions() testOptions {
 
 var testDecl = store.Declare("the test engine", defaultTestOptions)
 
-// bind binds the declaration's flags and parses args.
-func bind(t *testing.T, args ...string) store.Settings {
+// bind binds the test declaration's flags and parses args.
+func bind(t *testing.T, args ...string) store.Settings { return bindDecl(t, testDecl, args...) }
+
+// bindDecl binds d's flags and parses args.
+func bindDecl(t *testing.T, d store.Declaration, args ...string) store.Settings {
 	t.Helper()
-	s := testDecl.Settings()
+	s := d.Settings()
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	s.AddFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// cellValues returns each cell's named values, joined by "/".
+func cellValues(t *testing.T, d store.Declaration, cells []store.Cell) []string {
+	t.Helper()
+	var out []string
+	for _, c := range cells {
+		named, err := d.Name(c.Options)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, n := range named {
+			parts = append(parts, n.Value)
+		}
+		out = append(out, strings.Join(parts, "/"))
+	}
+	return out
 }
 
 // Every combination of the lists is a cell, the first field outermost; a
@@ -59,18 +80,7 @@ func TestDeclaredCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, c := range cells {
-		named, err := testDecl.Name(c.Options)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var parts []string
-		for _, n := range named {
-			parts = append(parts, n.Value)
-		}
-		got = append(got, strings.Join(parts, "/"))
-	}
+	got := cellValues(t, testDecl, cells)
 	want := []string{
 		"fast/1/true/1s/off", "fast/1/true/1s/full", "fast/2/true/1s/off", "fast/2/true/1s/full",
 		"safe/1/true/1s/off", "safe/1/true/1s/full", "safe/2/true/1s/off", "safe/2/true/1s/full",
@@ -140,7 +150,7 @@ func TestDeclaredNames(t *testing.T) {
 // A cell hook fits cells to the run; cells it makes equal are one.
 func TestDeclaredOnCell(t *testing.T) {
 	t.Parallel()
-	d := store.Declare("the hooked engine", defaultTestOptions).OnCell(func(o *testOptions, w store.Want) (time.Duration, error) {
+	d := store.Declare("the hooked engine", defaultTestOptions).OnCell(func(o *testOptions, w store.Want, _ store.Given) (time.Duration, error) {
 		if o.Mode == "fast" {
 			o.Strict = false // fast is never strict: the strict cell is the same
 		}
@@ -164,6 +174,71 @@ func TestDeclaredOnCell(t *testing.T) {
 	}
 	if o, _ := d.Decode(cells[0].Options); o.Derived != 1 {
 		t.Errorf("the hook did not see the run: %+v", o)
+	}
+}
+
+// A cell's options take other values for some flags (store.Overrider):
+// each parsed by its flag, in the cell of the command line's other
+// values, fitted by the hook afresh (a wait the hook moved into the
+// retry budget is not moved twice), checked; a flag or value the engine
+// has not, and options of no cell, are refused.
+func TestDeclaredOverride(t *testing.T) {
+	t.Parallel()
+	d := store.Declare("the retrying engine", defaultTestOptions).OnCell(func(o *testOptions, w store.Want, _ store.Given) (time.Duration, error) {
+		if !w.BusyRetry {
+			return 0, nil
+		}
+		if o.Wait <= 0 {
+			return 0, errors.New("retry needs a wait")
+		}
+		retry := o.Wait
+		o.Wait = 0 // the engine fails at once; the worker retries
+		return retry, nil
+	})
+	s := bindDecl(t, d, "--t-mode", "fast,safe", "--t-size", "8,16")
+	w := store.Want{BusyRetry: true}
+	cells, err := s.Cells(w)
+	if err != nil || len(cells) != 4 {
+		t.Fatalf("cells %+v, %v", cells, err)
+	}
+	o, ok := s.(store.Overrider)
+	if !ok {
+		t.Fatal("declared settings are not a store.Overrider")
+	}
+	for _, tt := range []struct {
+		cell   int
+		values map[string]string
+		want   string // the cell's named values, and its retry budget
+		err    bool
+	}{
+		{1, map[string]string{}, "fast/16/false/0s/full 1s", false},
+		{1, map[string]string{"t-wait": "3s", "t-mode": "SAFE"}, "safe/16/false/0s/full 3s", false},
+		{3, map[string]string{"sync": "off", "t-strict": "true"}, "safe/16/true/0s/off 1s", false},
+		{0, map[string]string{"t-size": "big"}, "", true},
+		{0, map[string]string{"t-mode": "slow"}, "", true},
+		{0, map[string]string{"t-wait": "0s"}, "", true}, // the hook refuses it
+		{0, map[string]string{"t-size": "0"}, "", true},  // Validate refuses it
+		{0, map[string]string{"t-other": "1"}, "", true},
+		{-1, map[string]string{"t-size": "4"}, "", true}, // options of no cell
+	} {
+		opts := json.RawMessage(`{"mode":"fast","size_mib":99}`)
+		if tt.cell >= 0 {
+			opts = cells[tt.cell].Options
+		}
+		c, err := o.Override(opts, tt.values, w)
+		if (err != nil) != tt.err {
+			t.Errorf("cell %d %v: error %v, want an error: %v", tt.cell, tt.values, err, tt.err)
+			continue
+		}
+		if err != nil {
+			if !errors.Is(err, store.ErrInvalid) {
+				t.Errorf("cell %d %v: %v is not of class ErrInvalid", tt.cell, tt.values, err)
+			}
+			continue
+		}
+		if got := cellValues(t, d, []store.Cell{c})[0] + " " + c.RetryBudget.String(); got != tt.want {
+			t.Errorf("cell %d %v: %s, want %s", tt.cell, tt.values, got, tt.want)
+		}
 	}
 }
 
@@ -235,5 +310,69 @@ func TestCommonFlagFoldsCase(t *testing.T) {
 	}
 	if store.BindCommon(fs, "sync") != l {
 		t.Error("a second engine's --sync is another list")
+	}
+}
+
+// hintOptions use the declaration's finer tags: suggested values that
+// fold case without restricting, an option named only where set, and one
+// no flag sets.
+type hintOptions struct {
+	Level string   `json:"level" flag:"h-level" complete:"low,high" help:"hinted engine: a level, or any word"`
+	Extra string   `json:"extra,omitempty" flag:"h-extra" named:"omitzero" help:"hinted engine: an extra"`
+	Wait  textWait `json:"wait" flag:"h-wait" help:"hinted engine: a wait"`
+	Run   string   `json:"run,omitempty" name:"h-run" named:"omitzero"`
+}
+
+func (hintOptions) Validate() error { return nil }
+
+// textWait is a text-marshalled option, which help calls a string.
+type textWait int
+
+func (w textWait) MarshalText() ([]byte, error) { return []byte(fmt.Sprint(int(w), "w")), nil }
+func (w *textWait) UnmarshalText(b []byte) error {
+	_, err := fmt.Sscanf(string(b), "%dw", (*int)(w))
+	return err
+}
+
+// The finer tags: suggested values fold case without restricting, an
+// option is named only where set, one no flag sets is named but bound to
+// no flag, a text option reads as a string, and the cell hook sees what
+// the command line gave.
+func TestDeclaredHints(t *testing.T) {
+	t.Parallel()
+	var seen []string
+	d := store.Declare("the hinted engine", func() hintOptions { return hintOptions{Level: "low", Wait: 2} }).
+		OnCell(func(o *hintOptions, _ store.Want, given store.Given) (time.Duration, error) {
+			seen = append(seen, fmt.Sprint(given("h-level"), given("h-extra")))
+			o.Run = "by-hook"
+			return 0, nil
+		})
+	s := d.Settings()
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	s.AddFlags(fs)
+	if err := fs.Parse([]string{"--h-level", "HIGH,Medium"}); err != nil {
+		t.Fatal(err)
+	}
+	if fs.Lookup("h-run") != nil || slices.Contains(s.Flags(), "h-run") {
+		t.Error("an option no flag sets has a flag")
+	}
+	if got := fs.Lookup("h-wait").Value.Type(); got != "string" {
+		t.Errorf("a text option's flag is a %s", got)
+	}
+	if got := s.(store.Completer).Values("h-level"); !slices.Equal(got, []string{"low", "high"}) {
+		t.Errorf("h-level completes %v", got)
+	}
+	cells, err := s.Cells(store.Want{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// h-extra is zero, so not named; h-run is named though no flag sets it.
+	named := cellValues(t, d, cells)
+	want := []string{"high/2w/by-hook", "medium/2w/by-hook"}
+	if !slices.Equal(named, want) {
+		t.Errorf("named %v, want %v", named, want)
+	}
+	if !slices.Equal(seen, []string{"[high medium] []", "[high medium] []"}) {
+		t.Errorf("the hook saw given %v", seen)
 	}
 }

@@ -31,4 +31,12 @@ type Outcome struct {
 	Changes int64
 	// Done says it ran to its end.
 	Done bool
+	// Unordered and Ordered digest the rows its steps returned, their
+	// values and types, in any order and in order (sqltrace.RowsDigest),
+	// when Digested: a connection that cannot read a value as SQLite
+	// returned it (a driver that made a time.Time of a column declared
+	// DATETIME) leaves it false. A statement run for its changes has
+	// none.
+	Unordered, Ordered uint64
+	Digested           bool
 }

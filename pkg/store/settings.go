@@ -55,6 +55,17 @@ type Completer interface {
 	Values(flag string) []string
 }
 
+// Overrider is implemented by Settings that can give a cell of theirs
+// other values for some of their flags: a replay's cell as the
+// application ran, its settings read from the trace. values are by flag
+// name ("journal": "wal"), each parsed as its flag parses it; the cell
+// comes back fitted to w and validated, as Cells gives it. A flag the
+// Settings do not bind is an error, and so is a value it refuses. Every
+// declared engine's Settings are one (see Declare).
+type Overrider interface {
+	Override(options json.RawMessage, values map[string]string, w Want) (Cell, error)
+}
+
 // Values lists the values an engine's flag takes, for shell completion:
 // nil when no engine binds it or its values are free. A common flag
 // (--sync) lists the values of every engine that declares it.
@@ -70,13 +81,6 @@ func (e *EngineSettings) Values(flag string) []string {
 		}
 	}
 	return out
-}
-
-// Configurable is implemented by a Driver whose stores take options that
-// a command line sets. Without it, a driver has one cell of no options.
-type Configurable interface {
-	// Settings returns a new, unbound Settings of the driver's engine.
-	Settings() Settings
 }
 
 // EngineSettings holds one bound Settings per engine of a registry,
@@ -106,14 +110,11 @@ func (r *Registry) Settings() *EngineSettings {
 	return e
 }
 
-// settingsOf returns a new Settings of d's engine: its declared options
-// (Declarer) or its own (Configurable); nil for a driver without options.
+// settingsOf returns a new Settings of d's engine, from its declared
+// options (Declarer); nil for a driver without options.
 func settingsOf(d Driver) Settings {
-	switch c := d.(type) {
-	case Declarer:
+	if c, ok := d.(Declarer); ok {
 		return c.Options().Settings()
-	case Configurable:
-		return c.Settings()
 	}
 	return nil
 }

@@ -34,6 +34,13 @@ type Config struct {
 	// engine refuses (ErrForeign) a database where one of them exists and
 	// gobench did not create it; the user's own schema claims nothing.
 	Replaces []string `json:"replaces,omitempty"`
+	// Bare says the run keeps nothing of its own in the database: Init
+	// sets the database up (its mark, its journal mode) without creating
+	// the key-value table, and connections prepare no key-value
+	// statements, so only statements given as text run on them
+	// (Executor). A replayed trace's database is bare: it holds the
+	// application's schema and nothing else.
+	Bare bool `json:"bare,omitempty"`
 	// Settings are Options by the names of the flags that set them (see
 	// Namer), for reports and gates; engines read Options alone.
 	Settings []Setting `json:"settings,omitempty"`

@@ -1,9 +1,7 @@
 package workload
 
 import (
-	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
 )
@@ -65,6 +63,11 @@ type Replay struct {
 	// the database cannot be expected to end as the capture's.
 	Cut     sqltrace.Loss `json:"cut,omitzero"`
 	Omitted sqltrace.Loss `json:"omitted,omitzero"`
+	// Digested counts the statements whose rows the trace digests
+	// (sqltrace.FlagDigest): a replay compares their rows' values, and
+	// only the number of rows of the others (a trace of format version
+	// 1 digests none).
+	Digested int64 `json:"digested,omitempty"`
 	// Table places each transaction in the database's order of commits
 	// (ReplayCommit); States counts the states.
 	Table  sqltrace.OrderTable `json:"table,omitempty"`
@@ -72,6 +75,11 @@ type Replay struct {
 	// OrderFile, set in the plan a worker process gets, is the run's
 	// shared state of the order of commits (see ReplayOrder).
 	OrderFile string `json:"order_file,omitempty"`
+	// DivergedFile, set by the runner of a cell (gobench's coordinator),
+	// is the file beside the database where the workers leave an example
+	// of each kind of statement that diverged, for the check after the
+	// run (ReplayCheck.Diverged); "" keeps none.
+	DivergedFile string `json:"diverged_file,omitempty"`
 }
 
 // Orders of a replay.
@@ -100,6 +108,11 @@ type ReplayKind struct {
 	ID          string `json:"id"`
 	Fingerprint string `json:"fingerprint"`
 	Count       int64  `json:"count"`
+	// NonDeterministic says a statement of the kind calls a function
+	// whose result changes from run to run (random(), datetime('now'),
+	// see sqltrace.NonDeterministic): what it returns or writes differs
+	// in a replay whatever the order.
+	NonDeterministic bool `json:"non_deterministic,omitempty"`
 }
 
 // Override is a statement that set what the run's settings set.
@@ -127,6 +140,32 @@ type ReplayCheck struct {
 	Tables      int      `json:"tables"`
 	Equal       bool     `json:"equal"`
 	Differences []string `json:"differences,omitempty"`
+	// Diverged gives an example of each kind of statement that diverged
+	// (the first a worker met), in the order of the replay's kinds.
+	Diverged []ReplayDivergence `json:"diverged,omitempty"`
+}
+
+// ReplayDivergence is a replayed statement that did something else than
+// when captured: an example of its kind's.
+type ReplayDivergence struct {
+	// Kind is its kind's id (ReplayKind.ID); SQL its text, Args its
+	// bound values as SQL literals, each shortened.
+	Kind string   `json:"kind"`
+	SQL  string   `json:"sql"`
+	Args []string `json:"args,omitempty"`
+	// What says how it diverged: "other values" (as many rows, other
+	// values or, with ORDER BY, another order), "other rows" (another
+	// number), "other changes" or "another outcome".
+	What string `json:"what"`
+	// Rows and CapturedRows are the rows it returned and those it
+	// returned when captured; Changes and CapturedChanges likewise, for
+	// "other changes"; Class and CapturedClass the outcomes.
+	Rows            int64  `json:"rows"`
+	CapturedRows    int64  `json:"captured_rows"`
+	Changes         int64  `json:"changes,omitempty"`
+	CapturedChanges int64  `json:"captured_changes,omitempty"`
+	Class           string `json:"class,omitempty"`
+	CapturedClass   string `json:"captured_class,omitempty"`
 }
 
 // OtherKindID names the kind of the statements whose fingerprints have no
@@ -150,49 +189,26 @@ func (r *Replay) KindOf(fingerprint string) Op {
 	return other
 }
 
-// checkReplay checks a replay: its trace, order, speed and kinds, and
-// that its phase deals its kinds; a plan without one deals no statement.
-func (p *Plan) checkReplay() error {
-	r := p.Replay
-	if r == nil {
-		for _, ph := range p.RunPhases() {
-			for _, op := range ph.Mix.Ops() {
-				if op.IsStatement() {
-					return fmt.Errorf("phase %s deals %v, but the plan replays no trace", ph.Name, op)
-				}
+// checkOwned checks the data of p's owned source (Owned.Check); a plan
+// without one deals none of the statements an owned source deals.
+func (p *Plan) checkOwned() error {
+	if o := p.owned(); o != nil {
+		return o.Check(p)
+	}
+	for _, ph := range p.RunPhases() {
+		for _, op := range ph.Mix.Ops() {
+			if op.IsStatement() {
+				return fmt.Errorf("phase %s deals %v, but the plan replays no trace", ph.Name, op)
 			}
-		}
-		return nil
-	}
-	switch {
-	case r.Trace == "" || !filepath.IsAbs(r.Trace):
-		return fmt.Errorf("the trace's path %q is not absolute", r.Trace)
-	case r.Order != ReplayRace && r.Order != ReplayCommit:
-		return fmt.Errorf("unknown order %q (want %s or %s)", r.Order, ReplayRace, ReplayCommit)
-	case !(r.Speed >= 0 && r.Speed <= 1000):
-		return fmt.Errorf("speed %v is out of range (want 0 for back to back, or up to 1000 times as captured)", r.Speed)
-	case len(r.Kinds) == 0 || len(r.Kinds) > MaxReplayKinds:
-		return fmt.Errorf("%d statement kinds (want 1 to %d)", len(r.Kinds), MaxReplayKinds)
-	case len(r.Workers) != p.Workers() || r.Procs != p.Procs:
-		return fmt.Errorf("%d connections placed on %d workers of %d processes, not the plan's %d of %d", len(r.Workers), len(r.Workers), r.Procs, p.Workers(), p.Procs)
-	case r.Order == ReplayCommit && (len(r.Table) == 0 || r.States < 1):
-		return errors.New("the order of commits is missing")
-	case p.Preload != 0 || p.Verify || p.SQL != nil || p.Records != nil || p.Warmup != nil || len(p.Phases) != 1 || p.Rate != 0:
-		return errors.New("a replay runs the trace's statements alone: no preload, --verify, warm-up, scripts, records or rate")
-	}
-	for i, k := range r.Kinds {
-		if k.Op != StatementOp(i) {
-			return fmt.Errorf("statement kind %s is op %v, want %v", k.ID, k.Op, StatementOp(i))
-		}
-	}
-	ph := p.Phases[0]
-	if ph.Batch != 1 || ph.Access != AccessLottery {
-		return errors.New("a replay's phase runs one statement at a time")
-	}
-	for _, op := range ph.Mix.Ops() {
-		if !op.IsStatement() || int(op-OpStatement) >= len(r.Kinds) {
-			return fmt.Errorf("phase %s deals %v, which is not one of the replay's %d statement kinds", ph.Name, op, len(r.Kinds))
 		}
 	}
 	return nil
+}
+
+// SpeedName names a replay's speed as --speed reads it: max, 1x, 2x, 0.5x.
+func SpeedName(speed float64) string {
+	if speed == 0 {
+		return "max"
+	}
+	return fmt.Sprintf("%gx", speed)
 }

@@ -71,7 +71,7 @@ func (r *capiRaw) interruptible(ctx context.Context) func() {
 	return r.c.InterruptOn(ctx)
 }
 
-func (r *capiRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn, error) {
+func (r *capiRaw) ops(d *Driver, blob, bare bool, busyTimeout time.Duration) (store.Conn, error) {
 	c := &capiConn{c: r.c, d: d, blob: blob}
 	c.txn = txn{steps: c, d: d}
 	// Before any statement: installing an authorizer expires the
@@ -85,6 +85,9 @@ func (r *capiRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Co
 		// same way and counts.
 		r.c.SetBusyTimeout(int(busyTimeout / time.Millisecond))
 		c.txn.counted = true
+	}
+	if bare {
+		return c, nil
 	}
 	err := c.stmts.prepareAll(func(sql string) (*capi.Stmt, error) {
 		s, _, err := r.c.Prepare(sql)

@@ -51,7 +51,7 @@ func (r *sqlRaw) interruptible(ctx context.Context) func() {
 	return func() { r.ctx = bg }
 }
 
-func (r *sqlRaw) ops(d *Driver, _ bool, _ time.Duration) (store.Conn, error) {
+func (r *sqlRaw) ops(d *Driver, _, bare bool, _ time.Duration) (store.Conn, error) {
 	probe, release, err := r.be.autocommit(r.c)
 	if err != nil {
 		return nil, fmt.Errorf("driver %s: %w", d.name, err)
@@ -64,7 +64,7 @@ func (r *sqlRaw) ops(d *Driver, _ bool, _ time.Duration) (store.Conn, error) {
 		release()
 		return nil, fmt.Errorf("driver %s: installing the authorizer: %w", d.name, d.wrap(err))
 	}
-	if err := c.prepare(); err != nil {
+	if err := c.prepare(bare); err != nil {
 		release()
 		return nil, err
 	}
@@ -144,7 +144,10 @@ func (c *conn) prepareStmt(sql string) (stmt, error) {
 	return s, nil
 }
 
-func (c *conn) prepare() error {
+func (c *conn) prepare(bare bool) error {
+	if bare {
+		return nil
+	}
 	if err := c.stmts.prepareAll(c.prepareStmt); err != nil {
 		return err
 	}

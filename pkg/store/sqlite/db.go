@@ -31,6 +31,8 @@ type db struct {
 	// replaces are the tables of the plan's own schema (see
 	// store.Config.Replaces).
 	replaces []string
+	// bare: no kv table, no op statements (store.Config.Bare).
+	bare bool
 
 	// keeper holds an in-memory database open for the store's life: it
 	// would vanish with its last connection. reusedJournal is the journal
@@ -162,7 +164,10 @@ func (s *db) Init(ctx context.Context) error {
 	}
 	// Every table the run replaces is gobench's (or absent): drop it
 	// and create it anew, empty, as kv.
-	steps := []string{fmt.Sprintf("PRAGMA application_id=%d", applicationID), "DROP TABLE IF EXISTS kv", schemaSQL}
+	steps := []string{fmt.Sprintf("PRAGMA application_id=%d", applicationID)}
+	if !s.bare {
+		steps = append(steps, "DROP TABLE IF EXISTS kv", schemaSQL)
+	}
 	if s.table != nil {
 		t := newTableSQL(*s.table)
 		steps = append(steps, t.drop, t.create)
@@ -261,13 +266,13 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	oc, err := c.ops(s.d, s.opts.API == APIBlob, time.Duration(s.opts.BusyTimeoutMS)*time.Millisecond)
+	oc, err := c.ops(s.d, s.opts.API == APIBlob, s.bare, time.Duration(s.opts.BusyTimeoutMS)*time.Millisecond)
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
 	if l, ok := oc.(looper); ok {
-		l.setLoop(!s.opts.NoCLoop, &s.cOps)
+		l.setLoop(!bool(s.opts.NoCLoop), &s.cOps)
 	}
 	if s.table != nil {
 		if err := oc.(tableConn).prepareTable(*s.table); err != nil {

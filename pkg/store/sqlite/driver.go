@@ -38,8 +38,9 @@ type rawConn interface {
 	interruptible(ctx context.Context) (stop func())
 	// ops prepares the op statements and returns the connection as a
 	// store.Conn, which owns it from then on; with blob, reads and updates
-	// use incremental blob I/O (only for a blobBackend's connections).
-	ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn, error)
+	// use incremental blob I/O (only for a blobBackend's connections);
+	// with bare, no op statement is prepared (store.Config.Bare).
+	ops(d *Driver, blob, bare bool, busyTimeout time.Duration) (store.Conn, error)
 	Close() error
 }
 
@@ -104,7 +105,7 @@ func (d *Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) 
 	if err := checkNames(cfg); err != nil {
 		return nil, err
 	}
-	s := &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse, table: cfg.Table, replaces: cfg.Replaces, record: cfg.Record}
+	s := &db{d: d, path: cfg.Path, opts: opts, reuse: cfg.Reuse, table: cfg.Table, replaces: cfg.Replaces, record: cfg.Record, bare: cfg.Bare}
 	if err := s.traceVFS(); err != nil {
 		return nil, err
 	}

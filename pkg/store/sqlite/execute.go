@@ -147,13 +147,18 @@ func (c *conn) queryRows(s stmt, args []driver.NamedValue, maxRows int64) (store
 		return store.Outcome{}, err
 	}
 	dest := make([]driver.Value, len(rows.Columns()))
-	var out store.Outcome
+	out := store.Outcome{Digested: true}
+	dig := sqltrace.NewRowsDigest()
 	for maxRows < 0 || out.Rows < maxRows {
 		if err = rows.Next(dest); err != nil {
 			break
 		}
 		out.Rows++
+		h, ok := sqltrace.Row(dest)
+		out.Digested = out.Digested && ok
+		dig.Add(h)
 	}
+	out.Unordered, out.Ordered = dig.Unordered, dig.Ordered
 	if err == io.EOF {
 		out.Done, err = true, nil
 	}
@@ -190,14 +195,17 @@ func (c *ncConn) Execute(sql string, args []any, maxRows int64, changes bool) (s
 		return store.Outcome{}, err
 	}
 	c.guard.run(k.vacuum)
-	var out store.Outcome
+	out := store.Outcome{Digested: !changes}
+	dig := sqltrace.NewRowsDigest()
 	for maxRows < 0 || out.Rows < maxRows {
 		if !k.s.Step() {
 			out.Done = true
 			break
 		}
 		out.Rows++
+		dig.Add(ncRowHash(k.s))
 	}
+	out.Unordered, out.Ordered = dig.Unordered, dig.Ordered
 	err = k.s.Err()
 	if rerr := k.s.Reset(); err == nil && out.Done {
 		err = rerr
@@ -206,6 +214,28 @@ func (c *ncConn) Execute(sql string, args []any, maxRows int64, changes bool) (s
 		out.Changes = c.c.Changes()
 	}
 	return out, c.guard.end(sql, c.txn.wrapErr(err))
+}
+
+// ncRowHash hashes the row s's last step returned (sqltrace.RowHash),
+// reading each value as SQLite holds it.
+func ncRowHash(s *nsqlite.Stmt) uint64 {
+	var h sqltrace.RowHash
+	h.Begin()
+	for i := range s.ColumnCount() {
+		switch s.ColumnType(i) {
+		case nsqlite.INTEGER:
+			h.Int(s.ColumnInt64(i))
+		case nsqlite.FLOAT:
+			h.Float(s.ColumnFloat(i))
+		case nsqlite.TEXT:
+			h.Text(string(s.ColumnRawText(i)))
+		case nsqlite.BLOB:
+			h.Blob(s.ColumnRawBlob(i))
+		default:
+			h.Null()
+		}
+	}
+	return h.Sum()
 }
 
 // keptStmt returns the kept statement of sql, prepared the first time;

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/sqlite/internal/capi"
 )
@@ -63,7 +64,8 @@ func (c *capiConn) Execute(sql string, args []any, maxRows int64, changes bool) 
 		}
 	}
 	c.guard.run(k.vacuum)
-	var out store.Outcome
+	out := store.Outcome{Digested: !changes}
+	dig := sqltrace.NewRowsDigest()
 	for maxRows < 0 || out.Rows < maxRows {
 		row, serr := k.s.Step()
 		if serr != nil {
@@ -75,7 +77,9 @@ func (c *capiConn) Execute(sql string, args []any, maxRows int64, changes bool) 
 			break
 		}
 		out.Rows++
+		dig.Add(k.s.RowHash())
 	}
+	out.Unordered, out.Ordered = dig.Unordered, dig.Ordered
 	k.s.Reset()
 	if changes && err == nil {
 		out.Changes = int64(c.c.Changes())

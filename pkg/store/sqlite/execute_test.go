@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/store"
 )
 
@@ -68,6 +69,56 @@ func TestExecute(t *testing.T) {
 			if !errors.Is(err, ErrRefused) {
 				t.Errorf("%s: %v, want a refusal", bad, err)
 			}
+		}
+	})
+}
+
+// TestExecuteDigest: every driver digests a statement's rows as package
+// sqltrace does (the capture's digest), values and types, and only the
+// rows stepped through; a bare store (a replay's) has no kv table.
+func TestExecuteDigest(t *testing.T) {
+	row := func(vals ...any) uint64 {
+		h, ok := sqltrace.Row(vals)
+		if !ok {
+			t.Fatalf("row %v: no digest", vals)
+		}
+		return h
+	}
+	r1, r2 := row(int64(1), "ann", 2.5, []byte{0, 1}, nil), row(int64(2), "bob", -0.5, []byte{}, nil)
+	all, first := sqltrace.NewRowsDigest(), sqltrace.NewRowsDigest()
+	all.Add(r1)
+	all.Add(r2)
+	first.Add(r1)
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		st := openInit(t, d, store.Config{Path: filepath.Join(t.TempDir(), "run.db"), Options: DefaultOptions().Encode(), Bare: true})
+		defer st.Close()
+		c, err := st.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		ex := c.(store.Executor)
+		for _, q := range []string{"CREATE TABLE u (id INTEGER PRIMARY KEY, name TEXT, score REAL, pic BLOB, none)",
+			"INSERT INTO u VALUES (1, 'ann', 2.5, x'0001', NULL), (2, 'bob', -0.5, x'', NULL)"} {
+			if _, err := ex.Execute(q, nil, -1, false); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		out, err := ex.Execute("SELECT * FROM u ORDER BY id", nil, -1, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !out.Digested || out.Unordered != all.Unordered || out.Ordered != all.Ordered {
+			t.Errorf("both rows: %+v, want digests %x, %x", out, all.Unordered, all.Ordered)
+		}
+		if out, _ := ex.Execute("SELECT * FROM u ORDER BY id DESC", nil, -1, false); out.Unordered != all.Unordered || out.Ordered == all.Ordered {
+			t.Errorf("the rows in another order: %+v: want the same unordered digest, another ordered one", out)
+		}
+		if out, _ := ex.Execute("SELECT * FROM u ORDER BY id", nil, 1, false); out.Ordered != first.Ordered {
+			t.Errorf("through 1 row: %+v, want the first row's digest %x", out, first.Ordered)
+		}
+		if out, _ := ex.Execute("SELECT count(*) FROM sqlite_schema WHERE name = 'kv'", nil, -1, false); out.Unordered != row(int64(0)) {
+			t.Errorf("a bare store has a kv table")
 		}
 	})
 }

@@ -83,7 +83,7 @@ func (r *ncRaw) queryString(q string) (string, error) {
 	return s.ColumnText(0), nil
 }
 
-func (r *ncRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn, error) {
+func (r *ncRaw) ops(d *Driver, blob, bare bool, busyTimeout time.Duration) (store.Conn, error) {
 	c := &ncConn{c: r.c, d: d, blob: blob}
 	c.txn = txn{steps: c, d: d}
 	// Before any statement: installing an authorizer expires the
@@ -100,6 +100,9 @@ func (r *ncRaw) ops(d *Driver, blob bool, busyTimeout time.Duration) (store.Conn
 			return nil, fmt.Errorf("installing the busy handler: %w", d.wrap(err))
 		}
 		c.txn.counted = true // the handler sees every busy answer
+	}
+	if bare {
+		return c, nil
 	}
 	err = c.stmts.prepareAll(func(sql string) (*nsqlite.Stmt, error) {
 		s, _, err := r.c.Prepare(sql)

@@ -7,9 +7,10 @@ import (
 )
 
 // A replay's cell as captured takes the application's journal, sync,
-// busy timeout and checkpoint over a cell's options; a checkpoint
-// outside WAL is left alone, and a value or setting SQLite has not is
-// refused.
+// busy timeout and checkpoint over a cell's options, through the
+// declaration's generic override (no SQLite code of its own); a
+// checkpoint outside WAL is left alone, and a value or setting SQLite has
+// not is refused.
 func TestOverride(t *testing.T) {
 	base := DefaultOptions()
 	base.Checkpoint = ""
@@ -20,17 +21,19 @@ func TestOverride(t *testing.T) {
 	}{
 		{map[string]string{"journal": "wal", "sync": "normal", "busy-timeout": "2.5s", "checkpoint": "500"},
 			Options{Journal: "wal", Sync: "normal", BusyTimeoutMS: 2500, Checkpoint: "500"}, false},
+		{map[string]string{"journal": "WAL"}, Options{Journal: "wal", Sync: "full", BusyTimeoutMS: 5000}, false},
 		{map[string]string{"sync": "off", "checkpoint": "off"}, Options{Journal: "rollback", Sync: "off", BusyTimeoutMS: 5000}, false},
 		{map[string]string{}, base, false},
 		{map[string]string{"journal": "bogus"}, Options{}, true},
 		{map[string]string{"busy-timeout": "soon"}, Options{}, true},
 		{map[string]string{"page-size": "4096"}, Options{}, true},
+		{map[string]string{"memory": "true"}, Options{}, true}, // set by the run, no flag's
 	} {
-		s, ok := (&Driver{}).Settings().(store.Overrider)
+		s, ok := (&Driver{}).Options().Settings().(store.Overrider)
 		if !ok {
 			t.Fatal("the SQLite settings are not a store.Overrider")
 		}
-		raw, err := s.Override(base.Encode(), tt.values)
+		c, err := s.Override(base.Encode(), tt.values, store.Want{})
 		if (err != nil) != tt.err {
 			t.Errorf("%v: error %v, want an error: %v", tt.values, err, tt.err)
 			continue
@@ -38,7 +41,7 @@ func TestOverride(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		got, err := DecodeOptions(raw)
+		got, err := DecodeOptions(c.Options)
 		if err != nil || got != tt.want {
 			t.Errorf("%v: %+v (%v), want %+v", tt.values, got, err, tt.want)
 		}

@@ -11,7 +11,10 @@ import (
 // in the database: kv, the record table, and those of the plan's own
 // schema (store.Config.Replaces).
 func (s *db) replaced() []string {
-	names := []string{"kv"}
+	var names []string
+	if !s.bare {
+		names = append(names, "kv")
+	}
 	if s.table != nil {
 		names = append(names, s.table.Name)
 	}

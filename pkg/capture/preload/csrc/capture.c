@@ -185,7 +185,14 @@ struct sqlite3_vfs {
 	X(double, sqlite3_value_double, (sqlite3_value *))                                                       \
 	X(const unsigned char *, sqlite3_value_text, (sqlite3_value *))                                          \
 	X(const void *, sqlite3_value_blob, (sqlite3_value *))                                                   \
-	X(int, sqlite3_value_bytes, (sqlite3_value *))
+	X(int, sqlite3_value_bytes, (sqlite3_value *))                                                           \
+	X(int, sqlite3_column_count, (sqlite3_stmt *))                                                           \
+	X(int, sqlite3_column_type, (sqlite3_stmt *, int))                                                       \
+	X(sqlite3_int64, sqlite3_column_int64, (sqlite3_stmt *, int))                                            \
+	X(double, sqlite3_column_double, (sqlite3_stmt *, int))                                                  \
+	X(const unsigned char *, sqlite3_column_text, (sqlite3_stmt *, int))                                     \
+	X(const void *, sqlite3_column_blob, (sqlite3_stmt *, int))                                              \
+	X(int, sqlite3_column_bytes, (sqlite3_stmt *, int))
 
 #define DECLARE(ret, name, args) static ret(*real_##name) args;
 REAL_FUNCS(DECLARE)
@@ -255,7 +262,7 @@ static void resolve(void) { pthread_once(&resolve_once, do_resolve); }
 
 /* ---- the trace's encoding ---- */
 
-#define VERSION 1
+#define VERSION 2 /* 2: an exec's digest of its rows (F_DIGEST) */
 #define MAX_CHUNK (4 << 20)
 #define FLUSH_AT (64 << 10)
 #define MAX_VALUE (1 << 20)
@@ -277,6 +284,8 @@ enum {
 	F_READONLY = 32,
 	F_CHANGES = 64,
 	F_CUT = 256, /* the text was longer than MAX_TEXT: its first MAX_TEXT bytes are kept */
+	F_DIGEST = 512,  /* the exec ends with the 8-byte digest of its rows */
+	F_ORDERED = 1024 /* the statement orders its rows (ORDER BY): the digest folds them in order */
 };
 
 typedef struct {
@@ -891,6 +900,7 @@ typedef struct stmt {
 	int running;
 	int in_exec;
 	int64_t start, end, insql, rows;
+	uint64_t dig_u, dig_o; /* its rows' digest, in any order and in order (see row_hash) */
 	uint64_t snap_seq0, commit_seq0, busy0;
 	int ac_before;
 	struct stmt *next;
@@ -1144,12 +1154,99 @@ static void put_value(const value *v) {
 	}
 }
 
+/* ---- the digest of a statement's rows (sqltrace's RowHash and RowsDigest) ---- */
+
+#define FNV_OFFSET 14695981039346656037ULL
+#define FNV_PRIME 1099511628211ULL
+
+static uint64_t fnv_byte(uint64_t h, unsigned char c) { return (h ^ c) * FNV_PRIME; }
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v) {
+	for (int i = 0; i < 8; i++)
+		h = fnv_byte(h, (unsigned char)(v >> (8 * i)));
+	return h;
+}
+
+static uint64_t fnv_bytes(uint64_t h, int type, const unsigned char *p, int n) {
+	h = fnv_u64(fnv_byte(h, (unsigned char)type), (uint64_t)(n > 0 ? n : 0));
+	for (int i = 0; i < n; i++)
+		h = fnv_byte(h, p[i]);
+	return h;
+}
+
+/* row_hash hashes the row a step returned: each column's type and value,
+ * read as SQLite holds it (no conversion the program would see), mixed. */
+static uint64_t row_hash(sqlite3_stmt *s) {
+	uint64_t h = FNV_OFFSET;
+	int n = real_sqlite3_column_count(s);
+	for (int i = 0; i < n; i++) {
+		int t = real_sqlite3_column_type(s, i);
+		switch (t) {
+		case SQLITE_INTEGER:
+			h = fnv_u64(fnv_byte(h, 1), (uint64_t)real_sqlite3_column_int64(s, i));
+			break;
+		case SQLITE_FLOAT: {
+			double d = real_sqlite3_column_double(s, i);
+			uint64_t u;
+			memcpy(&u, &d, 8);
+			h = fnv_u64(fnv_byte(h, 2), u);
+			break;
+		}
+		case SQLITE_TEXT: {
+			const unsigned char *p = real_sqlite3_column_text(s, i);
+			h = fnv_bytes(h, 3, p, p ? real_sqlite3_column_bytes(s, i) : 0);
+			break;
+		}
+		case SQLITE_BLOB: {
+			const unsigned char *p = real_sqlite3_column_blob(s, i);
+			h = fnv_bytes(h, 4, p, p ? real_sqlite3_column_bytes(s, i) : 0);
+			break;
+		}
+		default:
+			h = fnv_byte(h, 5);
+		}
+	}
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+static int word_byte(unsigned char c) {
+	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+/* ordered reports whether a statement orders its rows: its text holds the
+ * words ORDER BY, in any case, separated by white space only (sqltrace's
+ * Ordered). */
+static int ordered(const char *sql, size_t n) {
+	int prev_order = 0;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)sql[i];
+		if (!word_byte(c)) {
+			if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'))
+				prev_order = 0;
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < n && word_byte((unsigned char)sql[j]))
+			j++;
+		if (prev_order && j - i == 2 && strncasecmp(sql + i, "by", 2) == 0)
+			return 1;
+		prev_order = j - i == 5 && strncasecmp(sql + i, "order", 5) == 0;
+		i = j;
+	}
+	return 0;
+}
+
 /* begin_exec notes a statement's first step; mu is held. */
 static void begin_exec(stmt *st) {
 	st->running = 1;
 	st->in_exec = in_exec > 0;
 	st->start = now();
 	st->insql = st->rows = 0;
+	st->dig_u = 0;
+	st->dig_o = FNV_OFFSET;
 	if (st->c && st->c->f) {
 		st->snap_seq0 = st->c->f->snap_seq;
 		st->commit_seq0 = st->c->f->commit_seq;
@@ -1185,6 +1282,9 @@ static void end_exec(stmt *st, int rc) {
 		flags |= F_AC_AFTER;
 	if (st->in_exec)
 		flags |= F_EXEC;
+	flags |= F_DIGEST;
+	if (sql && ordered(sql, sqln))
+		flags |= F_ORDERED;
 	int ro = real_sqlite3_stmt_readonly(st->s);
 	if (ro)
 		flags |= F_READONLY;
@@ -1226,6 +1326,10 @@ static void end_exec(stmt *st, int rc) {
 	put_u(&records, (uint64_t)st->nparams);
 	for (int i = 0; i < st->nparams; i++)
 		put_value(&st->params[i]);
+	uint64_t dig = flags & F_ORDERED ? st->dig_o : st->dig_u;
+	if (grow(&records, 8))
+		for (int i = 0; i < 8; i++)
+			records.b[records.n++] = (unsigned char)(dig >> (8 * i));
 	record_done();
 }
 
@@ -1662,12 +1766,15 @@ int sqlite3_step(sqlite3_stmt *s) {
 	int64_t t1 = now();
 	if (!st)
 		return rc;
+	uint64_t row = rc == SQLITE_ROW ? row_hash(s) : 0;
 	pthread_mutex_lock(&mu);
 	st->insql += t1 - t0;
 	st->end = t1;
-	if (rc == SQLITE_ROW)
+	if (rc == SQLITE_ROW) {
 		st->rows++;
-	else
+		st->dig_u += row;
+		st->dig_o = (st->dig_o ^ row) * FNV_PRIME;
+	} else
 		end_exec(st, rc);
 	pthread_mutex_unlock(&mu);
 	return rc;

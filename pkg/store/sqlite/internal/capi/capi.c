@@ -305,6 +305,57 @@ int gb_bind_blob(sqlite3_stmt *s, int i, const void *v, int n) {
 	return n > 0 ? sqlite3_bind_blob(s, i, v, n, SQLITE_TRANSIENT) : sqlite3_bind_zeroblob(s, i, 0);
 }
 
+/* gb_row_hash hashes the row a step returned, as package sqltrace's
+ * RowHash does (and gobench capture's library): FNV-1a over each column's
+ * type and value, as SQLite holds it, mixed by splitmix64's finaliser. */
+#define GB_FNV_PRIME 1099511628211ULL
+static uint64_t fnv_byte(uint64_t h, unsigned char c) { return (h ^ c) * GB_FNV_PRIME; }
+static uint64_t fnv_u64(uint64_t h, uint64_t v) {
+	for (int i = 0; i < 8; i++)
+		h = fnv_byte(h, (unsigned char)(v >> (8 * i)));
+	return h;
+}
+static uint64_t fnv_bytes(uint64_t h, int type, const unsigned char *p, int n) {
+	h = fnv_u64(fnv_byte(h, (unsigned char)type), (uint64_t)(n > 0 ? n : 0));
+	for (int i = 0; i < n; i++)
+		h = fnv_byte(h, p[i]);
+	return h;
+}
+
+uint64_t gb_row_hash(sqlite3_stmt *s) {
+	uint64_t h = 14695981039346656037ULL;
+	int n = sqlite3_column_count(s);
+	for (int i = 0; i < n; i++) {
+		switch (sqlite3_column_type(s, i)) {
+		case SQLITE_INTEGER:
+			h = fnv_u64(fnv_byte(h, 1), (uint64_t)sqlite3_column_int64(s, i));
+			break;
+		case SQLITE_FLOAT: {
+			double d = sqlite3_column_double(s, i);
+			uint64_t u;
+			memcpy(&u, &d, 8);
+			h = fnv_u64(fnv_byte(h, 2), u);
+			break;
+		}
+		case SQLITE_TEXT: {
+			const unsigned char *p = sqlite3_column_text(s, i);
+			h = fnv_bytes(h, 3, p, p ? sqlite3_column_bytes(s, i) : 0);
+			break;
+		}
+		case SQLITE_BLOB: {
+			const unsigned char *p = sqlite3_column_blob(s, i);
+			h = fnv_bytes(h, 4, p, p ? sqlite3_column_bytes(s, i) : 0);
+			break;
+		}
+		default:
+			h = fnv_byte(h, 5);
+		}
+	}
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
 /* The exported calls: each op, and the autocommit state it left. */
 static gb_res done(sqlite3 *db, gb_res r) {
 	r.ac = sqlite3_get_autocommit(db);

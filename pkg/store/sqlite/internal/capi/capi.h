@@ -24,6 +24,11 @@ typedef long long int sqlite3_int64;
 #define SQLITE_OPEN_URI 0x00000040
 #define SQLITE_OPEN_NOMUTEX 0x00008000
 #define SQLITE_STATIC ((void (*)(void *))0)
+#define SQLITE_INTEGER 1
+#define SQLITE_FLOAT 2
+#define SQLITE_TEXT 3
+#define SQLITE_BLOB 4
+#define SQLITE_NULL 5
 
 int sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs);
 int sqlite3_close_v2(sqlite3 *);
@@ -42,6 +47,9 @@ int sqlite3_bind_null(sqlite3_stmt *, int);
 int sqlite3_bind_parameter_count(sqlite3_stmt *);
 int sqlite3_bind_parameter_index(sqlite3_stmt *, const char *zName);
 int sqlite3_column_count(sqlite3_stmt *pStmt);
+int sqlite3_column_type(sqlite3_stmt *, int iCol);
+sqlite3_int64 sqlite3_column_int64(sqlite3_stmt *, int iCol);
+double sqlite3_column_double(sqlite3_stmt *, int iCol);
 const void *sqlite3_column_blob(sqlite3_stmt *, int iCol);
 int sqlite3_column_bytes(sqlite3_stmt *, int iCol);
 const unsigned char *sqlite3_column_text(sqlite3_stmt *, int iCol);
@@ -114,6 +122,7 @@ gb_res gb_blob_read_held(gb_conn *c, sqlite3_int64 key, void *dst, int cap);
 gb_res gb_blob_write_held(gb_conn *c, sqlite3_int64 key, const void *v, int n);
 void gb_blob_release(gb_conn *c);
 int gb_bind_text(sqlite3_stmt *s, int i, const char *v, int n);
+uint64_t gb_row_hash(sqlite3_stmt *s);
 int gb_set_authorizer(gb_conn *c, uintptr_t h);
 int gb_bind_blob(sqlite3_stmt *s, int i, const void *v, int n);
 

@@ -138,6 +138,10 @@ func (s *Stmt) Step() (row bool, err error) {
 	}
 }
 
+// RowHash returns the hash of the row the last Step returned: its
+// values and their types (sqltrace.RowHash's, computed in C).
+func (s *Stmt) RowHash() uint64 { return uint64(C.gb_row_hash(s.s)) }
+
 // Reset resets the statement, keeping its bindings.
 func (s *Stmt) Reset() {
 	s.c.ac = -1

@@ -1,9 +1,7 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
@@ -18,27 +16,6 @@ import (
 // text; then its transactions, its divergence from the capture, the
 // database's end against the capture's, and the settings the run
 // overrode.
-
-// replayRow is one statement's row: by its kind's figures.
-type replayRow struct {
-	o           result.OpStats
-	fingerprint string
-	total       float64 // µs
-}
-
-// replayRows returns a replayed run's statements, by total time.
-func replayRows(r *result.Result, ph result.Phase) []replayRow {
-	texts := map[string]string{}
-	for _, k := range r.Plan.Replay.Kinds {
-		texts[k.ID] = k.Fingerprint
-	}
-	rows := make([]replayRow, 0, len(ph.Ops))
-	for _, o := range ph.Ops {
-		rows = append(rows, replayRow{o: o, fingerprint: texts[o.Kind], total: o.MeanMicros * float64(o.Count)})
-	}
-	slices.SortStableFunc(rows, func(a, b replayRow) int { return cmp.Compare(b.total, a.total) })
-	return rows
-}
 
 // busyWaits is a statement's busy waits: the busy handler's calls, where
 // the driver counts them.

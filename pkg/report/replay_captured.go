@@ -1,7 +1,9 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +17,27 @@ import (
 // ran with and where they came from (the trace's PRAGMAs, the flags), and
 // the capture's own timing of its statements, a row "captured" of the
 // statement table and of a suite's latency tables.
+
+// replayRow is one statement's row: by its kind's figures.
+type replayRow struct {
+	o           result.OpStats
+	fingerprint string
+	total       float64 // µs
+}
+
+// replayRows returns a replayed run's statements, by total time.
+func replayRows(r *result.Result, ph result.Phase) []replayRow {
+	texts := map[string]string{}
+	for _, k := range r.Plan.Replay.Kinds {
+		texts[k.ID] = k.Fingerprint
+	}
+	rows := make([]replayRow, 0, len(ph.Ops))
+	for _, o := range ph.Ops {
+		rows = append(rows, replayRow{o: o, fingerprint: texts[o.Kind], total: o.MeanMicros * float64(o.Count)})
+	}
+	slices.SortStableFunc(rows, func(a, b replayRow) int { return cmp.Compare(b.total, a.total) })
+	return rows
+}
 
 // capturedNote says what the captured row is.
 const capturedNote = "the application's own run, as the trace timed it"

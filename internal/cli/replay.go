@@ -78,6 +78,19 @@ setting of the matrix applies: --driver, --journal, --sync,
 --busy-timeout, --mode, --procs; --repeat, --expect, --json, --html,
 compare and merge work as for any run.
 
+As captured: the first cell (settings=as captured, the baseline) runs
+with the application's own settings, as its PRAGMAs set them
+(journal_mode, synchronous, busy_timeout, wal_autocheckpoint; each the
+value it set most often; for a Go program, what its driver's connection
+string and defaults set, as the wrapper read them back; else SQLite's
+defaults and a 5s busy timeout). With no --journal, --sync, --busy-timeout or --checkpoint it
+is the only cell; a matrix given adds its cells (settings=given), each
+taking the application's value for every setting whose flag was not
+given, and runs a cell equal to the one as captured once. The report sets
+the capture's own timing beside the replay's: a row "captured" of the
+statement table and of each latency table, and each statement's mean
+against the capture's.
+
 Timing: --speed max runs each connection's statements back to back;
 --speed 1x runs each at the time it was captured, open loop, its latency
 counted from that due time, so a setting slower than the capture shows
@@ -105,6 +118,9 @@ no file functions; refused before anything runs: exit 2), and a truncated
 or corrupt trace exits 2 naming the byte offset.`,
 		Example: `  # A trace gobench capture recorded
   gobench replay --info shop.trace
+
+  # The application as it ran (its own PRAGMAs' settings), beside its capture
+  gobench replay shop.trace
 
   # Rollback against WAL, FULL against NORMAL, every transaction in its captured order
   gobench replay shop.trace --order commit --journal rollback,wal --sync full,normal

@@ -99,6 +99,9 @@ type connector struct {
 
 	mu   sync.Mutex
 	path *string // the database's path, once found
+	// settings are the statements that would set what the connector's
+	// connections run with (see connSettings), until noted in the trace.
+	settings string
 }
 
 // Driver returns the recording driver.
@@ -111,6 +114,9 @@ func (k *connector) Driver() driver.Driver { return k.d }
 func (k *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	path := k.database(ctx)
 	id, db := k.c.opened(ctx, path, func(dest string) error { return k.copy(ctx, dest) }, k.digest)
+	if settings := k.takeSettings(); settings != "" {
+		k.c.write(&sqltrace.Record{Kind: sqltrace.KindNote, Note: sqltrace.SettingsNote(path, settings)})
+	}
 	t := k.c.now()
 	under, err := k.k.Connect(ctx)
 	rec := sqltrace.Open{Conn: id, DB: db, Time: t}
@@ -141,10 +147,35 @@ func (k *connector) database(ctx context.Context) string {
 				path = r[2]
 			}
 		}
+		if path != "" {
+			k.settings = connSettings(ctx, cn)
+		}
 		cn.Close()
 	}
 	k.path = &path
 	return path
+}
+
+// takeSettings returns the connector's settings the first time, "" after.
+func (k *connector) takeSettings() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	s := k.settings
+	k.settings = ""
+	return s
+}
+
+// connSettings reads what a connection runs with, whatever set it (the
+// connection string, the driver's defaults, the database's own journal
+// mode): the statements that would set it.
+func connSettings(ctx context.Context, cn driver.Conn) string {
+	var stmts []string
+	for _, p := range []string{"journal_mode", "synchronous", "busy_timeout"} {
+		if rows, err := query(ctx, cn, "PRAGMA "+p); err == nil && len(rows) == 1 && len(rows[0]) == 1 {
+			stmts = append(stmts, "PRAGMA "+p+"="+rows[0][0])
+		}
+	}
+	return strings.Join(stmts, "; ")
 }
 
 // copy writes a copy of the database, as it is, to dest (VACUUM INTO, on

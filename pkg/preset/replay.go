@@ -82,9 +82,11 @@ func (ReplaySpec) Shape() result.Shape { return result.ShapeMatrix }
 // Reference is none: a matrix names its baseline by a selector.
 func (ReplaySpec) Reference() string { return "" }
 
-// Plans returns one plan per cell of m: for each --procs value (0 is as
+// Plans returns one plan per cell of m: first the cell as the
+// application ran (asCaptured), then for each --procs value (0 is as
 // captured), the trace's connections placed on workers, spanned over the
-// rest of the matrix.
+// rest of the matrix, which takes the application's settings where its
+// flags were not given.
 func (s ReplaySpec) Plans(m Matrix) ([]*workload.Plan, error) {
 	if s.Open == nil || s.Options.Trace == "" {
 		return nil, errors.New("no trace to replay")
@@ -107,7 +109,7 @@ func (s ReplaySpec) Plans(m Matrix) ([]*workload.Plan, error) {
 		}
 		cells = append(cells, more...)
 	}
-	return cells, nil
+	return asCaptured(m, cells)
 }
 
 // cells returns the cells of one fold of the captured processes.

@@ -67,6 +67,9 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 	r.Snapshot = tally.snapshot
 	r.Kinds, r.Overrides = tally.kinds(), tally.overrides
 	r.Workers, r.Procs = tally.place(o.Procs)
+	if r.Captured, err = readCaptured(open, r); err != nil {
+		return nil, in, err
+	}
 	return r, in, nil
 }
 

@@ -33,11 +33,27 @@ func (planSource) Owns(p *workload.Plan) bool { return p.Replay != nil }
 func (planSource) Recorded() bool { return true }
 
 // Unplace clears the file the workers leave the examples of divergence
-// in: a path beside the database, not the workload.
+// in (a path beside the database, not the workload) and the mark of the
+// cell as captured (a setting, Settings, not another workload).
 func (planSource) Unplace(p *workload.Plan) {
 	r := *p.Replay
 	r.DivergedFile = ""
+	r.AsCaptured = false
 	p.Replay = &r
+}
+
+// Settings names where a replay cell's settings come from, for a trace
+// that read the application's: the application's ("as captured", a
+// replay's first cell) or the flags given (the matrix's, the
+// application's for the rest).
+func (planSource) Settings(p *workload.Plan) []store.Setting {
+	switch r := p.Replay; {
+	case r.Captured == nil:
+		return nil
+	case r.AsCaptured:
+		return []store.Setting{{Name: "settings", Value: "as captured"}}
+	}
+	return []store.Setting{{Name: "settings", Value: "given"}}
 }
 
 func (planSource) Kinds(p *workload.Plan, _ *workload.Phase) []workload.Op {
@@ -267,4 +283,5 @@ var (
 	_ workload.Owned  = planSource{}
 	_ workload.Around = planSource{}
 	_ workload.Timed  = planSource{}
+	_ workload.Set    = planSource{}
 )

@@ -55,11 +55,7 @@ func TestReplayOrderShared(t *testing.T) {
 // listed.
 func TestPlanReplay(t *testing.T) {
 	var buf bytes.Buffer
-	w, _ := sqltrace.NewWriter(&buf)
-	own := w.Stream(0)
-	own.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
-	w.WriteSnapshot(1, bytes.NewReader([]byte("x")))
-	own.Write(&sqltrace.Record{Kind: sqltrace.KindSnapshot, Snapshot: sqltrace.Snapshot{DB: 1, Number: 1, Size: 1}})
+	w := snapshotTrace(&buf)
 	for stream := uint64(1); stream <= 3; stream++ {
 		s := w.Stream(stream)
 		s.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})

@@ -148,6 +148,10 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 			ew.printf("| %s %s | %s | %s | %s | %s |\n", m.Metric, arrowShort(m.Metric), mdCells(cellValues(s.Varied, c.Settings)),
 				mdCells(statCells(m, c, single)), factorText(s, c, single), errorsShort(result.CellErrors(s.Cells[i])))
 		}
+		if v, ok := capturedStat(s, m.Metric); ok {
+			ew.printf("| %s %s | %s | %s | %s | – |\n", m.Metric, arrowShort(m.Metric), mdCells(capturedLabels(len(varied))),
+				mdCells(capturedCells(m, v, single, false)[:len(stats)]), capturedNote)
+		}
 	}
 	ew.printf("\n↑ higher is better · ↓ lower is better · ↕ neither · ~ not significant (the %.0f%% interval of the ratio, a relative gate's, holds ×1) · factors are ratios of medians\n", 100*judge.Confidence)
 	if legend := suiteStatements(sum); len(legend) > 0 {

@@ -1,9 +1,7 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
@@ -18,27 +16,6 @@ import (
 // text; then its transactions, its divergence from the capture, the
 // database's end against the capture's, and the settings the run
 // overrode.
-
-// replayRow is one statement's row: by its kind's figures.
-type replayRow struct {
-	o           result.OpStats
-	fingerprint string
-	total       float64 // µs
-}
-
-// replayRows returns a replayed run's statements, by total time.
-func replayRows(r *result.Result, ph result.Phase) []replayRow {
-	texts := map[string]string{}
-	for _, k := range r.Plan.Replay.Kinds {
-		texts[k.ID] = k.Fingerprint
-	}
-	rows := make([]replayRow, 0, len(ph.Ops))
-	for _, o := range ph.Ops {
-		rows = append(rows, replayRow{o: o, fingerprint: texts[o.Kind], total: o.MeanMicros * float64(o.Count)})
-	}
-	slices.SortStableFunc(rows, func(a, b replayRow) int { return cmp.Compare(b.total, a.total) })
-	return rows
-}
 
 // busyWaits is a statement's busy waits: the busy handler's calls, where
 // the driver counts them.
@@ -62,6 +39,9 @@ func replayTable(w *errWriter, r *result.Result, ph result.Phase) {
 	o := ph.Total
 	t.printf("total\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\t%d\t\n", o.Count, units.Micros(o.MeanMicros*float64(o.Count)),
 		units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros), errorText(o), o.Diverged)
+	if c, ok := capturedRow(r.Plan.Replay); ok {
+		t.printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\t%s\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], capturedNote)
+	}
 	t.flush()
 }
 
@@ -94,6 +74,7 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 	}
 	lines = append(lines, div)
 	lines = append(lines, divergedLines(r, ph)...)
+	lines = append(lines, capturedLines(r, ph)...)
 	if rp.Cut.Statements > 0 {
 		lines = append(lines, fmt.Sprintf("cut: %d statements longer than %d MiB, kept as their first MiB by the capture: not run (%s)", rp.Cut.Statements, sqltrace.MaxText>>20, rp.Cut.Names()))
 	}
@@ -155,6 +136,9 @@ func replayMarkdown(w *errWriter, r *result.Result, ph result.Phase) {
 		w.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", o.Kind, o.Count, units.Micros(row.total),
 			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros),
 			errorText(o), busyWaits(o), o.Diverged, mdCode(shorten(row.fingerprint, 80)))
+	}
+	if c, ok := capturedRow(r.Plan.Replay); ok {
+		w.printf("| %s | %s | %s | %s | %s | %s | %s | %s | | | %s |\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], capturedNote)
 	}
 	w.printf("\n")
 	for _, line := range replayLines(r, ph) {

@@ -39,17 +39,7 @@ func TestReplayLinesLoss(t *testing.T) {
 			r.Plan.Replay = &rp
 			ph := result.Phase{}
 			ph.Total.Skipped = tt.skipped
-			text := strings.Join(replayLines(r, ph), "\n")
-			for _, w := range tt.want {
-				if !strings.Contains(text, w) {
-					t.Errorf("no %q in:\n%s", w, text)
-				}
-			}
-			for _, n := range tt.not {
-				if strings.Contains(text, n) {
-					t.Errorf("%q in:\n%s", n, text)
-				}
-			}
+			checkText(t, strings.Join(replayLines(r, ph), "\n"), tt.want, tt.not)
 		})
 	}
 }

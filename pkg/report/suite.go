@@ -70,6 +70,9 @@ func suiteText(w io.Writer, sum *judge.Summary) error {
 			}
 			tw.printf("  %s\t%s\n", textCells(cellValues(s.Varied, c.Settings)), textCells(row))
 		}
+		if v, ok := capturedStat(s, m.Metric); ok {
+			tw.printf("  %s\t%s\n", textCells(capturedLabels(len(variedOr(s)))), textCells(capturedCells(m, v, single, errs)))
+		}
 		tw.flush()
 		for _, n := range metricNotes(m) {
 			ew.printf("  ~: %s\n", n)

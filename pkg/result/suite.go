@@ -160,6 +160,9 @@ func PlanSettings(pl *workload.Plan) Settings {
 	if p.Variant != "" {
 		s = append(s, Setting{"variant", p.Variant})
 	}
+	for _, st := range p.SourceSettings() {
+		s = append(s, Setting(st))
+	}
 	if q := p.SQL; q != nil {
 		if q.Schema != nil && q.Schema.Variant != "" {
 			s = append(s, Setting{"schema", q.Schema.Variant})

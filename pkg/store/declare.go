@@ -5,6 +5,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -53,7 +54,9 @@ type Validator interface {
 // prefixes it with its name); help is its usage; values, a comma list,
 // are the only values it takes (and what shells complete). Every flag
 // takes a comma list, and every value is a cell of the run's matrix,
-// spanned in the order of the fields. A field's type is a string, a bool
+// spanned in the order of the fields; a flag the command line did not
+// give leaves its field at the engine's default (the defaults' value, not
+// its text read back). A field's type is a string, a bool
 // (a bare --flag is true), an integer, a float, a time.Duration or a type
 // with encoding.TextUnmarshaler and TextMarshaler. A flag of CommonFlags
 // (--sync) is bound once for every engine that declares it, with the
@@ -328,8 +331,8 @@ func (s *declSettings[T]) given(flag string) List {
 }
 
 // Cells spans the product of the fields' lists, the first field
-// outermost: each cell is the defaults with the values set, fitted to w,
-// checked; a cell equal to one before it is dropped.
+// outermost: each cell is the defaults with the values given set, fitted
+// to w, checked; a cell equal to one before it is dropped.
 func (s *declSettings[T]) Cells(w Want) ([]Cell, error) {
 	var cells []Cell
 	seen := map[string]bool{}
@@ -351,13 +354,34 @@ func (s *declSettings[T]) Cells(w Want) ([]Cell, error) {
 
 // cellAt builds the cell of the values at idx.
 func (s *declSettings[T]) cellAt(idx []int, w Want) (Cell, error) {
+	return s.cellOf(s.textsAt(idx), w)
+}
+
+// textsAt returns the text each field takes in the cell at idx: its
+// flag's value there, or "" for a field whose flag the command line did
+// not give (it keeps the default: a flag's default text need not read
+// back as the default value, as SQLite's checkpoint "auto" is not its
+// pragma left alone).
+func (s *declSettings[T]) textsAt(idx []int) []string {
+	texts := make([]string, len(s.d.fields))
+	for i, f := range s.d.fields {
+		if !f.unbound && s.given(f.flag) != nil {
+			texts[i] = (*s.lists[i])[idx[i]]
+		}
+	}
+	return texts
+}
+
+// cellOf builds the cell of the defaults with each field of a text set
+// to it, fitted to w (the hook) and checked.
+func (s *declSettings[T]) cellOf(texts []string, w Want) (Cell, error) {
 	o := s.d.defaults()
 	v := reflect.ValueOf(&o).Elem()
 	for i, f := range s.d.fields {
-		if f.unbound {
+		text := texts[i]
+		if f.unbound || text == "" {
 			continue
 		}
-		text := (*s.lists[i])[idx[i]]
 		if f.values != nil && !slices.Contains(f.values, text) {
 			return Cell{}, fmt.Errorf("%w: %s: --%s %s: want %s", ErrInvalid, s.d.engine, f.flag, text, orList(f.values))
 		}
@@ -381,6 +405,53 @@ func (s *declSettings[T]) cellAt(idx []int, w Want) (Cell, error) {
 	}
 	c.Options = s.d.Encode(o)
 	return c, nil
+}
+
+var _ Overrider = (*declSettings[Validator])(nil)
+
+// Override returns the cell of these Settings whose options are options,
+// its flags named in values taking those values instead (in place of the
+// command line's or the default), each parsed by its flag's own parser,
+// fitted to w by the cell hook, which sees the command line's flags as
+// given, and checked. A flag the engine does not bind, a value its flag
+// refuses, and options that are none of the cells' are errors.
+func (s *declSettings[T]) Override(options json.RawMessage, values map[string]string, w Want) (Cell, error) {
+	texts, err := s.textsOf(options, w)
+	if err != nil {
+		return Cell{}, err
+	}
+	for _, flag := range slices.Sorted(maps.Keys(values)) {
+		i := slices.IndexFunc(s.d.fields, func(f option) bool { return f.flag == flag && !f.unbound })
+		if i < 0 {
+			return Cell{}, fmt.Errorf("%w: %s have no flag --%s", ErrInvalid, s.d.engine, flag)
+		}
+		texts[i] = values[flag]
+		if f := s.d.fields[i]; f.typ.Kind() == reflect.String && (f.values != nil || f.complete != nil) {
+			texts[i] = strings.ToLower(texts[i]) // keywords in any case, as the flag takes them
+		}
+		if texts[i] == "" {
+			return Cell{}, fmt.Errorf("%w: %s: --%s takes no empty value", ErrInvalid, s.d.engine, flag)
+		}
+	}
+	return s.cellOf(texts, w)
+}
+
+// textsOf returns the texts of the cell (of the command line's values,
+// fitted to w) whose options are options: the first such.
+func (s *declSettings[T]) textsOf(options json.RawMessage, w Want) ([]string, error) {
+	idx := make([]int, len(s.lists))
+	for {
+		c, err := s.cellAt(idx, w)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Equal(c.Options, options) {
+			return s.textsAt(idx), nil
+		}
+		if !next(idx, s.lists) {
+			return nil, fmt.Errorf("%w: %s: options %s are none of the cells the flags span", ErrInvalid, s.d.engine, options)
+		}
+	}
 }
 
 // next advances idx, an odometer over lists with the last field fastest;

@@ -177,6 +177,71 @@ func TestDeclaredOnCell(t *testing.T) {
 	}
 }
 
+// A cell's options take other values for some flags (store.Overrider):
+// each parsed by its flag, in the cell of the command line's other
+// values, fitted by the hook afresh (a wait the hook moved into the
+// retry budget is not moved twice), checked; a flag or value the engine
+// has not, and options of no cell, are refused.
+func TestDeclaredOverride(t *testing.T) {
+	t.Parallel()
+	d := store.Declare("the retrying engine", defaultTestOptions).OnCell(func(o *testOptions, w store.Want, _ store.Given) (time.Duration, error) {
+		if !w.BusyRetry {
+			return 0, nil
+		}
+		if o.Wait <= 0 {
+			return 0, errors.New("retry needs a wait")
+		}
+		retry := o.Wait
+		o.Wait = 0 // the engine fails at once; the worker retries
+		return retry, nil
+	})
+	s := bindDecl(t, d, "--t-mode", "fast,safe", "--t-size", "8,16")
+	w := store.Want{BusyRetry: true}
+	cells, err := s.Cells(w)
+	if err != nil || len(cells) != 4 {
+		t.Fatalf("cells %+v, %v", cells, err)
+	}
+	o, ok := s.(store.Overrider)
+	if !ok {
+		t.Fatal("declared settings are not a store.Overrider")
+	}
+	for _, tt := range []struct {
+		cell   int
+		values map[string]string
+		want   string // the cell's named values, and its retry budget
+		err    bool
+	}{
+		{1, map[string]string{}, "fast/16/false/0s/full 1s", false},
+		{1, map[string]string{"t-wait": "3s", "t-mode": "SAFE"}, "safe/16/false/0s/full 3s", false},
+		{3, map[string]string{"sync": "off", "t-strict": "true"}, "safe/16/true/0s/off 1s", false},
+		{0, map[string]string{"t-size": "big"}, "", true},
+		{0, map[string]string{"t-mode": "slow"}, "", true},
+		{0, map[string]string{"t-wait": "0s"}, "", true}, // the hook refuses it
+		{0, map[string]string{"t-size": "0"}, "", true},  // Validate refuses it
+		{0, map[string]string{"t-other": "1"}, "", true},
+		{-1, map[string]string{"t-size": "4"}, "", true}, // options of no cell
+	} {
+		opts := json.RawMessage(`{"mode":"fast","size_mib":99}`)
+		if tt.cell >= 0 {
+			opts = cells[tt.cell].Options
+		}
+		c, err := o.Override(opts, tt.values, w)
+		if (err != nil) != tt.err {
+			t.Errorf("cell %d %v: error %v, want an error: %v", tt.cell, tt.values, err, tt.err)
+			continue
+		}
+		if err != nil {
+			if !errors.Is(err, store.ErrInvalid) {
+				t.Errorf("cell %d %v: %v is not of class ErrInvalid", tt.cell, tt.values, err)
+			}
+			continue
+		}
+		if got := cellValues(t, d, []store.Cell{c})[0] + " " + c.RetryBudget.String(); got != tt.want {
+			t.Errorf("cell %d %v: %s, want %s", tt.cell, tt.values, got, tt.want)
+		}
+	}
+}
+
 // otherOptions is a second engine's, sharing --sync.
 type otherOptions struct {
 	Sync string `json:"sync" flag:"sync" values:"off,normal,full,extra"`

@@ -55,6 +55,17 @@ type Completer interface {
 	Values(flag string) []string
 }
 
+// Overrider is implemented by Settings that can give a cell of theirs
+// other values for some of their flags: a replay's cell as the
+// application ran, its settings read from the trace. values are by flag
+// name ("journal": "wal"), each parsed as its flag parses it; the cell
+// comes back fitted to w and validated, as Cells gives it. A flag the
+// Settings do not bind is an error, and so is a value it refuses. Every
+// declared engine's Settings are one (see Declare).
+type Overrider interface {
+	Override(options json.RawMessage, values map[string]string, w Want) (Cell, error)
+}
+
 // Values lists the values an engine's flag takes, for shell completion:
 // nil when no engine binds it or its values are free. A common flag
 // (--sync) lists the values of every engine that declares it.

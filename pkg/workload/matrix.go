@@ -56,7 +56,7 @@ func (m *Matrix) Plans(template *Plan, reg *store.Registry, es *store.EngineSett
 	if m.Busy != BusyTimeout && m.Busy != BusyRetry {
 		return nil, fmt.Errorf("--busy %q: want timeout or retry", m.Busy)
 	}
-	want := store.Want{BusyRetry: m.Busy == BusyRetry, Memory: m.Memory}
+	want := m.Want()
 	modes, err := m.modes(reg)
 	if err != nil {
 		return nil, err
@@ -100,6 +100,12 @@ func (m *Matrix) Plans(template *Plan, reg *store.Registry, es *store.EngineSett
 		}
 	}
 	return plans, nil
+}
+
+// Want returns what the matrix's runs ask of every engine (its busy
+// policy, its storage), whatever the engine's own flags say.
+func (m *Matrix) Want() store.Want {
+	return store.Want{BusyRetry: m.Busy == BusyRetry, Memory: m.Memory}
 }
 
 // checkMode refuses a worker mode the run cannot have: worker processes

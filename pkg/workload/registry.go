@@ -79,6 +79,17 @@ type Progressor interface {
 	Progress() (n int64, waits bool)
 }
 
+// Set is an owned source whose plans carry a setting of their own that a
+// matrix's cells vary by, beside the store's and the workers': a replay's
+// cell as the application ran ("settings": "as captured") against the
+// others ("given"). A run's settings (package result's PlanSettings)
+// list it, read through Plan.SourceSettings, knowing no source.
+type Set interface {
+	// Settings returns p's settings of this source, by name; nil for
+	// none.
+	Settings(p *Plan) []store.Setting
+}
+
 // DigestFile reads the tables of the SQLite database file at path, each
 // as its digest (package dbdigest's File): a source that compares a
 // database is handed it, and links no SQLite of its own.
@@ -143,4 +154,13 @@ func (p *Plan) Unplace() {
 	if o := p.owned(); o != nil {
 		o.Unplace(p)
 	}
+}
+
+// SourceSettings returns the settings of p's source that its cells vary
+// by (see Set), nil when it has none.
+func (p *Plan) SourceSettings() []store.Setting {
+	if s, ok := p.owned().(Set); ok {
+		return s.Settings(p)
+	}
+	return nil
 }

@@ -47,6 +47,12 @@ type Replay struct {
 	// (PRAGMA journal_mode = wal): they run as reads of the setting, and
 	// the report lists them.
 	Overrides []Override `json:"overrides,omitempty"`
+	// Captured is what the trace says of the application's own run: its
+	// settings and its statements' timings (nil in a plan of an older
+	// gobench). AsCaptured marks the cell whose settings are the
+	// application's (its first).
+	Captured   *ReplayCaptured `json:"captured,omitempty"`
+	AsCaptured bool            `json:"as_captured,omitempty"`
 	// Statements and Commits count what the connections replayed ran and
 	// committed in the capture.
 	Statements int64 `json:"statements"`

@@ -91,16 +91,19 @@ func (d *Driver) Options() store.Declaration { return declared }
 var _ store.Declarer = (*Driver)(nil)
 
 // fit fits one cell's options to the run. Checkpoints apply to WAL cells
-// only (the other journals run once: their cells are then equal). In
+// only (the other journals run once: their cells are then equal); one
+// the command line did not give is the pragma left alone (the default),
+// and one a cell takes otherwise (store.Overrider: the application's)
+// applies where its journal is WAL, as the flag's cells do. In
 // memory, the journal is in memory too unless --journal says otherwise.
 // Under the retry policy SQLite fails at once (busy_timeout 0), opening
 // and setup wait up to the busy timeout, and the busy timeout is how long
 // the worker retries.
 func fit(o *Options, w store.Want, given store.Given) (retry time.Duration, err error) {
-	switch ck := given("checkpoint"); {
-	case ck != nil && !slices.Contains(given("journal"), "wal"):
+	switch {
+	case given("checkpoint") != nil && !slices.Contains(given("journal"), "wal"):
 		return 0, errors.New("--checkpoint applies to --journal wal")
-	case ck == nil || o.Journal != "wal":
+	case o.Journal != "wal":
 		o.Checkpoint = "" // the pragma left alone
 	}
 	if w.Memory {

@@ -232,12 +232,19 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	s.st, err = runner.OpenStore(ctx, p, drv, runner.Setup{
 		Init: func(ctx context.Context, st store.Store) (err error) {
 			setupIO = newIOTally(s.ioReader(st))
+			if err := s.startSetup(st, workload.CrashFromOpen); err != nil {
+				return err
+			}
 			s.lock, err = setUp(ctx, st, p.Store.Path)
 			return err
 		},
-		Progress: preloadProgress(s.notef, p.Preload, cfg.ProgressEvery),
-		Notes:    s.notef,
-		Check:    replay.SetupCheck(p),
+		Preloading: func(_ context.Context, st store.Store) error {
+			return s.startSetup(st, workload.CrashFromPreload)
+		},
+		Preloaded: func(context.Context, store.Store) error { return s.crash.preloaded(p.Preload) },
+		Progress:  preloadProgress(s.notef, p.Preload, cfg.ProgressEvery),
+		Notes:     s.notef,
+		Check:     replay.SetupCheck(p),
 	})
 	if err != nil {
 		return nil, setupErr(ctx, err)
@@ -245,8 +252,10 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 	if io, ok := setupIO.outside(); ok {
 		s.setupIO = &io
 	}
-	if s.crash, err = newCrashRun(s); err != nil {
-		return nil, err
+	if s.crash == nil {
+		if s.crash, err = newCrashRun(s, s.st); err != nil {
+			return nil, err
+		}
 	}
 	if d, ok := s.st.(store.Describer); ok {
 		if s.facts, err = d.Describe(ctx); err != nil {

@@ -42,7 +42,11 @@ func runText(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	}
 	if d := r.Durability; d != nil {
 		tw.printf("%s\n", durabilityText(d))
-		for _, e := range d.Examples {
+		lines := d.Examples
+		if len(d.Points) > 0 {
+			lines = d.Points // every state, named by its persistence point
+		}
+		for _, e := range lines {
 			tw.printf("  %s\n", e)
 		}
 		if note := dirSyncNote(r); note != "" {

@@ -81,8 +81,8 @@ func setupText(d *result.Durability) string {
 	if d.From == "" {
 		return ""
 	}
-	s := fmt.Sprintf(" · %d %s cut in the setup (creation, open, preload: nothing acknowledged yet)", d.InSetup, plural(d.InSetup, "state", "states"))
-	s += fmt.Sprintf(" · %d did not open", d.NoOpen)
+	s := fmt.Sprintf(" · %d %s cut in the setup (creation, open, preload: nothing acknowledged yet), %d of them did not open", d.InSetup, plural(d.InSetup, "state", "states"), d.SetupNoOpen)
+	s += fmt.Sprintf(" · %d did not open after it", d.NoOpen-d.SetupNoOpen)
 	if d.Preloaded > 0 {
 		s += fmt.Sprintf(" · %d opened without their preloaded rows", d.PreloadLossy)
 		if d.PreloadLossy > 0 {

@@ -71,6 +71,9 @@ type Durability struct {
 	From           string `json:"from,omitempty"`
 	NoOpen         int    `json:"did_not_open,omitempty"`
 	InSetup        int    `json:"in_setup,omitempty"`
+	// SetupNoOpen counts the states cut in the setup that would not
+	// open (among NoOpen, not Corrupt: nothing was acknowledged).
+	SetupNoOpen int `json:"in_setup_did_not_open,omitempty"`
 	Preloaded      int64  `json:"preloaded,omitempty"`
 	PreloadLossy   int    `json:"preload_lossy,omitempty"`
 	MaxPreloadLost int64  `json:"max_preload_lost,omitempty"`
@@ -137,6 +140,9 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 	}
 	if r.NoOpen {
 		d.NoOpen++
+		if r.InSetup {
+			d.SetupNoOpen++
+		}
 	}
 	if r.Corrupt {
 		d.Corrupt++

@@ -189,7 +189,11 @@ func checkPreload(ctx context.Context, c store.Conn, plan *workload.Plan, st sto
 		case err == nil:
 			res.PreloadHeld++
 		case !errors.Is(err, store.ErrNotFound):
-			return verdict(ctx, st, res, fmt.Sprintf("reading preloaded key %d", key), err)
+			what := fmt.Sprintf("reading preloaded key %d", key)
+			if res.InSetup { // a store whose setup never finished (no table yet)
+				what = "does not open: " + what
+			}
+			return verdict(ctx, st, res, what, err)
 		}
 	}
 	if !res.InSetup {

@@ -68,15 +68,15 @@ type Durability struct {
 	// preload). Preloaded is the rows the preload wrote; PreloadLossy
 	// counts the states cut after its acknowledgement that lacked some
 	// of them (among Lossy), MaxPreloadLost the most one lacked.
-	From           string `json:"from,omitempty"`
-	NoOpen         int    `json:"did_not_open,omitempty"`
-	InSetup        int    `json:"in_setup,omitempty"`
+	From    string `json:"from,omitempty"`
+	NoOpen  int    `json:"did_not_open,omitempty"`
+	InSetup int    `json:"in_setup,omitempty"`
 	// SetupNoOpen counts the states cut in the setup that would not
 	// open (among NoOpen, not Corrupt: nothing was acknowledged).
-	SetupNoOpen int `json:"in_setup_did_not_open,omitempty"`
-	Preloaded      int64  `json:"preloaded,omitempty"`
-	PreloadLossy   int    `json:"preload_lossy,omitempty"`
-	MaxPreloadLost int64  `json:"max_preload_lost,omitempty"`
+	SetupNoOpen    int   `json:"in_setup_did_not_open,omitempty"`
+	Preloaded      int64 `json:"preloaded,omitempty"`
+	PreloadLossy   int   `json:"preload_lossy,omitempty"`
+	MaxPreloadLost int64 `json:"max_preload_lost,omitempty"`
 }
 
 // SetPromise notes the engine's promise and judges the states counted

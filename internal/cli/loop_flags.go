@@ -59,7 +59,7 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 		fs.StringVar(&l.shardBy, "shard-by", shardByCells, "what --shard splits: cells (whole runs: cells and repeats) or workers (each run's worker processes p with p mod N = I-1, each shard against its own database: less contention than one run of all of them)")
 	})
 	inGroup(fs, groupCrash, func() {
-		fs.StringVar(&l.crash, "crash", "", "record every write, sync and acknowledgement of the run (through the engine's VFS, or gobench's FUSE file system under any engine that keeps files; see --io-trace), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut; or exhaustive: a cut after every persistence point (each sync of a file or directory), each state named by it, for short runs (at most 2,000 of them)")
+		fs.Var(crashCount{&l.crash}, "crash", "record every write, sync and acknowledgement of the run (through the engine's VFS, or gobench's FUSE file system under any engine that keeps files; see --io-trace), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut; or exhaustive: a cut after every persistence point (each sync of a file or directory), each state named by it, for short runs (at most 2,000 of them)")
 		fs.StringVar(&l.crashFrom, "crash-from", workload.CrashFromStart, "--crash: where the record starts, so where cuts may land: start (the run's START, the store set up and preloaded), open (before the store is created or opened) or preload (before its preload); the preloaded rows count as acknowledged once the preload's last commit returned")
 		fs.StringVar(&l.crashModel, "crash-model", store.CrashLose, "--crash: what survives of the writes and directory changes no sync covered: lose (none: what POSIX promises), torn (lose, and a seeded subset of the writes in whole 512-byte sectors) or names-durable (creations, deletions and renames survive at once, file data still waits for its sync: LazyFS's model)")
 		fs.StringVar(&l.crashLimit, "crash-record-limit", "1GiB", "--crash: the most the record of the run's I/O may take on disk, beside the database")
@@ -114,6 +114,14 @@ func (l *loopFlags) resolveShard(fs *pflag.FlagSet, env *Env, o *runOptions) (st
 	o.notef(env, "shard %s, from %s", s, from)
 	return s, nil
 }
+
+// crashCount is --crash's value: a number of power cuts, or exhaustive;
+// crashSpec checks it.
+type crashCount struct{ s *string }
+
+func (c crashCount) String() string     { return *c.s }
+func (c crashCount) Set(v string) error { *c.s = v; return nil }
+func (c crashCount) Type() string       { return "N|exhaustive" }
 
 // crashSpec returns the power-cut simulation --crash asks for, or nil.
 func (l *loopFlags) crashSpec(fs *pflag.FlagSet) (*workload.Crash, error) {

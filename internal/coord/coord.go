@@ -229,23 +229,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		}
 	}
 	var setupIO *ioTally
-	s.st, err = runner.OpenStore(ctx, p, drv, runner.Setup{
-		Init: func(ctx context.Context, st store.Store) (err error) {
-			setupIO = newIOTally(s.ioReader(st))
-			if err := s.startSetup(st, workload.CrashFromOpen); err != nil {
-				return err
-			}
-			s.lock, err = setUp(ctx, st, p.Store.Path)
-			return err
-		},
-		Preloading: func(_ context.Context, st store.Store) error {
-			return s.startSetup(st, workload.CrashFromPreload)
-		},
-		Preloaded: func(context.Context, store.Store) error { return s.crash.preloaded(p.Preload) },
-		Progress:  preloadProgress(s.notef, p.Preload, cfg.ProgressEvery),
-		Notes:     s.notef,
-		Check:     replay.SetupCheck(p),
-	})
+	s.st, err = runner.OpenStore(ctx, p, drv, s.setup(&setupIO))
 	if err != nil {
 		return nil, setupErr(ctx, err)
 	}
@@ -266,6 +250,30 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		s.facts = s.fs.fact(s.facts)
 	}
 	return s, nil
+}
+
+// setup is how the session sets its store up: under its lock, its I/O
+// counted into *io, the crash record started in it where --crash-from
+// asks, the preload's end marked in the record.
+func (s *session) setup(io **ioTally) runner.Setup {
+	p := s.cfg.Plan
+	return runner.Setup{
+		Init: func(ctx context.Context, st store.Store) (err error) {
+			*io = newIOTally(s.ioReader(st))
+			if err := s.startSetup(st, workload.CrashFromOpen); err != nil {
+				return err
+			}
+			s.lock, err = setUp(ctx, st, p.Store.Path)
+			return err
+		},
+		Preloading: func(_ context.Context, st store.Store) error {
+			return s.startSetup(st, workload.CrashFromPreload)
+		},
+		Preloaded: func(context.Context, store.Store) error { return s.crash.preloaded(p.Preload) },
+		Progress:  preloadProgress(s.notef, p.Preload, s.cfg.ProgressEvery),
+		Notes:     s.notef,
+		Check:     replay.SetupCheck(p),
+	}
 }
 
 // traceIO decides what traces the run's I/O, and mounts the recording

@@ -262,11 +262,7 @@ func runDurabilityTable(r *result.Result) *table {
 	if d.NotChecked != "" {
 		a.Notes = append(a.Notes, "–: acknowledged writes not checked: "+d.NotChecked)
 	}
-	if len(d.Points) > 0 {
-		a.Notes = append(a.Notes, d.Points...)
-	} else {
-		a.Notes = append(a.Notes, d.Examples...)
-	}
+	a.Notes = append(a.Notes, durabilityLines(d)...)
 	if note := dirSyncNote(r); note != "" {
 		a.Notes = append(a.Notes, note)
 	}

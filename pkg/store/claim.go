@@ -101,7 +101,13 @@ func writeDurable(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	d, err := os.Open(filepath.Dir(path))
+	return SyncDir(filepath.Dir(path))
+}
+
+// SyncDir fsyncs directory dir, so that the files created or removed
+// in it stay so after a power cut.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
 	if err != nil {
 		return err
 	}

@@ -92,7 +92,7 @@ race:
 # full tier's extra runs (dozens of power cuts through FUSE) take the same
 # code paths, several times slower under -race. A layering test fails when
 # a package that starts goroutines is neither here nor exempted there.
-RACE_PACKAGES = ./cmd/gobench-run ./internal/coord ./internal/wire ./pkg/runner ./pkg/replay ./pkg/bench ./pkg/workload ./pkg/workload/generator ./pkg/result ./pkg/store/conformance
+RACE_PACKAGES = ./cmd/gobench-run ./internal/coord ./internal/wire ./pkg/runner ./pkg/replay ./pkg/bench ./pkg/workload ./pkg/deal ./pkg/workload/generator ./pkg/result ./pkg/store/conformance
 race-short:
 	$(GO) test -race -short $(RACE_PACKAGES)
 
@@ -101,7 +101,7 @@ race-short:
 # and recorder costs, and the SQLite mix per driver. BENCH_PACKAGES is
 # every package that holds a benchmark (a layering test keeps the list
 # whole).
-BENCH_PACKAGES = ./internal/coord ./internal/wire ./pkg/runner ./pkg/workload ./pkg/result ./pkg/store/sqlite ./pkg/sqlscript
+BENCH_PACKAGES = ./internal/coord ./internal/wire ./pkg/runner ./pkg/deal ./pkg/result ./pkg/store/sqlite ./pkg/sqlscript
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) $(BENCH_PACKAGES)
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
@@ -129,7 +130,7 @@ func TestBlobTargets(t *testing.T) {
 	plan = suite.Cells[0].Runs[0].Plan
 	targeted := map[uint64]bool{}
 	for _, w := range plan.WorkerIDs() {
-		l := workload.NewLottery(&plan, 1, w)
+		l := deal.NewLottery(&plan, 1, w)
 		for range l.Len() {
 			_, k := l.Next()
 			targeted[k] = true
@@ -174,7 +175,7 @@ func TestBlobReplaceAndSettle(t *testing.T) {
 	plan := suite.Cells[0].Runs[0].Plan
 	drawn, distinct := 0, map[uint64]bool{}
 	for _, w := range plan.WorkerIDs() {
-		l := workload.NewLottery(&plan, 1, w)
+		l := deal.NewLottery(&plan, 1, w)
 		for range plan.Phases[1].Ops {
 			op, k := l.Next()
 			if op != workload.OpUpdate {

@@ -110,7 +110,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"mix --write-pct 150", "out of range"},
 		{"mix --driver oracle", `unknown driver "oracle"`},
 		{"mix --journal wall", `unknown journal mode "wall"`},
-		{"mix --sync fast", `unknown sync level "fast"`},
+		{"mix --sync fast", `--sync fast: want off, normal, full or extra`},
 		{"mix --busy-timeout -1s", "busy timeout"},
 		{"mix --precision 5% --repeat 3", "--precision decides the repeats: give --max-repeats, not --repeat"},
 		{"mix --precision 5% --max-repeats 3", "--max-repeats 3: an interval of the median needs 5 runs a cell"},

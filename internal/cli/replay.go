@@ -152,7 +152,7 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.trace, err)
 	}
-	if err := checkPace(o.speed, cells[0].Replay); err != nil {
+	if err := preset.CheckPace(o.speed, cells[0]); err != nil {
 		return nil, err
 	}
 	if o.run.db != "" && len(cells)*o.run.repeat > 1 {
@@ -171,36 +171,6 @@ func (o *replayOptions) stallAtPace(fs *pflag.FlagSet, pace time.Duration) {
 		return
 	}
 	o.run.stall = max(o.run.stall, pace+time.Minute)
-}
-
-// maxPaced is the longest a replay at a speed slower than the capture's
-// may take: a slower one is refused, not run for days.
-const maxPaced = 24 * time.Hour
-
-// checkPace refuses a --speed under 1x at which the trace's statements
-// would take longer than maxPaced to come.
-func checkPace(speed string, r *workload.Replay) error {
-	if r.Speed <= 0 || r.Speed >= 1 {
-		return nil
-	}
-	captured := time.Duration(r.Duration)
-	if paced := float64(captured) / r.Speed; paced > float64(maxPaced) {
-		return fmt.Errorf("--speed %s: the trace's %s of statements would take %s at that pace, more than the %s a slowed replay may take: give a faster --speed",
-			speed, captured.Round(time.Millisecond), paceText(paced), maxPaced)
-	}
-	return nil
-}
-
-// paceText names a long duration (ns) in its largest unit.
-func paceText(ns float64) string {
-	switch d := time.Duration(ns); {
-	case ns >= float64(365*24*time.Hour):
-		return fmt.Sprintf("%.3g years", ns/float64(365*24*time.Hour))
-	case ns >= float64(48*time.Hour):
-		return fmt.Sprintf("%.3g days", ns/float64(24*time.Hour))
-	default:
-		return d.Round(time.Second).String()
-	}
 }
 
 // parseSpeed reads --speed: max, or a factor such as 1x, 2x or 0.5x.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
-	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/sysinfo"
@@ -149,15 +148,11 @@ func (c *Cells) runOne(ctx context.Context, n, total int, cell *workload.Plan, c
 			}
 		}()
 	}
-	if p.Replay != nil {
-		if err := installSnapshot(&p, note); err != nil {
+	if a := p.Around(); a != nil {
+		if err := install(&p, a, note); err != nil {
 			return nil, err
 		}
-		p.Store.Reuse = true // the snapshot is the application's database, not gobench's
-		r := *p.Replay
-		r.DivergedFile = replay.DivergedPath(p.Store.Path)
-		p.Replay = &r
-		defer os.Remove(r.DivergedFile) // Check's, unless the run failed first
+		p.Store.Reuse = true // the database installed is the source's (a replay's snapshot: the application's), not gobench's
 	}
 	if p.SQL != nil && p.SQL.From != "" {
 		if c.DB != "" {

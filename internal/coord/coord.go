@@ -28,9 +28,9 @@ import (
 	"github.com/gobench/gobench/pkg/bench"
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
-	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
+	"github.com/gobench/gobench/pkg/sqltrace/dbdigest"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
@@ -272,7 +272,7 @@ func (s *session) setup(io **ioTally) runner.Setup {
 		Preloaded: func(context.Context, store.Store) error { return s.crash.preloaded(p.Preload) },
 		Progress:  preloadProgress(s.notef, p.Preload, s.cfg.ProgressEvery),
 		Notes:     s.notef,
-		Check:     replay.SetupCheck(p),
+		Check:     setupCheck(p),
 	}
 }
 
@@ -413,10 +413,12 @@ func (s *session) canVerifyAfter(ctx context.Context, runErr error) bool {
 // did not finish which phase: the run failed, and only the ledger is
 // checked (see runner.VerifyDied).
 func (s *session) verify(ctx context.Context, res *result.Result, died func(worker, phase int) bool) error {
-	if p := s.cfg.Plan; p.Replay != nil && died == nil {
-		s.notef("comparing the replayed database with the capture's at its end")
-		res.Replay = replay.Check(p.Replay, p.Store.Path)
-		return nil
+	if a := s.cfg.Plan.Around(); a != nil && died == nil {
+		s.notef("comparing the database at the run's end with the one its source recorded")
+		if chk := a.After(s.cfg.Plan, dbdigest.File); chk != nil {
+			res.Replay = chk
+			return nil
+		}
 	}
 	if p := s.cfg.Plan; p.SQL != nil && p.SQL.Check != "" && died == nil {
 		s.notef("checking the database (%s)", p.SQL.Check)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gobench/gobench/internal/wire"
 	"github.com/gobench/gobench/pkg/bench"
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
@@ -144,7 +145,7 @@ func run(t *testing.T, p *workload.Plan, mode string) (*result.Result, error) {
 func lotteryCounts(p *workload.Plan) map[string]int64 {
 	counts := map[string]int64{}
 	for w := range p.Workers() {
-		l := workload.NewLottery(p, 0, w)
+		l := deal.NewLottery(p, 0, w)
 		for range p.Phases[0].Ops {
 			op, _ := l.Next()
 			counts[op.String()]++
@@ -732,5 +733,48 @@ func TestCalibrate(t *testing.T) {
 	plain, err := run(t, nullPlan(1, 1, 100), "serve")
 	if err != nil || plain.Environment.Machine != nil {
 		t.Errorf("an uncalibrated run: %v, machine %+v", err, plain.Environment.Machine)
+	}
+}
+
+// A worker waiting for its turn in a replay's order of commits completes
+// nothing while the others' commits go on (the captured parent's final
+// read waits for the last one): the stall watchdog counts the order's
+// progress as its life, and a worker is stalled only once neither it nor
+// the order moved for the time-out.
+func TestStallCountsOrderProgress(t *testing.T) {
+	t.Parallel()
+	const second, limit = int64(time.Second), 10 * time.Second
+	for _, tt := range []struct {
+		name    string
+		ordered bool
+		until   int64 // the order grows at each tick up to this second
+		stalled bool
+	}{
+		{"no order", false, 0, true},
+		{"the order never moves", true, 0, true},
+		{"the order moved up to 15 s ago", true, 15, true},
+		{"the order moved 5 s ago", true, 25, false},
+		{"the order moves", true, 30, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var progress int64
+			var order func() int64
+			if tt.ordered {
+				order = func() int64 { return progress }
+			}
+			wc := newWatchedCollector(nil, 2)
+			wc.start([]int{0, 1}, 0) // neither completes anything from then on
+			var seen progressSeen
+			moved := seen.moved(order, 0)
+			for tick := int64(1); tick <= 30; tick++ {
+				if tick <= tt.until {
+					progress++
+				}
+				moved = seen.moved(order, tick*second)
+			}
+			if _, stalled := wc.stalled(30*second, limit, moved); stalled != tt.stalled {
+				t.Errorf("at 30 s, stalled = %v, want %v (the order moved at %v)", stalled, tt.stalled, time.Duration(moved))
+			}
+		})
 	}
 }

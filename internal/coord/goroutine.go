@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
@@ -29,22 +28,45 @@ type goroutineMode struct {
 	fs    *fsRecorder // the recording file system, nil when none counts the I/O
 }
 
-func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
-	ids := g.plan.WorkerIDs()
+// setPIDs records this process as every worker's, in every phase.
+func (g *goroutineMode) setPIDs(b *result.Builder, ids []int) {
 	for phase := range g.plan.RunPhases() {
 		for _, id := range ids {
 			b.SetPID(id, phase, os.Getpid())
 		}
 	}
+}
+
+// sourceProgress is the progress of what the workers of src wait on each
+// other for (workload.Progressor), for the stall watchdog; nil when they
+// never wait so.
+func sourceProgress(src workload.Source) func() int64 {
+	pr, ok := src.(workload.Progressor)
+	if !ok {
+		return nil
+	}
+	if _, waits := pr.Progress(); !waits {
+		return nil
+	}
+	return func() int64 { n, _ := pr.Progress(); return n }
+}
+
+func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
+	ids := g.plan.WorkerIDs()
+	g.setPIDs(b, ids)
 	wc := newWatchedCollector(b, g.plan.Workers())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := *g.plan
 	p.AckRecord = g.crash.ackRecord() // the workers' acknowledgements, under the recording file system
-	src, err := replay.NewSource(&p, len(ids), nil)
+	limit := stallLimit(g.cfg)
+	p.StallTimeout = workload.Duration(limit) // a source whose workers wait on each other gives up below it
+	src, release, err := hostSource(&p, len(ids))
 	if err != nil {
 		return err
 	}
+	defer release()
+	progress := sourceProgress(src)
 	h := &runner.Host{Plan: &p, Store: g.store, Workers: ids, Collector: wc, Source: src,
 		Barrier: func(_ context.Context, phase int) (int64, error) {
 			betweenPhases(b, g.plan, phase)
@@ -71,9 +93,9 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- h.Run(ctx) }()
-	limit := stallLimit(g.cfg)
 	tick := time.NewTicker(watchInterval(limit))
 	defer tick.Stop()
+	var seen progressSeen
 	for {
 		select {
 		case err := <-done:
@@ -88,7 +110,8 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 				return context.Canceled
 			}
 		case <-tick.C:
-			id, ok := wc.stalled(limit)
+			now := runner.Now()
+			id, ok := wc.stalled(now, limit, seen.moved(progress, now))
 			if !ok {
 				continue
 			}
@@ -129,12 +152,13 @@ func (c *watchedCollector) start(ids []int, at int64) {
 	}
 }
 
-// stalled returns a worker that has run a phase without completing an op
-// for longer than limit.
-func (c *watchedCollector) stalled(limit time.Duration) (int, bool) {
-	now := runner.Now()
+// stalled returns a worker that has, at monotonic clock now, run a phase
+// without completing an op for longer than limit, nor seen a replay's
+// order of commits progress since the clock moved (0: no order, or none
+// seen).
+func (c *watchedCollector) stalled(now int64, limit time.Duration, moved int64) (int, bool) {
 	for id := range c.last {
-		if c.running[id].Load() && time.Duration(now-c.last[id].Load()) > limit {
+		if c.running[id].Load() && time.Duration(now-max(c.last[id].Load(), moved)) > limit {
 			return id, true
 		}
 	}

@@ -103,13 +103,19 @@ type proc struct {
 func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 	p := m.cfg.Plan
 	sent := *p
-	sent.Store.Record = m.crash.record() // workers record their I/O from their first connection on
-	sent.AckRecord = m.crash.ackRecord() // or, under the recording file system, their acknowledgements
-	withOrder, removeOrder, err := replayOrderFile(&sent)
+	sent.Store.Record = m.crash.record()                     // workers record their I/O from their first connection on
+	sent.AckRecord = m.crash.ackRecord()                     // or, under the recording file system, their acknowledgements
+	sent.StallTimeout = workload.Duration(stallLimit(m.cfg)) // a source whose workers wait on each other gives up below it
+	withOrder, removeOrder, err := shareFiles(&sent)
 	if err != nil {
 		return err
 	}
 	defer removeOrder()
+	progress, unmapOrder, err := sharedProgress(withOrder)
+	if err != nil {
+		return err
+	}
+	defer unmapOrder()
 	planJSON, removeCounter, err := counterFile(withOrder)
 	if err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)
@@ -141,7 +147,7 @@ func (m *processMode) run(ctx context.Context, b *result.Builder) error {
 			_ = pr.ctl.Stop()
 		}
 	})
-	watchdog := m.watch(procs)
+	watchdog := m.watch(procs, progress)
 	defer watchdog()
 	if err == nil {
 		err = m.barriers(ctx, gctx, procs, b)
@@ -193,28 +199,58 @@ func (m *processMode) wait(ctx, gctx context.Context, g *errgroup.Group, stop, k
 
 // watch starts the stall watchdog: a worker process silent for the stall
 // time-out while it runs a phase is killed, and its reader reports why.
-// The returned function stops the watchdog.
-func (m *processMode) watch(procs []*proc) (stop func()) {
+// progress, if not nil, is the progress of a replay's order of commits: a
+// process silent while it grows waits for its turn (a connection whose
+// next statement comes after others' commits), and is not stalled. The
+// returned function stops the watchdog, and returns once it stopped.
+func (m *processMode) watch(procs []*proc, progress func() int64) (stop func()) {
 	limit := stallLimit(m.cfg)
 	tick := time.NewTicker(watchInterval(limit))
-	quit := make(chan struct{})
+	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(done)
 		defer tick.Stop()
+		var seen progressSeen
 		for {
 			select {
 			case <-quit:
 				return
 			case <-tick.C:
 				now := runner.Now()
+				moved := seen.moved(progress, now)
 				for _, pr := range procs {
-					if pr.running.Load() && time.Duration(now-pr.lastFrame.Load()) > limit && !pr.stalled.Swap(true) {
+					if pr.running.Load() && time.Duration(now-max(pr.lastFrame.Load(), moved)) > limit && !pr.stalled.Swap(true) {
 						_ = pr.cmd.Process.Kill()
 					}
 				}
 			}
 		}
 	}()
-	return sync.OnceFunc(func() { close(quit) })
+	// Stopping waits for the watchdog's last look: progress reads a
+	// mapping its caller unmaps next.
+	return sync.OnceFunc(func() { close(quit); <-done })
+}
+
+// progressSeen is what a stall watchdog saw of a replay's order of
+// commits: its progress, and when it last grew.
+type progressSeen struct {
+	last, at int64
+	ok       bool
+}
+
+// moved returns the monotonic clock at which progress (nil: none) last
+// grew, as seen at the ticks up to now; 0 before it ever did.
+func (s *progressSeen) moved(progress func() int64, now int64) int64 {
+	if progress == nil {
+		return 0
+	}
+	if cur := progress(); !s.ok || cur != s.last {
+		if s.ok {
+			s.at = now
+		}
+		s.last, s.ok = cur, true
+	}
+	return s.at
 }
 
 // barriers runs the START barrier of every phase.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/store/mapstore"
@@ -31,7 +32,7 @@ type misbehavingConn struct {
 }
 
 func (c *misbehavingConn) Put(key uint64, value []byte) error {
-	if tag, _ := workload.ParseTag(value); tag.Preload {
+	if tag, _ := deal.ParseTag(value); tag.Preload {
 		return c.Conn.Put(key, value) // the preload is not under test
 	}
 	if c.n++; c.n%7 == 0 {

@@ -3,11 +3,13 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +115,70 @@ func TestReportInBrowser(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// A report's page fits a window 1280 px wide, as Chromium lays it out:
+// no table cell lies past the right edge outside a box that scrolls, and
+// no text of a chart leaves it or overprints another. The pages are those
+// of a five-engine matrix with power cuts (--crash), a five-engine matrix
+// of repeats whose factors carry intervals, a replay matrix and the pages
+// of the other test; testdata/layout.js measures them (each text by its
+// glyphs' extent from its baseline, not the browser's taller line box).
+func TestReportLayoutInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("headless Chromium: the full tier")
+	}
+	browser := findBrowser()
+	if browser == "" {
+		t.Skip("no Chromium found: install Debian's chromium package (.ci/run does) to run this test")
+	}
+	probe, err := os.ReadFile(filepath.Join("testdata", "layout.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, fixture := range []string{"crash-engines.json", "engines-matrix.json", "replay-matrix.json", "matrix.json", "mix-contention.json", "capacity.json"} {
+		t.Run(fixture, func(t *testing.T) {
+			page := filepath.Join(dir, strings.TrimSuffix(fixture, ".json")+".html")
+			var stderr bytes.Buffer
+			env := cli.OSEnv()
+			env.Stderr = &stderr
+			if code := cli.Main([]string{"report", filepath.Join("..", "..", "testdata", fixture), "--format", "html", "-o", page}, env); code != 0 {
+				t.Fatalf("gobench report: exit %d: %s", code, stderr.String())
+			}
+			html, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			end := bytes.LastIndex(html, []byte("</body>"))
+			if end < 0 {
+				t.Fatalf("%s has no </body>", page)
+			}
+			probed := strings.TrimSuffix(page, ".html") + "-probed.html"
+			withProbe := slices.Concat(html[:end], []byte("<script>\n"), probe, []byte("</script>\n"), html[end:])
+			if err := os.WriteFile(probed, withProbe, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dom, _ := runBrowser(t, browser, "--window-size=1280,4000", "--dump-dom", "file://"+probed)
+			m := regexp.MustCompile(`LAYOUT(\{.*?\})LAYOUT`).FindStringSubmatch(dom)
+			if m == nil {
+				t.Fatal("the page printed no measures: its script did not run")
+			}
+			var got struct {
+				Width    int      `json:"width"`
+				Problems []string `json:"problems"`
+			}
+			if err := json.Unmarshal([]byte(strings.ReplaceAll(m[1], "&gt;", ">")), &got); err != nil {
+				t.Fatalf("the measures: %v: %s", err, m[1])
+			}
+			if got.Width != 1280 {
+				t.Fatalf("the window is %d px wide, not 1280", got.Width)
+			}
+			for _, p := range got.Problems {
+				t.Errorf("at 1280 px: %s", p)
 			}
 		})
 	}

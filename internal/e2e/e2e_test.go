@@ -18,11 +18,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/rogpeppe/go-internal/testscript"
-
 	"github.com/gobench/gobench/internal/cli"
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/result"
-	"github.com/gobench/gobench/pkg/workload"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain makes this test binary the gobench command too: testscript
@@ -197,7 +196,7 @@ func resultCheck(ts *testscript.TestScript, neg bool, args []string) {
 			want := map[string]int64{}
 			names := r.Plan.OpNames()
 			for w := range r.Plan.Workers() {
-				l := workload.NewLottery(&r.Plan, 0, w)
+				l := deal.NewLottery(&r.Plan, 0, w)
 				for range r.Plan.Phases[0].Ops {
 					op, _ := l.Next()
 					want[names[op]]++

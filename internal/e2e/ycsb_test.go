@@ -4,10 +4,10 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/rogpeppe/go-internal/testscript"
-
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/workload"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // ycsbCheck is "ycsbcheck FILE CELLS": every run of the result file (a
@@ -50,7 +50,7 @@ func checkYCSBRun(ts *testscript.TestScript, r *result.Result) {
 	}
 	dealt := map[workload.Op]int64{}
 	for w := range r.Plan.Workers() {
-		l := workload.NewLottery(&r.Plan, 0, w)
+		l := deal.NewLottery(&r.Plan, 0, w)
 		for range l.Len() {
 			op, _ := l.Next()
 			dealt[op]++

@@ -29,7 +29,8 @@ type rule struct {
 
 var rules = []rule{
 	{dir: "pkg", forbid: []string{module + "internal/"}, why: "the library must not depend on the command's internals"},
-	{dir: "pkg/workload", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/nullstore", module + "pkg/store/all", module + "pkg/result", module + "pkg/report", module + "pkg/runner", module + "pkg/replay"}, why: "workloads are data: they know stores only by their interface and run nothing"},
+	{dir: "pkg/workload", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/nullstore", module + "pkg/store/all", module + "pkg/result", module + "pkg/report", module + "pkg/runner", module + "pkg/replay", module + "pkg/deal"}, why: "workloads are data: they know stores only by their interface and run nothing"},
+	{dir: "pkg/deal", forbid: []string{module + "pkg/store/sqlite", module + "pkg/store/all", module + "pkg/result", module + "pkg/report", module + "pkg/runner", module + "pkg/replay"}, why: "dealing says what runs next and when, for any runner: it runs nothing"},
 	{dir: "pkg/runner", forbid: []string{module + "pkg/replay"}, why: "the runner's one loop runs any source: a replay's comes to it as Host.Source"},
 	{dir: "pkg/replay", forbid: []string{module + "pkg/runner", module + "pkg/result", module + "pkg/report"}, why: "a replay is a source and its pacers: the runner runs it"},
 	{dir: "pkg/result", forbid: []string{module + "pkg/runner"}, why: "results, the wire, judging and reports need the plan's data, not its runner"},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gobench/gobench/internal/cli"
 	"github.com/gobench/gobench/pkg/bench"
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
@@ -130,7 +131,7 @@ func (pairSource) Describe(*workload.Plan, bool) string {
 	return "pairs of an insert and a read of it"
 }
 func (pairSource) Brief(*workload.Plan) string { return "pairs" }
-func (pairSource) Dealer(p *workload.Plan, run, worker int, _ *workload.Shared) (workload.Dealer, error) {
+func (pairSource) Dealer(p *workload.Plan, run, worker int, _ *deal.Shared) (deal.Dealer, error) {
 	return &pairDealer{key: uint64(worker) << 32, value: make([]byte, p.ValueSize)}, nil
 }
 
@@ -140,8 +141,8 @@ type pairDealer struct {
 	value []byte
 }
 
-func (d *pairDealer) Deal(dl *workload.Deal) error {
-	*dl = workload.Deal{Op: workload.OpRead, Key: d.key, Value: d.value}
+func (d *pairDealer) Deal(dl *deal.Deal) error {
+	*dl = deal.Deal{Op: workload.OpRead, Key: d.key, Value: d.value}
 	if d.n%2 == 0 {
 		d.key++
 		dl.Op, dl.Key, dl.Seq = workload.OpInsert, d.key, uint64(d.n/2)

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
 	"github.com/gobench/gobench/pkg/store"
@@ -21,7 +20,7 @@ import (
 // since the result would carry it. The store is set up as the command sets
 // it up (runner.OpenStore: init, then the preload) and closed after;
 // the plan is validated first and its options named as the engine names
-// them (store.Namer), so the result reads as the command's do. This is
+// them (store.Declarer), so the result reads as the command's do. This is
 // the library's one entry point; runner.Host is the building block
 // under it and under the command's worker processes.
 // On an error during the run the partial result is returned with it.
@@ -32,16 +31,22 @@ func Run(ctx context.Context, plan workload.Plan, drv store.Driver) (_ *result.R
 	if err := plan.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
 	}
-	if n, ok := drv.(store.Namer); ok && len(plan.Store.Settings) == 0 && len(plan.Store.Options) > 0 {
-		if plan.Store.Settings, err = n.NameOptions(plan.Store.Options); err != nil {
+	if n, ok := drv.(store.Declarer); ok && len(plan.Store.Settings) == 0 && len(plan.Store.Options) > 0 {
+		if plan.Store.Settings, err = n.Options().Name(plan.Store.Options); err != nil {
 			return nil, fmt.Errorf("%w: %w", store.ErrInvalid, err)
 		}
 	}
-	src, err := replay.NewSource(&plan, plan.Workers(), nil) // nil but for a replayed trace
-	if err != nil {
-		return nil, err
+	var src workload.Source // nil but for a source with work around a run (a replayed trace's)
+	var check func(context.Context, store.Store) error
+	if a := plan.Around(); a != nil {
+		var release func()
+		if src, release, err = a.Host(&plan, plan.Workers(), nil); err != nil {
+			return nil, err
+		}
+		defer release()
+		check = a.SetupCheck(&plan)
 	}
-	st, err := runner.OpenStore(ctx, &plan, drv, runner.Setup{Check: replay.SetupCheck(&plan)})
+	st, err := runner.OpenStore(ctx, &plan, drv, runner.Setup{Check: check})
 	if err != nil {
 		return nil, err
 	}

@@ -225,7 +225,7 @@ func (j *Job) fillLegacy() {
 // its worker mode one the driver can run in, its engine options as the
 // engine reads them (the store is opened, which touches no file, and
 // closed) and its plan, naming each cell's options as its engine names them
-// (store.Namer); then the baseline and the gates (Gates). Errors wrap
+// (store.Declarer); then the baseline and the gates (Gates). Errors wrap
 // ErrInvalid and name the cell.
 func (j *Job) Validate(ctx context.Context, reg *store.Registry) error {
 	if err := j.Shape.Check(); err != nil {

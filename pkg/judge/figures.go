@@ -261,7 +261,7 @@ var Figures = []*Figure{
 		Unit: "transactions/s", Higher: true, Scale: Rate, BeforeKinds: true,
 		Read: func(r *result.Result, _ string) (float64, bool) {
 			ph := &r.Phases[0]
-			if r.Plan.Replay == nil || ph.WallSeconds <= 0 {
+			if !r.Plan.Recorded() || ph.WallSeconds <= 0 {
 				return 0, false
 			}
 			return float64(ph.Total.Commits) / ph.WallSeconds, true
@@ -495,14 +495,14 @@ var DefaultLatencyStats = []string{"mean", "p50", "p90", "p99", "p99.9", "max"}
 // replayFigure returns the row of a count of a replayed trace's run.
 func replayFigure(name, doc, unit, suffix string, read func(*result.Result) (float64, bool)) *Figure {
 	f := countFigure(name, doc, unit, suffix, formatCount, func(r *result.Result) (float64, bool) {
-		if r.Plan.Replay == nil {
+		if !r.Plan.Recorded() {
 			return 0, false
 		}
 		return read(r)
 	})
 	f.Needs, f.Summary = needsReplay, isReplay
 	f.Missing = func(r *result.Result) string {
-		if r.Plan.Replay == nil {
+		if !r.Plan.Recorded() {
 			return "not a replayed trace"
 		}
 		return "the database was not compared with the capture's"
@@ -512,14 +512,14 @@ func replayFigure(name, doc, unit, suffix string, read func(*result.Result) (flo
 
 // needsReplay refuses a figure of a replayed trace for another run.
 func needsReplay(p *workload.Plan, _ bool) error {
-	if p.Replay == nil {
+	if !p.Recorded() {
 		return fmt.Errorf("the figure is a replayed trace's (gobench replay)")
 	}
 	return nil
 }
 
 // isReplay says a run replayed a trace.
-func isReplay(r *result.Result) bool { return r.Plan.Replay != nil }
+func isReplay(r *result.Result) bool { return r.Plan.Recorded() }
 
 // countFigure returns the row of a count per run, lower better: what a
 // run's I/O per commit or its power cuts came to.

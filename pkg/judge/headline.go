@@ -163,7 +163,7 @@ func agreeBut(a, b result.Settings, name string) bool {
 }
 
 // sharedBut is the settings but name that a and b share, each with the
-// value one of them has.
+// value one of them has; one neither has is left out.
 func sharedBut(a, b result.Settings, name string) result.Settings {
 	var out result.Settings
 	for _, st := range a {
@@ -171,7 +171,9 @@ func sharedBut(a, b result.Settings, name string) result.Settings {
 			continue
 		}
 		v, _ := b.Get(st.Name)
-		out = append(out, result.Setting{Name: st.Name, Value: cmp.Or(st.Value, v)})
+		if v = cmp.Or(st.Value, v); v != "" { // neither has it: nothing to name
+			out = append(out, result.Setting{Name: st.Name, Value: v})
+		}
 	}
 	return out
 }

@@ -255,7 +255,7 @@ func sampleShort(m Metric, cells []result.Cell) (msg string, need, count int64, 
 // the loop flags set; a longer capture for a replayed trace, whose
 // statements are the capture's; "" for others.
 func moreOps(p workload.Plan, factor float64) string {
-	if p.Replay != nil {
+	if p.Recorded() {
 		return fmt.Sprintf("capture a trace of about %s× as many", strconv.FormatFloat(roundUp2(factor), 'f', -1, 64))
 	}
 	if len(p.Phases) == 0 || p.Phases[0].Access != workload.AccessLottery {

@@ -44,6 +44,38 @@ func ReplayPace(p *workload.Plan) time.Duration {
 	return 0
 }
 
+// maxPaced is the longest a replay at a speed slower than the capture's
+// may take: a slower one is refused, not run for days.
+const maxPaced = 24 * time.Hour
+
+// CheckPace refuses a speed under 1x (the --speed flag's value, speed)
+// at which a replay cell's trace's statements would take longer than
+// maxPaced to come; a plan that replays no trace has no pace.
+func CheckPace(speed string, p *workload.Plan) error {
+	r := p.Replay
+	if r == nil || r.Speed <= 0 || r.Speed >= 1 {
+		return nil
+	}
+	captured := time.Duration(r.Duration)
+	if paced := float64(captured) / r.Speed; paced > float64(maxPaced) {
+		return fmt.Errorf("--speed %s: the trace's %s of statements would take %s at that pace, more than the %s a slowed replay may take: give a faster --speed",
+			speed, captured.Round(time.Millisecond), paceText(paced), maxPaced)
+	}
+	return nil
+}
+
+// paceText names a long duration (ns) in its largest unit.
+func paceText(ns float64) string {
+	switch d := time.Duration(ns); {
+	case ns >= float64(365*24*time.Hour):
+		return fmt.Sprintf("%.3g years", ns/float64(365*24*time.Hour))
+	case ns >= float64(48*time.Hour):
+		return fmt.Sprintf("%.3g days", ns/float64(24*time.Hour))
+	default:
+		return d.Round(time.Second).String()
+	}
+}
+
 // Shape is a matrix of settings.
 func (ReplaySpec) Shape() result.Shape { return result.ShapeMatrix }
 

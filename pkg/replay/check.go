@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
-	"github.com/gobench/gobench/pkg/sqltrace/dbdigest"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -17,7 +16,7 @@ import (
 // NewOrder returns a replay's order of commits in memory of its own,
 // each state's statements counted from the trace.
 func NewOrder(r *workload.Replay) (*Order, error) {
-	o, err := newOrder(r.States)
+	o, err := newOrder(r.States, len(r.Workers))
 	if err != nil {
 		return nil, err
 	}
@@ -69,10 +68,10 @@ func InstallSnapshot(r *workload.Replay, dst string) (n int64, err error) {
 // Check reads the examples of the statements that diverged the workers
 // left (workload.Replay.DivergedFile), and compares the replayed database
 // at path, once the run is over, with the database the capture ended
-// with (the trace's digest):
-// table by table (a replay keeps no table of its own there:
-// store.Config.Bare).
-func Check(r *workload.Replay, path string) *workload.ReplayCheck {
+// with (the trace's digest): table by table (a replay keeps no table of
+// its own there: store.Config.Bare). digest reads the replayed
+// database's tables (dbdigest.File).
+func Check(r *workload.Replay, path string, digest workload.DigestFile) *workload.ReplayCheck {
 	rc := &workload.ReplayCheck{Order: r.Order}
 	var err error
 	if rc.Diverged, err = readDivergences(r.DivergedFile, r.Kinds); err != nil {
@@ -84,7 +83,7 @@ func Check(r *workload.Replay, path string) *workload.ReplayCheck {
 		rc.Reason = why
 		return rc
 	}
-	replayed, err := dbdigest.File(path)
+	replayed, err := digest(path)
 	if err != nil {
 		rc.Reason = fmt.Sprintf("reading the replayed database: %v", err)
 		return rc

@@ -25,34 +25,45 @@ import (
 //
 // Its memory is operated on with atomics only, so that worker processes
 // share it by mapping one file, as they share a record workload's
-// Counter: a header (magic, states, the state reached), an int32 per
-// state for the statements pending, then one per state for the idle
-// writers.
+// Counter: a header (magic, states, the state reached, the progress,
+// workers), an int32 per state for the statements pending, then one per
+// state for the idle writers, then each worker's turn (see Turn).
 type Order struct {
-	reached *atomic.Int64
-	pending counts
-	idle    counts
-	mem     []byte
+	reached  *atomic.Int64
+	progress *atomic.Int64
+	pending  counts
+	idle     counts
+	turns    []turnSlot
+	mem      []byte
 }
+
+// turnSlot is where a worker says what it waits for: its connection's
+// process (stream) and id, what (a Turn) and at which state.
+type turnSlot struct{ stream, conn, what, state atomic.Int64 }
 
 // Layout of a replay order's memory, in bytes.
 const (
-	replayOrderMagic  = 0x3230306472726267 // "gbrrd002"
-	replayOrderHeader = 32                 // magic, states, reached
+	replayOrderMagic  = 0x3330306472726267 // "gbrrd003"
+	replayOrderHeader = 40                 // magic, states, reached, progress, workers
+	turnSlotSize      = 32
 )
 
 // OrderSize is the size of the memory of a replay order of states
-// states.
-func OrderSize(states int64) int { return replayOrderHeader + 8*int(states) }
+// states, for workers workers.
+func OrderSize(states int64, workers int) int {
+	return replayOrderHeader + 8*int(states) + turnSlotSize*workers
+}
 
-// InitOrder writes a fresh replay order of states states into mem
-// (of OrderSize bytes): nothing reached, no statement counted.
-func InitOrder(mem []byte, states int64) error {
-	if states < 1 || len(mem) < OrderSize(states) {
-		return fmt.Errorf("a replay order of %d states takes %d bytes, not %d", states, OrderSize(states), len(mem))
+// InitOrder writes a fresh replay order of states states for workers
+// workers into mem (of OrderSize bytes): nothing reached, no statement
+// counted, no worker waiting.
+func InitOrder(mem []byte, states int64, workers int) error {
+	if states < 1 || workers < 0 || len(mem) < OrderSize(states, workers) {
+		return fmt.Errorf("a replay order of %d states for %d workers takes %d bytes, not %d", states, workers, OrderSize(states, workers), len(mem))
 	}
-	clear(mem[:OrderSize(states)])
+	clear(mem[:OrderSize(states, workers)])
 	binary.NativeEndian.PutUint64(mem[8:], uint64(states))
+	binary.NativeEndian.PutUint64(mem[32:], uint64(workers))
 	binary.NativeEndian.PutUint64(mem, replayOrderMagic)
 	return nil
 }
@@ -67,22 +78,25 @@ func OpenOrder(mem []byte) (*Order, error) {
 	if binary.NativeEndian.Uint64(mem) != replayOrderMagic {
 		return nil, errors.New("not a replay order")
 	}
-	states := int64(binary.NativeEndian.Uint64(mem[8:]))
-	if states < 1 || len(mem) < OrderSize(states) {
-		return nil, fmt.Errorf("a replay order of %d states in %d bytes", states, len(mem))
+	states, workers := int64(binary.NativeEndian.Uint64(mem[8:])), binary.NativeEndian.Uint64(mem[32:])
+	if states < 1 || workers > uint64(len(mem)) || len(mem) < OrderSize(states, int(workers)) {
+		return nil, fmt.Errorf("a replay order of %d states and %d workers in %d bytes", states, workers, len(mem))
 	}
-	o := &Order{reached: (*atomic.Int64)(unsafe.Pointer(&mem[16])), mem: mem}
+	o := &Order{reached: (*atomic.Int64)(unsafe.Pointer(&mem[16])), progress: (*atomic.Int64)(unsafe.Pointer(&mem[24])), mem: mem}
 	o.pending = counts(unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader])), states))
 	o.idle = counts(unsafe.Slice((*atomic.Int32)(unsafe.Pointer(&mem[replayOrderHeader+4*int(states)])), states))
+	if workers > 0 {
+		o.turns = unsafe.Slice((*turnSlot)(unsafe.Pointer(&mem[replayOrderHeader+8*int(states)])), workers)
+	}
 	return o, nil
 }
 
 // newOrder returns a replay order of its own memory (for the
 // workers of one process).
-func newOrder(states int64) (*Order, error) {
-	mem := make([]uint64, (OrderSize(states)+7)/8)
+func newOrder(states int64, workers int) (*Order, error) {
+	mem := make([]uint64, (OrderSize(states, workers)+7)/8)
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(mem))), len(mem)*8)
-	if err := InitOrder(b, states); err != nil {
+	if err := InitOrder(b, states, workers); err != nil {
 		return nil, err
 	}
 	return OpenOrder(b)
@@ -103,7 +117,16 @@ func (o *Order) Count(k int64) { o.pending.add(k, 1) }
 func (o *Order) Pending(k int64) int32 { return o.pending.load(k) }
 
 // Ran notes that a statement that began a transaction at state k ran.
-func (o *Order) Ran(k int64) { o.pending.add(k, -1) }
+func (o *Order) Ran(k int64) {
+	o.pending.add(k, -1)
+	o.progress.Add(1)
+}
+
+// Progress returns a count that grows with every step of the order (a
+// statement of a state run, a commit made, an idle writer ended): while
+// it grows, a worker waiting for its turn is not stalled, however long
+// it waits.
+func (o *Order) Progress() int64 { return o.progress.Load() }
 
 // CountIdle counts one transaction that took the write lock at state k
 // and committed nothing (the setup, before any worker starts).
@@ -115,7 +138,10 @@ func (o *Order) Idle(k int64) int32 { return o.idle.load(k) }
 
 // IdleEnded notes that a transaction that took the write lock at state k
 // and committed nothing ended.
-func (o *Order) IdleEnded(k int64) { o.idle.add(k, -1) }
+func (o *Order) IdleEnded(k int64) {
+	o.idle.add(k, -1)
+	o.progress.Add(1)
+}
 
 // counts are one count per state of the order, shared by the processes
 // that map them; a state outside them counts nothing.
@@ -139,6 +165,7 @@ func (c counts) load(k int64) int32 {
 // Committed notes that the commit that makes state k happened (or, having
 // failed, will not: the order goes on).
 func (o *Order) Committed(k int64) {
+	o.progress.Add(1)
 	for {
 		cur := o.reached.Load()
 		if cur >= k || o.reached.CompareAndSwap(cur, k) {

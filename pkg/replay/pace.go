@@ -1,12 +1,14 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
-	"github.com/gobench/gobench/pkg/workload"
 	"time"
+
+	"github.com/gobench/gobench/pkg/deal"
 )
 
-// The pacers of a replay (replaySource.Pacer): its statements' recorded
+// The pacers of a replay (Source.Pacer): its statements' recorded
 // due times at a speed, and their turns in the order of commits.
 
 // recordedDue paces a replay at a speed: each statement is due when the
@@ -15,7 +17,7 @@ type recordedDue struct{}
 
 func (recordedDue) Next() (int64, bool) { return -1, true }
 
-func (recordedDue) Wait(c workload.Waiter, d *workload.Deal, _ int64) (int64, bool, error) {
+func (recordedDue) Wait(c deal.Waiter, d *deal.Deal, _ int64) (int64, bool, error) {
 	due := d.Action.(*Statement).Due
 	if due < 0 {
 		return -1, true, nil
@@ -23,33 +25,44 @@ func (recordedDue) Wait(c workload.Waiter, d *workload.Deal, _ int64) (int64, bo
 	return due, c.SleepUntil(due), nil
 }
 
-func (recordedDue) Ran(*workload.Deal) {}
+func (recordedDue) Ran(*deal.Deal) {}
 
 // ReplayStall is how long a replay in the order of commits waits for its
-// turn with no progress anywhere before it fails: the statement whose
-// turn comes before cannot run.
+// turn with no progress anywhere before it fails, when the plan does not
+// say (workload.Replay.Stall): the statement whose turn comes before
+// cannot run.
 const ReplayStall = 2 * time.Minute
 
 // commitOrder is the gate of a replay in the order of commits: a
 // statement runs when its turn comes in the run's shared order (see
-// awaitTurn), and the order learns what it did once it ran.
+// awaitTurn), and the order learns what it did once it ran. While it
+// waits, and while the statement it let run runs, its worker says so in
+// the order (Order.SetTurn), for the message of a stalled order.
 type commitOrder struct {
 	o *Order
-	// stall is ReplayStall but in tests; ranEarly says the statement let
-	// run counted itself as run (see awaitTurn).
+	// worker is the worker's id, and stream and conn its connection's.
+	worker       int
+	stream, conn uint64
+	// stall is the plan's (or ReplayStall); ranEarly says the statement
+	// let run counted itself as run (see awaitTurn).
 	stall    time.Duration
 	ranEarly bool
 }
 
 func (*commitOrder) Next() (int64, bool) { return -1, true }
 
-func (g *commitOrder) Wait(c workload.Waiter, d *workload.Deal, due int64) (int64, bool, error) {
-	ok, err := g.awaitTurn(c, d.Action.(*Statement))
+func (g *commitOrder) Wait(c deal.Waiter, d *deal.Deal, due int64) (int64, bool, error) {
+	rd := d.Action.(*Statement)
+	ok, err := g.awaitTurn(c, rd)
+	if ok && err == nil {
+		g.o.SetTurn(g.worker, g.stream, g.conn, TurnRunning, max(rd.Gate, rd.Commit-1))
+	}
 	return due, ok, err
 }
 
-func (g *commitOrder) Ran(d *workload.Deal) {
+func (g *commitOrder) Ran(d *deal.Deal) {
 	rd, o := d.Action.(*Statement), g.o
+	o.SetTurn(g.worker, g.stream, g.conn, TurnNone, -1)
 	if rd.Gate >= 0 && !g.ranEarly {
 		o.Ran(rd.Gate)
 	}
@@ -69,16 +82,16 @@ func (g *commitOrder) Ran(d *workload.Deal) {
 // every statement that begins a transaction at c-1 ran. A commit that
 // begins its own transaction (an autocommit write) counts itself as run
 // first (ranEarly). ok is false when the run stopped first.
-func (g *commitOrder) awaitTurn(c workload.Waiter, rd *Statement) (ok bool, err error) {
+func (g *commitOrder) awaitTurn(c deal.Waiter, rd *Statement) (ok bool, err error) {
 	o := g.o
 	g.ranEarly = false
 	if rd.Gate >= 0 {
-		if ok, err := g.waitFor(c, rd.Gate, func() bool { return o.Reached() >= rd.Gate }); !ok || err != nil {
+		if ok, err := g.waitFor(c, TurnBegin, rd.Gate, func() bool { return o.Reached() >= rd.Gate }); !ok || err != nil {
 			return ok, err
 		}
 	}
 	if l := rd.Lock; l >= 0 {
-		if ok, err := g.waitFor(c, l, func() bool { return o.Reached() >= l && o.Idle(l) <= 0 }); !ok || err != nil {
+		if ok, err := g.waitFor(c, TurnLock, l, func() bool { return o.Reached() >= l && o.Idle(l) <= 0 }); !ok || err != nil {
 			return ok, err
 		}
 	}
@@ -90,31 +103,42 @@ func (g *commitOrder) awaitTurn(c workload.Waiter, rd *Statement) (ok bool, err 
 		o.Ran(pre)
 		g.ranEarly = true
 	}
-	return g.waitFor(c, pre, func() bool { return o.Reached() >= pre && o.Pending(pre) <= 0 })
+	return g.waitFor(c, TurnCommit, pre, func() bool { return o.Reached() >= pre && o.Pending(pre) <= 0 })
 }
 
+// ErrOrderStalled is the error of a replay in the order of commits that
+// made no progress for its stall time-out: the statement whose turn
+// comes first cannot run (its connection waits, in its own turn or in
+// SQLite, for one that waits for it).
+var ErrOrderStalled = errors.New("the replay cannot keep the captured order of commits")
+
 // waitFor waits until ready, sleeping a little longer each time up to a
-// millisecond; with no progress of the order (the state reached, the
-// statements pending and the idle writers at state k) for the stall
-// time-out it fails.
-func (g *commitOrder) waitFor(c workload.Waiter, k int64, ready func() bool) (bool, error) {
+// millisecond, having said in the order what it waits for (what, at
+// state k); with no progress of the order (Order.Progress) for the stall
+// time-out, and no statement running all that time, it fails, naming
+// what every connection waits for.
+func (g *commitOrder) waitFor(c deal.Waiter, what Turn, k int64, ready func() bool) (bool, error) {
 	o, stall := g.o, g.stall
-	if stall == 0 {
+	if stall <= 0 {
 		stall = ReplayStall
 	}
+	if ready() {
+		return true, nil
+	}
+	o.SetTurn(g.worker, g.stream, g.conn, what, k)
+	defer o.SetTurn(g.worker, g.stream, g.conn, TurnNone, -1)
 	nap := 10 * time.Microsecond
-	last := [3]int64{o.Reached(), int64(o.Pending(k)), int64(o.Idle(k))}
-	since := c.Now()
+	last, since := o.Progress(), c.Now()
 	for !ready() {
 		now := c.Now()
 		if !c.SleepUntil(now + int64(nap)) {
 			return false, nil
 		}
 		nap = min(2*nap, time.Millisecond)
-		if cur := [3]int64{o.Reached(), int64(o.Pending(k)), int64(o.Idle(k))}; cur != last {
+		if cur := o.Progress(); cur != last || o.running() {
 			last, since = cur, now
 		} else if time.Duration(now-since) > stall {
-			return false, fmt.Errorf("the replay in the order of commits made no progress for %v: waiting at state %d of %d (reached %d, %d statements of state %d yet to run, %d transactions that took the write lock there yet to end); a statement before it in the order could not run", stall, k, o.States(), last[0], last[1], k, last[2])
+			return false, fmt.Errorf("%w: no statement ran in its turn for %v: %s", ErrOrderStalled, stall, o.Stuck())
 		}
 	}
 	return true, nil
@@ -123,8 +147,8 @@ func (g *commitOrder) waitFor(c workload.Waiter, k int64, ready func() bool) (bo
 // Compile-time checks that the replay's pacers are Pacers, its source
 // Paced and its statements Actions.
 var (
-	_ workload.Pacer  = recordedDue{}
-	_ workload.Pacer  = (*commitOrder)(nil)
-	_ workload.Paced  = (*Source)(nil)
-	_ workload.Action = (*Statement)(nil)
+	_ deal.Pacer  = recordedDue{}
+	_ deal.Pacer  = (*commitOrder)(nil)
+	_ deal.Paced  = (*Source)(nil)
+	_ deal.Action = (*Statement)(nil)
 )

@@ -147,7 +147,7 @@ func (t *replayTally) add(stream uint64, e *sqltrace.Exec) {
 	}
 	t.end = max(t.end, e.Start+e.Span)
 	t.statements++
-	if e.Commit.Kind != sqltrace.StateNone && e.Code == 0 {
+	if e.MadeCommit() && e.Code == 0 {
 		t.commits++
 	}
 	t.conns[[2]uint64{stream, e.Conn}]++
@@ -277,7 +277,7 @@ func CountGates(r *workload.Replay, open func() (io.ReadCloser, error), o *Order
 		if txn == nil {
 			continue
 		}
-		gate, commit := GateOf(r.Table, &rec.Exec)
+		gate, commit := txn.place(r.Table, &rec.Exec)
 		if gate >= 0 {
 			o.Count(gate)
 		}

@@ -28,7 +28,7 @@ func TestOverriddenPragma(t *testing.T) {
 // TestReplayOrderShared: a replay's order counts statements per state and
 // moves forward only, whatever the order of its calls.
 func TestReplayOrderShared(t *testing.T) {
-	o, err := newOrder(4)
+	o, err := newOrder(4, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -197,7 +197,7 @@ func TestReplayOrderCommit(t *testing.T) {
 	if n != 17 || commits != 8 {
 		t.Errorf("%d samples and %d commits, want the trace's 17 and 8", n, commits)
 	}
-	check := Check(p.Replay, p.Store.Path)
+	check := Check(p.Replay, p.Store.Path, dbdigest.File)
 	if !check.Compared || !check.Equal {
 		t.Errorf("the database against the capture's end: %+v", check)
 	}
@@ -231,9 +231,17 @@ func TestReplayIdleWriter(t *testing.T) {
 		[]traceConn{committer, idle}, "INSERT INTO t VALUES (2)")
 	p := replayPlan(t, dir, trace, 0, workload.ReplayCommit)
 	p.Store.Options = sqlite.Options{Journal: "wal", Sync: "normal", BusyTimeoutMS: 2000}.Encode()
+	replaysToEnd(t, p, 7)
+}
+
+// replaysToEnd runs plan p's replay and checks that each of its
+// statements, want in all, did what it did when captured, and that the
+// database ends as the capture's did.
+func replaysToEnd(t *testing.T, p *workload.Plan, want int) {
+	t.Helper()
 	c := &classSink{samples: map[int][]workload.Sample{}}
 	if err := run(context.Background(), p, sqlite.Modernc(), c); err != nil {
-		t.Fatal(err)
+		t.Fatalf("the replay: %v", err)
 	}
 	n := 0
 	for w, ss := range c.samples {
@@ -244,10 +252,10 @@ func TestReplayIdleWriter(t *testing.T) {
 			}
 		}
 	}
-	if n != 7 {
-		t.Errorf("%d samples, want the trace's 7", n)
+	if n != want {
+		t.Errorf("%d samples, want the trace's %d", n, want)
 	}
-	if check := Check(p.Replay, p.Store.Path); !check.Compared || !check.Equal {
+	if check := Check(p.Replay, p.Store.Path, dbdigest.File); !check.Compared || !check.Equal {
 		t.Errorf("the database against the capture's end: %+v", check)
 	}
 }
@@ -293,7 +301,7 @@ func TestReplayDivergence(t *testing.T) {
 			t.Errorf("statement %d (%s): flags %b class %v, want diverged %v, capture error %v, class %v", i, conn.execs[i].SQL, s.Flags, s.Class, w.diverged, w.captureErr, w.class)
 		}
 	}
-	check := Check(p.Replay, p.Store.Path)
+	check := Check(p.Replay, p.Store.Path, dbdigest.File)
 	if !check.Compared || check.Equal || len(check.Differences) != 1 {
 		t.Errorf("the database against the capture's end: %+v, want table t to differ", check)
 	}

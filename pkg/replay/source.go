@@ -3,15 +3,16 @@ package replay
 import (
 	"errors"
 	"fmt"
-	"github.com/gobench/gobench/pkg/workload"
 	"os"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // Statement is a replayed statement, as a replay's dealer deals it: the
-// workload.Action of its workload.Deal.
+// deal.Action of its deal.Deal.
 type Statement struct {
 	// SQL is the statement's text, or Stmts its statements when the
 	// text holds several (an sqlite3_exec's); Args its parameters' values
@@ -178,8 +179,9 @@ type Captured struct {
 // Source deals a trace's statements, each worker its connection's, and
 // paces them at the replay's speed and in its order of commits: the part
 // of a replay's source that reads the trace (its kinds and descriptions
-// are plan data: workload's). The workers of one host share one, through
-// their workload.Shared (NewSource, then workload.Shared.Use).
+// are the plan's source's, planSource). The workers of one host share
+// one, through their deal.Shared (the plan's workload.Around's Host,
+// or NewSource, then deal.Shared.Use).
 type Source struct {
 	workload.Source
 	order *Order
@@ -211,8 +213,19 @@ func NewSource(p *workload.Plan, hostWorkers int, order *Order) (workload.Source
 	return s, nil
 }
 
+// Progress returns the progress of the replay's order of commits
+// (Order.Progress), and false when it replays in no order: a stall
+// watchdog counts a worker waiting for its turn as alive while the order
+// progresses.
+func (s *Source) Progress() (int64, bool) {
+	if s == nil || s.order == nil {
+		return 0, false
+	}
+	return s.order.Progress(), true
+}
+
 // Dealer returns the dealer of worker's connection.
-func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *workload.Shared) (workload.Dealer, error) {
+func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *deal.Shared) (deal.Dealer, error) {
 	r := p.Replay
 	if worker < 0 || worker >= len(r.Workers) {
 		return nil, fmt.Errorf("worker %d has no connection of the trace's", worker)
@@ -284,9 +297,9 @@ func (d *replayDealer) Len() int64 { return d.w.Statements }
 // Pacer returns a replay worker's pace: the statements' recorded due
 // times at a speed, then their turns in the order of commits; neither is
 // the closed loop (nil).
-func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *workload.Shared) (workload.Pacer, error) {
+func (s *Source) Pacer(p *workload.Plan, _, worker int, _ *deal.Shared) (deal.Pacer, error) {
 	r := p.Replay
-	var due, turn workload.Pacer
+	var due, turn deal.Pacer
 	if r.Speed > 0 {
 		due = recordedDue{}
 	}
@@ -294,9 +307,13 @@ func (s *Source) Pacer(p *workload.Plan, _, _ int, _ *workload.Shared) (workload
 		if s.order == nil {
 			return nil, errors.New("a replay in the order of commits needs the run's shared order (NewSource)")
 		}
-		turn = &commitOrder{o: s.order}
+		g := &commitOrder{o: s.order, worker: worker, stall: r.Stall}
+		if worker >= 0 && worker < len(r.Workers) {
+			g.stream, g.conn = r.Workers[worker].Stream, r.Workers[worker].Conn
+		}
+		turn = g
 	}
-	return workload.Pacers(due, turn), nil
+	return deal.Pacers(due, turn), nil
 }
 
 // Release is not used: a replay claims no keynums.
@@ -319,9 +336,9 @@ func (d *replayDealer) Close() error {
 }
 
 // Deal deals the connection's next statement.
-func (d *replayDealer) Deal(out *workload.Deal) error {
+func (d *replayDealer) Deal(out *deal.Deal) error {
 	if d.tr == nil {
-		return workload.ErrDealt // an idle worker: its process has fewer connections than another
+		return deal.ErrDealt // an idle worker: its process has fewer connections than another
 	}
 	if d.n >= d.w.Statements {
 		return errors.New("the connection's statements are all dealt")
@@ -333,7 +350,7 @@ func (d *replayDealer) Deal(out *workload.Deal) error {
 		}
 		d.n++
 		d.fill(&rec.Exec)
-		*out = workload.Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal}
+		*out = deal.Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal}
 		return nil
 	}
 	if err := d.tr.Err(); err != nil {
@@ -376,7 +393,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 	*rd = Statement{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1, Lock: -1, IdleEnd: -1, kind: t.id, log: d.log,
 		Want: Captured{Rows: e.Rows, Changes: e.Changes, HasChanges: e.Flags&sqltrace.FlagChanges != 0,
 			Digest: e.Digest, HasDigest: e.Flags&sqltrace.FlagDigest != 0, Ordered: e.Flags&sqltrace.FlagOrdered != 0,
-			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.Commit.Kind != sqltrace.StateNone && e.Code == 0,
+			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.MadeCommit() && e.Code == 0,
 			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
 	if !rd.Want.Done && e.Code == 0 {
 		rd.MaxRows = e.Rows // the application read no more
@@ -389,7 +406,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 		rd.Due = int64(float64(e.Start-d.r.Start) / d.r.Speed)
 	}
 	if d.order != nil {
-		rd.Gate, rd.Commit = GateOf(d.r.Table, e)
+		rd.Gate, rd.Commit = d.txn.place(d.r.Table, e)
 		rd.Skip = busyCode(e.Code)
 		var lock bool
 		if lock, rd.IdleEnd = d.txn.step(e, rd.Gate, rd.Commit); lock {
@@ -414,7 +431,7 @@ func GateOf(t sqltrace.OrderTable, e *sqltrace.Exec) (gate, commit int64) {
 	if k, ok := t.Position(e.Snap); ok {
 		gate = k
 	}
-	if c, ok := t.Position(e.Commit); ok && c > 0 && e.Code == 0 {
+	if c, ok := t.Position(e.Commit); ok && c > 0 && e.Code == 0 && e.MadeCommit() {
 		commit = c
 	}
 	return gate, commit

@@ -17,6 +17,26 @@ type replayTxn struct {
 	gate   int64 // the state it began at; -1 while not known
 	writer bool  // one of its statements took the write lock
 	commit bool  // one of its statements committed
+	// floor is the latest state the connection's statements so far
+	// waited for or made (kept across its transactions).
+	floor int64
+}
+
+// place returns where captured statement e stands in the order of
+// commits (GateOf), but for a statement that began its transaction at a
+// state the connection had already left behind: one whose record comes
+// after statements of its connection that waited for a later state or
+// made one (a cursor the application kept open across them, reset only
+// then). Its connection cannot wait for that state again, and a commit
+// after it would wait for it to run (each waiting for the other), so it
+// runs in no turn of its own.
+func (t *replayTxn) place(table sqltrace.OrderTable, e *sqltrace.Exec) (gate, commit int64) {
+	gate, commit = GateOf(table, e)
+	if gate >= 0 && gate < t.floor {
+		gate = -1
+	}
+	t.floor = max(t.floor, gate, commit)
+	return gate, commit
 }
 
 // step notes statement e, whose gate and commit are GateOf's. firstLock
@@ -26,7 +46,7 @@ type replayTxn struct {
 // before a commit and write after it) and committed nothing.
 func (t *replayTxn) step(e *sqltrace.Exec, gate, commit int64) (firstLock bool, idleEnd int64) {
 	if !t.open || e.Flags&sqltrace.FlagAutocommitBefore != 0 {
-		*t = replayTxn{open: true, gate: -1}
+		*t = replayTxn{open: true, gate: -1, floor: t.floor}
 	}
 	if t.gate < 0 {
 		t.gate = gate

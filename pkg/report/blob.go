@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gobench/gobench/pkg/bytesize"
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -83,7 +84,7 @@ func blobPass(runs []*result.Result, name string) blobPassStats {
 			if ph.Name != name || ph.WallSeconds <= 0 {
 				continue
 			}
-			n, ok := r.Plan.PhaseValueBytes(i)
+			n, ok := deal.PhaseValueBytes(&r.Plan, i)
 			o, found := ph.Op(r.Plan.Phases[i].Mix.Ops()[0].String())
 			if !ok || !found {
 				continue

@@ -53,29 +53,78 @@ func cellDots(id string, s *result.Suite, m judge.MetricSummary) (chart, error) 
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.6, float64(len(m.Cells))-0.4
 	logScale := scaleAxis(p, m)
-	above := top * 1.06 // every label on one line, above the highest dot
-	if logScale {
-		above = top * 1.3
-	}
-	tops := make(plotter.XYs, len(labels))
-	for i := range tops {
-		tops[i] = plotter.XY{X: float64(i), Y: above}
-	}
-	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: tops, Labels: labels})
+	width, height := vg.Length(max(8, float64(len(m.Cells))*1.6))*vg.Inch, 3.5*vg.Inch
+	lab, lines, err := factorLabels(labels, width, len(m.Cells))
 	if err != nil {
 		return c, err
 	}
-	for i := range lab.TextStyle {
-		lab.TextStyle[i].XAlign, lab.TextStyle[i].YAlign = draw.XCenter, draw.YBottom
-		lab.TextStyle[i].Font = font.From(chartFont, lab.TextStyle[i].Font.Size)
+	// The labels sit above the highest dot, their lines within the room
+	// left above it: a share of the data area's height, which the axis
+	// gives back as a share of its range.
+	lineHeight := lab.TextStyle[0].Font.Size * 1.2
+	area := height - 0.8*vg.Inch - vg.Length(maxLines(names))*p.X.Tick.Label.Font.Size*1.2
+	room := min(0.6, float64(vg.Length(lines)*lineHeight+4)/float64(area))
+	above := top * 1.06
+	p.Y.Max = above + (above-p.Y.Min)*room/(1-room)
+	if logScale {
+		above = top * 1.3
+		p.Y.Max = above * math.Pow(above/p.Y.Min, room/(1-room))
+	}
+	for i := range lab.XYs {
+		lab.XYs[i] = plotter.XY{X: float64(i), Y: above}
 	}
 	p.Add(lab)
-	p.Y.Max = top * 1.2 // room for the labels
-	if logScale {
-		p.Y.Max = top * 2.5
-	}
-	c.SVG, err = renderSVG(p, vg.Length(max(8, float64(len(m.Cells))*1.6))*vg.Inch, 3.5*vg.Inch)
+	c.SVG, err = renderSVG(p, width, height)
 	return c, err
+}
+
+// factorLabels makes the labels above the columns of a chart width wide,
+// each wrapped at its spaces to fit its column, so that no two overlap
+// and the first and last stay within the plot; lines is the most lines
+// one takes.
+func factorLabels(labels []string, width vg.Length, columns int) (*plotter.Labels, int, error) {
+	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: make(plotter.XYs, len(labels)), Labels: labels})
+	if err != nil {
+		return nil, 0, err
+	}
+	// The data area is the chart but the value axis (about an inch); a
+	// column is its share of the span from -0.6 to columns-0.4, and a
+	// label keeps to 0.75 of it, so half a label fits the 0.4 of a
+	// column beside the last.
+	column := (width - vg.Inch) / vg.Length(float64(columns)+0.2)
+	lines := 1
+	for i := range lab.TextStyle {
+		st := &lab.TextStyle[i]
+		st.XAlign, st.YAlign = draw.XCenter, draw.YBottom
+		st.Font = font.From(chartFont, st.Font.Size)
+		lab.Labels[i] = wrapToFit(lab.Labels[i], func(s string) bool { return st.Width(s) <= column*3/4 })
+		lines = max(lines, strings.Count(lab.Labels[i], "\n")+1)
+	}
+	return lab, lines, nil
+}
+
+// wrapToFit breaks s at its spaces into lines that each fit, as many
+// words a line as fit does; a word that does not fit alone has a line of
+// its own.
+func wrapToFit(s string, fits func(string) bool) string {
+	var lines []string
+	for _, w := range strings.Fields(s) {
+		if n := len(lines); n > 0 && fits(lines[n-1]+" "+w) {
+			lines[n-1] += " " + w
+			continue
+		}
+		lines = append(lines, w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// maxLines is the most lines any of the texts takes.
+func maxLines(texts []string) int {
+	most := 1
+	for _, t := range texts {
+		most = max(most, strings.Count(t, "\n")+1)
+	}
+	return most
 }
 
 // cellTick names a cell under its column: its values, one a line, the

@@ -80,10 +80,10 @@ func incompleteLines(s *result.Suite) []string {
 // rankingHead is the head of a ranking table, after the varied
 // settings: rank first, then the headline figures, the first against the
 // best, then the errors.
-func rankingHead(rk judge.Ranking) []string {
+func rankingHead(s *result.Suite, rk judge.Ranking) []string {
 	head := []string{}
 	for i, m := range rk.Metrics {
-		head = append(head, m.String())
+		head = append(head, metricLabel(s, m))
 		if i == 0 {
 			head = append(head, "vs best")
 		}
@@ -291,7 +291,7 @@ func rankingTable(sum *judge.Summary) *table {
 		return nil
 	}
 	caption := rankingCaption(sum, rk)
-	a := &table{Caption: strings.ToUpper(caption[:1]) + caption[1:], Head: append(append([]string{"#"}, variedOr(s)...), rankingHead(rk)...)}
+	a := &table{Caption: strings.ToUpper(caption[:1]) + caption[1:], Head: append(append([]string{"#"}, variedOr(s)...), rankingHead(s, rk)...)}
 	for i, c := range rk.Cells {
 		a.Rows = append(a.Rows, append(append([]string{rankLabel(c, i)}, cellValues(s.Varied, c.Settings)...), rankingRow(rk, c)...))
 	}
@@ -308,16 +308,18 @@ func headlineTable(sum *judge.Summary) *table {
 	}
 	single := singleRuns(sum)
 	a := &table{Caption: "Each setting against the baseline's value (" + sum.Suite.Baseline.String() + ") at every combination of the others: ratios of medians", Head: []string{"setting"}}
+	var names []string // the metrics of the columns after the first
 	for _, h := range hs {
 		for _, m := range h.Metrics {
-			if !slices.Contains(a.Head, m.String()) {
-				a.Head = append(a.Head, m.String())
+			if !slices.Contains(names, m.String()) {
+				names = append(names, m.String())
+				a.Head = append(a.Head, metricLabel(sum.Suite, m))
 			}
 		}
 	}
 	for _, h := range hs {
 		row := []string{h.Pair()}
-		for _, name := range a.Head[1:] {
+		for _, name := range names {
 			cell := "–"
 			for i, m := range h.Metrics {
 				if m.String() != name {

@@ -95,10 +95,10 @@ func orDash(s string) string {
 // failed first, each verdict on its colour.
 const gatesHTML = `{{define "gates"}}{{if .}}<section class="gates">
 <h2>{{.Summary}}</h2>
-<table>
+<div class="scroll"><table>
 <tr><th>verdict</th><th>gate</th><th>cell</th><th>figures</th><th>interval</th><th>compared</th><th>why, and what would decide it</th></tr>
 {{range .Rows}}<tr class="{{.Outcome}}"><td><span class="verdict {{.Outcome}}">{{.Word}}</span></td><td><code>{{.Gate}}</code></td><td>{{.Cell}}</td><td>{{.Figures}}</td><td>{{.Interval}}</td><td>{{.Compared}}</td><td>{{.Why}}</td></tr>
-{{end}}</table>
+{{end}}</table></div>
 </section>
 {{end}}{{end}}`
 

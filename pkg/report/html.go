@@ -79,7 +79,12 @@ func suitePage(prefix string, sum *judge.Summary) (htmlPage, error) {
 	if line := failedSuiteWarning(s); line != "" {
 		alerts = append(alerts, line)
 	}
-	pg := htmlPage{Title: title, Alerts: alerts, Scenario: s.Scenario, Gates: newGatesView(s.Gates), Answers: answers(suiteDurabilityTable(s), rankingTable(sum), headlineTable(sum)), Summary: text.String()}
+	_, own := s.Fixed()
+	var notes []string
+	if line := optionsLine(own); line != "" {
+		notes = append(notes, line)
+	}
+	pg := htmlPage{Title: title, Alerts: alerts, Notes: notes, Scenario: s.Scenario, Gates: newGatesView(s.Gates), Answers: answers(suiteDurabilityTable(s), rankingTable(sum), headlineTable(sum)), Summary: text.String()}
 	for i, m := range sum.Metrics {
 		// Total throughput and each op's p99: an op kind's throughput in
 		// a mix of fixed shares is the total's, scaled, and would draw

@@ -178,7 +178,7 @@ func suiteAnswerMarkdown(ew *errWriter, sum *judge.Summary, varied []string, sin
 		}
 	}
 	if rk := sum.Ranking(); len(s.Cells) > 1 && len(rk.Metrics) > 0 {
-		head := rankingHead(rk)
+		head := rankingHead(s, rk)
 		ew.printf("**Ranking** by %s:\n\n| # | %s | %s |\n|--:|%s%s\n", strings.TrimPrefix(rankingCaption(sum, rk), "ranking by "), mdCells(varied), mdCells(head),
 			trusted(strings.Repeat("---|", len(varied))), trusted(strings.Repeat("--:|", len(head))))
 		for i, c := range rk.Cells {

@@ -24,6 +24,9 @@ type htmlPage struct {
 	// Scenario, for a scenario's suite, is its verdict and finding,
 	// after the alerts and before the gates.
 	Scenario *result.Scenario
+	// Notes are lines said once for the whole page, before its answers:
+	// each engine's own options, which are no column of its tables.
+	Notes []string
 	// Answers are the page's answer, after the gates, each a table: what
 	// power cuts lost (--crash), a run's figures per op kind, a matrix's
 	// cells ranked and each setting against the baseline's value, each
@@ -64,6 +67,8 @@ figure.chart { margin: 2em 0; }
 figure.chart figcaption { font-weight: 600; margin-bottom: 0.5em; }
 figure.chart svg { width: 100%; height: auto; }
 section.gates table, section.answer table { border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }
+div.scroll { overflow-x: auto; max-width: 100%; }
+p.note { font-size: 0.85em; color: #555; overflow-wrap: anywhere; }
 p.alert { background: #fdecea; border-left: 0.3em solid #c62828; padding: 0.5em 0.8em; font-weight: 600; }
 section.answer p.note { font-size: 0.85em; color: #555; margin: 0.2em 0; }
 section.answer th, section.answer td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; }
@@ -85,11 +90,12 @@ section.scenario.fail { border-left-color: #c62828; }
 <body>
 <h1>{{.Title}}</h1>
 {{end}}{{define "body"}}{{range .Alerts}}<p class="alert">{{.}}</p>
-{{end}}{{template "scenario" .Scenario}}{{template "gates" .Gates}}{{range .Answers}}<section class="answer"><table>
+{{end}}{{template "scenario" .Scenario}}{{template "gates" .Gates}}{{range .Notes}}<p class="note">{{.}}</p>
+{{end}}{{range .Answers}}<section class="answer"><div class="scroll"><table>
 <caption>{{.Caption}}</caption>
 <tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>{{range .Notes}}<p class="note">{{.}}</p>
+{{end}}</table></div>{{range .Notes}}<p class="note">{{.}}</p>
 {{end}}</section>
 {{end}}{{range .Charts}}<figure class="chart" id="{{.ID}}" data-points="{{.Points}}">
 <figcaption>{{.Title}}</figcaption>
@@ -123,11 +129,11 @@ func writeTemplate(w io.Writer, name string, data any) error {
 
 // bookHTML is the template of a book: the head of a page, the contents,
 // and each page's body in a section of its own.
-const bookHTML = `{{define "book"}}{{template "head" .}}<section class="answer"><table>
+const bookHTML = `{{define "book"}}{{template "head" .}}<section class="answer"><div class="scroll"><table>
 <caption>Scenarios</caption>
 <tr><th>scenario</th><th>verdict</th><th>shows</th></tr>
 {{range $i, $p := .Pages}}<tr>{{with $p.Scenario}}<td><a href="#page{{$i}}">{{.Name}}</a></td><td>{{.Verdict}}</td><td>{{.Title}}</td>{{else}}<td><a href="#page{{$i}}">{{$p.Title}}</a></td><td></td><td></td>{{end}}</tr>
-{{end}}</table></section>
+{{end}}</table></div></section>
 {{range $i, $p := .Pages}}<section class="page" id="page{{$i}}">
 {{template "body" $p}}</section>
 {{end}}</body>

@@ -181,6 +181,17 @@ func statementText(s *result.Suite, kind string) string {
 	return ""
 }
 
+// metricLabel names a metric in a table's head: a replayed statement's
+// by its id and the start of its text ("q7da7727c (commit) p99"), any
+// other as it is.
+func metricLabel(s *result.Suite, m judge.Metric) string {
+	text := statementText(s, m.Kind)
+	if text == "" {
+		return m.String()
+	}
+	return strings.TrimSpace(m.Kind + " (" + shorten(text, 24) + ") " + m.Stat)
+}
+
 // suiteStatements returns the statements a suite's metrics name by
 // their fingerprints' ids, each once, in the metrics' order: id and text.
 func suiteStatements(sum *judge.Summary) [][2]string {

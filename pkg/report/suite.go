@@ -93,7 +93,7 @@ func suiteAnswerText(ew *errWriter, sum *judge.Summary, single bool) {
 	if rk := sum.Ranking(); len(s.Cells) > 1 && len(rk.Metrics) > 0 {
 		ew.printf("\n%s:\n", rankingCaption(sum, rk))
 		tw := ew.keyedTable(0, 1+len(s.Varied))
-		tw.printf("  #\t%s\t%s\n", textCells(s.Varied), textCells(rankingHead(rk)))
+		tw.printf("  #\t%s\t%s\n", textCells(s.Varied), textCells(rankingHead(s, rk)))
 		for i, c := range rk.Cells {
 			tw.printf("  %s\t%s\t%s\n", rankLabel(c, i), textCells(cellValues(s.Varied, c.Settings)), textCells(rankingRow(rk, c)))
 		}
@@ -127,13 +127,15 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 		w.printf(" · varied: %s · baseline: %s", strings.Join(s.Varied, ", "), s.Baseline)
 	}
 	w.printf("\n")
+	fixed, own := s.Fixed()
 	var common []string
-	for _, st := range result.RunSettings(first) {
-		if !slices.Contains(s.Varied, st.Name) {
-			common = append(common, st.Name+"="+st.Value)
-		}
+	for _, st := range fixed {
+		common = append(common, st.Name+"="+st.Value)
 	}
 	w.printf("common: %s\n", strings.Join(common, " "))
+	if line := optionsLine(own); line != "" {
+		w.printf("%s\n", line)
+	}
 	p := first.Plan
 	w.printf("workload: seed %d · %s", p.Seed, p.Describe(false))
 	if wp := p.Warmup; wp != nil {
@@ -173,6 +175,21 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 			}
 		}
 	}
+}
+
+// optionsLine says what each engine's own options were, the settings of
+// its rows that are no axis of the matrix: "engine options: mattn,
+// modernc: journal=wal,busy-timeout=5s · bbolt: bbolt-batch=false"; ""
+// when no engine has its own.
+func optionsLine(own []result.Options) string {
+	if len(own) == 0 {
+		return ""
+	}
+	parts := make([]string, len(own))
+	for i, o := range own {
+		parts[i] = o.String()
+	}
+	return "engine options: " + strings.Join(parts, " · ")
 }
 
 // shardHosts lists the distinct hosts of a merged run's shards.

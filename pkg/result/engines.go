@@ -7,7 +7,7 @@ import (
 )
 
 // Engines fills in what results written before engines named their
-// options by their flags (store.Namer) and summed up their facts
+// options by their flags (store.Declarer) and summed up their facts
 // (store.Summarizer) lack; a store.Registry is one.
 type Engines interface {
 	NameOptions(driver string, options json.RawMessage) ([]store.Setting, error)

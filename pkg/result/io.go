@@ -83,7 +83,7 @@ func newPhaseIO(io store.IOCounts, procs int, ph *Phase, spec *workload.Phase, p
 			values += ok
 		}
 	}
-	if plan.Replay != nil { // a replay's statements are not ops: its commits are counted as they happened
+	if plan.Recorded() { // a recording's ops (a replay's statements) are not the transactions: its commits are counted as they happened
 		pio.Commits = ph.Total.Commits
 	}
 	if pio.Commits > 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -19,7 +20,7 @@ func shardRun(t *testing.T, shard *workload.Shard) *Result {
 	b := NewBuilder(p)
 	for _, w := range p.WorkerIDs() {
 		s := b.Sink(w, 0)
-		l := workload.NewLottery(p, 0, w)
+		l := deal.NewLottery(p, 0, w)
 		for i := range 500 {
 			op, _ := l.Next()
 			class := store.OK

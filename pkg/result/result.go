@@ -8,6 +8,10 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	// Package replay's source registers itself with package workload: a
+	// result of a replayed trace reads, validates and describes its plan
+	// wherever results are read.
+	_ "github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -417,7 +421,7 @@ type OpStats struct {
 	// modernc under the timeout policy) only failed steps are counted.
 	BusyBegins  int64 `json:"busy_begins,omitempty"`
 	BusyCommits int64 `json:"busy_commits,omitempty"`
-	// A replayed trace's statements (Plan.Replay): Diverged counts those
+	// A replayed trace's statements (the plan's Replay): Diverged counts those
 	// that did something else than when captured (other rows as far as
 	// the application read, other changes, another outcome); NewErrors
 	// those that failed where the capture's did not, LostErrors those

@@ -149,7 +149,7 @@ const SuiteKind = "suite"
 // RunSettings returns every setting of a run that a matrix can vary, in a
 // fixed order: the driver, the worker layout, the batch size, the number
 // of keys (rows), and each of the store's options by the name of its flag
-// (such as journal, sync and busy-timeout; see store.Namer). Every name is
+// (such as journal, sync and busy-timeout; see store.Declarer). Every name is
 // the flag that sets it, so it is also the gate selector and the column.
 func RunSettings(r *Result) Settings { return PlanSettings(&r.Plan) }
 
@@ -203,7 +203,7 @@ func PlanSettings(pl *workload.Plan) Settings {
 
 // optionKeys names engine options by their JSON keys, sorted: the
 // settings of a plan written before engines named their options by their
-// flags (store.Namer) and of engines that do not.
+// flags (store.Declarer) and of engines that do not.
 func optionKeys(options json.RawMessage) Settings {
 	var opts map[string]any
 	if len(options) == 0 || json.Unmarshal(options, &opts) != nil {
@@ -232,11 +232,7 @@ func workloadOf(r *Result) []byte {
 	// its examples of divergence go to a file beside it: the store's
 	// keeping and a path, not the workload.
 	p.Store.Bare = false
-	if p.Replay != nil {
-		rp := *p.Replay
-		rp.DivergedFile = ""
-		p.Replay = &rp
-	}
+	p.Unplace()
 	p.Shard, p.Target = nil, ""
 	// What traced the I/O is resolved per engine (its VFS, or the file
 	// system recorder under one with none): a measuring instrument, like
@@ -375,27 +371,7 @@ func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, e
 	for i, r := range runs {
 		all[i] = RunSettings(r)
 	}
-	// Every setting any run has, in order of first appearance: engines
-	// differ in their options (a files run's layout is no setting of a
-	// SQLite run), and a setting only some runs have varies.
-	var names []string
-	for _, a := range all {
-		for _, st := range a {
-			if !slices.Contains(names, st.Name) {
-				names = append(names, st.Name)
-			}
-		}
-	}
-	varied := []string{}
-	for _, name := range names {
-		first, _ := all[0].Get(name)
-		for _, other := range all[1:] {
-			if v, _ := other.Get(name); v != first {
-				varied = append(varied, name)
-				break
-			}
-		}
-	}
+	varied := variedNames(all)
 	s := &Suite{SchemaVersion: SchemaVersion, Kind: SuiteKind, Command: command, Varied: varied, Order: order}
 	index := map[string]int{}
 	for i, r := range runs {
@@ -426,6 +402,71 @@ func NewSuite(command, order string, runs []*Result, baseline string) (*Suite, e
 		s.Baseline = s.Cells[matches[0]].Settings
 	}
 	return s, nil
+}
+
+// variedNames returns the names of the settings that vary between runs,
+// in order of first appearance: those two runs that both have give
+// different values. A setting only some runs have, with one value
+// wherever it is (an engine's own option, such as bbolt-batch, or the
+// journal of a matrix of SQLite and other engines), is no axis of the
+// matrix: the engine's rows say it (Suite.Fixed). It varies only where
+// the cells could not be told apart without it.
+func variedNames(all []Settings) []string {
+	var names []string
+	for _, a := range all {
+		for _, st := range a {
+			if !slices.Contains(names, st.Name) {
+				names = append(names, st.Name)
+			}
+		}
+	}
+	varied := []string{}
+	var partial []string
+	for _, name := range names {
+		values := map[string]bool{}
+		missing := false
+		for _, a := range all {
+			if v, ok := a.Get(name); ok {
+				values[v] = true
+			} else {
+				missing = true
+			}
+		}
+		switch {
+		case len(values) > 1:
+			varied = append(varied, name)
+		case missing:
+			partial = append(partial, name)
+		}
+	}
+	for _, name := range partial {
+		if !apartWithout(all, varied, name) {
+			varied = append(varied, name)
+		}
+	}
+	out := []string{} // in the order of first appearance
+	for _, name := range names {
+		if slices.Contains(varied, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// apartWithout reports whether runs that agree on every setting in
+// varied also agree on having name: whether the cells stay apart
+// without it.
+func apartWithout(all []Settings, varied []string, name string) bool {
+	has := map[string]bool{}
+	for _, a := range all {
+		key := a.Only(varied).String()
+		_, ok := a.Get(name)
+		if prev, seen := has[key]; seen && prev != ok {
+			return false
+		}
+		has[key] = ok
+	}
+	return true
 }
 
 // ErrDuplicateRun marks a run given more than once: as a repeat of itself
@@ -472,16 +513,16 @@ func (s *Suite) Select(selector string) ([]int, error) {
 			continue
 		}
 		if name, val, ok := strings.Cut(part, "="); ok {
-			if !slices.Contains(s.Varied, name) {
+			if !slices.Contains(s.selectable(), name) {
 				return nil, fmt.Errorf("%q is not a varied setting (varied: %s)", name, strings.Join(s.Varied, ", "))
 			}
 			want = append(want, Setting{name, val})
 			continue
 		}
 		var found []string
-		for _, name := range s.Varied {
+		for _, name := range s.selectable() {
 			for _, c := range s.Cells {
-				if v, _ := c.Settings.Get(name); v == part && !slices.Contains(found, name) {
+				if v, _ := cellSettings(c).Get(name); v == part && !slices.Contains(found, name) {
 					found = append(found, name)
 				}
 			}
@@ -497,7 +538,7 @@ func (s *Suite) Select(selector string) ([]int, error) {
 	}
 	var out []int
 	for i, c := range s.Cells {
-		if c.Settings.matches(want) {
+		if cellSettings(c).matches(want) {
 			out = append(out, i)
 		}
 	}
@@ -511,6 +552,101 @@ func (s Settings) matches(want Settings) bool {
 		}
 	}
 	return true
+}
+
+// cellSettings returns every setting of a cell's first run, the varied
+// ones as the cell holds them: what a selector is matched against.
+func cellSettings(c Cell) Settings {
+	if len(c.Runs) == 0 || c.Runs[0] == nil {
+		return c.Settings
+	}
+	all := slices.Clone(c.Settings)
+	for _, st := range RunSettings(c.Runs[0]) {
+		if _, ok := c.Settings.Get(st.Name); !ok {
+			all = append(all, st)
+		}
+	}
+	return all
+}
+
+// selectable returns the names a selector may name: the varied settings,
+// then the options only some engines of the suite have (see Fixed).
+func (s *Suite) selectable() []string {
+	names := slices.Clone(s.Varied)
+	for _, o := range s.fixedOwn() {
+		for _, st := range o.Settings {
+			if !slices.Contains(names, st.Name) {
+				names = append(names, st.Name)
+			}
+		}
+	}
+	return names
+}
+
+// Options is the settings that some of a suite's drivers have and the
+// others do not, each with one value wherever it is, such as SQLite's
+// journal=wal or bbolt's bbolt-freelist=array: no axis of the matrix,
+// but what the rows of those drivers ran with.
+type Options struct {
+	Drivers  []string
+	Settings Settings
+}
+
+// String returns "mattn, modernc: journal=wal,busy-timeout=5s".
+func (o Options) String() string {
+	return strings.Join(o.Drivers, ", ") + ": " + o.Settings.String()
+}
+
+// Fixed returns what the suite held fixed: the settings every cell has,
+// with one value, and is not varied along (common), and, per group of
+// drivers that share them, the settings only some cells have (own), in
+// the order of the cells.
+func (s *Suite) Fixed() (common Settings, own []Options) {
+	if len(s.Cells) == 0 || len(s.Cells[0].Runs) == 0 {
+		return nil, nil
+	}
+	for _, st := range RunSettings(s.Cells[0].Runs[0]) {
+		if !slices.Contains(s.Varied, st.Name) && s.everyCellHas(st.Name) {
+			common = append(common, st)
+		}
+	}
+	return common, s.fixedOwn()
+}
+
+// everyCellHas reports whether every cell's first run has the setting.
+func (s *Suite) everyCellHas(name string) bool {
+	for _, c := range s.Cells {
+		if _, ok := cellSettings(c).Get(name); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// fixedOwn returns the own options of Fixed.
+func (s *Suite) fixedOwn() []Options {
+	var own []Options
+	for _, c := range s.Cells {
+		all := cellSettings(c)
+		var mine Settings
+		for _, st := range all {
+			if !slices.Contains(s.Varied, st.Name) && !s.everyCellHas(st.Name) {
+				mine = append(mine, st)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		driver, _ := all.Get("driver")
+		i := slices.IndexFunc(own, func(o Options) bool { return o.Settings.String() == mine.String() })
+		switch {
+		case i < 0:
+			own = append(own, Options{Drivers: []string{driver}, Settings: mine})
+		case !slices.Contains(own[i].Drivers, driver):
+			own[i].Drivers = append(own[i].Drivers, driver)
+		}
+	}
+	return own
 }
 
 func (s *Suite) cellList() string {

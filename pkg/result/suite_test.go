@@ -275,3 +275,82 @@ func TestLatencyPercentile(t *testing.T) {
 		t.Error("a percentile read without a histogram")
 	}
 }
+
+// A matrix varies along the settings the runs differ in where both have
+// them; an engine's own option (bbolt-batch), or the journal of a matrix
+// of SQLite and bbolt at one journal, is no axis: Fixed says it per
+// driver, and selectors may still name it. A setting only some runs have
+// stays an axis where without it two cells would be one.
+func TestVariedOnlyWhatVaries(t *testing.T) {
+	t.Parallel()
+	run := func(driver string, settings ...string) *Result {
+		r := fakeRun(t, "rollback", "off", 1, 10, time.Millisecond)
+		r.Plan.Driver = driver
+		r.Plan.Store.Options = []byte(`{}`)
+		for _, s := range settings {
+			name, value, _ := strings.Cut(s, "=")
+			r.Plan.Store.Settings = append(r.Plan.Store.Settings, store.Setting{Name: name, Value: value})
+		}
+		return r
+	}
+	for _, tt := range []struct {
+		name     string
+		runs     []*Result
+		varied   string
+		own      string
+		selector string // picks the first cell
+	}{
+		{
+			name: "engines at one journal",
+			runs: []*Result{
+				run("mattn", "journal=wal", "sync=full", "busy-timeout=5s"), run("mattn", "journal=wal", "sync=normal", "busy-timeout=5s"),
+				run("bbolt", "sync=full", "bbolt-batch=false"), run("bbolt", "sync=normal", "bbolt-batch=false"),
+				run("pebble", "sync=full", "pebble-cache=8"),
+			},
+			varied: "driver sync",
+			own:    "mattn: journal=wal,busy-timeout=5s | bbolt: bbolt-batch=false | pebble: pebble-cache=8",
+			// as a file written before named it: every setting, empty ones too
+			selector: "driver=mattn,journal=wal,sync=full,busy-timeout=5s,bbolt-batch=,pebble-cache=",
+		},
+		{
+			name: "journals of one engine beside another",
+			runs: []*Result{
+				run("mattn", "journal=wal", "sync=full"), run("mattn", "journal=delete", "sync=full"),
+				run("bbolt", "sync=full", "bbolt-batch=false"),
+			},
+			varied:   "driver journal",
+			own:      "bbolt: bbolt-batch=false",
+			selector: "journal=wal",
+		},
+		{
+			name:     "a setting only one run has, that alone tells them apart",
+			runs:     []*Result{run("null", "x=1"), run("null")},
+			varied:   "x",
+			selector: "x=1",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := NewSuite("mix", "interleaved", tt.runs, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(s.Varied, " "); got != tt.varied {
+				t.Errorf("varied %q, want %q", got, tt.varied)
+			}
+			if len(s.Cells) != len(tt.runs) {
+				t.Errorf("%d cells, want %d: %s", len(s.Cells), len(tt.runs), s.cellList())
+			}
+			_, own := s.Fixed()
+			var got []string
+			for _, o := range own {
+				got = append(got, o.String())
+			}
+			if g := strings.Join(got, " | "); g != tt.own {
+				t.Errorf("own options %q, want %q", g, tt.own)
+			}
+			if cells, err := s.Select(tt.selector); err != nil || len(cells) != 1 || cells[0] != 0 {
+				t.Errorf("Select(%q) = %v, %v; want the first cell", tt.selector, cells, err)
+			}
+		})
+	}
+}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench/gobench/pkg/workload"
-
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // CrashIndex holds the acknowledgements of a --crash run: a key-value
@@ -87,7 +87,7 @@ func (x *CrashIndex) build() {
 			maxSeq = max(maxSeq, a.First+uint64(a.N)-1)
 		}
 		// A --crash run has no warm-up: its run phases are its phases.
-		l := workload.NewLottery(x.plan, k.p, k.w)
+		l := deal.NewLottery(x.plan, k.p, k.w)
 		for seq := uint64(0); seq <= maxSeq; {
 			op, key := l.Next()
 			if !op.IsWrite() {
@@ -172,7 +172,7 @@ func checkState(ctx context.Context, drv store.Driver, plan *workload.Plan, st s
 // row when it holds any value (the preload's, or a later write's). Once
 // the preload was acknowledged, the rows it lacks are lost.
 func checkPreload(ctx context.Context, c store.Conn, plan *workload.Plan, st store.CrashState, res workload.CrashResult) (workload.CrashResult, error) {
-	if !plan.Crash.FromSetup() || plan.Preload == 0 || workload.NewPreloader(plan).Records() {
+	if !plan.Crash.FromSetup() || plan.Preload == 0 || deal.NewPreloader(plan).Records() {
 		return res, nil
 	}
 	res.Preloaded = int64(plan.Preload)
@@ -279,7 +279,7 @@ func lostWrites(value []byte, err error, writes []ackedWrite, n int) []ackedWrit
 	if err != nil {
 		return writes[:n]
 	}
-	tag, ok := workload.ParseTag(value)
+	tag, ok := deal.ParseTag(value)
 	if !ok || tag.Preload {
 		return writes[:n]
 	}

@@ -7,7 +7,7 @@
 // # Workers
 //
 // Each worker runs one loop: it deals its ops from its phase's source
-// (workload.Dealer), asks its pacer (workload.Pacer; none: the closed
+// (deal.Dealer), asks its pacer (deal.Pacer; none: the closed
 // loop) when each runs, and clocks every op on its own connection, on the monotonic clock ([Now])
 // around the store call alone: dealing, recording and shipping samples
 // fall outside the measured op. A closed-loop phase of reads and upserts

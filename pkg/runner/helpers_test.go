@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 	"github.com/gobench/gobench/pkg/workload"
@@ -101,9 +102,9 @@ type dealt struct {
 	val string
 }
 
-// deal deals n ops of worker in phase of p.
-func deal(p *workload.Plan, phase, worker, n int) []dealt {
-	l := workload.NewLottery(p, phase, worker)
+// dealOps deals n ops of worker in phase of p.
+func dealOps(p *workload.Plan, phase, worker, n int) []dealt {
+	l := deal.NewLottery(p, phase, worker)
 	out := make([]dealt, n)
 	for i := range out {
 		op, key := l.Next()

@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gobench/gobench/pkg/deal"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 	"github.com/gobench/gobench/pkg/workload/generator"
-
 	"golang.org/x/sync/errgroup"
-
-	"github.com/gobench/gobench/pkg/store"
 )
 
 // Host runs some of a plan's workers in this process, each on its own
@@ -56,8 +55,8 @@ type Host struct {
 
 	// Source, if set, deals and paces the workers' ops in place of the
 	// source the plan's data names, for a source whose dealing lives in a
-	// package of its own (a replayed trace's: replay.NewSource); see
-	// workload.Shared.Use.
+	// package of its own (a replayed trace's: the host source its
+	// workload.Around gives, Host); see deal.Shared.Use.
 	Source workload.Source
 
 	// acks is the record the workers append their acknowledgements to
@@ -117,7 +116,7 @@ func (h *Host) Run(ctx context.Context) (err error) {
 	if h.Counter == nil && len(h.Workers) < h.Plan.Workers() && h.Plan.InsertsDuringRun() {
 		return fmt.Errorf("%w: the record workload inserts, and this host runs %d of its %d workers: they need the run's shared counter", store.ErrInvalid, len(h.Workers), h.Plan.Workers())
 	}
-	sh := workload.NewShared(h.Plan, h.Counter)
+	sh := deal.NewShared(h.Plan, h.Counter)
 	if h.Source != nil {
 		sh.Use(h.Source)
 	}
@@ -132,7 +131,7 @@ func (h *Host) Run(ctx context.Context) (err error) {
 
 // runPhase runs run phase number phase (see Plan.RunPhases), whose spec is
 // spec.
-func (h *Host) runPhase(ctx context.Context, phase int, spec *workload.Phase, conns []store.Conn, prepared []*scripts, sh *workload.Shared) error {
+func (h *Host) runPhase(ctx context.Context, phase int, spec *workload.Phase, conns []store.Conn, prepared []*scripts, sh *deal.Shared) error {
 	var start int64 // the clock's reading at START
 	begin := make(chan struct{})
 	g, gctx := errgroup.WithContext(ctx)

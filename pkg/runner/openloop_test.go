@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/nullstore"
 	"github.com/gobench/gobench/pkg/store/storetest"
@@ -46,9 +47,9 @@ func TestOpenLoopRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for w := range 2 {
-		s := workload.NewSchedule(p, 0, w)
+		s := deal.NewSchedule(p, 0, w)
 		got := c.samples[w]
-		want := deal(p, 0, w, 200)
+		want := dealOps(p, 0, w, 200)
 		if len(got) != 200 {
 			t.Fatalf("worker %d: %d samples", w, len(got))
 		}
@@ -285,7 +286,7 @@ func TestOpenLoopCountsStalls(t *testing.T) {
 	if len(got) != 1000 {
 		t.Fatalf("%d samples, want 1000", len(got))
 	}
-	s := workload.NewSchedule(p, 0, 0)
+	s := deal.NewSchedule(p, 0, 0)
 	var corrected, service int
 	for i, smp := range got {
 		due := time.Duration(s.Next())

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/nullstore"
 	"github.com/gobench/gobench/pkg/workload"
@@ -25,10 +26,10 @@ func (tickSource) Kinds(*workload.Plan, *workload.Phase) []workload.Op {
 func (tickSource) Writes(*workload.Plan, *workload.Phase) float64 { return 0 }
 func (tickSource) Describe(*workload.Plan, bool) string           { return "reads on ticks" }
 func (tickSource) Brief(*workload.Plan) string                    { return "ticks" }
-func (tickSource) Dealer(_ *workload.Plan, _, worker int, _ *workload.Shared) (workload.Dealer, error) {
+func (tickSource) Dealer(_ *workload.Plan, _, worker int, _ *deal.Shared) (deal.Dealer, error) {
 	return &tickDealer{key: uint64(worker)}, nil
 }
-func (s tickSource) Pacer(_ *workload.Plan, _, _ int, _ *workload.Shared) (workload.Pacer, error) {
+func (s tickSource) Pacer(_ *workload.Plan, _, _ int, _ *deal.Shared) (deal.Pacer, error) {
 	return &fixedPacer{gap: int64(s.gap), ran: s.ran}, nil
 }
 
@@ -37,8 +38,8 @@ type tickDealer struct {
 	n   int
 }
 
-func (d *tickDealer) Deal(dl *workload.Deal) error {
-	*dl = workload.Deal{Op: workload.OpRead, Key: d.key}
+func (d *tickDealer) Deal(dl *deal.Deal) error {
+	*dl = deal.Deal{Op: workload.OpRead, Key: d.key}
 	if d.n++; d.n%5 == 0 {
 		dl.Action = flagAction{}
 	}
@@ -66,10 +67,10 @@ func (p *fixedPacer) Next() (int64, bool) {
 	p.next += p.gap
 	return d, true
 }
-func (p *fixedPacer) Wait(c workload.Waiter, _ *workload.Deal, due int64) (int64, bool, error) {
+func (p *fixedPacer) Wait(c deal.Waiter, _ *deal.Deal, due int64) (int64, bool, error) {
 	return due, c.SleepUntil(due), nil
 }
-func (p *fixedPacer) Ran(*workload.Deal) { *p.ran++ }
+func (p *fixedPacer) Ran(*deal.Deal) { *p.ran++ }
 
 // A pacer of a source's own plugs into the one worker loop: each op
 // starts at its fixed tick (on a virtual clock, exactly), the pacer hears

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gobench/gobench/pkg/workload"
-
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // Setup says how OpenStore sets a store up. The zero value runs the
@@ -94,7 +94,7 @@ func OpenStore(ctx context.Context, plan *workload.Plan, drv store.Driver, setup
 	return st, nil
 }
 
-// Preload writes the rows plan preloads (workload.Preloader): keys 0 to
+// Preload writes the rows plan preloads (deal.Preloader): keys 0 to
 // plan.Preload-1 with seeded values, or a record workload's records, in
 // transactions of up to 1,000 rows where the connection can batch. It runs
 // before any measurement; under the retry busy policy a busy BEGIN or
@@ -116,7 +116,7 @@ func Preload(ctx context.Context, st store.Store, plan *workload.Plan, progress 
 			err = fmt.Errorf("preload: closing connection: %w", cerr)
 		}
 	}()
-	pl := workload.NewPreloader(plan)
+	pl := deal.NewPreloader(plan)
 	rows, keys, first := "rows", "keys", uint64(0)
 	var rec store.Recorder
 	if pl.Records() {
@@ -226,13 +226,13 @@ func (r *setupRetry) do(ctx context.Context, f func() error) error {
 
 // preloadChunk writes the next n rows pl deals, in one transaction where
 // the connection can batch (tx), as records on rec when it is set.
-func preloadChunk(c store.Conn, rec store.Recorder, tx store.Batcher, pl *workload.Preloader, n uint64) error {
+func preloadChunk(c store.Conn, rec store.Recorder, tx store.Batcher, pl *deal.Preloader, n uint64) error {
 	if tx != nil {
 		if err := tx.Begin(); err != nil {
 			return err
 		}
 	}
-	var d workload.Deal
+	var d deal.Deal
 	for range n {
 		err := pl.Deal(&d)
 		if err == nil {

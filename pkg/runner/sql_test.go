@@ -50,7 +50,7 @@ func TestRunScripts(t *testing.T) {
 	}
 	var bumps int64
 	for w := range 4 {
-		want := deal(p, 0, w, 200)
+		want := dealOps(p, 0, w, 200)
 		got := c.samples[w]
 		if len(got) != len(want) {
 			t.Fatalf("worker %d: %d samples, want %d", w, len(got), len(want))

@@ -61,14 +61,14 @@ func TestWarmup(t *testing.T) {
 	p := testPlan(2)
 	p.Driver = "null"
 	p.Phases[0].Ops = 300
-	without := deal(p, 0, 1, 300)
+	without := dealOps(p, 0, 1, 300)
 	warm := p.Phases[0]
 	warm.Name, warm.Ops = "warmup", 500
 	p.Warmup = &warm
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if got := deal(p, 0, 1, 300); !slices.Equal(got, without) {
+	if got := dealOps(p, 0, 1, 300); !slices.Equal(got, without) {
 		t.Fatal("the warm-up changed the measured phase's sequence")
 	}
 	if run := p.RunPhases(); len(run) != 2 || run[0].Name != "warmup" || !p.IsWarmup(0) || p.IsWarmup(1) {

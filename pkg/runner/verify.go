@@ -7,9 +7,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/gobench/gobench/pkg/workload"
-
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 type ackedWrite struct {
@@ -119,7 +119,7 @@ func writesByKey(plan *workload.Plan, acked map[workerPhase]map[uint64]ackedWrit
 		for s := range writes {
 			maxSeq = max(maxSeq, s)
 		}
-		l := workload.NewLottery(plan, k.p, k.w)
+		l := deal.NewLottery(plan, k.p, k.w)
 		for seq := uint64(0); seq <= maxSeq; {
 			op, key := l.Next()
 			if !op.IsWrite() {
@@ -144,7 +144,7 @@ type keyCheck struct {
 
 // inDoubt reports whether tag names a write its worker may have committed
 // and died before reporting.
-func (v *keyCheck) inDoubt(tag workload.Tag) bool {
+func (v *keyCheck) inDoubt(tag deal.Tag) bool {
 	return v.died != nil && v.died(tag.Worker, tag.Phase) && tag.Seq >= v.last[workerPhase{tag.Worker, tag.Phase}]
 }
 
@@ -185,7 +185,7 @@ func (v *keyCheck) checkKeys(ctx context.Context, st store.Store, plan *workload
 // to it.
 func (v *keyCheck) checkValue(key uint64, value []byte, writes []ackedWrite) {
 	rep := v.rep
-	tag, ok := workload.ParseTag(value)
+	tag, ok := deal.ParseTag(value)
 	switch {
 	case !ok:
 		violation(rep, "key %d holds a value with no tag", key)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/badger"
@@ -169,7 +170,7 @@ func checkOrderedBatches(t *testing.T, o *commitOrder, violations int64) {
 	}
 	v, err := c.Get(0, nil)
 	c.Close()
-	tag, ok := workload.ParseTag(v)
+	tag, ok := deal.ParseTag(v)
 	if err != nil || !ok {
 		t.Fatalf("key 0 holds %q, %v", v, err)
 	}

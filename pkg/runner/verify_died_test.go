@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/mapstore"
 	"github.com/gobench/gobench/pkg/workload"
@@ -26,7 +27,7 @@ func TestVerifyDiedInDoubt(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := make([]byte, workload.MinVerifyValueSize)
-	workload.PutTag(v, 1, 0, 0) // worker 1's first write, never reported
+	deal.PutTag(v, 1, 0, 0) // worker 1's first write, never reported
 	if err := c.Put(3, v); err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/gobench/gobench/pkg/workload"
-
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // worker is one worker's state for one phase.
@@ -18,8 +18,8 @@ type worker struct {
 	spec      *workload.Phase
 	onError   string
 	conn      store.Conn
-	dealer    workload.Dealer
-	d         workload.Deal // the op dealt last
+	dealer    deal.Dealer
+	d         deal.Deal // the op dealt last
 	sink      workload.Sink
 	buf       []byte
 	samples   int64
@@ -28,7 +28,7 @@ type worker struct {
 	// pacer says when each op runs (nil: the closed loop); pace is the
 	// clock it waits on. In open loop, the latency limit and whether late
 	// ops are skipped.
-	pacer    workload.Pacer
+	pacer    deal.Pacer
 	pace     pace
 	limit    time.Duration
 	skipLate bool
@@ -100,9 +100,9 @@ type worker struct {
 
 // newWorker sets up worker id's state for run phase number phase, on its
 // connection conn.
-func (h *Host) newWorker(id, phase int, spec *workload.Phase, conn store.Conn, sh *workload.Shared, sc *scripts) (*worker, error) {
+func (h *Host) newWorker(id, phase int, spec *workload.Phase, conn store.Conn, sh *deal.Shared, sc *scripts) (*worker, error) {
 	p := h.Plan
-	dealer, err := p.Dealer(phase, id, sh)
+	dealer, err := sh.Dealer(p, phase, id)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (h *Host) newWorker(id, phase int, spec *workload.Phase, conn store.Conn, s
 		skipLate: p.SkipLate,
 		clock:    h.Clock,
 	}
-	if w.pacer, err = p.Pacer(phase, id, sh); err != nil {
+	if w.pacer, err = sh.Pacer(p, phase, id); err != nil {
 		return nil, err
 	}
 	if p.Busy == workload.BusyRetry {
@@ -269,7 +269,7 @@ func (w *worker) loop(ctx context.Context, start int64) error {
 		}
 		op, key, err := w.deal()
 		if err != nil {
-			if errors.Is(err, workload.ErrDealt) {
+			if errors.Is(err, deal.ErrDealt) {
 				break // the dealer has no op left for this worker
 			}
 			return err
@@ -348,7 +348,7 @@ func (w *worker) act(op workload.Op, start, due int64) error {
 	return w.stopOn(op, s.Class, err)
 }
 
-// pace is the worker's clock as its pacer waits on it (workload.Waiter),
+// pace is the worker's clock as its pacer waits on it (deal.Waiter),
 // in nanoseconds from the phase's START.
 type pace struct {
 	w     *worker

@@ -64,7 +64,7 @@ func TestRunDealsTheLottery(t *testing.T) {
 		t.Fatalf("%d workers reported, want 5", len(c.ops))
 	}
 	for w, ops := range c.ops {
-		want := deal(p, 0, w, 1000)
+		want := dealOps(p, 0, w, 1000)
 		if len(ops) != len(want) || c.done[w].Samples != 1000 {
 			t.Fatalf("worker %d ran %d ops (reported %d), want 1000", w, len(ops), c.done[w].Samples)
 		}

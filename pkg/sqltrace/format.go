@@ -217,6 +217,18 @@ const (
 	flagsKnown = FlagOrdered<<1 - 1
 )
 
+// MadeCommit reports whether the statement made the commit its Commit
+// state names: it has one, it did not fail, and it left no transaction
+// open. A statement that leaves a transaction open commits nothing; the counter a capture
+// recorded for it is another connection's (a BEGIN IMMEDIATE in WAL whose
+// snapshot another commit had made stale takes the write lock, finds the
+// index changed, lets the lock go and takes it again: the capture read
+// the other's commit as the lock went), and counting it would number a
+// state no replayed statement makes.
+func (e *Exec) MadeCommit() bool {
+	return e.Commit.Kind != StateNone && e.Flags&FlagAutocommitAfter != 0 && e.Code == 0
+}
+
 // Omits reports whether a parameter of the statement was too long to
 // keep (ValueOmitted).
 func (e *Exec) Omits() bool {

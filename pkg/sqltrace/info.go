@@ -266,7 +266,7 @@ func (t *tally) exec(c *scanContext, stream uint64, e *Exec) {
 	d.Statements++
 	o := orderOf(in.Orders, path)
 	o.addState(stream, e.Snap, false)
-	if e.Commit.Kind != StateNone {
+	if e.MadeCommit() {
 		o.addState(stream, e.Commit, true)
 		d.Commits++
 		in.Commits++

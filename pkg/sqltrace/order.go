@@ -27,6 +27,8 @@ type Order struct {
 	// Streams lists the streams whose StateSeq states order this
 	// database: those of one process order only its own commits.
 	seqStreams map[uint64]bool
+	// numbered counts the states after the first, once finished.
+	numbered int64
 }
 
 // orderSegment is a stretch of time over which a database's counter ran
@@ -110,7 +112,13 @@ func (o *Order) noteKind(k StateKind) {
 	o.Kinds = append(o.Kinds, k)
 }
 
-// finish numbers the segments' states once every commit is known.
+// finish numbers the segments' states once every commit is known: as
+// many in a segment as its counter moved. Two records of one commit (a
+// statement that ran while its connection or another committed, and
+// recorded that commit too: a cursor kept open across it, a BEGIN
+// IMMEDIATE whose stale snapshot made it let the write lock go) number
+// one state, which its commit makes; counting each numbered a state no
+// commit makes, and every state after it waited for it.
 func (o *Order) finish() {
 	var base int64
 	for _, seg := range o.segments {
@@ -120,14 +128,15 @@ func (o *Order) finish() {
 			if span > seg.commits {
 				o.Missing += span - seg.commits
 			}
-			base += max(span, seg.commits)
+			base += span
 		}
 	}
+	o.numbered = base
 }
 
-// States returns how many states the database went through: its commits,
-// and the missing ones, plus the first.
-func (o *Order) States() int64 { return o.Commits + o.Missing + 1 }
+// States returns how many states the database went through: one per
+// commit the counters numbered (the missing ones too), plus the first.
+func (o *Order) States() int64 { return o.numbered + 1 }
 
 // Position returns the number of the state s names: the state a
 // transaction saw, or the state a commit made. ok is false for a state of

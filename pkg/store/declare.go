@@ -29,7 +29,7 @@ type Declaration interface {
 
 // Declarer is implemented by a Driver whose options are a Declaration.
 // The registry binds its flags, spans its cells and names its options
-// from it: the driver needs neither Configurable nor Namer.
+// from it.
 type Declarer interface {
 	Options() Declaration
 }
@@ -58,20 +58,36 @@ type Validator interface {
 // with encoding.TextUnmarshaler and TextMarshaler. A flag of CommonFlags
 // (--sync) is bound once for every engine that declares it, with the
 // common help and default.
+//
+// complete, a comma list, are values shells complete without restricting
+// the flag to them (Validate judges the others). A flag with values or
+// complete takes its keywords in any case, as SQLite does its pragmas'
+// ("--journal WAL" is wal). named:"omitzero" names the option in reports
+// only where its value is not the zero value of its type. A field tagged
+// name, without flag, is an option no flag sets (the run sets it, through
+// OnCell, or a preset does): it is named as the tag says, and takes no
+// part in flags, completion or cells.
 type Decl[T Validator] struct {
 	engine   string
 	defaults func() T
 	fields   []option
-	cell     func(o *T, w Want) (time.Duration, error)
+	cell     func(o *T, w Want, given Given) (time.Duration, error)
 }
+
+// Given returns the values a command line gave a declared flag, nil
+// where it gave none (the cell has the default).
+type Given func(flag string) List
 
 // option is one declared field of T.
 type option struct {
-	index  []int
-	flag   string
-	help   string
-	values []string
-	typ    reflect.Type
+	index    []int
+	flag     string
+	help     string
+	values   []string
+	complete []string
+	typ      reflect.Type
+	omitZero bool // named only where not the zero value
+	unbound  bool // named only: no flag sets it
 }
 
 // Declare reads the options of T from its tags; defaults gives the
@@ -85,12 +101,18 @@ func Declare[T Validator](engine string, defaults func() T) *Decl[T] {
 	}
 	for _, f := range reflect.VisibleFields(t) {
 		name, ok := f.Tag.Lookup("flag")
-		if !ok || !f.IsExported() {
+		o := option{index: f.Index, flag: name, help: f.Tag.Get("help"), typ: f.Type, omitZero: f.Tag.Get("named") == "omitzero"}
+		if !ok {
+			o.flag, o.unbound = f.Tag.Get("name"), true
+		}
+		if o.flag == "" || !f.IsExported() {
 			continue
 		}
-		o := option{index: f.Index, flag: name, help: f.Tag.Get("help"), typ: f.Type}
 		if v := f.Tag.Get("values"); v != "" {
 			o.values = strings.Split(v, ",")
+		}
+		if v := f.Tag.Get("complete"); v != "" {
+			o.complete = strings.Split(v, ",")
 		}
 		if c, ok := CommonFlags[name]; ok {
 			o.help = c.Help
@@ -101,7 +123,7 @@ func Declare[T Validator](engine string, defaults func() T) *Decl[T] {
 		if !parsable(f.Type) {
 			panic(fmt.Sprintf("store: %s declares --%s on a field of type %v, which no flag parses", engine, name, f.Type))
 		}
-		if o.help == "" {
+		if o.help == "" && !o.unbound {
 			panic(fmt.Sprintf("store: %s declares --%s without help", engine, name))
 		}
 		d.fields = append(d.fields, o)
@@ -117,9 +139,10 @@ func Declare[T Validator](engine string, defaults func() T) *Decl[T] {
 
 // OnCell sets what fits each cell's options to the run (Want) after its
 // flags' values are set: an in-memory mode, a lock-wait budget under the
-// retry policy. It returns the cell's retry budget. Without it a cell
+// retry policy; given tells which flags the command line gave, and with
+// what values. It returns the cell's retry budget. Without it a cell
 // refuses Want.Memory and has no retry budget of its own.
-func (d *Decl[T]) OnCell(f func(o *T, w Want) (retry time.Duration, err error)) *Decl[T] {
+func (d *Decl[T]) OnCell(f func(o *T, w Want, given Given) (retry time.Duration, err error)) *Decl[T] {
 	d.cell = f
 	return d
 }
@@ -180,11 +203,16 @@ func (d *Decl[T]) Name(raw json.RawMessage) ([]Setting, error) {
 	return d.Named(o), nil
 }
 
-// Named returns o's options by their flags, in the order of the fields.
+// Named returns o's options by their flags, in the order of the fields;
+// an option named omitzero is left out where its value is zero.
 func (d *Decl[T]) Named(o T) []Setting {
-	out := make([]Setting, len(d.fields))
-	for i, f := range d.fields {
-		out[i] = Setting{Name: f.flag, Value: d.text(o, f)}
+	var out []Setting
+	v := reflect.ValueOf(o)
+	for _, f := range d.fields {
+		if f.omitZero && v.FieldByIndex(f.index).IsZero() {
+			continue
+		}
+		out = append(out, Setting{Name: f.flag, Value: d.text(o, f)})
 	}
 	return out
 }
@@ -192,8 +220,9 @@ func (d *Decl[T]) Named(o T) []Setting {
 // Facts returns o's options as facts named by their flags, as a
 // Describer gives them: Headline reads them back.
 func (d *Decl[T]) Facts(o T) []Fact {
-	out := make([]Fact, len(d.fields))
-	for i, s := range d.Named(o) {
+	named := d.Named(o)
+	out := make([]Fact, len(named))
+	for i, s := range named {
 		out[i] = Fact(s)
 	}
 	return out
@@ -242,9 +271,11 @@ func (s *declSettings[T]) Engine() string { return s.d.engine }
 
 // Flags names the flags, common ones among them.
 func (s *declSettings[T]) Flags() []string {
-	out := make([]string, len(s.d.fields))
-	for i, f := range s.d.fields {
-		out[i] = f.flag
+	var out []string
+	for _, f := range s.d.fields {
+		if !f.unbound {
+			out = append(out, f.flag)
+		}
 	}
 	return out
 }
@@ -258,21 +289,39 @@ func (s *declSettings[T]) AddFlags(fs *pflag.FlagSet) {
 			s.lists[i] = BindCommon(fs, f.flag)
 			continue
 		}
-		fs.Var(&listValue{List: s.lists[i], typ: f.typ}, f.flag, f.help+" (a comma list spans a matrix)")
+		if f.unbound {
+			continue
+		}
+		fold := f.typ.Kind() == reflect.String && (f.values != nil || f.complete != nil)
+		fs.Var(&listValue{List: s.lists[i], typ: f.typ, fold: fold}, f.flag, f.help+" (a comma list spans a matrix)")
 		if f.typ.Kind() == reflect.Bool {
 			fs.Lookup(f.flag).NoOptDefVal = "true"
 		}
 	}
 }
 
-// Values lists the values a flag of the engine takes.
+// Values lists the values a flag of the engine takes, or suggests.
 func (s *declSettings[T]) Values(flag string) []string {
 	for _, f := range s.d.fields {
-		if f.flag == flag {
-			if f.typ.Kind() == reflect.Bool && f.values == nil {
-				return []string{"false", "true"}
-			}
+		switch {
+		case f.flag != flag || f.unbound:
+		case f.complete != nil:
+			return f.complete
+		case f.typ.Kind() == reflect.Bool && f.values == nil:
+			return []string{"false", "true"}
+		default:
 			return f.values
+		}
+	}
+	return nil
+}
+
+// given returns the values the command line gave flag, nil where it gave
+// none.
+func (s *declSettings[T]) given(flag string) List {
+	for i, f := range s.d.fields {
+		if f.flag == flag && !f.unbound && s.fs != nil && s.fs.Changed(flag) {
+			return *s.lists[i]
 		}
 	}
 	return nil
@@ -305,6 +354,9 @@ func (s *declSettings[T]) cellAt(idx []int, w Want) (Cell, error) {
 	o := s.d.defaults()
 	v := reflect.ValueOf(&o).Elem()
 	for i, f := range s.d.fields {
+		if f.unbound {
+			continue
+		}
 		text := (*s.lists[i])[idx[i]]
 		if f.values != nil && !slices.Contains(f.values, text) {
 			return Cell{}, fmt.Errorf("%w: %s: --%s %s: want %s", ErrInvalid, s.d.engine, f.flag, text, orList(f.values))
@@ -316,7 +368,7 @@ func (s *declSettings[T]) cellAt(idx []int, w Want) (Cell, error) {
 	var c Cell
 	switch {
 	case s.d.cell != nil:
-		retry, err := s.d.cell(&o, w)
+		retry, err := s.d.cell(&o, w, s.given)
 		if err != nil {
 			return Cell{}, fmt.Errorf("%w: %s: %w", ErrInvalid, s.d.engine, err)
 		}
@@ -353,13 +405,17 @@ func orList(values []string) string {
 }
 
 // listValue is a declared flag's comma list, checking each item parses
-// as the field's type as the flag is set.
+// as the field's type as the flag is set; keywords in any case with fold.
 type listValue struct {
 	*List
-	typ reflect.Type
+	typ  reflect.Type
+	fold bool
 }
 
 func (l *listValue) Set(s string) error {
+	if l.fold {
+		s = strings.ToLower(s)
+	}
 	var parsed List
 	if err := parsed.Set(s); err != nil {
 		return err
@@ -378,12 +434,14 @@ func (l *listValue) Type() string {
 	switch {
 	case l.typ == reflect.TypeFor[time.Duration]():
 		return "duration"
+	case l.typ.Kind() == reflect.Bool:
+		return "bool"
+	case reflect.PointerTo(l.typ).Implements(textUnmarshaler):
+		return "string"
 	case l.typ.Kind() >= reflect.Int && l.typ.Kind() <= reflect.Uint64:
 		return "int"
 	case l.typ.Kind() == reflect.Float64:
 		return "float"
-	case l.typ.Kind() == reflect.Bool:
-		return "bool"
 	}
 	return "string"
 }

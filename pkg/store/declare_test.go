@@ -38,16 +38,37 @@ func defaultTestOptions() testOptions {
 
 var testDecl = store.Declare("the test engine", defaultTestOptions)
 
-// bind binds the declaration's flags and parses args.
-func bind(t *testing.T, args ...string) store.Settings {
+// bind binds the test declaration's flags and parses args.
+func bind(t *testing.T, args ...string) store.Settings { return bindDecl(t, testDecl, args...) }
+
+// bindDecl binds d's flags and parses args.
+func bindDecl(t *testing.T, d store.Declaration, args ...string) store.Settings {
 	t.Helper()
-	s := testDecl.Settings()
+	s := d.Settings()
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	s.AddFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// cellValues returns each cell's named values, joined by "/".
+func cellValues(t *testing.T, d store.Declaration, cells []store.Cell) []string {
+	t.Helper()
+	var out []string
+	for _, c := range cells {
+		named, err := d.Name(c.Options)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, n := range named {
+			parts = append(parts, n.Value)
+		}
+		out = append(out, strings.Join(parts, "/"))
+	}
+	return out
 }
 
 // Every combination of the lists is a cell, the first field outermost; a
@@ -59,18 +80,7 @@ func TestDeclaredCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, c := range cells {
-		named, err := testDecl.Name(c.Options)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var parts []string
-		for _, n := range named {
-			parts = append(parts, n.Value)
-		}
-		got = append(got, strings.Join(parts, "/"))
-	}
+	got := cellValues(t, testDecl, cells)
 	want := []string{
 		"fast/1/true/1s/off", "fast/1/true/1s/full", "fast/2/true/1s/off", "fast/2/true/1s/full",
 		"safe/1/true/1s/off", "safe/1/true/1s/full", "safe/2/true/1s/off", "safe/2/true/1s/full",
@@ -140,7 +150,7 @@ func TestDeclaredNames(t *testing.T) {
 // A cell hook fits cells to the run; cells it makes equal are one.
 func TestDeclaredOnCell(t *testing.T) {
 	t.Parallel()
-	d := store.Declare("the hooked engine", defaultTestOptions).OnCell(func(o *testOptions, w store.Want) (time.Duration, error) {
+	d := store.Declare("the hooked engine", defaultTestOptions).OnCell(func(o *testOptions, w store.Want, _ store.Given) (time.Duration, error) {
 		if o.Mode == "fast" {
 			o.Strict = false // fast is never strict: the strict cell is the same
 		}
@@ -235,5 +245,69 @@ func TestCommonFlagFoldsCase(t *testing.T) {
 	}
 	if store.BindCommon(fs, "sync") != l {
 		t.Error("a second engine's --sync is another list")
+	}
+}
+
+// hintOptions use the declaration's finer tags: suggested values that
+// fold case without restricting, an option named only where set, and one
+// no flag sets.
+type hintOptions struct {
+	Level string   `json:"level" flag:"h-level" complete:"low,high" help:"hinted engine: a level, or any word"`
+	Extra string   `json:"extra,omitempty" flag:"h-extra" named:"omitzero" help:"hinted engine: an extra"`
+	Wait  textWait `json:"wait" flag:"h-wait" help:"hinted engine: a wait"`
+	Run   string   `json:"run,omitempty" name:"h-run" named:"omitzero"`
+}
+
+func (hintOptions) Validate() error { return nil }
+
+// textWait is a text-marshalled option, which help calls a string.
+type textWait int
+
+func (w textWait) MarshalText() ([]byte, error) { return []byte(fmt.Sprint(int(w), "w")), nil }
+func (w *textWait) UnmarshalText(b []byte) error {
+	_, err := fmt.Sscanf(string(b), "%dw", (*int)(w))
+	return err
+}
+
+// The finer tags: suggested values fold case without restricting, an
+// option is named only where set, one no flag sets is named but bound to
+// no flag, a text option reads as a string, and the cell hook sees what
+// the command line gave.
+func TestDeclaredHints(t *testing.T) {
+	t.Parallel()
+	var seen []string
+	d := store.Declare("the hinted engine", func() hintOptions { return hintOptions{Level: "low", Wait: 2} }).
+		OnCell(func(o *hintOptions, _ store.Want, given store.Given) (time.Duration, error) {
+			seen = append(seen, fmt.Sprint(given("h-level"), given("h-extra")))
+			o.Run = "by-hook"
+			return 0, nil
+		})
+	s := d.Settings()
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	s.AddFlags(fs)
+	if err := fs.Parse([]string{"--h-level", "HIGH,Medium"}); err != nil {
+		t.Fatal(err)
+	}
+	if fs.Lookup("h-run") != nil || slices.Contains(s.Flags(), "h-run") {
+		t.Error("an option no flag sets has a flag")
+	}
+	if got := fs.Lookup("h-wait").Value.Type(); got != "string" {
+		t.Errorf("a text option's flag is a %s", got)
+	}
+	if got := s.(store.Completer).Values("h-level"); !slices.Equal(got, []string{"low", "high"}) {
+		t.Errorf("h-level completes %v", got)
+	}
+	cells, err := s.Cells(store.Want{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// h-extra is zero, so not named; h-run is named though no flag sets it.
+	named := cellValues(t, d, cells)
+	want := []string{"high/2w/by-hook", "medium/2w/by-hook"}
+	if !slices.Equal(named, want) {
+		t.Errorf("named %v, want %v", named, want)
+	}
+	if !slices.Equal(seen, []string{"[high medium] []", "[high medium] []"}) {
+		t.Errorf("the hook saw given %v", seen)
 	}
 }

@@ -27,7 +27,7 @@
 //     write-ahead log's size);
 //   - on a Driver, what a plan needs to know before opening anything:
 //     [Declarer] (its options declared once, see [Declare]: flags, cells
-//     of a matrix, names), or [Configurable] and [Namer] written by hand;
+//     of a matrix, names, the one way an engine takes options);
 //     [Transactional] (its Conns batch), [Tabular] (its stores keep record
 //     tables, ordered or not), [Sharer] (fewer than many processes may
 //     share a database: [Sharing], checked by [CheckShare]).

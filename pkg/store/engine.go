@@ -132,19 +132,27 @@ func (e *Engine[O]) Reset(dir string, closeHandle func() error, lock func() (io.
 func (e *Engine[O]) Version() string { return e.Name + " " + e.ModuleVersion }
 
 // options decodes cfg's options and checks what every such engine
-// requires of a Config: a path, no --reuse (it cannot take a database it
-// did not create without destroying other data), a valid record table.
-// Errors are of class ErrInvalid and name the engine.
+// requires of a Config (see OpenOptions).
 func (e *Engine[O]) options(cfg Config) (O, error) {
-	o, err := e.Declared.Decode(cfg.Options)
+	return OpenOptions(e.Declared, cfg, e.Keeps, "a database it did not create")
+}
+
+// OpenOptions decodes cfg's options with d, and checks what an engine
+// that keeps its database at a path of its own (keeps: "a directory")
+// requires of a Config: a path, no --reuse (it cannot take what it did not
+// create without destroying other data; reuse says what: "a directory
+// it did not create: it would delete the files there"), a valid record
+// table. Errors are of class ErrInvalid and name the engine.
+func OpenOptions[O Validator](d *Decl[O], cfg Config, keeps, reuse string) (O, error) {
+	o, err := d.Decode(cfg.Options)
 	if err != nil {
 		return o, err
 	}
 	if cfg.Path == "" {
-		return o, fmt.Errorf("%w: %s keeps %s: give it a path", ErrInvalid, e.Declared.Engine(), e.Keeps)
+		return o, fmt.Errorf("%w: %s keeps %s: give it a path", ErrInvalid, d.Engine(), keeps)
 	}
 	if cfg.Reuse {
-		return o, fmt.Errorf("%w: %s cannot reuse a database it did not create", ErrInvalid, e.Declared.Engine())
+		return o, fmt.Errorf("%w: %s cannot reuse %s", ErrInvalid, d.Engine(), reuse)
 	}
 	return o, cfg.CheckTable()
 }

@@ -15,17 +15,10 @@ type Setting struct {
 	Value string `json:"value"`
 }
 
-// Namer is implemented by a Driver whose options read as settings by the
-// names of the flags that set them. Without it, reports name the options
-// by their JSON keys.
-type Namer interface {
-	// NameOptions returns the options (as Config.Options carries them)
-	// as settings, in the order the engine lists its flags.
-	NameOptions(options json.RawMessage) ([]Setting, error)
-}
-
 // NameOptions returns the named settings of options for the registered
-// driver: nil for a driver that is not a Namer or has no options.
+// driver, by its declared options (Declarer): nil for a driver that
+// declares none or options that are empty. Without them, reports name the
+// options by their JSON keys.
 func (r *Registry) NameOptions(driver string, options json.RawMessage) ([]Setting, error) {
 	d, err := r.Lookup(driver)
 	if err != nil {
@@ -34,15 +27,11 @@ func (r *Registry) NameOptions(driver string, options json.RawMessage) ([]Settin
 	if len(options) == 0 {
 		return nil, nil
 	}
-	var s []Setting
-	switch n := d.(type) {
-	case Declarer:
-		s, err = n.Options().Name(options)
-	case Namer:
-		s, err = n.NameOptions(options)
-	default:
+	n, ok := d.(Declarer)
+	if !ok {
 		return nil, nil
 	}
+	s, err := n.Options().Name(options)
 	if err != nil {
 		return nil, fmt.Errorf("naming the options of driver %s: %w", driver, err)
 	}

@@ -150,13 +150,10 @@ func AppendRecord(dst []byte, values [][]byte) []byte {
 // errRecord is a stored record that does not decode.
 var errRecord = errors.New("a stored record does not decode")
 
-// ReadEncoded decodes a record that AppendRecord encoded into dst, as
-// Recorder.ReadRecord returns it: every field with field < 0, else field
-// alone; fields is the table's field count.
-func ReadEncoded(rec []byte, fields, field int, dst [][]byte) ([][]byte, error) {
-	if field >= fields {
-		return dst[:0], fmt.Errorf("%w: field %d of a table of %d", ErrInvalid, field, fields)
-	}
+// FieldSlots returns dst sized for a read of a table of fields fields,
+// as Recorder.ReadRecord returns it: every field with field < 0, else
+// field alone; the buffers dst holds are kept for reuse.
+func FieldSlots(dst [][]byte, fields, field int) [][]byte {
 	n := fields
 	if field >= 0 {
 		n = 1
@@ -164,7 +161,17 @@ func ReadEncoded(rec []byte, fields, field int, dst [][]byte) ([][]byte, error) 
 	for len(dst) < n {
 		dst = append(dst, nil)
 	}
-	dst = dst[:n]
+	return dst[:n]
+}
+
+// ReadEncoded decodes a record that AppendRecord encoded into dst, as
+// Recorder.ReadRecord returns it: every field with field < 0, else field
+// alone; fields is the table's field count.
+func ReadEncoded(rec []byte, fields, field int, dst [][]byte) ([][]byte, error) {
+	if field >= fields {
+		return dst[:0], fmt.Errorf("%w: field %d of a table of %d", ErrInvalid, field, fields)
+	}
+	dst = FieldSlots(dst, fields, field)
 	for i := 0; i < fields; i++ {
 		l, k := binary.Uvarint(rec)
 		if k <= 0 || l > uint64(len(rec)-k) {

@@ -72,13 +72,6 @@ func (e *EngineSettings) Values(flag string) []string {
 	return out
 }
 
-// Configurable is implemented by a Driver whose stores take options that
-// a command line sets. Without it, a driver has one cell of no options.
-type Configurable interface {
-	// Settings returns a new, unbound Settings of the driver's engine.
-	Settings() Settings
-}
-
 // EngineSettings holds one bound Settings per engine of a registry,
 // shared by that engine's drivers.
 type EngineSettings struct {
@@ -106,14 +99,11 @@ func (r *Registry) Settings() *EngineSettings {
 	return e
 }
 
-// settingsOf returns a new Settings of d's engine: its declared options
-// (Declarer) or its own (Configurable); nil for a driver without options.
+// settingsOf returns a new Settings of d's engine, from its declared
+// options (Declarer); nil for a driver without options.
 func settingsOf(d Driver) Settings {
-	switch c := d.(type) {
-	case Declarer:
+	if c, ok := d.(Declarer); ok {
 		return c.Options().Settings()
-	case Configurable:
-		return c.Settings()
 	}
 	return nil
 }

@@ -5,12 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/store/sqlite"
 	"github.com/gobench/gobench/pkg/workload"
+	"github.com/spf13/pflag"
 )
 
 // span parses args as a command line binding the matrix and every
@@ -61,7 +60,7 @@ func TestMatrixCells(t *testing.T) {
 		s := p.Driver + "/" + string(rune('0'+p.Procs))
 		if p.Driver == "modernc" {
 			o := options(t, p)
-			s += "/" + o.Journal + "/" + o.Checkpoint
+			s += "/" + o.Journal + "/" + string(o.Checkpoint)
 		}
 		got = append(got, s)
 	}

@@ -160,6 +160,17 @@ func (m Mix) Ops() []Op {
 	return ops
 }
 
+// Steps returns the ops of a validated mix and their shares in steps of
+// MixResolution, in canonical order (see MixOps): what a deck of its ops
+// holds.
+func (m Mix) Steps() (ops []Op, steps []int) {
+	for _, w := range canonical(m) {
+		u, _ := units(w.Percent) // validated
+		ops, steps = append(ops, w.Op), append(steps, u)
+	}
+	return ops, steps
+}
+
 // canonical returns the mix sorted by op value.
 func canonical(m Mix) Mix {
 	c := slices.Clone(m)
@@ -204,8 +215,8 @@ func (m Mix) validateStatements() error {
 	return nil
 }
 
-// share returns op's share of the mix, in percent (0 when absent).
-func (m Mix) share(op Op) float64 {
+// Share returns op's share of the mix, in percent (0 when absent).
+func (m Mix) Share(op Op) float64 {
 	for _, w := range m {
 		if w.Op == op {
 			return w.Percent

@@ -122,7 +122,7 @@ type Plan struct {
 	// part after it. It excludes Warmup.
 	WarmupAuto bool `json:"warmup_auto,omitempty"`
 	// Verify tags every written value with its writer and sequence number
-	// (see Tag), so that after the run every key can be checked against
+	// (see deal.Tag), so that after the run every key can be checked against
 	// the writes that were acknowledged (see Verify).
 	Verify bool `json:"verify,omitempty"`
 	// ColdCache drops the store's files from the OS page cache before
@@ -167,6 +167,12 @@ type Plan struct {
 	// records its files, is the crash record the workers append their
 	// acknowledgements to themselves; engines then record nothing.
 	AckRecord *store.Record `json:"ack_record,omitempty"`
+	// StallTimeout, set by the coordinator in the plans its hosts run (a
+	// copy, never a result's), is the run's stall time-out: a source whose
+	// workers wait on each other (a replay's order of commits) gives up
+	// below it, saying what each waits for, before a silent worker is
+	// killed.
+	StallTimeout Duration `json:"stall_timeout,omitempty"`
 	// Custom, when set, is the source of every phase's ops in place of
 	// the one the plan's data names (see Plan.Source): a library user's
 	// own. It is not data: it does not travel to worker processes, so a
@@ -454,18 +460,18 @@ func (p *Plan) RunPhases() []Phase {
 // IsWarmup reports whether run phase i (see RunPhases) is the warm-up.
 func (p *Plan) IsWarmup(i int) bool { return p.Warmup != nil && i == 0 }
 
-// warmupSeedPhase is the phase number that seeds the warm-up's streams:
+// WarmupSeedPhase is the phase number that seeds the warm-up's streams:
 // none of the measured phases has it.
-const warmupSeedPhase = 0xff
+const WarmupSeedPhase = 0xff
 
-// seedPhase returns the phase number seeding run phase i's lottery: the
+// SeedPhase returns the phase number seeding run phase i's lottery: the
 // measured phases keep their index in Phases.
-func (p *Plan) seedPhase(i int) int {
+func (p *Plan) SeedPhase(i int) int {
 	if p.Warmup == nil {
 		return i
 	}
 	if i == 0 {
-		return warmupSeedPhase
+		return WarmupSeedPhase
 	}
 	return i - 1
 }
@@ -477,7 +483,7 @@ func (p *Plan) ValueSizeOf(key uint64) int {
 	if p.ValueVariance == 0 {
 		return p.ValueSize
 	}
-	h := splitmix64(splitmix64(p.Seed^0x76616c7565) ^ key)
+	h := SplitMix64(SplitMix64(p.Seed^0x76616c7565) ^ key)
 	return p.ValueSize - p.ValueVariance + int(h%uint64(2*p.ValueVariance+1))
 }
 
@@ -525,13 +531,15 @@ func (d *Duration) Set(s string) error {
 // Type names the flag value's type, for help text.
 func (d *Duration) Type() string { return "duration" }
 
-// Source is where a phase's ops come from: the seeded deck of a mix, every
-// key of a worker's share once, YCSB's record ops, the user's scripts.
-// A runner asks the plan for the source of each phase (Plan.Source), asks
-// it for each worker's Dealer, and runs what the dealer deals; judges ask
+// Source is where a phase's ops come from, as plan data describes it: the
+// seeded deck of a mix, every key of a worker's share once, YCSB's record
+// ops, the user's scripts, a source of another package's that owns the
+// plan's data (Owned), or a library user's own (Plan.Custom). Judges ask
 // it which op kinds a phase can produce, and reports ask it to describe
-// itself. A new kind of workload whose ops come from somewhere new (a
-// trace file, say) is one more Source.
+// itself. What deals its ops is package deal's: a deal.Source is a Source
+// that gives each worker a Dealer (the built-in ones are deal's own), and
+// a runner asks it for each worker's. A new kind of workload whose ops
+// come from somewhere new (a trace file, say) is one more Source.
 type Source interface {
 	// Name names the source in messages: "lottery", "each key".
 	Name() string
@@ -549,8 +557,4 @@ type Source interface {
 	// Brief says what a run of p's phases dealt, shorter, beside its
 	// settings: "2000 ops/worker · mix read=95,upsert=5".
 	Brief(p *Plan) string
-	// Dealer returns the dealer of worker in run phase number run (an
-	// index of p.RunPhases()), drawing on what the workers of one host
-	// share (sh, from NewShared).
-	Dealer(p *Plan, run, worker int, sh *Shared) (Dealer, error)
 }

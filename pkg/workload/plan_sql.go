@@ -62,10 +62,8 @@ func (p *Plan) OpNames() [MaxOp]string {
 	for o := range MaxOp {
 		names[o] = o.String()
 	}
-	if p.Replay != nil {
-		for _, k := range p.Replay.Kinds {
-			names[k.Op] = k.ID
-		}
+	if o := p.owned(); o != nil {
+		o.OpNames(p, &names)
 		return names
 	}
 	if p.SQL == nil {
@@ -96,9 +94,10 @@ func (p *Plan) IsDataKind(kind string) bool {
 	if op, err := ParseOp(kind); err == nil && op.IsData() {
 		return true
 	}
-	if p.Replay != nil {
-		for _, k := range p.Replay.Kinds {
-			if k.ID == kind {
+	if o := p.owned(); o != nil && len(p.Phases) > 0 {
+		names := p.OpNames()
+		for _, op := range o.Kinds(p, &p.Phases[0]) {
+			if names[op] == kind {
 				return true
 			}
 		}

@@ -1,27 +1,9 @@
 package workload
 
-import (
-	"encoding/binary"
-	"math/rand/v2"
-)
-
-// Random streams of one worker in one phase. Each has its own generator so
-// that, for example, a change of key distribution leaves the op sequence
-// alone.
-const (
-	streamOps    = 1
-	streamKeys   = 2
-	streamValues = 3
-	// streamPreload seeds the values the coordinator preloads.
-	streamPreload = 4
-	// streamArrivals seeds an open-loop schedule.
-	streamArrivals = 5
-	// streamScripts seeds a worker's \set expressions in a sql workload.
-	streamScripts = 6
-)
-
-// splitmix64 is the finaliser of SplitMix64: a bijective mix of 64 bits.
-func splitmix64(x uint64) uint64 {
+// SplitMix64 is the finaliser of the SplitMix64 generator: a bijective
+// mix of 64 bits, which seeds every stream (WorkerSeed) and sizes values
+// (ValueSizeOf).
+func SplitMix64(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
@@ -32,46 +14,8 @@ func splitmix64(x uint64) uint64 {
 // phase. It depends only on its arguments: not on the store, the journal
 // mode or whether workers are processes or goroutines.
 func WorkerSeed(seed uint64, worker, phase, stream int) uint64 {
-	h := splitmix64(seed)
-	h = splitmix64(h ^ uint64(worker))
-	h = splitmix64(h ^ uint64(phase)<<32)
-	return splitmix64(h ^ uint64(stream)<<48)
-}
-
-// newRand returns a PCG generator for one stream. PCG's output for a seed
-// is fixed by the math/rand/v2 specification, so sequences are stable
-// across Go releases.
-func newRand(seed uint64, worker, phase, stream int) *rand.Rand {
-	s := WorkerSeed(seed, worker, phase, stream)
-	return rand.New(rand.NewPCG(s, splitmix64(s)))
-}
-
-// fillRandom fills b with uniformly random bytes: incompressible.
-func fillRandom(b []byte, r *rand.Rand) {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		binary.LittleEndian.PutUint64(b[i:], r.Uint64())
-	}
-	if i < len(b) {
-		x := r.Uint64()
-		for ; i < len(b); i++ {
-			b[i] = byte(x)
-			x >>= 8
-		}
-	}
-}
-
-const valueAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-
-// fillValue fills b with printable characters (a 64-character value is a
-// 64-byte string), ten characters per 64-bit draw.
-func fillValue(b []byte, r *rand.Rand) {
-	for i := 0; i < len(b); {
-		x := r.Uint64()
-		for j := 0; j < 10 && i < len(b); j++ {
-			b[i] = valueAlphabet[x&63]
-			x >>= 6
-			i++
-		}
-	}
+	h := SplitMix64(seed)
+	h = SplitMix64(h ^ uint64(worker))
+	h = SplitMix64(h ^ uint64(phase)<<32)
+	return SplitMix64(h ^ uint64(stream)<<48)
 }

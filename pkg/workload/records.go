@@ -75,9 +75,9 @@ const (
 	MaxZeroPadding = 400
 )
 
-// recordTheta is the zipfian constant of YCSB's core workload: fixed,
+// RecordTheta is the zipfian constant of YCSB's core workload: fixed,
 // since ScrambledZipfianGenerator has zeta precomputed for it alone.
-const recordTheta = generator.ScrambledTheta
+const RecordTheta = generator.ScrambledTheta
 
 // The distributions of a record workload's field and scan lengths.
 const (
@@ -132,8 +132,8 @@ func (r *Records) checkScans() error {
 func (r *Records) checkDistribution(k KeySpace) error {
 	switch k.Distribution {
 	case Zipfian:
-		if k.Theta != recordTheta {
-			return fmt.Errorf("the zipfian constant of a record workload is YCSB's %v, not %v", recordTheta, k.Theta)
+		if k.Theta != RecordTheta {
+			return fmt.Errorf("the zipfian constant of a record workload is YCSB's %v, not %v", RecordTheta, k.Theta)
 		}
 		if r.ExpectedInserts > MaxKeys {
 			return fmt.Errorf("expected inserts %d is out of range", r.ExpectedInserts)
@@ -153,10 +153,10 @@ func (r *Records) checkDistribution(k KeySpace) error {
 	return nil
 }
 
-// opShare returns the ops worker deals in a run phase of ops (the phase's
+// OpShare returns the ops worker deals in a run phase of ops (the phase's
 // own count) out of OperationCount: its even share, the first workers one
 // more; 0 without an operation count.
-func (r *Records) opShare(workers, worker int) int64 {
+func (r *Records) OpShare(workers, worker int) int64 {
 	if r.OperationCount == 0 || workers < 1 {
 		return 0
 	}
@@ -172,7 +172,7 @@ func (r *Records) opShare(workers, worker int) int64 {
 // workers workers: what Phase.Ops says of a run whose OperationCount is
 // split over them.
 func (r *Records) OpsPerWorker(workers int) int64 {
-	return r.opShare(workers, 0)
+	return r.OpShare(workers, 0)
 }
 
 // AppendKey appends the name of record keynum, as YCSB builds it.
@@ -180,9 +180,9 @@ func (r *Records) AppendKey(dst []byte, keynum uint64) []byte {
 	return generator.AppendKeyName(dst, int64(keynum), r.ZeroPadding, r.Ordered)
 }
 
-// loadShare returns the first keynum, the stride and the count of the
+// LoadShare returns the first keynum, the stride and the count of the
 // keynums worker loads.
-func (r *Records) loadShare(workers, worker int) (first, stride, n uint64) {
+func (r *Records) LoadShare(workers, worker int) (first, stride, n uint64) {
 	w := uint64(workers)
 	n = r.InsertCount / w
 	if uint64(worker) < r.InsertCount%w {

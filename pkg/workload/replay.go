@@ -1,9 +1,8 @@
 package workload
 
 import (
-	"errors"
 	"fmt"
-	"path/filepath"
+	"time"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
 )
@@ -71,11 +70,17 @@ type Replay struct {
 	// OrderFile, set in the plan a worker process gets, is the run's
 	// shared state of the order of commits (see ReplayOrder).
 	OrderFile string `json:"order_file,omitempty"`
-	// DivergedFile, set by the runner of a cell (gobench's coordinator),
-	// is the file beside the database where the workers leave an example
+	// DivergedFile, set when the replay source installs the trace's
+	// snapshot (Around.Install), is the file beside the database where the workers leave an example
 	// of each kind of statement that diverged, for the check after the
 	// run (ReplayCheck.Diverged); "" keeps none.
 	DivergedFile string `json:"diverged_file,omitempty"`
+	// Stall, if positive, is how long a worker waits for its turn in the
+	// order of commits with no progress anywhere before the replay
+	// fails, saying what each connection waits for: the replay source
+	// sets it below the run's stall time-out (Plan.StallTimeout), so
+	// that the replay says why before a silent worker is killed.
+	Stall time.Duration `json:"stall,omitempty"`
 }
 
 // Orders of a replay.
@@ -185,49 +190,26 @@ func (r *Replay) KindOf(fingerprint string) Op {
 	return other
 }
 
-// checkReplay checks a replay: its trace, order, speed and kinds, and
-// that its phase deals its kinds; a plan without one deals no statement.
-func (p *Plan) checkReplay() error {
-	r := p.Replay
-	if r == nil {
-		for _, ph := range p.RunPhases() {
-			for _, op := range ph.Mix.Ops() {
-				if op.IsStatement() {
-					return fmt.Errorf("phase %s deals %v, but the plan replays no trace", ph.Name, op)
-				}
+// checkOwned checks the data of p's owned source (Owned.Check); a plan
+// without one deals none of the statements an owned source deals.
+func (p *Plan) checkOwned() error {
+	if o := p.owned(); o != nil {
+		return o.Check(p)
+	}
+	for _, ph := range p.RunPhases() {
+		for _, op := range ph.Mix.Ops() {
+			if op.IsStatement() {
+				return fmt.Errorf("phase %s deals %v, but the plan replays no trace", ph.Name, op)
 			}
-		}
-		return nil
-	}
-	switch {
-	case r.Trace == "" || !filepath.IsAbs(r.Trace):
-		return fmt.Errorf("the trace's path %q is not absolute", r.Trace)
-	case r.Order != ReplayRace && r.Order != ReplayCommit:
-		return fmt.Errorf("unknown order %q (want %s or %s)", r.Order, ReplayRace, ReplayCommit)
-	case !(r.Speed >= 0 && r.Speed <= 1000):
-		return fmt.Errorf("speed %v is out of range (want 0 for back to back, or up to 1000 times as captured)", r.Speed)
-	case len(r.Kinds) == 0 || len(r.Kinds) > MaxReplayKinds:
-		return fmt.Errorf("%d statement kinds (want 1 to %d)", len(r.Kinds), MaxReplayKinds)
-	case len(r.Workers) != p.Workers() || r.Procs != p.Procs:
-		return fmt.Errorf("%d connections placed on %d workers of %d processes, not the plan's %d of %d", len(r.Workers), len(r.Workers), r.Procs, p.Workers(), p.Procs)
-	case r.Order == ReplayCommit && (len(r.Table) == 0 || r.States < 1):
-		return errors.New("the order of commits is missing")
-	case p.Preload != 0 || p.Verify || p.SQL != nil || p.Records != nil || p.Warmup != nil || len(p.Phases) != 1 || p.Rate != 0:
-		return errors.New("a replay runs the trace's statements alone: no preload, --verify, warm-up, scripts, records or rate")
-	}
-	for i, k := range r.Kinds {
-		if k.Op != StatementOp(i) {
-			return fmt.Errorf("statement kind %s is op %v, want %v", k.ID, k.Op, StatementOp(i))
-		}
-	}
-	ph := p.Phases[0]
-	if ph.Batch != 1 || ph.Access != AccessLottery {
-		return errors.New("a replay's phase runs one statement at a time")
-	}
-	for _, op := range ph.Mix.Ops() {
-		if !op.IsStatement() || int(op-OpStatement) >= len(r.Kinds) {
-			return fmt.Errorf("phase %s deals %v, which is not one of the replay's %d statement kinds", ph.Name, op, len(r.Kinds))
 		}
 	}
 	return nil
+}
+
+// SpeedName names a replay's speed as --speed reads it: max, 1x, 2x, 0.5x.
+func SpeedName(speed float64) string {
+	if speed == 0 {
+		return "max"
+	}
+	return fmt.Sprintf("%gx", speed)
 }

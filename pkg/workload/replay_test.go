@@ -16,7 +16,7 @@ func TestStatementMix(t *testing.T) {
 }
 
 // TestPlanTimed: a plan's ops have due times in an open loop at a rate,
-// and in a replay at a speed (its source is Timed), not back to back.
+// not in the closed loop (a replay's at a speed: package replay's test).
 func TestPlanTimed(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -25,8 +25,6 @@ func TestPlanTimed(t *testing.T) {
 	}{
 		{"closed loop", func(*Plan) {}, false},
 		{"rate", func(p *Plan) { p.Rate = 100 }, true},
-		{"replay back to back", func(p *Plan) { p.Replay = &Replay{Speed: 0} }, false},
-		{"replay at a speed", func(p *Plan) { p.Replay = &Replay{Speed: 2} }, true},
 	} {
 		p := DefaultPlan()
 		tt.plan(&p)
@@ -34,4 +32,32 @@ func TestPlanTimed(t *testing.T) {
 			t.Errorf("%s: Timed %v, want %v", tt.name, got, tt.want)
 		}
 	}
+}
+
+// silentSource is an owned source that owns no plan.
+type silentSource struct{ lotterySource }
+
+func (silentSource) Name() string                  { return "silent" }
+func (silentSource) Owns(*Plan) bool               { return false }
+func (silentSource) Check(*Plan) error             { return nil }
+func (silentSource) Unplace(*Plan)                 {}
+func (silentSource) OpNames(*Plan, *[MaxOp]string) {}
+func (silentSource) Recorded() bool                { return false }
+
+// TestRegisterSourceTwice: a second source of one name is a programmer's
+// error, refused at once; a registered source that owns no plan changes
+// none.
+func TestRegisterSourceTwice(t *testing.T) {
+	RegisterSource(silentSource{})
+	defer func() {
+		if recover() == nil {
+			t.Error("a second source named silent was registered")
+		}
+	}()
+	p := DefaultPlan()
+	p.Driver = "sqlite"
+	if p.Source(&p.Phases[0]).Name() != "lottery" || p.Validate() != nil {
+		t.Error("a source that owns no plan took one")
+	}
+	RegisterSource(silentSource{})
 }

@@ -18,7 +18,7 @@ import (
 // policy, the warm-up, the power-cut simulation, verification, the
 // scripts of a sql workload.
 func (p *Plan) Validate() error {
-	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkConnPerOp, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords, p.checkReplay, p.checkVariant} {
+	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkOpenLoop, p.checkBusy, p.checkConnPerOp, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords, p.checkOwned, p.checkVariant} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -85,10 +85,12 @@ func (p *Plan) checkPhases() error {
 	if len(p.Phases) == 0 {
 		return errors.New("plan has no phases")
 	}
+	owned := p.owned() != nil
 	for i, ph := range p.Phases {
-		// A replay's phase deals the trace's statements: it needs no mix
-		// (a plan written before it had none keeps its statements' own).
-		if err := ph.validate(p.Replay == nil || len(ph.Mix) > 0); err != nil {
+		// An owned source's phase deals its own kinds (a replay's, the
+		// trace's statements): it needs no mix (a plan written before it
+		// had none keeps its statements' own).
+		if err := ph.validate(!owned || len(ph.Mix) > 0); err != nil {
 			return fmt.Errorf("phase %d (%s): %w", i, ph.Name, err)
 		}
 		if p.Verify && slices.Contains(ph.Mix.Ops(), OpDelete) {
@@ -168,7 +170,7 @@ func (p *Plan) checkConnPerOp() error {
 	switch {
 	case p.Crash != nil:
 		return errors.New("a connection per op: power cuts (--crash) record one connection's writes")
-	case p.Records != nil || p.Replay != nil:
+	case p.Records != nil || p.owned() != nil:
 		return errors.New("a connection per op runs key-value ops and SQL scripts only")
 	}
 	return nil
@@ -299,7 +301,7 @@ func CheckTables(plan *Plan, drv store.Driver) error {
 	}
 	for _, ph := range plan.RunPhases() {
 		if slices.Contains(ph.Mix.Ops(), OpScan) {
-			return fmt.Errorf("%w: driver %s keeps records in no key order, and the workload scans (%v%% of its ops): scans need a driver that keeps keys in order", store.ErrInvalid, drv.Name(), ph.Mix.share(OpScan))
+			return fmt.Errorf("%w: driver %s keeps records in no key order, and the workload scans (%v%% of its ops): scans need a driver that keeps keys in order", store.ErrInvalid, drv.Name(), ph.Mix.Share(OpScan))
 		}
 	}
 	return nil

@@ -1,8 +1,6 @@
 package workload
 
 import (
-	"bytes"
-	"compress/flate"
 	"testing"
 )
 
@@ -47,115 +45,5 @@ func TestValueSizeOf(t *testing.T) {
 	p.ValueVariance = 0
 	if p.ValueSizeOf(7) != p.ValueSize {
 		t.Error("no variance, yet the size varies")
-	}
-}
-
-// Written values have their key's size; random values do not compress,
-// text values do.
-func TestLotteryValues(t *testing.T) {
-	t.Parallel()
-	p := blobPlan(1)
-	l := NewLottery(p, 1, 0)
-	var all []byte
-	for range l.Len() {
-		op, key := l.Next()
-		if op != OpUpdate || len(l.Value()) != p.ValueSizeOf(key) {
-			t.Fatalf("key %d: %v of %d bytes, want update of %d", key, op, len(l.Value()), p.ValueSizeOf(key))
-		}
-		all = append(all, l.Value()...)
-	}
-	if r := compressed(all); r < 0.99 {
-		t.Errorf("random values compress to %.2f of their size", r)
-	}
-	p.RandomValues = false
-	l = NewLottery(p, 1, 0)
-	all = all[:0]
-	for range 100 {
-		l.Next()
-		all = append(all, l.Value()...)
-	}
-	if r := compressed(all); r > 0.8 {
-		t.Errorf("text values compress to only %.2f of their size", r)
-	}
-}
-
-func compressed(b []byte) float64 {
-	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestCompression)
-	w.Write(b)
-	w.Close()
-	return float64(buf.Len()) / float64(len(b))
-}
-
-// An each-key phase with a limit visits that many distinct keys of the
-// worker's share; PhaseValueBytes sums exactly their sizes.
-func TestEachLimitAndBytes(t *testing.T) {
-	t.Parallel()
-	p := blobPlan(3)
-	var want int64
-	for _, w := range p.WorkerIDs() {
-		lo, hi := p.Share(w)
-		l := NewLottery(p, 0, w)
-		if l.Len() != 60 {
-			t.Fatalf("worker %d deals %d ops, want the limit of 60", w, l.Len())
-		}
-		seen := map[uint64]bool{}
-		for range l.Len() {
-			_, key := l.Next()
-			if key < lo || key >= hi || seen[key] {
-				t.Fatalf("worker %d: key %d repeated or outside its share [%d, %d)", w, key, lo, hi)
-			}
-			seen[key] = true
-			want += int64(p.ValueSizeOf(key))
-		}
-	}
-	if got, ok := p.PhaseValueBytes(0); !ok || got != want {
-		t.Errorf("PhaseValueBytes(read) = %d, %v; want %d", got, ok, want)
-	}
-	var all int64
-	for k := range p.Keys.Count {
-		all += int64(p.ValueSizeOf(k))
-	}
-	if got, _ := p.PhaseValueBytes(1); got != all {
-		t.Errorf("PhaseValueBytes(update of every key) = %d, want %d", got, all)
-	}
-	lottery := testPlan(1)
-	if _, ok := lottery.PhaseValueBytes(0); ok {
-		t.Error("a mixed lottery phase has exact bytes")
-	}
-}
-
-// A blob pass drawn with replacement (a lottery of reads or updates alone
-// on a key space preloaded whole) counts its bytes exactly too: the keys
-// its workers draw, repeats included, each at its own size.
-func TestReplaceBytes(t *testing.T) {
-	t.Parallel()
-	p := blobPlan(3)
-	p.Phases = Blob(50, true, 1, true)
-	if err := p.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	for phase := range p.Phases {
-		var want int64
-		seen, draws := map[uint64]bool{}, 0
-		for _, w := range p.WorkerIDs() {
-			l := NewLottery(p, phase, w)
-			for range p.Phases[phase].Ops {
-				_, key := l.Next()
-				want += int64(p.ValueSizeOf(key))
-				seen[key] = true
-				draws++
-			}
-		}
-		if got, ok := p.PhaseValueBytes(phase); !ok || got != want {
-			t.Errorf("phase %d: PhaseValueBytes = %d, %v; want %d", phase, got, ok, want)
-		}
-		if draws != 150 || len(seen) == draws {
-			t.Errorf("phase %d: %d draws of %d keys: want 150 with some repeated", phase, draws, len(seen))
-		}
-	}
-	p.Preload = p.Keys.Count - 1 // a read may miss: no exact bytes
-	if _, ok := p.PhaseValueBytes(0); ok {
-		t.Error("a lottery over keys not all preloaded has exact bytes")
 	}
 }

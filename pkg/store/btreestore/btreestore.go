@@ -5,140 +5,130 @@
 package btreestore
 
 import (
+	"cmp"
 	"context"
-	"sync"
 
 	"github.com/google/btree"
 
 	"github.com/gobench/gobench/pkg/store"
 )
 
-// Driver is the btree engine.
-type Driver struct{}
+// Driver is the btree engine: a store.MemStore over B-trees, whose
+// connections scan. Its data lives in one process's memory
+// (store.InProcess).
+type Driver struct{ store.InProcess }
 
 var (
-	_ store.Driver   = Driver{}
-	_ store.Sharer   = Driver{}
-	_ store.Resident = Driver{}
+	_ store.Driver  = Driver{}
+	_ store.Tabular = Driver{}
 )
 
 // Name returns "btree".
 func (Driver) Name() string { return "btree" }
 
-// Share reports that the tree lives in one process's memory.
-func (Driver) Share() store.Share { return store.ShareInMemory }
+// Tables reports record tables kept in key order: scans walk the tree.
+func (Driver) Tables() store.TableSupport { return store.TableSupport{Ordered: true} }
 
 // degree is the B-tree's branching factor (google/btree's own example value).
 const degree = 32
-
-type item struct {
-	key uint64
-	val []byte
-}
-
-func less(a, b item) bool { return a.key < b.key }
-
-// InMemory reports that the B-tree lives in memory, whatever cfg says.
-func (Driver) InMemory(store.Config) bool { return true }
 
 // Open returns an empty tree; the path is not used.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
 	if err := cfg.CheckTable(); err != nil {
 		return nil, err
 	}
-	return &db{t: btree.NewG(degree, less), table: cfg.Table, recs: btree.NewG(degree, lessRecord)}, nil
+	d := &db{kv: newTree[uint64](), recs: newTree[string](), table: cfg.Table}
+	d.MemStore = store.NewMemStore(d.kv, d.recs, cfg.Table)
+	return d, nil
 }
 
+// db is a MemStore whose indexes are trees, which its connections scan.
 type db struct {
-	mu sync.RWMutex
-	t  *btree.BTreeG[item]
-	// table is the record table, if any; recs its records in key order.
+	*store.MemStore
+	kv    tree[uint64]
+	recs  tree[string]
 	table *store.Table
-	recs  *btree.BTreeG[record]
 }
 
-var _ store.Store = (*db)(nil)
-
-func (d *db) Init(context.Context) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.t.Clear(false)
-	d.recs.Clear(false)
-	return nil
+// Conn returns a connection that scans.
+func (d *db) Conn(ctx context.Context) (store.Conn, error) {
+	c, err := d.MemStore.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return conn{c.(store.MemConn), d}, nil
 }
 
-func (d *db) Conn(context.Context) (store.Conn, error) { return conn{d}, nil }
-func (d *db) Close() error                             { return nil }
+// entry is one key's value in a tree.
+type entry[K cmp.Ordered] struct {
+	key K
+	val []byte
+}
 
-type conn struct{ d *db }
+// tree is a store.MemIndex in key order.
+type tree[K cmp.Ordered] struct{ t *btree.BTreeG[entry[K]] }
+
+func newTree[K cmp.Ordered]() tree[K] {
+	return tree[K]{btree.NewG(degree, func(a, b entry[K]) bool { return a.key < b.key })}
+}
+
+func (t tree[K]) Get(key K) ([]byte, bool) {
+	e, ok := t.t.Get(entry[K]{key: key})
+	return e.val, ok
+}
+
+func (t tree[K]) Set(key K, v []byte) { t.t.ReplaceOrInsert(entry[K]{key, v}) }
+
+func (t tree[K]) Delete(key K) bool {
+	_, ok := t.t.Delete(entry[K]{key: key})
+	return ok
+}
+
+func (t tree[K]) Clear() { t.t.Clear(false) }
+
+// conn is a MemConn that scans the trees.
+type conn struct {
+	store.MemConn
+	d *db
+}
 
 var (
-	_ store.Conn     = conn{}
-	_ store.Updater  = conn{}
-	_ store.Deleter  = conn{}
-	_ store.Inserter = conn{}
-	_ store.Scanner  = conn{}
+	_ store.Scanner       = conn{}
+	_ store.Recorder      = conn{}
+	_ store.RecordScanner = conn{}
 )
 
-func (c conn) Insert(key uint64, value []byte) error {
-	it := item{key: key, val: append([]byte(nil), value...)}
-	c.d.mu.Lock()
-	defer c.d.mu.Unlock()
-	if c.d.t.Has(it) {
-		return store.Wrap(store.Constraint, store.ErrConstraint)
-	}
-	c.d.t.ReplaceOrInsert(it)
-	return nil
-}
-
+// Scan walks n keys from the first at or above from.
 func (c conn) Scan(from uint64, n int) (int, error) {
 	read := 0
-	c.d.mu.RLock()
-	c.d.t.AscendGreaterOrEqual(item{key: from}, func(item) bool {
-		read++
-		return read < n
+	c.d.Reading(func() {
+		c.d.kv.t.AscendGreaterOrEqual(entry[uint64]{key: from}, func(entry[uint64]) bool {
+			read++
+			return read < n
+		})
 	})
-	c.d.mu.RUnlock()
 	return read, nil
 }
 
-func (c conn) Get(key uint64, dst []byte) ([]byte, error) {
-	c.d.mu.RLock()
-	it, ok := c.d.t.Get(item{key: key})
-	dst = append(dst[:0], it.val...)
-	c.d.mu.RUnlock()
-	if !ok {
-		return dst, store.ErrNotFound
+// ScanRecords walks the tree from the first key at or above from.
+func (c conn) ScanRecords(from []byte, n int, field int, visit func(key []byte, values [][]byte)) (int, error) {
+	fields, err := c.d.table.FieldCount()
+	if err != nil || n <= 0 {
+		return 0, err
 	}
-	return dst, nil
+	read := 0
+	var dst [][]byte
+	c.d.Reading(func() {
+		c.d.recs.t.AscendGreaterOrEqual(entry[string]{key: string(from)}, func(r entry[string]) bool {
+			read++
+			if dst, err = store.ReadEncoded(r.val, fields, field, dst); err != nil {
+				return false
+			}
+			if visit != nil {
+				visit([]byte(r.key), dst)
+			}
+			return read < n
+		})
+	})
+	return read, err
 }
-
-func (c conn) Put(key uint64, value []byte) error {
-	it := item{key: key, val: append([]byte(nil), value...)}
-	c.d.mu.Lock()
-	c.d.t.ReplaceOrInsert(it)
-	c.d.mu.Unlock()
-	return nil
-}
-
-func (c conn) Update(key uint64, value []byte) error {
-	it := item{key: key, val: append([]byte(nil), value...)}
-	c.d.mu.Lock()
-	defer c.d.mu.Unlock()
-	if !c.d.t.Has(it) {
-		return store.ErrNotFound
-	}
-	c.d.t.ReplaceOrInsert(it)
-	return nil
-}
-
-func (c conn) Delete(key uint64) error {
-	c.d.mu.Lock()
-	defer c.d.mu.Unlock()
-	if _, ok := c.d.t.Delete(item{key: key}); !ok {
-		return store.ErrNotFound
-	}
-	return nil
-}
-
-func (c conn) Close() error { return nil }

@@ -72,15 +72,9 @@ func (Driver) Name() string { return "files" }
 
 // Open checks the options; the directory is made by Init.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	o, err := declared.Decode(cfg.Options)
+	o, err := store.OpenOptions(declared, cfg, "a directory", "a directory it did not create: it would delete the files there")
 	if err != nil {
 		return nil, err
-	}
-	if cfg.Path == "" {
-		return nil, fmt.Errorf("%w: no directory", store.ErrInvalid)
-	}
-	if cfg.Reuse {
-		return nil, fmt.Errorf("%w: the files engine cannot reuse a directory it did not create: it would delete the files there", store.ErrInvalid)
 	}
 	return &dir{path: cfg.Path, opts: o}, nil
 }

@@ -34,17 +34,8 @@ func (Driver) Name() string { return "lmdb" }
 
 // Open checks the options; the environment is opened on first use.
 func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
-	o, err := decodeOptions(cfg.Options)
+	o, err := store.OpenOptions(declared, cfg, "a directory", "an environment it did not create: it would empty its database")
 	if err != nil {
-		return nil, err
-	}
-	if cfg.Path == "" {
-		return nil, fmt.Errorf("%w: no directory", store.ErrInvalid)
-	}
-	if cfg.Reuse {
-		return nil, fmt.Errorf("%w: the lmdb engine cannot reuse an environment it did not create: it would empty its database", store.ErrInvalid)
-	}
-	if err := cfg.CheckTable(); err != nil {
 		return nil, err
 	}
 	return &db{path: cfg.Path, opts: o, table: cfg.Table}, nil

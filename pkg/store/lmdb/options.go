@@ -35,5 +35,3 @@ var declared = store.Declare("the lmdb engine", DefaultOptions)
 
 // Encode returns the options as a store.Config carries them.
 func (o Options) Encode() []byte { return declared.Encode(o) }
-
-func decodeOptions(raw []byte) (Options, error) { return declared.Decode(raw) }

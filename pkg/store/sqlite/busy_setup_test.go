@@ -23,7 +23,7 @@ const hang = time.Minute
 func TestSetupWaitsForLocks(t *testing.T) {
 	forEachDriver(t, func(t *testing.T, d *Driver) {
 		o := DefaultOptions()
-		o.BusyTimeoutMS, o.SetupBusyTimeoutMS = 0, int64(hang/time.Millisecond)
+		o.BusyTimeoutMS, o.SetupBusyTimeoutMS = 0, Millis(hang/time.Millisecond)
 		c := cfg(t, o)
 		openInit(t, d, c).Close()
 		reader, err := d.be.open(dsn(c.Path, "rw") + "&_busy_timeout=0")

@@ -56,7 +56,7 @@ type cloopRun struct {
 // after.
 func runCLoop(t *testing.T, p workload.Plan, o Options, loop bool, hold func(st store.Store) func()) cloopRun {
 	t.Helper()
-	o.NoCLoop = !loop
+	o.NoCLoop = Off(!loop)
 	p.Driver = "capi"
 	p.Store = store.Config{Path: filepath.Join(t.TempDir(), "cloop.db"), Options: o.Encode()}
 	if err := p.Validate(); err != nil {
@@ -195,7 +195,7 @@ func TestCLoopBusy(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			o := DefaultOptions()
-			o.Journal, o.Sync, o.BusyTimeoutMS = "wal", "off", tt.timeoutMS
+			o.Journal, o.Sync, o.BusyTimeoutMS = "wal", "off", Millis(tt.timeoutMS)
 			p := loopPlan(40, "read=50,upsert=50")
 			held := 0
 			hold := func(st store.Store) func() {
@@ -290,7 +290,7 @@ func TestCLoopOnlyWhereFaithful(t *testing.T) {
 			t.Parallel()
 			p, o := loopPlan(300, "read=70,upsert=30"), o
 			tt.edit(&p, &o)
-			loop := !o.NoCLoop
+			loop := !bool(o.NoCLoop)
 			r := runCLoop(t, p, o, loop, nil)
 			if r.inC != 0 {
 				t.Errorf("%d ops ran in C", r.inC)

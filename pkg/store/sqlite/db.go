@@ -272,7 +272,7 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 		return nil, err
 	}
 	if l, ok := oc.(looper); ok {
-		l.setLoop(!s.opts.NoCLoop, &s.cOps)
+		l.setLoop(!bool(s.opts.NoCLoop), &s.cOps)
 	}
 	if s.table != nil {
 		if err := oc.(tableConn).prepareTable(*s.table); err != nil {

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -9,38 +8,7 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 )
 
-var (
-	_ store.Namer      = (*Driver)(nil)
-	_ store.Summarizer = (*Driver)(nil)
-)
-
-// NameOptions names the options by their flags: journal, sync,
-// busy-timeout, and checkpoint, api, memory and capi-loop where they are
-// set.
-func (d *Driver) NameOptions(raw json.RawMessage) ([]store.Setting, error) {
-	o, err := DecodeOptions(raw)
-	if err != nil {
-		return nil, err
-	}
-	s := []store.Setting{
-		{Name: "journal", Value: o.Journal},
-		{Name: "sync", Value: o.Sync},
-		{Name: "busy-timeout", Value: (time.Duration(o.BusyTimeoutMS) * time.Millisecond).String()},
-	}
-	if o.Checkpoint != "" {
-		s = append(s, store.Setting{Name: "checkpoint", Value: o.Checkpoint})
-	}
-	if o.API != "" {
-		s = append(s, store.Setting{Name: "api", Value: o.API})
-	}
-	if o.Memory {
-		s = append(s, store.Setting{Name: "memory", Value: "true"})
-	}
-	if o.NoCLoop {
-		s = append(s, store.Setting{Name: "capi-loop", Value: "false"})
-	}
-	return s, nil
-}
+var _ store.Summarizer = (*Driver)(nil)
 
 // Summarize gives SQLite's version as the engine, the journal mode,
 // synchronous level and busy timeout read back from the database as the

@@ -13,21 +13,21 @@ func TestNamedAndSummary(t *testing.T) {
 	d := Modernc()
 	o := DefaultOptions()
 	o.Journal, o.Checkpoint, o.API = "wal", "off", APIBlob
-	got, err := d.NameOptions(o.Encode())
+	got, err := d.Options().Name(o.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []store.Setting{{Name: "journal", Value: "wal"}, {Name: "sync", Value: "full"}, {Name: "busy-timeout", Value: "5s"},
-		{Name: "checkpoint", Value: "off"}, {Name: "api", Value: "blob"}}
+		{Name: "api", Value: "blob"}, {Name: "checkpoint", Value: "off"}}
 	if len(got) != len(want) {
-		t.Fatalf("NameOptions = %v, want %v", got, want)
+		t.Fatalf("named %v, want %v", got, want)
 	}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("setting %d = %v, want %v", i, got[i], want[i])
 		}
 	}
-	if _, err := d.NameOptions([]byte(`{"journal": "sideways"}`)); err == nil {
+	if _, err := d.Options().Name([]byte(`{"journal": "sideways"}`)); err == nil {
 		t.Error("options that do not validate were named")
 	}
 	facts := []store.Fact{{Name: "sqlite_version", Value: "3.53.4"}, {Name: "journal_mode", Value: "delete"},

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -31,59 +32,169 @@ func JournalModes() []string {
 // SyncLevels lists the synchronous levels, weakest first.
 func SyncLevels() []string { return []string{"off", "normal", "full", "extra"} }
 
-// Options are the SQLite settings of a run. Every one is applied
-// explicitly on every connection, whatever the driver's own default, so
-// that drivers are comparable: mattn/go-sqlite3 builds SQLite with
-// SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 (NORMAL in WAL mode) and a 5 s busy
-// timeout; modernc.org/sqlite keeps stock FULL and a 0 s busy timeout.
+// Options are the SQLite settings of a run, declared once for the four
+// drivers (store.Declare): each field's flag, help and values. Every one
+// is applied explicitly on every connection, whatever the driver's own
+// default, so that drivers are comparable: mattn/go-sqlite3 builds SQLite
+// with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 (NORMAL in WAL mode) and a 5 s
+// busy timeout; modernc.org/sqlite keeps stock FULL and a 0 s busy
+// timeout.
 type Options struct {
-	// Journal is one of JournalModes; "rollback" is SQLite's DELETE mode.
-	Journal string `json:"journal"`
-	// Sync is one of SyncLevels (PRAGMA synchronous).
-	Sync string `json:"sync"`
+	// Journal is one of JournalModes; "rollback" is SQLite's DELETE mode
+	// (which "delete" names too).
+	Journal string `json:"journal" flag:"journal" complete:"rollback,truncate,persist,wal,memory,off" help:"SQLite journal mode: rollback (DELETE), truncate, persist, wal, memory, off"`
+	// Sync is one of SyncLevels (PRAGMA synchronous): the common --sync.
+	Sync string `json:"sync" flag:"sync" values:"off,normal,full,extra"`
 	// BusyTimeoutMS is PRAGMA busy_timeout in milliseconds: how long a
 	// connection waits for a lock before an op fails with busy.
-	BusyTimeoutMS int64 `json:"busy_timeout_ms"`
+	BusyTimeoutMS Millis `json:"busy_timeout_ms" flag:"busy-timeout" help:"how long SQLite's busy handler waits for each lock before a statement fails with busy: an op that needs several locks (BEGIN, then COMMIT) may wait that long for each; under --busy retry, how long gobench retries an op"`
 	// SetupBusyTimeoutMS, when longer than BusyTimeoutMS, is how long
 	// opening a connection and setting the store up (Init, and Check) wait
 	// for a lock: under the retry busy policy BusyTimeoutMS is 0 (ops fail
 	// busy at once and the worker retries them), and this is the worker's
 	// retry budget, which setup honours too. Op connections go back to
 	// BusyTimeoutMS once open.
-	SetupBusyTimeoutMS int64 `json:"setup_busy_timeout_ms,omitempty"`
+	SetupBusyTimeoutMS Millis `json:"setup_busy_timeout_ms,omitempty"`
 	// Memory keeps the database in memory (SQLite's memdb VFS), shared by
 	// the connections of one process only, with the journal in memory too
-	// (Journal "memory" or "off").
-	Memory bool `json:"memory,omitempty"`
+	// (Journal "memory" or "off"): the run sets it (store.Want.Memory).
+	Memory bool `json:"memory,omitempty" name:"memory" named:"omitzero"`
 	// API is how reads and updates reach the values: "" or APISQL for SQL
 	// statements, APIBlob for SQLite's incremental blob I/O
 	// (sqlite3_blob_open, _read, _write), which the ncruces and capi
 	// drivers expose. Blob I/O cannot create a row or change a value's size, so
-	// upserts and inserts stay SQL and an update must keep the size.
-	API string `json:"api,omitempty"`
+	// upserts and inserts stay SQL and an update must keep the size. The
+	// blob workload sets it.
+	API string `json:"api,omitempty" name:"api" named:"omitzero"`
 	// Checkpoint sets PRAGMA wal_autocheckpoint: after a commit leaves the
 	// WAL at least that many pages long, the committing connection
 	// checkpoints it. "auto" is SQLite's default threshold (1000 pages),
 	// "off" turns automatic checkpoints off (the WAL only grows), a number
-	// is a threshold in pages; "" leaves the pragma alone.
-	Checkpoint string `json:"checkpoint,omitempty"`
+	// is a threshold in pages; "" (the flag's auto when not given) leaves
+	// the pragma alone. It applies to WAL cells only.
+	Checkpoint Checkpoint `json:"checkpoint,omitempty" flag:"checkpoint" complete:"auto,off" named:"omitzero" help:"WAL auto-checkpoint: auto (SQLite's default, 1000 pages), off (the WAL only grows), or a threshold in pages"`
 	// NoCLoop turns off the capi driver's loops in C (store.LoopRunner):
 	// every op is then its own call into C, where by default a worker runs
 	// the closed-loop reads and upserts it can many to a call. The other
 	// drivers make one call per op anyway.
-	NoCLoop bool `json:"no_c_loop,omitempty"`
+	NoCLoop Off `json:"no_c_loop,omitempty" flag:"capi-loop" named:"omitzero" help:"capi driver: run closed-loop reads and upserts up to 4096 to a call into C, each timed in C (false: one call into C per op)"`
 }
+
+// declared is the declaration of Options, shared by the four drivers.
+var declared = store.Declare("the SQLite drivers", DefaultOptions).OnCell(fit)
+
+// Options returns the SQLite drivers' declared options: --journal,
+// --sync, --busy-timeout and --checkpoint, each a comma list spanning a
+// matrix, and the capi driver's --capi-loop.
+func (d *Driver) Options() store.Declaration { return declared }
+
+var _ store.Declarer = (*Driver)(nil)
+
+// fit fits one cell's options to the run. Checkpoints apply to WAL cells
+// only (the other journals run once: their cells are then equal). In
+// memory, the journal is in memory too unless --journal says otherwise.
+// Under the retry policy SQLite fails at once (busy_timeout 0), opening
+// and setup wait up to the busy timeout, and the busy timeout is how long
+// the worker retries.
+func fit(o *Options, w store.Want, given store.Given) (retry time.Duration, err error) {
+	switch ck := given("checkpoint"); {
+	case ck != nil && !slices.Contains(given("journal"), "wal"):
+		return 0, errors.New("--checkpoint applies to --journal wal")
+	case ck == nil || o.Journal != "wal":
+		o.Checkpoint = "" // the pragma left alone
+	}
+	if w.Memory {
+		o.Memory = true
+		if given("journal") == nil {
+			o.Journal = "memory"
+		}
+	}
+	if w.BusyRetry {
+		if o.BusyTimeoutMS <= 0 {
+			return 0, errors.New("--busy retry retries for up to --busy-timeout: give it a positive duration")
+		}
+		retry = time.Duration(o.BusyTimeoutMS) * time.Millisecond
+		// Ops fail at once, and the worker retries and counts; opening a
+		// connection and setting the store up wait up to the same budget.
+		o.BusyTimeoutMS, o.SetupBusyTimeoutMS = 0, o.BusyTimeoutMS
+	}
+	return retry, nil
+}
+
+// Millis is a duration in whole milliseconds, as SQLite's busy_timeout
+// takes it: a number in JSON, a duration ("5s") on the command line.
+type Millis int64
+
+// MarshalText gives the duration as its flag takes it: "5s".
+func (m Millis) MarshalText() ([]byte, error) {
+	return []byte((time.Duration(m) * time.Millisecond).String()), nil
+}
+
+// UnmarshalText reads a duration ("1.5s"), to the millisecond below.
+func (m *Millis) UnmarshalText(b []byte) error {
+	d, err := time.ParseDuration(string(b))
+	*m = Millis(d.Milliseconds())
+	return err
+}
+
+// MarshalJSON gives the milliseconds as a number.
+func (m Millis) MarshalJSON() ([]byte, error) { return json.Marshal(int64(m)) }
+
+// UnmarshalJSON reads the milliseconds as a number.
+func (m *Millis) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, (*int64)(m)) }
+
+// Checkpoint is an Options.Checkpoint setting: "auto", "off", a number
+// of pages, or "" for the pragma left alone, which is SQLite's auto and
+// reads so as the flag's default.
+type Checkpoint string
+
+// MarshalText gives the setting as its flag takes it: "" is auto.
+func (c Checkpoint) MarshalText() ([]byte, error) {
+	if c == "" {
+		return []byte("auto"), nil
+	}
+	return []byte(c), nil
+}
+
+// UnmarshalText reads the setting as given.
+func (c *Checkpoint) UnmarshalText(b []byte) error {
+	*c = Checkpoint(b)
+	return nil
+}
+
+// Off is a switch that is on unless set: its flag says on (true) or off
+// (false), its JSON whether it is off.
+type Off bool
+
+// MarshalText gives the switch as its flag takes it: "true" for on.
+func (o Off) MarshalText() ([]byte, error) { return []byte(strconv.FormatBool(!bool(o))), nil }
+
+// UnmarshalText reads the flag's true (on) or false (off).
+func (o *Off) UnmarshalText(b []byte) error {
+	on, err := strconv.ParseBool(string(b))
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	*o = Off(!on)
+	return nil
+}
+
+// MarshalJSON gives whether the switch is off.
+func (o Off) MarshalJSON() ([]byte, error) { return json.Marshal(bool(o)) }
+
+// UnmarshalJSON reads whether the switch is off.
+func (o *Off) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, (*bool)(o)) }
 
 // checkpointPages returns the wal_autocheckpoint value of a Checkpoint
 // setting.
-func checkpointPages(c string) (int, error) {
+func checkpointPages(c Checkpoint) (int, error) {
 	switch c {
 	case "auto":
 		return 1000, nil
 	case "off":
 		return 0, nil
 	}
-	n, err := strconv.Atoi(c)
+	n, err := strconv.Atoi(string(c))
 	if err != nil || n < 1 {
 		return 0, fmt.Errorf("checkpoint %q: want auto, off or a positive number of pages", c)
 	}
@@ -125,8 +236,8 @@ func (o Options) Validate() error {
 	if o.API != "" && o.API != APISQL && o.API != APIBlob {
 		return fmt.Errorf("unknown API %q (want sql or blob)", o.API)
 	}
-	for _, ms := range []int64{o.BusyTimeoutMS, o.SetupBusyTimeoutMS} {
-		if ms < 0 || ms > int64(time.Hour/time.Millisecond) {
+	for _, ms := range []Millis{o.BusyTimeoutMS, o.SetupBusyTimeoutMS} {
+		if ms < 0 || ms > Millis(time.Hour/time.Millisecond) {
 			return fmt.Errorf("busy timeout of %d ms is out of range (want 0 to 1h)", ms)
 		}
 	}
@@ -135,20 +246,11 @@ func (o Options) Validate() error {
 
 // openBusyTimeoutMS is how long opening a connection and setting the
 // store up wait for a lock (see SetupBusyTimeoutMS).
-func (o Options) openBusyTimeoutMS() int64 { return max(o.BusyTimeoutMS, o.SetupBusyTimeoutMS) }
+func (o Options) openBusyTimeoutMS() Millis { return max(o.BusyTimeoutMS, o.SetupBusyTimeoutMS) }
 
 // Encode returns the options as the raw JSON a store.Config carries.
-func (o Options) Encode() json.RawMessage {
-	b, err := json.Marshal(o)
-	if err != nil {
-		panic(err) // cannot happen: plain struct of strings and ints
-	}
-	return b
-}
+func (o Options) Encode() json.RawMessage { return declared.Encode(o) }
 
 // DecodeOptions reads options as a store.Config carries them: defaults for nil,
 // refusing unknown fields and invalid values.
-func DecodeOptions(raw json.RawMessage) (Options, error) {
-	o := DefaultOptions()
-	return o, store.DecodeOptions(raw, &o, "sqlite")
-}
+func DecodeOptions(raw json.RawMessage) (Options, error) { return declared.Decode(raw) }

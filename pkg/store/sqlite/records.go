@@ -139,19 +139,12 @@ func (r *recStatements[S]) checkField(field int) error {
 // pick copies column values, as a read returns them (every field, or
 // field alone), into dst: col(i) is field i's value.
 func pick(fields, field int, dst [][]byte, col func(i int) []byte) [][]byte {
-	n := fields
-	if field >= 0 {
-		n = 1
-	}
-	for len(dst) < n {
-		dst = append(dst, nil)
-	}
-	dst = dst[:n]
+	dst = store.FieldSlots(dst, fields, field)
 	if field >= 0 {
 		dst[0] = append(dst[0][:0], col(field)...)
 		return dst
 	}
-	for i := range n {
+	for i := range dst {
 		dst[i] = append(dst[i][:0], col(i)...)
 	}
 	return dst

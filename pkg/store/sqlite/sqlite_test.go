@@ -605,7 +605,7 @@ func TestCheckpointOption(t *testing.T) {
 	t.Parallel()
 	for c, want := range map[string]string{"auto": "1000", "off": "0", "250": "250"} {
 		o := DefaultOptions()
-		o.Journal, o.Checkpoint = "wal", c
+		o.Journal, o.Checkpoint = "wal", Checkpoint(c)
 		if f := facts(t, openInit(t, Modernc(), cfg(t, o))); f["wal_autocheckpoint"] != want {
 			t.Errorf("checkpoint %s: wal_autocheckpoint = %s, want %s", c, f["wal_autocheckpoint"], want)
 		}

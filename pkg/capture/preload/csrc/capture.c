@@ -627,6 +627,7 @@ typedef struct capfile {
 	int lock;
 	volatile void *shm0; /* the WAL index's first region, once mapped */
 	int wal_write;       /* holds the WAL write lock */
+	uint64_t wal_locked; /* the WAL index's counter when it took it */
 	int recovering;      /* holds the WAL recovery lock */
 	int recovered;       /* recovered the WAL index under the write lock held */
 	uint64_t db;         /* the database's id in this process's part, once known */
@@ -767,8 +768,12 @@ static int c_shmlock(sqlite3_file *file, int ofst, int n, int flags) {
 			segment(f, 1);
 		}
 		if (ofst == WAL_WRITE_LOCK && f->wal_write) {
+			/* Only a commit under the lock moves the counter: a BEGIN
+			 * whose snapshot was stale takes the lock, finds the index
+			 * changed and lets it go, and the counter then is another
+			 * connection's commit, not this one's. */
 			uint64_t v = wal_counter(f);
-			if (!f->recovered && f->shm0 && (f->state_kind != S_WAL || v != f->state_value))
+			if (!f->recovered && f->shm0 && v != f->wal_locked && (f->state_kind != S_WAL || v != f->state_value))
 				made(f, S_WAL, v);
 			f->wal_write = 0;
 			f->recovered = 0;
@@ -778,8 +783,10 @@ static int c_shmlock(sqlite3_file *file, int ofst, int n, int flags) {
 	if (rc == SQLITE_OK && (flags & SQLITE_SHM_LOCK)) {
 		if ((flags & SQLITE_SHM_SHARED) && ofst >= WAL_READ_LOCK0 && ofst < WAL_READ_LOCK0 + 5 && f->shm0)
 			saw(f, S_WAL, wal_counter(f));
-		if ((flags & SQLITE_SHM_EXCLUSIVE) && ofst == WAL_WRITE_LOCK)
+		if ((flags & SQLITE_SHM_EXCLUSIVE) && ofst == WAL_WRITE_LOCK) {
 			f->wal_write = 1;
+			f->wal_locked = wal_counter(f);
+		}
 		if ((flags & SQLITE_SHM_EXCLUSIVE) && ofst <= WAL_RECOVER_LOCK && ofst + n > WAL_RECOVER_LOCK)
 			f->recovering = 1;
 	} else if ((rc & 0xff) == SQLITE_BUSY) {

@@ -1,10 +1,11 @@
-package workload
+package deal
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
 
+	"github.com/gobench/gobench/pkg/workload"
 	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
@@ -21,7 +22,7 @@ const (
 // the run's counter and the generators that cost O(records) to build
 // (each worker clones them).
 type recShared struct {
-	r       *Records
+	r       *workload.Records
 	fields  int
 	counter *generator.Counter
 	keys    keyDraw // the request distribution's first draws
@@ -42,7 +43,7 @@ func (u uniformDraw) Next(r *rand.Rand) int64 { return u.lb + r.Int64N(u.n) }
 
 // newRecShared builds the shared state of p's record workload on counter
 // c (nil: one of its own, from RecordCount).
-func newRecShared(p *Plan, c *generator.Counter) *recShared {
+func newRecShared(p *workload.Plan, c *generator.Counter) *recShared {
 	r := p.Records
 	if c == nil {
 		c = generator.NewCounter(r.RecordCount)
@@ -50,13 +51,13 @@ func newRecShared(p *Plan, c *generator.Counter) *recShared {
 	s := &recShared{r: r, fields: p.Store.Table.Fields, counter: c}
 	lb, n := int64(r.InsertStart), int64(r.InsertCount)
 	switch p.Keys.Distribution {
-	case Zipfian:
+	case workload.Zipfian:
 		s.keys = generator.NewScrambledZipf(lb, lb+n+int64(r.ExpectedInserts))
-	case Latest:
+	case workload.Latest:
 		// SkewedLatestGenerator's zipfian is built over the acknowledged
 		// limit at the start: RecordCount-1 items.
-		s.latest = generator.NewZipf(0, int64(r.RecordCount)-2, recordTheta)
-	case Hotspot:
+		s.latest = generator.NewZipf(0, int64(r.RecordCount)-2, workload.RecordTheta)
+	case workload.Hotspot:
 		s.keys = generator.NewHotspot(lb, lb+n-1, r.HotData, r.HotOps)
 	default:
 		s.keys = uniformDraw{lb: lb, n: n}
@@ -109,12 +110,12 @@ type recDealer struct {
 	// observe, when set (by tests), sees every keynum drawn for a read,
 	// update, scan or read-modify-write with the limit it was drawn
 	// under.
-	observe func(op Op, keynum, limit uint64)
+	observe func(op workload.Op, keynum, limit uint64)
 }
 
 // newRecDealer returns worker's dealer for phase ph (seeded as phase
 // number phase); warmup says it is the warm-up's, whose length is its own.
-func newRecDealer(p *Plan, ph *Phase, phase, worker int, s *recShared, warmup bool) *recDealer {
+func newRecDealer(p *workload.Plan, ph *workload.Phase, phase, worker int, s *recShared, warmup bool) *recDealer {
 	d := &recDealer{
 		s:       s,
 		keyRng:  newRand(p.Seed, worker, phase, streamKeys),
@@ -131,11 +132,11 @@ func newRecDealer(p *Plan, ph *Phase, phase, worker int, s *recShared, warmup bo
 	if s.latest != nil {
 		d.latest = s.latest.Clone()
 	}
-	if ph.Access == AccessEach {
+	if ph.Access == workload.AccessEach {
 		d.load = true
-		d.first, d.stride, d.n = s.r.loadShare(p.Workers(), worker)
+		d.first, d.stride, d.n = s.r.LoadShare(p.Workers(), worker)
 	} else if ph.Ops > 0 && !warmup {
-		d.share = s.r.opShare(p.Workers(), worker)
+		d.share = s.r.OpShare(p.Workers(), worker)
 	}
 	return d
 }
@@ -151,13 +152,13 @@ func (d *recDealer) Len() int64 {
 
 // deal deals op (from the deck; a load's is insert): its keynum, key,
 // fields and values.
-func (d *recDealer) deal(op Op) error {
+func (d *recDealer) deal(op workload.Op) error {
 	d.fromCount, d.readField, d.writeField, d.scanN = false, -1, -1, 0
 	switch {
 	case d.load:
 		d.keynum = d.first + d.i*d.stride
 		d.i++
-	case op == OpInsert:
+	case op == workload.OpInsert:
 		d.keynum, d.fromCount = d.s.counter.Next(), true
 	default:
 		k, err := d.nextKeynum(op)
@@ -169,15 +170,15 @@ func (d *recDealer) deal(op Op) error {
 	d.key = d.s.r.AppendKey(d.key[:0], d.keynum)
 	r := d.s.r
 	switch op {
-	case OpRead, OpScan:
+	case workload.OpRead, workload.OpScan:
 		if !r.ReadAllFields {
 			d.readField = d.field()
 		}
-		if op == OpScan {
+		if op == workload.OpScan {
 			d.scanN = int(d.scanLen.Next(d.scanRng))
 		}
-	case OpUpdate, OpReadModifyWrite:
-		if op == OpReadModifyWrite && !r.ReadAllFields {
+	case workload.OpUpdate, workload.OpReadModifyWrite:
+		if op == workload.OpReadModifyWrite && !r.ReadAllFields {
 			d.readField = d.field()
 		}
 		if r.WriteAllFields {
@@ -186,7 +187,7 @@ func (d *recDealer) deal(op Op) error {
 			d.writeField = d.field()
 			d.fill(1)
 		}
-	case OpInsert:
+	case workload.OpInsert:
 		d.fill(d.s.fields)
 	}
 	return nil
@@ -219,7 +220,7 @@ func (d *recDealer) fill(n int) {
 // over. The first draw comes from the key stream, the others from a
 // stream of their own, so that every op takes one draw of the key stream
 // whatever the counter did.
-func (d *recDealer) nextKeynum(op Op) (uint64, error) {
+func (d *recDealer) nextKeynum(op workload.Op) (uint64, error) {
 	rng := d.keyRng
 	for range maxRedraws {
 		limit := d.s.counter.Limit()
@@ -237,5 +238,5 @@ func (d *recDealer) nextKeynum(op Op) (uint64, error) {
 		}
 		rng = d.redraw
 	}
-	return 0, fmt.Errorf("%w: %d draws of the %s distribution in a row fell above the newest record", ErrOp, maxRedraws, op)
+	return 0, fmt.Errorf("%w: %d draws of the %s distribution in a row fell above the newest record", workload.ErrOp, maxRedraws, op)
 }

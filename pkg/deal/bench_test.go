@@ -1,12 +1,14 @@
-package workload
+package deal
 
 import (
 	"testing"
+
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // BenchmarkLottery is the cost of dealing one op and its key.
 func BenchmarkLottery(b *testing.B) {
-	p := DefaultPlan()
+	p := workload.DefaultPlan()
 	p.Driver = "null"
 	l := NewLottery(&p, 0, 0)
 	b.ReportAllocs()

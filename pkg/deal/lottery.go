@@ -1,9 +1,10 @@
-package workload
+package deal
 
 import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/gobench/gobench/pkg/workload"
 	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
@@ -21,12 +22,12 @@ type Schedule struct {
 
 // NewSchedule returns the schedule of worker in run phase run (an index
 // of p.RunPhases()) of an open-loop plan (p.Rate > 0).
-func NewSchedule(p *Plan, run, worker int) *Schedule {
-	return newSchedule(p, p.seedPhase(run), worker)
+func NewSchedule(p *workload.Plan, run, worker int) *Schedule {
+	return newSchedule(p, p.SeedPhase(run), worker)
 }
 
-func newSchedule(p *Plan, phase, worker int) *Schedule {
-	s := &Schedule{gap: 1e9 * float64(p.Workers()) / p.Rate, poisson: p.Arrival == ArrivalPoisson, r: newRand(p.Seed, worker, phase, streamArrivals)}
+func newSchedule(p *workload.Plan, phase, worker int) *Schedule {
+	s := &Schedule{gap: 1e9 * float64(p.Workers()) / p.Rate, poisson: p.Arrival == workload.ArrivalPoisson, r: newRand(p.Seed, worker, phase, streamArrivals)}
 	if s.poisson {
 		s.t = s.r.ExpFloat64() * s.gap
 	} else {
@@ -52,21 +53,20 @@ func (s *Schedule) Next() int64 {
 // Every full deck dealt has the mix's exact proportions.
 type deck struct {
 	r     *rand.Rand
-	cards []Op
+	cards []workload.Op
 	next  int
 }
 
-func newDeck(m Mix, r *rand.Rand) *deck {
+func newDeck(m workload.Mix, r *rand.Rand) *deck {
+	ops, steps := m.Steps()
 	g := 0
-	for _, w := range m {
-		u, _ := units(w.Percent) // validated
+	for _, u := range steps {
 		g = gcd(g, u)
 	}
 	d := &deck{r: r}
-	for _, w := range canonical(m) {
-		u, _ := units(w.Percent)
-		for range u / max(g, 1) {
-			d.cards = append(d.cards, w.Op)
+	for i, op := range ops {
+		for range steps[i] / max(g, 1) {
+			d.cards = append(d.cards, op)
 		}
 	}
 	d.next = len(d.cards)
@@ -80,7 +80,7 @@ func gcd(a, b int) int {
 	return a
 }
 
-func (d *deck) deal() Op {
+func (d *deck) deal() workload.Op {
 	if d.next == len(d.cards) {
 		d.r.Shuffle(len(d.cards), func(i, j int) { d.cards[i], d.cards[j] = d.cards[j], d.cards[i] })
 		d.next = 0
@@ -144,7 +144,7 @@ func (e *eachKeys) deal() (key uint64, n int) {
 // phase: which op, on which key, with which value. Two Lotteries built
 // from the same plan, phase and worker id deal the same sequence.
 type Lottery struct {
-	plan          *Plan
+	plan          *workload.Plan
 	tag           bool // Plan.Verify: values carry their Tag
 	random        bool // Plan.RandomValues
 	worker, phase int
@@ -153,7 +153,7 @@ type Lottery struct {
 	deck          *deck
 	keys          keyChooser
 	each          *eachKeys
-	op            Op // the single op of an each-key phase
+	op            workload.Op // the single op of an each-key phase
 	scanN         int
 	keyRng        *rand.Rand
 	valRng        *rand.Rand
@@ -169,27 +169,27 @@ type Lottery struct {
 //
 // A record workload's inserts take keynums from a Counter of the
 // lottery's own; workers share the run's (see Host).
-func NewLottery(plan *Plan, phase, worker int) *Lottery {
+func NewLottery(plan *workload.Plan, phase, worker int) *Lottery {
 	return newLottery(plan, phase, worker, planKeys(plan, nil))
 }
 
 // planKeys returns the key chooser of plan's workers on one host; a
 // record workload's is its shared state, on counter c (nil: one of its
 // own).
-func planKeys(plan *Plan, c *generator.Counter) keyChooser {
+func planKeys(plan *workload.Plan, c *generator.Counter) keyChooser {
 	if plan.Records != nil {
 		return newRecShared(plan, c)
 	}
 	return newKeyChooser(plan.Keys)
 }
 
-func newLottery(plan *Plan, phase, worker int, keys keyChooser) *Lottery {
+func newLottery(plan *workload.Plan, phase, worker int, keys keyChooser) *Lottery {
 	return lotteryOf(plan, &plan.Phases[phase], phase, worker, keys)
 }
 
 // lotteryOf builds the lottery of phase spec ph, its streams seeded as
 // phase number phase.
-func lotteryOf(plan *Plan, ph *Phase, phase, worker int, keys keyChooser) *Lottery {
+func lotteryOf(plan *workload.Plan, ph *workload.Phase, phase, worker int, keys keyChooser) *Lottery {
 	l := &Lottery{
 		plan:   plan,
 		tag:    plan.Verify,
@@ -203,19 +203,19 @@ func lotteryOf(plan *Plan, ph *Phase, phase, worker int, keys keyChooser) *Lotte
 		value:  make([]byte, plan.ValueSize+plan.ValueVariance),
 	}
 	if plan.Records != nil {
-		l.rec = newRecDealer(plan, ph, phase, worker, keys.(*recShared), phase == warmupSeedPhase)
+		l.rec = newRecDealer(plan, ph, phase, worker, keys.(*recShared), phase == workload.WarmupSeedPhase)
 		l.value = nil
 		return l
 	}
-	if ph.Access == AccessEach {
+	if ph.Access == workload.AccessEach {
 		l.op = ph.Mix.Ops()[0]
 		lo, hi := plan.Share(worker)
 		unit := uint64(1)
-		if l.op == OpScan {
-			unit = ScanLength
+		if l.op == workload.OpScan {
+			unit = workload.ScanLength
 		}
 		l.each = &eachKeys{lo: lo, hi: hi, unit: unit, units: (hi - lo + unit - 1) / unit}
-		if ph.Order == OrderRandom && l.each.units > 1 {
+		if ph.Order == workload.OrderRandom && l.each.units > 1 {
 			l.each.perm = newPerm(l.each.units, l.keyRng)
 		}
 		l.each.limit = l.each.units
@@ -244,9 +244,9 @@ func (l *Lottery) Len() int64 {
 //
 // In a record workload the key is the record's keynum; Record returns
 // the rest of what was dealt, and Err why an op could not be dealt.
-func (l *Lottery) Next() (Op, uint64) {
+func (l *Lottery) Next() (workload.Op, uint64) {
 	if l.rec != nil {
-		op := OpInsert // a load's
+		op := workload.OpInsert // a load's
 		if !l.rec.load {
 			op = l.deck.deal()
 		}
@@ -254,7 +254,7 @@ func (l *Lottery) Next() (Op, uint64) {
 		return op, l.rec.keynum
 	}
 	op, key := l.dealKey()
-	if op == OpUpsert || op == OpUpdate || op == OpInsert {
+	if op == workload.OpUpsert || op == workload.OpUpdate || op == workload.OpInsert {
 		l.value = l.value[:l.plan.ValueSizeOf(key)]
 		if l.random {
 			fillRandom(l.value, l.valRng)
@@ -329,7 +329,7 @@ func (l *Lottery) Record() (key []byte, readField, writeField int, values [][]by
 
 // dealKey deals the next op and key, without the value a write would
 // carry (which comes from a stream of its own).
-func (l *Lottery) dealKey() (op Op, key uint64) {
+func (l *Lottery) dealKey() (op workload.Op, key uint64) {
 	if l.each != nil {
 		key, l.scanN = l.each.deal()
 		return l.op, key
@@ -348,14 +348,14 @@ func (l *Lottery) Value() []byte { return l.value }
 // number of ops, on a key space preloaded whole (so that no read misses
 // and no update adds a key) counts the same way, keys drawn as its
 // workers draw them. ok is false for any other phase, and for scans.
-func (p *Plan) PhaseValueBytes(phase int) (n int64, ok bool) {
+func PhaseValueBytes(p *workload.Plan, phase int) (n int64, ok bool) {
 	ph := &p.Phases[phase]
 	ops := ph.Mix.Ops()
 	switch {
 	case p.Records != nil:
 		return 0, false
-	case ph.Access == AccessEach && ops[0] != OpScan:
-	case ph.Access == AccessLottery && len(ops) == 1 && (ops[0] == OpRead || ops[0] == OpUpdate) &&
+	case ph.Access == workload.AccessEach && ops[0] != workload.OpScan:
+	case ph.Access == workload.AccessLottery && len(ops) == 1 && (ops[0] == workload.OpRead || ops[0] == workload.OpUpdate) &&
 		ph.Ops > 0 && p.Preload >= p.Keys.Count:
 	default:
 		return 0, false

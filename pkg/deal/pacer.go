@@ -1,10 +1,11 @@
-package workload
+package deal
 
 import (
 	"errors"
 	"fmt"
 
 	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // Pacer says when a worker runs each op its dealer deals: the Source says
@@ -46,13 +47,13 @@ type Waiter interface {
 type Paced interface {
 	// Pacer returns worker's pacer in run phase number run, drawing on
 	// what the workers of one host share; nil is the closed loop.
-	Pacer(p *Plan, run, worker int, sh *Shared) (Pacer, error)
+	Pacer(p *workload.Plan, run, worker int, sh *Shared) (Pacer, error)
 }
 
-// Pacer returns the pacer of worker in run phase run: the open-loop
+// Pacer returns the pacer of worker in run phase run of p: the open-loop
 // schedule of a plan with a rate, the pace of a Paced source (the one sh
 // uses, if any), else nil (the closed loop).
-func (p *Plan) Pacer(run, worker int, sh *Shared) (Pacer, error) {
+func (sh *Shared) Pacer(p *workload.Plan, run, worker int) (Pacer, error) {
 	ph := &p.RunPhases()[run]
 	if p.Rate > 0 {
 		return &openLoop{s: NewSchedule(p, run, worker), end: int64(ph.Duration)}, nil
@@ -65,28 +66,6 @@ func (p *Plan) Pacer(run, worker int, sh *Shared) (Pacer, error) {
 		return pc, nil
 	}
 	return nil, nil
-}
-
-// Timed is a Source whose own pace gives its ops due times (a replay at a
-// speed): their latency counts from when each was due, as in an open
-// loop.
-type Timed interface {
-	// Timed reports whether p's ops have due times.
-	Timed(p *Plan) bool
-}
-
-// Timed reports whether p's ops have due times, so that a result records
-// each one's lag and service time beside its latency: an open loop at a
-// rate, or a Timed source's.
-func (p *Plan) Timed() bool {
-	if p.Rate > 0 {
-		return true
-	}
-	if len(p.Phases) == 0 {
-		return false
-	}
-	t, ok := p.Source(&p.Phases[0]).(Timed)
-	return ok && t.Timed(p)
 }
 
 // openLoop paces ops at a rate: each is due when its Schedule says, and
@@ -157,7 +136,7 @@ type Action interface {
 	// when captured is FlagDiverged), and its error. An error of class
 	// store.ErrInvalid (the op cannot run as given: bad input) stops the
 	// worker whatever the plan's error policy.
-	Run(conn store.Conn) (SampleFlags, error)
+	Run(conn store.Conn) (workload.SampleFlags, error)
 }
 
 // ErrDealt is what a Dealer's Deal returns when it has no op left for

@@ -1,10 +1,12 @@
-package workload
+package deal
+
+import "github.com/gobench/gobench/pkg/workload"
 
 // Deal is one op as a Dealer dealt it: what the worker runs next. The
 // slices it holds are the dealer's, valid until its next Deal.
 type Deal struct {
 	// Op is the op's kind.
-	Op Op
+	Op workload.Op
 	// Key is a key-value op's key, or a record op's keynum.
 	Key uint64
 	// Value is what a key-value write writes.
@@ -57,17 +59,17 @@ type Dealer interface {
 // of its own (Use). Build it once per host with NewShared.
 type Shared struct {
 	keys keyChooser
-	src  Source
+	src  workload.Source
 }
 
 // Use makes src the source of the dealers and pacers of the workers that
 // share s, in place of the one the plan's data names: a source whose
 // dealing reads what plan data cannot hold (a trace: package replay's).
-func (s *Shared) Use(src Source) { s.src = src }
+func (s *Shared) Use(src workload.Source) { s.src = src }
 
 // source returns the source of phase ph of p for the workers that share
 // s: the one s uses, or the plan's.
-func (s *Shared) source(p *Plan, ph *Phase) Source {
+func (s *Shared) source(p *workload.Plan, ph *workload.Phase) workload.Source {
 	if s != nil && s.src != nil {
 		return s.src
 	}

@@ -1,6 +1,10 @@
-package workload
+package deal
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/gobench/gobench/pkg/workload"
+)
 
 // Preloader deals the rows a plan preloads before its first phase, in
 // order, each as one Deal: keys 0 to Preload-1 with their seeded values,
@@ -9,7 +13,7 @@ import "math/rand/v2"
 // come from a stream of the preload's own, so the phases deal the same
 // ops whether or not the store was preloaded.
 type Preloader struct {
-	plan  *Plan
+	plan  *workload.Plan
 	r     *rand.Rand
 	value []byte
 	next  uint64
@@ -17,10 +21,10 @@ type Preloader struct {
 }
 
 // NewPreloader returns the preloader of plan.
-func NewPreloader(plan *Plan) *Preloader {
+func NewPreloader(plan *workload.Plan) *Preloader {
 	pl := &Preloader{plan: plan}
 	if r := plan.Records; r != nil {
-		d := newRecDealer(plan, &Phase{Access: AccessEach}, 0, 0, newRecShared(plan, nil), false)
+		d := newRecDealer(plan, &workload.Phase{Access: workload.AccessEach}, 0, 0, newRecShared(plan, nil), false)
 		d.valRng, d.lenRng = newRand(plan.Seed, 0, 0, streamPreload), newRand(plan.Seed, 1, 0, streamPreload)
 		d.first, d.stride, d.n = r.InsertStart, 1, r.InsertCount
 		pl.rec = d
@@ -47,10 +51,10 @@ func (pl *Preloader) Records() bool { return pl.rec != nil }
 // until the next Deal.
 func (pl *Preloader) Deal(d *Deal) error {
 	if r := pl.rec; r != nil {
-		if err := r.deal(OpInsert); err != nil {
+		if err := r.deal(workload.OpInsert); err != nil {
 			return err
 		}
-		d.Op, d.Key, d.Record, d.Values = OpInsert, r.keynum, r.key, r.values
+		d.Op, d.Key, d.Record, d.Values = workload.OpInsert, r.keynum, r.key, r.values
 		return nil
 	}
 	p, k := pl.plan, pl.next
@@ -64,6 +68,6 @@ func (pl *Preloader) Deal(d *Deal) error {
 	if p.Verify {
 		copy(value, preloadTag)
 	}
-	d.Op, d.Key, d.Value, d.Record, d.Values = OpUpsert, k, value, nil, nil
+	d.Op, d.Key, d.Value, d.Record, d.Values = workload.OpUpsert, k, value, nil, nil
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,7 +31,8 @@ type loopFlags struct {
 	// by cells), nil for none.
 	cellShard  *workload.Shard
 	warmup     string
-	crash      int
+	crash      string
+	crashFrom  string
 	crashModel string
 	crashLimit string
 }
@@ -57,7 +59,8 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 		fs.StringVar(&l.shardBy, "shard-by", shardByCells, "what --shard splits: cells (whole runs: cells and repeats) or workers (each run's worker processes p with p mod N = I-1, each shard against its own database: less contention than one run of all of them)")
 	})
 	inGroup(fs, groupCrash, func() {
-		fs.IntVar(&l.crash, "crash", 0, "record every write, sync and acknowledgement of the run (through the engine's VFS, or gobench's FUSE file system under any engine that keeps files; see --io-trace), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut")
+		fs.Var(crashCount{&l.crash}, "crash", "record every write, sync and acknowledgement of the run (through the engine's VFS, or gobench's FUSE file system under any engine that keeps files; see --io-trace), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut; or exhaustive: a cut after every persistence point (each sync of a file or directory), each state named by it, for short runs (at most 2,000 of them)")
+		fs.StringVar(&l.crashFrom, "crash-from", workload.CrashFromStart, "--crash: where the record starts, so where cuts may land: start (the run's START, the store set up and preloaded), open (before the store is created or opened) or preload (before its preload); the preloaded rows count as acknowledged once the preload's last commit returned")
 		fs.StringVar(&l.crashModel, "crash-model", store.CrashLose, "--crash: what survives of the writes and directory changes no sync covered: lose (none: what POSIX promises), torn (lose, and a seeded subset of the writes in whole 512-byte sectors) or names-durable (creations, deletions and renames survive at once, file data still waits for its sync: LazyFS's model)")
 		fs.StringVar(&l.crashLimit, "crash-record-limit", "1GiB", "--crash: the most the record of the run's I/O may take on disk, beside the database")
 		fs.StringVar(&p.IOTrace, "io-trace", "", "what counts the run's file I/O (syncs and bytes per commit) and records it for --crash: vfs, the tracing VFS of the SQLite drivers mattn, capi and ncruces (their default), or fs, gobench's FUSE file system mounted over the database's directory, under any engine that keeps files (the default of --crash on the others)")
@@ -112,18 +115,37 @@ func (l *loopFlags) resolveShard(fs *pflag.FlagSet, env *Env, o *runOptions) (st
 	return s, nil
 }
 
+// crashCount is --crash's value: a number of power cuts, or exhaustive;
+// crashSpec checks it.
+type crashCount struct{ s *string }
+
+func (c crashCount) String() string     { return *c.s }
+func (c crashCount) Set(v string) error { *c.s = v; return nil }
+func (c crashCount) Type() string       { return "N|exhaustive" }
+
 // crashSpec returns the power-cut simulation --crash asks for, or nil.
 func (l *loopFlags) crashSpec(fs *pflag.FlagSet) (*workload.Crash, error) {
 	if !fs.Changed("crash") {
-		for _, name := range []string{"crash-model", "crash-record-limit"} {
+		for _, name := range []string{"crash-model", "crash-record-limit", "crash-from"} {
 			if fs.Changed(name) {
 				return nil, fmt.Errorf("--%s applies to --crash", name)
 			}
 		}
 		return nil, nil
 	}
-	if l.crash < 1 || l.crash > workload.MaxCrashStates {
-		return nil, fmt.Errorf("--crash %d: want a number of power cuts to simulate, 1 to %d", l.crash, workload.MaxCrashStates)
+	c := &workload.Crash{Model: l.crashModel, From: l.crashFrom}
+	if l.crash == "exhaustive" {
+		c.Exhaustive = true
+	} else if n, err := strconv.Atoi(l.crash); err != nil || n < 1 || n > workload.MaxCrashStates {
+		return nil, fmt.Errorf("--crash %q: want a number of power cuts to simulate, 1 to %d, or exhaustive", l.crash, workload.MaxCrashStates)
+	} else {
+		c.States = n
+	}
+	if !slices.Contains(workload.CrashFroms(), l.crashFrom) {
+		return nil, fmt.Errorf("--crash-from %q: want %s", l.crashFrom, strings.Join(workload.CrashFroms(), ", "))
+	}
+	if c.From == workload.CrashFromStart {
+		c.From = ""
 	}
 	if !slices.Contains(store.CrashModels(), l.crashModel) {
 		return nil, fmt.Errorf("--crash-model %q: want %s", l.crashModel, strings.Join(store.CrashModels(), ", "))
@@ -132,7 +154,8 @@ func (l *loopFlags) crashSpec(fs *pflag.FlagSet) (*workload.Crash, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--crash-record-limit: %w", err)
 	}
-	return &workload.Crash{States: l.crash, Model: l.crashModel, RecordLimit: limit}, nil
+	c.RecordLimit = limit
+	return c, nil
 }
 
 // parts returns the job's baseline and gates, with the search sf asks

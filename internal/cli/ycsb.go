@@ -50,7 +50,7 @@ func (o *ycsbOptions) AddFlags(fs *pflag.FlagSet) {
 }
 
 // crashFlags are the power-cut simulation's flags.
-var crashFlags = []string{"crash", "crash-model", "crash-record-limit"}
+var crashFlags = []string{"crash", "crash-model", "crash-record-limit", "crash-from"}
 
 func newYCSBCommand(env *Env) *cobra.Command {
 	o := defaultYCSBOptions(env.registry())

@@ -229,24 +229,17 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		}
 	}
 	var setupIO *ioTally
-	s.st, err = runner.OpenStore(ctx, p, drv, runner.Setup{
-		Init: func(ctx context.Context, st store.Store) (err error) {
-			setupIO = newIOTally(s.ioReader(st))
-			s.lock, err = setUp(ctx, st, p.Store.Path)
-			return err
-		},
-		Progress: preloadProgress(s.notef, p.Preload, cfg.ProgressEvery),
-		Notes:    s.notef,
-		Check:    setupCheck(p),
-	})
+	s.st, err = runner.OpenStore(ctx, p, drv, s.setup(&setupIO))
 	if err != nil {
 		return nil, setupErr(ctx, err)
 	}
 	if io, ok := setupIO.outside(); ok {
 		s.setupIO = &io
 	}
-	if s.crash, err = newCrashRun(s); err != nil {
-		return nil, err
+	if s.crash == nil {
+		if s.crash, err = newCrashRun(s, s.st); err != nil {
+			return nil, err
+		}
 	}
 	if d, ok := s.st.(store.Describer); ok {
 		if s.facts, err = d.Describe(ctx); err != nil {
@@ -257,6 +250,30 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		s.facts = s.fs.fact(s.facts)
 	}
 	return s, nil
+}
+
+// setup is how the session sets its store up: under its lock, its I/O
+// counted into *io, the crash record started in it where --crash-from
+// asks, the preload's end marked in the record.
+func (s *session) setup(io **ioTally) runner.Setup {
+	p := s.cfg.Plan
+	return runner.Setup{
+		Init: func(ctx context.Context, st store.Store) (err error) {
+			*io = newIOTally(s.ioReader(st))
+			if err := s.startSetup(st, workload.CrashFromOpen); err != nil {
+				return err
+			}
+			s.lock, err = setUp(ctx, st, p.Store.Path)
+			return err
+		},
+		Preloading: func(_ context.Context, st store.Store) error {
+			return s.startSetup(st, workload.CrashFromPreload)
+		},
+		Preloaded: func(context.Context, store.Store) error { return s.crash.preloaded(p.Preload) },
+		Progress:  preloadProgress(s.notef, p.Preload, s.cfg.ProgressEvery),
+		Notes:     s.notef,
+		Check:     setupCheck(p),
+	}
 }
 
 // traceIO decides what traces the run's I/O, and mounts the recording

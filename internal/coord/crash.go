@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/crashstate"
+	"github.com/gobench/gobench/pkg/iorecord"
 	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
@@ -85,12 +86,12 @@ func checkCrash(p *workload.Plan, reg *store.Registry, dir string) error {
 
 // newCrashRun makes the directory of a --crash run's record, beside its
 // database, and an empty record in it.
-func newCrashRun(s *session) (*crashRun, error) {
+func newCrashRun(s *session, st store.Store) (*crashRun, error) {
 	p := s.cfg.Plan
 	if p.Crash == nil {
 		return nil, nil
 	}
-	pcs, ok := s.st.(store.PowerCutStore)
+	pcs, ok := st.(store.PowerCutStore)
 	df, named := s.drv.(store.DiskFiler)
 	beside := filepath.Dir(p.Store.Path)
 	var layout crashstate.Options
@@ -158,13 +159,54 @@ func (c *crashRun) ackRecord() *store.Record {
 
 // start copies the database's files and marks the run's start in the
 // record, before the first phase's START: every worker is ready, none
-// writes.
+// writes. A record that started in the setup (startSetup) goes on.
 func (c *crashRun) start(phase int) error {
-	if c == nil || phase != 0 {
+	if c == nil || phase != 0 || c.started {
 		return nil
 	}
 	c.started = true
 	return c.pcs.StartRecording(c.dir, c.rec)
+}
+
+// startSetup starts the record of a plan whose record starts at from
+// (workload.CrashFromOpen, before the store's Init; CrashFromPreload,
+// before its preload) on st, the store being set up, making the crash
+// run first: the copies are of the files as they are (none, for a new
+// store), and every cut from here on may land in the setup.
+func (s *session) startSetup(st store.Store, from string) error {
+	c := s.cfg.Plan.Crash
+	if c == nil || c.From != from || s.crash != nil {
+		return nil
+	}
+	var err error
+	if s.crash, err = newCrashRun(s, st); err != nil {
+		return err
+	}
+	s.crash.started = true
+	if err := s.crash.pcs.StartRecording(s.crash.dir, s.crash.rec); err != nil {
+		return err
+	}
+	s.notef("--crash-from %s: recording from before the store's %s", from, map[string]string{workload.CrashFromOpen: "creation and open", workload.CrashFromPreload: "preload"}[from])
+	return nil
+}
+
+// preloaded appends, to a record started in the setup, the preload's
+// acknowledgement (store.AckPreload): its last commit returned, so
+// every preloaded row is acknowledged from here on.
+func (c *crashRun) preloaded(rows uint64) error {
+	if c == nil || !c.started {
+		return nil
+	}
+	r, err := iorecord.OpenRecorder(c.rec.Path, c.rec.Limit)
+	if err != nil {
+		return fmt.Errorf("--crash: %w", err)
+	}
+	r.Append(iorecord.Event{Kind: iorecord.KindAck, Time: iorecord.Now(),
+		Data: iorecord.AppendAck(nil, iorecord.Ack{Worker: -1, Phase: store.AckPreload, N: int(rows)})})
+	if err := r.Close(); err != nil {
+		return fmt.Errorf("--crash: the preload's acknowledgement: %w", err)
+	}
+	return nil
 }
 
 // stop marks the run's end in the record, once every worker is done.
@@ -194,12 +236,17 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 	if c.stopErr != nil {
 		return fmt.Errorf("--crash: the record is incomplete: %w", c.stopErr)
 	}
-	s.notef("simulating %d power cuts (%s model) at points of the run's record", p.Crash.States, p.Crash.Model)
+	if p.Crash.Exhaustive {
+		s.notef("simulating a power cut after every persistence point of the run's record (%s model)", p.Crash.Model)
+	} else {
+		s.notef("simulating %d power cuts (%s model) at points of the run's record", p.Crash.States, p.Crash.Model)
+	}
 	x := runner.NewCrashIndex(p)
 	d := result.NewDurability(p.Crash)
 	o := c.layout
 	o.Record, o.Base, o.Work = c.rec.Path, filepath.Join(c.dir, "base"), filepath.Join(c.dir, "work")
-	o.Spec = store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed}
+	o.Spec = store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed,
+		Exhaustive: p.Crash.Exhaustive, MaxPoints: workload.MaxExhaustivePoints}
 	sum, err := crashstate.Build(ctx, o, x.Add, func(st store.CrashState) error {
 		r, err := runner.CheckCrashState(ctx, s.drv, p, st, x)
 		if err != nil {

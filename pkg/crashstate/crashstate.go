@@ -111,7 +111,11 @@ func Build(ctx context.Context, o Options, ack func(store.Ack), visit func(store
 	if sum.Events == 0 {
 		return sum, nil
 	}
-	points, err := choosePoints(f, sum, o.Spec)
+	choose := choosePoints
+	if o.Spec.Exhaustive {
+		choose = persistencePoints
+	}
+	points, err := choose(f, sum, o.Spec)
 	if err != nil {
 		return sum, err
 	}
@@ -236,6 +240,29 @@ func choosePoints(f *os.File, sum store.RecordSummary, spec store.CrashSpec) ([]
 	}
 	slices.Sort(points)
 	return slices.Compact(points), nil
+}
+
+// ErrTooManyPoints refuses an exhaustive simulation of a record with
+// more persistence points than its bound.
+var ErrTooManyPoints = errors.New("too many persistence points for an exhaustive simulation")
+
+// persistencePoints returns the event numbers of every sync of a file
+// or a directory in the run, refusing more than spec.MaxPoints.
+func persistencePoints(f *os.File, _ store.RecordSummary, spec store.CrashSpec) ([]int64, error) {
+	var points []int64
+	_, err := runEvents(f, func(e int64, ev *iorecord.Event) error {
+		if ev.Kind == iorecord.KindSync || ev.Kind == iorecord.KindDirSync {
+			points = append(points, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if spec.MaxPoints > 0 && len(points) > spec.MaxPoints {
+		return nil, fmt.Errorf("%w: the record holds %d (syncs of files and directories), more than the %d an exhaustive simulation checks: record a shorter run, or simulate N seeded cuts (--crash N)", ErrTooManyPoints, len(points), spec.MaxPoints)
+	}
+	return points, nil
 }
 
 // segmentOf returns the segment of event e: the i with i*n/k <= e <

@@ -70,6 +70,15 @@ func (s *script) ack(worker int, first uint64) *script {
 // states builds every state (one per event, at most) of the record and
 // returns each state's files.
 func (s *script) states(model string, n int) ([]map[string]string, []store.CrashState) {
+	files, states, err := s.build(store.CrashSpec{States: n, Model: model, Seed: 7})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return files, states
+}
+
+// build builds the states of spec, returning each state's files.
+func (s *script) build(spec store.CrashSpec) ([]map[string]string, []store.CrashState, error) {
 	s.add(iorecord.Event{Kind: iorecord.KindEnd})
 	rec := filepath.Join(s.dir, "record")
 	if err := os.WriteFile(rec, s.events, 0o600); err != nil {
@@ -77,8 +86,7 @@ func (s *script) states(model string, n int) ([]map[string]string, []store.Crash
 	}
 	var files []map[string]string
 	var states []store.CrashState
-	o := Options{Record: rec, Base: filepath.Join(s.dir, "base"), Work: filepath.Join(s.dir, "work"), Files: dbFiles,
-		Spec: store.CrashSpec{States: n, Model: model, Seed: 7}}
+	o := Options{Record: rec, Base: filepath.Join(s.dir, "base"), Work: filepath.Join(s.dir, "work"), Files: dbFiles, Spec: spec}
 	_, err := Build(context.Background(), o, func(store.Ack) {}, func(st store.CrashState) error {
 		m := map[string]string{}
 		for _, name := range names {
@@ -93,13 +101,10 @@ func (s *script) states(model string, n int) ([]map[string]string, []store.Crash
 		states = append(states, st)
 		return nil
 	})
-	if err != nil {
-		s.t.Fatal(err)
-	}
 	if _, err := os.Stat(o.Work); !errors.Is(err, os.ErrNotExist) {
 		s.t.Errorf("the work directory is left: %v", err)
 	}
-	return files, states
+	return files, states, err
 }
 
 // last returns the state after the record's last event: with as many

@@ -60,6 +60,8 @@ type model struct {
 	buf   []byte
 	// scratch is the buffer events are read into when a state is torn.
 	scratch []byte
+	// syncsOf counts the syncs of each name (label).
+	syncsOf map[string]int
 }
 
 // newModel starts the model from the files copied at the run's start,

@@ -35,6 +35,9 @@ func (m *model) replay(ctx context.Context, points []int64, visit func(store.Cra
 		}
 		dir := filepath.Join(m.o.Work, "state-"+strconv.Itoa(next))
 		st, err := m.state(dir, next, n, e.Time)
+		if m.o.Spec.Exhaustive {
+			st.Label = m.label(e)
+		}
 		if err == nil {
 			err = visit(st)
 		}

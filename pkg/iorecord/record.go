@@ -170,7 +170,7 @@ func (e *Event) Ack() Ack {
 	p := e.Data
 	return Ack{
 		Worker: int(binary.LittleEndian.Uint32(p)),
-		Phase:  int(binary.LittleEndian.Uint32(p[4:])),
+		Phase:  int(int32(binary.LittleEndian.Uint32(p[4:]))), // a preload's is -1
 		First:  binary.LittleEndian.Uint64(p[8:]),
 		N:      int(binary.LittleEndian.Uint32(p[16:])),
 		Start:  int64(binary.LittleEndian.Uint64(p[24:])),

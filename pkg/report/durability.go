@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -44,8 +45,9 @@ func ageText(us float64) string {
 
 // durabilityText sums a run's power-cut simulation up in a line.
 func durabilityText(d *result.Durability) string {
-	s := fmt.Sprintf("durability (--crash %d, %s model): %d %s tested: %d corrupt · %s",
-		d.Requested, d.Model, d.States, plural(d.States, "state", "states"), d.Corrupt, lossText(d))
+	s := fmt.Sprintf("durability (%s): %d %s tested: %d corrupt · %s",
+		crashWhat(d), d.States, plural(d.States, "state", "states"), d.Corrupt, lossText(d))
+	s += setupText(d)
 	if d.NotChecked != "" {
 		s += ": " + d.NotChecked
 	}
@@ -56,6 +58,38 @@ func durabilityText(d *result.Durability) string {
 		s += " · the checking stopped after these states: " + d.Stopped
 	}
 	return s + promiseText(d)
+}
+
+// crashWhat names a run's simulation: "--crash 25, lose model",
+// "--crash exhaustive --crash-from open, lose model".
+func crashWhat(d *result.Durability) string {
+	s := fmt.Sprintf("--crash %d", d.Requested)
+	if d.Exhaustive {
+		s = "--crash exhaustive"
+	}
+	if d.From != "" {
+		s += " --crash-from " + d.From
+	}
+	return s + ", " + d.Model + " model"
+}
+
+// setupText says, for a record that started before the run's START,
+// what the states cut in the store's setup and those after it held of
+// the preload: " · 3 states cut in the setup (creation, open, preload) ·
+// 2 did not open · 4 opened without preloaded rows, up to 9000 of 20000".
+func setupText(d *result.Durability) string {
+	if d.From == "" {
+		return ""
+	}
+	s := fmt.Sprintf(" · %d %s cut in the setup (creation, open, preload: nothing acknowledged yet), %d of them did not open", d.InSetup, plural(d.InSetup, "state", "states"), d.SetupNoOpen)
+	s += fmt.Sprintf(" · %d did not open after it", d.NoOpen-d.SetupNoOpen)
+	if d.Preloaded > 0 {
+		s += fmt.Sprintf(" · %d opened without their preloaded rows", d.PreloadLossy)
+		if d.PreloadLossy > 0 {
+			s += fmt.Sprintf(", up to %d of %d in one", d.MaxPreloadLost, d.Preloaded)
+		}
+	}
+	return s
 }
 
 // promiseText says what the engine promises at a power cut and whether
@@ -220,12 +254,15 @@ func runDurabilityTable(r *result.Result) *table {
 	if d == nil {
 		return nil
 	}
-	a := &table{Caption: fmt.Sprintf("Durability (--crash %d, %s model)", d.Requested, d.Model), Head: durabilityHead, Rows: [][]string{durabilityRow(d)}}
+	a := &table{Caption: "Durability (" + crashWhat(d) + ")", Head: durabilityHead, Rows: [][]string{durabilityRow(d)}}
 	a.Notes = append(a.Notes, durabilityLegend)
+	if t := setupText(d); t != "" {
+		a.Notes = append(a.Notes, strings.TrimPrefix(t, " · "))
+	}
 	if d.NotChecked != "" {
 		a.Notes = append(a.Notes, "–: acknowledged writes not checked: "+d.NotChecked)
 	}
-	a.Notes = append(a.Notes, d.Examples...)
+	a.Notes = append(a.Notes, durabilityLines(d)...)
 	if note := dirSyncNote(r); note != "" {
 		a.Notes = append(a.Notes, note)
 	}

@@ -42,7 +42,7 @@ func runText(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	}
 	if d := r.Durability; d != nil {
 		tw.printf("%s\n", durabilityText(d))
-		for _, e := range d.Examples {
+		for _, e := range durabilityLines(d) {
 			tw.printf("  %s\n", e)
 		}
 		if note := dirSyncNote(r); note != "" {
@@ -362,4 +362,14 @@ func pinText(p *workload.Pin) string {
 		parts = append(parts, "the coordinator to CPU "+strconv.Itoa(*p.Coordinator))
 	}
 	return "pinned: " + strings.Join(parts, " · ")
+}
+
+// durabilityLines are the lines under a run's durability: every state,
+// named by its persistence point (--crash exhaustive), or the first
+// problems found.
+func durabilityLines(d *result.Durability) []string {
+	if len(d.Points) > 0 {
+		return d.Points
+	}
+	return d.Examples
 }

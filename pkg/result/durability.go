@@ -2,6 +2,7 @@ package result
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -55,6 +56,27 @@ type Durability struct {
 	// corruption where it may lose recent ones).
 	Promise *store.Promise `json:"promise,omitempty"`
 	Agrees  *bool          `json:"agrees,omitempty"`
+	// Exhaustive says a state was built after every persistence point
+	// (--crash exhaustive); Points then says, a line each, what each
+	// state followed and what it held.
+	Exhaustive bool     `json:"exhaustive,omitempty"`
+	Points     []string `json:"points,omitempty"`
+	// From is where the record started (workload.Crash.From) when
+	// before the run's START: open or preload. NoOpen counts the states
+	// that would not open (among Corrupt); InSetup those cut before the
+	// preload was acknowledged (in the store's creation, open or
+	// preload). Preloaded is the rows the preload wrote; PreloadLossy
+	// counts the states cut after its acknowledgement that lacked some
+	// of them (among Lossy), MaxPreloadLost the most one lacked.
+	From    string `json:"from,omitempty"`
+	NoOpen  int    `json:"did_not_open,omitempty"`
+	InSetup int    `json:"in_setup,omitempty"`
+	// SetupNoOpen counts the states cut in the setup that would not
+	// open (among NoOpen, not Corrupt: nothing was acknowledged).
+	SetupNoOpen    int   `json:"in_setup_did_not_open,omitempty"`
+	Preloaded      int64 `json:"preloaded,omitempty"`
+	PreloadLossy   int   `json:"preload_lossy,omitempty"`
+	MaxPreloadLost int64 `json:"max_preload_lost,omitempty"`
 }
 
 // SetPromise notes the engine's promise and judges the states counted
@@ -83,7 +105,11 @@ func (d *Durability) PromiseKept() (kept, known bool) {
 
 // NewDurability returns the findings, none yet, of a simulation of c.
 func NewDurability(c *workload.Crash) *Durability {
-	return &Durability{Model: c.Model, Requested: c.States}
+	d := &Durability{Model: c.Model, Requested: c.States, Exhaustive: c.Exhaustive}
+	if c.FromSetup() {
+		d.From = c.From
+	}
+	return d
 }
 
 // SetRecord notes what the record held.
@@ -99,13 +125,38 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 	if r.NotChecked != "" {
 		d.NotChecked = r.NotChecked
 	}
-	where := fmt.Sprintf("state %d (event %d of %d, %v into the run)", st.Index, st.Event, st.Events, time.Duration(st.At-st.RunStart).Round(time.Microsecond))
+	label := ""
+	if st.Label != "" {
+		label = st.Label + ", "
+	}
+	if r.InSetup {
+		d.InSetup++
+		label += "in the setup, "
+	}
+	where := fmt.Sprintf("state %d (%sevent %d of %d, %v into the run)", st.Index, label, st.Event, st.Events, time.Duration(st.At-st.RunStart).Round(time.Microsecond))
+	d.Preloaded = max(d.Preloaded, r.Preloaded)
+	if d.Exhaustive {
+		d.Points = append(d.Points, where+": "+stateOutcome(r))
+	}
+	if r.NoOpen {
+		d.NoOpen++
+		if r.InSetup {
+			d.SetupNoOpen++
+		}
+	}
 	if r.Corrupt {
 		d.Corrupt++
 		d.example(where + ": corrupt: " + r.Why)
 	}
-	if r.Lost > 0 {
+	if r.PreloadLost > 0 {
+		d.PreloadLossy++
+		d.MaxPreloadLost = max(d.MaxPreloadLost, r.PreloadLost)
+		d.example(fmt.Sprintf("%s: opened without its preloaded rows: %d of %d", where, r.PreloadLost, r.Preloaded))
+	}
+	if r.Lost > 0 || r.PreloadLost > 0 {
 		d.Lossy++
+	}
+	if r.Lost > 0 {
 		d.MaxLost = max(d.MaxLost, r.Lost)
 		d.MaxLostAgeMicros = max(d.MaxLostAgeMicros, float64(r.OldestLost)/1e3)
 		d.example(fmt.Sprintf("%s: lost %d of %d acknowledged writes", where, r.Lost, r.Checked))
@@ -113,6 +164,37 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 			d.example("  " + e)
 		}
 	}
+}
+
+// stateOutcome says in a few words what one state held.
+func stateOutcome(r workload.CrashResult) string {
+	var parts []string
+	switch {
+	case r.NoOpen:
+		parts = append(parts, "did not open: "+strings.TrimPrefix(r.Why, "does not open: "))
+	case r.Corrupt:
+		parts = append(parts, "corrupt: "+r.Why)
+	}
+	if r.Lost > 0 {
+		parts = append(parts, fmt.Sprintf("lost %d of %d acknowledged writes", r.Lost, r.Checked))
+	}
+	if r.PreloadLost > 0 {
+		parts = append(parts, fmt.Sprintf("opened without its preloaded rows: %d of %d", r.PreloadLost, r.Preloaded))
+	}
+	if r.InSetup && !r.Corrupt && r.Preloaded > 0 {
+		parts = append(parts, fmt.Sprintf("held %d of %d preloaded rows, not yet acknowledged", r.PreloadHeld, r.Preloaded))
+	}
+	if len(parts) == 0 {
+		kept := r.Checked
+		if !r.InSetup {
+			kept += r.Preloaded
+		}
+		if kept == 0 {
+			return "nothing acknowledged yet"
+		}
+		return fmt.Sprintf("kept all %d acknowledged writes", kept)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (d *Durability) example(s string) {

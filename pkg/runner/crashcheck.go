@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/deal"
@@ -22,6 +23,9 @@ type CrashIndex struct {
 	acks  []ackAt // a sql workload's, in order
 	byKey map[uint64][]ackedWrite
 	ready bool
+	// preload is the preload's acknowledgement (store.AckPreload),
+	// where the record starts before it; nil for none.
+	preload *ackAt
 }
 
 // ackAt is one acknowledged write's (or script's) place and time.
@@ -37,6 +41,10 @@ func NewCrashIndex(plan *workload.Plan) *CrashIndex {
 // Add adds an acknowledgement, as the record holds it, in the record's
 // order.
 func (x *CrashIndex) Add(a store.Ack) {
+	if a.Phase == store.AckPreload {
+		x.preload = &ackAt{a.Event, a.At}
+		return
+	}
 	if x.plan.SQL != nil {
 		for range a.N {
 			x.acks = append(x.acks, ackAt{a.Event, a.At})
@@ -108,11 +116,27 @@ func (x *CrashIndex) build() {
 // ctx, or by an I/O error of this machine (a full disk while the state is
 // opened: classes IO and Full), is an error of the run, returned, with no
 // verdict on the state.
+//
+// Where the record starts before the preload, a state cut before the
+// preload was acknowledged (in the store's creation, open or preload)
+// is InSetup: one that does not open there is counted (NoOpen), not
+// corrupt, since nothing was acknowledged yet.
 func CheckCrashState(ctx context.Context, drv store.Driver, plan *workload.Plan, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
 	x.build()
+	inSetup := plan.Crash.FromSetup() && (x.preload == nil || st.Event < x.preload.event)
+	res, err := checkState(ctx, drv, plan, st, x, inSetup)
+	if inSetup {
+		res.InSetup = true
+		res.Corrupt = res.Corrupt && !res.NoOpen
+	}
+	return res, err
+}
+
+// checkState is CheckCrashState's check of one state.
+func checkState(ctx context.Context, drv store.Driver, plan *workload.Plan, st store.CrashState, x *CrashIndex, inSetup bool) (workload.CrashResult, error) {
 	cfg := plan.Store
 	cfg.Path, cfg.Record = st.Path, nil
-	var res workload.CrashResult
+	res := workload.CrashResult{InSetup: inSetup}
 	s, err := drv.Open(ctx, cfg)
 	if err != nil {
 		return res, fmt.Errorf("opening crash state %d: %w", st.Index, err)
@@ -135,7 +159,47 @@ func CheckCrashState(ctx context.Context, drv store.Driver, plan *workload.Plan,
 	if plan.SQL != nil {
 		return checkSQLState(ctx, conn, plan, st, x)
 	}
-	return checkKVState(ctx, conn, st, x)
+	res, err = checkKVState(ctx, conn, st, x)
+	res.InSetup = inSetup
+	if err != nil || res.Corrupt {
+		return res, err
+	}
+	return checkPreload(ctx, conn, plan, st, res)
+}
+
+// checkPreload counts, where the record starts before the preload, the
+// preloaded rows (keys 0 to Preload-1) the state holds: a key holds its
+// row when it holds any value (the preload's, or a later write's). Once
+// the preload was acknowledged, the rows it lacks are lost.
+func checkPreload(ctx context.Context, c store.Conn, plan *workload.Plan, st store.CrashState, res workload.CrashResult) (workload.CrashResult, error) {
+	if !plan.Crash.FromSetup() || plan.Preload == 0 || deal.NewPreloader(plan).Records() {
+		return res, nil
+	}
+	res.Preloaded = int64(plan.Preload)
+	var buf []byte
+	for key := range plan.Preload {
+		if key%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return res, fmt.Errorf("checking crash state %d: %w", st.Index, err)
+			}
+		}
+		var err error
+		buf, err = c.Get(key, buf)
+		switch {
+		case err == nil:
+			res.PreloadHeld++
+		case !errors.Is(err, store.ErrNotFound):
+			what := fmt.Sprintf("reading preloaded key %d", key)
+			if res.InSetup { // a store whose setup never finished (no table yet)
+				what = "does not open: " + what
+			}
+			return verdict(ctx, st, res, what, err)
+		}
+	}
+	if !res.InSetup {
+		res.PreloadLost = res.Preloaded - res.PreloadHeld
+	}
+	return res, nil
 }
 
 // verdict judges a state whose check failed with err: corrupt (what
@@ -156,6 +220,7 @@ func verdict(ctx context.Context, st store.CrashState, res workload.CrashResult,
 
 func corrupt(res workload.CrashResult, why string) workload.CrashResult {
 	res.Corrupt, res.Why = true, why
+	res.NoOpen = strings.HasPrefix(why, "does not open")
 	return res
 }
 

@@ -27,6 +27,10 @@ type Setup struct {
 	// schema and the preload: a replay's statements, each prepared once
 	// (replay.CheckSQL). Its errors are returned as they are.
 	Check func(ctx context.Context, st store.Store) error
+	// Preloading, if not nil, is called once the store is set up (its
+	// schema too), before the preload; Preloaded once the preload's
+	// last commit returned. Their errors are returned as they are.
+	Preloading, Preloaded func(ctx context.Context, st store.Store) error
 }
 
 // OpenStore opens plan's store with drv, initialises it and preloads
@@ -74,8 +78,18 @@ func OpenStore(ctx context.Context, plan *workload.Plan, drv store.Driver, setup
 			setup.Notes("schema %s ran in %v, before the workers started", plan.SQL.Schema.File, took.Round(time.Millisecond))
 		}
 	}
+	if setup.Preloading != nil {
+		if err := setup.Preloading(ctx, st); err != nil {
+			return nil, err
+		}
+	}
 	if err := Preload(ctx, st, plan, setup.Progress); err != nil {
 		return nil, err
+	}
+	if setup.Preloaded != nil {
+		if err := setup.Preloaded(ctx, st); err != nil {
+			return nil, err
+		}
 	}
 	return st, nil
 }

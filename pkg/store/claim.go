@@ -77,10 +77,45 @@ func ClaimDir(dir, marker, what string) ([]os.DirEntry, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, dir, err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, marker), []byte(what+"\n"), 0o644); err != nil {
+	if err := writeDurable(filepath.Join(dir, marker), []byte(what+"\n")); err != nil {
 		return nil, err
 	}
 	return entries, nil
+}
+
+// writeDurable writes a file and syncs it and its directory: gobench's
+// marker is gobench's, not the engine's, and a power cut in the store's
+// setup (--crash-from open) must not take it, whatever the engine syncs.
+func writeDurable(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// SyncDir fsyncs directory dir, so that the files created or removed
+// in it stay so after a power cut.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // SQLiteSidecars are the files SQLite keeps beside a database, by suffix:

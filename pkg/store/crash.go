@@ -53,7 +53,18 @@ type CrashSpec struct {
 	// Model is CrashLose or CrashTorn.
 	Model string
 	Seed  uint64
+	// Exhaustive builds a state after every persistence point of the
+	// record (every sync of a file or directory), each labelled with it,
+	// in place of States seeded ones; a record with more than MaxPoints
+	// of them is refused (ErrTooManyPoints).
+	Exhaustive bool
+	MaxPoints  int
 }
+
+// AckPreload is the Phase of the acknowledgement of a preload, recorded
+// once its last commit returned when the record starts before it: every
+// preloaded row is acknowledged from then on.
+const AckPreload = -1
 
 // Ack is an acknowledgement as recorded: writes First to First+N-1 of
 // Worker in run phase Phase were committed (in a sql workload: scripts
@@ -87,6 +98,9 @@ type CrashState struct {
 	// 0); At is that event's time (a monotonic clock reading). An
 	// acknowledgement with Event at most this one came before the crash.
 	Event, At int64
+	// Label names the persistence point an exhaustive state follows:
+	// "after fdatasync #12 of data.mdb"; "" for a seeded state.
+	Label string
 	// SurvivingSectors counts, under CrashTorn, the sectors of writes no
 	// sync covered that the state kept.
 	SurvivingSectors int64

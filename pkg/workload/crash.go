@@ -40,6 +40,13 @@ func (p *Plan) CrashRecordBytes() (n int64, known bool) {
 		}
 		n += commits*crashBytesPerCommit + written*int64(2*p.ValueSize)
 	}
+	if p.Crash.FromSetup() && p.Preload > 0 {
+		// The preload too, in chunks of 1,000 rows (Preload): each
+		// row's value written about three times (a log, a table, a
+		// compaction or a checkpoint), and a commit's pages per chunk.
+		rows := int64(p.Preload)
+		n += (rows+999)/1000*crashBytesPerCommit + rows*int64(3*(p.ValueSize+32))
+	}
 	return n, true
 }
 
@@ -60,6 +67,17 @@ type CrashResult struct {
 	NotChecked    string
 	// Examples are a few of the lost writes.
 	Examples []string
+	// NoOpen says the state would not open (Corrupt too).
+	NoOpen bool
+	// Where the record starts before the preload (Crash.FromSetup):
+	// InSetup says the cut came before the preload was acknowledged
+	// (in the store's creation, open or preload), where a row lost is
+	// no acknowledged write lost; Preloaded is the rows the preload
+	// writes, PreloadLost those of them the state lacks (counted only
+	// once acknowledged) and PreloadHeld those it holds.
+	InSetup                bool
+	Preloaded, PreloadLost int64
+	PreloadHeld            int64
 }
 
 // What traces a run's file I/O (Plan.IOTrace).

@@ -190,18 +190,48 @@ type Plan struct {
 // workload tags its values (Verify) so that a state's values name their
 // writes.
 type Crash struct {
-	// States is how many crash states to build and check.
+	// States is how many crash states to build and check; 0 with
+	// Exhaustive.
 	States int `json:"states"`
+	// Exhaustive builds one state after every persistence point of the
+	// record (every sync of a file or directory) in place of States
+	// seeded ones; a record with more than MaxExhaustivePoints of them
+	// is refused.
+	Exhaustive bool `json:"exhaustive,omitempty"`
+	// From is where the record starts: CrashFromStart ("", the run's
+	// START, the store set up and preloaded), CrashFromOpen (before the
+	// store is created or opened) or CrashFromPreload (once it is set
+	// up, before the preload), so that cuts land in the setup too.
+	From string `json:"from,omitempty"`
 	// Model is store.CrashLose or store.CrashTorn.
 	Model string `json:"model"`
 	// RecordLimit is the most bytes the record may hold.
 	RecordLimit int64 `json:"record_limit"`
 }
 
+// Where a power-cut simulation's record starts (Crash.From).
+const (
+	CrashFromStart   = "start"
+	CrashFromOpen    = "open"
+	CrashFromPreload = "preload"
+)
+
+// CrashFroms lists where a record may start.
+func CrashFroms() []string { return []string{CrashFromStart, CrashFromOpen, CrashFromPreload} }
+
+// FromSetup reports whether the record starts before the run's START:
+// in the store's creation or its preload.
+func (c *Crash) FromSetup() bool {
+	return c != nil && c.From != "" && c.From != CrashFromStart
+}
+
 // Limits of a power-cut simulation.
 const (
-	MaxCrashStates     = 10_000
-	DefaultRecordLimit = 1 << 30
+	MaxCrashStates = 10_000
+	// MaxExhaustivePoints bounds the persistence points an exhaustive
+	// simulation builds a state after.
+	MaxExhaustivePoints = 2_000
+	DefaultRecordLimit  = 1 << 30
 )
 
 // Shard is one part of a plan spread over several machines or CI jobs.

@@ -237,8 +237,12 @@ func (p *Plan) checkCrash() error {
 		return nil
 	}
 	switch {
-	case c.States < 1 || c.States > MaxCrashStates:
+	case c.Exhaustive && c.States != 0:
+		return fmt.Errorf("crash: %d states and exhaustive (want one of them)", c.States)
+	case !c.Exhaustive && (c.States < 1 || c.States > MaxCrashStates):
 		return fmt.Errorf("crash: %d states (want 1 to %d)", c.States, MaxCrashStates)
+	case c.From != "" && !slices.Contains(CrashFroms(), c.From):
+		return fmt.Errorf("crash from %q (want %s)", c.From, strings.Join(CrashFroms(), ", "))
 	case !slices.Contains(store.CrashModels(), c.Model):
 		return fmt.Errorf("crash model %q (want %s)", c.Model, strings.Join(store.CrashModels(), ", "))
 	case c.RecordLimit < 1<<20:

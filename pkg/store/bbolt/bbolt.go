@@ -49,7 +49,7 @@ var engine = store.Engine[Options]{
 	IOTrace: "not traced: bbolt writes its file through its own handle (the syncs per commit are not counted; bbolt makes two per commit)",
 }
 
-var keeps = store.Promise{Level: store.PromiseKeeps, Says: "a commit returns after its pages, then its meta page, are synced"}
+var keeps = store.Promise{Level: store.PromiseKeeps, Says: "a commit returns after its pages, then its meta page, are synced; the file's creation is not (bbolt syncs no directory): where the file system does not make a new file's entry durable with its first sync, a power cut may leave no database"}
 
 // db is one process's handle on a bbolt file, opened once.
 type db struct {

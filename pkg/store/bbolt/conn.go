@@ -1,6 +1,7 @@
 package bbolt
 
 import (
+	"fmt"
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -43,9 +44,9 @@ func bucket(s store.Space) []byte {
 // read-only transaction of its own.
 func (c *conn) ReadSpace(s store.Space, fn func(store.KV) error) error {
 	if tx, ok := c.Current(); ok {
-		return wrap(fn(bucketKV{tx.Bucket(bucket(s)), c}))
+		return wrap(c.onBucket(tx, s, fn))
 	}
-	return wrap(c.db.View(func(tx *bolt.Tx) error { return fn(bucketKV{tx.Bucket(bucket(s)), c}) }))
+	return wrap(c.db.View(func(tx *bolt.Tx) error { return c.onBucket(tx, s, fn) }))
 }
 
 // WriteKey runs fn on space s's bucket in the open batch, or in a
@@ -54,13 +55,24 @@ func (c *conn) ReadSpace(s store.Space, fn func(store.KV) error) error {
 // time, so nothing comes between what fn reads and writes.
 func (c *conn) WriteKey(s store.Space, _ []byte, fn func(store.KV) error) error {
 	if tx, ok := c.Current(); ok {
-		return wrap(fn(bucketKV{tx.Bucket(bucket(s)), c}))
+		return wrap(c.onBucket(tx, s, fn))
 	}
 	run := c.db.Update
 	if c.batch {
 		run = c.db.Batch
 	}
-	return wrap(run(func(tx *bolt.Tx) error { return fn(bucketKV{tx.Bucket(bucket(s)), c}) }))
+	return wrap(run(func(tx *bolt.Tx) error { return c.onBucket(tx, s, fn) }))
+}
+
+// onBucket runs fn on space s's bucket in tx, or says the file has none:
+// a file whose setup never finished (a power cut in its creation, as
+// --crash-from open simulates) holds no bucket of gobench's.
+func (c *conn) onBucket(tx *bolt.Tx, s store.Space, fn func(store.KV) error) error {
+	b := tx.Bucket(bucket(s))
+	if b == nil {
+		return fmt.Errorf("the bbolt file holds no bucket %q: its setup never finished", bucket(s))
+	}
+	return fn(bucketKV{b, c})
 }
 
 // ScanSpace walks a cursor over space s's bucket from the first key at or

@@ -253,15 +253,7 @@ func (c *conn) syncDir(p string) error {
 	if c.d.opts.Sync != store.SyncFull {
 		return nil
 	}
-	d, err := os.Open(filepath.Dir(p))
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return store.SyncDir(filepath.Dir(p))
 }
 
 // Update rewrites an existing file; a missing one is ErrNotFound.

@@ -42,5 +42,5 @@ func (Driver) Promise(facts []store.Fact) (store.Promise, bool) {
 	return store.PromiseBySync(facts,
 		store.Promise{Level: store.PromiseNone, Says: "MDB_NOSYNC: may lose the last transactions, and stays intact only where the file system keeps the order of writes"},
 		store.Promise{Level: store.PromiseMayLose, Says: "MDB_NOMETASYNC: may lose the last transaction, and stays intact"},
-		store.Promise{Level: store.PromiseKeeps, Says: "a commit returns after its pages and its meta page are synced"})
+		store.Promise{Level: store.PromiseKeeps, Says: "a commit returns after its pages and its meta page are synced; the file's creation is not (LMDB syncs no directory): where the file system does not make a new file's entry durable with its first sync, a power cut may leave no database"})
 }

@@ -92,7 +92,7 @@ race:
 # full tier's extra runs (dozens of power cuts through FUSE) take the same
 # code paths, several times slower under -race. A layering test fails when
 # a package that starts goroutines is neither here nor exempted there.
-RACE_PACKAGES = ./cmd/gobench-run ./internal/coord ./internal/wire ./pkg/runner ./pkg/replay ./pkg/bench ./pkg/workload ./pkg/deal ./pkg/workload/generator ./pkg/result ./pkg/store/conformance
+RACE_PACKAGES = ./cmd/gobench-run ./internal/coord ./internal/wire ./pkg/runner ./pkg/replay ./pkg/bench ./pkg/workload ./pkg/deal ./pkg/generator ./pkg/result ./pkg/store/conformance
 race-short:
 	$(GO) test -race -short $(RACE_PACKAGES)
 

@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/gobench/gobench/pkg/generator"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
-	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // shareFiles makes what the worker processes of plan p share beside the

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/gobench/gobench/pkg/generator"
 	"github.com/gobench/gobench/pkg/workload"
-	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // Schedule deals the due times of one worker's ops in an open-loop phase,

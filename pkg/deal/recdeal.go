@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/gobench/gobench/pkg/generator"
 	"github.com/gobench/gobench/pkg/workload"
-	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // Random streams of a record workload's dealer, besides the op deck's,

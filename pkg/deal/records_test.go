@@ -8,9 +8,9 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/generator"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
-	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // recordPlan returns a record workload of n records run with mix over

@@ -3,10 +3,10 @@ package deal
 import (
 	"fmt"
 
+	"github.com/gobench/gobench/pkg/generator"
 	"github.com/gobench/gobench/pkg/sqlscript"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
-	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // NewShared returns what the workers of one host share of plan; a record

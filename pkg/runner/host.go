@@ -6,9 +6,9 @@ import (
 	"slices"
 
 	"github.com/gobench/gobench/pkg/deal"
+	"github.com/gobench/gobench/pkg/generator"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
-	"github.com/gobench/gobench/pkg/workload/generator"
 	"golang.org/x/sync/errgroup"
 )
 

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/pkg/generator"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/mapstore"
 	"github.com/gobench/gobench/pkg/workload"
-	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // gatedRecords is a record engine (the map's) that holds the run's first

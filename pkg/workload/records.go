@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gobench/gobench/pkg/workload/generator"
+	"github.com/gobench/gobench/pkg/generator"
 )
 
 // Records is a record workload: YCSB's core workload (CoreWorkload) on

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/generator"
 	"github.com/gobench/gobench/pkg/store"
-	"github.com/gobench/gobench/pkg/workload/generator"
 )
 
 // recordPlan returns a record workload of n records run with mix over

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -51,6 +52,19 @@ func TestFailedOpsInEveryFormat(t *testing.T) {
 			t.Errorf("%s run report does not warn of its failed ops", format)
 		}
 	}
+	// A scenario's failed ops are its finding: said, not warned of, and
+	// in HTML a note, not an alert.
+	s.Scenario = &result.Scenario{Name: "deferred-begin", Title: "what it shows", Verdict: result.OutcomeReproduced}
+	for _, format := range []string{"text", "markdown", "html"} {
+		out := renderAs(t, format, s)
+		if strings.Contains(out, "WARNING: ops failed") || !strings.Contains(out, "as the scenario shows, ops failed in 3 of 4 cells") {
+			t.Errorf("%s: a scenario's failed ops are warned of, or not said", format)
+		}
+		if format == "html" && regexp.MustCompile(`class="alert[^"]*"[^>]*>[^<]*ops failed`).MatchString(out) {
+			t.Errorf("html: a scenario's failed ops are an alert")
+		}
+	}
+	s.Scenario = nil
 	// A suite without failures has no warning.
 	if out := renderAs(t, "text", loadSuiteFixture(t, "matrix.json")); strings.Contains(out, "WARNING") {
 		t.Errorf("a suite without failures warns:\n%s", out)

@@ -76,11 +76,13 @@ func suitePage(prefix string, sum *judge.Summary) (htmlPage, error) {
 	}
 	s := sum.Suite
 	alerts := incompleteLines(s)
-	if line := failedSuiteWarning(s); line != "" {
+	var notes []string
+	if line := failedSuiteWarning(s); line != "" && s.Scenario != nil {
+		notes = append(notes, line) // the scenario's finding, not an alarm
+	} else if line != "" {
 		alerts = append(alerts, line)
 	}
 	_, own := s.Fixed()
-	var notes []string
 	if line := optionsLine(own); line != "" {
 		notes = append(notes, line)
 	}

@@ -20,7 +20,6 @@ import (
 	"sync"
 
 	"github.com/gobench/gobench/pkg/bench"
-	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
@@ -48,15 +47,11 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	render, err := report.Render("json", r, report.Options{})
-	if err != nil {
-		return fmt.Errorf("render: %w", err)
-	}
 	f, err := os.Create(*out)
 	if err != nil {
 		return err
 	}
-	if err := render(f); err != nil {
+	if err := r.Write(f); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", *out, err)
 	}

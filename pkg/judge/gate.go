@@ -54,7 +54,7 @@ func ParseExpectation(s string) (Expectation, error) {
 	e := Expectation{Text: strings.TrimSpace(s)}
 	head, rest, colon := strings.Cut(e.Text, ":")
 	if colon {
-		if m, err := ParseMetric(head); err == nil && len(strings.Fields(rest)) == 4 {
+		if m, err := ParseMetric(head); err == nil && relativeWords(strings.Fields(rest)) {
 			e.Metric = m
 			return e, e.parseRelative(strings.Fields(rest))
 		}
@@ -88,16 +88,42 @@ func ParseExpectation(s string) (Expectation, error) {
 	return e, nil
 }
 
+// relativeWords reports whether the words after a relative gate's
+// metric are A OP FACTOR B: four words, or more when a cell's value has a
+// space of its own (a replay's "settings=as captured"), told by the
+// comparison and the factor (3x) that follows it.
+func relativeWords(f []string) bool {
+	if len(f) == 4 {
+		return true
+	}
+	i := opWord(f)
+	return i >= 1 && i+2 < len(f) && strings.HasSuffix(f[i+1], "x")
+}
+
+// opWord is the index of the first comparison among f, or -1.
+func opWord(f []string) int {
+	for i, w := range f {
+		if checkOp(w) == nil {
+			return i
+		}
+	}
+	return -1
+}
+
 // parseRelative reads the A OP FACTOR B words of a relative gate.
 func (e *Expectation) parseRelative(f []string) error {
-	e.A, e.Op, e.B = f[0], f[1], f[3]
+	i := 1
+	if len(f) > 4 {
+		i = opWord(f)
+	}
+	e.A, e.Op, e.B = strings.Join(f[:i], " "), f[i], strings.Join(f[i+2:], " ")
 	if err := checkOp(e.Op); err != nil {
 		return fmt.Errorf("--expect %q: %w", e.Text, err)
 	}
 	var err error
-	e.Factor, err = strconv.ParseFloat(strings.TrimSuffix(f[2], "x"), 64)
+	e.Factor, err = strconv.ParseFloat(strings.TrimSuffix(f[i+1], "x"), 64)
 	if err != nil || !(e.Factor > 0) || math.IsInf(e.Factor, 0) {
-		return fmt.Errorf("--expect %q: factor %q is not a positive number such as 3x or 0.5x", e.Text, f[2])
+		return fmt.Errorf("--expect %q: factor %q is not a positive number such as 3x or 0.5x", e.Text, f[i+1])
 	}
 	return nil
 }

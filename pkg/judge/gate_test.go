@@ -41,6 +41,9 @@ func TestParseExpectation(t *testing.T) {
 		{in: "wal: fairness >= 0.8", want: Expectation{Metric: Metric{"fairness", ""}, Op: ">=", Absolute: true, Cells: "wal", Limit: 0.8}},
 		{in: "fairness: wal >= 2x rollback", want: Expectation{Metric: Metric{"fairness", ""}, Op: ">=", A: "wal", B: "rollback", Factor: 2}},
 		{in: "worker max gap <= 1s", want: Expectation{Metric: Metric{"worker", "max gap"}, Op: "<=", Absolute: true, Limit: 1e6}},
+		// A cell's value with a space of its own: a replay's cell as captured.
+		{in: "commit p99: wal <= 1.2x as captured", want: Expectation{Metric: Metric{"commit", "p99"}, Op: "<=", A: "wal", B: "as captured", Factor: 1.2}},
+		{in: "commit p99: settings=as captured >= 2x wal", want: Expectation{Metric: Metric{"commit", "p99"}, Op: ">=", A: "settings=as captured", B: "wal", Factor: 2}},
 		{in: "fairness >=", error: "want 'METRIC: A OP FACTOR B'"},
 		{in: "p99 <= 2ms", error: "metric"},
 		{in: "corrupt states == none", error: "want a number such as 0"},

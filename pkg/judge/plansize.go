@@ -92,11 +92,18 @@ func plannedOps(p *workload.Plan, kind string) (n int64, known bool) {
 		return 0, false
 	}
 	names := p.OpNames()
-	var pct float64
+	// A key-value mix's shares sum to 100; a sql mix's are the scripts'
+	// weights (lookup@9, login@1), which the lottery deals in proportion
+	// to their sum.
+	var share, sum float64
 	for _, w := range ph.Mix {
+		sum += w.Percent
 		if kind == "total" || names[w.Op] == kind {
-			pct += w.Percent
+			share += w.Percent
 		}
 	}
-	return int64(math.Floor(float64(ph.Ops) * float64(p.Workers()) * pct / 100)), true
+	if sum <= 0 {
+		return 0, false
+	}
+	return int64(math.Floor(float64(ph.Ops) * float64(p.Workers()) * share / sum)), true
 }

@@ -17,6 +17,13 @@ func TestPlanSizes(t *testing.T) {
 		p.Phases[0].Ops, p.Phases[0].Duration = ops, workload.Duration(dur)
 		return &p
 	}
+	// A sql workload's mix holds its scripts' weights, not shares of 100:
+	// 9 and 1 deal 90% and 10%.
+	scripts := func(ops int64, procs int) *workload.Plan {
+		p := plan(ops, procs, 0)
+		p.Phases[0].Mix = workload.Mix{{Op: workload.ScriptOp(0), Percent: 9}, {Op: workload.ScriptOp(1), Percent: 1}}
+		return p
+	}
 	for _, tc := range []struct {
 		name  string
 		cells []*workload.Plan
@@ -33,6 +40,9 @@ func TestPlanSizes(t *testing.T) {
 			[]string{"read p99.99: needs ≥ 100,000 read ops a run, the plan gives 760: raise --queries to 53000, or gate p90"}},
 		{"total", []*workload.Plan{plan(400, 2, 0)}, []string{"total p99 <= 1s"},
 			[]string{"total p99: needs ≥ 1,000 total ops a run, the plan gives 800: raise --queries to 500, or gate p90"}},
+		{"scripts by weight", []*workload.Plan{scripts(600, 4)}, []string{"script#0 p99 <= 1s", "script#1 p99 <= 1s"},
+			[]string{"script#0 p99: needs ≥ 1,000 script#0 ops a run, the plan gives 2,160",
+				"script#1 p99: needs ≥ 1,000 script#1 ops a run, the plan gives 240: raise --queries to 2500, or gate p90"}},
 		{"a set time", []*workload.Plan{plan(0, 2, 2*time.Second)}, []string{"upsert p99 <= 1s"},
 			[]string{"upsert p99: needs ≥ 1,000 upsert ops a run; the plan runs for 2s, so the count shows only once it ran"}},
 		{"no percentile", []*workload.Plan{plan(400, 2, 0)}, []string{"upsert ops/s >= 10", "read mean <= 1ms", "read max <= 1s"}, nil},

@@ -139,6 +139,7 @@ func CleanStale(dir string) []Stale {
 		if err != nil || serving(pid, m.Point, near) {
 			continue
 		}
+		abort(m.Dev)
 		err = detach(m.Point)
 		if err != nil && !near {
 			continue
@@ -146,6 +147,30 @@ func CleanStale(dir string) []Stale {
 		out = append(out, Stale{Dir: m.Point, PID: pid, Err: err})
 	}
 	return out
+}
+
+// fuseConnections is where the kernel's fusectl file system lists FUSE
+// connections, each by its device's minor number.
+const fuseConnections = "/sys/fs/fuse/connections"
+
+// abort aborts the FUSE connection of the mount of device dev ("0:45")
+// whose helper is gone, where fusectl lets it (root, fusectl mounted): a
+// helper killed while one of its own threads waited in a request to its
+// own mount stays a zombie that holds /dev/fuse open, so the connection
+// never ends by itself, and every request to it (a lookup, a sync of
+// every file system) waits for ever, even once the mount is detached.
+// Aborting fails those requests and lets the zombie go.
+func abort(dev string) {
+	major, minor, ok := strings.Cut(dev, ":")
+	if !ok || major != "0" {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(fuseConnections, minor, "abort"), os.O_WRONLY, 0)
+	if err != nil {
+		return // no fusectl, or not root: the mount is detached all the same
+	}
+	defer f.Close()
+	_, _ = f.WriteString("1")
 }
 
 // Live is a recording file system's mount whose helper serves it: a run

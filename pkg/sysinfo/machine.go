@@ -19,13 +19,16 @@ type Machine struct {
 type mount struct {
 	point, options string
 	fstype, source string
+	dev            string
 }
 
 // Mount is one mounted file system: where it is mounted, its type (such
-// as "ext4" or "fuse.gobench-rec") and its source (a device, or the name
-// a FUSE file system gave itself).
+// as "ext4" or "fuse.gobench-rec"), its source (a device, or the name a
+// FUSE file system gave itself) and its device number ("0:45", as
+// mountinfo gives it: read without asking the file system, which a
+// FUSE mount whose server is gone would never answer).
 type Mount struct {
-	Point, Type, Source string
+	Point, Type, Source, Dev string
 }
 
 // parseMountinfo reads the mount points and their options (per-mount and
@@ -53,7 +56,7 @@ func parseMountinfo(text string) []mount {
 			}
 		}
 		out = append(out, mount{point: unescapeMount(f[4]), options: strings.Join(opts, ","),
-			fstype: f[sep+1], source: unescapeMount(f[sep+2])})
+			fstype: f[sep+1], source: unescapeMount(f[sep+2]), dev: f[2]})
 	}
 	return out
 }

@@ -54,7 +54,7 @@ func Mounts() ([]Mount, error) {
 	ms := parseMountinfo(string(b))
 	out := make([]Mount, len(ms))
 	for i, m := range ms {
-		out[i] = Mount{Point: m.point, Type: m.fstype, Source: m.source}
+		out[i] = Mount{Point: m.point, Type: m.fstype, Source: m.source, Dev: m.dev}
 	}
 	return out, nil
 }

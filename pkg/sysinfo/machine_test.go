@@ -22,6 +22,11 @@ func TestMountOptions(t *testing.T) {
 	if len(mounts) != 6 {
 		t.Fatalf("parsed %d mounts, want 6: %+v", len(mounts), mounts)
 	}
+	for _, m := range mounts {
+		if m.point == "/dev/shm" && m.dev != "0:23" {
+			t.Errorf("/dev/shm: device %q, want 0:23", m.dev)
+		}
+	}
 	for _, tt := range []struct{ path, want string }{
 		{"/tmp/gobench-1/gobench.db", "rw,relatime,errors=remount-ro"},
 		{"/dev/shm/x", "rw,relatime,size=24684084k"},

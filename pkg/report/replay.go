@@ -74,6 +74,7 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 	}
 	lines = append(lines, div)
 	lines = append(lines, divergedLines(r, ph)...)
+	lines = append(lines, failedLines(r, ph)...)
 	lines = append(lines, capturedLines(r, ph)...)
 	if rp.Cut.Statements > 0 {
 		lines = append(lines, fmt.Sprintf("cut: %d statements longer than %d MiB, kept as their first MiB by the capture: not run (%s)", rp.Cut.Statements, sqltrace.MaxText>>20, rp.Cut.Names()))
@@ -88,6 +89,46 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 		lines = append(lines, fmt.Sprintf("overridden: %s (%d×) ran as a read of the setting: the run's %s sets it", shorten(o.SQL, 60), o.Count, o.Setting))
 	}
 	return lines
+}
+
+// failedLines gives, for each kind of statement that failed, its
+// errors by class and the first error's message, where the workers kept
+// one (workload.ReplayCheck.Errors).
+func failedLines(r *result.Result, ph result.Phase) []string {
+	if r.Replay == nil || len(r.Replay.Errors) == 0 {
+		return nil
+	}
+	first := map[string]workload.ReplayError{}
+	for _, e := range r.Replay.Errors {
+		first[e.Kind] = e
+	}
+	var lines []string
+	for _, o := range ph.Ops {
+		e, ok := first[o.Kind]
+		if !ok || o.Errors.Total == 0 {
+			continue
+		}
+		n := fmt.Sprintf("%d errors %s", o.Errors.Total, strings.TrimPrefix(errorText(result.OpStats{Errors: o.Errors}), fmt.Sprint(o.Errors.Total)+" "))
+		if c := classOf(o.Errors); c != "" {
+			n = fmt.Sprintf("%d %s errors", o.Errors.Total, c)
+		}
+		lines = append(lines, fmt.Sprintf("failed %s: %s, first: %s", o.Kind, n, e.Message))
+	}
+	return lines
+}
+
+// classOf names the one class of errors counts, or "" when they are of
+// several.
+func classOf(e result.Errors) string {
+	for _, c := range result.ErrorClasses() {
+		if n := e.Of(c); n > 0 {
+			if n != e.Total {
+				return ""
+			}
+			return strings.ReplaceAll(c.String(), "_", " ")
+		}
+	}
+	return ""
 }
 
 // replayCheckText says whether the replayed database ended as the

@@ -43,3 +43,19 @@ func TestReplayLinesLoss(t *testing.T) {
 		})
 	}
 }
+
+// A kind of statement that failed is told with its errors by class and
+// the first one's message; a kind without a kept message is not.
+func TestReplayLinesFirstError(t *testing.T) {
+	r := &result.Result{Replay: &workload.ReplayCheck{Errors: []workload.ReplayError{
+		{Kind: "q1a2b3c4", Class: "constraint", Message: "UNIQUE constraint failed: users.email"},
+		{Kind: "q5", Class: "busy", Message: "database is locked"}}}}
+	r.Plan.Replay = &workload.Replay{}
+	ph := result.Phase{Ops: []result.OpStats{
+		{Kind: "q1a2b3c4", Errors: result.Errors{Total: 55, Constraint: 55}},
+		{Kind: "q5", Errors: result.Errors{Total: 3, Busy: 2, Other: 1}},
+		{Kind: "q6", Errors: result.Errors{Total: 4, Other: 4}}}}
+	checkText(t, strings.Join(replayLines(r, ph), "\n"),
+		[]string{"failed q1a2b3c4: 55 constraint errors, first: UNIQUE constraint failed: users.email",
+			"failed q5: 3 errors (busy 2, other 1), first: database is locked"}, []string{"q6"})
+}

@@ -150,6 +150,18 @@ type ReplayCheck struct {
 	// Diverged gives an example of each kind of statement that diverged
 	// (the first a worker met), in the order of the replay's kinds.
 	Diverged []ReplayDivergence `json:"diverged,omitempty"`
+	// Errors gives the first error of each kind of statement that failed
+	// (the first a worker met), in the order of the replay's kinds.
+	Errors []ReplayError `json:"errors,omitempty"`
+}
+
+// ReplayError is the first error a kind of replayed statement met.
+type ReplayError struct {
+	// Kind is its kind's id (ReplayKind.ID); Class the error's class
+	// (store.Class) and Message the driver's message, shortened.
+	Kind    string `json:"kind"`
+	Class   string `json:"class"`
+	Message string `json:"message"`
 }
 
 // ReplayDivergence is a replayed statement that did something else than

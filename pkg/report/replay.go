@@ -85,6 +85,9 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 	if line := replayCheckText(r.Replay, rp); line != "" {
 		lines = append(lines, line)
 	}
+	if len(rp.Unreplayed) > 0 {
+		lines = append(lines, fmt.Sprintf("databases: replayed %s; not replayed %s, which the trace's statements also ran on (--database picks another)", rp.Database, strings.Join(rp.Unreplayed, ", ")))
+	}
 	for _, o := range rp.Overrides {
 		lines = append(lines, fmt.Sprintf("overridden: %s (%d×) ran as a read of the setting: the run's %s sets it", shorten(o.SQL, 60), o.Count, o.Setting))
 	}

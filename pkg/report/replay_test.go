@@ -30,7 +30,9 @@ func TestReplayLinesLoss(t *testing.T) {
 		{"a value omitted", workload.Replay{Order: workload.ReplayRace, Omitted: omitted}, 0,
 			[]string{"not a race: 0 statements cut and not run, 1 run with filler", "omitted: 1 statements with a parameter longer than 1 MiB", "(q30553912)"}, []string{"raced"}},
 		{"texts cut, busy skipped", workload.Replay{Order: workload.ReplayCommit, Cut: cut}, 5,
-			[]string{"; 3 not run (they found the database busy", "; 2 not run (their text was longer than the 1 MiB", "cut: 2 statements longer than 1 MiB", "not a race: 2 statements cut"}, []string{"raced"}},
+			[]string{"; 3 not run (they found the database busy", "; 2 not run (their text was longer than the 1 MiB", "cut: 2 statements longer than 1 MiB", "not a race: 2 statements cut"}, []string{"raced", "databases:"}},
+		{"another database", workload.Replay{Order: workload.ReplayCommit, Database: "/a.db", Unreplayed: []string{"/b.db"}}, 0,
+			[]string{"databases: replayed /a.db; not replayed /b.db, which the trace's statements also ran on (--database picks another)"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,6 +21,9 @@ type Replay struct {
 	// Database is the path of the captured database replayed; the
 	// trace's other databases are not.
 	Database string `json:"database"`
+	// Unreplayed are the trace's other databases statements ran on,
+	// which the run does not replay.
+	Unreplayed []string `json:"unreplayed,omitempty"`
 	// Snapshot is the number of the trace's snapshot of Database.
 	Snapshot uint64 `json:"snapshot"`
 	// Speed is how fast the statements come: 0 back to back on each

@@ -61,3 +61,13 @@ func TestReplayLinesFirstError(t *testing.T) {
 		[]string{"failed q1a2b3c4: 55 constraint errors, first: UNIQUE constraint failed: users.email",
 			"failed q5: 3 errors (busy 2, other 1), first: database is locked"}, []string{"q6"})
 }
+
+// The fairness line says how many workers it left out for running
+// nothing.
+func TestFairnessTextIdle(t *testing.T) {
+	w := func(id int, ops int64) result.Worker {
+		return result.Worker{ID: id, Ops: ops, OpsPerSec: float64(ops), Seconds: 1, Finished: true}
+	}
+	ph := &result.Phase{Workers: []result.Worker{w(0, 10), w(1, 10), w(2, 0)}}
+	checkText(t, fairnessText(ph), []string{"fairness 1.00 (Jain's index over 2 workers' ops/s, not the 1 that ran nothing)"}, nil)
+}

@@ -133,9 +133,13 @@ func failedLines(r *result.Result, ph result.Phase) []string {
 		if !ok || o.Errors.Total == 0 {
 			continue
 		}
-		n := fmt.Sprintf("%d errors %s", o.Errors.Total, strings.TrimPrefix(errorText(result.OpStats{Errors: o.Errors}), fmt.Sprint(o.Errors.Total)+" "))
+		errs := "errors"
+		if o.Errors.Total == 1 {
+			errs = "error"
+		}
+		n := fmt.Sprintf("%d %s %s", o.Errors.Total, errs, strings.TrimPrefix(errorText(result.OpStats{Errors: o.Errors}), fmt.Sprint(o.Errors.Total)+" "))
 		if c := classOf(o.Errors); c != "" {
-			n = fmt.Sprintf("%d %s errors", o.Errors.Total, c)
+			n = fmt.Sprintf("%d %s %s", o.Errors.Total, c, errs)
 		}
 		lines = append(lines, fmt.Sprintf("failed %s: %s, first: %s", o.Kind, n, e.Message))
 	}

@@ -51,15 +51,18 @@ func TestReplayLinesLoss(t *testing.T) {
 func TestReplayLinesFirstError(t *testing.T) {
 	r := &result.Result{Replay: &workload.ReplayCheck{Errors: []workload.ReplayError{
 		{Kind: "q1a2b3c4", Class: "constraint", Message: "UNIQUE constraint failed: users.email"},
-		{Kind: "q5", Class: "busy", Message: "database is locked"}}}}
+		{Kind: "q5", Class: "busy", Message: "database is locked"},
+		{Kind: "q7", Class: "other", Message: "no such table: users"}}}}
 	r.Plan.Replay = &workload.Replay{}
 	ph := result.Phase{Ops: []result.OpStats{
 		{Kind: "q1a2b3c4", Errors: result.Errors{Total: 55, Constraint: 55}},
 		{Kind: "q5", Errors: result.Errors{Total: 3, Busy: 2, Other: 1}},
-		{Kind: "q6", Errors: result.Errors{Total: 4, Other: 4}}}}
+		{Kind: "q6", Errors: result.Errors{Total: 4, Other: 4}},
+		{Kind: "q7", Errors: result.Errors{Total: 1, Other: 1}}}}
 	checkText(t, strings.Join(replayLines(r, ph), "\n"),
 		[]string{"failed q1a2b3c4: 55 constraint errors, first: UNIQUE constraint failed: users.email",
-			"failed q5: 3 errors (busy 2, other 1), first: database is locked"}, []string{"q6"})
+			"failed q5: 3 errors (busy 2, other 1), first: database is locked",
+			"failed q7: 1 other error, first: no such table: users"}, []string{"q6"})
 }
 
 // The fairness line says how many workers it left out for running

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/gobench/gobench/pkg/report"
@@ -164,20 +166,45 @@ func (w *watcher) fields(c *result.Window, note string) []field {
 			fs = append(fs, field{text: "ETA " + eta.String(), rank: rankETA})
 		}
 	}
-	for _, k := range c.Kinds() {
-		if workload.IsMarkerKind(k) {
-			continue // a batch's begin and commit, a script's statements: their ops are counted already
-		}
+	kinds, more := progressKinds(c)
+	for _, k := range kinds {
 		fs = append(fs, field{text: fmt.Sprintf("%s %s/s", k, units.Rate(c.Rate(k))), rank: rankRate})
 		if p99, ok := c.Percentile(k, 99); ok {
 			fs = append(fs, field{text: "p99 " + units.Micros(float64(p99)/1e3), rank: rankLatency, glued: true})
 		}
+	}
+	if more > 0 {
+		fs = append(fs, field{text: fmt.Sprintf("+%d more", more), rank: rankRate})
 	}
 	fs = append(fs, field{text: fmt.Sprintf("errors %d", w.errors), rank: rankRun})
 	if note != "" {
 		fs = append(fs, field{text: note, rank: rankNote})
 	}
 	return fs
+}
+
+// maxProgressKinds is how many op kinds a progress line gives: a
+// replay's statements, by fingerprint, are many more.
+const maxProgressKinds = 8
+
+// progressKinds returns the op kinds of c a progress line gives, and how
+// many more it leaves out: all of them, by name, up to maxProgressKinds;
+// else that many of the busiest, by rate in the window. Markers (a
+// batch's begin and commit, a script's statements) are left out
+// uncounted: their ops are counted already.
+func progressKinds(c *result.Window) ([]string, int) {
+	var kinds []string
+	for _, k := range c.Kinds() {
+		if !workload.IsMarkerKind(k) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) <= maxProgressKinds {
+		return kinds, 0
+	}
+	busiest := slices.Clone(kinds)
+	slices.SortStableFunc(busiest, func(a, b string) int { return cmp.Compare(c.Rate(b), c.Rate(a)) })
+	return busiest[:maxProgressKinds], len(kinds) - maxProgressKinds
 }
 
 // share returns the share of the phase's work done at elapsed, 0 when

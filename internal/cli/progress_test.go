@@ -354,3 +354,26 @@ func TestReportFitsTerminal(t *testing.T) {
 		}
 	}
 }
+
+// A replay's progress line gives its busiest statements and counts the
+// rest, not every fingerprint of the trace.
+func TestProgressKindsCapped(t *testing.T) {
+	t.Parallel()
+	c := result.NewWindow()
+	iv := result.Interval{Second: result.Second{Second: 0}}
+	for i := range maxProgressKinds + 12 {
+		iv.Second.Ops = append(iv.Second.Ops, result.SecondOps{Kind: fmt.Sprintf("q%02d", i), Count: int64(i + 1)})
+	}
+	c.Add(iv)
+	kinds, more := progressKinds(c)
+	if more != 12 || len(kinds) != maxProgressKinds || kinds[0] != fmt.Sprintf("q%02d", maxProgressKinds+11) || kinds[maxProgressKinds-1] != "q12" {
+		t.Errorf("kinds %v and %d more, want the %d busiest (q19 first) and 12 more", kinds, more, maxProgressKinds)
+	}
+	var line string
+	for _, f := range (&watcher{plan: &workload.Plan{Phases: []workload.Phase{{Name: "replay"}}}}).fields(c, "") {
+		line += f.text + " "
+	}
+	if !strings.Contains(line, "+12 more") || strings.Contains(line, "q00") {
+		t.Errorf("progress line %q, want +12 more and not the least busy", line)
+	}
+}

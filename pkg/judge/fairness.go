@@ -29,11 +29,15 @@ func JainIndex(xs []float64) float64 {
 
 // Fairness is how evenly a phase served its workers.
 type Fairness struct {
-	// Workers is how many workers finished; Index is Jain's index over
-	// their acknowledged ops per second (each over its own time), and
-	// WriteIndex over their acknowledged writes per second (NaN without
-	// writes).
+	// Workers is how many workers finished having run a data op; Index
+	// is Jain's index over their acknowledged ops per second (each over
+	// its own time), and WriteIndex over their acknowledged writes per
+	// second (NaN without writes). Idle counts the finished workers left
+	// out, which ran none: a replay's worker with no connection, or a
+	// captured connection that ran no statement, asked for nothing, and
+	// is neither the worst served nor the longest without a completion.
 	Workers           int
+	Idle              int
 	Index, WriteIndex float64
 	// Worst is the worker served least: the lowest rate of acknowledged
 	// ops. Its rate, the p99 and max of its own ops, its longest stretch
@@ -47,14 +51,18 @@ type Fairness struct {
 	OthersMeasured bool    // OthersCommits could be read
 }
 
-// FairnessOf returns how evenly phase ph served its workers; ok is false
-// with fewer than two finished workers.
+// FairnessOf returns how evenly phase ph served its workers that ran a
+// data op; ok is false with fewer than two of them finished.
 func FairnessOf(ph *result.Phase) (f Fairness, ok bool) {
 	var rates, writes []float64
 	f.Worst.OpsPerSec = math.Inf(1)
 	anyWrites := false
 	for _, w := range ph.Workers {
 		if !w.Finished {
+			continue
+		}
+		if w.Ops == 0 {
+			f.Idle++
 			continue
 		}
 		f.Workers++
@@ -75,7 +83,7 @@ func FairnessOf(ph *result.Phase) (f Fairness, ok bool) {
 		f.HasOwnLatency = f.HasOwnLatency || w.MaxMicros > 0
 	}
 	if f.Workers < 2 {
-		return Fairness{}, false
+		return Fairness{Idle: f.Idle}, false
 	}
 	f.Index, f.WriteIndex = JainIndex(rates), math.NaN()
 	if anyWrites {

@@ -211,8 +211,14 @@ func DefaultMetrics(s *result.Suite) []Metric {
 	return ms
 }
 
+// ThinCount is how many times a replayed statement must run for its
+// percentiles to be a headline: the p99 of fewer is one of a handful of
+// executions (a CREATE INDEX run once), and ranks no setting.
+const ThinCount = 20
+
 // topStatements returns a replay's n statements that took the most time
-// (count × mean) in the suite's first run.
+// (count × mean) in the suite's first run, of those that ran ThinCount
+// times or more.
 func topStatements(s *result.Suite, n int) []string {
 	r := s.Cells[0].Runs[0]
 	ops := slices.Clone(r.Phases[0].Ops)
@@ -220,8 +226,13 @@ func topStatements(s *result.Suite, n int) []string {
 		return cmp.Compare(b.MeanMicros*float64(b.Count), a.MeanMicros*float64(a.Count))
 	})
 	var out []string
-	for _, o := range ops[:min(n, len(ops))] {
-		out = append(out, o.Kind)
+	for _, o := range ops {
+		if len(out) == n {
+			break
+		}
+		if o.Count >= ThinCount {
+			out = append(out, o.Kind)
+		}
 	}
 	return out
 }

@@ -65,7 +65,8 @@ func InstallSnapshot(r *workload.Replay, dst string) (n int64, err error) {
 	return n, out.Sync()
 }
 
-// Check reads the examples of the statements that diverged the workers
+// Check reads the examples of the statements that diverged, and the
+// first error of each kind that failed, the workers
 // left (workload.Replay.DivergedFile), and compares the replayed database
 // at path, once the run is over, with the database the capture ended
 // with (the trace's digest): table by table (a replay keeps no table of
@@ -74,7 +75,7 @@ func InstallSnapshot(r *workload.Replay, dst string) (n int64, err error) {
 func Check(r *workload.Replay, path string, digest workload.DigestFile) *workload.ReplayCheck {
 	rc := &workload.ReplayCheck{Order: r.Order}
 	var err error
-	if rc.Diverged, err = readDivergences(r.DivergedFile, r.Kinds); err != nil {
+	if rc.Diverged, rc.Errors, err = readDivergences(r.DivergedFile, r.Kinds); err != nil {
 		rc.Reason = err.Error()
 		return rc
 	}

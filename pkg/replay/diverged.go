@@ -18,8 +18,8 @@ import (
 )
 
 // A replay's workers leave an example of each kind of statement that
-// diverged in a file beside the database (workload.Replay.DivergedFile),
-// one JSON line each, written when the worker's dealer closes (outside
+// diverged, and the first error of each kind that failed, in a file
+// beside the database (workload.Replay.DivergedFile), one JSON line each, written when the worker's dealer closes (outside
 // any clocked op); Check reads them back into the result.
 
 // DivergedPath returns the file beside the database at db where a
@@ -33,11 +33,37 @@ const (
 	maxExampleArgs = 10
 )
 
-// divergences are the examples one dealer met: the first of each kind.
+// divergences are the examples one dealer met: the first of each kind
+// that diverged, and the first error of each kind that failed.
 type divergences struct {
-	path string
-	seen map[string]bool
-	list []workload.ReplayDivergence
+	path   string
+	seen   map[string]bool
+	list   []workload.ReplayDivergence
+	failed map[string]bool
+	errs   []workload.ReplayError
+}
+
+// example is one line of the file: a statement that diverged, or the
+// first error of a kind.
+type example struct {
+	Diverged *workload.ReplayDivergence `json:"diverged,omitempty"`
+	Failed   *workload.ReplayError      `json:"failed,omitempty"`
+}
+
+// maxErrorMessage bounds an error's message in an example.
+const maxErrorMessage = 300
+
+// noteError keeps err as the first error of rd's kind, unless the kind
+// has one.
+func (v *divergences) noteError(rd *Statement, class store.Class, err error) {
+	if v == nil || v.failed[rd.kind] || len(v.errs) >= workload.MaxReplayKinds {
+		return
+	}
+	if v.failed == nil {
+		v.failed = map[string]bool{}
+	}
+	v.failed[rd.kind] = true
+	v.errs = append(v.errs, workload.ReplayError{Kind: rd.kind, Class: class.String(), Message: shortText(err.Error(), maxErrorMessage)})
 }
 
 // note keeps rd as its kind's example, unless the kind has one.
@@ -66,17 +92,22 @@ func (v *divergences) note(rd *Statement, what string, out store.Outcome, class 
 
 // flush appends the examples to the file in one write.
 func (v *divergences) flush() error {
-	if v == nil || len(v.list) == 0 || v.path == "" {
+	if v == nil || len(v.list)+len(v.errs) == 0 || v.path == "" {
 		return nil
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
-	for _, ex := range v.list {
-		if err := enc.Encode(ex); err != nil {
+	for i := range v.list {
+		if err := enc.Encode(example{Diverged: &v.list[i]}); err != nil {
 			return err
 		}
 	}
-	v.list = v.list[:0]
+	for i := range v.errs {
+		if err := enc.Encode(example{Failed: &v.errs[i]}); err != nil {
+			return err
+		}
+	}
+	v.list, v.errs = v.list[:0], v.errs[:0]
 	f, err := os.OpenFile(v.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("keeping the examples of statements that diverged: %w", err)
@@ -89,41 +120,54 @@ func (v *divergences) flush() error {
 }
 
 // readDivergences reads the examples the workers left in path, the first
-// of each kind, in the order of kinds, and removes the file.
-func readDivergences(path string, kinds []workload.ReplayKind) ([]workload.ReplayDivergence, error) {
+// of each kind that diverged and the first error of each kind that
+// failed, in the order of kinds, and removes the file.
+func readDivergences(path string, kinds []workload.ReplayKind) ([]workload.ReplayDivergence, []workload.ReplayError, error) {
 	if path == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil // none diverged
+		return nil, nil, nil // none diverged or failed
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	os.Remove(path)
 	byKind := map[string]workload.ReplayDivergence{}
+	errByKind := map[string]workload.ReplayError{}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var ex workload.ReplayDivergence
+		var ex example
 		if err := json.Unmarshal(sc.Bytes(), &ex); err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
+			return nil, nil, fmt.Errorf("reading %s: %w", path, err)
 		}
-		if _, ok := byKind[ex.Kind]; !ok {
-			byKind[ex.Kind] = ex
+		if d := ex.Diverged; d != nil {
+			if _, ok := byKind[d.Kind]; !ok {
+				byKind[d.Kind] = *d
+			}
+		}
+		if f := ex.Failed; f != nil {
+			if _, ok := errByKind[f.Kind]; !ok {
+				errByKind[f.Kind] = *f
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	var out []workload.ReplayDivergence
+	var errs []workload.ReplayError
 	for _, k := range kinds {
 		if ex, ok := byKind[k.ID]; ok {
 			out = append(out, ex)
 		}
+		if f, ok := errByKind[k.ID]; ok {
+			errs = append(errs, f)
+		}
 	}
-	return out, nil
+	return out, errs, nil
 }
 
 // literal writes a bound value as an SQL literal, shortened.

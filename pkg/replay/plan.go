@@ -46,7 +46,12 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 	}
 	r := &workload.Replay{Trace: o.Trace, Database: db.Path, Speed: o.Speed, Order: o.Order}
 	if db.SnapshotError != "" {
-		return nil, in, fmt.Errorf("the trace has no snapshot of %s (%s): a replay starts from the database as the capture found it", db.Path, db.SnapshotError)
+		return nil, in, noSnapshot(in, db, o.Database)
+	}
+	for _, d := range in.Databases {
+		if d.Path != db.Path && d.Statements > 0 {
+			r.Unreplayed = append(r.Unreplayed, d.Path)
+		}
 	}
 	order := in.Orders[db.Path]
 	if o.Order == workload.ReplayCommit {
@@ -71,6 +76,27 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 		return nil, in, err
 	}
 	return r, in, nil
+}
+
+// noSnapshot refuses to replay db, which the trace has no snapshot of
+// (an in-memory database has none); when the replay picked it (name is
+// ""), it names the trace's databases that have one, to pick with
+// --database.
+func noSnapshot(in *sqltrace.Info, db *sqltrace.DBInfo, name string) error {
+	why := fmt.Sprintf("the trace has no snapshot of %s (%s): a replay starts from the database as the capture found it", db.Path, db.SnapshotError)
+	if name != "" {
+		return errors.New(why)
+	}
+	var files []string
+	for _, d := range in.Databases {
+		if d.Path != db.Path && d.SnapshotError == "" && d.Statements > 0 {
+			files = append(files, fmt.Sprintf("%q (%d statements)", d.Path, d.Statements))
+		}
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("%s; the trace holds no other database with a snapshot: capture the program on a database in a file", why)
+	}
+	return fmt.Errorf("%s; the trace's databases with a snapshot are %s: give one with --database NAME", why, strings.Join(files, ", "))
 }
 
 // pickDatabase returns the database to replay: the one named (see

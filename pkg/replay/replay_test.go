@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
@@ -146,5 +148,43 @@ func TestReplayTxn(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBuildDatabases: a replay that picks, by default, a database the
+// trace has no snapshot of (an in-memory one) is refused with the
+// databases it could replay and --database; one that picks a database
+// with a snapshot names the others it does not replay.
+func TestBuildDatabases(t *testing.T) {
+	trace := func(memory, file, other int) func() (io.ReadCloser, error) {
+		var buf bytes.Buffer
+		w := snapshotTrace(&buf) // /a.db, with a snapshot
+		s := w.Stream(1)
+		s.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
+		s.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 2, Path: "/b.db"}})
+		for i, n := range []int{file, memory, other} {
+			conn, db := uint64(i+1), []uint64{1, 0, 2}[i] // 0: no file, in memory
+			s.Write(&sqltrace.Record{Kind: sqltrace.KindOpen, Open: sqltrace.Open{Conn: conn, DB: db}})
+			for j := range n {
+				s.Write(&sqltrace.Record{Kind: sqltrace.KindExec, Exec: sqltrace.Exec{Conn: conn, SQL: "SELECT 1", Start: int64(j)}})
+			}
+		}
+		w.Close()
+		return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(buf.Bytes())), nil }
+	}
+	_, _, err := Build(trace(5, 2, 0), Options{Trace: "/t.trace", Order: workload.ReplayRace})
+	if err == nil || !strings.Contains(err.Error(), `"/a.db" (2 statements): give one with --database NAME`) {
+		t.Errorf("an in-memory database picked: %v, want the refusal to name /a.db and --database", err)
+	}
+	_, _, err = Build(trace(5, 0, 0), Options{Trace: "/t.trace", Order: workload.ReplayRace})
+	if err == nil || !strings.Contains(err.Error(), "no other database with a snapshot") {
+		t.Errorf("only an in-memory database: %v", err)
+	}
+	r, _, err := Build(trace(1, 5, 3), Options{Trace: "/t.trace", Order: workload.ReplayRace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Database != "/a.db" || !slices.Equal(r.Unreplayed, []string{"(in memory or temporary)", "/b.db"}) {
+		t.Errorf("replays %s, not %q; want /a.db, not the in-memory one nor /b.db", r.Database, r.Unreplayed)
 	}
 }

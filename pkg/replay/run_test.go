@@ -283,6 +283,7 @@ func TestReplayDivergence(t *testing.T) {
 	if len(p.Replay.Overrides) != 1 || p.Replay.Overrides[0].Pragma != "journal_mode" {
 		t.Fatalf("overrides %+v, want the journal mode's", p.Replay.Overrides)
 	}
+	p.Replay.DivergedFile = DivergedPath(p.Store.Path) // as the plan source places it
 	c := &classSink{samples: map[int][]workload.Sample{}}
 	if err := run(context.Background(), p, sqlite.Modernc(), c); err != nil {
 		t.Fatal(err)
@@ -304,6 +305,17 @@ func TestReplayDivergence(t *testing.T) {
 	check := Check(p.Replay, p.Store.Path, dbdigest.File)
 	if !check.Compared || check.Equal || len(check.Differences) != 1 {
 		t.Errorf("the database against the capture's end: %+v, want table t to differ", check)
+	}
+	// The one statement that failed left its kind's first error.
+	var insertU string
+	for _, k := range p.Replay.Kinds {
+		if strings.Contains(strings.ToLower(k.Fingerprint), "into u") {
+			insertU = k.ID
+		}
+	}
+	if len(check.Errors) != 1 || check.Errors[0].Class != store.Constraint.String() ||
+		!strings.Contains(check.Errors[0].Message, "UNIQUE constraint failed: u.k") || check.Errors[0].Kind != insertU {
+		t.Errorf("first errors %+v, want the insert into u's constraint error", check.Errors)
 	}
 }
 

@@ -72,6 +72,9 @@ func (rd *Statement) Run(conn store.Conn) (workload.SampleFlags, error) {
 	class := store.OK
 	if err != nil {
 		class = store.Classify(err)
+		if class.IsError() {
+			rd.log.noteError(rd, class, err)
+		}
 	}
 	if what := rd.diverged(out, class); what != "" && !rd.Overridden {
 		flags |= workload.FlagDiverged

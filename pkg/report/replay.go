@@ -26,6 +26,27 @@ func busyWaits(o result.OpStats) string {
 	return fmt.Sprint(o.LockWaits.Retries)
 }
 
+// statementP99 is a replayed statement's p99, marked thin when fewer
+// than judge.ThinCount executions make it (one of a handful, not a tail:
+// no headline ranks by it).
+func statementP99(o result.OpStats) string {
+	p := units.Micros(o.P99Micros)
+	if o.Count > 0 && o.Count < judge.ThinCount {
+		p += " thin"
+	}
+	return p
+}
+
+// thinLine explains the p99s marked thin, when a statement's is.
+func thinLine(ph result.Phase) []string {
+	for _, o := range ph.Ops {
+		if o.Count > 0 && o.Count < judge.ThinCount {
+			return []string{fmt.Sprintf("thin: a p99 of fewer than %d executions (see count) is one of a handful, not a tail: no headline or ranking takes it", judge.ThinCount)}
+		}
+	}
+	return nil
+}
+
 // replayTable writes a replayed run's statements.
 func replayTable(w *errWriter, r *result.Result, ph result.Phase) {
 	t := w.aligned(0)
@@ -33,7 +54,7 @@ func replayTable(w *errWriter, r *result.Result, ph result.Phase) {
 	for _, row := range replayRows(r, ph) {
 		o := row.o
 		t.printf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", o.Kind, o.Count, units.Micros(row.total),
-			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros),
+			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), statementP99(o), units.Micros(o.MaxMicros),
 			errorText(o), busyWaits(o), o.Diverged, shorten(row.fingerprint, 80))
 	}
 	o := ph.Total
@@ -74,6 +95,8 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 	}
 	lines = append(lines, div)
 	lines = append(lines, divergedLines(r, ph)...)
+	lines = append(lines, failedLines(r, ph)...)
+	lines = append(lines, thinLine(ph)...)
 	lines = append(lines, capturedLines(r, ph)...)
 	if rp.Cut.Statements > 0 {
 		lines = append(lines, fmt.Sprintf("cut: %d statements longer than %d MiB, kept as their first MiB by the capture: not run (%s)", rp.Cut.Statements, sqltrace.MaxText>>20, rp.Cut.Names()))
@@ -84,10 +107,57 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 	if line := replayCheckText(r.Replay, rp); line != "" {
 		lines = append(lines, line)
 	}
+	if len(rp.Unreplayed) > 0 {
+		lines = append(lines, fmt.Sprintf("databases: replayed %s; not replayed %s, which the trace's statements also ran on (--database picks another)", rp.Database, strings.Join(rp.Unreplayed, ", ")))
+	}
 	for _, o := range rp.Overrides {
 		lines = append(lines, fmt.Sprintf("overridden: %s (%d×) ran as a read of the setting: the run's %s sets it", shorten(o.SQL, 60), o.Count, o.Setting))
 	}
 	return lines
+}
+
+// failedLines gives, for each kind of statement that failed, its
+// errors by class and the first error's message, where the workers kept
+// one (workload.ReplayCheck.Errors).
+func failedLines(r *result.Result, ph result.Phase) []string {
+	if r.Replay == nil || len(r.Replay.Errors) == 0 {
+		return nil
+	}
+	first := map[string]workload.ReplayError{}
+	for _, e := range r.Replay.Errors {
+		first[e.Kind] = e
+	}
+	var lines []string
+	for _, o := range ph.Ops {
+		e, ok := first[o.Kind]
+		if !ok || o.Errors.Total == 0 {
+			continue
+		}
+		errs := "errors"
+		if o.Errors.Total == 1 {
+			errs = "error"
+		}
+		n := fmt.Sprintf("%d %s %s", o.Errors.Total, errs, strings.TrimPrefix(errorText(result.OpStats{Errors: o.Errors}), fmt.Sprint(o.Errors.Total)+" "))
+		if c := classOf(o.Errors); c != "" {
+			n = fmt.Sprintf("%d %s %s", o.Errors.Total, c, errs)
+		}
+		lines = append(lines, fmt.Sprintf("failed %s: %s, first: %s", o.Kind, n, e.Message))
+	}
+	return lines
+}
+
+// classOf names the one class of errors counts, or "" when they are of
+// several.
+func classOf(e result.Errors) string {
+	for _, c := range result.ErrorClasses() {
+		if n := e.Of(c); n > 0 {
+			if n != e.Total {
+				return ""
+			}
+			return strings.ReplaceAll(c.String(), "_", " ")
+		}
+	}
+	return ""
 }
 
 // replayCheckText says whether the replayed database ended as the
@@ -134,7 +204,7 @@ func replayMarkdown(w *errWriter, r *result.Result, ph result.Phase) {
 	for _, row := range replayRows(r, ph) {
 		o := row.o
 		w.printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", o.Kind, o.Count, units.Micros(row.total),
-			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), units.Micros(o.P99Micros), units.Micros(o.MaxMicros),
+			units.Micros(o.MeanMicros), units.Micros(o.P50Micros), statementP99(o), units.Micros(o.MaxMicros),
 			errorText(o), busyWaits(o), o.Diverged, mdCode(shorten(row.fingerprint, 80)))
 	}
 	if c, ok := capturedRow(r.Plan.Replay); ok {

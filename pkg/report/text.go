@@ -142,6 +142,9 @@ func fairnessText(ph *result.Phase) string {
 		return ""
 	}
 	s := fmt.Sprintf("fairness %s (Jain's index over %d workers' ops/s", units.Fixed(f.Index, 2), f.Workers)
+	if f.Idle > 0 {
+		s += fmt.Sprintf(", not the %d that ran nothing", f.Idle)
+	}
 	if !math.IsNaN(f.WriteIndex) {
 		s += "; writes " + units.Fixed(f.WriteIndex, 2)
 	}

@@ -21,6 +21,9 @@ type Replay struct {
 	// Database is the path of the captured database replayed; the
 	// trace's other databases are not.
 	Database string `json:"database"`
+	// Unreplayed are the trace's other databases statements ran on,
+	// which the run does not replay.
+	Unreplayed []string `json:"unreplayed,omitempty"`
 	// Snapshot is the number of the trace's snapshot of Database.
 	Snapshot uint64 `json:"snapshot"`
 	// Speed is how fast the statements come: 0 back to back on each
@@ -150,6 +153,18 @@ type ReplayCheck struct {
 	// Diverged gives an example of each kind of statement that diverged
 	// (the first a worker met), in the order of the replay's kinds.
 	Diverged []ReplayDivergence `json:"diverged,omitempty"`
+	// Errors gives the first error of each kind of statement that failed
+	// (the first a worker met), in the order of the replay's kinds.
+	Errors []ReplayError `json:"errors,omitempty"`
+}
+
+// ReplayError is the first error a kind of replayed statement met.
+type ReplayError struct {
+	// Kind is its kind's id (ReplayKind.ID); Class the error's class
+	// (store.Class) and Message the driver's message, shortened.
+	Kind    string `json:"kind"`
+	Class   string `json:"class"`
+	Message string `json:"message"`
 }
 
 // ReplayDivergence is a replayed statement that did something else than

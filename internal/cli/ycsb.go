@@ -44,6 +44,7 @@ func (o *ycsbOptions) AddFlags(fs *pflag.FlagSet) {
 	o.run.AddFlags(fs, true)
 	_ = fs.MarkHidden("queries")
 	_ = fs.MarkHidden("goroutines")
+	_ = fs.MarkHidden("crash-from") // refused but for start: the loaded records are not checked
 }
 
 func newYCSBCommand(env *Env) *cobra.Command {
@@ -97,7 +98,14 @@ Op kinds are read, update, insert, scan and read-modify-write (YCSB's
 READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE); --format ycsb prints
 YCSB's own summary lines. Matrices (--driver, --journal, --sync,
 --procs …), --repeat, --expect, --shard, --dry-run and compare work as
-for mix.`,
+for mix.
+
+--crash N simulates power cuts as for mix: every field written starts
+with its write's tag (fields of at least 32 bytes), every write is
+acknowledged on its own naming its record and field (--batch 1), and each
+state is checked record by record, field by field: the newest
+acknowledged write to a field, or a later one, must be there. The
+records the run loads are not checked (no --crash-from).`,
 		Example: `  # Workload A as YCSB defines it: 1,000 records, 1,000 ops, one worker
   gobench ycsb run a
 
@@ -111,7 +119,10 @@ for mix.`,
   gobench ycsb run e --driver mattn,lmdb --format ycsb
 
   # Workload F at 2,000 ops/s (open loop), 8 workers in 2 processes
-  gobench ycsb run f -p threadcount=8 -p target=2000 --procs 2 --duration 30s`,
+  gobench ycsb run f -p threadcount=8 -p target=2000 --procs 2 --duration 30s
+
+  # Workload A through 5 simulated power cuts, WAL at NORMAL and at FULL
+  gobench ycsb run a --crash 5 --journal wal --sync normal,full`,
 		Args: ycsbArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.args = args

@@ -245,18 +245,13 @@ func checkKVState(ctx context.Context, c store.Conn, st store.CrashState, x *Cra
 	var buf []byte
 	var l lossTally
 	for key, writes := range x.byKey {
-		n := 0 // the writes acknowledged before the crash (sorted by event)
-		for n < len(writes) && writes[n].event <= st.Event {
-			n++
+		n, err := ackedBefore(ctx, writes, st, &res)
+		if err != nil {
+			return res, err
 		}
 		if n == 0 {
 			continue
 		}
-		if err := ctx.Err(); err != nil {
-			return res, fmt.Errorf("checking crash state %d: %w", st.Index, err)
-		}
-		res.Checked += int64(n)
-		var err error
 		buf, err = c.Get(key, buf)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return verdict(ctx, st, res, fmt.Sprintf("reading key %d", key), err)
@@ -267,6 +262,27 @@ func checkKVState(ctx context.Context, c store.Conn, st store.CrashState, x *Cra
 	}
 	l.done(&res, st)
 	return res, nil
+}
+
+// eventOf is a write's acknowledgement's place in the record.
+func (w ackedWrite) eventOf() int64 { return w.event }
+
+// ackedBefore returns how many of writes (sorted by event) were
+// acknowledged before st's crash, and counts them as checked in res;
+// or the error of a check cancelled by ctx.
+func ackedBefore[W interface{ eventOf() int64 }](ctx context.Context, writes []W, st store.CrashState, res *workload.CrashResult) (int, error) {
+	n := 0
+	for n < len(writes) && writes[n].eventOf() <= st.Event {
+		n++
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("checking crash state %d: %w", st.Index, err)
+	}
+	res.Checked += int64(n)
+	return n, nil
 }
 
 // lossTally counts a state's lost writes into its result: how many,

@@ -49,19 +49,14 @@ func checkRecordState(ctx context.Context, c store.Conn, plan *workload.Plan, st
 		l      lossTally
 	)
 	for keynum, writes := range x.byRec {
-		n := 0 // the writes acknowledged before the crash (sorted by event)
-		for n < len(writes) && writes[n].event <= st.Event {
-			n++
+		n, err := ackedBefore(ctx, writes, st, &res)
+		if err != nil {
+			return res, err
 		}
 		if n == 0 {
 			continue
 		}
-		if err := ctx.Err(); err != nil {
-			return res, fmt.Errorf("checking crash state %d: %w", st.Index, err)
-		}
-		res.Checked += int64(n)
 		key = plan.Records.AppendKey(key[:0], keynum)
-		var err error
 		fields, err = rc.ReadRecord(key, -1, fields)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return verdict(ctx, st, res, fmt.Sprintf("reading record %s", key), err)

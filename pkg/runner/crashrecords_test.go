@@ -100,9 +100,9 @@ func lostIn(t *testing.T, c store.Conn, p *workload.Plan, st store.CrashState, x
 	t.Helper()
 	var seqs []uint64
 	for k, ws := range x.byRec {
-		n := 0
-		for n < len(ws) && ws[n].event <= st.Event {
-			n++
+		n, err := ackedBefore(context.Background(), ws, st, &workload.CrashResult{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		fs, err := c.(store.Recorder).ReadRecord(p.Records.AppendKey(nil, k), -1, nil)
 		for _, w := range lostRecordWrites(fs, err, ws, n) {

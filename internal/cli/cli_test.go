@@ -95,7 +95,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 	}{
 		{"mix --procs 0", "procs 0 is out of range"},
 		{"ycsb run a -p table=kv --dry-run", `record table "kv": kv is the table of gobench's key-value ops`},
-		{"ycsb run a --crash 5", "--crash: a power cut's states are checked against key-value and sql writes, not yet against YCSB's records"},
+		{"ycsb run a --crash 5 -p fieldlength=16", "crash tags every field written with its write, in 32 bytes: fields as short as 16 bytes are too small"},
+		{"ycsb run a --crash 5 --crash-from open", "crash from open: a record workload's states are checked for the writes of its run, not yet for the records its setup loaded"},
+		{"ycsb run a --crash 5 --batch 4", "crash acknowledges a record workload's writes one by one: phase run batches 4 ops"},
 		{"mix --goroutines -1", "goroutines -1 is out of range"},
 		{"mx", "did you mean mix?"},
 		{"mix --jornal wal", "unknown flag: --jornal (did you mean --journal?)"},

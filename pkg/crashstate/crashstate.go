@@ -184,7 +184,8 @@ func scan(f *os.File, ack func(store.Ack)) (store.RecordSummary, error) {
 		if e.Kind == iorecord.KindAck {
 			s.Acks++
 			a := e.Ack()
-			ack(store.Ack{Worker: a.Worker, Phase: a.Phase, First: a.First, N: a.N, Start: a.Start, At: e.Time, Event: n})
+			ack(store.Ack{Worker: a.Worker, Phase: a.Phase, First: a.First, N: a.N, Start: a.Start, At: e.Time, Event: n,
+				Record: a.Record, Key: a.Key, Field: a.Field})
 		}
 		return nil
 	})

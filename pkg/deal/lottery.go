@@ -145,7 +145,7 @@ func (e *eachKeys) deal() (key uint64, n int) {
 // from the same plan, phase and worker id deal the same sequence.
 type Lottery struct {
 	plan          *workload.Plan
-	tag           bool // Plan.Verify: values carry their Tag
+	tag           bool // Plan.Verify, or a record workload's Crash: values carry their Tag
 	random        bool // Plan.RandomValues
 	worker, phase int
 	writes        uint64
@@ -204,7 +204,7 @@ func lotteryOf(plan *workload.Plan, ph *workload.Phase, phase, worker int, keys 
 	}
 	if plan.Records != nil {
 		l.rec = newRecDealer(plan, ph, phase, worker, keys.(*recShared), phase == workload.WarmupSeedPhase)
-		l.value = nil
+		l.value, l.tag = nil, plan.Crash != nil
 		return l
 	}
 	if ph.Access == workload.AccessEach {
@@ -251,6 +251,12 @@ func (l *Lottery) Next() (workload.Op, uint64) {
 			op = l.deck.deal()
 		}
 		l.err = l.rec.deal(op)
+		if op.IsWrite() && l.err == nil {
+			if l.tag {
+				l.rec.tag(l.worker, l.phase, l.writes)
+			}
+			l.writes++
+		}
 		return op, l.rec.keynum
 	}
 	op, key := l.dealKey()

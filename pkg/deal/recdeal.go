@@ -193,6 +193,16 @@ func (d *recDealer) deal(op workload.Op) error {
 	return nil
 }
 
+// tag writes the Tag of worker's write seq in phase at the start of
+// every value the write dealt last writes (each at least
+// workload.MinVerifyValueSize bytes: a --crash plan's fields are), so
+// that each field a crash state holds names the write that put it there.
+func (d *recDealer) tag(worker, phase int, seq uint64) {
+	for _, v := range d.values {
+		PutTag(v, worker, phase, seq)
+	}
+}
+
 // field draws a field, uniformly.
 func (d *recDealer) field() int { return d.fldRng.IntN(d.s.fields) }
 

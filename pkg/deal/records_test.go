@@ -445,3 +445,60 @@ func TestRecordValues(t *testing.T) {
 		t.Errorf("only %d distinct field lengths in 10,000 uniform draws from 10 to 100", len(seen))
 	}
 }
+
+// Under --crash every field a record write writes starts with the
+// write's Tag (worker, phase, its number among the worker's writes), so
+// that a crash state's fields name the writes behind them; the deal's
+// Seq is that number, which the acknowledgement names. Without --crash
+// the values stay YCSB's own.
+func TestRecordWritesTagged(t *testing.T) {
+	for _, crash := range []bool{false, true} {
+		p := recordPlan("read=25,update=25,insert=25,read-modify-write=25", workload.Uniform, 100, 2, 400)
+		p.Records.WriteAllFields = false
+		if crash {
+			p.Crash = &workload.Crash{States: 1, Model: store.CrashLose, RecordLimit: 1 << 30}
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		l := NewLottery(p, 0, 1)
+		var d Deal
+		var writes uint64
+		for range 200 {
+			if err := l.Deal(&d); err != nil {
+				t.Fatal(err)
+			}
+			if d.Claimed {
+				if err := l.Release(d.Key); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !d.Op.IsWrite() {
+				continue
+			}
+			if d.Seq != writes {
+				t.Fatalf("%v: seq %d, want %d", d.Op, d.Seq, writes)
+			}
+			want := 1
+			if d.Op == workload.OpInsert {
+				want = 10
+			}
+			if len(d.Values) != want {
+				t.Fatalf("%v wrote %d fields, want %d", d.Op, len(d.Values), want)
+			}
+			for _, v := range d.Values {
+				tag, ok := ParseTag(v)
+				switch {
+				case !crash && ok:
+					t.Fatalf("%v tagged a field without --crash: %q", d.Op, v)
+				case crash && (!ok || tag != Tag{Worker: 1, Phase: 0, Seq: writes}):
+					t.Fatalf("%v's field %q: tag %+v, %v; want worker 1's write %d", d.Op, v, tag, ok, writes)
+				}
+			}
+			writes++
+		}
+		if writes < 100 {
+			t.Fatalf("only %d writes in 200 ops", writes)
+		}
+	}
+}

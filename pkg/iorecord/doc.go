@@ -24,7 +24,8 @@
 //	8       4     the process id of the writer
 //	12      4     zero (reserved)
 //	16      8     CLOCK_MONOTONIC in nanoseconds (Go's monotonic clock)
-//	24      8     the write's offset, or the size a truncate cut to
+//	24      8     the write's offset, the size a truncate cut to, or the
+//	              keynum a record workload's acknowledgement names
 //	32      …     a write's bytes; an acknowledgement's Ack
 //
 // # Order

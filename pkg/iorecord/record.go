@@ -85,11 +85,27 @@ type Event struct {
 // the worker's scripts First to First+N-1. Start is when the first of
 // them began (a monotonic clock reading); the event's Time is when the
 // COMMIT had returned.
+//
+// A record workload's write is acknowledged on its own (N is 1) and
+// names its record: Record is set, Key is the record's keynum (the
+// event's Arg) and Field the field it wrote, or -1 for every field.
 type Ack struct {
 	Worker, Phase int
 	First         uint64
 	N             int
 	Start         int64
+	Record        bool
+	Key           uint64
+	Field         int
+}
+
+// AckEvent returns the event that records a.
+func AckEvent(a Ack) Event {
+	e := Event{Kind: KindAck, Data: AppendAck(nil, a)}
+	if a.Record {
+		e.Arg = int64(a.Key)
+	}
+	return e
 }
 
 // named reports whether an event of kind, from the file system
@@ -161,20 +177,35 @@ func AppendAck(dst []byte, a Ack) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(a.Phase))
 	dst = binary.LittleEndian.AppendUint64(dst, a.First)
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(a.N))
-	dst = binary.LittleEndian.AppendUint32(dst, 0)
+	dst = binary.LittleEndian.AppendUint32(dst, ackFieldCode(a))
 	return binary.LittleEndian.AppendUint64(dst, uint64(a.Start))
 }
 
-// Ack decodes an acknowledgement's payload.
+// ackFieldCode is the payload's word at offset 20: 0 for a key-value
+// write or a script (or a record from before records were named), 1
+// for a record write of every field, 2+f for one of field f.
+func ackFieldCode(a Ack) uint32 {
+	if !a.Record {
+		return 0
+	}
+	return uint32(a.Field + 2)
+}
+
+// Ack decodes an acknowledgement's payload (and a record write's key,
+// from the event's Arg).
 func (e *Event) Ack() Ack {
 	p := e.Data
-	return Ack{
+	a := Ack{
 		Worker: int(binary.LittleEndian.Uint32(p)),
 		Phase:  int(int32(binary.LittleEndian.Uint32(p[4:]))), // a preload's is -1
 		First:  binary.LittleEndian.Uint64(p[8:]),
 		N:      int(binary.LittleEndian.Uint32(p[16:])),
 		Start:  int64(binary.LittleEndian.Uint64(p[24:])),
 	}
+	if code := binary.LittleEndian.Uint32(p[20:]); code != 0 {
+		a.Record, a.Key, a.Field = true, uint64(e.Arg), int(code)-2
+	}
+	return a
 }
 
 // parseHeader decodes a header into e, checking it; n is the event's

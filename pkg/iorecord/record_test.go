@@ -32,6 +32,33 @@ func sampleEvents() []Event {
 	}
 }
 
+// An acknowledgement reads back as it was recorded: a record write's
+// with its record's keynum and field, a key-value write's (or an old
+// record's, whose reserved word is 0) with none.
+func TestAckRoundTrip(t *testing.T) {
+	tests := []Ack{
+		{Worker: 3, Phase: 1, First: 41, N: 2, Start: 9},
+		{Worker: 0, Phase: -1, N: 20000}, // a preload's
+		{Worker: 2, Phase: 0, First: 7, N: 1, Start: 5, Record: true, Key: 1<<40 + 3, Field: 4},
+		{Worker: 0, Phase: 0, First: 8, N: 1, Start: 6, Record: true, Key: 0, Field: -1},
+	}
+	for _, a := range tests {
+		e := AckEvent(a)
+		buf := AppendEvent(nil, &e)
+		r := NewReader(bytes.NewReader(buf), 0)
+		if !r.Scan() {
+			t.Fatalf("%+v: %v", a, r.Err())
+		}
+		got := r.Event()
+		if got.Kind != KindAck {
+			t.Fatalf("%+v: kind %d", a, got.Kind)
+		}
+		if g := got.Ack(); g != a {
+			t.Errorf("ack %+v read back as %+v", a, g)
+		}
+	}
+}
+
 // A rename's payload reads back as it was written; one cut short does
 // not read.
 func TestRename(t *testing.T) {

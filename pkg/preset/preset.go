@@ -71,8 +71,8 @@ type Loop struct {
 	// Shard is "I/N": run only the worker processes p with p mod N = I-1.
 	Shard string
 	// Crash, if set, simulates power cuts after each run (see
-	// workload.Crash); a key-value workload's values are then tagged with
-	// their writes.
+	// workload.Crash); a key-value workload's values (a record workload's
+	// fields) are then tagged with their writes.
 	Crash *workload.Crash
 }
 
@@ -97,7 +97,7 @@ func (l Loop) plans(p workload.Plan, m Matrix) ([]*workload.Plan, error) {
 	if l.Crash != nil {
 		c := *l.Crash
 		p.Crash = &c
-		p.Verify = p.Verify || p.SQL == nil
+		p.Verify = p.Verify || p.SQL == nil && p.Records == nil // records tag their fields under Crash itself
 	}
 	p.WarmupAuto = l.Warmup == workload.WarmupAuto
 	if p.WarmupAuto {

@@ -23,6 +23,16 @@ func (a *acker) ack(first uint64, n int, began int64) {
 	a.rec.RecordAck(store.Ack{Worker: a.worker, Phase: a.phase, First: first, N: n, Start: a.start + began})
 }
 
+// ackRecord records write seq of a record workload, begun at offset
+// began from START, on the record keynum, to field (-1: every field).
+func (a *acker) ackRecord(seq uint64, keynum uint64, field int, began int64) {
+	if a == nil {
+		return
+	}
+	a.rec.RecordAck(store.Ack{Worker: a.worker, Phase: a.phase, First: seq, N: 1, Start: a.start + began,
+		Record: true, Key: keynum, Field: field})
+}
+
 // recordAcks opens the record a plan's workers append their
 // acknowledgements to themselves (workload.Plan.AckRecord), or returns
 // nil.
@@ -42,8 +52,10 @@ type ackRecorder struct{ r *iorecord.Recorder }
 
 // RecordAck appends a.
 func (a *ackRecorder) RecordAck(ack store.Ack) {
-	a.r.Append(iorecord.Event{Kind: iorecord.KindAck, Time: iorecord.Now(),
-		Data: iorecord.AppendAck(nil, iorecord.Ack{Worker: ack.Worker, Phase: ack.Phase, First: ack.First, N: ack.N, Start: ack.Start})})
+	e := iorecord.AckEvent(iorecord.Ack{Worker: ack.Worker, Phase: ack.Phase, First: ack.First, N: ack.N, Start: ack.Start,
+		Record: ack.Record, Key: ack.Key, Field: ack.Field})
+	e.Time = iorecord.Now()
+	a.r.Append(e)
 }
 
 // Close closes the record, returning the first error an append met.

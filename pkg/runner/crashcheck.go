@@ -15,6 +15,7 @@ import (
 
 // CrashIndex holds the acknowledgements of a --crash run: a key-value
 // workload's acknowledged writes by key (each a write's tag names), a
+// record workload's by record (each names its record and field), a
 // sql workload's acknowledged scripts in order. Memory grows with the
 // acknowledged writes, as Verify's does.
 type CrashIndex struct {
@@ -22,6 +23,7 @@ type CrashIndex struct {
 	byWP  map[workerPhase][]store.Ack
 	acks  []ackAt // a sql workload's, in order
 	byKey map[uint64][]ackedWrite
+	byRec map[uint64][]recWrite // a record workload's, by keynum
 	ready bool
 	// preload is the preload's acknowledgement (store.AckPreload),
 	// where the record starts before it; nil for none.
@@ -51,6 +53,10 @@ func (x *CrashIndex) Add(a store.Ack) {
 		}
 		return
 	}
+	if a.Record {
+		x.addRecord(a)
+		return
+	}
 	k := workerPhase{a.Worker, a.Phase}
 	x.byWP[k] = append(x.byWP[k], a)
 }
@@ -61,6 +67,9 @@ func (x *CrashIndex) Acks() int64 {
 		return int64(len(x.acks))
 	}
 	var n int64
+	for _, ws := range x.byRec {
+		n += int64(len(ws))
+	}
 	for _, as := range x.byWP {
 		for _, a := range as {
 			n += int64(a.N)
@@ -156,8 +165,13 @@ func checkState(ctx context.Context, drv store.Driver, plan *workload.Plan, st s
 		return verdict(ctx, st, res, "does not open", err)
 	}
 	defer conn.Close()
-	if plan.SQL != nil {
+	switch {
+	case plan.SQL != nil:
 		return checkSQLState(ctx, conn, plan, st, x)
+	case plan.Records != nil:
+		res, err = checkRecordState(ctx, conn, plan, st, x)
+		res.InSetup = inSetup
+		return res, err
 	}
 	res, err = checkKVState(ctx, conn, st, x)
 	res.InSetup = inSetup
@@ -229,43 +243,75 @@ func corrupt(res workload.CrashResult, why string) workload.CrashResult {
 func checkKVState(ctx context.Context, c store.Conn, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
 	var res workload.CrashResult
 	var buf []byte
-	oldest := int64(-1)
+	var l lossTally
 	for key, writes := range x.byKey {
-		n := 0 // the writes acknowledged before the crash (sorted by event)
-		for n < len(writes) && writes[n].event <= st.Event {
-			n++
+		n, err := ackedBefore(ctx, writes, st, &res)
+		if err != nil {
+			return res, err
 		}
 		if n == 0 {
 			continue
 		}
-		if err := ctx.Err(); err != nil {
-			return res, fmt.Errorf("checking crash state %d: %w", st.Index, err)
-		}
-		res.Checked += int64(n)
-		var err error
 		buf, err = c.Get(key, buf)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return verdict(ctx, st, res, fmt.Sprintf("reading key %d", key), err)
 		}
-		lost := lostWrites(buf, err, writes, n)
-		for _, w := range lost {
-			res.Lost++
-			if oldest < 0 || int64(w.end) < oldest {
-				oldest = int64(w.end)
-			}
-			if len(res.Examples) < 3 {
-				when := "as the crash came"
-				if age := (time.Duration(st.At) - w.end).Round(time.Microsecond); age > 0 {
-					when = age.String() + " before the crash"
-				}
-				res.Examples = append(res.Examples, fmt.Sprintf("key %d lost worker %d's write %d, acknowledged %s", key, w.worker, w.seq, when))
-			}
+		for _, w := range lostWrites(buf, err, writes, n) {
+			l.add(&res, st, w, fmt.Sprintf("key %d", key))
 		}
 	}
-	if oldest >= 0 {
-		res.OldestLost = time.Duration(st.At - oldest)
-	}
+	l.done(&res, st)
 	return res, nil
+}
+
+// eventOf is a write's acknowledgement's place in the record.
+func (w ackedWrite) eventOf() int64 { return w.event }
+
+// ackedBefore returns how many of writes (sorted by event) were
+// acknowledged before st's crash, and counts them as checked in res;
+// or the error of a check cancelled by ctx.
+func ackedBefore[W interface{ eventOf() int64 }](ctx context.Context, writes []W, st store.CrashState, res *workload.CrashResult) (int, error) {
+	n := 0
+	for n < len(writes) && writes[n].eventOf() <= st.Event {
+		n++
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("checking crash state %d: %w", st.Index, err)
+	}
+	res.Checked += int64(n)
+	return n, nil
+}
+
+// lossTally counts a state's lost writes into its result: how many,
+// the oldest, and the first few as examples.
+type lossTally struct {
+	oldest int64 // when the oldest lost write was acknowledged; 0: none yet
+	any    bool
+}
+
+// add counts w, lost by what (a key or a record), in res.
+func (l *lossTally) add(res *workload.CrashResult, st store.CrashState, w ackedWrite, what string) {
+	res.Lost++
+	if !l.any || int64(w.end) < l.oldest {
+		l.oldest, l.any = int64(w.end), true
+	}
+	if len(res.Examples) < 3 {
+		when := "as the crash came"
+		if age := (time.Duration(st.At) - w.end).Round(time.Microsecond); age > 0 {
+			when = age.String() + " before the crash"
+		}
+		res.Examples = append(res.Examples, fmt.Sprintf("%s lost worker %d's write %d, acknowledged %s", what, w.worker, w.seq, when))
+	}
+}
+
+// done sets res's age of the oldest lost write.
+func (l *lossTally) done(res *workload.CrashResult, st store.CrashState) {
+	if l.any {
+		res.OldestLost = time.Duration(st.At - l.oldest)
+	}
 }
 
 // lostWrites returns the writes among the first n of writes (those

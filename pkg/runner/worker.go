@@ -379,7 +379,11 @@ func (w *worker) single(op workload.Op, key uint64, start, due, began int64) err
 	if err := w.resolve(); err != nil {
 		return err
 	}
-	if s.Class == store.OK && (op.IsWrite() || op.IsScript()) {
+	switch {
+	case s.Class != store.OK || !op.IsWrite() && !op.IsScript():
+	case w.d.Record != nil:
+		w.acks.ackRecord(w.d.Seq, w.d.Key, w.d.WriteField, int64(s.Start))
+	default:
 		w.acks.ack(w.d.Seq, 1, int64(s.Start))
 	}
 	if err := w.emit(s); err != nil {

@@ -70,13 +70,18 @@ const AckPreload = -1
 // Worker in run phase Phase were committed (in a sql workload: scripts
 // First to First+N-1). Start is when the first of them began and At
 // when the COMMIT had returned (monotonic clock readings); Event is the
-// acknowledgement's place in the record.
+// acknowledgement's place in the record. A record workload's write is
+// acknowledged on its own: Record is set, Key is its record's keynum
+// and Field the field it wrote (-1: every field).
 type Ack struct {
 	Worker, Phase int
 	First         uint64
 	N             int
 	Start, At     int64
 	Event         int64
+	Record        bool
+	Key           uint64
+	Field         int
 }
 
 // AckRecorder is implemented by a Conn of a store that records the run:

@@ -93,3 +93,27 @@ func (p *Plan) InsertsDuringRun() bool {
 	}
 	return false
 }
+
+// checkCrash checks that a --crash run can name the write behind every
+// field a crash state holds: each value written is at least
+// MinVerifyValueSize bytes, to hold its Tag, and each write is
+// acknowledged on its own (batch 1), naming its record; the record
+// starts at the run's START (the loaded records are not checked).
+func (r *Records) checkCrash(p *Plan) error {
+	least := r.FieldLength
+	if r.FieldLengthDistribution != LengthConstant {
+		least = r.MinFieldLength
+	}
+	if least < MinVerifyValueSize {
+		return fmt.Errorf("crash tags every field written with its write, in %d bytes: fields as short as %d bytes are too small (fieldlength, minfieldlength)", MinVerifyValueSize, least)
+	}
+	if p.Crash.FromSetup() {
+		return fmt.Errorf("crash from %s: a record workload's states are checked for the writes of its run, not yet for the records its setup loaded: cut from start", p.Crash.From)
+	}
+	for _, ph := range p.RunPhases() {
+		if ph.Batch > 1 {
+			return fmt.Errorf("crash acknowledges a record workload's writes one by one: phase %s batches %d ops into a transaction (want 1)", ph.Name, ph.Batch)
+		}
+	}
+	return nil
+}

@@ -249,6 +249,10 @@ func (p *Plan) checkCrash() error {
 		return fmt.Errorf("crash record limit of %d bytes (want at least 1 MiB)", c.RecordLimit)
 	case p.Shard != nil:
 		return errors.New("crash simulates power cuts of one database: it takes no shard")
+	case p.Records != nil:
+		if err := p.Records.checkCrash(p); err != nil {
+			return err
+		}
 	case p.SQL == nil && !p.Verify:
 		return errors.New("crash checks a key-value workload's values by the writes they name: the plan must tag its values (verify)")
 	case p.SQL == nil && p.ValueSize-p.ValueVariance < MinVerifyValueSize:

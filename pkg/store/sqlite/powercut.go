@@ -166,7 +166,8 @@ func (s *db) StopRecording() error {
 // records.
 func (t *txn) RecordAck(a store.Ack) {
 	if p := procRecording(); p != nil {
-		p.event(iorecord.Event{Kind: iorecord.KindAck, Data: iorecord.AppendAck(nil, iorecord.Ack{Worker: a.Worker, Phase: a.Phase, First: a.First, N: a.N, Start: a.Start})})
+		p.event(iorecord.AckEvent(iorecord.Ack{Worker: a.Worker, Phase: a.Phase, First: a.First, N: a.N, Start: a.Start,
+			Record: a.Record, Key: a.Key, Field: a.Field}))
 	}
 }
 

@@ -171,17 +171,23 @@ func Parse(sql string, columns func(table string) []string) Statement {
 		if t.kind != tokWord || !tableKeyword(t.text) {
 			continue
 		}
-		name, next := qualifiedName(toks, i+1)
-		if name == "" {
-			continue
-		}
-		st.Tables = appendOnce(st.Tables, name)
-		aliases[name] = name
-		if next < len(toks) && toks[next].kind == tokWord && toks[next].text == "as" {
-			next++
-		}
-		if next < len(toks) && (toks[next].kind == tokIdent || toks[next].kind == tokWord && !reserved[toks[next].text]) {
-			aliases[strings.ToLower(toks[next].text)] = name
+		for next := i + 1; ; next++ { // FROM a x, b y: a list
+			var name string
+			if name, next = qualifiedName(toks, next); name == "" {
+				break
+			}
+			st.Tables = appendOnce(st.Tables, name)
+			aliases[name] = name
+			if next < len(toks) && toks[next].kind == tokWord && toks[next].text == "as" {
+				next++
+			}
+			if next < len(toks) && (toks[next].kind == tokIdent || toks[next].kind == tokWord && !reserved[toks[next].text]) {
+				aliases[strings.ToLower(toks[next].text)] = name
+				next++
+			}
+			if t.text != "from" || next >= len(toks) || toks[next].text != "," {
+				break
+			}
 		}
 	}
 	insertSlots(toks, &st, columns)

@@ -261,28 +261,13 @@ func (o *captureOptions) masking() (*captureMask, error) {
 	return &captureMask{cols: cols, key: key}, nil
 }
 
-// merge writes the trace to a file of the capture's own directory, then
-// it masked to w; the unmasked file goes with the directory.
+// merge writes the trace masked to w.
 func (m *captureMask) merge(run *preload.Captured, w io.Writer) (sqltrace.MergeStats, error) {
-	raw := run.Scratch("unmasked.trace")
-	f, err := os.OpenFile(raw, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return sqltrace.MergeStats{}, err
+	st, ms, err := mask.Merged(w, run.Dir(), run.Merge, m.cols, m.key)
+	if err == nil {
+		st.Notes = append(st.Notes, fmt.Sprintf("masked %s: %d snapshots, %d parameters, %d literals of statements' texts", m.names(), ms.Snapshots, ms.Params, ms.Literals))
 	}
-	defer os.Remove(raw)
-	st, err := run.Merge(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return st, err
-	}
-	ms, err := mask.Rewrite(raw, filepath.Dir(raw), w, m.cols, m.key)
-	if err != nil {
-		return st, fmt.Errorf("masking: %w", err)
-	}
-	st.Notes = append(st.Notes, fmt.Sprintf("masked %s: %d snapshots, %d parameters, %d literals of statements' texts", m.names(), ms.Snapshots, ms.Params, ms.Literals))
-	return st, nil
+	return st, err
 }
 
 // names lists the masked columns.

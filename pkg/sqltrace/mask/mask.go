@@ -95,6 +95,28 @@ func Rewrite(in, dir string, out io.Writer, cols []Column, key Key) (Stats, erro
 	return m.stats, m.write(in, dir, out, snaps, cols)
 }
 
+// Merged writes the trace merge writes to a file of dir, then it masked
+// to w (Rewrite), and removes the file: the unmasked trace never reaches w.
+func Merged(w io.Writer, dir string, merge func(io.Writer) (sqltrace.MergeStats, error), cols []Column, key Key) (sqltrace.MergeStats, Stats, error) {
+	f, err := os.CreateTemp(dir, "unmasked-*.trace")
+	if err != nil {
+		return sqltrace.MergeStats{}, Stats{}, err
+	}
+	defer os.Remove(f.Name())
+	st, err := merge(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return st, Stats{}, err
+	}
+	ms, err := Rewrite(f.Name(), dir, w, cols, key)
+	if err != nil {
+		return st, ms, fmt.Errorf("masking: %w", err)
+	}
+	return st, ms, nil
+}
+
 // scan reads every Exec record of the trace in.
 func (m *masker) scan(in string, visit func(*sqltrace.Record) error) error {
 	f, err := os.Open(in)

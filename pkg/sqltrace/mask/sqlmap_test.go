@@ -74,9 +74,9 @@ func TestParseParams(t *testing.T) {
 
 func TestCreateColumns(t *testing.T) {
 	cases := map[string]string{
-		"CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, email TEXT UNIQUE)":               "users: id name email",
+		"CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, email TEXT UNIQUE)":                 "users: id name email",
 		"create table if not exists main.\"T\" (a, b varchar(10, 2), PRIMARY KEY (a), CHECK (b>0))": "t: a b",
-		"CREATE INDEX i ON t(a)": ": ",
+		"CREATE INDEX i ON t(a)":     ": ",
 		"CREATE TABLE t AS SELECT 1": ": ",
 	}
 	for sql, want := range cases {

@@ -44,7 +44,7 @@ func snapshotColumns(ctx context.Context, db *sql.Conn) (map[string][]string, er
 // tables, which hold values of their indexes, are deleted.
 func maskSnapshot(path string, cols []Column, k Key, seen map[string]bool) (map[string][]string, error) {
 	ctx := context.Background()
-	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: "_pragma=secure_delete(1)&_pragma=journal_mode(delete)"}
+	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: "_pragma=secure_delete(1)"} // the file keeps its journal mode
 	db, err := sql.Open("sqlite", u.String())
 	if err != nil {
 		return nil, err

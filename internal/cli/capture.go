@@ -2,29 +2,37 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/capture/preload"
 	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/sqltrace/mask"
 )
 
 // captureOptions are the flags of gobench capture.
 type captureOptions struct {
-	out   string
-	force bool
+	out      string
+	force    bool
+	mask     string
+	maskSeed string
 }
 
 // AddFlags binds the options to flags.
 func (o *captureOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.out, "out", "o", "", "write the trace to this file (required)")
 	fs.BoolVar(&o.force, "force", false, "let --out replace a file gobench did not write")
+	fs.StringVar(&o.mask, "mask", "", "replace these columns' values (TABLE.COLUMN,...) in the trace with keyed substitutes, equal values alike")
+	fs.StringVar(&o.maskSeed, "mask-seed", "", "the key of --mask's substitutes (default: random, one per capture)")
 }
 
 func newCaptureCommand(env *Env) *cobra.Command {
@@ -61,13 +69,25 @@ gobench capture.
 The library is built from gobench's own C source with cc (or $CC) the
 first time, into $GOBENCH_CACHE_DIR or the user's cache directory. It
 needs Linux. A program with SQLite compiled into itself, rather than
-linked to the system's library, cannot be captured this way.`,
+linked to the system's library, cannot be captured this way.
+
+--mask users.email,users.name replaces those columns' values in the
+trace: in each database's snapshot, in the parameters bound to them and in
+the literals of the statements that put them there or compare them, and
+any text or blob parameter or literal equal to one of their values. Each
+value becomes a substitute of the same type (a text as many letters and
+digits, at least 12), the same for equal values (an HMAC-SHA256 under a
+random key, or --mask-seed's), so lookups and joins on them still find
+their rows; a replay's rows that read them differ from the capture's.`,
 		Example: `  # A Python program (docs/replay.md's shop), its processes and threads
   gobench capture --out shop.trace -- python3 examples/replay/shop.py --db shop.db --ops 5 --journal wal
   gobench replay --info shop.trace
 
   # Statements run in the sqlite3 shell
-  gobench capture -o shell.trace -- sqlite3 shell.db 'CREATE TABLE t (x); INSERT INTO t VALUES (1)'`,
+  gobench capture -o shell.trace -- sqlite3 shell.db 'CREATE TABLE t (x); INSERT INTO t VALUES (1)'
+
+  # No user's e-mail address or name in the trace
+  gobench capture --mask users.email,users.name --out shop.trace -- python3 examples/replay/shop.py --db shop.db`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usage(errors.New("capture needs the command to run, after --"))
@@ -87,6 +107,10 @@ linked to the system's library, cannot be captured this way.`,
 func runCapture(ctx context.Context, o *captureOptions, args []string, env *Env) error {
 	if o.out == "" {
 		return usage(errors.New("--out is required: the file to write the trace to"))
+	}
+	m, err := o.masking()
+	if err != nil {
+		return err
 	}
 	c := newPathCheck(env, o.force)
 	if err := c.output("--out", o.out); err != nil {
@@ -125,7 +149,7 @@ func runCapture(ctx context.Context, o *captureOptions, args []string, env *Env)
 		return usage(err)
 	}
 	defer run.Close()
-	if err := writeCapture(env, o.out, t.Path, run); err != nil {
+	if err := writeCapture(env, o.out, t.Path, run, m); err != nil {
 		return err
 	}
 	if err := context.Cause(ctx); err != nil {
@@ -160,7 +184,7 @@ func passSignals(ctx context.Context) (<-chan os.Signal, func()) {
 // program made that file its own (sqlite3 same.db with --out same.db),
 // beside it under a free name, and fails saying so: the trace never
 // replaces what the program left.
-func writeCapture(env *Env, out, path string, run *preload.Captured) error {
+func writeCapture(env *Env, out, path string, run *preload.Captured, m *captureMask) error {
 	to, moved := out, ""
 	if why, touched, err := run.Touched(path); err != nil {
 		return fmt.Errorf("--out %s: %w", out, err)
@@ -173,6 +197,10 @@ func writeCapture(env *Env, out, path string, run *preload.Captured) error {
 	var st sqltrace.MergeStats
 	err := env.FS.WriteOutput(to, func(w io.Writer) error {
 		var err error
+		if m != nil {
+			st, err = m.merge(run, w)
+			return err
+		}
 		st, err = run.Merge(w)
 		return err
 	})
@@ -203,4 +231,50 @@ func captureSummary(env *Env, out string, st sqltrace.MergeStats) {
 	}
 	fmt.Fprintf(env.Stderr, "gobench: captured %d records of %d processes, %d database snapshots, into %s (gobench replay --info %s)\n",
 		st.Records, st.Streams, st.Snapshots, out, out)
+}
+
+// captureMask is what --mask asks for.
+type captureMask struct {
+	cols []mask.Column
+	key  mask.Key
+}
+
+// masking reads --mask and --mask-seed: nil without --mask.
+func (o *captureOptions) masking() (*captureMask, error) {
+	if o.mask == "" {
+		if o.maskSeed != "" {
+			return nil, usage(errors.New("--mask-seed needs --mask"))
+		}
+		return nil, nil
+	}
+	cols, err := mask.ParseColumns(o.mask)
+	if err != nil {
+		return nil, usage(fmt.Errorf("--mask: %w", err))
+	}
+	key := make(mask.Key, 32)
+	if o.maskSeed != "" {
+		sum := sha256.Sum256([]byte(o.maskSeed))
+		key = sum[:]
+	} else if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	return &captureMask{cols: cols, key: key}, nil
+}
+
+// merge writes the trace masked to w.
+func (m *captureMask) merge(run *preload.Captured, w io.Writer) (sqltrace.MergeStats, error) {
+	st, ms, err := mask.Merged(w, run.Dir(), run.Merge, m.cols, m.key)
+	if err == nil {
+		st.Notes = append(st.Notes, fmt.Sprintf("masked %s: %d snapshots, %d parameters, %d literals of statements' texts", m.names(), ms.Snapshots, ms.Params, ms.Literals))
+	}
+	return st, err
+}
+
+// names lists the masked columns.
+func (m *captureMask) names() string {
+	s := make([]string, len(m.cols))
+	for i, c := range m.cols {
+		s[i] = c.String()
+	}
+	return strings.Join(s, ", ")
 }

@@ -43,6 +43,9 @@ func traceInfoText(w io.Writer, in *sqltrace.Info, o Options) error {
 	fmt.Fprintf(w, "statements:   %d (%d distinct fingerprints), %d failed (%d busy or locked)\n", in.Statements, in.Fingerprints, in.Errors, in.Busy)
 	fmt.Fprintf(w, "commits:      %d\n", in.Commits)
 	fmt.Fprintf(w, "duration:     %s\n", duration(in.Duration))
+	if in.Masked != "" {
+		fmt.Fprintf(w, "masked:       %s: their values are keyed substitutes, in the snapshots and the statements\n", textEscape(in.Masked))
+	}
 	if in.Cut.Statements > 0 {
 		fmt.Fprintf(w, "cut:          %d statements longer than %d MiB, kept as their first MiB: a replay does not run them (%s)\n", in.Cut.Statements, sqltrace.MaxText>>20, in.Cut.Names())
 	}

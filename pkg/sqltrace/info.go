@@ -37,9 +37,12 @@ type Info struct {
 	Notes   []string `json:"notes,omitempty"`
 	// TailMissing, if not empty, says why the trace's last statements
 	// may be missing (a NoteTail note of the capture's).
-	TailMissing string              `json:"tail_missing,omitempty"`
-	Orders      map[string]*Order   `json:"-"`
-	byFP        map[string]*fpCount // fingerprint → counts
+	TailMissing string `json:"tail_missing,omitempty"`
+	// Masked names the columns whose values gobench capture --mask
+	// replaced by keyed substitutes ("users.email, users.name"), if any.
+	Masked string              `json:"masked,omitempty"`
+	Orders map[string]*Order   `json:"-"`
+	byFP   map[string]*fpCount // fingerprint → counts
 }
 
 // ProcessInfo is one process of a trace.
@@ -223,6 +226,9 @@ func (t *tally) add(c *scanContext, rec *Record) {
 		d.Snapshot, d.SnapshotError = rec.Snapshot.Size, rec.Snapshot.Error
 	case KindNote:
 		t.in.Notes = append(t.in.Notes, rec.Note.Text)
+		if cols, ok := ParseMaskNote(rec.Note); ok && rec.Stream == 0 {
+			t.in.Masked = cols
+		}
 		if rec.Note.Level == NoteTail && rec.Stream == 0 && t.in.TailMissing == "" {
 			t.in.TailMissing = rec.Note.Text
 		}

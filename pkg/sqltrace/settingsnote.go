@@ -27,3 +27,20 @@ func ParseSettingsNote(n Note) (path, stmts string, ok bool) {
 	}
 	return rest[:i], rest[i+len(" — "):], true
 }
+
+// maskNotePrefix opens the note of a trace whose columns gobench capture
+// --mask replaced by keyed substitutes (package mask).
+const maskNotePrefix = "masked columns (values replaced by keyed substitutes): "
+
+// MaskNote returns the note that the trace's values of cols
+// ("users.email, users.name") are substitutes.
+func MaskNote(cols string) Note {
+	return Note{Level: NoteInfo, Text: maskNotePrefix + cols}
+}
+
+// ParseMaskNote reads a note MaskNote wrote: the masked columns; false
+// for another note.
+func ParseMaskNote(n Note) (cols string, ok bool) {
+	cols, ok = strings.CutPrefix(n.Text, maskNotePrefix)
+	return cols, ok && n.Level == NoteInfo
+}

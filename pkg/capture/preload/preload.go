@@ -462,5 +462,9 @@ func (c *Captured) FreeName(path string) (string, error) {
 	return "", fmt.Errorf("no free name for the trace beside %s", path)
 }
 
+// Dir returns the capture's private directory, where a caller may keep
+// files of its own (not named part-*): they go with it at Close.
+func (c *Captured) Dir() string { return c.dir }
+
 // Close removes the capture's directory.
 func (c *Captured) Close() error { return os.RemoveAll(c.dir) }

@@ -93,7 +93,7 @@ def read_ops(db, seed, ops):
             conn.execute("SELECT id, item, qty, price, status FROM orders WHERE user_id = ? ORDER BY id",
                          (uid,)).fetchall()
         else:
-            conn.execute("SELECT u.name, count(o.id), coalesce(sum(o.qty * o.price), 0) FROM users u "
+            conn.execute("SELECT u.name, count(o.id), coalesce(round(sum(o.qty * o.price), 2), 0) FROM users u "
                          "LEFT JOIN orders o ON o.user_id = u.id WHERE u.id = :uid GROUP BY u.id",
                          {"uid": uid}).fetchall()
     conn.close()

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -118,9 +117,4 @@ func diskCSV(w io.Writer, r *disk.Report, _ bytesize.Units) error {
 
 // diskJSON writes a disk report as indented JSON; rates are in bytes per
 // second whatever the units.
-func diskJSON(w io.Writer, r *disk.Report, _ bytesize.Units) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // expressions such as ">=" stay readable
-	return enc.Encode(r)
-}
+func diskJSON(w io.Writer, r *disk.Report, _ bytesize.Units) error { return writeJSON(w, r) }

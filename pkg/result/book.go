@@ -25,12 +25,7 @@ func NewBook(suites []*Suite) *Book {
 }
 
 // Write encodes the book as indented JSON.
-func (b *Book) Write(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(b)
-}
+func (b *Book) Write(w io.Writer) error { return writeIndented(w, b) }
 
 // decodeBook decodes a book's JSON, each suite read and checked as
 // ReadSuite reads and checks a suite file.

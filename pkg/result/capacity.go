@@ -175,9 +175,4 @@ func ReadAny(r io.Reader) (any, error) {
 }
 
 // Write encodes the capacity result as indented JSON.
-func (c *Capacity) Write(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // objectives such as "<=" stay readable
-	return enc.Encode(c)
-}
+func (c *Capacity) Write(w io.Writer) error { return writeIndented(w, c) }

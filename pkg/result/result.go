@@ -618,11 +618,15 @@ func (o *OpStats) DecodeHistogram() (*hdr.Histogram, error) {
 }
 
 // Write encodes r as indented JSON.
-func (r *Result) Write(w io.Writer) error {
+func (r *Result) Write(w io.Writer) error { return writeIndented(w, r) }
+
+// writeIndented writes v as indented JSON, its expressions (">=") as they
+// are: every result file's encoding.
+func writeIndented(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // expressions such as ">=" stay readable
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
 
 // Read decodes and checks a JSON result, such as a file a user hands to

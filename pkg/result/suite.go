@@ -661,12 +661,7 @@ func (s *Suite) cellList() string {
 }
 
 // Write encodes the suite as indented JSON.
-func (s *Suite) Write(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // expressions such as ">=" stay readable
-	return enc.Encode(s)
-}
+func (s *Suite) Write(w io.Writer) error { return writeIndented(w, s) }
 
 // ReadSuite decodes a result file: a suite, or a single run's result,
 // which becomes a suite of one cell. Every run is checked as Read checks

@@ -91,8 +91,12 @@ func tokenize(sql string) []token {
 	return toks
 }
 
+// isWordByte reports whether c continues a word, as SQLite (and
+// sqltrace's fingerprints) read one: ASCII letters, digits, _, $ and
+// every byte of a UTF-8 sequence. A $ opens a parameter only where a token
+// begins (tokenize's parameter case comes first).
 func isWordByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // skipTo returns the index just past the first end at or after i, or the

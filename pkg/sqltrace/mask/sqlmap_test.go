@@ -39,6 +39,7 @@ func TestParse(t *testing.T) {
 		{"SELECT * FROM users WHERE email LIKE ?", "users", ""},
 		{"SELECT * FROM users WHERE id = -5 -- email = 'no'", "users", "-5=users.id"},
 		{"DELETE FROM users WHERE email NOT IN ($a, $b)", "users", "p1=users.email p2=users.email"},
+		{"UPDATE users SET name = ?, email = ? WHERE id$x = ?", "users", "p1=users.name p2=users.email p3=users.id$x"}, // $ inside a name is the name's, as SQLite reads it
 		{"INSERT INTO t(a) VALUES (?) ON CONFLICT(a) DO UPDATE SET b = ?", "t", "p1=t.a p2=t.b"},
 		{"SELECT 'it''s' FROM users WHERE name = 'O''Brien'", "users", "'O''Brien'=users.name"},
 		{"", "", ""},

@@ -102,6 +102,9 @@ type connector struct {
 	// settings are the statements that would set what the connector's
 	// connections run with (see connSettings), until noted in the trace.
 	settings string
+	// version is the SQLite library the connector's driver carries
+	// (sqlite_version()), until noted in the trace.
+	version string
 }
 
 // Driver returns the recording driver.
@@ -114,9 +117,11 @@ func (k *connector) Driver() driver.Driver { return k.d }
 func (k *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	path := k.database(ctx)
 	id, db := k.c.opened(ctx, path, func(dest string) error { return k.copy(ctx, dest) }, k.digest)
-	if settings := k.takeSettings(); settings != "" {
+	settings, version := k.takeSettings()
+	if settings != "" {
 		k.c.write(&sqltrace.Record{Kind: sqltrace.KindNote, Note: sqltrace.SettingsNote(path, settings)})
 	}
+	k.c.noteVersion(version)
 	t := k.c.now()
 	under, err := k.k.Connect(ctx)
 	rec := sqltrace.Open{Conn: id, DB: db, Time: t}
@@ -150,19 +155,23 @@ func (k *connector) database(ctx context.Context) string {
 		if path != "" {
 			k.settings = connSettings(ctx, cn)
 		}
+		if rows, err := query(ctx, cn, "SELECT sqlite_version()"); err == nil && len(rows) == 1 && len(rows[0]) == 1 {
+			k.version = rows[0][0]
+		}
 		cn.Close()
 	}
 	k.path = &path
 	return path
 }
 
-// takeSettings returns the connector's settings the first time, "" after.
-func (k *connector) takeSettings() string {
+// takeSettings returns the connector's settings and SQLite version the
+// first time, "" after.
+func (k *connector) takeSettings() (settings, version string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	s := k.settings
-	k.settings = ""
-	return s
+	settings, version = k.settings, k.version
+	k.settings, k.version = "", ""
+	return settings, version
 }
 
 // connSettings reads what a connection runs with, whatever set it (the

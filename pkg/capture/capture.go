@@ -41,10 +41,11 @@ type Capture struct {
 	order, done atomic.Uint64
 	inflight    atomic.Int64
 
-	mu     sync.Mutex
-	dbs    map[string]*database // by path
-	err    error                // the first recording error
-	closed bool
+	mu       sync.Mutex
+	dbs      map[string]*database // by path
+	versions map[string]bool      // the SQLite versions noted in the trace
+	err      error                // the first recording error
+	closed   bool
 }
 
 // database is one database file the capture has seen opened.
@@ -140,6 +141,23 @@ func (c *Capture) write(r *sqltrace.Record) {
 	}
 	if err := c.proc.Write(r); err != nil {
 		c.fail(err)
+	}
+}
+
+// noteVersion notes in the trace, once, that the process's statements
+// run on SQLite version ("" notes nothing).
+func (c *Capture) noteVersion(version string) {
+	c.mu.Lock()
+	noted := version == "" || c.versions[version]
+	if !noted {
+		if c.versions == nil {
+			c.versions = map[string]bool{}
+		}
+		c.versions[version] = true
+	}
+	c.mu.Unlock()
+	if !noted {
+		c.write(&sqltrace.Record{Kind: sqltrace.KindNote, Note: sqltrace.VersionNote(version)})
 	}
 }
 

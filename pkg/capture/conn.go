@@ -20,6 +20,9 @@ type conn struct {
 	tx    txState
 
 	params map[string]paramMap // by statement text, for statements run without Prepare
+	// bindTime converts a time.Time argument as the driver underneath
+	// binds it (nil: as mattn's does).
+	bindTime timeBinder
 }
 
 var (
@@ -77,7 +80,7 @@ func (cn *conn) certain(r run) bool {
 func (cn *conn) done(r run, end time.Time, inSQLite time.Duration, sql string, pm paramMap, args []driver.NamedValue, res outcome) {
 	kept, cut := sqltrace.KeepSQL(sql)
 	e := sqltrace.Exec{
-		Conn: cn.id, SQL: kept, Flags: cut, Params: pm.values(args),
+		Conn: cn.id, SQL: kept, Flags: cut, Params: pm.values(args, cn.bindTime),
 		Start: cn.c.at(r.start), Span: int64(end.Sub(r.start)), InSQLite: int64(inSQLite),
 		Rows: res.rows, Changes: res.changes,
 	}

@@ -39,5 +39,7 @@
 // transaction's records are held back until it ends (up to 4096), so that
 // one that wrote is placed just before its own commit. Named parameters
 // are placed at the index SQLite gives them; a time.Time is kept as the
-// text mattn's driver binds.
+// driver underneath binds it (mattn's text, modernc's, ncruces's RFC 3339:
+// a connection of the capture's own binds one to SELECT quote(?) and
+// reads which), so that a replay writes what the application wrote.
 package capture

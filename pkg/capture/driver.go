@@ -102,6 +102,12 @@ type connector struct {
 	// settings are the statements that would set what the connector's
 	// connections run with (see connSettings), until noted in the trace.
 	settings string
+	// version is the SQLite library the connector's driver carries
+	// (sqlite_version()), until noted in the trace.
+	version string
+	// bindTime converts a time.Time as the connector's driver binds it
+	// (probeTimeBinder; nil when unknown).
+	bindTime timeBinder
 }
 
 // Driver returns the recording driver.
@@ -114,9 +120,11 @@ func (k *connector) Driver() driver.Driver { return k.d }
 func (k *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	path := k.database(ctx)
 	id, db := k.c.opened(ctx, path, func(dest string) error { return k.copy(ctx, dest) }, k.digest)
-	if settings := k.takeSettings(); settings != "" {
+	settings, version := k.takeSettings()
+	if settings != "" {
 		k.c.write(&sqltrace.Record{Kind: sqltrace.KindNote, Note: sqltrace.SettingsNote(path, settings)})
 	}
+	k.c.noteVersion(version)
 	t := k.c.now()
 	under, err := k.k.Connect(ctx)
 	rec := sqltrace.Open{Conn: id, DB: db, Time: t}
@@ -127,7 +135,7 @@ func (k *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &conn{c: k.c, id: id, under: under, begin: k.begin, params: map[string]paramMap{}}, nil
+	return &conn{c: k.c, id: id, under: under, begin: k.begin, params: map[string]paramMap{}, bindTime: k.bindTime}, nil
 }
 
 // database returns the path of the connector's database, asking a
@@ -150,19 +158,24 @@ func (k *connector) database(ctx context.Context) string {
 		if path != "" {
 			k.settings = connSettings(ctx, cn)
 		}
+		if rows, err := query(ctx, cn, "SELECT sqlite_version()"); err == nil && len(rows) == 1 && len(rows[0]) == 1 {
+			k.version = rows[0][0]
+		}
+		k.bindTime = probeTimeBinder(ctx, cn)
 		cn.Close()
 	}
 	k.path = &path
 	return path
 }
 
-// takeSettings returns the connector's settings the first time, "" after.
-func (k *connector) takeSettings() string {
+// takeSettings returns the connector's settings and SQLite version the
+// first time, "" after.
+func (k *connector) takeSettings() (settings, version string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	s := k.settings
-	k.settings = ""
-	return s
+	settings, version = k.settings, k.version
+	k.settings, k.version = "", ""
+	return settings, version
 }
 
 // connSettings reads what a connection runs with, whatever set it (the
@@ -221,10 +234,15 @@ func (k *connector) digest() ([]sqltrace.TableDigest, error) {
 // query runs a statement of the capture's own on cn and returns its rows
 // as text.
 func query(ctx context.Context, cn driver.Conn, q string) ([][]string, error) {
+	return queryArgs(ctx, cn, q, nil)
+}
+
+// queryArgs is query with arguments bound to the statement's parameters.
+func queryArgs(ctx context.Context, cn driver.Conn, q string, args []driver.NamedValue) ([][]string, error) {
 	var rows driver.Rows
 	var err error
 	if qc, ok := cn.(driver.QueryerContext); ok {
-		rows, err = qc.QueryContext(ctx, q, nil)
+		rows, err = qc.QueryContext(ctx, q, args)
 	}
 	if rows == nil && (err == nil || errors.Is(err, driver.ErrSkip)) {
 		var st driver.Stmt
@@ -232,8 +250,12 @@ func query(ctx context.Context, cn driver.Conn, q string) ([][]string, error) {
 			return nil, err
 		}
 		defer st.Close()
+		var values []driver.Value
+		for _, a := range args {
+			values = append(values, a.Value)
+		}
 		//lint:ignore SA1019 the fallback database/sql uses too
-		rows, err = st.Query(nil)
+		rows, err = st.Query(values)
 	}
 	if err != nil {
 		return nil, err

@@ -271,7 +271,7 @@ func newParamMap(sql string) paramMap {
 // index: an argument with a name goes where :name, @name or $name is (the
 // first the statement has, as mattn's driver looks them up), one without
 // where its ordinal says. Parameters no argument binds are NULL.
-func (pm paramMap) values(args []driver.NamedValue) []sqltrace.Value {
+func (pm paramMap) values(args []driver.NamedValue, bindTime timeBinder) []sqltrace.Value {
 	n := pm.count
 	for _, a := range args {
 		if a.Name == "" && a.Ordinal > n {
@@ -294,21 +294,19 @@ func (pm paramMap) values(args []driver.NamedValue) []sqltrace.Value {
 			}
 		}
 		if at >= 1 && at <= len(out) {
-			out[at-1] = value(a.Value)
+			out[at-1] = value(a.Value, bindTime)
 		}
 	}
 	return out
 }
 
-// timeFormat is how mattn's driver binds a time.Time.
-const timeFormat = "2006-01-02 15:04:05.999999999-07:00"
-
 // value converts an argument as drivers bind it: those database/sql
 // passes (int64, float64, bool, string, []byte, time.Time, nil), and the
 // other integers, floats, strings and byte slices a driver's
 // CheckNamedValue lets through (ncruces's does); anything else as the
-// text fmt.Sprint makes of it.
-func value(v any) sqltrace.Value {
+// text fmt.Sprint makes of it. A time.Time is converted by bindTime, as
+// the driver underneath binds it (mattn's text when nil).
+func value(v any, bindTime timeBinder) sqltrace.Value {
 	switch v := v.(type) {
 	case nil:
 		return sqltrace.Value{}
@@ -326,7 +324,10 @@ func value(v any) sqltrace.Value {
 	case []byte:
 		return sqltrace.Keep(sqltrace.ValueBlob, v)
 	case time.Time:
-		return sqltrace.Keep(sqltrace.ValueText, []byte(v.Format(timeFormat)))
+		if bindTime == nil {
+			return mattnTime(v)
+		}
+		return bindTime(v)
 	}
 	r := reflect.ValueOf(v)
 	switch r.Kind() {
@@ -337,7 +338,7 @@ func value(v any) sqltrace.Value {
 	case reflect.Float32, reflect.Float64:
 		return sqltrace.Value{Type: sqltrace.ValueFloat, Float: r.Float()}
 	case reflect.Bool:
-		return value(r.Bool())
+		return value(r.Bool(), nil)
 	case reflect.String:
 		return sqltrace.Keep(sqltrace.ValueText, []byte(r.String()))
 	case reflect.Slice:

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,9 @@ func readCaptured(open func() (io.ReadCloser, error), r *workload.Replay) (*work
 			if path, stmts, ok := sqltrace.ParseSettingsNote(rec.Note); ok && path == r.Database {
 				c.conns.add(stmts)
 			}
+			if v, ok := sqltrace.ParseVersionNote(rec.Note); ok && !slices.Contains(c.versions, v) {
+				c.versions = append(c.versions, v)
+			}
 		}
 	}
 	if err := tr.Err(); err != nil {
@@ -57,6 +61,7 @@ type capturedTally struct {
 	sums     map[string]int64 // ns
 	settings settingsTally    // set by the application's statements
 	conns    settingsTally    // what its connections began with (sqltrace.SettingsNote)
+	versions []string         // the SQLite libraries it ran on (sqltrace.VersionNote)
 }
 
 func newCapturedTally(kinds []workload.ReplayKind) *capturedTally {
@@ -105,7 +110,7 @@ func (c *capturedTally) add(stream uint64, e *sqltrace.Exec) {
 // captured returns the settings and the timings, the kinds in their
 // order.
 func (c *capturedTally) captured(kinds []workload.ReplayKind) *workload.ReplayCaptured {
-	out := &workload.ReplayCaptured{Settings: c.settings.over(&c.conns), Total: c.timing("")}
+	out := &workload.ReplayCaptured{Settings: c.settings.over(&c.conns), Total: c.timing(""), SQLiteVersions: c.versions}
 	out.Total.Kind = "total"
 	for _, k := range kinds {
 		if c.hist[k.ID] != nil {

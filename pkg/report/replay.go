@@ -94,6 +94,9 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 		div += "; the trace holds no digest of the statements' rows (a capture by an older gobench): their rows were compared by number only"
 	}
 	lines = append(lines, div)
+	if line := versionLine(r, t.Diverged); line != "" {
+		lines = append(lines, line)
+	}
 	lines = append(lines, divergedLines(r, ph)...)
 	lines = append(lines, failedLines(r, ph)...)
 	lines = append(lines, thinLine(ph)...)
@@ -261,6 +264,23 @@ func suiteStatements(sum *judge.Summary) [][2]string {
 		}
 	}
 	return legend
+}
+
+// versionLine names the SQLite library the application ran on when
+// captured and the one the replay ran on, and, when they differ and
+// statements diverged, that the version may be the cause: "" when the
+// trace does not say (a capture by an older gobench).
+func versionLine(r *result.Result, diverged int64) string {
+	c := r.Plan.Replay.Captured
+	replayed := r.Environment.StoreFact("sqlite_version")
+	if c == nil || len(c.SQLiteVersions) == 0 || replayed == "" {
+		return ""
+	}
+	line := fmt.Sprintf("SQLite: captured on %s, replayed on %s (%s)", strings.Join(c.SQLiteVersions, " and "), replayed, r.Plan.Driver)
+	if diverged > 0 && (len(c.SQLiteVersions) > 1 || c.SQLiteVersions[0] != replayed) {
+		line += ": another version can return other results for the same statements (sum() of REAL values is compensated since 3.43, for one), so some of the divergence may be the version's, not the replay's"
+	}
+	return line
 }
 
 // divergedLines names each kind of statement that diverged, with how

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -110,5 +111,37 @@ func TestMeanFactor(t *testing.T) {
 		if got := meanFactor(tt.replayed, tt.captured); got != tt.want {
 			t.Errorf("meanFactor(%v, %v) = %q, want %q", tt.replayed, tt.captured, got, tt.want)
 		}
+	}
+}
+
+// The SQLite library a replay ran on, beside the capture's: the version
+// is blamed for divergence only when statements diverged and the
+// versions differ; an older gobench's trace says nothing.
+func TestVersionLine(t *testing.T) {
+	const blame = "some of the divergence may be the version's"
+	for _, tt := range []struct {
+		name      string
+		captured  []string
+		replayed  string
+		diverged  int64
+		want, not []string
+	}{
+		{"same version", []string{"3.53.4"}, "3.53.4", 2, []string{"SQLite: captured on 3.53.4, replayed on 3.53.4 (mattn)"}, []string{blame}},
+		{"other version, none diverged", []string{"3.40.1"}, "3.53.4", 0, []string{"SQLite: captured on 3.40.1, replayed on 3.53.4 (mattn)"}, []string{blame}},
+		{"other version, diverged", []string{"3.40.1"}, "3.53.4", 1, []string{"captured on 3.40.1, replayed on 3.53.4 (mattn): another version", blame}, nil},
+		{"two libraries captured", []string{"3.53.4", "3.40.1"}, "3.53.4", 1, []string{"captured on 3.53.4 and 3.40.1", blame}, nil},
+		{"an older gobench's trace", nil, "3.53.4", 1, nil, []string{"SQLite"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &result.Result{}
+			r.Plan.Driver = "mattn"
+			r.Plan.Replay = &workload.Replay{Captured: &workload.ReplayCaptured{SQLiteVersions: tt.captured}}
+			r.Environment.Store = []store.Fact{{Name: "sqlite_version", Value: tt.replayed}}
+			line := versionLine(r, tt.diverged)
+			if tt.want == nil && line != "" {
+				t.Fatalf("line %q, want none", line)
+			}
+			checkText(t, line, tt.want, tt.not)
+		})
 	}
 }

@@ -44,3 +44,22 @@ func ParseMaskNote(n Note) (cols string, ok bool) {
 	cols, ok = strings.CutPrefix(n.Text, maskNotePrefix)
 	return cols, ok && n.Level == NoteInfo
 }
+
+// versionNotePrefix opens the note that names the SQLite library a
+// captured process ran its statements on.
+const versionNotePrefix = "SQLite library of this process: "
+
+// VersionNote returns the note that a process's statements ran on SQLite
+// version (sqlite3_libversion(): "3.40.1"). A replay on another version
+// can return other results for the same statements (sum() of REAL
+// values is compensated since 3.43), which its divergence report says.
+func VersionNote(version string) Note {
+	return Note{Level: NoteInfo, Text: versionNotePrefix + version}
+}
+
+// ParseVersionNote reads a note VersionNote wrote: the version; false for
+// another note.
+func ParseVersionNote(n Note) (version string, ok bool) {
+	version, ok = strings.CutPrefix(n.Text, versionNotePrefix)
+	return version, ok && n.Level == NoteInfo && version != ""
+}

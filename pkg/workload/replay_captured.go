@@ -13,6 +13,10 @@ type ReplayCaptured struct {
 	// ReplayKind.ID), Total of every statement replayed.
 	Kinds []CapturedTiming `json:"kinds,omitempty"`
 	Total CapturedTiming   `json:"total"`
+	// SQLiteVersions are the SQLite libraries the application's processes
+	// ran on, as the capture noted them (sqltrace.VersionNote): none in a
+	// trace of an older capture.
+	SQLiteVersions []string `json:"sqlite_versions,omitempty"`
 }
 
 // CapturedSetting is a setting the application set with a PRAGMA.

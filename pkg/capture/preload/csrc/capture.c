@@ -191,6 +191,7 @@ struct sqlite3_vfs {
 	X(sqlite3_int64, sqlite3_column_int64, (sqlite3_stmt *, int))                                            \
 	X(double, sqlite3_column_double, (sqlite3_stmt *, int))                                                  \
 	X(const unsigned char *, sqlite3_column_text, (sqlite3_stmt *, int))                                     \
+	X(const char *, sqlite3_libversion, (void))                                                              \
 	X(const void *, sqlite3_column_blob, (sqlite3_stmt *, int))                                              \
 	X(int, sqlite3_column_bytes, (sqlite3_stmt *, int))
 
@@ -592,6 +593,16 @@ static int open_part(void) {
 	put_i(&records, (int64_t)wall.tv_sec * 1000000000 + wall.tv_nsec);
 	put_i(&records, now());
 	command_line(&records);
+	/* the SQLite library the process runs: a replay on another version can
+	 * return other results for the same statements (sqltrace.VersionNote) */
+	if (real_sqlite3_libversion) {
+		const char *v = real_sqlite3_libversion();
+		char msg[128];
+		snprintf(msg, sizeof msg, "SQLite library of this process: %s", v ? v : "");
+		put_byte(&records, K_NOTE);
+		put_byte(&records, 1);
+		put_str(&records, msg, MAX_STRING);
+	}
 	last_flush = now();
 	return 1;
 }

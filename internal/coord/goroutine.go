@@ -136,18 +136,20 @@ func (g *goroutineMode) run(ctx context.Context, b *result.Builder) error {
 type watchedCollector struct {
 	b       *result.Builder
 	last    []atomic.Int64 // by worker id
+	begun   []atomic.Int64 // the phase's START instant, by worker id
 	running []atomic.Bool
 	gates   []sinkGate
 }
 
 func newWatchedCollector(b *result.Builder, workers int) *watchedCollector {
-	return &watchedCollector{b: b, last: make([]atomic.Int64, workers), running: make([]atomic.Bool, workers), gates: make([]sinkGate, workers)}
+	return &watchedCollector{b: b, last: make([]atomic.Int64, workers), begun: make([]atomic.Int64, workers), running: make([]atomic.Bool, workers), gates: make([]sinkGate, workers)}
 }
 
 // start marks the workers as running a phase begun at START instant at.
 func (c *watchedCollector) start(ids []int, at int64) {
 	for _, id := range ids {
 		c.last[id].Store(at)
+		c.begun[id].Store(at)
 		c.running[id].Store(true)
 	}
 }
@@ -181,7 +183,7 @@ func (c *watchedCollector) close() {
 
 // Sink wraps the builder's recorder of worker in phase.
 func (c *watchedCollector) Sink(worker, phase int) workload.Sink {
-	return &watchedSink{Sink: c.b.Sink(worker, phase), last: &c.last[worker], running: &c.running[worker], gate: &c.gates[worker]}
+	return &watchedSink{Sink: c.b.Sink(worker, phase), last: &c.last[worker], begun: &c.begun[worker], running: &c.running[worker], gate: &c.gates[worker]}
 }
 
 // errRecordingClosed fails a sample recorded after the coordinator stopped
@@ -197,12 +199,15 @@ type sinkGate struct {
 type watchedSink struct {
 	workload.Sink
 	last    *atomic.Int64
+	begun   *atomic.Int64
 	running *atomic.Bool
 	gate    *sinkGate
 }
 
 // Record records the sample, then stamps the completion: the watchdog
-// reads the stamp.
+// reads the stamp. The stamp is the sample's own end (its phase's START
+// instant on the monotonic clock, plus its start and latency), not a
+// clock read of the sink's: one clock read an op less.
 func (s *watchedSink) Record(smp workload.Sample) error {
 	s.gate.mu.Lock()
 	defer s.gate.mu.Unlock()
@@ -210,7 +215,7 @@ func (s *watchedSink) Record(smp workload.Sample) error {
 		return errRecordingClosed
 	}
 	err := s.Sink.Record(smp)
-	s.last.Store(runner.Now())
+	s.last.Store(s.begun.Load() + int64(smp.Start+smp.Latency))
 	return err
 }
 

@@ -110,7 +110,9 @@ func (a *opAgg) record(s *workload.Sample) (clamped int64) {
 	if s.Flags&workload.FlagBusyCommit != 0 {
 		a.busyCommits++
 	}
-	a.replayed(s)
+	if s.Flags != 0 || s.Class.IsError() { // else replayed counts nothing: the mix's samples skip it
+		a.replayed(s)
+	}
 	rec(a.lat, int64(s.Latency))
 	a.counts[s.Class]++
 	if a.service != nil {

@@ -43,7 +43,8 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	ph := &p.Phases[0]
 	o.matrix.AddFlags(fs, "ops per transaction (1: each op is its own transaction)")
 	o.loop.AddFlags(fs, p, "ops")
-	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete")
+	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete, append (a new key each)")
+	fs.StringVar(&p.AppendOrder, "append-order", workload.AppendSequential, "order of each worker's appended keys: sequential (each after the last) or random")
 	fs.IntVar(&o.writePct, "write-pct", 0, "shorthand for --mix read=100-N,upsert=N")
 	fs.Var(newCount(&p.Keys.Count), "keys", "rows preloaded before the run; ops draw keys from them")
 	fs.Var(&p.Keys.Distribution, "dist", "key distribution: uniform or zipfian")

@@ -152,6 +152,7 @@ type Lottery struct {
 	scripts       uint64 // the scripts dealt (a sql workload's)
 	deck          *deck
 	keys          keyChooser
+	app           *appender // the keys of appends (nil: the mix appends nothing)
 	each          *eachKeys
 	op            workload.Op // the single op of an each-key phase
 	scanN         int
@@ -207,6 +208,9 @@ func lotteryOf(plan *workload.Plan, ph *workload.Phase, phase, worker int, keys 
 		l.value, l.tag = nil, plan.Crash != nil
 		return l
 	}
+	if ph.Mix.Share(workload.OpAppend) > 0 {
+		l.app = newAppender(plan, phase, worker)
+	}
 	if ph.Access == workload.AccessEach {
 		l.op = ph.Mix.Ops()[0]
 		lo, hi := plan.Share(worker)
@@ -260,7 +264,7 @@ func (l *Lottery) Next() (workload.Op, uint64) {
 		return op, l.rec.keynum
 	}
 	op, key := l.dealKey()
-	if op == workload.OpUpsert || op == workload.OpUpdate || op == workload.OpInsert {
+	if op == workload.OpUpsert || op == workload.OpUpdate || op == workload.OpInsert || op == workload.OpAppend {
 		l.value = l.value[:l.plan.ValueSizeOf(key)]
 		if l.random {
 			fillRandom(l.value, l.valRng)
@@ -340,7 +344,10 @@ func (l *Lottery) dealKey() (op workload.Op, key uint64) {
 		key, l.scanN = l.each.deal()
 		return l.op, key
 	}
-	return l.deck.deal(), l.keys.next(l.keyRng)
+	if op = l.deck.deal(); op == workload.OpAppend {
+		return op, l.app.next()
+	}
+	return op, l.keys.next(l.keyRng)
 }
 
 // Value returns the value dealt with the last write op. The slice is reused

@@ -67,6 +67,9 @@ type Plan struct {
 	// RandomValues fills values with uniformly random bytes, which no
 	// file system or engine can compress, instead of printable text.
 	RandomValues bool `json:"random_values,omitempty"`
+	// AppendOrder is the order of each worker's appended keys (see
+	// OpAppend): AppendSequential ("" too) or AppendRandom.
+	AppendOrder string `json:"append_order,omitempty"`
 	// Mode is ModeProcess or ModeGoroutine.
 	Mode string `json:"mode"`
 	// Procs is the number of worker processes (in goroutine mode: groups
@@ -426,7 +429,7 @@ func (ph *Phase) validate(mixed bool) error {
 	}
 	for _, op := range ph.Mix.Ops() {
 		if !slices.Contains(MixOps(), op) && !slices.Contains(RecordOps(), op) && !op.IsScript() && !op.IsStatement() {
-			return fmt.Errorf("%v cannot be dealt by a lottery mix (want read, upsert, update or delete)", op)
+			return fmt.Errorf("%v cannot be dealt by a lottery mix (want read, upsert, update, delete or append)", op)
 		}
 	}
 	if ph.Order != "" {

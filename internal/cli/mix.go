@@ -44,6 +44,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	o.matrix.AddFlags(fs, "ops per transaction (1: each op is its own transaction)")
 	o.loop.AddFlags(fs, p, "ops")
 	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete, append (a new key each)")
+	fs.Var(&o.spec.Roles, "role", "a role of workers with a mix of its own, NAME:COUNT:MIX[@RATE] (repeatable; the roles' counts set the workers; @RATE runs the role open-loop at RATE ops/s over its workers), e.g. writer:3:append=100")
 	fs.StringVar(&p.AppendOrder, "append-order", workload.AppendSequential, "order of each worker's appended keys: sequential (each after the last) or random")
 	fs.IntVar(&o.writePct, "write-pct", 0, "shorthand for --mix read=100-N,upsert=N")
 	fs.Var(newCount(&p.Keys.Count), "keys", "rows preloaded before the run; ops draw keys from them")
@@ -156,6 +157,9 @@ then read 'sustainable rate: wal >= 3x rollback' or 'sustainable rate >= 500'.`,
 func (o *mixOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 	fs := cmd.Flags()
 	spec := o.spec
+	if err := checkRoleFlags(fs); err != nil {
+		return nil, err
+	}
 	if fs.Changed("write-pct") {
 		if fs.Changed("mix") {
 			return nil, errors.New("--mix and --write-pct both given (want one of them)")
@@ -168,4 +172,18 @@ func (o *mixOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 		spec.Plan.Phases[0].Mix = m
 	}
 	return resolveLottery(cmd, env, &o.run, &o.loop, &o.search, o.matrix, &spec, &spec.Loop)
+}
+
+// checkRoleFlags refuses the flags that roles replace: the roles' counts
+// set the workers, their mixes the mix, their rates the rate.
+func checkRoleFlags(fs *pflag.FlagSet) error {
+	if !fs.Changed("role") {
+		return nil
+	}
+	for _, f := range []string{"procs", "goroutines", "mix", "write-pct", "rate"} {
+		if fs.Changed(f) {
+			return fmt.Errorf("--role and --%s both given: with roles, each role's COUNT, MIX and @RATE set the workers, the mix and the rate", f)
+		}
+	}
+	return nil
 }

@@ -21,13 +21,18 @@ type Schedule struct {
 }
 
 // NewSchedule returns the schedule of worker in run phase run (an index
-// of p.RunPhases()) of an open-loop plan (p.Rate > 0).
+// of p.RunPhases()) of an open-loop plan (p.Rate > 0), or of a worker
+// whose role has a rate.
 func NewSchedule(p *workload.Plan, run, worker int) *Schedule {
 	return newSchedule(p, p.SeedPhase(run), worker)
 }
 
 func newSchedule(p *workload.Plan, phase, worker int) *Schedule {
-	s := &Schedule{gap: 1e9 * float64(p.Workers()) / p.Rate, poisson: p.Arrival == workload.ArrivalPoisson, r: newRand(p.Seed, worker, phase, streamArrivals)}
+	gap := 1e9 * float64(p.Workers()) / p.Rate
+	if r := p.RoleOf(worker); r >= 0 {
+		gap = 1e9 * float64(p.Roles[r].Workers) / p.Roles[r].Rate
+	}
+	s := &Schedule{gap: gap, poisson: p.Arrival == workload.ArrivalPoisson, r: newRand(p.Seed, worker, phase, streamArrivals)}
 	if s.poisson {
 		s.t = s.r.ExpFloat64() * s.gap
 	} else {
@@ -197,7 +202,7 @@ func lotteryOf(plan *workload.Plan, ph *workload.Phase, phase, worker int, keys 
 		random: plan.RandomValues,
 		worker: worker,
 		phase:  phase,
-		deck:   newDeck(ph.Mix, newRand(plan.Seed, worker, phase, streamOps)),
+		deck:   newDeck(plan.MixOf(ph, worker), newRand(plan.Seed, worker, phase, streamOps)),
 		keys:   keys,
 		keyRng: newRand(plan.Seed, worker, phase, streamKeys),
 		valRng: newRand(plan.Seed, worker, phase, streamValues),
@@ -208,7 +213,7 @@ func lotteryOf(plan *workload.Plan, ph *workload.Phase, phase, worker int, keys 
 		l.value, l.tag = nil, plan.Crash != nil
 		return l
 	}
-	if ph.Mix.Share(workload.OpAppend) > 0 {
+	if plan.MixOf(ph, worker).Share(workload.OpAppend) > 0 {
 		l.app = newAppender(plan, phase, worker)
 	}
 	if ph.Access == workload.AccessEach {

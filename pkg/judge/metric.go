@@ -29,6 +29,9 @@ func ParseMetric(s string) (Metric, error) {
 	}
 	kind, stat, ok := strings.Cut(strings.TrimSpace(s), " ")
 	stat = strings.TrimSpace(stat)
+	if m, ok := roleMetric(kind, stat); ok {
+		return m, nil
+	}
 	// "write" begins a figure's whole name (write fairness) but is also a
 	// script's name users give, with statistics of its own ("write
 	// mean"); the other first words (cpu, commits, io…) name only figures.
@@ -44,6 +47,18 @@ func ParseMetric(s string) (Metric, error) {
 		}
 	}
 	return Metric{Kind: kind, Stat: statFigure(stat).Name}, nil // p99.990 reads as p99.99
+}
+
+// roleMetric reads a role's statistic, "ROLE KIND STAT" ("reader read
+// p99", "writer total ops/s"), split as role and the rest: its Kind is
+// "ROLE KIND" (result.Phase.Op reads it from the role's figures).
+func roleMetric(role, rest string) (Metric, bool) {
+	kind, stat, ok := strings.Cut(rest, " ")
+	stat = strings.TrimSpace(stat)
+	if !ok || statFigure(stat) == nil || kind != "total" && !isOwnKind(kind) || isOwnKind(role) || role == "total" {
+		return Metric{}, false
+	}
+	return Metric{Kind: role + " " + kind, Stat: statFigure(stat).Name}, true
 }
 
 // wholeMetric splits a whole name into a Metric.
@@ -105,6 +120,9 @@ func isOwnKind(kind string) bool {
 func (m Metric) checkKind(s *result.Suite) error {
 	if m.Kind == "total" || m.isWhole() || isOwnKind(m.Kind) {
 		return nil
+	}
+	if role, _, ok := strings.Cut(m.Kind, " "); ok {
+		return m.checkRole(s, role)
 	}
 	for _, c := range s.Cells {
 		for _, r := range c.Runs {
@@ -274,4 +292,24 @@ func (m *Metric) UnmarshalText(b []byte) error {
 	}
 	*m = v
 	return nil
+}
+
+// checkRole refuses a role's metric when no run of the suite has the
+// role.
+func (m Metric) checkRole(s *result.Suite, role string) error {
+	var roles []string
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			if names := r.Plan.RoleNames(); slices.Contains(names, role) {
+				return nil
+			} else {
+				roles = append(roles, names...)
+			}
+		}
+	}
+	if len(roles) == 0 {
+		return fmt.Errorf("metric %q: %q is no role of these runs, which have none (give --role NAME:COUNT:MIX)", m, role)
+	}
+	slices.Sort(roles)
+	return fmt.Errorf("metric %q: %q is no role of these runs (their roles: %s)", m, role, strings.Join(slices.Compact(roles), ", "))
 }

@@ -41,6 +41,10 @@ func runMarkdown(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 			replayMarkdown(ew, r, ph)
 		}
 		opTable(append(slices.Clone(ph.Ops), ph.Total), stats, errorText).writeMarkdown(ew)
+		if t := roleTable(ph, stats, errorText); t != nil {
+			ew.printf("\nPer role:\n\n")
+			t.writeMarkdown(ew)
+		}
 		if hasOpenLoop(ph) {
 			scols := strings.Repeat(" %s |", len(service))
 			ew.printf("\nService time from the actual start (uncorrected) and schedule lag:\n\n| op |"+scols+" lag p99 | lag max | late | skipped |\n|---|"+strings.Repeat("--:|", len(service))+"--:|--:|--:|--:|\n", anys(statNames(service))...)

@@ -69,6 +69,10 @@ func runText(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 		} else {
 			phaseTable(tw, ph, statsOr(stats, textStats))
 		}
+		if t := roleTable(ph, statsOr(stats, textStats), errorText); t != nil {
+			tw.printf("\nper role:\n")
+			t.writeText(tw)
+		}
 		openLoopTable(tw, ph, stats)
 		lockWaitTable(tw, ph, r.Plan)
 		phaseFooter(tw, ph)

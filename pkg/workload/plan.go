@@ -85,6 +85,11 @@ type Plan struct {
 	OnError string `json:"on_error"`
 	// Phases run one after another, each started by its own barrier.
 	Phases []Phase `json:"phases"`
+	// Roles, when set, split the workers into groups that deal mixes
+	// (and rates) of their own in every lottery phase, whose Mix is then
+	// theirs over all workers (RolesMix); results report each role's
+	// figures beside the phase's (see Role).
+	Roles []Role `json:"roles,omitempty"`
 	// Rate, when positive, runs lottery phases open-loop: ops are due on a
 	// schedule of Rate ops per second over all workers (each worker Rate
 	// divided by the workers), counted from the phase's START, whatever

@@ -1,0 +1,117 @@
+package result
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// Role is one role's figures in a phase (see workload.Role): its
+// workers' ops by kind and in total, over the phase's wall time (the
+// same denominator as the phase's), and the spread of its workers'
+// throughput. A gate reads a role's figure as "ROLE KIND STAT"
+// ("reader read p99").
+type Role struct {
+	Name string `json:"name"`
+	// Workers are the role's worker ids.
+	Workers []int     `json:"workers"`
+	Total   OpStats   `json:"total"`
+	Ops     []OpStats `json:"ops"`
+	// WorkerSpread is the spread of its workers' throughput.
+	WorkerSpread Spread `json:"worker_spread"`
+}
+
+// Op returns the role's statistics of kind ("total": all its data ops).
+func (r *Role) Op(kind string) (OpStats, bool) {
+	if kind == "total" {
+		return r.Total, true
+	}
+	for _, o := range r.Ops {
+		if o.Kind == kind {
+			return o, true
+		}
+	}
+	return OpStats{}, false
+}
+
+// RoleOp reads a role's op kind named "ROLE KIND" ("reader read",
+// "writer total"); ok is false for a name of no role of the phase, or a
+// kind the role did not run.
+func (p *Phase) RoleOp(name string) (OpStats, bool) {
+	role, kind, ok := strings.Cut(name, " ")
+	if !ok {
+		return OpStats{}, false
+	}
+	for i := range p.Roles {
+		if p.Roles[i].Name == role {
+			return p.Roles[i].Op(kind)
+		}
+	}
+	return OpStats{}, false
+}
+
+// roleAggs are a phase's aggregates per role: each worker's samples are
+// recorded again in its role's set.
+type roleAggs struct {
+	plan *workload.Plan
+	sets []*aggSet // by role
+}
+
+func newRoleAggs(p *workload.Plan) *roleAggs {
+	if len(p.Roles) == 0 {
+		return nil
+	}
+	ra := &roleAggs{plan: p}
+	for range p.Roles {
+		ra.sets = append(ra.sets, &aggSet{})
+	}
+	return ra
+}
+
+// add records worker's samples in its role's set.
+func (ra *roleAggs) add(ps *phaseState, worker int, samples []workload.Sample) {
+	if ra == nil {
+		return
+	}
+	set := ra.sets[ra.plan.RoleOf(worker)]
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	for i := range samples {
+		s := &samples[i]
+		a := set.aggs[s.Op]
+		if a == nil {
+			a = ps.newAgg(s.Op)
+			set.aggs[s.Op] = a
+		}
+		a.record(s)
+	}
+}
+
+// build returns each role's figures over the phase's workers ws (its
+// shard's), measured over wall.
+func (ra *roleAggs) build(ps *phaseState, ws []Worker, wall time.Duration) []Role {
+	if ra == nil {
+		return nil
+	}
+	var out []Role
+	for i, set := range ra.sets {
+		r := Role{Name: ra.plan.Roles[i].Name}
+		var mine []Worker
+		for _, w := range ws {
+			if ra.plan.RoleOf(w.ID) == i {
+				r.Workers = append(r.Workers, w.ID)
+				mine = append(mine, w)
+			}
+		}
+		for op, a := range set.aggs {
+			if a != nil {
+				r.Ops = append(r.Ops, a.stats(ps.tl.names[op], wall.Seconds()))
+			}
+		}
+		r.Total = ps.total(set.aggs).stats("total", wall.Seconds())
+		r.WorkerSpread = spread(mine)
+		out = append(out, r)
+	}
+	return out
+}

@@ -197,7 +197,7 @@ func RolesMix(roles []Role) Mix {
 	}
 	m := Mix{}
 	for _, s := range shares {
-		m = append(m, Weight{s.op, float64(s.n) * MixResolution})
+		m = append(m, Weight{s.op, float64(s.n) / (mixUnits / 100)})
 	}
 	return canonical(m)
 }

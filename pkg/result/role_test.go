@@ -1,0 +1,66 @@
+package result
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// Each role's figures are its workers' samples alone; a gate's name for
+// them ("reader read") reads them from the phase.
+func TestBuilderRoles(t *testing.T) {
+	t.Parallel()
+	p := plan(3)
+	p.Roles = []workload.Role{
+		{Name: "writer", Workers: 2, Mix: workload.Mix{{Op: workload.OpAppend, Percent: 100}}},
+		{Name: "reader", Workers: 1, Mix: workload.Mix{{Op: workload.OpRead, Percent: 100}}},
+	}
+	p.Phases[0].Mix = workload.RolesMix(p.Roles)
+	b := NewBuilder(p)
+	for w, n := range []int{7, 5, 11} {
+		s := b.Sink(w, 0)
+		for i := range n {
+			op, lat := workload.OpAppend, time.Millisecond
+			if w == 2 {
+				op, lat = workload.OpRead, time.Microsecond
+			}
+			class := store.OK
+			if w == 1 && i == 0 {
+				class = store.Busy
+			}
+			rec(t, s, op, class, time.Duration(i)*time.Millisecond, lat)
+		}
+		if err := s.Done(workload.WorkerStats{Worker: w, Samples: int64(n)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ph := b.Result().Phases[0]
+	if len(ph.Roles) != 2 {
+		t.Fatalf("roles %+v", ph.Roles)
+	}
+	for _, tt := range []struct {
+		kind          string
+		count, errors int64
+	}{
+		{"writer append", 12, 1},
+		{"writer total", 12, 1},
+		{"reader read", 11, 0},
+		{"reader total", 11, 0},
+	} {
+		o, ok := ph.Op(tt.kind)
+		if !ok || o.Count != tt.count || o.Errors.Total != tt.errors {
+			t.Errorf("%s: %+v, %v; want %d ops, %d failed", tt.kind, o, ok, tt.count, tt.errors)
+		}
+	}
+	if _, ok := ph.Op("reader append"); ok {
+		t.Error("the reader role has append ops")
+	}
+	if w := ph.Roles[0].Workers; len(w) != 2 || w[0] != 0 || w[1] != 1 {
+		t.Errorf("writer workers %v", w)
+	}
+	if r := ph.Roles[1]; r.Ops[0].P50Micros > 10 || r.WorkerSpread.MaxOpsPerSec == 0 {
+		t.Errorf("reader %+v: its latencies are the writers'", r)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // A role's figure is "ROLE KIND STAT": it parses, reads the role's own
@@ -44,6 +45,13 @@ func TestRoleMetric(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("%s: %v, want %q", tt.gate, err, tt.err)
 		}
+	}
+	e, err := ParseExpectation("reader read p90 <= 1s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := PlanSizes([]*workload.Plan{&r.Plan}, []Expectation{e}); len(got) != 1 || !strings.Contains(got[0], "the plan gives 360") {
+		t.Errorf("plan sizes %q: want the reader's 90%% of its 400 ops", got)
 	}
 	if err := (Metric{Kind: "reader append", Stat: "p99"}).producedBy(&r.Plan, false); err == nil || !strings.Contains(err.Error(), "role reader deals no append") {
 		t.Errorf("reader append: %v", err)

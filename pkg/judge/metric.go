@@ -225,7 +225,33 @@ func DefaultMetrics(s *result.Suite) []Metric {
 			ms = append(ms, Metric{k, st})
 		}
 	}
+	ms = append(ms, roleMetrics(s)...)
 	whole(false)
+	return ms
+}
+
+// roleMetrics returns, for runs with roles, each role's throughput and,
+// per op kind it ran, its p99: what each role got, beside the kinds'
+// figures over every worker.
+func roleMetrics(s *result.Suite) []Metric {
+	var ms []Metric
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			for _, role := range r.Phases[0].Roles {
+				add := func(m Metric) {
+					if !slices.Contains(ms, m) {
+						ms = append(ms, m)
+					}
+				}
+				add(Metric{role.Name + " total", "ops/s"})
+				for _, o := range role.Ops {
+					if !workload.IsMarkerKind(o.Kind) {
+						add(Metric{role.Name + " " + o.Kind, "p99"})
+					}
+				}
+			}
+		}
+	}
 	return ms
 }
 

@@ -600,15 +600,16 @@ type SecondOps struct {
 	MaxMicros float64 `json:"max_us"`
 }
 
-// Op returns the stats of the op kind named kind, or false.
+// Op returns the stats of the op kind named kind, or of a role's kind
+// named "ROLE KIND" (see RoleOp), or false.
 func (p *Phase) Op(kind string) (OpStats, bool) {
-	if strings.Contains(kind, " ") {
-		return p.RoleOp(kind)
-	}
 	for _, o := range p.Ops {
 		if o.Kind == kind {
 			return o, true
 		}
+	}
+	if strings.Contains(kind, " ") {
+		return p.RoleOp(kind)
 	}
 	return OpStats{}, false
 }

@@ -70,6 +70,11 @@ default) against one database. Each op is clocked alone and streamed to
 the coordinator, which reports throughput, latency percentiles and errors
 by class, per op kind.
 
+--role NAME:COUNT:MIX[@RATE], repeated, splits the workers into roles with
+mixes (and open-loop rates) of their own, a service's writers beside its
+readers; reports give each role its rows, and gates name it ('reader read
+p99 <= 5ms'). An append (--mix append=N) writes a new key each time.
+
 Before the run, --keys rows are preloaded (not measured). Writes take the
 write lock up front (BEGIN IMMEDIATE). Journal mode, synchronous and busy
 timeout are set explicitly on every connection, so drivers compare fairly.
@@ -108,6 +113,15 @@ then read 'sustainable rate: wal >= 3x rollback' or 'sustainable rate >= 500'.`,
 
   # A skewed, write-heavy mix on a database you keep
   gobench mix --mix read=50,upsert=50 --dist zipfian --db ./bench.db
+
+  # Three writers appending new keys beside a reader, verified, with a gate on the reader's tail
+  gobench mix --role writer:3:append=100 --role reader:1:read=100 --verify --expect 'reader read p99 <= 5ms'
+
+  # Eight writers closed-loop, two readers open-loop at 500 ops/s between them, on pebble
+  gobench mix --driver pebble --role writer:8:append=100 --role reader:2:read=90,upsert=10@500 --duration 30s
+
+  # Appends beside reads, each worker's keys scattered rather than increasing
+  gobench mix --mix append=70,read=30 --append-order random
 
   # Rollback against WAL, 3 interleaved repeats each, with gates for CI
   gobench mix --journal rollback,wal --repeat 3 --queries 500 --procs 4 --expect 'upsert ops/s: wal >= 2x rollback' --expect 'read p99 <= 50ms' --summary summary.md

@@ -416,11 +416,9 @@ func (ps *phaseState) total(merged [workload.MaxOp]*opAgg) *opAgg {
 	return total
 }
 
-// add adds samples of worker to the phase's histograms and counts.
-func (ps *phaseState) add(worker int, samples []workload.Sample) {
-	set := ps.sets[worker%len(ps.sets)]
-	set.mu.Lock()
-	defer set.mu.Unlock()
+// record adds samples to the set's aggregates, each op kind's made as
+// phase ps makes them, and counts those clamped. The caller holds set.mu.
+func (set *aggSet) record(ps *phaseState, samples []workload.Sample) {
 	for i := range samples {
 		s := &samples[i]
 		a := set.aggs[s.Op]
@@ -430,6 +428,14 @@ func (ps *phaseState) add(worker int, samples []workload.Sample) {
 		}
 		set.clamped += a.record(s)
 	}
+}
+
+// add adds samples of worker to the phase's histograms and counts.
+func (ps *phaseState) add(worker int, samples []workload.Sample) {
+	set := ps.sets[worker%len(ps.sets)]
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	set.record(ps, samples)
 	if ps.steady != nil {
 		ps.steady.add(samples)
 	}

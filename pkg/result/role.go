@@ -77,15 +77,7 @@ func (ra *roleAggs) add(ps *phaseState, worker int, samples []workload.Sample) {
 	set := ra.sets[ra.plan.RoleOf(worker)]
 	set.mu.Lock()
 	defer set.mu.Unlock()
-	for i := range samples {
-		s := &samples[i]
-		a := set.aggs[s.Op]
-		if a == nil {
-			a = ps.newAgg(s.Op)
-			set.aggs[s.Op] = a
-		}
-		a.record(s)
-	}
+	set.record(ps, samples)
 }
 
 // build returns each role's figures over the phase's workers ws (its

@@ -1,6 +1,8 @@
 package result
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -106,4 +108,47 @@ func (ra *roleAggs) build(ps *phaseState, ws []Worker, wall time.Duration) []Rol
 		out = append(out, r)
 	}
 	return out
+}
+
+// mergeRoles merges the shards' figures of each role in phase pi (nil
+// for a plan without roles): its workers, its kinds' histograms and
+// counts over wall seconds, its total and its workers' spread (ws, the
+// merged phase's workers).
+func mergeRoles(shards []*Result, pi int, ws []Worker, wall float64) ([]Role, error) {
+	p := shards[0].Plan
+	var out []Role
+	for i, pr := range p.Roles {
+		r := Role{Name: pr.Name}
+		aggs, kinds := map[string]*opAgg{}, []string(nil)
+		for _, sh := range shards {
+			if len(sh.Phases[pi].Roles) <= i {
+				continue
+			}
+			sr := sh.Phases[pi].Roles[i]
+			r.Workers = append(r.Workers, sr.Workers...)
+			for _, o := range sr.Ops {
+				a, err := aggOf(o)
+				if err != nil {
+					return nil, fmt.Errorf("role %s: %w", pr.Name, err)
+				}
+				if aggs[o.Kind] == nil {
+					aggs[o.Kind], kinds = a, append(kinds, o.Kind)
+					continue
+				}
+				aggs[o.Kind].merge(a)
+			}
+		}
+		slices.Sort(r.Workers)
+		total := newOpAgg(p.Timed(), p.Busy == workload.BusyRetry)
+		for _, k := range kinds {
+			r.Ops = append(r.Ops, aggs[k].stats(k, wall))
+			if p.IsDataKind(k) {
+				total.merge(aggs[k])
+			}
+		}
+		r.Total = total.stats("total", wall)
+		r.WorkerSpread = spread(slices.DeleteFunc(slices.Clone(ws), func(w Worker) bool { return !slices.Contains(r.Workers, w.ID) }))
+		out = append(out, r)
+	}
+	return out, nil
 }

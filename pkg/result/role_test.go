@@ -64,3 +64,36 @@ func TestBuilderRoles(t *testing.T) {
 		t.Errorf("reader %+v: its latencies are the writers'", r)
 	}
 }
+
+// The merge of a plan's shards keeps each role's figures: those of one
+// run of all its workers.
+func TestMergeShardsRoles(t *testing.T) {
+	t.Parallel()
+	roles := func() *workload.Plan {
+		p := plan(4)
+		p.Roles = []workload.Role{
+			{Name: "writer", Workers: 3, Mix: workload.Mix{{Op: workload.OpAppend, Percent: 100}}},
+			{Name: "reader", Workers: 1, Mix: workload.Mix{{Op: workload.OpRead, Percent: 100}}},
+		}
+		p.Phases[0].Mix = workload.RolesMix(p.Roles)
+		return p
+	}
+	a := shardRunOf(t, roles(), &workload.Shard{Index: 0, Count: 2})
+	b := shardRunOf(t, roles(), &workload.Shard{Index: 1, Count: 2})
+	whole := shardRunOf(t, roles(), nil)
+	m, err := MergeShards([]*Result{b, a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := m.Phases[0], whole.Phases[0]
+	for _, kind := range []string{"writer append", "writer total", "reader read", "reader total"} {
+		g, gok := got.Op(kind)
+		w, wok := want.Op(kind)
+		if !gok || !wok || w.Count == 0 || g.Count != w.Count || g.Errors != w.Errors || g.P99Micros != w.P99Micros || g.MaxMicros != w.MaxMicros {
+			t.Errorf("%s: merged %+v (%v), whole run %+v (%v)", kind, g, gok, w, wok)
+		}
+	}
+	if w := got.Roles[0].Workers; len(w) != 3 || w[2] != 2 {
+		t.Errorf("merged writer workers %v", w)
+	}
+}

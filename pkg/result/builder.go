@@ -364,7 +364,7 @@ func (ps *phaseState) build(name string, mine map[int]bool, timed bool) (Phase, 
 	}
 	ph.Total = ps.total(merged).stats("total", measured)
 	ph.WorkerSpread = spread(ph.Workers)
-	ph.Roles = ps.roles.build(ps, ph.Workers, wall)
+	ph.Roles = ps.roles.build(ps, ph.Workers)
 	if ps.cpu != nil {
 		c := *ps.cpu
 		if ps.coord != nil && c.Scope == CPUWorkers {

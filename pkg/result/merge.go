@@ -229,7 +229,7 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 	ph.Total = total.stats("total", measured)
 	ph.WorkerSpread, ph.CPU = spread(ph.Workers), mergeCPU(shards, pi, ph.Total.Count)
 	ph.IO = mergeIO(shards, pi, &ph)
-	roles, err := mergeRoles(shards, pi, ph.Workers, ph.WallSeconds)
+	roles, err := mergeRoles(shards, pi, ph.Workers)
 	if err != nil {
 		return ph, err
 	}

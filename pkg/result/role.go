@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/gobench/gobench/pkg/workload"
 )
 
 // Role is one role's figures in a phase (see workload.Role): its
-// workers' ops by kind and in total, over the phase's wall time (the
-// same denominator as the phase's), and the spread of its workers'
+// workers' ops by kind and in total, their rates over the time the role
+// ran (from START to its last worker's last completion: a role of
+// readers that ran its count of ops in a tenth of the phase read at its
+// own pace, not the writers'), and the spread of its workers'
 // throughput. A gate reads a role's figure as "ROLE KIND STAT"
 // ("reader read p99").
 type Role struct {
@@ -83,8 +84,8 @@ func (ra *roleAggs) add(ps *phaseState, worker int, samples []workload.Sample) {
 }
 
 // build returns each role's figures over the phase's workers ws (its
-// shard's), measured over wall.
-func (ra *roleAggs) build(ps *phaseState, ws []Worker, wall time.Duration) []Role {
+// shard's).
+func (ra *roleAggs) build(ps *phaseState, ws []Worker) []Role {
 	if ra == nil {
 		return nil
 	}
@@ -98,12 +99,13 @@ func (ra *roleAggs) build(ps *phaseState, ws []Worker, wall time.Duration) []Rol
 				mine = append(mine, w)
 			}
 		}
+		secs := roleSeconds(mine)
 		for op, a := range set.aggs {
 			if a != nil {
-				r.Ops = append(r.Ops, a.stats(ps.tl.names[op], wall.Seconds()))
+				r.Ops = append(r.Ops, a.stats(ps.tl.names[op], secs))
 			}
 		}
-		r.Total = ps.total(set.aggs).stats("total", wall.Seconds())
+		r.Total = ps.total(set.aggs).stats("total", secs)
 		r.WorkerSpread = spread(mine)
 		out = append(out, r)
 	}
@@ -112,9 +114,9 @@ func (ra *roleAggs) build(ps *phaseState, ws []Worker, wall time.Duration) []Rol
 
 // mergeRoles merges the shards' figures of each role in phase pi (nil
 // for a plan without roles): its workers, its kinds' histograms and
-// counts over wall seconds, its total and its workers' spread (ws, the
-// merged phase's workers).
-func mergeRoles(shards []*Result, pi int, ws []Worker, wall float64) ([]Role, error) {
+// counts, its total and its workers' spread (ws, the merged phase's
+// workers).
+func mergeRoles(shards []*Result, pi int, ws []Worker) ([]Role, error) {
 	p := shards[0].Plan
 	var out []Role
 	for i, pr := range p.Roles {
@@ -139,6 +141,8 @@ func mergeRoles(shards []*Result, pi int, ws []Worker, wall float64) ([]Role, er
 			}
 		}
 		slices.Sort(r.Workers)
+		mine := slices.DeleteFunc(slices.Clone(ws), func(w Worker) bool { return !slices.Contains(r.Workers, w.ID) })
+		wall := roleSeconds(mine)
 		total := newOpAgg(p.Timed(), p.Busy == workload.BusyRetry)
 		for _, k := range kinds {
 			r.Ops = append(r.Ops, aggs[k].stats(k, wall))
@@ -147,8 +151,18 @@ func mergeRoles(shards []*Result, pi int, ws []Worker, wall float64) ([]Role, er
 			}
 		}
 		r.Total = total.stats("total", wall)
-		r.WorkerSpread = spread(slices.DeleteFunc(slices.Clone(ws), func(w Worker) bool { return !slices.Contains(r.Workers, w.ID) }))
+		r.WorkerSpread = spread(mine)
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// roleSeconds is how long a role's workers ran: until the last one's last
+// completion.
+func roleSeconds(ws []Worker) float64 {
+	var secs float64
+	for _, w := range ws {
+		secs = max(secs, w.Seconds)
+	}
+	return secs
 }

@@ -60,6 +60,13 @@ func TestBuilderRoles(t *testing.T) {
 	if w := ph.Roles[0].Workers; len(w) != 2 || w[0] != 0 || w[1] != 1 {
 		t.Errorf("writer workers %v", w)
 	}
+	// Each role's rate is over the time it ran: the writers' until
+	// worker 0's last completion (7 ms), the reader's until its own (11 ms).
+	for i, w := range []int{0, 2} {
+		if r, secs := ph.Roles[i], ph.Workers[w].Seconds; secs == 0 || r.Total.OpsPerSec != float64(r.Total.Count-r.Total.Errors.Total)/secs {
+			t.Errorf("%s: %v ops/s, want %d ops that did not fail over %v s", r.Name, r.Total.OpsPerSec, r.Total.Count-r.Total.Errors.Total, secs)
+		}
+	}
 	if r := ph.Roles[1]; r.Ops[0].P50Micros > 10 || r.WorkerSpread.MaxOpsPerSec == 0 {
 		t.Errorf("reader %+v: its latencies are the writers'", r)
 	}

@@ -194,7 +194,7 @@ func checkRoleFlags(fs *pflag.FlagSet) error {
 	if !fs.Changed("role") {
 		return nil
 	}
-	for _, f := range []string{"procs", "goroutines", "mix", "write-pct", "rate"} {
+	for _, f := range []string{"procs", "goroutines", "mix", "write-pct", "rate", "find-rate"} {
 		if fs.Changed(f) {
 			return fmt.Errorf("--role and --%s both given: with roles, each role's COUNT, MIX and @RATE set the workers, the mix and the rate", f)
 		}

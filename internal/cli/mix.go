@@ -43,7 +43,9 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	ph := &p.Phases[0]
 	o.matrix.AddFlags(fs, "ops per transaction (1: each op is its own transaction)")
 	o.loop.AddFlags(fs, p, "ops")
-	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete")
+	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete, append (a new key each)")
+	fs.Var(&o.spec.Roles, "role", "a role of workers with a mix of its own, NAME:COUNT:MIX[@RATE] (repeatable; the roles' counts set the workers; @RATE runs the role open-loop at RATE ops/s over its workers), e.g. writer:3:append=100")
+	fs.StringVar(&p.AppendOrder, "append-order", workload.AppendSequential, "order of each worker's appended keys: sequential (each after the last) or random")
 	fs.IntVar(&o.writePct, "write-pct", 0, "shorthand for --mix read=100-N,upsert=N")
 	fs.Var(newCount(&p.Keys.Count), "keys", "rows preloaded before the run; ops draw keys from them")
 	fs.Var(&p.Keys.Distribution, "dist", "key distribution: uniform or zipfian")
@@ -67,6 +69,11 @@ barrier, then runs its seeded lottery of ops (95% reads / 5% upserts by
 default) against one database. Each op is clocked alone and streamed to
 the coordinator, which reports throughput, latency percentiles and errors
 by class, per op kind.
+
+--role NAME:COUNT:MIX[@RATE], repeated, splits the workers into roles with
+mixes (and open-loop rates) of their own, a service's writers beside its
+readers; reports give each role its rows, and gates name it ('reader read
+p99 <= 5ms'). An append (--mix append=N) writes a new key each time.
 
 Before the run, --keys rows are preloaded (not measured). Writes take the
 write lock up front (BEGIN IMMEDIATE). Journal mode, synchronous and busy
@@ -106,6 +113,15 @@ then read 'sustainable rate: wal >= 3x rollback' or 'sustainable rate >= 500'.`,
 
   # A skewed, write-heavy mix on a database you keep
   gobench mix --mix read=50,upsert=50 --dist zipfian --db ./bench.db
+
+  # Three writers appending new keys beside a reader, verified, with a gate on the reader's tail
+  gobench mix --role writer:3:append=100 --role reader:1:read=100 --verify --expect 'reader read p99 <= 5ms'
+
+  # Eight writers closed-loop, two readers open-loop at 500 ops/s between them, on pebble
+  gobench mix --driver pebble --role writer:8:append=100 --role reader:2:read=90,upsert=10@500 --duration 30s
+
+  # Appends beside reads, each worker's keys scattered rather than increasing
+  gobench mix --mix append=70,read=30 --append-order random
 
   # Rollback against WAL, 3 interleaved repeats each, with gates for CI
   gobench mix --journal rollback,wal --repeat 3 --queries 500 --procs 4 --expect 'upsert ops/s: wal >= 2x rollback' --expect 'read p99 <= 50ms' --summary summary.md
@@ -155,6 +171,9 @@ then read 'sustainable rate: wal >= 3x rollback' or 'sustainable rate >= 500'.`,
 func (o *mixOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 	fs := cmd.Flags()
 	spec := o.spec
+	if err := checkRoleFlags(fs); err != nil {
+		return nil, err
+	}
 	if fs.Changed("write-pct") {
 		if fs.Changed("mix") {
 			return nil, errors.New("--mix and --write-pct both given (want one of them)")
@@ -167,4 +186,18 @@ func (o *mixOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 		spec.Plan.Phases[0].Mix = m
 	}
 	return resolveLottery(cmd, env, &o.run, &o.loop, &o.search, o.matrix, &spec, &spec.Loop)
+}
+
+// checkRoleFlags refuses the flags that roles replace: the roles' counts
+// set the workers, their mixes the mix, their rates the rate.
+func checkRoleFlags(fs *pflag.FlagSet) error {
+	if !fs.Changed("role") {
+		return nil
+	}
+	for _, f := range []string{"procs", "goroutines", "mix", "write-pct", "rate", "find-rate"} {
+		if fs.Changed(f) {
+			return fmt.Errorf("--role and --%s both given: with roles, each role's COUNT, MIX and @RATE set the workers, the mix and the rate", f)
+		}
+	}
+	return nil
 }

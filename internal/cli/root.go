@@ -358,6 +358,9 @@ func repeatedFlag(root *cobra.Command, args []string) error {
 		if f == nil || strings.HasSuffix(f.Value.Type(), "Array") || strings.HasSuffix(f.Value.Type(), "Slice") {
 			continue
 		}
+		if _, repeatable := f.Value.(pflag.SliceValue); repeatable {
+			continue
+		}
 		if seen[f.Name] {
 			if strings.Contains(f.Usage, "comma list") {
 				return usage(fmt.Errorf("--%s is given twice: for several values give one comma list, such as --%s a,b", f.Name, f.Name))

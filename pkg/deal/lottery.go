@@ -21,13 +21,18 @@ type Schedule struct {
 }
 
 // NewSchedule returns the schedule of worker in run phase run (an index
-// of p.RunPhases()) of an open-loop plan (p.Rate > 0).
+// of p.RunPhases()) of an open-loop plan (p.Rate > 0), or of a worker
+// whose role has a rate.
 func NewSchedule(p *workload.Plan, run, worker int) *Schedule {
 	return newSchedule(p, p.SeedPhase(run), worker)
 }
 
 func newSchedule(p *workload.Plan, phase, worker int) *Schedule {
-	s := &Schedule{gap: 1e9 * float64(p.Workers()) / p.Rate, poisson: p.Arrival == workload.ArrivalPoisson, r: newRand(p.Seed, worker, phase, streamArrivals)}
+	gap := 1e9 * float64(p.Workers()) / p.Rate
+	if r := p.RoleOf(worker); r >= 0 {
+		gap = 1e9 * float64(p.Roles[r].Workers) / p.Roles[r].Rate
+	}
+	s := &Schedule{gap: gap, poisson: p.Arrival == workload.ArrivalPoisson, r: newRand(p.Seed, worker, phase, streamArrivals)}
 	if s.poisson {
 		s.t = s.r.ExpFloat64() * s.gap
 	} else {
@@ -152,6 +157,7 @@ type Lottery struct {
 	scripts       uint64 // the scripts dealt (a sql workload's)
 	deck          *deck
 	keys          keyChooser
+	app           *appender // the keys of appends (nil: the mix appends nothing)
 	each          *eachKeys
 	op            workload.Op // the single op of an each-key phase
 	scanN         int
@@ -196,7 +202,7 @@ func lotteryOf(plan *workload.Plan, ph *workload.Phase, phase, worker int, keys 
 		random: plan.RandomValues,
 		worker: worker,
 		phase:  phase,
-		deck:   newDeck(ph.Mix, newRand(plan.Seed, worker, phase, streamOps)),
+		deck:   newDeck(plan.MixOf(ph, worker), newRand(plan.Seed, worker, phase, streamOps)),
 		keys:   keys,
 		keyRng: newRand(plan.Seed, worker, phase, streamKeys),
 		valRng: newRand(plan.Seed, worker, phase, streamValues),
@@ -206,6 +212,9 @@ func lotteryOf(plan *workload.Plan, ph *workload.Phase, phase, worker int, keys 
 		l.rec = newRecDealer(plan, ph, phase, worker, keys.(*recShared), phase == workload.WarmupSeedPhase)
 		l.value, l.tag = nil, plan.Crash != nil
 		return l
+	}
+	if plan.MixOf(ph, worker).Share(workload.OpAppend) > 0 {
+		l.app = newAppender(plan, phase, worker)
 	}
 	if ph.Access == workload.AccessEach {
 		l.op = ph.Mix.Ops()[0]
@@ -260,7 +269,7 @@ func (l *Lottery) Next() (workload.Op, uint64) {
 		return op, l.rec.keynum
 	}
 	op, key := l.dealKey()
-	if op == workload.OpUpsert || op == workload.OpUpdate || op == workload.OpInsert {
+	if op == workload.OpUpsert || op == workload.OpUpdate || op == workload.OpInsert || op == workload.OpAppend {
 		l.value = l.value[:l.plan.ValueSizeOf(key)]
 		if l.random {
 			fillRandom(l.value, l.valRng)
@@ -340,7 +349,10 @@ func (l *Lottery) dealKey() (op workload.Op, key uint64) {
 		key, l.scanN = l.each.deal()
 		return l.op, key
 	}
-	return l.deck.deal(), l.keys.next(l.keyRng)
+	if op = l.deck.deal(); op == workload.OpAppend {
+		return op, l.app.next()
+	}
+	return op, l.keys.next(l.keyRng)
 }
 
 // Value returns the value dealt with the last write op. The slice is reused

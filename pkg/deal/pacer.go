@@ -51,11 +51,12 @@ type Paced interface {
 }
 
 // Pacer returns the pacer of worker in run phase run of p: the open-loop
-// schedule of a plan with a rate, the pace of a Paced source (the one sh
+// schedule of a plan with a rate (or of a role with one, in a lottery
+// phase), the pace of a Paced source (the one sh
 // uses, if any), else nil (the closed loop).
 func (sh *Shared) Pacer(p *workload.Plan, run, worker int) (Pacer, error) {
 	ph := &p.RunPhases()[run]
-	if p.Rate > 0 {
+	if p.Rate > 0 || p.RateOf(worker) > 0 && ph.Access == workload.AccessLottery {
 		return &openLoop{s: NewSchedule(p, run, worker), end: int64(ph.Duration)}, nil
 	}
 	if ps, ok := sh.source(p, ph).(Paced); ok {

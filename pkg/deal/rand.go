@@ -20,6 +20,9 @@ const (
 	streamArrivals = 5
 	// streamScripts seeds a worker's \set expressions in a sql workload.
 	streamScripts = 6
+	// streamAppends seeds the permutation of a worker's appended keys
+	// (workload.AppendRandom).
+	streamAppends = 7
 )
 
 // newRand returns a PCG generator for one stream. PCG's output for a seed

@@ -29,6 +29,9 @@ func ParseMetric(s string) (Metric, error) {
 	}
 	kind, stat, ok := strings.Cut(strings.TrimSpace(s), " ")
 	stat = strings.TrimSpace(stat)
+	if m, ok := roleMetric(kind, stat); ok {
+		return m, nil
+	}
 	// "write" begins a figure's whole name (write fairness) but is also a
 	// script's name users give, with statistics of its own ("write
 	// mean"); the other first words (cpu, commits, io…) name only figures.
@@ -40,10 +43,22 @@ func ParseMetric(s string) (Metric, error) {
 	}
 	if kind != "total" && !isOwnKind(kind) {
 		if err := workload.CheckScriptName(kind); err != nil {
-			return Metric{}, fmt.Errorf("metric %q: %q is not an op kind (want read, upsert, update, delete, insert, scan, begin, commit, a script's name, or total)", s, kind)
+			return Metric{}, fmt.Errorf("metric %q: %q is not an op kind (want read, upsert, update, delete, append, insert, scan, begin, commit, a script's name, or total)", s, kind)
 		}
 	}
 	return Metric{Kind: kind, Stat: statFigure(stat).Name}, nil // p99.990 reads as p99.99
+}
+
+// roleMetric reads a role's statistic, "ROLE KIND STAT" ("reader read
+// p99", "writer total ops/s"), split as role and the rest: its Kind is
+// "ROLE KIND" (result.Phase.Op reads it from the role's figures).
+func roleMetric(role, rest string) (Metric, bool) {
+	kind, stat, ok := strings.Cut(rest, " ")
+	stat = strings.TrimSpace(stat)
+	if !ok || statFigure(stat) == nil || kind != "total" && !isOwnKind(kind) || isOwnKind(role) || role == "total" {
+		return Metric{}, false
+	}
+	return Metric{Kind: role + " " + kind, Stat: statFigure(stat).Name}, true
 }
 
 // wholeMetric splits a whole name into a Metric.
@@ -106,6 +121,9 @@ func (m Metric) checkKind(s *result.Suite) error {
 	if m.Kind == "total" || m.isWhole() || isOwnKind(m.Kind) {
 		return nil
 	}
+	if role, _, ok := strings.Cut(m.Kind, " "); ok {
+		return m.checkRole(s, role)
+	}
 	for _, c := range s.Cells {
 		for _, r := range c.Runs {
 			if names := r.Plan.OpNames(); slices.Contains(names[:], m.Kind) {
@@ -113,7 +131,7 @@ func (m Metric) checkKind(s *result.Suite) error {
 			}
 		}
 	}
-	return fmt.Errorf("metric %q: %q is not an op kind of these runs (want read, upsert, update, delete, insert, scan, begin, commit, total, or a script's name)", m, m.Kind)
+	return fmt.Errorf("metric %q: %q is not an op kind of these runs (want read, upsert, update, delete, append, insert, scan, begin, commit, total, or a script's name)", m, m.Kind)
 }
 
 // String returns the metric's name, as ParseMetric reads it.
@@ -207,7 +225,33 @@ func DefaultMetrics(s *result.Suite) []Metric {
 			ms = append(ms, Metric{k, st})
 		}
 	}
+	ms = append(ms, roleMetrics(s)...)
 	whole(false)
+	return ms
+}
+
+// roleMetrics returns, for runs with roles, each role's throughput and,
+// per op kind it ran, its p99: what each role got, beside the kinds'
+// figures over every worker.
+func roleMetrics(s *result.Suite) []Metric {
+	var ms []Metric
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			for _, role := range r.Phases[0].Roles {
+				add := func(m Metric) {
+					if !slices.Contains(ms, m) {
+						ms = append(ms, m)
+					}
+				}
+				add(Metric{role.Name + " total", "ops/s"})
+				for _, o := range role.Ops {
+					if !workload.IsMarkerKind(o.Kind) {
+						add(Metric{role.Name + " " + o.Kind, "p99"})
+					}
+				}
+			}
+		}
+	}
 	return ms
 }
 
@@ -274,4 +318,24 @@ func (m *Metric) UnmarshalText(b []byte) error {
 	}
 	*m = v
 	return nil
+}
+
+// checkRole refuses a role's metric when no run of the suite has the
+// role.
+func (m Metric) checkRole(s *result.Suite, role string) error {
+	var roles []string
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			if names := r.Plan.RoleNames(); slices.Contains(names, role) {
+				return nil
+			} else {
+				roles = append(roles, names...)
+			}
+		}
+	}
+	if len(roles) == 0 {
+		return fmt.Errorf("metric %q: %q is no role of these runs, which have none (give --role NAME:COUNT:MIX)", m, role)
+	}
+	slices.Sort(roles)
+	return fmt.Errorf("metric %q: %q is no role of these runs (their roles: %s)", m, role, strings.Join(slices.Compact(roles), ", "))
 }

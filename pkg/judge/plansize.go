@@ -3,6 +3,8 @@ package judge
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/workload"
@@ -92,11 +94,19 @@ func plannedOps(p *workload.Plan, kind string) (n int64, known bool) {
 		return 0, false
 	}
 	names := p.OpNames()
+	mix, workers := ph.Mix, p.Workers()
+	if role, k, ok := strings.Cut(kind, " "); ok { // a role's kind: its mix over its workers
+		i := slices.IndexFunc(p.Roles, func(r workload.Role) bool { return r.Name == role })
+		if i < 0 {
+			return 0, true
+		}
+		mix, workers, kind = p.Roles[i].Mix, p.Roles[i].Workers, k
+	}
 	// A key-value mix's shares sum to 100; a sql mix's are the scripts'
 	// weights (lookup@9, login@1), which the lottery deals in proportion
 	// to their sum.
 	var share, sum float64
-	for _, w := range ph.Mix {
+	for _, w := range mix {
 		sum += w.Percent
 		if kind == "total" || names[w.Op] == kind {
 			share += w.Percent
@@ -105,5 +115,5 @@ func plannedOps(p *workload.Plan, kind string) (n int64, known bool) {
 	if sum <= 0 {
 		return 0, false
 	}
-	return int64(math.Floor(float64(ph.Ops) * float64(p.Workers()) * share / sum)), true
+	return int64(math.Floor(float64(ph.Ops) * float64(workers) * share / sum)), true
 }

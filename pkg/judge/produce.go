@@ -28,6 +28,9 @@ func (m Metric) producedBy(p *workload.Plan, ceiling bool) error {
 		return f.Needs(p, ceiling)
 	}
 	ph := &p.Phases[0]
+	if role, kind, ok := strings.Cut(m.Kind, " "); ok {
+		return roleProduces(p, role, kind)
+	}
 	names := p.OpNames()
 	kinds := p.Kinds(ph)
 	switch {
@@ -84,6 +87,24 @@ func (e Expectation) checkPlans(s *result.Suite) error {
 				return fmt.Errorf("--expect %q: %s: %w", e.Text, cellName(c), err)
 			}
 		}
+	}
+	return nil
+}
+
+// roleProduces says why a run of p could have no figure of role's op
+// kind, or nil.
+func roleProduces(p *workload.Plan, role, kind string) error {
+	i := slices.IndexFunc(p.Roles, func(r workload.Role) bool { return r.Name == role })
+	switch {
+	case i < 0 && len(p.Roles) == 0:
+		return fmt.Errorf("%s is no role: the plan has none (give --role NAME:COUNT:MIX)", role)
+	case i < 0:
+		return fmt.Errorf("%s is no role of the plan (its roles: %s)", role, strings.Join(p.RoleNames(), ", "))
+	case kind == "total":
+		return nil
+	}
+	if !slices.ContainsFunc(p.Roles[i].Mix.Ops(), func(o workload.Op) bool { return o.String() == kind }) {
+		return fmt.Errorf("role %s deals no %s (its mix: %s)", role, kind, p.Roles[i].Mix)
 	}
 	return nil
 }

@@ -1,7 +1,11 @@
 package preset
 
 import (
+	"slices"
+	"strconv"
+
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -13,6 +17,11 @@ type MixSpec struct {
 	// its one phase, open loop; the matrix fills the rest.
 	Plan workload.Plan
 	Loop Loop
+	// Roles, when set, split the workers into roles with mixes and
+	// rates of their own (see workload.Role): the roles' counts set the
+	// workers, one a process (in goroutine mode one a goroutine), in
+	// every cell.
+	Roles workload.Roles
 }
 
 // DefaultMixSpec returns the 95/5 mix over 10,000 preloaded keys, 15,000
@@ -27,6 +36,12 @@ func (s MixSpec) Plans(m Matrix) ([]*workload.Plan, error) {
 	p := s.Plan
 	p.Preload = p.Keys.Count
 	p.Store.Path = temporary
+	if len(s.Roles) > 0 {
+		p.Roles = slices.Clone(s.Roles)
+		p.Phases = slices.Clone(p.Phases)
+		p.Phases[0].Mix = workload.RolesMix(s.Roles)
+		m.Procs, m.Goroutines = store.List{strconv.Itoa(s.Roles.Workers())}, store.List{"1"}
+	}
 	return s.Loop.plans(p, m)
 }
 

@@ -66,6 +66,11 @@ func TestFormatGoldens(t *testing.T) {
 		// headline at each value of the other setting (the other formats'
 		// errors are asserted by TestFailedOpsInEveryFormat).
 		{"matrix-errors.txt", "text", loadSuiteFixture(t, "matrix-errors.json")},
+		// Roles (--role writer:2:append=100 --role reader:1:read=90,
+		// upsert=10): a row per role and op kind, its total and fairness,
+		// and a gate on a role's percentile.
+		{"mix-roles.txt", "text", loadFixture(t, "mix-roles.json")},
+		{"mix-roles.md", "markdown", loadFixture(t, "mix-roles.json")},
 	} {
 		render, err := Render(tt.format, tt.v, Options{Width: TextWidth}) // text as on a terminal
 		if err != nil {

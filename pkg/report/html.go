@@ -30,7 +30,7 @@ func htmlRun(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 	if err := runText(&text, r, stats); err != nil {
 		return err
 	}
-	pg := htmlPage{Title: "gobench " + r.Command, Alerts: runAlerts(r), Gates: newGatesView(r.Gates), Answers: answers(runDurabilityTable(r), runOpsTable(r, statsOr(stats, htmlStats))), Summary: text.String()}
+	pg := htmlPage{Title: "gobench " + r.Command, Alerts: runAlerts(r), Gates: newGatesView(r.Gates), Answers: answers(runDurabilityTable(r), runOpsTable(r, statsOr(stats, htmlStats)), runRolesTable(r, statsOr(stats, htmlStats))), Summary: text.String()}
 	for i, ph := range r.Phases {
 		id := fmt.Sprintf("phase%d", i)
 		name := ""

@@ -40,7 +40,7 @@ func runMarkdown(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 		if r.Plan.Replay != nil {
 			replayMarkdown(ew, r, ph)
 		}
-		opTable(append(slices.Clone(ph.Ops), ph.Total), stats, errorText).writeMarkdown(ew)
+		kindsMarkdown(ew, ph, stats)
 		if hasOpenLoop(ph) {
 			scols := strings.Repeat(" %s |", len(service))
 			ew.printf("\nService time from the actual start (uncorrected) and schedule lag:\n\n| op |"+scols+" lag p99 | lag max | late | skipped |\n|---|"+strings.Repeat("--:|", len(service))+"--:|--:|--:|--:|\n", anys(statNames(service))...)
@@ -281,4 +281,14 @@ func mdCells(vals []string) trusted {
 		esc[i] = mdEscape(v)
 	}
 	return trusted(strings.Join(esc, " | "))
+}
+
+// kindsMarkdown writes phase ph's table of op kinds and, for a run with
+// roles, each role's.
+func kindsMarkdown(w *errWriter, ph result.Phase, stats []*judge.Figure) {
+	opTable(append(slices.Clone(ph.Ops), ph.Total), stats, errorText).writeMarkdown(w)
+	if t := roleTable(ph, stats, errorText); t != nil {
+		w.printf("\nPer role:\n\n")
+		t.writeMarkdown(w)
+	}
 }

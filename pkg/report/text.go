@@ -64,11 +64,7 @@ func runText(w io.Writer, r *result.Result, stats []*judge.Figure) error {
 		if len(r.Phases) > 1 {
 			tw.printf("phase %s\n", ph.Name)
 		}
-		if r.Plan.Replay != nil {
-			replayTable(tw, r, ph)
-		} else {
-			phaseTable(tw, ph, statsOr(stats, textStats))
-		}
+		kindTables(tw, r, ph, stats)
 		openLoopTable(tw, ph, stats)
 		lockWaitTable(tw, ph, r.Plan)
 		phaseFooter(tw, ph)
@@ -274,6 +270,20 @@ func dbPath(p workload.Plan) string {
 		return "(none)"
 	}
 	return p.Store.Path
+}
+
+// kindTables writes phase ph's tables of op kinds: a replay's, or the
+// kinds' and, for a run with roles, each role's.
+func kindTables(w *errWriter, r *result.Result, ph result.Phase, stats []*judge.Figure) {
+	if r.Plan.Replay != nil {
+		replayTable(w, r, ph)
+		return
+	}
+	phaseTable(w, ph, statsOr(stats, textStats))
+	if t := roleTable(ph, statsOr(stats, textStats), errorText); t != nil {
+		w.printf("\nper role:\n")
+		t.writeText(w)
+	}
 }
 
 // phaseTable writes a phase's table of op kinds: count, ops/s, the

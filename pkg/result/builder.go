@@ -104,6 +104,7 @@ type phaseState struct {
 	ioProcs  int
 	coord    *CPUTime
 	steady   *steadyState // --warmup auto: what choosing the cut needs
+	roles    *roleAggs    // per role, for a plan with roles; nil without
 }
 
 // isData reports whether op is a data op of the phase's plan, counted in
@@ -126,6 +127,7 @@ func NewBuilder(plan *workload.Plan) *Builder {
 		if plan.WarmupAuto && !plan.IsWarmup(i) {
 			ps.steady = newSteadyState(ps)
 		}
+		ps.roles = newRoleAggs(plan)
 		ps.tl.init(plan.Workers())
 		ps.tl.phase = i
 		ps.tl.names = &names
@@ -362,6 +364,7 @@ func (ps *phaseState) build(name string, mine map[int]bool, timed bool) (Phase, 
 	}
 	ph.Total = ps.total(merged).stats("total", measured)
 	ph.WorkerSpread = spread(ph.Workers)
+	ph.Roles = ps.roles.build(ps, ph.Workers)
 	if ps.cpu != nil {
 		c := *ps.cpu
 		if ps.coord != nil && c.Scope == CPUWorkers {
@@ -413,11 +416,9 @@ func (ps *phaseState) total(merged [workload.MaxOp]*opAgg) *opAgg {
 	return total
 }
 
-// add adds samples of worker to the phase's histograms and counts.
-func (ps *phaseState) add(worker int, samples []workload.Sample) {
-	set := ps.sets[worker%len(ps.sets)]
-	set.mu.Lock()
-	defer set.mu.Unlock()
+// record adds samples to the set's aggregates, each op kind's made as
+// phase ps makes them, and counts those clamped. The caller holds set.mu.
+func (set *aggSet) record(ps *phaseState, samples []workload.Sample) {
 	for i := range samples {
 		s := &samples[i]
 		a := set.aggs[s.Op]
@@ -427,9 +428,18 @@ func (ps *phaseState) add(worker int, samples []workload.Sample) {
 		}
 		set.clamped += a.record(s)
 	}
+}
+
+// add adds samples of worker to the phase's histograms and counts.
+func (ps *phaseState) add(worker int, samples []workload.Sample) {
+	set := ps.sets[worker%len(ps.sets)]
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	set.record(ps, samples)
 	if ps.steady != nil {
 		ps.steady.add(samples)
 	}
+	ps.roles.add(ps, worker, samples)
 }
 
 // newAgg returns the aggregate of op in this phase: with the open-loop

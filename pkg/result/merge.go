@@ -229,6 +229,11 @@ func mergePhase(shards []*Result, pi int) (Phase, error) {
 	ph.Total = total.stats("total", measured)
 	ph.WorkerSpread, ph.CPU = spread(ph.Workers), mergeCPU(shards, pi, ph.Total.Count)
 	ph.IO = mergeIO(shards, pi, &ph)
+	roles, err := mergeRoles(shards, pi, ph.Workers)
+	if err != nil {
+		return ph, err
+	}
+	ph.Roles = roles
 	secs := make([]int64, 0, len(timeline))
 	for s := range timeline {
 		secs = append(secs, s)

@@ -15,7 +15,12 @@ import (
 // latency that depends only on (w, i).
 func shardRun(t *testing.T, shard *workload.Shard) *Result {
 	t.Helper()
-	p := plan(4)
+	return shardRunOf(t, plan(4), shard)
+}
+
+// shardRunOf is shardRun of plan p.
+func shardRunOf(t *testing.T, p *workload.Plan, shard *workload.Shard) *Result {
+	t.Helper()
 	p.Shard = shard
 	b := NewBuilder(p)
 	for _, w := range p.WorkerIDs() {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -257,6 +258,10 @@ type Phase struct {
 	Workers []Worker `json:"workers"`
 	// WorkerSpread is the spread of per-worker throughput.
 	WorkerSpread Spread `json:"worker_spread"`
+	// Roles holds each role's figures, in the plan's order, for a plan
+	// with roles (workload.Plan.Roles); they are of the whole phase, a
+	// warm-up cut by --warmup auto included.
+	Roles []Role `json:"roles,omitempty"`
 	// Timeline holds one entry per second of the phase, by op completion.
 	Timeline []Second `json:"timeline"`
 	// ClampedSamples counts latencies above the histogram's ceiling
@@ -595,12 +600,16 @@ type SecondOps struct {
 	MaxMicros float64 `json:"max_us"`
 }
 
-// Op returns the stats of the op kind named kind, or false.
+// Op returns the stats of the op kind named kind, or of a role's kind
+// named "ROLE KIND" (see RoleOp), or false.
 func (p *Phase) Op(kind string) (OpStats, bool) {
 	for _, o := range p.Ops {
 		if o.Kind == kind {
 			return o, true
 		}
+	}
+	if strings.Contains(kind, " ") {
+		return p.RoleOp(kind)
 	}
 	return OpStats{}, false
 }

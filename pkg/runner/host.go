@@ -236,7 +236,7 @@ func checkCapabilities(p *workload.Plan, c store.Conn) error {
 
 func supports(c store.Conn, op workload.Op) bool {
 	switch op {
-	case workload.OpRead, workload.OpUpsert, workload.OpInsert:
+	case workload.OpRead, workload.OpUpsert, workload.OpInsert, workload.OpAppend:
 		return true
 	case workload.OpScan:
 		_, ok := c.(store.Scanner)

@@ -140,6 +140,7 @@ type keyCheck struct {
 	rep  *workload.VerifyReport
 	died func(worker, phase int) bool // nil: no worker died
 	last map[workerPhase]uint64       // writes recorded per worker and phase
+	buf  []byte                       // the value read last
 }
 
 // inDoubt reports whether tag names a write its worker may have committed
@@ -148,36 +149,62 @@ func (v *keyCheck) inDoubt(tag deal.Tag) bool {
 	return v.died != nil && v.died(tag.Worker, tag.Phase) && tag.Seq >= v.last[workerPhase{tag.Worker, tag.Phase}]
 }
 
-// checkKeys reads every key back and checks it against its writes. A
-// cancelled ctx stops it, within the statement under way where the
-// connection can be interrupted (store.Interrupter).
+// checkKeys reads every key back and checks it against its writes: each
+// key of the key space, then each appended key (workload.OpAppend) an
+// acknowledged append wrote. A cancelled ctx stops it, within the
+// statement under way where the connection can be interrupted
+// (store.Interrupter).
 func (v *keyCheck) checkKeys(ctx context.Context, st store.Store, plan *workload.Plan, byKey map[uint64][]ackedWrite) error {
-	rep := v.rep
 	c, err := st.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
 	defer interruptible(ctx, c)()
-	var buf []byte
 	for key := range plan.Keys.Count {
-		if err := ctx.Err(); err != nil {
+		if err := v.checkKey(ctx, c, key, key < plan.Preload, byKey[key]); err != nil {
 			return err
 		}
-		writes := byKey[key]
-		buf, err = c.Get(key, buf)
-		rep.KeysChecked++
-		if errors.Is(err, store.ErrNotFound) {
-			if key < plan.Preload || len(writes) > 0 {
-				violation(rep, "key %d is missing: it was preloaded or written", key)
-			}
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("reading key %d: %w", key, err)
-		}
-		v.checkValue(key, buf, writes)
 	}
+	for _, key := range appendedKeys(byKey) {
+		if err := v.checkKey(ctx, c, key, false, byKey[key]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendedKeys returns the appended keys of byKey, in order.
+func appendedKeys(byKey map[uint64][]ackedWrite) []uint64 {
+	var keys []uint64
+	for key := range byKey {
+		if workload.IsAppended(key) {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// checkKey reads key back and checks it against the acknowledged writes
+// to it; preloaded says the preload wrote it.
+func (v *keyCheck) checkKey(ctx context.Context, c store.Conn, key uint64, preloaded bool, writes []ackedWrite) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var err error
+	v.buf, err = c.Get(key, v.buf)
+	v.rep.KeysChecked++
+	if errors.Is(err, store.ErrNotFound) {
+		if preloaded || len(writes) > 0 {
+			violation(v.rep, "key %d is missing: it was preloaded or written", key)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading key %d: %w", key, err)
+	}
+	v.checkValue(key, v.buf, writes)
 	return nil
 }
 

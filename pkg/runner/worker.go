@@ -731,7 +731,7 @@ func (w *worker) exec(op workload.Op, key uint64) error {
 	switch op {
 	case workload.OpRead:
 		w.buf, err = w.conn.Get(key, w.buf)
-	case workload.OpUpsert:
+	case workload.OpUpsert, workload.OpAppend: // an append's key is new by construction: a plain put
 		err = w.conn.Put(key, w.d.Value)
 	case workload.OpUpdate:
 		err = w.conn.(store.Updater).Update(key, w.d.Value)

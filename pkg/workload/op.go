@@ -21,6 +21,10 @@ const (
 	// OpReadModifyWrite reads a record and writes it back changed, in
 	// one transaction (a record workload's, see Records).
 	OpReadModifyWrite Op = 7
+	// OpAppend writes a key no op wrote before: each worker's appends
+	// take new keys above every key space (see AppendKeys), in
+	// increasing order or, with Plan.AppendOrder random, scattered.
+	OpAppend Op = 8
 
 	// OpBegin and OpCommit are recorded only with Phase.Batch > 1: the time
 	// spent opening and committing each batch's transaction. They are not
@@ -56,6 +60,7 @@ var opNames = map[Op]string{
 	OpScan:   "scan",
 
 	OpReadModifyWrite: "read-modify-write",
+	OpAppend:          "append",
 	OpBegin:           "begin",
 	OpCommit:          "commit",
 }
@@ -78,7 +83,7 @@ func (o Op) String() string {
 
 // ParseOp returns the data op named s, as String names it.
 func ParseOp(s string) (Op, error) {
-	for o := OpRead; o <= OpReadModifyWrite; o++ {
+	for o := OpRead; o <= OpAppend; o++ {
 		if o.String() == s {
 			return o, nil
 		}
@@ -90,7 +95,7 @@ func ParseOp(s string) (Op, error) {
 	if _, err := fmt.Sscanf(s, "statement#%d", &i); err == nil && i >= 0 && i < MaxStatements && StatementOp(i).String() == s {
 		return StatementOp(i), nil // a replayed trace's (a mix of scripts deals none)
 	}
-	return 0, fmt.Errorf("unknown op %q (want one of: read, upsert, update, delete, insert, scan, read-modify-write)", s)
+	return 0, fmt.Errorf("unknown op %q (want one of: read, upsert, update, delete, append, insert, scan, read-modify-write)", s)
 }
 
 // ScriptOp returns the op of script i of a sql workload.
@@ -110,7 +115,7 @@ func (o Op) IsStatement() bool { return o >= OpStatement && o < MaxOp }
 // MixOps returns the ops a lottery phase may deal, in their canonical
 // order. Insert and scan run in "each" phases only (see Phase.Access),
 // but for a record workload's (RecordOps).
-func MixOps() []Op { return []Op{OpRead, OpUpsert, OpUpdate, OpDelete} }
+func MixOps() []Op { return []Op{OpRead, OpUpsert, OpUpdate, OpDelete, OpAppend} }
 
 // RecordOps returns the ops a record workload's lottery deals (see
 // Records): YCSB's READ, UPDATE, INSERT, SCAN and READ-MODIFY-WRITE.
@@ -118,11 +123,11 @@ func RecordOps() []Op { return []Op{OpRead, OpUpdate, OpInsert, OpScan, OpReadMo
 
 // IsData reports whether o is a data operation (counted in throughput), as
 // opposed to a transaction marker.
-func (o Op) IsData() bool { return o >= OpRead && o <= OpReadModifyWrite || o.IsScript() }
+func (o Op) IsData() bool { return o >= OpRead && o <= OpAppend || o.IsScript() }
 
 // IsWrite reports whether o changes the database.
 func (o Op) IsWrite() bool {
-	return o == OpUpsert || o == OpUpdate || o == OpDelete || o == OpInsert || o == OpReadModifyWrite
+	return o == OpUpsert || o == OpUpdate || o == OpDelete || o == OpInsert || o == OpReadModifyWrite || o == OpAppend
 }
 
 // ScanLength is how many consecutive keys one scan op reads.

@@ -67,6 +67,9 @@ type Plan struct {
 	// RandomValues fills values with uniformly random bytes, which no
 	// file system or engine can compress, instead of printable text.
 	RandomValues bool `json:"random_values,omitempty"`
+	// AppendOrder is the order of each worker's appended keys (see
+	// OpAppend): AppendSequential ("" too) or AppendRandom.
+	AppendOrder string `json:"append_order,omitempty"`
 	// Mode is ModeProcess or ModeGoroutine.
 	Mode string `json:"mode"`
 	// Procs is the number of worker processes (in goroutine mode: groups
@@ -82,6 +85,11 @@ type Plan struct {
 	OnError string `json:"on_error"`
 	// Phases run one after another, each started by its own barrier.
 	Phases []Phase `json:"phases"`
+	// Roles, when set, split the workers into groups that deal mixes
+	// (and rates) of their own in every lottery phase, whose Mix is then
+	// theirs over all workers (RolesMix); results report each role's
+	// figures beside the phase's (see Role).
+	Roles []Role `json:"roles,omitempty"`
 	// Rate, when positive, runs lottery phases open-loop: ops are due on a
 	// schedule of Rate ops per second over all workers (each worker Rate
 	// divided by the workers), counted from the phase's START, whatever
@@ -426,7 +434,7 @@ func (ph *Phase) validate(mixed bool) error {
 	}
 	for _, op := range ph.Mix.Ops() {
 		if !slices.Contains(MixOps(), op) && !slices.Contains(RecordOps(), op) && !op.IsScript() && !op.IsStatement() {
-			return fmt.Errorf("%v cannot be dealt by a lottery mix (want read, upsert, update or delete)", op)
+			return fmt.Errorf("%v cannot be dealt by a lottery mix (want read, upsert, update, delete or append)", op)
 		}
 	}
 	if ph.Order != "" {

@@ -54,7 +54,9 @@ type mixSource struct{}
 
 func (mixSource) Describe(p *Plan, batch bool) string {
 	s := fmt.Sprintf("%d keys %s · %d-byte values%s", p.Keys.Count, p.Keys.Distribution, p.ValueSize, phaseLength(p, "ops"))
-	if len(p.Phases) == 1 {
+	if len(p.Roles) > 0 {
+		s += " · roles " + p.RolesString()
+	} else if len(p.Phases) == 1 {
 		s += fmt.Sprintf(" · mix %s", p.Phases[0].Mix)
 		if batch {
 			s += fmt.Sprintf(" · batch %d", p.Phases[0].Batch)
@@ -65,7 +67,9 @@ func (mixSource) Describe(p *Plan, batch bool) string {
 
 func (mixSource) Brief(p *Plan) string {
 	s := strings.TrimPrefix(phaseLength(p, "ops"), " · ")
-	if len(p.Phases) == 1 {
+	if len(p.Roles) > 0 {
+		s += " · roles " + p.RolesString()
+	} else if len(p.Phases) == 1 {
 		s += " · mix " + p.Phases[0].Mix.String()
 	}
 	return s

@@ -12,7 +12,7 @@ type Timed interface {
 // each one's lag and service time beside its latency: an open loop at a
 // rate, or a Timed source's.
 func (p *Plan) Timed() bool {
-	if p.Rate > 0 {
+	if p.Rate > 0 || p.RolesPaced() {
 		return true
 	}
 	if len(p.Phases) == 0 {

@@ -23,6 +23,7 @@ import (
 	"github.com/gobench/gobench/internal/coord"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 )
 
 // runsWorkers annotates a command that runs workers: an interrupt stops
@@ -121,7 +122,7 @@ func Main(args []string, env *Env) int {
 		program.Store(cmd.Annotations[runsProgram] != "")
 		return finiteFloats(cmd)
 	}
-	root.SetArgs(args)
+	root.SetArgs(boolLists(root, args))
 	err := unknownFirstWord(root, args)
 	if err == nil {
 		err = repeatedFlag(root, args)
@@ -367,6 +368,17 @@ func repeatedFlag(root *cobra.Command, args []string) error {
 		seen[f.Name] = true
 	}
 	return nil
+}
+
+// boolLists joins the value given as its own word to an engine's boolean
+// flag ("--bbolt-batch false,true"), as every other matrix flag takes it
+// (store.JoinBoolLists).
+func boolLists(root *cobra.Command, args []string) []string {
+	cmd, _, err := root.Find(args)
+	if err != nil || cmd == nil {
+		return args
+	}
+	return store.JoinBoolLists(cmd.Flags(), args)
 }
 
 // unknownFirstWord refuses a first word that names no command before

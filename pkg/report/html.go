@@ -86,7 +86,7 @@ func suitePage(prefix string, sum *judge.Summary) (htmlPage, error) {
 	if line := optionsLine(own); line != "" {
 		notes = append(notes, line)
 	}
-	if line := versionsNote(s); line != "" {
+	if line := judge.SuiteVersionsNote(s); line != "" {
 		notes = append(notes, line)
 	}
 	pg := htmlPage{Title: title, Alerts: alerts, Notes: notes, Scenario: s.Scenario, Gates: newGatesView(s.Gates), Answers: answers(suiteDurabilityTable(s), rankingTable(sum), headlineTable(sum)), Summary: text.String()}

@@ -138,7 +138,7 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	if line := suiteTraced(s); line != "" {
 		ew.printf("%s\n\n", line)
 	}
-	if line := versionsNote(s); line != "" {
+	if line := judge.SuiteVersionsNote(s); line != "" {
 		ew.printf("%s\n\n", line)
 	}
 	varied := variedOr(s)

@@ -155,7 +155,7 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 		w.printf(" · %s", e)
 	}
 	w.printf(" · %s %s, %s\n", first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
-	if line := versionsNote(s); line != "" {
+	if line := judge.SuiteVersionsNote(s); line != "" {
 		w.printf("%s\n", line)
 	}
 	if p.SQL != nil && p.SQL.PerStatement {

@@ -1,4 +1,4 @@
-package report
+package judge
 
 import (
 	"fmt"
@@ -9,19 +9,19 @@ import (
 	"github.com/gobench/gobench/pkg/store"
 )
 
-// versionsNote says, in one line, that a suite compares drivers of one
+// VersionsNote says, in one line, that runs compare drivers of one
 // engine carrying different versions of it ("note: drivers carry
 // different SQLite versions: mattn 3.53.4, modernc 3.54.1 — a driver
 // difference is partly a version difference"); "" when no two drivers of
 // one engine differ. Engines are told apart by the name their version fact
 // gives them (store.VersionFact), and named as their engine fact names
-// them.
-func versionsNote(s *result.Suite) string {
+// them. runs are one of each cell (a suite's first runs:
+// SuiteVersionsNote).
+func VersionsNote(runs []*result.Result) string {
 	type driverVersion struct{ driver, version string }
 	byEngine := map[string][]driverVersion{}
 	var engines []string
-	for _, c := range s.Cells {
-		r := c.Runs[0]
+	for _, r := range runs {
 		for _, f := range r.Environment.Store {
 			if !store.IsVersionFact(f.Name) || f.Value == "" {
 				continue
@@ -59,4 +59,14 @@ func engineName(engineFact string, v store.Fact) string {
 		return name
 	}
 	return strings.TrimSuffix(v.Name, "_version")
+}
+
+// SuiteVersionsNote is VersionsNote of the first run of each of the
+// suite's cells.
+func SuiteVersionsNote(s *result.Suite) string {
+	runs := make([]*result.Result, len(s.Cells))
+	for i, c := range s.Cells {
+		runs[i] = c.Runs[0]
+	}
+	return VersionsNote(runs)
 }

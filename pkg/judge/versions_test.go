@@ -1,4 +1,4 @@
-package report
+package judge
 
 import (
 	"testing"
@@ -13,10 +13,9 @@ import (
 func TestVersionsNote(t *testing.T) {
 	t.Parallel()
 	cell := func(driver, engine string, version store.Fact) result.Cell {
-		r := envRun(func(r *result.Result) {
-			r.Plan.Driver = driver
-			r.Environment.Store = []store.Fact{{Name: "driver", Value: driver}, version, {Name: store.FactEngine, Value: engine}}
-		})
+		r := &result.Result{}
+		r.Plan.Driver = driver
+		r.Environment.Store = []store.Fact{{Name: "driver", Value: driver}, version, {Name: store.FactEngine, Value: engine}}
 		return result.Cell{Runs: []*result.Result{r}}
 	}
 	sqlite := func(v string) store.Fact { return store.Fact{Name: "sqlite_version", Value: v} }
@@ -33,7 +32,7 @@ func TestVersionsNote(t *testing.T) {
 		{"no engine fact", []result.Cell{cell("a", "", store.Fact{Name: "x_version", Value: "1"}), cell("b", "", store.Fact{Name: "x_version", Value: "2"})},
 			"note: drivers carry different x versions: a 1, b 2 — a driver difference is partly a version difference"},
 	} {
-		if got := versionsNote(&result.Suite{Cells: tt.cells}); got != tt.want {
+		if got := SuiteVersionsNote(&result.Suite{Cells: tt.cells}); got != tt.want {
 			t.Errorf("%s: %q\nwant %q", tt.name, got, tt.want)
 		}
 	}

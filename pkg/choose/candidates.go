@@ -54,6 +54,10 @@ func (c Candidate) Settings() string {
 	return strings.Join(parts, " ")
 }
 
+// Name names the candidate as the answer's rows do: "mattn journal=wal
+// sync=full".
+func (c Candidate) Name() string { return strings.TrimSpace(c.Driver + " " + c.Settings()) }
+
 // family is the candidates of engines that share their settings: each
 // driver at each of sets, in order.
 type family struct {

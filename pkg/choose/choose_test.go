@@ -13,11 +13,11 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// names returns the candidates as "driver settings".
+// names returns the candidates' names.
 func names(cands []Candidate) []string {
 	out := make([]string, len(cands))
 	for i, c := range cands {
-		out[i] = strings.TrimSpace(c.Driver + " " + c.Settings())
+		out[i] = c.Name()
 	}
 	return out
 }

@@ -116,6 +116,9 @@ func notMeasured(spec Spec, missing []string) []string {
 		"tuned profiles: every engine runs at its library's defaults (pebble's 4 MiB memtable, badger's and bbolt's own), not at the tuning its own benchmark tool uses",
 		"space and memory: not compared (each run's JSON has its peak RSS)",
 		"files (a file per key): not among the candidates",
-		"SQLite's journal modes truncate and persist (the rollback journal, kept differently) and synchronous=extra (full, and the directory synced too): not measured")
+		"SQLite's journal modes truncate and persist (the rollback journal, ended differently): not measured")
+	if spec.Keep == KeepAcked {
+		out = append(out, "SQLite's rollback journal at synchronous=full: SQLite promises only that a power cut loses at most the last transaction (the journal's deletion waits for a directory sync, which extra makes), so it is no candidate")
+	}
 	return out
 }

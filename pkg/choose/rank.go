@@ -12,13 +12,22 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// Rank reads the runs of p (speed: its Speed plans' repeats; crash: its
-// Crash plans' runs, in any order, some missing where a run failed) into
-// the answer: a row per candidate, those that kept the promise ranked by
-// their median ops/s, the winner and its margin over the runner-up.
-func Rank(p *Plan, speed, crash []*result.Result, elapsed time.Duration) *result.Choice {
+// Measured is what the runs of a Plan gave: its Speed plans' repeats and
+// its Crash plans' runs, in any order, some missing where a run failed
+// (Failed then says why, by candidate: Candidate.Name), and the time they
+// took.
+type Measured struct {
+	Speed, Crash []*result.Result
+	Failed       map[string]string
+	Elapsed      time.Duration
+}
+
+// Rank reads what the runs of p measured into the answer: a row per
+// candidate, those that kept the promise ranked by their median ops/s,
+// the winner and its margin over the runner-up.
+func Rank(p *Plan, m Measured) *result.Choice {
 	c := &result.Choice{SchemaVersion: result.SchemaVersion, Kind: result.ChoiceKind, Keep: p.Spec.Keep, Says: Says(p.Spec.Keep),
-		Budget: p.Spec.Budget, Elapsed: elapsed, Repeats: p.Size.Repeats, Duration: p.Size.Run, NotMeasured: p.NotMeasured}
+		Budget: p.Spec.Budget, Elapsed: m.Elapsed, Repeats: p.Size.Repeats, Duration: p.Size.Run, NotMeasured: p.NotMeasured}
 	if p.Spec.Keep == KeepAcked {
 		c.Cuts = p.Size.Cuts
 	}
@@ -29,10 +38,13 @@ func Rank(p *Plan, speed, crash []*result.Result, elapsed time.Duration) *result
 	var firsts []*result.Result
 	values := map[int][]float64{}
 	for i, cand := range p.Candidates {
-		runs := matching(speed, p.Speed[i])
+		runs := matching(m.Speed, p.Speed[i])
 		row := speedRow(cand, runs, kind)
 		values[i] = opsValues(runs)
-		cutRow(&row, p.Spec.Keep, first(matching(crash, p.Crash[i])))
+		cutRow(&row, p.Spec.Keep, first(matching(m.Crash, p.Crash[i])))
+		if why := m.Failed[cand.Name()]; why != "" && row.Why != "" {
+			row.Why += ": " + why
+		}
 		c.Rows = append(c.Rows, row)
 		if len(runs) > 0 {
 			firsts = append(firsts, runs[0])
@@ -62,7 +74,7 @@ func p99Kind(m workload.Mix) string {
 	kind, share := "total", 0.0
 	for _, w := range m {
 		if w.Op.IsWrite() && w.Percent > share {
-			kind, share = string(w.Op), w.Percent
+			kind, share = w.Op.String(), w.Percent
 		}
 	}
 	return kind
@@ -115,7 +127,7 @@ func speedRow(cand Candidate, runs []*result.Result, kind string) result.ChoiceR
 	}
 	for _, r := range runs {
 		if len(r.Phases) > 0 {
-			row.Errors += r.Phases[0].Total.Errors.Total
+			row.Errors.Add(r.Phases[0].Total.Errors)
 		}
 	}
 	if len(vals) == 0 {

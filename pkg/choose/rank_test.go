@@ -55,7 +55,7 @@ func TestRank(t *testing.T) {
 		speed = append(speed, run(a, 1000+f, "3.53.4"), run(b, 2000+f, "3.54.1"), run(c, 9000+f, "3.53.4"))
 	}
 	crash := []*result.Result{cut(p.Crash[2], 10, 2, 7), cut(p.Crash[0], 10, 0, 0), cut(p.Crash[1], 10, 0, 0)}
-	ch := Rank(p, speed, crash, time.Minute)
+	ch := Rank(p, Measured{Speed: speed, Crash: crash})
 	var got []string
 	for _, r := range ch.Rows {
 		got = append(got, r.Driver+":"+string(rune('0'+r.Rank)))
@@ -86,12 +86,12 @@ func TestRankUncut(t *testing.T) {
 	t.Parallel()
 	p := rankPlan(KeepAcked)
 	speed := []*result.Result{run(p.Speed[0], 10, "1"), run(p.Speed[1], 20, "1")}
-	ch := Rank(p, speed, []*result.Result{cut(p.Crash[0], 10, 0, 0)}, time.Minute)
-	if ch.Winner != "a sync=full" || ch.Margin != nil || ch.Rows[1].Why != "no power-cut run" || ch.Rows[2].Why != "no complete speed run" {
+	ch := Rank(p, Measured{Speed: speed, Crash: []*result.Result{cut(p.Crash[0], 10, 0, 0)}, Failed: map[string]string{"c sync=full": "busy"}})
+	if ch.Winner != "a sync=full" || ch.Margin != nil || ch.Rows[1].Why != "no power-cut run" || ch.Rows[2].Why != "no complete speed run: busy" {
 		t.Errorf("winner %q margin %v rows %+v", ch.Winner, ch.Margin, ch.Rows)
 	}
 	p = rankPlan(KeepNone)
-	ch = Rank(p, speed, nil, time.Minute)
+	ch = Rank(p, Measured{Speed: speed})
 	if ch.Winner != "b sync=full" || ch.Rows[0].CutNote != "not cut (none)" || ch.Rows[2].Why != "no complete speed run" {
 		t.Errorf("none: winner %q rows %+v", ch.Winner, ch.Rows)
 	}

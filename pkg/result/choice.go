@@ -79,8 +79,8 @@ type ChoiceRow struct {
 	Lost    int64  `json:"lost"`
 	Corrupt int    `json:"corrupt"`
 	CutNote string `json:"cut_note,omitempty"`
-	// Errors is the failed ops over the speed runs.
-	Errors int64 `json:"errors"`
+	// Errors is the failed ops over the speed runs, by class.
+	Errors Errors `json:"errors"`
 	// Why says why a row is not ranked: what it lost, or what failed.
 	Why string `json:"why,omitempty"`
 }

@@ -109,8 +109,11 @@ func cellPlan(spec Spec, reg *store.Registry, c Candidate, loop preset.Loop) (*w
 // notMeasured says what the answer leaves out, and why.
 func notMeasured(spec Spec, missing []string) []string {
 	out := append([]string(nil), missing...)
-	if spec.Keep != KeepAcked {
-		out = append(out, "power cuts: the promise asked for ("+spec.Keep+") is not about power cuts, and no process crash is simulated: at each candidate's setting (sync off; pebble's normal, which writes its log unsynced) every acknowledged write is in the operating system's hands, which keep it when the process dies")
+	switch spec.Keep {
+	case KeepProcessCrash:
+		out = append(out, "power cuts: the promise asked for (process-crash) is not about power cuts, and no process crash is simulated: at each candidate's setting (sync off; pebble's normal, which writes its log unsynced) every acknowledged write is in the operating system's hands, which keep it when the process dies")
+	case KeepNone:
+		out = append(out, "crashes: the promise asked for (none) asks nothing of a crash, and none is simulated")
 	}
 	out = append(out,
 		"tuned profiles: every engine runs at its library's defaults (pebble's 4 MiB memtable, badger's and bbolt's own), not at the tuning its own benchmark tool uses",

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/pkg/choose"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
@@ -50,6 +51,10 @@ func flagValues(reg *store.Registry, renders, flag string) []string {
 		return []string{workload.BusyTimeout, workload.BusyRetry}
 	case "format":
 		return report.FormatsFor(formatsOf[renders])
+	case "keep":
+		if renders == "choice" { // choose's promise; elsewhere --keep keeps temporary databases
+			return choose.Keeps()
+		}
 	}
 	return reg.Settings().Values(flag)
 }

@@ -11,7 +11,7 @@ import (
 
 // formatsOf are the formats that render each kind a command may annotate
 // (rendersKind); results are the default.
-var formatsOf = map[string]any{"comparison": (*judge.Comparison)(nil), "disk": (*disk.Report)(nil), "": (*result.Suite)(nil)}
+var formatsOf = map[string]any{"comparison": (*judge.Comparison)(nil), "disk": (*disk.Report)(nil), "choice": (*result.Choice)(nil), "": (*result.Suite)(nil)}
 
 // formatUsage is the usage of a --format flag that writes what, for a
 // command whose output is kind (rendersKind): the formats that render

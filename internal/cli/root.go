@@ -23,6 +23,7 @@ import (
 	"github.com/gobench/gobench/internal/coord"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
 )
 
 // runsWorkers annotates a command that runs workers: an interrupt stops
@@ -121,7 +122,7 @@ func Main(args []string, env *Env) int {
 		program.Store(cmd.Annotations[runsProgram] != "")
 		return finiteFloats(cmd)
 	}
-	root.SetArgs(args)
+	root.SetArgs(boolLists(root, args))
 	err := unknownFirstWord(root, args)
 	if err == nil {
 		err = repeatedFlag(root, args)
@@ -323,7 +324,7 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.Version = result.ToolInfo().Version // enables --version, which prints versionText
 	cobra.AddTemplateFunc("gobenchVersion", versionText)
 	root.SetVersionTemplate("{{gobenchVersion}}")
-	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newCaptureCommand(env), newReplayCommand(env), newScenarioCommand(env), newWorkerCommand(env), newRecordFSCommand(env), newCaptureWatchdogCommand(env), newVersionCommand(env))
+	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newCaptureCommand(env), newReplayCommand(env), newScenarioCommand(env), newChooseCommand(env), newWorkerCommand(env), newRecordFSCommand(env), newCaptureWatchdogCommand(env), newVersionCommand(env))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	registerCompletions(root, env)
@@ -370,6 +371,17 @@ func repeatedFlag(root *cobra.Command, args []string) error {
 		seen[f.Name] = true
 	}
 	return nil
+}
+
+// boolLists joins the value given as its own word to an engine's boolean
+// flag ("--bbolt-batch false,true"), as every other matrix flag takes it
+// (store.JoinBoolLists).
+func boolLists(root *cobra.Command, args []string) []string {
+	cmd, _, err := root.Find(args)
+	if err != nil || cmd == nil {
+		return args
+	}
+	return store.JoinBoolLists(cmd.Flags(), args)
 }
 
 // unknownFirstWord refuses a first word that names no command before

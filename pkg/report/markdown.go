@@ -138,6 +138,9 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	if line := suiteTraced(s); line != "" {
 		ew.printf("%s\n\n", line)
 	}
+	if line := judge.SuiteVersionsNote(s); line != "" {
+		ew.printf("%s\n\n", line)
+	}
 	varied := variedOr(s)
 	suiteAnswerMarkdown(ew, sum, varied, single)
 	stats := statHead(single)

@@ -41,6 +41,7 @@ type renderers struct {
 	blob       func(w io.Writer, t *blobReport, u bytesize.Units) error
 	disk       func(w io.Writer, r *disk.Report, u bytesize.Units) error
 	capacity   func(w io.Writer, c *result.Capacity) error
+	choice     func(w io.Writer, c *result.Choice) error
 	// suites renders several suites as one document (every scenario of
 	// gobench scenario run all).
 	suites func(w io.Writer, sums []*judge.Summary) error
@@ -48,14 +49,14 @@ type renderers struct {
 
 var formats = map[string]renderers{
 	"text": {name: "text", exts: []string{".txt"}, fits: true, run: runText, suite: suiteText, comparison: comparisonText,
-		crud: crudText, blob: blobText, disk: diskText, capacity: capacityText},
-	"json": {name: "json", exts: []string{".json"}, run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON, capacity: capacityJSON},
+		crud: crudText, blob: blobText, disk: diskText, capacity: capacityText, choice: choiceText},
+	"json": {name: "json", exts: []string{".json"}, run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON, capacity: capacityJSON, choice: choiceJSON},
 	"csv": {name: "csv", exts: []string{".csv"}, run: runCSV, suite: suiteCSV, comparison: comparisonCSV,
 		crud: crudCSV, blob: blobCSV, disk: diskCSV, capacity: capacityCSV},
 	"markdown": {name: "markdown", exts: []string{".md", ".markdown"}, run: runMarkdown, suite: suiteMarkdown, comparison: comparisonMarkdown,
-		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown, capacity: capacityMarkdown},
+		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown, capacity: capacityMarkdown, choice: choiceMarkdown},
 	"benchfmt": {name: "benchfmt", run: runBenchfmt, suite: suiteBenchfmt},
-	"html":     {name: "html", exts: []string{".html", ".htm"}, run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML, suites: htmlSuites},
+	"html":     {name: "html", exts: []string{".html", ".htm"}, run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML, suites: htmlSuites, choice: choiceHTML},
 	"ycsb":     {name: "ycsb", run: runYCSB, suite: suiteYCSB},
 }
 
@@ -136,6 +137,7 @@ type Options struct {
 //   - a *Comparison (from Compare): old against new, cell by cell;
 //   - a *disk.Report: the disk's rates;
 //   - a *result.Capacity: each cell's sustainable rate and its curve;
+//   - a *result.Choice: gobench choose's ranked table;
 //   - a []*result.Suite: several suites in one document (HTML).
 //
 // A text report's lines fit Options.Width when it is set. Nothing is
@@ -214,6 +216,14 @@ func (f renderers) render(format string, v any, o Options) (func(io.Writer) erro
 			return nil, nil
 		}
 		return func(w io.Writer) error { return f.capacity(w, v) }, nil
+	case *result.Choice:
+		if f.choice == nil {
+			return nil, refuse(format, "choice", func(f renderers) bool { return f.choice != nil })
+		}
+		if v == nil {
+			return nil, nil
+		}
+		return func(w io.Writer) error { return f.choice(w, v) }, nil
 	}
 	return nil, fmt.Errorf("report: cannot render a %T", v)
 }

@@ -155,6 +155,9 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 		w.printf(" · %s", e)
 	}
 	w.printf(" · %s %s, %s\n", first.Tool.Name, first.Tool.Version, first.Tool.GoVersion)
+	if line := judge.SuiteVersionsNote(s); line != "" {
+		w.printf("%s\n", line)
+	}
 	if p.SQL != nil && p.SQL.PerStatement {
 		w.printf("note: the tables compare whole scripts; each statement's latency (--per-statement) is in every run of the JSON result, and a single run's report prints them\n")
 	}

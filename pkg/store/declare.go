@@ -506,7 +506,7 @@ func (l *listValue) Type() string {
 	case l.typ == reflect.TypeFor[time.Duration]():
 		return "duration"
 	case l.typ.Kind() == reflect.Bool:
-		return "bool"
+		return "bools" // a comma list of true and false: not pflag's "bool", whose help hides that it takes a value
 	case reflect.PointerTo(l.typ).Implements(textUnmarshaler):
 		return "string"
 	case l.typ.Kind() >= reflect.Int && l.typ.Kind() <= reflect.Uint64:

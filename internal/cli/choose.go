@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/choose"
+	"github.com/gobench/gobench/pkg/job"
+	"github.com/gobench/gobench/pkg/judge"
+	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// chooseOptions are the flags of gobench choose.
+type chooseOptions struct {
+	spec    choose.Spec
+	drivers store.List
+	run     runOptions
+}
+
+func defaultChooseOptions() *chooseOptions {
+	return &chooseOptions{
+		spec: choose.Spec{Workload: preset.DefaultMixSpec(), Keep: choose.KeepAcked, Budget: 5 * time.Minute, Workers: 8},
+		run:  runOptions{repeat: 1, format: "text", ready: time.Minute, stall: time.Minute, calibrate: true, maxRuns: 10_000, maxRepeats: 30, progress: -1, inconclusive: string(judge.InconclusiveFails)},
+	}
+}
+
+// AddFlags binds the options to flags.
+func (o *chooseOptions) AddFlags(fs *pflag.FlagSet) {
+	p := &o.spec.Workload.Plan
+	inGroup(fs, groupWorkload, func() {
+		fs.Var(&p.Phases[0].Mix, "mix", "op mix in percent, summing to 100 (the mix vocabulary of gobench mix)")
+		fs.Var(newCount(&p.Keys.Count), "keys", "rows preloaded before each run; ops draw keys from them")
+		fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value")
+		fs.Uint64Var(&p.Seed, "seed", p.Seed, "seed of every worker's ops")
+		fs.StringVar(&o.spec.Keep, "keep", o.spec.Keep, "the promise the service needs: acked (no acknowledged write lost at a power cut), process-crash (none lost when the process dies) or none")
+		fs.DurationVar(&o.spec.Budget, "budget", o.spec.Budget, "the time the measuring may take; it sizes the runs, their repeats and the power cuts")
+	})
+	inGroup(fs, groupEngine, func() {
+		fs.Var(&o.drivers, "driver", "consider only these drivers (a comma list; default: every one this build has)")
+	})
+	inGroup(fs, groupWorkers, func() {
+		fs.IntVar(&o.spec.Workers, "workers", o.spec.Workers, "goroutines of the one process every candidate runs in (bbolt, pebble and badger allow one process)")
+	})
+	inGroup(fs, groupOutput, func() {
+		fs.StringVar(&o.run.jsonOut, "json", "", "also write the answer as JSON to this file")
+		fs.StringVarP(&o.run.format, "format", "f", o.run.format, formatUsage("report format on stdout", "choice"))
+		fs.BoolVarP(&o.run.quiet, "quiet", "q", false, "print only the answer (no notes on stderr)")
+	})
+}
+
+func newChooseCommand(env *Env) *cobra.Command {
+	o := defaultChooseOptions()
+	cmd := &cobra.Command{
+		Use:         "choose",
+		Annotations: map[string]string{runsWorkers: "yes", rendersKind: "choice"},
+		Short:       "Rank every engine and setting that keeps the promise you need, measured on your workload",
+		Long: `choose answers the store question in one command: which engine, at which
+settings, is fastest on this workload while keeping the promise the
+service needs of its writes (--keep), and by how much.
+
+Every engine and setting able to keep the promise is a candidate, as the
+engines themselves declare it: for acked, the SQLite drivers in WAL at
+synchronous=FULL and in the rollback journal at EXTRA (FULL may lose the
+last transaction), bbolt with and without group commit, pebble, badger
+and LMDB at sync full; for process-crash, each at the cheapest setting
+that keeps it. Each runs the workload in one process of --workers
+goroutines: interleaved repeats for its speed, and, for acked, power
+cuts simulated on its own traced run (as --crash does). --budget sizes
+both. The answer is one table: those that kept the promise ranked by
+median ops/s with its interval, p99, what the power cuts lost, syncs per
+commit and the engine's version; those that did not, with what they
+lost; the winner and its margin over the runner-up, with the interval of
+the ratio; and what was not measured.`,
+		Example: `  # Write-heavy service that must not lose an acknowledged write at a power cut
+  gobench choose --mix upsert=80,read=20 --keep acked --budget 5m
+
+  # Only some engines, a short budget, markdown for a design document
+  gobench choose --mix upsert=50,read=50 --driver mattn,bbolt,pebble --budget 2m --format markdown
+
+  # A cache that only must survive its process crashing
+  gobench choose --mix read=90,upsert=10 --keep process-crash --json choice.json`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runChoose(cmd.Context(), env, o) },
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// runChoose builds the plan, runs its power-cut runs one cell at a time
+// (one that fails leaves its row unranked) and its speed runs as one
+// interleaved job, and writes the ranked answer.
+func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
+	spec := o.spec
+	spec.Drivers = o.drivers
+	if err := o.run.resolve(); err != nil {
+		return usage(err)
+	}
+	if _, err := report.Render(o.run.format, formatsOf["choice"], report.Options{}); err != nil {
+		return usage(fmt.Errorf("--format: %w", err))
+	}
+	p, err := choose.Build(spec, env.registry())
+	if err != nil {
+		return usage(err)
+	}
+	began := time.Now()
+	m := choose.Measured{Failed: map[string]string{}}
+	for i, c := range p.Crash {
+		if c == nil {
+			continue
+		}
+		runs, err := o.runJob(ctx, env, []*workload.Plan{c}, 1)
+		if err != nil {
+			if errors.Is(ctx.Err(), context.Canceled) {
+				return err
+			}
+			m.Failed[p.Candidates[i].Name()] = err.Error()
+			o.run.notef(env, "%s: power-cut run failed: %v", p.Candidates[i].Name(), err)
+		}
+		m.Crash = append(m.Crash, runs...)
+	}
+	runs, runErr := o.runJob(ctx, env, p.Speed, p.Size.Repeats)
+	m.Speed, m.Elapsed = runs, time.Since(began)
+	choice := choose.Rank(p, m)
+	if runErr != nil {
+		choice.NotMeasured = append(choice.NotMeasured, "the speed runs stopped early: "+runErr.Error())
+	}
+	return errors.Join(runErr, o.run.writeRendered(env, choice, choice.Write))
+}
+
+// runJob checks and runs cells repeat times, interleaved, through the one
+// cell runner.
+func (o *chooseOptions) runJob(ctx context.Context, env *Env, cells []*workload.Plan, repeat int) ([]*result.Result, error) {
+	j := job.New("choose", result.ShapeMatrix, env.Args, cells, repeat)
+	if err := j.CheckCells(ctx, env.registry()); err != nil {
+		return nil, fmt.Errorf("%s: %w", strings.TrimSpace(cells[0].Driver), err)
+	}
+	o.run.repeat = repeat
+	return o.run.runCells(ctx, env, j, nil)
+}

@@ -1,0 +1,202 @@
+package choose
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/store"
+	"github.com/gobench/gobench/pkg/store/all"
+	"github.com/gobench/gobench/pkg/workload"
+)
+
+// names returns the candidates' names.
+func names(cands []Candidate) []string {
+	out := make([]string, len(cands))
+	for i, c := range cands {
+		out[i] = c.Name()
+	}
+	return out
+}
+
+// Each promise has its candidates: every engine at the settings that keep
+// it, acknowledged writes at sync full (SQLite's two journals, bbolt with
+// and without group commit), a process crash at sync off; --driver
+// narrows them, and a driver choose knows nothing of is refused.
+func TestCandidates(t *testing.T) {
+	t.Parallel()
+	reg := all.Registry()
+	if _, err := reg.Lookup("capi"); err != nil {
+		t.Skip("a build without cgo lacks capi and lmdb")
+	}
+	for _, tt := range []struct {
+		keep string
+		only []string
+		want []string
+		err  string
+	}{
+		{keep: KeepAcked, want: []string{
+			"mattn journal=wal sync=full", "mattn journal=rollback sync=extra",
+			"modernc journal=wal sync=full", "modernc journal=rollback sync=extra",
+			"ncruces journal=wal sync=full", "ncruces journal=rollback sync=extra",
+			"capi journal=wal sync=full", "capi journal=rollback sync=extra",
+			"bbolt sync=full bbolt-batch=false", "bbolt sync=full bbolt-batch=true",
+			"pebble sync=full", "badger sync=full", "lmdb sync=full"}},
+		{keep: KeepProcessCrash, only: []string{"mattn", "pebble"}, want: []string{
+			"mattn journal=wal sync=off", "mattn journal=rollback sync=off", "pebble sync=normal"}},
+		{keep: KeepNone, only: []string{"pebble", "lmdb"}, want: []string{"pebble sync=off", "lmdb sync=off"}},
+		{keep: KeepNone, only: []string{"bbolt"}, want: []string{"bbolt sync=off bbolt-batch=false", "bbolt sync=off bbolt-batch=true"}},
+		{keep: "forever", err: `--keep "forever": want acked, process-crash, none`},
+		{keep: KeepAcked, only: []string{"map"}, err: "--driver map: choose knows no settings of it"},
+	} {
+		got, _, err := Candidates(tt.keep, reg, tt.only)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s %v: %v, want %q", tt.keep, tt.only, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(names(got), tt.want) {
+			t.Errorf("%s %v: %v %q\nwant %q", tt.keep, tt.only, err, names(got), tt.want)
+		}
+	}
+}
+
+// A driver this build lacks is named among what was not measured.
+func TestCandidatesMissing(t *testing.T) {
+	t.Parallel()
+	reg := store.NewRegistry()
+	bbolt, err := all.Registry().Lookup("bbolt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Register(bbolt)
+	got, missing, err := Candidates(KeepAcked, reg, nil)
+	if err != nil || !slices.Equal(names(got), []string{"bbolt sync=full bbolt-batch=false", "bbolt sync=full bbolt-batch=true"}) {
+		t.Fatalf("%v %q", err, names(got))
+	}
+	if len(missing) != 7 || missing[0] != "mattn: not in this build" {
+		t.Errorf("missing %q", missing)
+	}
+}
+
+// Every candidate becomes one plan the matrix checks, of the goroutines
+// asked for; under KeepAcked each has a power-cut plan too, which tags
+// and checks its values; a budget too small is refused naming one that
+// would do.
+func TestBuild(t *testing.T) {
+	t.Parallel()
+	reg := all.Registry()
+	spec := Spec{Workload: preset.DefaultMixSpec(), Keep: KeepAcked, Budget: 2 * time.Minute, Workers: 3, Drivers: []string{"bbolt", "pebble"}}
+	p, err := Build(spec, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Speed) != 3 || len(p.Crash) != 3 {
+		t.Fatalf("%d speed, %d crash plans", len(p.Speed), len(p.Crash))
+	}
+	for i, sp := range p.Speed {
+		cr := p.Crash[i]
+		if sp.Driver != p.Candidates[i].Driver || sp.Goroutines != 3 || sp.Mode != workload.ModeGoroutine || sp.Crash != nil {
+			t.Errorf("speed plan %d: %s %s ×%d crash %v", i, sp.Driver, sp.Mode, sp.Goroutines, sp.Crash)
+		}
+		if cr == nil || cr.Crash == nil || cr.Crash.States != p.Size.Cuts || !cr.Verify {
+			t.Errorf("crash plan %d: %+v", i, cr)
+		}
+	}
+	if got := result.PlanSettings(p.Speed[1]).String(); !strings.Contains(got, "bbolt-batch=true") {
+		t.Errorf("the second candidate's settings %q", got)
+	}
+	spec.Keep = KeepNone
+	if p, err = Build(spec, reg); err != nil || p.Crash[0] != nil {
+		t.Errorf("none: %v, crash plan %v", err, p.Crash)
+	}
+	spec.Budget = 10 * time.Second
+	if _, err := Build(spec, reg); err == nil || !strings.Contains(err.Error(), "--budget 10s is too small for 3 candidates") {
+		t.Errorf("tiny budget: %v", err)
+	}
+}
+
+// The budget buys power cuts first (one per 30 s of it, 3 to 20), then
+// five repeats where each is at least half a second long, else three;
+// runs never exceed 30 s, and the plan fits the budget.
+func TestSize(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		budget     time.Duration
+		cells, cut int
+		repeats    int
+		cuts       int
+		err        bool
+	}{
+		{budget: 5 * time.Minute, cells: 13, cut: 13, repeats: 5, cuts: 10},
+		{budget: 5 * time.Minute, cells: 13, cut: 0, repeats: 5, cuts: 10},
+		{budget: 30 * time.Second, cells: 2, cut: 2, repeats: 5, cuts: 3},
+		{budget: 20 * time.Second, cells: 2, cut: 2, repeats: 3, cuts: 3},
+		{budget: time.Hour, cells: 2, cut: 0, repeats: 5, cuts: 20},
+		{budget: 10 * time.Second, cells: 3, cut: 3, err: true},
+	} {
+		s, err := Size(tt.budget, tt.cells, tt.cut)
+		if tt.err {
+			if err == nil {
+				t.Errorf("%v %d cells: %+v, want an error", tt.budget, tt.cells, s)
+			}
+			continue
+		}
+		if err != nil || s.Repeats != tt.repeats || s.Cuts != tt.cuts || s.Run < minRun || s.Run > maxRun {
+			t.Errorf("%v %d cells, %d cut: %+v %v", tt.budget, tt.cells, tt.cut, s, err)
+		}
+		spent := time.Duration(tt.cut)*(runOverhead+s.CrashRun+time.Duration(s.Cuts)*cutCost) + time.Duration(tt.cells*s.Repeats)*(runOverhead+s.Run)
+		if spent > tt.budget+time.Duration(tt.cells*s.Repeats)*50*time.Millisecond {
+			t.Errorf("%v %d cells: plans %v", tt.budget, tt.cells, spent)
+		}
+	}
+}
+
+// Every candidate for acknowledged writes is at settings its engine
+// promises keep them at a power cut (store.Promiser), and every one
+// choose leaves out for a weaker setting is not: the list follows the
+// engines' own declarations.
+func TestCandidatesKeepTheirEnginesPromise(t *testing.T) {
+	t.Parallel()
+	reg := all.Registry()
+	cands, _, err := Candidates(KeepAcked, reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weaker := []Candidate{
+		{Driver: "mattn", Flags: []Flag{{"journal", "rollback"}, {"sync", "full"}}},
+		{Driver: "modernc", Flags: []Flag{{"journal", "wal"}, {"sync", "normal"}}},
+		{Driver: "pebble", Flags: []Flag{{"sync", "normal"}}},
+		{Driver: "bbolt", Flags: []Flag{{"sync", "off"}}},
+	}
+	for _, tt := range []struct {
+		cands []Candidate
+		keeps bool
+	}{{cands, true}, {weaker, false}} {
+		for _, c := range tt.cands {
+			drv, err := reg.Lookup(c.Driver)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var facts []store.Fact
+			for _, f := range c.Flags {
+				switch {
+				case f.Name == "journal" && f.Value == "rollback":
+					facts = append(facts, store.Fact{Name: "journal_mode", Value: "delete"}) // as SQLite reads it back
+				case f.Name == "journal":
+					facts = append(facts, store.Fact{Name: "journal_mode", Value: f.Value})
+				case f.Name == "sync":
+					facts = append(facts, store.Fact{Name: "sync", Value: f.Value}, store.Fact{Name: "synchronous", Value: f.Value})
+				}
+			}
+			p, ok := drv.(store.Promiser).Promise(facts)
+			if !ok || (p.Level == store.PromiseKeeps) != tt.keeps {
+				t.Errorf("%s %s: promise %+v (%v), want keeps %v", c.Driver, c.Settings(), p, ok, tt.keeps)
+			}
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package choose
+
+import (
+	"fmt"
+	"time"
+)
+
+// Sizing is how a budget is spent: each candidate's speed runs (Repeats,
+// interleaved, each Run long) and, on those promising to keep
+// acknowledged writes, one traced run CrashRun long with Cuts power cuts.
+type Sizing struct {
+	Repeats  int
+	Run      time.Duration
+	Cuts     int
+	CrashRun time.Duration
+}
+
+// The costs Size plans with, beside the runs' own time: what setting up a
+// run takes (a new database, its preload, the machine's probes before and
+// after), and checking one power cut's state (rebuilt, opened, read).
+const (
+	runOverhead = time.Second
+	cutCost     = 500 * time.Millisecond
+	crashRun    = time.Second
+	minRun      = 500 * time.Millisecond
+	maxRun      = 30 * time.Second
+)
+
+// Size spends budget on cells candidates, cut of them cut: as many power
+// cuts as the budget allows (between 3 and 20, one per 30 s of it), then
+// 5 interleaved repeats each (the fewest for an interval of the median)
+// or, where they would be shorter than half a second, 3 (the fewest for
+// an interval of a ratio), each as long as what is left allows. A budget
+// too small for 3 runs of half a second each is refused, naming the
+// budget that would do.
+func Size(budget time.Duration, cells, cut int) (Sizing, error) {
+	if cells < 1 {
+		return Sizing{}, fmt.Errorf("no candidates to measure")
+	}
+	s := Sizing{Cuts: min(20, max(3, int(budget/(30*time.Second)))), CrashRun: crashRun}
+	crash := time.Duration(cut) * (runOverhead + crashRun + time.Duration(s.Cuts)*cutCost)
+	left := budget - crash
+	for _, repeats := range []int{5, 3} {
+		run := left/time.Duration(cells*repeats) - runOverhead
+		if run >= minRun {
+			s.Repeats, s.Run = repeats, min(maxRun, run.Round(100*time.Millisecond))
+			return s, nil
+		}
+	}
+	need := crash + time.Duration(cells*3)*(runOverhead+minRun)
+	return Sizing{}, fmt.Errorf("--budget %v is too small for %d candidates (%d of them cut %d times): give at least %v, or fewer drivers", budget, cells, cut, s.Cuts, need.Round(time.Minute)+time.Minute)
+}

@@ -1,0 +1,167 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/gobench/gobench/pkg/judge"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
+)
+
+// choiceTable is gobench choose's ranked table: a row per engine and
+// setting, those that kept the promise first by speed, then the others
+// with what they lost or why they have no place.
+func choiceTable(c *result.Choice) *table {
+	t := &table{Caption: "Every engine and setting able to keep the promise, ranked by speed", Keys: 2,
+		Head: []string{"rank", "engine and setting", "ops/s", "interval", "p99", "power cuts", "syncs/commit", "version"},
+		Num:  []bool{true, false, true, false, true, false, true, false}}
+	for _, r := range c.Rows {
+		rank := "–"
+		if r.Rank > 0 {
+			rank = strconv.Itoa(r.Rank)
+		}
+		row := []string{rank, r.Name(), "–", "–", "–", choiceCuts(r), "–", r.Version}
+		if r.Runs > 0 {
+			row[2], row[3] = units.Rate(r.OpsPerSec), choiceInterval(r)
+			row[4] = r.P99Kind + " " + units.Micros(r.P99)
+		}
+		if r.SyncsPerCommit >= 0 {
+			row[6] = units.Fixed(r.SyncsPerCommit, 2)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	for _, r := range c.Rows {
+		if r.Rank == 0 {
+			t.Notes = append(t.Notes, fmt.Sprintf("%s: not ranked: %s", r.Name(), r.Why))
+		}
+		if r.Errors.Total > 0 {
+			t.Notes = append(t.Notes, fmt.Sprintf("%s: ops failed over its speed runs: %s", r.Name(), errorsShort(r.Errors)))
+		}
+	}
+	return t
+}
+
+// choiceInterval is a row's interval of its median ops/s, or the range
+// of its runs where they were too few for one.
+func choiceInterval(r result.ChoiceRow) string {
+	if r.Confidence > 0 {
+		return fmt.Sprintf("%s–%s (%s%%)", units.Rate(r.Low), units.Rate(r.High), judge.ConfidenceLabel(r.Confidence))
+	}
+	return fmt.Sprintf("%s–%s (range of %d)", units.Rate(r.Low), units.Rate(r.High), r.Runs)
+}
+
+// choiceCuts is a row's power-cut result: "0 lost in 10", "3 of 10 lost
+// up to 4", or why there were none.
+func choiceCuts(r result.ChoiceRow) string {
+	switch {
+	case r.Cuts == 0:
+		return r.CutNote
+	case r.Lossy == 0 && r.Corrupt == 0:
+		return fmt.Sprintf("0 lost in %d", r.Cuts)
+	case r.Corrupt > 0:
+		return fmt.Sprintf("%d of %d lost up to %d, %d corrupt", r.Lossy, r.Cuts, r.Lost, r.Corrupt)
+	}
+	return fmt.Sprintf("%d of %d lost up to %d", r.Lossy, r.Cuts, r.Lost)
+}
+
+// choiceHeader is the lines above the table: the question and how it was
+// measured.
+func choiceHeader(c *result.Choice) []string {
+	how := fmt.Sprintf("measured: %d interleaved runs of %v each per row", c.Repeats, c.Duration)
+	if c.Cuts > 0 {
+		how += fmt.Sprintf(", and %d simulated power cuts of each row's own traced run", c.Cuts)
+	}
+	return []string{
+		"gobench choose · keep " + c.Keep + ": " + c.Says,
+		"workload: " + c.Workload,
+		fmt.Sprintf("%s · budget %v, took %v · %s %s", how, c.Budget, c.Elapsed.Round(time.Second), c.Tool.Name, c.Tool.Version),
+	}
+}
+
+// choiceWinner is the line naming the winner and its margin.
+func choiceWinner(c *result.Choice) string {
+	switch {
+	case c.Winner == "":
+		return "no winner: no engine and setting kept the promise in its runs"
+	case c.Margin == nil:
+		return "winner: " + c.Winner + " (the only one ranked)"
+	}
+	m := c.Margin
+	s := fmt.Sprintf("winner: %s, ×%s the runner-up %s", c.Winner, units.Ratio(m.Ratio), m.RunnerUp)
+	switch {
+	case m.Confidence == 0:
+		return s + " (too few runs for an interval of the ratio: not shown to be faster)"
+	case m.Significant:
+		return s + fmt.Sprintf(" (%s%% interval of the ratio ×%s–×%s: faster)", judge.ConfidenceLabel(m.Confidence), units.Ratio(m.Low), units.Ratio(m.High))
+	}
+	return s + fmt.Sprintf(" (%s%% interval of the ratio ×%s–×%s holds ×1: a tie at this budget; a larger --budget may tell them apart)", judge.ConfidenceLabel(m.Confidence), units.Ratio(m.Low), units.Ratio(m.High))
+}
+
+// choiceText writes the answer as text: the header, the ranked table,
+// the winner, what was not measured.
+func choiceText(w io.Writer, c *result.Choice) error {
+	ew := textWriter(w)
+	for _, l := range choiceHeader(c) {
+		ew.printf("%s\n", l)
+	}
+	for _, n := range c.Notes {
+		ew.printf("%s\n", n)
+	}
+	ew.printf("\n")
+	t := choiceTable(c)
+	t.writeKeyedText(ew)
+	for _, n := range t.Notes {
+		ew.printf("  %s\n", n)
+	}
+	ew.printf("\n%s\n", choiceWinner(c))
+	if len(c.NotMeasured) > 0 {
+		ew.printf("\nnot measured:\n")
+		for _, n := range c.NotMeasured {
+			ew.printf("  - %s\n", n)
+		}
+	}
+	return ew.err
+}
+
+// choiceMarkdown writes the answer as markdown.
+func choiceMarkdown(w io.Writer, c *result.Choice) error {
+	ew := markdownWriter(w)
+	h := choiceHeader(c)
+	ew.printf("**%s**\n\n", h[0])
+	for _, l := range append(h[1:], c.Notes...) {
+		ew.printf("%s\n\n", l)
+	}
+	t := choiceTable(c)
+	t.writeMarkdown(ew)
+	ew.printf("\n")
+	for _, n := range t.Notes {
+		ew.printf("- %s\n", n)
+	}
+	ew.printf("\n**%s**\n", choiceWinner(c))
+	if len(c.NotMeasured) > 0 {
+		ew.printf("\nNot measured:\n\n")
+		for _, n := range c.NotMeasured {
+			ew.printf("- %s\n", n)
+		}
+	}
+	return ew.err
+}
+
+// choiceJSON writes the answer as JSON.
+func choiceJSON(w io.Writer, c *result.Choice) error { return c.Write(w) }
+
+// choiceHTML writes the answer as a page: the table as its answer, the
+// text report under it.
+func choiceHTML(w io.Writer, c *result.Choice) error {
+	var text bytes.Buffer
+	if err := choiceText(&text, c); err != nil {
+		return err
+	}
+	t := choiceTable(c)
+	t.Notes = append(t.Notes, choiceWinner(c))
+	return writePage(w, htmlPage{Title: "gobench choose · keep " + c.Keep, Notes: c.Notes, Answers: answers(t), Summary: text.String()})
+}

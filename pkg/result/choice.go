@@ -1,0 +1,109 @@
+package result
+
+import (
+	"io"
+	"time"
+)
+
+// ChoiceKind is the kind of gobench choose's result file.
+const ChoiceKind = "choice"
+
+// Choice is gobench choose's answer: every engine and setting that can
+// keep the promise asked for, measured on one workload, those that kept
+// it ranked by speed, the others listed with what they lost.
+type Choice struct {
+	SchemaVersion int    `json:"schema_version"`
+	Kind          string `json:"kind"` // always ChoiceKind
+	Tool          Tool   `json:"tool"`
+	// Workload describes the ops every row ran.
+	Workload string `json:"workload"`
+	// Keep is the promise asked for (acked, process-crash, none); Says it
+	// in words.
+	Keep string `json:"keep"`
+	Says string `json:"says"`
+	// Budget is the time asked for; Elapsed the time the runs took.
+	Budget  time.Duration `json:"budget_ns"`
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// Repeats is the speed runs of each row, interleaved, each Duration
+	// long; Cuts the power cuts simulated on each row that promises to
+	// keep acknowledged writes (0: none were).
+	Repeats  int           `json:"repeats"`
+	Duration time.Duration `json:"run_ns"`
+	Cuts     int           `json:"cuts"`
+	// Machine describes where it ran (the first speed run's environment).
+	Machine string `json:"machine"`
+	// Rows are ranked first (Rank from 1, fastest first), then those that
+	// are not (Rank 0), each saying why.
+	Rows []ChoiceRow `json:"rows"`
+	// Winner names the fastest row that kept the promise and Margin its
+	// lead over the runner-up ("" where fewer than two were ranked).
+	Winner string  `json:"winner,omitempty"`
+	Margin *Margin `json:"margin,omitempty"`
+	// NotMeasured says, a line each, what the answer leaves out and why.
+	NotMeasured []string `json:"not_measured,omitempty"`
+	// Notes are further lines the answer must carry (drivers of different
+	// versions of one engine).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ChoiceRow is one engine at one setting.
+type ChoiceRow struct {
+	// Rank is the row's place among those that kept the promise, 1
+	// fastest; 0 for a row not ranked (Why says why).
+	Rank int `json:"rank"`
+	// Driver and Settings name the row ("journal=wal sync=full").
+	Driver   string `json:"driver"`
+	Settings string `json:"settings"`
+	// Version is the engine's version, as the engine names it.
+	Version string `json:"version,omitempty"`
+	// OpsPerSec is the median of the speed runs' total ops/s; Low and
+	// High bound it: the interval of the median at Confidence where the
+	// repeats allow one, else (Confidence 0) the runs' range.
+	OpsPerSec  float64 `json:"ops_per_sec"`
+	Low        float64 `json:"low"`
+	High       float64 `json:"high"`
+	Confidence float64 `json:"confidence,omitempty"`
+	Runs       int     `json:"runs"`
+	// P99 is the median over the speed runs of P99Kind's p99, in µs.
+	P99     float64 `json:"p99_us"`
+	P99Kind string  `json:"p99_kind"`
+	// SyncsPerCommit is what the traced power-cut run counted, -1 where
+	// none was traced.
+	SyncsPerCommit float64 `json:"syncs_per_commit"`
+	// Cuts is the power cuts simulated on the row's own run, Lossy how
+	// many of them lost acknowledged writes, Lost the most one lost,
+	// Corrupt how many left a store that would not open or failed its
+	// check; CutNote says why there were none.
+	Cuts    int    `json:"cuts"`
+	Lossy   int    `json:"lossy"`
+	Lost    int64  `json:"lost"`
+	Corrupt int    `json:"corrupt"`
+	CutNote string `json:"cut_note,omitempty"`
+	// Errors is the failed ops over the speed runs, by class.
+	Errors Errors `json:"errors"`
+	// Why says why a row is not ranked: what it lost, or what failed.
+	Why string `json:"why,omitempty"`
+}
+
+// Margin is the winner's lead over the runner-up: the ratio of their
+// median ops/s and, where the repeats allow, the interval of the ratio at
+// Confidence; Significant when it lies wholly above ×1.
+type Margin struct {
+	RunnerUp    string  `json:"runner_up"`
+	Ratio       float64 `json:"ratio"`
+	Low         float64 `json:"low,omitempty"`
+	High        float64 `json:"high,omitempty"`
+	Confidence  float64 `json:"confidence,omitempty"`
+	Significant bool    `json:"significant"`
+}
+
+// Name is the row as a table names it: "mattn journal=wal sync=full".
+func (r ChoiceRow) Name() string {
+	if r.Settings == "" {
+		return r.Driver
+	}
+	return r.Driver + " " + r.Settings
+}
+
+// Write writes the choice as indented JSON.
+func (c *Choice) Write(w io.Writer) error { return writeIndented(w, c) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/store"
@@ -31,6 +32,7 @@ type replayOptions struct {
 	database string
 	baseline string
 	expects  []string
+	window   string
 }
 
 func defaultReplayOptions(reg *store.Registry) *replayOptions {
@@ -52,6 +54,8 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.StringVar(&o.speed, "speed", o.speed, "max (each connection's statements back to back), or 1x (at the times they were captured, latency counted from each one's due time), 2x, 0.5x …")
 		fs.StringVar(&o.spec.Options.Order, "order", workload.ReplayRace, "race (the connections' transactions race, as in production) or commit (each transaction where it was in the captured order of commits: the database ends as the capture's, every statement sees what it saw)")
 		fs.StringVar(&o.database, "database", "", "the captured database to replay: its path in the trace, another path of the same file, or its base name (default: the one it ran most statements on)")
+		fs.StringVar(&o.window, "window", "", "FROM..TO: replay only the transactions whose first statement began in this window, durations from the capture's first statement (10s..40s, 10s.., ..40s); a transaction straddling TO runs whole, one straddling FROM not at all; the schema statements (CREATE, DROP, ALTER) before FROM run first, the rest before it does not; race order only")
+		fs.IntVar(&o.spec.Options.Scale, "scale", 1, "run N copies of each captured connection at once, each on its own connection, at the captured pace with --speed 1x (Oracle's time-slice folding of one capture onto itself); copies are not remapped: they read and write the same rows, so divergence is not judged, and a copy inserting a key another inserted fails with a constraint error, counted as an error; race order only")
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
@@ -112,6 +116,22 @@ whose rows (as many as the application read) or changes differ from the
 capture's, errors the capture did not have and the reverse, and whether
 the final database equals the capture's end (its tables' digests).
 
+Grow and cut: --scale N runs N copies of each captured connection at
+once, each its own connection (and each copy of a captured process its
+own worker process), every copy the same statements at the same due
+times: N times the captured load. The copies are not remapped: they
+read and write the same rows, so an INSERT of a key the capture chose
+fails in every copy but the first (a constraint error, counted as an
+error and labelled as expected), divergence and the database's end are
+not judged, and statements are judged by their errors and latency.
+--window FROM..TO replays the transactions whose first statement began
+in that span of the capture (a transaction straddling TO runs whole,
+one straddling FROM not at all); the schema statements before FROM
+(CREATE, DROP, ALTER) run first, so the window's statements find their
+tables and indexes, but the rows written before FROM are not: a window
+from a later start is not judged for divergence. Both replay in race
+order.
+
 The trace is input from elsewhere: its statements run only inside the
 run's database, under the guard of gobench sql (no ATTACH, no extensions,
 no file functions; refused before anything runs: exit 2), and a truncated
@@ -126,7 +146,13 @@ or corrupt trace exits 2 naming the byte offset.`,
   gobench replay shop.trace --order commit --journal rollback,wal --sync full,normal
 
   # At the captured pace: does NORMAL keep up where FULL queues?
-  gobench replay shop.trace --speed 1x --sync full,normal --repeat 3`,
+  gobench replay shop.trace --speed 1x --sync full,normal --repeat 3
+
+  # Four times the application's connections, at its pace, on WAL
+  gobench replay shop.trace --scale 4 --speed 1x --journal wal
+
+  # Only the transactions begun between 10s and 40s into the capture
+  gobench replay shop.trace --window 10s..40s`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usage(errors.New("replay takes one trace file"))
@@ -157,6 +183,14 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 	}
 	spec.Open = func() (io.ReadCloser, error) { return env.FS.Open(abs) }
 	spec.Options.Trace, spec.Options.Database = abs, o.database
+	if spec.Options.Scale < 1 {
+		return nil, fmt.Errorf("--scale %d: want the copies of each captured connection to run, 1 or more", spec.Options.Scale)
+	}
+	if o.window != "" {
+		if spec.Options.Window, err = replay.ParseWindow(o.window); err != nil {
+			return nil, err
+		}
+	}
 	if spec.Options.Speed, err = parseSpeed(o.speed); err != nil {
 		return nil, err
 	}

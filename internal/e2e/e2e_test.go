@@ -81,6 +81,7 @@ func TestScripts(t *testing.T) {
 			"stracefscheck": straceFSCheck,
 			"traceinfo":     traceInfo,
 			"replaycheck":   replayCheck,
+			"replaysum":     replaySum,
 			"tracedamage":   traceDamage,
 			"primcheck":     primCheck,
 			"walcopy":       walCopy,

@@ -86,11 +86,19 @@ func (s planSource) Describe(p *workload.Plan, _ bool) string {
 			conns++
 		}
 	}
-	return fmt.Sprintf("trace %s · database %s · %d statements on %d connections · %s", filepath.Base(r.Trace), r.Database, r.Statements, conns, s.Brief(p))
+	return fmt.Sprintf("trace %s · database %s · %d statements on %d connections · %s", filepath.Base(r.Trace), r.Database, r.Runs(), conns, s.Brief(p))
 }
 
 func (planSource) Brief(p *workload.Plan) string {
-	return fmt.Sprintf("speed %s · order %s", workload.SpeedName(p.Replay.Speed), p.Replay.Order)
+	r := p.Replay
+	b := fmt.Sprintf("speed %s · order %s", workload.SpeedName(r.Speed), r.Order)
+	if w := r.Window; w != nil {
+		b += fmt.Sprintf(" · window %v..%s (%d statements before it not run, %d schema statements of them run first; %d after it not run)", w.From, windowEnd(w), w.Before, w.Schema, w.After)
+	}
+	if r.Scale > 1 {
+		b += fmt.Sprintf(" · scale %d (%d copies of each connection)", r.Scale, r.Scale)
+	}
+	return b
 }
 
 // Timed reports whether the replay's statements are due when captured (a

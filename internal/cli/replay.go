@@ -33,6 +33,7 @@ type replayOptions struct {
 	baseline string
 	expects  []string
 	window   string
+	scaling  scaleSearchFlags
 }
 
 func defaultReplayOptions(reg *store.Registry) *replayOptions {
@@ -61,6 +62,7 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
 		fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'q1a2b3c4d p99 <= 5ms' (a statement by its fingerprint's id) or 'diverged statements <= 0'; exit 3 when one fails, 4 when one cannot decide (repeatable)")
 	})
+	o.scaling.AddFlags(fs)
 	o.run.AddFlags(fs, true)
 	_ = fs.MarkHidden("batch")
 	_ = fs.MarkHidden("goroutines")
@@ -132,6 +134,16 @@ tables and indexes, but the rows written before FROM are not: a window
 from a later start is not judged for divergence. Both replay in race
 order.
 
+How much more can the application take: --find-scale 'total p99 <= 50ms'
+replays the trace at scale 1, 2, 4, 8 … (up to --max-scale) while every
+objective holds, then bisects between the largest scale met and the
+smallest failed, each step a whole replay on a fresh copy of the
+snapshot; it prints, per cell, the largest scale met and every step
+(scale, statements, statements/s, p50, p99, max, errors), and exits 3
+when a cell meets the objectives at no scale. With --speed 1x each copy
+keeps the captured pace, so the latency counts the queueing a slower
+setting builds.
+
 The trace is input from elsewhere: its statements run only inside the
 run's database, under the guard of gobench sql (no ATTACH, no extensions,
 no file functions; refused before anything runs: exit 2), and a truncated
@@ -152,7 +164,10 @@ or corrupt trace exits 2 naming the byte offset.`,
   gobench replay shop.trace --scale 4 --speed 1x --journal wal
 
   # Only the transactions begun between 10s and 40s into the capture
-  gobench replay shop.trace --window 10s..40s`,
+  gobench replay shop.trace --window 10s..40s
+
+  # How many times its captured load does the application hold, at p99 <= 50ms, on each journal?
+  gobench replay shop.trace --speed 1x --journal rollback,wal --find-scale 'total p99 <= 50ms'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usage(errors.New("replay takes one trace file"))
@@ -163,6 +178,9 @@ or corrupt trace exits 2 naming the byte offset.`,
 			o.trace = args[0]
 			if o.info && !o.run.dryRun { // --dry-run prints what a replay would run
 				return runReplayInfo(o, env)
+			}
+			if o.scaling.objectives != "" {
+				return runFindScale(cmd, env, o)
 			}
 			return runPlanned(cmd, env, o)
 		},
@@ -183,6 +201,9 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 	}
 	spec.Open = func() (io.ReadCloser, error) { return env.FS.Open(abs) }
 	spec.Options.Trace, spec.Options.Database = abs, o.database
+	if o.scaling.objectives == "" && cmd.Flags().Changed("max-scale") {
+		return nil, errors.New("--max-scale applies to --find-scale")
+	}
 	if spec.Options.Scale < 1 {
 		return nil, fmt.Errorf("--scale %d: want the copies of each captured connection to run, 1 or more", spec.Options.Scale)
 	}

@@ -82,6 +82,7 @@ func TestScripts(t *testing.T) {
 			"traceinfo":     traceInfo,
 			"replaycheck":   replayCheck,
 			"replaysum":     replaySum,
+			"scalesteps":    scaleSteps,
 			"tracedamage":   traceDamage,
 			"primcheck":     primCheck,
 			"walcopy":       walCopy,

@@ -1,9 +1,14 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os"
 	"strconv"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gobench/gobench/pkg/result"
 )
 
 // replaysum A N B... asserts that the replay result A ran N times the
@@ -54,4 +59,31 @@ func replayRan(ts *testscript.TestScript, name string) (stmts, conns int64) {
 		ts.Fatalf("%s ran no statement", name)
 	}
 	return stmts, conns
+}
+
+// scalesteps FILE ONE SCALES asserts that the scale search FILE ran the
+// scales listed (1,2,4), in that order, each running its scale times
+// the statements the replay result ONE ran.
+func scaleSteps(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: scalesteps FILE ONE SCALES")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var s result.Scale
+	ts.Check(json.Unmarshal(b, &s))
+	one, _ := replayRan(ts, args[1])
+	if len(s.Cells) != 1 {
+		ts.Fatalf("%s: %d cells, want 1", args[0], len(s.Cells))
+	}
+	var got []string
+	for _, st := range s.Cells[0].Steps {
+		got = append(got, strconv.Itoa(st.Scale))
+		if st.Statements != int64(st.Scale)*one {
+			ts.Fatalf("%s: scale %d ran %d statements, want %d × %d", args[0], st.Scale, st.Statements, st.Scale, one)
+		}
+	}
+	if strings.Join(got, ",") != args[2] {
+		ts.Fatalf("%s: scales %s, want %s", args[0], strings.Join(got, ","), args[2])
+	}
 }

@@ -89,6 +89,7 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 	r.Snapshot = tally.snapshot
 	r.Kinds, r.Overrides = tally.kinds(), tally.overrides
 	r.Workers, r.Procs = tally.place(o.Procs, max(o.Scale, 1))
+	r.Fold = max(o.Procs, 0)
 	if r.Captured, err = readCaptured(open, r); err != nil {
 		return nil, in, err
 	}
@@ -320,27 +321,33 @@ func (t *replayTally) kinds() []workload.ReplayKind {
 	return all
 }
 
-// place puts each connection on a worker: the connections of a captured
-// process on one worker process (or, folded, on process i mod procs), in
-// the order of their ids; a process with fewer connections than another
-// leaves workers idle. Scaled (scale > 1), each copy of a captured
-// process is a process of its own: copy k of every process after copy
-// k-1 of all of them (folded onto workload.MaxProcs when they are more).
+// place puts the tally's connections on workers (placeConns).
 func (t *replayTally) place(procs, scale int) ([]workload.ReplayWorker, int) {
-	keys := make([][2]uint64, 0, len(t.conns))
-	for k := range t.conns {
-		keys = append(keys, k)
+	conns := make([]workload.ReplayWorker, 0, len(t.conns))
+	for k, n := range t.conns {
+		conns = append(conns, workload.ReplayWorker{Stream: k[0], Conn: k[1], Statements: n})
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i][0] != keys[j][0] {
-			return keys[i][0] < keys[j][0]
+	return placeConns(conns, procs, scale)
+}
+
+// placeConns puts each connection on a worker: the connections of a
+// captured process on one worker process (or, folded, on process i mod
+// procs), in the order of their ids; a process with fewer connections
+// than another leaves workers idle. Scaled (scale > 1), each copy of a
+// captured process is a process of its own: copy k of every process
+// after copy k-1 of all of them (folded onto workload.MaxProcs when they
+// are more).
+func placeConns(conns []workload.ReplayWorker, procs, scale int) ([]workload.ReplayWorker, int) {
+	sort.Slice(conns, func(i, j int) bool {
+		if conns[i].Stream != conns[j].Stream {
+			return conns[i].Stream < conns[j].Stream
 		}
-		return keys[i][1] < keys[j][1]
+		return conns[i].Conn < conns[j].Conn
 	})
 	var streams []uint64
-	for _, k := range keys {
-		if len(streams) == 0 || streams[len(streams)-1] != k[0] {
-			streams = append(streams, k[0])
+	for _, c := range conns {
+		if len(streams) == 0 || streams[len(streams)-1] != c.Stream {
+			streams = append(streams, c.Stream)
 		}
 	}
 	scale = max(scale, 1)
@@ -348,10 +355,11 @@ func (t *replayTally) place(procs, scale int) ([]workload.ReplayWorker, int) {
 		procs = min(copies, workload.MaxProcs)
 	}
 	byProc := make([][]workload.ReplayWorker, procs)
-	for c := range scale {
-		for _, k := range keys {
-			p := (c*len(streams) + sort.Search(len(streams), func(i int) bool { return streams[i] >= k[0] })) % procs
-			byProc[p] = append(byProc[p], workload.ReplayWorker{Stream: k[0], Conn: k[1], Statements: t.conns[k], Copy: c})
+	for k := range scale {
+		for _, c := range conns {
+			p := (k*len(streams) + sort.Search(len(streams), func(i int) bool { return streams[i] >= c.Stream })) % procs
+			c.Copy = k
+			byProc[p] = append(byProc[p], c)
 		}
 	}
 	g := 0
@@ -363,6 +371,28 @@ func (t *replayTally) place(procs, scale int) ([]workload.ReplayWorker, int) {
 		copy(out[p*g:], ws)
 	}
 	return out, procs
+}
+
+// Rescale returns r at another scale (workload.Replay.Scale): its
+// connections placed anew, scale copies of each, without reading the
+// trace again, on the worker processes it asked for (workload.Replay.Fold).
+func Rescale(r *workload.Replay, scale int) (*workload.Replay, error) {
+	if err := grows(Options{Order: r.Order, Scale: scale, Window: r.Window}); err != nil {
+		return nil, err
+	}
+	var conns []workload.ReplayWorker
+	for _, w := range r.Workers {
+		if w.Stream != 0 && w.Copy == 0 {
+			conns = append(conns, w)
+		}
+	}
+	out := *r
+	out.Workers, out.Procs = placeConns(conns, r.Fold, scale)
+	out.Scale = scale
+	if scale <= 1 {
+		out.Scale = 0
+	}
+	return &out, nil
 }
 
 // CountGates counts, in o, the statements that begin a transaction at each

@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -216,6 +217,19 @@ func TestScaleWorkers(t *testing.T) {
 		}
 		if r.Statements != 10 || r.Runs() != int64(10*tt.scale) {
 			t.Errorf("scale %d: %d statements, %d runs, want 10 and %d", tt.scale, r.Statements, r.Runs(), 10*tt.scale)
+		}
+		// Rescaled from scale 1 (a step of --find-scale), the same
+		// placement, without reading the trace.
+		one, _, err := Build(open, Options{Trace: "/t.trace", Order: workload.ReplayRace, Procs: tt.procs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		re, err := Rescale(one, tt.scale)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(re.Workers, r.Workers) || re.Procs != r.Procs || re.Scale != r.Scale {
+			t.Errorf("scale %d rescaled: %+v on %d, built: %+v on %d", tt.scale, re.Workers, re.Procs, r.Workers, r.Procs)
 		}
 	}
 	_, _, err := Build(open, Options{Trace: "/t.trace", Order: workload.ReplayCommit, Scale: 2})

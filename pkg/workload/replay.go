@@ -51,6 +51,9 @@ type Replay struct {
 	// Procs is how many worker processes they are placed on.
 	Workers []ReplayWorker `json:"workers"`
 	Procs   int            `json:"procs"`
+	// Fold is the worker processes asked for (--procs; 0: one per
+	// captured process, or per copy of one): Procs is at most it.
+	Fold int `json:"fold,omitempty"`
 	// Kinds are the op kinds of the statements, by fingerprint.
 	Kinds []ReplayKind `json:"kinds"`
 	// Overrides are the statements that set what the run's settings set

@@ -28,14 +28,7 @@ type ScaleRun struct {
 // error (an interrupt included), returning the curves so far, the last
 // one with the steps it ran.
 func FindScales(ctx context.Context, s ScaleRun) ([]result.ScaleCurve, error) {
-	note := s.Cells.Note
-	if note == nil {
-		note = func(string, ...any) {}
-	}
-	names := result.CellNames(s.Cells.Plans)
-	cells := s.Cells
-	cells.Watch = nil // a step's progress is its note, when it ends
-	cells.Base.Calibrate = false
+	cells, names, note := searchCells(s.Cells)
 	var curves []result.ScaleCurve
 	for i, cell := range s.Cells.Plans {
 		search := s.Search

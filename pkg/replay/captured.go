@@ -31,13 +31,16 @@ func readCaptured(open func() (io.ReadCloser, error), r *workload.Replay) (*work
 	tr.Filter(nil, false)
 	c := newCapturedTally(r.Kinds)
 	sel := newWindowSel(r.Window)
+	on := newDBConns(r.Database)
 	for tr.Next() {
-		switch rec := tr.Record(); rec.Kind {
-		case sqltrace.KindExec:
-			if replayed[[2]uint64{rec.Stream, rec.Exec.Conn}] {
-				c.add(rec.Stream, &rec.Exec, sel.where(rec.Stream, &rec.Exec) == 0)
-			}
-		case sqltrace.KindNote:
+		rec := tr.Record()
+		switch {
+		case on.note(rec):
+			// the settings every connection of the database set (in a
+			// window, before it too); the timing of the statements
+			// replayed
+			c.add(rec.Stream, &rec.Exec, replayed[[2]uint64{rec.Stream, rec.Exec.Conn}] && sel.where(rec.Stream, &rec.Exec) == 0)
+		case rec.Kind == sqltrace.KindNote:
 			if path, stmts, ok := sqltrace.ParseSettingsNote(rec.Note); ok && path == r.Database {
 				c.conns.add(stmts)
 			}

@@ -213,28 +213,48 @@ func tallyReplay(open func() (io.ReadCloser, error), path string, w *workload.Re
 	r := sqltrace.NewReader(f)
 	r.Filter(nil, false)
 	t := &replayTally{path: path, conns: map[[2]uint64]int64{}, fps: map[string]int64{}, fpOf: map[[2]uint64]string{}, overrideOf: map[string]int{}, nondet: map[string]bool{}}
-	paths := map[[2]uint64]string{}
-	connDB := map[[2]uint64]string{}
+	on := newDBConns(path)
 	sel := newWindowSel(w)
 	for r.Next() {
 		rec := r.Record()
-		switch rec.Kind {
-		case sqltrace.KindDB:
-			paths[[2]uint64{rec.Stream, rec.DB.ID}] = rec.DB.Path
-		case sqltrace.KindOpen:
-			connDB[[2]uint64{rec.Stream, rec.Open.Conn}] = paths[[2]uint64{rec.Stream, rec.Open.DB}]
-		case sqltrace.KindSnapshot:
-			if paths[[2]uint64{rec.Stream, rec.Snapshot.DB}] == path && rec.Snapshot.Error == "" {
-				t.snapshot = rec.Snapshot.Number
-			}
-		case sqltrace.KindExec:
-			if connDB[[2]uint64{rec.Stream, rec.Exec.Conn}] == path {
-				t.addIn(sel.where(rec.Stream, &rec.Exec), rec.Stream, &rec.Exec)
-			}
+		if on.note(rec) {
+			t.addIn(sel.where(rec.Stream, &rec.Exec), rec.Stream, &rec.Exec)
+		} else if rec.Kind == sqltrace.KindSnapshot && on.is(rec.Stream, rec.Snapshot.DB) && rec.Snapshot.Error == "" {
+			t.snapshot = rec.Snapshot.Number
 		}
 	}
 	return t, r.Err()
 }
+
+// dbConns follows a trace's databases and connections, record by
+// record, to tell the statements that ran on one database (by its path)
+// from the others'.
+type dbConns struct {
+	path   string
+	paths  map[[2]uint64]string // (stream, database id) → path
+	connDB map[[2]uint64]string // (stream, connection) → its database's path
+}
+
+func newDBConns(path string) *dbConns {
+	return &dbConns{path: path, paths: map[[2]uint64]string{}, connDB: map[[2]uint64]string{}}
+}
+
+// note learns what rec says of the databases and connections, and
+// reports whether it is a statement that ran on the database.
+func (c *dbConns) note(rec *sqltrace.Record) bool {
+	switch rec.Kind {
+	case sqltrace.KindDB:
+		c.paths[[2]uint64{rec.Stream, rec.DB.ID}] = rec.DB.Path
+	case sqltrace.KindOpen:
+		c.connDB[[2]uint64{rec.Stream, rec.Open.Conn}] = c.paths[[2]uint64{rec.Stream, rec.Open.DB}]
+	case sqltrace.KindExec:
+		return c.connDB[[2]uint64{rec.Stream, rec.Exec.Conn}] == c.path
+	}
+	return false
+}
+
+// is reports whether database db of stream is the database.
+func (c *dbConns) is(stream, db uint64) bool { return c.paths[[2]uint64{stream, db}] == c.path }
 
 // addIn counts statement e where it stands in the window: where (see
 // windowSel.where).

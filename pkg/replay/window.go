@@ -138,13 +138,12 @@ type schemaStmt struct {
 }
 
 // schemaBefore returns the statements that wrote the schema, and
-// succeeded, in the transactions of r's connections begun before its
-// window, in the order they began.
+// succeeded, in the transactions begun before r's window on its
+// database, in the order they began: those of every connection, not
+// only of the connections the window replays (a parent that created the
+// tables and ended).
 func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
-	conns := map[[2]uint64]bool{}
-	for _, w := range r.Workers {
-		conns[[2]uint64{w.Stream, w.Conn}] = w.Stream != 0
-	}
+	on := newDBConns(r.Database)
 	f, err := os.Open(r.Trace)
 	if err != nil {
 		return nil, fmt.Errorf("opening the trace: %w", err)
@@ -156,7 +155,7 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 	var out []schemaStmt
 	for tr.Next() {
 		rec := tr.Record()
-		if rec.Kind != sqltrace.KindExec || !conns[[2]uint64{rec.Stream, rec.Exec.Conn}] {
+		if !on.note(rec) {
 			continue
 		}
 		e := &rec.Exec

@@ -3,6 +3,8 @@ package replay
 import (
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,8 +25,8 @@ type windowStmt struct {
 }
 
 // windowTrace writes a trace of one process whose connections ran stmts
-// on /a.db, each connection's in their order.
-func windowTrace(stmts []windowStmt) func() (io.ReadCloser, error) {
+// on /a.db, each connection's in their order, and returns its bytes.
+func windowTrace(stmts []windowStmt) []byte {
 	var buf bytes.Buffer
 	w := snapshotTrace(&buf)
 	s := w.Stream(1)
@@ -46,7 +48,30 @@ func windowTrace(stmts []windowStmt) func() (io.ReadCloser, error) {
 		s.Write(&sqltrace.Record{Kind: sqltrace.KindExec, Exec: sqltrace.Exec{Conn: st.conn, SQL: st.sql, Start: origin + st.ms*int64(time.Millisecond), Span: 1000, Flags: f}})
 	}
 	w.Close()
-	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(buf.Bytes())), nil }
+	return buf.Bytes()
+}
+
+// opener opens a trace's bytes.
+func opener(b []byte) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+}
+
+// windowStmts are a capture of three connections. Connection 1: the
+// schema at 0, then a transaction from 5 to 15 and autocommit reads at 16
+// and 30. Connection 2: a transaction from 8 to 22, an autocommit write at
+// 25. Connection 3 (a setup that ended): an index at 1.
+var windowStmts = []windowStmt{
+	{1, 0, "CREATE TABLE t (x)", true, true},
+	{1, 5, "BEGIN", true, false},
+	{1, 9, "INSERT INTO t VALUES (1)", false, false},
+	{1, 15, "COMMIT", false, true},
+	{1, 16, "SELECT * FROM t", true, true},
+	{1, 30, "SELECT count(*) FROM t", true, true},
+	{2, 8, "BEGIN", true, false},
+	{2, 12, "INSERT INTO t VALUES (2)", false, false},
+	{2, 22, "COMMIT", false, true},
+	{2, 25, "DELETE FROM t", true, true},
+	{3, 1, "CREATE INDEX i ON t (x)", true, true},
 }
 
 // A window replays the transactions whose first statement began in it,
@@ -55,36 +80,26 @@ func windowTrace(stmts []windowStmt) func() (io.ReadCloser, error) {
 // inside). The statements before and after are counted, and the schema
 // statements before it.
 func TestWindowSelection(t *testing.T) {
-	// Connection 1: the schema at 0, then a transaction from 5 to 15 and
-	// autocommit reads at 12 and 30. Connection 2: a transaction from 8
-	// to 22, an autocommit write at 25.
-	trace := windowTrace([]windowStmt{
-		{1, 0, "CREATE TABLE t (x)", true, true},
-		{1, 1, "CREATE INDEX i ON t (x)", true, true},
-		{1, 5, "BEGIN", true, false},
-		{1, 9, "INSERT INTO t VALUES (1)", false, false},
-		{1, 15, "COMMIT", false, true},
-		{1, 16, "SELECT * FROM t", true, true},
-		{1, 30, "SELECT count(*) FROM t", true, true},
-		{2, 8, "BEGIN", true, false},
-		{2, 12, "INSERT INTO t VALUES (2)", false, false},
-		{2, 22, "COMMIT", false, true},
-		{2, 25, "DELETE FROM t", true, true},
-	})
+	b := windowTrace(windowStmts)
+	trace := opener(b)
+	traceFile := filepath.Join(t.TempDir(), "w.trace")
+	if err := os.WriteFile(traceFile, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		name                         string
 		from, to                     time.Duration
-		conn1, conn2                 int64 // statements replayed
+		replayed                     [3]int64 // connection 1's, 2's, 3's statements replayed
 		before, after, schema, conns int64
 		refused                      string
 	}{
-		{"the whole capture", 0, 0, 7, 4, 0, 0, 0, 2, ""},
-		{"a start inside transactions: both excluded whole", 10 * time.Millisecond, 0, 2, 1, 8, 0, 2, 2, ""},
-		{"an end inside transactions: both included whole", 0, 10 * time.Millisecond, 5, 3, 0, 3, 0, 2, ""},
-		{"a window inside both transactions", 9 * time.Millisecond, 14 * time.Millisecond, 0, 0, 0, 0, 0, 0, "no transaction of the 11 statements on /a.db began in it"},
-		{"from the first transaction's start to the second's", 5 * time.Millisecond, 8 * time.Millisecond, 3, 0, 2, 6, 2, 1, ""},
-		{"the end only", 20 * time.Millisecond, 0, 1, 1, 9, 0, 2, 2, ""},
-		{"after the capture", time.Hour, 0, 0, 0, 0, 0, 0, 0, "no transaction"},
+		{"the whole capture", 0, 0, [3]int64{6, 4, 1}, 0, 0, 0, 3, ""},
+		{"a start inside transactions: both excluded whole", 10 * time.Millisecond, 0, [3]int64{2, 1, 0}, 8, 0, 2, 2, ""},
+		{"an end inside transactions: both included whole", 0, 10 * time.Millisecond, [3]int64{4, 3, 1}, 0, 3, 0, 3, ""},
+		{"a window inside both transactions", 9 * time.Millisecond, 14 * time.Millisecond, [3]int64{}, 0, 0, 0, 0, "no transaction of the 11 statements on /a.db began in it"},
+		{"from the first transaction's start to the second's", 5 * time.Millisecond, 8 * time.Millisecond, [3]int64{3, 0, 0}, 2, 6, 2, 1, ""},
+		{"the end only", 20 * time.Millisecond, 0, [3]int64{1, 1, 0}, 9, 0, 2, 2, ""},
+		{"after the capture", time.Hour, 0, [3]int64{}, 0, 0, 0, 0, "no transaction"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w := &workload.ReplayWindow{From: workload.Duration(tt.from), To: workload.Duration(tt.to)}
@@ -98,20 +113,31 @@ func TestWindowSelection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			per := map[uint64]int64{}
+			var per [3]int64
 			var conns int64
 			for _, w := range r.Workers {
 				if w.Stream != 0 {
-					per[w.Conn] += w.Statements
+					per[w.Conn-1] += w.Statements
 					conns++
 				}
 			}
-			if per[1] != tt.conn1 || per[2] != tt.conn2 || r.Statements != tt.conn1+tt.conn2 || conns != tt.conns {
-				t.Errorf("replays %v (%d in all, %d connections), want connection 1 %d, 2 %d on %d", per, r.Statements, conns, tt.conn1, tt.conn2, tt.conns)
+			if per != tt.replayed || r.Statements != per[0]+per[1]+per[2] || conns != tt.conns {
+				t.Errorf("replays %v (%d in all, %d connections), want %v on %d", per, r.Statements, conns, tt.replayed, tt.conns)
 			}
 			got := r.Window
 			if got.Before != tt.before || got.After != tt.after || got.Schema != tt.schema || got.Origin != 1e9 {
 				t.Errorf("window %+v, want %d before (%d schema), %d after, origin 1e9", *got, tt.before, tt.schema, tt.after)
+			}
+			// The schema statements that run first are those counted,
+			// of every connection (3 replays nothing after 10ms), in the
+			// order they began.
+			r.Trace = traceFile
+			stmts, err := schemaBefore(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if int64(len(stmts)) != tt.schema || tt.schema > 0 && (stmts[0].sql != "CREATE TABLE t (x)" || stmts[1].sql != "CREATE INDEX i ON t (x)") {
+				t.Errorf("schema before the window: %+v, want %d statements, the table first", stmts, tt.schema)
 			}
 		})
 	}

@@ -122,6 +122,8 @@ func (planSource) Check(p *workload.Plan) error {
 		return fmt.Errorf("%d connections placed on %d workers of %d processes, not the plan's %d of %d", len(r.Workers), len(r.Workers), r.Procs, p.Workers(), p.Procs)
 	case r.Order == workload.ReplayCommit && (len(r.Table) == 0 || r.States < 1):
 		return errors.New("the order of commits is missing")
+	case r.Scale < 0 || r.Order == workload.ReplayCommit && (r.Scale > 1 || r.Window != nil):
+		return fmt.Errorf("scale %d with window %v in order %s: a scaled replay or a window runs in race order, at a scale of 1 or more", r.Scale, r.Window != nil, r.Order)
 	case p.Preload != 0 || p.Verify || p.SQL != nil || p.Records != nil || p.Warmup != nil || len(p.Phases) != 1 || p.Rate != 0:
 		return errors.New("a replay runs the trace's statements alone: no preload, --verify, warm-up, scripts, records or rate")
 	}

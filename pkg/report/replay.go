@@ -82,8 +82,8 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 		t.Diverged, t.Count, t.NewErrors, t.LostErrors)
 	if judged, why := rp.Judged(); !judged {
 		div = fmt.Sprintf("divergence: %s; %d of %d statements failed where the capture's did not, %d succeeded where it failed", why, t.NewErrors, t.Count, t.LostErrors)
-		if rp.Scale > 1 && t.NewErrors > 0 {
-			div += " (expected: the copies insert the same keys and the later fail on them, a constraint error; keys are not remapped)"
+		if c := t.Errors.Constraint; rp.Scale > 1 && c > 0 {
+			div += fmt.Sprintf(" (%d constraint errors among them are expected: the copies insert the same keys, and all but the first fail on them; keys are not remapped)", c)
 		}
 	}
 	if t.Uncompared > 0 {

@@ -33,6 +33,7 @@ type replayOptions struct {
 	baseline string
 	expects  []string
 	window   string
+	scale    string
 	scaling  scaleSearchFlags
 }
 
@@ -56,7 +57,7 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.StringVar(&o.spec.Options.Order, "order", workload.ReplayRace, "race (the connections' transactions race, as in production) or commit (each transaction where it was in the captured order of commits: the database ends as the capture's, every statement sees what it saw)")
 		fs.StringVar(&o.database, "database", "", "the captured database to replay: its path in the trace, another path of the same file, or its base name (default: the one it ran most statements on)")
 		fs.StringVar(&o.window, "window", "", "FROM..TO: replay only the transactions whose first statement began in this window, durations from the capture's first statement (10s..40s, 10s.., ..40s); a transaction straddling TO runs whole, one straddling FROM not at all; the schema statements (CREATE, DROP, ALTER) before FROM run first, the rest before it does not; race order only")
-		fs.IntVar(&o.spec.Options.Scale, "scale", 1, "run N copies of each captured connection at once, each on its own connection, at the captured pace with --speed 1x (Oracle's time-slice folding of one capture onto itself); copies are not remapped: they read and write the same rows, so divergence is not judged, and a copy inserting a key another inserted fails with a constraint error, counted as an error; race order only")
+		fs.StringVar(&o.scale, "scale", "1", "N or Nx: run N copies of each captured connection at once, each on its own connection, at the captured pace with --speed 1x (Oracle's time-slice folding of one capture onto itself); copies are not remapped: they read and write the same rows, so divergence is not judged, and a copy inserting a key another inserted fails with a constraint error, counted as an error; race order only")
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
@@ -204,8 +205,8 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 	if o.scaling.objectives == "" && cmd.Flags().Changed("max-scale") {
 		return nil, errors.New("--max-scale applies to --find-scale")
 	}
-	if spec.Options.Scale < 1 {
-		return nil, fmt.Errorf("--scale %d: want the copies of each captured connection to run, 1 or more", spec.Options.Scale)
+	if spec.Options.Scale, err = parseScale(o.scale); err != nil {
+		return nil, err
 	}
 	if o.window != "" {
 		if spec.Options.Window, err = replay.ParseWindow(o.window); err != nil {
@@ -242,6 +243,16 @@ func (o *replayOptions) stallAtPace(fs *pflag.FlagSet, pace time.Duration) {
 		return
 	}
 	o.run.stall = max(o.run.stall, pace+time.Minute)
+}
+
+// parseScale reads --scale: a whole number of copies, 1 or more, with or
+// without an x (4, 4x).
+func parseScale(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSuffix(s, "x"))
+	if err != nil || n < 1 || n > workload.MaxWorkers {
+		return 0, fmt.Errorf("--scale %q: want the copies of each captured connection to run, a whole number from 1 to %d such as 4 or 4x (a fractional scale is not supported)", s, workload.MaxWorkers)
+	}
+	return n, nil
 }
 
 // parseSpeed reads --speed: max, or a factor such as 1x, 2x or 0.5x.

@@ -21,11 +21,12 @@ const (
 	groupLoad     = "Load shape"
 	groupCI       = "Comparing and CI"
 	groupSearch   = "Capacity search (--find-rate)"
+	groupScale    = "Scale search (--find-scale)"
 	groupCrash    = "Power cuts (--crash)"
 	groupOutput   = "Output"
 )
 
-var groupOrder = []string{groupWorkload, groupEngine, groupWorkers, groupLoad, groupCI, groupSearch, groupCrash, groupOutput}
+var groupOrder = []string{groupWorkload, groupEngine, groupWorkers, groupLoad, groupCI, groupSearch, groupScale, groupCrash, groupOutput}
 
 // inGroup lists under group, in --help, the flags bind binds to fs.
 func inGroup(fs *pflag.FlagSet, group string, bind func()) {

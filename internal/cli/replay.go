@@ -13,6 +13,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/job"
 	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/replay"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/store"
@@ -31,6 +32,9 @@ type replayOptions struct {
 	database string
 	baseline string
 	expects  []string
+	window   string
+	scale    string
+	scaling  scaleSearchFlags
 }
 
 func defaultReplayOptions(reg *store.Registry) *replayOptions {
@@ -52,11 +56,14 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.StringVar(&o.speed, "speed", o.speed, "max (each connection's statements back to back), or 1x (at the times they were captured, latency counted from each one's due time), 2x, 0.5x …")
 		fs.StringVar(&o.spec.Options.Order, "order", workload.ReplayRace, "race (the connections' transactions race, as in production) or commit (each transaction where it was in the captured order of commits: the database ends as the capture's, every statement sees what it saw)")
 		fs.StringVar(&o.database, "database", "", "the captured database to replay: its path in the trace, another path of the same file, or its base name (default: the one it ran most statements on)")
+		fs.StringVar(&o.window, "window", "", "FROM..TO: replay only the transactions whose first statement began in this window, durations from the capture's first statement (10s..40s, 10s.., ..40s); a transaction straddling TO runs whole, one straddling FROM not at all; the schema statements (CREATE, DROP, ALTER) before FROM run first, the rest before it does not; race order only")
+		fs.StringVar(&o.scale, "scale", "1", "N or Nx: run N copies of each captured connection at once, each on its own connection, at the captured pace with --speed 1x (Oracle's time-slice folding of one capture onto itself); copies are not remapped: they read and write the same rows, so divergence is not judged, and a copy inserting a key another inserted fails with a constraint error, counted as an error; race order only")
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
 		fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'q1a2b3c4d p99 <= 5ms' (a statement by its fingerprint's id) or 'diverged statements <= 0'; exit 3 when one fails, 4 when one cannot decide (repeatable)")
 	})
+	o.scaling.AddFlags(fs)
 	o.run.AddFlags(fs, true)
 	_ = fs.MarkHidden("batch")
 	_ = fs.MarkHidden("goroutines")
@@ -112,6 +119,32 @@ whose rows (as many as the application read) or changes differ from the
 capture's, errors the capture did not have and the reverse, and whether
 the final database equals the capture's end (its tables' digests).
 
+Grow and cut: --scale N runs N copies of each captured connection at
+once, each its own connection (and each copy of a captured process its
+own worker process), every copy the same statements at the same due
+times: N times the captured load. The copies are not remapped: they
+read and write the same rows, so an INSERT of a key the capture chose
+fails in every copy but the first (a constraint error, counted as an
+error and labelled as expected), divergence and the database's end are
+not judged, and statements are judged by their errors and latency.
+--window FROM..TO replays the transactions whose first statement began
+in that span of the capture (a transaction straddling TO runs whole,
+one straddling FROM not at all); the schema statements before FROM
+(CREATE, DROP, ALTER) run first, so the window's statements find their
+tables and indexes, but the rows written before FROM are not: a window
+from a later start is not judged for divergence. Both replay in race
+order.
+
+How much more can the application take: --find-scale 'total p99 <= 50ms'
+replays the trace at scale 1, 2, 4, 8 … (up to --max-scale) while every
+objective holds, then bisects between the largest scale met and the
+smallest failed, each step a whole replay on a fresh copy of the
+snapshot; it prints, per cell, the largest scale met and every step
+(scale, statements, statements/s, p50, p99, max, errors), and exits 3
+when a cell meets the objectives at no scale. With --speed 1x each copy
+keeps the captured pace, so the latency counts the queueing a slower
+setting builds.
+
 The trace is input from elsewhere: its statements run only inside the
 run's database, under the guard of gobench sql (no ATTACH, no extensions,
 no file functions; refused before anything runs: exit 2), and a truncated
@@ -126,7 +159,16 @@ or corrupt trace exits 2 naming the byte offset.`,
   gobench replay shop.trace --order commit --journal rollback,wal --sync full,normal
 
   # At the captured pace: does NORMAL keep up where FULL queues?
-  gobench replay shop.trace --speed 1x --sync full,normal --repeat 3`,
+  gobench replay shop.trace --speed 1x --sync full,normal --repeat 3
+
+  # Four times the application's connections, at its pace, on WAL
+  gobench replay shop.trace --scale 4 --speed 1x --journal wal
+
+  # Only the transactions begun between 10s and 40s into the capture
+  gobench replay shop.trace --window 10s..40s
+
+  # How many times its captured load does the application hold, at p99 <= 50ms, on each journal?
+  gobench replay shop.trace --speed 1x --journal rollback,wal --find-scale 'total p99 <= 50ms'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usage(errors.New("replay takes one trace file"))
@@ -137,6 +179,9 @@ or corrupt trace exits 2 naming the byte offset.`,
 			o.trace = args[0]
 			if o.info && !o.run.dryRun { // --dry-run prints what a replay would run
 				return runReplayInfo(o, env)
+			}
+			if o.scaling.objectives != "" {
+				return runFindScale(cmd, env, o)
 			}
 			return runPlanned(cmd, env, o)
 		},
@@ -157,6 +202,17 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 	}
 	spec.Open = func() (io.ReadCloser, error) { return env.FS.Open(abs) }
 	spec.Options.Trace, spec.Options.Database = abs, o.database
+	if o.scaling.objectives == "" && cmd.Flags().Changed("max-scale") {
+		return nil, errors.New("--max-scale applies to --find-scale")
+	}
+	if spec.Options.Scale, err = parseScale(o.scale); err != nil {
+		return nil, err
+	}
+	if o.window != "" {
+		if spec.Options.Window, err = replay.ParseWindow(o.window); err != nil {
+			return nil, err
+		}
+	}
 	if spec.Options.Speed, err = parseSpeed(o.speed); err != nil {
 		return nil, err
 	}
@@ -187,6 +243,16 @@ func (o *replayOptions) stallAtPace(fs *pflag.FlagSet, pace time.Duration) {
 		return
 	}
 	o.run.stall = max(o.run.stall, pace+time.Minute)
+}
+
+// parseScale reads --scale: a whole number of copies, 1 or more, with or
+// without an x (4, 4x).
+func parseScale(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSuffix(s, "x"))
+	if err != nil || n < 1 || n > workload.MaxWorkers {
+		return 0, fmt.Errorf("--scale %q: want the copies of each captured connection to run, a whole number from 1 to %d such as 4 or 4x (a fractional scale is not supported)", s, workload.MaxWorkers)
+	}
+	return n, nil
 }
 
 // parseSpeed reads --speed: max, or a factor such as 1x, 2x or 0.5x.

@@ -33,20 +33,11 @@ type Search struct {
 // It stops at the first error (an interrupt included), returning the
 // curves so far, the last one with the steps it ran.
 func FindRates(ctx context.Context, s Search) ([]result.CapacityCurve, error) {
-	note := s.Cells.Note
-	if note == nil {
-		note = func(string, ...any) {}
-	}
 	settle := s.Settle
 	if settle <= 0 {
 		settle = capacity.DefaultSettle
 	}
-	names := result.CellNames(s.Cells.Plans)
-	cells := s.Cells
-	cells.Watch = nil // a step's progress is its note, when it ends
-	// A search measures the disk around itself; a calibration around
-	// every step would add a fifth of a second to each.
-	cells.Base.Calibrate = false
+	cells, names, note := searchCells(s.Cells)
 	var curves []result.CapacityCurve
 	for i, cell := range s.Cells.Plans {
 		search := s.Search
@@ -83,6 +74,22 @@ func FindRates(ctx context.Context, s Search) ([]result.CapacityCurve, error) {
 		}
 	}
 	return curves, nil
+}
+
+// searchCells returns the cells of a search's steps (no progress watch:
+// a step's progress is its note, when it ends; no calibration: a
+// search measures the disk around itself, and a calibration around
+// every step would add a fifth of a second to each), the cells' names,
+// and their note (one that drops notes when they have none).
+func searchCells(c Cells) (Cells, []string, func(string, ...any)) {
+	note := c.Note
+	if note == nil {
+		note = func(string, ...any) {}
+	}
+	names := result.CellNames(c.Plans)
+	c.Watch = nil
+	c.Base.Calibrate = false
+	return c, names, note
 }
 
 // stepPlan is cell as one step of a search: open loop at rate for

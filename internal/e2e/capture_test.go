@@ -166,8 +166,8 @@ func checkReplayRun(ts *testscript.TestScript, r *result.Result, checks []string
 			for _, o := range r.Phases[0].Ops {
 				sum += o.Count
 			}
-			if sum != t.Count || t.Count+t.Skipped != r.Plan.Replay.Statements {
-				ts.Fatalf("%s: kinds sum to %d, total %d (+%d skipped), the trace's %d", result.RunSettings(r), sum, t.Count, t.Skipped, r.Plan.Replay.Statements)
+			if sum != t.Count || t.Count+t.Skipped != r.Plan.Replay.Runs() {
+				ts.Fatalf("%s: kinds sum to %d, total %d (+%d skipped), the trace's %d", result.RunSettings(r), sum, t.Count, t.Skipped, r.Plan.Replay.Runs())
 			}
 			continue
 		}

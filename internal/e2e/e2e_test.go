@@ -81,6 +81,8 @@ func TestScripts(t *testing.T) {
 			"stracefscheck": straceFSCheck,
 			"traceinfo":     traceInfo,
 			"replaycheck":   replayCheck,
+			"replaysum":     replaySum,
+			"scalesteps":    scaleSteps,
 			"tracedamage":   traceDamage,
 			"primcheck":     primCheck,
 			"walcopy":       walCopy,

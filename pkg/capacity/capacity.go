@@ -315,18 +315,11 @@ func (f *finder) judge(r *result.Result, offered float64) (result.CapacityStep, 
 	if t.Service != nil {
 		st.ServiceP99Micros = t.Service.P99Micros
 	}
-	suite, err := result.NewSuite(r.Command, "single", []*result.Result{r}, "")
+	gates, met, err := meets(r, f.s.Objectives)
 	if err != nil {
 		return st, err
 	}
-	gates, err := judge.EvaluateFigures(suite, f.s.Objectives)
-	if err != nil {
-		return st, err
-	}
-	st.Met = true
-	for _, g := range gates {
-		st.Met = st.Met && g.Pass
-	}
+	st.Met = met
 	share := 0.0
 	if t.Count > 0 {
 		share = float64(t.Errors.Total) / float64(t.Count)
@@ -344,6 +337,24 @@ func (f *finder) judge(r *result.Result, offered float64) (result.CapacityStep, 
 	}
 	st.Verdicts = append(gates, implicit...)
 	return st, nil
+}
+
+// meets judges one run by objectives: their gates, and whether all
+// passed.
+func meets(r *result.Result, objectives []judge.Expectation) ([]result.Gate, bool, error) {
+	suite, err := result.NewSuite(r.Command, "single", []*result.Result{r}, "")
+	if err != nil {
+		return nil, false, err
+	}
+	gates, err := judge.EvaluateFigures(suite, objectives)
+	if err != nil {
+		return nil, false, err
+	}
+	met := true
+	for _, g := range gates {
+		met = met && g.Pass
+	}
+	return gates, met, nil
 }
 
 func verdict(g *result.Gate) string {

@@ -248,7 +248,14 @@ var Figures = []*Figure{
 			return float64(r.WorkerMaxRSSBytes), r.WorkerMaxRSSBytes > 0
 		}), "the workers' memory was not measured"),
 	replayFigure("diverged statements", "statements of a replayed trace that did something else than when captured: other rows or changes, another outcome",
-		"statements", " diverged", func(r *result.Result) (float64, bool) { return float64(r.Phases[0].Total.Diverged), true }),
+		"statements", " diverged", func(r *result.Result) (float64, bool) {
+			if rp := r.Plan.Replay; rp != nil {
+				if judged, _ := rp.Judged(); !judged {
+					return 0, false // a scaled replay, or a window from a later start: not judged, so no gate passes on it
+				}
+			}
+			return float64(r.Phases[0].Total.Diverged), true
+		}),
 	replayFigure("db differences", "tables of a replayed trace's database that did not end as the capture's did (0: the same rows in every table)",
 		"tables", " tables differ", func(r *result.Result) (float64, bool) {
 			if r.Replay == nil || !r.Replay.Compared {
@@ -504,6 +511,11 @@ func replayFigure(name, doc, unit, suffix string, read func(*result.Result) (flo
 	f.Missing = func(r *result.Result) string {
 		if !r.Plan.Recorded() {
 			return "not a replayed trace"
+		}
+		if rp := r.Plan.Replay; rp != nil {
+			if judged, why := rp.Judged(); !judged {
+				return "divergence " + why
+			}
 		}
 		return "the database was not compared with the capture's"
 	}

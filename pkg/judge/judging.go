@@ -80,7 +80,11 @@ func (e Expectation) quantileRule(cells []result.Cell) bool {
 func noFigure(m Metric, cells []result.Cell) string {
 	for _, c := range cells {
 		if len(values(m, c.Runs)) == 0 {
-			return fmt.Sprintf("%s has no %s figure: no such op ran", cellName(c), m)
+			why := "no such op ran"
+			if f := m.Figure(); f != nil && !f.PerKind && f.Missing != nil && len(c.Runs) > 0 {
+				why = m.Missing(c.Runs[0]) // a figure of the run's, not of an op's: its own reason
+			}
+			return fmt.Sprintf("%s has no %s figure: %s", cellName(c), m, why)
 		}
 	}
 	return fmt.Sprintf("%s's %s is 0: no ratio can be taken to it", cellName(cells[len(cells)-1]), m)

@@ -134,3 +134,20 @@ func (s ReplaySpec) cells(m Matrix, procs int) ([]*workload.Plan, error) {
 	mm.Procs, mm.Goroutines = store.List{strconv.Itoa(r.Procs)}, store.List{strconv.Itoa(len(r.Workers) / r.Procs)}
 	return mm.plans(&p, func(*workload.Plan, int) {})
 }
+
+// ScaleReplay returns a replay cell at another scale (replay.Rescale):
+// scale copies of each captured connection, on as many more workers; the
+// rest of the cell as it was. A step of gobench replay --find-scale.
+func ScaleReplay(p *workload.Plan, scale int) (*workload.Plan, error) {
+	if p.Replay == nil {
+		return nil, errors.New("the cell replays no trace")
+	}
+	r, err := replay.Rescale(p.Replay, scale)
+	if err != nil {
+		return nil, err
+	}
+	q := *p
+	q.Replay = r
+	q.Procs, q.Goroutines = r.Procs, len(r.Workers)/r.Procs
+	return &q, q.Validate()
+}

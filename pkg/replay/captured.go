@@ -15,8 +15,9 @@ import (
 
 // readCaptured reads what the trace says of the application's own run on
 // the database replayed: the settings its PRAGMAs set, and the timing of
-// its statements by r's kinds, over r's connections (a pass of its own
-// over the trace, once the kinds are known).
+// its statements by r's kinds, over r's connections (the statements of
+// its window, if it has one; the settings of all: those before it too; a
+// pass of its own over the trace, once the kinds are known).
 func readCaptured(open func() (io.ReadCloser, error), r *workload.Replay) (*workload.ReplayCaptured, error) {
 	replayed := map[[2]uint64]bool{}
 	for _, w := range r.Workers {
@@ -30,13 +31,17 @@ func readCaptured(open func() (io.ReadCloser, error), r *workload.Replay) (*work
 	tr := sqltrace.NewReader(f)
 	tr.Filter(nil, false)
 	c := newCapturedTally(r.Kinds)
+	sel := newWindowSel(r.Window)
+	on := newDBConns(r.Database)
 	for tr.Next() {
-		switch rec := tr.Record(); rec.Kind {
-		case sqltrace.KindExec:
-			if replayed[[2]uint64{rec.Stream, rec.Exec.Conn}] {
-				c.add(rec.Stream, &rec.Exec)
-			}
-		case sqltrace.KindNote:
+		rec := tr.Record()
+		switch {
+		case on.note(rec):
+			// the settings every connection of the database set (in a
+			// window, before it too); the timing of the statements
+			// replayed
+			c.add(rec.Stream, &rec.Exec, replayed[[2]uint64{rec.Stream, rec.Exec.Conn}] && sel.where(rec.Stream, &rec.Exec) == 0)
+		case rec.Kind == sqltrace.KindNote:
 			if path, stmts, ok := sqltrace.ParseSettingsNote(rec.Note); ok && path == r.Database {
 				c.conns.add(stmts)
 			}
@@ -75,8 +80,9 @@ func newCapturedTally(kinds []workload.ReplayKind) *capturedTally {
 	return c
 }
 
-// add counts one captured statement.
-func (c *capturedTally) add(stream uint64, e *sqltrace.Exec) {
+// add counts one captured statement: the setting it set, and if timed
+// (in the replay's window) its timing.
+func (c *capturedTally) add(stream uint64, e *sqltrace.Exec, timed bool) {
 	key := [2]uint64{stream, e.SQLID}
 	fp, ok := c.fpOf[key]
 	if !ok || e.SQLID == 0 {
@@ -87,6 +93,9 @@ func (c *capturedTally) add(stream uint64, e *sqltrace.Exec) {
 	}
 	if e.Code == 0 && strings.Contains(fp, "pragma") {
 		c.settings.add(e.SQL)
+	}
+	if !timed {
+		return
 	}
 	kind, ok := c.kindOf[fp]
 	if !ok {

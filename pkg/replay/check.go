@@ -79,6 +79,10 @@ func Check(r *workload.Replay, path string, digest workload.DigestFile) *workloa
 		rc.Reason = err.Error()
 		return rc
 	}
+	if ok, why := r.EndCompared(); !ok {
+		rc.Reason = why
+		return rc
+	}
 	captured, why := capturedDigest(r)
 	if why != "" {
 		rc.Reason = why
@@ -125,14 +129,20 @@ func capturedDigest(r *workload.Replay) ([]sqltrace.TableDigest, string) {
 }
 
 // SetupCheck returns the check of p's store before its run
-// (runner.Setup.Check): a replay's statements (CheckSQL), or nil when p
+// (runner.Setup.Check): a replay's statements (CheckSQL), then, for a
+// window, the schema statements before it (ApplySchema); nil when p
 // replays no trace.
 func SetupCheck(p *workload.Plan) func(context.Context, store.Store) error {
 	r := p.Replay
 	if r == nil {
 		return nil
 	}
-	return func(ctx context.Context, st store.Store) error { return CheckSQL(ctx, st, r) }
+	return func(ctx context.Context, st store.Store) error {
+		if err := CheckSQL(ctx, st, r); err != nil {
+			return err
+		}
+		return ApplySchema(ctx, st, r)
+	}
 }
 
 // CheckSQL prepares every statement the replay will run, once each,

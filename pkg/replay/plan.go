@@ -26,6 +26,12 @@ type Options struct {
 	// Procs, if positive, folds the captured processes onto this many
 	// worker processes; 0 gives each its own.
 	Procs int
+	// Window, if set, replays the transactions begun in it alone
+	// (workload.ReplayWindow; Build sets its origin and counts); Scale,
+	// above 1, runs that many copies of each connection
+	// (workload.Replay.Scale). Neither keeps the order of commits.
+	Window *workload.ReplayWindow
+	Scale  int
 }
 
 // Build reads a trace (open opens it, for each of its three passes)
@@ -44,7 +50,13 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 	if err != nil {
 		return nil, in, err
 	}
-	r := &workload.Replay{Trace: o.Trace, Database: db.Path, Speed: o.Speed, Order: o.Order}
+	r := &workload.Replay{Trace: o.Trace, Database: db.Path, Speed: o.Speed, Order: o.Order, Scale: max(o.Scale, 1)}
+	if r.Scale == 1 {
+		r.Scale = 0
+	}
+	if err := grows(o); err != nil {
+		return nil, in, err
+	}
 	if db.SnapshotError != "" {
 		return nil, in, noSnapshot(in, db, o.Database)
 	}
@@ -60,18 +72,24 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 		}
 		r.Table, r.States = order.Table(), order.States()
 	}
-	tally, err := tallyReplay(open, db.Path)
+	tally, err := tallyReplay(open, db.Path, nil)
 	if err != nil {
 		return nil, in, err
 	}
 	if tally.statements == 0 {
 		return nil, in, fmt.Errorf("no statement of the trace ran on %s", db.Path)
 	}
+	if o.Window != nil {
+		if r.Window, tally, err = windowTally(open, db.Path, o.Window, tally); err != nil {
+			return nil, in, err
+		}
+	}
 	r.Start, r.Duration, r.Statements, r.Commits = tally.start, tally.end-tally.start, tally.statements, tally.commits
 	r.Cut, r.Omitted, r.Digested = tally.cut, tally.omitted, tally.digested
 	r.Snapshot = tally.snapshot
 	r.Kinds, r.Overrides = tally.kinds(), tally.overrides
-	r.Workers, r.Procs = tally.place(o.Procs)
+	r.Workers, r.Procs = tally.place(o.Procs, max(o.Scale, 1))
+	r.Fold = max(o.Procs, 0)
 	if r.Captured, err = readCaptured(open, r); err != nil {
 		return nil, in, err
 	}
@@ -119,6 +137,49 @@ func pickDatabase(in *sqltrace.Info, name string) (*sqltrace.DBInfo, error) {
 	return best, nil
 }
 
+// grows checks the options that grow or cut a capture: a scale of at
+// least 1, and neither it nor a window in the order of commits.
+func grows(o Options) error {
+	switch {
+	case o.Scale < 0 || o.Scale > workload.MaxWorkers:
+		return fmt.Errorf("--scale %d: want the copies of each captured connection to run, from 1 to %d", o.Scale, workload.MaxWorkers)
+	case o.Order != workload.ReplayCommit:
+		return nil
+	case o.Scale > 1:
+		return fmt.Errorf("--scale %d runs in race order: the copies of a connection cannot each make the capture's commits in its order (give --order race)", o.Scale)
+	case o.Window != nil:
+		return errors.New("--window runs in race order: the order of commits counts from the capture's first, and a transaction of the window would wait for commits before it that do not run (give --order race)")
+	}
+	return nil
+}
+
+// windowTally counts again, in window w, what all (the whole capture's
+// tally) counted: the statements of the transactions begun in it, and
+// those before and after it. The window returned has its origin, the
+// capture's first statement, and its counts.
+func windowTally(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow, all *replayTally) (*workload.ReplayWindow, *replayTally, error) {
+	win := *w
+	win.Origin = all.start
+	t, err := tallyReplay(open, path, &win)
+	if err != nil {
+		return nil, nil, err
+	}
+	win.Before, win.After, win.Schema = t.before, t.after, t.schema
+	if t.statements == 0 {
+		return nil, nil, fmt.Errorf("--window %v..%v: no transaction of the %d statements on %s began in it (the capture's statements span %v)",
+			w.From, windowEnd(w), all.statements, path, workload.Duration(all.end-all.start))
+	}
+	return &win, t, nil
+}
+
+// windowEnd names a window's end: its To, or "" to the capture's end.
+func windowEnd(w *workload.ReplayWindow) string {
+	if w.To == 0 {
+		return ""
+	}
+	return w.To.String()
+}
+
 // replayTally is what Build's third pass counts.
 type replayTally struct {
 	path       string
@@ -135,11 +196,15 @@ type replayTally struct {
 	overrideOf map[string]int  // fingerprint → its override
 	nondet     map[string]bool // fingerprint → a text of it calls random(), datetime('now') …
 	digested   int64           // statements whose rows the trace digests
+	// In a window: the statements before and after it, and the schema
+	// statements before it that succeeded.
+	before, after, schema int64
 }
 
 // tallyReplay counts the statements that ran on the database at path, per
-// connection and per fingerprint.
-func tallyReplay(open func() (io.ReadCloser, error), path string) (*replayTally, error) {
+// connection and per fingerprint: those of the transactions begun in
+// window w, when it is not nil.
+func tallyReplay(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow) (*replayTally, error) {
 	f, err := open()
 	if err != nil {
 		return nil, err
@@ -148,26 +213,63 @@ func tallyReplay(open func() (io.ReadCloser, error), path string) (*replayTally,
 	r := sqltrace.NewReader(f)
 	r.Filter(nil, false)
 	t := &replayTally{path: path, conns: map[[2]uint64]int64{}, fps: map[string]int64{}, fpOf: map[[2]uint64]string{}, overrideOf: map[string]int{}, nondet: map[string]bool{}}
-	paths := map[[2]uint64]string{}
-	connDB := map[[2]uint64]string{}
+	on := newDBConns(path)
+	sel := newWindowSel(w)
 	for r.Next() {
 		rec := r.Record()
-		switch rec.Kind {
-		case sqltrace.KindDB:
-			paths[[2]uint64{rec.Stream, rec.DB.ID}] = rec.DB.Path
-		case sqltrace.KindOpen:
-			connDB[[2]uint64{rec.Stream, rec.Open.Conn}] = paths[[2]uint64{rec.Stream, rec.Open.DB}]
-		case sqltrace.KindSnapshot:
-			if paths[[2]uint64{rec.Stream, rec.Snapshot.DB}] == path && rec.Snapshot.Error == "" {
-				t.snapshot = rec.Snapshot.Number
-			}
-		case sqltrace.KindExec:
-			if connDB[[2]uint64{rec.Stream, rec.Exec.Conn}] == path {
-				t.add(rec.Stream, &rec.Exec)
-			}
+		if on.note(rec) {
+			t.addIn(sel.where(rec.Stream, &rec.Exec), rec.Stream, &rec.Exec)
+		} else if rec.Kind == sqltrace.KindSnapshot && on.is(rec.Stream, rec.Snapshot.DB) && rec.Snapshot.Error == "" {
+			t.snapshot = rec.Snapshot.Number
 		}
 	}
 	return t, r.Err()
+}
+
+// dbConns follows a trace's databases and connections, record by
+// record, to tell the statements that ran on one database (by its path)
+// from the others'.
+type dbConns struct {
+	path   string
+	paths  map[[2]uint64]string // (stream, database id) → path
+	connDB map[[2]uint64]string // (stream, connection) → its database's path
+}
+
+func newDBConns(path string) *dbConns {
+	return &dbConns{path: path, paths: map[[2]uint64]string{}, connDB: map[[2]uint64]string{}}
+}
+
+// note learns what rec says of the databases and connections, and
+// reports whether it is a statement that ran on the database.
+func (c *dbConns) note(rec *sqltrace.Record) bool {
+	switch rec.Kind {
+	case sqltrace.KindDB:
+		c.paths[[2]uint64{rec.Stream, rec.DB.ID}] = rec.DB.Path
+	case sqltrace.KindOpen:
+		c.connDB[[2]uint64{rec.Stream, rec.Open.Conn}] = c.paths[[2]uint64{rec.Stream, rec.Open.DB}]
+	case sqltrace.KindExec:
+		return c.connDB[[2]uint64{rec.Stream, rec.Exec.Conn}] == c.path
+	}
+	return false
+}
+
+// is reports whether database db of stream is the database.
+func (c *dbConns) is(stream, db uint64) bool { return c.paths[[2]uint64{stream, db}] == c.path }
+
+// addIn counts statement e where it stands in the window: where (see
+// windowSel.where).
+func (t *replayTally) addIn(where int, stream uint64, e *sqltrace.Exec) {
+	switch where {
+	case 0:
+		t.add(stream, e)
+	case 1:
+		t.after++
+	default:
+		t.before++
+		if e.Code == 0 && e.Flags&sqltrace.FlagCut == 0 && isSchema(e.SQL) {
+			t.schema++
+		}
+	}
 }
 
 func (t *replayTally) add(stream uint64, e *sqltrace.Exec) {
@@ -239,34 +341,46 @@ func (t *replayTally) kinds() []workload.ReplayKind {
 	return all
 }
 
-// place puts each connection on a worker: the connections of a captured
-// process on one worker process (or, folded, on process i mod procs), in
-// the order of their ids; a process with fewer connections than another
-// leaves workers idle.
-func (t *replayTally) place(procs int) ([]workload.ReplayWorker, int) {
-	keys := make([][2]uint64, 0, len(t.conns))
-	for k := range t.conns {
-		keys = append(keys, k)
+// place puts the tally's connections on workers (placeConns).
+func (t *replayTally) place(procs, scale int) ([]workload.ReplayWorker, int) {
+	conns := make([]workload.ReplayWorker, 0, len(t.conns))
+	for k, n := range t.conns {
+		conns = append(conns, workload.ReplayWorker{Stream: k[0], Conn: k[1], Statements: n})
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i][0] != keys[j][0] {
-			return keys[i][0] < keys[j][0]
+	return placeConns(conns, procs, scale)
+}
+
+// placeConns puts each connection on a worker: the connections of a
+// captured process on one worker process (or, folded, on process i mod
+// procs), in the order of their ids; a process with fewer connections
+// than another leaves workers idle. Scaled (scale > 1), each copy of a
+// captured process is a process of its own: copy k of every process
+// after copy k-1 of all of them (folded onto workload.MaxProcs when they
+// are more).
+func placeConns(conns []workload.ReplayWorker, procs, scale int) ([]workload.ReplayWorker, int) {
+	sort.Slice(conns, func(i, j int) bool {
+		if conns[i].Stream != conns[j].Stream {
+			return conns[i].Stream < conns[j].Stream
 		}
-		return keys[i][1] < keys[j][1]
+		return conns[i].Conn < conns[j].Conn
 	})
 	var streams []uint64
-	for _, k := range keys {
-		if len(streams) == 0 || streams[len(streams)-1] != k[0] {
-			streams = append(streams, k[0])
+	for _, c := range conns {
+		if len(streams) == 0 || streams[len(streams)-1] != c.Stream {
+			streams = append(streams, c.Stream)
 		}
 	}
-	if procs <= 0 || procs > len(streams) {
-		procs = len(streams)
+	scale = max(scale, 1)
+	if copies := len(streams) * scale; procs <= 0 || procs > copies {
+		procs = min(copies, workload.MaxProcs)
 	}
 	byProc := make([][]workload.ReplayWorker, procs)
-	for _, k := range keys {
-		p := sort.Search(len(streams), func(i int) bool { return streams[i] >= k[0] }) % procs
-		byProc[p] = append(byProc[p], workload.ReplayWorker{Stream: k[0], Conn: k[1], Statements: t.conns[k]})
+	for k := range scale {
+		for _, c := range conns {
+			p := (k*len(streams) + sort.Search(len(streams), func(i int) bool { return streams[i] >= c.Stream })) % procs
+			c.Copy = k
+			byProc[p] = append(byProc[p], c)
+		}
 	}
 	g := 0
 	for _, ws := range byProc {
@@ -277,6 +391,28 @@ func (t *replayTally) place(procs int) ([]workload.ReplayWorker, int) {
 		copy(out[p*g:], ws)
 	}
 	return out, procs
+}
+
+// Rescale returns r at another scale (workload.Replay.Scale): its
+// connections placed anew, scale copies of each, without reading the
+// trace again, on the worker processes it asked for (workload.Replay.Fold).
+func Rescale(r *workload.Replay, scale int) (*workload.Replay, error) {
+	if err := grows(Options{Order: r.Order, Scale: scale, Window: r.Window}); err != nil {
+		return nil, err
+	}
+	var conns []workload.ReplayWorker
+	for _, w := range r.Workers {
+		if w.Stream != 0 && w.Copy == 0 {
+			conns = append(conns, w)
+		}
+	}
+	out := *r
+	out.Workers, out.Procs = placeConns(conns, r.Fold, scale)
+	out.Scale = scale
+	if scale <= 1 {
+		out.Scale = 0
+	}
+	return &out, nil
 }
 
 // CountGates counts, in o, the statements that begin a transaction at each

@@ -86,11 +86,19 @@ func (s planSource) Describe(p *workload.Plan, _ bool) string {
 			conns++
 		}
 	}
-	return fmt.Sprintf("trace %s · database %s · %d statements on %d connections · %s", filepath.Base(r.Trace), r.Database, r.Statements, conns, s.Brief(p))
+	return fmt.Sprintf("trace %s · database %s · %d statements on %d connections · %s", filepath.Base(r.Trace), r.Database, r.Runs(), conns, s.Brief(p))
 }
 
 func (planSource) Brief(p *workload.Plan) string {
-	return fmt.Sprintf("speed %s · order %s", workload.SpeedName(p.Replay.Speed), p.Replay.Order)
+	r := p.Replay
+	b := fmt.Sprintf("speed %s · order %s", workload.SpeedName(r.Speed), r.Order)
+	if w := r.Window; w != nil {
+		b += fmt.Sprintf(" · window %v..%s (%d statements before it not run, %d schema statements of them run first; %d after it not run)", w.From, windowEnd(w), w.Before, w.Schema, w.After)
+	}
+	if r.Scale > 1 {
+		b += fmt.Sprintf(" · scale %d (%d copies of each connection)", r.Scale, r.Scale)
+	}
+	return b
 }
 
 // Timed reports whether the replay's statements are due when captured (a
@@ -114,6 +122,8 @@ func (planSource) Check(p *workload.Plan) error {
 		return fmt.Errorf("%d connections placed on %d workers of %d processes, not the plan's %d of %d", len(r.Workers), len(r.Workers), r.Procs, p.Workers(), p.Procs)
 	case r.Order == workload.ReplayCommit && (len(r.Table) == 0 || r.States < 1):
 		return errors.New("the order of commits is missing")
+	case r.Scale < 0 || r.Order == workload.ReplayCommit && (r.Scale > 1 || r.Window != nil):
+		return fmt.Errorf("scale %d with window %v in order %s: a scaled replay or a window runs in race order, at a scale of 1 or more", r.Scale, r.Window != nil, r.Order)
 	case p.Preload != 0 || p.Verify || p.SQL != nil || p.Records != nil || p.Warmup != nil || len(p.Phases) != 1 || p.Rate != 0:
 		return errors.New("a replay runs the trace's statements alone: no preload, --verify, warm-up, scripts, records or rate")
 	}

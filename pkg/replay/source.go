@@ -47,6 +47,9 @@ type Statement struct {
 	// retry run in its place; or the trace cut its text
 	// (sqltrace.FlagCut), which would run as other SQL.
 	Skip bool
+	// Unjudged says not to judge whether it did something else than when
+	// captured (workload.Replay.Judged): its errors and latency count.
+	Unjudged bool
 
 	// kind is its kind's id (workload.ReplayKind.ID); log keeps the
 	// first of each kind that diverged (nil: none kept).
@@ -76,7 +79,7 @@ func (rd *Statement) Run(conn store.Conn) (workload.SampleFlags, error) {
 			rd.log.noteError(rd, class, err)
 		}
 	}
-	if what := rd.diverged(out, class); what != "" && !rd.Overridden {
+	if what := rd.diverged(out, class); what != "" && !rd.Overridden && !rd.Unjudged {
 		flags |= workload.FlagDiverged
 		rd.log.note(rd, what, out, class)
 	}
@@ -235,6 +238,11 @@ func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *deal.Shared) (deal.D
 	}
 	w := r.Workers[worker]
 	d := &replayDealer{r: r, w: w, kinds: map[string]replayText{}}
+	if r.Window != nil {
+		d.clock = &txnClock{}
+	}
+	judged, _ := r.Judged()
+	d.unjudged = !judged
 	if r.DivergedFile != "" {
 		d.log = &divergences{path: r.DivergedFile, seen: map[string]bool{}}
 	}
@@ -286,6 +294,11 @@ type replayDealer struct {
 	deal  Statement
 	log   *divergences // nil: no examples kept
 	n     int64
+	// clock, in a window, follows the connection's transactions
+	// (nil: every statement is dealt); unjudged is the replay's
+	// Judged, negated.
+	clock    *txnClock
+	unjudged bool
 	// In the order of commits: the connection's transaction, and the
 	// reading ahead (aheadN of the connection's statements read).
 	txn    replayTxn
@@ -351,6 +364,9 @@ func (d *replayDealer) Deal(out *deal.Deal) error {
 		if rec.Kind != sqltrace.KindExec || rec.Exec.Conn != d.w.Conn {
 			continue
 		}
+		if d.clock != nil && !d.r.Window.Contains(d.clock.step(&rec.Exec)) {
+			continue
+		}
 		d.n++
 		d.fill(&rec.Exec)
 		*out = deal.Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal}
@@ -394,6 +410,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 		args = append(args, v.Any())
 	}
 	*rd = Statement{SQL: e.SQL, Stmts: t.multiple, Args: args, MaxRows: -1, Due: -1, Gate: -1, Commit: -1, Lock: -1, IdleEnd: -1, kind: t.id, log: d.log,
+		Unjudged: d.unjudged,
 		Want: Captured{Rows: e.Rows, Changes: e.Changes, HasChanges: e.Flags&sqltrace.FlagChanges != 0,
 			Digest: e.Digest, HasDigest: e.Flags&sqltrace.FlagDigest != 0, Ordered: e.Flags&sqltrace.FlagOrdered != 0,
 			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.MadeCommit() && e.Code == 0,

@@ -178,12 +178,15 @@ func capacityCurveText(ew *errWriter, cv result.CapacityCurve) {
 }
 
 // stepVerdict is "met", or "NOT met: " and the conditions that failed.
-func stepVerdict(st result.CapacityStep) string {
-	if st.Met {
+func stepVerdict(st result.CapacityStep) string { return verdictText(st.Met, st.Verdicts) }
+
+// verdictText is "met", or "NOT met: " and the verdicts that failed.
+func verdictText(met bool, verdicts []result.Gate) string {
+	if met {
 		return "met"
 	}
 	var failed []string
-	for _, g := range st.Verdicts {
+	for _, g := range verdicts {
 		if !g.Pass {
 			failed = append(failed, fmt.Sprintf("%s (%s)", g.Expression, capacityFigure(g)))
 		}

@@ -80,6 +80,12 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 	lines = append(lines, tx+fmt.Sprintf(" (%d in the capture) · speed %s · order %s", rp.Commits, workload.SpeedName(rp.Speed), rp.Order))
 	div := fmt.Sprintf("divergence: %d of %d statements did something else than when captured (other rows or changes, another outcome); %d failed where the capture's did not, %d succeeded where it failed",
 		t.Diverged, t.Count, t.NewErrors, t.LostErrors)
+	if judged, why := rp.Judged(); !judged {
+		div = fmt.Sprintf("divergence: %s; %d of %d statements failed where the capture's did not, %d succeeded where it failed", why, t.NewErrors, t.Count, t.LostErrors)
+		if c := t.Errors.Constraint; rp.Scale > 1 && c > 0 {
+			div += fmt.Sprintf(" (%d constraint errors among them are expected: the copies insert the same keys, and all but the first fail on them; keys are not remapped)", c)
+		}
+	}
 	if t.Uncompared > 0 {
 		div += fmt.Sprintf("; %d whose rows were not compared (the capture could not tell which commit they saw: a commit of another connection was under way)", t.Uncompared)
 	}

@@ -34,6 +34,13 @@ type Replay struct {
 	Speed float64 `json:"speed"`
 	// Order is ReplayRace or ReplayCommit.
 	Order string `json:"order"`
+	// Window, if set, replays only the transactions that began in it
+	// (gobench replay --window); nil replays the whole capture.
+	Window *ReplayWindow `json:"window,omitempty"`
+	// Scale, above 1, runs that many copies of each captured connection
+	// at once, each on a connection of its own (ReplayWorker.Copy); 0 or 1
+	// runs each once. Statements and Commits count one copy's.
+	Scale int `json:"scale,omitempty"`
 	// Start is the capture's first statement's start (monotonic ns):
 	// due times count from it; Duration is from then to its last
 	// statement's end.
@@ -44,6 +51,9 @@ type Replay struct {
 	// Procs is how many worker processes they are placed on.
 	Workers []ReplayWorker `json:"workers"`
 	Procs   int            `json:"procs"`
+	// Fold is the worker processes asked for (--procs; 0: one per
+	// captured process, or per copy of one): Procs is at most it.
+	Fold int `json:"fold,omitempty"`
 	// Kinds are the op kinds of the statements, by fingerprint.
 	Kinds []ReplayKind `json:"kinds"`
 	// Overrides are the statements that set what the run's settings set
@@ -109,6 +119,73 @@ type ReplayWorker struct {
 	Stream     uint64 `json:"stream,omitempty"`
 	Conn       uint64 `json:"conn,omitempty"`
 	Statements int64  `json:"statements,omitempty"`
+	// Copy numbers the copies of the connection a scaled replay runs
+	// (Replay.Scale), from 0.
+	Copy int `json:"copy,omitempty"`
+}
+
+// ReplayWindow is the part of a capture a replay runs: the transactions
+// whose first statement began From or later, and before To (0: to the
+// capture's end), both counted from the capture's first statement on the
+// database replayed (Origin). A transaction belongs to the window its
+// first statement began in: one that straddles To runs whole, one that
+// straddles From does not run at all.
+type ReplayWindow struct {
+	From Duration `json:"from"`
+	To   Duration `json:"to,omitempty"`
+	// Origin is the capture's first statement's start (monotonic ns).
+	Origin int64 `json:"origin"`
+	// Before counts the statements of transactions begun before From,
+	// and After those begun at To or later: neither runs. Schema counts
+	// the statements among Before that wrote the schema (CREATE, DROP,
+	// ALTER), which run before the replay starts so that the window's
+	// statements find the tables and indexes they found when captured.
+	Before int64 `json:"before"`
+	After  int64 `json:"after"`
+	Schema int64 `json:"schema"`
+}
+
+// Contains reports whether a transaction that began at start (monotonic
+// ns, as the trace records it) is in the window.
+func (w *ReplayWindow) Contains(start int64) bool {
+	at := Duration(start - w.Origin)
+	return at >= w.From && (w.To == 0 || at < w.To)
+}
+
+// Judged reports whether the replay judges its statements' divergence
+// (their rows, changes and outcomes against the capture's) and the
+// database's end against the capture's, and if not, why: a scaled
+// replay runs copies that race on the same rows, and a window that
+// starts after the capture did starts from a database without the
+// writes before it.
+func (r *Replay) Judged() (bool, string) {
+	switch {
+	case r.Scale > 1:
+		return false, fmt.Sprintf("not judged under --scale %d: its copies of each connection write and read the same rows, so rows and changes differ from the capture's by design; the statements are judged by their errors and latency", r.Scale)
+	case r.Window != nil && r.Window.From > 0:
+		return false, fmt.Sprintf("not judged in a window from %v: it starts from the database as the capture began, without the %d statements before it (only their %d schema statements ran)", r.Window.From, r.Window.Before, r.Window.Schema)
+	}
+	return true, ""
+}
+
+// Runs returns how many statements the replay runs: its Statements, once
+// for each copy (Scale).
+func (r *Replay) Runs() int64 { return r.Statements * int64(max(r.Scale, 1)) }
+
+// EndCompared reports whether the database a replay ends with is
+// compared with the capture's end, and if not, why: a scaled replay ran
+// copies on the same rows, a window cut the statements before or after
+// it.
+func (r *Replay) EndCompared() (bool, string) {
+	switch w := r.Window; {
+	case r.Scale > 1:
+		return false, fmt.Sprintf("--scale %d ran %d copies of each connection on the same rows", r.Scale, r.Scale)
+	case w != nil && w.From > 0:
+		return false, fmt.Sprintf("the window from %v began without the %d statements before it", w.From, w.Before)
+	case w != nil && w.After > 0:
+		return false, fmt.Sprintf("the window ends at %v, and the %d statements after it did not run", w.To, w.After)
+	}
+	return true, ""
 }
 
 // ReplayKind is the op kind of the statements of one fingerprint (or of

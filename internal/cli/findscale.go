@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/internal/coord"
+	"github.com/gobench/gobench/pkg/capacity"
+	"github.com/gobench/gobench/pkg/judge"
+	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/report"
+	"github.com/gobench/gobench/pkg/result"
+	"github.com/gobench/gobench/pkg/units"
+)
+
+// scaleSearchFlags are the flags of a replay's scale search.
+type scaleSearchFlags struct {
+	objectives string
+	max        int
+}
+
+// AddFlags binds the flags.
+func (f *scaleSearchFlags) AddFlags(fs *pflag.FlagSet) {
+	f.max = capacity.DefaultMaxScale
+	inGroup(fs, groupScale, func() {
+		fs.StringVar(&f.objectives, "find-scale", "", "find the largest --scale whose replay meets these latency objectives, such as 'total p99 <= 50ms' (several joined with commas, all must hold): scale 1, 2, 4, 8 … while met, then bisected; each step a whole replay; prints each cell's largest scale and every step (scale, ops/s, p99, errors)")
+		fs.IntVar(&f.max, "max-scale", f.max, "--find-scale: the highest scale to try")
+	})
+}
+
+// runFindScale runs the scale search on every cell of the replay and
+// writes its report; exit 3 when a cell met the objectives at no scale.
+func runFindScale(cmd *cobra.Command, env *Env, o *replayOptions) error {
+	obj, err := o.scaleSearch(cmd.Flags())
+	if err != nil {
+		return usage(err)
+	}
+	j, err := o.resolve(cmd, env)
+	if err != nil {
+		return usage(err)
+	}
+	if err := j.CheckCells(cmd.Context(), env.registry()); err != nil {
+		return usage(err)
+	}
+	if o.run.dryRun {
+		return dryRun(env, j)
+	}
+	cfg, err := o.run.coordCells(env, j, 1)
+	if err != nil {
+		return err
+	}
+	cfg.Base.Notes = nil // each step's setup notes would drown the steps' own
+	steps := 0
+	curves, runErr := coord.FindScales(cmd.Context(), coord.ScaleRun{Cells: cfg, At: preset.ScaleReplay,
+		Search: capacity.ScaleSearch{Objectives: obj, Max: o.scaling.max},
+		Observe: func(_ int, st result.ScaleStep) {
+			steps++
+			o.run.notef(env, "step %d: scale %d: %d statements, %s statements/s, p99 %s, %d errors: %s", steps, st.Scale, st.Statements,
+				units.Rate(st.OpsPerSec), units.Micros(st.P99Micros), st.Errors, map[bool]string{true: "met", false: "NOT met"}[st.Met])
+		}})
+	if len(curves) == 0 {
+		return runErr
+	}
+	s := &result.Scale{Kind: result.KindScale, SchemaVersion: result.SchemaVersion, Command: j.Command, Args: env.Args,
+		Tool: result.ToolInfo(), Objectives: objectiveTexts(obj), MaxScale: o.scaling.max, Cells: curves}
+	if err := o.writeScale(env, s); err != nil || runErr != nil {
+		return errors.Join(runErr, err)
+	}
+	for _, cv := range curves {
+		if !cv.Found {
+			return fmt.Errorf("%w: %s: %s", judge.ErrThreshold, cv.Settings, report.ScaleHeadline(cv))
+		}
+	}
+	return nil
+}
+
+// scaleSearch reads --find-scale's objectives, refusing what a scale
+// search sets itself.
+func (o *replayOptions) scaleSearch(fs *pflag.FlagSet) ([]judge.Expectation, error) {
+	switch {
+	case fs.Changed("scale"):
+		return nil, errors.New("--find-scale runs the scales itself: it takes no --scale")
+	case len(o.expects) > 0:
+		return nil, errors.New("--find-scale judges every step by its own objectives: give them to --find-scale, not --expect")
+	case o.run.repeat != 1:
+		return nil, errors.New("--find-scale runs each scale once: it takes no --repeat")
+	case o.scaling.max < 1:
+		return nil, fmt.Errorf("--max-scale %d: want 1 or more", o.scaling.max)
+	case o.run.format != "text" && o.run.format != "json":
+		return nil, fmt.Errorf("--format %s: --find-scale prints text or json", o.run.format)
+	}
+	obj, err := capacity.ParseObjectives(o.scaling.objectives)
+	if err != nil {
+		return nil, fmt.Errorf("--find-scale: %w", err)
+	}
+	return obj, nil
+}
+
+// writeScale writes the scale search: --json's file, and the report on
+// stdout.
+func (o *replayOptions) writeScale(env *Env, s *result.Scale) error {
+	if o.run.jsonOut != "" {
+		if err := env.FS.WriteOutput(o.run.jsonOut, s.Write); err != nil {
+			return fmt.Errorf("writing --json %s: %w", o.run.jsonOut, err)
+		}
+	}
+	if o.run.format == "json" {
+		return s.Write(env.Stdout)
+	}
+	return report.ScaleText(env.Stdout, s)
+}

@@ -22,7 +22,10 @@
 // Under store.CrashTorn a seeded random subset of the lost writes
 // survives on top, each write in whole 512-byte sectors applied in order,
 // each truncate whole or not at all (SQLite's src/test6.c on a device
-// with SQLITE_IOCAP_ATOMIC512).
+// with SQLITE_IOCAP_ATOMIC512). Under store.CrashTorn4K the parts are
+// whole 4 KiB pages of the file (LazyFS's torn writes, a page cache
+// written back page by page): the part of a write inside one page
+// survives whole or not at all.
 //
 // Under store.CrashNamesDurable creations, deletions, renames and new
 // directories are durable the moment they are made, and only file data

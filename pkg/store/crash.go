@@ -27,10 +27,29 @@ const (
 	// once and loses only file data and sizes after their file's last
 	// sync: LazyFS's clear-cache.
 	CrashNamesDurable = "names-durable"
+	// CrashTorn4K is CrashTorn at the granularity of a 4 KiB page: each
+	// lost write survives in whole page-aligned parts (LazyFS's torn
+	// writes, a page cache written back page by page).
+	CrashTorn4K = "torn-4k"
 )
 
 // CrashModels lists the crash models.
-func CrashModels() []string { return []string{CrashLose, CrashTorn, CrashNamesDurable} }
+func CrashModels() []string {
+	return []string{CrashLose, CrashTorn, CrashNamesDurable, CrashTorn4K}
+}
+
+// TornUnit returns the unit in which a lost write survives under a torn
+// model (512 bytes under CrashTorn, 4096 under CrashTorn4K), 0 under a
+// model that tears nothing.
+func TornUnit(model string) int64 {
+	switch model {
+	case CrashTorn:
+		return 512
+	case CrashTorn4K:
+		return 4096
+	}
+	return 0
+}
 
 // PowerCutter is implemented by a Driver whose stores can record a run,
 // so that what a power cut at any point of it would have left on disk
@@ -50,7 +69,7 @@ type CrashSpec struct {
 	// States is how many states, at seeded points spread over the run,
 	// half of them just after an acknowledgement.
 	States int
-	// Model is CrashLose or CrashTorn.
+	// Model is one of CrashModels.
 	Model string
 	Seed  uint64
 	// Exhaustive builds a state after every persistence point of the
@@ -107,7 +126,7 @@ type CrashState struct {
 	// "after fdatasync #12 of data.mdb"; "" for a seeded state.
 	Label string
 	// SurvivingSectors counts, under CrashTorn, the sectors of writes no
-	// sync covered that the state kept.
+	// sync covered that the state kept (under CrashTorn4K, the pages).
 	SurvivingSectors int64
 	// Events is how many events the run recorded, RunStart the time of
 	// its first (a monotonic clock reading).

@@ -247,8 +247,14 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 	o.Record, o.Base, o.Work = c.rec.Path, filepath.Join(c.dir, "base"), filepath.Join(c.dir, "work")
 	o.Spec = store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed,
 		Exhaustive: p.Crash.Exhaustive, MaxPoints: workload.MaxExhaustivePoints}
+	check := runner.CheckCrashState
+	if p.Crash.Model == store.CrashRecovery {
+		check = func(ctx context.Context, drv store.Driver, p *workload.Plan, st store.CrashState, x *runner.CrashIndex) (workload.CrashResult, error) {
+			return runner.CheckRecoveryCrash(ctx, drv, p, st, x, c.layout, p.Seed)
+		}
+	}
 	sum, err := crashstate.Build(ctx, o, x.Add, func(st store.CrashState) error {
-		r, err := runner.CheckCrashState(ctx, s.drv, p, st, x)
+		r, err := check(ctx, s.drv, p, st, x)
 		if err != nil {
 			return err
 		}

@@ -47,7 +47,7 @@ func ageText(us float64) string {
 func durabilityText(d *result.Durability) string {
 	s := fmt.Sprintf("durability (%s): %d %s tested: %d corrupt · %s",
 		crashWhat(d), d.States, plural(d.States, "state", "states"), d.Corrupt, lossText(d))
-	s += setupText(d)
+	s += setupText(d) + modelText(d)
 	if d.NotChecked != "" {
 		s += ": " + d.NotChecked
 	}

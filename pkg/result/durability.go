@@ -2,7 +2,6 @@ package result
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -77,6 +76,11 @@ type Durability struct {
 	Preloaded      int64 `json:"preloaded,omitempty"`
 	PreloadLossy   int   `json:"preload_lossy,omitempty"`
 	MaxPreloadLost int64 `json:"max_preload_lost,omitempty"`
+	// RecoveryCut counts, under store.CrashRecovery, the states whose
+	// reopen wrote and was cut inside (the others' reopens wrote
+	// nothing: those states are the first reopen's); Points then says,
+	// a line each, where each state's second cut fell and what it held.
+	RecoveryCut int `json:"recovery_cut,omitempty"`
 }
 
 // SetPromise notes the engine's promise and judges the states counted
@@ -135,7 +139,13 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 	}
 	where := fmt.Sprintf("state %d (%sevent %d of %d, %v into the run)", st.Index, label, st.Event, st.Events, time.Duration(st.At-st.RunStart).Round(time.Microsecond))
 	d.Preloaded = max(d.Preloaded, r.Preloaded)
-	if d.Exhaustive {
+	switch {
+	case r.Recovery != nil:
+		d.Points = append(d.Points, where+": "+recoveryOutcome(r))
+		if r.Recovery.Events > 0 {
+			d.RecoveryCut++
+		}
+	case d.Exhaustive:
 		d.Points = append(d.Points, where+": "+stateOutcome(r))
 	}
 	if r.NoOpen {
@@ -167,34 +177,17 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 }
 
 // stateOutcome says in a few words what one state held.
-func stateOutcome(r workload.CrashResult) string {
-	var parts []string
-	switch {
-	case r.NoOpen:
-		parts = append(parts, "did not open: "+strings.TrimPrefix(r.Why, "does not open: "))
-	case r.Corrupt:
-		parts = append(parts, "corrupt: "+r.Why)
+func stateOutcome(r workload.CrashResult) string { return r.Outcome() }
+
+// recoveryOutcome says where a recovery-crash state's second cut fell
+// and what the state held after it.
+func recoveryOutcome(r workload.CrashResult) string {
+	c := r.Recovery
+	if c.Events == 0 {
+		return "its reopen wrote nothing (no second cut): " + stateOutcome(r)
 	}
-	if r.Lost > 0 {
-		parts = append(parts, fmt.Sprintf("lost %d of %d acknowledged writes", r.Lost, r.Checked))
-	}
-	if r.PreloadLost > 0 {
-		parts = append(parts, fmt.Sprintf("opened without its preloaded rows: %d of %d", r.PreloadLost, r.Preloaded))
-	}
-	if r.InSetup && !r.Corrupt && r.Preloaded > 0 {
-		parts = append(parts, fmt.Sprintf("held %d of %d preloaded rows, not yet acknowledged", r.PreloadHeld, r.Preloaded))
-	}
-	if len(parts) == 0 {
-		kept := r.Checked
-		if !r.InSetup {
-			kept += r.Preloaded
-		}
-		if kept == 0 {
-			return "nothing acknowledged yet"
-		}
-		return fmt.Sprintf("kept all %d acknowledged writes", kept)
-	}
-	return strings.Join(parts, "; ")
+	return fmt.Sprintf("cut again after event %d of the %d its reopen recorded: %s (the reopen left to finish: %s)",
+		c.Cut, c.Events, stateOutcome(r), c.First)
 }
 
 func (d *Durability) example(s string) {

@@ -31,11 +31,17 @@ const (
 	// lost write survives in whole page-aligned parts (LazyFS's torn
 	// writes, a page cache written back page by page).
 	CrashTorn4K = "torn-4k"
+	// CrashRecovery cuts twice: a state is built as under CrashLose,
+	// reopened with its I/O recorded (the engine's recovery: a hot
+	// journal rolled back, a WAL replayed), and cut again at a seeded
+	// point inside what that reopen wrote; the state judged is the
+	// second cut's. SQLite's own harness crashes during recovery so.
+	CrashRecovery = "recovery-crash"
 )
 
 // CrashModels lists the crash models.
 func CrashModels() []string {
-	return []string{CrashLose, CrashTorn, CrashNamesDurable, CrashTorn4K}
+	return []string{CrashLose, CrashTorn, CrashNamesDurable, CrashTorn4K, CrashRecovery}
 }
 
 // TornUnit returns the unit in which a lost write survives under a torn

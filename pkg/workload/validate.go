@@ -318,8 +318,10 @@ func checkPowerCut(drv store.Driver, p *Plan) error {
 	if p.Crash == nil && p.IOTrace == "" {
 		return nil
 	}
-	_, err := IOTraceOf(p, drv)
+	trace, err := IOTraceOf(p, drv)
 	switch {
+	case err == nil && trace == IOTraceFS && p.Crash != nil && p.Crash.Model == store.CrashRecovery:
+		return fmt.Errorf("--crash-model %s records each state's reopen through SQLite's VFS; the %s driver's I/O is recorded through the FUSE file system, which does not record a reopen yet", store.CrashRecovery, drv.Name())
 	case err != nil && p.Crash != nil:
 		return fmt.Errorf("--crash: %w", err)
 	case err != nil:

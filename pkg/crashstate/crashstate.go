@@ -27,6 +27,12 @@
 // written back page by page): the part of a write inside one page
 // survives whole or not at all.
 //
+// Under store.CrashFsyncFail the record holds a sync that failed
+// (iorecord.FlagFailed): what it would have made durable is dropped, the
+// page cache's copy marked clean as Linux marks the pages of a failed
+// writeback, so no later sync writes it; writes after it are synced as
+// usual. Otherwise the model is CrashLose's.
+//
 // Under store.CrashNamesDurable creations, deletions, renames and new
 // directories are durable the moment they are made, and only file data
 // and sizes wait for a sync: LazyFS's clear-cache, and close to what a
@@ -184,6 +190,9 @@ func scan(f *os.File, ack func(store.Ack)) (store.RecordSummary, error) {
 		s.End = e.Time
 		s.Events++
 		s.Bytes += int64(e.Len())
+		if e.Kind == iorecord.KindSync && e.Flags&iorecord.FlagFailed != 0 {
+			s.FailedSyncs++
+		}
 		if e.Kind == iorecord.KindAck {
 			s.Acks++
 			a := e.Ack()

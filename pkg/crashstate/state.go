@@ -27,6 +27,12 @@ func (m *model) replay(ctx context.Context, points []int64, visit func(store.Cra
 		if err := m.apply(e); err != nil {
 			return fmt.Errorf("crash record: event %d (byte %d): %w", n, e.Offset, err)
 		}
+		if e.Kind == iorecord.KindSync && e.Flags&iorecord.FlagFailed != 0 {
+			if m.failed == 0 {
+				m.failedAt = n
+			}
+			m.failed++
+		}
 		if n != points[next] {
 			return nil
 		}
@@ -38,6 +44,7 @@ func (m *model) replay(ctx context.Context, points []int64, visit func(store.Cra
 		if m.o.Spec.Exhaustive {
 			st.Label = m.label(e)
 		}
+		st.FailedSyncs, st.FailedAt = m.failed, m.failedAt
 		if err == nil {
 			err = visit(st)
 		}

@@ -10,6 +10,11 @@ type Record struct {
 	// Limit is the most bytes the record may hold: past it, recording
 	// stops, and the states come from the part recorded.
 	Limit int64 `json:"limit"`
+	// FailSync, when not 0, makes the recorder fail a sync (under
+	// CrashFsyncFail): the FailSync-th sync of the store's files that
+	// the recording process sees (counting from 1) returns EIO, and is
+	// recorded with iorecord.FlagFailed.
+	FailSync int64 `json:"fail_sync,omitempty"`
 }
 
 // Crash models: what survives of the writes and directory changes no
@@ -37,11 +42,17 @@ const (
 	// point inside what that reopen wrote; the state judged is the
 	// second cut's. SQLite's own harness crashes during recovery so.
 	CrashRecovery = "recovery-crash"
+	// CrashFsyncFail is CrashLose on a run in which one sync fails: the
+	// recorder makes the Nth sync of the store's files (Record.FailSync)
+	// return EIO, and the pages it would have made durable are dropped,
+	// marked clean as Linux marks them after a failed writeback, so that
+	// a later sync does not write them either (Rebello et al., ATC 2020).
+	CrashFsyncFail = "fsync-fail"
 )
 
 // CrashModels lists the crash models.
 func CrashModels() []string {
-	return []string{CrashLose, CrashTorn, CrashNamesDurable, CrashTorn4K, CrashRecovery}
+	return []string{CrashLose, CrashTorn, CrashNamesDurable, CrashTorn4K, CrashRecovery, CrashFsyncFail}
 }
 
 // TornUnit returns the unit in which a lost write survives under a torn
@@ -137,6 +148,10 @@ type CrashState struct {
 	// Events is how many events the run recorded, RunStart the time of
 	// its first (a monotonic clock reading).
 	Events, RunStart int64
+	// FailedSyncs counts the syncs that failed before the crash point
+	// (CrashFsyncFail); FailedAt is the event number of the first.
+	FailedSyncs int
+	FailedAt    int64
 }
 
 // RecordSummary is what the record of a run held.
@@ -150,6 +165,9 @@ type RecordSummary struct {
 	// Full says the record reached its limit before the run ended: the
 	// states come from the part before.
 	Full bool
+	// FailedSyncs counts the syncs of the run that failed
+	// (CrashFsyncFail).
+	FailedSyncs int
 }
 
 // PowerCutStore is implemented by the Store of a PowerCutter.

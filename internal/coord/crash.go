@@ -124,7 +124,7 @@ func newCrashRun(s *session, st store.Store) (*crashRun, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("--crash: %w", err)
 	}
-	rec := store.Record{Path: filepath.Join(dir, "record"), Limit: p.Crash.RecordLimit}
+	rec := store.Record{Path: filepath.Join(dir, "record"), Limit: p.Crash.RecordLimit, FailSync: p.Crash.FailSync(p.Seed)}
 	f, err := os.OpenFile(rec.Path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err == nil {
 		err = f.Close()
@@ -265,6 +265,9 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		err = s.fs.failed()
 	}
 	d.SetRecord(sum, x.Acks())
+	if d.FailSync = p.Crash.FailSync(p.Seed); d.FailSync > 0 {
+		d.FailedOps = ioErrors(res)
+	}
 	if err != nil {
 		d.Stopped = err.Error()
 	}
@@ -281,4 +284,14 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		return fmt.Errorf("--crash: %w", err)
 	}
 	return nil
+}
+
+// ioErrors counts the run's ops that failed with an I/O error: under
+// --crash-model fsync-fail, those its failed sync reached.
+func ioErrors(res *result.Result) int64 {
+	var n int64
+	for _, ph := range res.Phases {
+		n += ph.Total.Errors.IO
+	}
+	return n
 }

@@ -81,6 +81,19 @@ type Durability struct {
 	// nothing: those states are the first reopen's); Points then says,
 	// a line each, where each state's second cut fell and what it held.
 	RecoveryCut int `json:"recovery_cut,omitempty"`
+	// Under store.CrashFsyncFail: FailSync is the sync each recording
+	// process failed (the Nth), FailedSyncs how many the record holds;
+	// FailedOps counts the run's ops that failed with an I/O error (the
+	// failure reaching the committing call); LossyAfterFail counts the
+	// states that lost writes acknowledged after the first failed sync,
+	// MaxLostAfterFail the most one lost. Points then says, a line each,
+	// whether each state's cut came after the failed sync and what it
+	// held.
+	FailSync         int64 `json:"fail_sync,omitempty"`
+	FailedSyncs      int   `json:"failed_syncs,omitempty"`
+	FailedOps        int64 `json:"failed_ops,omitempty"`
+	LossyAfterFail   int   `json:"lossy_after_fail,omitempty"`
+	MaxLostAfterFail int64 `json:"max_lost_after_fail,omitempty"`
 }
 
 // SetPromise notes the engine's promise and judges the states counted
@@ -119,6 +132,7 @@ func NewDurability(c *workload.Crash) *Durability {
 // SetRecord notes what the record held.
 func (d *Durability) SetRecord(s store.RecordSummary, acked int64) {
 	d.Events, d.RecordBytes, d.Full, d.Acked = s.Events, s.Bytes, s.Full, acked
+	d.FailedSyncs = s.FailedSyncs
 }
 
 // Add counts one state's findings.
@@ -140,6 +154,12 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 	where := fmt.Sprintf("state %d (%sevent %d of %d, %v into the run)", st.Index, label, st.Event, st.Events, time.Duration(st.At-st.RunStart).Round(time.Microsecond))
 	d.Preloaded = max(d.Preloaded, r.Preloaded)
 	switch {
+	case d.Model == store.CrashFsyncFail:
+		d.Points = append(d.Points, where+": "+failOutcome(st, r))
+		if r.LostAfterFail > 0 {
+			d.LossyAfterFail++
+			d.MaxLostAfterFail = max(d.MaxLostAfterFail, r.LostAfterFail)
+		}
 	case r.Recovery != nil:
 		d.Points = append(d.Points, where+": "+recoveryOutcome(r))
 		if r.Recovery.Events > 0 {
@@ -178,6 +198,20 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 
 // stateOutcome says in a few words what one state held.
 func stateOutcome(r workload.CrashResult) string { return r.Outcome() }
+
+// failOutcome says whether a state's cut came after the run's failed
+// sync and what it held, and how many of its lost writes had been
+// acknowledged after that sync failed.
+func failOutcome(st store.CrashState, r workload.CrashResult) string {
+	if st.FailedSyncs == 0 {
+		return "before the failed sync: " + stateOutcome(r)
+	}
+	s := fmt.Sprintf("after the failed sync (event %d): %s", st.FailedAt, stateOutcome(r))
+	if r.Lost > 0 {
+		s += fmt.Sprintf(", %d of them acknowledged after the failed sync", r.LostAfterFail)
+	}
+	return s
+}
 
 // recoveryOutcome says where a recovery-crash state's second cut fell
 // and what the state held after it.

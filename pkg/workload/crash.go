@@ -79,6 +79,10 @@ type CrashResult struct {
 	InSetup                bool
 	Preloaded, PreloadLost int64
 	PreloadHeld            int64
+	// LostAfterFail counts, where a sync failed before the crash
+	// (store.CrashFsyncFail), the lost writes acknowledged after the
+	// first failed sync: the engine went on as if it had not failed.
+	LostAfterFail int64
 	// Recovery is, under store.CrashRecovery, how the second cut went:
 	// the state is then what the reopen after it held; nil otherwise.
 	Recovery *RecoveryCut

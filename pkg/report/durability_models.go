@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -40,4 +41,24 @@ func fsyncFailText(d *result.Durability) string {
 		s += fmt.Sprintf(", up to %d in one", d.MaxLostAfterFail)
 	}
 	return s
+}
+
+// suiteModel names a suite's crash model and its cuts per run, from a
+// cell's durability d summed over its runs: "lose model, 6 power cuts
+// per run", or "6 power cuts per run" where the cells span the models
+// (a crash-model column then says each row's).
+func suiteModel(s *result.Suite, d *result.Durability, runs int) string {
+	if slices.Contains(s.Varied, "crash-model") {
+		return fmt.Sprintf("%d power cuts per run", d.Requested/runs)
+	}
+	return fmt.Sprintf("%s model, %d power cuts per run", d.Model, d.Requested/runs)
+}
+
+// corruptCell is a durability row's corrupt column: "2", or "2 (1
+// unopened)" where some of the corrupt states did not open.
+func corruptCell(d *result.Durability) string {
+	if d.NoOpen > 0 {
+		return fmt.Sprintf("%d (%d unopened)", d.Corrupt, d.NoOpen)
+	}
+	return fmt.Sprint(d.Corrupt)
 }

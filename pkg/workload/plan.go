@@ -205,6 +205,10 @@ type Crash struct {
 	From string `json:"from,omitempty"`
 	// Model is one of store.CrashModels.
 	Model string `json:"model"`
+	// Models, when the run spans more than one model, lists them: the
+	// matrix has a cell per model (preset.Loop), each with its Model,
+	// and names it in its settings (crash-model).
+	Models []string `json:"models,omitempty"`
 	// RecordLimit is the most bytes the record may hold.
 	RecordLimit int64 `json:"record_limit"`
 }

@@ -245,6 +245,8 @@ func (p *Plan) checkCrash() error {
 		return fmt.Errorf("crash from %q (want %s)", c.From, strings.Join(CrashFroms(), ", "))
 	case !slices.Contains(store.CrashModels(), c.Model):
 		return fmt.Errorf("crash model %q (want %s)", c.Model, strings.Join(store.CrashModels(), ", "))
+	case len(c.Models) > 0 && !slices.Contains(c.Models, c.Model):
+		return fmt.Errorf("crash model %q is not among the run's models %s", c.Model, strings.Join(c.Models, ","))
 	case c.RecordLimit < 1<<20:
 		return fmt.Errorf("crash record limit of %d bytes (want at least 1 MiB)", c.RecordLimit)
 	case p.Shard != nil:

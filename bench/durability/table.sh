@@ -15,13 +15,19 @@
 #     (the lose model: what POSIX promises) and each state opened by the
 #     engine and checked; syncs per commit come from the same record.
 #
-# Prints a markdown table: writes/s, syncs per commit and the sync
-# primitive, the cuts that lost acknowledged writes, the most lost in
-# one, the corrupt states, what the engine promises at that setting and
-# whether the cuts agree. Needs FUSE (Debian's fuse3) and python3. Not
-# part of make test: it runs for minutes.
+# Prints the README's durability table, in markdown: writes/s, syncs
+# per commit and the sync primitive, the cuts that lost acknowledged
+# writes, the most lost in one, the corrupt states (and how many of them
+# did not open), the level of what the engine promises at that setting
+# and whether the cuts kept it. MODELS, a comma list of crash models
+# (--crash-model: lose, torn, torn-4k, names-durable, fsync-fail, …),
+# spans them: a model column, a row per engine, setting and model. Needs
+# FUSE (Debian's fuse3) and python3. Not part of make test: it runs for
+# minutes.
 #
-#   bash bench/durability/table.sh        # KEYS=2000 OPS=250 WORKERS=4 CUTS=25 REPEAT=3
+#   bash bench/durability/table.sh        # KEYS=2000 OPS=250 WORKERS=4 CUTS=25 REPEAT=3 MODELS=lose
+#   OPS=100 REPEAT=1 bash bench/durability/table.sh                 # the README's table
+#   OPS=100 REPEAT=1 MODELS=lose,torn-4k bash bench/durability/table.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 KEYS=${KEYS:-2000}
@@ -29,6 +35,7 @@ OPS=${OPS:-250}
 WORKERS=${WORKERS:-4}
 CUTS=${CUTS:-25}
 REPEAT=${REPEAT:-3}
+MODELS=${MODELS:-lose}
 mkdir -p bin
 go build -o bin/gobench ./cmd/gobench
 work=$(mktemp -d)
@@ -49,7 +56,7 @@ cells() {
 	bin/gobench mix --driver lmdb,bbolt,pebble,badger,files "${common[@]}" --json "$work/$run-kv.json" >/dev/null
 }
 cells untraced --repeat "$REPEAT"
-cells traced --crash "$CUTS"
+cells traced --crash "$CUTS" --crash-model "$MODELS"
 
 python3 - "$work" <<'PY'
 import json, os, statistics, sys
@@ -80,23 +87,38 @@ for r in runs("untraced"):
 
 order = ["mattn rollback", "mattn wal", "modernc wal", "lmdb", "bbolt", "pebble", "badger", "files"]
 rows = {}
+models = []
 for r in runs("traced"):
-    rows[key(r)] = r
+    model = r["plan"]["crash"]["model"]
+    if model not in models:
+        models.append(model)
+    rows[key(r) + (model,)] = r
+spanned = len(models) > 1
 
-print("| engine | sync | writes/s | syncs/commit | sync primitive | cuts that lost acknowledged writes | most lost in one | corrupt | the engine promises | the cuts |")
-print("|---|---|--:|--:|---|--:|--:|--:|---|---|")
-for (engine, sync), r in sorted(rows.items(), key=lambda kv: (order.index(kv[0][0]) if kv[0][0] in order else 99, ["off", "normal", "full"].index(kv[0][1]))):
+def rank(k):
+    engine, sync, model = k
+    return (order.index(engine) if engine in order else 99, ["off", "normal", "full"].index(sync), models.index(model))
+
+head = ["engine", "sync"] + (["model"] if spanned else []) + ["writes/s", "syncs/commit (by)",
+    "power cuts that lost acknowledged writes", "most lost in one", "corrupt", "promise (kept?)"]
+print("| " + " | ".join(head) + " |")
+print("|" + "|".join("--:" if h in ("writes/s", "syncs/commit (by)", "power cuts that lost acknowledged writes", "most lost in one", "corrupt") else "---" for h in head) + "|")
+for k in sorted(rows, key=rank):
+    r, (engine, sync, model) = rows[k], k
     d = r.get("durability") or {}
     io = r["phases"][0].get("io") or {}
     spc = "%.2f" % io["syncs_per_commit"] if io.get("commits") else "–"
+    prim = r["environment"].get("sync_primitive", "")
     w = speed.get((engine, sync))
     ws = "{:,}".format(round(statistics.median(w))) if w else "–"
-    prim = r["environment"].get("sync_primitive", "")
     p = d.get("promise") or {}
     agrees = d.get("agrees")
-    verdict = "–" if agrees is None else ("agree" if agrees else "**BREAK it**")
+    kept = "–" if agrees is None else ("kept" if agrees else "**BROKEN**")
     most = str(d.get("max_lost", 0)) if d.get("lossy") else "–"
-    print("| %s | %s | %s | %s | %s | %d of %d | %s | %d | %s: %s | %s |" % (
-        engine, sync, ws, spc, prim, d.get("lossy", 0), d.get("states", 0), most, d.get("corrupt", 0),
-        p.get("level", "?"), p.get("says", "?"), verdict))
+    corrupt = str(d.get("corrupt", 0))
+    if d.get("did_not_open"):
+        corrupt += " (%d unopened)" % d["did_not_open"]
+    cells = [engine, sync] + ([model] if spanned else []) + [ws, "%s (%s)" % (spc, prim),
+        "%d of %d" % (d.get("lossy", 0), d.get("states", 0)), most, corrupt, "%s (%s)" % (p.get("level", "?"), kept)]
+    print("| " + " | ".join(cells) + " |")
 PY

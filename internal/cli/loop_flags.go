@@ -61,7 +61,7 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 	inGroup(fs, groupCrash, func() {
 		fs.Var(crashCount{&l.crash}, "crash", "record every write, sync and acknowledgement of the run (through the engine's VFS, or gobench's FUSE file system under any engine that keeps files; see --io-trace), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut; or exhaustive: a cut after every persistence point (each sync of a file or directory), each state named by it, for short runs (at most 2,000 of them)")
 		fs.StringVar(&l.crashFrom, "crash-from", workload.CrashFromStart, "--crash: where the record starts, so where cuts may land: start (the run's START, the store set up and preloaded), open (before the store is created or opened) or preload (before its preload); the preloaded rows count as acknowledged once the preload's last commit returned")
-		fs.StringVar(&l.crashModel, "crash-model", store.CrashLose, "--crash: what survives of the writes and directory changes no sync covered: lose (none: what POSIX promises), torn (lose, and a seeded subset of the writes in whole 512-byte sectors) or names-durable (creations, deletions and renames survive at once, file data still waits for its sync: LazyFS's model)")
+		fs.StringVar(&l.crashModel, "crash-model", store.CrashLose, "--crash: what survives of the writes and directory changes no sync covered (a comma list spans the models, a cell each): lose (none: what POSIX promises), torn (lose, and a seeded subset of the writes in whole 512-byte sectors), torn-4k (torn in whole 4 KiB pages, as LazyFS tears writes), names-durable (creations, deletions and renames survive at once, file data still waits for its sync: LazyFS's model) recovery-crash (lose, then each state reopened with its I/O recorded and cut again inside that reopen's recovery; SQLite drivers) or fsync-fail (the run's Nth sync, N = 4 + seed mod 16, returns EIO and what it covered is dropped, as Linux drops a failed writeback; workers go on after the error)")
 		fs.StringVar(&l.crashLimit, "crash-record-limit", "1GiB", "--crash: the most the record of the run's I/O may take on disk, beside the database")
 		fs.StringVar(&p.IOTrace, "io-trace", "", "what counts the run's file I/O (syncs and bytes per commit) and records it for --crash: vfs, the tracing VFS of the SQLite drivers mattn, capi and ncruces (their default), or fs, gobench's FUSE file system mounted over the database's directory, under any engine that keeps files (the default of --crash on the others)")
 	})
@@ -147,8 +147,14 @@ func (l *loopFlags) crashSpec(fs *pflag.FlagSet) (*workload.Crash, error) {
 	if c.From == workload.CrashFromStart {
 		c.From = ""
 	}
-	if !slices.Contains(store.CrashModels(), l.crashModel) {
-		return nil, fmt.Errorf("--crash-model %q: want %s", l.crashModel, strings.Join(store.CrashModels(), ", "))
+	models := strings.Split(l.crashModel, ",")
+	for _, m := range models {
+		if !slices.Contains(store.CrashModels(), m) {
+			return nil, fmt.Errorf("--crash-model %q: want %s (or a comma list of them)", m, strings.Join(store.CrashModels(), ", "))
+		}
+	}
+	if c.Model = models[0]; len(models) > 1 {
+		c.Models = models
 	}
 	limit, err := bytesize.Parse(l.crashLimit)
 	if err != nil {

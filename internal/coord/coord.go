@@ -121,8 +121,12 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 		// was acknowledged before a worker died.
 		runErr = errors.Join(runErr, s.verify(ctx, res, func(w, p int) bool { return !b.Finished(w, p) }))
 	}
-	if runErr == nil && res.Complete {
-		runErr = s.simulate(ctx, res)
+	if res.Complete && (runErr == nil || errors.Is(runErr, workload.ErrVerify)) {
+		// A write the run did not acknowledge that the store holds (a
+		// commit that failed with an I/O error under --crash-model
+		// fsync-fail, and took effect) does not keep the power cuts
+		// from being simulated: both are findings.
+		runErr = errors.Join(runErr, s.simulate(ctx, res))
 	}
 	if runErr == nil {
 		s.closeStore(res)

@@ -124,7 +124,7 @@ func newCrashRun(s *session, st store.Store) (*crashRun, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("--crash: %w", err)
 	}
-	rec := store.Record{Path: filepath.Join(dir, "record"), Limit: p.Crash.RecordLimit}
+	rec := store.Record{Path: filepath.Join(dir, "record"), Limit: p.Crash.RecordLimit, FailSync: p.Crash.FailSync(p.Seed)}
 	f, err := os.OpenFile(rec.Path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err == nil {
 		err = f.Close()
@@ -247,8 +247,14 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 	o.Record, o.Base, o.Work = c.rec.Path, filepath.Join(c.dir, "base"), filepath.Join(c.dir, "work")
 	o.Spec = store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed,
 		Exhaustive: p.Crash.Exhaustive, MaxPoints: workload.MaxExhaustivePoints}
+	check := runner.CheckCrashState
+	if p.Crash.Model == store.CrashRecovery {
+		check = func(ctx context.Context, drv store.Driver, p *workload.Plan, st store.CrashState, x *runner.CrashIndex) (workload.CrashResult, error) {
+			return runner.CheckRecoveryCrash(ctx, drv, p, st, x, c.layout, p.Seed)
+		}
+	}
 	sum, err := crashstate.Build(ctx, o, x.Add, func(st store.CrashState) error {
-		r, err := runner.CheckCrashState(ctx, s.drv, p, st, x)
+		r, err := check(ctx, s.drv, p, st, x)
 		if err != nil {
 			return err
 		}
@@ -259,6 +265,9 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		err = s.fs.failed()
 	}
 	d.SetRecord(sum, x.Acks())
+	if d.FailSync = p.Crash.FailSync(p.Seed); d.FailSync > 0 {
+		d.FailedOps = ioErrors(res)
+	}
 	if err != nil {
 		d.Stopped = err.Error()
 	}
@@ -275,4 +284,14 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		return fmt.Errorf("--crash: %w", err)
 	}
 	return nil
+}
+
+// ioErrors counts the run's ops that failed with an I/O error: under
+// --crash-model fsync-fail, those its failed sync reached.
+func ioErrors(res *result.Result) int64 {
+	var n int64
+	for _, ph := range res.Phases {
+		n += ph.Total.Errors.IO
+	}
+	return n
 }

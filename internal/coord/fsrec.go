@@ -91,6 +91,7 @@ func startFSRecorder(s *session) (*fsRecorder, error) {
 		return nil, err
 	}
 	cfg, err := recfs.NewConfig(files)
+	cfg.FailSync = p.Crash.FailSync(p.Seed)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,16 @@
 // Under store.CrashTorn a seeded random subset of the lost writes
 // survives on top, each write in whole 512-byte sectors applied in order,
 // each truncate whole or not at all (SQLite's src/test6.c on a device
-// with SQLITE_IOCAP_ATOMIC512).
+// with SQLITE_IOCAP_ATOMIC512). Under store.CrashTorn4K the parts are
+// whole 4 KiB pages of the file (LazyFS's torn writes, a page cache
+// written back page by page): the part of a write inside one page
+// survives whole or not at all.
+//
+// Under store.CrashFsyncFail the record holds a sync that failed
+// (iorecord.FlagFailed): what it would have made durable is dropped, the
+// page cache's copy marked clean as Linux marks the pages of a failed
+// writeback, so no later sync writes it; writes after it are synced as
+// usual. Otherwise the model is CrashLose's.
 //
 // Under store.CrashNamesDurable creations, deletions, renames and new
 // directories are durable the moment they are made, and only file data
@@ -181,6 +190,9 @@ func scan(f *os.File, ack func(store.Ack)) (store.RecordSummary, error) {
 		s.End = e.Time
 		s.Events++
 		s.Bytes += int64(e.Len())
+		if e.Kind == iorecord.KindSync && e.Flags&iorecord.FlagFailed != 0 {
+			s.FailedSyncs++
+		}
 		if e.Kind == iorecord.KindAck {
 			s.Acks++
 			a := e.Ack()

@@ -62,6 +62,10 @@ type model struct {
 	scratch []byte
 	// syncsOf counts the syncs of each name (label).
 	syncsOf map[string]int
+	// failed counts the failed syncs applied so far (iorecord.FlagFailed),
+	// failedAt is the event number of the first.
+	failed   int
+	failedAt int64
 }
 
 // newModel starts the model from the files copied at the run's start,
@@ -187,6 +191,10 @@ func (m *model) apply(e *iorecord.Event) error {
 			return m.write(n, e)
 		case iorecord.KindTruncate:
 			return m.truncate(n, e)
+		}
+		if e.Flags&iorecord.FlagFailed != 0 {
+			m.drop(n)
+			return nil
 		}
 		return m.sync(n)
 	case iorecord.KindDirSync:
@@ -438,6 +446,16 @@ func (m *model) sync(n *node) error {
 	n.dirty = n.dirty[:0]
 	n.npend = 0
 	return nil
+}
+
+// drop applies a failed sync (iorecord.FlagFailed) to n: what the page
+// cache holds is marked clean without being made durable, as Linux marks
+// the pages of a failed writeback, so that no later sync writes it; the
+// disk keeps what it held, and its size.
+func (m *model) drop(n *node) {
+	clear(n.dirty)
+	n.dirty = n.dirty[:0]
+	n.npend = 0
 }
 
 func putInt64(b []byte, v int64) {

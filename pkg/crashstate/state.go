@@ -27,6 +27,12 @@ func (m *model) replay(ctx context.Context, points []int64, visit func(store.Cra
 		if err := m.apply(e); err != nil {
 			return fmt.Errorf("crash record: event %d (byte %d): %w", n, e.Offset, err)
 		}
+		if e.Kind == iorecord.KindSync && e.Flags&iorecord.FlagFailed != 0 {
+			if m.failed == 0 {
+				m.failedAt = n
+			}
+			m.failed++
+		}
 		if n != points[next] {
 			return nil
 		}
@@ -38,6 +44,7 @@ func (m *model) replay(ctx context.Context, points []int64, visit func(store.Cra
 		if m.o.Spec.Exhaustive {
 			st.Label = m.label(e)
 		}
+		st.FailedSyncs, st.FailedAt = m.failed, m.failedAt
 		if err == nil {
 			err = visit(st)
 		}
@@ -55,7 +62,7 @@ var errDone = errors.New("every state built")
 
 // state writes into dir the files a power cut just after event n would
 // leave: the durable tree from the root, each file with what its syncs
-// made durable (and, under store.CrashTorn, some of what they did not).
+// made durable (and, under a torn model, some of what they did not).
 func (m *model) state(dir string, index int, n, at int64) (store.CrashState, error) {
 	st := store.CrashState{Index: index, Path: filepath.Join(dir, m.o.Files.Path), Event: n, At: at}
 	if err := os.Mkdir(dir, 0o700); err != nil {
@@ -101,8 +108,8 @@ func (m *model) writeFile(path string, n *node, rng *rand.Rand) (int64, error) {
 	}
 	var kept int64
 	err = m.copyDurable(dst, n)
-	if err == nil && m.o.Spec.Model == store.CrashTorn {
-		kept, err = m.tear(dst, n, rng)
+	if unit := store.TornUnit(m.o.Spec.Model); err == nil && unit > 0 {
+		kept, err = m.tear(dst, n, rng, unit)
 	}
 	if cerr := dst.Close(); err == nil {
 		err = cerr
@@ -133,9 +140,9 @@ func (m *model) copyDurable(dst *os.File, n *node) error {
 }
 
 // tear applies to dst, in order, a seeded random subset of the writes
-// (sector by sector) and truncates no sync of n covered, and returns how
-// many sectors it kept.
-func (m *model) tear(dst *os.File, n *node, rng *rand.Rand) (int64, error) {
+// (in parts of unit bytes, aligned in the file: sectors, or pages) and
+// truncates no sync of n covered, and returns how many parts it kept.
+func (m *model) tear(dst *os.File, n *node, rng *rand.Rand, unit int64) (int64, error) {
 	if n.npend == 0 {
 		return 0, nil
 	}
@@ -162,11 +169,11 @@ func (m *model) tear(dst *os.File, n *node, rng *rand.Rand) (int64, error) {
 			continue
 		}
 		end := e.Arg + int64(len(e.Data))
-		for s := e.Arg / SectorSize * SectorSize; s < end; s += SectorSize {
+		for s := e.Arg / unit * unit; s < end; s += unit {
 			if rng.IntN(2) == 0 {
 				continue
 			}
-			lo, hi := max(s, e.Arg), min(s+SectorSize, end)
+			lo, hi := max(s, e.Arg), min(s+unit, end)
 			if _, err := dst.WriteAt(e.Data[lo-e.Arg:hi-e.Arg], lo); err != nil {
 				return kept, err
 			}

@@ -45,6 +45,11 @@ const (
 	// FlagExchange marks a rename that swaps its two entries
 	// (RENAME_EXCHANGE).
 	FlagExchange = 0x200
+	// FlagFailed marks a sync that failed (store.CrashFsyncFail injects
+	// it): it returned EIO and, as Linux does after a failed writeback,
+	// the pages it would have made durable are marked clean, never
+	// written: what it covered is lost unless written again.
+	FlagFailed = 0x400
 )
 
 // RootDir is the file id of the recorded directory itself, for events

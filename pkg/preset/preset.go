@@ -107,11 +107,40 @@ func (l Loop) plans(p workload.Plan, m Matrix) ([]*workload.Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--warmup: %w", err)
 	}
-	cells, err := m.plans(&p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
+	cells, err := spanModels(&p, func(p *workload.Plan) ([]*workload.Plan, error) {
+		return m.plans(p, func(pl *workload.Plan, n int) { pl.Phases[0].Batch = n })
+	})
 	if err != nil {
 		return nil, err
 	}
 	return cells, workload.SetWarmup(cells, warm)
+}
+
+// spanModels spans the crash models of p (workload.Crash.Models) over
+// the cells span makes of it: each cell once per model, the models of a
+// cell side by side.
+func spanModels(p *workload.Plan, span func(*workload.Plan) ([]*workload.Plan, error)) ([]*workload.Plan, error) {
+	if p.Crash == nil || len(p.Crash.Models) < 2 {
+		return span(p)
+	}
+	var byModel [][]*workload.Plan
+	for _, model := range p.Crash.Models {
+		q := *p
+		c := *p.Crash
+		c.Model, q.Crash = model, &c
+		cells, err := span(&q)
+		if err != nil {
+			return nil, err
+		}
+		byModel = append(byModel, cells)
+	}
+	var out []*workload.Plan
+	for i := range byModel[0] {
+		for _, cells := range byModel {
+			out = append(out, cells[i])
+		}
+	}
+	return out, nil
 }
 
 // temporary marks a template's store path for validation: every run sets

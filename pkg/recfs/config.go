@@ -42,6 +42,11 @@ type Config struct {
 	// Scratch are the ends of the names of files that are counted but
 	// not recorded (store.DiskFiles.Scratch).
 	Scratch []string `json:"scratch,omitempty"`
+	// FailSync, when not 0, makes the FailSync-th fsync or fdatasync of
+	// a recorded file while the file system records (counting from 1)
+	// sync nothing and return EIO, recorded with iorecord.FlagFailed
+	// (store.CrashFsyncFail).
+	FailSync int64 `json:"fail_sync,omitempty"`
 }
 
 // NewConfig returns the configuration that records the files f says a

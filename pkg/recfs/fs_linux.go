@@ -33,6 +33,9 @@ type FS struct {
 
 	rec    atomic.Pointer[iorecord.Recorder]
 	counts counters
+	// syncs counts the syncs of recorded files while recording, for
+	// Config.FailSync.
+	syncs atomic.Int64
 }
 
 // fileInfo is what the file system knows of one file or directory.
@@ -273,6 +276,21 @@ func (f *FS) syncing(id uint32, data, write bool) {
 	if fi.recorded() {
 		f.record(e)
 	}
+}
+
+// failsSync reports whether a sync of file id is the one Config.FailSync
+// fails, and if so records it as failed.
+func (f *FS) failsSync(id uint32, data bool) bool {
+	fi := f.info(id)
+	if f.cfg.FailSync <= 0 || fi.dir || !fi.recorded() || f.rec.Load() == nil || f.syncs.Add(1) != f.cfg.FailSync {
+		return false
+	}
+	e := iorecord.Event{Kind: iorecord.KindSync, File: id, Role: uint8(fi.role), Flags: iorecord.FlagFailed}
+	if data {
+		e.Flags |= iorecord.FlagDataSync
+	}
+	f.record(e)
+	return true
 }
 
 // removed records the removal of entry name of directory parent, which
@@ -599,9 +617,13 @@ func (f *file) Writev(ctx context.Context, iov [][]byte, off int64) (uint32, sys
 }
 
 // Fsync syncs the file as asked: fdatasync for a data sync (and an
-// msync), fsync otherwise.
+// msync), fsync otherwise; the sync Config.FailSync names syncs nothing
+// and returns EIO.
 func (f *file) Fsync(ctx context.Context, flags uint32) syscall.Errno {
 	data := flags&1 != 0 // FUSE_FSYNC_FDATASYNC
+	if f.fs.failsSync(f.id, data) {
+		return syscall.EIO
+	}
 	f.fs.syncing(f.id, data, f.syncWrites)
 	fd, ok := f.lf.PassthroughFd()
 	if !ok {

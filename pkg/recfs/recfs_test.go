@@ -46,6 +46,13 @@ func needFUSE(t *testing.T) {
 // files, and unmounts it when the test ends.
 func mountedFS(t *testing.T, prefix string, files map[string]string) (*FS, string) {
 	t.Helper()
+	return mountedFSWith(t, Config{Prefix: prefix}, files)
+}
+
+// mountedFSWith is mountedFS with cfg's settings besides its Dir and
+// Roles.
+func mountedFSWith(t *testing.T, cfg Config, files map[string]string) (*FS, string) {
+	t.Helper()
 	needFUSE(t)
 	dir := filepath.Join(t.TempDir(), "db")
 	if err := os.Mkdir(dir, 0o700); err != nil {
@@ -59,7 +66,8 @@ func mountedFS(t *testing.T, prefix string, files map[string]string) (*FS, strin
 			t.Fatal(err)
 		}
 	}
-	f, err := Mount(Config{Dir: dir, Prefix: prefix, Roles: []store.RoleSuffix{{Suffix: ".log", Role: store.RoleWAL}}})
+	cfg.Dir, cfg.Roles = dir, []store.RoleSuffix{{Suffix: ".log", Role: store.RoleWAL}}
+	f, err := Mount(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,5 +435,37 @@ func TestHelperDied(t *testing.T) {
 	}
 	if isMounted(dir) {
 		t.Error("still mounted after Close")
+	}
+}
+
+// Config.FailSync fails exactly the Nth sync of a recorded file while
+// the file system records, with EIO, and records it as failed; the
+// syncs before and after it work and are recorded as they were.
+func TestFailSync(t *testing.T) {
+	const n = 3
+	f, dir := mountedFSWith(t, Config{FailSync: n}, map[string]string{"data": "x"})
+	fh, err := os.OpenFile(filepath.Join(dir, "data"), os.O_RDWR, 0)
+	must(t, err)
+	defer fh.Close()
+	must(t, fh.Sync()) // before the record starts: not counted
+	_, rec := record(t, f)
+	for i := 1; i <= n+2; i++ {
+		_, err := fh.WriteAt([]byte{byte('a' + i)}, 0)
+		must(t, err)
+		err = unix.Fdatasync(int(fh.Fd()))
+		if failed := errors.Is(err, unix.EIO); failed != (i == n) {
+			t.Fatalf("sync %d: %v, want EIO only at sync %d", i, err, n)
+		}
+	}
+	must(t, f.End())
+	var flags []uint16
+	for _, e := range events(t, rec) {
+		if e.Kind == iorecord.KindSync {
+			flags = append(flags, e.Flags&(iorecord.FlagFailed|iorecord.FlagDataSync))
+		}
+	}
+	want := []uint16{iorecord.FlagDataSync, iorecord.FlagDataSync, iorecord.FlagFailed | iorecord.FlagDataSync, iorecord.FlagDataSync, iorecord.FlagDataSync}
+	if !slices.Equal(flags, want) {
+		t.Errorf("recorded syncs' flags %#x, want %#x", flags, want)
 	}
 }

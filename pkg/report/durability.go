@@ -47,7 +47,7 @@ func ageText(us float64) string {
 func durabilityText(d *result.Durability) string {
 	s := fmt.Sprintf("durability (%s): %d %s tested: %d corrupt · %s",
 		crashWhat(d), d.States, plural(d.States, "state", "states"), d.Corrupt, lossText(d))
-	s += setupText(d)
+	s += setupText(d) + modelText(d)
 	if d.NotChecked != "" {
 		s += ": " + d.NotChecked
 	}
@@ -136,6 +136,7 @@ func cellDurability(c result.Cell) *result.Durability {
 		sum.Requested += d.Requested
 		sum.States += d.States
 		sum.Corrupt += d.Corrupt
+		sum.NoOpen += d.NoOpen
 		sum.Lossy += d.Lossy
 		sum.MaxLost = max(sum.MaxLost, d.MaxLost)
 		sum.MaxLostAgeMicros = max(sum.MaxLostAgeMicros, d.MaxLostAgeMicros)
@@ -165,14 +166,14 @@ func durabilityRow(d *result.Durability) []string {
 	if d.Stopped != "" {
 		states += " (checking stopped)"
 	}
-	return []string{states, fmt.Sprint(d.Corrupt), lossy, lost, age, promiseVerdict(d)}
+	return []string{states, corruptCell(d), lossy, lost, age, promiseVerdict(d)}
 }
 
 // durabilityHead names durabilityRow's columns, durabilityLegend says
 // what they count.
 var durabilityHead = []string{"states", "corrupt", "lossy", "most lost", "the last", "promise"}
 
-const durabilityLegend = "lossy: states that lost acknowledged writes · most lost: the most one state lost · the last: how long before its cut the oldest lost one had been acknowledged · promise: whether the states kept what the engine promises at these settings (keeps: every acknowledged write; may lose: recent ones, never corrupt; none)"
+const durabilityLegend = "corrupt: states that did not open or failed their check (\"2 (1 unopened)\": one of them did not open) · lossy: states that lost acknowledged writes · most lost: the most one state lost · the last: how long before its cut the oldest lost one had been acknowledged · promise: whether the states kept what the engine promises at these settings (keeps: every acknowledged write; may lose: recent ones, never corrupt; none)"
 
 // suiteDurability returns, per cell with --crash runs, its settings and
 // its durability row; nil when no cell ran --crash. model says the
@@ -183,7 +184,7 @@ func suiteDurability(s *result.Suite) (rows [][]string, settings []result.Settin
 		if d == nil {
 			continue
 		}
-		model = fmt.Sprintf("%s model, %d power cuts per run", d.Model, d.Requested/len(c.Runs))
+		model = suiteModel(s, d, len(c.Runs))
 		if d.NotChecked != "" {
 			model += "; –: acknowledged writes not checked: " + d.NotChecked
 		}

@@ -2,7 +2,6 @@ package result
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -77,6 +76,24 @@ type Durability struct {
 	Preloaded      int64 `json:"preloaded,omitempty"`
 	PreloadLossy   int   `json:"preload_lossy,omitempty"`
 	MaxPreloadLost int64 `json:"max_preload_lost,omitempty"`
+	// RecoveryCut counts, under store.CrashRecovery, the states whose
+	// reopen wrote and was cut inside (the others' reopens wrote
+	// nothing: those states are the first reopen's); Points then says,
+	// a line each, where each state's second cut fell and what it held.
+	RecoveryCut int `json:"recovery_cut,omitempty"`
+	// Under store.CrashFsyncFail: FailSync is the sync each recording
+	// process failed (the Nth), FailedSyncs how many the record holds;
+	// FailedOps counts the run's ops that failed with an I/O error (the
+	// failure reaching the committing call); LossyAfterFail counts the
+	// states that lost writes acknowledged after the first failed sync,
+	// MaxLostAfterFail the most one lost. Points then says, a line each,
+	// whether each state's cut came after the failed sync and what it
+	// held.
+	FailSync         int64 `json:"fail_sync,omitempty"`
+	FailedSyncs      int   `json:"failed_syncs,omitempty"`
+	FailedOps        int64 `json:"failed_ops,omitempty"`
+	LossyAfterFail   int   `json:"lossy_after_fail,omitempty"`
+	MaxLostAfterFail int64 `json:"max_lost_after_fail,omitempty"`
 }
 
 // SetPromise notes the engine's promise and judges the states counted
@@ -115,6 +132,7 @@ func NewDurability(c *workload.Crash) *Durability {
 // SetRecord notes what the record held.
 func (d *Durability) SetRecord(s store.RecordSummary, acked int64) {
 	d.Events, d.RecordBytes, d.Full, d.Acked = s.Events, s.Bytes, s.Full, acked
+	d.FailedSyncs = s.FailedSyncs
 }
 
 // Add counts one state's findings.
@@ -135,7 +153,19 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 	}
 	where := fmt.Sprintf("state %d (%sevent %d of %d, %v into the run)", st.Index, label, st.Event, st.Events, time.Duration(st.At-st.RunStart).Round(time.Microsecond))
 	d.Preloaded = max(d.Preloaded, r.Preloaded)
-	if d.Exhaustive {
+	switch {
+	case d.Model == store.CrashFsyncFail:
+		d.Points = append(d.Points, where+": "+failOutcome(st, r))
+		if r.LostAfterFail > 0 {
+			d.LossyAfterFail++
+			d.MaxLostAfterFail = max(d.MaxLostAfterFail, r.LostAfterFail)
+		}
+	case r.Recovery != nil:
+		d.Points = append(d.Points, where+": "+recoveryOutcome(r))
+		if r.Recovery.Events > 0 {
+			d.RecoveryCut++
+		}
+	case d.Exhaustive:
 		d.Points = append(d.Points, where+": "+stateOutcome(r))
 	}
 	if r.NoOpen {
@@ -167,34 +197,31 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 }
 
 // stateOutcome says in a few words what one state held.
-func stateOutcome(r workload.CrashResult) string {
-	var parts []string
-	switch {
-	case r.NoOpen:
-		parts = append(parts, "did not open: "+strings.TrimPrefix(r.Why, "does not open: "))
-	case r.Corrupt:
-		parts = append(parts, "corrupt: "+r.Why)
+func stateOutcome(r workload.CrashResult) string { return r.Outcome() }
+
+// failOutcome says whether a state's cut came after the run's failed
+// sync and what it held, and how many of its lost writes had been
+// acknowledged after that sync failed.
+func failOutcome(st store.CrashState, r workload.CrashResult) string {
+	if st.FailedSyncs == 0 {
+		return "before the failed sync: " + stateOutcome(r)
 	}
+	s := fmt.Sprintf("after the failed sync (event %d): %s", st.FailedAt, stateOutcome(r))
 	if r.Lost > 0 {
-		parts = append(parts, fmt.Sprintf("lost %d of %d acknowledged writes", r.Lost, r.Checked))
+		s += fmt.Sprintf(", %d of them acknowledged after the failed sync", r.LostAfterFail)
 	}
-	if r.PreloadLost > 0 {
-		parts = append(parts, fmt.Sprintf("opened without its preloaded rows: %d of %d", r.PreloadLost, r.Preloaded))
+	return s
+}
+
+// recoveryOutcome says where a recovery-crash state's second cut fell
+// and what the state held after it.
+func recoveryOutcome(r workload.CrashResult) string {
+	c := r.Recovery
+	if c.Events == 0 {
+		return "its reopen wrote nothing (no second cut): " + stateOutcome(r)
 	}
-	if r.InSetup && !r.Corrupt && r.Preloaded > 0 {
-		parts = append(parts, fmt.Sprintf("held %d of %d preloaded rows, not yet acknowledged", r.PreloadHeld, r.Preloaded))
-	}
-	if len(parts) == 0 {
-		kept := r.Checked
-		if !r.InSetup {
-			kept += r.Preloaded
-		}
-		if kept == 0 {
-			return "nothing acknowledged yet"
-		}
-		return fmt.Sprintf("kept all %d acknowledged writes", kept)
-	}
-	return strings.Join(parts, "; ")
+	return fmt.Sprintf("cut again after event %d of the %d its reopen recorded: %s (the reopen left to finish: %s)",
+		c.Cut, c.Events, stateOutcome(r), c.First)
 }
 
 func (d *Durability) example(s string) {

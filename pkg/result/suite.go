@@ -201,6 +201,10 @@ func PlanSettings(pl *workload.Plan) Settings {
 	} else {
 		s = append(s, optionKeys(p.Store.Options)...)
 	}
+	if p.Crash != nil && len(p.Crash.Models) > 1 {
+		// Last: a durability table reads engine, setting, model.
+		s = append(s, Setting{"crash-model", p.Crash.Model})
+	}
 	return s
 }
 
@@ -241,6 +245,12 @@ func workloadOf(r *Result) []byte {
 	// system recorder under one with none): a measuring instrument, like
 	// the engine's options, not the workload.
 	p.IOTrace = ""
+	if p.Crash != nil && len(p.Crash.Models) > 1 {
+		// The crash model of a run that spans them is a matrix setting.
+		c := *p.Crash
+		c.Model = ""
+		p.Crash = &c
+	}
 	p.Keys.Count, p.Preload = 0, 0
 	p.SQL = withoutVariants(p.SQL)
 	p.Phases = slices.Clone(p.Phases)

@@ -295,6 +295,9 @@ type lossTally struct {
 // add counts w, lost by what (a key or a record), in res.
 func (l *lossTally) add(res *workload.CrashResult, st store.CrashState, w ackedWrite, what string) {
 	res.Lost++
+	if st.FailedSyncs > 0 && w.event > st.FailedAt {
+		res.LostAfterFail++
+	}
 	if !l.any || int64(w.end) < l.oldest {
 		l.oldest, l.any = int64(w.end), true
 	}

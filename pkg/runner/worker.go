@@ -17,13 +17,17 @@ type worker struct {
 	id, phase int
 	spec      *workload.Phase
 	onError   string
-	conn      store.Conn
-	dealer    deal.Dealer
-	d         deal.Deal // the op dealt last
-	sink      workload.Sink
-	buf       []byte
-	samples   int64
-	end       time.Duration
+	// ioGoesOn says an I/O error does not stop the worker: the run fails
+	// a sync on purpose (--crash-model fsync-fail), and what the engine
+	// does after it is what the simulation asks.
+	ioGoesOn bool
+	conn     store.Conn
+	dealer   deal.Dealer
+	d        deal.Deal // the op dealt last
+	sink     workload.Sink
+	buf      []byte
+	samples  int64
+	end      time.Duration
 
 	// pacer says when each op runs (nil: the closed loop); pace is the
 	// clock it waits on. In open loop, the latency limit and whether late
@@ -111,6 +115,7 @@ func (h *Host) newWorker(id, phase int, spec *workload.Phase, conn store.Conn, s
 		phase:    phase,
 		spec:     spec,
 		onError:  p.OnError,
+		ioGoesOn: p.Crash.FailSync(p.Seed) > 0,
 		conn:     conn,
 		dealer:   dealer,
 		sink:     h.Collector.Sink(id, phase),
@@ -555,9 +560,10 @@ func (w *worker) sinkFailed(err error) error {
 
 // stopOn returns the error that stops the worker after an op of class
 // failed with err, or nil when the worker goes on: busy, locked and
-// not-found always, every error under OnErrorContinue.
+// not-found always, every error under OnErrorContinue, I/O errors where
+// the run fails a sync on purpose.
 func (w *worker) stopOn(op workload.Op, class store.Class, err error) error {
-	if err == nil || !class.IsError() || class == store.Busy || class == store.Locked || w.onError == workload.OnErrorContinue {
+	if err == nil || !class.IsError() || class == store.Busy || class == store.Locked || w.onError == workload.OnErrorContinue || class == store.IO && w.ioGoesOn {
 		return nil
 	}
 	return fmt.Errorf("worker %d: %s: %w: %w", w.id, w.opName(op), workload.ErrOp, err)

@@ -10,6 +10,11 @@ type Record struct {
 	// Limit is the most bytes the record may hold: past it, recording
 	// stops, and the states come from the part recorded.
 	Limit int64 `json:"limit"`
+	// FailSync, when not 0, makes the recorder fail a sync (under
+	// CrashFsyncFail): the FailSync-th sync of the store's files that
+	// the recording process sees (counting from 1) returns EIO, and is
+	// recorded with iorecord.FlagFailed.
+	FailSync int64 `json:"fail_sync,omitempty"`
 }
 
 // Crash models: what survives of the writes and directory changes no
@@ -27,10 +32,41 @@ const (
 	// once and loses only file data and sizes after their file's last
 	// sync: LazyFS's clear-cache.
 	CrashNamesDurable = "names-durable"
+	// CrashTorn4K is CrashTorn at the granularity of a 4 KiB page: each
+	// lost write survives in whole page-aligned parts (LazyFS's torn
+	// writes, a page cache written back page by page).
+	CrashTorn4K = "torn-4k"
+	// CrashRecovery cuts twice: a state is built as under CrashLose,
+	// reopened with its I/O recorded (the engine's recovery: a hot
+	// journal rolled back, a WAL replayed), and cut again at a seeded
+	// point inside what that reopen wrote; the state judged is the
+	// second cut's. SQLite's own harness crashes during recovery so.
+	CrashRecovery = "recovery-crash"
+	// CrashFsyncFail is CrashLose on a run in which one sync fails: the
+	// recorder makes the Nth sync of the store's files (Record.FailSync)
+	// return EIO, and the pages it would have made durable are dropped,
+	// marked clean as Linux marks them after a failed writeback, so that
+	// a later sync does not write them either (Rebello et al., ATC 2020).
+	CrashFsyncFail = "fsync-fail"
 )
 
 // CrashModels lists the crash models.
-func CrashModels() []string { return []string{CrashLose, CrashTorn, CrashNamesDurable} }
+func CrashModels() []string {
+	return []string{CrashLose, CrashTorn, CrashNamesDurable, CrashTorn4K, CrashRecovery, CrashFsyncFail}
+}
+
+// TornUnit returns the unit in which a lost write survives under a torn
+// model (512 bytes under CrashTorn, 4096 under CrashTorn4K), 0 under a
+// model that tears nothing.
+func TornUnit(model string) int64 {
+	switch model {
+	case CrashTorn:
+		return 512
+	case CrashTorn4K:
+		return 4096
+	}
+	return 0
+}
 
 // PowerCutter is implemented by a Driver whose stores can record a run,
 // so that what a power cut at any point of it would have left on disk
@@ -50,7 +86,7 @@ type CrashSpec struct {
 	// States is how many states, at seeded points spread over the run,
 	// half of them just after an acknowledgement.
 	States int
-	// Model is CrashLose or CrashTorn.
+	// Model is one of CrashModels.
 	Model string
 	Seed  uint64
 	// Exhaustive builds a state after every persistence point of the
@@ -107,11 +143,15 @@ type CrashState struct {
 	// "after fdatasync #12 of data.mdb"; "" for a seeded state.
 	Label string
 	// SurvivingSectors counts, under CrashTorn, the sectors of writes no
-	// sync covered that the state kept.
+	// sync covered that the state kept (under CrashTorn4K, the pages).
 	SurvivingSectors int64
 	// Events is how many events the run recorded, RunStart the time of
 	// its first (a monotonic clock reading).
 	Events, RunStart int64
+	// FailedSyncs counts the syncs that failed before the crash point
+	// (CrashFsyncFail); FailedAt is the event number of the first.
+	FailedSyncs int
+	FailedAt    int64
 }
 
 // RecordSummary is what the record of a run held.
@@ -125,6 +165,9 @@ type RecordSummary struct {
 	// Full says the record reached its limit before the run ended: the
 	// states come from the part before.
 	Full bool
+	// FailedSyncs counts the syncs of the run that failed
+	// (CrashFsyncFail).
+	FailedSyncs int
 }
 
 // PowerCutStore is implemented by the Store of a PowerCutter.

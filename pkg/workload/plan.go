@@ -211,10 +211,25 @@ type Crash struct {
 	// store is created or opened) or CrashFromPreload (once it is set
 	// up, before the preload), so that cuts land in the setup too.
 	From string `json:"from,omitempty"`
-	// Model is store.CrashLose or store.CrashTorn.
+	// Model is one of store.CrashModels.
 	Model string `json:"model"`
+	// Models, when the run spans more than one model, lists them: the
+	// matrix has a cell per model (preset.Loop), each with its Model,
+	// and names it in its settings (crash-model).
+	Models []string `json:"models,omitempty"`
 	// RecordLimit is the most bytes the record may hold.
 	RecordLimit int64 `json:"record_limit"`
+}
+
+// FailSync returns the sync a run of c fails (store.Record.FailSync):
+// under store.CrashFsyncFail the Nth sync of the store's files that a
+// recording process sees, N from 4 to 19 as seed picks it; 0 under
+// every other model.
+func (c *Crash) FailSync(seed uint64) int64 {
+	if c == nil || c.Model != store.CrashFsyncFail {
+		return 0
+	}
+	return 4 + int64(seed%16)
 }
 
 // Where a power-cut simulation's record starts (Crash.From).

@@ -245,6 +245,8 @@ func (p *Plan) checkCrash() error {
 		return fmt.Errorf("crash from %q (want %s)", c.From, strings.Join(CrashFroms(), ", "))
 	case !slices.Contains(store.CrashModels(), c.Model):
 		return fmt.Errorf("crash model %q (want %s)", c.Model, strings.Join(store.CrashModels(), ", "))
+	case len(c.Models) > 0 && !slices.Contains(c.Models, c.Model):
+		return fmt.Errorf("crash model %q is not among the run's models %s", c.Model, strings.Join(c.Models, ","))
 	case c.RecordLimit < 1<<20:
 		return fmt.Errorf("crash record limit of %d bytes (want at least 1 MiB)", c.RecordLimit)
 	case p.Shard != nil:
@@ -318,8 +320,10 @@ func checkPowerCut(drv store.Driver, p *Plan) error {
 	if p.Crash == nil && p.IOTrace == "" {
 		return nil
 	}
-	_, err := IOTraceOf(p, drv)
+	trace, err := IOTraceOf(p, drv)
 	switch {
+	case err == nil && trace == IOTraceFS && p.Crash != nil && p.Crash.Model == store.CrashRecovery:
+		return fmt.Errorf("--crash-model %s records each state's reopen through SQLite's VFS; the %s driver's I/O is recorded through the FUSE file system, which does not record a reopen yet", store.CrashRecovery, drv.Name())
 	case err != nil && p.Crash != nil:
 		return fmt.Errorf("--crash: %w", err)
 	case err != nil:

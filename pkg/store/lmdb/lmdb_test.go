@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -76,5 +77,49 @@ func TestSyncPrimitiveNamesTheMetaPageWrite(t *testing.T) {
 				t.Errorf("sync %s: sync_primitive %q, want %q", tc.sync, got, tc.want)
 			}
 		})
+	}
+}
+
+// A data file shorter than the pages its meta page counts (a crash state
+// whose meta page survived and whose pages did not) is a problem Check
+// names, not a read past the map's end (a SIGBUS that would stop the
+// process): the file is cut to its first two pages, the meta pages.
+func TestCheckNamesAShortFile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := store.Config{Path: filepath.Join(t.TempDir(), "env"), Options: Options{MapSizeMiB: 16}.Encode()}
+	st, _ := Driver{}.Open(ctx, cfg)
+	if err := st.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := st.Conn(ctx)
+	for k := range uint64(2000) {
+		if err := c.Put(k, make([]byte, 100)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Close()
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		cut   bool
+		short bool
+	}{{"whole", false, false}, {"cut to its meta pages", true, true}} {
+		if tc.cut {
+			if err := os.Truncate(filepath.Join(cfg.Path, "data.mdb"), 2*4096); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st, _ := Driver{}.Open(ctx, cfg)
+		problems, err := st.(store.Checker).Check(ctx)
+		st.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if short := len(problems) > 0 && strings.Contains(problems[0], "the pages past its end are lost"); short != tc.short {
+			t.Errorf("%s: problems %q, want a short file said: %v", tc.name, problems, tc.short)
+		}
 	}
 }

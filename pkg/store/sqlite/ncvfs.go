@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 
 	"github.com/ncruces/go-sqlite3/util/vfsutil"
 	"github.com/ncruces/go-sqlite3/vfs"
@@ -157,8 +158,15 @@ func (f *ncTraceFile) Truncate(size int64) error {
 // Sync records the sync before it starts, syncs, and counts what the
 // kernel received: one sync of the file, or at the first sync of a
 // created journal or WAL two (see ncTraceVFS).
+//
+// The sync the recording fails (--crash-model fsync-fail) syncs nothing
+// and returns EIO (SQLITE_IOERR_FSYNC), recorded as failed.
 func (f *ncTraceFile) Sync(flags vfs.SyncFlag) error {
 	if rec := procRecording(); rec.matches(f.path) {
+		if rec.failsSync() {
+			rec.event(iorecord.Event{Kind: iorecord.KindSync, Role: uint8(f.role), Flags: uint16(flags) | iorecord.FlagFailed})
+			return syscall.EIO
+		}
 		rec.event(iorecord.Event{Kind: iorecord.KindSync, Role: uint8(f.role), Flags: uint16(flags)})
 	}
 	if err := f.File.Sync(flags); err != nil {

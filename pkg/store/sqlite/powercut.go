@@ -24,7 +24,7 @@ var (
 // with a descriptor of its own); ncruces's Go VFS appends through the
 // process's Go recorder instead.
 type recordingBackend interface {
-	startRecord(path, db string, limit int64) error
+	startRecord(path, db string, limit, failSync int64) error
 	stopRecord()
 	recordErr() error
 }
@@ -104,12 +104,12 @@ func (s *db) startProcRecording(rec store.Record) error {
 		return fmt.Errorf("--crash: %w", err)
 	}
 	if rb, ok := s.d.be.(recordingBackend); ok {
-		if err := rb.startRecord(rec.Path, full, rec.Limit); err != nil {
+		if err := rb.startRecord(rec.Path, full, rec.Limit, rec.FailSync); err != nil {
 			r.Close()
 			return fmt.Errorf("--crash: %w", err)
 		}
 	}
-	recording.Store(&procRec{r: r, db: full})
+	recording.Store(&procRec{r: r, db: full, failSync: rec.FailSync})
 	return nil
 }
 

@@ -14,6 +14,16 @@ import (
 type procRec struct {
 	r  *iorecord.Recorder
 	db string
+	// failSync is the sync of the recorded files (counting from 1) that
+	// fails (store.Record.FailSync), 0 for none; syncs counts them.
+	failSync int64
+	syncs    atomic.Int64
+}
+
+// failsSync counts a sync of a recorded file and reports whether it is
+// the one to fail.
+func (p *procRec) failsSync() bool {
+	return p.failSync > 0 && p.syncs.Add(1) == p.failSync
 }
 
 // recording is the process's recording, nil while it records nothing.

@@ -17,8 +17,8 @@ func (cTrace) traceNote() string {
 	return "VFS " + ctrace.Name + " (C) over SQLite's unix VFS, in the SQLite mattn's package compiles"
 }
 
-func (cTrace) startRecord(path, db string, limit int64) error {
-	return ctrace.StartRecording(path, db, limit)
+func (cTrace) startRecord(path, db string, limit, failSync int64) error {
+	return ctrace.StartRecording(path, db, limit, failSync)
 }
 func (cTrace) stopRecord()      { ctrace.StopRecording() }
 func (cTrace) recordErr() error { return ctrace.RecordErr() }

@@ -30,6 +30,7 @@
 
 #define SQLITE_OK 0
 #define SQLITE_IOERR 10
+#define SQLITE_IOERR_FSYNC (SQLITE_IOERR | (4 << 8))
 #define SQLITE_OPEN_CREATE 0x00000004
 #define SQLITE_OPEN_MAIN_DB 0x00000100
 #define SQLITE_OPEN_MAIN_JOURNAL 0x00000800
@@ -78,6 +79,11 @@ static long long rec_since;
 static int rec_full;
 static int rec_errno;
 static unsigned rec_pid;
+/* rec_fail_sync is the sync of the recorded files (counting from 1) that
+ * fails with SQLITE_IOERR_FSYNC, 0 for none; rec_syncs counts them. */
+static long long rec_fail_sync;
+static long long rec_syncs;
+#define FLAG_FAILED 0x400 /* iorecord.FlagFailed */
 
 static void put16(unsigned char *p, unsigned v) {
 	p[0] = (unsigned char)v;
@@ -158,7 +164,7 @@ static int recording(const char *name) {
 	return -1;
 }
 
-int gbt_record_start(const char *record, const char *db, long long limit) {
+int gbt_record_start(const char *record, const char *db, long long limit, long long fail_sync) {
 	int fd;
 	size_t n = strlen(db);
 	if (n >= sizeof rec_db) return ENAMETOOLONG;
@@ -168,6 +174,8 @@ int gbt_record_start(const char *record, const char *db, long long limit) {
 	rec_db_len = n;
 	rec_limit = limit;
 	rec_pid = (unsigned)getpid();
+	rec_fail_sync = fail_sync;
+	__atomic_store_n(&rec_syncs, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rec_since, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rec_full, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&rec_errno, 0, __ATOMIC_RELAXED);
@@ -232,6 +240,13 @@ static int t_truncate(sqlite3_file *pf, sqlite3_int64 size) {
 static int t_sync(sqlite3_file *pf, int flags) {
 	gbt_file *f = (gbt_file *)pf;
 	int rc, fd = recording(f->name);
+	if (fd >= 0 && rec_fail_sync > 0 && __atomic_add_fetch(&rec_syncs, 1, __ATOMIC_RELAXED) == rec_fail_sync) {
+		/* The injected failure (--crash-model fsync-fail): nothing is
+		 * synced, and the record says so; the model drops what the sync
+		 * would have made durable, as Linux does after a failed writeback. */
+		rec_write(fd, K_SYNC, f->role, flags | FLAG_FAILED, 0, NULL, 0);
+		return SQLITE_IOERR_FSYNC;
+	}
 	if (fd >= 0) {
 		rec_write(fd, K_SYNC, f->role, flags, 0, NULL, 0);
 		if (f->dirsync) rec_write(fd, K_DIRSYNC, f->role, 0, 0, NULL, 0);

@@ -65,12 +65,14 @@ func Counts() store.IOCounts {
 // StartRecording appends, from now on, every event on the files of the
 // database at db (its full path, as SQLite names it: the database, its
 // -journal and its -wal) to the record at path, which is to hold at most
-// limit bytes.
-func StartRecording(path, db string, limit int64) error {
+// limit bytes. A failSync above 0 makes the failSync-th sync of those
+// files (counting from 1) fail with SQLITE_IOERR_FSYNC, recorded with
+// iorecord.FlagFailed.
+func StartRecording(path, db string, limit, failSync int64) error {
 	cp, cd := C.CString(path), C.CString(db)
 	defer C.free(unsafe.Pointer(cp))
 	defer C.free(unsafe.Pointer(cd))
-	if e := C.gbt_record_start(cp, cd, C.longlong(limit)); e != 0 {
+	if e := C.gbt_record_start(cp, cd, C.longlong(limit), C.longlong(failSync)); e != 0 {
 		return fmt.Errorf("opening the crash record %s: %w", path, syscall.Errno(e))
 	}
 	return nil

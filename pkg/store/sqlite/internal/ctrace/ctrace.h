@@ -77,7 +77,7 @@ typedef struct gbt_counts {
 
 int gbt_register(const char *name);
 void gbt_snapshot(gbt_counts *out);
-int gbt_record_start(const char *record, const char *db, long long limit);
+int gbt_record_start(const char *record, const char *db, long long limit, long long fail_sync);
 void gbt_record_stop(void);
 int gbt_record_errno(void);
 

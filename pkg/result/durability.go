@@ -2,6 +2,7 @@ package result
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,6 +78,23 @@ type Durability struct {
 	Preloaded      int64 `json:"preloaded,omitempty"`
 	PreloadLossy   int   `json:"preload_lossy,omitempty"`
 	MaxPreloadLost int64 `json:"max_preload_lost,omitempty"`
+	// A sql workload's states judged by their content (each must equal
+	// the database after a prefix of the run's commits): ByContent says
+	// they were; NoPrefix counts those that equal no prefix (among
+	// Corrupt); LostTables are the tables the lost transactions changed,
+	// NewestLost the newest lost transaction of the state that lost the
+	// most; NotCompared the columns left out of the comparison, whose
+	// values running the commits again did not reproduce.
+	ByContent   bool     `json:"by_content,omitempty"`
+	NoPrefix    int      `json:"no_prefix,omitempty"`
+	LostTables  []string `json:"lost_tables,omitempty"`
+	NewestLost  string   `json:"newest_lost,omitempty"`
+	NotCompared []string `json:"not_compared,omitempty"`
+	// InvariantsHeld counts the states that held every invariant of the
+	// workload's check (TPC-B's), Invariants how many that is; a state
+	// that broke one is corrupt.
+	InvariantsHeld int `json:"invariants_held,omitempty"`
+	Invariants     int `json:"invariants,omitempty"`
 }
 
 // SetPromise notes the engine's promise and judges the states counted
@@ -156,10 +174,29 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 	if r.Lost > 0 || r.PreloadLost > 0 {
 		d.Lossy++
 	}
+	if r.Commits > 0 || r.NoPrefix {
+		d.ByContent = true
+	}
+	if r.NoPrefix {
+		d.NoPrefix++
+	}
+	if r.Invariants > 0 {
+		d.InvariantsHeld++
+		d.Invariants = r.Invariants
+	}
+	for _, t := range r.LostTables {
+		if !slices.Contains(d.LostTables, t) {
+			d.LostTables = append(d.LostTables, t)
+			slices.Sort(d.LostTables)
+		}
+	}
+	if r.Lost > d.MaxLost && r.NewestLost != "" {
+		d.NewestLost = r.NewestLost
+	}
 	if r.Lost > 0 {
 		d.MaxLost = max(d.MaxLost, r.Lost)
 		d.MaxLostAgeMicros = max(d.MaxLostAgeMicros, float64(r.OldestLost)/1e3)
-		d.example(fmt.Sprintf("%s: lost %d of %d acknowledged writes", where, r.Lost, r.Checked))
+		d.example(fmt.Sprintf("%s: lost %d of %d acknowledged %s", where, r.Lost, r.Checked, ackedNoun(r)))
 		for _, e := range r.Examples {
 			d.example("  " + e)
 		}
@@ -176,7 +213,7 @@ func stateOutcome(r workload.CrashResult) string {
 		parts = append(parts, "corrupt: "+r.Why)
 	}
 	if r.Lost > 0 {
-		parts = append(parts, fmt.Sprintf("lost %d of %d acknowledged writes", r.Lost, r.Checked))
+		parts = append(parts, fmt.Sprintf("lost %d of %d acknowledged %s", r.Lost, r.Checked, ackedNoun(r)))
 	}
 	if r.PreloadLost > 0 {
 		parts = append(parts, fmt.Sprintf("opened without its preloaded rows: %d of %d", r.PreloadLost, r.Preloaded))
@@ -192,9 +229,21 @@ func stateOutcome(r workload.CrashResult) string {
 		if kept == 0 {
 			return "nothing acknowledged yet"
 		}
+		if r.Commits > 0 {
+			return fmt.Sprintf("kept all %d acknowledged transactions: held the first %d of the run's %d commits", kept, r.Prefix, r.Commits)
+		}
 		return fmt.Sprintf("kept all %d acknowledged writes", kept)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// ackedNoun is what a state's run acknowledged: transactions where it
+// was judged by its content, writes otherwise.
+func ackedNoun(r workload.CrashResult) string {
+	if r.Commits > 0 {
+		return "transactions"
+	}
+	return "writes"
 }
 
 func (d *Durability) example(s string) {

@@ -69,6 +69,18 @@ type CrashResult struct {
 	Examples []string
 	// NoOpen says the state would not open (Corrupt too).
 	NoOpen bool
+	// A sql workload's state judged by its content: Prefix is how many
+	// of the run's Commits (its acknowledged scripts, in the order they
+	// committed) it holds, the longest prefix of them it equals; NoPrefix
+	// says it equals none (Corrupt too). LostTables are the tables the
+	// lost ones changed, NewestLost names the newest of them.
+	Prefix, Commits int64
+	NoPrefix        bool
+	LostTables      []string
+	NewestLost      string
+	// Invariants counts the invariants of the workload's check (TPC-B's)
+	// the state held; one broken makes it Corrupt.
+	Invariants int
 	// Where the record starts before the preload (Crash.FromSetup):
 	// InSetup says the cut came before the preload was acknowledged
 	// (in the store's creation, open or preload), where a row lost is

@@ -233,6 +233,8 @@ func suiteDurability(s *result.Suite) (rows [][]string, settings []result.Settin
 		model = fmt.Sprintf("%s model, %d power cuts per run", d.Model, d.Requested/len(c.Runs))
 		if d.NotChecked != "" {
 			model += "; –: acknowledged writes not checked: " + d.NotChecked
+		} else if d.ByContent {
+			model += "; each state judged by its content, against the database after each prefix of the run's commits"
 		}
 		rows = append(rows, durabilityRow(d))
 		settings = append(settings, c.Settings)

@@ -243,7 +243,9 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		s.notef("simulating %d power cuts (%s model) at points of the run's record", p.Crash.States, p.Crash.Model)
 	}
 	x := runner.NewCrashIndex(p)
-	if p.SQL != nil && s.fs == nil {
+	if p.SQL != nil && s.fs == nil && !p.Crash.FromSetup() {
+		// The prefixes are rebuilt from the database as START found it:
+		// a record from before the setup has no copy of that.
 		x.SetContent(runner.ContentSums{
 			Open:    func(path string) (runner.Rebuilder, error) { return dbdigest.OpenRebuild(path) },
 			Sums:    dbdigest.FileSums,

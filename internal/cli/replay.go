@@ -31,6 +31,7 @@ type replayOptions struct {
 	database string
 	baseline string
 	expects  []string
+	crash    crashFlags
 }
 
 func defaultReplayOptions(reg *store.Registry) *replayOptions {
@@ -57,6 +58,7 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
 		fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'q1a2b3c4d p99 <= 5ms' (a statement by its fingerprint's id) or 'diverged statements <= 0'; exit 3 when one fails, 4 when one cannot decide (repeatable)")
 	})
+	o.crash.AddFlags(fs, &o.spec.Plan)
 	o.run.AddFlags(fs, true)
 	_ = fs.MarkHidden("batch")
 	_ = fs.MarkHidden("goroutines")
@@ -151,6 +153,10 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 		return nil, err
 	}
 	spec := o.spec
+	var err error
+	if spec.Plan.Crash, err = o.crash.crashSpec(cmd.Flags()); err != nil {
+		return nil, err
+	}
 	abs, err := env.FS.Abs(o.trace)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.trace, err)

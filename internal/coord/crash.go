@@ -243,10 +243,16 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		s.notef("simulating %d power cuts (%s model) at points of the run's record", p.Crash.States, p.Crash.Model)
 	}
 	x := runner.NewCrashIndex(p)
-	if p.SQL != nil && s.fs == nil && !p.Crash.FromSetup() {
+	if (p.SQL != nil || p.Replay != nil) && s.fs == nil && !p.Crash.FromSetup() {
 		// The prefixes are rebuilt from the database as START found it:
 		// a record from before the setup has no copy of that.
+		src, release, err := hostSource(p, len(p.WorkerIDs()))
+		if err != nil {
+			return fmt.Errorf("--crash: %w", err)
+		}
+		defer release()
 		x.SetContent(runner.ContentSums{
+			Source:  src,
 			Open:    func(path string) (runner.Rebuilder, error) { return dbdigest.OpenRebuild(path) },
 			Sums:    dbdigest.FileSums,
 			Base:    filepath.Join(c.dir, "base", filepath.Base(p.Store.Path)),

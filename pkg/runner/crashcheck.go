@@ -60,7 +60,7 @@ func (x *CrashIndex) Add(a store.Ack) {
 		x.preload = &ackAt{event: a.Event, at: a.At}
 		return
 	}
-	if x.plan.SQL != nil {
+	if transactional(x.plan) {
 		for i := range a.N {
 			x.acks = append(x.acks, ackAt{event: a.Event, at: a.At, worker: a.Worker, phase: a.Phase,
 				seq: a.First + uint64(i), commit: a.Commit})
@@ -77,7 +77,7 @@ func (x *CrashIndex) Add(a store.Ack) {
 
 // Acks returns how many writes (or scripts) were acknowledged in all.
 func (x *CrashIndex) Acks() int64 {
-	if x.plan.SQL != nil {
+	if transactional(x.plan) {
 		return int64(len(x.acks))
 	}
 	var n int64
@@ -155,7 +155,7 @@ func CheckCrashState(ctx context.Context, drv store.Driver, plan *workload.Plan,
 		res.InSetup = true
 		res.Corrupt = res.Corrupt && !res.NoOpen
 	}
-	if err == nil && plan.SQL != nil && !res.Corrupt {
+	if err == nil && transactional(plan) && !res.Corrupt {
 		// The state's store is closed: its content is read by another
 		// SQLite.
 		err = x.judgeContent(ctx, st, &res)
@@ -190,6 +190,8 @@ func checkState(ctx context.Context, drv store.Driver, plan *workload.Plan, st s
 	switch {
 	case plan.SQL != nil:
 		return checkSQLState(ctx, conn, plan, st, x)
+	case plan.Replay != nil:
+		return checkReplayState(plan, st, x), nil
 	case plan.Records != nil:
 		res, err = checkRecordState(ctx, conn, plan, st, x)
 		res.InSetup = inSetup

@@ -112,7 +112,7 @@ func (p *prefixes) tablesOf(commits []int) []string {
 // rebuildOnce rebuilds the prefixes of a sql workload whose index judges
 // states by their content, before the first state is judged.
 func (x *CrashIndex) rebuildOnce(ctx context.Context) error {
-	if x.plan.SQL == nil || x.content == nil || x.prefixes != nil || x.noPrefixes != "" {
+	if !transactional(x.plan) || x.content == nil || x.prefixes != nil || x.noPrefixes != "" {
 		return nil
 	}
 	why, err := x.rebuild(ctx)
@@ -165,8 +165,36 @@ func (x *CrashIndex) judgeContent(ctx context.Context, st store.CrashState, res 
 	if age := time.Duration(st.At - newest.at).Round(time.Microsecond); age > 0 {
 		when = age.String() + " before the crash"
 	}
-	res.NewestLost = fmt.Sprintf("worker %d's script %d, acknowledged %s", newest.worker, newest.seq, when)
+	what := "script"
+	if x.plan.Replay != nil {
+		what = "statement"
+	}
+	res.NewestLost = fmt.Sprintf("worker %d's %s %d, acknowledged %s", newest.worker, what, newest.seq, when)
 	res.Examples = append(res.Examples, fmt.Sprintf("held the first %d of the run's %d commits; lost %d acknowledged, the newest %s, touching %s",
 		k, len(p.commits), len(lost), res.NewestLost, strings.Join(res.LostTables, ", ")))
 	return nil
+}
+
+// transactional reports whether plan's writes are transactions of SQL
+// (a sql workload's scripts, a replay's statements), judged by the
+// content of the states, not by key.
+func transactional(plan *workload.Plan) bool { return plan.SQL != nil || plan.Replay != nil }
+
+// checkReplayState counts a replay's commits acknowledged before st's
+// cut; its content is judged after (judgeContent), or, where the commits
+// could not be rebuilt, not at all.
+func checkReplayState(plan *workload.Plan, st store.CrashState, x *CrashIndex) workload.CrashResult {
+	var res workload.CrashResult
+	for _, a := range x.acks {
+		if a.event <= st.Event {
+			res.Checked++
+		}
+	}
+	if x.prefixes == nil {
+		res.NotChecked = "the replay's commits could not be rebuilt: only each state's integrity is checked"
+		if x.noPrefixes != "" {
+			res.NotChecked = "the replay's commits could not be rebuilt (" + x.noPrefixes + "): only each state's integrity is checked"
+		}
+	}
+	return res
 }

@@ -30,6 +30,16 @@ type ContentSums struct {
 	// record's copy), End the database the run ended with, Scratch an
 	// empty directory for the copies.
 	Base, End, Scratch string
+	// Source, where the plan's source is another package's (a replay's),
+	// is the source its workers dealt from (Host.Source).
+	Source workload.Source
+}
+
+// redoer is a statement a source runs itself (a replay's) that can run
+// again on another connection: Redo returns its statements and
+// arguments, none for one not run.
+type redoer interface {
+	Redo() (stmts []string, args []any, failed bool)
 }
 
 // Rebuilder runs a run's committed transactions again on a copy of its
@@ -112,6 +122,12 @@ func (x *CrashIndex) rebuild(ctx context.Context) (string, error) {
 		p.commits = append(p.commits, prefixCommit{ack: i, changed: changed})
 		p.sums = append(p.sums, r.Sums())
 	}
+	// Tables created during the run have their columns after the
+	// others': before their creation they sum to 0.
+	p.cols = r.Columns()
+	for k, sums := range p.sums {
+		p.sums[k] = append(sums, make([]uint64, len(p.cols)-len(sums))...)
+	}
 	end, err := copyDB(c.End, filepath.Join(c.Scratch, "end"))
 	if err != nil {
 		return "", fmt.Errorf("copying the database the run ended with: %w", err)
@@ -125,41 +141,69 @@ func (x *CrashIndex) rebuild(ctx context.Context) (string, error) {
 	return "", nil
 }
 
-// scriptReplay deals one worker's scripts again, as it dealt them.
+// scriptReplay deals one worker's ops again, as it dealt them: a sql
+// workload's scripts, or a replay's statements (each connection a worker).
 type scriptReplay struct {
 	d       deal.Dealer
 	deal    deal.Deal
-	next    uint64 // the sequence number the next deal gets
 	scripts []*sqlscript.Script
 	worker  int
+	// pending are a replay's statements dealt since the worker's last
+	// commit: they run, in order, with the next one.
+	pending []redo
+}
+
+// redo is one statement to run again; failed says it failed when
+// captured, so its error again is no failure of the rebuild.
+type redo struct {
+	sql    string
+	args   []any
+	failed bool
 }
 
 func newScriptReplay(x *CrashIndex, k workerPhase) (*scriptReplay, error) {
-	scripts, err := x.plan.SQL.Parse()
+	sh := deal.NewShared(x.plan, nil)
+	if x.content.Source != nil {
+		sh.Use(x.content.Source)
+	}
+	d, err := sh.Dealer(x.plan, k.p, k.w)
 	if err != nil {
 		return nil, err
 	}
-	d, err := deal.NewShared(x.plan, nil).Dealer(x.plan, k.p, k.w)
-	if err != nil {
-		return nil, err
+	s := &scriptReplay{d: d, worker: k.w}
+	if x.plan.SQL != nil {
+		if s.scripts, err = x.plan.SQL.Parse(); err != nil {
+			return nil, err
+		}
 	}
-	return &scriptReplay{d: d, scripts: scripts, worker: k.w}, nil
+	return s, nil
 }
 
-// run deals up to script seq and runs it on r; it returns why it could
-// not, or "".
+// run deals up to the op numbered seq and runs it on r (a replay's
+// statement with those dealt before it since the last commit); it
+// returns why it could not, or "".
 func (s *scriptReplay) run(r Rebuilder, seq uint64) string {
 	for {
 		if err := s.d.Deal(&s.deal); err != nil {
-			return fmt.Sprintf("worker %d's script %d could not be dealt again: %v", s.worker, s.next, err)
+			return fmt.Sprintf("worker %d's op %d could not be dealt again: %v", s.worker, seq, err)
 		}
-		if !s.deal.Op.IsScript() {
+		if rd, ok := s.deal.Action.(redoer); ok {
+			stmts, args, failed := rd.Redo()
+			for i, q := range stmts {
+				if i > 0 {
+					args = nil
+				}
+				s.pending = append(s.pending, redo{q, slices.Clone(args), failed})
+			}
+		} else if !s.deal.Op.IsScript() {
 			continue
 		}
-		s.next++
-		if s.deal.Seq == seq {
+		if s.deal.Seq == seq && (s.deal.Action != nil || s.deal.Op.IsScript()) {
 			break
 		}
+	}
+	if s.deal.Action != nil {
+		return s.runPending(r, seq)
 	}
 	sc := s.scripts[int(s.deal.Op-workload.OpScript)]
 	k := 0
@@ -172,6 +216,18 @@ func (s *scriptReplay) run(r Rebuilder, seq uint64) string {
 			return fmt.Sprintf("worker %d's script %d (%s:%d) did not run again as it ran: %v", s.worker, seq, sc.File, cmd.Line, err)
 		}
 		k++
+	}
+	return ""
+}
+
+// runPending runs a replay's statements dealt since its last commit.
+func (s *scriptReplay) runPending(r Rebuilder, seq uint64) string {
+	defer func() { s.pending = s.pending[:0] }()
+	for _, p := range s.pending {
+		if err := r.Exec(p.sql, nil, p.args); err != nil && !p.failed {
+			r.Rollback()
+			return fmt.Sprintf("connection %d's statement %d (%.60q) did not run again as it ran: %v", s.worker, seq, p.sql, err)
+		}
 	}
 	return ""
 }

@@ -253,9 +253,11 @@ func (p *Plan) checkCrash() error {
 		if err := p.Records.checkCrash(p); err != nil {
 			return err
 		}
-	case p.SQL == nil && !p.Verify:
+	case p.SQL != nil || p.Replay != nil:
+		// Transactions of SQL: their states are judged by their content.
+	case !p.Verify:
 		return errors.New("crash checks a key-value workload's values by the writes they name: the plan must tag its values (verify)")
-	case p.SQL == nil && p.ValueSize-p.ValueVariance < MinVerifyValueSize:
+	case p.ValueSize-p.ValueVariance < MinVerifyValueSize:
 		return fmt.Errorf("crash tags every value with its write, in %d bytes: value size %d is too small", MinVerifyValueSize, p.ValueSize-p.ValueVariance)
 	}
 	if need, known := p.CrashRecordBytes(); known && need > c.RecordLimit {

@@ -114,6 +114,15 @@ whose rows (as many as the application read) or changes differ from the
 capture's, errors the capture did not have and the reverse, and whether
 the final database equals the capture's end (its tables' digests).
 
+--crash N: what a power cut would have taken. The run's writes, syncs and
+acknowledgements are recorded (an acknowledged transaction: a statement
+whose COMMIT, or autocommit write, returned to its replayed connection),
+N cuts simulated, and each state judged by its content: it must equal
+the database after a prefix of the run's commits (rebuilt by running
+each connection's statements again, in commit order, on the database as
+the run started), and the acknowledged transactions after that prefix
+are lost (docs/durability.md).
+
 The trace is input from elsewhere: its statements run only inside the
 run's database, under the guard of gobench sql (no ATTACH, no extensions,
 no file functions; refused before anything runs: exit 2), and a truncated
@@ -128,7 +137,10 @@ or corrupt trace exits 2 naming the byte offset.`,
   gobench replay shop.trace --order commit --journal rollback,wal --sync full,normal
 
   # At the captured pace: does NORMAL keep up where FULL queues?
-  gobench replay shop.trace --speed 1x --sync full,normal --repeat 3`,
+  gobench replay shop.trace --speed 1x --sync full,normal --repeat 3
+
+  # And what NORMAL risks: acknowledged transactions 10 power cuts lose, in WAL
+  gobench replay shop.trace --order commit --journal wal --sync full,normal --crash 10`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usage(errors.New("replay takes one trace file"))

@@ -99,6 +99,13 @@ func (x *CrashIndex) rebuild(ctx context.Context) (string, error) {
 	defer r.Close()
 	p := &prefixes{cols: r.Columns(), sums: [][]uint64{r.Sums()}}
 	dealers := map[workerPhase]*scriptReplay{}
+	defer func() {
+		for _, d := range dealers {
+			if c, ok := d.d.(io.Closer); ok {
+				c.Close() // a replay's dealer reads the trace
+			}
+		}
+	}()
 	for _, i := range x.commitOrder() {
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("rebuilding the commits: %w", err)

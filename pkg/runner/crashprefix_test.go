@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/deal"
 	"github.com/gobench/gobench/pkg/sqltrace/dbdigest"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/sqlite"
@@ -162,5 +163,108 @@ func TestCheckCrashStateByContent(t *testing.T) {
 	}
 	if len(x.NotCompared()) != 0 {
 		t.Errorf("columns not reproduced: %v", x.NotCompared())
+	}
+}
+
+// redoStmt is a replayed statement, as a test source deals it.
+type redoStmt struct {
+	sql    string
+	failed bool
+}
+
+func (s redoStmt) Run(store.Conn) (workload.SampleFlags, error) { return 0, nil }
+func (s redoStmt) Redo() ([]string, []any, bool)                { return []string{s.sql}, nil, s.failed }
+
+// redoSource deals one connection's statements, as a replay does.
+type redoSource struct{ stmts []redoStmt }
+
+func (redoSource) Name() string { return "redo" }
+func (redoSource) Kinds(*workload.Plan, *workload.Phase) []workload.Op {
+	return []workload.Op{workload.OpRead}
+}
+func (redoSource) Writes(*workload.Plan, *workload.Phase) float64 { return 1 }
+func (redoSource) Describe(*workload.Plan, bool) string           { return "statements" }
+func (redoSource) Brief(*workload.Plan) string                    { return "statements" }
+func (s redoSource) Dealer(*workload.Plan, int, int, *deal.Shared) (deal.Dealer, error) {
+	return &redoDealer{stmts: s.stmts}, nil
+}
+func (redoSource) Pacer(*workload.Plan, int, int, *deal.Shared) (deal.Pacer, error) { return nil, nil }
+
+type redoDealer struct {
+	stmts []redoStmt
+	n     int
+}
+
+func (d *redoDealer) Deal(dl *deal.Deal) error {
+	if d.n >= len(d.stmts) {
+		return deal.ErrDealt
+	}
+	*dl = deal.Deal{Op: workload.OpRead, Action: d.stmts[d.n], Seq: uint64(d.n)}
+	d.n++
+	return nil
+}
+func (d *redoDealer) Len() int64           { return int64(len(d.stmts)) }
+func (d *redoDealer) Release(uint64) error { return nil }
+
+// A replay's commits are rebuilt by running each connection's statements
+// since its previous commit again, at the commit's place: a table the
+// trace creates is summed from then on, a statement that failed when
+// captured may fail again, a transaction rolled back leaves nothing; a
+// state cut before the last commit lost it, in the table it changed.
+func TestRebuildReplayedStatements(t *testing.T) {
+	src := redoSource{stmts: []redoStmt{
+		{sql: "CREATE TABLE t (x)"}, // 0: committed
+		{sql: "BEGIN"},
+		{sql: "INSERT INTO t VALUES (1)"},
+		{sql: "INSERT INTO nosuch VALUES (1)", failed: true},
+		{sql: "COMMIT"}, // 4: committed
+		{sql: "BEGIN"},
+		{sql: "INSERT INTO t VALUES (2)"},
+		{sql: "ROLLBACK"},
+		{sql: "INSERT INTO t VALUES (3)"}, // 8: committed
+	}}
+	dir := t.TempDir()
+	db := func(name string, stmts ...string) string {
+		path := filepath.Join(dir, name, "r.db")
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		r, err := dbdigest.OpenRebuild(path)
+		for _, s := range stmts {
+			if err == nil {
+				err = r.Exec(s, nil, nil)
+			}
+		}
+		if err == nil {
+			err = r.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	p := workload.DefaultPlan()
+	p.Replay, p.Procs, p.Preload = &workload.Replay{}, 1, 0
+	p.Phases[0].Ops = 9
+	x := NewCrashIndex(&p)
+	for i, seq := range []uint64{0, 4, 8} {
+		x.Add(store.Ack{Worker: 0, First: seq, N: 1, Event: int64(10 * (i + 1)), Commit: int64(10*i + 1)})
+	}
+	x.SetContent(ContentSums{Open: func(path string) (Rebuilder, error) { return dbdigest.OpenRebuild(path) },
+		Sums: dbdigest.FileSums, Base: filepath.Join(dir, "none", "r.db"), End: db("end", "CREATE TABLE t (x)", "INSERT INTO t VALUES (1)", "INSERT INTO t VALUES (3)"),
+		Scratch: filepath.Join(dir, "scratch"), Source: src})
+	if err := x.rebuildOnce(context.Background()); err != nil || x.noPrefixes != "" {
+		t.Fatalf("rebuild: %v %s", err, x.noPrefixes)
+	}
+	if n := len(x.prefixes.commits); n != 3 || len(x.NotCompared()) != 0 {
+		t.Fatalf("%d commits rebuilt, want 3; not compared %v", n, x.NotCompared())
+	}
+	var res workload.CrashResult
+	st := store.CrashState{Path: db("state", "CREATE TABLE t (x)", "INSERT INTO t VALUES (1)"), Event: 30}
+	if err := x.judgeContent(context.Background(), st, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Prefix != 2 || res.Lost != 1 || !slices.Equal(res.LostTables, []string{"t"}) {
+		t.Errorf("held %d commits, lost %d in %v; want 2, 1 in [t]", res.Prefix, res.Lost, res.LostTables)
 	}
 }

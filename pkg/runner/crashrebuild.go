@@ -143,8 +143,11 @@ func (x *CrashIndex) rebuild(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("reading the database the run ended with: %w", err)
 	}
-	x.notCompared = p.reproduce(sums)
-	x.prefixes = p
+	not := p.reproduce(sums)
+	if len(p.cols) > 0 && len(not) == len(p.cols) {
+		return "running the acknowledged commits again reproduced no column of the database the run ended with", nil
+	}
+	x.notCompared, x.prefixes = not, p
 	return "", nil
 }
 

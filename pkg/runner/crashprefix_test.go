@@ -267,4 +267,18 @@ func TestRebuildReplayedStatements(t *testing.T) {
 	if res.Prefix != 2 || res.Lost != 1 || !slices.Equal(res.LostTables, []string{"t"}) {
 		t.Errorf("held %d commits, lost %d in %v; want 2, 1 in [t]", res.Prefix, res.Lost, res.LostTables)
 	}
+
+	// A run that ended elsewhere than its commits run again (every column
+	// differs) has its states judged by nothing but their integrity, and
+	// says why: else every state would equal the last prefix.
+	y := NewCrashIndex(&p)
+	for i, seq := range []uint64{0, 4, 8} {
+		y.Add(store.Ack{Worker: 0, First: seq, N: 1, Event: int64(10 * (i + 1)), Commit: int64(10*i + 1)})
+	}
+	c := *x.content
+	c.End, c.Scratch = db("other", "CREATE TABLE t (x)", "INSERT INTO t VALUES (9)"), filepath.Join(dir, "scratch2")
+	y.SetContent(c)
+	if err := y.rebuildOnce(context.Background()); err != nil || y.noPrefixes == "" || y.prefixes != nil {
+		t.Errorf("a rebuild that reproduced nothing: error %v, why %q, prefixes %v", err, y.noPrefixes, y.prefixes != nil)
+	}
 }

@@ -29,8 +29,13 @@ type loopFlags struct {
 	shardBy  string
 	// cellShard is the shard of the job's runs loop resolved (--shard
 	// by cells), nil for none.
-	cellShard  *workload.Shard
-	warmup     string
+	cellShard *workload.Shard
+	warmup    string
+	crashFlags
+}
+
+// crashFlags are the --crash flags, of the loop presets and of replay.
+type crashFlags struct {
 	crash      string
 	crashFrom  string
 	crashModel string
@@ -58,10 +63,15 @@ func (l *loopFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan, unit string) {
 		fs.StringVar(&l.shard, "shard", "", "run shard I/N of the job: every N-th of its runs (cells × --repeat, in the order one machine runs them) from the I-th, each cell whole with all its workers; gobench merge joins the shards' results into the suite and judges its gates. auto: the CI system's shard (GOBENCH_SHARD=I/N; GitHub: GOBENCH_SHARD_INDEX from strategy.job-index, from 0, and GOBENCH_SHARD_COUNT; GitLab's CI_NODE_INDEX/CI_NODE_TOTAL; Kubernetes' JOB_COMPLETION_INDEX with GOBENCH_SHARD_COUNT)")
 		fs.StringVar(&l.shardBy, "shard-by", shardByCells, "what --shard splits: cells (whole runs: cells and repeats) or workers (each run's worker processes p with p mod N = I-1, each shard against its own database: less contention than one run of all of them)")
 	})
+	l.crashFlags.AddFlags(fs, p)
+}
+
+// AddFlags binds the --crash flags, and --io-trace to p.
+func (l *crashFlags) AddFlags(fs *pflag.FlagSet, p *workload.Plan) {
 	inGroup(fs, groupCrash, func() {
-		fs.Var(crashCount{&l.crash}, "crash", "record every write, sync and acknowledgement of the run (through the engine's VFS, or gobench's FUSE file system under any engine that keeps files; see --io-trace), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut; or exhaustive: a cut after every persistence point (each sync of a file or directory), each state named by it, for short runs (at most 2,000 of them)")
+		fs.Var(crashCount{&l.crash}, "crash", "record every write, sync and acknowledgement of the run (through the engine's VFS, or gobench's FUSE file system under any engine that keeps files; see --io-trace), then simulate this many power cuts at seeded points of it and check each state: its integrity, and every write acknowledged before the cut (in sql, by its content: it must equal the database after a prefix of the run's commits that holds every transaction acknowledged before the cut); or exhaustive: a cut after every persistence point (each sync of a file or directory), each state named by it, for short runs (at most 2,000 of them)")
 		fs.StringVar(&l.crashFrom, "crash-from", workload.CrashFromStart, "--crash: where the record starts, so where cuts may land: start (the run's START, the store set up and preloaded), open (before the store is created or opened) or preload (before its preload); the preloaded rows count as acknowledged once the preload's last commit returned")
-		fs.StringVar(&l.crashModel, "crash-model", store.CrashLose, "--crash: what survives of the writes and directory changes no sync covered (a comma list spans the models, a cell each): lose (none: what POSIX promises), torn (lose, and a seeded subset of the writes in whole 512-byte sectors), torn-4k (torn in whole 4 KiB pages, as LazyFS tears writes), names-durable (creations, deletions and renames survive at once, file data still waits for its sync: LazyFS's model) recovery-crash (lose, then each state reopened with its I/O recorded and cut again inside that reopen's recovery; SQLite drivers) or fsync-fail (the run's Nth sync, N = 4 + seed mod 16, returns EIO and what it covered is dropped, as Linux drops a failed writeback; workers go on after the error)")
+		fs.StringVar(&l.crashModel, "crash-model", store.CrashLose, "--crash: what survives of the writes and directory changes no sync covered (a comma list spans the models, a cell each): lose (none: what POSIX promises), torn (lose, and a seeded subset of the writes in whole 512-byte sectors), torn-4k (torn in whole 4 KiB pages, as LazyFS tears writes), names-durable (creations, deletions and renames survive at once, file data still waits for its sync: LazyFS's model), recovery-crash (lose, then each state reopened with its I/O recorded and cut again inside that reopen's recovery; SQLite drivers) or fsync-fail (the run's Nth sync, N = 4 + seed mod 16, returns EIO and what it covered is dropped, as Linux drops a failed writeback; workers go on after the error)")
 		fs.StringVar(&l.crashLimit, "crash-record-limit", "1GiB", "--crash: the most the record of the run's I/O may take on disk, beside the database")
 		fs.StringVar(&p.IOTrace, "io-trace", "", "what counts the run's file I/O (syncs and bytes per commit) and records it for --crash: vfs, the tracing VFS of the SQLite drivers mattn, capi and ncruces (their default), or fs, gobench's FUSE file system mounted over the database's directory, under any engine that keeps files (the default of --crash on the others)")
 	})
@@ -124,7 +134,7 @@ func (c crashCount) Set(v string) error { *c.s = v; return nil }
 func (c crashCount) Type() string       { return "N|exhaustive" }
 
 // crashSpec returns the power-cut simulation --crash asks for, or nil.
-func (l *loopFlags) crashSpec(fs *pflag.FlagSet) (*workload.Crash, error) {
+func (l *crashFlags) crashSpec(fs *pflag.FlagSet) (*workload.Crash, error) {
 	if !fs.Changed("crash") {
 		for _, name := range []string{"crash-model", "crash-record-limit", "crash-from"} {
 			if fs.Changed(name) {

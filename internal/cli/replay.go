@@ -35,6 +35,7 @@ type replayOptions struct {
 	window   string
 	scale    string
 	scaling  scaleSearchFlags
+	crash    crashFlags
 }
 
 func defaultReplayOptions(reg *store.Registry) *replayOptions {
@@ -64,6 +65,7 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.StringArrayVar(&o.expects, "expect", nil, "a gate, such as 'q1a2b3c4d p99 <= 5ms' (a statement by its fingerprint's id) or 'diverged statements <= 0'; exit 3 when one fails, 4 when one cannot decide (repeatable)")
 	})
 	o.scaling.AddFlags(fs)
+	o.crash.AddFlags(fs, &o.spec.Plan)
 	o.run.AddFlags(fs, true)
 	_ = fs.MarkHidden("batch")
 	_ = fs.MarkHidden("goroutines")
@@ -144,6 +146,14 @@ snapshot; it prints, per cell, the largest scale met and every step
 when a cell meets the objectives at no scale. With --speed 1x each copy
 keeps the captured pace, so the latency counts the queueing a slower
 setting builds.
+--crash N: what a power cut would have taken. The run's writes, syncs and
+acknowledgements are recorded (an acknowledged transaction: a statement
+whose COMMIT, or autocommit write, returned to its replayed connection),
+N cuts simulated, and each state judged by its content: it must equal
+the database after a prefix of the run's commits (rebuilt by running
+each connection's statements again, in commit order, on the database as
+the run started), and the acknowledged transactions after that prefix
+are lost (docs/durability.md).
 
 The trace is input from elsewhere: its statements run only inside the
 run's database, under the guard of gobench sql (no ATTACH, no extensions,
@@ -168,7 +178,10 @@ or corrupt trace exits 2 naming the byte offset.`,
   gobench replay shop.trace --window 10s..40s
 
   # How many times its captured load does the application hold, at p99 <= 50ms, on each journal?
-  gobench replay shop.trace --speed 1x --journal rollback,wal --find-scale 'total p99 <= 50ms'`,
+  gobench replay shop.trace --speed 1x --journal rollback,wal --find-scale 'total p99 <= 50ms'
+
+  # And what NORMAL risks: acknowledged transactions 10 power cuts lose, in WAL
+  gobench replay shop.trace --order commit --journal wal --sync full,normal --crash 10`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usage(errors.New("replay takes one trace file"))
@@ -196,6 +209,10 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 		return nil, err
 	}
 	spec := o.spec
+	var err error
+	if spec.Plan.Crash, err = o.crash.crashSpec(cmd.Flags()); err != nil {
+		return nil, err
+	}
 	abs, err := env.FS.Abs(o.trace)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.trace, err)

@@ -121,7 +121,17 @@ written once, after the list: A.sql,B.sql@9). The cells run interleaved with
 Everything mix has works here: matrices over --driver, --mode, --procs,
 --goroutines, --journal, --sync, --busy; --repeat, --expect (a script's
 name is an op kind: 'tpcb-like p99 <= 20ms'), --rate, --warmup,
-progress, --json, --html, --hlog, compare and merge.`,
+progress, --json, --html, --hlog, compare and merge.
+
+--crash N simulates N power cuts of the run and judges each state by its
+content: it must equal the database after some prefix of the run's
+commits (rebuilt by running the acknowledged scripts again, in the order
+they committed, on the database as the run's START found it); the
+acknowledged transactions after that prefix are lost (how many, the
+newest, the tables they changed), and a state equal to no prefix is
+corrupt. Columns whose values a second run does not reproduce
+(CURRENT_TIMESTAMP, random()) are named and left out of the comparison;
+tpcb-like's invariants are checked in every state too (docs/durability.md).`,
 		Example: `  # pgbench's TPC-B-like transaction on 8 worker processes, rollback journal against WAL
   gobench sql --builtin tpcb-like --scale 1 --procs 8 --queries 500 --journal rollback,wal
 
@@ -141,7 +151,10 @@ progress, --json, --html, --hlog, compare and merge.`,
   gobench sql --builtin tpcb-like --procs 4 --journal wal --find-rate 'tpcb-like p99 <= 10ms'
 
   # Open loop at 500 transactions/s, with a gate on the script's p99
-  gobench sql --builtin tpcb-like --rate 500 --duration 20s --journal wal --expect 'tpcb-like p99 <= 50ms'`,
+  gobench sql --builtin tpcb-like --rate 500 --duration 20s --journal wal --expect 'tpcb-like p99 <= 50ms'
+
+  # What a power cut takes at WAL + NORMAL against FULL: lost acknowledged transactions, 10 cuts each
+  gobench sql --builtin tpcb-like --procs 4 --queries 300 --journal wal --sync normal,full --crash 10`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPlanned(cmd, env, o) },
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gobench/gobench/pkg/recfs"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/runner"
+	"github.com/gobench/gobench/pkg/sqltrace/dbdigest"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/sysinfo"
 	"github.com/gobench/gobench/pkg/workload"
@@ -242,6 +243,23 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		s.notef("simulating %d power cuts (%s model) at points of the run's record", p.Crash.States, p.Crash.Model)
 	}
 	x := runner.NewCrashIndex(p)
+	if (p.SQL != nil || p.Replay != nil) && s.fs == nil && !p.Crash.FromSetup() {
+		// The prefixes are rebuilt from the database as START found it:
+		// a record from before the setup has no copy of that.
+		src, release, err := hostSource(p, len(p.WorkerIDs()))
+		if err != nil {
+			return fmt.Errorf("--crash: %w", err)
+		}
+		defer release()
+		x.SetContent(runner.ContentSums{
+			Source:  src,
+			Open:    func(path string) (runner.Rebuilder, error) { return dbdigest.OpenRebuild(path) },
+			Sums:    dbdigest.FileSums,
+			Base:    filepath.Join(c.dir, "base", filepath.Base(p.Store.Path)),
+			End:     p.Store.Path,
+			Scratch: filepath.Join(c.dir, "content"),
+		})
+	}
 	d := result.NewDurability(p.Crash)
 	o := c.layout
 	o.Record, o.Base, o.Work = c.rec.Path, filepath.Join(c.dir, "base"), filepath.Join(c.dir, "work")
@@ -268,6 +286,7 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 	if d.FailSync = p.Crash.FailSync(p.Seed); d.FailSync > 0 {
 		d.FailedOps = ioErrors(res)
 	}
+	d.NotCompared = x.NotCompared()
 	if err != nil {
 		d.Stopped = err.Error()
 	}

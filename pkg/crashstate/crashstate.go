@@ -183,6 +183,12 @@ func runEvents(f *os.File, each func(n int64, e *iorecord.Event) error) (full bo
 // scan counts the run's events and passes its acknowledgements on.
 func scan(f *os.File, ack func(store.Ack)) (store.RecordSummary, error) {
 	var s store.RecordSummary
+	// Each process's first event since its last acknowledgement: where
+	// the writes of the transaction it acknowledges next began. Writes
+	// of processes that commit in turn come in the order they committed
+	// (the write lock), their acknowledgements not always (a checkpoint
+	// after a COMMIT delays its return).
+	first := map[uint32]int64{}
 	full, err := runEvents(f, func(n int64, e *iorecord.Event) error {
 		if n == 0 {
 			s.Start = e.Time
@@ -196,8 +202,17 @@ func scan(f *os.File, ack func(store.Ack)) (store.RecordSummary, error) {
 		if e.Kind == iorecord.KindAck {
 			s.Acks++
 			a := e.Ack()
+			commit, ok := first[e.PID]
+			if !ok {
+				commit = n
+			}
+			delete(first, e.PID)
 			ack(store.Ack{Worker: a.Worker, Phase: a.Phase, First: a.First, N: a.N, Start: a.Start, At: e.Time, Event: n,
-				Record: a.Record, Key: a.Key, Field: a.Field})
+				Record: a.Record, Key: a.Key, Field: a.Field, Commit: commit})
+			return nil
+		}
+		if _, ok := first[e.PID]; !ok {
+			first[e.PID] = n
 		}
 		return nil
 	})

@@ -369,7 +369,7 @@ func (d *replayDealer) Deal(out *deal.Deal) error {
 		}
 		d.n++
 		d.fill(&rec.Exec)
-		*out = deal.Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal}
+		*out = deal.Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal, Seq: uint64(d.n - 1)}
 		return nil
 	}
 	if err := d.tr.Err(); err != nil {

@@ -27,9 +27,42 @@ func lossText(d *result.Durability) string {
 	if d.NotChecked != "" {
 		return "acknowledged writes lost: – (not checked)"
 	}
-	s := fmt.Sprintf("%d of %d %s lost acknowledged writes", d.Lossy, d.States, plural(d.States, "state", "states"))
+	s := fmt.Sprintf("%d of %d %s lost acknowledged %s", d.Lossy, d.States, plural(d.States, "state", "states"), ackedNoun(d))
 	if d.Lossy > 0 {
 		s += fmt.Sprintf(", up to %d in one, the last %s", d.MaxLost, ageText(d.MaxLostAgeMicros))
+	}
+	return s
+}
+
+// ackedNoun is what a run acknowledged: transactions where its states
+// were judged by their content (a sql workload's), writes otherwise.
+func ackedNoun(d *result.Durability) string {
+	if d.ByContent {
+		return "transactions"
+	}
+	return "writes"
+}
+
+// contentText says, for states judged by their content, what that
+// judged: " · each state must equal the database after a prefix of the
+// run's commits: 2 equal none · the lost transactions changed
+// pgbench_accounts, … · the newest lost: … · not compared: …".
+func contentText(d *result.Durability) string {
+	if !d.ByContent {
+		return ""
+	}
+	s := fmt.Sprintf(" · each state judged by its content, which must equal the database after a prefix of the run's commits: %d equal none", d.NoPrefix)
+	if d.Invariants > 0 {
+		s += fmt.Sprintf(" · %d of %d states held the workload's %d invariants", d.InvariantsHeld, d.States, d.Invariants)
+	}
+	if len(d.LostTables) > 0 {
+		s += " · the lost transactions changed " + strings.Join(d.LostTables, ", ")
+	}
+	if d.NewestLost != "" {
+		s += " · the newest lost (of the state that lost the most): " + d.NewestLost
+	}
+	if len(d.NotCompared) > 0 {
+		s += " · not compared: " + strings.Join(d.NotCompared, ", ") + " (running the commits again does not reproduce their values: the clock's or chance's)"
 	}
 	return s
 }
@@ -47,7 +80,7 @@ func ageText(us float64) string {
 func durabilityText(d *result.Durability) string {
 	s := fmt.Sprintf("durability (%s): %d %s tested: %d corrupt · %s",
 		crashWhat(d), d.States, plural(d.States, "state", "states"), d.Corrupt, lossText(d))
-	s += setupText(d) + modelText(d)
+	s += setupText(d) + modelText(d) + contentText(d)
 	if d.NotChecked != "" {
 		s += ": " + d.NotChecked
 	}
@@ -141,6 +174,16 @@ func cellDurability(c result.Cell) *result.Durability {
 		sum.MaxLost = max(sum.MaxLost, d.MaxLost)
 		sum.MaxLostAgeMicros = max(sum.MaxLostAgeMicros, d.MaxLostAgeMicros)
 		sum.Full = sum.Full || d.Full
+		sum.ByContent = sum.ByContent || d.ByContent
+		sum.NoPrefix += d.NoPrefix
+		sum.InvariantsHeld += d.InvariantsHeld
+		sum.Invariants = max(sum.Invariants, d.Invariants)
+		for _, t := range d.LostTables {
+			if !slices.Contains(sum.LostTables, t) {
+				sum.LostTables = append(sum.LostTables, t)
+			}
+		}
+		slices.Sort(sum.LostTables)
 		if d.Stopped != "" {
 			sum.Stopped = d.Stopped
 		}
@@ -173,7 +216,7 @@ func durabilityRow(d *result.Durability) []string {
 // what they count.
 var durabilityHead = []string{"states", "corrupt", "lossy", "most lost", "the last", "promise"}
 
-const durabilityLegend = "corrupt: states that did not open or failed their check (\"2 (1 unopened)\": one of them did not open) · lossy: states that lost acknowledged writes · most lost: the most one state lost · the last: how long before its cut the oldest lost one had been acknowledged · promise: whether the states kept what the engine promises at these settings (keeps: every acknowledged write; may lose: recent ones, never corrupt; none)"
+const durabilityLegend = "corrupt: states that did not open or failed their check (\"2 (1 unopened)\": one of them did not open; \"no prefix\": states whose content equals the database after no prefix of the run's commits, a transaction half applied or commits kept out of order) · lossy: states that lost acknowledged writes (a sql workload's or a replay's: transactions) · most lost: the most one state lost · the last: how long before its cut the oldest lost one had been acknowledged · promise: whether the states kept what the engine promises at these settings (keeps: every acknowledged write; may lose: recent ones, never corrupt; none)"
 
 // suiteDurability returns, per cell with --crash runs, its settings and
 // its durability row; nil when no cell ran --crash. model says the
@@ -187,6 +230,8 @@ func suiteDurability(s *result.Suite) (rows [][]string, settings []result.Settin
 		model = suiteModel(s, d, len(c.Runs))
 		if d.NotChecked != "" {
 			model += "; –: acknowledged writes not checked: " + d.NotChecked
+		} else if d.ByContent {
+			model += "; each state judged by its content, against the database after each prefix of the run's commits"
 		}
 		rows = append(rows, durabilityRow(d))
 		settings = append(settings, c.Settings)
@@ -262,6 +307,9 @@ func runDurabilityTable(r *result.Result) *table {
 	}
 	if d.NotChecked != "" {
 		a.Notes = append(a.Notes, "–: acknowledged writes not checked: "+d.NotChecked)
+	}
+	if t := contentText(d); t != "" {
+		a.Notes = append(a.Notes, strings.TrimPrefix(t, " · "))
 	}
 	a.Notes = append(a.Notes, durabilityLines(d)...)
 	if note := dirSyncNote(r); note != "" {

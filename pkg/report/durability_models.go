@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/store"
@@ -57,8 +58,15 @@ func suiteModel(s *result.Suite, d *result.Durability, runs int) string {
 // corruptCell is a durability row's corrupt column: "2", or "2 (1
 // unopened)" where some of the corrupt states did not open.
 func corruptCell(d *result.Durability) string {
+	var of []string
 	if d.NoOpen > 0 {
-		return fmt.Sprintf("%d (%d unopened)", d.Corrupt, d.NoOpen)
+		of = append(of, fmt.Sprintf("%d unopened", d.NoOpen))
 	}
-	return fmt.Sprint(d.Corrupt)
+	if d.NoPrefix > 0 {
+		of = append(of, fmt.Sprintf("%d no prefix", d.NoPrefix))
+	}
+	if len(of) == 0 {
+		return fmt.Sprint(d.Corrupt)
+	}
+	return fmt.Sprintf("%d (%s)", d.Corrupt, strings.Join(of, ", "))
 }

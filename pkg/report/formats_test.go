@@ -20,6 +20,10 @@ func TestFormatGoldens(t *testing.T) {
 	// the durability table, the traced mark, the I/O and durability
 	// metrics.
 	crash := loadSuiteFixture(t, "crash-matrix.json")
+	// pgbench's TPC-B with --crash at NORMAL and FULL: its states judged
+	// by their content (lost transactions, the tables they changed, the
+	// invariants held, the column not compared).
+	sqlCrash := loadSuiteFixture(t, "sql-crash-matrix.json")
 	// A replayed trace (the Python shop of docs/replay.md): in the order
 	// of commits under rollback and WAL, and racing, its statements by
 	// fingerprint, the suite's tables naming theirs.
@@ -56,6 +60,10 @@ func TestFormatGoldens(t *testing.T) {
 		{"crash-run.md", "markdown", crash.Cells[0].Runs[0]},
 		{"crash-run.csv", "csv", crash.Cells[0].Runs[0]},
 		{"crash-run.txt", "text", crash.Cells[0].Runs[0]},
+		{"sql-crash-matrix.txt", "text", sqlCrash},
+		{"sql-crash-matrix.md", "markdown", sqlCrash},
+		{"sql-crash-run.txt", "text", sqlCrash.Cells[0].Runs[0]},
+		{"sql-crash-run.md", "markdown", sqlCrash.Cells[0].Runs[0]},
 		{"replay-matrix.txt", "text", replay},
 		{"replay-matrix.md", "markdown", replay},
 		{"replay-run.txt", "text", race},

@@ -2,6 +2,7 @@ package result
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gobench/gobench/pkg/store"
@@ -94,6 +95,23 @@ type Durability struct {
 	FailedOps        int64 `json:"failed_ops,omitempty"`
 	LossyAfterFail   int   `json:"lossy_after_fail,omitempty"`
 	MaxLostAfterFail int64 `json:"max_lost_after_fail,omitempty"`
+	// A sql workload's states judged by their content (each must equal
+	// the database after a prefix of the run's commits): ByContent says
+	// they were; NoPrefix counts those that equal no prefix (among
+	// Corrupt); LostTables are the tables the lost transactions changed,
+	// NewestLost the newest lost transaction of the state that lost the
+	// most; NotCompared the columns left out of the comparison, whose
+	// values running the commits again did not reproduce.
+	ByContent   bool     `json:"by_content,omitempty"`
+	NoPrefix    int      `json:"no_prefix,omitempty"`
+	LostTables  []string `json:"lost_tables,omitempty"`
+	NewestLost  string   `json:"newest_lost,omitempty"`
+	NotCompared []string `json:"not_compared,omitempty"`
+	// InvariantsHeld counts the states that held every invariant of the
+	// workload's check (TPC-B's), Invariants how many that is; a state
+	// that broke one is corrupt.
+	InvariantsHeld int `json:"invariants_held,omitempty"`
+	Invariants     int `json:"invariants,omitempty"`
 }
 
 // SetPromise notes the engine's promise and judges the states counted
@@ -186,10 +204,29 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 	if r.Lost > 0 || r.PreloadLost > 0 {
 		d.Lossy++
 	}
+	if r.Commits > 0 || r.NoPrefix {
+		d.ByContent = true
+	}
+	if r.NoPrefix {
+		d.NoPrefix++
+	}
+	if r.Invariants > 0 {
+		d.InvariantsHeld++
+		d.Invariants = r.Invariants
+	}
+	for _, t := range r.LostTables {
+		if !slices.Contains(d.LostTables, t) {
+			d.LostTables = append(d.LostTables, t)
+			slices.Sort(d.LostTables)
+		}
+	}
+	if r.Lost > d.MaxLost && r.NewestLost != "" {
+		d.NewestLost = r.NewestLost
+	}
 	if r.Lost > 0 {
 		d.MaxLost = max(d.MaxLost, r.Lost)
 		d.MaxLostAgeMicros = max(d.MaxLostAgeMicros, float64(r.OldestLost)/1e3)
-		d.example(fmt.Sprintf("%s: lost %d of %d acknowledged writes", where, r.Lost, r.Checked))
+		d.example(fmt.Sprintf("%s: lost %d of %d acknowledged %s", where, r.Lost, r.Checked, ackedNoun(r)))
 		for _, e := range r.Examples {
 			d.example("  " + e)
 		}
@@ -223,6 +260,9 @@ func recoveryOutcome(r workload.CrashResult) string {
 	return fmt.Sprintf("cut again after event %d of the %d its reopen recorded: %s (the reopen left to finish: %s)",
 		c.Cut, c.Events, stateOutcome(r), c.First)
 }
+
+// ackedNoun is what a state's run acknowledged (CrashResult.AckedNoun).
+func ackedNoun(r workload.CrashResult) string { return r.AckedNoun() }
 
 func (d *Durability) example(s string) {
 	if len(d.Examples) < 12 {

@@ -28,11 +28,24 @@ type CrashIndex struct {
 	// preload is the preload's acknowledgement (store.AckPreload),
 	// where the record starts before it; nil for none.
 	preload *ackAt
+	// content, where set, judges a sql workload's states by their
+	// content (SetContent); prefixes are the rebuilt commits' sums, or
+	// noPrefixes why there are none; notCompared the columns the rebuild
+	// did not reproduce.
+	content     *ContentSums
+	prefixes    *prefixes
+	noPrefixes  string
+	notCompared []string
 }
 
-// ackAt is one acknowledged write's (or script's) place and time.
+// ackAt is one acknowledged write's (or script's) place and time; a sql
+// workload's names its script (worker, phase, seq) and where it
+// committed (store.Ack.Commit).
 type ackAt struct {
-	event, at int64
+	event, at     int64
+	worker, phase int
+	seq           uint64
+	commit        int64
 }
 
 // NewCrashIndex returns an empty index for a run of plan.
@@ -44,12 +57,13 @@ func NewCrashIndex(plan *workload.Plan) *CrashIndex {
 // order.
 func (x *CrashIndex) Add(a store.Ack) {
 	if a.Phase == store.AckPreload {
-		x.preload = &ackAt{a.Event, a.At}
+		x.preload = &ackAt{event: a.Event, at: a.At}
 		return
 	}
-	if x.plan.SQL != nil {
-		for range a.N {
-			x.acks = append(x.acks, ackAt{a.Event, a.At})
+	if transactional(x.plan) {
+		for i := range a.N {
+			x.acks = append(x.acks, ackAt{event: a.Event, at: a.At, worker: a.Worker, phase: a.Phase,
+				seq: a.First + uint64(i), commit: a.Commit})
 		}
 		return
 	}
@@ -63,7 +77,7 @@ func (x *CrashIndex) Add(a store.Ack) {
 
 // Acks returns how many writes (or scripts) were acknowledged in all.
 func (x *CrashIndex) Acks() int64 {
-	if x.plan.SQL != nil {
+	if transactional(x.plan) {
 		return int64(len(x.acks))
 	}
 	var n int64
@@ -132,11 +146,19 @@ func (x *CrashIndex) build() {
 // corrupt, since nothing was acknowledged yet.
 func CheckCrashState(ctx context.Context, drv store.Driver, plan *workload.Plan, st store.CrashState, x *CrashIndex) (workload.CrashResult, error) {
 	x.build()
+	if err := x.rebuildOnce(ctx); err != nil {
+		return workload.CrashResult{}, err
+	}
 	inSetup := plan.Crash.FromSetup() && (x.preload == nil || st.Event < x.preload.event)
 	res, err := checkState(ctx, drv, plan, st, x, inSetup)
 	if inSetup {
 		res.InSetup = true
 		res.Corrupt = res.Corrupt && !res.NoOpen
+	}
+	if err == nil && transactional(plan) && !res.Corrupt {
+		// The state's store is closed: its content is read by another
+		// SQLite.
+		err = x.judgeContent(ctx, st, &res)
 	}
 	return res, err
 }
@@ -168,6 +190,8 @@ func checkState(ctx context.Context, drv store.Driver, plan *workload.Plan, st s
 	switch {
 	case plan.SQL != nil:
 		return checkSQLState(ctx, conn, plan, st, x)
+	case plan.Replay != nil:
+		return checkReplayState(plan, st, x), nil
 	case plan.Records != nil:
 		res, err = checkRecordState(ctx, conn, plan, st, x)
 		res.InSetup = inSetup
@@ -359,7 +383,12 @@ func checkSQLState(ctx context.Context, c store.Conn, plan *workload.Plan, st st
 	}
 	res.Checked = int64(n)
 	if plan.SQL.Check != workload.CheckTPCB {
-		res.NotChecked = "these scripts have no check of their data (--builtin tpcb-like has one): only each state's integrity is checked"
+		if x.prefixes == nil {
+			res.NotChecked = "these scripts have no check of their data (--builtin tpcb-like has one): only each state's integrity is checked"
+			if x.noPrefixes != "" {
+				res.NotChecked = "the run's commits could not be rebuilt (" + x.noPrefixes + "): only each state's integrity is checked"
+			}
+		}
 		return res, nil
 	}
 	sc, ok := c.(store.Scripter)
@@ -381,6 +410,10 @@ func checkSQLState(ctx context.Context, c store.Conn, plan *workload.Plan, st st
 		if rows > 0 {
 			return corrupt(res, "TPC-B invariant broken: "+chk.what), nil
 		}
+		res.Invariants++
+	}
+	if x.prefixes != nil {
+		return res, nil // judged by its content
 	}
 	stmt, err := sc.Prepare("SELECT 1 FROM pgbench_history", nil)
 	if err != nil {

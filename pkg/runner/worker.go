@@ -344,6 +344,10 @@ func (w *worker) await(op workload.Op, start, due int64) (at, began int64, skip,
 // autocommit. An error of class store.ErrInvalid stops the worker.
 func (w *worker) act(op workload.Op, start, due int64) error {
 	s, err := w.measure(op, 0, start, due, -1, true)
+	if s.Class == store.OK && s.Flags&workload.FlagCommitted != 0 {
+		// A statement whose COMMIT returned (a replay's): acknowledged.
+		w.acks.ack(w.d.Seq, 1, int64(s.Start))
+	}
 	if serr := w.emit(s); serr != nil {
 		return serr
 	}

@@ -108,7 +108,13 @@ const AckPreload = -1
 // when the COMMIT had returned (monotonic clock readings); Event is the
 // acknowledgement's place in the record. A record workload's write is
 // acknowledged on its own: Record is set, Key is its record's keynum
-// and Field the field it wrote (-1: every field).
+// and Field the field it wrote (-1: every field). Commit is the event of
+// the first write, sync or other change its process recorded after its
+// previous acknowledgement: where the transaction's writes began, which
+// orders the run's commits (processes write in turn, under the write
+// lock, but a COMMIT that checkpoints after it returns late, so their
+// acknowledgements may be recorded out of that order); Event where there
+// is none (a transaction that wrote nothing).
 type Ack struct {
 	Worker, Phase int
 	First         uint64
@@ -118,6 +124,7 @@ type Ack struct {
 	Record        bool
 	Key           uint64
 	Field         int
+	Commit        int64
 }
 
 // AckRecorder is implemented by a Conn of a store that records the run:

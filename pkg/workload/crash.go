@@ -70,6 +70,18 @@ type CrashResult struct {
 	Examples []string
 	// NoOpen says the state would not open (Corrupt too).
 	NoOpen bool
+	// A sql workload's state judged by its content: Prefix is how many
+	// of the run's Commits (its acknowledged scripts, in the order they
+	// committed) it holds, the longest prefix of them it equals; NoPrefix
+	// says it equals none (Corrupt too). LostTables are the tables the
+	// lost ones changed, NewestLost names the newest of them.
+	Prefix, Commits int64
+	NoPrefix        bool
+	LostTables      []string
+	NewestLost      string
+	// Invariants counts the invariants of the workload's check (TPC-B's)
+	// the state held; one broken makes it Corrupt.
+	Invariants int
 	// Where the record starts before the preload (Crash.FromSetup):
 	// InSetup says the cut came before the preload was acknowledged
 	// (in the store's creation, open or preload), where a row lost is
@@ -100,7 +112,7 @@ func (r CrashResult) Outcome() string {
 		parts = append(parts, "corrupt: "+r.Why)
 	}
 	if r.Lost > 0 {
-		parts = append(parts, fmt.Sprintf("lost %d of %d acknowledged writes", r.Lost, r.Checked))
+		parts = append(parts, fmt.Sprintf("lost %d of %d acknowledged %s", r.Lost, r.Checked, r.AckedNoun()))
 	}
 	if r.PreloadLost > 0 {
 		parts = append(parts, fmt.Sprintf("opened without its preloaded rows: %d of %d", r.PreloadLost, r.Preloaded))
@@ -116,9 +128,22 @@ func (r CrashResult) Outcome() string {
 		if kept == 0 {
 			return "nothing acknowledged yet"
 		}
+		if r.Commits > 0 {
+			return fmt.Sprintf("kept all %d acknowledged transactions: held the first %d of the run's %d commits", kept, r.Prefix, r.Commits)
+		}
 		return fmt.Sprintf("kept all %d acknowledged writes", kept)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// AckedNoun is what the state's run acknowledged: transactions where the
+// state was judged by its content (a sql workload's, a replay's), writes
+// otherwise.
+func (r CrashResult) AckedNoun() string {
+	if r.Commits > 0 {
+		return "transactions"
+	}
+	return "writes"
 }
 
 // RecoveryCut is the second cut of a state under store.CrashRecovery:

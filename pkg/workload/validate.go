@@ -255,9 +255,13 @@ func (p *Plan) checkCrash() error {
 		if err := p.Records.checkCrash(p); err != nil {
 			return err
 		}
-	case p.SQL == nil && !p.Verify:
+	case p.Replay != nil && (p.Replay.Scale > 1 || p.Replay.Window != nil):
+		return errors.New("crash judges a replay's states against the database after each prefix of its commits, rebuilt by running the capture's statements again: a scaled replay's copies or a window's cut have no such prefixes (run --crash without --scale and --window)")
+	case p.SQL != nil || p.Replay != nil:
+		// Transactions of SQL: their states are judged by their content.
+	case !p.Verify:
 		return errors.New("crash checks a key-value workload's values by the writes they name: the plan must tag its values (verify)")
-	case p.SQL == nil && p.ValueSize-p.ValueVariance < MinVerifyValueSize:
+	case p.ValueSize-p.ValueVariance < MinVerifyValueSize:
 		return fmt.Errorf("crash tags every value with its write, in %d bytes: value size %d is too small", MinVerifyValueSize, p.ValueSize-p.ValueVariance)
 	}
 	if need, known := p.CrashRecordBytes(); known && need > c.RecordLimit {

@@ -38,20 +38,10 @@ func File(path string) ([]sqltrace.TableDigest, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	defer tx.Rollback()
-	return sqltrace.DigestTables(func(q string) ([]string, error) {
-		rows, err := tx.Query(q)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s sql.NullString
-			if err := rows.Scan(&s); err != nil {
-				return nil, err
-			}
-			out = append(out, s.String)
-		}
-		return out, rows.Err()
-	})
+	return sqltrace.DigestTables(func(q string) ([]string, error) { return queryStrings(txQuerier{tx}, q) })
 }
+
+// txQuerier queries in a transaction.
+type txQuerier struct{ tx *sql.Tx }
+
+func (t txQuerier) query(q string, args ...any) (*sql.Rows, error) { return t.tx.Query(q, args...) }

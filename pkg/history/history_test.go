@@ -90,7 +90,33 @@ func historyScenario(t *testing.T, dsn string) map[string][]*Series {
 	if first, _ := json.Marshal(out["read p99"]); string(first) != string(again) {
 		t.Errorf("the series changed when the same runs were added again:\n%s\n%s", first, again)
 	}
+	checkConfirmed(t, h, slow[0].Cells[0].Runs[0])
 	return out
+}
+
+// checkConfirmed records verdicts of the slower plan's change point, as
+// history confirm does: show reads each back beside it, and the gate
+// follows it (a pass passes whatever the interval says).
+func checkConfirmed(t *testing.T, h *Store, r *result.Result) {
+	t.Helper()
+	for _, verdict := range []string{VerdictPass, VerdictRegression} {
+		c := Confirmation{Plan: result.PlanHash(r), Cell: result.RunSettings(r).String(), Figure: "read p99",
+			Before: "c6", After: "c7", Verdict: verdict, Detail: "ab: read p99 ×1.30"}
+		if err := h.Confirm(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		ss, err := h.Show(context.Background(), Query{Figure: "read p99", Plan: c.Plan[:12]}, DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ss) != 1 || len(ss[0].Changes) != 1 || ss[0].Changes[0].Verdict != verdict {
+			t.Fatalf("after confirming %s: %+v", verdict, ss)
+		}
+		checkGate(t, "read p99 confirmed "+verdict, ss[0], verdict == VerdictRegression)
+	}
+	if err := h.Confirm(context.Background(), Confirmation{Verdict: "maybe"}); err == nil {
+		t.Error("a verdict \"maybe\" was recorded")
+	}
 }
 
 // checkGate checks the gate's verdict on a series: a failure (a

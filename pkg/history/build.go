@@ -13,11 +13,17 @@ func build(m judge.Metric, rs *rawSeries, o Options) *Series {
 	sr := &Series{Figure: m.String(), Unit: rs.unit, Higher: f.Higher, Neutral: f.Neutral,
 		Plan: rs.planHash, Command: rs.command, Cell: rs.cell, Setting: rs.settings,
 		Basis: basisOf(m, rs.samples), Raw: o.Raw, Detector: o.Detector, MaxDrift: o.MaxDrift}
-	var cals []float64
+	var cals, all []float64
 	for _, s := range rs.samples {
-		if c := s.Cal.cal(sr.Basis); c > 0 && s.Cal.Drift() <= o.MaxDrift {
-			cals = append(cals, c)
+		if c := s.Cal.cal(sr.Basis); c > 0 {
+			all = append(all, c)
+			if s.Cal.Drift(sr.Basis) <= o.MaxDrift {
+				cals = append(cals, c)
+			}
 		}
+	}
+	if len(cals) == 0 {
+		cals = all // every calibrated run moved: normalised to them all the same
 	}
 	if len(cals) > 0 {
 		sr.Reference = median(cals)
@@ -34,7 +40,7 @@ func build(m judge.Metric, rs *rawSeries, o Options) *Series {
 			at[key] = i
 			sr.Points = append(sr.Points, Point{Commit: s.Commit, Branch: s.Branch, At: s.StartedAt})
 		}
-		rv := RunValue{RunID: s.RunID, StartedAt: s.StartedAt, Machine: s.Machine, Raw: s.Value, Cal: s.Cal, Drift: s.Cal.Drift(),
+		rv := RunValue{RunID: s.RunID, StartedAt: s.StartedAt, Machine: s.Machine, Raw: s.Value, Cal: s.Cal, Drift: s.Cal.Drift(sr.Basis),
 			Normalised: normalise(s.Value, s.Cal.cal(sr.Basis), sr.Reference, f.Higher)}
 		if rv.Drift > o.MaxDrift {
 			rv.Excluded = true

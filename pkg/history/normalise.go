@@ -70,17 +70,18 @@ func (c Calibration) cal(b Basis) float64 {
 	return (x + y) / 2
 }
 
-// Drift is how far the machine's calibration moved during the run: the
-// larger of the CPU loop's and the fsync probe's change from before to
-// after, relative to the smaller of the two; 0 where not measured.
-func (c Calibration) Drift() float64 {
-	d := 0.0
-	for _, p := range [][2]float64{{c.CPUBefore, c.CPUAfter}, {c.FsyncBefore, c.FsyncAfter}} {
-		if p[0] > 0 && p[1] > 0 {
-			d = math.Max(d, math.Abs(p[1]-p[0])/math.Min(p[0], p[1]))
-		}
+// Drift is how far the machine's calibration on basis b (the CPU loop's
+// for BasisNone) moved during the run: its change from before to after,
+// relative to the smaller of the two; 0 where not measured.
+func (c Calibration) Drift(b Basis) float64 {
+	x, y := c.CPUBefore, c.CPUAfter
+	if b == BasisFsync {
+		x, y = c.FsyncBefore, c.FsyncAfter
 	}
-	return d
+	if x <= 0 || y <= 0 {
+		return 0
+	}
+	return math.Abs(y-x) / math.Min(x, y)
 }
 
 // normalise returns v as it would read on a machine whose calibration is

@@ -13,7 +13,7 @@ type Options struct {
 	// Detector finds the change points.
 	Detector Detector
 	// MaxDrift is the largest move of a run's calibration during the run
-	// (Calibration.Drift) that keeps it in the search: a run whose
+	// (Calibration.Drift, on the series' basis) that keeps it in the search: a run whose
 	// machine changed under it is shown, marked, and left out.
 	MaxDrift float64
 	// Raw searches the figure as measured, not normalised.
@@ -21,8 +21,8 @@ type Options struct {
 }
 
 // DefaultOptions are history show's defaults: the default detector, runs
-// whose calibration moved by more than 10% left out.
-var DefaultOptions = Options{Detector: DefaultDetector, MaxDrift: 0.10}
+// whose calibration moved by more than 20% left out.
+var DefaultOptions = Options{Detector: DefaultDetector, MaxDrift: 0.20}
 
 // Series is one figure of one plan's cell over time: a point per commit
 // and the change points found in them.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
+	"github.com/gobench/gobench/pkg/history"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 )
@@ -44,18 +45,20 @@ type renderers struct {
 	// suites renders several suites as one document (every scenario of
 	// gobench scenario run all).
 	suites func(w io.Writer, sums []*judge.Summary) error
+	// history renders a results history's series (gobench history).
+	history func(w io.Writer, h *history.Report) error
 }
 
 var formats = map[string]renderers{
 	"text": {name: "text", exts: []string{".txt"}, fits: true, run: runText, suite: suiteText, comparison: comparisonText,
-		crud: crudText, blob: blobText, disk: diskText, capacity: capacityText},
-	"json": {name: "json", exts: []string{".json"}, run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON, capacity: capacityJSON},
+		crud: crudText, blob: blobText, disk: diskText, capacity: capacityText, history: historyText},
+	"json": {name: "json", exts: []string{".json"}, run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON, capacity: capacityJSON, history: historyJSON},
 	"csv": {name: "csv", exts: []string{".csv"}, run: runCSV, suite: suiteCSV, comparison: comparisonCSV,
 		crud: crudCSV, blob: blobCSV, disk: diskCSV, capacity: capacityCSV},
 	"markdown": {name: "markdown", exts: []string{".md", ".markdown"}, run: runMarkdown, suite: suiteMarkdown, comparison: comparisonMarkdown,
 		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown, capacity: capacityMarkdown},
 	"benchfmt": {name: "benchfmt", run: runBenchfmt, suite: suiteBenchfmt},
-	"html":     {name: "html", exts: []string{".html", ".htm"}, run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML, suites: htmlSuites},
+	"html":     {name: "html", exts: []string{".html", ".htm"}, run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML, suites: htmlSuites, history: historyHTML},
 	"ycsb":     {name: "ycsb", run: runYCSB, suite: suiteYCSB},
 }
 
@@ -136,7 +139,9 @@ type Options struct {
 //   - a *Comparison (from Compare): old against new, cell by cell;
 //   - a *disk.Report: the disk's rates;
 //   - a *result.Capacity: each cell's sustainable rate and its curve;
-//   - a []*result.Suite: several suites in one document (HTML).
+//   - a []*result.Suite: several suites in one document (HTML);
+//   - a *history.Report: a results history's series, change points and
+//     gate verdicts.
 //
 // A text report's lines fit Options.Width when it is set. Nothing is
 // written until the returned function runs. A format that cannot render
@@ -206,6 +211,14 @@ func (f renderers) render(format string, v any, o Options) (func(io.Writer) erro
 		}
 		sums := summaries(v)
 		return func(w io.Writer) error { return f.suites(w, sums) }, nil
+	case *history.Report:
+		if f.history == nil {
+			return nil, refuse(format, "history", func(f renderers) bool { return f.history != nil })
+		}
+		if v == nil {
+			return nil, nil
+		}
+		return func(w io.Writer) error { return f.history(w, v) }, nil
 	case *result.Capacity:
 		if f.capacity == nil {
 			return nil, refuse(format, "capacity search", func(f renderers) bool { return f.capacity != nil })

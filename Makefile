@@ -101,7 +101,7 @@ race-short:
 # and recorder costs, and the SQLite mix per driver. BENCH_PACKAGES is
 # every package that holds a benchmark (a layering test keeps the list
 # whole).
-BENCH_PACKAGES = ./internal/coord ./internal/wire ./pkg/runner ./pkg/deal ./pkg/result ./pkg/store/sqlite ./pkg/sqlscript
+BENCH_PACKAGES = ./internal/coord ./internal/wire ./pkg/runner ./pkg/deal ./pkg/result ./pkg/store/sqlite ./pkg/sqlscript ./pkg/history
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) $(BENCH_PACKAGES)
 

@@ -61,7 +61,7 @@ In a CI job, after each benchmark on the main branch:
 		},
 	}
 	cmd.PersistentFlags().StringVar(&o.history, "history", "", "the results history: a SQLite file, or a postgres:// URL (default $XDG_DATA_HOME/gobench/history.db)")
-	cmd.AddCommand(newHistoryAddCommand(env, o), newHistoryShowCommand(env, o, false), newHistoryShowCommand(env, o, true))
+	cmd.AddCommand(newHistoryAddCommand(env, o), newHistoryShowCommand(env, o, false), newHistoryShowCommand(env, o, true), newHistoryConfirmCommand(env, o))
 	return cmd
 }
 

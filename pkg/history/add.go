@@ -48,10 +48,10 @@ func (s *Store) Add(ctx context.Context, meta Meta, suites ...*result.Suite) (Ad
 }
 
 const (
-	insertRun = `INSERT INTO runs (id, plan_hash, command, cell, settings, commit_rev, branch, machine,
+	insertRun = `INSERT INTO runs (id, plan_hash, command, args, cell, settings, commit_rev, branch, machine,
 		started_at, added_at, seq, tool_version, tool_revision, go_version, engine, complete,
 		cpu_before, cpu_after, fsync_before, fsync_after, load_before, load_after, steal)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO NOTHING`
 	insertFigure = `INSERT INTO figures (run_id, name, cell, value, unit) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (run_id, name) DO NOTHING`
@@ -80,7 +80,7 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, meta Meta, runs []run) (
 	for _, r := range runs {
 		seq++
 		c := r.cal
-		res, err := rs.ExecContext(ctx, r.id, r.planHash, r.command, r.cell, r.settings, meta.Commit, meta.Branch, r.machine,
+		res, err := rs.ExecContext(ctx, r.id, r.planHash, r.command, r.args, r.cell, r.settings, meta.Commit, meta.Branch, r.machine,
 			r.startedAt, now, seq, r.toolVersion, r.toolRevision, r.goVersion, r.engine, boolInt(r.complete),
 			c.CPUBefore, c.CPUAfter, c.FsyncBefore, c.FsyncAfter, c.LoadBefore, c.LoadAfter, c.Steal)
 		if err != nil {

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"encoding/json"
 	"slices"
 
 	"github.com/gobench/gobench/pkg/judge"
@@ -13,6 +14,7 @@ func build(m judge.Metric, rs *rawSeries, o Options) *Series {
 	sr := &Series{Figure: m.String(), Unit: rs.unit, Higher: f.Higher, Neutral: f.Neutral,
 		Plan: rs.planHash, Command: rs.command, Cell: rs.cell, Setting: rs.settings,
 		Basis: basisOf(m, rs.samples), Raw: o.Raw, Detector: o.Detector, MaxDrift: o.MaxDrift}
+	_ = json.Unmarshal([]byte(rs.args), &sr.Args) // none, where a run recorded none
 	var cals, all []float64
 	for _, s := range rs.samples {
 		if c := s.Cal.cal(sr.Basis); c > 0 {
@@ -85,6 +87,12 @@ func summarise(p *Point, raw bool) {
 	p.Lo, p.Hi = slices.Min(kept), slices.Max(kept)
 }
 
+// ratioPoints is the most points on either side of a change point its
+// interval of after/before reads: those nearest it. The interval forms
+// every pair's ratio; thousands of points a side would cost seconds and
+// say no more of the step than the nearest do.
+const ratioPoints = 50
+
 // changes searches the series' kept points and describes each change
 // point found.
 func changes(sr *Series, o Options) []Change {
@@ -111,7 +119,7 @@ func changes(sr *Series, o Options) []Change {
 		if c.From != 0 {
 			c.Step = c.To/c.From - 1
 		}
-		c.Ratio, c.RatioOK = judge.RatioInterval(after, before)
+		c.Ratio, c.RatioOK = judge.RatioInterval(after[:min(len(after), ratioPoints)], before[max(0, len(before)-ratioPoints):])
 		c.Worse = !sr.Neutral && (c.To > c.From) != sr.Higher && c.To != c.From
 		out = append(out, c)
 	}

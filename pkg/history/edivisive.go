@@ -15,10 +15,12 @@ import (
 //
 //   - in a segment, the split τ maximises Q̂ = τr/(τ+r) · Ê, where Ê is
 //     the energy distance between the τ points before it and the r after
-//     (2·mean|x−y| − mean|x−x'| − mean|y−y'|);
+//     (2·mean|x−y| − mean|x−x'| − mean|y−y'|), among the splits whose
+//     sides' means differ by MinStep (see candidate);
 //   - its significance is a permutation test: the segment shuffled
 //     Permutations times (seeded: the same series gives the same answer),
-//     p = (1 + shuffles whose best Q̂ reaches it) / (1 + Permutations);
+//     p = (1 + shuffles whose best Q̂, over every split, reaches it) /
+//     (1 + Permutations);
 //   - a split with p ≤ Alpha is kept and both halves searched again, the
 //     best split over all segments first, until none is significant.
 //
@@ -91,12 +93,25 @@ func (d Detector) Find(x []float64) []Split {
 	return d.prune(x, found)
 }
 
-// candidate returns the split of y with the largest Q̂; ok is false
-// when y is too short to split.
+// candidate returns the split of y with the largest Q̂ among those whose
+// sides' means differ by MinStep; ok is false when none does. The means,
+// not the medians, so that a short excursion (a regression fixed a few
+// commits later) still splits its segment, and a split the final check
+// will drop (one outlier moves a mean) costs a search, not a miss: the
+// rule bounds the search, which would otherwise split slow drifts and
+// noise into segments of a few points, a permutation test each.
 func (d Detector) candidate(y []float64) (at int, q float64, ok bool) {
+	prefix := make([]float64, len(y)+1)
+	for i, v := range y {
+		prefix[i+1] = prefix[i] + v
+	}
 	q = math.Inf(-1)
 	for t, v := range qHat(y, ranksOf(y), d.MinSegment) {
-		if !math.IsNaN(v) && v > q {
+		if math.IsNaN(v) || v <= q {
+			continue
+		}
+		left, right := prefix[t]/float64(t), (prefix[len(y)]-prefix[t])/float64(len(y)-t)
+		if relStep(left, right) >= d.MinStep {
 			at, q, ok = t, v, true
 		}
 	}

@@ -35,6 +35,7 @@ func TestDetectorFind(t *testing.T) {
 		{"a single outlier", withOutlier, nil},
 		{"a single outlier at the end", lastOutlier, nil},
 		{"two steps", slices.Concat(noisy(rng, 8, 100, 0.02), noisy(rng, 8, 140, 0.02), noisy(rng, 8, 100, 0.02)), []int{8, 16}},
+		{"a short excursion", slices.Concat(noisy(rng, 8, 100, 0.02), noisy(rng, 4, 140, 0.02), noisy(rng, 8, 100, 0.02)), []int{8, 12}},
 		{"a step smaller than MinStep", slices.Concat(noisy(rng, 10, 100, 0.001), noisy(rng, 10, 103, 0.001)), nil},
 		{"constant", slices.Repeat([]float64{5}, 10), nil},
 		{"too short", []float64{1, 2, 3}, nil},

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
-	"github.com/gobench/gobench/pkg/units"
 )
 
 // GateVerdict is what Gate found of one series: whether the change point
@@ -46,8 +45,9 @@ func judgeHead(sr *Series, c *Change, maxRegression float64) (bool, string) {
 	if c == nil {
 		return false, "no change point at the head"
 	}
+	m, _ := judge.ParseMetric(sr.Figure)
 	at := fmt.Sprintf("%s → %s: %s → %s (%+.1f%%, p %.3f)", short(c.Before), short(c.After),
-		units.Sig3(c.From), units.Sig3(c.To), 100*c.Step, c.P)
+		m.Format(c.From), m.Format(c.To), 100*c.Step, c.P)
 	switch {
 	case c.Verdict == VerdictRegression:
 		return true, at + ": a regression, confirmed by an interleaved A/B run (" + c.Detail + ")"

@@ -43,9 +43,11 @@ type rawSeries struct {
 	settings                result.Settings
 	unit                    string
 	samples                 []Sample
+	// args is the command line of the series' latest run, as JSON.
+	args string
 }
 
-const selectSamples = `SELECT r.id, r.plan_hash, r.command, r.cell, r.settings, r.commit_rev, r.branch, r.machine,
+const selectSamples = `SELECT r.id, r.plan_hash, r.command, r.args, r.cell, r.settings, r.commit_rev, r.branch, r.machine,
 	r.started_at, r.seq, r.cpu_before, r.cpu_after, r.fsync_before, r.fsync_after,
 	r.load_before, r.load_after, r.steal, f.value, f.unit
 	FROM figures f JOIN runs r ON r.id = f.run_id
@@ -76,10 +78,10 @@ func (s *Store) samples(ctx context.Context, q Query) ([]*rawSeries, error) {
 	var out []*rawSeries
 	for rows.Next() {
 		var sm Sample
-		var plan, command, cell, settings, unit string
+		var plan, command, args, cell, settings, unit string
 		var started int64
 		c := &sm.Cal
-		if err := rows.Scan(&sm.RunID, &plan, &command, &cell, &settings, &sm.Commit, &sm.Branch, &sm.Machine,
+		if err := rows.Scan(&sm.RunID, &plan, &command, &args, &cell, &settings, &sm.Commit, &sm.Branch, &sm.Machine,
 			&started, &sm.seq, &c.CPUBefore, &c.CPUAfter, &c.FsyncBefore, &c.FsyncAfter,
 			&c.LoadBefore, &c.LoadAfter, &c.Steal, &sm.Value, &unit); err != nil {
 			return nil, fmt.Errorf("reading the history %s: %w", s, err)
@@ -92,7 +94,9 @@ func (s *Store) samples(ctx context.Context, q Query) ([]*rawSeries, error) {
 			}
 			out = append(out, &rawSeries{planHash: plan, command: command, cell: cell, settings: st, unit: unit})
 		}
-		out[len(out)-1].samples = append(out[len(out)-1].samples, sm)
+		last := out[len(out)-1]
+		last.samples = append(last.samples, sm)
+		last.args = args // the latest run's
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading the history %s: %w", s, err)

@@ -22,13 +22,15 @@ type Meta struct {
 // run is one run as the history keeps it.
 type run struct {
 	id, planHash, command, cell, settings string
-	startedAt                             int64
-	toolVersion, toolRevision, goVersion  string
-	engine                                string
-	complete                              bool
-	cal                                   Calibration
-	figures                               []figure
-	machine                               string
+	// args is the run's command line, as JSON.
+	args                                 string
+	startedAt                            int64
+	toolVersion, toolRevision, goVersion string
+	engine                               string
+	complete                             bool
+	cal                                  Calibration
+	figures                              []figure
+	machine                              string
 }
 
 // figure is one figure of a run.
@@ -69,6 +71,7 @@ func runOf(r *result.Result, m Meta) (run, error) {
 	settings := result.RunSettings(r)
 	sj, _ := json.Marshal(settings)
 	ej, _ := json.Marshal(r.Environment.Store)
+	aj, _ := json.Marshal(r.Args)
 	machine := m.Machine
 	if machine == "" {
 		machine = r.Environment.Host
@@ -78,7 +81,7 @@ func runOf(r *result.Result, m Meta) (run, error) {
 		return run{}, err
 	}
 	return run{
-		id: id, planHash: result.PlanHash(r), command: r.Command,
+		id: id, planHash: result.PlanHash(r), command: r.Command, args: string(aj),
 		cell: settings.String(), settings: string(sj),
 		startedAt:   r.StartedAt.UnixNano(),
 		toolVersion: r.Tool.Version, toolRevision: r.Tool.Revision, goVersion: r.Tool.GoVersion,

@@ -15,6 +15,7 @@ var migrations = [][]string{
 			id TEXT PRIMARY KEY,
 			plan_hash TEXT NOT NULL,
 			command TEXT NOT NULL,
+			args TEXT NOT NULL,
 			cell TEXT NOT NULL,
 			settings TEXT NOT NULL,
 			commit_rev TEXT NOT NULL,
@@ -37,6 +38,7 @@ var migrations = [][]string{
 			steal DOUBLE PRECISION NOT NULL
 		)`,
 		`CREATE INDEX runs_series ON runs (plan_hash, branch, started_at)`,
+		`CREATE INDEX runs_seq ON runs (seq)`,
 		`CREATE TABLE figures (
 			run_id TEXT NOT NULL,
 			name TEXT NOT NULL,

@@ -20,7 +20,7 @@ func TestSchemaMigratesForward(t *testing.T) {
 		t.Fatal(err)
 	}
 	stmts := append([]string{`CREATE TABLE schema_version (version BIGINT NOT NULL)`, `INSERT INTO schema_version VALUES (1)`}, migrations[0]...)
-	stmts = append(stmts, `INSERT INTO runs VALUES ('r1','p','mix','','[]','c1','main','m',1,1,1,'v','','go','[]',1,0,0,0,0,0,0,0)`)
+	stmts = append(stmts, `INSERT INTO runs VALUES ('r1','p','mix','[]','','[]','c1','main','m',1,1,1,'v','','go','[]',1,0,0,0,0,0,0,0)`)
 	for _, s := range stmts {
 		if _, err := db.Exec(s); err != nil {
 			t.Fatal(err)

@@ -35,6 +35,9 @@ type Series struct {
 	Command string          `json:"command"`
 	Cell    string          `json:"cell"`
 	Setting result.Settings `json:"settings"`
+	// Args is the command line of the series' latest run ("mix",
+	// "--journal", "wal", …): what history confirm runs by default.
+	Args []string `json:"args,omitempty"`
 	// Basis is the calibration the values are normalised by; Reference
 	// the calibration they are normalised to (the median of the runs').
 	Basis     Basis         `json:"basis,omitempty"`
@@ -100,8 +103,9 @@ type Change struct {
 	Step float64 `json:"step"`
 	// P is the permutation test's p.
 	P float64 `json:"p"`
-	// Ratio is the interval of To/From over the points on either side
-	// (judge.RatioInterval); RatioOK is false where they are too few.
+	// Ratio is the interval of To/From over the points on either side,
+	// at most the 50 nearest each (judge.RatioInterval); RatioOK is false
+	// where they are too few.
 	Ratio   judge.Interval `json:"ratio"`
 	RatioOK bool           `json:"ratio_ok"`
 	// Worse says the step is the wrong way (latency up, throughput down).

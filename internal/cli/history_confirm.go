@@ -28,6 +28,7 @@ type historyConfirmOptions struct {
 // AddFlags binds the options to flags.
 func (o *historyConfirmOptions) AddFlags(fs *pflag.FlagSet) {
 	o.show.AddFlags(fs)
+	fs.Lookup("format").Usage = formatUsage("format of ab's comparison on stdout", "comparison")
 	fs.StringVar(&o.after, "after", "", "the change point whose later commit begins with this (default: the series' last)")
 	fs.IntVar(&o.rounds, "rounds", ab.DefaultRounds, "ABBA rounds of gobench ab")
 	fs.DurationVar(&o.runTimeout, "run-timeout", time.Hour, "stop a run of either build that takes longer than this and fail; 0: no limit")
@@ -52,7 +53,7 @@ prints it, and history gate follows it. confirm exits as ab does: 3 on a
 regression, 4 on a verdict the runs could not decide.`,
 		Example: `  gobench history confirm --figure 'read p99' --branch main
   gobench history confirm --figure 'upsert p99' --after 4f2a9c1 --rounds 5 -- mix --journal wal --procs 8 --duration 20s`,
-		Annotations: map[string]string{examplesParsed: "yes"},
+		Annotations: map[string]string{examplesParsed: "yes", rendersKind: "comparison"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runHistoryConfirm(cmd.Context(), h, o, args, cmd.Root(), env)
 		},

@@ -106,13 +106,7 @@ func changes(sr *Series, o Options) []Change {
 	splits := o.Detector.Find(x)
 	out := make([]Change, 0, len(splits))
 	for k, sp := range splits {
-		lo, hi := 0, len(x)
-		if k > 0 {
-			lo = splits[k-1].Index
-		}
-		if k+1 < len(splits) {
-			hi = splits[k+1].Index
-		}
+		lo, hi := around(splits, k, len(x))
 		before, after := x[lo:sp.Index], x[sp.Index:hi]
 		c := Change{Index: idx[sp.Index], Before: sr.Points[idx[sp.Index-1]].Commit, After: sr.Points[idx[sp.Index]].Commit,
 			From: median(before), To: median(after), P: sp.P}

@@ -126,13 +126,7 @@ func (d Detector) prune(x []float64, splits []Split) []Split {
 	for len(splits) > 0 {
 		weakest, least := -1, math.Inf(1)
 		for i, s := range splits {
-			lo, hi := 0, len(x)
-			if i > 0 {
-				lo = splits[i-1].Index
-			}
-			if i+1 < len(splits) {
-				hi = splits[i+1].Index
-			}
+			lo, hi := around(splits, i, len(x))
 			if st := stepOf(x[lo:s.Index], x[s.Index:hi]); st < least {
 				weakest, least = i, st
 			}
@@ -166,6 +160,19 @@ func (d Detector) pValue(y []float64, q float64, s segment) float64 {
 		}
 	}
 	return float64(reach+1) / float64(d.Permutations+1)
+}
+
+// around returns the segment around split i of a series of n points: from
+// the split before it (or the start) to the split after it (or the end).
+func around(splits []Split, i, n int) (lo, hi int) {
+	lo, hi = 0, n
+	if i > 0 {
+		lo = splits[i-1].Index
+	}
+	if i+1 < len(splits) {
+		hi = splits[i+1].Index
+	}
+	return lo, hi
 }
 
 // stepOf is the relative change between the medians of a and b, each

@@ -46,7 +46,7 @@ func judgeHead(sr *Series, c *Change, maxRegression float64) (bool, string) {
 		return false, "no change point at the head"
 	}
 	m, _ := judge.ParseMetric(sr.Figure)
-	at := fmt.Sprintf("%s → %s: %s → %s (%+.1f%%, p %.3f)", short(c.Before), short(c.After),
+	at := fmt.Sprintf("%s → %s: %s → %s (%+.1f%%, p %.3f)", ShortCommit(c.Before), ShortCommit(c.After),
 		m.Format(c.From), m.Format(c.To), 100*c.Step, c.P)
 	switch {
 	case c.Verdict == VerdictRegression:
@@ -80,10 +80,11 @@ func improvement(sr *Series) string {
 // pct writes a fraction as a percentage.
 func pct(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*f), ".0") + "%" }
 
-// short shortens a commit to 12 characters.
-func short(commit string) string {
+// ShortCommit shortens a commit to 12 characters; "(none)" for a run of
+// no known commit.
+func ShortCommit(commit string) string {
 	if commit == "" {
-		return "(no commit)"
+		return "(none)"
 	}
 	if len(commit) > 12 {
 		return commit[:12]

@@ -10,15 +10,10 @@ import (
 // TestSlowerMachineIsNoRegression: runs from c7 on ran on a machine
 // whose calibration is 30% slower, and their figures are 30% slower with
 // it. Normalised by the calibration, no figure steps; searched raw, each
-// does. Runs whose calibration moved during the run are left out of the
-// search and named.
+// does.
 func TestSlowerMachineIsNoRegression(t *testing.T) {
 	ctx := context.Background()
-	h, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := openTemp(t)
 	base := baseRun(t)
 	addTwelve(t, h, twelve(t, base, 0, from7(1.3), func(i int) float64 { return 10 * from7(1.3)(i) }))
 	cases := []struct {
@@ -60,11 +55,7 @@ func TestSlowerMachineIsNoRegression(t *testing.T) {
 // point, and every other point is searched.
 func TestDriftedRunsLeftOut(t *testing.T) {
 	ctx := context.Background()
-	h, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	h := openTemp(t)
 	base := baseRun(t)
 	runs := twelve(t, base, 0, constant(1), constant(10))
 	for i := 6; i < 8; i++ { // c7 and c8: two slow points that would make a step
@@ -95,4 +86,16 @@ func TestDriftedRunsLeftOut(t *testing.T) {
 			t.Errorf("max drift %g: change points %+v", drift, sr.Changes)
 		}
 	}
+}
+
+// openTemp opens a new history file in the test's directory, closed with
+// the test.
+func openTemp(t *testing.T) *Store {
+	t.Helper()
+	h, err := Open(context.Background(), filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
 }

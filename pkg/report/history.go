@@ -69,7 +69,7 @@ func seriesText(tw *errWriter, sr *history.Series) {
 		case p.Excluded:
 			mark = "left out"
 		}
-		t.Rows = append(t.Rows, []string{shortCommit(p.Commit), fmt.Sprint(len(p.Runs)), m.Format(p.Value),
+		t.Rows = append(t.Rows, []string{history.ShortCommit(p.Commit), fmt.Sprint(len(p.Runs)), m.Format(p.Value),
 			"[" + m.Format(p.Lo) + ", " + m.Format(p.Hi) + "]" + confidenceTag(p.Confidence), m.Format(p.Raw), mark})
 	}
 	t.writeText(tw)
@@ -77,7 +77,7 @@ func seriesText(tw *errWriter, sr *history.Series) {
 	if len(sr.Excluded) > 0 {
 		var runs []string
 		for _, e := range sr.Excluded {
-			runs = append(runs, fmt.Sprintf("%s (run %.8s, %+.0f%%)", shortCommit(e.Commit), e.RunID, 100*e.Drift))
+			runs = append(runs, fmt.Sprintf("%s (run %.8s, %+.0f%%)", history.ShortCommit(e.Commit), e.RunID, 100*e.Drift))
 		}
 		tw.printf("left out of the search, their machine's calibration moved by more than %.0f%% during the run: %s\n", 100*sr.MaxDrift, strings.Join(runs, ", "))
 	}
@@ -130,7 +130,7 @@ func changeLine(c history.Change, m judge.Metric) string {
 	} else if m.Neutral() {
 		way = "neither way is better"
 	}
-	s := fmt.Sprintf("%s → %s: %s → %s (%+.1f%%, %s), p %.3f", shortCommit(c.Before), shortCommit(c.After),
+	s := fmt.Sprintf("%s → %s: %s → %s (%+.1f%%, %s), p %.3f", history.ShortCommit(c.Before), history.ShortCommit(c.After),
 		m.Format(c.From), m.Format(c.To), 100*c.Step, way, c.P)
 	if c.RatioOK {
 		s += fmt.Sprintf(", %.0f%% interval of after/before [%.3f, %.3f]", 100*c.Ratio.Confidence, c.Ratio.Lo, c.Ratio.Hi)
@@ -151,17 +151,6 @@ func gateLine(tw *errWriter, v history.GateVerdict) {
 		verdict = "FAIL"
 	}
 	tw.printf("gate: %s: %s\n", verdict, v.Reason)
-}
-
-// shortCommit shortens a commit to 12 characters.
-func shortCommit(c string) string {
-	if c == "" {
-		return "(none)"
-	}
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }
 
 // historyJSON writes a history report as indented JSON.

@@ -126,7 +126,7 @@ func (c commitTicks) Ticks(lo, hi float64) []plot.Tick {
 	step := max(1, len(c)/12)
 	var ticks []plot.Tick
 	for i := 0; i < len(c); i += step {
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: shortCommit(c[i].Commit)})
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: history.ShortCommit(c[i].Commit)})
 	}
 	return ticks
 }

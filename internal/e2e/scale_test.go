@@ -30,6 +30,16 @@ func scaleResult(ts *testscript.TestScript, neg bool, args []string) {
 		r.Plan.Seed, err = strconv.ParseUint(args[4], 10, 64)
 		ts.Check(err)
 	}
+	scale(r, factor, hours)
+	f, err := os.Create(ts.MkAbs(args[1]))
+	ts.Check(err)
+	ts.Check(r.Write(f))
+	ts.Check(f.Close())
+}
+
+// scale makes r a synthetic run: its latencies multiplied and its
+// throughputs divided by factor, started hours later.
+func scale(r *result.Result, factor float64, hours int) {
 	r.StartedAt = r.StartedAt.Add(time.Duration(hours) * time.Hour)
 	ph := &r.Phases[0]
 	ops := []*result.OpStats{&ph.Total}
@@ -43,8 +53,4 @@ func scaleResult(ts *testscript.TestScript, neg bool, args []string) {
 			*v *= factor
 		}
 	}
-	f, err := os.Create(ts.MkAbs(args[1]))
-	ts.Check(err)
-	ts.Check(r.Write(f))
-	ts.Check(f.Close())
 }

@@ -33,6 +33,9 @@ func (r *Report) Failed() bool {
 	return false
 }
 
+// maxSince is the longest span --since takes: a hundred years.
+const maxSince = 100 * 365 * 24 * time.Hour
+
 // ParseSince reads --since: a span back from now ("30d", "12h", "2w",
 // any Go duration) or a date ("2026-11-01", or RFC 3339).
 func ParseSince(s string, now time.Time) (time.Time, error) {
@@ -45,7 +48,7 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 		d      time.Duration
 	}{{"d", 24 * time.Hour}, {"w", 7 * 24 * time.Hour}} {
 		if n, ok := strings.CutSuffix(s, unit.suffix); ok {
-			if v, err := strconv.ParseFloat(n, 64); err == nil && v >= 0 {
+			if v, err := strconv.ParseFloat(n, 64); err == nil && v >= 0 && v*float64(unit.d) < float64(maxSince) {
 				return now.Add(-time.Duration(v * float64(unit.d))), nil
 			}
 		}

@@ -36,16 +36,16 @@ import (
 // split, one an outlier, step no further than the other.
 type Detector struct {
 	// Alpha is the largest p of a change point kept.
-	Alpha float64
+	Alpha float64 `json:"alpha"`
 	// Permutations is the number of shuffles of the permutation test.
-	Permutations int
+	Permutations int `json:"permutations"`
 	// MinStep is the smallest relative change of the median kept
 	// (0.05: 5%).
-	MinStep float64
+	MinStep float64 `json:"min_step"`
 	// MinSegment is the fewest points on either side of a split.
-	MinSegment int
+	MinSegment int `json:"min_points"`
 	// Seed seeds the shuffles.
-	Seed uint64
+	Seed uint64 `json:"seed"`
 }
 
 // DefaultDetector is the detector history show and gate use unless told

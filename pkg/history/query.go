@@ -69,7 +69,7 @@ func (s *Store) samples(ctx context.Context, q Query) ([]*rawSeries, error) {
 	if q.Plan != "" {
 		stmt, args = stmt+" AND r.plan_hash LIKE ?", append(args, strings.ToLower(q.Plan)+"%")
 	}
-	stmt += " ORDER BY r.plan_hash, r.cell, r.started_at, r.seq"
+	stmt += " ORDER BY r.plan_hash, r.cell, r.started_at, r.seq, r.id" // ties broken the same way on every database
 	rows, err := s.db.QueryContext(ctx, s.d.q(stmt), args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading the history %s: %w", s, err)

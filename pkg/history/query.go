@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -101,6 +102,14 @@ func (s *Store) samples(ctx context.Context, q Query) ([]*rawSeries, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading the history %s: %w", s, err)
 	}
+	// The series in byte order of plan and cell, whatever the server's
+	// collation ordered them by (a PostgreSQL database's locale).
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].planHash != out[j].planHash {
+			return out[i].planHash < out[j].planHash
+		}
+		return out[i].cell < out[j].cell
+	})
 	return filterWhere(out, q.Where), nil
 }
 

@@ -44,10 +44,10 @@ func historyReport() *history.Report {
 
 // The text of a history: the series' head, what normalised it, a row per
 // commit (the change and the commit left out marked), the change point
-// with its verdict, the runs left out, the gate.
+// with its verdict, the runs left out, the gate; fitted to a terminal.
 func TestHistoryText(t *testing.T) {
 	var buf bytes.Buffer
-	render, err := Render("text", historyReport(), Options{})
+	render, err := Render("text", historyReport(), Options{Width: TextWidth})
 	if err != nil {
 		t.Fatal(err)
 	}

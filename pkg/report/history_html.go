@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -28,7 +29,7 @@ func historyHTML(w io.Writer, h *history.Report) error {
 	if err := historyText(&text, h); err != nil {
 		return err
 	}
-	pg := htmlPage{Title: "gobench history: " + fmt.Sprint(h.Figures), Summary: text.String()}
+	pg := htmlPage{Title: "gobench history: " + strings.Join(h.Figures, ", "), Summary: text.String()}
 	for _, v := range h.Gate {
 		if v.Fail {
 			pg.Alerts = append(pg.Alerts, "gate failed: "+v.Figure+" ["+v.Cell+"]: "+v.Reason)

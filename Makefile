@@ -31,7 +31,8 @@ FUZZ_TARGETS = \
 	./pkg/units:FuzzParseCount:200000x \
 	./pkg/iorecord:FuzzReader:100000x \
 	./pkg/sqltrace:FuzzReader:50000x \
-	./pkg/sqltrace:FuzzRecords:100000x
+	./pkg/sqltrace:FuzzRecords:100000x \
+	./pkg/history:FuzzParseFlags:100000x
 
 # The targets CI fuzzes (.ci/run: make fuzz-ci, 10,000 executions each):
 # the decoders whose test binaries do not link the storage engines (the
@@ -39,11 +40,12 @@ FUZZ_TARGETS = \
 # gates, sizes and counts, mountinfo). The
 # other four (workload's plan and mix, job files, YCSB property files)
 # link pebble, badger, LMDB and three SQLite drivers (one of them SQLite's
-# C source), which -fuzz compiles again, instrumented: with an empty build
+# C source), and the history's flags link mattn's SQLite and pgx, which
+# -fuzz compiles again, instrumented: with an empty build
 # cache that took 8 CPU-minutes more, where pkg/result's first target, the
 # standard library's instrumented build included, took 2.2. Their seed
 # corpora run in make test on every change, and make fuzz explores them.
-FUZZ_CI_TARGETS = $(filter-out ./pkg/workload:% ./pkg/job:% ./pkg/preset:%,$(FUZZ_TARGETS))
+FUZZ_CI_TARGETS = $(filter-out ./pkg/workload:% ./pkg/job:% ./pkg/preset:% ./pkg/history:%,$(FUZZ_TARGETS))
 
 .PHONY: all build short test race race-short bench fuzz fuzz-ci lint cover soak clean
 
@@ -101,7 +103,7 @@ race-short:
 # and recorder costs, and the SQLite mix per driver. BENCH_PACKAGES is
 # every package that holds a benchmark (a layering test keeps the list
 # whole).
-BENCH_PACKAGES = ./internal/coord ./internal/wire ./pkg/runner ./pkg/deal ./pkg/result ./pkg/store/sqlite ./pkg/sqlscript
+BENCH_PACKAGES = ./internal/coord ./internal/wire ./pkg/runner ./pkg/deal ./pkg/result ./pkg/store/sqlite ./pkg/sqlscript ./pkg/history
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) $(BENCH_PACKAGES)
 

@@ -405,6 +405,7 @@ func examples(cmd *cobra.Command) []example {
 // is what the next one runs.
 func TestHelpExamplesAreValid(t *testing.T) {
 	t.Setenv("GOBENCH_CACHE_DIR", t.TempDir()) // gobench capture builds its library there
+	t.Setenv("XDG_DATA_HOME", t.TempDir())     // gobench history's default file
 	// The --shard auto example's shard, as a GitHub matrix job's env sets it.
 	t.Setenv("GOBENCH_SHARD_INDEX", "0")
 	t.Setenv("GOBENCH_SHARD_COUNT", "2")

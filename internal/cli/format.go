@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gobench/gobench/pkg/disk"
+	"github.com/gobench/gobench/pkg/history"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
@@ -11,7 +12,7 @@ import (
 
 // formatsOf are the formats that render each kind a command may annotate
 // (rendersKind); results are the default.
-var formatsOf = map[string]any{"comparison": (*judge.Comparison)(nil), "disk": (*disk.Report)(nil), "choice": (*result.Choice)(nil), "": (*result.Suite)(nil)}
+var formatsOf = map[string]any{"comparison": (*judge.Comparison)(nil), "disk": (*disk.Report)(nil), "choice": (*result.Choice)(nil), "history": (*history.Report)(nil), "": (*result.Suite)(nil)}
 
 // formatUsage is the usage of a --format flag that writes what, for a
 // command whose output is kind (rendersKind): the formats that render

@@ -55,6 +55,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"resultcheck":   resultCheck,
+			"scaleresult":   scaleResult,
 			"suitecheck":    suiteCheck,
 			"workflow":      workflowScript,
 			"samecounts":    sameCounts,

@@ -84,6 +84,10 @@ type Result struct {
 var refusedFlags = []string{"--json", "--html", "--hlog", "--summary", "--format", "-f", "--repeat", "--dry-run",
 	"--quiet", "-q", "--expect", "--find-rate", "--shard", "--keep", "--progress"}
 
+// Refused says whether ab refuses flag (such as "--json" or "-f") in the
+// command it runs: ab sets it itself.
+func Refused(flag string) bool { return slices.Contains(refusedFlags, flag) }
+
 // CheckArgs refuses a command ab cannot run for each build: none, or one
 // that sets what ab sets (its output, its repeats, gates of its own).
 func CheckArgs(args []string) error {

@@ -29,6 +29,7 @@ func TestTextFitsTerminal(t *testing.T) {
 	reports := map[string]any{
 		"compare": cmp, "capacity": loadCapacityFixture(t), "disk": diskReport(),
 		"crash matrix": crash, "crash run": crash.Cells[0].Runs[0], "crud": loadSuiteFixture(t, "crud.json"), "blob": loadSuiteFixture(t, "blob.json"),
+		"history": historyReport(),
 	}
 	for _, name := range []string{"mix-wal", "mix-rollback", "mix-fidelity", "mix-contention", "sql-tpcb", "replay-race", "ycsb-f"} {
 		reports[name] = loadFixture(t, name+".json")

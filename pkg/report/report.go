@@ -16,6 +16,7 @@ import (
 
 	"github.com/gobench/gobench/pkg/bytesize"
 	"github.com/gobench/gobench/pkg/disk"
+	"github.com/gobench/gobench/pkg/history"
 	"github.com/gobench/gobench/pkg/judge"
 	"github.com/gobench/gobench/pkg/result"
 )
@@ -45,18 +46,20 @@ type renderers struct {
 	// suites renders several suites as one document (every scenario of
 	// gobench scenario run all).
 	suites func(w io.Writer, sums []*judge.Summary) error
+	// history renders a results history's series (gobench history).
+	history func(w io.Writer, h *history.Report) error
 }
 
 var formats = map[string]renderers{
 	"text": {name: "text", exts: []string{".txt"}, fits: true, run: runText, suite: suiteText, comparison: comparisonText,
-		crud: crudText, blob: blobText, disk: diskText, capacity: capacityText, choice: choiceText},
-	"json": {name: "json", exts: []string{".json"}, run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON, capacity: capacityJSON, choice: choiceJSON},
+		crud: crudText, blob: blobText, disk: diskText, capacity: capacityText, choice: choiceText, history: historyText},
+	"json": {name: "json", exts: []string{".json"}, run: runJSON, suite: suiteJSON, comparison: comparisonJSON, disk: diskJSON, capacity: capacityJSON, choice: choiceJSON, history: historyJSON},
 	"csv": {name: "csv", exts: []string{".csv"}, run: runCSV, suite: suiteCSV, comparison: comparisonCSV,
 		crud: crudCSV, blob: blobCSV, disk: diskCSV, capacity: capacityCSV},
 	"markdown": {name: "markdown", exts: []string{".md", ".markdown"}, run: runMarkdown, suite: suiteMarkdown, comparison: comparisonMarkdown,
 		crud: crudMarkdown, blob: blobMarkdown, disk: diskMarkdown, capacity: capacityMarkdown, choice: choiceMarkdown},
 	"benchfmt": {name: "benchfmt", run: runBenchfmt, suite: suiteBenchfmt},
-	"html":     {name: "html", exts: []string{".html", ".htm"}, run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML, suites: htmlSuites, choice: choiceHTML},
+	"html":     {name: "html", exts: []string{".html", ".htm"}, run: htmlRun, suite: htmlSuite, comparison: comparisonHTML, capacity: capacityHTML, suites: htmlSuites, choice: choiceHTML, history: historyHTML},
 	"ycsb":     {name: "ycsb", run: runYCSB, suite: suiteYCSB},
 }
 
@@ -138,7 +141,9 @@ type Options struct {
 //   - a *disk.Report: the disk's rates;
 //   - a *result.Capacity: each cell's sustainable rate and its curve;
 //   - a *result.Choice: gobench choose's ranked table;
-//   - a []*result.Suite: several suites in one document (HTML).
+//   - a []*result.Suite: several suites in one document (HTML);
+//   - a *history.Report: a results history's series, change points and
+//     gate verdicts.
 //
 // A text report's lines fit Options.Width when it is set. Nothing is
 // written until the returned function runs. A format that cannot render
@@ -208,6 +213,22 @@ func (f renderers) render(format string, v any, o Options) (func(io.Writer) erro
 		}
 		sums := summaries(v)
 		return func(w io.Writer) error { return f.suites(w, sums) }, nil
+	}
+	return f.renderSearch(format, v)
+}
+
+// renderSearch is render's choice for the documents of a search over
+// runs: a capacity search, gobench choose's table, a results history.
+func (f renderers) renderSearch(format string, v any) (func(io.Writer) error, error) {
+	switch v := v.(type) {
+	case *history.Report:
+		if f.history == nil {
+			return nil, refuse(format, "history", func(f renderers) bool { return f.history != nil })
+		}
+		if v == nil {
+			return nil, nil
+		}
+		return func(w io.Writer) error { return f.history(w, v) }, nil
 	case *result.Capacity:
 		if f.capacity == nil {
 			return nil, refuse(format, "capacity search", func(f renderers) bool { return f.capacity != nil })

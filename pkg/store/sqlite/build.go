@@ -130,6 +130,9 @@ const setlkDefine = "SQLITE_ENABLE_SETLK_TIMEOUT"
 // buildOf describes the build of mattn version with defines.
 func buildOf(version string, defines []string) *store.WorkerBuild {
 	name := buildPrefix + "mattn " + version
+	if version == "" {
+		name = buildPrefix + "mattn as go.mod requires it"
+	}
 	for _, def := range defines {
 		name += " +" + def
 	}

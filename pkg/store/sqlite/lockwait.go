@@ -14,9 +14,9 @@ type lockTimer interface {
 }
 
 // lockWait applies Options.LockWait to an op connection. Blocking sets
-// sqlite3_setlk_timeout to the busy timeout: a lock on a WAL database then
-// blocks in the kernel (fcntl F_SETLKW) instead of the busy handler's
-// sleeps and retries. Otherwise, in a SQLite that has blocking locks,
+// sqlite3_setlk_timeout to the busy timeout: SQLite then asks its VFS to
+// block on a WAL database's locks for that long (SQLITE_FCNTL_LOCK_TIMEOUT;
+// whether the VFS does is its own: see Options.LockWait). Otherwise, in a SQLite that has blocking locks,
 // they are turned off: its busy_timeout (mattn's PRAGMA) turns them on
 // too, and busy-handler is to mean the handler alone.
 func (s *db) lockWait(c rawConn) error {

@@ -85,7 +85,7 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 		facts = append(facts, store.Fact{Name: "busy_handler", Value: h.busyHandler()})
 	}
 	if s.opts.LockWait == LockWaitBlocking {
-		facts = append(facts, store.Fact{Name: "lock_wait", Value: fmt.Sprintf("blocking: sqlite3_setlk_timeout(%d ms) on each op connection (WAL locks block in the kernel)", s.opts.BusyTimeoutMS)})
+		facts = append(facts, store.Fact{Name: "lock_wait", Value: fmt.Sprintf("blocking: sqlite3_setlk_timeout(%d ms) on each op connection", s.opts.BusyTimeoutMS)})
 	}
 	for _, q := range []struct{ name, sql string }{
 		{"sqlite_version", "SELECT sqlite_version()"},

@@ -90,12 +90,14 @@ type Options struct {
 	Defines Defines `json:"sqlite_define,omitempty" flag:"sqlite-define" named:"omitzero" help:"mattn, capi drivers, process mode: compile SQLite with these definitions (NAME or NAME=VALUE, several joined by +) into a cached worker executable"`
 	// LockWait is how a connection waits for a lock another holds:
 	// LockWaitBusyHandler ("" too), the busy handler's sleeps and
-	// retries, or LockWaitBlocking, a lock that blocks in the kernel for
-	// up to the busy timeout (sqlite3_setlk_timeout; SQLite applies it to
-	// WAL databases), which needs a build with
-	// SQLITE_ENABLE_SETLK_TIMEOUT (--sqlite-define) and the mattn or capi
-	// driver.
-	LockWait string `json:"lock_wait,omitempty" flag:"lock-wait" complete:"busy-handler,blocking" named:"omitzero" help:"how a lock is waited for: busy-handler (sleep and retry) or blocking (sqlite3_setlk_timeout: the lock blocks in the kernel for up to --busy-timeout, in WAL; needs --sqlite-define SQLITE_ENABLE_SETLK_TIMEOUT, mattn or capi)"`
+	// retries, or LockWaitBlocking, sqlite3_setlk_timeout with the busy
+	// timeout: SQLite asks its VFS to block on WAL locks for that long.
+	// It needs a build with SQLITE_ENABLE_SETLK_TIMEOUT (--sqlite-define)
+	// and the mattn or capi driver. SQLite 3.53's unix VFS does not block
+	// in the kernel: outside SQLite's own test builds its
+	// osSetPosixAdvisoryLock tries F_SETLK once (a placeholder), so on
+	// Linux and macOS the busy handler still does the waiting.
+	LockWait string `json:"lock_wait,omitempty" flag:"lock-wait" complete:"busy-handler,blocking" named:"omitzero" help:"how a lock is waited for: busy-handler (sleep and retry) or blocking (sqlite3_setlk_timeout with --busy-timeout, for WAL locks; needs --sqlite-define SQLITE_ENABLE_SETLK_TIMEOUT, mattn or capi; SQLite 3.53's unix VFS does not block in the kernel yet: docs/scenarios.md#blocking-locks)"`
 }
 
 // The lock waits of Options.LockWait.

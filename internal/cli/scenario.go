@@ -90,7 +90,11 @@ func newScenarioListCommand(env *Env) *cobra.Command {
 			tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintf(tw, "name\ttakes\tshows\n")
 			for _, sc := range preset.Scenarios() {
-				fmt.Fprintf(tw, "%s\t~%s\t%s\n", sc.Name, sc.Takes, sc.Title)
+				title := sc.Title
+				if sc.Named {
+					title += " (by name only: not in all)"
+				}
+				fmt.Fprintf(tw, "%s\t~%s\t%s\n", sc.Name, sc.Takes, title)
 			}
 			return tw.Flush()
 		},
@@ -102,7 +106,7 @@ func newScenarioRunCommand(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:         "run NAME…|all",
 		Annotations: map[string]string{runsWorkers: "yes", examplesParsed: "yes"},
-		Short:       "Run scenarios by name, or all of them, each reporting whether its pitfall was reproduced",
+		Short:       "Run scenarios by name, or all of them (but those run by name only), each reporting whether its pitfall was reproduced",
 		Long: `run runs each named scenario (or all) in turn: its cells, the pitfall
 and its fix (and points between), each on a fresh temporary database, then
 its gates and its finding. Every gate reads the median of its cells' runs
@@ -159,13 +163,14 @@ func wrapIndent(text string, width int, indent string) string {
 	return strings.Join(lines, "\n")
 }
 
-// scenariosNamed returns the scenarios args name, all of them for "all".
+// scenariosNamed returns the scenarios args name; for "all", every one
+// but those that run only when named (preset.Scenario.Named).
 func scenariosNamed(args []string) ([]*preset.Scenario, error) {
 	if slices.Contains(args, "all") {
 		if len(args) > 1 {
 			return nil, errors.New("all runs every scenario: name no other")
 		}
-		return preset.Scenarios(), nil
+		return slices.DeleteFunc(preset.Scenarios(), func(sc *preset.Scenario) bool { return sc.Named }), nil
 	}
 	var out []*preset.Scenario
 	for i, name := range args {

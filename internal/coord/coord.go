@@ -157,12 +157,19 @@ func calibrationDir(p *workload.Plan) string {
 // session is one run under way: its configuration, its store set up and
 // locked, the engine's facts.
 type session struct {
-	cfg    Config
-	drv    store.Driver
-	st     store.Store
-	lock   *runLock
-	facts  []store.Fact
-	notef  func(format string, args ...any)
+	cfg   Config
+	drv   store.Driver
+	st    store.Store
+	lock  *runLock
+	facts []store.Fact
+	notef func(format string, args ...any)
+	// build is the worker build the plan's options ask for, buildExe
+	// its executable; nil and "" for this executable.
+	build    *store.WorkerBuild
+	buildExe string
+	// local is the plan as this process opens its store, where a build
+	// runs the workers (localPlan).
+	local  *workload.Plan
 	ledger *writeLedger // nil without Plan.Verify
 	// setupIO is the file I/O of the store's setup, where traced.
 	setupIO *store.IOCounts
@@ -223,6 +230,9 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 			s.close()
 		}
 	}()
+	if err := s.workerBuild(ctx); err != nil {
+		return nil, err
+	}
 	if err := s.traceIO(); err != nil {
 		return nil, err
 	}
@@ -233,7 +243,7 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		}
 	}
 	var setupIO *ioTally
-	s.st, err = runner.OpenStore(ctx, p, drv, s.setup(&setupIO))
+	s.st, err = runner.OpenStore(ctx, s.localPlan(), drv, s.setup(&setupIO))
 	if err != nil {
 		return nil, setupErr(ctx, err)
 	}
@@ -249,6 +259,9 @@ func prepare(ctx context.Context, cfg Config) (_ *session, err error) {
 		if s.facts, err = d.Describe(ctx); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.describeBuild(ctx); err != nil {
+		return nil, err
 	}
 	if s.fs != nil {
 		s.facts = s.fs.fact(s.facts)

@@ -87,6 +87,8 @@ func TestScripts(t *testing.T) {
 			"tracedamage":   traceDamage,
 			"primcheck":     primCheck,
 			"walcopy":       walCopy,
+			"buildenv":      buildEnv,
+			"buildcheck":    buildCheck,
 		},
 	})
 }

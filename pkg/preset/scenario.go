@@ -39,6 +39,13 @@ type Scenario struct {
 	// Procs is the default worker processes (--procs replaces it);
 	// MinProcs the fewest with which the pitfall can show.
 	Procs, MinProcs int
+	// Named says the scenario runs only when named, not in "all": it
+	// builds a SQLite of its own, which needs gobench's source and the go
+	// command, and takes minutes.
+	Named bool
+	// MoreProcs are further worker process counts the scenario runs each
+	// case at by default, after Procs (--procs replaces them all).
+	MoreProcs []int
 	// Settings are engine settings by flag name, defaults a command line
 	// may change ("sync": "normal").
 	Settings map[string]string
@@ -118,6 +125,9 @@ func (s ScenarioSpec) Plans(m Matrix) ([]*workload.Plan, error) {
 		}
 	} else {
 		m.Procs = store.List{fmt.Sprint(sc.Procs)}
+		for _, n := range sc.MoreProcs {
+			m.Procs = append(m.Procs, fmt.Sprint(n))
+		}
 	}
 	fix := sc.fixCase()
 	var out []*workload.Plan

@@ -13,7 +13,7 @@ import (
 // ready experiment (see Scenario), in the order `gobench scenario list`
 // shows them. Each call returns new values.
 func Scenarios() []*Scenario {
-	return []*Scenario{deferredBegin(), readerBlocksWriter(), checkpointStarvation(), busyBarging(), connectionPerOp(), autocheckpoint(), syncTrade()}
+	return []*Scenario{deferredBegin(), readerBlocksWriter(), checkpointStarvation(), busyBarging(), blockingLocks(), connectionPerOp(), autocheckpoint(), syncTrade()}
 }
 
 // accounts is the scenarios' schema: 1,000 accounts, each a balance.
@@ -225,6 +225,59 @@ still sleep in the handler: writes p99 {upsert p99@wal-journal}). In the
 rollback journal with gobench's retry policy, which backs off to at most
 10 ms: fairness {fairness@retry}, reads {read mean@retry} on average (p99
 {read p99@retry}), {total ops/s@retry} ops/s.`,
+	}
+}
+
+func blockingLocks() *Scenario {
+	p := workload.DefaultPlan()
+	p.Phases[0].Ops, p.Phases[0].Duration = 0, workload.Duration(3*time.Second)
+	p.Phases[0].Mix = workload.Mix{{Op: workload.OpRead, Percent: 80}, {Op: workload.OpUpsert, Percent: 20}}
+	p.Keys.Count, p.Preload = 1000, 1000
+	cell := func(journal, wait string) map[string]string {
+		return map[string]string{"journal": journal, "lock-wait": wait}
+	}
+	return &Scenario{
+		Name:  "blocking-locks",
+		Title: "SQLite's sleeping busy handler against blocking locks (SQLITE_ENABLE_SETLK_TIMEOUT, sqlite3_setlk_timeout), in WAL and the rollback journal, at 8 and 25 processes",
+		Takes: 3 * time.Minute,
+		Doc:   "https://www.sqlite.org/c3ref/setlk_timeout.html",
+		About: `SQLite's busy handler waits for a lock by sleeping (1 ms at first, up to
+100 ms at a time) and trying again: nobody queues, and a writer that wakes
+late finds the lock taken again. SQLite 3.50 added blocking locks: built
+with SQLITE_ENABLE_SETLK_TIMEOUT, a connection given sqlite3_setlk_timeout
+asks its VFS to wait for a WAL database's locks (SQLITE_FCNTL_LOCK_TIMEOUT)
+instead, woken when the lock is free. SQLite applies them to WAL databases
+only; the rollback journal is the control. Whether the wait happens in the
+kernel is the VFS's: SQLite 3.53's unix VFS, outside SQLite's own test
+builds, still tries the lock once without blocking (a placeholder in
+osSetPosixAdvisoryLock) and the busy handler waits as before, so on Linux
+the two cells are expected alike. The scenario builds that SQLite (mattn's,
+with --sqlite-define) once into a cached worker executable, so it runs in
+process mode, on the mattn or capi driver.`,
+		Named:     true,
+		Plan:      p,
+		Procs:     8,
+		MoreProcs: []int{25},
+		MinProcs:  4,
+		Settings:  map[string]string{"sync": "full", "sqlite-define": "SQLITE_ENABLE_SETLK_TIMEOUT"},
+		Cases: []Case{
+			{Name: "handler-wal", Pitfall: true, Busy: workload.BusyTimeout, Settings: cell("wal", "busy-handler")},
+			{Name: "blocking-wal", Fix: true, Busy: workload.BusyTimeout, Settings: cell("wal", "blocking")},
+			{Name: "handler-rollback", Busy: workload.BusyTimeout, Settings: cell("rollback", "busy-handler")},
+			{Name: "blocking-rollback", Busy: workload.BusyTimeout, Settings: cell("rollback", "blocking")},
+		},
+		Expect: []string{"upsert p99: handler-wal >= 1.2x blocking-wal"},
+		Finding: `In WAL with the busy handler, {total ops/s@handler-wal} ops/s, writes p99
+{upsert p99@handler-wal} and max {upsert max@handler-wal}, fairness
+{fairness@handler-wal}, a worker {worker max gap@handler-wal} without
+completing an op, {busy errors@handler-wal} busy errors; with blocking locks,
+{total ops/s@blocking-wal} ops/s, writes p99 {upsert p99@blocking-wal} and max
+{upsert max@blocking-wal}, fairness {fairness@blocking-wal}, a worker
+{worker max gap@blocking-wal} unserved, {busy errors@blocking-wal} busy
+errors. In the rollback journal, where SQLite keeps the busy handler either
+way: {total ops/s@handler-rollback} against {total ops/s@blocking-rollback}
+ops/s, fairness {fairness@handler-rollback} against
+{fairness@blocking-rollback}.`,
 	}
 }
 

@@ -56,6 +56,8 @@ type capiRaw struct{ c *capi.Conn }
 func (r *capiRaw) exec(q string) error                  { return r.c.Exec(q) }
 func (r *capiRaw) queryString(q string) (string, error) { return r.c.QueryString(q) }
 func (r *capiRaw) Close() error                         { return r.c.Close() }
+func (r *capiRaw) canSetLock() bool                     { return true }
+func (r *capiRaw) setLockTimeout(ms int) error          { return r.c.SetLockTimeout(ms) }
 
 // interruptible interrupts the connection when ctx ends (capi.InterruptOn:
 // sqlite3_interrupt from a watcher, and a progress handler for a

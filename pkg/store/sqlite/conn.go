@@ -21,6 +21,9 @@ type sqlBackend struct {
 	// guard installs g as the connection's authorizer and sets its limit
 	// of attached databases (see guard).
 	guard func(c driver.Conn, g *guard) error
+	// lockTimeout calls sqlite3_setlk_timeout on one of the binding's
+	// connections; nil where the binding cannot (modernc).
+	lockTimeout func(c driver.Conn, ms int) error
 }
 
 func (b sqlBackend) code(err error) (int, bool) { return b.codeOf(err) }
@@ -43,6 +46,8 @@ type sqlRaw struct {
 func (r *sqlRaw) exec(q string) error                  { return execOnce(r.ctx, r.c, q) }
 func (r *sqlRaw) queryString(q string) (string, error) { return queryString(r.ctx, r.c, q) }
 func (r *sqlRaw) Close() error                         { return r.c.Close() }
+func (r *sqlRaw) canSetLock() bool                     { return r.be.lockTimeout != nil }
+func (r *sqlRaw) setLockTimeout(ms int) error          { return r.be.lockTimeout(r.c, ms) }
 
 // interruptible runs the connection's statements with ctx: both drivers
 // interrupt a statement whose context ends (sqlite3_interrupt).

@@ -271,6 +271,12 @@ func (s *db) Conn(_ context.Context) (store.Conn, error) {
 		c.Close()
 		return nil, err
 	}
+	// After ops: capi's busy handler, installed there, turns blocking
+	// locks off.
+	if err := s.lockWait(c); err != nil {
+		oc.Close()
+		return nil, err
+	}
 	if l, ok := oc.(looper); ok {
 		l.setLoop(!bool(s.opts.NoCLoop), &s.cOps)
 	}

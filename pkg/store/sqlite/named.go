@@ -24,6 +24,9 @@ func (d *Driver) Summarize(facts []store.Fact) []store.Fact {
 	if ms, err := strconv.ParseInt(fact("busy_timeout_ms"), 10, 64); err == nil {
 		parts = append(parts, "busy-timeout "+(time.Duration(ms)*time.Millisecond).String())
 	}
+	if strings.HasPrefix(fact("lock_wait"), LockWaitBlocking) {
+		parts = append(parts, "lock-wait blocking")
+	}
 	if fact("api") != "" {
 		parts = append(parts, "api blob")
 	}
@@ -31,7 +34,7 @@ func (d *Driver) Summarize(facts []store.Fact) []store.Fact {
 		parts = append(parts, "capi-loop "+on)
 	}
 	return []store.Fact{
-		{Name: store.FactEngine, Value: "SQLite " + v},
+		{Name: store.FactEngine, Value: engineName(v, fact(store.FactWorkerBuild), fact("sqlite_source_id"))},
 		{Name: store.FactHeadline, Value: strings.Join(parts, " · ")},
 		{Name: store.FactSyncs, Value: strconv.FormatBool(fact("synchronous") != "off")},
 	}
@@ -73,4 +76,18 @@ func (d *Driver) Promise(facts []store.Fact) (store.Promise, bool) {
 		return store.Promise{Level: store.PromiseMayLose, Says: "the rollback journal at FULL: may lose the last transaction (its journal's deletion waits for a sync of the directory, which EXTRA makes)"}, true
 	}
 	return store.Promise{Level: store.PromiseKeeps, Says: "the " + journalName(journal) + " journal at " + strings.ToUpper(sync) + ": durable"}, true
+}
+
+// engineName names SQLite by its version and, where the workers ran a
+// build of their own (store.FactWorkerBuild), that build and the source
+// its worker reported (the date and the check-in's first 12 digits).
+func engineName(version, build, source string) string {
+	if build == "" {
+		return "SQLite " + version
+	}
+	name := "SQLite " + version + " (" + strings.TrimPrefix(build, buildPrefix)
+	if f := strings.Fields(source); len(f) >= 3 {
+		name += ", source " + f[0] + " " + f[2][:min(12, len(f[2]))]
+	}
+	return name + ")"
 }

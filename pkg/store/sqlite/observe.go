@@ -84,8 +84,12 @@ func (s *db) Describe(_ context.Context) ([]store.Fact, error) {
 	if h, ok := s.d.be.(countingBackend); ok && s.opts.BusyTimeoutMS > 0 {
 		facts = append(facts, store.Fact{Name: "busy_handler", Value: h.busyHandler()})
 	}
+	if s.opts.LockWait == LockWaitBlocking {
+		facts = append(facts, store.Fact{Name: "lock_wait", Value: fmt.Sprintf("blocking: sqlite3_setlk_timeout(%d ms) on each op connection", s.opts.BusyTimeoutMS)})
+	}
 	for _, q := range []struct{ name, sql string }{
 		{"sqlite_version", "SELECT sqlite_version()"},
+		{"sqlite_source_id", "SELECT sqlite_source_id()"},
 		{"journal_mode", "PRAGMA journal_mode"},
 		{"synchronous", "PRAGMA synchronous"},
 		{"busy_timeout_ms", "PRAGMA busy_timeout"},

@@ -78,6 +78,55 @@ type Options struct {
 	// the closed-loop reads and upserts it can many to a call. The other
 	// drivers make one call per op anyway.
 	NoCLoop Off `json:"no_c_loop,omitempty" flag:"capi-loop" named:"omitzero" help:"capi driver: run closed-loop reads and upserts up to 4096 to a call into C, each timed in C (false: one call into C per op)"`
+	// SQLiteVersion is the SQLite the cgo drivers (mattn, capi) run: a
+	// version of mattn's module ("v1.14.53") or a SQLite version one of
+	// them bundles ("3.54.1", see SQLiteVersions), compiled into a
+	// worker executable of its own (store.WorkerBuild, process mode);
+	// "" is the SQLite compiled into gobench.
+	SQLiteVersion string `json:"sqlite_version,omitempty" flag:"sqlite-version" named:"omitzero" help:"mattn, capi drivers, process mode: run the workers on another SQLite, built once into a cached worker executable: a mattn module version (v1.14.53) or the SQLite it bundles (3.54.1)"`
+	// Defines are C definitions SQLite is compiled with in the cgo
+	// drivers' worker executable (CGO_CFLAGS), joined by "+":
+	// "SQLITE_ENABLE_SETLK_TIMEOUT+SQLITE_DEFAULT_CACHE_SIZE=-4000".
+	Defines Defines `json:"sqlite_define,omitempty" flag:"sqlite-define" named:"omitzero" help:"mattn, capi drivers, process mode: compile SQLite with these definitions (NAME or NAME=VALUE, several joined by +) into a cached worker executable"`
+	// LockWait is how a connection waits for a lock another holds:
+	// LockWaitBusyHandler ("" too), the busy handler's sleeps and
+	// retries, or LockWaitBlocking, sqlite3_setlk_timeout with the busy
+	// timeout: SQLite asks its VFS to block on WAL locks for that long.
+	// It needs a build with SQLITE_ENABLE_SETLK_TIMEOUT (--sqlite-define)
+	// and the mattn or capi driver. SQLite 3.53's unix VFS does not block
+	// in the kernel: outside SQLite's own test builds its
+	// osSetPosixAdvisoryLock tries F_SETLK once (a placeholder), so on
+	// Linux and macOS the busy handler still does the waiting.
+	LockWait string `json:"lock_wait,omitempty" flag:"lock-wait" complete:"busy-handler,blocking" named:"omitzero" help:"how a lock is waited for: busy-handler (sleep and retry) or blocking (sqlite3_setlk_timeout with --busy-timeout, for WAL locks; needs --sqlite-define SQLITE_ENABLE_SETLK_TIMEOUT, mattn or capi; SQLite 3.53's unix VFS does not block in the kernel yet: docs/scenarios.md#blocking-locks)"`
+}
+
+// The lock waits of Options.LockWait.
+const (
+	LockWaitBusyHandler = "busy-handler"
+	LockWaitBlocking    = "blocking"
+)
+
+// Defines are C definitions joined by "+" (store.ParseDefines), as
+// their flag takes them; the text is kept sorted.
+type Defines string
+
+// MarshalText gives the definitions as their flag takes them.
+func (d Defines) MarshalText() ([]byte, error) { return []byte(d), nil }
+
+// UnmarshalText reads definitions joined by "+", refusing a bad one.
+func (d *Defines) UnmarshalText(b []byte) error {
+	list, err := store.ParseDefines(string(b))
+	if err != nil {
+		return err
+	}
+	*d = Defines(strings.Join(list, "+"))
+	return nil
+}
+
+// List returns the definitions, sorted.
+func (d Defines) List() []string {
+	list, _ := store.ParseDefines(string(d))
+	return list
 }
 
 // declared is the declaration of Options, shared by the four drivers.
@@ -234,6 +283,20 @@ func (o Options) Validate() error {
 		}
 		if o.Journal != "wal" {
 			return fmt.Errorf("checkpoint %s applies to the WAL journal, not %s", o.Checkpoint, o.Journal)
+		}
+	}
+	if o.LockWait != "" && o.LockWait != LockWaitBusyHandler && o.LockWait != LockWaitBlocking {
+		return fmt.Errorf("unknown lock wait %q (want busy-handler or blocking)", o.LockWait)
+	}
+	if o.LockWait == LockWaitBlocking && o.BusyTimeoutMS <= 0 {
+		return errors.New("--lock-wait blocking blocks for up to --busy-timeout: give it a positive duration (and not --busy retry)")
+	}
+	if _, err := store.ParseDefines(string(o.Defines)); err != nil {
+		return fmt.Errorf("--sqlite-define: %w", err)
+	}
+	if o.SQLiteVersion != "" {
+		if _, _, err := resolveVersion(o.SQLiteVersion); err != nil {
+			return err
 		}
 	}
 	if o.API != "" && o.API != APISQL && o.API != APIBlob {

@@ -33,6 +33,8 @@ typedef long long int sqlite3_int64;
 int sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs);
 int sqlite3_close_v2(sqlite3 *);
 int sqlite3_extended_result_codes(sqlite3 *, int onoff);
+int sqlite3_setlk_timeout(sqlite3 *, int ms, int flags);
+int sqlite3_compileoption_used(const char *zOptName);
 int sqlite3_prepare_v2(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
 int sqlite3_step(sqlite3_stmt *);
 int sqlite3_reset(sqlite3_stmt *pStmt);

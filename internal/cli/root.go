@@ -324,7 +324,7 @@ journal mode or worker mode, so comparisons are fair by construction.`,
 	root.Version = result.ToolInfo().Version // enables --version, which prints versionText
 	cobra.AddTemplateFunc("gobenchVersion", versionText)
 	root.SetVersionTemplate("{{gobenchVersion}}")
-	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newHistoryCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newCaptureCommand(env), newReplayCommand(env), newScenarioCommand(env), newChooseCommand(env), newWorkerCommand(env), newRecordFSCommand(env), newCaptureWatchdogCommand(env), newVersionCommand(env))
+	root.AddCommand(newMixCommand(env), newSQLCommand(env), newCRUDCommand(env), newDiskCommand(env), newBlobCommand(env), newYCSBCommand(env), newRunCommand(env), newCompareCommand(env), newABCommand(env), newHistoryCommand(env), newMergeCommand(env), newReportCommand(env), newVerifyCommand(env), newCaptureCommand(env), newReplayCommand(env), newScenarioCommand(env), newChooseCommand(env), newWorkerCommand(env), newRecordFSCommand(env), newCrashCheckCommand(env), newCaptureWatchdogCommand(env), newVersionCommand(env))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	registerCompletions(root, env)

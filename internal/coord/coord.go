@@ -78,6 +78,12 @@ type Config struct {
 	// recfs.Serve on its stdin and stdout. Nil runs this executable with
 	// the "recordfs" argument.
 	Recorder func() (*exec.Cmd, error)
+	// CrashChecker returns the command that checks one --crash state in
+	// a child process (an engine whose C code can abort the process that
+	// opens a broken state: store.CrashCheckIsolator); it must run
+	// ServeCrashCheck on its stdin and stdout. Nil runs this executable
+	// with the "crashcheck" argument.
+	CrashChecker func() (*exec.Cmd, error)
 	// Calibrate measures the machine just before the workers start and
 	// just after the last op (bench.StartMachine): its load and a short
 	// CPU loop and fsync probe, recorded in the result's environment.

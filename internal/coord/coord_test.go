@@ -63,6 +63,13 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "crashcheck":
+		// A crash state's check in a child process of its own.
+		if err := ServeCrashCheck(context.Background(), os.Stdin, os.Stdout, all.Registry()); err != nil {
+			fmt.Fprintln(os.Stderr, "crashcheck:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "exit":
 		fmt.Fprintln(os.Stderr, "boom: the worker gave up")
 		os.Exit(3)

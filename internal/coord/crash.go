@@ -265,12 +265,7 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 	o.Record, o.Base, o.Work = c.rec.Path, filepath.Join(c.dir, "base"), filepath.Join(c.dir, "work")
 	o.Spec = store.CrashSpec{States: p.Crash.States, Model: p.Crash.Model, Seed: p.Seed,
 		Exhaustive: p.Crash.Exhaustive, MaxPoints: workload.MaxExhaustivePoints}
-	check := runner.CheckCrashState
-	if p.Crash.Model == store.CrashRecovery {
-		check = func(ctx context.Context, drv store.Driver, p *workload.Plan, st store.CrashState, x *runner.CrashIndex) (workload.CrashResult, error) {
-			return runner.CheckRecoveryCrash(ctx, drv, p, st, x, c.layout, p.Seed)
-		}
-	}
+	check := s.crashCheck()
 	sum, err := crashstate.Build(ctx, o, x.Add, func(st store.CrashState) error {
 		r, err := check(ctx, s.drv, p, st, x)
 		if err != nil {
@@ -303,6 +298,28 @@ func (s *session) simulate(ctx context.Context, res *result.Result) error {
 		return fmt.Errorf("--crash: %w", err)
 	}
 	return nil
+}
+
+// crashCheck returns how each of the run's crash states is checked: in
+// this process (runner.CheckCrashState), after a second cut inside its
+// recovery (store.CrashRecovery), or in a child process of its own where
+// the engine's C code can abort the process that checks a broken state
+// (store.CrashCheckIsolator).
+func (s *session) crashCheck() crashCheck {
+	c, p := s.crash, s.cfg.Plan
+	switch {
+	case p.Crash.Model == store.CrashRecovery:
+		return func(ctx context.Context, drv store.Driver, p *workload.Plan, st store.CrashState, x *runner.CrashIndex) (workload.CrashResult, error) {
+			return runner.CheckRecoveryCrash(ctx, drv, p, st, x, c.layout, p.Seed)
+		}
+	case isolatesCrashChecks(s.drv, p):
+		command := s.cfg.CrashChecker
+		if command == nil {
+			command = crashCheckCommand
+		}
+		return checkInChild(command, c.rec.Path)
+	}
+	return runner.CheckCrashState
 }
 
 // ioErrors counts the run's ops that failed with an I/O error: under

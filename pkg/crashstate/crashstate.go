@@ -143,6 +143,20 @@ func Build(ctx context.Context, o Options, ack func(store.Ack), visit func(store
 	})
 }
 
+// ReadAcks calls ack with every acknowledgement of the record at path,
+// in the record's order, as Build does before it builds a state: what a
+// process that checks one state (and did not build it) needs to know of
+// the run.
+func ReadAcks(path string, ack func(store.Ack)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("opening the crash record: %w", err)
+	}
+	defer f.Close()
+	_, err = scan(f, ack)
+	return err
+}
+
 // runEvents calls each with every event of the run: after the first
 // start mark, before the first end or full mark; n counts them from 0.
 // It reports whether the record filled.

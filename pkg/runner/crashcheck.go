@@ -149,7 +149,7 @@ func CheckCrashState(ctx context.Context, drv store.Driver, plan *workload.Plan,
 	if err := x.rebuildOnce(ctx); err != nil {
 		return workload.CrashResult{}, err
 	}
-	inSetup := plan.Crash.FromSetup() && (x.preload == nil || st.Event < x.preload.event)
+	inSetup := x.inSetup(plan, st)
 	res, err := checkState(ctx, drv, plan, st, x, inSetup)
 	if inSetup {
 		res.InSetup = true
@@ -161,6 +161,24 @@ func CheckCrashState(ctx context.Context, drv store.Driver, plan *workload.Plan,
 		err = x.judgeContent(ctx, st, &res)
 	}
 	return res, err
+}
+
+// inSetup says whether st was cut in the store's setup: the record
+// starts before the preload, which was not acknowledged by st's cut.
+func (x *CrashIndex) inSetup(plan *workload.Plan, st store.CrashState) bool {
+	return plan.Crash.FromSetup() && (x.preload == nil || st.Event < x.preload.event)
+}
+
+// AbortedCrashState is the verdict on a state whose check aborted the
+// process that ran it (the engine's C code failed an assertion: line,
+// the last thing it said): the state does not open, which makes it
+// corrupt, but in the setup, where nothing was acknowledged yet, as
+// CheckCrashState counts a state that does not open there.
+func AbortedCrashState(plan *workload.Plan, st store.CrashState, x *CrashIndex, line string) workload.CrashResult {
+	inSetup := x.inSetup(plan, st)
+	res := corrupt(workload.CrashResult{InSetup: inSetup}, "does not open: the engine aborted opening it: "+line)
+	res.Corrupt = !inSetup
+	return res
 }
 
 // checkState is CheckCrashState's check of one state.

@@ -81,6 +81,18 @@ type PowerCutter interface {
 	PowerCutSupport(cfg Config, mode string) error
 }
 
+// CrashCheckIsolator is implemented by a Driver whose engine, in C, can
+// abort its process on a broken file, with an assertion no Go recover
+// catches (LMDB's "mdb.c: Assertion 'IS_LEAF(mp)' failed"): gobench opens
+// and checks each power-cut state of such an engine in a child process of
+// its own, so that an abort makes that state corrupt instead of ending
+// the run. Other engines' states are checked in gobench's own process.
+type CrashCheckIsolator interface {
+	// CrashCheckAborts reports whether opening or checking a broken
+	// state can abort the process that does it.
+	CrashCheckAborts() bool
+}
+
 // CrashSpec says which crash states to build.
 type CrashSpec struct {
 	// States is how many states, at seeded points spread over the run,

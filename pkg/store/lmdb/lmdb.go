@@ -41,6 +41,13 @@ func (Driver) Open(_ context.Context, cfg store.Config) (store.Store, error) {
 	return &db{path: cfg.Path, opts: o, table: cfg.Table}, nil
 }
 
+var _ store.CrashCheckIsolator = Driver{}
+
+// CrashCheckAborts says yes: LMDB 0.9 trusts its pages, and a page torn
+// by a power cut can fail one of its assertions, which aborts the
+// process (mdb.c: Assertion 'IS_LEAF(mp)' failed in mdb_cursor_next()).
+func (Driver) CrashCheckAborts() bool { return true }
+
 var _ store.DiskFiler = Driver{}
 
 // DiskFiles says the environment's directory is the store's: data.mdb,

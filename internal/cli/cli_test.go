@@ -113,6 +113,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"mix --driver oracle", `unknown driver "oracle"`},
 		{"mix --journal wall", `unknown journal mode "wall"`},
 		{"mix --sync fast", `--sync fast: want off, normal, full or extra`},
+		{"mix --crash 2 --crash-model lose,torn-4k,lose", "--crash-model: lose is listed twice"},
 		{"mix --busy-timeout -1s", "busy timeout"},
 		{"mix --precision 5% --repeat 3", "--precision decides the repeats: give --max-repeats, not --repeat"},
 		{"mix --precision 5% --max-repeats 3", "--max-repeats 3: an interval of the median needs 5 runs a cell"},

@@ -158,9 +158,12 @@ func (l *crashFlags) crashSpec(fs *pflag.FlagSet) (*workload.Crash, error) {
 		c.From = ""
 	}
 	models := strings.Split(l.crashModel, ",")
-	for _, m := range models {
+	for i, m := range models {
 		if !slices.Contains(store.CrashModels(), m) {
 			return nil, fmt.Errorf("--crash-model %q: want %s (or a comma list of them)", m, strings.Join(store.CrashModels(), ", "))
+		}
+		if slices.Contains(models[:i], m) {
+			return nil, fmt.Errorf("--crash-model: %s is listed twice", m)
 		}
 	}
 	if c.Model = models[0]; len(models) > 1 {

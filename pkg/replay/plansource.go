@@ -86,7 +86,11 @@ func (s planSource) Describe(p *workload.Plan, _ bool) string {
 			conns++
 		}
 	}
-	return fmt.Sprintf("trace %s · database %s · %d statements on %d connections · %s", filepath.Base(r.Trace), r.Database, r.Runs(), conns, s.Brief(p))
+	noun := "connections"
+	if conns == 1 {
+		noun = "connection"
+	}
+	return fmt.Sprintf("trace %s · database %s · %d statements on %d %s · %s", filepath.Base(r.Trace), r.Database, r.Runs(), conns, noun, s.Brief(p))
 }
 
 func (planSource) Brief(p *workload.Plan) string {

@@ -43,7 +43,7 @@ func TestPlanSource(t *testing.T) {
 	if !p.Recorded() || p.Around() == nil || !p.Timed() {
 		t.Errorf("recorded %v, work around the run %v, timed %v: want all", p.Recorded(), p.Around() != nil, p.Timed())
 	}
-	if !strings.Contains(p.Describe(false), "trace t.trace · database /a.db · 0 statements on 1 connections · speed 2x") {
+	if !strings.Contains(p.Describe(false), "trace t.trace · database /a.db · 0 statements on 1 connection · speed 2x") {
 		t.Errorf("described as %q", p.Describe(false))
 	}
 	if p := tracePlan(0); p.Timed() {

@@ -92,7 +92,7 @@ func ParseWindow(s string) (*workload.ReplayWindow, error) {
 		}
 		*end.d = d
 	}
-	if w.To != 0 && w.To <= w.From {
+	if to != "" && w.To <= w.From { // an end of 0 ("0s..0s", "..0") is given too, not left out
 		return nil, fmt.Errorf("--window %q: the end must come after the start", s)
 	}
 	return &w, nil

@@ -89,6 +89,9 @@ func suitePage(prefix string, sum *judge.Summary) (htmlPage, error) {
 	if line := judge.SuiteVersionsNote(s); line != "" {
 		notes = append(notes, line)
 	}
+	if line := suiteVersionLine(s); line != "" {
+		notes = append(notes, line)
+	}
 	pg := htmlPage{Title: title, Alerts: alerts, Notes: notes, Scenario: s.Scenario, Gates: newGatesView(s.Gates), Answers: answers(suiteDurabilityTable(s), rankingTable(sum), headlineTable(sum)), Summary: text.String()}
 	for i, m := range sum.Metrics {
 		// Total throughput and each op's p99: an op kind's throughput in

@@ -141,6 +141,9 @@ func suiteMarkdown(w io.Writer, sum *judge.Summary) error {
 	if line := judge.SuiteVersionsNote(s); line != "" {
 		ew.printf("%s\n\n", line)
 	}
+	if line := suiteVersionLine(s); line != "" {
+		ew.printf("%s\n\n", line)
+	}
 	varied := variedOr(s)
 	suiteAnswerMarkdown(ew, sum, varied, single)
 	stats := statHead(single)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
@@ -277,13 +278,54 @@ func suiteStatements(sum *judge.Summary) [][2]string {
 // statements diverged, that the version may be the cause: "" when the
 // trace does not say (a capture by an older gobench).
 func versionLine(r *result.Result, diverged int64) string {
-	c := r.Plan.Replay.Captured
-	replayed := r.Environment.StoreFact("sqlite_version")
-	if c == nil || len(c.SQLiteVersions) == 0 || replayed == "" {
+	return capturedOnLine([]*result.Result{r}, diverged)
+}
+
+// suiteVersionLine is versionLine for a matrix of replays, naming each
+// library and driver its cells replayed on: "" for no replay.
+func suiteVersionLine(s *result.Suite) string {
+	var runs []*result.Result
+	var diverged int64
+	for _, c := range s.Cells {
+		for _, r := range c.Runs {
+			if r.Plan.Replay == nil {
+				return ""
+			}
+			runs = append(runs, r)
+			for _, ph := range r.Phases {
+				diverged += ph.Total.Diverged
+			}
+		}
+	}
+	return capturedOnLine(runs, diverged)
+}
+
+// capturedOnLine is the line of versionLine over replays of one trace.
+func capturedOnLine(runs []*result.Result, diverged int64) string {
+	if len(runs) == 0 || runs[0].Plan.Replay == nil {
 		return ""
 	}
-	line := fmt.Sprintf("SQLite: captured on %s, replayed on %s (%s)", strings.Join(c.SQLiteVersions, " and "), replayed, r.Plan.Driver)
-	if diverged > 0 && (len(c.SQLiteVersions) > 1 || c.SQLiteVersions[0] != replayed) {
+	c := runs[0].Plan.Replay.Captured
+	if c == nil || len(c.SQLiteVersions) == 0 {
+		return ""
+	}
+	var on []string
+	other := len(c.SQLiteVersions) > 1
+	for _, r := range runs {
+		replayed := r.Environment.StoreFact("sqlite_version")
+		if replayed == "" {
+			continue
+		}
+		other = other || c.SQLiteVersions[0] != replayed
+		if text := fmt.Sprintf("%s (%s)", replayed, r.Plan.Driver); !slices.Contains(on, text) {
+			on = append(on, text)
+		}
+	}
+	if len(on) == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("SQLite: captured on %s, replayed on %s", strings.Join(c.SQLiteVersions, " and "), strings.Join(on, ", "))
+	if diverged > 0 && other {
 		line += ": another version can return other results for the same statements (sum() of REAL values is compensated since 3.43, for one), so some of the divergence may be the version's, not the replay's"
 	}
 	return line

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -143,5 +144,45 @@ func TestVersionLine(t *testing.T) {
 			}
 			checkText(t, line, tt.want, tt.not)
 		})
+	}
+}
+
+// A matrix of replays names the SQLite the trace was captured on beside
+// the one its cells replayed on, in every format, as a single replay's
+// report does; a trace that does not say gets no line.
+func TestSuiteVersionLine(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		captured []string
+		want     string
+	}{
+		{"captured on another version", []string{"3.40.1"}, "SQLite: captured on 3.40.1, replayed on 3.53.4 (mattn)"},
+		{"an older gobench's trace", nil, ""},
+	} {
+		for _, format := range []string{"text", "markdown", "html"} {
+			t.Run(tt.name+"/"+format, func(t *testing.T) {
+				s := loadSuiteFixture(t, "replay-matrix.json")
+				for _, c := range s.Cells {
+					for _, r := range c.Runs {
+						r.Plan.Replay.Captured = &workload.ReplayCaptured{SQLiteVersions: tt.captured}
+					}
+				}
+				render, err := Render(format, s, Options{Width: TextWidth})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf bytes.Buffer
+				if err := render(&buf); err != nil {
+					t.Fatal(err)
+				}
+				got := strings.Join(strings.Fields(buf.String()), " ") // text wraps its lines
+				switch {
+				case tt.want != "" && !strings.Contains(got, tt.want):
+					t.Errorf("no %q in the %s report", tt.want, format)
+				case tt.want == "" && strings.Contains(got, "captured on"):
+					t.Errorf("a trace that names no version got a line in the %s report", format)
+				}
+			})
+		}
 	}
 }

@@ -158,6 +158,9 @@ func suiteHeader(w *errWriter, s *result.Suite) {
 	if line := judge.SuiteVersionsNote(s); line != "" {
 		w.printf("%s\n", line)
 	}
+	if line := suiteVersionLine(s); line != "" {
+		w.printf("%s\n", line)
+	}
 	if p.SQL != nil && p.SQL.PerStatement {
 		w.printf("note: the tables compare whole scripts; each statement's latency (--per-statement) is in every run of the JSON result, and a single run's report prints them\n")
 	}

@@ -493,11 +493,21 @@ func (l *listValue) Set(s string) error {
 	}
 	for _, item := range parsed {
 		if err := parseValue(reflect.New(l.typ).Elem(), item); err != nil {
-			return fmt.Errorf("%q: %w", item, err)
+			return listItemError(parsed, item, err)
 		}
 	}
 	*l.List = parsed
 	return nil
+}
+
+// listItemError names the item of a list that failed to parse, unless
+// the error names it already or the list is that one item (the flag's
+// own error quotes the whole value): `"abc": "abc": bad` said it twice.
+func listItemError(list List, item string, err error) error {
+	if len(list) == 1 || strings.HasPrefix(err.Error(), strconv.Quote(item)) {
+		return err
+	}
+	return fmt.Errorf("%q: %w", item, err)
 }
 
 // Type names the field's kind in help: "int", "duration", "string".

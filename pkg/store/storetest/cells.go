@@ -1,0 +1,31 @@
+package storetest
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gobench/gobench/pkg/store"
+)
+
+// Cells parses args as a command line gives d's flags and returns the
+// options of each cell they span, as a store.Config carries them.
+func Cells(t testing.TB, d store.Declaration, args ...string) []json.RawMessage {
+	t.Helper()
+	s := d.Settings()
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	s.AddFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	cells, err := s.Cells(store.Want{})
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	out := make([]json.RawMessage, len(cells))
+	for i, c := range cells {
+		out[i] = c.Options
+	}
+	return out
+}

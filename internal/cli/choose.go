@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 type chooseOptions struct {
 	spec    choose.Spec
 	drivers store.List
+	expect  []string
 	run     runOptions
 }
 
@@ -44,6 +46,7 @@ func (o *chooseOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.Uint64Var(&p.Seed, "seed", p.Seed, "seed of every worker's ops")
 		fs.StringVar(&o.spec.Keep, "keep", o.spec.Keep, "the promise the service needs: acked (no acknowledged write lost at a power cut), process-crash (none lost when the process dies) or none")
 		fs.DurationVar(&o.spec.Budget, "budget", o.spec.Budget, "the time the measuring may take; it sizes the runs, their repeats and the power cuts")
+		fs.StringArrayVar(&o.expect, "expect", nil, "gate on the winner's margin over the runner-up, 'margin OP FACTOR' (such as 'margin >= 1.5'): exit 3 when the interval of the ratio lies wholly on the wrong side, 4 when it straddles the factor or there is none (repeatable)")
 	})
 	inGroup(fs, groupEngine, func() {
 		fs.Var(&o.drivers, "driver", "consider only these drivers (a comma list; default: every one this build has)")
@@ -108,6 +111,10 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
 	if _, err := report.Render(o.run.format, formatsOf["choice"], report.Options{}); err != nil {
 		return usage(fmt.Errorf("--format: %w", err))
 	}
+	gates, err := parseChooseGates(o.expect)
+	if err != nil {
+		return usage(err)
+	}
 	p, err := choose.Build(spec, env.registry())
 	if err != nil {
 		return usage(err)
@@ -134,7 +141,38 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
 	if runErr != nil {
 		choice.NotMeasured = append(choice.NotMeasured, "the speed runs stopped early: "+runErr.Error())
 	}
-	return errors.Join(runErr, o.run.writeRendered(env, choice, choice.Write))
+	gateErr := judgeChoice(choice, gates)
+	return errors.Join(runErr, o.run.writeRendered(env, choice, choice.Write), gateErr)
+}
+
+// parseChooseGates reads choose's --expect values.
+func parseChooseGates(exprs []string) ([]choose.Gate, error) {
+	gates := make([]choose.Gate, len(exprs))
+	for i, e := range exprs {
+		g, err := choose.ParseGate(e)
+		if err != nil {
+			return nil, err
+		}
+		gates[i] = g
+	}
+	return gates, nil
+}
+
+// judgeChoice judges the gates on c's margin, recording each in c; the
+// error of the first that failed, else of the first undecided.
+func judgeChoice(c *result.Choice, gates []choose.Gate) error {
+	var failed, undecided error
+	for _, g := range gates {
+		jg, err := g.Judge(c)
+		c.Gates = append(c.Gates, jg)
+		switch {
+		case errors.Is(err, judge.ErrThreshold) && failed == nil:
+			failed = err
+		case err != nil && undecided == nil:
+			undecided = err
+		}
+	}
+	return cmp.Or(failed, undecided)
 }
 
 // runJob checks and runs cells repeat times, interleaved, through the one

@@ -31,14 +31,7 @@ func TestProfiles(t *testing.T) {
 		{"tool, cache given", []string{"--profile", "tool", "--badger-cache", "16"}, want{16 << 20, toolMemTableMiB << 20, 1 << 10, def.NumMemtables, def.NumLevelZeroTables, true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cells := storetest.Cells(t, declared, tc.args...)
-			if len(cells) != 1 {
-				t.Fatalf("%d cells, want 1", len(cells))
-			}
-			o, err := declared.Decode(cells[0])
-			if err != nil {
-				t.Fatal(err)
-			}
+			o := storetest.Options(t, declared, tc.args...)
 			db, err := badger.Open(o.badgerOptions(t.TempDir()))
 			if err != nil {
 				t.Fatal(err)

@@ -24,14 +24,7 @@ func TestProfiles(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			cells := storetest.Cells(t, declared, tc.args...)
-			if len(cells) != 1 {
-				t.Fatalf("%d cells, want 1", len(cells))
-			}
-			o, err := declared.Decode(cells[0])
-			if err != nil {
-				t.Fatal(err)
-			}
+			o := storetest.Options(t, declared, tc.args...)
 			if o.Profile != tc.profile || o.Batch != tc.batch {
 				t.Fatalf("profile %q batch %v, want %q %v", o.Profile, o.Batch, tc.profile, tc.batch)
 			}

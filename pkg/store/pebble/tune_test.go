@@ -35,14 +35,7 @@ func TestProfiles(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			cells := storetest.Cells(t, declared, tc.args...)
-			if len(cells) != 1 {
-				t.Fatalf("%d cells, want 1", len(cells))
-			}
-			o, err := declared.Decode(cells[0])
-			if err != nil {
-				t.Fatal(err)
-			}
+			o := storetest.Options(t, declared, tc.args...)
 			if o.Profile != tc.profile || o.CacheMiB != tc.cacheMiB {
 				t.Fatalf("profile %q cache %d MiB, want %q %d", o.Profile, o.CacheMiB, tc.profile, tc.cacheMiB)
 			}

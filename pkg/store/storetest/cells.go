@@ -29,3 +29,18 @@ func Cells(t testing.TB, d store.Declaration, args ...string) []json.RawMessage 
 	}
 	return out
 }
+
+// Options parses args as Cells does, wants exactly one cell and returns
+// its options as the engine decodes them.
+func Options[T store.Validator](t testing.TB, d *store.Decl[T], args ...string) T {
+	t.Helper()
+	cells := Cells(t, d, args...)
+	if len(cells) != 1 {
+		t.Fatalf("%v: %d cells, want 1", args, len(cells))
+	}
+	o, err := d.Decode(cells[0])
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return o
+}

@@ -74,8 +74,9 @@ service needs of its writes (--keep), and by how much.
 Every engine and setting able to keep the promise is a candidate, as the
 engines themselves declare it: for acked, the SQLite drivers in WAL at
 synchronous=FULL and in the rollback journal at EXTRA (FULL may lose the
-last transaction), bbolt with and without group commit, pebble, badger
-and LMDB at sync full; for process-crash, each at the cheapest setting
+last transaction), bbolt with and without group commit, pebble and badger
+at sync full at both profiles (their library's defaults and their own
+benchmark tool's, --profile tool), LMDB at sync full; for process-crash, each at the cheapest setting
 that keeps it. Each runs the workload in one process of --workers
 goroutines: interleaved repeats for its speed, and, for acked, power
 cuts simulated on its own traced run (as --crash does). --budget sizes
@@ -83,7 +84,9 @@ both. The answer is one table: those that kept the promise ranked by
 median ops/s with its interval, p99, what the power cuts lost, syncs per
 commit and the engine's version; those that did not, with what they
 lost; the winner and its margin over the runner-up, with the interval of
-the ratio; and what was not measured.`,
+the ratio; and what was not measured. --expect 'margin >= 1.5' gates the
+margin: exit 3 when the interval of the ratio lies wholly below 1.5, 4
+when it cannot tell.`,
 		Example: `  # Write-heavy service that must not lose an acknowledged write at a power cut
   gobench choose --mix upsert=80,read=20 --keep acked --budget 5m
 
@@ -91,7 +94,10 @@ the ratio; and what was not measured.`,
   gobench choose --mix upsert=50,read=50 --driver mattn,bbolt,pebble --budget 2m --format markdown
 
   # A cache that only must survive its process crashing
-  gobench choose --mix read=90,upsert=10 --keep process-crash --json choice.json`,
+  gobench choose --mix read=90,upsert=10 --keep process-crash --json choice.json
+
+  # Fail a CI job unless the winner leads the runner-up by half again
+  gobench choose --mix append=80,read=20 --budget 10m --expect 'margin >= 1.5'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runChoose(cmd.Context(), env, o) },
 	}

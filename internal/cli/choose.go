@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,7 @@ import (
 type chooseOptions struct {
 	spec    choose.Spec
 	drivers store.List
+	expect  []string
 	run     runOptions
 }
 
@@ -44,6 +46,7 @@ func (o *chooseOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.Uint64Var(&p.Seed, "seed", p.Seed, "seed of every worker's ops")
 		fs.StringVar(&o.spec.Keep, "keep", o.spec.Keep, "the promise the service needs: acked (no acknowledged write lost at a power cut), process-crash (none lost when the process dies) or none")
 		fs.DurationVar(&o.spec.Budget, "budget", o.spec.Budget, "the time the measuring may take; it sizes the runs, their repeats and the power cuts")
+		fs.StringArrayVar(&o.expect, "expect", nil, "gate on the winner's margin over the runner-up, 'margin OP FACTOR' (such as 'margin >= 1.5'): exit 3 when the interval of the ratio lies wholly on the wrong side, 4 when it straddles the factor or there is none (repeatable)")
 	})
 	inGroup(fs, groupEngine, func() {
 		fs.Var(&o.drivers, "driver", "consider only these drivers (a comma list; default: every one this build has)")
@@ -71,8 +74,9 @@ service needs of its writes (--keep), and by how much.
 Every engine and setting able to keep the promise is a candidate, as the
 engines themselves declare it: for acked, the SQLite drivers in WAL at
 synchronous=FULL and in the rollback journal at EXTRA (FULL may lose the
-last transaction), bbolt with and without group commit, pebble, badger
-and LMDB at sync full; for process-crash, each at the cheapest setting
+last transaction), bbolt with and without group commit, pebble and badger
+at sync full at both profiles (their library's defaults and their own
+benchmark tool's, --profile tool), LMDB at sync full; for process-crash, each at the cheapest setting
 that keeps it. Each runs the workload in one process of --workers
 goroutines: interleaved repeats for its speed, and, for acked, power
 cuts simulated on its own traced run (as --crash does). --budget sizes
@@ -80,7 +84,9 @@ both. The answer is one table: those that kept the promise ranked by
 median ops/s with its interval, p99, what the power cuts lost, syncs per
 commit and the engine's version; those that did not, with what they
 lost; the winner and its margin over the runner-up, with the interval of
-the ratio; and what was not measured.`,
+the ratio; and what was not measured. --expect 'margin >= 1.5' gates the
+margin: exit 3 when the interval of the ratio lies wholly below 1.5, 4
+when it cannot tell.`,
 		Example: `  # Write-heavy service that must not lose an acknowledged write at a power cut
   gobench choose --mix upsert=80,read=20 --keep acked --budget 5m
 
@@ -88,7 +94,10 @@ the ratio; and what was not measured.`,
   gobench choose --mix upsert=50,read=50 --driver mattn,bbolt,pebble --budget 2m --format markdown
 
   # A cache that only must survive its process crashing
-  gobench choose --mix read=90,upsert=10 --keep process-crash --json choice.json`,
+  gobench choose --mix read=90,upsert=10 --keep process-crash --json choice.json
+
+  # Fail a CI job unless the winner leads the runner-up by half again
+  gobench choose --mix append=80,read=20 --budget 10m --expect 'margin >= 1.5'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runChoose(cmd.Context(), env, o) },
 	}
@@ -107,6 +116,10 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
 	}
 	if _, err := report.Render(o.run.format, formatsOf["choice"], report.Options{}); err != nil {
 		return usage(fmt.Errorf("--format: %w", err))
+	}
+	gates, err := parseChooseGates(o.expect)
+	if err != nil {
+		return usage(err)
 	}
 	p, err := choose.Build(spec, env.registry())
 	if err != nil {
@@ -134,7 +147,38 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
 	if runErr != nil {
 		choice.NotMeasured = append(choice.NotMeasured, "the speed runs stopped early: "+runErr.Error())
 	}
-	return errors.Join(runErr, o.run.writeRendered(env, choice, choice.Write))
+	gateErr := judgeChoice(choice, gates)
+	return errors.Join(runErr, o.run.writeRendered(env, choice, choice.Write), gateErr)
+}
+
+// parseChooseGates reads choose's --expect values.
+func parseChooseGates(exprs []string) ([]choose.Gate, error) {
+	gates := make([]choose.Gate, len(exprs))
+	for i, e := range exprs {
+		g, err := choose.ParseGate(e)
+		if err != nil {
+			return nil, err
+		}
+		gates[i] = g
+	}
+	return gates, nil
+}
+
+// judgeChoice judges the gates on c's margin, recording each in c; the
+// error of the first that failed, else of the first undecided.
+func judgeChoice(c *result.Choice, gates []choose.Gate) error {
+	var failed, undecided error
+	for _, g := range gates {
+		jg, err := g.Judge(c)
+		c.Gates = append(c.Gates, jg)
+		switch {
+		case errors.Is(err, judge.ErrThreshold) && failed == nil:
+			failed = err
+		case err != nil && undecided == nil:
+			undecided = err
+		}
+	}
+	return cmp.Or(failed, undecided)
 }
 
 // runJob checks and runs cells repeat times, interleaved, through the one

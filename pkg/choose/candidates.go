@@ -70,18 +70,22 @@ type family struct {
 // (store.Promise, docs/engines.md). At a power cut that is every engine's
 // sync full, but SQLite's rollback journal's, which may lose the last
 // transaction at full (its deletion waits for a directory sync) and keeps
-// it at extra; bbolt with and without its group commit. A process crash
+// it at extra; bbolt with and without its group commit (the first is its
+// library's profile, the second its tool's); pebble and badger at their
+// library's and their benchmark tool's profiles (--profile). A process crash
 // loses nothing an engine handed the operating system: sync off keeps it,
 // but pebble's, which drops its write-ahead log (its normal writes the
 // log unsynced).
 func families(keep string) ([]family, error) {
 	sync := func(v string) []Flag { return []Flag{{"sync", v}} }
+	tool := func(v string) []Flag { return []Flag{{"sync", v}, {"profile", store.ProfileTool}} }
 	switch keep {
 	case KeepAcked:
 		return []family{
 			{sqliteDrivers, [][]Flag{{{"journal", "wal"}, {"sync", store.SyncFull}}, {{"journal", "rollback"}, {"sync", "extra"}}}},
 			{[]string{"bbolt"}, [][]Flag{{{"sync", store.SyncFull}, {"bbolt-batch", "false"}}, {{"sync", store.SyncFull}, {"bbolt-batch", "true"}}}},
-			{[]string{"pebble", "badger", "lmdb"}, [][]Flag{sync(store.SyncFull)}},
+			{[]string{"pebble", "badger"}, [][]Flag{sync(store.SyncFull), tool(store.SyncFull)}},
+			{[]string{"lmdb"}, [][]Flag{sync(store.SyncFull)}},
 		}, nil
 	case KeepProcessCrash, KeepNone:
 		pebble := store.SyncOff
@@ -91,8 +95,9 @@ func families(keep string) ([]family, error) {
 		return []family{
 			{sqliteDrivers, [][]Flag{{{"journal", "wal"}, {"sync", store.SyncOff}}, {{"journal", "rollback"}, {"sync", store.SyncOff}}}},
 			{[]string{"bbolt"}, [][]Flag{{{"sync", store.SyncOff}, {"bbolt-batch", "false"}}, {{"sync", store.SyncOff}, {"bbolt-batch", "true"}}}},
-			{[]string{"pebble"}, [][]Flag{sync(pebble)}},
-			{[]string{"badger", "lmdb"}, [][]Flag{sync(store.SyncOff)}},
+			{[]string{"pebble"}, [][]Flag{sync(pebble), tool(pebble)}},
+			{[]string{"badger"}, [][]Flag{sync(store.SyncOff), tool(store.SyncOff)}},
+			{[]string{"lmdb"}, [][]Flag{sync(store.SyncOff)}},
 		}, nil
 	}
 	return nil, fmt.Errorf("--keep %q: want %s", keep, strings.Join(Keeps(), ", "))

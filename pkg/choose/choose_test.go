@@ -44,10 +44,10 @@ func TestCandidates(t *testing.T) {
 			"ncruces journal=wal sync=full", "ncruces journal=rollback sync=extra",
 			"capi journal=wal sync=full", "capi journal=rollback sync=extra",
 			"bbolt sync=full bbolt-batch=false", "bbolt sync=full bbolt-batch=true",
-			"pebble sync=full", "badger sync=full", "lmdb sync=full"}},
+			"pebble sync=full", "pebble sync=full profile=tool", "badger sync=full", "badger sync=full profile=tool", "lmdb sync=full"}},
 		{keep: KeepProcessCrash, only: []string{"mattn", "pebble"}, want: []string{
-			"mattn journal=wal sync=off", "mattn journal=rollback sync=off", "pebble sync=normal"}},
-		{keep: KeepNone, only: []string{"pebble", "lmdb"}, want: []string{"pebble sync=off", "lmdb sync=off"}},
+			"mattn journal=wal sync=off", "mattn journal=rollback sync=off", "pebble sync=normal", "pebble sync=normal profile=tool"}},
+		{keep: KeepNone, only: []string{"pebble", "lmdb"}, want: []string{"pebble sync=off", "pebble sync=off profile=tool", "lmdb sync=off"}},
 		{keep: KeepNone, only: []string{"bbolt"}, want: []string{"bbolt sync=off bbolt-batch=false", "bbolt sync=off bbolt-batch=true"}},
 		{keep: "forever", err: `--keep "forever": want acked, process-crash, none`},
 		{keep: KeepAcked, only: []string{"map"}, err: "--driver map: choose knows no settings of it"},
@@ -95,7 +95,7 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Speed) != 3 || len(p.Crash) != 3 {
+	if len(p.Speed) != 4 || len(p.Crash) != 4 {
 		t.Fatalf("%d speed, %d crash plans", len(p.Speed), len(p.Crash))
 	}
 	for i, sp := range p.Speed {
@@ -110,12 +110,15 @@ func TestBuild(t *testing.T) {
 	if got := result.PlanSettings(p.Speed[1]).String(); !strings.Contains(got, "bbolt-batch=true") {
 		t.Errorf("the second candidate's settings %q", got)
 	}
+	if got := result.PlanSettings(p.Speed[3]).String(); !strings.Contains(got, "profile=tool") || !strings.Contains(got, "pebble-memtable=64") {
+		t.Errorf("pebble's tool profile's settings %q", got)
+	}
 	spec.Keep = KeepNone
 	if p, err = Build(spec, reg); err != nil || p.Crash[0] != nil {
 		t.Errorf("none: %v, crash plan %v", err, p.Crash)
 	}
 	spec.Budget = 10 * time.Second
-	if _, err := Build(spec, reg); err == nil || !strings.Contains(err.Error(), "--budget 10s is too small for 3 candidates") {
+	if _, err := Build(spec, reg); err == nil || !strings.Contains(err.Error(), "--budget 10s is too small for 4 candidates") {
 		t.Errorf("tiny budget: %v", err)
 	}
 }

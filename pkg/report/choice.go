@@ -118,6 +118,9 @@ func choiceText(w io.Writer, c *result.Choice) error {
 		ew.printf("  %s\n", n)
 	}
 	ew.printf("\n%s\n", choiceWinner(c))
+	for _, g := range c.Gates {
+		ew.printf("gate %s\n", g.Verdict)
+	}
 	if len(c.NotMeasured) > 0 {
 		ew.printf("\nnot measured:\n")
 		for _, n := range c.NotMeasured {
@@ -142,6 +145,9 @@ func choiceMarkdown(w io.Writer, c *result.Choice) error {
 		ew.printf("- %s\n", n)
 	}
 	ew.printf("\n**%s**\n", choiceWinner(c))
+	for _, g := range c.Gates {
+		ew.printf("\ngate %s\n", g.Verdict)
+	}
 	if len(c.NotMeasured) > 0 {
 		ew.printf("\nNot measured:\n\n")
 		for _, n := range c.NotMeasured {

@@ -92,3 +92,23 @@ func TestChoiceWinner(t *testing.T) {
 		t.Errorf("none: %s", got)
 	}
 }
+
+// The gates on the margin are printed under the winner, as judged.
+func TestChoiceGates(t *testing.T) {
+	t.Parallel()
+	c := testChoice()
+	c.Gates = []result.Gate{{Expression: "margin >= 20", Outcome: result.OutcomeFail, Verdict: "margin >= 20: fail (90% interval of the ratio ×6.10–×15.2, all of it below ×20)"}}
+	for _, format := range []string{"text", "markdown", "json"} {
+		render, err := Render(format, c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "= 20: fail (90% interval") { // markdown escapes the >
+			t.Errorf("%s lacks the gate:\n%s", format, b.String())
+		}
+	}
+}

@@ -39,6 +39,8 @@ type Choice struct {
 	// lead over the runner-up ("" where fewer than two were ranked).
 	Winner string  `json:"winner,omitempty"`
 	Margin *Margin `json:"margin,omitempty"`
+	// Gates are the gates on the margin (choose --expect), judged.
+	Gates []Gate `json:"gates,omitempty"`
 	// NotMeasured says, a line each, what the answer leaves out and why.
 	NotMeasured []string `json:"not_measured,omitempty"`
 	// Notes are further lines the answer must carry (drivers of different

@@ -33,8 +33,26 @@ const (
 // SyncLevels lists the sync levels every engine takes, weakest first.
 func SyncLevels() []string { return []string{SyncOff, SyncNormal, SyncFull} }
 
-// CommonFlags are the flags every engine may declare: --sync.
+// The profiles of --profile: whose tuning an engine runs at.
+const (
+	// ProfileLibrary is the engine's library defaults (gobench's bounds
+	// where the library's would not fit a small machine).
+	ProfileLibrary = "library"
+	// ProfileTool is the tuning the engine's own benchmark tool opens it
+	// with (pebble bench, badger benchmark, bbolt bench): each engine
+	// says what it sets (docs/engines.md).
+	ProfileTool = "tool"
+)
+
+// CommonFlags are the flags every engine may declare: --sync, --profile.
 var CommonFlags = map[string]CommonFlag{
+	"profile": {
+		Help: "whose tuning each engine that has one runs at (docs/engines.md): library (its library's defaults) " +
+			"or tool (the options its own benchmark tool opens it with: pebble's 64 MiB memtables, badger's tables, bbolt's batched writes); " +
+			"an engine flag given explicitly wins over the profile",
+		Values:  []string{ProfileLibrary, ProfileTool},
+		Default: ProfileLibrary,
+	},
 	"sync": {
 		Help: "durability of a commit, for every engine, mapped onto its own knobs (docs/engines.md): " +
 			"off (never waits for the disk), normal (the engine's cheaper sync: a power cut may lose the last commits), " +

@@ -75,6 +75,7 @@ type Decl[T Validator] struct {
 	defaults func() T
 	fields   []option
 	cell     func(o *T, w Want, given Given) (time.Duration, error)
+	profile  func(o *T, given Given)
 }
 
 // Given returns the values a command line gave a declared flag, nil
@@ -147,6 +148,14 @@ func Declare[T Validator](engine string, defaults func() T) *Decl[T] {
 // refuses Want.Memory and has no retry budget of its own.
 func (d *Decl[T]) OnCell(f func(o *T, w Want, given Given) (retry time.Duration, err error)) *Decl[T] {
 	d.cell = f
+	return d
+}
+
+// Profile sets what a cell's profile (--profile) sets, after its flags'
+// values are set and before OnCell's hook: given tells which flags the
+// command line gave, whose values the profile leaves alone.
+func (d *Decl[T]) Profile(f func(o *T, given Given)) *Decl[T] {
+	d.profile = f
 	return d
 }
 
@@ -319,6 +328,19 @@ func (s *declSettings[T]) Values(flag string) []string {
 	return nil
 }
 
+// set returns which flags a cell's texts set (by the command line or an
+// override), each with its value there: what a profile leaves alone.
+func (d *Decl[T]) set(texts []string) Given {
+	return func(flag string) List {
+		for i, f := range d.fields {
+			if f.flag == flag && !f.unbound && texts[i] != "" {
+				return List{texts[i]}
+			}
+		}
+		return nil
+	}
+}
+
 // given returns the values the command line gave flag, nil where it gave
 // none.
 func (s *declSettings[T]) given(flag string) List {
@@ -388,6 +410,9 @@ func (s *declSettings[T]) cellOf(texts []string, w Want) (Cell, error) {
 		if err := parseValue(v.FieldByIndex(f.index), text); err != nil {
 			return Cell{}, fmt.Errorf("%w: %s: --%s %q: %w", ErrInvalid, s.d.engine, f.flag, text, err)
 		}
+	}
+	if s.d.profile != nil {
+		s.d.profile(&o, s.d.set(texts))
 	}
 	var c Cell
 	switch {

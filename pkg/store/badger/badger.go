@@ -61,21 +61,9 @@ func (d *db) Precheck() error { return engine.PrecheckDir(d.Path) }
 // directory (which holds gobench's marker beside it).
 const dataDir = "badger"
 
-// options are badger's options for the run: the sync level, memory
-// bounded, no logging.
+// options are badger's options for the run (Options.badgerOptions).
 func (d *db) options() badger.Options {
-	return badger.DefaultOptions(filepath.Join(d.Path, dataDir)).
-		WithLogger(nil).
-		WithSyncWrites(d.Options.Sync == store.SyncFull).
-		WithBlockCacheSize(d.Options.CacheMiB << 20).
-		WithMemTableSize(d.Options.MemTableMiB << 20).
-		WithValueThreshold(min(1<<20, d.Options.MemTableMiB<<20/8)). // badger refuses one above a batch's most, 15% of a memtable
-		WithNumMemtables(2).
-		WithNumLevelZeroTables(2).
-		WithNumLevelZeroTablesStall(8).
-		WithValueLogFileSize(64 << 20).
-		WithNumCompactors(2).
-		WithMetricsEnabled(false)
+	return d.Options.badgerOptions(filepath.Join(d.Path, dataDir))
 }
 
 // open opens the database once per process.

@@ -65,13 +65,7 @@ func (d *db) open() (*pebble.DB, error) {
 		}
 		cache := pebble.NewCache(d.Options.CacheMiB << 20)
 		defer cache.Unref() // the database holds its own reference
-		pdb, err := pebble.Open(d.Path, &pebble.Options{
-			FS:           d.fs,
-			Cache:        cache,
-			MemTableSize: uint64(d.Options.MemTableMiB) << 20,
-			DisableWAL:   d.Options.Sync == store.SyncOff,
-			Logger:       quiet{},
-		})
+		pdb, err := pebble.Open(d.Path, d.Options.pebbleOptions(d.fs, cache))
 		if err != nil {
 			return nil, d.heldErr(err)
 		}

@@ -1,0 +1,36 @@
+package result
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// ReadAny reads back the answer gobench choose writes (so gobench report
+// renders it), and refuses a choice of another schema version or one
+// that is not JSON.
+func TestReadAnyChoice(t *testing.T) {
+	t.Parallel()
+	want := &Choice{SchemaVersion: SchemaVersion, Kind: ChoiceKind, Keep: "acked", Winner: "pebble sync=full",
+		Rows: []ChoiceRow{{Rank: 1, Driver: "pebble", Settings: "sync=full", OpsPerSec: 8306, Runs: 3}}}
+	var buf bytes.Buffer
+	if err := want.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	v, err := ReadAny(bytes.NewReader(buf.Bytes()))
+	got, ok := v.(*Choice)
+	if err != nil || !ok {
+		t.Fatalf("ReadAny of a choice: %T, %v", v, err)
+	}
+	if got.Winner != want.Winner || len(got.Rows) != 1 || got.Rows[0].OpsPerSec != want.Rows[0].OpsPerSec {
+		t.Errorf("ReadAny of a choice: %+v, want %+v", got, want)
+	}
+	for _, tc := range []struct{ in, err string }{
+		{`{"schema_version": 99, "kind": "choice", "rows": []}`, "schema version 99"},
+		{`{"schema_version": 1, "kind": "choice", "rows": 3}`, "decoding choice"},
+	} {
+		if _, err := ReadAny(strings.NewReader(tc.in)); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("ReadAny(%s): %v, want an error saying %q", tc.in, err, tc.err)
+		}
+	}
+}

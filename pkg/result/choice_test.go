@@ -2,6 +2,7 @@ package result
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -31,6 +32,23 @@ func TestReadAnyChoice(t *testing.T) {
 	} {
 		if _, err := ReadAny(strings.NewReader(tc.in)); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("ReadAny(%s): %v, want an error saying %q", tc.in, err, tc.err)
+		}
+	}
+}
+
+// ReadSuite refuses by name a file that is no run or suite: a choice, a
+// capacity search, JSON without a schema version (a compare verdict).
+func TestReadSuiteOtherKinds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, err string }{
+		{`{"schema_version": 1, "kind": "choice", "rows": []}`, "gobench choose's answer"},
+		{`{"schema_version": 1, "kind": "capacity"}`, "a capacity search's result"},
+		{`{"schema_version": 1, "kind": "scale"}`, "a scale search's result"},
+		{`{"old": "a.json", "new": "b.json", "rows": []}`, "no schema_version"},
+	} {
+		_, err := ReadSuite(strings.NewReader(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, ErrNotResult) {
+			t.Errorf("ReadSuite(%s): %v, want an error saying %q", tc.in, err, tc.err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	// The two databases a history lives in: a SQLite file (mattn's
@@ -43,6 +44,9 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		if err := os.MkdirAll(filepath.Dir(dsn), 0o755); err != nil {
 			return nil, fmt.Errorf("history file %s: %w", dsn, err)
 		}
+		if err := checkFile(dsn); err != nil {
+			return nil, err
+		}
 		// One writer at a time (BEGIN IMMEDIATE), waiting for another's
 		// transaction rather than failing; WAL, so readers do not wait.
 		conn = dsn + "?_txlock=immediate&_busy_timeout=30000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=0"
@@ -58,7 +62,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("opening the history %s: %w", where, err)
+		return nil, fmt.Errorf("opening the history %s: %w", where, oneLine{err})
 	}
 	if err := migrate(ctx, db, d); err != nil {
 		db.Close()
@@ -66,6 +70,41 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	}
 	return &Store{db: db, d: d, where: where}, nil
 }
+
+// checkFile refuses a history path that exists and is no regular file (a
+// directory, a FIFO, a device), which SQLite would meet with "disk I/O
+// error: illegal seek" or, for a FIFO with no writer, a wait.
+func checkFile(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("history file %s: %w", path, err)
+	case fi.IsDir():
+		return fmt.Errorf("history file %s is a directory: want a SQLite file in it, such as %s", path, filepath.Join(path, "history.db"))
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("history file %s is not a regular file (%v): want a SQLite file or a postgres:// URL", path, fi.Mode().Type())
+	}
+	return nil
+}
+
+// oneLine is an error of several lines (pgx names each address it tried,
+// a line each, often the same one twice) as one line: its distinct lines
+// joined by "; ".
+type oneLine struct{ err error }
+
+func (e oneLine) Error() string {
+	var out []string
+	for _, l := range strings.Split(e.err.Error(), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func (e oneLine) Unwrap() error { return e.err }
 
 // Close closes the history.
 func (s *Store) Close() error { return s.db.Close() }

@@ -117,7 +117,7 @@ func runHistoryShow(ctx context.Context, h *historyOptions, o *historyShowOption
 			return usage(fmt.Errorf("--max-regression: %w", err))
 		}
 	}
-	store, err := h.open(ctx, env)
+	store, err := h.open(ctx, env, false)
 	if err != nil {
 		return err
 	}

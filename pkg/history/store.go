@@ -31,7 +31,17 @@ type Store struct {
 // directory) when it does not exist and migrating its schema forward:
 // a postgres:// or postgresql:// URL opens a PostgreSQL database,
 // anything else names a SQLite file.
-func Open(ctx context.Context, dsn string) (*Store, error) {
+func Open(ctx context.Context, dsn string) (*Store, error) { return open(ctx, dsn, true) }
+
+// OpenExisting opens the history at dsn as Open does, but refuses a
+// SQLite file that does not exist rather than create it (and its
+// directory): a reader of the history (show, gate, confirm) given a
+// mistyped path should say so, not answer from a new, empty history.
+func OpenExisting(ctx context.Context, dsn string) (*Store, error) { return open(ctx, dsn, false) }
+
+// open is Open, creating a SQLite file that does not exist only where
+// create is set.
+func open(ctx context.Context, dsn string, create bool) (*Store, error) {
 	if dsn == "" {
 		return nil, errors.New("no history given: want a file or a postgres:// URL")
 	}
@@ -41,11 +51,11 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		if strings.ContainsAny(dsn, "?#") {
 			return nil, fmt.Errorf("history file %q: a name with ? or # is not taken", dsn)
 		}
+		if err := checkFile(dsn, create); err != nil {
+			return nil, err
+		}
 		if err := os.MkdirAll(filepath.Dir(dsn), 0o755); err != nil {
 			return nil, fmt.Errorf("history file %s: %w", dsn, err)
-		}
-		if err := checkFile(dsn); err != nil {
-			return nil, err
 		}
 		// One writer at a time (BEGIN IMMEDIATE), waiting for another's
 		// transaction rather than failing; WAL, so readers do not wait.
@@ -73,10 +83,13 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 
 // checkFile refuses a history path that exists and is no regular file (a
 // directory, a FIFO, a device), which SQLite would meet with "disk I/O
-// error: illegal seek" or, for a FIFO with no writer, a wait.
-func checkFile(path string) error {
+// error: illegal seek" or, for a FIFO with no writer, a wait; and, unless
+// create, one that does not exist.
+func checkFile(path string, create bool) error {
 	fi, err := os.Stat(path)
 	switch {
+	case errors.Is(err, os.ErrNotExist) && !create:
+		return fmt.Errorf("no history at %s: gobench history add creates it", path)
 	case errors.Is(err, os.ErrNotExist):
 		return nil
 	case err != nil:

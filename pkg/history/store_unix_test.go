@@ -14,7 +14,8 @@ import (
 )
 
 // Open refuses, in one clear line, a history path that is a directory or
-// a FIFO, and a postgres:// URL of a port where nothing listens.
+// a FIFO, and a postgres:// URL of a port where nothing listens;
+// OpenExisting a history file that does not exist, creating nothing.
 func TestOpenRefuses(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -44,6 +45,16 @@ func TestOpenRefuses(t *testing.T) {
 				t.Errorf("Open(%s): %q, want one line saying %q", c.dsn, msg, c.want)
 			}
 		})
+	}
+	missing := filepath.Join(dir, "typo", "h.db")
+	if h, err := OpenExisting(context.Background(), missing); err == nil || !strings.Contains(err.Error(), "no history at") {
+		if h != nil {
+			h.Close()
+		}
+		t.Errorf("OpenExisting(%s): %v, want no history", missing, err)
+	}
+	if _, err := os.Stat(filepath.Dir(missing)); err == nil {
+		t.Errorf("OpenExisting of a missing history created %s", filepath.Dir(missing))
 	}
 	if fi, err := os.Stat(fifo); err != nil || fi.Mode().IsRegular() {
 		t.Errorf("the FIFO was replaced: %v %v", fi, err)

@@ -102,11 +102,13 @@ the ratio; and what was not measured.`,
 func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
 	spec := o.spec
 	spec.Drivers = o.drivers
-	if err := o.run.resolve(); err != nil {
-		return usage(err)
-	}
+	// The formats of a choice first: resolve's error would list every
+	// report format, csv and ycsb among them, that a choice has not.
 	if _, err := report.Render(o.run.format, formatsOf["choice"], report.Options{}); err != nil {
 		return usage(fmt.Errorf("--format: %w", err))
+	}
+	if err := o.run.resolve(); err != nil {
+		return usage(err)
 	}
 	p, err := choose.Build(spec, env.registry())
 	if err != nil {

@@ -97,9 +97,22 @@ func checkFile(path string, create bool) error {
 	case fi.IsDir():
 		return fmt.Errorf("history file %s is a directory: want a SQLite file in it, such as %s", path, filepath.Join(path, "history.db"))
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("history file %s is not a regular file (%v): want a SQLite file or a postgres:// URL", path, fi.Mode().Type())
+		return fmt.Errorf("history file %s is not a regular file (%s): want a SQLite file or a postgres:// URL", path, fileType(fi.Mode()))
 	}
 	return nil
+}
+
+// fileType names the type of a file that is not a regular one.
+func fileType(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
 }
 
 // oneLine is an error of several lines (pgx names each address it tried,
@@ -108,13 +121,23 @@ func checkFile(path string, create bool) error {
 type oneLine struct{ err error }
 
 func (e oneLine) Error() string {
-	var out []string
+	var b strings.Builder
+	var seen []string
 	for _, l := range strings.Split(e.err.Error(), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !slices.Contains(out, l) {
-			out = append(out, l)
+		if l = strings.TrimSpace(l); l == "" || slices.Contains(seen, l) {
+			continue
 		}
+		if len(seen) > 0 {
+			if strings.HasSuffix(seen[len(seen)-1], ":") {
+				b.WriteString(" ")
+			} else {
+				b.WriteString("; ")
+			}
+		}
+		seen = append(seen, l)
+		b.WriteString(l)
 	}
-	return strings.Join(out, "; ")
+	return b.String()
 }
 
 func (e oneLine) Unwrap() error { return e.err }

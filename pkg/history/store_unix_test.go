@@ -31,8 +31,8 @@ func TestOpenRefuses(t *testing.T) {
 	l.Close() // nothing listens on it now
 	cases := []struct{ name, dsn, want string }{
 		{"directory", dir, "is a directory"},
-		{"fifo", fifo, "is not a regular file"},
-		{"postgres, nothing listening", "postgres://u@127.0.0.1:" + strconv.Itoa(port) + "/db?connect_timeout=5", "opening the history"},
+		{"fifo", fifo, "is not a regular file (a FIFO)"},
+		{"postgres, nothing listening", "postgres://u@127.0.0.1:" + strconv.Itoa(port) + "/db?connect_timeout=5", "db`: 127.0.0.1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -114,6 +114,11 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
 	if err != nil {
 		return usage(err)
 	}
+	// The outputs once, before anything runs: each job checks them again,
+	// and a bad --json would fail every candidate, a line each.
+	if err := o.run.checkPaths(env, 1); err != nil {
+		return err
+	}
 	began := time.Now()
 	m := choose.Measured{Failed: map[string]string{}}
 	for i, c := range p.Crash {

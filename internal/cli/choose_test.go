@@ -6,8 +6,10 @@ import (
 )
 
 // choose's bad input is one line, exit 2, naming what a choice takes: an
-// unknown --format lists a choice's formats, not every report's.
+// unknown --format lists a choice's formats, not every report's; a --json
+// that cannot be written is said once, not once per candidate.
 func TestChooseBadInput(t *testing.T) {
+	dir := t.TempDir()
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -15,6 +17,7 @@ func TestChooseBadInput(t *testing.T) {
 		{[]string{"--format", "xml"}, `unknown format "xml" for a choice (want one of html, json, markdown, text)`},
 		{[]string{"--format", "csv"}, `unknown format "csv" for a choice`},
 		{[]string{"--keep", "bogus"}, `--keep "bogus": want acked, process-crash, none`},
+		{[]string{"--driver", "bbolt", "--budget", "10m", "--json", dir}, "--json " + dir + ": " + dir + " is a directory"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			env, stdout, stderr := testEnv(t)

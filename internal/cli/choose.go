@@ -111,11 +111,13 @@ when it cannot tell.`,
 func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
 	spec := o.spec
 	spec.Drivers = o.drivers
-	if err := o.run.resolve(); err != nil {
-		return usage(err)
-	}
+	// The formats of a choice first: resolve's error would list every
+	// report format, csv and ycsb among them, that a choice has not.
 	if _, err := report.Render(o.run.format, formatsOf["choice"], report.Options{}); err != nil {
 		return usage(fmt.Errorf("--format: %w", err))
+	}
+	if err := o.run.resolve(); err != nil {
+		return usage(err)
 	}
 	gates, err := parseChooseGates(o.expect)
 	if err != nil {
@@ -124,6 +126,11 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
 	p, err := choose.Build(spec, env.registry())
 	if err != nil {
 		return usage(err)
+	}
+	// The outputs once, before anything runs: each job checks them again,
+	// and a bad --json would fail every candidate, a line each.
+	if err := o.run.checkPaths(env, 1); err != nil {
+		return err
 	}
 	began := time.Now()
 	m := choose.Measured{Failed: map[string]string{}}

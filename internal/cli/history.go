@@ -15,8 +15,9 @@ type historyOptions struct {
 	history string
 }
 
-// open opens the history --history names, or the default file.
-func (o *historyOptions) open(ctx context.Context, env *Env) (*history.Store, error) {
+// open opens the history --history names, or the default file; only
+// where create (history add) is a SQLite file that does not exist created.
+func (o *historyOptions) open(ctx context.Context, env *Env, create bool) (*history.Store, error) {
 	where := o.history
 	if where == "" {
 		p, err := history.DefaultPath(env.Getenv)
@@ -24,6 +25,9 @@ func (o *historyOptions) open(ctx context.Context, env *Env) (*history.Store, er
 			return nil, usage(err)
 		}
 		where = p
+	}
+	if !create {
+		return history.OpenExisting(ctx, where)
 	}
 	return history.Open(ctx, where)
 }
@@ -104,7 +108,7 @@ func runHistoryAdd(ctx context.Context, h *historyOptions, o *historyAddOptions,
 		suites = append(suites, s)
 	}
 	meta := history.Revision(ctx, o.meta, "", env.Getenv)
-	store, err := h.open(ctx, env)
+	store, err := h.open(ctx, env, true)
 	if err != nil {
 		return err
 	}
@@ -113,9 +117,18 @@ func runHistoryAdd(ctx context.Context, h *historyOptions, o *historyAddOptions,
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "added %d runs (%d figures) of commit %s, branch %s, to %s; %d already there\n",
-		n.Runs, n.Figures, orNone(meta.Commit), orNone(meta.Branch), store, n.Known)
+	fmt.Fprintf(env.Stdout, "added %d runs (%d figures) of commit %s, branch %s, to %s; %d already there%s\n",
+		n.Runs, n.Figures, orNone(meta.Commit), orNone(meta.Branch), store, n.Known, elsewhere(n.Elsewhere))
 	return nil
+}
+
+// elsewhere says how many of the runs already there are kept under
+// another commit ("" for none): adding them again does not move them.
+func elsewhere(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of them under another commit, kept there: a run's id is its content)", n)
 }
 
 // orNone is s, or "(none)" when empty.

@@ -74,7 +74,7 @@ func runHistoryConfirm(ctx context.Context, h *historyOptions, o *historyConfirm
 	if err != nil || maxReg == 0 || len(qs) != 1 || o.rounds < 1 {
 		return usage(errors.New("confirm takes one --figure, --rounds of 1 or more and a --max-regression above 0%"))
 	}
-	store, err := h.open(ctx, env)
+	store, err := h.open(ctx, env, false)
 	if err != nil {
 		return err
 	}

@@ -117,7 +117,7 @@ func runHistoryShow(ctx context.Context, h *historyOptions, o *historyShowOption
 			return usage(fmt.Errorf("--max-regression: %w", err))
 		}
 	}
-	store, err := h.open(ctx, env)
+	store, err := h.open(ctx, env, false)
 	if err != nil {
 		return err
 	}
@@ -161,7 +161,8 @@ below, their range), and the change points found in them.
 
 Values are normalised by each run's calibration where the figure moves
 with the machine: latency and throughput of writing op kinds (upsert,
-insert, update, delete, commit) by the fsync probe, every other latency,
+insert, update, delete, append, read-modify-write, commit, a role's of
+these) by the fsync probe, every other latency,
 throughput and CPU per op by the CPU loop, each to the series' median
 calibration; counts and shares are not. A run on a slower machine is then
 not a regression. The raw median is shown beside; --raw searches it. A run

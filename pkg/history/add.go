@@ -10,9 +10,11 @@ import (
 )
 
 // Added counts what Add did: runs new to the history, and runs it held
-// already (the same result added again).
+// already (the same result added again); Elsewhere is how many of those
+// it holds under another commit than the one given, left there.
 type Added struct {
 	Runs, Figures, Known int
+	Elsewhere            int
 }
 
 // Add keeps every run of the suites in the history, each with meta, in
@@ -88,6 +90,10 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, meta Meta, runs []run) (
 		}
 		if k, err := res.RowsAffected(); err != nil || k == 0 {
 			n.Known++ // the same result, added before
+			var was string
+			if err := tx.QueryRowContext(ctx, s.d.q(`SELECT commit_rev FROM runs WHERE id = ?`), r.id).Scan(&was); err == nil && was != meta.Commit {
+				n.Elsewhere++
+			}
 			continue
 		}
 		n.Runs++

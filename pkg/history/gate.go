@@ -43,6 +43,10 @@ func Gate(series []*Series, maxRegression float64, recent int) []GateVerdict {
 // judgeHead says whether change c at the head of sr fails the gate.
 func judgeHead(sr *Series, c *Change, maxRegression float64) (bool, string) {
 	if c == nil {
+		if n := len(sr.Points); n > 0 && sr.Points[n-1].Excluded {
+			return false, "no change point at the head, but the head (" + ShortCommit(sr.Points[n-1].Commit) +
+				") was not searched: the machine's calibration moved during each of its runs; run it again"
+		}
 		return false, "no change point at the head"
 	}
 	m, _ := judge.ParseMetric(sr.Figure)

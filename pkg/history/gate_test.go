@@ -18,21 +18,25 @@ func TestGate(t *testing.T) {
 		recent int
 		fail   bool
 		reason string
+		// headOut marks the last point left out of the search.
+		headOut bool
 	}{
-		{"no change point", false, 12, nil, 0, false, "no change point at the head"},
-		{"latency up beyond 10%", false, 12, &Change{Index: 6, Worse: true, Ratio: up, RatioOK: true}, 0, true, "a regression beyond 10%"},
-		{"latency up, its interval reaching 10%", false, 12, &Change{Index: 6, Worse: true, Ratio: judge.Interval{Lo: 1.05, Hi: 1.3}, RatioOK: true}, 0, false, "reaches 10%"},
-		{"latency down", false, 12, &Change{Index: 6, Ratio: judge.Interval{Lo: 0.7, Hi: 0.8}, RatioOK: true}, 0, false, "an improvement"},
-		{"throughput down beyond 10%", true, 12, &Change{Index: 6, Worse: true, Ratio: judge.Interval{Lo: 0.7, Hi: 0.8}, RatioOK: true}, 0, true, "a regression beyond 10%"},
-		{"too few points for an interval", false, 4, &Change{Index: 2, Worse: true}, 0, false, "too few points"},
-		{"confirmed a regression, its interval reaching 10%", false, 12, &Change{Index: 6, Worse: true, Ratio: judge.Interval{Lo: 1.05, Hi: 1.3}, RatioOK: true, Verdict: VerdictRegression}, 0, true, "confirmed by an interleaved A/B run"},
-		{"confirmed no regression", false, 12, &Change{Index: 6, Worse: true, Ratio: up, RatioOK: true, Verdict: VerdictPass}, 0, false, "ab found pass"},
-		{"older than --recent", false, 12, &Change{Index: 6, Worse: true, Ratio: up, RatioOK: true}, 5, false, "no change point at the head"},
-		{"within --recent", false, 12, &Change{Index: 7, Worse: true, Ratio: up, RatioOK: true}, 5, true, "a regression beyond 10%"},
+		{"no change point", false, 12, nil, 0, false, "no change point at the head", false},
+		{"latency up beyond 10%", false, 12, &Change{Index: 6, Worse: true, Ratio: up, RatioOK: true}, 0, true, "a regression beyond 10%", false},
+		{"latency up, its interval reaching 10%", false, 12, &Change{Index: 6, Worse: true, Ratio: judge.Interval{Lo: 1.05, Hi: 1.3}, RatioOK: true}, 0, false, "reaches 10%", false},
+		{"latency down", false, 12, &Change{Index: 6, Ratio: judge.Interval{Lo: 0.7, Hi: 0.8}, RatioOK: true}, 0, false, "an improvement", false},
+		{"throughput down beyond 10%", true, 12, &Change{Index: 6, Worse: true, Ratio: judge.Interval{Lo: 0.7, Hi: 0.8}, RatioOK: true}, 0, true, "a regression beyond 10%", false},
+		{"too few points for an interval", false, 4, &Change{Index: 2, Worse: true}, 0, false, "too few points", false},
+		{"confirmed a regression, its interval reaching 10%", false, 12, &Change{Index: 6, Worse: true, Ratio: judge.Interval{Lo: 1.05, Hi: 1.3}, RatioOK: true, Verdict: VerdictRegression}, 0, true, "confirmed by an interleaved A/B run", false},
+		{"confirmed no regression", false, 12, &Change{Index: 6, Worse: true, Ratio: up, RatioOK: true, Verdict: VerdictPass}, 0, false, "ab found pass", false},
+		{"older than --recent", false, 12, &Change{Index: 6, Worse: true, Ratio: up, RatioOK: true}, 5, false, "no change point at the head", false},
+		{"within --recent", false, 12, &Change{Index: 7, Worse: true, Ratio: up, RatioOK: true}, 5, true, "a regression beyond 10%", false},
+		{"head left out of the search", false, 12, nil, 0, false, "the head (c11) was not searched", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			sr := &Series{Figure: "read p99", Higher: c.higher, Points: make([]Point, c.points)}
+			sr.Points[c.points-1].Commit, sr.Points[c.points-1].Excluded = "c11", c.headOut
 			if c.higher {
 				sr.Figure = "total ops/s"
 			}

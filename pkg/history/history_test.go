@@ -23,6 +23,7 @@ func addTwelve(t *testing.T, h *Store, runs []*result.Suite) Added {
 		}
 		total.Runs += n.Runs
 		total.Known += n.Known
+		total.Elsewhere += n.Elsewhere
 		total.Figures += n.Figures
 	}
 	return total
@@ -83,8 +84,11 @@ func historyScenario(t *testing.T, dsn string) map[string][]*Series {
 			checkGate(t, fig, sr, !aaSeries)
 		}
 	}
-	if n := addTwelve(t, h, slow); n.Runs != 0 || n.Known != 12 || n.Figures != 0 {
-		t.Errorf("adding the same twelve runs again: %+v, want all known", n)
+	if n := addTwelve(t, h, slow); n.Runs != 0 || n.Known != 12 || n.Figures != 0 || n.Elsewhere != 0 {
+		t.Errorf("adding the same twelve runs again: %+v, want all known, none elsewhere", n)
+	}
+	if n, err := h.Add(context.Background(), Meta{Commit: "other", Branch: "main"}, slow[0]); err != nil || n.Known != 1 || n.Elsewhere != 1 {
+		t.Errorf("adding c1's run again as commit other: %+v, %v, want it known, under another commit", n, err)
 	}
 	again, _ := json.Marshal(show(t, h, "read p99"))
 	if first, _ := json.Marshal(out["read p99"]); string(first) != string(again) {

@@ -2,8 +2,10 @@ package history
 
 import (
 	"math"
+	"strings"
 
 	"github.com/gobench/gobench/pkg/judge"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // Basis is what a figure's values are normalised by: the machine's
@@ -21,14 +23,27 @@ const (
 	BasisFsync Basis = "fsync"
 )
 
-// writeKinds are the op kinds whose latency and throughput wait, where
-// the engine syncs its commits, on the disk's fsync.
-var writeKinds = map[string]bool{"upsert": true, "insert": true, "update": true, "delete": true, "commit": true, "commits": true}
+// isWriteKind reports whether the op kind's latency and throughput wait,
+// where the engine syncs its commits, on the disk's fsync: every op that
+// changes the database (workload.Op.IsWrite: upsert, insert, update,
+// delete, append, read-modify-write), the commit and the commit rate; a
+// role's kind ("writer append") by its op's.
+func isWriteKind(kind string) bool {
+	if _, k, ok := strings.Cut(kind, " "); ok {
+		kind = k
+	}
+	if kind == "commit" || kind == "commits" {
+		return true
+	}
+	op, err := workload.ParseOp(kind)
+	return err == nil && op.IsWrite()
+}
 
 // basisOf chooses the calibration a figure is normalised by, the rule
 // docs/history.md states: latency and throughput (and CPU per op) move
 // with the machine, counts and shares do not; those of writing op kinds
-// (upsert, insert, update, delete, commit, the commit rate) by the fsync
+// (isWriteKind: upsert, insert, update, delete, append,
+// read-modify-write, commit, the commit rate) by the fsync
 // probe where every calibrated run measured it, every other by the CPU
 // loop; none where no run was calibrated.
 func basisOf(m judge.Metric, samples []Sample) Basis {
@@ -46,7 +61,7 @@ func basisOf(m judge.Metric, samples []Sample) Basis {
 	switch {
 	case !calibrated:
 		return BasisNone
-	case writeKinds[m.Kind] && fsync:
+	case isWriteKind(m.Kind) && fsync:
 		return BasisFsync
 	case cpu:
 		return BasisCPU

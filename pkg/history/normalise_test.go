@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/gobench/gobench/pkg/judge"
 )
 
 // TestSlowerMachineIsNoRegression: runs from c7 on ran on a machine
@@ -98,4 +100,35 @@ func openTemp(t *testing.T) *Store {
 	}
 	t.Cleanup(func() { h.Close() })
 	return h
+}
+
+// TestBasisOfWritingKinds: every writing op kind's latency and throughput
+// are normalised by the fsync probe, a role's by its op's, the others'
+// by the CPU loop, counts by none.
+func TestBasisOfWritingKinds(t *testing.T) {
+	t.Parallel()
+	both := []Sample{{Cal: Calibration{CPUBefore: 1, CPUAfter: 1, FsyncBefore: 1, FsyncAfter: 1}}}
+	cases := []struct {
+		figure string
+		want   Basis
+	}{
+		{"upsert p99", BasisFsync},
+		{"append p99", BasisFsync},
+		{"append ops/s", BasisFsync},
+		{"read-modify-write p99", BasisFsync},
+		{"writer append p99", BasisFsync},
+		{"writer total ops/s", BasisCPU},
+		{"reader read p99", BasisCPU},
+		{"read p99", BasisCPU},
+		{"total ops/s", BasisCPU},
+	}
+	for _, c := range cases {
+		m, err := judge.ParseMetric(c.figure)
+		if err != nil {
+			t.Fatalf("%s: %v", c.figure, err)
+		}
+		if got := basisOf(m, both); got != c.want {
+			t.Errorf("%s: normalised by %q, want %q", c.figure, got, c.want)
+		}
+	}
 }

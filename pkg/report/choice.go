@@ -82,11 +82,25 @@ func choiceHeader(c *result.Choice) []string {
 	}
 }
 
+// choiceAllLost reports whether every row lost writes or was left
+// corrupt at a power cut: only then did none keep the promise (a row can
+// go unranked for other reasons, such as speed runs cut short).
+func choiceAllLost(c *result.Choice) bool {
+	for _, r := range c.Rows {
+		if r.Lossy == 0 && r.Corrupt == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // choiceWinner is the line naming the winner and its margin.
 func choiceWinner(c *result.Choice) string {
 	switch {
-	case c.Winner == "":
+	case c.Winner == "" && choiceAllLost(c):
 		return "no winner: no engine and setting kept the promise in its runs"
+	case c.Winner == "":
+		return "no winner: none was ranked (each row says why)"
 	case c.Margin == nil:
 		return "winner: " + c.Winner + " (the only one ranked)"
 	}

@@ -75,7 +75,8 @@ func TestChoiceFormats(t *testing.T) {
 
 // The winner's line says a tie where the interval of the ratio holds ×1,
 // and too few runs where there is none; no winner where none kept the
-// promise.
+// promise, and, where rows kept it but none was ranked (speed runs
+// interrupted), no claim that none kept it.
 func TestChoiceWinner(t *testing.T) {
 	t.Parallel()
 	c := testChoice()
@@ -88,8 +89,14 @@ func TestChoiceWinner(t *testing.T) {
 		t.Errorf("few: %s", got)
 	}
 	c.Winner, c.Margin = "", nil
-	if got := choiceWinner(c); !strings.HasPrefix(got, "no winner") {
-		t.Errorf("none: %s", got)
+	if got := choiceWinner(c); !strings.HasPrefix(got, "no winner: none was ranked") {
+		t.Errorf("none ranked, two kept the promise: %s", got)
+	}
+	for i := range c.Rows {
+		c.Rows[i].Rank, c.Rows[i].Lossy = 0, 1
+	}
+	if got := choiceWinner(c); !strings.Contains(got, "no engine and setting kept the promise") {
+		t.Errorf("all lost: %s", got)
 	}
 }
 

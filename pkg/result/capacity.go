@@ -155,8 +155,8 @@ func decodeCapacity(b []byte) (*Capacity, error) {
 }
 
 // ReadAny decodes a result file of any kind a report renders: a capacity
-// search (*Capacity), a book of suites (*Book), or a run or a suite (as a
-// *Suite, see ReadSuite).
+// search (*Capacity), a book of suites (*Book), gobench choose's answer
+// (*Choice), or a run or a suite (as a *Suite, see ReadSuite).
 func ReadAny(r io.Reader) (any, error) {
 	b, err := readFile(r)
 	if err != nil {
@@ -168,8 +168,11 @@ func ReadAny(r io.Reader) (any, error) {
 	if err := json.Unmarshal(b, &head); err == nil && head.Kind == KindCapacity {
 		return decodeCapacity(b)
 	}
-	if head.Kind == BookKind {
+	switch head.Kind {
+	case BookKind:
 		return decodeBook(b)
+	case ChoiceKind:
+		return decodeChoice(b)
 	}
 	return ReadSuite(bytes.NewReader(b))
 }

@@ -1,6 +1,8 @@
 package result
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"time"
 )
@@ -109,3 +111,15 @@ func (r ChoiceRow) Name() string {
 
 // Write writes the choice as indented JSON.
 func (c *Choice) Write(w io.Writer) error { return writeIndented(w, c) }
+
+// decodeChoice decodes a choice file (ReadAny's branch for ChoiceKind).
+func decodeChoice(data []byte) (*Choice, error) {
+	var c Choice
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("decoding choice: %w", err)
+	}
+	if c.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("choice schema version %d is not supported (this gobench reads version %d)", c.SchemaVersion, SchemaVersion)
+	}
+	return &c, nil
+}

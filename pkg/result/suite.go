@@ -687,14 +687,18 @@ func ReadSuite(rd io.Reader) (*Suite, error) {
 // decodeSuite is ReadSuite of a file's bytes.
 func decodeSuite(data []byte) (*Suite, error) {
 	var probe struct {
-		Kind   string            `json:"kind"`
-		Suites []json.RawMessage `json:"suites"`
+		SchemaVersion *int              `json:"schema_version"`
+		Kind          string            `json:"kind"`
+		Suites        []json.RawMessage `json:"suites"`
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return nil, fmt.Errorf("decoding result: %w", err)
 	}
 	if probe.Kind == BookKind {
 		return nil, fmt.Errorf("a book of %d suites (gobench scenario run with several scenarios): gobench report reads it whole; this wants one suite", len(probe.Suites))
+	}
+	if err := notRunOrSuite(probe.Kind, probe.SchemaVersion != nil); err != nil {
+		return nil, err
 	}
 	if probe.Kind != SuiteKind {
 		r, err := Read(bytes.NewReader(data))
@@ -757,4 +761,27 @@ func CellErrors(c Cell) Errors {
 		}
 	}
 	return e
+}
+
+// otherKinds names the result files of a kind that is neither a run nor
+// a suite, which a reader of runs refuses by name.
+var otherKinds = map[string]string{
+	ChoiceKind:   "gobench choose's answer",
+	KindCapacity: "a capacity search's result",
+	KindScale:    "a scale search's result",
+}
+
+// notRunOrSuite refuses, saying what it is, a file of another kind than a
+// run or a suite (a choice, a capacity or scale search), or one without a
+// schema version (gobench compare's or ab's JSON verdict, any other JSON):
+// a bare "plan is invalid" or "schema version 0" would not tell the user
+// which file they gave.
+func notRunOrSuite(kind string, versioned bool) error {
+	if what, ok := otherKinds[kind]; ok {
+		return fmt.Errorf("%w of a run or a suite: it is %s (kind %q; gobench report renders it)", ErrNotResult, what, kind)
+	}
+	if !versioned {
+		return fmt.Errorf("%w: it has no schema_version (gobench compare's and ab's JSON are verdicts, not results)", ErrNotResult)
+	}
+	return nil
 }

@@ -117,9 +117,18 @@ func runHistoryAdd(ctx context.Context, h *historyOptions, o *historyAddOptions,
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "added %d runs (%d figures) of commit %s, branch %s, to %s; %d already there%s\n",
-		n.Runs, n.Figures, orNone(meta.Commit), orNone(meta.Branch), store, n.Known, elsewhere(n.Elsewhere))
+	fmt.Fprintf(env.Stdout, "added %d runs (%d figures) of commit %s, branch %s, to %s; %d already there%s%s\n",
+		n.Runs, n.Figures, orNone(meta.Commit), orNone(meta.Branch), store, n.Known, elsewhere(n.Elsewhere), incomplete(n.Incomplete))
 	return nil
+}
+
+// incomplete says how many runs were left out because they did not
+// complete ("" for none).
+func incomplete(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d left out: they did not complete (interrupted or failed), and a partial run is no point of a series", n)
 }
 
 // elsewhere says how many of the runs already there are kept under

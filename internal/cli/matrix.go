@@ -66,7 +66,19 @@ func (f *matrixFlags) matrix(fs *pflag.FlagSet) (preset.Matrix, error) {
 	if m.Pin, err = f.pin(fs); err != nil {
 		return preset.Matrix{}, err
 	}
-	return preset.Matrix{Matrix: m, Registry: f.reg, Engines: f.es, Given: fs.Changed}, nil
+	return preset.Matrix{Matrix: m, Registry: f.reg, Engines: f.es, Given: fs.Changed, Default: flagDefault(fs)}, nil
+}
+
+// flagDefault returns the default value of fs's flags, by name: false
+// for a flag fs does not have.
+func flagDefault(fs *pflag.FlagSet) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		f := fs.Lookup(name)
+		if f == nil {
+			return "", false
+		}
+		return f.DefValue, true
+	}
 }
 
 // pin reads --cpus and --coordinator-cpu: nil when neither is given.

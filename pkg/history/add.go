@@ -11,21 +11,30 @@ import (
 
 // Added counts what Add did: runs new to the history, and runs it held
 // already (the same result added again); Elsewhere is how many of those
-// it holds under another commit than the one given, left there.
+// it holds under another commit than the one given, left there;
+// Incomplete how many runs it left out because they did not complete
+// (interrupted, or failed part way): a partial run's figures are no
+// point of a series.
 type Added struct {
 	Runs, Figures, Known int
 	Elsewhere            int
+	Incomplete           int
 }
 
 // Add keeps every run of the suites in the history, each with meta, in
 // one transaction: all of them or, on an error, none. A run the history
 // holds already (its id, the hash of its content, is there) is left as
-// it is.
+// it is, and so is a run that did not complete (Added.Incomplete).
 func (s *Store) Add(ctx context.Context, meta Meta, suites ...*result.Suite) (Added, error) {
 	var runs []run
+	incomplete := 0
 	for _, su := range suites {
 		for _, c := range su.Cells {
 			for _, r := range c.Runs {
+				if !r.Complete {
+					incomplete++
+					continue
+				}
 				rr, err := runOf(r, meta)
 				if err != nil {
 					return Added{}, err
@@ -46,6 +55,7 @@ func (s *Store) Add(ctx context.Context, meta Meta, suites ...*result.Suite) (Ad
 	if err := tx.Commit(); err != nil {
 		return Added{}, fmt.Errorf("adding to the history %s: %w", s, err)
 	}
+	n.Incomplete = incomplete
 	return n, nil
 }
 

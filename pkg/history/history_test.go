@@ -137,3 +137,28 @@ func checkGate(t *testing.T, fig string, sr *Series, fail bool) {
 func TestHistorySQLite(t *testing.T) {
 	historyScenario(t, filepath.Join(t.TempDir(), "sub", "history.db"))
 }
+
+// A run that did not complete (interrupted, or a worker failed) is left
+// out of the history, counted, so that a partial run's figures never
+// become a point of a series; the complete runs beside it are added.
+func TestIncompleteRunsLeftOut(t *testing.T) {
+	ctx := context.Background()
+	h, err := Open(ctx, filepath.Join(t.TempDir(), "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	runs := twelve(t, baseRun(t), 0, constant(1), constant(10))
+	partial := runs[1].Cells[0].Runs[0]
+	partial.Complete = false
+	n, err := h.Add(ctx, Meta{Commit: "c1", Branch: "main"}, runs[0], runs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Runs != 1 || n.Incomplete != 1 {
+		t.Fatalf("added %+v, want 1 run added and 1 incomplete left out", n)
+	}
+	if ss := show(t, h, "read p99"); len(ss) != 1 || len(ss[0].Points) != 1 || len(ss[0].Points[0].Runs) != 1 {
+		t.Errorf("the series holds %+v, want one point of the one complete run", ss)
+	}
+}

@@ -44,6 +44,10 @@ type Matrix struct {
 	// Given reports whether a flag was given: an engine's flag given for
 	// drivers none of which is of that engine is refused. Nil: none was.
 	Given func(flag string) bool
+	// Default returns a flag's default value, false for a flag the
+	// command has not: a replay's cell as captured takes it for a
+	// setting the flags gave but the application did not set. Nil: none.
+	Default func(flag string) (string, bool)
 }
 
 // plans spans the matrix over template; setBatch applies a batch value.

@@ -10,17 +10,31 @@ import (
 
 // asCaptured puts first the cell as the application ran: the first
 // cell's driver and workers, with the settings the trace's PRAGMAs set
-// (workload.ReplayCaptured.CellValues). Every cell of the matrix takes
-// them too, for each setting whose flag was not given: the matrix varies
-// from the application's settings, not from gobench's defaults. A cell
-// of the matrix that is the cell as captured runs once, as it.
+// (workload.ReplayCaptured.CellValues), and the default of each of those
+// settings the application did not set, even where the flags gave one
+// (the application ran on its own defaults, not on --journal wal). Every
+// cell of the matrix takes the captured values too, for each setting
+// whose flag was not given: the matrix varies from the application's
+// settings, not from gobench's defaults. A cell of the matrix that is the
+// cell as captured runs once, as it.
 func asCaptured(m Matrix, cells []*workload.Plan) ([]*workload.Plan, error) {
 	given := m.Given
 	if given == nil {
 		given = func(string) bool { return false }
 	}
 	values := cells[0].Replay.Captured.CellValues()
-	first, err := overrideCell(m, cells[0], values)
+	own := map[string]string{}
+	for _, flag := range workload.CapturedFlags {
+		if _, set := values[flag]; !set && given(flag) && m.Default != nil {
+			if d, ok := m.Default(flag); ok {
+				own[flag] = d
+			}
+		}
+	}
+	for flag, v := range values {
+		own[flag] = v
+	}
+	first, err := overrideCell(m, cells[0], own)
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,15 @@ func TestReplayAsCaptured(t *testing.T) {
 			"settings=given,journal=wal,sync=full,busy-timeout=2.5s",
 		}},
 		{"no pragma: SQLite's defaults, gobench's busy timeout", []string{"SELECT 1"}, nil, []string{"settings=as captured,journal=rollback,sync=full,busy-timeout=5s"}},
+		{"no pragma, a journal given: the application's own defaults first", []string{"SELECT 1"}, []string{"--journal", "wal"}, []string{
+			"settings=as captured,journal=rollback,sync=full,busy-timeout=5s",
+			"settings=given,journal=wal,sync=full,busy-timeout=5s",
+		}},
+		{"a journal set, a sync matrix given", []string{"PRAGMA journal_mode=WAL", "SELECT 1"}, []string{"--sync", "normal,off"}, []string{
+			"settings=as captured,journal=wal,sync=full,busy-timeout=5s",
+			"settings=given,journal=wal,sync=normal,busy-timeout=5s",
+			"settings=given,journal=wal,sync=off,busy-timeout=5s",
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeTrace(t, tt.sqls...)
@@ -82,6 +91,12 @@ func TestReplayAsCaptured(t *testing.T) {
 				Matrix: workload.Matrix{Drivers: store.List{all.DefaultDriver()}, Modes: store.List{workload.ModeGoroutine}, Procs: store.List{"0"},
 					Goroutines: store.List{"1"}, Batches: store.List{"1"}, Busy: workload.BusyTimeout},
 				Registry: reg, Engines: es, Given: fs.Changed,
+				Default: func(name string) (string, bool) {
+					if f := fs.Lookup(name); f != nil {
+						return f.DefValue, true
+					}
+					return "", false
+				},
 			}
 			spec := preset.DefaultReplaySpec()
 			spec.Open = func() (io.ReadCloser, error) { return os.Open(path) }

@@ -50,10 +50,15 @@ func (p *Plan) checkAppend() error {
 	default:
 		return fmt.Errorf("unknown append order %q (want %s or %s)", p.AppendOrder, AppendSequential, AppendRandom)
 	}
+	appends := false
 	for _, ph := range p.RunPhases() {
+		appends = appends || ph.Mix.Share(OpAppend) > 0
 		if ph.Ops > MaxAppends && ph.Mix.Share(OpAppend) > 0 {
 			return fmt.Errorf("phase %s: %d ops per worker could append more than the %d keys a worker may append in a phase", ph.Name, ph.Ops, int64(MaxAppends))
 		}
+	}
+	if p.AppendOrder == AppendRandom && !appends {
+		return fmt.Errorf("append order %s: no phase of the plan appends (give append in --mix or a --role's mix)", AppendRandom)
 	}
 	return nil
 }

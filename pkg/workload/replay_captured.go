@@ -52,6 +52,12 @@ type CapturedTiming struct {
 	MaxMicros   float64 `json:"max_us"`
 }
 
+// CapturedFlags are the run's settings a replay's cell as captured takes
+// from the application's PRAGMAs (ReplayCaptured.CellValues): where the
+// application set none of one, that cell runs it at the setting's
+// default, whatever the flags gave the other cells.
+var CapturedFlags = []string{"journal", "sync", "busy-timeout", "checkpoint"}
+
 // CellValues returns the values the cell as captured gives the run's
 // settings, by flag name (journal: wal): those the application set.
 func (c *ReplayCaptured) CellValues() map[string]string {

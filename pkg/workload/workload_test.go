@@ -127,6 +127,8 @@ func TestPlanValidate(t *testing.T) {
 		{"each without order", func(p *Plan) {
 			p.Phases[0].Access, p.Phases[0].Ops, p.Phases[0].Mix = AccessEach, 0, Mix{{OpInsert, 100}}
 		}, `unknown key order ""`},
+		{"random appends", func(p *Plan) { p.AppendOrder, p.Phases[0].Mix = AppendRandom, Mix{{OpAppend, 50}, {OpRead, 50}} }, ""},
+		{"random order of no appends", func(p *Plan) { p.AppendOrder = AppendRandom }, "no phase of the plan appends"},
 		{"crash", func(p *Plan) { crash(p) }, ""},
 		{"crash without states", func(p *Plan) { crash(p).States = 0 }, "crash: 0 states"},
 		{"crash of too many states", func(p *Plan) { crash(p).States = MaxCrashStates + 1 }, "states"},

@@ -184,7 +184,7 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 			d.RecoveryCut++
 		}
 	case d.Exhaustive:
-		d.Points = append(d.Points, where+": "+stateOutcome(r))
+		d.Points = append(d.Points, where+": "+r.Outcome())
 	}
 	if r.NoOpen {
 		d.NoOpen++
@@ -226,24 +226,21 @@ func (d *Durability) Add(st store.CrashState, r workload.CrashResult) {
 	if r.Lost > 0 {
 		d.MaxLost = max(d.MaxLost, r.Lost)
 		d.MaxLostAgeMicros = max(d.MaxLostAgeMicros, float64(r.OldestLost)/1e3)
-		d.example(fmt.Sprintf("%s: lost %d of %d acknowledged %s", where, r.Lost, r.Checked, ackedNoun(r)))
+		d.example(fmt.Sprintf("%s: lost %d of %d acknowledged %s", where, r.Lost, r.Checked, r.AckedNoun()))
 		for _, e := range r.Examples {
 			d.example("  " + e)
 		}
 	}
 }
 
-// stateOutcome says in a few words what one state held.
-func stateOutcome(r workload.CrashResult) string { return r.Outcome() }
-
 // failOutcome says whether a state's cut came after the run's failed
 // sync and what it held, and how many of its lost writes had been
 // acknowledged after that sync failed.
 func failOutcome(st store.CrashState, r workload.CrashResult) string {
 	if st.FailedSyncs == 0 {
-		return "before the failed sync: " + stateOutcome(r)
+		return "before the failed sync: " + r.Outcome()
 	}
-	s := fmt.Sprintf("after the failed sync (event %d): %s", st.FailedAt, stateOutcome(r))
+	s := fmt.Sprintf("after the failed sync (event %d): %s", st.FailedAt, r.Outcome())
 	if r.Lost > 0 {
 		s += fmt.Sprintf(", %d of them acknowledged after the failed sync", r.LostAfterFail)
 	}
@@ -255,14 +252,11 @@ func failOutcome(st store.CrashState, r workload.CrashResult) string {
 func recoveryOutcome(r workload.CrashResult) string {
 	c := r.Recovery
 	if c.Events == 0 {
-		return "its reopen wrote nothing (no second cut): " + stateOutcome(r)
+		return "its reopen wrote nothing (no second cut): " + r.Outcome()
 	}
 	return fmt.Sprintf("cut again after event %d of the %d its reopen recorded: %s (the reopen left to finish: %s)",
-		c.Cut, c.Events, stateOutcome(r), c.First)
+		c.Cut, c.Events, r.Outcome(), c.First)
 }
-
-// ackedNoun is what a state's run acknowledged (CrashResult.AckedNoun).
-func ackedNoun(r workload.CrashResult) string { return r.AckedNoun() }
 
 func (d *Durability) example(s string) {
 	if len(d.Examples) < 12 {

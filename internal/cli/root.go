@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -115,7 +116,7 @@ func Main(args []string, env *Env) int {
 		defer context.AfterFunc(ctx, env.FS.CancelReads)()
 	}
 	var workers, program atomic.Bool // the command runs workers, or a program (set once it starts)
-	relaySignals(env, cancel, &workers, &program)
+	said := relaySignals(env, cancel, &workers, &program)
 	root := newRootCommand(env)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		workers.Store(cmd.Annotations[runsWorkers] != "" && !printsOnly(cmd))
@@ -136,6 +137,14 @@ func Main(args []string, env *Env) int {
 	cause := context.Cause(ctx) // which signal, if any
 	if cause == nil {
 		cause = err
+	}
+	if said != nil && cause != errBrokenPipe && errors.As(cause, new(*signalCause)) {
+		// The relay's line saying the command stops comes before the
+		// error that ends it (it is written just after the cancel).
+		select {
+		case <-said:
+		case <-time.After(time.Second):
+		}
 	}
 	printError(env, err, cause, workers.Load())
 	if err != nil && errors.As(cause, new(*signalCause)) {
@@ -211,11 +220,13 @@ func isClosed(c <-chan struct{}) bool {
 // cancellation of the command (its cause says which signal; SIGQUIT
 // prints every goroutine's stack first, as Go's own handler does), and a
 // second one, for a command that runs workers or a program, into killing
-// them (env.Abort).
-func relaySignals(env *Env, cancel context.CancelCauseFunc, workers, program *atomic.Bool) {
+// them (env.Abort). said is closed once the line saying the command
+// stops is written (nil without signals to relay).
+func relaySignals(env *Env, cancel context.CancelCauseFunc, workers, program *atomic.Bool) (said <-chan struct{}) {
 	if env.Notify == nil {
-		return
+		return nil
 	}
+	stopping := make(chan struct{})
 	sigs := make(chan os.Signal, 4)
 	abort := make(chan struct{})
 	env.Abort = abort
@@ -223,6 +234,7 @@ func relaySignals(env *Env, cancel context.CancelCauseFunc, workers, program *at
 	go func() {
 		cause, ok := nextStop(sigs, env.BrokenPipe)
 		if !ok {
+			close(stopping)
 			return
 		}
 		if cause == errQuit {
@@ -237,6 +249,7 @@ func relaySignals(env *Env, cancel context.CancelCauseFunc, workers, program *at
 		case cause != errBrokenPipe: // a report's reader left: nothing to say (printError)
 			fmt.Fprintf(env.Stderr, "gobench: %v: stopping\n", cause)
 		}
+		close(stopping)
 		if _, ok := nextStop(sigs, nil); ok && (workers.Load() || program.Load()) {
 			what := "the workers"
 			if program.Load() {
@@ -246,6 +259,7 @@ func relaySignals(env *Env, cancel context.CancelCauseFunc, workers, program *at
 			close(abort)
 		}
 	}()
+	return stopping
 }
 
 // nextStop waits for the next signal that stops gobench, or for broken to

@@ -107,7 +107,10 @@ for p, q in ((procs, queries), (1, one)):
     for prog in programs:
         if prog[0] in ("C", "capi"):
             ref.setdefault((prog[0], version[prog]), prog)
-    for prog in programs:
+    # Rows by SQLite version: its C program, capi, the drivers of the MATCH
+    # build, the others.
+    rank = lambda prog: (tuple(int(x) for x in version[prog].split(".")), prog[0] != "C", prog[0] != "capi", not prog[1], programs.index(prog))
+    for prog in sorted(programs, key=rank):
         name, v = prog[0], res[prog]
         c = ref.get(("C", version[prog]), ("C", ""))
         capi = ref.get(("capi", version[prog]), ("capi", ""))

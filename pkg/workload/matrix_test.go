@@ -112,6 +112,38 @@ func TestMatrixRefusals(t *testing.T) {
 	}
 }
 
+// --sqlite-version on a driver carrying its own SQLite spans its cell
+// at that version, as it is (beside the cgo drivers built at it), and
+// refuses another before any cell runs.
+func TestMatrixSQLiteVersion(t *testing.T) {
+	t.Parallel()
+	v, err := sqlite.Modernc().EngineVersion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := strings.TrimPrefix(v, "SQLite ")
+	other := ""
+	for _, o := range sqlite.SQLiteVersions() {
+		if o != own {
+			other = o
+		}
+	}
+	for _, tt := range []struct {
+		version, err string
+	}{
+		{own, ""},
+		{other, "modernc carries SQLite " + own + " and runs no other"},
+	} {
+		plans, err := span(t, "--driver", "modernc,null", "--sqlite-version", tt.version)
+		switch {
+		case tt.err == "" && (err != nil || len(plans) != 2):
+			t.Errorf("--sqlite-version %s: %d cells, %v; want 2", tt.version, len(plans), err)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("--sqlite-version %s: %d cells, %v; want an error containing %q", tt.version, len(plans), err, tt.err)
+		}
+	}
+}
+
 // A comma list refuses empty items and repeats.
 func TestList(t *testing.T) {
 	t.Parallel()

@@ -284,11 +284,17 @@ func (p *Plan) checker() string {
 // processes on a store one process may open), a --crash run on a driver
 // that cannot record it (by its VFS, store.PowerCutter, or by the file
 // system, store.DiskFiler), a record workload on a
-// driver that keeps no record tables, or scans on one whose tables are
-// unordered.
+// driver that keeps no record tables, scans on one whose tables are
+// unordered, or a build of its engine it cannot run
+// (store.WorkerBuilder: a matrix's cell refused before any cell runs).
 func CheckDriver(plan *Plan, drv store.Driver) error {
 	if err := store.CheckShare(drv, plan.Processes(), plan.Workers()); err != nil {
 		return err
+	}
+	if wb, ok := drv.(store.WorkerBuilder); ok {
+		if _, err := wb.WorkerBuild(plan.Store); err != nil {
+			return err
+		}
 	}
 	if err := checkPowerCut(drv, plan); err != nil {
 		return err

@@ -92,7 +92,8 @@ var _ store.WorkerBuilder = (*Driver)(nil)
 // --sqlite-define ask for: mattn's module at that version, SQLite
 // compiled with those definitions; nil where they ask for none, or for
 // the SQLite this executable runs. Only the cgo drivers, which compile
-// mattn's SQLite, take them.
+// mattn's SQLite, are built; the others take only the --sqlite-version
+// of the SQLite they carry (carries).
 func (d *Driver) WorkerBuild(cfg store.Config) (*store.WorkerBuild, error) {
 	o, err := DecodeOptions(cfg.Options)
 	if err != nil {
@@ -104,6 +105,8 @@ func (d *Driver) WorkerBuild(cfg store.Config) (*store.WorkerBuild, error) {
 		return nil, nil
 	case !cgo && o.LockWait == LockWaitBlocking:
 		return nil, fmt.Errorf("%w: --lock-wait blocking calls sqlite3_setlk_timeout, which the mattn and capi drivers can and %s cannot", store.ErrInvalid, d.name)
+	case !cgo && o.Defines == "":
+		return nil, d.carries(o.SQLiteVersion)
 	case !cgo:
 		return nil, fmt.Errorf("%w: --sqlite-version and --sqlite-define build the SQLite of the mattn and capi drivers, not %s's", store.ErrInvalid, d.name)
 	}
@@ -122,6 +125,30 @@ func (d *Driver) WorkerBuild(cfg store.Config) (*store.WorkerBuild, error) {
 		return nil, fmt.Errorf("%w: --lock-wait blocking needs a SQLite compiled with %s: add --sqlite-define %s (process mode)", store.ErrInvalid, setlkDefine, setlkDefine)
 	}
 	return b, nil
+}
+
+// carries accepts a --sqlite-version v of a driver that compiles no
+// SQLite of mattn's (modernc, ncruces) where v is the SQLite it carries,
+// and refuses any other: such a driver runs as it is, so that
+// `--driver mattn,modernc --sqlite-version 3.54.1` compares the drivers on
+// one SQLite, the cgo drivers built at modernc's.
+func (d *Driver) carries(v string) error {
+	_, bundled, err := resolveVersion(v)
+	if err != nil {
+		return fmt.Errorf("%w: %w", store.ErrInvalid, err)
+	}
+	own, err := d.EngineVersion()
+	if err != nil {
+		return err
+	}
+	own = strings.TrimPrefix(own, "SQLite ")
+	if bundled != own {
+		if bundled == "" {
+			bundled = "a version not known here"
+		}
+		return fmt.Errorf("%w: --sqlite-version %s is SQLite %s, and %s carries SQLite %s and runs no other: --sqlite-version builds the SQLite of the mattn and capi drivers (give %s to run the others at %s's)", store.ErrInvalid, v, bundled, d.name, own, own, d.name)
+	}
+	return nil
 }
 
 // setlkDefine is the compile option that gives SQLite blocking locks.

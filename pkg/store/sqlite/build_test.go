@@ -38,8 +38,10 @@ func TestResolveVersion(t *testing.T) {
 }
 
 // A cell's options ask for a worker build only for the cgo drivers, and
-// blocking locks only where the build compiles them in.
+// blocking locks only where the build compiles them in; a driver that
+// carries its own SQLite takes that version (and runs as it is), no other.
 func TestWorkerBuild(t *testing.T) {
+	own, other := moderncVersions(t)
 	cfg := func(o Options) store.Config { return store.Config{Options: o.Encode()} }
 	opts := func(version string, defines Defines, wait string) Options {
 		o := DefaultOptions()
@@ -58,7 +60,10 @@ func TestWorkerBuild(t *testing.T) {
 		{"version", &Driver{name: "mattn"}, opts("3.54.1", "", ""), &store.WorkerBuild{Module: mattnModule, Version: "v1.14.53"}, ""},
 		{"blocking built", &Driver{name: "mattn"}, opts("v1.14.53", "SQLITE_ENABLE_SETLK_TIMEOUT", LockWaitBlocking), &store.WorkerBuild{Module: mattnModule, Version: "v1.14.53", Defines: []string{"SQLITE_ENABLE_SETLK_TIMEOUT"}}, ""},
 		{"blocking unbuilt", &Driver{name: "mattn"}, opts("v1.14.53", "", LockWaitBlocking), nil, "needs a SQLite compiled with SQLITE_ENABLE_SETLK_TIMEOUT"},
-		{"modernc version", &Driver{name: "modernc"}, opts("3.54.1", "", ""), nil, "mattn and capi"},
+		{"modernc its own version", Modernc(), opts(own, "", ""), nil, ""},
+		{"modernc another version", Modernc(), opts(other, "", ""), nil, "modernc carries SQLite " + own + " and runs no other"},
+		{"modernc an unknown version", Modernc(), opts("v1.14.99", "", ""), nil, "modernc carries SQLite " + own},
+		{"modernc define", Modernc(), opts(own, "SQLITE_ENABLE_SETLK_TIMEOUT", ""), nil, "mattn and capi"},
 		{"ncruces blocking", &Driver{name: "ncruces"}, opts("", "", LockWaitBlocking), nil, "ncruces cannot"},
 	} {
 		got, err := tc.driver.WorkerBuild(cfg(tc.o))
@@ -75,6 +80,24 @@ func TestWorkerBuild(t *testing.T) {
 			t.Errorf("%s: build %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// moderncVersions returns the SQLite modernc carries and another that
+// --sqlite-version knows.
+func moderncVersions(t *testing.T) (own, other string) {
+	t.Helper()
+	v, err := Modernc().EngineVersion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own = strings.TrimPrefix(v, "SQLite ")
+	for _, o := range SQLiteVersions() {
+		if o != own {
+			return own, o
+		}
+	}
+	t.Fatalf("no SQLite version known besides modernc's %s", own)
+	return "", ""
 }
 
 // Definitions are kept sorted and refused when bad; the lock wait takes

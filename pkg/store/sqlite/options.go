@@ -83,7 +83,7 @@ type Options struct {
 	// them bundles ("3.54.1", see SQLiteVersions), compiled into a
 	// worker executable of its own (store.WorkerBuild, process mode);
 	// "" is the SQLite compiled into gobench.
-	SQLiteVersion string `json:"sqlite_version,omitempty" flag:"sqlite-version" named:"omitzero" help:"mattn, capi drivers, process mode: run the workers on another SQLite, built once into a cached worker executable: a mattn module version (v1.14.53) or the SQLite it bundles (3.54.1)"`
+	SQLiteVersion string `json:"sqlite_version,omitempty" flag:"sqlite-version" named:"omitzero" help:"mattn, capi drivers, process mode: run the workers on another SQLite, built once into a cached worker executable: a mattn module version (v1.14.53) or the SQLite it bundles (3.54.1); modernc and ncruces take only the SQLite they carry, to be compared with the others on it"`
 	// Defines are C definitions SQLite is compiled with in the cgo
 	// drivers' worker executable (CGO_CFLAGS), joined by "+":
 	// "SQLITE_ENABLE_SETLK_TIMEOUT+SQLITE_DEFAULT_CACHE_SIZE=-4000".

@@ -93,6 +93,9 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 	if r.Captured, err = readCaptured(open, r); err != nil {
 		return nil, in, err
 	}
+	if r.Remap, err = remapAt(open, r, r.Scale); err != nil {
+		return nil, in, err
+	}
 	return r, in, nil
 }
 
@@ -407,6 +410,10 @@ func Rescale(r *workload.Replay, scale int) (*workload.Replay, error) {
 		}
 	}
 	out := *r
+	var err error
+	if out.Remap, err = remapAt(openTrace(r), r, scale); err != nil {
+		return nil, err
+	}
 	out.Workers, out.Procs = placeConns(conns, r.Fold, scale)
 	out.Scale = scale
 	if scale <= 1 {

@@ -109,10 +109,11 @@ func analyzeRemap(sql string, tables map[string]*remapTable) remapPlan {
 		return remapPlan{}
 	}
 	p := remapPlan{touches: true}
-	p.keys, p.shared = keyParams(sql, st, tables, named)
+	var restricted bool
+	p.keys, restricted, p.shared = keyParams(sql, st, tables, named)
 	w := firstWord(sql)
 	if w != "insert" && w != "replace" {
-		p.shared = p.shared || len(p.keys) == 0 // nothing restricts it to a copy's rows
+		p.shared = p.shared || !restricted // nothing restricts it to a copy's rows
 		return p
 	}
 	return insertPlan(sql, st, tables, p)
@@ -122,16 +123,26 @@ func analyzeRemap(sql string, tables map[string]*remapTable) remapPlan {
 // <>, or first in NOT IN (…).
 var negated = regexp.MustCompile(`(?i)(!=|<>|\bnot\s+in\s*\(|\bis\s+not)\s*$`)
 
-// keyParams returns the parameters of st bound to key columns, and
-// whether the statement must be shared: a key literal, a negated key, or
-// a parameter in no column (other than a LIMIT or OFFSET).
-func keyParams(sql string, st mask.Statement, tables map[string]*remapTable, named []*remapTable) ([]int, bool) {
+// where finds a WHERE clause.
+var where = regexp.MustCompile(`(?i)\bwhere\b`)
+
+// keyParams returns the parameters of st bound to key columns, whether
+// one of them is compared in a WHERE clause (restricting the statement
+// to a copy's rows), and whether the statement must be shared: a key
+// literal, a negated key, or a parameter in no column (other than a
+// LIMIT or OFFSET).
+func keyParams(sql string, st mask.Statement, tables map[string]*remapTable, named []*remapTable) (keys []int, restricted, shared bool) {
+	whereAt := len(sql)
+	if loc := where.FindStringIndex(sql); loc != nil {
+		whereAt = loc[0]
+	}
 	covered := map[int]bool{}
 	for _, p := range mask.PagingParams(sql) {
 		covered[p] = true
 	}
-	var keys []int
-	shared := false
+	for _, p := range setParams(sql, named) {
+		covered[p] = true
+	}
 	for _, s := range st.Slots {
 		if s.Param > 0 {
 			covered[s.Param] = true
@@ -145,11 +156,12 @@ func keyParams(sql string, st mask.Statement, tables map[string]*remapTable, nam
 		case !containsInt(keys, s.Param):
 			keys = append(keys, s.Param)
 		}
+		restricted = restricted || s.Param > 0 && s.Start > whereAt
 	}
 	for p := 1; p <= st.Params; p++ {
 		shared = shared || !covered[p]
 	}
-	return keys, shared
+	return keys, restricted, shared
 }
 
 // isKey reports whether a slot's column is a key: of its table, or, not
@@ -248,4 +260,33 @@ func moveKey(v any, c int, span int64) any {
 		return append(x, workload.RemapSuffix(c)...)
 	}
 	return v
+}
+
+// setClause finds an UPDATE's SET clause: from SET to WHERE, RETURNING
+// or the end.
+var setClause = regexp.MustCompile(`(?is)^\s*update\b.*?\bset\b(.*?)(\bwhere\b|\breturning\b|$)`)
+
+// setParams returns the parameters of an UPDATE's SET clause (SET n = n
+// + ?) when the clause names no key column of the tables: values
+// written, not keys.
+func setParams(sql string, named []*remapTable) []int {
+	m := setClause.FindStringSubmatchIndex(sql)
+	if m == nil {
+		return nil
+	}
+	clause := strings.ToLower(sql[m[2]:m[3]])
+	for _, t := range named {
+		for _, k := range t.Keys {
+			if regexp.MustCompile(`\b` + regexp.QuoteMeta(k) + `\b`).MatchString(clause) {
+				return nil
+			}
+		}
+	}
+	var out []int
+	for _, p := range mask.Params(sql) {
+		if p.Start >= m[2] && p.End <= m[3] {
+			out = append(out, p.Param)
+		}
+	}
+	return out
 }

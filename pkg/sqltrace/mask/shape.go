@@ -88,3 +88,18 @@ func ParseInsert(sql string) (Insert, bool) {
 	}
 	return ins, ins.Rows > 0
 }
+
+// Params returns every parameter of sql, in order, with its index and
+// bytes (Slot.Param, Start and End; no column).
+func Params(sql string) []Slot {
+	toks := tokenize(sql)
+	var st Statement
+	numberParams(toks, &st)
+	var out []Slot
+	for _, t := range toks {
+		if t.kind == tokParam && t.param > 0 {
+			out = append(out, Slot{Param: t.param, Start: t.start, End: t.end})
+		}
+	}
+	return out
+}

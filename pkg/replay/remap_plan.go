@@ -21,7 +21,7 @@ func planRemap(ctx context.Context, open func() (io.ReadCloser, error), r *workl
 	if err != nil {
 		return nil, err
 	}
-	tables, most, err := readKeys(ctx, r, schema)
+	tables, most, err := readKeys(ctx, open, r, schema)
 	if err != nil {
 		return nil, fmt.Errorf("reading the keys to give each copy under --scale: %w", err)
 	}
@@ -152,19 +152,29 @@ func sharedKinds(r *workload.Replay, shared map[string]bool) []string {
 	return out
 }
 
-// remapAt returns the remap of r's copies at scale (nil at a scale of
-// 1): r's own, read once (planRemap), its reason updated when its keys
-// do not fit scale copies.
+// remapAt returns the remap of r's copies at scale (planRemap), nil at
+// a scale of 1.
 func remapAt(open func() (io.ReadCloser, error), r *workload.Replay, scale int) (*workload.ReplayRemap, error) {
-	switch {
-	case scale <= 1:
-		return r.Remap, nil
-	case r.Remap == nil:
-		return planRemap(context.Background(), open, r, scale)
-	case r.Remap.Span > 0 && !r.Remap.Fits(scale):
-		m := *r.Remap
-		m.Why = fmt.Sprintf("a range of %d keys each leaves no room for %d copies in 64 bits", m.Span, scale)
-		return &m, nil
+	if scale <= 1 {
+		return nil, nil
 	}
-	return r.Remap, nil
+	return planRemap(context.Background(), open, r, scale)
+}
+
+// refit returns m for scale copies: its reason updated when its keys do
+// not fit them.
+func refit(m *workload.ReplayRemap, scale int) *workload.ReplayRemap {
+	if m == nil || m.Span == 0 || m.Fits(scale) {
+		return m
+	}
+	out := *m
+	out.Why = fmt.Sprintf("a range of %d keys each leaves no room for %d copies in 64 bits", m.Span, scale)
+	return &out
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

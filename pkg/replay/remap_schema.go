@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"math"
 	"net/url"
 	"os"
@@ -33,14 +34,14 @@ func openFile(path string) (*sql.DB, error) {
 // TABLE IF NOT EXISTS or one that failed when captured changes
 // nothing), and the largest integer value the snapshot holds in a key
 // column.
-func readKeys(ctx context.Context, r *workload.Replay, schema []string) ([]workload.RemapTable, int64, error) {
+func readKeys(ctx context.Context, open func() (io.ReadCloser, error), r *workload.Replay, schema []string) ([]workload.RemapTable, int64, error) {
 	dir, err := os.MkdirTemp("", "gobench-remap-")
 	if err != nil {
 		return nil, 0, err
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "snapshot.db")
-	if _, err := InstallSnapshot(r, path); err != nil {
+	if _, err := installFrom(open, r.Snapshot, path); err != nil {
 		return nil, 0, fmt.Errorf("writing the snapshot: %w", err)
 	}
 	db, err := openFile(path)

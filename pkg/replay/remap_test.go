@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/sqltrace/mask"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -102,4 +103,30 @@ func TestRemapApply(t *testing.T) {
 	if newRemapper(&workload.Replay{Scale: 1, Remap: remapSchema}, 0) != nil {
 		t.Error("a replay at scale 1 remaps")
 	}
+}
+
+// FuzzAnalyzeRemap: any text is analysed without a panic; a key
+// parameter is one of the text's; an INSERT given an id reads back as an
+// INSERT of the id's column.
+func FuzzAnalyzeRemap(f *testing.F) {
+	for _, s := range []string{"INSERT INTO users(name, email) VALUES (?, ?)", "UPDATE orders SET qty = qty + ? WHERE id = ?", "SELECT * FROM users u JOIN orders o ON o.user_id = u.id WHERE u.id IN (?, ?) LIMIT ?", "DELETE FROM log WHERE at < ?"} {
+		f.Add(s)
+	}
+	tables := keyTables(remapSchema)
+	f.Fuzz(func(t *testing.T, sql string) {
+		p := analyzeRemap(sql, tables)
+		params := len(mask.Params(sql))
+		for _, k := range p.keys {
+			if k < 1 || params == 0 {
+				t.Fatalf("%q: key parameter %d of %d", sql, k, params)
+			}
+		}
+		if p.rowid == nil || p.shared {
+			return
+		}
+		ins, ok := mask.ParseInsert(p.rowidText(sql, 2, 1000))
+		if !ok || !slices.Contains(ins.Columns, p.rowid.Alias) {
+			t.Fatalf("%q: given an id, %q reads as %+v", sql, p.rowidText(sql, 2, 1000), ins)
+		}
+	})
 }

@@ -27,7 +27,7 @@ func planRemap(ctx context.Context, open func() (io.ReadCloser, error), r *workl
 	}
 	m := &workload.ReplayRemap{Tables: tables}
 	c := remapCount{tables: keyTables(m), plans: map[string]remapPlan{}, shared: map[string]bool{}, most: most}
-	if err := c.count(open, r); err != nil {
+	if err := eachExec(open, r.Database, r.Window, c.add); err != nil {
 		return nil, err
 	}
 	m.Remapped, m.Shared, m.SharedFingerprints = c.remapped, c.shared0, len(c.shared)
@@ -49,27 +49,38 @@ func planRemap(ctx context.Context, open func() (io.ReadCloser, error), r *workl
 // schemaStatements returns the texts of the statements that wrote the
 // schema of the database at path and succeeded (at most maxSchema).
 func schemaStatements(open func() (io.ReadCloser, error), path string) ([]string, error) {
+	var out []string
+	err := eachExec(open, path, nil, func(e *sqltrace.Exec) {
+		if e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
+			return
+		}
+		for _, s := range sqltrace.SplitStatements(e.SQL) {
+			if isSchema(s) && len(out) < maxSchema {
+				out = append(out, s)
+			}
+		}
+	})
+	return out, err
+}
+
+// eachExec calls fn with each statement of the trace that ran on the
+// database at path (in window w, if not nil).
+func eachExec(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow, fn func(*sqltrace.Exec)) error {
 	f, err := open()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	tr := sqltrace.NewReader(f)
 	tr.Filter(nil, false)
 	on := newDBConns(path)
-	var out []string
+	sel := newWindowSel(w)
 	for tr.Next() {
-		rec := tr.Record()
-		if !on.note(rec) || rec.Exec.Code != 0 || rec.Exec.Flags&sqltrace.FlagCut != 0 {
-			continue
-		}
-		for _, s := range sqltrace.SplitStatements(rec.Exec.SQL) {
-			if isSchema(s) && len(out) < maxSchema {
-				out = append(out, s)
-			}
+		if rec := tr.Record(); on.note(rec) && sel.where(rec.Stream, &rec.Exec) == 0 {
+			fn(&rec.Exec)
 		}
 	}
-	return out, tr.Err()
+	return tr.Err()
 }
 
 // remapCount counts, over a trace's statements, those remapped and
@@ -80,25 +91,6 @@ type remapCount struct {
 	remapped, shared0 int64
 	shared            map[string]bool // fingerprints
 	most              int64
-}
-
-func (c *remapCount) count(open func() (io.ReadCloser, error), r *workload.Replay) error {
-	f, err := open()
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	tr := sqltrace.NewReader(f)
-	tr.Filter(nil, false)
-	on := newDBConns(r.Database)
-	sel := newWindowSel(r.Window)
-	for tr.Next() {
-		rec := tr.Record()
-		if on.note(rec) && sel.where(rec.Stream, &rec.Exec) == 0 {
-			c.add(&rec.Exec)
-		}
-	}
-	return tr.Err()
 }
 
 func (c *remapCount) add(e *sqltrace.Exec) {

@@ -6,9 +6,7 @@ import "strings"
 // a LIMIT or an OFFSET (LIMIT ?, LIMIT ? OFFSET ?, LIMIT ?, ?): values
 // that land in no column.
 func PagingParams(sql string) []int {
-	toks := tokenize(sql)
-	var st Statement
-	numberParams(toks, &st)
+	toks := numbered(sql)
 	var out []int
 	for i, t := range toks {
 		if t.kind != tokWord || t.text != "limit" && t.text != "offset" {
@@ -92,14 +90,19 @@ func ParseInsert(sql string) (Insert, bool) {
 // Params returns every parameter of sql, in order, with its index and
 // bytes (Slot.Param, Start and End; no column).
 func Params(sql string) []Slot {
-	toks := tokenize(sql)
-	var st Statement
-	numberParams(toks, &st)
 	var out []Slot
-	for _, t := range toks {
+	for _, t := range numbered(sql) {
 		if t.kind == tokParam && t.param > 0 {
 			out = append(out, Slot{Param: t.param, Start: t.start, End: t.end})
 		}
 	}
 	return out
+}
+
+// numbered returns sql's tokens, each parameter given its index.
+func numbered(sql string) []token {
+	toks := tokenize(sql)
+	var st Statement
+	numberParams(toks, &st)
+	return toks
 }

@@ -58,7 +58,7 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.StringVar(&o.spec.Options.Order, "order", workload.ReplayRace, "race (the connections' transactions race, as in production) or commit (each transaction where it was in the captured order of commits: the database ends as the capture's, every statement sees what it saw)")
 		fs.StringVar(&o.database, "database", "", "the captured database to replay: its path in the trace, another path of the same file, or its base name (default: the one it ran most statements on)")
 		fs.StringVar(&o.window, "window", "", "FROM..TO: replay only the transactions whose first statement began in this window, durations from the capture's first statement (10s..40s, 10s.., ..40s); a transaction straddling TO runs whole, one straddling FROM not at all; the schema statements (CREATE, DROP, ALTER) before FROM run first, the rest before it does not; race order only")
-		fs.StringVar(&o.scale, "scale", "1", "N or Nx: run N copies of each captured connection at once, each on its own connection, at the captured pace with --speed 1x (Oracle's time-slice folding of one capture onto itself); copies are not remapped: they read and write the same rows, so divergence is not judged, and a copy inserting a key another inserted fails with a constraint error, counted as an error; race order only")
+		fs.StringVar(&o.scale, "scale", "1", "N or Nx: run N copies of each captured connection at once, each on its own connection, at the captured pace with --speed 1x (Oracle's time-slice folding of one capture onto itself); each copy on its own keys (integer keys offset per copy, text keys suffixed, inserted ids in the copy's range, the snapshot's rows copied per copy); a statement whose keys cannot be moved (a literal key, a parameter of unknown column, no key in its WHERE) runs shared, counted in the report; divergence is not judged; race order only")
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
@@ -124,11 +124,19 @@ the final database equals the capture's end (its tables' digests).
 Grow and cut: --scale N runs N copies of each captured connection at
 once, each its own connection (and each copy of a captured process its
 own worker process), every copy the same statements at the same due
-times: N times the captured load. The copies are not remapped: they
-read and write the same rows, so an INSERT of a key the capture chose
-fails in every copy but the first (a constraint error, counted as an
-error and labelled as expected), divergence and the database's end are
-not judged, and statements are judged by their errors and latency.
+times: N times the captured load. Each copy keeps to its own keys: the
+values a statement binds to a key column (INTEGER PRIMARY KEY, PRIMARY
+KEY, UNIQUE, FOREIGN KEY) are offset by copy × a span (integers) or
+suffixed #copy (text), an INSERT that leaves the id to SQLite takes the
+next id of the copy's range, and each copy starts from its own copy of
+the snapshot's rows: the database ends with N disjoint copies. A
+statement whose keys cannot be moved (a key written in its text, a
+parameter whose column is not known, a read or write no key restricts)
+runs unchanged in every copy, shares keys, and the report counts it
+("N statements (K fingerprints) shared keys across copies"); its
+constraint errors are labelled as expected, a remapped statement's are
+not. Divergence and the database's end are not judged (a copy's rows
+hold its own keys): statements are judged by their errors and latency.
 --window FROM..TO replays the transactions whose first statement began
 in that span of the capture (a transaction straddling TO runs whole,
 one straddling FROM not at all); the schema statements before FROM
@@ -219,6 +227,7 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 	}
 	spec.Open = func() (io.ReadCloser, error) { return env.FS.Open(abs) }
 	spec.Options.Trace, spec.Options.Database = abs, o.database
+	spec.Options.Remap = o.scaling.objectives != "" // --find-scale rescales the cells: their copies' keys are read once
 	if o.scaling.objectives == "" && cmd.Flags().Changed("max-scale") {
 		return nil, errors.New("--max-scale applies to --find-scale")
 	}

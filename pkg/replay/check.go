@@ -34,7 +34,13 @@ func openTrace(r *workload.Replay) func() (io.ReadCloser, error) {
 // InstallSnapshot writes the trace's snapshot of the replayed database to
 // a new file at dst, synced, and returns its size.
 func InstallSnapshot(r *workload.Replay, dst string) (n int64, err error) {
-	f, err := os.Open(r.Trace)
+	return installFrom(openTrace(r), r.Snapshot, dst)
+}
+
+// installFrom writes snapshot number snap of the trace open opens to a
+// new file at dst, synced, and returns its size.
+func installFrom(open func() (io.ReadCloser, error), snap uint64, dst string) (n int64, err error) {
+	f, err := open()
 	if err != nil {
 		return 0, fmt.Errorf("opening the trace: %w", err)
 	}
@@ -51,7 +57,7 @@ func InstallSnapshot(r *workload.Replay, dst string) (n int64, err error) {
 	tr := sqltrace.NewReader(f)
 	tr.Filter(func(uint64) bool { return false }, true)
 	for tr.Next() {
-		if rec := tr.Record(); rec.Kind == sqltrace.KindData && rec.Stream == r.Snapshot {
+		if rec := tr.Record(); rec.Kind == sqltrace.KindData && rec.Stream == snap {
 			k, err := out.Write(rec.Data)
 			n += int64(k)
 			if err != nil {

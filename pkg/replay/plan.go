@@ -32,6 +32,11 @@ type Options struct {
 	// (workload.Replay.Scale). Neither keeps the order of commits.
 	Window *workload.ReplayWindow
 	Scale  int
+	// Remap reads the keys that keep scaled copies apart
+	// (workload.Replay.Remap) at any scale: a replay built at scale 1
+	// and rescaled (Rescale, which reads no trace) needs them; above 1
+	// they are always read.
+	Remap bool
 }
 
 // Build reads a trace (open opens it, for each of its three passes)
@@ -91,6 +96,9 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 	r.Workers, r.Procs = tally.place(o.Procs, max(o.Scale, 1))
 	r.Fold = max(o.Procs, 0)
 	if r.Captured, err = readCaptured(open, r); err != nil {
+		return nil, in, err
+	}
+	if r.Remap, err = remapAt(open, r, max(o.Scale, 1+btoi(o.Remap))); err != nil {
 		return nil, in, err
 	}
 	return r, in, nil
@@ -395,7 +403,9 @@ func placeConns(conns []workload.ReplayWorker, procs, scale int) ([]workload.Rep
 
 // Rescale returns r at another scale (workload.Replay.Scale): its
 // connections placed anew, scale copies of each, without reading the
-// trace again, on the worker processes it asked for (workload.Replay.Fold).
+// trace again, on the worker processes it asked for (workload.Replay.Fold);
+// its copies keep apart the keys Build read (Options.Remap), if it read
+// them.
 func Rescale(r *workload.Replay, scale int) (*workload.Replay, error) {
 	if err := grows(Options{Order: r.Order, Scale: scale, Window: r.Window}); err != nil {
 		return nil, err
@@ -407,6 +417,7 @@ func Rescale(r *workload.Replay, scale int) (*workload.Replay, error) {
 		}
 	}
 	out := *r
+	out.Remap = refit(r.Remap, scale)
 	out.Workers, out.Procs = placeConns(conns, r.Fold, scale)
 	out.Scale = scale
 	if scale <= 1 {

@@ -157,6 +157,11 @@ func (planSource) Install(p *workload.Plan, note func(string, ...any)) error {
 		return err
 	}
 	note("wrote the trace's snapshot of %s (%d bytes) in %v; the replay starts from it", p.Replay.Database, n, time.Since(t0).Round(time.Millisecond))
+	if rows, err := seedCopies(context.Background(), p.Replay, p.Store.Path); err != nil {
+		return fmt.Errorf("giving each copy of --scale %d its own keys: %w", p.Replay.Scale, err)
+	} else if rows > 0 {
+		note("copied the snapshot's rows for each of the %d copies, their keys moved (%d rows)", p.Replay.Scale-1, rows)
+	}
 	// where the workers leave the examples of statements that diverged,
 	// read and removed by Check (a run that fails first leaves it beside
 	// the database)

@@ -237,7 +237,7 @@ func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *deal.Shared) (deal.D
 		return nil, fmt.Errorf("worker %d has no connection of the trace's", worker)
 	}
 	w := r.Workers[worker]
-	d := &replayDealer{r: r, w: w, kinds: map[string]replayText{}}
+	d := &replayDealer{r: r, w: w, kinds: map[string]replayText{}, remap: newRemapper(r, w.Copy)}
 	if r.Window != nil {
 		d.clock = &txnClock{}
 	}
@@ -299,6 +299,9 @@ type replayDealer struct {
 	// Judged, negated.
 	clock    *txnClock
 	unjudged bool
+	// remap moves the statements of a scaled replay's copy to its keys
+	// (nil: they run as captured).
+	remap *remapper
 	// In the order of commits: the connection's transaction, and the
 	// reading ahead (aheadN of the connection's statements read).
 	txn    replayTxn
@@ -436,6 +439,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 	if e.Flags&sqltrace.FlagCut != 0 {
 		rd.Skip = true
 	}
+	d.remap.apply(rd)
 }
 
 // GateOf returns where a captured statement stands in its database's order

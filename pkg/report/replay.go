@@ -83,9 +83,7 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 		t.Diverged, t.Count, t.NewErrors, t.LostErrors)
 	if judged, why := rp.Judged(); !judged {
 		div = fmt.Sprintf("divergence: %s; %d of %d statements failed where the capture's did not, %d succeeded where it failed", why, t.NewErrors, t.Count, t.LostErrors)
-		if c := t.Errors.Constraint; rp.Scale > 1 && c > 0 {
-			div += fmt.Sprintf(" (%d constraint errors among them are expected: the copies insert the same keys, and all but the first fail on them; keys are not remapped)", c)
-		}
+		div += sharedConstraints(rp, ph)
 	}
 	if t.Uncompared > 0 {
 		div += fmt.Sprintf("; %d whose rows were not compared (the capture could not tell which commit they saw: a commit of another connection was under way)", t.Uncompared)
@@ -101,6 +99,9 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 		div += "; the trace holds no digest of the statements' rows (a capture by an older gobench): their rows were compared by number only"
 	}
 	lines = append(lines, div)
+	if line := rp.SharedLine(); line != "" {
+		lines = append(lines, line)
+	}
 	if line := versionLine(r, t.Diverged); line != "" {
 		lines = append(lines, line)
 	}

@@ -41,6 +41,9 @@ type Replay struct {
 	// at once, each on a connection of its own (ReplayWorker.Copy); 0 or 1
 	// runs each once. Statements and Commits count one copy's.
 	Scale int `json:"scale,omitempty"`
+	// Remap, in a scaled replay, keeps its copies' keys apart
+	// (ReplayRemap); nil runs every copy on the same keys.
+	Remap *ReplayRemap `json:"remap,omitempty"`
 	// Start is the capture's first statement's start (monotonic ns):
 	// due times count from it; Duration is from then to its last
 	// statement's end.
@@ -160,6 +163,8 @@ func (w *ReplayWindow) Contains(start int64) bool {
 // writes before it.
 func (r *Replay) Judged() (bool, string) {
 	switch {
+	case r.Remapping():
+		return false, fmt.Sprintf("not judged under --scale %d: each copy reads and writes its own keys (offset per copy), so the rows it returns differ from the capture's by design, and the statements that share keys see the other copies' rows; the statements are judged by their errors and latency", r.Scale)
 	case r.Scale > 1:
 		return false, fmt.Sprintf("not judged under --scale %d: its copies of each connection write and read the same rows, so rows and changes differ from the capture's by design; the statements are judged by their errors and latency", r.Scale)
 	case r.Window != nil && r.Window.From > 0:
@@ -178,6 +183,8 @@ func (r *Replay) Runs() int64 { return r.Statements * int64(max(r.Scale, 1)) }
 // it.
 func (r *Replay) EndCompared() (bool, string) {
 	switch w := r.Window; {
+	case r.Remapping():
+		return false, fmt.Sprintf("--scale %d ran %d copies of each connection, each on its own keys: the database holds %d copies of the rows", r.Scale, r.Scale, r.Scale)
 	case r.Scale > 1:
 		return false, fmt.Sprintf("--scale %d ran %d copies of each connection on the same rows", r.Scale, r.Scale)
 	case w != nil && w.From > 0:

@@ -24,6 +24,7 @@ import (
 // chooseOptions are the flags of gobench choose.
 type chooseOptions struct {
 	spec    choose.Spec
+	work    chooseWorkload
 	drivers store.List
 	expect  []string
 	run     runOptions
@@ -31,19 +32,16 @@ type chooseOptions struct {
 
 func defaultChooseOptions() *chooseOptions {
 	return &chooseOptions{
-		spec: choose.Spec{Workload: preset.DefaultMixSpec(), Keep: choose.KeepAcked, Budget: 5 * time.Minute, Workers: 8},
+		spec: choose.Spec{Keep: choose.KeepAcked, Budget: 5 * time.Minute, Workers: 8},
+		work: chooseWorkload{mix: preset.DefaultMixSpec(), order: workload.ReplayRace},
 		run:  runOptions{repeat: 1, format: "text", ready: time.Minute, stall: time.Minute, calibrate: true, maxRuns: 10_000, maxRepeats: 30, progress: -1, inconclusive: string(judge.InconclusiveFails)},
 	}
 }
 
 // AddFlags binds the options to flags.
 func (o *chooseOptions) AddFlags(fs *pflag.FlagSet) {
-	p := &o.spec.Workload.Plan
 	inGroup(fs, groupWorkload, func() {
-		fs.Var(&p.Phases[0].Mix, "mix", "op mix in percent, summing to 100 (the mix vocabulary of gobench mix)")
-		fs.Var(newCount(&p.Keys.Count), "keys", "rows preloaded before each run; ops draw keys from them")
-		fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value")
-		fs.Uint64Var(&p.Seed, "seed", p.Seed, "seed of every worker's ops")
+		o.work.AddFlags(fs)
 		fs.StringVar(&o.spec.Keep, "keep", o.spec.Keep, "the promise the service needs: acked (no acknowledged write lost at a power cut), process-crash (none lost when the process dies) or none")
 		fs.DurationVar(&o.spec.Budget, "budget", o.spec.Budget, "the time the measuring may take; it sizes the runs, their repeats and the power cuts")
 		fs.StringArrayVar(&o.expect, "expect", nil, "gate on the winner's margin over the runner-up, 'margin OP FACTOR' (such as 'margin >= 1.5'): exit 3 when the interval of the ratio lies wholly on the wrong side, 4 when it straddles the factor or there is none (repeatable)")
@@ -99,7 +97,7 @@ when it cannot tell.`,
   # Fail a CI job unless the winner leads the runner-up by half again
   gobench choose --mix append=80,read=20 --budget 10m --expect 'margin >= 1.5'`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runChoose(cmd.Context(), env, o) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runChoose(cmd.Context(), env, o, cmd.Flags()) },
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
@@ -108,7 +106,7 @@ when it cannot tell.`,
 // runChoose builds the plan, runs its power-cut runs one cell at a time
 // (one that fails leaves its row unranked) and its speed runs as one
 // interleaved job, and writes the ranked answer.
-func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
+func runChoose(ctx context.Context, env *Env, o *chooseOptions, fs *pflag.FlagSet) error {
 	spec := o.spec
 	spec.Drivers = o.drivers
 	// The formats of a choice first: resolve's error would list every
@@ -121,6 +119,10 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
 	}
 	gates, err := parseChooseGates(o.expect)
 	if err != nil {
+		return usage(err)
+	}
+	note := func(n string) { o.run.notef(env, "note: %s", n) }
+	if spec.Workload, err = o.work.workload(env, fs, spec.Workers, note); err != nil {
 		return usage(err)
 	}
 	p, err := choose.Build(spec, env.registry())

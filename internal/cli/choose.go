@@ -33,7 +33,7 @@ type chooseOptions struct {
 func defaultChooseOptions() *chooseOptions {
 	return &chooseOptions{
 		spec: choose.Spec{Keep: choose.KeepAcked, Budget: 5 * time.Minute, Workers: 8},
-		work: chooseWorkload{mix: preset.DefaultMixSpec(), order: workload.ReplayRace},
+		work: chooseWorkload{mix: preset.DefaultMixSpec(), order: workload.ReplayCommit},
 		run:  runOptions{repeat: 1, format: "text", ready: time.Minute, stall: time.Minute, calibrate: true, maxRuns: 10_000, maxRepeats: 30, progress: -1, inconclusive: string(judge.InconclusiveFails)},
 	}
 }
@@ -69,6 +69,18 @@ func newChooseCommand(env *Env) *cobra.Command {
 settings, is fastest on this workload while keeping the promise the
 service needs of its writes (--keep), and by how much.
 
+The workload is one of (two are refused):
+  --mix read=20,upsert=80      a mix of key-value ops over --keys preloaded rows (the default: read=95,upsert=5)
+  --role NAME:COUNT:MIX[@RATE] roles with mixes and rates of their own, as gobench mix takes them (repeatable)
+  --ycsb a..f|FILE             YCSB's core workload, as gobench ycsb run runs it (-p NAME=VALUE overrides a property)
+  --file FILE[@WEIGHT]         SQL scripts, as gobench sql runs them (--schema first; or --builtin tpcb-like)
+  --trace FILE                 a captured application's trace, replayed as gobench replay does (in commit order)
+SQL scripts and traces run on the SQLite drivers only: the other engines
+are named, in one line, among what was not measured. A candidate the
+workload's own checks refuse (a YCSB workload's records on an engine that
+keeps no record tables, its scans on one that keeps them in no key order)
+is listed there too, saying why, and the rest are measured.
+
 Every engine and setting able to keep the promise is a candidate, as the
 engines themselves declare it: for acked, the SQLite drivers in WAL at
 synchronous=FULL and in the rollback journal at EXTRA (FULL may lose the
@@ -76,9 +88,13 @@ last transaction), bbolt with and without group commit, pebble and badger
 at sync full at both profiles (their library's defaults and their own
 benchmark tool's, --profile tool), LMDB at sync full; for process-crash, each at the cheapest setting
 that keeps it. Each runs the workload in one process of --workers
-goroutines: interleaved repeats for its speed, and, for acked, power
-cuts simulated on its own traced run (as --crash does). --budget sizes
-both. The answer is one table: those that kept the promise ranked by
+goroutines (a YCSB workload's threadcount; a role's COUNT; a trace's
+captured connections): interleaved repeats for its speed, and, for acked,
+power cuts simulated on its own traced run (as --crash does: key-value
+and YCSB writes checked one by one, SQL scripts' and a trace's states
+judged by content against the prefixes of the run's commits). --budget
+sizes both (a trace replays whole each run). The answer is one table:
+those that kept the promise ranked by
 median ops/s with its interval, p99, what the power cuts lost, syncs per
 commit and the engine's version; those that did not, with what they
 lost; the winner and its margin over the runner-up, with the interval of
@@ -87,6 +103,19 @@ margin: exit 3 when the interval of the ratio lies wholly below 1.5, 4
 when it cannot tell.`,
 		Example: `  # Write-heavy service that must not lose an acknowledged write at a power cut
   gobench choose --mix upsert=80,read=20 --keep acked --budget 5m
+
+  # Three writers appending beside a reader, on the engines you consider
+  gobench choose --role writer:3:append=100 --role reader:1:read=100 --driver mattn,bbolt,pebble --budget 3m
+
+  # YCSB's workload A (or a property file of yours), 10,000 records, 4 workers
+  gobench choose --ycsb a -p recordcount=10000 --workers 4 --budget 5m
+
+  # Your own SQL scripts: the SQLite drivers and settings, ranked
+  gobench choose --schema schema.sql --file order.sql@9 --file report.sql@1 --budget 3m
+
+  # Your application's own statements, captured once, replayed on each candidate
+  gobench capture --out app.trace -- ./myapp
+  gobench choose --trace app.trace --budget 3m
 
   # Only some engines, a short budget, markdown for a design document
   gobench choose --mix upsert=50,read=50 --driver mattn,bbolt,pebble --budget 2m --format markdown

@@ -43,7 +43,7 @@ func (w *chooseWorkload) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&w.schema, "schema", "", "SQL run once before each run of the --file scripts, unmeasured")
 	fs.StringVar(&w.builtin, "builtin", "", "a built-in SQL workload on pgbench's tables instead of --file: "+strings.Join(workload.BuiltinNames(), " or "))
 	fs.StringVar(&w.trace, "trace", "", "a trace captured by gobench capture, replayed as gobench replay does, each captured connection a goroutine; runs on the SQLite drivers only")
-	fs.StringVar(&w.order, "order", workload.ReplayRace, "the --trace's order: race (its transactions race) or commit (each where it was in the captured order of commits)")
+	fs.StringVar(&w.order, "order", w.order, "the --trace's order: commit (each transaction where it was in the captured order of commits: every statement does what it did, so every candidate does the same work) or race (its transactions race, as in production; what diverges fails or differs)")
 }
 
 // chooseKinds are the workload kinds by the flags that give one, in the

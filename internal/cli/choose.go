@@ -113,8 +113,7 @@ when it cannot tell.`,
   # Your own SQL scripts: the SQLite drivers and settings, ranked
   gobench choose --schema schema.sql --file order.sql@9 --file report.sql@1 --budget 3m
 
-  # Your application's own statements, captured once, replayed on each candidate
-  gobench capture --out app.trace -- ./myapp
+  # Your application's statements, captured once (gobench capture), replayed on each candidate
   gobench choose --trace app.trace --budget 3m
 
   # Only some engines, a short budget, markdown for a design document

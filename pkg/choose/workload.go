@@ -85,13 +85,16 @@ func (w YCSB) Plan(m preset.Matrix, loop preset.Loop) (*workload.Plan, error) {
 	return oneCell(s.Plans(m))
 }
 
-// Name is "YCSB A, 1,000 records" and the plan's keys, values and mix.
+// Name is "YCSB A, 1,000 records zipfian" and the plan's values, run and
+// mix.
 func (w YCSB) Name(p *workload.Plan) string {
 	n := uint64(0)
 	if p.Records != nil {
 		n = p.Records.RecordCount
 	}
-	return fmt.Sprintf("YCSB %s, %s records · %s", w.Label, thousands(n), p.Describe(false))
+	// The plan's description begins with its keys: the records, said.
+	_, rest, _ := strings.Cut(p.Describe(false), " · ")
+	return fmt.Sprintf("YCSB %s, %s records %s · %s", w.Label, thousands(n), p.Keys.Distribution, rest)
 }
 
 // Drivers is any that keeps record tables (in key order, where the

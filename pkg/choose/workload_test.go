@@ -82,7 +82,7 @@ func kinds(t *testing.T) []struct {
 	}{
 		{"mix", Mix{Spec: preset.DefaultMixSpec()}, func(p *workload.Plan) bool { return p.Goroutines == 2 && p.Verify == (p.Crash != nil) }, "mix read=95,upsert=5"},
 		{"roles", Mix{Spec: roles}, func(p *workload.Plan) bool { return len(p.Roles) == 2 && p.Workers() == 4 }, "roles writer 3 × append=100, reader 1 × read=100@500 · 10000 keys"},
-		{"ycsb", YCSB{Spec: ycsb, Label: "A"}, func(p *workload.Plan) bool { return p.Records != nil && p.Procs == 1 && p.Goroutines == 2 }, "YCSB A, 1,000 records · "},
+		{"ycsb", YCSB{Spec: ycsb, Label: "A"}, func(p *workload.Plan) bool { return p.Records != nil && p.Procs == 1 && p.Goroutines == 2 }, "YCSB A, 1,000 records zipfian · 1000-byte values · "},
 		{"sql", SQL{Spec: sql}, func(p *workload.Plan) bool { return p.SQL != nil && p.Goroutines == 2 }, "script ins.sql · schema schema.sql · scale 1"},
 		{"trace", Replay{Spec: replay}, func(p *workload.Plan) bool { return p.Replay != nil && !p.Replay.AsCaptured }, "trace app.trace, 3 statements · race order"},
 	}

@@ -1,52 +1,21 @@
 package choose
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobench/gobench/pkg/preset"
-	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/sqltrace/tracetest"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
-
-// writeTrace writes a trace of one connection that runs sqls on /a.db,
-// and returns its path.
-func writeTrace(t *testing.T, sqls ...string) string {
-	t.Helper()
-	var buf bytes.Buffer
-	w, err := sqltrace.NewWriter(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	own := w.Stream(0)
-	own.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
-	w.WriteSnapshot(1, bytes.NewReader([]byte("x")))
-	own.Write(&sqltrace.Record{Kind: sqltrace.KindSnapshot, Snapshot: sqltrace.Snapshot{DB: 1, Number: 1, Size: 1}})
-	s := w.Stream(1)
-	s.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
-	s.Write(&sqltrace.Record{Kind: sqltrace.KindOpen, Open: sqltrace.Open{Conn: 1, DB: 1}})
-	for i, q := range sqls {
-		s.Write(&sqltrace.Record{Kind: sqltrace.KindExec, Exec: sqltrace.Exec{Conn: 1, SQL: q, Start: int64(i), Span: 1000}})
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "app.trace")
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // kinds returns one workload of each kind, by name, each with what its
 // plans must carry.
@@ -70,7 +39,7 @@ func kinds(t *testing.T) []struct {
 	sql := preset.DefaultSQLSpec()
 	sql.Scripts = []workload.SQLFile{workload.NewSQLFile("/x/ins.sql", "INSERT INTO t(v) VALUES (1);\n", 1)}
 	sql.Schema = &workload.SQLFile{File: "/x/schema.sql", Text: "CREATE TABLE t(id INTEGER PRIMARY KEY, v INT);\n"}
-	trace := writeTrace(t, "CREATE TABLE t(v)", "INSERT INTO t VALUES (1)", "SELECT v FROM t")
+	trace := tracetest.Write(t, "CREATE TABLE t(v)", "INSERT INTO t VALUES (1)", "SELECT v FROM t")
 	replay := preset.DefaultReplaySpec()
 	replay.Open = func() (io.ReadCloser, error) { return os.Open(trace) }
 	replay.Options.Trace = trace

@@ -29,6 +29,8 @@ func TestChooseBadInput(t *testing.T) {
 		{[]string{"--ycsb", "a", "-p", "threadcount=2", "--workers", "3"}, "--workers and threadcount (-p) both set the workers"},
 		{[]string{"--ycsb", "nothere"}, "--ycsb: workload nothere: "},
 		{[]string{"--file", "nothere.sql"}, "--file: open nothere.sql"},
+		{[]string{"--trace", "nothere.trace"}, "nothere.trace: "},
+		{[]string{"--builtin", "tpcb-like", "--file", "x.sql"}, "--file: open x.sql"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			env, stdout, stderr := testEnv(t)

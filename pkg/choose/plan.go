@@ -74,12 +74,12 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 	for _, c := range cands {
 		speed, err := cellPlan(spec, reg, c, preset.Loop{Duration: size.Run})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", c.Name(), err)
 		}
 		var crash *workload.Plan
 		if cut > 0 {
 			if crash, err = cellPlan(spec, reg, c, crashLoop(size.CrashRun, size.Cuts)); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", c.Name(), err)
 			}
 		}
 		p.Speed, p.Crash = append(p.Speed, speed), append(p.Crash, crash)
@@ -111,11 +111,7 @@ func cellPlan(spec Spec, reg *store.Registry, c Candidate, loop preset.Loop) (*w
 			Goroutines: store.List{strconv.Itoa(spec.Workers)}, Batches: store.List{"1"}, Busy: workload.BusyTimeout},
 		Registry: reg, Engines: es, Given: fs.Changed,
 	}
-	plan, err := spec.Workload.Plan(m, loop)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.Name(), err)
-	}
-	return plan, nil
+	return spec.Workload.Plan(m, loop)
 }
 
 // notMeasured says what the answer leaves out, and why.

@@ -165,7 +165,7 @@ func (w Replay) Plan(m preset.Matrix, loop preset.Loop) (*workload.Plan, error) 
 	m.Procs, m.Goroutines = []string{"0"}, []string{"1"}
 	cells, err := s.Plans(m)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", s.Options.Trace, err)
 	}
 	// The candidate's cell, whether or not it is the application's: its
 	// settings are the candidate's, given.

@@ -96,7 +96,8 @@ judged by content against the prefixes of the run's commits). --budget
 sizes both (a trace replays whole each run). The answer is one table:
 those that kept the promise ranked by
 median ops/s with its interval, p99, what the power cuts lost, syncs per
-commit and the engine's version; those that did not, with what they
+commit, size on disk (and space amplification from 64 MiB of live data
+on), peak memory and the engine's version; those that did not, with what they
 lost; the winner and its margin over the runner-up, with the interval of
 the ratio; and what was not measured. --expect 'margin >= 1.5' gates the
 margin: exit 3 when the interval of the ratio lies wholly below 1.5, 4

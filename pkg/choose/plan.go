@@ -128,7 +128,6 @@ func notMeasured(spec Spec, missing []string, speed *workload.Plan) []string {
 	}
 	out = append(out,
 		"tuned profiles: pebble and badger are measured at both profiles (profile=tool is the tuning their own benchmark tools open them with: pebble's 64 MiB memtables, badger's defaults; docs/engines.md), bbolt's tool profile is its group commit (bbolt-batch=true); the SQLite drivers and LMDB have no tool profile and run at their library's defaults",
-		"space and memory: not compared (each run's JSON has its peak RSS)",
 		"files (a file per key): not among the candidates",
 		"SQLite's journal modes truncate and persist (the rollback journal, ended differently): not measured")
 	if spec.Keep == KeepAcked {

@@ -117,7 +117,7 @@ func opsValues(runs []*result.Result) []float64 {
 
 // speedRow is a candidate's row from its speed runs: its median ops/s
 // with the interval of the median (or the runs' range), its p99 of kind,
-// its errors and its engine's version.
+// its errors, its space and memory (spaceRow) and its engine's version.
 func speedRow(cand Candidate, runs []*result.Result, kind string) result.ChoiceRow {
 	row := result.ChoiceRow{Driver: cand.Driver, Settings: cand.Settings(), P99Kind: kind, SyncsPerCommit: -1}
 	vals := opsValues(runs)
@@ -147,6 +147,7 @@ func speedRow(cand Candidate, runs []*result.Result, kind string) result.ChoiceR
 		}
 	}
 	row.P99 = judge.StatsOf(lat).Median
+	spaceRow(&row, runs)
 	return row
 }
 

@@ -17,14 +17,15 @@ import (
 // with what they lost or why they have no place.
 func choiceTable(c *result.Choice) *table {
 	t := &table{Caption: "Every engine and setting able to keep the promise, ranked by speed", Keys: 2,
-		Head: []string{"rank", "engine and setting", "ops/s", "interval", "p99", "power cuts", "syncs/commit", "version"},
-		Num:  []bool{true, false, true, false, true, false, true, false}}
+		Head: []string{"rank", "engine and setting", "ops/s", "interval", "p99", "power cuts", "syncs/commit", "on disk", "space amp", "peak RSS", "version"},
+		Num:  []bool{true, false, true, false, true, false, true, true, true, true, false}}
 	for _, r := range c.Rows {
 		rank := "–"
 		if r.Rank > 0 {
 			rank = strconv.Itoa(r.Rank)
 		}
-		row := []string{rank, r.Name(), "–", "–", "–", choiceCuts(r), "–", r.Version}
+		row := []string{rank, r.Name(), "–", "–", "–", choiceCuts(r), "–"}
+		row = append(append(row, choiceSpace(r)...), r.Version)
 		if r.Runs > 0 {
 			row[2], row[3] = units.Rate(r.OpsPerSec), choiceInterval(r)
 			row[4] = r.P99Kind + " " + units.Micros(r.P99)
@@ -42,6 +43,8 @@ func choiceTable(c *result.Choice) *table {
 			t.Notes = append(t.Notes, fmt.Sprintf("%s: ops failed over its speed runs: %s", r.Name(), errorsShort(r.Errors)))
 		}
 	}
+	t.Notes = append(t.Notes, choiceUnstated(c.Rows, "space amp", func(r result.ChoiceRow) string { return r.SpaceNote })...)
+	t.Notes = append(t.Notes, choiceUnstated(c.Rows, "peak RSS", func(r result.ChoiceRow) string { return r.MemoryNote })...)
 	return t
 }
 

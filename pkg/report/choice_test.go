@@ -2,10 +2,12 @@ package report
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/internal/golden"
 	"github.com/gobench/gobench/pkg/result"
 )
 
@@ -14,14 +16,16 @@ func testChoice() *result.Choice {
 	return &result.Choice{Kind: result.ChoiceKind, Keep: "acked", Says: "no acknowledged write lost at a power cut", Workload: "mix read=20,upsert=80",
 		Budget: time.Minute, Elapsed: 50 * time.Second, Repeats: 5, Duration: 2 * time.Second, Cuts: 10,
 		Rows: []result.ChoiceRow{
-			{Rank: 1, Driver: "pebble", Settings: "sync=full", Version: "pebble v2.1.7", OpsPerSec: 8306, Low: 4481, High: 10574, Confidence: 0.938, Runs: 5, P99: 4100, P99Kind: "upsert", SyncsPerCommit: 0.25, Cuts: 10},
+			{Rank: 1, Driver: "pebble", Settings: "sync=full", Version: "pebble v2.1.7", OpsPerSec: 8306, Low: 4481, High: 10574, Confidence: 0.938, Runs: 5, P99: 4100, P99Kind: "upsert", SyncsPerCommit: 0.25, Cuts: 10,
+				DiskBytes: 5_452_595, LiveBytes: 819_200, SpaceNote: "the live data (800 KiB) is below 64 MiB, where the engines' fixed files (up to 4.4 MiB, pebble's) outweigh it", PeakRSSBytes: 63_963_136},
 			{Rank: 2, Driver: "bbolt", Settings: "sync=full bbolt-batch=true", Version: "bbolt v1.5.0", OpsPerSec: 699, Low: 659, High: 754, Runs: 3, P99: 33600, P99Kind: "upsert", SyncsPerCommit: 2, Cuts: 10,
-				Errors: result.Errors{Total: 3, Busy: 3}},
+				DiskBytes: 209_715_200, LiveBytes: 134_217_728, SpaceAmplification: 1.5625, PeakRSSBytes: 47_185_920, Errors: result.Errors{Total: 3, Busy: 3}},
 			{Driver: "mattn", Settings: "journal=rollback sync=full", OpsPerSec: 400, Low: 300, High: 500, Runs: 3, P99Kind: "upsert", SyncsPerCommit: 4, Cuts: 10, Lossy: 4, Lost: 1,
+				SpaceNote: "the database's space and live data were not measured", MemoryNote: "the workers' memory was not measured",
 				Why: "lost acknowledged writes in 4 of 10 power cuts (at most 1 in one), 0 corrupt"},
 		},
 		Winner: "pebble sync=full", Margin: &result.Margin{RunnerUp: "bbolt sync=full bbolt-batch=true", Ratio: 11.9, Low: 6.1, High: 15.2, Confidence: 0.905, Significant: true},
-		NotMeasured: []string{"space and memory: not compared"}, Notes: []string{"note: drivers carry different SQLite versions"}}
+		NotMeasured: []string{"files (a file per key): not among the candidates"}, Notes: []string{"note: drivers carry different SQLite versions"}}
 }
 
 // Every format that renders an answer has its table, every row, the
@@ -47,12 +51,16 @@ func TestChoiceFormats(t *testing.T) {
 			"mattn journal=rollback sync=full: not ranked: lost acknowledged writes in 4 of 10 power cuts",
 			"bbolt sync=full bbolt-batch=true: ops failed over its speed runs: 3 busy",
 			"winner: pebble sync=full, ×11.9 the runner-up bbolt sync=full bbolt-batch=true (90.5% interval of the ratio ×6.10–×15.2: faster)",
-			"  - space and memory: not compared",
+			"  - files (a file per key): not among the candidates",
+			"  1     pebble sync=full                  8306   4481–10574 (93.8%)    upsert 4.10ms  0 lost in 10          0.25          5.2 MiB  –          61 MiB",
+			"200 MiB  1.56×      45 MiB    bbolt v1.5.0",
+			"no space amp for pebble sync=full: the live data (800 KiB) is below 64 MiB",
+			"no peak RSS for mattn journal=rollback sync=full: the workers' memory was not measured",
 			"note: drivers carry different SQLite versions",
 		}},
-		{"markdown", []string{"| rank | engine and setting |", "| 1 | pebble sync=full |", "**winner: pebble sync=full, ×11.9", "- space and memory: not compared"}},
-		{"json", []string{`"kind": "choice"`, `"winner": "pebble sync=full"`, `"runner_up": "bbolt sync=full bbolt-batch=true"`}},
-		{"html", []string{"<title>gobench choose · keep acked</title>", "pebble sync=full", "winner: pebble sync=full"}},
+		{"markdown", []string{"| rank | engine and setting |", "| 1 | pebble sync=full |", "**winner: pebble sync=full, ×11.9", "- files (a file per key): not among the candidates", "| on disk | space amp | peak RSS |", "| 200 MiB | 1.56× | 45 MiB |"}},
+		{"json", []string{`"kind": "choice"`, `"winner": "pebble sync=full"`, `"runner_up": "bbolt sync=full bbolt-batch=true"`, `"disk_bytes": 209715200`, `"space_amplification": 1.5625`, `"peak_rss_bytes": 47185920`, `"space_note": "the live data (800 KiB)`}},
+		{"html", []string{"<title>gobench choose · keep acked</title>", "pebble sync=full", "winner: pebble sync=full", "<th>on disk</th><th>space amp</th><th>peak RSS</th>", "<td>200 MiB</td><td>1.56×</td><td>45 MiB</td>"}},
 	} {
 		render, err := Render(tt.format, testChoice(), Options{})
 		if err != nil {
@@ -70,6 +78,32 @@ func TestChoiceFormats(t *testing.T) {
 	}
 	if _, err := Render("csv", testChoice(), Options{}); err == nil || !strings.Contains(err.Error(), `unknown format "csv" for a choice (want one of html, json, markdown, text)`) {
 		t.Errorf("csv: %v", err)
+	}
+}
+
+// Each format of the answer as it reads, in testdata/choice.*: the
+// space and memory columns (size on disk, space amplification where it
+// is stated, peak RSS) and the notes saying why a row has "–" in them.
+func TestChoiceGolden(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ format, golden string }{
+		{"text", "choice.txt"}, {"markdown", "choice.md"}, {"json", "choice.json"}, {"html", "choice-html.tables"},
+	} {
+		// Text as a terminal gets it, as every text golden is.
+		render, err := Render(tt.format, testChoice(), Options{Width: TextWidth})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.format, err)
+		}
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			t.Fatalf("%s: %v", tt.format, err)
+		}
+		got := b.String()
+		if tt.format == "html" {
+			// The page's tables; its style is every page's.
+			got = strings.Join(regexp.MustCompile(`(?s)<table.*?</table>`).FindAllString(got, -1), "\n") + "\n"
+		}
+		golden.Check(t, tt.golden, []byte(got))
 	}
 }
 
@@ -116,6 +150,32 @@ func TestChoiceGates(t *testing.T) {
 		}
 		if !strings.Contains(b.String(), "= 20: fail (90% interval") { // markdown escapes the >
 			t.Errorf("%s lacks the gate:\n%s", format, b.String())
+		}
+	}
+}
+
+// A column's "–" is explained a note per reason: naming the rows that
+// share it, "in any row" where every measured row does; rows with no
+// speed run (their own note says why) and rows with a value are left out.
+func TestChoiceUnstated(t *testing.T) {
+	t.Parallel()
+	row := func(d, note string, runs int) result.ChoiceRow {
+		return result.ChoiceRow{Driver: d, Runs: runs, SpaceNote: note}
+	}
+	for _, tt := range []struct {
+		name string
+		rows []result.ChoiceRow
+		want []string
+	}{
+		{"all", []result.ChoiceRow{row("a", "small", 3), row("b", "small", 3), row("c", "", 0)}, []string{"no space amp in any row: small"}},
+		{"some", []result.ChoiceRow{row("a", "small", 3), row("b", "", 3), row("c", "uncounted", 3), row("d", "small", 3)},
+			[]string{"no space amp for a, d: small", "no space amp for c: uncounted"}},
+		{"none", []result.ChoiceRow{row("a", "", 3)}, nil},
+		{"one row", []result.ChoiceRow{row("a", "small", 3)}, []string{"no space amp for a: small"}},
+	} {
+		got := choiceUnstated(tt.rows, "space amp", func(r result.ChoiceRow) string { return r.SpaceNote })
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 // (mix at 25 processes, the retry policy's lock waits, open loop, TPC-B,
 // a crash run, a replay), a suite's (a journal × sync matrix with failed
 // ops, a crash matrix, a replayed trace's), a comparison's, a capacity
-// search's, CRUD's, blob's and disk's, each from a fixed recorded
+// search's, CRUD's, blob's, disk's and choose's answer, each from a fixed recorded
 // result. Wider tables are split and stacked, wider lines wrapped; no
 // cell or line is cut (no word is lost or added). Without a
 // width (a file, a pipe) the lines are whole, wider than 80.
@@ -29,7 +29,7 @@ func TestTextFitsTerminal(t *testing.T) {
 	reports := map[string]any{
 		"compare": cmp, "capacity": loadCapacityFixture(t), "disk": diskReport(),
 		"crash matrix": crash, "crash run": crash.Cells[0].Runs[0], "crud": loadSuiteFixture(t, "crud.json"), "blob": loadSuiteFixture(t, "blob.json"),
-		"history": historyReport(),
+		"history": historyReport(), "choice": testChoice(),
 	}
 	for _, name := range []string{"mix-wal", "mix-rollback", "mix-fidelity", "mix-contention", "sql-tpcb", "replay-race", "ycsb-f"} {
 		reports[name] = loadFixture(t, name+".json")

@@ -74,6 +74,26 @@ type ChoiceRow struct {
 	// SyncsPerCommit is what the traced power-cut run counted, -1 where
 	// none was traced.
 	SyncsPerCommit float64 `json:"syncs_per_commit"`
+	// DiskBytes is the median over the complete speed runs of the
+	// database's size on disk after the run: its files' allocated blocks,
+	// as du counts them (main file, WAL or journal, LSM directory:
+	// Space.AllocatedBytes); LiveBytes the median of the live data it held
+	// (keys and values as an application counts them). 0: not measured.
+	DiskBytes int64 `json:"disk_bytes"`
+	LiveBytes int64 `json:"live_bytes"`
+	// SpaceAmplification is the median of the runs' space amplification
+	// (allocated bytes per live byte), stated only from 64 MiB of live
+	// data on, as the "space amplification" figure is; 0 elsewhere, and
+	// SpaceNote says why.
+	SpaceAmplification float64 `json:"space_amplification,omitempty"`
+	SpaceNote          string  `json:"space_note,omitempty"`
+	// PeakRSSBytes is the median over the complete speed runs of each
+	// run's own peak resident memory (Result.WorkerMaxRSSBytes: in
+	// goroutine mode, the one process's peak started over as the run
+	// begins, never its lifetime peak); 0 where not measured, and
+	// MemoryNote says why.
+	PeakRSSBytes int64  `json:"peak_rss_bytes"`
+	MemoryNote   string `json:"memory_note,omitempty"`
 	// Cuts is the power cuts simulated on the row's own run, Lossy how
 	// many of them lost acknowledged writes, Lost the most one lost,
 	// Corrupt how many left a store that would not open or failed its

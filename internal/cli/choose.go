@@ -24,6 +24,7 @@ import (
 // chooseOptions are the flags of gobench choose.
 type chooseOptions struct {
 	spec    choose.Spec
+	work    chooseWorkload
 	drivers store.List
 	expect  []string
 	run     runOptions
@@ -31,19 +32,16 @@ type chooseOptions struct {
 
 func defaultChooseOptions() *chooseOptions {
 	return &chooseOptions{
-		spec: choose.Spec{Workload: preset.DefaultMixSpec(), Keep: choose.KeepAcked, Budget: 5 * time.Minute, Workers: 8},
+		spec: choose.Spec{Keep: choose.KeepAcked, Budget: 5 * time.Minute, Workers: 8},
+		work: chooseWorkload{mix: preset.DefaultMixSpec(), order: workload.ReplayCommit},
 		run:  runOptions{repeat: 1, format: "text", ready: time.Minute, stall: time.Minute, calibrate: true, maxRuns: 10_000, maxRepeats: 30, progress: -1, inconclusive: string(judge.InconclusiveFails)},
 	}
 }
 
 // AddFlags binds the options to flags.
 func (o *chooseOptions) AddFlags(fs *pflag.FlagSet) {
-	p := &o.spec.Workload.Plan
 	inGroup(fs, groupWorkload, func() {
-		fs.Var(&p.Phases[0].Mix, "mix", "op mix in percent, summing to 100 (the mix vocabulary of gobench mix)")
-		fs.Var(newCount(&p.Keys.Count), "keys", "rows preloaded before each run; ops draw keys from them")
-		fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value")
-		fs.Uint64Var(&p.Seed, "seed", p.Seed, "seed of every worker's ops")
+		o.work.AddFlags(fs)
 		fs.StringVar(&o.spec.Keep, "keep", o.spec.Keep, "the promise the service needs: acked (no acknowledged write lost at a power cut), process-crash (none lost when the process dies) or none")
 		fs.DurationVar(&o.spec.Budget, "budget", o.spec.Budget, "the time the measuring may take; it sizes the runs, their repeats and the power cuts")
 		fs.StringArrayVar(&o.expect, "expect", nil, "gate on the winner's margin over the runner-up, 'margin OP FACTOR' (such as 'margin >= 1.5'): exit 3 when the interval of the ratio lies wholly on the wrong side, 4 when it straddles the factor or there is none (repeatable)")
@@ -71,6 +69,18 @@ func newChooseCommand(env *Env) *cobra.Command {
 settings, is fastest on this workload while keeping the promise the
 service needs of its writes (--keep), and by how much.
 
+The workload is one of (two are refused):
+  --mix read=20,upsert=80      a mix of key-value ops over --keys preloaded rows (the default: read=95,upsert=5)
+  --role NAME:COUNT:MIX[@RATE] roles with mixes and rates of their own, as gobench mix takes them (repeatable)
+  --ycsb a..f|FILE             YCSB's core workload, as gobench ycsb run runs it (-p NAME=VALUE overrides a property)
+  --file FILE[@WEIGHT]         SQL scripts, as gobench sql runs them (--schema first; or --builtin tpcb-like)
+  --trace FILE                 a captured application's trace, replayed as gobench replay does (in commit order)
+SQL scripts and traces run on the SQLite drivers only: the other engines
+are named, in one line, among what was not measured. A candidate the
+workload's own checks refuse (a YCSB workload's records on an engine that
+keeps no record tables, its scans on one that keeps them in no key order)
+is listed there too, saying why, and the rest are measured.
+
 Every engine and setting able to keep the promise is a candidate, as the
 engines themselves declare it: for acked, the SQLite drivers in WAL at
 synchronous=FULL and in the rollback journal at EXTRA (FULL may lose the
@@ -78,9 +88,13 @@ last transaction), bbolt with and without group commit, pebble and badger
 at sync full at both profiles (their library's defaults and their own
 benchmark tool's, --profile tool), LMDB at sync full; for process-crash, each at the cheapest setting
 that keeps it. Each runs the workload in one process of --workers
-goroutines: interleaved repeats for its speed, and, for acked, power
-cuts simulated on its own traced run (as --crash does). --budget sizes
-both. The answer is one table: those that kept the promise ranked by
+goroutines (a YCSB workload's threadcount; a role's COUNT; a trace's
+captured connections): interleaved repeats for its speed, and, for acked,
+power cuts simulated on its own traced run (as --crash does: key-value
+and YCSB writes checked one by one, SQL scripts' and a trace's states
+judged by content against the prefixes of the run's commits). --budget
+sizes both (a trace replays whole each run). The answer is one table:
+those that kept the promise ranked by
 median ops/s with its interval, p99, what the power cuts lost, syncs per
 commit, size on disk (and space amplification from 64 MiB of live data
 on), peak memory and the engine's version; those that did not, with what they
@@ -91,6 +105,18 @@ when it cannot tell.`,
 		Example: `  # Write-heavy service that must not lose an acknowledged write at a power cut
   gobench choose --mix upsert=80,read=20 --keep acked --budget 5m
 
+  # Three writers appending beside a reader, on the engines you consider
+  gobench choose --role writer:3:append=100 --role reader:1:read=100 --driver mattn,bbolt,pebble --budget 3m
+
+  # YCSB's workload A (or a property file of yours), 10,000 records, 4 workers
+  gobench choose --ycsb a -p recordcount=10000 --workers 4 --budget 5m
+
+  # Your own SQL scripts: the SQLite drivers and settings, ranked
+  gobench choose --schema schema.sql --file order.sql@9 --file report.sql@1 --budget 3m
+
+  # Your application's statements, captured once (gobench capture), replayed on each candidate
+  gobench choose --trace app.trace --budget 3m
+
   # Only some engines, a short budget, markdown for a design document
   gobench choose --mix upsert=50,read=50 --driver mattn,bbolt,pebble --budget 2m --format markdown
 
@@ -100,7 +126,7 @@ when it cannot tell.`,
   # Fail a CI job unless the winner leads the runner-up by half again
   gobench choose --mix append=80,read=20 --budget 10m --expect 'margin >= 1.5'`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runChoose(cmd.Context(), env, o) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runChoose(cmd.Context(), env, o, cmd.Flags()) },
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
@@ -109,7 +135,7 @@ when it cannot tell.`,
 // runChoose builds the plan, runs its power-cut runs one cell at a time
 // (one that fails leaves its row unranked) and its speed runs as one
 // interleaved job, and writes the ranked answer.
-func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
+func runChoose(ctx context.Context, env *Env, o *chooseOptions, fs *pflag.FlagSet) error {
 	spec := o.spec
 	spec.Drivers = o.drivers
 	// The formats of a choice first: resolve's error would list every
@@ -122,6 +148,10 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions) error {
 	}
 	gates, err := parseChooseGates(o.expect)
 	if err != nil {
+		return usage(err)
+	}
+	note := func(n string) { o.run.notef(env, "note: %s", n) }
+	if spec.Workload, err = o.work.workload(env, fs, spec.Workers, note); err != nil {
 		return usage(err)
 	}
 	p, err := choose.Build(spec, env.registry())

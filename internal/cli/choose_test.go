@@ -7,7 +7,9 @@ import (
 
 // choose's bad input is one line, exit 2, naming what a choice takes: an
 // unknown --format lists a choice's formats, not every report's; a --json
-// that cannot be written is said once, not once per candidate.
+// that cannot be written is said once, not once per candidate; two
+// workloads, or a workload's flag given to another, are refused naming
+// both.
 func TestChooseBadInput(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range []struct {
@@ -18,6 +20,17 @@ func TestChooseBadInput(t *testing.T) {
 		{[]string{"--format", "csv"}, `unknown format "csv" for a choice`},
 		{[]string{"--keep", "bogus"}, `--keep "bogus": want acked, process-crash, none`},
 		{[]string{"--driver", "bbolt", "--budget", "10m", "--json", dir}, "--json " + dir + ": " + dir + " is a directory"},
+		{[]string{"--mix", "read=100", "--ycsb", "a"}, "--mix and --ycsb both given: choose measures one workload"},
+		{[]string{"--role", "w:2:append=100", "--trace", "app.trace"}, "--role and --trace both given"},
+		{[]string{"--file", "x.sql", "--ycsb", "b"}, "--ycsb and --file both given"},
+		{[]string{"--keys", "10", "--ycsb", "a"}, "--keys applies to a mix or roles workload, not to --ycsb"},
+		{[]string{"-p", "recordcount=10"}, "--property applies to a ycsb workload, not to the default mix"},
+		{[]string{"--role", "w:2:append=100", "--workers", "3"}, "--role and --workers both given: each role's COUNT sets its workers"},
+		{[]string{"--ycsb", "a", "-p", "threadcount=2", "--workers", "3"}, "--workers and threadcount (-p) both set the workers"},
+		{[]string{"--ycsb", "nothere"}, "--ycsb: workload nothere: "},
+		{[]string{"--file", "nothere.sql"}, "--file: open nothere.sql"},
+		{[]string{"--trace", "nothere.trace"}, "nothere.trace: "},
+		{[]string{"--builtin", "tpcb-like", "--file", "x.sql"}, "--file: open x.sql"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			env, stdout, stderr := testEnv(t)

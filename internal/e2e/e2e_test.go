@@ -88,6 +88,7 @@ func TestScripts(t *testing.T) {
 			"primcheck":     primCheck,
 			"walcopy":       walCopy,
 			"buildenv":      buildEnv,
+			"choicecheck":   choiceCheck,
 			"buildcheck":    buildCheck,
 		},
 	})

@@ -90,7 +90,7 @@ func TestCandidatesMissing(t *testing.T) {
 func TestBuild(t *testing.T) {
 	t.Parallel()
 	reg := all.Registry()
-	spec := Spec{Workload: preset.DefaultMixSpec(), Keep: KeepAcked, Budget: 2 * time.Minute, Workers: 3, Drivers: []string{"bbolt", "pebble"}}
+	spec := Spec{Workload: Mix{Spec: preset.DefaultMixSpec()}, Keep: KeepAcked, Budget: 2 * time.Minute, Workers: 3, Drivers: []string{"bbolt", "pebble"}}
 	p, err := Build(spec, reg)
 	if err != nil {
 		t.Fatal(err)

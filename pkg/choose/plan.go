@@ -1,6 +1,7 @@
 package choose
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -14,9 +15,9 @@ import (
 
 // Spec is what choose is asked: a workload, a promise, a time budget.
 type Spec struct {
-	// Workload is the mix every candidate runs (its plan's mix, keys,
-	// values, seed); its loop's duration and crash are Build's.
-	Workload preset.MixSpec
+	// Workload is what every candidate runs (a mix or roles, YCSB, SQL
+	// scripts, a trace); its runs' length and crash are Build's.
+	Workload Workload
 	// Keep is the promise (KeepAcked, KeepProcessCrash, KeepNone).
 	Keep string
 	// Budget is the time the measuring may take, setup included.
@@ -37,6 +38,8 @@ type Plan struct {
 	Speed      []*workload.Plan
 	Crash      []*workload.Plan
 	Size       Sizing
+	// Workload names the workload for the answer (Workload.Name).
+	Workload string
 	// NotMeasured says, a line each, what the answer leaves out.
 	NotMeasured []string
 }
@@ -44,6 +47,9 @@ type Plan struct {
 // Build makes the plans of every candidate able to keep spec's promise,
 // sized to its budget. Drivers of reg only.
 func Build(spec Spec, reg *store.Registry) (*Plan, error) {
+	if spec.Workload == nil {
+		return nil, errors.New("no workload")
+	}
 	if spec.Workers < 1 {
 		return nil, fmt.Errorf("--workers %d: want at least 1", spec.Workers)
 	}
@@ -51,6 +57,11 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	cands, refused, err := runnable(spec, reg, cands)
+	if err != nil {
+		return nil, err
+	}
+	missing = append(missing, refused...)
 	cut := 0
 	if spec.Keep == KeepAcked {
 		cut = len(cands)
@@ -59,22 +70,28 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Spec: spec, Candidates: cands, Size: size, NotMeasured: notMeasured(spec, missing)}
+	p := &Plan{Spec: spec, Candidates: cands, Size: size}
 	for _, c := range cands {
 		speed, err := cellPlan(spec, reg, c, preset.Loop{Duration: size.Run})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", c.Name(), err)
 		}
 		var crash *workload.Plan
 		if cut > 0 {
-			loop := preset.Loop{Duration: size.CrashRun, Crash: &workload.Crash{States: size.Cuts, Model: store.CrashLose, RecordLimit: workload.DefaultRecordLimit}}
-			if crash, err = cellPlan(spec, reg, c, loop); err != nil {
-				return nil, err
+			if crash, err = cellPlan(spec, reg, c, crashLoop(size.CrashRun, size.Cuts)); err != nil {
+				return nil, fmt.Errorf("%s: %w", c.Name(), err)
 			}
 		}
 		p.Speed, p.Crash = append(p.Speed, speed), append(p.Crash, crash)
 	}
+	p.Workload = spec.Workload.Name(p.Speed[0])
+	p.NotMeasured = notMeasured(spec, missing, p.Speed[0])
 	return p, nil
+}
+
+// crashLoop is the loop of a power-cut run: run long, cut cuts times.
+func crashLoop(run time.Duration, cuts int) preset.Loop {
+	return preset.Loop{Duration: run, Crash: &workload.Crash{States: cuts, Model: store.CrashLose, RecordLimit: workload.DefaultRecordLimit}}
 }
 
 // cellPlan is the plan of candidate c under loop: the engine's own flags
@@ -94,21 +111,15 @@ func cellPlan(spec Spec, reg *store.Registry, c Candidate, loop preset.Loop) (*w
 			Goroutines: store.List{strconv.Itoa(spec.Workers)}, Batches: store.List{"1"}, Busy: workload.BusyTimeout},
 		Registry: reg, Engines: es, Given: fs.Changed,
 	}
-	ws := spec.Workload
-	ws.Loop = loop
-	plans, err := ws.Plans(m)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", c.Driver, c.Settings(), err)
-	}
-	if len(plans) != 1 {
-		return nil, fmt.Errorf("%s %s: %d cells, want 1", c.Driver, c.Settings(), len(plans))
-	}
-	return plans[0], nil
+	return spec.Workload.Plan(m, loop)
 }
 
 // notMeasured says what the answer leaves out, and why.
-func notMeasured(spec Spec, missing []string) []string {
+func notMeasured(spec Spec, missing []string, speed *workload.Plan) []string {
 	out := append([]string(nil), missing...)
+	if !spec.Workload.Timed() {
+		out = append(out, fmt.Sprintf("run length: each run replays the whole trace (up to %d statements a connection), whatever the budget, which sizes only the repeats and the power cuts: the runs' length above is what the budget planned, not what they took", speed.Phases[0].Ops))
+	}
 	switch spec.Keep {
 	case KeepProcessCrash:
 		out = append(out, "power cuts: the promise asked for (process-crash) is not about power cuts, and no process crash is simulated: at each candidate's setting (sync off; pebble's normal, which writes its log unsynced) every acknowledged write is in the operating system's hands, which keep it when the process dies")

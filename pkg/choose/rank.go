@@ -31,10 +31,10 @@ func Rank(p *Plan, m Measured) *result.Choice {
 	if p.Spec.Keep == KeepAcked {
 		c.Cuts = p.Size.Cuts
 	}
+	kind := "total"
 	if len(p.Speed) > 0 {
-		c.Workload = p.Speed[0].Describe(false)
+		c.Workload, kind = p.Workload, p99Kind(p.Speed[0].Phases[0].Mix)
 	}
-	kind := p99Kind(p.Spec.Workload.Plan.Phases[0].Mix)
 	var firsts []*result.Result
 	values := map[int][]float64{}
 	for i, cand := range p.Candidates {

@@ -29,7 +29,7 @@ func cut(p *workload.Plan, states, lossy int, lost int64) *result.Result {
 
 // rankPlan is a plan of three hand-named candidates, as Build would give.
 func rankPlan(keep string) *Plan {
-	p := &Plan{Spec: Spec{Workload: preset.DefaultMixSpec(), Keep: keep, Budget: time.Minute}, Size: Sizing{Repeats: 5, Cuts: 10}}
+	p := &Plan{Spec: Spec{Workload: Mix{Spec: preset.DefaultMixSpec()}, Keep: keep, Budget: time.Minute}, Size: Sizing{Repeats: 5, Cuts: 10}}
 	for _, d := range []string{"a", "b", "c"} {
 		p.Candidates = append(p.Candidates, Candidate{Driver: d, Flags: []Flag{{"sync", "full"}}})
 		pl := workload.DefaultPlan()

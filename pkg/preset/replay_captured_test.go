@@ -1,50 +1,19 @@
 package preset_test
 
 import (
-	"bytes"
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/pkg/preset"
 	"github.com/gobench/gobench/pkg/result"
-	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/sqltrace/tracetest"
 	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/store/all"
 	"github.com/gobench/gobench/pkg/workload"
 )
-
-// writeTrace writes a trace of one connection that runs sqls on /a.db,
-// and returns its path.
-func writeTrace(t *testing.T, sqls ...string) string {
-	t.Helper()
-	var buf bytes.Buffer
-	w, err := sqltrace.NewWriter(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	own := w.Stream(0)
-	own.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
-	w.WriteSnapshot(1, bytes.NewReader([]byte("x")))
-	own.Write(&sqltrace.Record{Kind: sqltrace.KindSnapshot, Snapshot: sqltrace.Snapshot{DB: 1, Number: 1, Size: 1}})
-	s := w.Stream(1)
-	s.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
-	s.Write(&sqltrace.Record{Kind: sqltrace.KindOpen, Open: sqltrace.Open{Conn: 1, DB: 1}})
-	for i, q := range sqls {
-		s.Write(&sqltrace.Record{Kind: sqltrace.KindExec, Exec: sqltrace.Exec{Conn: 1, SQL: q, Start: int64(i), Span: 1000}})
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "app.trace")
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // A replay's first cell runs with the application's settings, as its
 // PRAGMAs set them; a matrix given varies from them (a flag not given
@@ -79,7 +48,7 @@ func TestReplayAsCaptured(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			path := writeTrace(t, tt.sqls...)
+			path := tracetest.Write(t, tt.sqls...)
 			reg := all.Registry()
 			es := reg.Settings()
 			fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)

@@ -1,0 +1,91 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gobench/gobench/pkg/result"
+)
+
+// choicecheck FILE check... asserts facts about gobench choose's answer
+// (its --json):
+//
+//	drivers=a,b        the rows' drivers, each once, sorted
+//	rows=N             N rows
+//	ranked=N           N of them ranked
+//	workload=REGEXP    the workload's name matches
+//	notmeasured=REGEXP a line of what was not measured matches
+//	kept               every row was cut the answer's cuts times (at least
+//	                   one), lost nothing, was left corrupt by none, and
+//	                   counted its syncs per commit
+func choiceCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: choicecheck FILE check...")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var c result.Choice
+	ts.Check(json.Unmarshal(data, &c))
+	if c.Kind != result.ChoiceKind {
+		ts.Fatalf("%s: kind %q, want %q", args[0], c.Kind, result.ChoiceKind)
+	}
+	for _, a := range args[1:] {
+		name, want, _ := strings.Cut(a, "=")
+		switch name {
+		case "drivers":
+			var got []string
+			for _, r := range c.Rows {
+				if !slices.Contains(got, r.Driver) {
+					got = append(got, r.Driver)
+				}
+			}
+			slices.Sort(got)
+			if strings.Join(got, ",") != want {
+				ts.Fatalf("drivers %q, want %s", got, want)
+			}
+		case "rows", "ranked":
+			n := len(c.Rows)
+			if name == "ranked" {
+				n = slices.IndexFunc(c.Rows, func(r result.ChoiceRow) bool { return r.Rank == 0 })
+				if n < 0 {
+					n = len(c.Rows)
+				}
+			}
+			if strconv.Itoa(n) != want {
+				ts.Fatalf("%d %s, want %s: %+v", n, name, want, c.Rows)
+			}
+		case "workload":
+			if !regexp.MustCompile(want).MatchString(c.Workload) {
+				ts.Fatalf("workload %q does not match %q", c.Workload, want)
+			}
+		case "notmeasured":
+			re := regexp.MustCompile(want)
+			if !slices.ContainsFunc(c.NotMeasured, re.MatchString) {
+				ts.Fatalf("no line of not measured %q matches %q", c.NotMeasured, want)
+			}
+		case "kept":
+			checkKept(ts, &c)
+		default:
+			ts.Fatalf("unknown check %q", a)
+		}
+	}
+}
+
+// checkKept asserts every row of c was cut as often as c says, and kept
+// every acknowledged write.
+func checkKept(ts *testscript.TestScript, c *result.Choice) {
+	if c.Cuts < 1 {
+		ts.Fatalf("%d cuts", c.Cuts)
+	}
+	for _, r := range c.Rows {
+		if r.Cuts != c.Cuts || r.Lossy != 0 || r.Corrupt != 0 || r.SyncsPerCommit <= 0 {
+			ts.Fatalf("%s: %d cuts (want %d), %d lossy, %d corrupt, %v syncs/commit: %s", r.Name(), r.Cuts, c.Cuts, r.Lossy, r.Corrupt, r.SyncsPerCommit, r.CutNote)
+		}
+	}
+}

@@ -242,7 +242,7 @@ func foldBrief(r *workload.Replay) string {
 	copies := float64(max(r.Scale, 1))
 	offered := "as fast as each connection runs (--speed max: no pace)"
 	if f.OfferedRate > 0 {
-		offered = fmt.Sprintf("%.4g statements/s", f.OfferedRate*copies)
+		offered = fmt.Sprintf("%.0f statements/s at %s", f.OfferedRate*copies, workload.SpeedName(r.Speed))
 	}
-	return fmt.Sprintf("%s; captured %.4g statements/s, offered %s", f, f.CapturedRate, offered)
+	return fmt.Sprintf("%s; captured %.0f statements/s, offered %s", f, f.CapturedRate, offered)
 }

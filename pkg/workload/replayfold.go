@@ -58,8 +58,12 @@ func (f *ReplayFold) Runs() int64 {
 // String says what the fold is: "fold 4: 4 slices of 2.5s each, 1200
 // statements (3 schema statements of them run once first)".
 func (f *ReplayFold) String() string {
-	return fmt.Sprintf("fold %d: %d slices of %v each, %d statements (%d schema statements of them run once first)",
-		f.Slices, f.Slices, roundDuration(time.Duration(f.Slice)), f.Runs()+f.Schema, f.Schema)
+	noun := "statements"
+	if f.Schema == 1 {
+		noun = "statement"
+	}
+	return fmt.Sprintf("fold %d: %d slices of %v each, %d statements (%d schema %s of them run once first)",
+		f.Slices, f.Slices, roundDuration(time.Duration(f.Slice)), f.Runs()+f.Schema, f.Schema, noun)
 }
 
 // roundDuration rounds d for a line: to the millisecond from one, else

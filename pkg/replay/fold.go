@@ -171,7 +171,7 @@ func foldTally(open func() (io.ReadCloser, error), r *workload.Replay) ([]worklo
 		i := sliceOf(r, begin)
 		f.Statements[i]++
 		parts[part{rec.Stream, e.Conn, i}]++
-		f.Span = max(f.Span, workload.Duration(e.Start+e.Span-sliceStart(r, i)))
+		f.Span = max(f.Span, workload.Duration(e.Start-sliceStart(r, i)))
 	}
 	if err := tr.Err(); err != nil {
 		return nil, fmt.Errorf("reading the trace: %w", err)

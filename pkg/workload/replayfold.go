@@ -31,10 +31,10 @@ type ReplayFold struct {
 	// every slice finds the tables and indexes; they are not run again in
 	// their slice.
 	Schema int64 `json:"schema"`
-	// Span is how long the folded replay's statements take as captured:
-	// the longest of a slice's, from its start to its last statement's
-	// end (a transaction straddling a slice's end makes it longer than
-	// Slice).
+	// Span is how long the folded replay's statements take to come as
+	// captured: the longest of a slice's, from its start to its last
+	// statement's start, its last due time at speed 1 (a transaction
+	// straddling a slice's end makes it longer than Slice).
 	Span Duration `json:"span"`
 	// CapturedRate is the statements a second the capture ran them at
 	// (over its span, or its window's), and OfferedRate those the slices

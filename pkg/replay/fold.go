@@ -241,7 +241,7 @@ func foldBrief(r *workload.Replay) string {
 	f := r.TimeFold
 	copies := float64(max(r.Scale, 1))
 	offered := "as fast as each connection runs (--speed max: no pace)"
-	if f.OfferedRate > 0 {
+	if f.OfferedRate > 0 && r.Speed > 0 {
 		offered = fmt.Sprintf("%.0f statements/s at %s", f.OfferedRate*copies, workload.SpeedName(r.Speed))
 	}
 	return fmt.Sprintf("%s; captured %.0f statements/s, offered %s", f, f.CapturedRate, offered)

@@ -24,7 +24,7 @@ func foldLine(r *result.Result, ph result.Phase) []string {
 	}
 	copies := float64(max(rp.Scale, 1))
 	offered := "no pace (--speed max: each connection back to back)"
-	if f.OfferedRate > 0 {
+	if f.OfferedRate > 0 && rp.Speed > 0 {
 		offered = fmt.Sprintf("%s statements/s (×%.2f the captured%s)", units.Rate(f.OfferedRate*copies), f.OfferedRate*copies/base, at)
 	}
 	line := fmt.Sprintf("%s · captured %s statements/s · offered %s", f, units.Rate(f.CapturedRate), offered)

@@ -160,7 +160,8 @@ snapshot; it prints, per cell, the largest scale met and every step
 (scale, statements, statements/s, p50, p99, max, errors), and exits 3
 when a cell meets the objectives at no scale. With --speed 1x each copy
 keeps the captured pace, so the latency counts the queueing a slower
-setting builds.
+setting builds. --by fold searches the fold instead (fold 1, 2, 4 …:
+the capture's own statements, each once, at K times its rate).
 --crash N: what a power cut would have taken. The run's writes, syncs and
 acknowledgements are recorded (an acknowledged transaction: a statement
 whose COMMIT, or autocommit write, returned to its replayed connection),
@@ -197,6 +198,9 @@ or corrupt trace exits 2 naming the byte offset.`,
 
   # How many times its captured load does the application hold, at p99 <= 50ms, on each journal?
   gobench replay shop.trace --speed 1x --journal rollback,wal --find-scale 'total p99 <= 50ms'
+
+  # The same over time slices of the capture folded at once rather than copies
+  gobench replay shop.trace --speed 1x --journal wal --find-scale 'total p99 <= 50ms' --by fold
 
   # And what NORMAL risks: acknowledged transactions 10 power cuts lose, in WAL
   gobench replay shop.trace --order commit --journal wal --sync full,normal --crash 10`,
@@ -237,8 +241,8 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 	}
 	spec.Open = func() (io.ReadCloser, error) { return env.FS.Open(abs) }
 	spec.Options.Trace, spec.Options.Database = abs, o.database
-	if o.scaling.objectives == "" && cmd.Flags().Changed("max-scale") {
-		return nil, errors.New("--max-scale applies to --find-scale")
+	if o.scaling.objectives == "" && (cmd.Flags().Changed("max-scale") || cmd.Flags().Changed("by")) {
+		return nil, errors.New("--max-scale and --by apply to --find-scale")
 	}
 	if spec.Options.Scale, err = parseScale(o.scale); err != nil {
 		return nil, err

@@ -48,3 +48,31 @@ func TestReplayLinesFold(t *testing.T) {
 		})
 	}
 }
+
+// A scale search over the fold (--find-scale --by fold) names its steps
+// and its answer by the fold, one over the copies by the scale.
+func TestScaleHeadlineBy(t *testing.T) {
+	steps := []result.ScaleStep{{Scale: 1, Met: true}, {Scale: 2, Met: true}, {Scale: 4}, {Scale: 3}}
+	for _, tt := range []struct {
+		by    string
+		steps []result.ScaleStep
+		found int
+		want  string
+	}{
+		{result.ScaleByFold, steps, 2, "holds 2 time slices of its capture at once (fold 2 met the objectives; fold 3 did not)"},
+		{result.ScaleByFold, steps[:2], 2, "holds 2 time slices of its capture at once (fold 2 met the objectives, the largest tried)"},
+		{result.ScaleByFold, []result.ScaleStep{{Scale: 1}}, 0, "no fold met the objectives: not even the capture as it was (fold 1)"},
+		{result.ScaleByCopies, steps, 2, "holds 2× its captured connections (scale 2 met the objectives; scale 3 did not)"},
+		{result.ScaleByCopies, []result.ScaleStep{{Scale: 1}}, 0, "no scale met the objectives: not even the capture as it was (scale 1)"},
+	} {
+		cv := result.ScaleCurve{By: tt.by, Steps: tt.steps, Found: tt.found > 0, Scale: tt.found}
+		if got := ScaleHeadline(cv); got != tt.want {
+			t.Errorf("by %q: %q, want %q", tt.by, got, tt.want)
+		}
+	}
+	var b strings.Builder
+	if err := ScaleText(&b, &result.Scale{By: result.ScaleByFold, MaxScale: 4, Cells: []result.ScaleCurve{{By: result.ScaleByFold, Steps: steps, Found: true, Scale: 2}}}); err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, b.String(), []string{"· fold 1, doubling while met (up to 4)", "  fold  statements"}, []string{"scale 1", "scale 2", "scale  "})
+}

@@ -17,8 +17,8 @@ type Scale struct {
 	Tool          Tool     `json:"tool"`
 	// Objectives are the conditions every step is judged by, as written;
 	// MaxScale the highest scale tried.
-	Objectives []string     `json:"objectives"`
-	MaxScale   int          `json:"max_scale"`
+	Objectives []string `json:"objectives"`
+	MaxScale   int      `json:"max_scale"`
 	// By is what the steps grow: ScaleByCopies or ScaleByFold.
 	By    string       `json:"by,omitempty"`
 	Cells []ScaleCurve `json:"cells"`

@@ -61,6 +61,7 @@ func TestScaleHeadlineBy(t *testing.T) {
 	}{
 		{result.ScaleByFold, steps, 2, "holds 2 time slices of its capture at once (fold 2 met the objectives; fold 3 did not)"},
 		{result.ScaleByFold, steps[:2], 2, "holds 2 time slices of its capture at once (fold 2 met the objectives, the largest tried)"},
+		{result.ScaleByFold, []result.ScaleStep{{Scale: 1, Met: true}, {Scale: 2}}, 1, "holds its capture as it was, not folded (fold 1 met the objectives; fold 2 did not)"},
 		{result.ScaleByFold, []result.ScaleStep{{Scale: 1}}, 0, "no fold met the objectives: not even the capture as it was (fold 1)"},
 		{result.ScaleByCopies, steps, 2, "holds 2× its captured connections (scale 2 met the objectives; scale 3 did not)"},
 		{result.ScaleByCopies, []result.ScaleStep{{Scale: 1}}, 0, "no scale met the objectives: not even the capture as it was (scale 1)"},

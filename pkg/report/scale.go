@@ -50,10 +50,15 @@ func ScaleHeadline(cv result.ScaleCurve) string {
 		return fmt.Sprintf("no %s met the objectives: not even the capture as it was (%s 1)", noun, noun)
 	case !cv.Found:
 		return "no " + noun + " found"
-	case cv.By == result.ScaleByFold && failed > 0:
-		return fmt.Sprintf("holds %d time slices of its capture at once (fold %d met the objectives; fold %d did not)", cv.Scale, cv.Scale, failed)
 	case cv.By == result.ScaleByFold:
-		return fmt.Sprintf("holds %d time slices of its capture at once (fold %d met the objectives, the largest tried)", cv.Scale, cv.Scale)
+		holds := fmt.Sprintf("holds %d time slices of its capture at once", cv.Scale)
+		if cv.Scale == 1 {
+			holds = "holds its capture as it was, not folded"
+		}
+		if failed > 0 {
+			return fmt.Sprintf("%s (fold %d met the objectives; fold %d did not)", holds, cv.Scale, failed)
+		}
+		return fmt.Sprintf("%s (fold %d met the objectives, the largest tried)", holds, cv.Scale)
 	case failed > 0:
 		return fmt.Sprintf("holds %d× its captured connections (scale %d met the objectives; scale %d did not)", cv.Scale, cv.Scale, failed)
 	}

@@ -14,12 +14,14 @@ import (
 	"github.com/gobench/gobench/pkg/report"
 	"github.com/gobench/gobench/pkg/result"
 	"github.com/gobench/gobench/pkg/units"
+	"github.com/gobench/gobench/pkg/workload"
 )
 
 // scaleSearchFlags are the flags of a replay's scale search.
 type scaleSearchFlags struct {
 	objectives string
 	max        int
+	by         string
 }
 
 // AddFlags binds the flags.
@@ -28,6 +30,7 @@ func (f *scaleSearchFlags) AddFlags(fs *pflag.FlagSet) {
 	inGroup(fs, groupScale, func() {
 		fs.StringVar(&f.objectives, "find-scale", "", "find the largest --scale whose replay meets these latency objectives, such as 'total p99 <= 50ms' (several joined with commas, all must hold): scale 1, 2, 4, 8 … while met, then bisected; each step a whole replay; prints each cell's largest scale and every step (scale, ops/s, p99, errors)")
 		fs.IntVar(&f.max, "max-scale", f.max, "--find-scale: the highest scale to try")
+		fs.StringVar(&f.by, "by", "scale", "--find-scale: what the steps grow: scale (copies of each captured connection, as --scale N) or fold (time slices of the capture at once, as --fold K: the capture's own statements, each once, at K times its rate)")
 	})
 }
 
@@ -54,18 +57,25 @@ func runFindScale(cmd *cobra.Command, env *Env, o *replayOptions) error {
 	}
 	cfg.Base.Notes = nil // each step's setup notes would drown the steps' own
 	steps := 0
-	curves, runErr := coord.FindScales(cmd.Context(), coord.ScaleRun{Cells: cfg, At: preset.ScaleReplay,
+	at, by := preset.ScaleReplay, result.ScaleByCopies
+	if o.scaling.by == "fold" {
+		at, by = preset.FoldReplay, result.ScaleByFold
+	}
+	curves, runErr := coord.FindScales(cmd.Context(), coord.ScaleRun{Cells: cfg, At: at,
 		Search: capacity.ScaleSearch{Objectives: obj, Max: o.scaling.max},
 		Observe: func(_ int, st result.ScaleStep) {
 			steps++
-			o.run.notef(env, "step %d: scale %d: %d statements, %s statements/s, p99 %s, %d errors: %s", steps, st.Scale, st.Statements,
+			o.run.notef(env, "step %d: %s %d: %d statements, %s statements/s, p99 %s, %d errors: %s", steps, o.scaling.by, st.Scale, st.Statements,
 				units.Rate(st.OpsPerSec), units.Micros(st.P99Micros), st.Errors, map[bool]string{true: "met", false: "NOT met"}[st.Met])
 		}})
 	if len(curves) == 0 {
 		return runErr
 	}
+	for i := range curves {
+		curves[i].By = by
+	}
 	s := &result.Scale{Kind: result.KindScale, SchemaVersion: result.SchemaVersion, Command: j.Command, Args: env.Args,
-		Tool: result.ToolInfo(), Objectives: objectiveTexts(obj), MaxScale: o.scaling.max, Cells: curves}
+		Tool: result.ToolInfo(), Objectives: objectiveTexts(obj), MaxScale: o.scaling.max, By: by, Cells: curves}
 	if err := o.writeScale(env, s); err != nil || runErr != nil {
 		return errors.Join(runErr, err)
 	}
@@ -81,8 +91,14 @@ func runFindScale(cmd *cobra.Command, env *Env, o *replayOptions) error {
 // search sets itself.
 func (o *replayOptions) scaleSearch(fs *pflag.FlagSet) ([]judge.Expectation, error) {
 	switch {
-	case fs.Changed("scale"):
+	case o.scaling.by != "scale" && o.scaling.by != "fold":
+		return nil, fmt.Errorf("--by %q: want scale (copies of each captured connection) or fold (time slices of the capture at once)", o.scaling.by)
+	case o.scaling.by == "scale" && fs.Changed("scale"):
 		return nil, errors.New("--find-scale runs the scales itself: it takes no --scale")
+	case o.scaling.by == "fold" && fs.Changed("fold"):
+		return nil, errors.New("--find-scale --by fold runs the folds itself: it takes no --fold")
+	case o.scaling.by == "fold" && o.scaling.max > workload.MaxFold:
+		return nil, fmt.Errorf("--max-scale %d: --by fold cuts the capture into at most %d time slices", o.scaling.max, workload.MaxFold)
 	case len(o.expects) > 0:
 		return nil, errors.New("--find-scale judges every step by its own objectives: give them to --find-scale, not --expect")
 	case o.run.repeat != 1:

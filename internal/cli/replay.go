@@ -34,6 +34,7 @@ type replayOptions struct {
 	expects  []string
 	window   string
 	scale    string
+	fold     string
 	scaling  scaleSearchFlags
 	crash    crashFlags
 }
@@ -44,6 +45,7 @@ func defaultReplayOptions(reg *store.Registry) *replayOptions {
 		run:    runOptions{repeat: 1, format: "text", ready: time.Minute},
 		spec:   preset.DefaultReplaySpec(),
 		speed:  "max",
+		fold:   "1",
 	}
 }
 
@@ -58,7 +60,8 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.StringVar(&o.spec.Options.Order, "order", workload.ReplayRace, "race (the connections' transactions race, as in production) or commit (each transaction where it was in the captured order of commits: the database ends as the capture's, every statement sees what it saw)")
 		fs.StringVar(&o.database, "database", "", "the captured database to replay: its path in the trace, another path of the same file, or its base name (default: the one it ran most statements on)")
 		fs.StringVar(&o.window, "window", "", "FROM..TO: replay only the transactions whose first statement began in this window, durations from the capture's first statement (10s..40s, 10s.., ..40s); a transaction straddling TO runs whole, one straddling FROM not at all; the schema statements (CREATE, DROP, ALTER) before FROM run first, the rest before it does not; race order only")
-		fs.StringVar(&o.scale, "scale", "1", "N or Nx: run N copies of each captured connection at once, each on its own connection, at the captured pace with --speed 1x (Oracle's time-slice folding of one capture onto itself); each copy on its own keys (integer keys offset per copy, text keys suffixed, inserted ids in the copy's range, the snapshot's rows copied per copy); a statement whose keys cannot be moved (a literal key, a parameter of unknown column, no key in its WHERE) runs shared, counted in the report; divergence is not judged; race order only")
+		fs.StringVar(&o.scale, "scale", "1", "N or Nx: run N copies of each captured connection at once, each on its own connection, at the captured pace with --speed 1x (a capture scaled up, as Oracle's Database Replay does with schema remapping; --fold is its time-slice folding); each copy on its own keys (integer keys offset per copy, text keys suffixed, inserted ids in the copy's range, the snapshot's rows copied per copy); a statement whose keys cannot be moved (a literal key, a parameter of unknown column, no key in its WHERE) runs shared, counted in the report; divergence is not judged; race order only")
+		fs.StringVar(&o.fold, "fold", o.fold, "K: cut the capture's span (or --window's) into K equal time slices and replay them all at once from time 0, each statement at its offset from its slice's start (Oracle's time-slice folding): about K times the captured rate at --speed 1x, the capture's own mix, no statement run twice; a transaction runs whole in the slice its first statement began in, each slice's part of a connection is a connection of its own, and the schema statements (CREATE, DROP, ALTER) run once first; divergence is not judged; race order only; 1 is off")
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
@@ -142,8 +145,20 @@ in that span of the capture (a transaction straddling TO runs whole,
 one straddling FROM not at all); the schema statements before FROM
 (CREATE, DROP, ALTER) run first, so the window's statements find their
 tables and indexes, but the rows written before FROM are not: a window
-from a later start is not judged for divergence. Both replay in race
-order.
+from a later start is not judged for divergence. --fold K cuts the
+span of the statements replayed (the capture's, or the window's) into K
+equal slices by time and starts them all together, each statement due
+at its offset from its slice's start (Oracle's time-slice folding): with
+--speed 1x, about K times the captured rate, the capture's own mix, and
+no statement run twice. A transaction belongs to the slice its first
+statement began in and runs whole there; each slice's part of a
+captured connection is a connection of its own (and each slice of a
+captured process a worker process); the schema statements (CREATE,
+DROP, ALTER, not of temporary objects) run once before the slices
+start. A slice starts without the rows the slices before it wrote, so
+divergence and the database's end are not judged. --fold and --scale
+multiply: --fold 2 --scale 3 runs 3 copies of each slice's connections.
+All three replay in race order.
 
 How much more can the application take: --find-scale 'total p99 <= 50ms'
 replays the trace at scale 1, 2, 4, 8 … (up to --max-scale) while every
@@ -153,7 +168,8 @@ snapshot; it prints, per cell, the largest scale met and every step
 (scale, statements, statements/s, p50, p99, max, errors), and exits 3
 when a cell meets the objectives at no scale. With --speed 1x each copy
 keeps the captured pace, so the latency counts the queueing a slower
-setting builds.
+setting builds. --by fold searches the fold instead (fold 1, 2, 4 …:
+the capture's own statements, each once, at K times its rate).
 --crash N: what a power cut would have taken. The run's writes, syncs and
 acknowledgements are recorded (an acknowledged transaction: a statement
 whose COMMIT, or autocommit write, returned to its replayed connection),
@@ -185,8 +201,14 @@ or corrupt trace exits 2 naming the byte offset.`,
   # Only the transactions begun between 10s and 40s into the capture
   gobench replay shop.trace --window 10s..40s
 
+  # Four times the captured rate with the capture's own statements: its four quarters at once
+  gobench replay shop.trace --fold 4 --speed 1x --journal wal
+
   # How many times its captured load does the application hold, at p99 <= 50ms, on each journal?
   gobench replay shop.trace --speed 1x --journal rollback,wal --find-scale 'total p99 <= 50ms'
+
+  # The same over time slices of the capture folded at once rather than copies
+  gobench replay shop.trace --speed 1x --journal wal --find-scale 'total p99 <= 50ms' --by fold
 
   # And what NORMAL risks: acknowledged transactions 10 power cuts lose, in WAL
   gobench replay shop.trace --order commit --journal wal --sync full,normal --crash 10`,
@@ -228,10 +250,13 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 	spec.Open = func() (io.ReadCloser, error) { return env.FS.Open(abs) }
 	spec.Options.Trace, spec.Options.Database = abs, o.database
 	spec.Options.Remap = o.scaling.objectives != "" // --find-scale rescales the cells: their copies' keys are read once
-	if o.scaling.objectives == "" && cmd.Flags().Changed("max-scale") {
-		return nil, errors.New("--max-scale applies to --find-scale")
+	if o.scaling.objectives == "" && (cmd.Flags().Changed("max-scale") || cmd.Flags().Changed("by")) {
+		return nil, errors.New("--max-scale and --by apply to --find-scale")
 	}
 	if spec.Options.Scale, err = parseScale(o.scale); err != nil {
+		return nil, err
+	}
+	if spec.Options.Fold, err = parseFold(o.fold); err != nil {
 		return nil, err
 	}
 	if o.window != "" {
@@ -277,6 +302,16 @@ func parseScale(s string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSuffix(s, "x"))
 	if err != nil || n < 1 || n > workload.MaxWorkers {
 		return 0, fmt.Errorf("--scale %q: want the copies of each captured connection to run, a whole number from 1 to %d such as 4 or 4x (a fractional scale is not supported)", s, workload.MaxWorkers)
+	}
+	return n, nil
+}
+
+// parseFold reads --fold: a whole number of time slices, 1 (off) to
+// workload.MaxFold.
+func parseFold(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > workload.MaxFold {
+		return 0, fmt.Errorf("--fold %q: want the time slices of the capture to replay at once, a whole number from 1 (off) to %d such as 2 or 4", s, workload.MaxFold)
 	}
 	return n, nil
 }

@@ -84,6 +84,7 @@ func TestScripts(t *testing.T) {
 			"replaycheck":   replayCheck,
 			"replaysum":     replaySum,
 			"scalesteps":    scaleSteps,
+			"replayfold":    replayFold,
 			"tracedamage":   traceDamage,
 			"primcheck":     primCheck,
 			"walcopy":       walCopy,

@@ -61,12 +61,15 @@ func replayRan(ts *testscript.TestScript, name string) (stmts, conns int64) {
 	return stmts, conns
 }
 
-// scalesteps FILE ONE SCALES asserts that the scale search FILE ran the
-// scales listed (1,2,4), in that order, each running its scale times
-// the statements the replay result ONE ran.
+// scalesteps FILE ONE SCALES [FOLDED] asserts that the scale search
+// FILE ran the scales listed (1,2,4), in that order, each running its
+// scale times the statements the replay result ONE ran; a search by the
+// fold (--by fold) ran the statements of ONE at fold 1 and those of the
+// folded replay result FOLDED (its schema statements run first, not
+// counted) at every other.
 func scaleSteps(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 3 {
-		ts.Fatalf("usage: scalesteps FILE ONE SCALES")
+	if neg || len(args) != 3 && len(args) != 4 {
+		ts.Fatalf("usage: scalesteps FILE ONE SCALES [FOLDED]")
 	}
 	b, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
@@ -77,8 +80,21 @@ func scaleSteps(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s: %d cells, want 1", args[0], len(s.Cells))
 	}
 	var got []string
+	folded := int64(-1)
+	if len(args) == 4 {
+		folded, _ = replayRan(ts, args[3])
+	}
+	if (s.By == result.ScaleByFold) != (folded >= 0) || s.Cells[0].By != s.By {
+		ts.Fatalf("%s: a search by %q (its cell's by %q), and FOLDED given: %v", args[0], s.By, s.Cells[0].By, folded >= 0)
+	}
 	for _, st := range s.Cells[0].Steps {
 		got = append(got, strconv.Itoa(st.Scale))
+		if folded >= 0 {
+			if want := map[bool]int64{true: one, false: folded}[st.Scale == 1]; st.Statements != want {
+				ts.Fatalf("%s: fold %d ran %d statements, want %d", args[0], st.Scale, st.Statements, want)
+			}
+			continue
+		}
 		if st.Statements != int64(st.Scale)*one {
 			ts.Fatalf("%s: scale %d ran %d statements, want %d × %d", args[0], st.Scale, st.Statements, st.Scale, one)
 		}

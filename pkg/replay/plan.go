@@ -37,6 +37,9 @@ type Options struct {
 	// and rescaled (Rescale, which reads no trace) needs them; above 1
 	// they are always read.
 	Remap bool
+	// Fold, above 1, replays that many time slices of the capture (or
+	// of its window) at once (workload.ReplayFold); race order only.
+	Fold int
 }
 
 // Build reads a trace (open opens it, for each of its three passes)
@@ -95,6 +98,11 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 	r.Kinds, r.Overrides = tally.kinds(), tally.overrides
 	r.Workers, r.Procs = tally.place(o.Procs, max(o.Scale, 1))
 	r.Fold = max(o.Procs, 0)
+	if o.Fold > 1 {
+		if err := foldReplay(open, r, o); err != nil {
+			return nil, in, err
+		}
+	}
 	if r.Captured, err = readCaptured(open, r); err != nil {
 		return nil, in, err
 	}
@@ -148,6 +156,9 @@ func pickDatabase(in *sqltrace.Info, name string) (*sqltrace.DBInfo, error) {
 // grows checks the options that grow or cut a capture: a scale of at
 // least 1, and neither it nor a window in the order of commits.
 func grows(o Options) error {
+	if err := checkFold(o); err != nil {
+		return err
+	}
 	switch {
 	case o.Scale < 0 || o.Scale > workload.MaxWorkers:
 		return fmt.Errorf("--scale %d: want the copies of each captured connection to run, from 1 to %d", o.Scale, workload.MaxWorkers)
@@ -361,21 +372,28 @@ func (t *replayTally) place(procs, scale int) ([]workload.ReplayWorker, int) {
 // placeConns puts each connection on a worker: the connections of a
 // captured process on one worker process (or, folded, on process i mod
 // procs), in the order of their ids; a process with fewer connections
-// than another leaves workers idle. Scaled (scale > 1), each copy of a
-// captured process is a process of its own: copy k of every process
-// after copy k-1 of all of them (folded onto workload.MaxProcs when they
-// are more).
+// than another leaves workers idle. Each time slice of a captured
+// process (workload.ReplayFold) is a process of its own, the slices in
+// order. Scaled (scale > 1), each copy of a captured process is a
+// process of its own: copy k of every process after copy k-1 of all of
+// them (folded onto workload.MaxProcs when they are more).
 func placeConns(conns []workload.ReplayWorker, procs, scale int) ([]workload.ReplayWorker, int) {
+	type group struct {
+		slice  int
+		stream uint64
+	}
+	before := func(a, b group) bool { return a.slice < b.slice || a.slice == b.slice && a.stream < b.stream }
 	sort.Slice(conns, func(i, j int) bool {
-		if conns[i].Stream != conns[j].Stream {
-			return conns[i].Stream < conns[j].Stream
+		a, b := group{conns[i].Slice, conns[i].Stream}, group{conns[j].Slice, conns[j].Stream}
+		if a != b {
+			return before(a, b)
 		}
 		return conns[i].Conn < conns[j].Conn
 	})
-	var streams []uint64
+	var streams []group
 	for _, c := range conns {
-		if len(streams) == 0 || streams[len(streams)-1] != c.Stream {
-			streams = append(streams, c.Stream)
+		if g := (group{c.Slice, c.Stream}); len(streams) == 0 || streams[len(streams)-1] != g {
+			streams = append(streams, g)
 		}
 	}
 	scale = max(scale, 1)
@@ -385,7 +403,8 @@ func placeConns(conns []workload.ReplayWorker, procs, scale int) ([]workload.Rep
 	byProc := make([][]workload.ReplayWorker, procs)
 	for k := range scale {
 		for _, c := range conns {
-			p := (k*len(streams) + sort.Search(len(streams), func(i int) bool { return streams[i] >= c.Stream })) % procs
+			g := group{c.Slice, c.Stream}
+			p := (k*len(streams) + sort.Search(len(streams), func(i int) bool { return !before(streams[i], g) })) % procs
 			c.Copy = k
 			byProc[p] = append(byProc[p], c)
 		}

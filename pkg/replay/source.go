@@ -238,7 +238,8 @@ func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *deal.Shared) (deal.D
 	}
 	w := r.Workers[worker]
 	d := &replayDealer{r: r, w: w, kinds: map[string]replayText{}, remap: newRemapper(r, w.Copy)}
-	if r.Window != nil {
+	d.fold = newFoldDealer(r, w)
+	if r.Window != nil || d.fold != nil {
 		d.clock = &txnClock{}
 	}
 	judged, _ := r.Judged()
@@ -302,6 +303,8 @@ type replayDealer struct {
 	// remap moves the statements of a scaled replay's copy to its keys
 	// (nil: they run as captured).
 	remap *remapper
+	// fold, in a folded replay, is the worker's slice (nil: not folded).
+	fold *foldDealer
 	// In the order of commits: the connection's transaction, and the
 	// reading ahead (aheadN of the connection's statements read).
 	txn    replayTxn
@@ -367,7 +370,7 @@ func (d *replayDealer) Deal(out *deal.Deal) error {
 		if rec.Kind != sqltrace.KindExec || rec.Exec.Conn != d.w.Conn {
 			continue
 		}
-		if d.clock != nil && !d.r.Window.Contains(d.clock.step(&rec.Exec)) {
+		if !d.keep(&rec.Exec) {
 			continue
 		}
 		d.n++
@@ -418,6 +421,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 			Digest: e.Digest, HasDigest: e.Flags&sqltrace.FlagDigest != 0, Ordered: e.Flags&sqltrace.FlagOrdered != 0,
 			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.MadeCommit() && e.Code == 0,
 			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
+	d.unfold(rd, e)
 	if !rd.Want.Done && e.Code == 0 {
 		rd.MaxRows = e.Rows // the application read no more
 	}
@@ -426,7 +430,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 		rd.SQL, rd.Stmts, rd.Args, rd.MaxRows, rd.Changes, rd.Overridden = "PRAGMA "+t.pragma, nil, args[:0], -1, false, true
 	}
 	if d.r.Speed > 0 {
-		rd.Due = int64(float64(e.Start-d.r.Start) / d.r.Speed)
+		rd.Due = int64(float64(e.Start-d.origin()) / d.r.Speed)
 	}
 	if d.order != nil {
 		rd.Gate, rd.Commit = d.txn.place(d.r.Table, e)

@@ -142,7 +142,12 @@ type schemaStmt struct {
 // database, in the order they began: those of every connection, not
 // only of the connections the window replays (a parent that created the
 // tables and ended).
+//
+// Folded (workload.ReplayFold), it returns those of the transactions
+// begun in the window too (or, without one, all), but not those of
+// temporary objects: they all run before the slices start.
 func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
+	folded := r.TimeFold != nil
 	on := newDBConns(r.Database)
 	f, err := os.Open(r.Trace)
 	if err != nil {
@@ -159,11 +164,11 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 			continue
 		}
 		e := &rec.Exec
-		if sel.where(rec.Stream, e) >= 0 || e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
+		if where := sel.where(rec.Stream, e); where > 0 || where == 0 && !folded || e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
 			continue
 		}
 		for _, s := range sqltrace.SplitStatements(e.SQL) {
-			if isSchema(s) {
+			if isSchema(s) && (!folded || hoisted(s)) {
 				if len(out) == maxSchema {
 					return nil, fmt.Errorf("more than %d schema statements before the window: replay a window from the capture's start", maxSchema)
 				}
@@ -183,9 +188,10 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 // ran: the window's statements then find the tables and indexes they
 // found when captured (not the rows the statements before the window
 // wrote, which do not run). A replay without a window, or one from the
-// capture's start, runs none.
+// capture's start, runs none; a folded one runs those of its slices too
+// (schemaBefore).
 func ApplySchema(ctx context.Context, st store.Store, r *workload.Replay) error {
-	if r.Window == nil || r.Window.From == 0 {
+	if r.TimeFold == nil && (r.Window == nil || r.Window.From == 0) {
 		return nil
 	}
 	stmts, err := schemaBefore(r)

@@ -79,6 +79,7 @@ func replayLines(r *result.Result, ph result.Phase) []string {
 		tx += fmt.Sprintf(", %s/s", units.Rate(float64(t.Commits)/ph.WallSeconds))
 	}
 	lines = append(lines, tx+fmt.Sprintf(" (%d in the capture) · speed %s · order %s", rp.Commits, workload.SpeedName(rp.Speed), rp.Order))
+	lines = append(lines, foldLine(r, ph)...)
 	div := fmt.Sprintf("divergence: %d of %d statements did something else than when captured (other rows or changes, another outcome); %d failed where the capture's did not, %d succeeded where it failed",
 		t.Diverged, t.Count, t.NewErrors, t.LostErrors)
 	if judged, why := rp.Judged(); !judged {

@@ -17,10 +17,22 @@ type Scale struct {
 	Tool          Tool     `json:"tool"`
 	// Objectives are the conditions every step is judged by, as written;
 	// MaxScale the highest scale tried.
-	Objectives []string     `json:"objectives"`
-	MaxScale   int          `json:"max_scale"`
-	Cells      []ScaleCurve `json:"cells"`
+	Objectives []string `json:"objectives"`
+	MaxScale   int      `json:"max_scale"`
+	// By is what the steps grow: ScaleByCopies or ScaleByFold.
+	By    string       `json:"by,omitempty"`
+	Cells []ScaleCurve `json:"cells"`
 }
+
+// What a scale search grows (Scale.By, ScaleCurve.By).
+const (
+	// ScaleByCopies runs N copies of each captured connection
+	// (gobench replay --scale N); "" in a file of an older gobench.
+	ScaleByCopies = ""
+	// ScaleByFold runs N time slices of the capture at once
+	// (gobench replay --fold N).
+	ScaleByFold = "fold"
+)
 
 // ScaleCurve is one cell's scale search.
 type ScaleCurve struct {
@@ -30,6 +42,8 @@ type ScaleCurve struct {
 	// doubling before it).
 	Found bool `json:"found"`
 	Scale int  `json:"scale"`
+	// By is the search's (Scale.By).
+	By string `json:"by,omitempty"`
 	// Steps are every run, in the order they ran.
 	Steps []ScaleStep `json:"steps"`
 	// Complete is false when the search was interrupted or a step failed

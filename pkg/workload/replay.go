@@ -44,6 +44,10 @@ type Replay struct {
 	// Remap, in a scaled replay, keeps its copies' keys apart
 	// (ReplayRemap); nil runs every copy on the same keys.
 	Remap *ReplayRemap `json:"remap,omitempty"`
+	// TimeFold, if set, replays the capture's time slices at once
+	// (gobench replay --fold K): each a worker per connection of its own
+	// (ReplayWorker.Slice).
+	TimeFold *ReplayFold `json:"time_fold,omitempty"`
 	// Start is the capture's first statement's start (monotonic ns):
 	// due times count from it; Duration is from then to its last
 	// statement's end.
@@ -125,6 +129,9 @@ type ReplayWorker struct {
 	// Copy numbers the copies of the connection a scaled replay runs
 	// (Replay.Scale), from 0.
 	Copy int `json:"copy,omitempty"`
+	// Slice numbers the time slice of a folded replay (Replay.TimeFold)
+	// whose part of the connection the worker replays, from 0.
+	Slice int `json:"slice,omitempty"`
 }
 
 // ReplayWindow is the part of a capture a replay runs: the transactions
@@ -165,6 +172,8 @@ func (r *Replay) Judged() (bool, string) {
 	switch {
 	case r.Remapping():
 		return false, fmt.Sprintf("not judged under --scale %d: each copy reads and writes its own keys (offset per copy), so the rows it returns differ from the capture's by design, and the statements that share keys see the other copies' rows; the statements are judged by their errors and latency", r.Scale)
+	case r.TimeFold != nil:
+		return false, fmt.Sprintf("not judged under --fold %d: its slices run at once on a database that has not seen the statements of the slices before them, so rows and changes differ from the capture's by design; the statements are judged by their errors and latency", r.TimeFold.Slices)
 	case r.Scale > 1:
 		return false, fmt.Sprintf("not judged under --scale %d: its copies of each connection write and read the same rows, so rows and changes differ from the capture's by design; the statements are judged by their errors and latency", r.Scale)
 	case r.Window != nil && r.Window.From > 0:
@@ -174,8 +183,15 @@ func (r *Replay) Judged() (bool, string) {
 }
 
 // Runs returns how many statements the replay runs: its Statements, once
-// for each copy (Scale).
-func (r *Replay) Runs() int64 { return r.Statements * int64(max(r.Scale, 1)) }
+// for each copy (Scale); folded (TimeFold), less the schema statements
+// run once before.
+func (r *Replay) Runs() int64 {
+	n := r.Statements
+	if r.TimeFold != nil {
+		n = r.TimeFold.Runs()
+	}
+	return n * int64(max(r.Scale, 1))
+}
 
 // EndCompared reports whether the database a replay ends with is
 // compared with the capture's end, and if not, why: a scaled replay ran
@@ -185,6 +201,8 @@ func (r *Replay) EndCompared() (bool, string) {
 	switch w := r.Window; {
 	case r.Remapping():
 		return false, fmt.Sprintf("--scale %d ran %d copies of each connection, each on its own keys: the database holds %d copies of the rows", r.Scale, r.Scale, r.Scale)
+	case r.TimeFold != nil:
+		return false, fmt.Sprintf("--fold %d ran the capture's %d time slices at once", r.TimeFold.Slices, r.TimeFold.Slices)
 	case r.Scale > 1:
 		return false, fmt.Sprintf("--scale %d ran %d copies of each connection on the same rows", r.Scale, r.Scale)
 	case w != nil && w.From > 0:

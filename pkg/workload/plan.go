@@ -449,7 +449,7 @@ func (ph *Phase) validate(mixed bool) error {
 	}
 	for _, op := range ph.Mix.Ops() {
 		if !slices.Contains(MixOps(), op) && !slices.Contains(RecordOps(), op) && !op.IsScript() && !op.IsStatement() {
-			return fmt.Errorf("%v cannot be dealt by a lottery mix (want read, upsert, update, delete or append)", op)
+			return fmt.Errorf("%v cannot be dealt by a lottery mix (want %s)", op, MixOpNames)
 		}
 	}
 	if ph.Order != "" {

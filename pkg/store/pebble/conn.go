@@ -159,3 +159,28 @@ func (c *conn) ScanSpace(s store.Space, from []byte, n int, values bool, fn func
 	}
 	return read, wrap(errors.Join(it.Error(), it.Close()))
 }
+
+// LastSpace seeks an iterator over space s's keys in [lo, hi] to its
+// last key.
+func (c *conn) LastSpace(s store.Space, lo, hi []byte, fn func(k, v []byte) error) (bool, error) {
+	p := s.Prefix()
+	o := &pebble.IterOptions{LowerBound: append([]byte{p}, lo...), UpperBound: append(append([]byte{p}, hi...), 0)} // hi's successor: the bound is exclusive
+	var it *pebble.Iterator
+	var err error
+	if b, ok := c.Current(); ok {
+		it, err = b.NewIter(o)
+	} else {
+		it, err = c.db.NewIter(o)
+	}
+	if err != nil {
+		return false, wrap(err)
+	}
+	found := it.Last()
+	if found {
+		var v []byte
+		if v, err = it.ValueAndErr(); err == nil {
+			err = fn(it.Key()[1:], v)
+		}
+	}
+	return found, wrap(errors.Join(err, it.Error(), it.Close()))
+}

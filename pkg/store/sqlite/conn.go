@@ -232,6 +232,44 @@ func (c *conn) Insert(key uint64, value []byte) error {
 	return c.write(c.stmts.insert, c.args2[:], false)
 }
 
+// Last reads the highest key in [lo, hi] and its value, in one SELECT
+// that walks the primary key down from hi.
+func (c *conn) Last(lo, hi uint64, dst []byte) (uint64, []byte, error) {
+	c.args2[0].Value = keyArg(lo)
+	c.args2[1].Value = keyArg(hi)
+	var key int64
+	dst = dst[:0]
+	err := c.txn.read(func() error {
+		rows, err := c.stmts.last.QueryContext(c.ctx, c.args2[:])
+		if err != nil {
+			return err
+		}
+		err = rows.Next(c.dest[:])
+		dst = dst[:0]
+		if err == nil {
+			key, _ = c.dest[0].(int64)
+			switch v := c.dest[1].(type) {
+			case []byte:
+				dst = append(dst, v...)
+			case string:
+				dst = append(dst, v...)
+			}
+		}
+		cerr := rows.Close()
+		switch {
+		case err == io.EOF:
+			return store.ErrNotFound
+		case err != nil:
+			return err
+		}
+		return cerr
+	})
+	if err != nil {
+		return 0, dst[:0], err
+	}
+	return uint64(key), dst, nil
+}
+
 // Scan reads up to n rows in key order from the first key at or above
 // from, in one SELECT.
 func (c *conn) Scan(from uint64, n int) (int, error) {

@@ -363,7 +363,7 @@ func (l *Lottery) dealKey() (op workload.Op, key uint64) {
 	case workload.OpLatest:
 		return op, 0 // the key is found when the op runs (Recency)
 	case workload.OpScan:
-		l.scanN = workload.ScanLength
+		l.scanN = l.plan.ScanLen()
 	}
 	return op, l.keys.next(l.keyRng)
 }

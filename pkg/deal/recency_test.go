@@ -7,13 +7,15 @@ import (
 	"github.com/gobench/gobench/pkg/workload"
 )
 
-// A lottery's scans read ScanLength keys from a key of the key space;
+// A lottery's scans read the plan's scan length of keys from a key of
+// the key space;
 // its latest reads carry their Recency and draw no key, so that adding
 // latest reads to a mix leaves the keys of its other ops as they were.
 func TestLotteryScanAndLatest(t *testing.T) {
 	p := workload.DefaultPlan()
 	p.Driver = "null"
 	p.Phases[0].Mix = workload.Mix{{Op: workload.OpRead, Percent: 40}, {Op: workload.OpScan, Percent: 20}, {Op: workload.OpAppend, Percent: 20}, {Op: workload.OpLatest, Percent: 20}}
+	p.ScanLength = 7
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -27,8 +29,8 @@ func TestLotteryScanAndLatest(t *testing.T) {
 		seen[d.Op]++
 		switch d.Op {
 		case workload.OpScan:
-			if d.ScanLen != workload.ScanLength || d.Key >= p.Keys.Count || d.Recency != nil {
-				t.Fatalf("scan of %d keys from %d (recency %v), want %d from a key below %d", d.ScanLen, d.Key, d.Recency, workload.ScanLength, p.Keys.Count)
+			if d.ScanLen != 7 || d.Key >= p.Keys.Count || d.Recency != nil {
+				t.Fatalf("scan of %d keys from %d (recency %v), want --scan-length's 7 from a key below %d", d.ScanLen, d.Key, d.Recency, p.Keys.Count)
 			}
 		case workload.OpLatest:
 			if d.Recency == nil || d.Key != 0 {

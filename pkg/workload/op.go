@@ -143,8 +143,34 @@ func (o Op) IsWrite() bool {
 	return o == OpUpsert || o == OpUpdate || o == OpDelete || o == OpInsert || o == OpReadModifyWrite || o == OpAppend
 }
 
-// ScanLength is how many consecutive keys one scan op reads.
+// ScanLength is how many consecutive keys one scan op reads: an each-key
+// phase's always, a lottery's unless Plan.ScanLength says otherwise.
 const ScanLength = 100
+
+// ScanLen returns how many consecutive keys a lottery's scan reads.
+func (p *Plan) ScanLen() int {
+	if p.ScanLength > 0 {
+		return p.ScanLength
+	}
+	return ScanLength
+}
+
+// checkScanLength checks the scan length a plan sets, and that some
+// phase of the plan scans.
+func (p *Plan) checkScanLength() error {
+	if p.ScanLength == 0 {
+		return nil
+	}
+	if p.ScanLength < 0 || p.ScanLength > MaxScanLength {
+		return fmt.Errorf("scan length %d is out of range (want 1 to %d keys)", p.ScanLength, MaxScanLength)
+	}
+	for _, ph := range p.RunPhases() {
+		if ph.Access == AccessLottery && ph.Mix.Share(OpScan) > 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("scan length %d: no phase of the plan scans (give scan in --mix or a --role's mix)", p.ScanLength)
+}
 
 // validOps marks the ops that have a name, for Valid.
 var validOps = func() (v [256]bool) {

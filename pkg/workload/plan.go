@@ -70,6 +70,9 @@ type Plan struct {
 	// AppendOrder is the order of each worker's appended keys (see
 	// OpAppend): AppendSequential ("" too) or AppendRandom.
 	AppendOrder string `json:"append_order,omitempty"`
+	// ScanLength is how many consecutive keys a lottery's scan reads (see
+	// OpScan); 0 reads the default ScanLength (see ScanLen).
+	ScanLength int `json:"scan_length,omitempty"`
 	// Mode is ModeProcess or ModeGoroutine.
 	Mode string `json:"mode"`
 	// Procs is the number of worker processes (in goroutine mode: groups

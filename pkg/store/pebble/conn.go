@@ -131,14 +131,7 @@ func (c *conn) WriteKey(s store.Space, key []byte, fn func(store.KV) error) erro
 // above from.
 func (c *conn) ScanSpace(s store.Space, from []byte, n int, values bool, fn func(k, v []byte) error) (int, error) {
 	p := s.Prefix()
-	o := &pebble.IterOptions{LowerBound: append([]byte{p}, from...), UpperBound: []byte{p + 1}}
-	var it *pebble.Iterator
-	var err error
-	if b, ok := c.Current(); ok {
-		it, err = b.NewIter(o)
-	} else {
-		it, err = c.db.NewIter(o)
-	}
+	it, err := c.newIter(&pebble.IterOptions{LowerBound: append([]byte{p}, from...), UpperBound: []byte{p + 1}})
 	if err != nil {
 		return 0, wrap(err)
 	}
@@ -164,14 +157,7 @@ func (c *conn) ScanSpace(s store.Space, from []byte, n int, values bool, fn func
 // last key.
 func (c *conn) LastSpace(s store.Space, lo, hi []byte, fn func(k, v []byte) error) (bool, error) {
 	p := s.Prefix()
-	o := &pebble.IterOptions{LowerBound: append([]byte{p}, lo...), UpperBound: append(append([]byte{p}, hi...), 0)} // hi's successor: the bound is exclusive
-	var it *pebble.Iterator
-	var err error
-	if b, ok := c.Current(); ok {
-		it, err = b.NewIter(o)
-	} else {
-		it, err = c.db.NewIter(o)
-	}
+	it, err := c.newIter(&pebble.IterOptions{LowerBound: append([]byte{p}, lo...), UpperBound: append(append([]byte{p}, hi...), 0)}) // hi's successor: the bound is exclusive
 	if err != nil {
 		return false, wrap(err)
 	}
@@ -183,4 +169,13 @@ func (c *conn) LastSpace(s store.Space, lo, hi []byte, fn func(k, v []byte) erro
 		}
 	}
 	return found, wrap(errors.Join(err, it.Error(), it.Close()))
+}
+
+// newIter opens an iterator in the open batch (which sees its writes), or
+// on the database.
+func (c *conn) newIter(o *pebble.IterOptions) (*pebble.Iterator, error) {
+	if b, ok := c.Current(); ok {
+		return b.NewIter(o)
+	}
+	return c.db.NewIter(o)
 }

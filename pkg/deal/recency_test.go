@@ -1,9 +1,11 @@
 package deal
 
 import (
+	"math"
 	"slices"
 	"testing"
 
+	"github.com/gobench/gobench/pkg/generator"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -64,6 +66,17 @@ func TestRecencyBack(t *testing.T) {
 		}
 		if slices.Max(counts) != counts[0] || items > 10 && counts[0] < 10*counts[items-1] {
 			t.Errorf("Back(%d): newest %d, oldest %d, most %d; want the newest most", items, counts[0], counts[items-1], slices.Max(counts))
+		}
+	}
+}
+
+// zetaOf agrees with YCSB's zeta summed term by term, below, at and well
+// above the terms it sums one by one.
+func TestZetaOf(t *testing.T) {
+	for _, n := range []uint64{1, 2, 1000, zetaExact, zetaExact + 1, 5000, 300_000} {
+		want := generator.Zeta(0, int64(n), workload.RecordTheta, 0)
+		if got := zetaOf(n, workload.RecordTheta); math.Abs(got-want) > 1e-9*want {
+			t.Errorf("zetaOf(%d) = %.15g, want %.15g", n, got, want)
 		}
 	}
 }

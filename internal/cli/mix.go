@@ -43,8 +43,9 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	ph := &p.Phases[0]
 	o.matrix.AddFlags(fs, "ops per transaction (1: each op is its own transaction)")
 	o.loop.AddFlags(fs, p, "ops")
-	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete, append (a new key each)")
+	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete, scan (--scan-length keys in key order from a drawn key), append (a new key each), latest (one of the newest appended records, the newest most)")
 	fs.Var(&o.spec.Roles, "role", "a role of workers with a mix of its own, NAME:COUNT:MIX[@RATE] (repeatable; the roles' counts set the workers; @RATE runs the role open-loop at RATE ops/s over its workers), e.g. writer:3:append=100")
+	fs.IntVar(&p.ScanLength, "scan-length", 0, "consecutive keys a scan op of the mix reads, in key order (0: 100)")
 	fs.StringVar(&p.AppendOrder, "append-order", workload.AppendSequential, "order of each worker's appended keys: sequential (each after the last) or random")
 	fs.IntVar(&o.writePct, "write-pct", 0, "shorthand for --mix read=100-N,upsert=N")
 	fs.Var(newCount(&p.Keys.Count), "keys", "rows preloaded before the run; ops draw keys from them")
@@ -73,7 +74,10 @@ by class, per op kind.
 --role NAME:COUNT:MIX[@RATE], repeated, splits the workers into roles with
 mixes (and open-loop rates) of their own, a service's writers beside its
 readers; reports give each role its rows, and gates name it ('reader read
-p99 <= 5ms'). An append (--mix append=N) writes a new key each time.
+p99 <= 5ms'). An append (--mix append=N) writes a new key each time; a
+latest read (latest=N) reads one of the newest appended records, whichever
+worker appended it, the newest most; a scan (scan=N) reads --scan-length
+keys in key order (scan and latest on the engines that keep keys in order).
 
 Before the run, --keys rows are preloaded (not measured). Writes take the
 write lock up front (BEGIN IMMEDIATE). Journal mode, synchronous and busy
@@ -119,6 +123,9 @@ then read 'sustainable rate: wal >= 3x rollback' or 'sustainable rate >= 500'.`,
 
   # Eight writers closed-loop, two readers open-loop at 500 ops/s between them, on pebble
   gobench mix --driver pebble --role writer:8:append=100 --role reader:2:read=90,upsert=10@500 --duration 30s
+
+  # Readers of the newest events: two writers append, a reader reads the latest appends and scans
+  gobench mix --role writer:2:append=100 --role reader:1:latest=50,scan=50 --verify --expect 'reader latest p99 <= 10ms'
 
   # Appends beside reads, each worker's keys scattered rather than increasing
   gobench mix --mix append=70,read=30 --append-order random

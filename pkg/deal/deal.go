@@ -33,6 +33,9 @@ type Deal struct {
 	// Counter: the dealer must be told (Dealer.Release) once the op is
 	// over, committed, failed or never run.
 	Claimed bool
+	// Recency, set for a latest read (workload.OpLatest), draws how far
+	// back from the newest appended key it reads.
+	Recency *Recency
 	// Action, when set, is an op the source runs itself (a replayed
 	// trace's statement): the worker runs it in place of Op's own code.
 	Action Action

@@ -158,6 +158,7 @@ type Lottery struct {
 	deck          *deck
 	keys          keyChooser
 	app           *appender // the keys of appends (nil: the mix appends nothing)
+	recency       *Recency  // the steps back of latest reads (nil: the mix reads no latest)
 	each          *eachKeys
 	op            workload.Op // the single op of an each-key phase
 	scanN         int
@@ -215,6 +216,9 @@ func lotteryOf(plan *workload.Plan, ph *workload.Phase, phase, worker int, keys 
 	}
 	if plan.MixOf(ph, worker).Share(workload.OpAppend) > 0 {
 		l.app = newAppender(plan, phase, worker)
+	}
+	if plan.MixOf(ph, worker).Share(workload.OpLatest) > 0 {
+		l.recency = newRecency(plan, phase, worker)
 	}
 	if ph.Access == workload.AccessEach {
 		l.op = ph.Mix.Ops()[0]
@@ -295,6 +299,10 @@ func (l *Lottery) Writes() uint64 { return l.writes }
 func (l *Lottery) Deal(d *Deal) error {
 	op, key := l.Next()
 	d.Op, d.Key, d.ScanLen, d.Claimed, d.Args, d.Err = op, key, l.ScanLen(), false, nil, nil
+	d.Recency = nil
+	if op == workload.OpLatest {
+		d.Recency = l.recency
+	}
 	switch {
 	case op.IsWrite():
 		d.Seq = l.writes - 1
@@ -349,8 +357,13 @@ func (l *Lottery) dealKey() (op workload.Op, key uint64) {
 		key, l.scanN = l.each.deal()
 		return l.op, key
 	}
-	if op = l.deck.deal(); op == workload.OpAppend {
+	switch op = l.deck.deal(); op {
+	case workload.OpAppend:
 		return op, l.app.next()
+	case workload.OpLatest:
+		return op, 0 // the key is found when the op runs (Recency)
+	case workload.OpScan:
+		l.scanN = l.plan.ScanLen()
 	}
 	return op, l.keys.next(l.keyRng)
 }

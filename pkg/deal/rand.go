@@ -23,6 +23,9 @@ const (
 	// streamAppends seeds the permutation of a worker's appended keys
 	// (workload.AppendRandom).
 	streamAppends = 7
+	// streamLatest seeds how far back from the newest appended key a
+	// worker's latest reads read (Recency).
+	streamLatest = 8
 )
 
 // newRand returns a PCG generator for one stream. PCG's output for a seed

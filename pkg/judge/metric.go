@@ -43,7 +43,7 @@ func ParseMetric(s string) (Metric, error) {
 	}
 	if kind != "total" && !isOwnKind(kind) {
 		if err := workload.CheckScriptName(kind); err != nil {
-			return Metric{}, fmt.Errorf("metric %q: %q is not an op kind (want read, upsert, update, delete, append, insert, scan, begin, commit, a script's name, or total)", s, kind)
+			return Metric{}, fmt.Errorf("metric %q: %q is not an op kind (want read, upsert, update, delete, append, latest, insert, scan, begin, commit, a script's name, or total)", s, kind)
 		}
 	}
 	return Metric{Kind: kind, Stat: statFigure(stat).Name}, nil // p99.990 reads as p99.99
@@ -131,7 +131,7 @@ func (m Metric) checkKind(s *result.Suite) error {
 			}
 		}
 	}
-	return fmt.Errorf("metric %q: %q is not an op kind of these runs (want read, upsert, update, delete, append, insert, scan, begin, commit, total, or a script's name)", m, m.Kind)
+	return fmt.Errorf("metric %q: %q is not an op kind of these runs (want read, upsert, update, delete, append, latest, insert, scan, begin, commit, total, or a script's name)", m, m.Kind)
 }
 
 // String returns the metric's name, as ParseMetric reads it.

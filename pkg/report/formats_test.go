@@ -79,6 +79,12 @@ func TestFormatGoldens(t *testing.T) {
 		// and a gate on a role's percentile.
 		{"mix-roles.txt", "text", loadFixture(t, "mix-roles.json")},
 		{"mix-roles.md", "markdown", loadFixture(t, "mix-roles.json")},
+		// Readers of the newest events (--role writer:2:append=100 --role
+		// reader:1:latest=50,scan=50): latest and scan are rows like every
+		// op kind's, their not-found counted, and gates name them.
+		{"mix-latest.txt", "text", loadFixture(t, "mix-latest.json")},
+		{"mix-latest.md", "markdown", loadFixture(t, "mix-latest.json")},
+		{"mix-latest.csv", "csv", loadFixture(t, "mix-latest.json")},
 	} {
 		render, err := Render(tt.format, tt.v, Options{Width: TextWidth}) // text as on a terminal
 		if err != nil {

@@ -224,7 +224,7 @@ func checkCapabilities(p *workload.Plan, c store.Conn) error {
 	for _, ph := range p.RunPhases() {
 		for _, op := range p.Kinds(&ph) {
 			if p.Records == nil && !supports(c, op) && !ph.Optional {
-				return fmt.Errorf("%w: driver %s cannot do %v operations", store.ErrInvalid, p.Driver, op)
+				return fmt.Errorf("%w: driver %s cannot do %v operations%s", store.ErrInvalid, p.Driver, op, whyNot(c, op))
 			}
 		}
 		if _, ok := c.(store.Batcher); ph.Batch > 1 && !ok {
@@ -234,12 +234,23 @@ func checkCapabilities(p *workload.Plan, c store.Conn) error {
 	return nil
 }
 
+// whyNot says why c cannot do op, where the reason is its key order.
+func whyNot(c store.Conn, op workload.Op) string {
+	if _, ordered := c.(store.Scanner); !ordered && (op == workload.OpScan || op == workload.OpLatest) {
+		return ": it keeps keys in no order (scan and latest need a driver that keeps keys in order)"
+	}
+	return ""
+}
+
 func supports(c store.Conn, op workload.Op) bool {
 	switch op {
 	case workload.OpRead, workload.OpUpsert, workload.OpInsert, workload.OpAppend:
 		return true
 	case workload.OpScan:
 		_, ok := c.(store.Scanner)
+		return ok
+	case workload.OpLatest:
+		_, ok := c.(store.Latester)
 		return ok
 	case workload.OpUpdate:
 		_, ok := c.(store.Updater)

@@ -78,6 +78,9 @@ func OpenStore(ctx context.Context, plan *workload.Plan, drv store.Driver, setup
 			setup.Notes("schema %s ran in %v, before the workers started", plan.SQL.Schema.File, took.Round(time.Millisecond))
 		}
 	}
+	if err := checkStoreConn(ctx, plan, st); err != nil {
+		return nil, err
+	}
 	if setup.Preloading != nil {
 		if err := setup.Preloading(ctx, st); err != nil {
 			return nil, err
@@ -253,4 +256,18 @@ func preloadChunk(c store.Conn, rec store.Recorder, tx store.Batcher, pl *deal.P
 		return tx.Commit()
 	}
 	return nil
+}
+
+// checkStoreConn refuses, once, before any worker starts, a plan whose
+// ops or batching the store's connections cannot do (checkCapabilities),
+// so that the refusal is one line, not one per worker.
+func checkStoreConn(ctx context.Context, plan *workload.Plan, st store.Store) error {
+	if plan.SQL != nil || plan.Replay != nil {
+		return nil // checked with their statements (CheckSQL, a source's own check)
+	}
+	c, err := st.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("opening a connection: %w", err)
+	}
+	return errors.Join(checkCapabilities(plan, c), c.Close())
 }

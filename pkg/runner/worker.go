@@ -755,6 +755,8 @@ func (w *worker) exec(op workload.Op, key uint64) error {
 		}
 	case workload.OpScan:
 		_, err = w.conn.(store.Scanner).Scan(key, w.d.ScanLen)
+	case workload.OpLatest:
+		w.buf, err = readLatest(w.conn.(store.Latester), w.d.Recency, w.buf)
 	default:
 		err = fmt.Errorf("op %v cannot be executed", op)
 	}

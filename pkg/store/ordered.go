@@ -61,10 +61,14 @@ type Ordered interface {
 	// set (else nil); key and value are valid only during the call. It
 	// returns how many it visited.
 	ScanSpace(s Space, from []byte, n int, values bool, fn func(key, value []byte) error) (int, error)
+	// LastSpace calls fn on the highest key of space s in [lo, hi] and its
+	// value (valid only during the call), seeking from hi downwards, and
+	// returns whether the range held one.
+	LastSpace(s Space, lo, hi []byte, fn func(key, value []byte) error) (bool, error)
 }
 
 // KVConn is a Conn with every key-value capability (Updater, Deleter,
-// Inserter, Scanner, Batcher): what an engine of them all asserts of its
+// Inserter, Scanner, Latester, Batcher): what an engine of them all asserts of its
 // connection at once.
 type KVConn interface {
 	Conn
@@ -72,6 +76,7 @@ type KVConn interface {
 	Deleter
 	Inserter
 	Scanner
+	Latester
 	Batcher
 }
 
@@ -90,6 +95,7 @@ var (
 	_ Deleter       = (*OrderedConn)(nil)
 	_ Inserter      = (*OrderedConn)(nil)
 	_ Scanner       = (*OrderedConn)(nil)
+	_ Latester      = (*OrderedConn)(nil)
 	_ Recorder      = (*OrderedConn)(nil)
 	_ RecordScanner = (*OrderedConn)(nil)
 )
@@ -158,6 +164,29 @@ func (c *OrderedConn) Delete(key uint64) error {
 // Scan walks the keys in order from the first at or above from.
 func (c *OrderedConn) Scan(from uint64, n int) (int, error) {
 	return c.eng.ScanSpace(SpaceKV, c.k(from), n, false, func(_, _ []byte) error { return nil })
+}
+
+// Last reads the highest key in [lo, hi] and its value.
+func (c *OrderedConn) Last(lo, hi uint64, dst []byte) (uint64, []byte, error) {
+	var l, h [8]byte
+	binary.BigEndian.PutUint64(l[:], lo)
+	binary.BigEndian.PutUint64(h[:], hi)
+	var key uint64
+	dst = dst[:0]
+	found, err := c.eng.LastSpace(SpaceKV, l[:], h[:], func(k, v []byte) error {
+		if len(k) != 8 {
+			return fmt.Errorf("key-value space holds a key of %d bytes, not 8", len(k))
+		}
+		key, dst = binary.BigEndian.Uint64(k), append(dst, v...)
+		return nil
+	})
+	switch {
+	case err != nil:
+		return 0, dst[:0], err
+	case !found:
+		return 0, dst[:0], ErrNotFound
+	}
+	return key, dst, nil
 }
 
 // mustHave is nil where key has a value, ErrNotFound where it has none.

@@ -162,6 +162,18 @@ type Scanner interface {
 	Scan(from uint64, n int) (int, error)
 }
 
+// Latester is implemented by a Conn that keeps keys in order and can read
+// the highest key of a range, seeking from its end (SQLite's ORDER BY k
+// DESC LIMIT 1, a reverse cursor): what a "latest" op needs, the newest
+// appended key and one a step back from it. Without it, a "latest" op is
+// not available on the engine.
+type Latester interface {
+	// Last reads the highest key in [lo, hi] and its value, appended to
+	// dst[:0]. A range that holds no key returns an error of class
+	// ErrNotFound.
+	Last(lo, hi uint64, dst []byte) (key uint64, value []byte, err error)
+}
+
 // Batcher is implemented by a Conn that can group several operations into
 // one transaction. Without it, a batch size above one is refused.
 //

@@ -42,23 +42,43 @@ func (p *Plan) AppendKey(seedPhase, worker int, n uint64) uint64 {
 // IsAppended reports whether key is one an append writes.
 func IsAppended(key uint64) bool { return key >= AppendKeys }
 
-// checkAppend checks the append order, and that no phase that appends
-// could run out of keys.
+// checkAppend checks the append order, that no phase that appends could
+// run out of keys, and that a plan that reads the latest appends appends
+// in increasing order: a role that reads the latest needs another that
+// appends, since a latest read finds the newest appended key in the store
+// (the highest, so appended in order), whoever appended it.
 func (p *Plan) checkAppend() error {
 	switch p.AppendOrder {
 	case "", AppendSequential, AppendRandom:
 	default:
 		return fmt.Errorf("unknown append order %q (want %s or %s)", p.AppendOrder, AppendSequential, AppendRandom)
 	}
-	appends := false
+	appends, latest := false, false
 	for _, ph := range p.RunPhases() {
 		appends = appends || ph.Mix.Share(OpAppend) > 0
+		latest = latest || ph.Mix.Share(OpLatest) > 0
 		if ph.Ops > MaxAppends && ph.Mix.Share(OpAppend) > 0 {
 			return fmt.Errorf("phase %s: %d ops per worker could append more than the %d keys a worker may append in a phase", ph.Name, ph.Ops, int64(MaxAppends))
 		}
 	}
-	if p.AppendOrder == AppendRandom && !appends {
+	switch {
+	case p.AppendOrder == AppendRandom && !appends:
 		return fmt.Errorf("append order %s: no phase of the plan appends (give append in --mix or a --role's mix)", AppendRandom)
+	case latest && !appends:
+		return fmt.Errorf("latest reads the newest appended records, and no phase of the plan appends (give append in --mix, or in another --role's mix: --role writer:2:append=100 --role reader:1:latest=100)")
+	case latest && p.AppendOrder == AppendRandom:
+		return fmt.Errorf("latest reads the newest appends as the highest appended keys, which append order %s scatters (drop --append-order %s)", AppendRandom, AppendRandom)
 	}
 	return nil
 }
+
+// LastAppendKey is the highest key an append could write (the highest a
+// SQLite INTEGER PRIMARY KEY holds): a latest read looks for the newest
+// appended key in [AppendKeys, LastAppendKey].
+const LastAppendKey uint64 = 1<<63 - 1
+
+// AppendPosition returns where an appended key lies in its phase's slot:
+// n×Workers()+worker of the worker's n-th append (see AppendKey), so
+// that the keys appended before it in the phase, by any worker, lie in
+// the AppendPosition(key) keys below it.
+func AppendPosition(key uint64) uint64 { return key & (1<<appendSlotBits - 1) }

@@ -25,6 +25,13 @@ const (
 	// take new keys above every key space (see AppendKeys), in
 	// increasing order or, with Plan.AppendOrder random, scattered.
 	OpAppend Op = 8
+	// OpLatest reads one of the most recently appended records, skewed to
+	// the newest as YCSB's latest distribution is: the newest appended
+	// key the store holds (its highest, found by the store, so that a
+	// worker reads what other workers and processes appended), then a
+	// zipfian step back from it over the keys appended before it (see
+	// AppendKeys and store.Latester). No appended record yet: not found.
+	OpLatest Op = 9
 
 	// OpBegin and OpCommit are recorded only with Phase.Batch > 1: the time
 	// spent opening and committing each batch's transaction. They are not
@@ -61,6 +68,7 @@ var opNames = map[Op]string{
 
 	OpReadModifyWrite: "read-modify-write",
 	OpAppend:          "append",
+	OpLatest:          "latest",
 	OpBegin:           "begin",
 	OpCommit:          "commit",
 }
@@ -83,7 +91,7 @@ func (o Op) String() string {
 
 // ParseOp returns the data op named s, as String names it.
 func ParseOp(s string) (Op, error) {
-	for o := OpRead; o <= OpAppend; o++ {
+	for o := OpRead; o <= OpLatest; o++ {
 		if o.String() == s {
 			return o, nil
 		}
@@ -95,7 +103,7 @@ func ParseOp(s string) (Op, error) {
 	if _, err := fmt.Sscanf(s, "statement#%d", &i); err == nil && i >= 0 && i < MaxStatements && StatementOp(i).String() == s {
 		return StatementOp(i), nil // a replayed trace's (a mix of scripts deals none)
 	}
-	return 0, fmt.Errorf("unknown op %q (want one of: read, upsert, update, delete, append, insert, scan, read-modify-write)", s)
+	return 0, fmt.Errorf("unknown op %q (want one of: read, upsert, update, delete, append, scan, latest, insert, read-modify-write)", s)
 }
 
 // ScriptOp returns the op of script i of a sql workload.
@@ -113,9 +121,14 @@ func (o Op) IsScript() bool { return o >= OpScript && o < OpStatement }
 func (o Op) IsStatement() bool { return o >= OpStatement && o < MaxOp }
 
 // MixOps returns the ops a lottery phase may deal, in their canonical
-// order. Insert and scan run in "each" phases only (see Phase.Access),
-// but for a record workload's (RecordOps).
-func MixOps() []Op { return []Op{OpRead, OpUpsert, OpUpdate, OpDelete, OpAppend} }
+// order. Insert runs in "each" phases only (see Phase.Access), but for a
+// record workload's (RecordOps). A scan reads ScanLength keys in key
+// order from a drawn key; a latest read reads one of the newest appended
+// keys (OpLatest).
+func MixOps() []Op { return []Op{OpRead, OpUpsert, OpUpdate, OpDelete, OpScan, OpAppend, OpLatest} }
+
+// MixOpNames is the list of MixOps' names that errors and help give.
+const MixOpNames = "read, upsert, update, delete, scan, append or latest"
 
 // RecordOps returns the ops a record workload's lottery deals (see
 // Records): YCSB's READ, UPDATE, INSERT, SCAN and READ-MODIFY-WRITE.
@@ -123,15 +136,41 @@ func RecordOps() []Op { return []Op{OpRead, OpUpdate, OpInsert, OpScan, OpReadMo
 
 // IsData reports whether o is a data operation (counted in throughput), as
 // opposed to a transaction marker.
-func (o Op) IsData() bool { return o >= OpRead && o <= OpAppend || o.IsScript() }
+func (o Op) IsData() bool { return o >= OpRead && o <= OpLatest || o.IsScript() }
 
 // IsWrite reports whether o changes the database.
 func (o Op) IsWrite() bool {
 	return o == OpUpsert || o == OpUpdate || o == OpDelete || o == OpInsert || o == OpReadModifyWrite || o == OpAppend
 }
 
-// ScanLength is how many consecutive keys one scan op reads.
+// ScanLength is how many consecutive keys one scan op reads: an each-key
+// phase's always, a lottery's unless Plan.ScanLength says otherwise.
 const ScanLength = 100
+
+// ScanLen returns how many consecutive keys a lottery's scan reads.
+func (p *Plan) ScanLen() int {
+	if p.ScanLength > 0 {
+		return p.ScanLength
+	}
+	return ScanLength
+}
+
+// checkScanLength checks the scan length a plan sets, and that some
+// phase of the plan scans.
+func (p *Plan) checkScanLength() error {
+	if p.ScanLength == 0 {
+		return nil
+	}
+	if p.ScanLength < 0 || p.ScanLength > MaxScanLength {
+		return fmt.Errorf("scan length %d is out of range (want 1 to %d keys)", p.ScanLength, MaxScanLength)
+	}
+	for _, ph := range p.RunPhases() {
+		if ph.Access == AccessLottery && ph.Mix.Share(OpScan) > 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("scan length %d: no phase of the plan scans (give scan in --mix or a --role's mix)", p.ScanLength)
+}
 
 // validOps marks the ops that have a name, for Valid.
 var validOps = func() (v [256]bool) {

@@ -70,6 +70,9 @@ type Plan struct {
 	// AppendOrder is the order of each worker's appended keys (see
 	// OpAppend): AppendSequential ("" too) or AppendRandom.
 	AppendOrder string `json:"append_order,omitempty"`
+	// ScanLength is how many consecutive keys a lottery's scan reads (see
+	// OpScan); 0 reads the default ScanLength (see ScanLen).
+	ScanLength int `json:"scan_length,omitempty"`
 	// Mode is ModeProcess or ModeGoroutine.
 	Mode string `json:"mode"`
 	// Procs is the number of worker processes (in goroutine mode: groups
@@ -449,7 +452,7 @@ func (ph *Phase) validate(mixed bool) error {
 	}
 	for _, op := range ph.Mix.Ops() {
 		if !slices.Contains(MixOps(), op) && !slices.Contains(RecordOps(), op) && !op.IsScript() && !op.IsStatement() {
-			return fmt.Errorf("%v cannot be dealt by a lottery mix (want read, upsert, update, delete or append)", op)
+			return fmt.Errorf("%v cannot be dealt by a lottery mix (want %s)", op, MixOpNames)
 		}
 	}
 	if ph.Order != "" {

@@ -15,7 +15,7 @@ func (p *Plan) checkRecords() error {
 		for _, ph := range p.RunPhases() {
 			for _, op := range ph.Mix.Ops() {
 				if ph.Access == AccessLottery && !slices.Contains(MixOps(), op) && !op.IsScript() && !op.IsStatement() {
-					return fmt.Errorf("phase %s: %v cannot be dealt by a lottery mix (want read, upsert, update, delete or append; a record workload's lottery deals insert, scan and read-modify-write too)", ph.Name, op)
+					return fmt.Errorf("phase %s: %v cannot be dealt by a lottery mix (want %s; a record workload's lottery deals insert and read-modify-write too)", ph.Name, op, MixOpNames)
 				}
 			}
 		}

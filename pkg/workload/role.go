@@ -86,7 +86,7 @@ func (r Role) Validate() error {
 	}
 	for _, op := range r.Mix.Ops() {
 		if !slices.Contains(MixOps(), op) {
-			return fmt.Errorf("role %s: %v cannot be dealt by a role's mix (want read, upsert, update, delete or append)", r.Name, op)
+			return fmt.Errorf("role %s: %v cannot be dealt by a role's mix (want %s)", r.Name, op, MixOpNames)
 		}
 	}
 	if !(r.Rate >= 0 && r.Rate <= MaxRate) {

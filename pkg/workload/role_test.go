@@ -14,6 +14,8 @@ func TestParseRole(t *testing.T) {
 		{in: "writer:3:append=100", want: "writer:3:append=100"},
 		{in: "reader:2:read=90,upsert=10@500", want: "reader:2:read=90,upsert=10@500"},
 		{in: "bg-job_1:1:upsert=50,read=50@0.5", want: "bg-job_1:1:read=50,upsert=50@0.5"},
+		{in: "reader:1:latest=50,scan=50", want: "reader:1:scan=50,latest=50"},
+		{in: "latest:1:latest=100", err: "an op kind's"},
 		{in: "writer:3", err: "want NAME:COUNT:MIX"},
 		{in: "writer", err: "want NAME:COUNT:MIX"},
 		{in: ":3:read=100", err: "role name"},
@@ -114,6 +116,37 @@ func TestRolesMix(t *testing.T) {
 		m := RolesMix(rs)
 		if m.String() != tt.want || m.Validate() != nil {
 			t.Errorf("%v: %s (%v), want %s", tt.roles, m, m.Validate(), tt.want)
+		}
+	}
+}
+
+// A role that reads the latest appends needs a role that appends (its
+// own or another's): the plan without one is refused in one line.
+func TestLatestRoleNeedsAnAppender(t *testing.T) {
+	for _, tt := range []struct {
+		roles []string
+		err   string
+	}{
+		{[]string{"writer:2:append=100", "reader:1:latest=50,scan=50"}, ""},
+		{[]string{"both:1:append=10,latest=90"}, ""},
+		{[]string{"writer:2:upsert=100", "reader:1:latest=100"}, "no phase of the plan appends"},
+		{[]string{"reader:1:latest=50,read=50"}, "no phase of the plan appends"},
+	} {
+		var rs Roles
+		for _, s := range tt.roles {
+			if err := rs.Set(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := DefaultPlan()
+		p.Driver, p.Procs, p.Roles = "null", rs.Workers(), rs
+		p.Phases[0].Mix = RolesMix(rs)
+		err := p.Validate()
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("%v: %v", tt.roles, err)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%v: %v, want one line with %q", tt.roles, err, tt.err)
 		}
 	}
 }

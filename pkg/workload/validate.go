@@ -18,7 +18,7 @@ import (
 // policy, the warm-up, the power-cut simulation, verification, the
 // scripts of a sql workload.
 func (p *Plan) Validate() error {
-	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkRoles, p.checkAppend, p.checkOpenLoop, p.checkBusy, p.checkConnPerOp, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords, p.checkOwned, p.checkVariant} {
+	for _, check := range []func() error{p.checkStore, p.checkValues, p.checkWorkers, p.checkPhases, p.checkRoles, p.checkAppend, p.checkScanLength, p.checkOpenLoop, p.checkBusy, p.checkConnPerOp, p.checkWarmup, p.checkCrash, p.checkVerify, p.checkSQL, p.checkPin, p.checkRecords, p.checkOwned, p.checkVariant} {
 		if err := check(); err != nil {
 			return err
 		}

@@ -21,6 +21,9 @@ func TestParseMix(t *testing.T) {
 		{spec: "read=100", want: "read=100"},
 		{spec: "read=50,update=25,delete=25", want: "read=50,update=25,delete=25"},
 		{spec: "read=100,upsert=0", want: "read=100,upsert=0"},
+		{spec: "append=10,scan=10,read=80", want: "read=80,scan=10,append=10"},
+		{spec: "latest=50,append=30,scan=20", want: "scan=20,append=30,latest=50"},
+		{spec: "read-latest=50,append=50", err: `unknown op "read-latest"`},
 		{spec: "", err: "empty mix"},
 		{spec: "read=90,upsert=5", err: "sums to 95, not 100"},
 		{spec: "read=95,frob=5", err: `unknown op "frob"`},
@@ -108,7 +111,16 @@ func TestPlanValidate(t *testing.T) {
 		{"batch", func(p *Plan) { p.Phases[0].Batch = 0 }, "batch 0"},
 		{"theta", func(p *Plan) { p.Keys.Distribution = Zipfian; p.Keys.Theta = 1 }, "theta"},
 		{"distribution", func(p *Plan) { p.Keys.Distribution = "normal" }, `unknown key distribution "normal"`},
-		{"scan in a lottery", func(p *Plan) { p.Phases[0].Mix, _ = ParseMix("read=90,scan=10") }, "scan cannot be dealt by a lottery mix"},
+		{"scan in a lottery", func(p *Plan) { p.Phases[0].Mix, _ = ParseMix("read=80,scan=10,append=10") }, ""},
+		{"scan length", func(p *Plan) { p.ScanLength, p.Phases[0].Mix = 7, Mix{{OpScan, 10}, {OpRead, 90}} }, ""},
+		{"scan length out of range", func(p *Plan) { p.ScanLength, p.Phases[0].Mix = MaxScanLength+1, Mix{{OpScan, 10}, {OpRead, 90}} }, "scan length 1000001 is out of range"},
+		{"scan length without scans", func(p *Plan) { p.ScanLength = 7 }, "scan length 7: no phase of the plan scans"},
+		{"insert in a lottery", func(p *Plan) { p.Phases[0].Mix, _ = ParseMix("read=90,insert=10") }, "insert cannot be dealt by a lottery mix"},
+		{"latest with appends", func(p *Plan) { p.Phases[0].Mix, _ = ParseMix("latest=50,append=50") }, ""},
+		{"latest without appends", func(p *Plan) { p.Phases[0].Mix, _ = ParseMix("latest=50,read=50") }, "latest reads the newest appended records, and no phase of the plan appends"},
+		{"latest of random appends", func(p *Plan) {
+			p.AppendOrder, p.Phases[0].Mix = AppendRandom, Mix{{OpAppend, 50}, {OpLatest, 50}}
+		}, "which append order random scatters"},
 		{"order in a lottery", func(p *Plan) { p.Phases[0].Order = OrderRandom }, "key order applies to each-key phases only"},
 		{"each with a limit", func(p *Plan) {
 			p.Phases[0].Access, p.Phases[0].Order, p.Phases[0].Mix = AccessEach, OrderRandom, Mix{{OpInsert, 100}}

@@ -1,6 +1,7 @@
 package badger
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/dgraph-io/badger/v4"
@@ -81,6 +82,25 @@ func (c *conn) ScanSpace(s store.Space, from []byte, n int, values bool, fn func
 		return nil
 	})
 	return read, err
+}
+
+// LastSpace walks a reverse iterator over space s from hi: its first key,
+// the highest at or below hi, when it is at or above lo.
+func (c *conn) LastSpace(s store.Space, lo, hi []byte, fn func(k, v []byte) error) (bool, error) {
+	p := s.Prefix()
+	found := false
+	err := c.ReadSpace(s, func(kv store.KV) error {
+		it := kv.(txnKV).txn.NewIterator(badger.IteratorOptions{Reverse: true, PrefetchSize: 1, Prefix: []byte{p}})
+		defer it.Close()
+		it.Seek(append([]byte{p}, hi...)) // reversed: the highest key at or below
+		if !it.Valid() || bytes.Compare(it.Item().Key()[1:], lo) < 0 {
+			return nil
+		}
+		found = true
+		item := it.Item()
+		return item.Value(func(v []byte) error { return fn(item.Key()[1:], v) })
+	})
+	return found, err
 }
 
 // txnKV is one space of a badger transaction as store.KV.

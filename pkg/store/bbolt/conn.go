@@ -1,6 +1,7 @@
 package bbolt
 
 import (
+	"bytes"
 	"fmt"
 	bolt "go.etcd.io/bbolt"
 
@@ -90,6 +91,28 @@ func (c *conn) ScanSpace(s store.Space, from []byte, n int, _ bool, fn func(k, v
 		return nil
 	})
 	return read, err
+}
+
+// LastSpace seeks a cursor over space s's bucket to the highest key at
+// or below hi, and calls fn on it when it is at or above lo.
+func (c *conn) LastSpace(s store.Space, lo, hi []byte, fn func(k, v []byte) error) (bool, error) {
+	found := false
+	err := c.ReadSpace(s, func(kv store.KV) error {
+		cur := kv.(bucketKV).b.Cursor()
+		k, v := cur.Seek(hi)
+		switch {
+		case k == nil:
+			k, v = cur.Last()
+		case !bytes.Equal(k, hi):
+			k, v = cur.Prev()
+		}
+		if k == nil || bytes.Compare(k, lo) < 0 {
+			return nil
+		}
+		found = true
+		return fn(k, v)
+	})
+	return found, err
 }
 
 // keep returns b as a write may hold it: bbolt keeps the slices a write

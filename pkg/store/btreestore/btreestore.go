@@ -94,6 +94,7 @@ type conn struct {
 
 var (
 	_ store.Scanner       = conn{}
+	_ store.Latester      = conn{}
 	_ store.Recorder      = conn{}
 	_ store.RecordScanner = conn{}
 )
@@ -108,6 +109,21 @@ func (c conn) Scan(from uint64, n int) (int, error) {
 		})
 	})
 	return read, nil
+}
+
+// Last descends the tree from hi to its first key, when that is at or
+// above lo.
+func (c conn) Last(lo, hi uint64, dst []byte) (key uint64, _ []byte, err error) {
+	err = store.ErrNotFound
+	c.d.Reading(func() {
+		c.d.kv.t.DescendLessOrEqual(entry[uint64]{key: hi}, func(e entry[uint64]) bool {
+			if e.key >= lo {
+				key, dst, err = e.key, append(dst[:0], e.val...), nil
+			}
+			return false
+		})
+	})
+	return key, dst, err
 }
 
 // ScanRecords walks the tree from the first key at or above from.

@@ -68,6 +68,7 @@ func Checks() []Check {
 		{Name: "Transactional", Fn: testTransactional},
 		{Name: "Insert", Fn: onStore(testInsert)},
 		{Name: "Scan", Fn: onStore(testScan)},
+		{Name: "Last", Fn: onStore(testLast)},
 		{Name: "Scripts", Fn: onStore(testScripts)},
 		{Name: "ConcurrentConns", Fn: onStore(testConcurrentConns)},
 		{Name: "CloseTwice", Fn: onStore(testCloseTwice)},
@@ -362,6 +363,32 @@ func testScan(t T, st store.Store) {
 		got, err := sc.Scan(tt.from, tt.n)
 		if err != nil || got != tt.want {
 			t.Errorf("Scan(%d, %d) = %d, %v; want %d", tt.from, tt.n, got, err, tt.want)
+		}
+	}
+}
+
+// testLast holds a Latester to the highest key of each range, with its
+// value, and not found for a range that holds none, keys near the top
+// of what an append writes included.
+func testLast(t T, st store.Store) {
+	c := conn(t, st)
+	l, ok := c.(store.Latester)
+	if !ok {
+		t.Skip("engine does not seek to the last key of a range")
+	}
+	const top = 1<<63 - 1
+	for _, k := range []uint64{10, 11, 12, 20, 1 << 62, 1<<62 + 5, top} {
+		put(t, c, k, []byte(fmt.Sprint("v", k)))
+	}
+	for _, tt := range []struct {
+		lo, hi, want uint64 // want 0: none
+	}{{0, 15, 12}, {11, 11, 11}, {13, 19, 0}, {0, 9, 0}, {21, 1<<62 - 1, 0}, {0, 1<<62 + 4, 1 << 62}, {1 << 62, top - 1, 1<<62 + 5}, {1 << 62, top, top}, {top, top, top}} {
+		key, v, err := l.Last(tt.lo, tt.hi, []byte("old"))
+		switch {
+		case tt.want == 0 && (!errors.Is(err, store.ErrNotFound) || store.Classify(err) != store.NotFound):
+			t.Errorf("Last(%d, %d) = %d, %q, %v; want not found", tt.lo, tt.hi, key, v, err)
+		case tt.want != 0 && (err != nil || key != tt.want || string(v) != fmt.Sprint("v", tt.want)):
+			t.Errorf("Last(%d, %d) = %d, %q, %v; want %d, %q", tt.lo, tt.hi, key, v, err, tt.want, fmt.Sprint("v", tt.want))
 		}
 	}
 }

@@ -317,6 +317,42 @@ func (c *conn) Scan(from uint64, n int) (int, error) {
 	return read, nil
 }
 
+// Last seeks a cursor to the highest key at or below hi: the first at or
+// above it when that is hi, else the one before.
+func (c *conn) Last(lo, hi uint64, dst []byte) (uint64, []byte, error) {
+	txn := c.wtxn
+	if txn == nil {
+		if err := c.rtxn.Renew(); err != nil {
+			return 0, dst[:0], wrap(err)
+		}
+		defer c.rtxn.Reset()
+		txn = c.rtxn
+	}
+	cur, err := txn.OpenCursor(c.dbi)
+	if err != nil {
+		return 0, dst[:0], wrap(err)
+	}
+	defer cur.Close()
+	k, v, err := cur.Get(c.k(hi), nil, mdb.SetRange)
+	switch {
+	case mdb.IsNotFound(err):
+		k, v, err = cur.Get(nil, nil, mdb.Last)
+	case err == nil && binary.BigEndian.Uint64(k) != hi:
+		k, v, err = cur.Get(nil, nil, mdb.Prev)
+	}
+	switch {
+	case mdb.IsNotFound(err):
+		return 0, dst[:0], store.ErrNotFound
+	case err != nil:
+		return 0, dst[:0], wrap(err)
+	}
+	key := binary.BigEndian.Uint64(k)
+	if key < lo {
+		return 0, dst[:0], store.ErrNotFound
+	}
+	return key, append(dst[:0], v...), nil
+}
+
 func (c *conn) k(key uint64) []byte {
 	binary.BigEndian.PutUint64(c.key[:], key) // big-endian: keys sort numerically
 	return c.key[:]

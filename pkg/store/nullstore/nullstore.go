@@ -51,10 +51,13 @@ func (*conn) Update(uint64, []byte) error              { return nil }
 func (*conn) Delete(uint64) error                      { return nil }
 func (*conn) Insert(uint64, []byte) error              { return nil }
 func (*conn) Scan(_ uint64, n int) (int, error)        { return n, nil }
-func (*conn) Begin() error                             { return nil }
-func (*conn) Commit() error                            { return nil }
-func (*conn) Rollback() error                          { return nil }
-func (*conn) Close() error                             { return nil }
+func (*conn) Last(_, hi uint64, dst []byte) (uint64, []byte, error) {
+	return hi, append(dst[:0], value...), nil
+}
+func (*conn) Begin() error    { return nil }
+func (*conn) Commit() error   { return nil }
+func (*conn) Rollback() error { return nil }
+func (*conn) Close() error    { return nil }
 
 // Prepare returns a statement that does nothing: the null engine runs the
 // scripts of gobench sql at no cost, so that what remains is gobench's own

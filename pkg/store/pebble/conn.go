@@ -131,14 +131,7 @@ func (c *conn) WriteKey(s store.Space, key []byte, fn func(store.KV) error) erro
 // above from.
 func (c *conn) ScanSpace(s store.Space, from []byte, n int, values bool, fn func(k, v []byte) error) (int, error) {
 	p := s.Prefix()
-	o := &pebble.IterOptions{LowerBound: append([]byte{p}, from...), UpperBound: []byte{p + 1}}
-	var it *pebble.Iterator
-	var err error
-	if b, ok := c.Current(); ok {
-		it, err = b.NewIter(o)
-	} else {
-		it, err = c.db.NewIter(o)
-	}
+	it, err := c.newIter(&pebble.IterOptions{LowerBound: append([]byte{p}, from...), UpperBound: []byte{p + 1}})
 	if err != nil {
 		return 0, wrap(err)
 	}
@@ -158,4 +151,31 @@ func (c *conn) ScanSpace(s store.Space, from []byte, n int, values bool, fn func
 		}
 	}
 	return read, wrap(errors.Join(it.Error(), it.Close()))
+}
+
+// LastSpace seeks an iterator over space s's keys in [lo, hi] to its
+// last key.
+func (c *conn) LastSpace(s store.Space, lo, hi []byte, fn func(k, v []byte) error) (bool, error) {
+	p := s.Prefix()
+	it, err := c.newIter(&pebble.IterOptions{LowerBound: append([]byte{p}, lo...), UpperBound: append(append([]byte{p}, hi...), 0)}) // hi's successor: the bound is exclusive
+	if err != nil {
+		return false, wrap(err)
+	}
+	found := it.Last()
+	if found {
+		var v []byte
+		if v, err = it.ValueAndErr(); err == nil {
+			err = fn(it.Key()[1:], v)
+		}
+	}
+	return found, wrap(errors.Join(err, it.Error(), it.Close()))
+}
+
+// newIter opens an iterator in the open batch (which sees its writes), or
+// on the database.
+func (c *conn) newIter(o *pebble.IterOptions) (*pebble.Iterator, error) {
+	if b, ok := c.Current(); ok {
+		return b.NewIter(o)
+	}
+	return c.db.NewIter(o)
 }

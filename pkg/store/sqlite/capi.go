@@ -137,6 +137,7 @@ var (
 	_ store.Batcher         = (*capiConn)(nil)
 	_ store.Inserter        = (*capiConn)(nil)
 	_ store.Scanner         = (*capiConn)(nil)
+	_ store.Latester        = (*capiConn)(nil)
 	_ store.TxProber        = (*capiConn)(nil)
 	_ store.BusyRetrier     = (*capiConn)(nil)
 	_ store.BusyStepCounter = (*capiConn)(nil)
@@ -261,6 +262,21 @@ func (c *capiConn) write(s *capi.Stmt, order capi.Order, mustExist bool, key uin
 		}
 		return err
 	})
+}
+
+// Last reads the highest key in [lo, hi] and its value, in one SELECT
+// that walks the primary key down from hi.
+func (c *capiConn) Last(lo, hi uint64, dst []byte) (uint64, []byte, error) {
+	var key int64
+	err := c.txn.read(func() error {
+		var err error
+		key, dst, err = c.stmts.last.Last(keyArg(lo), keyArg(hi), dst)
+		return notFound(err)
+	})
+	if err != nil {
+		return 0, dst[:0], err
+	}
+	return uint64(key), dst, nil
 }
 
 // Scan reads up to n rows in key order from the first key at or above

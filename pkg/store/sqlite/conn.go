@@ -180,15 +180,24 @@ func keyArg(key uint64) int64 {
 // Get runs the read statement.
 func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
 	c.args1[0].Value = keyArg(key)
+	_, dst, err := c.readRow(c.stmts.get, c.args1[:], dst)
+	return dst, err
+}
+
+// readRow runs query s with args, in a read transaction of its own unless
+// a batch is open, and reads the first row it gives (key, value): the
+// value appended to dst[:0]. No row is ErrNotFound.
+func (c *conn) readRow(s stmt, args []driver.NamedValue, dst []byte) (key int64, _ []byte, err error) {
 	dst = dst[:0]
-	err := c.txn.read(func() error {
-		rows, err := c.stmts.get.QueryContext(c.ctx, c.args1[:])
+	err = c.txn.read(func() error {
+		rows, err := s.QueryContext(c.ctx, args)
 		if err != nil {
 			return err
 		}
 		err = rows.Next(c.dest[:])
 		dst = dst[:0]
 		if err == nil {
+			key, _ = c.dest[0].(int64)
 			switch v := c.dest[1].(type) {
 			case []byte:
 				dst = append(dst, v...)
@@ -205,7 +214,7 @@ func (c *conn) Get(key uint64, dst []byte) ([]byte, error) {
 		}
 		return cerr
 	})
-	return dst, err
+	return key, dst, err
 }
 
 // Put runs the upsert, inside BEGIN IMMEDIATE … COMMIT unless a batch is
@@ -230,6 +239,18 @@ func (c *conn) Insert(key uint64, value []byte) error {
 	c.args2[0].Value = keyArg(key)
 	c.args2[1].Value = value
 	return c.write(c.stmts.insert, c.args2[:], false)
+}
+
+// Last reads the highest key in [lo, hi] and its value, in one SELECT
+// that walks the primary key down from hi.
+func (c *conn) Last(lo, hi uint64, dst []byte) (uint64, []byte, error) {
+	c.args2[0].Value = keyArg(lo)
+	c.args2[1].Value = keyArg(hi)
+	key, dst, err := c.readRow(c.stmts.last, c.args2[:], dst)
+	if err != nil {
+		return 0, dst[:0], err
+	}
+	return uint64(key), dst, nil
 }
 
 // Scan reads up to n rows in key order from the first key at or above

@@ -183,6 +183,7 @@ var (
 	_ store.Batcher     = (*ncConn)(nil)
 	_ store.Inserter    = (*ncConn)(nil)
 	_ store.Scanner     = (*ncConn)(nil)
+	_ store.Latester    = (*ncConn)(nil)
 	_ store.TxProber    = (*ncConn)(nil)
 	_ store.BusyRetrier = (*ncConn)(nil)
 
@@ -344,6 +345,36 @@ func (c *ncConn) blobWrite(key uint64, value []byte) error {
 		}
 		return err
 	})
+}
+
+// Last reads the highest key in [lo, hi] and its value, in one SELECT
+// that walks the primary key down from hi.
+func (c *ncConn) Last(lo, hi uint64, dst []byte) (uint64, []byte, error) {
+	s := c.stmts.last
+	var key int64
+	dst = dst[:0]
+	err := c.txn.read(func() error {
+		dst = dst[:0]
+		if err := errors.Join(s.BindInt64(1, keyArg(lo)), s.BindInt64(2, keyArg(hi))); err != nil {
+			return err
+		}
+		row := s.Step()
+		if row {
+			key, dst = s.ColumnInt64(0), append(dst, s.ColumnRawBlob(1)...)
+		}
+		err := s.Err()
+		if rerr := s.Reset(); err == nil {
+			err = rerr
+		}
+		if err == nil && !row {
+			err = store.ErrNotFound
+		}
+		return err
+	})
+	if err != nil {
+		return 0, dst[:0], err
+	}
+	return uint64(key), dst, nil
 }
 
 // Scan reads up to n rows in key order from the first key at or above

@@ -16,6 +16,7 @@ const (
 	updateSQL   = `UPDATE kv SET v=? WHERE k=?`
 	insertSQL   = `INSERT INTO kv(k,v) VALUES(?,?)`
 	scanSQL     = `SELECT k, v FROM kv WHERE k>=? ORDER BY k LIMIT ?`
+	lastSQL     = `SELECT k, v FROM kv WHERE k BETWEEN ? AND ? ORDER BY k DESC LIMIT 1`
 	deleteSQL   = `DELETE FROM kv WHERE k=?`
 	beginSQL    = `BEGIN IMMEDIATE`
 	commitSQL   = `COMMIT`
@@ -26,7 +27,7 @@ const (
 // binding's statement type S. Every kind of connection holds one, so the
 // list of statements and their SQL exists once.
 type statements[S io.Closer] struct {
-	get, put, update, del, insert, scan, begin, commit, rollback S
+	get, put, update, del, insert, scan, last, begin, commit, rollback S
 
 	prepared int // how many of slots() are prepared, in order
 }
@@ -41,7 +42,7 @@ type slot[S io.Closer] struct {
 // prepared.
 func (s *statements[S]) slots() []slot[S] {
 	return []slot[S]{
-		{&s.get, getSQL}, {&s.put, putSQL}, {&s.update, updateSQL}, {&s.del, deleteSQL}, {&s.insert, insertSQL}, {&s.scan, scanSQL},
+		{&s.get, getSQL}, {&s.put, putSQL}, {&s.update, updateSQL}, {&s.del, deleteSQL}, {&s.insert, insertSQL}, {&s.scan, scanSQL}, {&s.last, lastSQL},
 		{&s.begin, beginSQL}, {&s.commit, commitSQL}, {&s.rollback, rollbackSQL},
 	}
 }

@@ -76,6 +76,36 @@ func (s *Stmt) Scan(from int64, n int) (int, error) {
 	return int(r.n), s.c.err(r.rc)
 }
 
+// Last binds lo and hi to ?1 and ?2 and steps once: on a row, it returns
+// the row's first column as an integer and appends its second to dst[:0];
+// with none, ErrNoRow. The statement is reset before Last returns.
+func (s *Stmt) Last(lo, hi int64, dst []byte) (int64, []byte, error) {
+	s.c.ac = -1
+	dst = dst[:0]
+	if rc := C.sqlite3_bind_int64(s.s, 1, C.sqlite3_int64(lo)); rc != C.SQLITE_OK {
+		return 0, dst, s.c.err(rc)
+	}
+	if rc := C.sqlite3_bind_int64(s.s, 2, C.sqlite3_int64(hi)); rc != C.SQLITE_OK {
+		return 0, dst, s.c.err(rc)
+	}
+	row, err := s.Step()
+	var key int64
+	if row {
+		key = int64(C.sqlite3_column_int64(s.s, 0))
+		if n := int(C.sqlite3_column_bytes(s.s, 1)); n > 0 {
+			dst = append(dst, unsafe.Slice((*byte)(C.sqlite3_column_blob(s.s, 1)), n)...)
+		}
+	}
+	s.Reset()
+	switch {
+	case err != nil:
+		return 0, dst[:0], err
+	case !row:
+		return 0, dst, ErrNoRow
+	}
+	return key, dst, nil
+}
+
 // BindCount is sqlite3_bind_parameter_count.
 func (s *Stmt) BindCount() int { return int(C.sqlite3_bind_parameter_count(s.s)) }
 

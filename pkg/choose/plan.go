@@ -2,6 +2,7 @@ package choose
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -22,7 +23,9 @@ type Spec struct {
 	// Budget is the time the measuring may take, setup included.
 	Budget time.Duration
 	// Workers is the goroutines of the one process every candidate runs
-	// in (bbolt, pebble and badger allow one process at a time).
+	// in (bbolt, pebble and badger allow one process at a time): a worker
+	// process of its own for the speed runs, gobench's for the traced
+	// power-cut run.
 	Workers int
 	// Drivers, when set, are the only drivers considered.
 	Drivers []string
@@ -36,7 +39,12 @@ type Plan struct {
 	Candidates []Candidate
 	Speed      []*workload.Plan
 	Crash      []*workload.Plan
-	Size       Sizing
+	// Baseline is the null driver's plan in the speed runs' shape, run
+	// with them: its worker process's peak memory is what a worker costs
+	// with no engine, subtracted from each row's (nil where the registry
+	// has no null driver).
+	Baseline *workload.Plan
+	Size     Sizing
 	// NotMeasured says, a line each, what the answer leaves out.
 	NotMeasured []string
 }
@@ -55,32 +63,53 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 	if spec.Keep == KeepAcked {
 		cut = len(cands)
 	}
-	size, err := Size(spec.Budget, len(cands), cut)
+	_, noBaseline := reg.Lookup(BaselineDriver)
+	size, err := Size(spec.Budget, len(cands), cut, noBaseline == nil)
 	if err != nil {
 		return nil, err
 	}
 	p := &Plan{Spec: spec, Candidates: cands, Size: size, NotMeasured: notMeasured(spec, missing)}
 	for _, c := range cands {
-		speed, err := cellPlan(spec, reg, c, preset.Loop{Duration: size.Run})
+		speed, err := cellPlan(spec, reg, c, workload.ModeProcess, preset.Loop{Duration: size.Run})
 		if err != nil {
 			return nil, err
 		}
 		var crash *workload.Plan
 		if cut > 0 {
 			loop := preset.Loop{Duration: size.CrashRun, Crash: &workload.Crash{States: size.Cuts, Model: store.CrashLose, RecordLimit: workload.DefaultRecordLimit}}
-			if crash, err = cellPlan(spec, reg, c, loop); err != nil {
+			if crash, err = cellPlan(spec, reg, c, workload.ModeGoroutine, loop); err != nil {
 				return nil, err
 			}
 		}
 		p.Speed, p.Crash = append(p.Speed, speed), append(p.Crash, crash)
 	}
+	if noBaseline == nil {
+		if p.Baseline, err = cellPlan(spec, reg, Candidate{Driver: BaselineDriver}, workload.ModeProcess, preset.Loop{Duration: BaselineRun}); err != nil {
+			return nil, fmt.Errorf("the memory baseline: %w", err)
+		}
+	}
 	return p, nil
 }
 
-// cellPlan is the plan of candidate c under loop: the engine's own flags
-// set to the candidate's values, as a command line would set them, and
-// spanned by the one matrix every command spans.
-func cellPlan(spec Spec, reg *store.Registry, c Candidate, loop preset.Loop) (*workload.Plan, error) {
+// BaselineDriver is the driver of the memory baseline (Plan.Baseline):
+// the engine that does nothing.
+const BaselineDriver = "null"
+
+// SpeedCells are the plans the speed runs run, interleaved: each
+// candidate's, then the memory baseline's where there is one.
+func (p *Plan) SpeedCells() []*workload.Plan {
+	if p.Baseline == nil {
+		return p.Speed
+	}
+	return append(slices.Clip(p.Speed), p.Baseline)
+}
+
+// cellPlan is the plan of candidate c under loop, its workers
+// spec.Workers goroutines of one process of mode (a worker process of its
+// own, or gobench's): the engine's own flags set to the candidate's
+// values, as a command line would set them, and spanned by the one matrix
+// every command spans.
+func cellPlan(spec Spec, reg *store.Registry, c Candidate, mode string, loop preset.Loop) (*workload.Plan, error) {
 	es := reg.Settings()
 	fs := pflag.NewFlagSet("choose", pflag.ContinueOnError)
 	es.AddFlags(fs)
@@ -90,7 +119,7 @@ func cellPlan(spec Spec, reg *store.Registry, c Candidate, loop preset.Loop) (*w
 		}
 	}
 	m := preset.Matrix{
-		Matrix: workload.Matrix{Drivers: store.List{c.Driver}, Modes: store.List{workload.ModeGoroutine}, Procs: store.List{"1"},
+		Matrix: workload.Matrix{Drivers: store.List{c.Driver}, Modes: store.List{mode}, Procs: store.List{"1"},
 			Goroutines: store.List{strconv.Itoa(spec.Workers)}, Batches: store.List{"1"}, Busy: workload.BusyTimeout},
 		Registry: reg, Engines: es, Given: fs.Changed,
 	}

@@ -50,7 +50,7 @@ func (o *chooseOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.Var(&o.drivers, "driver", "consider only these drivers (a comma list; default: every one this build has)")
 	})
 	inGroup(fs, groupWorkers, func() {
-		fs.IntVar(&o.spec.Workers, "workers", o.spec.Workers, "goroutines of the one process every candidate runs in (bbolt, pebble and badger allow one process)")
+		fs.IntVar(&o.spec.Workers, "workers", o.spec.Workers, "goroutines of the one process every candidate runs in, a worker process of its own for each speed run (bbolt, pebble and badger allow one process)")
 	})
 	inGroup(fs, groupOutput, func() {
 		fs.StringVar(&o.run.jsonOut, "json", "", "also write the answer as JSON to this file")
@@ -89,15 +89,16 @@ at sync full at both profiles (their library's defaults and their own
 benchmark tool's, --profile tool), LMDB at sync full; for process-crash, each at the cheapest setting
 that keeps it. Each runs the workload in one process of --workers
 goroutines (a YCSB workload's threadcount; a role's COUNT; a trace's
-captured connections): interleaved repeats for its speed, and, for acked,
-power cuts simulated on its own traced run (as --crash does: key-value
-and YCSB writes checked one by one, SQL scripts' and a trace's states
-judged by content against the prefixes of the run's commits). --budget
-sizes both (a trace replays whole each run). The answer is one table:
-those that kept the promise ranked by
-median ops/s with its interval, p99, what the power cuts lost, syncs per
-commit, size on disk (and space amplification from 64 MiB of live data
-on), peak memory and the engine's version; those that did not, with what they
+captured connections): interleaved repeats for its speed, each in a
+worker process of its own, and, for acked, power cuts simulated on its
+own traced run (as --crash does: key-value and YCSB writes checked one
+by one, SQL scripts' and a trace's states judged by content against the
+prefixes of the run's commits). --budget sizes both (a trace replays
+whole each run). The answer is one table: those that kept the promise
+ranked by median ops/s with its interval, p99, what the power cuts lost,
+syncs per commit, size on disk (and space amplification from 64 MiB of
+live data on), the engine's memory (its worker's peak less a null-driver
+worker's) and the engine's version; those that did not, with what they
 lost; the winner and its margin over the runner-up, with the interval of
 the ratio; and what was not measured. --expect 'margin >= 1.5' gates the
 margin: exit 3 when the interval of the ratio lies wholly below 1.5, 4
@@ -179,7 +180,7 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions, fs *pflag.FlagSe
 		}
 		m.Crash = append(m.Crash, runs...)
 	}
-	runs, runErr := o.runJob(ctx, env, p.Speed, p.Size.Repeats)
+	runs, runErr := o.runJob(ctx, env, p.SpeedCells(), p.Size.Repeats)
 	m.Speed, m.Elapsed = runs, time.Since(began)
 	choice := choose.Rank(p, m)
 	if runErr != nil {

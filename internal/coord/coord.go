@@ -389,6 +389,7 @@ func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder,
 		b.SetWriteLedger(s.ledger)
 	}
 	started := time.Now().UTC()
+	handed := s.handOver()
 	// This process's own I/O from here on (the WAL sampler's connection,
 	// the last to close; in goroutine mode the workers too) that falls
 	// outside the phases' counts is the run's too.
@@ -414,6 +415,9 @@ func (s *session) measure(ctx context.Context) (*result.Result, *result.Builder,
 		measureSize(b, p, len(p.RunPhases())-1)
 	}
 	res := b.Result()
+	if handed && runErr == nil {
+		runErr = s.reopen(ctx)
+	}
 	if runErr == nil {
 		res.Space = measureSpace(ctx, s.st, p)
 	}

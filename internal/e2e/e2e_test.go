@@ -65,6 +65,7 @@ func TestScripts(t *testing.T) {
 			"nodir":         noDir,
 			"rssflat":       rssFlat,
 			"rssafter":      rssAfter,
+			"choicerss":     choiceRSS,
 			"sizecheck":     sizeCheck,
 			"contention":    contention,
 			"holdread":      holdRead,

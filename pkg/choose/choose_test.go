@@ -84,9 +84,12 @@ func TestCandidatesMissing(t *testing.T) {
 }
 
 // Every candidate becomes one plan the matrix checks, of the goroutines
-// asked for; under KeepAcked each has a power-cut plan too, which tags
-// and checks its values; a budget too small is refused naming one that
-// would do.
+// asked for in one worker process of its own (its memory its own, an
+// engine one process may open handed over to it), and the null driver's
+// in the same shape is the memory baseline run with them; under
+// KeepAcked each has a power-cut plan too, in gobench's own process,
+// which tags and checks its values; a budget too small is refused naming
+// one that would do.
 func TestBuild(t *testing.T) {
 	t.Parallel()
 	reg := all.Registry()
@@ -100,12 +103,23 @@ func TestBuild(t *testing.T) {
 	}
 	for i, sp := range p.Speed {
 		cr := p.Crash[i]
-		if sp.Driver != p.Candidates[i].Driver || sp.Goroutines != 3 || sp.Mode != workload.ModeGoroutine || sp.Crash != nil {
-			t.Errorf("speed plan %d: %s %s ×%d crash %v", i, sp.Driver, sp.Mode, sp.Goroutines, sp.Crash)
+		if sp.Driver != p.Candidates[i].Driver || sp.Procs != 1 || sp.Goroutines != 3 || sp.Mode != workload.ModeProcess || sp.Crash != nil {
+			t.Errorf("speed plan %d: %s %s %d×%d crash %v", i, sp.Driver, sp.Mode, sp.Procs, sp.Goroutines, sp.Crash)
 		}
-		if cr == nil || cr.Crash == nil || cr.Crash.States != p.Size.Cuts || !cr.Verify {
+		drv, err := reg.Lookup(sp.Driver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := workload.CheckDriver(sp, drv); err != nil {
+			t.Errorf("speed plan %d: %v", i, err)
+		}
+		if cr == nil || cr.Crash == nil || cr.Crash.States != p.Size.Cuts || !cr.Verify || cr.Mode != workload.ModeGoroutine {
 			t.Errorf("crash plan %d: %+v", i, cr)
 		}
+	}
+	if b := p.Baseline; b == nil || b.Driver != BaselineDriver || b.Mode != workload.ModeProcess || b.Procs != 1 || b.Goroutines != 3 || b.Crash != nil ||
+		len(p.SpeedCells()) != len(p.Speed)+1 || p.SpeedCells()[len(p.Speed)] != b {
+		t.Errorf("baseline %+v among %d speed cells", b, len(p.SpeedCells()))
 	}
 	if got := result.PlanSettings(p.Speed[1]).String(); !strings.Contains(got, "bbolt-batch=true") {
 		t.Errorf("the second candidate's settings %q", got)
@@ -131,10 +145,14 @@ func TestSize(t *testing.T) {
 	for _, tt := range []struct {
 		budget     time.Duration
 		cells, cut int
+		baseline   bool
 		repeats    int
 		cuts       int
 		err        bool
 	}{
+		{budget: 5 * time.Minute, cells: 13, cut: 13, baseline: true, repeats: 5, cuts: 10},
+		{budget: 20 * time.Second, cells: 2, cut: 2, baseline: true, err: true},
+		{budget: 25 * time.Second, cells: 2, cut: 2, baseline: true, repeats: 3, cuts: 3},
 		{budget: 5 * time.Minute, cells: 13, cut: 13, repeats: 5, cuts: 10},
 		{budget: 5 * time.Minute, cells: 13, cut: 0, repeats: 5, cuts: 10},
 		{budget: 30 * time.Second, cells: 2, cut: 2, repeats: 5, cuts: 3},
@@ -142,7 +160,7 @@ func TestSize(t *testing.T) {
 		{budget: time.Hour, cells: 2, cut: 0, repeats: 5, cuts: 20},
 		{budget: 10 * time.Second, cells: 3, cut: 3, err: true},
 	} {
-		s, err := Size(tt.budget, tt.cells, tt.cut)
+		s, err := Size(tt.budget, tt.cells, tt.cut, tt.baseline)
 		if tt.err {
 			if err == nil {
 				t.Errorf("%v %d cells: %+v, want an error", tt.budget, tt.cells, s)
@@ -152,7 +170,7 @@ func TestSize(t *testing.T) {
 		if err != nil || s.Repeats != tt.repeats || s.Cuts != tt.cuts || s.Run < minRun || s.Run > maxRun {
 			t.Errorf("%v %d cells, %d cut: %+v %v", tt.budget, tt.cells, tt.cut, s, err)
 		}
-		spent := time.Duration(tt.cut)*(runOverhead+s.CrashRun+time.Duration(s.Cuts)*cutCost) + time.Duration(tt.cells*s.Repeats)*(runOverhead+s.Run)
+		spent := time.Duration(tt.cut)*(runOverhead+s.CrashRun+time.Duration(s.Cuts)*cutCost) + time.Duration(tt.cells*s.Repeats)*(runOverhead+s.Run) + time.Duration(btoi(tt.baseline)*s.Repeats)*(runOverhead+BaselineRun)
 		if spent > tt.budget+time.Duration(tt.cells*s.Repeats)*50*time.Millisecond {
 			t.Errorf("%v %d cells: plans %v", tt.budget, tt.cells, spent)
 		}
@@ -202,4 +220,12 @@ func TestCandidatesKeepTheirEnginesPromise(t *testing.T) {
 			}
 		}
 	}
+}
+
+// btoi is 1 for true.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

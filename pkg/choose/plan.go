@@ -3,6 +3,7 @@ package choose
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -23,7 +24,9 @@ type Spec struct {
 	// Budget is the time the measuring may take, setup included.
 	Budget time.Duration
 	// Workers is the goroutines of the one process every candidate runs
-	// in (bbolt, pebble and badger allow one process at a time).
+	// in (bbolt, pebble and badger allow one process at a time): a worker
+	// process of its own for the speed runs, gobench's for the traced
+	// power-cut run.
 	Workers int
 	// Drivers, when set, are the only drivers considered.
 	Drivers []string
@@ -40,6 +43,11 @@ type Plan struct {
 	Size       Sizing
 	// Workload names the workload for the answer (Workload.Name).
 	Workload string
+	// Baseline is the null driver's plan in the speed runs' shape, run
+	// with them: its worker process's peak memory is what a worker costs
+	// with no engine, subtracted from each row's (nil where the registry
+	// has no null driver).
+	Baseline *workload.Plan
 	// NotMeasured says, a line each, what the answer leaves out.
 	NotMeasured []string
 }
@@ -66,19 +74,20 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 	if spec.Keep == KeepAcked {
 		cut = len(cands)
 	}
-	size, err := Size(spec.Budget, len(cands), cut)
+	_, noBaseline := reg.Lookup(BaselineDriver)
+	size, err := Size(spec.Budget, len(cands), cut, noBaseline == nil)
 	if err != nil {
 		return nil, err
 	}
 	p := &Plan{Spec: spec, Candidates: cands, Size: size}
 	for _, c := range cands {
-		speed, err := cellPlan(spec, reg, c, preset.Loop{Duration: size.Run})
+		speed, err := cellPlan(spec, reg, c, workload.ModeProcess, preset.Loop{Duration: size.Run})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Name(), err)
 		}
 		var crash *workload.Plan
 		if cut > 0 {
-			if crash, err = cellPlan(spec, reg, c, crashLoop(size.CrashRun, size.Cuts)); err != nil {
+			if crash, err = cellPlan(spec, reg, c, workload.ModeGoroutine, crashLoop(size.CrashRun, size.Cuts)); err != nil {
 				return nil, fmt.Errorf("%s: %w", c.Name(), err)
 			}
 		}
@@ -86,6 +95,11 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 	}
 	p.Workload = spec.Workload.Name(p.Speed[0])
 	p.NotMeasured = notMeasured(spec, missing, p.Speed[0])
+	if noBaseline == nil {
+		if p.Baseline, err = baselinePlan(spec, reg); err != nil {
+			return nil, fmt.Errorf("the memory baseline: %w", err)
+		}
+	}
 	return p, nil
 }
 
@@ -94,10 +108,49 @@ func crashLoop(run time.Duration, cuts int) preset.Loop {
 	return preset.Loop{Duration: run, Crash: &workload.Crash{States: cuts, Model: store.CrashLose, RecordLimit: workload.DefaultRecordLimit}}
 }
 
-// cellPlan is the plan of candidate c under loop: the engine's own flags
-// set to the candidate's values, as a command line would set them, and
-// spanned by the one matrix every command spans.
-func cellPlan(spec Spec, reg *store.Registry, c Candidate, loop preset.Loop) (*workload.Plan, error) {
+// baselinePlan is the memory baseline's plan: the null driver running
+// the workload in the speed runs' shape, or, for a workload the null
+// driver cannot run (SQL scripts, a trace, YCSB's record tables),
+// choose's default mix in it: what a worker process costs with no engine
+// either way.
+func baselinePlan(spec Spec, reg *store.Registry) (*workload.Plan, error) {
+	c, loop := Candidate{Driver: BaselineDriver}, preset.Loop{Duration: BaselineRun}
+	drv, err := reg.Lookup(BaselineDriver)
+	if err != nil {
+		return nil, err
+	}
+	if only, _ := spec.Workload.Drivers(); only == nil || slices.Contains(only, BaselineDriver) {
+		p, err := cellPlan(spec, reg, c, workload.ModeProcess, loop)
+		if err == nil && workload.CheckDriver(p, drv) == nil {
+			return p, nil
+		}
+		if err != nil && !errors.Is(err, store.ErrInvalid) {
+			return nil, err
+		}
+	}
+	spec.Workload = Mix{Spec: preset.DefaultMixSpec()}
+	return cellPlan(spec, reg, c, workload.ModeProcess, loop)
+}
+
+// BaselineDriver is the driver of the memory baseline (Plan.Baseline):
+// the engine that does nothing.
+const BaselineDriver = "null"
+
+// SpeedCells are the plans the speed runs run, interleaved: each
+// candidate's, then the memory baseline's where there is one.
+func (p *Plan) SpeedCells() []*workload.Plan {
+	if p.Baseline == nil {
+		return p.Speed
+	}
+	return append(slices.Clip(p.Speed), p.Baseline)
+}
+
+// cellPlan is the plan of candidate c under loop, its workers
+// spec.Workers goroutines of one process of mode (a worker process of its
+// own, or gobench's): the engine's own flags set to the candidate's
+// values, as a command line would set them, and spanned by the one matrix
+// every command spans.
+func cellPlan(spec Spec, reg *store.Registry, c Candidate, mode string, loop preset.Loop) (*workload.Plan, error) {
 	es := reg.Settings()
 	fs := pflag.NewFlagSet("choose", pflag.ContinueOnError)
 	es.AddFlags(fs)
@@ -107,7 +160,7 @@ func cellPlan(spec Spec, reg *store.Registry, c Candidate, loop preset.Loop) (*w
 		}
 	}
 	m := preset.Matrix{
-		Matrix: workload.Matrix{Drivers: store.List{c.Driver}, Modes: store.List{workload.ModeGoroutine}, Procs: store.List{"1"},
+		Matrix: workload.Matrix{Drivers: store.List{c.Driver}, Modes: store.List{mode}, Procs: store.List{"1"},
 			Goroutines: store.List{strconv.Itoa(spec.Workers)}, Batches: store.List{"1"}, Busy: workload.BusyTimeout},
 		Registry: reg, Engines: es, Given: fs.Changed,
 	}

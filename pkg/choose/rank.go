@@ -54,6 +54,7 @@ func Rank(p *Plan, m Measured) *result.Choice {
 			}
 		}
 	}
+	engineRSS(c, m.Speed, matching(m.Speed, p.Baseline))
 	if note := judge.VersionsNote(firsts); note != "" {
 		c.Notes = append(c.Notes, note)
 	}

@@ -38,6 +38,9 @@ func rankPlan(keep string) *Plan {
 		cr := pl
 		p.Speed, p.Crash = append(p.Speed, &pl), append(p.Crash, &cr)
 	}
+	base := workload.DefaultPlan()
+	base.Driver = BaselineDriver
+	p.Baseline = &base
 	return p
 }
 

@@ -70,19 +70,30 @@ func probe(spec Spec, reg *store.Registry, c Candidate) (string, error) {
 	if spec.Keep != KeepAcked {
 		loop.Crash = nil
 	}
-	plan, err := cellPlan(spec, reg, c, loop)
-	switch {
-	case errors.Is(err, store.ErrInvalid):
-		return reason(err), nil
-	case err != nil:
-		return "", err
-	}
 	drv, err := reg.Lookup(c.Driver)
 	if err != nil {
 		return "", err
 	}
-	if err := workload.CheckDriver(plan, drv); err != nil {
-		return reason(err), nil
+	// The speed runs run in a worker process of their own, the power-cut
+	// run in gobench's: each plan is checked in its own mode.
+	for _, mode := range []string{workload.ModeProcess, workload.ModeGoroutine} {
+		if mode == workload.ModeGoroutine && loop.Crash == nil {
+			continue
+		}
+		l := loop
+		if mode == workload.ModeProcess {
+			l.Crash = nil
+		}
+		plan, err := cellPlan(spec, reg, c, mode, l)
+		switch {
+		case errors.Is(err, store.ErrInvalid):
+			return reason(err), nil
+		case err != nil:
+			return "", err
+		}
+		if err := workload.CheckDriver(plan, drv); err != nil {
+			return reason(err), nil
+		}
 	}
 	return "", nil
 }

@@ -26,27 +26,38 @@ const (
 	maxRun      = 30 * time.Second
 )
 
-// Size spends budget on cells candidates, cut of them cut: as many power
-// cuts as the budget allows (between 3 and 20, one per 30 s of it), then
-// 5 interleaved repeats each (the fewest for an interval of the median)
-// or, where they would be shorter than half a second, 3 (the fewest for
-// an interval of a ratio), each as long as what is left allows. A budget
-// too small for 3 runs of half a second each is refused, naming the
-// budget that would do.
-func Size(budget time.Duration, cells, cut int) (Sizing, error) {
+// BaselineRun is the length of each run of the memory baseline
+// (Plan.Baseline): the null driver's worker process peaks at gobench's
+// own memory whatever its length, so its runs are the shortest a speed
+// run may be.
+const BaselineRun = minRun
+
+// Size spends budget on cells candidates, cut of them cut, and, with
+// baseline, the memory baseline's runs (BaselineRun long) beside their
+// speed runs: as many power cuts as the budget allows (between 3 and 20,
+// one per 30 s of it), then 5 interleaved repeats each (the fewest for
+// an interval of the median) or, where they would be shorter than half a
+// second, 3 (the fewest for an interval of a ratio), each as long as what
+// is left allows. A budget too small for 3 runs of half a second each is
+// refused, naming the budget that would do.
+func Size(budget time.Duration, cells, cut int, baseline bool) (Sizing, error) {
 	if cells < 1 {
 		return Sizing{}, fmt.Errorf("no candidates to measure")
+	}
+	base := time.Duration(0)
+	if baseline {
+		base = runOverhead + BaselineRun
 	}
 	s := Sizing{Cuts: min(20, max(3, int(budget/(30*time.Second)))), CrashRun: crashRun}
 	crash := time.Duration(cut) * (runOverhead + crashRun + time.Duration(s.Cuts)*cutCost)
 	left := budget - crash
 	for _, repeats := range []int{5, 3} {
-		run := left/time.Duration(cells*repeats) - runOverhead
+		run := (left-time.Duration(repeats)*base)/time.Duration(cells*repeats) - runOverhead
 		if run >= minRun {
 			s.Repeats, s.Run = repeats, min(maxRun, run.Round(100*time.Millisecond))
 			return s, nil
 		}
 	}
-	need := crash + time.Duration(cells*3)*(runOverhead+minRun)
+	need := crash + 3*base + time.Duration(cells*3)*(runOverhead+minRun)
 	return Sizing{}, fmt.Errorf("--budget %v is too small for %d candidates (%d of them cut %d times): give at least %v, or fewer drivers", budget, cells, cut, s.Cuts, need.Round(time.Minute)+time.Minute)
 }

@@ -9,7 +9,8 @@ import (
 
 // The figures a row's space and memory columns read, as every report
 // reads them: space amplification only from judge.MinSpaceLiveBytes of
-// live data on, and each run's own peak resident memory.
+// live data on, and the peak resident memory of each run's worker
+// process.
 var (
 	spaceAmplification = judge.Metric{Kind: "space", Stat: "amplification"}
 	workerRSS          = judge.Metric{Kind: "worker", Stat: "rss"}
@@ -18,8 +19,8 @@ var (
 // spaceRow fills a row's space and memory columns from its complete
 // speed runs: the medians over them of the database's size on disk after
 // the run, of the live data it held, of its space amplification (where
-// the figure's rule states one) and of the run's own peak resident
-// memory; a note says why a column has no value.
+// the figure's rule states one) and of the peak resident memory of the
+// run's own worker process; a note says why a column has no value.
 func spaceRow(row *result.ChoiceRow, runs []*result.Result) {
 	var disk, live, amp, rss []float64
 	for _, r := range runs {
@@ -69,4 +70,33 @@ func median(vals []float64) int64 {
 		return 0
 	}
 	return int64(math.Round(judge.StatsOf(vals).Median))
+}
+
+// engineRSS subtracts the memory baseline, the median over its complete
+// runs of its worker process's peak, from each row's peak: what the
+// engine costs beside gobench's worker. Without a baseline a row with a
+// peak says why it has no engine figure. The largest peak of the
+// coordinating process over the speed runs is kept beside them, in no
+// row.
+func engineRSS(c *result.Choice, speed, baseline []*result.Result) {
+	for _, r := range speed {
+		c.CoordinatorMaxRSSBytes = max(c.CoordinatorMaxRSSBytes, r.CoordinatorMaxRSSBytes)
+	}
+	var peaks []float64
+	for _, r := range baseline {
+		if v, ok := workerRSS.Value(r); ok && r.Complete {
+			peaks = append(peaks, v)
+		}
+	}
+	c.BaselineRSSBytes = median(peaks)
+	for i := range c.Rows {
+		row := &c.Rows[i]
+		switch {
+		case row.PeakRSSBytes == 0:
+		case c.BaselineRSSBytes == 0:
+			row.MemoryNote = "the memory baseline (the " + BaselineDriver + " driver's worker) was not measured"
+		default:
+			row.EngineRSSBytes = row.PeakRSSBytes - c.BaselineRSSBytes
+		}
+	}
 }

@@ -23,8 +23,10 @@ func sized(p *workload.Plan, alloc, live, rss, lifetime int64) *result.Result {
 }
 
 // A row's space and memory are the medians over its complete speed runs
-// of each run's size on disk, live data and own peak RSS (never the
-// process's lifetime peak, which grows from run to run); its space
+// of each run's size on disk, live data and its own worker process's
+// peak RSS (never the coordinator's, whose lifetime peak grows from run
+// to run), and its engine's memory that peak less the memory baseline's
+// (the median of the null driver's worker peaks); its space
 // amplification is stated only from judge.MinSpaceLiveBytes of live data
 // on, and is "–" with the figure's reason below it; a run whose peak
 // could not be measured (0) counts for none, and a row with none says
@@ -43,25 +45,30 @@ func TestRankSpaceAndMemory(t *testing.T) {
 	}
 	cut := sized(a, 900*mib, small, 900*mib, 900*mib) // stopped early: not a repeat
 	cut.Complete = false
-	speed = append(speed, cut)
+	base := sized(p.Baseline, 0, 0, 5*mib, 950*mib) // stopped early: not a baseline
+	base.Complete = false
+	speed = append(speed, cut, base, sized(p.Baseline, 0, 0, 21*mib, 370*mib), sized(p.Baseline, 0, 0, 19*mib, 380*mib), sized(p.Baseline, 0, 0, 20*mib, 390*mib))
 	ch := Rank(p, Measured{Speed: speed})
+	if ch.BaselineRSSBytes != 20*mib || ch.CoordinatorMaxRSSBytes != 950*mib || len(ch.Rows) != 3 {
+		t.Errorf("baseline %d, coordinator %d, %d rows", ch.BaselineRSSBytes, ch.CoordinatorMaxRSSBytes, len(ch.Rows))
+	}
 	rows := map[string]result.ChoiceRow{}
 	for _, r := range ch.Rows {
 		rows[r.Driver] = r
 	}
 	for _, tt := range []struct {
-		driver            string
-		disk, live, rss   int64
-		amp               float64
-		spaceNote, memory string
+		driver               string
+		disk, live, rss, eng int64
+		amp                  float64
+		spaceNote, memory    string
 	}{
-		{"a", 20 * mib, small, 50 * mib, 0, "is below 64 MiB", ""},
-		{"b", 7 * big / 2, big, 0, 3.5, "", "the workers' memory was not measured"},
-		{"c", 0, 0, 0, 0, "", ""},
+		{"a", 20 * mib, small, 50 * mib, 30 * mib, 0, "is below 64 MiB", ""},
+		{"b", 7 * big / 2, big, 0, 0, 3.5, "", "the workers' memory was not measured"},
+		{"c", 0, 0, 0, 0, 0, "", ""},
 	} {
 		r := rows[tt.driver]
-		if r.DiskBytes != tt.disk || r.LiveBytes != tt.live || r.PeakRSSBytes != tt.rss || r.SpaceAmplification != tt.amp {
-			t.Errorf("%s: disk %d live %d rss %d amp %v, want %d %d %d %v", tt.driver, r.DiskBytes, r.LiveBytes, r.PeakRSSBytes, r.SpaceAmplification, tt.disk, tt.live, tt.rss, tt.amp)
+		if r.DiskBytes != tt.disk || r.LiveBytes != tt.live || r.PeakRSSBytes != tt.rss || r.EngineRSSBytes != tt.eng || r.SpaceAmplification != tt.amp {
+			t.Errorf("%s: disk %d live %d rss %d engine %d amp %v, want %d %d %d %d %v", tt.driver, r.DiskBytes, r.LiveBytes, r.PeakRSSBytes, r.EngineRSSBytes, r.SpaceAmplification, tt.disk, tt.live, tt.rss, tt.eng, tt.amp)
 		}
 		if (tt.spaceNote == "") != (r.SpaceNote == "") || !strings.Contains(r.SpaceNote, tt.spaceNote) {
 			t.Errorf("%s: space note %q, want %q", tt.driver, r.SpaceNote, tt.spaceNote)
@@ -91,5 +98,20 @@ func TestRankSpaceThreshold(t *testing.T) {
 		if got := r.SpaceAmplification > 0; got != tt.stated || (r.SpaceNote == "") != tt.stated {
 			t.Errorf("live %d: amplification %v note %q, want stated %v", tt.live, r.SpaceAmplification, r.SpaceNote, tt.stated)
 		}
+	}
+}
+
+// Without a complete baseline run, a row keeps its worker's peak but
+// states no engine memory, and says why.
+func TestRankMemoryWithoutBaseline(t *testing.T) {
+	t.Parallel()
+	const mib = 1 << 20
+	p := rankPlan(KeepNone)
+	failed := sized(p.Baseline, 0, 0, 20*mib, 20*mib)
+	failed.Complete = false
+	ch := Rank(p, Measured{Speed: []*result.Result{sized(p.Speed[0], mib, 1, 50*mib, 400*mib), failed}})
+	r := ch.Rows[0]
+	if ch.BaselineRSSBytes != 0 || r.PeakRSSBytes != 50*mib || r.EngineRSSBytes != 0 || !strings.Contains(r.MemoryNote, "the memory baseline") {
+		t.Errorf("baseline %d, row %+v", ch.BaselineRSSBytes, r)
 	}
 }

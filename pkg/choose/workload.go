@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gobench/gobench/pkg/preset"
+	"github.com/gobench/gobench/pkg/store"
 	"github.com/gobench/gobench/pkg/workload"
 )
 
@@ -38,6 +39,11 @@ type Mix struct{ Spec preset.MixSpec }
 func (w Mix) Plan(m preset.Matrix, loop preset.Loop) (*workload.Plan, error) {
 	s := w.Spec
 	s.Loop = loop
+	if len(s.Roles) > 0 {
+		// The roles' workers are goroutines of the one process, as every
+		// candidate's are: bbolt, pebble and badger allow one.
+		m.Procs, m.Goroutines = store.List{"1"}, store.List{strconv.Itoa(s.Roles.Workers())}
+	}
 	return oneCell(s.Plans(m))
 }
 

@@ -40,10 +40,25 @@ func (s MixSpec) Plans(m Matrix) ([]*workload.Plan, error) {
 		p.Roles = slices.Clone(s.Roles)
 		p.Phases = slices.Clone(p.Phases)
 		p.Phases[0].Mix = workload.RolesMix(s.Roles)
-		m.Procs, m.Goroutines = store.List{strconv.Itoa(s.Roles.Workers())}, store.List{"1"}
+		if !m.lays(s.Roles.Workers()) {
+			m.Procs, m.Goroutines = store.List{strconv.Itoa(s.Roles.Workers())}, store.List{"1"}
+		}
 	}
 	return s.Loop.plans(p, m)
 }
 
 // Reference is none: a matrix compares against a baseline cell.
 func (MixSpec) Reference() string { return "" }
+
+// lays reports whether m lays out exactly n workers in one way (one
+// procs value times one goroutines value): roles keep such a layout (n
+// goroutines of one process, as choose runs them) and otherwise run a
+// process per worker.
+func (m Matrix) lays(n int) bool {
+	if len(m.Procs) != 1 || len(m.Goroutines) != 1 {
+		return false
+	}
+	procs, err1 := strconv.Atoi(m.Procs[0])
+	gor, err2 := strconv.Atoi(m.Goroutines[0])
+	return err1 == nil && err2 == nil && procs*gor == n
+}

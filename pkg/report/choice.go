@@ -17,7 +17,7 @@ import (
 // with what they lost or why they have no place.
 func choiceTable(c *result.Choice) *table {
 	t := &table{Caption: "Every engine and setting able to keep the promise, ranked by speed", Keys: 2,
-		Head: []string{"rank", "engine and setting", "ops/s", "interval", "p99", "power cuts", "syncs/commit", "on disk", "space amp", "peak RSS", "version"},
+		Head: []string{"rank", "engine and setting", "ops/s", "interval", "p99", "power cuts", "syncs/commit", "on disk", "space amp", "engine RSS", "version"},
 		Num:  []bool{true, false, true, false, true, false, true, true, true, true, false}}
 	for _, r := range c.Rows {
 		rank := "–"
@@ -44,7 +44,8 @@ func choiceTable(c *result.Choice) *table {
 		}
 	}
 	t.Notes = append(t.Notes, choiceUnstated(c.Rows, "space amp", func(r result.ChoiceRow) string { return r.SpaceNote })...)
-	t.Notes = append(t.Notes, choiceUnstated(c.Rows, "peak RSS", func(r result.ChoiceRow) string { return r.MemoryNote })...)
+	t.Notes = append(t.Notes, choiceUnstated(c.Rows, "engine RSS", func(r result.ChoiceRow) string { return r.MemoryNote })...)
+	t.Notes = append(t.Notes, choiceMemoryNote(c)...)
 	return t
 }
 

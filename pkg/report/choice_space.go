@@ -10,8 +10,9 @@ import (
 )
 
 // choiceSpace is a row's space and memory cells: its size on disk, its
-// space amplification and its peak resident memory, each "–" where the
-// row has none (choiceUnstated says why).
+// space amplification and its engine's resident memory (its worker
+// process's peak less the baseline's; "≈0" where no more than the
+// baseline), each "–" where the row has none (choiceUnstated says why).
 func choiceSpace(r result.ChoiceRow) []string {
 	cells := []string{"–", "–", "–"}
 	if r.DiskBytes > 0 {
@@ -20,10 +21,23 @@ func choiceSpace(r result.ChoiceRow) []string {
 	if r.SpaceAmplification > 0 {
 		cells[1] = units.Fixed(r.SpaceAmplification, 2) + "×"
 	}
-	if r.PeakRSSBytes > 0 {
-		cells[2] = bytesize.Units{}.Round(r.PeakRSSBytes)
+	switch {
+	case r.PeakRSSBytes == 0 || r.MemoryNote != "":
+	case r.EngineRSSBytes > 0:
+		cells[2] = bytesize.Units{}.Round(r.EngineRSSBytes)
+	default:
+		cells[2] = "≈0"
 	}
 	return cells
+}
+
+// choiceMemoryNote says what the engine RSS column is, with the baseline
+// it subtracts; none where there was no baseline.
+func choiceMemoryNote(c *result.Choice) []string {
+	if c.BaselineRSSBytes == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("engine RSS: the peak resident memory of the row's own worker process (one a run, its workers its goroutines) less a worker's on the null driver in the same shape (%s, gobench's own)", bytesize.Units{}.Round(c.BaselineRSSBytes))}
 }
 
 // choiceUnstated says, a note per reason, why rows with speed runs have

@@ -14,12 +14,12 @@ import (
 // testChoice is an answer of two ranked rows and one that lost writes.
 func testChoice() *result.Choice {
 	return &result.Choice{Kind: result.ChoiceKind, Keep: "acked", Says: "no acknowledged write lost at a power cut", Workload: "mix read=20,upsert=80",
-		Budget: time.Minute, Elapsed: 50 * time.Second, Repeats: 5, Duration: 2 * time.Second, Cuts: 10,
+		Budget: time.Minute, Elapsed: 50 * time.Second, Repeats: 5, Duration: 2 * time.Second, Cuts: 10, BaselineRSSBytes: 58_720_256,
 		Rows: []result.ChoiceRow{
 			{Rank: 1, Driver: "pebble", Settings: "sync=full", Version: "pebble v2.1.7", OpsPerSec: 8306, Low: 4481, High: 10574, Confidence: 0.938, Runs: 5, P99: 4100, P99Kind: "upsert", SyncsPerCommit: 0.25, Cuts: 10,
-				DiskBytes: 5_452_595, LiveBytes: 819_200, SpaceNote: "the live data (800 KiB) is below 64 MiB, where the engines' fixed files (up to 4.4 MiB, pebble's) outweigh it", PeakRSSBytes: 63_963_136},
+				DiskBytes: 5_452_595, LiveBytes: 819_200, SpaceNote: "the live data (800 KiB) is below 64 MiB, where the engines' fixed files (up to 4.4 MiB, pebble's) outweigh it", PeakRSSBytes: 63_963_136, EngineRSSBytes: 5_242_880},
 			{Rank: 2, Driver: "bbolt", Settings: "sync=full bbolt-batch=true", Version: "bbolt v1.5.0", OpsPerSec: 699, Low: 659, High: 754, Runs: 3, P99: 33600, P99Kind: "upsert", SyncsPerCommit: 2, Cuts: 10,
-				DiskBytes: 209_715_200, LiveBytes: 134_217_728, SpaceAmplification: 1.5625, PeakRSSBytes: 47_185_920, Errors: result.Errors{Total: 3, Busy: 3}},
+				DiskBytes: 209_715_200, LiveBytes: 134_217_728, SpaceAmplification: 1.5625, PeakRSSBytes: 60_817_408, EngineRSSBytes: 2_097_152, Errors: result.Errors{Total: 3, Busy: 3}},
 			{Driver: "mattn", Settings: "journal=rollback sync=full", OpsPerSec: 400, Low: 300, High: 500, Runs: 3, P99Kind: "upsert", SyncsPerCommit: 4, Cuts: 10, Lossy: 4, Lost: 1,
 				SpaceNote: "the database's space and live data were not measured", MemoryNote: "the workers' memory was not measured",
 				Why: "lost acknowledged writes in 4 of 10 power cuts (at most 1 in one), 0 corrupt"},
@@ -52,15 +52,16 @@ func TestChoiceFormats(t *testing.T) {
 			"bbolt sync=full bbolt-batch=true: ops failed over its speed runs: 3 busy",
 			"winner: pebble sync=full, ×11.9 the runner-up bbolt sync=full bbolt-batch=true (90.5% interval of the ratio ×6.10–×15.2: faster)",
 			"  - files (a file per key): not among the candidates",
-			"  1     pebble sync=full                  8306   4481–10574 (93.8%)    upsert 4.10ms  0 lost in 10          0.25          5.2 MiB  –          61 MiB",
-			"200 MiB  1.56×      45 MiB    bbolt v1.5.0",
+			"  1     pebble sync=full                  8306   4481–10574 (93.8%)    upsert 4.10ms  0 lost in 10          0.25          5.2 MiB  –          5 MiB",
+			"200 MiB  1.56×      2 MiB       bbolt v1.5.0",
 			"no space amp for pebble sync=full: the live data (800 KiB) is below 64 MiB",
-			"no peak RSS for mattn journal=rollback sync=full: the workers' memory was not measured",
+			"no engine RSS for mattn journal=rollback sync=full: the workers' memory was not measured",
+			"engine RSS: the peak resident memory of the row's own worker process (one a run, its workers its goroutines) less a worker's on the null driver in the same shape (56 MiB, gobench's own)",
 			"note: drivers carry different SQLite versions",
 		}},
-		{"markdown", []string{"| rank | engine and setting |", "| 1 | pebble sync=full |", "**winner: pebble sync=full, ×11.9", "- files (a file per key): not among the candidates", "| on disk | space amp | peak RSS |", "| 200 MiB | 1.56× | 45 MiB |"}},
-		{"json", []string{`"kind": "choice"`, `"winner": "pebble sync=full"`, `"runner_up": "bbolt sync=full bbolt-batch=true"`, `"disk_bytes": 209715200`, `"space_amplification": 1.5625`, `"peak_rss_bytes": 47185920`, `"space_note": "the live data (800 KiB)`}},
-		{"html", []string{"<title>gobench choose · keep acked</title>", "pebble sync=full", "winner: pebble sync=full", "<th>on disk</th><th>space amp</th><th>peak RSS</th>", "<td>200 MiB</td><td>1.56×</td><td>45 MiB</td>"}},
+		{"markdown", []string{"| rank | engine and setting |", "| 1 | pebble sync=full |", "**winner: pebble sync=full, ×11.9", "- files (a file per key): not among the candidates", "| on disk | space amp | engine RSS |", "| 200 MiB | 1.56× | 2 MiB |"}},
+		{"json", []string{`"kind": "choice"`, `"winner": "pebble sync=full"`, `"runner_up": "bbolt sync=full bbolt-batch=true"`, `"disk_bytes": 209715200`, `"space_amplification": 1.5625`, `"peak_rss_bytes": 60817408`, `"engine_rss_bytes": 2097152`, `"baseline_rss_bytes": 58720256`, `"space_note": "the live data (800 KiB)`}},
+		{"html", []string{"<title>gobench choose · keep acked</title>", "pebble sync=full", "winner: pebble sync=full", "<th>on disk</th><th>space amp</th><th>engine RSS</th>", "<td>200 MiB</td><td>1.56×</td><td>2 MiB</td>"}},
 	} {
 		render, err := Render(tt.format, testChoice(), Options{})
 		if err != nil {
@@ -83,7 +84,7 @@ func TestChoiceFormats(t *testing.T) {
 
 // Each format of the answer as it reads, in testdata/choice.*: the
 // space and memory columns (size on disk, space amplification where it
-// is stated, peak RSS) and the notes saying why a row has "–" in them.
+// is stated, the engine's RSS) and the notes saying why a row has "–" in them.
 func TestChoiceGolden(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ format, golden string }{
@@ -175,6 +176,29 @@ func TestChoiceUnstated(t *testing.T) {
 	} {
 		got := choiceUnstated(tt.rows, "space amp", func(r result.ChoiceRow) string { return r.SpaceNote })
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// The engine RSS cell is the row's worker peak less the baseline: its
+// figure where the worker took more than the baseline, "≈0" where no
+// more, "–" where the worker's peak or the baseline was not measured.
+func TestChoiceEngineRSS(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name         string
+		peak, engine int64
+		note         string
+		want         string
+	}{
+		{"above the baseline", 64 << 20, 8 << 20, "", "8 MiB"},
+		{"within the baseline", 55 << 20, -1 << 20, "", "≈0"},
+		{"no peak", 0, 0, "the workers' memory was not measured", "–"},
+		{"no baseline", 64 << 20, 0, "the memory baseline (the null driver's worker) was not measured", "–"},
+	} {
+		got := choiceSpace(result.ChoiceRow{PeakRSSBytes: tt.peak, EngineRSSBytes: tt.engine, MemoryNote: tt.note})[2]
+		if got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}

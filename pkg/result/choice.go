@@ -34,6 +34,17 @@ type Choice struct {
 	Cuts     int           `json:"cuts"`
 	// Machine describes where it ran (the first speed run's environment).
 	Machine string `json:"machine"`
+	// BaselineRSSBytes is the median over the memory baseline's runs (the
+	// null driver, an engine that does nothing, run with the speed runs in
+	// their shape) of its worker process's peak resident memory: what a
+	// worker costs with no engine, subtracted from each row's
+	// (ChoiceRow.EngineRSSBytes). 0 where not measured.
+	BaselineRSSBytes int64 `json:"baseline_rss_bytes,omitempty"`
+	// CoordinatorMaxRSSBytes is the largest peak resident memory of
+	// gobench's own coordinating process over the speed runs (its
+	// histograms and results, and the power-cut runs it hosted before):
+	// in no row, which are their worker processes'.
+	CoordinatorMaxRSSBytes int64 `json:"coordinator_max_rss_bytes,omitempty"`
 	// Rows are ranked first (Rank from 1, fastest first), then those that
 	// are not (Rank 0), each saying why.
 	Rows []ChoiceRow `json:"rows"`
@@ -87,13 +98,17 @@ type ChoiceRow struct {
 	// SpaceNote says why.
 	SpaceAmplification float64 `json:"space_amplification,omitempty"`
 	SpaceNote          string  `json:"space_note,omitempty"`
-	// PeakRSSBytes is the median over the complete speed runs of each
-	// run's own peak resident memory (Result.WorkerMaxRSSBytes: in
-	// goroutine mode, the one process's peak started over as the run
-	// begins, never its lifetime peak); 0 where not measured, and
+	// PeakRSSBytes is the median over the complete speed runs of the peak
+	// resident memory of the run's worker process (Result.WorkerMaxRSSBytes:
+	// every speed run is one worker process of its own, started for it,
+	// its workers its goroutines), gobench's worker and the engine
+	// together; EngineRSSBytes is that less the memory baseline's
+	// (Choice.BaselineRSSBytes): what the engine costs, its caches,
+	// memtables and maps on this workload. 0 where not measured, and
 	// MemoryNote says why.
-	PeakRSSBytes int64  `json:"peak_rss_bytes"`
-	MemoryNote   string `json:"memory_note,omitempty"`
+	PeakRSSBytes   int64  `json:"peak_rss_bytes"`
+	EngineRSSBytes int64  `json:"engine_rss_bytes"`
+	MemoryNote     string `json:"memory_note,omitempty"`
 	// Cuts is the power cuts simulated on the row's own run, Lossy how
 	// many of them lost acknowledged writes, Lost the most one lost,
 	// Corrupt how many left a store that would not open or failed its

@@ -281,14 +281,19 @@ func (p *Plan) checker() string {
 
 // CheckDriver refuses, before any store opens, a plan the driver cannot
 // run: workers its databases cannot host (store.CheckShare: worker
-// processes on a store one process may open), a --crash run on a driver
+// processes on a store one process may open, but for the one worker
+// process the coordinator hands it over to, HandsOver), a --crash run on a driver
 // that cannot record it (by its VFS, store.PowerCutter, or by the file
 // system, store.DiskFiler), a record workload on a
 // driver that keeps no record tables, scans on one whose tables are
 // unordered, or a build of its engine it cannot run
 // (store.WorkerBuilder: a matrix's cell refused before any cell runs).
 func CheckDriver(plan *Plan, drv store.Driver) error {
-	if err := store.CheckShare(drv, plan.Processes(), plan.Workers()); err != nil {
+	procs := plan.Processes()
+	if HandsOver(plan, drv) {
+		procs = 1 // the coordinator closes the store before its worker opens it
+	}
+	if err := store.CheckShare(drv, procs, plan.Workers()); err != nil {
 		return err
 	}
 	if wb, ok := drv.(store.WorkerBuilder); ok {

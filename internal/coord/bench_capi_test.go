@@ -44,7 +44,7 @@ const (
 // ratio measured ×1.12 and ×1.19 (medians of 7 rounds, load 22 to 27)
 // before worker processes of one goroutine ran on one Go processor, and
 // ×1.02 to ×1.21 after (load 22 to 139), the lower ends of their 90%
-// intervals ×0.87 to ×1.14; a single round's ratio ranged ×0.6 to ×1.6.
+// intervals ×0.87 to ×1.14; a single round's ratio ranged ×0.75 to ×1.7.
 // The bound fails a harness that costs the engine's CPU per op nearly a
 // third more, beyond that noise.
 const capiHarnessBound = 1.3

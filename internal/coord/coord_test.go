@@ -111,8 +111,20 @@ func TestMain(m *testing.M) {
 		// Take none of the plan: the coordinator's write fails.
 		os.Stdin.Close()
 		time.Sleep(time.Hour)
+	default:
+		if child, ok := helperChildren[os.Getenv("GOBENCH_TEST_WORKER")]; ok {
+			if err := child(); err != nil {
+				fmt.Fprintln(os.Stderr, "helper:", err)
+				os.Exit(1)
+			}
+			os.Exit(0)
+		}
 	}
 }
+
+// helperChildren are the helper modes that files built only in some
+// configurations add (a cgo build's bare engine, bench_capi_test.go).
+var helperChildren = map[string]func() error{}
 
 // speakUntilStart is a worker process that reads its plan, reports ready
 // for phase 0, waits for START, then does then and sleeps.

@@ -21,6 +21,9 @@ func measureSpace(ctx context.Context, st store.Store, p *workload.Plan) *result
 		return nil
 	}
 	sp := &result.Space{AllocatedBytes: alloc, ApparentBytes: app}
+	if sp.NotCounted = uncountedTables(p); sp.NotCounted != "" {
+		return sp
+	}
 	lc, ok := st.(store.LiveCounter)
 	if !ok {
 		sp.NotCounted = "the engine cannot count its live data"

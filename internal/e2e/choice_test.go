@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -24,6 +25,13 @@ import (
 //	kept               every row was cut the answer's cuts times (at least
 //	                   one), lost nothing, was left corrupt by none, and
 //	                   counted its syncs per commit
+//	rankby=ROLE        the rows are ranked by ROLE's ops/s: each ranked
+//	                   row has it, in the ranked order
+//	roles=a,b          every measured row has these roles, in this order,
+//	                   each with ops/s and a p99 above 0, its ops/s
+//	                   summing to the row's
+//	space=REGEXP       every measured row states its size on disk, and
+//	                   its space note matches (no space amplification)
 func choiceCheck(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: choicecheck FILE check...")
@@ -71,6 +79,12 @@ func choiceCheck(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		case "kept":
 			checkKept(ts, &c)
+		case "rankby":
+			checkRankBy(ts, &c, want)
+		case "roles":
+			checkRoles(ts, &c, strings.Split(want, ","))
+		case "space":
+			checkSpace(ts, &c, regexp.MustCompile(want))
 		default:
 			ts.Fatalf("unknown check %q", a)
 		}
@@ -86,6 +100,59 @@ func checkKept(ts *testscript.TestScript, c *result.Choice) {
 	for _, r := range c.Rows {
 		if r.Cuts != c.Cuts || r.Lossy != 0 || r.Corrupt != 0 || r.SyncsPerCommit <= 0 {
 			ts.Fatalf("%s: %d cuts (want %d), %d lossy, %d corrupt, %v syncs/commit: %s", r.Name(), r.Cuts, c.Cuts, r.Lossy, r.Corrupt, r.SyncsPerCommit, r.CutNote)
+		}
+	}
+}
+
+// checkRankBy asserts c is ranked by role's ops/s: it says so, and its
+// ranked rows' figures of role fall from the first.
+func checkRankBy(ts *testscript.TestScript, c *result.Choice, role string) {
+	if c.RankBy != role || c.RankWhy == "" {
+		ts.Fatalf("ranked by %q (%s), want %q", c.RankBy, c.RankWhy, role)
+	}
+	prev := math.Inf(1)
+	for _, r := range c.Rows {
+		if r.Rank == 0 {
+			continue
+		}
+		ro, ok := r.Role(role)
+		if !ok || ro.OpsPerSec > prev {
+			ts.Fatalf("%s: rank %d with %s %+v after %v ops/s", r.Name(), r.Rank, role, ro, prev)
+		}
+		prev = ro.OpsPerSec
+	}
+}
+
+// checkRoles asserts each measured row of c has the roles named, in
+// order, each measured.
+func checkRoles(ts *testscript.TestScript, c *result.Choice, names []string) {
+	for _, r := range c.Rows {
+		if r.Runs == 0 {
+			continue
+		}
+		var got []string
+		sum := 0.0
+		for _, ro := range r.Roles {
+			got = append(got, ro.Name)
+			sum += ro.OpsPerSec
+			if ro.OpsPerSec <= 0 || ro.P99 <= 0 || ro.Low > ro.OpsPerSec || ro.High < ro.OpsPerSec {
+				ts.Fatalf("%s: role %+v not measured", r.Name(), ro)
+			}
+		}
+		// Each median is of its own runs: their sum is near the
+		// total's median, not equal to it.
+		if !slices.Equal(got, names) || sum < r.OpsPerSec/2 || sum > r.OpsPerSec*2 {
+			ts.Fatalf("%s: roles %+v (ops/s summing to %v), want %q summing to about %v", r.Name(), r.Roles, sum, names, r.OpsPerSec)
+		}
+	}
+}
+
+// checkSpace asserts each measured row of c states its size on disk and
+// no space amplification, its note matching re.
+func checkSpace(ts *testscript.TestScript, c *result.Choice, re *regexp.Regexp) {
+	for _, r := range c.Rows {
+		if r.Runs > 0 && (r.DiskBytes <= 0 || r.SpaceAmplification != 0 || !re.MatchString(r.SpaceNote)) {
+			ts.Fatalf("%s: on disk %d, space amp %v, note %q (want it to match %q)", r.Name(), r.DiskBytes, r.SpaceAmplification, r.SpaceNote, re)
 		}
 	}
 }

@@ -164,6 +164,20 @@ func TestSize(t *testing.T) {
 		if tt.err {
 			if err == nil {
 				t.Errorf("%v %d cells: %+v, want an error", tt.budget, tt.cells, s)
+				continue
+			}
+			// The budget the refusal names is enough, and not a minute
+			// more than the least that is.
+			_, at, _ := strings.Cut(err.Error(), "give at least ")
+			enough, perr := time.ParseDuration(strings.TrimSuffix(at, ", or fewer drivers"))
+			if perr != nil {
+				t.Fatalf("%v: %v", err, perr)
+			}
+			if _, err := Size(enough, tt.cells, tt.cut, tt.baseline); err != nil {
+				t.Errorf("%v %d cells: the budget named, %v, is refused: %v", tt.budget, tt.cells, enough, err)
+			}
+			if _, err := Size(enough-5*time.Second, tt.cells, tt.cut, tt.baseline); err == nil && enough < time.Minute {
+				t.Errorf("%v %d cells: names %v, where 5 s less would do", tt.budget, tt.cells, enough)
 			}
 			continue
 		}

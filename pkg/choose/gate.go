@@ -44,11 +44,17 @@ func ParseGate(s string) (Gate, error) {
 	return g, nil
 }
 
-// Judge judges c's margin: the gate with its outcome and verdict line,
+// Judge judges c's margin (by its ranking role's ops/s, which the
+// verdict names, for roles): the gate with its outcome and verdict line,
 // and an error wrapping judge.ErrThreshold where it failed or
 // judge.ErrInconclusive where the answer cannot decide it.
 func (g Gate) Judge(c *result.Choice) (result.Gate, error) {
 	out := result.Gate{Expression: g.Text, Cell: c.Winner, Statistic: "ratio of medians", Unit: "×", Op: g.Op, Threshold: g.Factor}
+	label := g.Text
+	if c.RankBy != "" {
+		out.Statistic += " of " + c.RankBy + " ops/s"
+		label += " (" + c.RankBy + " ops/s)"
+	}
 	m := c.Margin
 	if m != nil {
 		out.Against, out.Ratio, out.Value = m.RunnerUp, m.Ratio, m.Ratio
@@ -58,20 +64,20 @@ func (g Gate) Judge(c *result.Choice) (result.Gate, error) {
 	switch {
 	case m == nil || m.Confidence == 0:
 		out.Outcome = result.OutcomeInconclusive
-		out.Verdict = fmt.Sprintf("%s: undecided: %s", g.Text, noInterval(c))
+		out.Verdict = fmt.Sprintf("%s: undecided: %s", label, noInterval(c))
 	case holds(g.Op, m.Low, g.Factor) && holds(g.Op, m.High, g.Factor):
 		out.Outcome, out.Pass = result.OutcomePass, true
-		out.Verdict = fmt.Sprintf("%s: pass (%s%% interval of the ratio ×%s–×%s)", g.Text, judge.ConfidenceLabel(m.Confidence), units.Ratio(m.Low), units.Ratio(m.High))
+		out.Verdict = fmt.Sprintf("%s: pass (%s%% interval of the ratio ×%s–×%s)", label, judge.ConfidenceLabel(m.Confidence), units.Ratio(m.Low), units.Ratio(m.High))
 	case !holds(g.Op, m.Low, g.Factor) && !holds(g.Op, m.High, g.Factor):
 		out.Outcome = result.OutcomeFail
 		side := "below"
 		if !above {
 			side = "above"
 		}
-		out.Verdict = fmt.Sprintf("%s: fail (%s%% interval of the ratio ×%s–×%s, all of it %s ×%s)", g.Text, judge.ConfidenceLabel(m.Confidence), units.Ratio(m.Low), units.Ratio(m.High), side, units.Ratio(g.Factor))
+		out.Verdict = fmt.Sprintf("%s: fail (%s%% interval of the ratio ×%s–×%s, all of it %s ×%s)", label, judge.ConfidenceLabel(m.Confidence), units.Ratio(m.Low), units.Ratio(m.High), side, units.Ratio(g.Factor))
 	default:
 		out.Outcome = result.OutcomeInconclusive
-		out.Verdict = fmt.Sprintf("%s: undecided (%s%% interval of the ratio ×%s–×%s holds ×%s; a larger --budget may decide it)", g.Text, judge.ConfidenceLabel(m.Confidence), units.Ratio(m.Low), units.Ratio(m.High), units.Ratio(g.Factor))
+		out.Verdict = fmt.Sprintf("%s: undecided (%s%% interval of the ratio ×%s–×%s holds ×%s; a larger --budget may decide it)", label, judge.ConfidenceLabel(m.Confidence), units.Ratio(m.Low), units.Ratio(m.High), units.Ratio(g.Factor))
 	}
 	switch out.Outcome {
 	case result.OutcomeFail:

@@ -40,6 +40,7 @@ func TestGate(t *testing.T) {
 		{"margin >= 1.5", &result.Choice{}, result.OutcomeInconclusive, judge.ErrInconclusive, "no winner"},
 		{"margin < 3", answer(iv(2, 1.6, 2.4, 0.9)), result.OutcomePass, nil, "pass"},
 		{"margin <= 2", answer(iv(3, 2.5, 3.5, 0.9)), result.OutcomeFail, judge.ErrThreshold, "all of it above ×2"},
+		{"margin >= 1.5", byRole(answer(iv(1.2, 1.1, 1.4, 0.9))), result.OutcomeFail, judge.ErrThreshold, "margin >= 1.5 (writer ops/s): fail"},
 	} {
 		g, err := ParseGate(tt.gate)
 		if err != nil {
@@ -63,4 +64,10 @@ func TestParseGateRefuses(t *testing.T) {
 			t.Errorf("%q: %v, want a refusal", s, err)
 		}
 	}
+}
+
+// byRole is c ranked by its writer role's ops/s.
+func byRole(c *result.Choice) *result.Choice {
+	c.RankBy = "writer"
+	return c
 }

@@ -30,6 +30,9 @@ type Spec struct {
 	Workers int
 	// Drivers, when set, are the only drivers considered.
 	Drivers []string
+	// RankBy, for a workload of roles, names the role whose ops/s ranks
+	// the rows; "" chooses one (rankKey).
+	RankBy string
 }
 
 // Plan is what Build made of a Spec: the candidates, and for each its
@@ -50,6 +53,9 @@ type Plan struct {
 	Baseline *workload.Plan
 	// NotMeasured says, a line each, what the answer leaves out.
 	NotMeasured []string
+	// RankBy is the role whose ops/s ranks the rows ("": the total's),
+	// RankWhy why it is that one.
+	RankBy, RankWhy string
 }
 
 // Build makes the plans of every candidate able to keep spec's promise,
@@ -94,6 +100,9 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 		p.Speed, p.Crash = append(p.Speed, speed), append(p.Crash, crash)
 	}
 	p.Workload = spec.Workload.Name(p.Speed[0])
+	if p.RankBy, p.RankWhy, err = rankKey(p.Speed[0], spec.RankBy); err != nil {
+		return nil, err
+	}
 	p.NotMeasured = notMeasured(spec, missing, p.Speed[0])
 	if noBaseline == nil {
 		if p.Baseline, err = baselinePlan(spec, reg); err != nil {

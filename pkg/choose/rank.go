@@ -23,11 +23,13 @@ type Measured struct {
 }
 
 // Rank reads what the runs of p measured into the answer: a row per
-// candidate, those that kept the promise ranked by their median ops/s,
-// the winner and its margin over the runner-up.
+// candidate, with each role's figures for a workload of roles, those
+// that kept the promise ranked by their median ops/s (p.RankBy's, for
+// roles), the winner and its margin over the runner-up by the same.
 func Rank(p *Plan, m Measured) *result.Choice {
 	c := &result.Choice{SchemaVersion: result.SchemaVersion, Kind: result.ChoiceKind, Keep: p.Spec.Keep, Says: Says(p.Spec.Keep),
-		Budget: p.Spec.Budget, Elapsed: m.Elapsed, Repeats: p.Size.Repeats, Duration: p.Size.Run, NotMeasured: p.NotMeasured}
+		Budget: p.Spec.Budget, Elapsed: m.Elapsed, Repeats: p.Size.Repeats, Duration: p.Size.Run, NotMeasured: p.NotMeasured,
+		RankBy: p.RankBy, RankWhy: p.RankWhy}
 	if p.Spec.Keep == KeepAcked {
 		c.Cuts = p.Size.Cuts
 	}
@@ -40,7 +42,8 @@ func Rank(p *Plan, m Measured) *result.Choice {
 	for i, cand := range p.Candidates {
 		runs := matching(m.Speed, p.Speed[i])
 		row := speedRow(cand, runs, kind)
-		values[i] = opsValues(runs)
+		row.Roles = roleFigures(p.Speed[i], runs)
+		values[i] = keyValues(runs, p.RankBy)
 		cutRow(&row, p.Spec.Keep, first(matching(m.Crash, p.Crash[i])))
 		if why := m.Failed[cand.Name()]; why != "" && row.Why != "" {
 			row.Why += ": " + why
@@ -58,7 +61,7 @@ func Rank(p *Plan, m Measured) *result.Choice {
 	if note := judge.VersionsNote(firsts); note != "" {
 		c.Notes = append(c.Notes, note)
 	}
-	order := rankRows(c.Rows)
+	order := rankRows(c.Rows, p.RankBy)
 	c.Rows = reorder(c.Rows, order)
 	if len(order) > 0 && c.Rows[0].Rank == 1 {
 		c.Winner = c.Rows[0].Name()
@@ -105,8 +108,14 @@ func first(runs []*result.Result) *result.Result {
 }
 
 // opsValues returns the complete runs' total ops/s.
-func opsValues(runs []*result.Result) []float64 {
+func opsValues(runs []*result.Result) []float64 { return keyValues(runs, "") }
+
+// keyValues returns the complete runs' ops/s of role ("": the total's).
+func keyValues(runs []*result.Result, role string) []float64 {
 	m := judge.Metric{Kind: "total", Stat: "ops/s"}
+	if role != "" {
+		m.Kind = role + " total"
+	}
 	var out []float64
 	for _, r := range runs {
 		if v, ok := m.Value(r); ok && r.Complete {
@@ -135,11 +144,25 @@ func speedRow(cand Candidate, runs []*result.Result, kind string) result.ChoiceR
 		row.Why = "no complete speed run"
 		return row
 	}
+	row.OpsPerSec, row.Low, row.High, row.Confidence = medianInterval(vals)
+	row.P99 = medianP99(runs, kind)
+	spaceRow(&row, runs)
+	return row
+}
+
+// medianInterval is the median of vals with the interval of the median
+// at confidence where they allow one, else (confidence 0) their range.
+func medianInterval(vals []float64) (median, low, high, confidence float64) {
 	st := judge.StatsOf(vals)
-	row.OpsPerSec, row.Low, row.High = st.Median, st.Min, st.Max
 	if iv, ok := judge.MedianInterval(vals); ok {
-		row.Low, row.High, row.Confidence = iv.Lo, iv.Hi, iv.Confidence
+		return st.Median, iv.Lo, iv.Hi, iv.Confidence
 	}
+	return st.Median, st.Min, st.Max, 0
+}
+
+// medianP99 is the median over runs of kind's p99 (a role's "ROLE
+// total"), 0 where no run has one.
+func medianP99(runs []*result.Result, kind string) float64 {
 	p99 := judge.Metric{Kind: kind, Stat: "p99"}
 	var lat []float64
 	for _, r := range runs {
@@ -147,9 +170,7 @@ func speedRow(cand Candidate, runs []*result.Result, kind string) result.ChoiceR
 			lat = append(lat, v)
 		}
 	}
-	row.P99 = judge.StatsOf(lat).Median
-	spaceRow(&row, runs)
-	return row
+	return judge.StatsOf(lat).Median
 }
 
 // cutRow fills a row's power-cut columns from its crash run, and under
@@ -185,10 +206,10 @@ func cutRow(row *result.ChoiceRow, keep string, run *result.Result) {
 	}
 }
 
-// rankRows ranks the rows with no reason against them by median ops/s,
-// fastest first, and returns the order of every row: the ranked, then
-// the others in their order.
-func rankRows(rows []result.ChoiceRow) []int {
+// rankRows ranks the rows with no reason against them by median ops/s
+// (role's, where it is set), fastest first, and returns the order of
+// every row: the ranked, then the others in their order.
+func rankRows(rows []result.ChoiceRow, role string) []int {
 	var ranked, others []int
 	for i, r := range rows {
 		if r.Why == "" {
@@ -197,7 +218,14 @@ func rankRows(rows []result.ChoiceRow) []int {
 			others = append(others, i)
 		}
 	}
-	slices.SortStableFunc(ranked, func(a, b int) int { return cmp.Compare(rows[b].OpsPerSec, rows[a].OpsPerSec) })
+	key := func(r result.ChoiceRow) float64 {
+		if role == "" {
+			return r.OpsPerSec
+		}
+		ro, _ := r.Role(role)
+		return ro.OpsPerSec
+	}
+	slices.SortStableFunc(ranked, func(a, b int) int { return cmp.Compare(key(rows[b]), key(rows[a])) })
 	for place, i := range ranked {
 		rows[i].Rank = place + 1
 	}

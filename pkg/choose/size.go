@@ -59,5 +59,15 @@ func Size(budget time.Duration, cells, cut int, baseline bool) (Sizing, error) {
 		}
 	}
 	need := crash + 3*base + time.Duration(cells*3)*(runOverhead+minRun)
-	return Sizing{}, fmt.Errorf("--budget %v is too small for %d candidates (%d of them cut %d times): give at least %v, or fewer drivers", budget, cells, cut, s.Cuts, need.Round(time.Minute)+time.Minute)
+	return Sizing{}, fmt.Errorf("--budget %v is too small for %d candidates (%d of them cut %d times): give at least %v, or fewer drivers", budget, cells, cut, s.Cuts, roundUp(need))
+}
+
+// roundUp is a budget of at least d, in a round figure: whole 5 s under
+// a minute, whole minutes from there.
+func roundUp(d time.Duration) time.Duration {
+	step := 5 * time.Second
+	if d > time.Minute {
+		step = time.Minute
+	}
+	return (d + step - 1).Truncate(step)
 }

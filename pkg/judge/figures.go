@@ -566,9 +566,13 @@ func lineFigure(f *Figure, missing string, why ...func(*result.Result) string) *
 const MinSpaceLiveBytes = 64 << 20
 
 // spaceMissing says why a run whose space was measured has no space
-// amplification: its live data is below MinSpaceLiveBytes; "" otherwise.
+// amplification: its live data was not counted (Space.NotCounted), or is
+// below MinSpaceLiveBytes; "" otherwise.
 func spaceMissing(r *result.Result) string {
 	sp := r.Space
+	if sp != nil && sp.NotCounted != "" {
+		return sp.NotCounted
+	}
 	if sp == nil || sp.Amplification <= 0 || sp.LiveBytes >= MinSpaceLiveBytes {
 		return ""
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/judge"
@@ -13,27 +15,25 @@ import (
 )
 
 // choiceTable is gobench choose's ranked table: a row per engine and
-// setting, those that kept the promise first by speed, then the others
-// with what they lost or why they have no place.
+// setting, those that kept the promise first by speed (choiceSpeed's
+// columns), then the others with what they lost or why they have no
+// place.
 func choiceTable(c *result.Choice) *table {
-	t := &table{Caption: "Every engine and setting able to keep the promise, ranked by speed", Keys: 2,
-		Head: []string{"rank", "engine and setting", "ops/s", "interval", "p99", "power cuts", "syncs/commit", "on disk", "space amp", "engine RSS", "version"},
-		Num:  []bool{true, false, true, false, true, false, true, true, true, true, false}}
+	speedHead, speedNum, speed := choiceSpeed(c)
+	t := &table{Caption: "Every engine and setting able to keep the promise, ranked by " + choiceKey(c), Keys: 2,
+		Head: slices.Concat([]string{"rank", "engine and setting"}, speedHead, []string{"power cuts", "syncs/commit", "on disk", "space amp", "engine RSS", "version"}),
+		Num:  slices.Concat([]bool{true, false}, speedNum, []bool{false, true, true, true, true, false})}
 	for _, r := range c.Rows {
 		rank := "–"
 		if r.Rank > 0 {
 			rank = strconv.Itoa(r.Rank)
 		}
-		row := []string{rank, r.Name(), "–", "–", "–", choiceCuts(r), "–"}
-		row = append(append(row, choiceSpace(r)...), r.Version)
-		if r.Runs > 0 {
-			row[2], row[3] = units.Rate(r.OpsPerSec), choiceInterval(r)
-			row[4] = r.P99Kind + " " + units.Micros(r.P99)
-		}
+		row := append([]string{rank, r.Name()}, speed(r)...)
+		row = append(row, choiceCuts(r), "–")
 		if r.SyncsPerCommit >= 0 {
-			row[6] = units.Fixed(r.SyncsPerCommit, 2)
+			row[len(row)-1] = units.Fixed(r.SyncsPerCommit, 2)
 		}
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, append(append(row, choiceSpace(r)...), r.Version))
 	}
 	for _, r := range c.Rows {
 		if r.Rank == 0 {
@@ -47,6 +47,59 @@ func choiceTable(c *result.Choice) *table {
 	t.Notes = append(t.Notes, choiceUnstated(c.Rows, "engine RSS", func(r result.ChoiceRow) string { return r.MemoryNote })...)
 	t.Notes = append(t.Notes, choiceMemoryNote(c)...)
 	return t
+}
+
+// choiceKey names what ranks the rows: "speed" (the total ops/s) or,
+// for roles, "writer ops/s".
+func choiceKey(c *result.Choice) string {
+	if c.RankBy == "" {
+		return "speed"
+	}
+	return c.RankBy + " ops/s"
+}
+
+// choiceSpeed is the table's speed columns and a row's cells in them:
+// the median ops/s, its interval and the p99 of the row's kind; for
+// roles, the ranking role's ops/s, its interval and p99, then each other
+// role's ops/s and p99, in the workload's order.
+func choiceSpeed(c *result.Choice) ([]string, []bool, func(result.ChoiceRow) []string) {
+	if c.RankBy == "" {
+		return []string{"ops/s", "interval", "p99"}, []bool{true, false, true}, func(r result.ChoiceRow) []string {
+			if r.Runs == 0 {
+				return []string{"–", "–", "–"}
+			}
+			return []string{units.Rate(r.OpsPerSec), choiceInterval(r), r.P99Kind + " " + units.Micros(r.P99)}
+		}
+	}
+	roles := []string{c.RankBy}
+	for _, r := range c.Rows {
+		for _, ro := range r.Roles {
+			if !slices.Contains(roles, ro.Name) {
+				roles = append(roles, ro.Name)
+			}
+		}
+	}
+	head, num := []string{c.RankBy + " ops/s", "interval", c.RankBy + " p99"}, []bool{true, false, true}
+	for _, name := range roles[1:] {
+		head, num = append(head, name+" ops/s", name+" p99"), append(num, true, true)
+	}
+	return head, num, func(r result.ChoiceRow) []string {
+		var cells []string
+		for i, name := range roles {
+			ro, ok := r.Role(name)
+			ops, iv, p99 := "–", "–", "–"
+			if ok && r.Runs > 0 {
+				ops, p99 = units.Rate(ro.OpsPerSec), units.Micros(ro.P99)
+				iv = choiceInterval(result.ChoiceRow{Low: ro.Low, High: ro.High, Confidence: ro.Confidence, Runs: r.Runs})
+			}
+			if i == 0 {
+				cells = append(cells, ops, iv, p99)
+			} else {
+				cells = append(cells, ops, p99)
+			}
+		}
+		return cells
+	}
 }
 
 // choiceInterval is a row's interval of its median ops/s, or the range
@@ -79,11 +132,19 @@ func choiceHeader(c *result.Choice) []string {
 	if c.Cuts > 0 {
 		how += fmt.Sprintf(", and %d simulated power cuts of each row's own traced run", c.Cuts)
 	}
-	return []string{
+	lines := []string{
 		"gobench choose · keep " + c.Keep + ": " + c.Says,
 		"workload: " + c.Workload,
 		fmt.Sprintf("%s · budget %v, took %v · %s %s", how, c.Budget, c.Elapsed.Round(time.Second), c.Tool.Name, c.Tool.Version),
 	}
+	if c.RankBy != "" {
+		why := c.RankWhy
+		if !strings.Contains(why, "--rank-by") {
+			why += "; --rank-by ROLE ranks by another"
+		}
+		lines = append(lines, fmt.Sprintf("ranked by %s, as is the winner's margin (%s)", choiceKey(c), why))
+	}
+	return lines
 }
 
 // choiceAllLost reports whether every row lost writes or was left
@@ -110,6 +171,9 @@ func choiceWinner(c *result.Choice) string {
 	}
 	m := c.Margin
 	s := fmt.Sprintf("winner: %s, ×%s the runner-up %s", c.Winner, units.Ratio(m.Ratio), m.RunnerUp)
+	if c.RankBy != "" {
+		s += " in " + choiceKey(c)
+	}
 	switch {
 	case m.Confidence == 0:
 		return s + " (too few runs for an interval of the ratio: not shown to be faster)"

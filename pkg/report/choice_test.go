@@ -28,6 +28,24 @@ func testChoice() *result.Choice {
 		NotMeasured: []string{"files (a file per key): not among the candidates"}, Notes: []string{"note: drivers carry different SQLite versions"}}
 }
 
+// testChoiceRoles is an answer on a workload of roles, ranked by the
+// writers' ops/s: the reader of the second row is the fastest of all.
+func testChoiceRoles() *result.Choice {
+	c := testChoice()
+	c.Workload = "roles writer 3 × append=100, reader 1 × read=100 · 10000 keys uniform · 64-byte values · 2s/worker"
+	c.RankBy, c.RankWhy = "writer", "the first closed-loop role that writes"
+	roles := [][]result.ChoiceRole{
+		{{Name: "writer", Workers: 3, OpsPerSec: 1635, Low: 364, High: 2569, Confidence: 0.938, P99: 33100}, {Name: "reader", Workers: 1, OpsPerSec: 6671, Low: 4117, High: 8005, Confidence: 0.938, P99: 13}},
+		{{Name: "writer", Workers: 3, OpsPerSec: 205, Low: 190, High: 221, P99: 164000}, {Name: "reader", Workers: 1, OpsPerSec: 494, Low: 469, High: 533, P99: 13.7}},
+		{{Name: "writer", Workers: 3, OpsPerSec: 199, Low: 150, High: 250, P99: 649000}, {Name: "reader", Workers: 1, OpsPerSec: 201, Low: 100, High: 250, P99: 101}},
+	}
+	for i := range c.Rows {
+		c.Rows[i].Roles = roles[i]
+	}
+	c.Margin.Ratio, c.Margin.Low, c.Margin.High = 7.98, 1.7, 12.5
+	return c
+}
+
 // Every format that renders an answer has its table, every row, the
 // unranked row's loss, the winner with its margin and what was not
 // measured.
@@ -84,14 +102,20 @@ func TestChoiceFormats(t *testing.T) {
 
 // Each format of the answer as it reads, in testdata/choice.*: the
 // space and memory columns (size on disk, space amplification where it
-// is stated, the engine's RSS) and the notes saying why a row has "–" in them.
+// is stated, the engine's RSS) and the notes saying why a row has "–" in them;
+// on roles (choice-roles.*), each role's ops/s and p99 and the ranking
+// role named.
 func TestChoiceGolden(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct{ format, golden string }{
-		{"text", "choice.txt"}, {"markdown", "choice.md"}, {"json", "choice.json"}, {"html", "choice-html.tables"},
+	for _, tt := range []struct {
+		format, golden string
+		choice         func() *result.Choice
+	}{
+		{"text", "choice.txt", testChoice}, {"markdown", "choice.md", testChoice}, {"json", "choice.json", testChoice}, {"html", "choice-html.tables", testChoice},
+		{"text", "choice-roles.txt", testChoiceRoles}, {"markdown", "choice-roles.md", testChoiceRoles}, {"json", "choice-roles.json", testChoiceRoles},
 	} {
 		// Text as a terminal gets it, as every text golden is.
-		render, err := Render(tt.format, testChoice(), Options{Width: TextWidth})
+		render, err := Render(tt.format, tt.choice(), Options{Width: TextWidth})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.format, err)
 		}
@@ -177,6 +201,51 @@ func TestChoiceUnstated(t *testing.T) {
 		got := choiceUnstated(tt.rows, "space amp", func(r result.ChoiceRow) string { return r.SpaceNote })
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// On roles, the table shows each role's ops/s and p99 (the ranking
+// role's first, with its interval) instead of the total's, and the
+// header, the caption and the winner's line name the ranking role; the
+// JSON carries each row's roles. Without roles, none of it.
+func TestChoiceRoles(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name     string
+		choice   *result.Choice
+		format   string
+		want     []string
+		wantNone []string
+	}{
+		{"roles", testChoiceRoles(), "text", []string{
+			"ranked by writer ops/s, as is the winner's margin (the first closed-loop role that writes; --rank-by ROLE ranks by another)",
+			"writer ops/s  interval",
+			"writer p99  reader ops/s  reader p99",
+			"  1     pebble sync=full                  1635          364–2569 (93.8%)      33.1ms      6671          13.0µs",
+			"in writer ops/s (90.5% interval of the ratio",
+		}, []string{"upsert 4.10ms", "8306"}},
+		{"roles", testChoiceRoles(), "markdown", []string{"| writer ops/s | interval | writer p99 | reader ops/s | reader p99 |", "ranked by writer ops/s"}, nil},
+		{"roles", testChoiceRoles(), "json", []string{`"rank_by": "writer"`, `"rank_why": "the first closed-loop role that writes"`, `"name": "reader"`, `"ops_per_sec": 6671`, `"p99_us": 164000`}, nil},
+		{"mix", testChoice(), "text", []string{"ops/s  interval", "upsert 4.10ms"}, []string{"ranked by", "writer", " in total ops/s"}},
+	} {
+		render, err := Render(tt.format, tt.choice, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s %s lacks %q:\n%s", tt.name, tt.format, w, b.String())
+			}
+		}
+		for _, w := range tt.wantNone {
+			if strings.Contains(b.String(), w) {
+				t.Errorf("%s %s has %q:\n%s", tt.name, tt.format, w, b.String())
+			}
 		}
 	}
 }

@@ -34,6 +34,12 @@ type Choice struct {
 	Cuts     int           `json:"cuts"`
 	// Machine describes where it ran (the first speed run's environment).
 	Machine string `json:"machine"`
+	// RankBy is the role whose ops/s ranks the rows, for a workload of
+	// roles ("" ranks by the total ops/s: a workload without roles);
+	// RankWhy says why it was chosen ("--rank-by", "the first role that
+	// writes").
+	RankBy  string `json:"rank_by,omitempty"`
+	RankWhy string `json:"rank_why,omitempty"`
 	// BaselineRSSBytes is the median over the memory baseline's runs (the
 	// null driver, an engine that does nothing, run with the speed runs in
 	// their shape) of its worker process's peak resident memory: what a
@@ -49,7 +55,8 @@ type Choice struct {
 	// are not (Rank 0), each saying why.
 	Rows []ChoiceRow `json:"rows"`
 	// Winner names the fastest row that kept the promise and Margin its
-	// lead over the runner-up ("" where fewer than two were ranked).
+	// lead over the runner-up ("" where fewer than two were ranked), both
+	// by RankBy's ops/s where it is set.
 	Winner string  `json:"winner,omitempty"`
 	Margin *Margin `json:"margin,omitempty"`
 	// Gates are the gates on the margin (choose --expect), judged.
@@ -118,10 +125,37 @@ type ChoiceRow struct {
 	Lost    int64  `json:"lost"`
 	Corrupt int    `json:"corrupt"`
 	CutNote string `json:"cut_note,omitempty"`
+	// Roles are, for a workload of roles, each role's figures, in the
+	// workload's order.
+	Roles []ChoiceRole `json:"roles,omitempty"`
 	// Errors is the failed ops over the speed runs, by class.
 	Errors Errors `json:"errors"`
 	// Why says why a row is not ranked: what it lost, or what failed.
 	Why string `json:"why,omitempty"`
+}
+
+// ChoiceRole is one role's figures in a row: the median over the
+// complete speed runs of the role's ops/s (all its data ops), with Low
+// and High bounding it as ChoiceRow's do, and the median of its p99 over
+// all its data ops, in µs.
+type ChoiceRole struct {
+	Name       string  `json:"name"`
+	Workers    int     `json:"workers"`
+	OpsPerSec  float64 `json:"ops_per_sec"`
+	Low        float64 `json:"low"`
+	High       float64 `json:"high"`
+	Confidence float64 `json:"confidence,omitempty"`
+	P99        float64 `json:"p99_us"`
+}
+
+// Role returns the row's figures of the role named name, or false.
+func (r ChoiceRow) Role(name string) (ChoiceRole, bool) {
+	for _, ro := range r.Roles {
+		if ro.Name == name {
+			return ro, true
+		}
+	}
+	return ChoiceRole{}, false
 }
 
 // Margin is the winner's lead over the runner-up: the ratio of their

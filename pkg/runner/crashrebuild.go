@@ -50,7 +50,10 @@ type Rebuilder interface {
 	Columns() []string
 	// Sums returns the sums as of the last Settle.
 	Sums() []uint64
-	// Exec runs a statement, its parameters :names bound to args.
+	// Exec runs a statement, its parameters :names bound to args in
+	// order (a sql script's), or, names nil, args bound by SQLite's
+	// parameter index as a trace keeps them (a replay's), as the replay
+	// binds them (sqltrace.Binding).
 	Exec(query string, names []string, args []any) error
 	// Settle takes in the changes since the last Settle and reports
 	// whether there were any.

@@ -3,9 +3,13 @@ package dbdigest
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
+
+	"github.com/gobench/gobench/pkg/sqltrace"
 )
 
 // Rebuild is a scratch copy of a database on which a run's committed
@@ -20,7 +24,7 @@ type Rebuild struct {
 	tables []table
 	cols   []string
 	sums   []uint64
-	stmts  map[string]*sql.Stmt
+	stmts  map[string]*rebuildStmt
 	schema int64 // the schema_version the tables were read at
 }
 
@@ -31,7 +35,7 @@ func OpenRebuild(path string) (*Rebuild, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Rebuild{db: db, conn: conn, stmts: map[string]*sql.Stmt{}}
+	r := &Rebuild{db: db, conn: conn, stmts: map[string]*rebuildStmt{}}
 	if err := r.setUp(); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("rebuilding from %s: %w", path, err)
@@ -129,34 +133,76 @@ func (r *Rebuild) Columns() []string { return r.cols }
 func (r *Rebuild) Sums() []uint64 { return slices.Clone(r.sums) }
 
 // Exec runs one statement, its parameters :names bound to args in order
-// (names nil: by position).
+// (a sql script's), or, names nil, args bound by SQLite's parameter index
+// as a trace keeps them (a replay's), as the replay's connections bind
+// them (sqltrace.Binding). It runs on the driver's connection, as those
+// do: database/sql would refuse a parameter's name that does not begin
+// with a letter ($1, :_id).
 func (r *Rebuild) Exec(query string, names []string, args []any) error {
-	s, ok := r.stmts[query]
-	if !ok {
-		var err error
-		if s, err = r.conn.PrepareContext(context.Background(), query); err != nil {
+	return r.conn.Raw(func(dc any) error {
+		s, err := r.prepared(dc, query)
+		if err != nil {
 			return err
 		}
-		r.stmts[query] = s
-	}
-	named := make([]any, len(args))
-	for i, a := range args {
-		named[i] = a
+		var vals []driver.NamedValue
 		if names != nil {
-			named[i] = sql.Named(names[i], a)
+			for i, a := range args {
+				vals = append(vals, driver.NamedValue{Ordinal: i + 1, Name: names[i], Value: a})
+			}
+		} else {
+			vals = s.bind.Bind(args, -1)
 		}
+		return s.run(vals)
+	})
+}
+
+// prepared returns the statement query prepared on the driver's
+// connection dc, preparing it the first time.
+func (r *Rebuild) prepared(dc any, query string) (*rebuildStmt, error) {
+	if s, ok := r.stmts[query]; ok {
+		return s, nil
 	}
-	rows, err := s.Query(named...)
+	c, ok := dc.(driver.ConnPrepareContext)
+	if !ok {
+		return nil, fmt.Errorf("the driver's connection %T prepares no statement with a context", dc)
+	}
+	st, err := c.PrepareContext(context.Background(), query)
+	if err != nil {
+		return nil, err
+	}
+	q, ok := st.(driver.StmtQueryContext)
+	if !ok {
+		st.Close()
+		return nil, fmt.Errorf("the driver's statement %T queries with no context", st)
+	}
+	s := &rebuildStmt{s: q, closer: st, bind: sqltrace.NewBinding(query)}
+	r.stmts[query] = s
+	return s, nil
+}
+
+// rebuildStmt is a statement Exec prepared on the driver's connection,
+// and how a trace's arguments bind to it.
+type rebuildStmt struct {
+	s      driver.StmtQueryContext
+	closer io.Closer
+	bind   sqltrace.Binding
+}
+
+// run queries the statement (which steps a write too) and reads every row.
+func (s *rebuildStmt) run(args []driver.NamedValue) error {
+	rows, err := s.s.QueryContext(context.Background(), args)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
+	dest := make([]driver.Value, len(rows.Columns()))
+	for err == nil {
+		err = rows.Next(dest)
 	}
-	if err := rows.Err(); err != nil {
-		rows.Close()
-		return err
+	cerr := rows.Close()
+	if err == io.EOF {
+		return cerr
 	}
-	return rows.Close()
+	return err
 }
 
 // Settle moves the changes logged since the last Settle into the sums,
@@ -223,9 +269,12 @@ func (r *Rebuild) Rollback() {
 
 // Close closes the copy.
 func (r *Rebuild) Close() error {
-	for _, s := range r.stmts {
-		s.Close()
-	}
+	_ = r.conn.Raw(func(any) error {
+		for _, s := range r.stmts {
+			s.closer.Close()
+		}
+		return nil
+	})
 	return errorsJoin(r.conn.Close(), r.db.Close())
 }
 

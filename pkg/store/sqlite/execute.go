@@ -28,9 +28,9 @@ const maxKept = 1024
 // kept is a statement prepared for Execute.
 type kept[S any] struct {
 	s      S
-	vacuum bool           // a plain VACUUM (see guard)
-	n      int            // its parameters
-	names  map[int]string // the names of its named parameters, by index (database/sql/driver connections)
+	vacuum bool              // a plain VACUUM (see guard)
+	n      int               // its parameters
+	bind   *sqltrace.Binding // how its arguments bind (database/sql/driver connections)
 }
 
 // keep returns the kept statement of sql in m, preparing it with prep
@@ -55,17 +55,6 @@ func keep[S any](m map[string]*kept[S], g *guard, sql string, prep func(string) 
 	m[sql] = k
 	*user = append(*user, s)
 	return k, false, nil
-}
-
-// bindArgs pads or cuts args to a statement's n parameters (a parameter
-// the application never bound is NULL).
-func bindArgs(args []any, n int) []any {
-	if len(args) >= n {
-		return args[:n]
-	}
-	out := make([]any, n)
-	copy(out, args)
-	return out
 }
 
 // Check prepares a statement given as text (store.Executor).
@@ -98,27 +87,20 @@ func (c *conn) Execute(sql string, args []any, maxRows int64, changes bool) (sto
 	if err != nil {
 		return store.Outcome{}, err
 	}
-	if k.names == nil {
-		// modernc binds a named parameter by its name only: each argument
-		// carries the name of the parameter at its index. It does not
-		// count the parameters either (NumInput is -1).
-		k.names = map[int]string{}
-		names, count := sqltrace.ParamIndex(sql)
-		for name, i := range names {
-			k.names[i] = name[1:]
-		}
+	if k.bind == nil {
+		// modernc binds a named parameter by its name only (see
+		// sqltrace.Binding). It does not count the parameters either
+		// (NumInput is -1).
+		b := sqltrace.NewBinding(sql)
+		k.bind = &b
 		if k.n < 0 {
-			k.n = count
+			k.n = b.Count
 		}
 	}
 	if temp {
 		defer k.s.Close()
 	}
-	args = bindArgs(args, k.n)
-	named := make([]driver.NamedValue, len(args))
-	for i, a := range args {
-		named[i] = driver.NamedValue{Ordinal: i + 1, Name: k.names[i+1], Value: a}
-	}
+	named := k.bind.Bind(args, k.n)
 	c.guard.run(k.vacuum)
 	var out store.Outcome
 	if changes {
@@ -190,7 +172,7 @@ func (c *ncConn) Execute(sql string, args []any, maxRows int64, changes bool) (s
 	for i := range u.index {
 		u.index[i] = i + 1
 	}
-	if err := u.bind(bindArgs(args, k.n)); err != nil {
+	if err := u.bind(sqltrace.FitArgs(args, k.n)); err != nil {
 		_ = k.s.Reset()
 		return store.Outcome{}, err
 	}

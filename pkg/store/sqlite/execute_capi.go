@@ -54,7 +54,7 @@ func (c *capiConn) Execute(sql string, args []any, maxRows int64, changes bool) 
 	if temp {
 		defer k.s.Close()
 	}
-	for i, a := range bindArgs(args, k.n) {
+	for i, a := range sqltrace.FitArgs(args, k.n) {
 		if err := k.s.Bind(i+1, a); err != nil {
 			k.s.Clear()
 			if e := (*capi.Error)(nil); !errors.As(err, &e) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
+	"github.com/gobench/gobench/pkg/sqltrace/tracetest"
 	"github.com/gobench/gobench/pkg/store"
 )
 
@@ -119,6 +120,40 @@ func TestExecuteDigest(t *testing.T) {
 		}
 		if out, _ := ex.Execute("SELECT count(*) FROM sqlite_schema WHERE name = 'kv'", nil, -1, false); out.Unordered != row(int64(0)) {
 			t.Errorf("a bare store has a kv table")
+		}
+	})
+}
+
+// TestExecuteBindsByIndex: every driver binds a statement given as text
+// its arguments as a trace keeps them, by SQLite's parameter index,
+// whatever form its parameters take (sqltrace.Binding): each row holds
+// the values its parameters were bound to.
+func TestExecuteBindsByIndex(t *testing.T) {
+	forEachDriver(t, func(t *testing.T, d *Driver) {
+		st := openInit(t, d, store.Config{Path: filepath.Join(t.TempDir(), "run.db"), Options: DefaultOptions().Encode()})
+		defer st.Close()
+		c, err := st.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		ex := c.(store.Executor)
+		if _, err := ex.Execute(tracetest.BindSchema, nil, -1, false); err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range tracetest.BindCases() {
+			if _, err := ex.Execute(tt.SQL, tt.Args, -1, true); err != nil {
+				t.Errorf("%s: %s: %v", tt.Name, tt.SQL, err)
+				continue
+			}
+			want, ok := sqltrace.Row(tt.Want)
+			if !ok {
+				t.Fatalf("%s: no digest of %v", tt.Name, tt.Want)
+			}
+			out, err := ex.Execute("SELECT a, b, c FROM b WHERE name = ?", []any{tt.Name}, -1, false)
+			if err != nil || out.Rows != 1 || out.Unordered != want {
+				t.Errorf("%s: %s with %v: read back %+v, %v; want the row %v", tt.Name, tt.SQL, tt.Args, out, err, tt.Want)
+			}
 		}
 	})
 }

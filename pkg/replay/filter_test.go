@@ -23,9 +23,20 @@ type selStmt struct {
 }
 
 // selTrace writes a trace of one process whose connections ran stmts on
-// /a.db, and returns its path.
+// /a.db (selTraceBytes), and returns its path.
 func selTrace(t *testing.T, stmts []selStmt) string {
 	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.trace")
+	if err := os.WriteFile(path, selTraceBytes(stmts), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// selTraceBytes writes a trace of one process whose connections ran
+// stmts on /a.db, each connection's in their order, and returns its
+// bytes.
+func selTraceBytes(stmts []selStmt) []byte {
 	var buf bytes.Buffer
 	w := snapshotTrace(&buf)
 	s := w.Stream(1)
@@ -36,15 +47,15 @@ func selTrace(t *testing.T, stmts []selStmt) string {
 			opened[st.conn] = true
 			s.Write(&sqltrace.Record{Kind: sqltrace.KindOpen, Open: sqltrace.Open{Conn: st.conn, DB: 1}})
 		}
-		e := sqltrace.Exec{Conn: st.conn, SQL: st.sql, Start: 1e9 + st.ms*int64(time.Millisecond), Span: 1000}
-		if st.before {
-			e.Flags |= sqltrace.FlagAutocommitBefore
-		}
-		if st.after {
-			e.Flags |= sqltrace.FlagAutocommitAfter
-		}
-		if st.changes {
-			e.Flags |= sqltrace.FlagChanges
+		const origin = 1e9 // the capture's clock does not start at 0
+		e := sqltrace.Exec{Conn: st.conn, SQL: st.sql, Start: origin + st.ms*int64(time.Millisecond), Span: 1000}
+		for _, f := range []struct {
+			on   bool
+			flag sqltrace.Flags
+		}{{st.before, sqltrace.FlagAutocommitBefore}, {st.after, sqltrace.FlagAutocommitAfter}, {st.changes, sqltrace.FlagChanges}} {
+			if f.on {
+				e.Flags |= f.flag
+			}
 		}
 		if st.commit {
 			e.Commit = sqltrace.State{Kind: sqltrace.StateFile, Value: uint64(i + 2)}
@@ -52,11 +63,7 @@ func selTrace(t *testing.T, stmts []selStmt) string {
 		s.Write(&sqltrace.Record{Kind: sqltrace.KindExec, Exec: e})
 	}
 	w.Close()
-	path := filepath.Join(t.TempDir(), "s.trace")
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return buf.Bytes()
 }
 
 // selStmts: connection 1 runs a transaction of reads (5 to 7), one that

@@ -103,6 +103,7 @@ func TestSelect(t *testing.T) {
 		name     string
 		sel      workload.ReplaySelect
 		window   *workload.ReplayWindow
+		fold     int
 		replayed [3][]string // by connection
 		of, txns int64
 		schema   []string // run first
@@ -126,12 +127,15 @@ func TestSelect(t *testing.T) {
 		{name: "read-only in a window", sel: workload.ReplaySelect{ReadOnly: true}, window: &workload.ReplayWindow{From: workload.Duration(6 * time.Millisecond)},
 			replayed: [3][]string{{"SELECT count(*) FROM t"}, {"SELECT max(x) FROM t"}},
 			of:       10, txns: 2, schema: []string{"CREATE TABLE t (x)", "CREATE INDEX i ON t (x)"}},
+		{name: "read-only folded: each slice's part of what is kept", sel: workload.ReplaySelect{ReadOnly: true}, fold: 2,
+			replayed: [3][]string{{"BEGIN", "SELECT * FROM t", "COMMIT", "SELECT count(*) FROM t"}, {"SELECT max(x) FROM t"}},
+			of:       15, txns: 3, schema: []string{"CREATE TABLE t (x)", "CREATE INDEX i ON t (x)"}},
 		{name: "an unknown fingerprint", sel: workload.ReplaySelect{Include: []string{"qdeadbeef"}}, refused: `"qdeadbeef" matches no statement's fingerprint`},
 		{name: "nothing kept", sel: workload.ReplaySelect{ReadOnly: true, Include: []string{"update"}}, refused: "--read-only --filter update: no transaction of the 15 statements"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sel := tt.sel
-			r, _, err := Build(open, Options{Trace: path, Order: workload.ReplayRace, Select: &sel, Window: tt.window})
+			r, _, err := Build(open, Options{Trace: path, Order: workload.ReplayRace, Select: &sel, Window: tt.window, Fold: tt.fold})
 			if tt.refused != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.refused) {
 					t.Fatalf("Build: %v, want %q", err, tt.refused)
@@ -143,9 +147,14 @@ func TestSelect(t *testing.T) {
 			}
 			var got [3][]string
 			var n int
+			dealtIn := map[int]bool{}
 			for _, p := range dealFold(t, r) {
 				got[p.conn-1] = append(got[p.conn-1], p.sqls...)
 				n += len(p.sqls)
+				dealtIn[p.slice] = true
+			}
+			if tt.fold > 1 && (r.TimeFold == nil || len(dealtIn) != tt.fold) {
+				t.Errorf("folded in %d slices, dealt in %d", tt.fold, len(dealtIn))
 			}
 			for i := range got {
 				if !slices.Equal(got[i], tt.replayed[i]) {

@@ -35,6 +35,8 @@ type replayOptions struct {
 	window   string
 	scale    string
 	fold     string
+	readOnly bool
+	filter   string
 	scaling  scaleSearchFlags
 	crash    crashFlags
 }
@@ -62,6 +64,8 @@ func (o *replayOptions) AddFlags(fs *pflag.FlagSet) {
 		fs.StringVar(&o.window, "window", "", "FROM..TO: replay only the transactions whose first statement began in this window, durations from the capture's first statement (10s..40s, 10s.., ..40s); a transaction straddling TO runs whole, one straddling FROM not at all; the schema statements (CREATE, DROP, ALTER) before FROM run first, the rest before it does not; race order only")
 		fs.StringVar(&o.scale, "scale", "1", "N or Nx: run N copies of each captured connection at once, each on its own connection, at the captured pace with --speed 1x (a capture scaled up, as Oracle's Database Replay does with schema remapping; --fold is its time-slice folding); each copy on its own keys (integer keys offset per copy, text keys suffixed, inserted ids in the copy's range, the snapshot's rows copied per copy); a statement whose keys cannot be moved (a literal key, a parameter of unknown column, no key in its WHERE) runs shared, counted in the report; divergence is not judged; race order only")
 		fs.StringVar(&o.fold, "fold", o.fold, "K: cut the capture's span (or --window's) into K equal time slices and replay them all at once from time 0, each statement at its offset from its slice's start (Oracle's time-slice folding): about K times the captured rate at --speed 1x, the capture's own mix, no statement run twice; a transaction runs whole in the slice its first statement began in, each slice's part of a connection is a connection of its own, and the schema statements (CREATE, DROP, ALTER) run once first; divergence is not judged; race order only; 1 is off")
+		fs.BoolVar(&o.readOnly, "read-only", false, "replay only the transactions that wrote nothing when captured (no row changed, no commit made, no INSERT, UPDATE, DELETE, schema or pragma write), each whole: the reads alone, on a database that never changes; the schema statements of the transactions cut run first; divergence and the end are not judged; race order only")
+		fs.StringVar(&o.filter, "filter", "", "FP,…: replay only the transactions with a statement whose fingerprint matches one of these (its id as reports print it, q9c0651b9, or the start of its text, without a comma), each whole; -FP excludes the transactions with a statement that matches it (--filter -q9c0651b9); the schema statements of the transactions cut run first; divergence and the end are not judged; race order only")
 	})
 	inGroup(fs, groupCI, func() {
 		fs.StringVar(&o.baseline, "baseline", "", "the cell factors are computed against, by values or name=value (default: the first cell)")
@@ -158,7 +162,25 @@ DROP, ALTER, not of temporary objects) run once before the slices
 start. A slice starts without the rows the slices before it wrote, so
 divergence and the database's end are not judged. --fold and --scale
 multiply: --fold 2 --scale 3 runs 3 copies of each slice's connections.
-All three replay in race order.
+--read-only replays only the transactions that wrote nothing when
+captured, each whole: by the trace's record (no statement changed a
+row or made a commit) and by their text (no INSERT, UPDATE, DELETE,
+schema statement or pragma set, even one that changed nothing or
+failed: on the snapshot it might write): the reads alone, on a
+database that never changes (how fast would the reads be if the
+writers moved elsewhere). --filter FP,… replays only the transactions
+with a statement whose fingerprint matches one of the terms (its id,
+q9c0651b9, or the start of its text, select * from users), each whole;
+a term with a leading minus excludes the transactions with a statement
+that matches it (--filter -q9c0651b9), and an unknown term is refused
+with the most run fingerprints. Both count from the capture's
+statements, or the window's; the schema statements (CREATE, DROP,
+ALTER, not of temporary objects) of the transactions they cut run
+first, and the plan and report say "read-only: N of M statements (K
+transactions)". Divergence and the database's end are not judged (a
+read-only replay ends as the snapshot). Each composes with --window,
+--scale and --fold. All five replay in race order, and none takes
+--crash.
 
 How much more can the application take: --find-scale 'total p99 <= 50ms'
 replays the trace at scale 1, 2, 4, 8 … (up to --max-scale) while every
@@ -200,6 +222,13 @@ or corrupt trace exits 2 naming the byte offset.`,
 
   # Only the transactions begun between 10s and 40s into the capture
   gobench replay shop.trace --window 10s..40s
+
+  # The reads alone, on WAL: how fast they run with the writers elsewhere
+  gobench replay shop.trace --read-only --journal wal --speed 1x
+
+  # Only the transactions that run either of two statements (one by id, one by its text's start); then all but one
+  gobench replay shop.trace --filter q9c0651b9,'select max(id) from users'
+  gobench replay shop.trace --filter -q9c0651b9
 
   # Four times the captured rate with the capture's own statements: its four quarters at once
   gobench replay shop.trace --fold 4 --speed 1x --journal wal
@@ -257,6 +286,9 @@ func (o *replayOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) 
 		return nil, err
 	}
 	if spec.Options.Fold, err = parseFold(o.fold); err != nil {
+		return nil, err
+	}
+	if spec.Options.Select, err = replaySelect(o.readOnly, o.filter); err != nil {
 		return nil, err
 	}
 	if o.window != "" {
@@ -351,4 +383,21 @@ func inspectTrace(env *Env, path string) (*sqltrace.Info, error) {
 		return nil, usage(fmt.Errorf("%s: %w", path, err))
 	}
 	return in, nil
+}
+
+// replaySelect reads --read-only and --filter into the replay's
+// selection, nil when neither is given.
+func replaySelect(readOnly bool, filter string) (*workload.ReplaySelect, error) {
+	if !readOnly && filter == "" {
+		return nil, nil
+	}
+	sel := &workload.ReplaySelect{}
+	if filter != "" {
+		var err error
+		if sel, err = replay.ParseFilter(filter); err != nil {
+			return nil, err
+		}
+	}
+	sel.ReadOnly = readOnly
+	return sel, nil
 }

@@ -86,6 +86,7 @@ func TestScripts(t *testing.T) {
 			"replaysum":     replaySum,
 			"scalesteps":    scaleSteps,
 			"replayfold":    replayFold,
+			"replayselect":  replaySelect,
 			"tracedamage":   traceDamage,
 			"primcheck":     primCheck,
 			"walcopy":       walCopy,

@@ -23,6 +23,9 @@ func FoldReplay(p *workload.Plan, fold int) (*workload.Plan, error) {
 	if w := r.Window; w != nil {
 		o.Window = &workload.ReplayWindow{From: w.From, To: w.To}
 	}
+	if s := r.Select; s != nil {
+		o.Select = &workload.ReplaySelect{ReadOnly: s.ReadOnly, Include: s.Include, Exclude: s.Exclude}
+	}
 	open := func() (io.ReadCloser, error) { return os.Open(r.Trace) }
 	folded, _, err := replay.Build(open, o)
 	if err != nil {

@@ -33,14 +33,20 @@ func readCaptured(open func() (io.ReadCloser, error), r *workload.Replay) (*work
 	c := newCapturedTally(r.Kinds)
 	sel := newWindowSel(r.Window)
 	on := newDBConns(r.Database)
+	cut, err := newSelReader(r.Select, open, nil, newDBConns(r.Database).note)
+	if err != nil {
+		return nil, err
+	}
+	defer cut.Close()
 	for tr.Next() {
 		rec := tr.Record()
 		switch {
 		case on.note(rec):
 			// the settings every connection of the database set (in a
-			// window, before it too); the timing of the statements
-			// replayed
-			c.add(rec.Stream, &rec.Exec, replayed[[2]uint64{rec.Stream, rec.Exec.Conn}] && sel.where(rec.Stream, &rec.Exec) == 0)
+			// window, before it too, or cut); the timing of the
+			// statements replayed
+			kept := cut.keep(rec.Stream, &rec.Exec)
+			c.add(rec.Stream, &rec.Exec, replayed[[2]uint64{rec.Stream, rec.Exec.Conn}] && sel.where(rec.Stream, &rec.Exec) == 0 && kept)
 		case rec.Kind == sqltrace.KindNote:
 			if path, stmts, ok := sqltrace.ParseSettingsNote(rec.Note); ok && path == r.Database {
 				c.conns.add(stmts)
@@ -51,6 +57,9 @@ func readCaptured(open func() (io.ReadCloser, error), r *workload.Replay) (*work
 		}
 	}
 	if err := tr.Err(); err != nil {
+		return nil, err
+	}
+	if err := cut.Err(); err != nil {
 		return nil, err
 	}
 	return c.captured(r.Kinds), nil

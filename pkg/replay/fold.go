@@ -148,6 +148,11 @@ func foldTally(open func() (io.ReadCloser, error), r *workload.Replay) ([]worklo
 		slice        int
 	}
 	parts := map[part]int64{}
+	cut, err := newSelReader(r.Select, open, nil, newDBConns(r.Database).note)
+	if err != nil {
+		return nil, err
+	}
+	defer cut.Close()
 	for tr.Next() {
 		rec := tr.Record()
 		if !on.note(rec) {
@@ -161,7 +166,7 @@ func foldTally(open func() (io.ReadCloser, error), r *workload.Replay) ([]worklo
 			clocks[key] = c
 		}
 		begin := c.step(e)
-		if r.Window != nil && !r.Window.Contains(begin) {
+		if !cut.keep(rec.Stream, e) || r.Window != nil && !r.Window.Contains(begin) {
 			continue
 		}
 		if texts.of(e).hoisted {
@@ -173,7 +178,7 @@ func foldTally(open func() (io.ReadCloser, error), r *workload.Replay) ([]worklo
 		parts[part{rec.Stream, e.Conn, i}]++
 		f.Span = max(f.Span, workload.Duration(e.Start-sliceStart(r, i)))
 	}
-	if err := tr.Err(); err != nil {
+	if err := errors.Join(tr.Err(), cut.Err()); err != nil {
 		return nil, fmt.Errorf("reading the trace: %w", err)
 	}
 	conns := make([]workload.ReplayWorker, 0, len(parts))
@@ -200,15 +205,17 @@ func newFoldDealer(r *workload.Replay, w workload.ReplayWorker) *foldDealer {
 }
 
 // keep reports whether the dealer deals statement e, the connection's
-// next: in a window, one of a transaction begun in it; folded, one of a
-// transaction begun in the worker's slice that does not run before the
-// slices (foldText).
+// next: one of a transaction the replay's selection keeps
+// (workload.ReplaySelect); in a window, one of a transaction begun in
+// it; folded, one of a transaction begun in the worker's slice that does
+// not run before the slices (foldText).
 func (d *replayDealer) keep(e *sqltrace.Exec) bool {
+	kept := d.sel.keep(d.w.Stream, e) // asked of every statement, in order
 	if d.clock == nil {
-		return true
+		return kept
 	}
 	begin := d.clock.step(e)
-	if d.r.Window != nil && !d.r.Window.Contains(begin) {
+	if !kept || d.r.Window != nil && !d.r.Window.Contains(begin) {
 		return false
 	}
 	return d.fold == nil || sliceOf(d.r, begin) == d.w.Slice && !d.fold.texts.of(e).hoisted

@@ -40,6 +40,10 @@ type Options struct {
 	// Fold, above 1, replays that many time slices of the capture (or
 	// of its window) at once (workload.ReplayFold); race order only.
 	Fold int
+	// Select, if set, replays only the transactions it keeps
+	// (workload.ReplaySelect: --read-only, --filter; Build checks its
+	// terms and sets its counts); race order only.
+	Select *workload.ReplaySelect
 }
 
 // Build reads a trace (open opens it, for each of its three passes)
@@ -80,7 +84,7 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 		}
 		r.Table, r.States = order.Table(), order.States()
 	}
-	tally, err := tallyReplay(open, db.Path, nil)
+	tally, err := tallyReplay(open, db.Path, nil, nil)
 	if err != nil {
 		return nil, in, err
 	}
@@ -89,6 +93,11 @@ func Build(open func() (io.ReadCloser, error), o Options) (*workload.Replay, *sq
 	}
 	if o.Window != nil {
 		if r.Window, tally, err = windowTally(open, db.Path, o.Window, tally); err != nil {
+			return nil, in, err
+		}
+	}
+	if o.Select != nil {
+		if r.Select, tally, err = selectTally(open, db.Path, r.Window, o.Select, tally); err != nil {
 			return nil, in, err
 		}
 	}
@@ -166,6 +175,8 @@ func grows(o Options) error {
 		return nil
 	case o.Scale > 1:
 		return fmt.Errorf("--scale %d runs in race order: the copies of a connection cannot each make the capture's commits in its order (give --order race)", o.Scale)
+	case o.Select != nil:
+		return errors.New("--read-only and --filter run in race order: the order of commits needs every commit, and a transaction kept would wait for commits of those cut (give --order race)")
 	case o.Window != nil:
 		return errors.New("--window runs in race order: the order of commits counts from the capture's first, and a transaction of the window would wait for commits before it that do not run (give --order race)")
 	}
@@ -179,7 +190,7 @@ func grows(o Options) error {
 func windowTally(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow, all *replayTally) (*workload.ReplayWindow, *replayTally, error) {
 	win := *w
 	win.Origin = all.start
-	t, err := tallyReplay(open, path, &win)
+	t, err := tallyReplay(open, path, &win, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -218,12 +229,16 @@ type replayTally struct {
 	// In a window: the statements before and after it, and the schema
 	// statements before it that succeeded.
 	before, after, schema int64
+	// In a selection (workload.ReplaySelect): the transactions kept,
+	// and the schema statements of those cut that run first.
+	txns, cutSchema int64
 }
 
 // tallyReplay counts the statements that ran on the database at path, per
 // connection and per fingerprint: those of the transactions begun in
-// window w, when it is not nil.
-func tallyReplay(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow) (*replayTally, error) {
+// window w, when it is not nil, and kept by selection s, when it is not
+// nil.
+func tallyReplay(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow, s *workload.ReplaySelect) (*replayTally, error) {
 	f, err := open()
 	if err != nil {
 		return nil, err
@@ -234,13 +249,21 @@ func tallyReplay(open func() (io.ReadCloser, error), path string, w *workload.Re
 	t := &replayTally{path: path, conns: map[[2]uint64]int64{}, fps: map[string]int64{}, fpOf: map[[2]uint64]string{}, overrideOf: map[string]int{}, nondet: map[string]bool{}}
 	on := newDBConns(path)
 	sel := newWindowSel(w)
+	cut, err := newSelReader(s, open, nil, newDBConns(path).note)
+	if err != nil {
+		return nil, err
+	}
+	defer cut.Close()
 	for r.Next() {
 		rec := r.Record()
 		if on.note(rec) {
-			t.addIn(sel.where(rec.Stream, &rec.Exec), rec.Stream, &rec.Exec)
+			t.addSelected(cut, sel.where(rec.Stream, &rec.Exec), rec.Stream, &rec.Exec)
 		} else if rec.Kind == sqltrace.KindSnapshot && on.is(rec.Stream, rec.Snapshot.DB) && rec.Snapshot.Error == "" {
 			t.snapshot = rec.Snapshot.Number
 		}
+	}
+	if err := cut.Err(); err != nil {
+		return nil, fmt.Errorf("reading the trace ahead: %w", err)
 	}
 	return t, r.Err()
 }
@@ -426,7 +449,7 @@ func placeConns(conns []workload.ReplayWorker, procs, scale int) ([]workload.Rep
 // its copies keep apart the keys Build read (Options.Remap), if it read
 // them.
 func Rescale(r *workload.Replay, scale int) (*workload.Replay, error) {
-	if err := grows(Options{Order: r.Order, Scale: scale, Window: r.Window}); err != nil {
+	if err := grows(Options{Order: r.Order, Scale: scale, Window: r.Window, Select: r.Select}); err != nil {
 		return nil, err
 	}
 	var conns []workload.ReplayWorker

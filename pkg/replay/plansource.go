@@ -105,6 +105,9 @@ func (planSource) Brief(p *workload.Plan) string {
 	if r.TimeFold != nil {
 		b += " · " + foldBrief(r)
 	}
+	if r.Select != nil {
+		b += " · " + r.Select.Line(r.Statements)
+	}
 	return b
 }
 
@@ -129,7 +132,7 @@ func (planSource) Check(p *workload.Plan) error {
 		return fmt.Errorf("%d connections placed on %d workers of %d processes, not the plan's %d of %d", len(r.Workers), len(r.Workers), r.Procs, p.Workers(), p.Procs)
 	case r.Order == workload.ReplayCommit && (len(r.Table) == 0 || r.States < 1):
 		return errors.New("the order of commits is missing")
-	case r.Scale < 0 || r.Order == workload.ReplayCommit && (r.Scale > 1 || r.Window != nil || r.TimeFold != nil):
+	case r.Scale < 0 || r.Order == workload.ReplayCommit && (r.Scale > 1 || r.Window != nil || r.TimeFold != nil || r.Select != nil):
 		return fmt.Errorf("scale %d with window %v and fold %v in order %s: a scaled or folded replay or a window runs in race order, at a scale of 1 or more", r.Scale, r.Window != nil, r.TimeFold != nil, r.Order)
 	case r.TimeFold != nil && (r.TimeFold.Slices < 2 || r.TimeFold.Slices > workload.MaxFold || r.TimeFold.Slice <= 0 || len(r.TimeFold.Statements) != r.TimeFold.Slices):
 		return fmt.Errorf("fold of %d slices of %v with %d slices' counts (want 2 to %d slices)", r.TimeFold.Slices, r.TimeFold.Slice, len(r.TimeFold.Statements), workload.MaxFold)

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -27,7 +28,7 @@ func planRemap(ctx context.Context, open func() (io.ReadCloser, error), r *workl
 	}
 	m := &workload.ReplayRemap{Tables: tables}
 	c := remapCount{tables: keyTables(m), plans: map[string]remapPlan{}, shared: map[string]bool{}, most: most}
-	if err := eachExec(open, r.Database, r.Window, c.add); err != nil {
+	if err := eachExec(open, r.Database, r.Window, r.Select, c.add); err != nil {
 		return nil, err
 	}
 	m.Remapped, m.Shared, m.SharedFingerprints = c.remapped, c.shared0, len(c.shared)
@@ -50,7 +51,7 @@ func planRemap(ctx context.Context, open func() (io.ReadCloser, error), r *workl
 // schema of the database at path and succeeded (at most maxSchema).
 func schemaStatements(open func() (io.ReadCloser, error), path string) ([]string, error) {
 	var out []string
-	err := eachExec(open, path, nil, func(e *sqltrace.Exec) {
+	err := eachExec(open, path, nil, nil, func(e *sqltrace.Exec) {
 		if e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
 			return
 		}
@@ -64,8 +65,9 @@ func schemaStatements(open func() (io.ReadCloser, error), path string) ([]string
 }
 
 // eachExec calls fn with each statement of the trace that ran on the
-// database at path (in window w, if not nil).
-func eachExec(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow, fn func(*sqltrace.Exec)) error {
+// database at path (in window w, if not nil; kept by selection s, if
+// not nil).
+func eachExec(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow, s *workload.ReplaySelect, fn func(*sqltrace.Exec)) error {
 	f, err := open()
 	if err != nil {
 		return err
@@ -75,12 +77,22 @@ func eachExec(open func() (io.ReadCloser, error), path string, w *workload.Repla
 	tr.Filter(nil, false)
 	on := newDBConns(path)
 	sel := newWindowSel(w)
+	cut, err := newSelReader(s, open, nil, newDBConns(path).note)
+	if err != nil {
+		return err
+	}
+	defer cut.Close()
 	for tr.Next() {
-		if rec := tr.Record(); on.note(rec) && sel.where(rec.Stream, &rec.Exec) == 0 {
+		rec := tr.Record()
+		if !on.note(rec) {
+			continue
+		}
+		// both asked of every statement, in order
+		if kept, where := cut.keep(rec.Stream, &rec.Exec), sel.where(rec.Stream, &rec.Exec); kept && where == 0 {
 			fn(&rec.Exec)
 		}
 	}
-	return tr.Err()
+	return errors.Join(tr.Err(), cut.Err())
 }
 
 // remapCount counts, over a trace's statements, those remapped and

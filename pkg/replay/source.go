@@ -262,6 +262,10 @@ func (s *Source) Dealer(p *workload.Plan, _, worker int, _ *deal.Shared) (deal.D
 	}
 	d.f, d.tr = f, sqltrace.NewReader(f)
 	d.tr.Filter(func(s uint64) bool { return s == w.Stream }, false)
+	if d.sel, err = newDealerSel(r, w); err != nil {
+		f.Close()
+		return nil, err
+	}
 	if d.order != nil {
 		// A second reading of the connection's statements, ahead of the
 		// first, finds whether a transaction that takes the write lock
@@ -305,6 +309,9 @@ type replayDealer struct {
 	remap *remapper
 	// fold, in a folded replay, is the worker's slice (nil: not folded).
 	fold *foldDealer
+	// sel, in a selection (workload.ReplaySelect), says which of the
+	// connection's transactions run (nil: all).
+	sel *selReader
 	// In the order of commits: the connection's transaction, and the
 	// reading ahead (aheadN of the connection's statements read).
 	txn    replayTxn
@@ -344,7 +351,7 @@ func (d *replayDealer) Release(uint64) error { return nil }
 // Close leaves the examples of the statements that diverged and closes
 // the trace.
 func (d *replayDealer) Close() error {
-	err := d.log.flush()
+	err := errors.Join(d.log.flush(), d.sel.Close())
 	if d.aheadF != nil {
 		d.aheadF.Close()
 	}

@@ -2,7 +2,9 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -157,6 +159,11 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 	tr := sqltrace.NewReader(f)
 	tr.Filter(nil, false)
 	sel := newWindowSel(r.Window)
+	cut, err := newSelReader(r.Select, func() (io.ReadCloser, error) { return os.Open(r.Trace) }, nil, newDBConns(r.Database).note)
+	if err != nil {
+		return nil, err
+	}
+	defer cut.Close()
 	var out []schemaStmt
 	for tr.Next() {
 		rec := tr.Record()
@@ -164,11 +171,13 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 			continue
 		}
 		e := &rec.Exec
-		if where := sel.where(rec.Stream, e); where > 0 || where == 0 && !folded || e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
+		kept := cut.keep(rec.Stream, e)
+		where := sel.where(rec.Stream, e)
+		if where > 0 || where == 0 && !folded && kept || e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
 			continue
 		}
 		for _, s := range sqltrace.SplitStatements(e.SQL) {
-			if isSchema(s) && (!folded || hoisted(s)) {
+			if isSchema(s) && (where < 0 && !folded || hoisted(s)) {
 				if len(out) == maxSchema {
 					return nil, fmt.Errorf("more than %d schema statements before the window: replay a window from the capture's start", maxSchema)
 				}
@@ -176,7 +185,7 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 			}
 		}
 	}
-	if err := tr.Err(); err != nil {
+	if err := errors.Join(tr.Err(), cut.Err()); err != nil {
 		return nil, fmt.Errorf("reading the trace: %w", err)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
@@ -191,7 +200,7 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 // capture's start, runs none; a folded one runs those of its slices too
 // (schemaBefore).
 func ApplySchema(ctx context.Context, st store.Store, r *workload.Replay) error {
-	if r.TimeFold == nil && (r.Window == nil || r.Window.From == 0) {
+	if r.TimeFold == nil && r.Select == nil && (r.Window == nil || r.Window.From == 0) {
 		return nil
 	}
 	stmts, err := schemaBefore(r)

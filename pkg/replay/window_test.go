@@ -27,28 +27,11 @@ type windowStmt struct {
 // windowTrace writes a trace of one process whose connections ran stmts
 // on /a.db, each connection's in their order, and returns its bytes.
 func windowTrace(stmts []windowStmt) []byte {
-	var buf bytes.Buffer
-	w := snapshotTrace(&buf)
-	s := w.Stream(1)
-	s.Write(&sqltrace.Record{Kind: sqltrace.KindDB, DB: sqltrace.DB{ID: 1, Path: "/a.db"}})
-	opened := map[uint64]bool{}
-	for _, st := range stmts {
-		if !opened[st.conn] {
-			opened[st.conn] = true
-			s.Write(&sqltrace.Record{Kind: sqltrace.KindOpen, Open: sqltrace.Open{Conn: st.conn, DB: 1}})
-		}
-		var f sqltrace.Flags
-		if st.before {
-			f |= sqltrace.FlagAutocommitBefore
-		}
-		if st.after {
-			f |= sqltrace.FlagAutocommitAfter
-		}
-		const origin = 1e9 // the capture's clock does not start at 0
-		s.Write(&sqltrace.Record{Kind: sqltrace.KindExec, Exec: sqltrace.Exec{Conn: st.conn, SQL: st.sql, Start: origin + st.ms*int64(time.Millisecond), Span: 1000, Flags: f}})
+	sel := make([]selStmt, len(stmts))
+	for i, st := range stmts {
+		sel[i].windowStmt = st
 	}
-	w.Close()
-	return buf.Bytes()
+	return selTraceBytes(sel)
 }
 
 // opener opens a trace's bytes.

@@ -48,6 +48,9 @@ type Replay struct {
 	// (gobench replay --fold K): each a worker per connection of its own
 	// (ReplayWorker.Slice).
 	TimeFold *ReplayFold `json:"time_fold,omitempty"`
+	// Select, if set, replays only the transactions it keeps (gobench
+	// replay --read-only, --filter): ReplaySelect.
+	Select *ReplaySelect `json:"select,omitempty"`
 	// Start is the capture's first statement's start (monotonic ns):
 	// due times count from it; Duration is from then to its last
 	// statement's end.
@@ -176,6 +179,8 @@ func (r *Replay) Judged() (bool, string) {
 		return false, fmt.Sprintf("not judged under --fold %d: its slices run at once on a database that has not seen the statements of the slices before them, so rows and changes differ from the capture's by design; the statements are judged by their errors and latency", r.TimeFold.Slices)
 	case r.Scale > 1:
 		return false, fmt.Sprintf("not judged under --scale %d: its copies of each connection write and read the same rows, so rows and changes differ from the capture's by design; the statements are judged by their errors and latency", r.Scale)
+	case r.Select != nil:
+		return false, "not judged: " + r.Select.Line(r.Statements) + "; the statements kept see the database without the transactions cut, so their rows differ from the capture's by design; they are judged by their errors and latency"
 	case r.Window != nil && r.Window.From > 0:
 		return false, fmt.Sprintf("not judged in a window from %v: it starts from the database as the capture began, without the %d statements before it (only their %d schema statements ran)", r.Window.From, r.Window.Before, r.Window.Schema)
 	}
@@ -205,6 +210,10 @@ func (r *Replay) EndCompared() (bool, string) {
 		return false, fmt.Sprintf("--fold %d ran the capture's %d time slices at once", r.TimeFold.Slices, r.TimeFold.Slices)
 	case r.Scale > 1:
 		return false, fmt.Sprintf("--scale %d ran %d copies of each connection on the same rows", r.Scale, r.Scale)
+	case r.Select != nil && r.Select.ReadOnly && r.Select.Terms() == "":
+		return false, "--read-only ran no transaction that wrote: the database ends as the snapshot (with the schema statements run first), not as the capture's end"
+	case r.Select != nil:
+		return false, "--filter ran only the transactions it kept: " + r.Select.Line(r.Statements)
 	case w != nil && w.From > 0:
 		return false, fmt.Sprintf("the window from %v began without the %d statements before it", w.From, w.Before)
 	case w != nil && w.After > 0:

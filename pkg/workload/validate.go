@@ -255,8 +255,8 @@ func (p *Plan) checkCrash() error {
 		if err := p.Records.checkCrash(p); err != nil {
 			return err
 		}
-	case p.Replay != nil && (p.Replay.Scale > 1 || p.Replay.Window != nil || p.Replay.TimeFold != nil):
-		return errors.New("crash judges a replay's states against the database after each prefix of its commits, rebuilt by running the capture's statements again: a scaled replay's copies, a folded one's slices or a window's cut have no such prefixes (run --crash without --scale, --fold and --window)")
+	case p.Replay != nil && (p.Replay.Scale > 1 || p.Replay.Window != nil || p.Replay.TimeFold != nil || p.Replay.Select != nil):
+		return errors.New("crash judges a replay's states against the database after each prefix of its commits, rebuilt by running the capture's statements again: a scaled replay's copies, a folded one's slices or a window's, --read-only's or --filter's cut have no such prefixes (run --crash without --scale, --fold and --window, and without --read-only and --filter)")
 	case p.SQL != nil || p.Replay != nil:
 		// Transactions of SQL: their states are judged by their content.
 	case !p.Verify:

@@ -243,3 +243,30 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// A workload that writes nothing (a mix of reads and scans, YCSB C) is
+// refused under KeepAcked before anything runs: its power-cut runs would
+// sync nothing, so no row could be ranked. Other promises measure it.
+func TestBuildReadOnly(t *testing.T) {
+	t.Parallel()
+	reg := all.Registry()
+	mix := preset.DefaultMixSpec()
+	m, err := workload.ParseMix("read=90,scan=10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mix.Plan.Phases[0].Mix = m
+	for _, tt := range []struct {
+		keep, want string
+	}{
+		{KeepAcked, "--keep acked: the workload writes nothing"},
+		{KeepNone, ""},
+		{KeepProcessCrash, ""},
+	} {
+		spec := Spec{Workload: Mix{Spec: mix}, Keep: tt.keep, Budget: 2 * time.Minute, Workers: 2, Drivers: []string{"lmdb"}}
+		_, err := Build(spec, reg)
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%s: %v, want %q", tt.keep, err, tt.want)
+		}
+	}
+}

@@ -99,6 +99,10 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 		}
 		p.Speed, p.Crash = append(p.Speed, speed), append(p.Crash, crash)
 	}
+	if cut > 0 && !planWrites(p.Speed[0]) {
+		// Its power-cut runs would sync nothing, cut nothing, rank nothing.
+		return nil, fmt.Errorf("--keep %s: the workload writes nothing, so a power cut has no acknowledged write to lose (give --keep none to rank by speed alone)", spec.Keep)
+	}
 	p.Workload = spec.Workload.Name(p.Speed[0])
 	if p.RankBy, p.RankWhy, err = rankKey(p.Speed[0], spec.RankBy); err != nil {
 		return nil, err
@@ -196,4 +200,19 @@ func notMeasured(spec Spec, missing []string, speed *workload.Plan) []string {
 		out = append(out, "SQLite's rollback journal at synchronous=full: SQLite promises only that a power cut loses at most the last transaction (the journal's deletion waits for a directory sync, which extra makes), so it is no candidate")
 	}
 	return out
+}
+
+// planWrites reports whether any phase of p may write; a trace's plan is
+// taken to (its source counts commits, and a statement in autocommit
+// writes without one).
+func planWrites(p *workload.Plan) bool {
+	if p.Replay != nil {
+		return true
+	}
+	for i := range p.Phases {
+		if ph := &p.Phases[i]; p.Source(ph).Writes(p, ph) > 0 {
+			return true
+		}
+	}
+	return false
 }

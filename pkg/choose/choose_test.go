@@ -1,6 +1,7 @@
 package choose
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -267,6 +268,27 @@ func TestBuildReadOnly(t *testing.T) {
 		_, err := Build(spec, reg)
 		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
 			t.Errorf("%s: %v, want %q", tt.keep, err, tt.want)
+		}
+	}
+}
+
+// --workers out of range is refused naming --workers (the plan's own
+// check named "goroutines", a flag choose has not).
+func TestBuildWorkers(t *testing.T) {
+	t.Parallel()
+	reg := all.Registry()
+	for _, tt := range []struct {
+		workers int
+		want    string
+	}{
+		{0, "--workers 0: want 1 to "},
+		{workload.MaxGoroutines + 1, fmt.Sprintf("--workers %d: want 1 to %d", workload.MaxGoroutines+1, workload.MaxGoroutines)},
+		{2, ""},
+	} {
+		spec := Spec{Workload: Mix{Spec: preset.DefaultMixSpec()}, Keep: KeepNone, Budget: 2 * time.Minute, Workers: tt.workers, Drivers: []string{"lmdb"}}
+		_, err := Build(spec, reg)
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("--workers %d: %v, want %q", tt.workers, err, tt.want)
 		}
 	}
 }

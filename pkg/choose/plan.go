@@ -64,8 +64,8 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 	if spec.Workload == nil {
 		return nil, errors.New("no workload")
 	}
-	if spec.Workers < 1 {
-		return nil, fmt.Errorf("--workers %d: want at least 1", spec.Workers)
+	if spec.Workers < 1 || spec.Workers > workload.MaxGoroutines {
+		return nil, fmt.Errorf("--workers %d: want 1 to %d (the goroutines of one process)", spec.Workers, workload.MaxGoroutines)
 	}
 	cands, missing, err := Candidates(spec.Keep, reg, spec.Drivers)
 	if err != nil {

@@ -292,3 +292,39 @@ func TestBuildWorkers(t *testing.T) {
 		}
 	}
 }
+
+// What was not measured names only what the question could have
+// included: with --driver, files (which it did not ask for) goes unsaid,
+// and SQLite's journal modes where no SQLite driver is a candidate.
+func TestBuildNotMeasured(t *testing.T) {
+	t.Parallel()
+	reg := all.Registry()
+	if _, err := reg.Lookup("mattn"); err != nil {
+		t.Skip("a build without cgo lacks mattn")
+	}
+	for _, tt := range []struct {
+		drivers   []string
+		want, not []string
+	}{
+		{nil, []string{"files (a file per key)", "truncate and persist", "rollback journal at synchronous=full"}, nil},
+		{[]string{"mattn"}, []string{"truncate and persist", "rollback journal at synchronous=full"}, []string{"files (a file per key)"}},
+		{[]string{"lmdb", "bbolt"}, nil, []string{"files (a file per key)", "truncate and persist", "synchronous=full"}},
+	} {
+		spec := Spec{Workload: Mix{Spec: preset.DefaultMixSpec()}, Keep: KeepAcked, Budget: time.Hour, Workers: 2, Drivers: tt.drivers}
+		p, err := Build(spec, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := strings.Join(p.NotMeasured, "\n")
+		for _, w := range tt.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("--driver %v: no %q in\n%s", tt.drivers, w, all)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(all, n) {
+				t.Errorf("--driver %v: %q in\n%s", tt.drivers, n, all)
+			}
+		}
+	}
+}

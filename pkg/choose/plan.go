@@ -107,7 +107,7 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 	if p.RankBy, p.RankWhy, err = rankKey(p.Speed[0], spec.RankBy); err != nil {
 		return nil, err
 	}
-	p.NotMeasured = notMeasured(spec, missing, p.Speed[0])
+	p.NotMeasured = notMeasured(spec, missing, p.Speed[0], cands)
 	if noBaseline == nil {
 		if p.Baseline, err = baselinePlan(spec, reg); err != nil {
 			return nil, fmt.Errorf("the memory baseline: %w", err)
@@ -181,7 +181,7 @@ func cellPlan(spec Spec, reg *store.Registry, c Candidate, mode string, loop pre
 }
 
 // notMeasured says what the answer leaves out, and why.
-func notMeasured(spec Spec, missing []string, speed *workload.Plan) []string {
+func notMeasured(spec Spec, missing []string, speed *workload.Plan, cands []Candidate) []string {
 	out := append([]string(nil), missing...)
 	if !spec.Workload.Timed() {
 		out = append(out, fmt.Sprintf("run length: each run replays the whole trace (up to %d statements a connection), whatever the budget, which sizes only the repeats and the power cuts: the runs' length above is what the budget planned, not what they took", speed.Phases[0].Ops))
@@ -193,13 +193,25 @@ func notMeasured(spec Spec, missing []string, speed *workload.Plan) []string {
 		out = append(out, "crashes: the promise asked for (none) asks nothing of a crash, and none is simulated")
 	}
 	out = append(out,
-		"tuned profiles: pebble and badger are measured at both profiles (profile=tool is the tuning their own benchmark tools open them with: pebble's 64 MiB memtables, badger's defaults; docs/engines.md), bbolt's tool profile is its group commit (bbolt-batch=true); the SQLite drivers and LMDB have no tool profile and run at their library's defaults",
-		"files (a file per key): not among the candidates",
-		"SQLite's journal modes truncate and persist (the rollback journal, ended differently): not measured")
+		"tuned profiles: pebble and badger are measured at both profiles (profile=tool is the tuning their own benchmark tools open them with: pebble's 64 MiB memtables, badger's defaults; docs/engines.md), bbolt's tool profile is its group commit (bbolt-batch=true); the SQLite drivers and LMDB have no tool profile and run at their library's defaults")
+	// What --driver left out was not asked about: files, and SQLite's
+	// settings where no SQLite driver is a candidate.
+	if len(spec.Drivers) == 0 {
+		out = append(out, "files (a file per key): not among the candidates")
+	}
+	if !slices.ContainsFunc(cands, func(c Candidate) bool { return c.has("journal") }) {
+		return out
+	}
+	out = append(out, "SQLite's journal modes truncate and persist (the rollback journal, ended differently): not measured")
 	if spec.Keep == KeepAcked {
 		out = append(out, "SQLite's rollback journal at synchronous=full: SQLite promises only that a power cut loses at most the last transaction (the journal's deletion waits for a directory sync, which extra makes), so it is no candidate")
 	}
 	return out
+}
+
+// has reports whether c sets the flag name (journal: a SQLite driver).
+func (c Candidate) has(name string) bool {
+	return slices.ContainsFunc(c.Flags, func(f Flag) bool { return f.Name == name })
 }
 
 // planWrites reports whether any phase of p may write; a trace's plan is

@@ -250,7 +250,6 @@ func btoi(b bool) int {
 // sync nothing, so no row could be ranked. Other promises measure it.
 func TestBuildReadOnly(t *testing.T) {
 	t.Parallel()
-	reg := all.Registry()
 	mix := preset.DefaultMixSpec()
 	m, err := workload.ParseMix("read=90,scan=10")
 	if err != nil {
@@ -264,11 +263,7 @@ func TestBuildReadOnly(t *testing.T) {
 		{KeepNone, ""},
 		{KeepProcessCrash, ""},
 	} {
-		spec := Spec{Workload: Mix{Spec: mix}, Keep: tt.keep, Budget: 2 * time.Minute, Workers: 2, Drivers: []string{"lmdb"}}
-		_, err := Build(spec, reg)
-		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
-			t.Errorf("%s: %v, want %q", tt.keep, err, tt.want)
-		}
+		buildRefuses(t, Spec{Workload: Mix{Spec: mix}, Keep: tt.keep, Budget: 2 * time.Minute, Workers: 2, Drivers: []string{"lmdb"}}, tt.want)
 	}
 }
 
@@ -276,7 +271,6 @@ func TestBuildReadOnly(t *testing.T) {
 // check named "goroutines", a flag choose has not).
 func TestBuildWorkers(t *testing.T) {
 	t.Parallel()
-	reg := all.Registry()
 	for _, tt := range []struct {
 		workers int
 		want    string
@@ -285,11 +279,7 @@ func TestBuildWorkers(t *testing.T) {
 		{workload.MaxGoroutines + 1, fmt.Sprintf("--workers %d: want 1 to %d", workload.MaxGoroutines+1, workload.MaxGoroutines)},
 		{2, ""},
 	} {
-		spec := Spec{Workload: Mix{Spec: preset.DefaultMixSpec()}, Keep: KeepNone, Budget: 2 * time.Minute, Workers: tt.workers, Drivers: []string{"lmdb"}}
-		_, err := Build(spec, reg)
-		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
-			t.Errorf("--workers %d: %v, want %q", tt.workers, err, tt.want)
-		}
+		buildRefuses(t, Spec{Workload: Mix{Spec: preset.DefaultMixSpec()}, Keep: KeepNone, Budget: 2 * time.Minute, Workers: tt.workers, Drivers: []string{"lmdb"}}, tt.want)
 	}
 }
 
@@ -326,5 +316,15 @@ func TestBuildNotMeasured(t *testing.T) {
 				t.Errorf("--driver %v: %q in\n%s", tt.drivers, n, all)
 			}
 		}
+	}
+}
+
+// buildRefuses checks that Build refuses spec with an error holding want,
+// or, want empty, builds it.
+func buildRefuses(t *testing.T, spec Spec, want string) {
+	t.Helper()
+	_, err := Build(spec, all.Registry())
+	if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+		t.Errorf("keep %s, --workers %d: %v, want %q", spec.Keep, spec.Workers, err, want)
 	}
 }

@@ -172,6 +172,30 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions, fs *pflag.FlagSe
 		return err
 	}
 	began := time.Now()
+	m, runErr := o.runCuts(ctx, env, p)
+	stopped := "the power-cut runs stopped early, and no speed run was made: "
+	if runErr == nil {
+		stopped = "the speed runs stopped early: "
+		m.Speed, runErr = o.runJob(ctx, env, p.SpeedCells(), p.Size.Repeats)
+	}
+	m.Elapsed = time.Since(began)
+	choice := choose.Rank(p, m)
+	if runErr != nil {
+		why := runErr.Error()
+		if errors.Is(runErr, context.Canceled) {
+			why = "interrupted"
+		}
+		choice.NotMeasured = append(choice.NotMeasured, stopped+why)
+	}
+	gateErr := judgeChoice(choice, gates)
+	return errors.Join(runErr, o.run.writeRendered(env, choice, choice.Write), gateErr)
+}
+
+// runCuts runs the plan's power-cut runs one cell at a time: one that
+// fails leaves its row unranked, and an interrupt stops them, returning
+// what the finished ones gave (the interrupted run's partial record is
+// dropped) for the answer to show.
+func (o *chooseOptions) runCuts(ctx context.Context, env *Env, p *choose.Plan) (choose.Measured, error) {
 	m := choose.Measured{Failed: map[string]string{}}
 	for i, c := range p.Crash {
 		if c == nil {
@@ -180,21 +204,14 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions, fs *pflag.FlagSe
 		runs, err := o.runJob(ctx, env, []*workload.Plan{c}, 1)
 		if err != nil {
 			if errors.Is(ctx.Err(), context.Canceled) {
-				return err
+				return m, err
 			}
 			m.Failed[p.Candidates[i].Name()] = err.Error()
 			o.run.notef(env, "%s: power-cut run failed: %v", p.Candidates[i].Name(), err)
 		}
 		m.Crash = append(m.Crash, runs...)
 	}
-	runs, runErr := o.runJob(ctx, env, p.SpeedCells(), p.Size.Repeats)
-	m.Speed, m.Elapsed = runs, time.Since(began)
-	choice := choose.Rank(p, m)
-	if runErr != nil {
-		choice.NotMeasured = append(choice.NotMeasured, "the speed runs stopped early: "+runErr.Error())
-	}
-	gateErr := judgeChoice(choice, gates)
-	return errors.Join(runErr, o.run.writeRendered(env, choice, choice.Write), gateErr)
+	return m, nil
 }
 
 // parseChooseGates reads choose's --expect values.

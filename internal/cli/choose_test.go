@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gobench/gobench/pkg/preset"
 )
 
 // choose's bad input is one line, exit 2, naming what a choice takes: an
@@ -44,5 +47,30 @@ func TestChooseBadInput(t *testing.T) {
 				t.Errorf("stdout: %s", stdout)
 			}
 		})
+	}
+}
+
+// An operationcount the user set, with -p or in a property file of their
+// own, is said not to be used (choose sizes each run from --budget); the
+// canonical workloads' own is not said.
+func TestChooseUnusedOperationCount(t *testing.T) {
+	canonical, _ := preset.CanonicalYCSB("a")
+	withP := append(slices.Clone(canonical), preset.Property{Name: "operationcount", Value: "100", Origin: "-p"})
+	file := []preset.Property{{Name: "recordcount", Value: "10", Origin: "w.props:1"}, {Name: "operationcount", Value: "5", Origin: "w.props:2"}}
+	for _, tt := range []struct {
+		name      string
+		props     []preset.Property
+		canonical bool
+		want      string
+	}{
+		{"canonical alone", canonical, true, ""},
+		{"canonical and -p", withP, true, "operationcount (-p) is not used: choose sizes each run from --budget"},
+		{"own file", file, false, "operationcount (w.props:2) is not used"},
+		{"none", file[:1], false, ""},
+	} {
+		got := unusedOperationCount(tt.props, tt.canonical)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

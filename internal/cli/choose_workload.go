@@ -143,12 +143,32 @@ func (w *chooseWorkload) ycsbWorkload(env *Env, fs *pflag.FlagSet, workers int, 
 	if err != nil {
 		return nil, err
 	}
+	_, canonical := preset.CanonicalYCSB(w.ycsb)
+	if n := unusedOperationCount(props, canonical); n != "" {
+		notes = append(notes, n)
+	}
 	for _, n := range notes {
 		note(n)
 	}
 	label := filepath.Base(w.ycsb)
-	if _, ok := preset.CanonicalYCSB(w.ycsb); ok {
+	if canonical {
 		label = strings.ToUpper(strings.TrimPrefix(strings.ToLower(w.ycsb), "workload"))
 	}
 	return choose.YCSB{Spec: spec, Label: label}, nil
+}
+
+// unusedOperationCount says that an operationcount the user set (with -p,
+// or in a property file of their own) is not used: choose sizes every run
+// from --budget. The canonical workloads' own operationcount goes unsaid.
+func unusedOperationCount(props []preset.Property, canonical bool) string {
+	last := -1
+	for i, p := range props {
+		if p.Name == "operationcount" {
+			last = i
+		}
+	}
+	if last < 0 || canonical && props[last].Origin != "-p" {
+		return ""
+	}
+	return fmt.Sprintf("operationcount (%s) is not used: choose sizes each run from --budget", props[last].Origin)
 }

@@ -109,6 +109,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"mix --mix read=95,insert=5", "insert cannot be dealt by a lottery mix"},
 		{"mix --mix read=95,latest=5", "latest reads the newest appended records, and no phase of the plan appends"},
 		{"mix --mix read=95,scan=5 --scan-length -3", "scan length -3 is out of range"},
+		{"mix --mix read=95,scan=5 --scan-length 0", "--scan-length 0: a scan reads at least one key"},
 		{"mix --scan-length 5", "scan length 5: no phase of the plan scans"},
 		{"mix --driver map --mix read=95,scan=5 --keys 100", "driver map cannot do scan operations: it keeps keys in no order"},
 		{"mix --mix read=95,frob=5", `unknown op "frob"`},

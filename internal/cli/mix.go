@@ -45,7 +45,7 @@ func (o *mixOptions) AddFlags(fs *pflag.FlagSet) {
 	o.loop.AddFlags(fs, p, "ops")
 	fs.Var(&ph.Mix, "mix", "op mix in percent, summing to 100: read, upsert, update, delete, scan (--scan-length keys in key order from a drawn key), append (a new key each), latest (one of the newest appended records, the newest most)")
 	fs.Var(&o.spec.Roles, "role", "a role of workers with a mix of its own, NAME:COUNT:MIX[@RATE] (repeatable; the roles' counts set the workers; @RATE runs the role open-loop at RATE ops/s over its workers), e.g. writer:3:append=100")
-	fs.IntVar(&p.ScanLength, "scan-length", 0, "consecutive keys a scan op of the mix reads, in key order (0: 100)")
+	fs.IntVar(&p.ScanLength, "scan-length", 0, "consecutive keys a scan op of the mix reads, in key order (100 unless given)")
 	fs.StringVar(&p.AppendOrder, "append-order", workload.AppendSequential, "order of each worker's appended keys: sequential (each after the last) or random")
 	fs.IntVar(&o.writePct, "write-pct", 0, "shorthand for --mix read=100-N,upsert=N")
 	fs.Var(newCount(&p.Keys.Count), "keys", "rows preloaded before the run; ops draw keys from them")
@@ -180,6 +180,10 @@ func (o *mixOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 	spec := o.spec
 	if err := checkRoleFlags(fs); err != nil {
 		return nil, err
+	}
+	if fs.Changed("scan-length") && spec.Plan.ScanLength == 0 {
+		// The plan reads 0 as unset (100): given, it is a mistake.
+		return nil, fmt.Errorf("--scan-length 0: a scan reads at least one key (want 1 to %d; leave it out for %d)", workload.MaxScanLength, workload.ScanLength)
 	}
 	if fs.Changed("write-pct") {
 		if fs.Changed("mix") {

@@ -1,6 +1,7 @@
 package choose
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -242,4 +243,88 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// A workload that writes nothing (a mix of reads and scans, YCSB C) is
+// refused under KeepAcked before anything runs: its power-cut runs would
+// sync nothing, so no row could be ranked. Other promises measure it.
+func TestBuildReadOnly(t *testing.T) {
+	t.Parallel()
+	mix := preset.DefaultMixSpec()
+	m, err := workload.ParseMix("read=90,scan=10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mix.Plan.Phases[0].Mix = m
+	for _, tt := range []struct {
+		keep, want string
+	}{
+		{KeepAcked, "--keep acked: the workload writes nothing"},
+		{KeepNone, ""},
+		{KeepProcessCrash, ""},
+	} {
+		buildRefuses(t, Spec{Workload: Mix{Spec: mix}, Keep: tt.keep, Budget: 2 * time.Minute, Workers: 2, Drivers: []string{"lmdb"}}, tt.want)
+	}
+}
+
+// --workers out of range is refused naming --workers (the plan's own
+// check named "goroutines", a flag choose has not).
+func TestBuildWorkers(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		workers int
+		want    string
+	}{
+		{0, "--workers 0: want 1 to "},
+		{workload.MaxGoroutines + 1, fmt.Sprintf("--workers %d: want 1 to %d", workload.MaxGoroutines+1, workload.MaxGoroutines)},
+		{2, ""},
+	} {
+		buildRefuses(t, Spec{Workload: Mix{Spec: preset.DefaultMixSpec()}, Keep: KeepNone, Budget: 2 * time.Minute, Workers: tt.workers, Drivers: []string{"lmdb"}}, tt.want)
+	}
+}
+
+// What was not measured names only what the question could have
+// included: with --driver, files (which it did not ask for) goes unsaid,
+// and SQLite's journal modes where no SQLite driver is a candidate.
+func TestBuildNotMeasured(t *testing.T) {
+	t.Parallel()
+	reg := all.Registry()
+	if _, err := reg.Lookup("mattn"); err != nil {
+		t.Skip("a build without cgo lacks mattn")
+	}
+	for _, tt := range []struct {
+		drivers   []string
+		want, not []string
+	}{
+		{nil, []string{"files (a file per key)", "truncate and persist", "rollback journal at synchronous=full"}, nil},
+		{[]string{"mattn"}, []string{"truncate and persist", "rollback journal at synchronous=full"}, []string{"files (a file per key)"}},
+		{[]string{"lmdb", "bbolt"}, nil, []string{"files (a file per key)", "truncate and persist", "synchronous=full"}},
+	} {
+		spec := Spec{Workload: Mix{Spec: preset.DefaultMixSpec()}, Keep: KeepAcked, Budget: time.Hour, Workers: 2, Drivers: tt.drivers}
+		p, err := Build(spec, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := strings.Join(p.NotMeasured, "\n")
+		for _, w := range tt.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("--driver %v: no %q in\n%s", tt.drivers, w, all)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(all, n) {
+				t.Errorf("--driver %v: %q in\n%s", tt.drivers, n, all)
+			}
+		}
+	}
+}
+
+// buildRefuses checks that Build refuses spec with an error holding want,
+// or, want empty, builds it.
+func buildRefuses(t *testing.T, spec Spec, want string) {
+	t.Helper()
+	_, err := Build(spec, all.Registry())
+	if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+		t.Errorf("keep %s, --workers %d: %v, want %q", spec.Keep, spec.Workers, err, want)
+	}
 }

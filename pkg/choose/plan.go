@@ -64,8 +64,8 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 	if spec.Workload == nil {
 		return nil, errors.New("no workload")
 	}
-	if spec.Workers < 1 {
-		return nil, fmt.Errorf("--workers %d: want at least 1", spec.Workers)
+	if spec.Workers < 1 || spec.Workers > workload.MaxGoroutines {
+		return nil, fmt.Errorf("--workers %d: want 1 to %d (the goroutines of one process)", spec.Workers, workload.MaxGoroutines)
 	}
 	cands, missing, err := Candidates(spec.Keep, reg, spec.Drivers)
 	if err != nil {
@@ -99,11 +99,15 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 		}
 		p.Speed, p.Crash = append(p.Speed, speed), append(p.Crash, crash)
 	}
+	if cut > 0 && !planWrites(p.Speed[0]) {
+		// Its power-cut runs would sync nothing, cut nothing, rank nothing.
+		return nil, fmt.Errorf("--keep %s: the workload writes nothing, so a power cut has no acknowledged write to lose (give --keep none to rank by speed alone)", spec.Keep)
+	}
 	p.Workload = spec.Workload.Name(p.Speed[0])
 	if p.RankBy, p.RankWhy, err = rankKey(p.Speed[0], spec.RankBy); err != nil {
 		return nil, err
 	}
-	p.NotMeasured = notMeasured(spec, missing, p.Speed[0])
+	p.NotMeasured = notMeasured(spec, missing, p.Speed[0], cands)
 	if noBaseline == nil {
 		if p.Baseline, err = baselinePlan(spec, reg); err != nil {
 			return nil, fmt.Errorf("the memory baseline: %w", err)
@@ -177,7 +181,7 @@ func cellPlan(spec Spec, reg *store.Registry, c Candidate, mode string, loop pre
 }
 
 // notMeasured says what the answer leaves out, and why.
-func notMeasured(spec Spec, missing []string, speed *workload.Plan) []string {
+func notMeasured(spec Spec, missing []string, speed *workload.Plan, cands []Candidate) []string {
 	out := append([]string(nil), missing...)
 	if !spec.Workload.Timed() {
 		out = append(out, fmt.Sprintf("run length: each run replays the whole trace (up to %d statements a connection), whatever the budget, which sizes only the repeats and the power cuts: the runs' length above is what the budget planned, not what they took", speed.Phases[0].Ops))
@@ -189,11 +193,38 @@ func notMeasured(spec Spec, missing []string, speed *workload.Plan) []string {
 		out = append(out, "crashes: the promise asked for (none) asks nothing of a crash, and none is simulated")
 	}
 	out = append(out,
-		"tuned profiles: pebble and badger are measured at both profiles (profile=tool is the tuning their own benchmark tools open them with: pebble's 64 MiB memtables, badger's defaults; docs/engines.md), bbolt's tool profile is its group commit (bbolt-batch=true); the SQLite drivers and LMDB have no tool profile and run at their library's defaults",
-		"files (a file per key): not among the candidates",
-		"SQLite's journal modes truncate and persist (the rollback journal, ended differently): not measured")
+		"tuned profiles: pebble and badger are measured at both profiles (profile=tool is the tuning their own benchmark tools open them with: pebble's 64 MiB memtables, badger's defaults; docs/engines.md), bbolt's tool profile is its group commit (bbolt-batch=true); the SQLite drivers and LMDB have no tool profile and run at their library's defaults")
+	// What --driver left out was not asked about: files, and SQLite's
+	// settings where no SQLite driver is a candidate.
+	if len(spec.Drivers) == 0 {
+		out = append(out, "files (a file per key): not among the candidates")
+	}
+	if !slices.ContainsFunc(cands, func(c Candidate) bool { return c.has("journal") }) {
+		return out
+	}
+	out = append(out, "SQLite's journal modes truncate and persist (the rollback journal, ended differently): not measured")
 	if spec.Keep == KeepAcked {
 		out = append(out, "SQLite's rollback journal at synchronous=full: SQLite promises only that a power cut loses at most the last transaction (the journal's deletion waits for a directory sync, which extra makes), so it is no candidate")
 	}
 	return out
+}
+
+// has reports whether c sets the flag name (journal: a SQLite driver).
+func (c Candidate) has(name string) bool {
+	return slices.ContainsFunc(c.Flags, func(f Flag) bool { return f.Name == name })
+}
+
+// planWrites reports whether any phase of p may write; a trace's plan is
+// taken to (its source counts commits, and a statement in autocommit
+// writes without one).
+func planWrites(p *workload.Plan) bool {
+	if p.Replay != nil {
+		return true
+	}
+	for i := range p.Phases {
+		if ph := &p.Phases[i]; p.Source(ph).Writes(p, ph) > 0 {
+			return true
+		}
+	}
+	return false
 }

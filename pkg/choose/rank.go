@@ -57,6 +57,11 @@ func Rank(p *Plan, m Measured) *result.Choice {
 			}
 		}
 	}
+	if r := first(m.Crash); c.Tool.Name == "" && r != nil {
+		// No speed run finished (an interrupt among the power cuts): the
+		// build and machine are the power-cut runs'.
+		c.Machine, c.Tool = r.Environment.CPUModel, r.Tool
+	}
 	engineRSS(c, m.Speed, matching(m.Speed, p.Baseline))
 	if note := judge.VersionsNote(firsts); note != "" {
 		c.Notes = append(c.Notes, note)

@@ -102,3 +102,20 @@ func TestRankUncut(t *testing.T) {
 		t.Errorf("one run a side: margin %+v, want a ratio with no interval", ch.Margin)
 	}
 }
+
+// An answer with power-cut runs but no speed run (interrupted among the
+// cuts) names the build and machine the cuts ran on: the header read
+// "took 3s · " with no tool.
+func TestRankNoSpeedRun(t *testing.T) {
+	t.Parallel()
+	p := rankPlan(KeepAcked)
+	c := cut(p.Crash[0], 10, 0, 0)
+	c.Tool, c.Environment.CPUModel = result.Tool{Name: "gobench", Version: "v1.2.3"}, "a CPU"
+	ch := Rank(p, Measured{Crash: []*result.Result{c}})
+	if ch.Tool.Name != "gobench" || ch.Tool.Version != "v1.2.3" || ch.Machine != "a CPU" {
+		t.Errorf("tool %+v machine %q", ch.Tool, ch.Machine)
+	}
+	if ch.Winner != "" || ch.Rows[0].Rank != 0 {
+		t.Errorf("winner %q rows %+v", ch.Winner, ch.Rows)
+	}
+}

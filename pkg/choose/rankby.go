@@ -12,14 +12,16 @@ import (
 const (
 	rankGiven       = "as --rank-by asked"
 	rankFirstWriter = "the first closed-loop role that writes"
-	rankFirstRole   = "the first role (none writes in closed loop)"
+	rankFirstClosed = "the first closed-loop role (none writes in closed loop)"
+	rankFirstRole   = "the first role (every role runs at a fixed rate)"
 )
 
 // rankKey chooses the role whose ops/s ranks the rows of a workload of
 // roles (p, any of its plans): given, where the user named one; else the
 // first role that writes in closed loop (a role at a fixed @RATE does
 // what it is told, whatever the engine), since the promise is about
-// writes; else the first role. Without roles the total ops/s ranks ("").
+// writes; else the first closed-loop role (for the same reason); else the
+// first role. Without roles the total ops/s ranks ("").
 // A given role the workload lacks, or one given without roles, is an
 // error naming the roles.
 func rankKey(p *workload.Plan, given string) (role, why string, err error) {
@@ -37,6 +39,11 @@ func rankKey(p *workload.Plan, given string) (role, why string, err error) {
 	for _, r := range p.Roles {
 		if r.Rate == 0 && writes(r.Mix) {
 			return r.Name, rankFirstWriter, nil
+		}
+	}
+	for _, r := range p.Roles {
+		if r.Rate == 0 {
+			return r.Name, rankFirstClosed, nil
 		}
 	}
 	return names[0], rankFirstRole, nil

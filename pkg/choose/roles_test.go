@@ -96,7 +96,8 @@ func TestRankRoles(t *testing.T) {
 
 // The ranking key: the role --rank-by names; by default the first role
 // that writes in closed loop (a role held to a rate does what it is
-// told), else the first; none without roles. A role the workload lacks,
+// told), else the first closed-loop role, else the first; none without
+// roles. A role the workload lacks,
 // or --rank-by without roles, is refused naming the roles.
 func TestRankKey(t *testing.T) {
 	t.Parallel()
@@ -107,7 +108,9 @@ func TestRankKey(t *testing.T) {
 		wantErr       string
 	}{
 		{roles: []string{"reader:1:read=100", "logger:1:append=100@50", "writer:2:upsert=50,read=50"}, want: "writer", wantWhy: rankFirstWriter},
-		{roles: []string{"a:1:read=100", "b:1:append=100@10"}, want: "a", wantWhy: rankFirstRole},
+		{roles: []string{"a:1:read=100", "b:1:append=100@10"}, want: "a", wantWhy: rankFirstClosed},
+		{roles: []string{"b:1:append=100@10", "a:1:read=100"}, want: "a", wantWhy: rankFirstClosed},
+		{roles: []string{"b:1:append=100@10", "a:1:read=100@20"}, want: "b", wantWhy: rankFirstRole},
 		{roles: []string{"reader:1:read=100", "writer:2:append=100"}, given: "reader", want: "reader", wantWhy: rankGiven},
 		{},
 		{roles: []string{"reader:1:read=100", "writer:2:append=100"}, given: "loader", wantErr: "--rank-by loader: no such role (the roles: reader, writer)"},

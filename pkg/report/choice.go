@@ -112,11 +112,17 @@ func choiceInterval(r result.ChoiceRow) string {
 }
 
 // choiceCuts is a row's power-cut result: "0 lost in 10", "3 of 10 lost
-// up to 4", or why there were none.
+// up to 4", why there were none, or, where the cuts' states were checked
+// for integrity alone (CutNote set), "10 intact, writes not checked":
+// "0 lost" would claim a check of the acknowledged writes that was not made.
 func choiceCuts(r result.ChoiceRow) string {
 	switch {
 	case r.Cuts == 0:
 		return r.CutNote
+	case r.CutNote != "" && r.Corrupt > 0:
+		return fmt.Sprintf("%d of %d corrupt, writes not checked", r.Corrupt, r.Cuts)
+	case r.CutNote != "":
+		return fmt.Sprintf("%d intact, writes not checked", r.Cuts)
 	case r.Lossy == 0 && r.Corrupt == 0:
 		return fmt.Sprintf("0 lost in %d", r.Cuts)
 	case r.Corrupt > 0:

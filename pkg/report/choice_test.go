@@ -272,3 +272,26 @@ func TestChoiceEngineRSS(t *testing.T) {
 		}
 	}
 }
+
+// The power-cut column says what the cuts checked: a row whose states
+// were checked for integrity alone (its acknowledged writes not
+// checked) must not read "0 lost", which claims a check not made.
+func TestChoiceCuts(t *testing.T) {
+	t.Parallel()
+	const unchecked = "acknowledged writes not checked: the replay's commits could not be rebuilt"
+	for _, tt := range []struct {
+		name string
+		row  result.ChoiceRow
+		want string
+	}{
+		{"checked, none lost", result.ChoiceRow{Cuts: 3}, "0 lost in 3"},
+		{"checked, lossy", result.ChoiceRow{Cuts: 3, Lossy: 1, Lost: 2}, "1 of 3 lost up to 2"},
+		{"not cut", result.ChoiceRow{CutNote: "not cut (none)"}, "not cut (none)"},
+		{"integrity only", result.ChoiceRow{Cuts: 3, CutNote: unchecked}, "3 intact, writes not checked"},
+		{"integrity only, corrupt", result.ChoiceRow{Cuts: 3, Corrupt: 1, CutNote: unchecked}, "1 of 3 corrupt, writes not checked"},
+	} {
+		if got := choiceCuts(tt.row); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

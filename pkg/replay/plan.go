@@ -285,7 +285,7 @@ func (t *replayTally) addIn(where int, stream uint64, e *sqltrace.Exec) {
 		t.after++
 	default:
 		t.before++
-		if e.Code == 0 && e.Flags&sqltrace.FlagCut == 0 && isSchema(e.SQL) {
+		if e.Code == 0 && e.Flags&sqltrace.FlagCut == 0 && hoisted(e.SQL) {
 			t.schema++
 		}
 	}

@@ -144,8 +144,9 @@ type schemaStmt struct {
 // tables and ended).
 //
 // Folded (workload.ReplayFold), it returns those of the transactions
-// begun in the window too (or, without one, all), but not those of
-// temporary objects: they all run before the slices start.
+// begun in the window too (or, without one, all): they all run before
+// the slices start. Never those of temporary objects, which belong to
+// the connection that made them (hoisted).
 func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 	folded := r.TimeFold != nil
 	on := newDBConns(r.Database)
@@ -168,7 +169,7 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 			continue
 		}
 		for _, s := range sqltrace.SplitStatements(e.SQL) {
-			if isSchema(s) && (!folded || hoisted(s)) {
+			if hoisted(s) { // a temporary object is its connection's own: the replay's connection cannot make it for the window's
 				if len(out) == maxSchema {
 					return nil, fmt.Errorf("more than %d schema statements before the window: replay a window from the capture's start", maxSchema)
 				}

@@ -266,3 +266,35 @@ func TestScaleWorkers(t *testing.T) {
 		t.Errorf("scale in the order of commits: %v", err)
 	}
 }
+
+// A temporary table belongs to the connection that created it: one
+// created before a window is not run first on the replay's own
+// connection (where the window's connections could not see it, and
+// where two connections' CREATE TEMP TABLE of one name failed the whole
+// replay), nor counted among the schema statements run first.
+func TestWindowSchemaSkipsTemporary(t *testing.T) {
+	b := windowTrace([]windowStmt{
+		{1, 0, "CREATE TABLE t (x)", true, true},
+		{1, 1, "CREATE TEMP TABLE s (x)", true, true},
+		{2, 2, "create temporary table s (x)", true, true},
+		{2, 3, "CREATE TEMP VIEW v AS SELECT 1", true, true},
+		{1, 20, "INSERT INTO t VALUES (1)", true, true},
+		{2, 21, "INSERT INTO s VALUES (1)", true, true},
+	})
+	traceFile := filepath.Join(t.TempDir(), "w.trace")
+	if err := os.WriteFile(traceFile, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := &workload.ReplayWindow{From: workload.Duration(10 * time.Millisecond)}
+	r, _, err := Build(opener(b), Options{Trace: traceFile, Order: workload.ReplayRace, Window: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts, err := schemaBefore(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stmts) != 1 || stmts[0].sql != "CREATE TABLE t (x)" || r.Window.Schema != 1 {
+		t.Errorf("run first: %+v, counted %d; want the table t alone", stmts, r.Window.Schema)
+	}
+}

@@ -218,6 +218,7 @@ type replayTally struct {
 	// In a window: the statements before and after it, and the schema
 	// statements before it that succeeded.
 	before, after, schema int64
+	temps                 connTemps // each connection's temporary objects, whose schema statements do not run first
 }
 
 // tallyReplay counts the statements that ran on the database at path, per
@@ -231,7 +232,7 @@ func tallyReplay(open func() (io.ReadCloser, error), path string, w *workload.Re
 	defer f.Close()
 	r := sqltrace.NewReader(f)
 	r.Filter(nil, false)
-	t := &replayTally{path: path, conns: map[[2]uint64]int64{}, fps: map[string]int64{}, fpOf: map[[2]uint64]string{}, overrideOf: map[string]int{}, nondet: map[string]bool{}}
+	t := &replayTally{path: path, conns: map[[2]uint64]int64{}, fps: map[string]int64{}, fpOf: map[[2]uint64]string{}, overrideOf: map[string]int{}, nondet: map[string]bool{}, temps: connTemps{}}
 	on := newDBConns(path)
 	sel := newWindowSel(w)
 	for r.Next() {
@@ -285,7 +286,7 @@ func (t *replayTally) addIn(where int, stream uint64, e *sqltrace.Exec) {
 		t.after++
 	default:
 		t.before++
-		if e.Code == 0 && e.Flags&sqltrace.FlagCut == 0 && hoisted(e.SQL) {
+		if e.Code == 0 && e.Flags&sqltrace.FlagCut == 0 && hoisted(e.SQL, t.temps.of([2]uint64{stream, e.Conn})) {
 			t.schema++
 		}
 	}

@@ -158,6 +158,7 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 	tr := sqltrace.NewReader(f)
 	tr.Filter(nil, false)
 	sel := newWindowSel(r.Window)
+	conns := connTemps{}
 	var out []schemaStmt
 	for tr.Next() {
 		rec := tr.Record()
@@ -168,8 +169,9 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 		if where := sel.where(rec.Stream, e); where > 0 || where == 0 && !folded || e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
 			continue
 		}
+		temps := conns.of([2]uint64{rec.Stream, e.Conn})
 		for _, s := range sqltrace.SplitStatements(e.SQL) {
-			if hoisted(s) { // a temporary object is its connection's own: the replay's connection cannot make it for the window's
+			if hoisted(s, temps) { // a temporary object is its connection's own: the replay's connection cannot make it for the window's
 				if len(out) == maxSchema {
 					return nil, fmt.Errorf("more than %d schema statements before the window: replay a window from the capture's start", maxSchema)
 				}

@@ -264,14 +264,7 @@ func TestFoldTempObjects(t *testing.T) {
 		{2, 5, "INSERT INTO t VALUES (1)", true, true},
 		{2, 20, "DROP TABLE s", true, true},
 	})
-	traceFile := filepath.Join(t.TempDir(), "f.trace")
-	if err := os.WriteFile(traceFile, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	r, _, err := Build(opener(b), Options{Trace: traceFile, Order: workload.ReplayRace, Fold: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := buildOnFile(t, b, Options{Order: workload.ReplayRace, Fold: 2})
 	stmts, err := schemaBefore(r)
 	if err != nil {
 		t.Fatal(err)

@@ -281,15 +281,8 @@ func TestWindowSchemaSkipsTemporary(t *testing.T) {
 		{1, 20, "INSERT INTO t VALUES (1)", true, true},
 		{2, 21, "INSERT INTO s VALUES (1)", true, true},
 	})
-	traceFile := filepath.Join(t.TempDir(), "w.trace")
-	if err := os.WriteFile(traceFile, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	w := &workload.ReplayWindow{From: workload.Duration(10 * time.Millisecond)}
-	r, _, err := Build(opener(b), Options{Trace: traceFile, Order: workload.ReplayRace, Window: w})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := buildOnFile(t, b, Options{Order: workload.ReplayRace, Window: w})
 	stmts, err := schemaBefore(r)
 	if err != nil {
 		t.Fatal(err)
@@ -297,4 +290,19 @@ func TestWindowSchemaSkipsTemporary(t *testing.T) {
 	if len(stmts) != 1 || stmts[0].sql != "CREATE TABLE t (x)" || r.Window.Schema != 1 {
 		t.Errorf("run first: %+v, counted %d; want the table t alone", stmts, r.Window.Schema)
 	}
+}
+
+// buildOnFile builds the replay of trace b, written to a file of its own
+// (which schemaBefore reads), with o.
+func buildOnFile(t *testing.T, b []byte, o Options) *workload.Replay {
+	t.Helper()
+	o.Trace = filepath.Join(t.TempDir(), "t.trace")
+	if err := os.WriteFile(o.Trace, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := Build(opener(b), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -285,3 +285,23 @@ func TestFoldTempObjects(t *testing.T) {
 		t.Errorf("dealt %q: want connection 1's temporary table made and dropped in its slice", dealt)
 	}
 }
+
+// Folded, the schema statements run once before the slices, in no copy:
+// the remap's count of statements shared across copies (the report's
+// keys: line, "they ran unchanged" in every copy) leaves them out.
+func TestFoldRemapSharedLeavesSchemaOut(t *testing.T) {
+	b := windowTrace([]windowStmt{
+		{1, 0, "CREATE TABLE t (id INTEGER PRIMARY KEY, v)", true, true},
+		{1, 5, "INSERT INTO t VALUES (1, 'a')", true, true},
+		{2, 15, "INSERT INTO t VALUES (2, 'b')", true, true},
+	})
+	for _, tt := range []struct {
+		fold   int
+		shared int64
+	}{{1, 3}, {2, 2}} {
+		r := buildOnFile(t, b, Options{Order: workload.ReplayRace, Fold: tt.fold, Scale: 2})
+		if r.Remap == nil || r.Remap.Shared != tt.shared {
+			t.Errorf("fold %d: remap %+v, want %d statements shared", tt.fold, r.Remap, tt.shared)
+		}
+	}
+}

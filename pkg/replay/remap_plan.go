@@ -27,7 +27,16 @@ func planRemap(ctx context.Context, open func() (io.ReadCloser, error), r *workl
 	}
 	m := &workload.ReplayRemap{Tables: tables}
 	c := remapCount{tables: keyTables(m), plans: map[string]remapPlan{}, shared: map[string]bool{}, most: most}
-	if err := eachExec(open, r.Database, r.Window, c.add); err != nil {
+	add := func(_ uint64, e *sqltrace.Exec) { c.add(e) }
+	if r.TimeFold != nil { // a fold runs its schema statements once, before the slices: no copy runs them
+		texts, temps := foldTexts{}, connTemps{}
+		add = func(stream uint64, e *sqltrace.Exec) {
+			if !texts.of(e, temps.of([2]uint64{stream, e.Conn})).hoisted {
+				c.add(e)
+			}
+		}
+	}
+	if err := eachExec(open, r.Database, r.Window, add); err != nil {
 		return nil, err
 	}
 	m.Remapped, m.Shared, m.SharedFingerprints = c.remapped, c.shared0, len(c.shared)
@@ -50,7 +59,7 @@ func planRemap(ctx context.Context, open func() (io.ReadCloser, error), r *workl
 // schema of the database at path and succeeded (at most maxSchema).
 func schemaStatements(open func() (io.ReadCloser, error), path string) ([]string, error) {
 	var out []string
-	err := eachExec(open, path, nil, func(e *sqltrace.Exec) {
+	err := eachExec(open, path, nil, func(_ uint64, e *sqltrace.Exec) {
 		if e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
 			return
 		}
@@ -64,8 +73,8 @@ func schemaStatements(open func() (io.ReadCloser, error), path string) ([]string
 }
 
 // eachExec calls fn with each statement of the trace that ran on the
-// database at path (in window w, if not nil).
-func eachExec(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow, fn func(*sqltrace.Exec)) error {
+// database at path (in window w, if not nil), and its stream.
+func eachExec(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow, fn func(uint64, *sqltrace.Exec)) error {
 	f, err := open()
 	if err != nil {
 		return err
@@ -77,7 +86,7 @@ func eachExec(open func() (io.ReadCloser, error), path string, w *workload.Repla
 	sel := newWindowSel(w)
 	for tr.Next() {
 		if rec := tr.Record(); on.note(rec) && sel.where(rec.Stream, &rec.Exec) == 0 {
-			fn(&rec.Exec)
+			fn(rec.Stream, &rec.Exec)
 		}
 	}
 	return tr.Err()

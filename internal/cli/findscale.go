@@ -103,6 +103,8 @@ func (o *replayOptions) scaleSearch(fs *pflag.FlagSet) ([]judge.Expectation, err
 		return nil, errors.New("--find-scale judges every step by its own objectives: give them to --find-scale, not --expect")
 	case o.run.repeat != 1:
 		return nil, errors.New("--find-scale runs each scale once: it takes no --repeat")
+	case o.run.db != "":
+		return nil, errors.New("--find-scale runs a whole replay a step, each on a fresh copy of the snapshot: it keeps no database (give no --db)")
 	case o.scaling.max < 1:
 		return nil, fmt.Errorf("--max-scale %d: want 1 or more", o.scaling.max)
 	case o.run.format != "text" && o.run.format != "json":

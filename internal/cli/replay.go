@@ -147,7 +147,7 @@ hold its own keys): statements are judged by their errors and latency.
 --window FROM..TO replays the transactions whose first statement began
 in that span of the capture (a transaction straddling TO runs whole,
 one straddling FROM not at all); the schema statements before FROM
-(CREATE, DROP, ALTER) run first, so the window's statements find their
+(CREATE, DROP, ALTER, not of temporary objects) run first, so the window's statements find their
 tables and indexes, but the rows written before FROM are not: a window
 from a later start is not judged for divergence. --fold K cuts the
 span of the statements replayed (the capture's, or the window's) into K

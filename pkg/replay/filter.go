@@ -334,8 +334,9 @@ func (t *replayTally) addSelected(cut *selReader, where int, stream uint64, e *s
 	switch {
 	case where == 0 && !kept:
 		if e.Code == 0 && e.Flags&sqltrace.FlagCut == 0 {
+			temps := t.temps.of([2]uint64{stream, e.Conn})
 			for _, s := range sqltrace.SplitStatements(e.SQL) {
-				if hoisted(s) {
+				if hoisted(s, temps) {
 					t.cutSchema++
 				}
 			}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
 	"github.com/gobench/gobench/pkg/workload"
@@ -23,30 +22,36 @@ import (
 // foldText is what a fold does with a statement's text: hoisted, every
 // statement of it writes the schema and runs before the slices, not in
 // its slice; else rest, if not nil, is what runs in its slice (the text
-// held schema statements and others, as an sqlite3_exec's may).
+// held schema statements and others, as an sqlite3_exec's may). schema:
+// the text writes the schema, so what the fold does with it depends on
+// its connection's temporary objects (tempObjects), and is judged again
+// each time.
 type foldText struct {
 	hoisted bool
 	rest    []string
+	schema  bool
 }
 
 // foldTexts learns what a fold does with each statement's text.
 type foldTexts map[string]foldText
 
-// of returns what the fold does with statement e: nothing for one that
+// of returns what the fold does with statement e of a connection whose
+// temporary objects are temps (which it notes): nothing for one that
 // failed when captured or whose text the capture cut (it runs in its
 // slice as any other).
-func (m foldTexts) of(e *sqltrace.Exec) foldText {
+func (m foldTexts) of(e *sqltrace.Exec, temps tempObjects) foldText {
 	if e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
 		return foldText{}
 	}
-	if t, ok := m[e.SQL]; ok {
+	if t, ok := m[e.SQL]; ok && !t.schema {
 		return t
 	}
 	var t foldText
 	parts := sqltrace.SplitStatements(e.SQL)
 	var rest []string
 	for _, s := range parts {
-		if !hoisted(s) {
+		t.schema = t.schema || isSchema(s)
+		if !hoisted(s, temps) {
 			rest = append(rest, s)
 		}
 	}
@@ -63,15 +68,12 @@ func (m foldTexts) of(e *sqltrace.Exec) foldText {
 	return t
 }
 
-// hoisted reports whether a fold runs statement s once before its
-// slices: it writes the schema, and not that of a temporary table, view
-// or trigger (its connection's own, which must create it itself).
-func hoisted(s string) bool {
-	if !isSchema(s) {
-		return false
-	}
-	words := strings.Fields(strings.ToLower(prefix(strings.TrimSpace(s), 30)))
-	return len(words) < 2 || words[1] != "temp" && words[1] != "temporary"
+// hoisted reports whether a fold runs statement s, of a connection
+// whose temporary objects are temps (which it notes), once before its
+// slices: it writes the schema, and not that of a temporary table, view,
+// trigger or index (its connection's own, which must make it itself).
+func hoisted(s string, temps tempObjects) bool {
+	return isSchema(s) && !temps.owns(s)
 }
 
 // sliceOf returns the slice of r's fold that a transaction begun at
@@ -142,7 +144,7 @@ func foldTally(open func() (io.ReadCloser, error), r *workload.Replay) ([]worklo
 	f := r.TimeFold
 	on := newDBConns(r.Database)
 	clocks := map[[2]uint64]*txnClock{}
-	texts := foldTexts{}
+	texts, temps := foldTexts{}, connTemps{}
 	type part struct {
 		stream, conn uint64
 		slice        int
@@ -169,7 +171,7 @@ func foldTally(open func() (io.ReadCloser, error), r *workload.Replay) ([]worklo
 		if !cut.keep(rec.Stream, e) || r.Window != nil && !r.Window.Contains(begin) {
 			continue
 		}
-		if texts.of(e).hoisted {
+		if texts.of(e, temps.of(key)).hoisted {
 			f.Schema++
 			continue
 		}
@@ -193,6 +195,7 @@ func foldTally(open func() (io.ReadCloser, error), r *workload.Replay) ([]worklo
 type foldDealer struct {
 	start int64
 	texts foldTexts
+	temps tempObjects
 }
 
 // newFoldDealer returns the fold of worker w of r, nil when r is not
@@ -201,7 +204,7 @@ func newFoldDealer(r *workload.Replay, w workload.ReplayWorker) *foldDealer {
 	if r.TimeFold == nil || w.Stream == 0 {
 		return nil
 	}
-	return &foldDealer{start: sliceStart(r, w.Slice), texts: foldTexts{}}
+	return &foldDealer{start: sliceStart(r, w.Slice), texts: foldTexts{}, temps: tempObjects{}}
 }
 
 // keep reports whether the dealer deals statement e, the connection's
@@ -218,7 +221,12 @@ func (d *replayDealer) keep(e *sqltrace.Exec) bool {
 	if !kept || d.r.Window != nil && !d.r.Window.Contains(begin) {
 		return false
 	}
-	return d.fold == nil || sliceOf(d.r, begin) == d.w.Slice && !d.fold.texts.of(e).hoisted
+	if d.fold == nil {
+		return true
+	}
+	// Every statement of the connection, in every slice: a later slice's
+	// DROP of a temporary table made in an earlier one is the connection's.
+	return !d.fold.texts.of(e, d.fold.temps).hoisted && sliceOf(d.r, begin) == d.w.Slice
 }
 
 // origin returns when the dealer's statements' due times count from:
@@ -237,7 +245,7 @@ func (d *replayDealer) unfold(rd *Statement, e *sqltrace.Exec) {
 	if d.fold == nil {
 		return
 	}
-	if t := d.fold.texts.of(e); t.rest != nil {
+	if t := d.fold.texts.of(e, d.fold.temps); t.rest != nil {
 		rd.Stmts = t.rest
 	}
 }

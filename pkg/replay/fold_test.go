@@ -174,7 +174,7 @@ func TestFoldText(t *testing.T) {
 		{"CREATE TABLE u (x); INSERT INTO u VALUES (1)", 0, 0, false, []string{"INSERT INTO u VALUES (1)"}},
 		{"CREATE TABLE u (x); CREATE INDEX j ON u (x)", 0, 0, true, nil},
 	} {
-		got := foldTexts{}.of(&sqltrace.Exec{SQL: tt.sql, Code: tt.code, Flags: tt.flags})
+		got := foldTexts{}.of(&sqltrace.Exec{SQL: tt.sql, Code: tt.code, Flags: tt.flags}, tempObjects{})
 		if got.hoisted != tt.hoisted || len(got.rest) != len(tt.rest) || len(tt.rest) > 0 && strings.TrimSpace(got.rest[0]) != tt.rest[0] {
 			t.Errorf("%q (code %d, flags %v): %+v, want hoisted %v, rest %q", tt.sql, tt.code, tt.flags, got, tt.hoisted, tt.rest)
 		}
@@ -223,4 +223,85 @@ func workersOf(r *workload.Replay) int {
 		}
 	}
 	return n
+}
+
+// A connection's temporary objects are its own: a fold or a window runs
+// none of their schema statements first, on the replay's connection,
+// where they do not exist (a DROP of one failed the whole replay), and
+// deals them in their slice; another connection's DROP of the same name
+// is of a table of the database.
+func TestFoldTempObjects(t *testing.T) {
+	mine := tempObjects{}
+	for _, tt := range []struct {
+		sql     string
+		hoisted bool
+	}{
+		{"CREATE TABLE t (x)", true},
+		{"CREATE TEMP TABLE s (x)", false},
+		{"CREATE INDEX si ON s (x)", false},
+		{"create unique index if not exists sj on \"s\"(x)", false},
+		{"DROP INDEX si", false},
+		{"DROP TABLE s", false},
+		{"DROP TABLE s", true}, // dropped: another s is the database's
+		{"CREATE TABLE temp.u (x)", false},
+		{"CREATE TRIGGER tr AFTER INSERT ON u BEGIN SELECT 1; END", false},
+		{"DROP TRIGGER tr", false},
+		{"DROP TABLE IF EXISTS \"u\"", false},
+		{"CREATE INDEX ti ON t (x)", true},
+		{"DROP TABLE t", true},
+	} {
+		if got := (foldTexts{}).of(&sqltrace.Exec{SQL: tt.sql}, mine).hoisted; got != tt.hoisted {
+			t.Errorf("%q: hoisted %v, want %v", tt.sql, got, tt.hoisted)
+		}
+	}
+
+	b := windowTrace([]windowStmt{
+		{1, 0, "CREATE TABLE t (x)", true, true},
+		{1, 1, "CREATE TEMP TABLE s (x)", true, true},
+		{1, 2, "INSERT INTO s VALUES (1)", true, true},
+		{1, 3, "DROP TABLE s", true, true},
+		{2, 4, "CREATE TABLE s (y)", true, true},
+		{2, 5, "INSERT INTO t VALUES (1)", true, true},
+		{2, 20, "DROP TABLE s", true, true},
+	})
+	r := buildOnFile(t, b, Options{Order: workload.ReplayRace, Fold: 2})
+	stmts, err := schemaBefore(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range stmts {
+		got = append(got, s.sql)
+	}
+	want := []string{"CREATE TABLE t (x)", "CREATE TABLE s (y)", "DROP TABLE s"}
+	if !slices.Equal(got, want) || r.TimeFold.Schema != 3 {
+		t.Errorf("run first: %q (%d counted), want %q", got, r.TimeFold.Schema, want)
+	}
+	var dealt []string
+	for _, p := range dealFold(t, r) {
+		dealt = append(dealt, p.sqls...)
+	}
+	if !slices.Contains(dealt, "DROP TABLE s") || !slices.Contains(dealt, "CREATE TEMP TABLE s (x)") {
+		t.Errorf("dealt %q: want connection 1's temporary table made and dropped in its slice", dealt)
+	}
+}
+
+// Folded, the schema statements run once before the slices, in no copy:
+// the remap's count of statements shared across copies (the report's
+// keys: line, "they ran unchanged" in every copy) leaves them out.
+func TestFoldRemapSharedLeavesSchemaOut(t *testing.T) {
+	b := windowTrace([]windowStmt{
+		{1, 0, "CREATE TABLE t (id INTEGER PRIMARY KEY, v)", true, true},
+		{1, 5, "INSERT INTO t VALUES (1, 'a')", true, true},
+		{2, 15, "INSERT INTO t VALUES (2, 'b')", true, true},
+	})
+	for _, tt := range []struct {
+		fold   int
+		shared int64
+	}{{1, 3}, {2, 2}} {
+		r := buildOnFile(t, b, Options{Order: workload.ReplayRace, Fold: tt.fold, Scale: 2})
+		if r.Remap == nil || r.Remap.Shared != tt.shared {
+			t.Errorf("fold %d: remap %+v, want %d statements shared", tt.fold, r.Remap, tt.shared)
+		}
+	}
 }

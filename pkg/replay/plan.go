@@ -232,6 +232,7 @@ type replayTally struct {
 	// In a selection (workload.ReplaySelect): the transactions kept,
 	// and the schema statements of those cut that run first.
 	txns, cutSchema int64
+	temps           connTemps // each connection's temporary objects, whose schema statements do not run first
 }
 
 // tallyReplay counts the statements that ran on the database at path, per
@@ -246,7 +247,7 @@ func tallyReplay(open func() (io.ReadCloser, error), path string, w *workload.Re
 	defer f.Close()
 	r := sqltrace.NewReader(f)
 	r.Filter(nil, false)
-	t := &replayTally{path: path, conns: map[[2]uint64]int64{}, fps: map[string]int64{}, fpOf: map[[2]uint64]string{}, overrideOf: map[string]int{}, nondet: map[string]bool{}}
+	t := &replayTally{path: path, conns: map[[2]uint64]int64{}, fps: map[string]int64{}, fpOf: map[[2]uint64]string{}, overrideOf: map[string]int{}, nondet: map[string]bool{}, temps: connTemps{}}
 	on := newDBConns(path)
 	sel := newWindowSel(w)
 	cut, err := newSelReader(s, open, nil, newDBConns(path).note)
@@ -308,7 +309,7 @@ func (t *replayTally) addIn(where int, stream uint64, e *sqltrace.Exec) {
 		t.after++
 	default:
 		t.before++
-		if e.Code == 0 && e.Flags&sqltrace.FlagCut == 0 && isSchema(e.SQL) {
+		if e.Code == 0 && e.Flags&sqltrace.FlagCut == 0 && hoisted(e.SQL, t.temps.of([2]uint64{stream, e.Conn})) {
 			t.schema++
 		}
 	}

@@ -28,7 +28,16 @@ func planRemap(ctx context.Context, open func() (io.ReadCloser, error), r *workl
 	}
 	m := &workload.ReplayRemap{Tables: tables}
 	c := remapCount{tables: keyTables(m), plans: map[string]remapPlan{}, shared: map[string]bool{}, most: most}
-	if err := eachExec(open, r.Database, r.Window, r.Select, c.add); err != nil {
+	add := func(_ uint64, e *sqltrace.Exec) { c.add(e) }
+	if r.TimeFold != nil { // a fold runs its schema statements once, before the slices: no copy runs them
+		texts, temps := foldTexts{}, connTemps{}
+		add = func(stream uint64, e *sqltrace.Exec) {
+			if !texts.of(e, temps.of([2]uint64{stream, e.Conn})).hoisted {
+				c.add(e)
+			}
+		}
+	}
+	if err := eachExec(open, r.Database, r.Window, r.Select, add); err != nil {
 		return nil, err
 	}
 	m.Remapped, m.Shared, m.SharedFingerprints = c.remapped, c.shared0, len(c.shared)
@@ -51,7 +60,7 @@ func planRemap(ctx context.Context, open func() (io.ReadCloser, error), r *workl
 // schema of the database at path and succeeded (at most maxSchema).
 func schemaStatements(open func() (io.ReadCloser, error), path string) ([]string, error) {
 	var out []string
-	err := eachExec(open, path, nil, nil, func(e *sqltrace.Exec) {
+	err := eachExec(open, path, nil, nil, func(_ uint64, e *sqltrace.Exec) {
 		if e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
 			return
 		}
@@ -66,8 +75,8 @@ func schemaStatements(open func() (io.ReadCloser, error), path string) ([]string
 
 // eachExec calls fn with each statement of the trace that ran on the
 // database at path (in window w, if not nil; kept by selection s, if
-// not nil).
-func eachExec(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow, s *workload.ReplaySelect, fn func(*sqltrace.Exec)) error {
+// not nil), and its stream.
+func eachExec(open func() (io.ReadCloser, error), path string, w *workload.ReplayWindow, s *workload.ReplaySelect, fn func(uint64, *sqltrace.Exec)) error {
 	f, err := open()
 	if err != nil {
 		return err
@@ -89,7 +98,7 @@ func eachExec(open func() (io.ReadCloser, error), path string, w *workload.Repla
 		}
 		// both asked of every statement, in order
 		if kept, where := cut.keep(rec.Stream, &rec.Exec), sel.where(rec.Stream, &rec.Exec); kept && where == 0 {
-			fn(&rec.Exec)
+			fn(rec.Stream, &rec.Exec)
 		}
 	}
 	return errors.Join(tr.Err(), cut.Err())

@@ -146,8 +146,9 @@ type schemaStmt struct {
 // tables and ended).
 //
 // Folded (workload.ReplayFold), it returns those of the transactions
-// begun in the window too (or, without one, all), but not those of
-// temporary objects: they all run before the slices start.
+// begun in the window too (or, without one, all): they all run before
+// the slices start. Never those of temporary objects, which belong to
+// the connection that made them (hoisted).
 func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 	folded := r.TimeFold != nil
 	on := newDBConns(r.Database)
@@ -164,6 +165,7 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 		return nil, err
 	}
 	defer cut.Close()
+	conns := connTemps{}
 	var out []schemaStmt
 	for tr.Next() {
 		rec := tr.Record()
@@ -176,8 +178,9 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 		if where > 0 || where == 0 && !folded && kept || e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
 			continue
 		}
+		temps := conns.of([2]uint64{rec.Stream, e.Conn})
 		for _, s := range sqltrace.SplitStatements(e.SQL) {
-			if isSchema(s) && (where < 0 && !folded || hoisted(s)) {
+			if hoisted(s, temps) { // a temporary object is its connection's own: the replay's connection cannot make it for the window's
 				if len(out) == maxSchema {
 					return nil, fmt.Errorf("more than %d schema statements before the window: replay a window from the capture's start", maxSchema)
 				}

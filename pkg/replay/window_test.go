@@ -249,3 +249,43 @@ func TestScaleWorkers(t *testing.T) {
 		t.Errorf("scale in the order of commits: %v", err)
 	}
 }
+
+// A temporary table belongs to the connection that created it: one
+// created before a window is not run first on the replay's own
+// connection (where the window's connections could not see it, and
+// where two connections' CREATE TEMP TABLE of one name failed the whole
+// replay), nor counted among the schema statements run first.
+func TestWindowSchemaSkipsTemporary(t *testing.T) {
+	b := windowTrace([]windowStmt{
+		{1, 0, "CREATE TABLE t (x)", true, true},
+		{1, 1, "CREATE TEMP TABLE s (x)", true, true},
+		{2, 2, "create temporary table s (x)", true, true},
+		{2, 3, "CREATE TEMP VIEW v AS SELECT 1", true, true},
+		{1, 20, "INSERT INTO t VALUES (1)", true, true},
+		{2, 21, "INSERT INTO s VALUES (1)", true, true},
+	})
+	w := &workload.ReplayWindow{From: workload.Duration(10 * time.Millisecond)}
+	r := buildOnFile(t, b, Options{Order: workload.ReplayRace, Window: w})
+	stmts, err := schemaBefore(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stmts) != 1 || stmts[0].sql != "CREATE TABLE t (x)" || r.Window.Schema != 1 {
+		t.Errorf("run first: %+v, counted %d; want the table t alone", stmts, r.Window.Schema)
+	}
+}
+
+// buildOnFile builds the replay of trace b, written to a file of its own
+// (which schemaBefore reads), with o.
+func buildOnFile(t *testing.T, b []byte, o Options) *workload.Replay {
+	t.Helper()
+	o.Trace = filepath.Join(t.TempDir(), "t.trace")
+	if err := os.WriteFile(o.Trace, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := Build(opener(b), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

@@ -43,17 +43,8 @@ func TestTempObjectsMadeAtPartStart(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.o.Order = workload.ReplayRace
 			r := buildOnFile(t, b, tt.o)
-			ctx := context.Background()
-			path := filepath.Join(t.TempDir(), "r.db")
-			if err := os.WriteFile(path, nil, 0o600); err != nil { // an empty file: an empty database
-				t.Fatal(err)
-			}
-			st, err := sqlite.Modernc().Open(ctx, store.Config{Path: path, Reuse: true, Bare: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			if err := ApplySchema(ctx, st, r); err != nil {
+			st := emptyStore(t)
+			if err := ApplySchema(context.Background(), st, r); err != nil {
 				t.Fatal(err)
 			}
 			p := &workload.Plan{Replay: r}
@@ -100,4 +91,19 @@ func runPart(t *testing.T, st store.Store, p *workload.Plan, i int) []string {
 		}
 	}
 	return setup
+}
+
+// emptyStore opens an empty SQLite database, closed at t's end.
+func emptyStore(t *testing.T) store.Store {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "r.db")
+	if err := os.WriteFile(path, nil, 0o600); err != nil { // an empty file: an empty database
+		t.Fatal(err)
+	}
+	st, err := sqlite.Modernc().Open(context.Background(), store.Config{Path: path, Reuse: true, Bare: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

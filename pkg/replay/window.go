@@ -168,6 +168,10 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 	conns := connTemps{}
 	var out []schemaStmt
 	what := schemaWhat(r)
+	var own ownObjects
+	if folded {
+		own = ownObjectsOf(r.TimeFold.Own)
+	}
 	for tr.Next() {
 		rec := tr.Record()
 		if !on.note(rec) {
@@ -181,7 +185,9 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 		}
 		temps := conns.of([2]uint64{rec.Stream, e.Conn})
 		for _, s := range sqltrace.SplitStatements(e.SQL) {
-			if hoisted(s, temps) { // a temporary object is its connection's own: the replay's connection cannot make it for the window's
+			// a temporary object is its connection's own: the replay's connection cannot make it for the window's;
+			// one the fold's statements drop, its slices' own
+			if hoisted(s, temps) && !(where == 0 && own.of(s)) {
 				if len(out) == maxSchema {
 					return nil, fmt.Errorf("%s: more than %d statements: replay from the capture's start, unfolded", what, maxSchema)
 				}

@@ -99,6 +99,8 @@ func (o *replayOptions) scaleSearch(fs *pflag.FlagSet) ([]judge.Expectation, err
 		return nil, errors.New("--find-scale --by fold runs the folds itself: it takes no --fold")
 	case o.scaling.by == "fold" && o.scaling.max > workload.MaxFold:
 		return nil, fmt.Errorf("--max-scale %d: --by fold cuts the capture into at most %d time slices", o.scaling.max, workload.MaxFold)
+	case o.scaling.by == "scale" && o.scaling.max > workload.MaxWorkers:
+		return nil, fmt.Errorf("--max-scale %d: --scale runs at most %d copies of each captured connection", o.scaling.max, workload.MaxWorkers)
 	case len(o.expects) > 0:
 		return nil, errors.New("--find-scale judges every step by its own objectives: give them to --find-scale, not --expect")
 	case o.run.repeat != 1:

@@ -94,9 +94,13 @@ func ParseObjectives(s string) ([]judge.Expectation, error) {
 		if part == "" {
 			continue
 		}
+		if len(strings.Fields(part)) < 3 {
+			// judge's error would give --expect's syntax, comparisons of cells included
+			return nil, fmt.Errorf("objective %q: want 'NAME STATISTIC OP LIMIT', such as 'upsert p99 <= 5ms' (several joined with commas)", part)
+		}
 		e, err := judge.ParseExpectation(part)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("objective %q: %s", part, strings.TrimPrefix(err.Error(), fmt.Sprintf("--expect %q: ", part)))
 		}
 		if !e.Absolute || e.Cells != "" {
 			return nil, fmt.Errorf("objective %q: want a condition on one run, such as 'upsert p99 <= 5ms' (no cells, no comparison between them)", part)

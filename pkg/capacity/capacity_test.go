@@ -323,8 +323,9 @@ func TestParseObjectives(t *testing.T) {
 		"upsert p99: wal <= 0.5x rollback":   "no cells",
 		"upsert p99 <= 5":                    "latency with its unit",
 		"upsert p99 <= 5ms, read p100 < 1ms": "metric",
+		"foo":                                "want 'NAME STATISTIC OP LIMIT'",
 	} {
-		if _, err := ParseObjectives(in); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ParseObjectives(in); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "--expect") {
 			t.Errorf("ParseObjectives(%q) = %v, want an error with %q", in, err, want)
 		}
 	}

@@ -32,8 +32,22 @@ type foldText struct {
 	schema  bool
 }
 
-// foldTexts learns what a fold does with each statement's text.
-type foldTexts map[string]foldText
+// foldTexts learns what a fold does with each statement's text; own
+// are the objects the capture drops (workload.ReplayFold.Own), whose
+// schema statements run in their slices.
+type foldTexts struct {
+	seen map[string]foldText
+	own  ownObjects
+}
+
+// newFoldTexts returns what fold f (nil: none yet) does with the texts.
+func newFoldTexts(f *workload.ReplayFold) foldTexts {
+	t := foldTexts{seen: map[string]foldText{}}
+	if f != nil {
+		t.own = ownObjectsOf(f.Own)
+	}
+	return t
+}
 
 // of returns what the fold does with statement e of a connection whose
 // temporary objects are temps (which it notes): nothing for one that
@@ -43,7 +57,7 @@ func (m foldTexts) of(e *sqltrace.Exec, temps tempObjects) foldText {
 	if e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 {
 		return foldText{}
 	}
-	if t, ok := m[e.SQL]; ok && !t.schema {
+	if t, ok := m.seen[e.SQL]; ok && !t.schema {
 		return t
 	}
 	var t foldText
@@ -51,7 +65,7 @@ func (m foldTexts) of(e *sqltrace.Exec, temps tempObjects) foldText {
 	var rest []string
 	for _, s := range parts {
 		t.schema = t.schema || isSchema(s)
-		if !hoisted(s, temps) {
+		if !hoisted(s, temps) || m.own.of(s) { // hoisted asked first: it notes temps
 			rest = append(rest, s)
 		}
 	}
@@ -62,8 +76,8 @@ func (m foldTexts) of(e *sqltrace.Exec, temps tempObjects) foldText {
 	case len(rest) < len(parts):
 		t.rest = rest
 	}
-	if len(m) < sqltrace.MaxTexts {
-		m[e.SQL] = t
+	if len(m.seen) < sqltrace.MaxTexts {
+		m.seen[e.SQL] = t
 	}
 	return t
 }
@@ -112,7 +126,11 @@ func foldReplay(open func() (io.ReadCloser, error), r *workload.Replay, o Option
 		return fmt.Errorf("--fold %d: the statements replayed span %v, too short to cut into %d slices", o.Fold, workload.Duration(r.Duration), o.Fold)
 	}
 	f := &workload.ReplayFold{Slices: o.Fold, Slice: workload.Duration(r.Duration / k), Statements: make([]int64, o.Fold)}
+	var err error
 	r.TimeFold = f
+	if f.Own, err = droppedObjects(open, r); err != nil {
+		return err
+	}
 	conns, err := foldTally(open, r)
 	if err != nil {
 		return err
@@ -144,7 +162,7 @@ func foldTally(open func() (io.ReadCloser, error), r *workload.Replay) ([]worklo
 	f := r.TimeFold
 	on := newDBConns(r.Database)
 	clocks := map[[2]uint64]*txnClock{}
-	texts, temps := foldTexts{}, connTemps{}
+	texts, temps := newFoldTexts(f), connTemps{}
 	type part struct {
 		stream, conn uint64
 		slice        int
@@ -204,7 +222,7 @@ func newFoldDealer(r *workload.Replay, w workload.ReplayWorker) *foldDealer {
 	if r.TimeFold == nil || w.Stream == 0 {
 		return nil
 	}
-	return &foldDealer{start: sliceStart(r, w.Slice), texts: foldTexts{}, temps: tempObjects{}}
+	return &foldDealer{start: sliceStart(r, w.Slice), texts: newFoldTexts(r.TimeFold), temps: tempObjects{}}
 }
 
 // keep reports whether the dealer deals statement e, the connection's

@@ -30,7 +30,7 @@ func planRemap(ctx context.Context, open func() (io.ReadCloser, error), r *workl
 	c := remapCount{tables: keyTables(m), plans: map[string]remapPlan{}, shared: map[string]bool{}, most: most}
 	add := func(_ uint64, e *sqltrace.Exec) { c.add(e) }
 	if r.TimeFold != nil { // a fold runs its schema statements once, before the slices: no copy runs them
-		texts, temps := foldTexts{}, connTemps{}
+		texts, temps := newFoldTexts(r.TimeFold), connTemps{}
 		add = func(stream uint64, e *sqltrace.Exec) {
 			if !texts.of(e, temps.of([2]uint64{stream, e.Conn})).hoisted {
 				c.add(e)

@@ -50,6 +50,11 @@ type Statement struct {
 	// Unjudged says not to judge whether it did something else than when
 	// captured (workload.Replay.Judged): its errors and latency count.
 	Unjudged bool
+	// Setup, on the first statement of a slice's or a window's part of a
+	// connection, is the CREATE statements of the connection's temporary
+	// objects live at the part's start, made earlier on another
+	// connection: they run first, schema only, and are not judged.
+	Setup []string
 
 	// kind is its kind's id (workload.ReplayKind.ID); log keeps the
 	// first of each kind that diverged (nil: none kept).
@@ -63,6 +68,9 @@ func (rd *Statement) Run(conn store.Conn) (workload.SampleFlags, error) {
 	var flags workload.SampleFlags
 	if rd.Want.Code != 0 {
 		flags |= workload.FlagCaptureError
+	}
+	if err := rd.setup(conn); err != nil {
+		return flags, err
 	}
 	if rd.Skip {
 		return flags | workload.FlagSkipped, nil
@@ -95,6 +103,21 @@ func (rd *Statement) Run(conn store.Conn) (workload.SampleFlags, error) {
 		err = fmt.Errorf("the trace's statement %.80q: %w", rd.SQL, err)
 	}
 	return flags, err
+}
+
+// setup makes the connection's temporary objects (Setup), once.
+func (rd *Statement) setup(conn store.Conn) error {
+	ex, ok := conn.(store.Executor)
+	if !ok || len(rd.Setup) == 0 {
+		return nil // one that is not refuses the statement itself
+	}
+	for _, s := range rd.Setup {
+		if _, err := ex.Execute(s, nil, -1, false); err != nil {
+			return fmt.Errorf("making the connection's temporary objects first: %.80q: %w", s, err)
+		}
+	}
+	rd.Setup = nil
+	return nil
 }
 
 // exec runs the statement: each of its statements in turn if its text
@@ -309,6 +332,9 @@ type replayDealer struct {
 	remap *remapper
 	// fold, in a folded replay, is the worker's slice (nil: not folded).
 	fold *foldDealer
+	// temps follows the connection's temporary objects, for the first
+	// statement dealt to make them (Statement.Setup).
+	temps tempDefs
 	// sel, in a selection (workload.ReplaySelect), says which of the
 	// connection's transactions run (nil: all).
 	sel *selReader
@@ -378,10 +404,15 @@ func (d *replayDealer) Deal(out *deal.Deal) error {
 			continue
 		}
 		if !d.keep(&rec.Exec) {
+			d.temps.note(&rec.Exec)
 			continue
 		}
 		d.n++
 		d.fill(&rec.Exec)
+		if d.n == 1 && d.clock != nil { // a part of the connection that may start late
+			d.deal.Setup = d.temps.live()
+		}
+		d.temps.note(&rec.Exec)
 		*out = deal.Deal{Op: d.text(rec.Exec.SQL).op, Action: &d.deal, Seq: uint64(d.n - 1)}
 		return nil
 	}

@@ -3,6 +3,8 @@ package replay
 import (
 	"slices"
 	"strings"
+
+	"github.com/gobench/gobench/pkg/sqltrace"
 )
 
 // tempObjects are the temporary tables, views, triggers and indexes one
@@ -95,4 +97,49 @@ func (c connTemps) of(key [2]uint64) tempObjects {
 		c[key] = t
 	}
 	return t
+}
+
+// tempDef is the CREATE statement of a connection's temporary object.
+type tempDef struct{ name, on, sql string }
+
+// tempDefs follows the temporary objects of one captured connection, live
+// as its statements run, and the statements that made them: a slice's
+// or a window's part of the connection, a fresh connection, makes those
+// live at its start first (Statement.Setup), schema only.
+type tempDefs struct {
+	names tempObjects
+	defs  []tempDef
+}
+
+// note notes statement e of the connection: what it made or dropped of
+// its temporary objects, if it succeeded and its text is whole.
+func (t *tempDefs) note(e *sqltrace.Exec) {
+	if e.Code != 0 || e.Flags&sqltrace.FlagCut != 0 || !isSchema(e.SQL) {
+		return
+	}
+	if t.names == nil {
+		t.names = tempObjects{}
+	}
+	for _, s := range sqltrace.SplitStatements(e.SQL) {
+		verb, _, name, on := objectOf(s)
+		if !t.names.owns(s) {
+			continue
+		}
+		switch {
+		case verb == "create" && len(t.defs) < maxSchema:
+			t.defs = append(t.defs, tempDef{name: name, on: on, sql: strings.TrimSpace(s)})
+		case verb == "drop": // and what was made on it
+			t.defs = slices.DeleteFunc(t.defs, func(d tempDef) bool { return d.name == name || d.on == name })
+		}
+	}
+}
+
+// live returns the CREATE statements of the temporary objects live now,
+// in the order they were made (nil: none).
+func (t *tempDefs) live() []string {
+	var out []string
+	for _, d := range t.defs {
+		out = append(out, d.sql)
+	}
+	return out
 }

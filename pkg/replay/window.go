@@ -167,6 +167,11 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 	defer cut.Close()
 	conns := connTemps{}
 	var out []schemaStmt
+	what := schemaWhat(r)
+	var own ownObjects
+	if folded {
+		own = ownObjectsOf(r.TimeFold.Own)
+	}
 	for tr.Next() {
 		rec := tr.Record()
 		if !on.note(rec) {
@@ -180,9 +185,11 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 		}
 		temps := conns.of([2]uint64{rec.Stream, e.Conn})
 		for _, s := range sqltrace.SplitStatements(e.SQL) {
-			if hoisted(s, temps) { // a temporary object is its connection's own: the replay's connection cannot make it for the window's
+			// a temporary object is its connection's own: the replay's connection cannot make it for the window's;
+			// one the fold's statements drop, its slices' own
+			if hoisted(s, temps) && !(where == 0 && own.of(s)) {
 				if len(out) == maxSchema {
-					return nil, fmt.Errorf("more than %d schema statements before the window: replay a window from the capture's start", maxSchema)
+					return nil, fmt.Errorf("%s: more than %d statements: replay from the capture's start, unfolded", what, maxSchema)
 				}
 				out = append(out, schemaStmt{start: e.Start, sql: s})
 			}
@@ -193,6 +200,16 @@ func schemaBefore(r *workload.Replay) ([]schemaStmt, error) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out, nil
+}
+
+// schemaWhat names the schema statements r runs first, for its errors:
+// those before its window, or, folded or selected without one, those run
+// before the rest.
+func schemaWhat(r *workload.Replay) string {
+	if r.Window != nil && r.Window.From > 0 {
+		return "the schema before the window"
+	}
+	return "the schema run first"
 }
 
 // ApplySchema runs, on a connection of st, the schema statements of the
@@ -212,7 +229,7 @@ func ApplySchema(ctx context.Context, st store.Store, r *workload.Replay) error 
 	}
 	c, err := st.Conn(ctx)
 	if err != nil {
-		return fmt.Errorf("the schema before the window: opening a connection: %w", err)
+		return fmt.Errorf("%s: opening a connection: %w", schemaWhat(r), err)
 	}
 	defer c.Close()
 	ex, ok := c.(store.Executor)
@@ -221,7 +238,7 @@ func ApplySchema(ctx context.Context, st store.Store, r *workload.Replay) error 
 	}
 	for _, s := range stmts {
 		if _, err := ex.Execute(s.sql, nil, -1, false); err != nil {
-			return fmt.Errorf("the schema before the window: %.80q: %w", s.sql, err)
+			return fmt.Errorf("%s: %.80q: %w", schemaWhat(r), s.sql, err)
 		}
 	}
 	return ctx.Err()

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -288,4 +289,33 @@ func buildOnFile(t *testing.T, b []byte, o Options) *workload.Replay {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// A schema statement run first that fails names what it was part of:
+// the schema before a window from a later start, or, folded without
+// one, the schema run first (there is no window).
+func TestApplySchemaFailureNamed(t *testing.T) {
+	b := windowTrace([]windowStmt{
+		{1, 0, "CREATE TABLE t (x)", true, true},
+		{1, 5, "INSERT INTO t VALUES (1)", true, true},
+		{1, 20, "SELECT * FROM t", true, true},
+	})
+	for _, tt := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Fold: 2}, "the schema run first: "},
+		{Options{Window: &workload.ReplayWindow{From: workload.Duration(10 * time.Millisecond)}}, "the schema before the window: "},
+	} {
+		tt.o.Order = workload.ReplayRace
+		r := buildOnFile(t, b, tt.o)
+		st := emptyStore(t)
+		var err error
+		for range 2 { // the second finds t made
+			err = ApplySchema(context.Background(), st, r)
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || !strings.Contains(err.Error(), "already exists") {
+			t.Errorf("%+v: %v, want %q and the table's error", tt.o, err, tt.want)
+		}
+	}
 }

@@ -44,3 +44,31 @@ func TestReplayLinesScaleKeys(t *testing.T) {
 		})
 	}
 }
+
+// A scaled replay labels as expected the errors of its schema statements
+// without IF [NOT] EXISTS, which every copy runs and all but the first
+// fail (the table made, or gone), and not those of one with it, nor of a
+// temporary table's, each connection's own.
+func TestReplayLinesScaleSchema(t *testing.T) {
+	kinds := []workload.ReplayKind{
+		{ID: "qcreate", Fingerprint: "create table t(x)"},
+		{ID: "qdrop", Fingerprint: "drop table t"},
+		{ID: "qifne", Fingerprint: "create table if not exists u(x)"},
+		{ID: "qtemp", Fingerprint: "create temp table s(x)"},
+		{ID: "qins", Fingerprint: "insert into t values(?)"},
+	}
+	ops := []result.OpStats{
+		{Kind: "qcreate", Errors: result.Errors{Total: 3, Other: 3}},
+		{Kind: "qdrop", Errors: result.Errors{Total: 3, Other: 3}},
+		{Kind: "qifne", Errors: result.Errors{Total: 1, Other: 1}},
+		{Kind: "qtemp", Errors: result.Errors{Total: 1, Other: 1}},
+		{Kind: "qins", Errors: result.Errors{Total: 2, Other: 2}},
+	}
+	r := &result.Result{}
+	r.Plan.Replay = &workload.Replay{Order: workload.ReplayRace, Scale: 4, Kinds: kinds}
+	ph := result.Phase{Ops: ops}
+	ph.Total.Errors = result.Errors{Total: 10, Other: 10}
+	checkText(t, strings.Join(replayLines(r, ph), "\n"),
+		[]string{"(6 other errors among them are expected: they are of schema statements without IF [NOT] EXISTS that every copy runs, and all but the first find the object made or gone)"},
+		[]string{"constraint errors"})
+}

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gobench/gobench/pkg/sqltrace"
@@ -234,6 +235,26 @@ type ReplayKind struct {
 	// see sqltrace.NonDeterministic): what it returns or writes differs
 	// in a replay whatever the order.
 	NonDeterministic bool `json:"non_deterministic,omitempty"`
+}
+
+// CopiesCollide reports whether the kind's statements fail, by design,
+// in every copy of a scaled replay but the first: they create or drop an
+// object of the database (not a temporary one, each connection's own)
+// without IF NOT EXISTS or IF EXISTS, so every copy after the first
+// finds it made, or gone.
+func (k ReplayKind) CopiesCollide() bool {
+	w := strings.Fields(k.Fingerprint)
+	if len(w) < 3 || w[0] != "create" && w[0] != "drop" {
+		return false
+	}
+	i := 1
+	if w[i] == "unique" || w[i] == "virtual" {
+		i++
+	}
+	if i+1 >= len(w) || w[i] != "table" && w[i] != "index" && w[i] != "view" && w[i] != "trigger" {
+		return false // a temporary one (create temp …), or not a schema object
+	}
+	return w[i+1] != "if" && !strings.HasPrefix(w[i+1], "temp.")
 }
 
 // Override is a statement that set what the run's settings set.

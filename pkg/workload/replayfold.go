@@ -31,6 +31,11 @@ type ReplayFold struct {
 	// every slice finds the tables and indexes; they are not run again in
 	// their slice.
 	Schema int64 `json:"schema"`
+	// Own names the objects (not temporary) the capture drops: their
+	// schema statements, and those of the indexes and triggers on them,
+	// are not of Schema but run in their slices, as captured, so that
+	// the statements between a CREATE and its DROP find the table.
+	Own []string `json:"own,omitempty"`
 	// Span is how long the folded replay's statements take to come as
 	// captured: the longest of a slice's, from its start to its last
 	// statement's start, its last due time at speed 1 (a transaction

@@ -173,6 +173,9 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions, fs *pflag.FlagSe
 	}
 	began := time.Now()
 	m, runErr := o.runCuts(ctx, env, p)
+	if runErr != nil && ctx.Err() == nil {
+		return runErr // every candidate failed: one line, no table of dashes
+	}
 	stopped := "the power-cut runs stopped early, and no speed run was made: "
 	if runErr == nil {
 		stopped = "the speed runs stopped early: "
@@ -197,6 +200,8 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions, fs *pflag.FlagSe
 // dropped) for the answer to show.
 func (o *chooseOptions) runCuts(ctx context.Context, env *Env, p *choose.Plan) (choose.Measured, error) {
 	m := choose.Measured{Failed: map[string]string{}}
+	var failed []string
+	errs := map[string]error{}
 	for i, c := range p.Crash {
 		if c == nil {
 			continue
@@ -207,9 +212,17 @@ func (o *chooseOptions) runCuts(ctx context.Context, env *Env, p *choose.Plan) (
 				return m, err
 			}
 			m.Failed[p.Candidates[i].Name()] = err.Error()
-			o.run.notef(env, "%s: power-cut run failed: %v", p.Candidates[i].Name(), err)
+			failed, errs[p.Candidates[i].Name()] = append(failed, p.Candidates[i].Name()), err
 		}
 		m.Crash = append(m.Crash, runs...)
+	}
+	// Said once where every one failed (the workload's own fault), else
+	// a note each, after the runs.
+	if err := choose.EveryFailed(p, errs); err != nil {
+		return m, err
+	}
+	for _, name := range failed {
+		o.run.notef(env, "%s: power-cut run failed: %v", name, m.Failed[name])
 	}
 	return m, nil
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gobench/gobench/pkg/preset"
 )
 
@@ -71,6 +73,20 @@ func TestChooseUnusedOperationCount(t *testing.T) {
 		got := unusedOperationCount(tt.props, tt.canonical)
 		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// --rank-by's help says every default rankKey falls back to, not only
+// the first (a workload whose closed-loop roles all read has no writer).
+func TestChooseRankByHelp(t *testing.T) {
+	t.Parallel()
+	fs := pflag.NewFlagSet("choose", pflag.ContinueOnError)
+	defaultChooseOptions().AddFlags(fs)
+	usage := fs.Lookup("rank-by").Usage
+	for _, want := range []string{"the first closed-loop role that writes", "else the first closed-loop role", "else the first role"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("--rank-by's help %q lacks %q", usage, want)
 		}
 	}
 }

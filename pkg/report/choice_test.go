@@ -295,3 +295,29 @@ func TestChoiceCuts(t *testing.T) {
 		}
 	}
 }
+
+// The header says how many speed runs the rows had: the planned repeats
+// where a row completed them all, else how many of those planned (an
+// interrupt after two of five), as the rows' ranges do.
+func TestChoiceHeaderRuns(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		runs []int
+		want string
+	}{
+		{"all made", []int{5, 5}, "measured: 5 interleaved runs of 1s each per row"},
+		{"one row short", []int{5, 3}, "measured: 5 interleaved runs of 1s each per row"},
+		{"interrupted", []int{2, 2}, "measured: 2 of 5 planned interleaved runs of 1s each per row"},
+		{"interrupted mid-round", []int{3, 2}, "measured: 2–3 of 5 planned interleaved runs of 1s each per row"},
+		{"none made", []int{0, 0}, "measured: 0 of 5 planned interleaved runs"},
+	} {
+		c := &result.Choice{Keep: "none", Repeats: 5, Duration: time.Second}
+		for _, n := range tt.runs {
+			c.Rows = append(c.Rows, result.ChoiceRow{Driver: "bbolt", Runs: n})
+		}
+		if got := strings.Join(choiceHeader(c), "\n"); !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -197,6 +197,12 @@ func TestChoiceUnstated(t *testing.T) {
 			[]string{"no space amp for a, d: small", "no space amp for c: uncounted"}},
 		{"none", []result.ChoiceRow{row("a", "", 3)}, nil},
 		{"one row", []result.ChoiceRow{row("a", "small", 3)}, []string{"no space amp for a: small"}},
+		{"figures differ", []result.ChoiceRow{row("a", "live (1 MiB) is small", 3), row("b", "live (2 MiB) is small", 3), row("c", "", 3)},
+			[]string{"no space amp for a (1 MiB), b (2 MiB): live is small"}},
+		{"figures differ in every row", []result.ChoiceRow{row("a", "live (1 MiB) is small", 3), row("b", "live (2 MiB) is small", 3), row("c", "live (1 MiB) is small", 3)},
+			[]string{"no space amp for a (1 MiB), b (2 MiB), c (1 MiB): live is small"}},
+		{"figures alike", []result.ChoiceRow{row("a", "live (1 MiB) is small", 3), row("b", "live (1 MiB) is small", 3)},
+			[]string{"no space amp in any row: live (1 MiB) is small"}},
 	} {
 		got := choiceUnstated(tt.rows, "space amp", func(r result.ChoiceRow) string { return r.SpaceNote })
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") {

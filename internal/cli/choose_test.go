@@ -36,6 +36,9 @@ func TestChooseBadInput(t *testing.T) {
 		{[]string{"--file", "nothere.sql"}, "--file: open nothere.sql"},
 		{[]string{"--trace", "nothere.trace"}, "nothere.trace: "},
 		{[]string{"--builtin", "tpcb-like", "--file", "x.sql"}, "--file: open x.sql"},
+		{[]string{"--mix", "read=90,scan=10", "--scan-length", "0"}, "--scan-length 0: a scan reads at least one key"},
+		{[]string{"--ycsb", "e", "--scan-length", "10"}, "--scan-length applies to a mix or roles workload, not to --ycsb"},
+		{[]string{"--mix", "read=100", "--scan-length", "10"}, "scan length 10: no phase of the plan scans"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			env, stdout, stderr := testEnv(t)

@@ -43,7 +43,7 @@ func (o *chooseOptions) AddFlags(fs *pflag.FlagSet) {
 	inGroup(fs, groupWorkload, func() {
 		o.work.AddFlags(fs)
 		fs.StringVar(&o.spec.Keep, "keep", o.spec.Keep, "the promise the service needs: acked (no acknowledged write lost at a power cut), process-crash (none lost when the process dies) or none")
-		fs.StringVar(&o.spec.RankBy, "rank-by", "", "with --role, the role whose ops/s ranks the rows and the margin (default: the first closed-loop role that writes)")
+		fs.StringVar(&o.spec.RankBy, "rank-by", "", "with --role, the role whose ops/s ranks the rows and the margin (default: the first closed-loop role that writes, else the first closed-loop role, else the first role)")
 		fs.DurationVar(&o.spec.Budget, "budget", o.spec.Budget, "the time the measuring may take; it sizes the runs, their repeats and the power cuts")
 		fs.StringArrayVar(&o.expect, "expect", nil, "gate on the winner's margin over the runner-up, 'margin OP FACTOR' (such as 'margin >= 1.5'): exit 3 when the interval of the ratio lies wholly on the wrong side, 4 when it straddles the factor or there is none (repeatable)")
 	})
@@ -104,7 +104,8 @@ lost; the winner and its margin over the runner-up, with the interval of
 the ratio; and what was not measured. With roles, each row shows each
 role's ops/s and p99, and one role's ops/s ranks the rows and the margin:
 --rank-by ROLE's, by default the first closed-loop role that writes (the
-promise is about writes); the header says which. --expect 'margin >= 1.5' gates the
+promise is about writes), else the first closed-loop role, else the first
+role; the header says which. --expect 'margin >= 1.5' gates the
 margin: exit 3 when the interval of the ratio lies wholly below 1.5, 4
 when it cannot tell.`,
 		Example: `  # Write-heavy service that must not lose an acknowledged write at a power cut
@@ -173,6 +174,9 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions, fs *pflag.FlagSe
 	}
 	began := time.Now()
 	m, runErr := o.runCuts(ctx, env, p)
+	if runErr != nil && ctx.Err() == nil {
+		return runErr // every candidate failed: one line, no table of dashes
+	}
 	stopped := "the power-cut runs stopped early, and no speed run was made: "
 	if runErr == nil {
 		stopped = "the speed runs stopped early: "
@@ -197,6 +201,8 @@ func runChoose(ctx context.Context, env *Env, o *chooseOptions, fs *pflag.FlagSe
 // dropped) for the answer to show.
 func (o *chooseOptions) runCuts(ctx context.Context, env *Env, p *choose.Plan) (choose.Measured, error) {
 	m := choose.Measured{Failed: map[string]string{}}
+	var failed []string
+	errs := map[string]error{}
 	for i, c := range p.Crash {
 		if c == nil {
 			continue
@@ -207,9 +213,17 @@ func (o *chooseOptions) runCuts(ctx context.Context, env *Env, p *choose.Plan) (
 				return m, err
 			}
 			m.Failed[p.Candidates[i].Name()] = err.Error()
-			o.run.notef(env, "%s: power-cut run failed: %v", p.Candidates[i].Name(), err)
+			failed, errs[p.Candidates[i].Name()] = append(failed, p.Candidates[i].Name()), err
 		}
 		m.Crash = append(m.Crash, runs...)
+	}
+	// Said once where every one failed (the workload's own fault), else
+	// a note each, after the runs.
+	if err := choose.EveryFailed(p, errs); err != nil {
+		return m, err
+	}
+	for _, name := range failed {
+		o.run.notef(env, "%s: power-cut run failed: %v", name, m.Failed[name])
 	}
 	return m, nil
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gobench/gobench/pkg/preset"
 )
 
@@ -34,6 +36,9 @@ func TestChooseBadInput(t *testing.T) {
 		{[]string{"--file", "nothere.sql"}, "--file: open nothere.sql"},
 		{[]string{"--trace", "nothere.trace"}, "nothere.trace: "},
 		{[]string{"--builtin", "tpcb-like", "--file", "x.sql"}, "--file: open x.sql"},
+		{[]string{"--mix", "read=90,scan=10", "--scan-length", "0"}, "--scan-length 0: a scan reads at least one key"},
+		{[]string{"--ycsb", "e", "--scan-length", "10"}, "--scan-length applies to a mix or roles workload, not to --ycsb"},
+		{[]string{"--mix", "read=100", "--scan-length", "10"}, "scan length 10: no phase of the plan scans"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			env, stdout, stderr := testEnv(t)
@@ -71,6 +76,20 @@ func TestChooseUnusedOperationCount(t *testing.T) {
 		got := unusedOperationCount(tt.props, tt.canonical)
 		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// --rank-by's help says every default rankKey falls back to, not only
+// the first (a workload whose closed-loop roles all read has no writer).
+func TestChooseRankByHelp(t *testing.T) {
+	t.Parallel()
+	fs := pflag.NewFlagSet("choose", pflag.ContinueOnError)
+	defaultChooseOptions().AddFlags(fs)
+	usage := fs.Lookup("rank-by").Usage
+	for _, want := range []string{"the first closed-loop role that writes", "else the first closed-loop role", "else the first role"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("--rank-by's help %q lacks %q", usage, want)
 		}
 	}
 }

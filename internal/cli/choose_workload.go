@@ -32,7 +32,8 @@ type chooseWorkload struct {
 // AddFlags binds the workload's flags.
 func (w *chooseWorkload) AddFlags(fs *pflag.FlagSet) {
 	p := &w.mix.Plan
-	fs.Var(&p.Phases[0].Mix, "mix", "op mix in percent, summing to 100 (the mix vocabulary of gobench mix: read, upsert, update, delete, append)")
+	fs.Var(&p.Phases[0].Mix, "mix", "op mix in percent, summing to 100 (the mix vocabulary of gobench mix: read, upsert, update, delete, scan, append)")
+	fs.IntVar(&p.ScanLength, "scan-length", 0, "consecutive keys a scan op of the mix or roles reads, in key order (100 unless given)")
 	fs.Var(&w.mix.Roles, "role", "a role of workers with a mix of its own, NAME:COUNT:MIX[@RATE] as gobench mix takes it (repeatable; the roles' counts set the workers)")
 	fs.Var(newCount(&p.Keys.Count), "keys", "rows preloaded before each run of a mix or roles; ops draw keys from them")
 	fs.IntVar(&p.ValueSize, "value-size", p.ValueSize, "bytes per written value of a mix or roles")
@@ -54,7 +55,7 @@ var (
 	chooseFlagKinds = []struct {
 		flag  string
 		kinds []string
-	}{{"keys", []string{"mix", "roles"}}, {"value-size", []string{"mix", "roles"}}, {"property", []string{"ycsb"}}, {"schema", []string{"sql"}}, {"order", []string{"trace"}}}
+	}{{"keys", []string{"mix", "roles"}}, {"value-size", []string{"mix", "roles"}}, {"scan-length", []string{"mix", "roles"}}, {"property", []string{"ycsb"}}, {"schema", []string{"sql"}}, {"order", []string{"trace"}}}
 )
 
 // kind returns the one workload kind fs's flags give (a mix where none
@@ -115,6 +116,9 @@ func (w *chooseWorkload) workload(env *Env, fs *pflag.FlagSet, workers int, note
 		spec.Open = func() (io.ReadCloser, error) { return env.FS.Open(abs) }
 		spec.Options.Trace, spec.Options.Order = abs, w.order
 		return choose.Replay{Spec: spec}, nil
+	}
+	if err := checkScanLengthFlag(fs, w.mix.Plan.ScanLength); err != nil {
+		return nil, err
 	}
 	return choose.Mix{Spec: w.mix}, nil
 }

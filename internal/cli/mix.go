@@ -172,6 +172,15 @@ then read 'sustainable rate: wal >= 3x rollback' or 'sustainable rate >= 500'.`,
 	return cmd
 }
 
+// checkScanLengthFlag refuses --scan-length 0, given: the plan reads 0
+// as unset (100), so given it is a mistake. mix and choose bind the flag.
+func checkScanLengthFlag(fs *pflag.FlagSet, n int) error {
+	if fs.Changed("scan-length") && n == 0 {
+		return fmt.Errorf("--scan-length 0: a scan reads at least one key (want 1 to %d; leave it out for %d)", workload.MaxScanLength, workload.ScanLength)
+	}
+	return nil
+}
+
 // resolve folds the shorthand and exclusive flags into the spec and
 // builds its job: one plan per cell, validated with everything that needs
 // no file system, gates and search included.
@@ -181,9 +190,8 @@ func (o *mixOptions) resolve(cmd *cobra.Command, env *Env) (*job.Job, error) {
 	if err := checkRoleFlags(fs); err != nil {
 		return nil, err
 	}
-	if fs.Changed("scan-length") && spec.Plan.ScanLength == 0 {
-		// The plan reads 0 as unset (100): given, it is a mistake.
-		return nil, fmt.Errorf("--scan-length 0: a scan reads at least one key (want 1 to %d; leave it out for %d)", workload.MaxScanLength, workload.ScanLength)
+	if err := checkScanLengthFlag(fs, spec.Plan.ScanLength); err != nil {
+		return nil, err
 	}
 	if fs.Changed("write-pct") {
 		if fs.Changed("mix") {

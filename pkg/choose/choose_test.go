@@ -328,3 +328,26 @@ func buildRefuses(t *testing.T, spec Spec, want string) {
 		t.Errorf("keep %s, --workers %d: %v, want %q", spec.Keep, spec.Workers, err, want)
 	}
 }
+
+// A budget that is not positive is refused as such, not as too small;
+// a budget too small says "or fewer drivers" only where there is more
+// than one driver to drop.
+func TestBuildBudget(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		budget    time.Duration
+		drivers   []string
+		want, not string
+	}{
+		{-time.Second, []string{"bbolt", "lmdb"}, "--budget -1s: want a positive time", "too small"},
+		{0, []string{"bbolt", "lmdb"}, "--budget 0s: want a positive time", "fewer drivers"},
+		{time.Second, []string{"lmdb"}, "too small", "fewer drivers"},
+		{time.Second, []string{"bbolt", "lmdb"}, "give at least", "\x00"},
+		{time.Second, []string{"bbolt", "lmdb"}, ", or fewer drivers", "\x00"},
+	} {
+		_, err := Build(Spec{Workload: Mix{Spec: preset.DefaultMixSpec()}, Keep: KeepNone, Budget: tt.budget, Workers: 2, Drivers: tt.drivers}, all.Registry())
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), tt.not) {
+			t.Errorf("--budget %v, drivers %v: %v, want %q and not %q", tt.budget, tt.drivers, err, tt.want, tt.not)
+		}
+	}
+}

@@ -82,6 +82,9 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 	}
 	_, noBaseline := reg.Lookup(BaselineDriver)
 	size, err := Size(spec.Budget, len(cands), cut, noBaseline == nil)
+	if err != nil && spec.Budget > 0 && drivers(cands) > 1 {
+		return nil, fmt.Errorf("%w, or fewer drivers", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -114,6 +117,15 @@ func Build(spec Spec, reg *store.Registry) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// drivers counts the distinct drivers among cands.
+func drivers(cands []Candidate) int {
+	seen := map[string]bool{}
+	for _, c := range cands {
+		seen[c.Driver] = true
+	}
+	return len(seen)
 }
 
 // crashLoop is the loop of a power-cut run: run long, cut cuts times.

@@ -38,11 +38,15 @@ const BaselineRun = minRun
 // one per 30 s of it), then 5 interleaved repeats each (the fewest for
 // an interval of the median) or, where they would be shorter than half a
 // second, 3 (the fewest for an interval of a ratio), each as long as what
-// is left allows. A budget too small for 3 runs of half a second each is
-// refused, naming the budget that would do.
+// is left allows. A budget that is not positive is refused as such, one
+// too small for 3 runs of half a second each naming the budget that would
+// do.
 func Size(budget time.Duration, cells, cut int, baseline bool) (Sizing, error) {
 	if cells < 1 {
 		return Sizing{}, fmt.Errorf("no candidates to measure")
+	}
+	if budget <= 0 {
+		return Sizing{}, fmt.Errorf("--budget %v: want a positive time (such as 5m)", budget)
 	}
 	base := time.Duration(0)
 	if baseline {
@@ -59,7 +63,7 @@ func Size(budget time.Duration, cells, cut int, baseline bool) (Sizing, error) {
 		}
 	}
 	need := crash + 3*base + time.Duration(cells*3)*(runOverhead+minRun)
-	return Sizing{}, fmt.Errorf("--budget %v is too small for %d candidates (%d of them cut %d times): give at least %v, or fewer drivers", budget, cells, cut, s.Cuts, roundUp(need))
+	return Sizing{}, fmt.Errorf("--budget %v is too small for %d candidates (%d of them cut %d times): give at least %v", budget, cells, cut, s.Cuts, roundUp(need))
 }
 
 // roundUp is a budget of at least d, in a round figure: whole 5 s under

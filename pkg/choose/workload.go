@@ -48,10 +48,11 @@ func (w Mix) Plan(m preset.Matrix, loop preset.Loop) (*workload.Plan, error) {
 }
 
 // Name is the roles, as "writer 3 × append=100, reader 1 × read=100",
-// then the plan's keys, values and run; or the plan's mix.
+// then the plan's keys, values and run; or the plan's mix. Where a mix
+// scans, the keys a scan reads end it (" · scans of 100 keys").
 func (w Mix) Name(p *workload.Plan) string {
 	if len(w.Spec.Roles) == 0 {
-		return p.Describe(false)
+		return p.Describe(false) + scanLength(p)
 	}
 	roles := make([]string, len(w.Spec.Roles))
 	for i, r := range w.Spec.Roles {
@@ -63,7 +64,23 @@ func (w Mix) Name(p *workload.Plan) string {
 	p0 := *p
 	p0.Roles = nil
 	desc, _, _ := strings.Cut(p0.Describe(false), " · mix ")
-	return "roles " + strings.Join(roles, ", ") + " · " + desc
+	return "roles " + strings.Join(roles, ", ") + " · " + desc + scanLength(p)
+}
+
+// scanLength names the keys a scan reads (" · scans of 100 keys") where
+// p's mix or a role's scans; "" where none does.
+func scanLength(p *workload.Plan) string {
+	for _, ph := range p.Phases {
+		if ph.Mix.Share(workload.OpScan) > 0 {
+			return fmt.Sprintf(" · scans of %d keys", p.ScanLen())
+		}
+	}
+	for _, r := range p.Roles {
+		if r.Mix.Share(workload.OpScan) > 0 {
+			return fmt.Sprintf(" · scans of %d keys", p.ScanLen())
+		}
+	}
+	return ""
 }
 
 // Drivers is any: every engine runs key-value ops.

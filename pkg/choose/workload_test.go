@@ -181,3 +181,38 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// A mix's or a role's scans name the keys each reads in the workload's
+// name (--scan-length's, else the default); a mix that scans not, not.
+func TestMixNameScanLength(t *testing.T) {
+	t.Parallel()
+	mix := func(s string) workload.Mix {
+		m, err := workload.ParseMix(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	for _, tt := range []struct {
+		name       string
+		phase      string
+		roles      []workload.Role
+		scanLength int
+		want       string
+	}{
+		{"mix, given", "read=90,scan=10", nil, 10, " · scans of 10 keys"},
+		{"mix, default", "read=90,scan=10", nil, 0, fmt.Sprintf(" · scans of %d keys", workload.ScanLength)},
+		{"mix, no scan", "read=90,upsert=10", nil, 0, ""},
+		{"role scans", "read=100", []workload.Role{{Name: "w", Workers: 1, Mix: mix("upsert=100")}, {Name: "s", Workers: 1, Mix: mix("scan=100")}}, 7, " · scans of 7 keys"},
+	} {
+		p := &workload.Plan{Phases: []workload.Phase{{Mix: mix(tt.phase)}}, Roles: tt.roles, ScanLength: tt.scanLength}
+		var w Mix
+		for _, r := range tt.roles {
+			w.Spec.Roles = append(w.Spec.Roles, r)
+		}
+		got := w.Name(p)
+		if tt.want == "" && strings.Contains(got, "scans of") || tt.want != "" && !strings.HasSuffix(got, tt.want) {
+			t.Errorf("%s: %q, want it to end %q", tt.name, got, tt.want)
+		}
+	}
+}

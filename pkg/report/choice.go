@@ -134,7 +134,7 @@ func choiceCuts(r result.ChoiceRow) string {
 // choiceHeader is the lines above the table: the question and how it was
 // measured.
 func choiceHeader(c *result.Choice) []string {
-	how := fmt.Sprintf("measured: %d interleaved runs of %v each per row", c.Repeats, c.Duration)
+	how := fmt.Sprintf("measured: %s interleaved runs of %v each per row", choiceRunsMade(c), c.Duration)
 	if c.Cuts > 0 {
 		how += fmt.Sprintf(", and %d simulated power cuts of each row's own traced run", c.Cuts)
 	}
@@ -151,6 +151,24 @@ func choiceHeader(c *result.Choice) []string {
 		lines = append(lines, fmt.Sprintf("ranked by %s, as is the winner's margin (%s)", choiceKey(c), why))
 	}
 	return lines
+}
+
+// choiceRunsMade is how many speed runs each row had: the planned
+// Repeats, or, where no row completed them all (an interrupt, a failure),
+// how many the rows completed of those planned, so that the header says
+// what happened, as the rows' ranges do.
+func choiceRunsMade(c *result.Choice) string {
+	lo, hi := c.Repeats, 0
+	for _, r := range c.Rows {
+		lo, hi = min(lo, r.Runs), max(hi, r.Runs)
+	}
+	switch {
+	case len(c.Rows) == 0 || hi >= c.Repeats:
+		return strconv.Itoa(c.Repeats)
+	case lo < hi:
+		return fmt.Sprintf("%d–%d of %d planned", lo, hi, c.Repeats)
+	}
+	return fmt.Sprintf("%d of %d planned", hi, c.Repeats)
 }
 
 // choiceAllLost reports whether every row lost writes or was left

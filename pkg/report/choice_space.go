@@ -43,10 +43,12 @@ func choiceMemoryNote(c *result.Choice) []string {
 // choiceUnstated says, a note per reason, why rows with speed runs have
 // no value in column: the rows it names ("in any row" where all share
 // it), then the reason. why returns a row's reason, "" where it has a
-// value.
+// value. Reasons that differ only in their first parenthesis, a row's own
+// figure ("the live data (800 KiB) is below 64 MiB"), are one note: the
+// rule once, each row's figure beside its name.
 func choiceUnstated(rows []result.ChoiceRow, column string, why func(result.ChoiceRow) string) []string {
-	var reasons []string
-	named := map[string][]string{}
+	var rules []string
+	named, figures, whole := map[string][]string{}, map[string][]string{}, map[string]map[string]bool{}
 	measured := 0
 	for _, r := range rows {
 		if r.Runs == 0 {
@@ -57,18 +59,44 @@ func choiceUnstated(rows []result.ChoiceRow, column string, why func(result.Choi
 		if w == "" {
 			continue
 		}
-		if _, ok := named[w]; !ok {
-			reasons = append(reasons, w)
+		rule, figure := cutFigure(w)
+		if _, ok := named[rule]; !ok {
+			rules, whole[rule] = append(rules, rule), map[string]bool{}
 		}
-		named[w] = append(named[w], r.Name())
+		named[rule], figures[rule] = append(named[rule], r.Name()), append(figures[rule], figure)
+		whole[rule][w] = true
 	}
 	var out []string
-	for _, w := range reasons {
-		who := "for " + strings.Join(named[w], ", ")
-		if len(named[w]) == measured && measured > 1 {
+	for _, rule := range rules {
+		names, reason := named[rule], rule
+		if len(whole[rule]) > 1 {
+			for i, f := range figures[rule] {
+				names[i] += " (" + f + ")"
+			}
+		} else {
+			for w := range whole[rule] {
+				reason = w
+			}
+		}
+		who := "for " + strings.Join(names, ", ")
+		if len(names) == measured && measured > 1 && len(whole[rule]) == 1 {
 			who = "in any row"
 		}
-		out = append(out, fmt.Sprintf("no %s %s: %s", column, who, w))
+		out = append(out, fmt.Sprintf("no %s %s: %s", column, who, reason))
 	}
 	return out
+}
+
+// cutFigure splits a reason into its rule, without its first
+// parenthesis, and that parenthesis's figure ("" where it has none).
+func cutFigure(w string) (rule, figure string) {
+	before, rest, ok := strings.Cut(w, " (")
+	if !ok {
+		return w, ""
+	}
+	figure, after, ok := strings.Cut(rest, ")")
+	if !ok {
+		return w, ""
+	}
+	return before + after, figure
 }

@@ -197,6 +197,12 @@ func TestChoiceUnstated(t *testing.T) {
 			[]string{"no space amp for a, d: small", "no space amp for c: uncounted"}},
 		{"none", []result.ChoiceRow{row("a", "", 3)}, nil},
 		{"one row", []result.ChoiceRow{row("a", "small", 3)}, []string{"no space amp for a: small"}},
+		{"figures differ", []result.ChoiceRow{row("a", "live (1 MiB) is small", 3), row("b", "live (2 MiB) is small", 3), row("c", "", 3)},
+			[]string{"no space amp for a (1 MiB), b (2 MiB): live is small"}},
+		{"figures differ in every row", []result.ChoiceRow{row("a", "live (1 MiB) is small", 3), row("b", "live (2 MiB) is small", 3), row("c", "live (1 MiB) is small", 3)},
+			[]string{"no space amp for a (1 MiB), b (2 MiB), c (1 MiB): live is small"}},
+		{"figures alike", []result.ChoiceRow{row("a", "live (1 MiB) is small", 3), row("b", "live (1 MiB) is small", 3)},
+			[]string{"no space amp in any row: live (1 MiB) is small"}},
 	} {
 		got := choiceUnstated(tt.rows, "space amp", func(r result.ChoiceRow) string { return r.SpaceNote })
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
@@ -291,6 +297,32 @@ func TestChoiceCuts(t *testing.T) {
 		{"integrity only, corrupt", result.ChoiceRow{Cuts: 3, Corrupt: 1, CutNote: unchecked}, "1 of 3 corrupt, writes not checked"},
 	} {
 		if got := choiceCuts(tt.row); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// The header says how many speed runs the rows had: the planned repeats
+// where a row completed them all, else how many of those planned (an
+// interrupt after two of five), as the rows' ranges do.
+func TestChoiceHeaderRuns(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		runs []int
+		want string
+	}{
+		{"all made", []int{5, 5}, "measured: 5 interleaved runs of 1s each per row"},
+		{"one row short", []int{5, 3}, "measured: 5 interleaved runs of 1s each per row"},
+		{"interrupted", []int{2, 2}, "measured: 2 of 5 planned interleaved runs of 1s each per row"},
+		{"interrupted mid-round", []int{3, 2}, "measured: 2–3 of 5 planned interleaved runs of 1s each per row"},
+		{"none made", []int{0, 0}, "measured: 0 of 5 planned interleaved runs"},
+	} {
+		c := &result.Choice{Keep: "none", Repeats: 5, Duration: time.Second}
+		for _, n := range tt.runs {
+			c.Rows = append(c.Rows, result.ChoiceRow{Driver: "bbolt", Runs: n})
+		}
+		if got := strings.Join(choiceHeader(c), "\n"); !strings.Contains(got, tt.want) {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -214,6 +214,11 @@ type foldDealer struct {
 	start int64
 	texts foldTexts
 	temps tempObjects
+	// dealt is what the fold does with the statement keep last kept:
+	// learnt once (learning notes the connection's temporary objects, so
+	// a second asking of a DROP of one would call it hoisted), and taken
+	// out of its text by unfold.
+	dealt foldText
 }
 
 // newFoldDealer returns the fold of worker w of r, nil when r is not
@@ -244,7 +249,8 @@ func (d *replayDealer) keep(e *sqltrace.Exec) bool {
 	}
 	// Every statement of the connection, in every slice: a later slice's
 	// DROP of a temporary table made in an earlier one is the connection's.
-	return !d.fold.texts.of(e, d.fold.temps).hoisted && sliceOf(d.r, begin) == d.w.Slice
+	d.fold.dealt = d.fold.texts.of(e, d.fold.temps)
+	return !d.fold.dealt.hoisted && sliceOf(d.r, begin) == d.w.Slice
 }
 
 // origin returns when the dealer's statements' due times count from:
@@ -257,14 +263,11 @@ func (d *replayDealer) origin() int64 {
 	return d.r.Start
 }
 
-// unfold takes out of rd, statement e dealt, the statements of its text
-// that ran before the slices (foldText).
-func (d *replayDealer) unfold(rd *Statement, e *sqltrace.Exec) {
-	if d.fold == nil {
-		return
-	}
-	if t := d.fold.texts.of(e, d.fold.temps); t.rest != nil {
-		rd.Stmts = t.rest
+// unfold takes out of rd, the statement keep last kept, the statements
+// of its text that ran before the slices (foldText).
+func (d *replayDealer) unfold(rd *Statement) {
+	if d.fold != nil && d.fold.dealt.rest != nil {
+		rd.Stmts = d.fold.dealt.rest
 	}
 }
 

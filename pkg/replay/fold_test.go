@@ -250,6 +250,8 @@ func TestFoldTempObjects(t *testing.T) {
 		{"DROP TABLE IF EXISTS \"u\"", false},
 		{"CREATE INDEX ti ON t (x)", true},
 		{"DROP TABLE t", true},
+		{"CREATE TEMP TABLE s2 (x);", false},
+		{"DROP TABLE s2;", false}, // split from "DROP TABLE s2; SELECT 1"
 	} {
 		if got := newFoldTexts(nil).of(&sqltrace.Exec{SQL: tt.sql}, mine).hoisted; got != tt.hoisted {
 			t.Errorf("%q: hoisted %v, want %v", tt.sql, got, tt.hoisted)
@@ -340,5 +342,49 @@ func TestFoldOwnObjects(t *testing.T) {
 		if w.Stream != 0 {
 			runPart(t, st, p, i)
 		}
+	}
+}
+
+// A text that drops one of the connection's temporary tables and does
+// more is dealt whole in its slice: what the fold does with it is learnt
+// once (learning notes the drop), not asked again when the statement is
+// filled, where the table no longer counted as the connection's and the
+// DROP was taken out as run before the slices.
+func TestFoldDealsATemporaryDropOnce(t *testing.T) {
+	b := windowTrace([]windowStmt{
+		{1, 0, "CREATE TABLE t (x)", true, true},
+		{1, 1, "CREATE TEMP TABLE s (x)", true, true},
+		{1, 2, "SELECT 1; DROP TABLE s", true, true},
+		{1, 20, "INSERT INTO t VALUES (1)", true, true},
+	})
+	r := buildOnFile(t, b, Options{Order: workload.ReplayRace, Fold: 2})
+	p := &workload.Plan{Replay: r}
+	found := false
+	for i, w := range r.Workers {
+		if w.Stream == 0 {
+			continue
+		}
+		d, err := (&Source{}).Dealer(p, 0, i, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range w.Statements {
+			var dl deal.Deal
+			if err := d.Deal(&dl); err != nil {
+				t.Fatal(err)
+			}
+			if st := dl.Action.(*Statement); strings.HasSuffix(st.SQL, "DROP TABLE s") {
+				found = true
+				if st.Stmts != nil && !slices.ContainsFunc(st.Stmts, func(s string) bool { return strings.HasPrefix(s, "DROP TABLE s") }) {
+					t.Errorf("dealt %q as %q: the temporary table's DROP taken out", st.SQL, st.Stmts)
+				}
+			}
+		}
+		if err := d.(*replayDealer).Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !found {
+		t.Fatal("the DROP's text was not dealt")
 	}
 }

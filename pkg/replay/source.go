@@ -459,7 +459,7 @@ func (d *replayDealer) fill(e *sqltrace.Exec) {
 			Digest: e.Digest, HasDigest: e.Flags&sqltrace.FlagDigest != 0, Ordered: e.Flags&sqltrace.FlagOrdered != 0,
 			Done: e.Flags&sqltrace.FlagDone != 0, Code: e.Code, Committed: e.MadeCommit() && e.Code == 0,
 			Uncertain: e.Flags&sqltrace.FlagUncertain != 0}}
-	d.unfold(rd, e)
+	d.unfold(rd)
 	if !rd.Want.Done && e.Code == 0 {
 		rd.MaxRows = e.Rows // the application read no more
 	}

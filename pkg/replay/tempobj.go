@@ -59,11 +59,15 @@ func objectOf(s string) (verb string, temp bool, name, on string) {
 	return verb, temp, name, on
 }
 
+// nameQuotes takes the quotes out of an object's name, and the ";" that
+// ends a statement split from a text of several.
+var nameQuotes = strings.NewReplacer(`"`, "", "`", "", "[", "", "]", "", ";", "")
+
 // unquoteName returns a word of a statement as the object's name: without
 // what follows it ("t(x)"), its quotes, or a schema "main.".
 func unquoteName(w string) string {
 	w, _, _ = strings.Cut(w, "(")
-	w = strings.NewReplacer(`"`, "", "`", "", "[", "", "]", "").Replace(w)
+	w = nameQuotes.Replace(w)
 	return strings.TrimPrefix(w, "main.")
 }
 

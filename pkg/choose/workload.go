@@ -40,9 +40,9 @@ func (w Mix) Plan(m preset.Matrix, loop preset.Loop) (*workload.Plan, error) {
 	s := w.Spec
 	s.Loop = loop
 	if len(s.Roles) > 0 {
-		// The roles' workers are goroutines of the one process, as every
-		// candidate's are: bbolt, pebble and badger allow one.
-		m.Procs, m.Goroutines = store.List{"1"}, store.List{strconv.Itoa(s.Roles.Workers())}
+		// The roles' workers are goroutines of the one process cellPlan
+		// gives every candidate: bbolt, pebble and badger allow one.
+		m.Goroutines = store.List{strconv.Itoa(s.Roles.Workers())}
 	}
 	return oneCell(s.Plans(m))
 }
